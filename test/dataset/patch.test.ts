@@ -1,0 +1,174 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { IssuelocError } from '../../src/errors.js';
+import {
+  parsePatch,
+  applyHunks,
+  locateHunk,
+  removedOldLines,
+  addedNewLines,
+  sourceLines,
+} from '../../src/dataset/patch.js';
+
+const TWO_FILES = [
+  'diff --git a/pkg/a.py b/pkg/a.py',
+  'index 1111111..2222222 100644',
+  '--- a/pkg/a.py',
+  '+++ b/pkg/a.py',
+  '@@ -2,3 +2,4 @@ def f():',
+  '     x = 1',
+  '-    y = 2',
+  '+    y = 3',
+  '+    z = 4',
+  '     return x',
+  'diff --git a/new.py b/new.py',
+  'new file mode 100644',
+  '--- /dev/null',
+  '+++ b/new.py',
+  '@@ -0,0 +1 @@',
+  '+print(1)',
+  'diff --git a/gone.py b/gone.py',
+  'deleted file mode 100644',
+  '--- a/gone.py\t2020-01-01 00:00:00',
+  '+++ /dev/null',
+  '@@ -1,2 +0,0 @@',
+  '-a',
+  '--- b',
+  'diff --git a/img.png b/img.png',
+  'Binary files a/img.png and b/img.png differ',
+  '',
+].join('\n');
+
+test('parsePatch reads paths, added/deleted files and hunk bodies', () => {
+  const files = parsePatch(TWO_FILES);
+  assert.deepEqual(
+    files.map((f) => [f.path, f.oldPath, f.newPath]),
+    [
+      ['pkg/a.py', 'pkg/a.py', 'pkg/a.py'],
+      ['new.py', null, 'new.py'],
+      ['gone.py', 'gone.py', null],
+    ],
+  );
+  const h = files[0].hunks[0];
+  assert.deepEqual([h.oldStart, h.oldCount, h.newStart, h.newCount], [2, 3, 2, 4]);
+  assert.deepEqual(
+    h.lines.map((l) => l.tag + l.text),
+    ['     x = 1', '-    y = 2', '+    y = 3', '+    z = 4', '     return x'],
+  );
+  // "--- b" is a removed line "-- b" inside the hunk, not a file header
+  assert.deepEqual(files[2].hunks[0].lines, [
+    { tag: '-', text: 'a' },
+    { tag: '-', text: '-- b' },
+  ]);
+  // header "@@ -0,0 +1 @@": new count defaults to 1
+  assert.equal(files[1].hunks[0].newCount, 1);
+});
+
+test('removedOldLines and addedNewLines follow the hunk headers', () => {
+  const [a, added, gone] = parsePatch(TWO_FILES);
+  assert.deepEqual(removedOldLines(a), [3]);
+  assert.deepEqual(addedNewLines(a), [3, 4]);
+  assert.deepEqual(addedNewLines(added), [1]);
+  assert.deepEqual(removedOldLines(gone), [1, 2]);
+});
+
+test('parsePatch skips "no newline" markers, merges sections of one path, unquotes paths', () => {
+  const text = [
+    '--- "a/caf\\303\\251.py"',
+    '+++ "b/caf\\303\\251.py"',
+    '@@ -1 +1 @@',
+    '-old',
+    '\\ No newline at end of file',
+    '+new',
+    '\\ No newline at end of file',
+    '--- a/caf\u00e9.py',
+    '+++ b/caf\u00e9.py',
+    '@@ -5,1 +5,1 @@',
+    '',
+  ].join('\n');
+  const files = parsePatch(text);
+  assert.equal(files.length, 1);
+  assert.equal(files[0].path, 'caf\u00e9.py');
+  assert.equal(files[0].hunks.length, 2);
+  // the empty line after the second header counts as an empty context line
+  assert.deepEqual(files[0].hunks[1].lines, [{ tag: ' ', text: '' }]);
+});
+
+test('parsePatch rejects a truncated hunk and a hunk without a file', () => {
+  assert.throws(() => parsePatch('--- a/x\n+++ b/x\n@@ -1,3 +1,3 @@\n a\n-b'), (e: unknown) => {
+    return e instanceof IssuelocError && /truncated/.test(e.message) && /x/.test(e.message);
+  });
+  assert.throws(() => parsePatch('@@ -1 +1 @@\n-a\n+b\n'), IssuelocError);
+});
+
+test('applyHunks applies at the header line and reports removed/added lines', () => {
+  const base = ['def f():', '    x = 1', '    y = 2', '    return x', ''];
+  const [a] = parsePatch(TWO_FILES);
+  const r = applyHunks(a.hunks, base);
+  assert.deepEqual(r.newLines, ['def f():', '    x = 1', '    y = 3', '    z = 4', '    return x', '']);
+  assert.deepEqual([...r.removed], [3]);
+  assert.deepEqual([...r.added], [3, 4]);
+});
+
+test('applyHunks finds a hunk by context when the header is off, and carries the offset', () => {
+  // two extra lines at the top shift everything by +2
+  const base = ['# a', '# b', 'def f():', '    x = 1', '    y = 2', '    return x', 'def g():', '    pass'];
+  const patch = [
+    '--- a/m.py',
+    '+++ b/m.py',
+    '@@ -2,3 +2,3 @@',
+    '     x = 1',
+    '-    y = 2',
+    '+    y = 9',
+    '     return x',
+    '@@ -6,1 +6,1 @@',
+    '-    pass',
+    '+    return 0',
+  ].join('\n');
+  const [f] = parsePatch(patch);
+  const r = applyHunks(f.hunks, base);
+  assert.deepEqual([...r.removed], [5, 8]);
+  assert.deepEqual([...r.added], [5, 8]);
+  assert.equal(r.newLines[7], '    return 0');
+  assert.equal(r.newLines.length, base.length);
+});
+
+test('locateHunk prefers the nearest match, later side first, never before lo', () => {
+  const lines = ['x', 'a', 'x', 'a', 'x'];
+  assert.equal(locateHunk(lines, ['a'], 3, 1), 4);
+  assert.equal(locateHunk(lines, ['a'], 3, 5), null);
+  assert.equal(locateHunk(lines, ['x', 'a'], 1, 2), 3);
+  assert.equal(locateHunk(lines, ['zzz'], 1, 1), null);
+});
+
+test('applyHunks inserts after line N for a "-N,0" hunk', () => {
+  const [f] = parsePatch('--- a/m\n+++ b/m\n@@ -1,0 +2 @@\n+inserted\n');
+  const r = applyHunks(f.hunks, ['one', 'two']);
+  assert.deepEqual(r.newLines, ['one', 'inserted', 'two']);
+  assert.deepEqual([...r.added], [2]);
+  assert.equal(r.removed.size, 0);
+});
+
+test('sourceLines normalises CRLF and CR', () => {
+  assert.deepEqual(sourceLines('a\r\nb\rc\n'), ['a', 'b', 'c', '']);
+});
+
+test('every SWE-bench Lite gold patch parses, and each hunk body matches its header counts', () => {
+  const rows = readFileSync(new URL('../../../../shared/data/swebench-lite/swebench_lite.jsonl', import.meta.url), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { instance_id: string; patch: string });
+  assert.equal(rows.length, 300);
+  for (const row of rows) {
+    const files = parsePatch(row.patch);
+    assert.ok(files.length >= 1, row.instance_id);
+    for (const f of files) {
+      for (const h of f.hunks) {
+        const nOld = h.lines.filter((l) => l.tag !== '+').length;
+        const nNew = h.lines.filter((l) => l.tag !== '-').length;
+        assert.deepEqual([nOld, nNew], [h.oldCount, h.newCount], row.instance_id);
+      }
+    }
+  }
+});
