@@ -1,0 +1,164 @@
+import { averageFieldLengths, type InvertedIndex } from '../index/inverted-index.js';
+
+/**
+ * Parameters of BM25F+.
+ * - `k1`: term-frequency saturation (default 1.2).
+ * - `b`: length normalisation per field, 0 (none) … 1 (full); one number for all fields or one per
+ *   field in the index's field order (default 0.75).
+ * - `delta`: the BM25+ lower bound δ added for every matched term (default 1.0; 0 gives BM25F).
+ * - `weights`: boost of each field, in field order (default 1 each).
+ */
+export interface Bm25fParams {
+  k1: number;
+  b: number | readonly number[];
+  delta: number;
+  weights: readonly number[];
+}
+
+/** The defaults named in issue 2: k1 = 1.2, b = 0.75, δ = 1.0, equal weights. */
+export function defaultBm25fParams(fieldCount: number): Bm25fParams {
+  return { k1: 1.2, b: 0.75, delta: 1.0, weights: new Array<number>(fieldCount).fill(1) };
+}
+
+/** A query: term → weight (usually the term's frequency in the issue text). */
+export type QueryTerms = ReadonlyMap<string, number>;
+
+/**
+ * BM25F+ scorer over an {@link InvertedIndex}.
+ *
+ * Follows Robertson, Zaragoza & Taylor (2004), "Simple BM25 extension to multiple weighted
+ * fields": term frequencies are normalised per field and combined BEFORE saturation,
+ *
+ *   tf̃(t,d) = Σ_f w_f · tf_f(t,d) / (1 − b_f + b_f · len_f(d) / avglen_f)
+ *
+ * and the lower bound δ of BM25+ (Lv & Zhai 2011, "Lower-bounding term frequency normalization",
+ * Eq. 7) is added for every matched term:
+ *
+ *   score(d, q) = Σ_{t ∈ q, tf̃ > 0} qw(t) · idf(t) · ( (k1 + 1) · tf̃ / (k1 + tf̃) + δ )
+ *
+ * with idf(t) = ln(1 + (N − df + 0.5) / (df + 0.5)) (the non-negative Lucene form).
+ * qw(t) is the query weight (the term's count in the issue, as in a Lucene bag-of-words query).
+ *
+ * Scores are accumulated term by term into one Float32Array over all documents; cost is linear
+ * in the postings of the query terms.
+ */
+export class Bm25fScorer {
+  readonly index: InvertedIndex;
+  readonly params: Bm25fParams;
+  /** inverse of the per-field length norm, per document: w_f / (1 − b + b · len / avglen), D × F. */
+  private readonly fieldFactor: Float32Array;
+  private readonly scratch: Float32Array;
+
+  constructor(index: InvertedIndex, params: Partial<Bm25fParams> = {}) {
+    const F = index.fieldNames.length;
+    this.index = index;
+    this.params = { ...defaultBm25fParams(F), ...params };
+    if (this.params.weights.length !== F) {
+      throw new Error(`BM25F needs ${F} field weights (${index.fieldNames.join(', ')}), got ${this.params.weights.length}`);
+    }
+    const bs = typeof this.params.b === 'number' ? new Array<number>(F).fill(this.params.b) : this.params.b;
+    const avg = averageFieldLengths(index);
+    const D = index.docCount;
+    this.fieldFactor = new Float32Array(D * F);
+    for (let d = 0; d < D; d++) {
+      for (let f = 0; f < F; f++) {
+        const norm = avg[f] > 0 ? 1 - bs[f] + (bs[f] * index.fieldLength[d * F + f]) / avg[f] : 1;
+        this.fieldFactor[d * F + f] = this.params.weights[f] / norm;
+      }
+    }
+    this.scratch = new Float32Array(D);
+  }
+
+  /** idf(t) = ln(1 + (N − df + 0.5) / (df + 0.5)). */
+  idf(termId: number): number {
+    const { postingStart, docCount } = this.index;
+    const df = postingStart[termId + 1] - postingStart[termId];
+    return Math.log(1 + (docCount - df + 0.5) / (df + 0.5));
+  }
+
+  /**
+   * Scores every document for `query`.
+   * @returns a Float32Array of length docCount (0 for documents matching no query term). The
+   *   array is reused by the next call: copy it to keep it.
+   */
+  scoreAll(query: QueryTerms): Float32Array {
+    const { postingStart, postingDoc, postingTf, termIds } = this.index;
+    const F = this.index.fieldNames.length;
+    const { k1, delta } = this.params;
+    const scores = this.scratch;
+    scores.fill(0);
+    const factor = this.fieldFactor;
+    for (const [term, qw] of query) {
+      const t = termIds.get(term);
+      if (t === undefined || qw <= 0) continue;
+      const w = qw * this.idf(t);
+      const end = postingStart[t + 1];
+      for (let p = postingStart[t]; p < end; p++) {
+        const d = postingDoc[p];
+        let tf = 0;
+        const base = p * F;
+        const fb = d * F;
+        for (let f = 0; f < F; f++) tf += postingTf[base + f] * factor[fb + f];
+        if (tf > 0) scores[d] += w * (((k1 + 1) * tf) / (k1 + tf) + delta);
+      }
+    }
+    return scores;
+  }
+}
+
+/** One scored document. */
+export interface Hit {
+  doc: number;
+  score: number;
+}
+
+/**
+ * The `k` highest-scoring documents with score > 0, best first; ties keep document order
+ * (lower id first, i.e. corpus order: path, then line).
+ * Uses a bounded min-heap: O(D log k).
+ */
+export function topK(scores: Float32Array, k: number): Hit[] {
+  if (k <= 0) return [];
+  const heapDoc = new Int32Array(k);
+  const heapScore = new Float64Array(k);
+  let size = 0;
+  // "worse" = lower score, or equal score and higher doc id.
+  const worse = (i: number, j: number) =>
+    heapScore[i] < heapScore[j] || (heapScore[i] === heapScore[j] && heapDoc[i] > heapDoc[j]);
+  const swap = (i: number, j: number) => {
+    const d = heapDoc[i]; heapDoc[i] = heapDoc[j]; heapDoc[j] = d;
+    const s = heapScore[i]; heapScore[i] = heapScore[j]; heapScore[j] = s;
+  };
+  const siftDown = (i: number) => {
+    for (;;) {
+      const l = 2 * i + 1, r = l + 1;
+      let m = i;
+      if (l < size && worse(l, m)) m = l;
+      if (r < size && worse(r, m)) m = r;
+      if (m === i) return;
+      swap(i, m);
+      i = m;
+    }
+  };
+  for (let d = 0; d < scores.length; d++) {
+    const s = scores[d];
+    if (s <= 0) continue;
+    if (size < k) {
+      heapDoc[size] = d; heapScore[size] = s;
+      let i = size++;
+      while (i > 0) {
+        const parent = (i - 1) >> 1;
+        if (!worse(i, parent)) break;
+        swap(i, parent);
+        i = parent;
+      }
+    } else if (s > heapScore[0]) {
+      heapDoc[0] = d; heapScore[0] = s;
+      siftDown(0);
+    }
+  }
+  const out: Hit[] = [];
+  for (let i = 0; i < size; i++) out.push({ doc: heapDoc[i], score: heapScore[i] });
+  out.sort((a, c) => c.score - a.score || a.doc - c.doc);
+  return out;
+}

@@ -1,0 +1,54 @@
+/**
+ * Roll-up from a function ranking to module and file rankings, first occurrence kept
+ * (the SweRank / LocAgent protocol: a file's or module's rank is that of its best function).
+ */
+
+/** One ranked item at any level. `id` is `path` (file), `path:Top` (module) or `path:Q.name`. */
+export interface RankedItem {
+  id: string;
+  score: number;
+  /** Issue terms found in the item (best function's for rolled-up items). */
+  matchedTerms?: string[];
+}
+
+/** What roll-up needs to know of each ranked function. */
+export interface RollupSource extends RankedItem {
+  path: string;
+  qualifiedName: string;
+}
+
+/**
+ * Module id of a unit: `path:TopLevelName`, where TopLevelName is the first part of the
+ * qualified name (the top-level class of a method, or the top-level function); the file itself
+ * when the unit has no qualified name (a file-level document).
+ */
+export function moduleIdOf(path: string, qualifiedName: string): string {
+  if (!qualifiedName) return path;
+  const dot = qualifiedName.indexOf('.');
+  return `${path}:${dot < 0 ? qualifiedName : qualifiedName.slice(0, dot)}`;
+}
+
+/**
+ * Files and modules ranked by first occurrence in `functions` (best first).
+ * @param functions a function ranking, best first.
+ * @param limit the most items to keep per level (default: all).
+ */
+export function rollUp(functions: readonly RollupSource[], limit = Infinity): { files: RankedItem[]; modules: RankedItem[] } {
+  const files: RankedItem[] = [];
+  const modules: RankedItem[] = [];
+  const seenFiles = new Set<string>();
+  const seenModules = new Set<string>();
+  for (const f of functions) {
+    if (files.length < limit && !seenFiles.has(f.path)) {
+      seenFiles.add(f.path);
+      files.push({ id: f.path, score: f.score, matchedTerms: f.matchedTerms });
+    }
+    const m = moduleIdOf(f.path, f.qualifiedName);
+    if (modules.length < limit && !seenModules.has(m)) {
+      seenModules.add(m);
+      modules.push({ id: m, score: f.score, matchedTerms: f.matchedTerms });
+    }
+    if (files.length >= limit && modules.length >= limit) break;
+  }
+  return { files, modules };
+}

@@ -1,0 +1,34 @@
+import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+/**
+ * Writes `parts` to `path` atomically: into a temporary file in the same folder, flushed to disk,
+ * then renamed over `path`. A reader sees the old file or the whole new one, never half of it;
+ * on any error the temporary file is removed and `path` is left as it was.
+ *
+ * @param parts strings (written as UTF-8) or byte arrays / typed arrays, in order.
+ * @throws the underlying fs error (ENOENT, EACCES, ENOSPC …).
+ */
+export function writeFileAtomic(path: string, parts: ReadonlyArray<string | ArrayBufferView>): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const tmp = `${path}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
+  let fd = -1;
+  try {
+    fd = openSync(tmp, 'w');
+    for (const part of parts) {
+      const buf = typeof part === 'string'
+        ? Buffer.from(part, 'utf8')
+        : Buffer.from(part.buffer, part.byteOffset, part.byteLength);
+      let off = 0;
+      while (off < buf.length) off += writeSync(fd, buf, off);
+    }
+    fsyncSync(fd);
+    closeSync(fd);
+    fd = -1;
+    renameSync(tmp, path);
+  } catch (e) {
+    if (fd >= 0) closeSync(fd);
+    rmSync(tmp, { force: true });
+    throw e;
+  }
+}

@@ -1,0 +1,59 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { averageFieldLengths, documentFrequency, IndexBuilder } from '../../src/index/inverted-index.js';
+import { readIndexFile, writeIndexFile } from '../../src/index/store.js';
+
+const m = (o: Record<string, number>) => new Map(Object.entries(o));
+
+function sample() {
+  const b = new IndexBuilder(['name', 'body']);
+  b.add([m({ parse: 1 }), m({ parse: 2, token: 1 })]);
+  b.add([m({}), m({ token: 3, lexer: 1 })]);
+  b.add([m({ lexer: 1 }), m({ lexer: 1, parse: 1 })]);
+  return b.build();
+}
+
+test('postings are grouped by term, ascending by document, with per-field tf', () => {
+  const idx = sample();
+  assert.equal(idx.docCount, 3);
+  const parse = idx.termIds.get('parse')!;
+  const s = idx.postingStart[parse], e = idx.postingStart[parse + 1];
+  assert.deepEqual([...idx.postingDoc.subarray(s, e)], [0, 2]);
+  // doc 0: name 1, body 2; doc 2: name 0, body 1
+  assert.deepEqual([...idx.postingTf.subarray(s * 2, e * 2)], [1, 2, 0, 1]);
+  assert.equal(documentFrequency(idx, idx.termIds.get('lexer')!), 2);
+  assert.equal(documentFrequency(idx, idx.termIds.get('token')!), 2);
+});
+
+test('field lengths default to the sum of counts; averages per field', () => {
+  const idx = sample();
+  assert.deepEqual([...idx.fieldLength], [1, 3, 0, 4, 1, 2]);
+  const avg = averageFieldLengths(idx);
+  assert.ok(Math.abs(avg[0] - 2 / 3) < 1e-12);
+  assert.ok(Math.abs(avg[1] - 3) < 1e-12);
+});
+
+test('index file round-trips arrays, vocabulary and meta', () => {
+  const idx = sample();
+  const dir = mkdtempSync(join(tmpdir(), 'issueloc-store-'));
+  const file = join(dir, 'x.bin');
+  writeIndexFile(file, idx, { commit: 'abc', units: ['a', 'b', 'c'] });
+  const back = readIndexFile<{ commit: string; units: string[] }>(file);
+  assert.deepEqual(back.meta, { commit: 'abc', units: ['a', 'b', 'c'] });
+  assert.deepEqual([...back.index.postingDoc], [...idx.postingDoc]);
+  assert.deepEqual([...back.index.postingTf], [...idx.postingTf]);
+  assert.deepEqual([...back.index.fieldLength], [...idx.fieldLength]);
+  assert.deepEqual(back.index.vocabulary, idx.vocabulary);
+  assert.equal(back.index.termIds.get('lexer'), idx.termIds.get('lexer'));
+  assert.deepEqual(readdirSync(dir), ['x.bin'], 'no temporary file is left behind');
+});
+
+test('a file that is not an index is refused with its name', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'issueloc-store-'));
+  const file = join(dir, 'junk.bin');
+  writeFileSync(file, 'hello world, not an index');
+  assert.throws(() => readIndexFile(file), /not an issueloc index file: .*junk\.bin/);
+});

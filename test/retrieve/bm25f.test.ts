@@ -1,0 +1,71 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { IndexBuilder } from '../../src/index/inverted-index.js';
+import { Bm25fScorer, topK } from '../../src/retrieve/bm25f.js';
+
+const m = (o: Record<string, number>) => new Map(Object.entries(o));
+const close = (a: number, b: number) => assert.ok(Math.abs(a - b) < 1e-4, `${a} vs ${b}`);
+
+test('one field, δ = 0: equals classic BM25 computed by hand (Robertson & Zaragoza 2009)', () => {
+  const b = new IndexBuilder(['body']);
+  b.add([m({ a: 2, b: 1 })]); // len 3
+  b.add([m({ b: 1 })]); // len 1
+  b.add([m({ c: 4 })]); // len 4
+  const scorer = new Bm25fScorer(b.build(), { delta: 0 });
+  const s = scorer.scoreAll(m({ a: 1, b: 1 }));
+  const N = 3, avg = 8 / 3, k1 = 1.2, bb = 0.75;
+  const idf = (df: number) => Math.log(1 + (N - df + 0.5) / (df + 0.5));
+  const part = (tf: number, len: number) => (tf * (k1 + 1)) / (tf + k1 * (1 - bb + (bb * len) / avg));
+  close(s[0], idf(1) * part(2, 3) + idf(2) * part(1, 3));
+  close(s[1], idf(2) * part(1, 1));
+  assert.equal(s[2], 0);
+});
+
+test('BM25+ adds δ·idf for every matched term (Lv & Zhai 2011)', () => {
+  const b = new IndexBuilder(['body']);
+  b.add([m({ a: 1 })]);
+  b.add([m({ z: 1 })]);
+  const idx = b.build();
+  const s0 = new Bm25fScorer(idx, { delta: 0 }).scoreAll(m({ a: 1 }))[0];
+  const s1 = new Bm25fScorer(idx, { delta: 1 }).scoreAll(m({ a: 1 }))[0];
+  const idf = Math.log(1 + (2 - 1 + 0.5) / 1.5);
+  close(s1 - s0, idf);
+});
+
+test('BM25F combines field frequencies before saturation, weighted per field', () => {
+  const b = new IndexBuilder(['name', 'body']);
+  b.add([m({ x: 1 }), m({ x: 1 })]);
+  b.add([m({ y: 1 }), m({ y: 1 })]);
+  const idx = b.build();
+  const k1 = 1.2;
+  const s = new Bm25fScorer(idx, { delta: 0, b: 0, weights: [3, 1] }).scoreAll(m({ x: 1 }));
+  const idf = Math.log(1 + 1.5 / 1.5);
+  const tf = 3 * 1 + 1 * 1; // combined before saturation
+  close(s[0], idf * ((k1 + 1) * tf) / (k1 + tf));
+  // Saturating each field separately would give a different (larger) score.
+  const separate = idf * (((k1 + 1) * 3) / (k1 + 3) + ((k1 + 1) * 1) / (k1 + 1));
+  assert.ok(Math.abs(s[0] - separate) > 0.1);
+});
+
+test('query weights multiply a term’s contribution (issue term counts)', () => {
+  const b = new IndexBuilder(['body']);
+  b.add([m({ a: 1, b: 1 })]);
+  b.add([m({ c: 1 })]);
+  const sc = new Bm25fScorer(b.build());
+  const one = sc.scoreAll(m({ a: 1 }))[0];
+  const three = sc.scoreAll(m({ a: 3 }))[0];
+  close(three, 3 * one);
+});
+
+test('topK keeps the best k, best first, ties in document order, zero scores dropped', () => {
+  const scores = Float32Array.from([0.5, 2, 0, 2, 1, 0.1]);
+  assert.deepEqual(topK(scores, 3).map((h) => h.doc), [1, 3, 4]);
+  assert.deepEqual(topK(scores, 10).map((h) => h.doc), [1, 3, 4, 0, 5]);
+  assert.deepEqual(topK(scores, 0), []);
+});
+
+test('a wrong number of field weights is refused', () => {
+  const b = new IndexBuilder(['name', 'body']);
+  b.add([m({ a: 1 }), m({ a: 1 })]);
+  assert.throws(() => new Bm25fScorer(b.build(), { weights: [1] }), /needs 2 field weights/);
+});
