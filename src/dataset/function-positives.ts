@@ -1,0 +1,101 @@
+/**
+ * Function-level positives (gold functions) of a change, by the rule of SweRank's SweLoc and
+ * LocAgent as written down in the reference evaluator `shared/tools/ref_eval.py`
+ * (`gold_functions`, `module_of`):
+ *
+ * an existing function (same qualified name in the base file) is a positive when a removed line
+ * (old-side line number) lies in its span in the base file, or an added line (new-side line
+ * number) lies in its span in the patched file. Code inserted inside a function body counts; a
+ * new function inserted between two others does not; a removed function counts.
+ */
+import type { CodeUnit } from '../corpus/types.js';
+import { applyHunks, sourceLines, type FilePatch } from './patch.js';
+
+/** Extracts the code units of one file (the corpus extractor, `src/corpus/extract.ts`). */
+export type UnitExtractor = (path: string, text: string) => Promise<CodeUnit[]>;
+
+/** A function's qualified name and 1-based inclusive line span (decorators included). */
+export interface FunctionSpan {
+  qualifiedName: string;
+  startLine: number;
+  endLine: number;
+}
+
+/**
+ * Qualified names of the base file's functions that a change edits (the rule above).
+ *
+ * @param oldFunctions functions of the base file, in file order.
+ * @param newFunctions functions of the patched file.
+ * @param removed old-side line numbers the change removes (1-based).
+ * @param added new-side line numbers the change adds (1-based).
+ * @returns qualified names in base-file order, each once.
+ */
+export function editedFunctionNames(
+  oldFunctions: readonly FunctionSpan[],
+  newFunctions: readonly FunctionSpan[],
+  removed: ReadonlySet<number>,
+  added: ReadonlySet<number>,
+): string[] {
+  const hit = (span: FunctionSpan, lines: ReadonlySet<number>): boolean => {
+    // iterate over the smaller of the span and the line set
+    if (span.endLine - span.startLine + 1 <= lines.size) {
+      for (let l = span.startLine; l <= span.endLine; l++) if (lines.has(l)) return true;
+      return false;
+    }
+    for (const l of lines) if (l >= span.startLine && l <= span.endLine) return true;
+    return false;
+  };
+  const existing = new Set(oldFunctions.map((f) => f.qualifiedName));
+  const gold = new Set<string>();
+  for (const f of oldFunctions) if (hit(f, removed)) gold.add(f.qualifiedName);
+  for (const f of newFunctions) if (existing.has(f.qualifiedName) && hit(f, added)) gold.add(f.qualifiedName);
+  const out: string[] = [];
+  for (const f of oldFunctions) {
+    if (gold.delete(f.qualifiedName)) out.push(f.qualifiedName);
+  }
+  return out;
+}
+
+/** Function units of a file, as spans. */
+async function functionsOf(extract: UnitExtractor, path: string, text: string): Promise<FunctionSpan[]> {
+  const units = await extract(path, text);
+  return units.filter((u) => u.kind === 'function');
+}
+
+/**
+ * Gold functions of one file patch applied to its base text.
+ *
+ * The hunks are applied as GNU `patch` would (located by context, `applyHunks`), both texts are
+ * run through the corpus extractor, and `editedFunctionNames` picks the edited ones.
+ *
+ * @param file the file's patch (its `path` is the base-side path).
+ * @param baseText the file's content at the base commit.
+ * @param extract the corpus extractor (same one that builds the retrieval corpus, so gold ids
+ *   and document ids agree).
+ * @returns function ids `path:Qualified.name`, in base-file order.
+ */
+export async function editedFunctionsOfFile(file: FilePatch, baseText: string, extract: UnitExtractor): Promise<string[]> {
+  const oldLines = sourceLines(baseText);
+  const applied = applyHunks(file.hunks, oldLines);
+  const oldFunctions = await functionsOf(extract, file.path, oldLines.join('\n'));
+  if (oldFunctions.length === 0) return [];
+  const newFunctions = await functionsOf(extract, file.path, applied.newLines.join('\n'));
+  return editedFunctionNames(oldFunctions, newFunctions, applied.removed, applied.added).map((q) => `${file.path}:${q}`);
+}
+
+/**
+ * Module of a function id: `path:TopLevelName` (the top-level class of a method, or the
+ * top-level function itself), as LocAgent/SweRank roll functions up to modules.
+ * @param functionId `path:Qualified.name`
+ */
+export function moduleOf(functionId: string): string {
+  const sep = functionId.indexOf(':');
+  const path = functionId.slice(0, sep);
+  const qualified = functionId.slice(sep + 1);
+  return `${path}:${qualified.split('.')[0]}`;
+}
+
+/** Modules of function ids, first occurrence kept (order preserved). */
+export function modulesOf(functionIds: readonly string[]): string[] {
+  return [...new Set(functionIds.map(moduleOf))];
+}
