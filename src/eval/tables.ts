@@ -132,7 +132,7 @@ export function toMarkdown(table: MetricTable, options: MarkdownOptions = {}): s
     const v = definedMean(r.cells[c]);
     if (v === null) return '–';
     const s = v.toFixed(digits);
-    return markBest && !r.isAverage && best.get(c) === v ? `**${s}**` : s;
+    return markBest && !r.isAverage && best.get(c)?.toFixed(digits) === s ? `**${s}**` : s; // ties as printed
   };
   let header: string[];
   let lines: string[][];
