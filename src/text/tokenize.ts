@@ -1,0 +1,209 @@
+/**
+ * The tokenizer shared by code and issue text.
+ *
+ * Default behaviour equals `tokenize` of the reference evaluator (`../shared/tools/ref_eval.py`):
+ * words are runs of `[A-Za-z0-9_]`; each word is split into parts by camelCase / snake_case /
+ * digit boundaries ({@link splitIdentifier}); parts are lower-cased; the whole identifier
+ * (lower-cased, leading and trailing `_` stripped) comes first when the word has more than one
+ * part; tokens shorter than 2 characters and NLTK English stop words are dropped.
+ *
+ * Non-ASCII letters are separators, as in ref_eval.py (whose character class is ASCII-only):
+ * `café_au_lait` gives the words `caf` and `_au_lait`. Nothing throws on any string.
+ *
+ * Speed: per-word results are memoised (a bounded Map per option set), because code repeats its
+ * identifiers; the scan over the text is a char-code loop. See `bench/text-speed.ts`.
+ *
+ * @example
+ * tokenize('def parseHTTPServer(self):') // ['def', 'parsehttpserver', 'parse', 'http', 'server', 'self']
+ * tokenize('running tests', { stem: true }) // ['run', 'test']
+ */
+
+import { stemmer } from 'stemmer';
+import { IssuelocError } from '../errors.js';
+import { charClass, splitIdentifierInto } from './identifier-split.js';
+import { ENGLISH_STOP_WORDS } from './stop-words.js';
+
+export { splitIdentifier } from './identifier-split.js';
+export { ENGLISH_STOP_WORDS, CODE_KEYWORDS, CODE_KEYWORDS_BY_LANGUAGE, defaultStopWords } from './stop-words.js';
+export type { StopWordKind } from './stop-words.js';
+
+/** Options of {@link tokenize}; every field is optional and defaults to ref_eval.py's behaviour. */
+export interface TokenizeOptions {
+  /**
+   * Porter-stem each purely alphabetic token (the `stemmer` package, Porter 1980), after stop-word
+   * removal, as ref_eval.py's `--stem porter` does. Tokens with digits or `_` are left as they are.
+   * Default false.
+   */
+  stem?: boolean;
+  /**
+   * Split identifiers into parts (camelCase, snake_case, digits). When false each word is one
+   * token, lower-cased, underscores kept (ref_eval.py's `--no-split`). Default true.
+   */
+  splitIdentifiers?: boolean;
+  /**
+   * With splitting on, also emit the whole identifier (lower-cased, outer `_` stripped) before its
+   * parts when it has more than one part. Default true.
+   */
+  keepWhole?: boolean;
+  /** Drop tokens shorter than this many characters. Integer ≥ 1; default 2. */
+  minLength?: number;
+  /**
+   * Lower-case tokens to drop. Default {@link ENGLISH_STOP_WORDS}; pass
+   * `defaultStopWords('english+code')` to also drop language keywords, or an empty Set for none.
+   * Pass the same Set object each time: tokenizers (and their memo) are cached per Set.
+   */
+  stopWords?: ReadonlySet<string>;
+}
+
+/** Memo entries kept per tokenizer before the memo is emptied and refilled. */
+const MAX_MEMO = 1 << 18;
+
+const NO_TOKENS: readonly string[] = Object.freeze([]);
+
+/**
+ * A tokenizer with fixed options and its own per-word memo. Build one with
+ * {@link createTokenizer} when tokenizing many texts with custom options; {@link tokenize} keeps
+ * one per option set for you.
+ */
+export class Tokenizer {
+  private readonly stem: boolean;
+  private readonly split: boolean;
+  private readonly keepWhole: boolean;
+  private readonly minLength: number;
+  private readonly stopWords: ReadonlySet<string>;
+  private readonly memo = new Map<string, readonly string[]>();
+  private readonly parts: string[] = [];
+
+  /** @throws IssuelocError when `minLength` is not an integer ≥ 1. */
+  constructor(opts: TokenizeOptions = {}) {
+    const minLength = opts.minLength ?? 2;
+    if (!Number.isInteger(minLength) || minLength < 1) {
+      throw new IssuelocError(`tokenizer minLength must be an integer >= 1, got ${String(opts.minLength)}`);
+    }
+    this.stem = opts.stem ?? false;
+    this.split = opts.splitIdentifiers ?? true;
+    this.keepWhole = opts.keepWhole ?? true;
+    this.minLength = minLength;
+    this.stopWords = opts.stopWords ?? ENGLISH_STOP_WORDS;
+  }
+
+  /** Tokens of `text` in order, duplicates kept (they are term frequencies). */
+  tokenize(text: string): string[] {
+    const out: string[] = [];
+    this.tokenizeInto(text, out);
+    return out;
+  }
+
+  /**
+   * Appends the tokens of `text` to `out` (no intermediate arrays).
+   * @throws IssuelocError when `text` is not a string (e.g. `undefined` from untyped JSON).
+   */
+  tokenizeInto(text: string, out: string[]): void {
+    if (typeof text !== 'string') throw new IssuelocError(`cannot tokenize a ${typeof text}: expected a string`);
+    const n = text.length;
+    let i = 0;
+    while (i < n) {
+      if (charClass(text.charCodeAt(i)) === 0) {
+        i++;
+        continue;
+      }
+      const start = i;
+      i++;
+      while (i < n && charClass(text.charCodeAt(i)) !== 0) i++;
+      const toks = this.wordTokens(text.slice(start, i));
+      for (let t = 0; t < toks.length; t++) out.push(toks[t]);
+    }
+  }
+
+  /** The tokens of one word (a run of `[A-Za-z0-9_]`), memoised. The array is shared: do not modify. */
+  wordTokens(word: string): readonly string[] {
+    let toks = this.memo.get(word);
+    if (toks === undefined) {
+      toks = this.computeWordTokens(word);
+      if (this.memo.size >= MAX_MEMO) this.memo.clear();
+      this.memo.set(word, toks);
+    }
+    return toks;
+  }
+
+  private computeWordTokens(word: string): readonly string[] {
+    let candidates: string[];
+    if (!this.split) {
+      candidates = [word.toLowerCase()];
+    } else {
+      const parts = this.parts;
+      parts.length = 0;
+      splitIdentifierInto(word, parts);
+      candidates = parts.map((p) => p.toLowerCase());
+      if (parts.length > 1 && this.keepWhole) candidates.unshift(stripUnderscores(word).toLowerCase());
+    }
+    let out: string[] | undefined;
+    for (const c of candidates) {
+      if (c.length < this.minLength || this.stopWords.has(c)) continue;
+      (out ??= []).push(this.stem && isAlpha(c) ? stemmer(c) : c);
+    }
+    return out === undefined ? NO_TOKENS : out;
+  }
+}
+
+/** A tokenizer with fixed options (see {@link TokenizeOptions}). @throws IssuelocError on a bad minLength. */
+export function createTokenizer(opts: TokenizeOptions = {}): Tokenizer {
+  return new Tokenizer(opts);
+}
+
+const cachedByStopWords = new WeakMap<ReadonlySet<string>, Map<string, Tokenizer>>();
+
+function cachedTokenizer(opts: TokenizeOptions | undefined): Tokenizer {
+  const stopWords = opts?.stopWords ?? ENGLISH_STOP_WORDS;
+  let byKey = cachedByStopWords.get(stopWords);
+  if (byKey === undefined) {
+    byKey = new Map();
+    cachedByStopWords.set(stopWords, byKey);
+  }
+  const key = `${opts?.stem ? 1 : 0}${opts?.splitIdentifiers === false ? 0 : 1}${opts?.keepWhole === false ? 0 : 1}:${opts?.minLength ?? 2}`;
+  let tk = byKey.get(key);
+  if (tk === undefined) {
+    tk = new Tokenizer({ ...opts, stopWords });
+    byKey.set(key, tk);
+  }
+  return tk;
+}
+
+/**
+ * Tokens of code or issue text, duplicates kept, in text order.
+ *
+ * With no options this is exactly ref_eval.py's `tokenize` (see the module comment); the golden
+ * tests in `test/text/tokenize.test.ts` compare against it. Tokenizers are cached per option
+ * values (and per `stopWords` Set object), so calling this with a fresh options object each time
+ * costs nothing extra.
+ * @param text any string; non-ASCII characters separate words.
+ * @throws IssuelocError when `text` is not a string or `minLength` is not an integer ≥ 1.
+ */
+export function tokenize(text: string, opts?: TokenizeOptions): string[] {
+  return cachedTokenizer(opts).tokenize(text);
+}
+
+/** Term frequencies of a token list: token → number of occurrences, in first-occurrence order. */
+export function termFrequencies(tokens: Iterable<string>): Map<string, number> {
+  const tf = new Map<string, number>();
+  for (const t of tokens) tf.set(t, (tf.get(t) ?? 0) + 1);
+  return tf;
+}
+
+function stripUnderscores(word: string): string {
+  let s = 0;
+  let e = word.length;
+  while (s < e && word.charCodeAt(s) === 95) s++;
+  while (e > s && word.charCodeAt(e - 1) === 95) e--;
+  return s === 0 && e === word.length ? word : word.slice(s, e);
+}
+
+/** Python's `str.isalpha` for our ASCII tokens: non-empty and letters only. */
+function isAlpha(t: string): boolean {
+  if (t.length === 0) return false;
+  for (let i = 0; i < t.length; i++) {
+    const k = charClass(t.charCodeAt(i));
+    if (k !== 1 && k !== 2) return false;
+  }
+  return true;
+}

@@ -1,0 +1,125 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import {
+  CODE_KEYWORDS,
+  ENGLISH_STOP_WORDS,
+  createTokenizer,
+  defaultStopWords,
+  splitIdentifier,
+  termFrequencies,
+  tokenize,
+} from '../../src/text/tokenize.js';
+import { IssuelocError } from '../../src/errors.js';
+
+// Golden values below were produced by running the reference evaluator itself:
+//   python3 -c "import sys; sys.path.insert(0, '../shared/tools'); import ref_eval; print(ref_eval.tokenize(S))"
+// (and with `ref_eval.STEMMER = ref_eval.porter_stem` for the stemmed ones).
+const GOLDEN: [string, string[]][] = [
+  ['def parseHTTPServer(self):', ['def', 'parsehttpserver', 'parse', 'http', 'server', 'self']],
+  [
+    'HTTPServer HTTP http_server __init__ _private_var MAX_SIZE x2 utf8 UTF8Encoder',
+    ['httpserver', 'http', 'server', 'http', 'http_server', 'http', 'server', 'init', 'private_var', 'private', 'var',
+      'max_size', 'max', 'size', 'x2', 'utf8', 'utf', 'utf8encoder', 'utf', 'encoder'],
+  ],
+  [
+    'sympy.core.basic.Basic.subs() raises TypeError when called with a dict_keys object',
+    ['sympy', 'core', 'basic', 'basic', 'subs', 'raises', 'typeerror', 'type', 'error', 'called', 'dict_keys', 'dict',
+      'keys', 'object'],
+  ],
+  [
+    'getURLForID ABCDef aB AbC a1b2c3 IOError XMLHttpRequest2 JSONDecodeError iPhone',
+    ['geturlforid', 'get', 'url', 'id', 'abcdef', 'abc', 'def', 'ab', 'abc', 'ab', 'a1b2c3', 'ioerror', 'io', 'error',
+      'xmlhttprequest2', 'xml', 'http', 'request', 'jsondecodeerror', 'json', 'decode', 'error', 'iphone', 'phone'],
+  ],
+  ['café_au_lait naïve résumé — “quoted” x<y> ñandú 日本語 foo…bar', ['caf', 'au_lait', 'au', 'lait', 'na', 'sum', 'quoted', 'foo', 'bar']],
+  [
+    'File "/usr/lib/python3.8/site-packages/django/db/models/query.py", line 42, in get_queryset',
+    ['file', 'usr', 'lib', 'python3', 'python', 'site', 'packages', 'django', 'db', 'models', 'query', 'py', 'line', '42',
+      'get_queryset', 'get', 'queryset'],
+  ],
+  ["I don't think it's the user's fault; we'll see. Isn't it? They've won't shouldn't", ['think', 'user', 'fault', 'see']],
+  ['___ _ __a__ 123 0x1F 3.14159 a_b_c A_B_C aBC ABc ABCdEF', ['123', '0x1f', '14159', 'a_b_c', 'a_b_c', 'abc', 'bc', 'abc', 'bc', 'abcdef', 'ab', 'cd', 'ef']],
+  ['', []],
+  ['The the THE a An and OR If if', []],
+];
+
+const GOLDEN_STEMMED: [string, string[]][] = [
+  [
+    'running tests connection connected generalization relational hopeful_words caresses ponies agreed plastered motoring sized happy conditional',
+    ['run', 'test', 'connect', 'connect', 'gener', 'relat', 'hopeful_words', 'hope', 'word', 'caress', 'poni', 'agre',
+      'plaster', 'motor', 'size', 'happi', 'condit'],
+  ],
+  ['fooBars are Running quickly', ['foobar', 'foo', 'bar', 'run', 'quickli']],
+];
+
+test('default tokenize equals ref_eval.py tokenize on golden strings', () => {
+  for (const [text, expected] of GOLDEN) assert.deepEqual(tokenize(text), expected, text);
+});
+
+test('stem: true equals ref_eval.py with its Porter stemmer (alphabetic tokens only)', () => {
+  for (const [text, expected] of GOLDEN_STEMMED) assert.deepEqual(tokenize(text, { stem: true }), expected, text);
+});
+
+// Digests from ref_eval.py over the problem statements of the first 40 SWE-bench Lite issues:
+//   "\n".join(" ".join(tokenize(ps)) for ps in first 40) -> sha256 (7974 tokens).
+const DATA = fileURLToPath(new URL('../../../../shared/data/swebench-lite/swebench_lite.jsonl', import.meta.url));
+test('tokens of 40 real SWE-bench issues hash to ref_eval.py digests (plain and stemmed)', () => {
+  const rows = readFileSync(DATA, 'utf8').split('\n').slice(0, 40).map((l) => JSON.parse(l) as { problem_statement: string });
+  const digest = (stem: boolean) => {
+    const joined = rows.map((r) => tokenize(r.problem_statement, { stem }).join(' ')).join('\n');
+    return createHash('sha256').update(joined).digest('hex');
+  };
+  assert.equal(digest(false), 'b9c324ff2415f9986319ce0cc7e3f211d980045ab51de013c3e3187cd4eea6de');
+  assert.equal(digest(true), '0ec6a5051a32ec08f83ba4fc185a58b124fb0f966a47f1e445bd48af94264359');
+});
+
+test('splitIdentifier keeps case and follows the camelCase / acronym / digit rules', () => {
+  assert.deepEqual(splitIdentifier('HTTPServer'), ['HTTP', 'Server']);
+  assert.deepEqual(splitIdentifier('HTTP'), ['HTTP']);
+  assert.deepEqual(splitIdentifier('parseHTTPServer_v2'), ['parse', 'HTTP', 'Server', 'v', '2']);
+  assert.deepEqual(splitIdentifier('__init__'), ['init']);
+  assert.deepEqual(splitIdentifier('ABc'), ['A', 'Bc']);
+  assert.deepEqual(splitIdentifier(''), []);
+  assert.deepEqual(splitIdentifier('naïve'), ['na', 've']);
+});
+
+test('options: no splitting, no whole identifier, minLength', () => {
+  assert.deepEqual(tokenize('getFooBar __x__', { splitIdentifiers: false }), ['getfoobar', '__x__']);
+  assert.deepEqual(tokenize('getFooBar', { keepWhole: false }), ['get', 'foo', 'bar']);
+  assert.deepEqual(tokenize('a bc def', { minLength: 3 }), ['def']);
+  assert.deepEqual(tokenize('a bc', { minLength: 1, stopWords: new Set() }), ['a', 'bc']);
+  assert.throws(() => tokenize('x', { minLength: 0 }), IssuelocError);
+  assert.throws(() => createTokenizer({ minLength: 1.5 }), IssuelocError);
+});
+
+test('stop words: English by default, language keywords on request', () => {
+  assert.equal(ENGLISH_STOP_WORDS.size, 153);
+  for (const kw of ['def', 'self', 'return', 'public', 'void', 'func', 'fn', 'let', 'const', 'elif', 'impl', 'nullptr']) {
+    assert.ok(CODE_KEYWORDS.has(kw), kw);
+  }
+  const code = 'def get_user(self): return self.user_id  // public static void fn';
+  assert.deepEqual(tokenize(code), ['def', 'get_user', 'get', 'user', 'self', 'return', 'self', 'user_id', 'user', 'id', 'public', 'static', 'void', 'fn']);
+  assert.deepEqual(tokenize(code, { stopWords: defaultStopWords('english+code') }), ['get_user', 'get', 'user', 'user_id', 'user', 'id']);
+  assert.equal(defaultStopWords('english+code'), defaultStopWords('english+code'));
+  assert.throws(() => defaultStopWords('klingon' as never), IssuelocError);
+});
+
+test('a reused tokenizer gives the same answer from its memo', () => {
+  const tk = createTokenizer({ stem: true });
+  const first = tk.tokenize('connectionPool connections connectionPool');
+  assert.deepEqual(first, ['connectionpool', 'connect', 'pool', 'connect', 'connectionpool', 'connect', 'pool']);
+  assert.deepEqual(tk.tokenize('connectionPool'), ['connectionpool', 'connect', 'pool']);
+});
+
+test('non-strings are rejected with IssuelocError, odd strings never throw', () => {
+  assert.throws(() => tokenize(undefined as unknown as string), IssuelocError);
+  assert.deepEqual(tokenize('\u0000\uffff\ud800 😀 \n\t'), []);
+});
+
+test('termFrequencies counts tokens', () => {
+  const tf = termFrequencies(tokenize('foo_bar foo bar foo'));
+  assert.deepEqual([...tf], [['foo_bar', 1], ['foo', 3], ['bar', 2]]);
+});
