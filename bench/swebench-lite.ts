@@ -1,0 +1,156 @@
+/**
+ * bench/swebench-lite: accuracy, speed and memory of `localize` on SWE-bench Lite.
+ *
+ *   node dist/bench/swebench-lite.js [--mirrors DIR] [--repos a/b,c/d] [--limit N]
+ *       [--cache-dir DIR] [--fresh] [--out per-issue.json] [--weights path=3,name=3,body=1]
+ *       [--k1 X] [--b X] [--delta X] [--json]
+ *
+ * Protocol (../shared/data/README.md): corpus = functions of non-test files at base_commit; gold
+ * functions = existing functions the gold patch edits; instances with no gold function dropped;
+ * files and modules ranked by first occurrence in the function ranking; Acc@k = all gold in top k.
+ * Repositories are looked up under --mirrors as OWNER+NAME/repo, then swe-bench+OWNER__NAME/repo;
+ * instances whose repository is absent are skipped and counted.
+ *
+ * Prints: the Acc@k table next to the published BM25 row and the Python reference floor, and per
+ * repository the cold index time (first base commit, empty cache), the median time to index each
+ * further base commit (blob cache warm), the median warm query time, and peak RSS.
+ */
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { GitRepo } from '../src/repo/git.js';
+import { indexCommit } from '../src/index/index-commit.js';
+import { Localizer } from '../src/retrieve/localize.js';
+import { queryTermsOf } from '../src/retrieve/query.js';
+import { accAtK } from '../src/eval/metrics.js';
+import { goldForPatch } from '../src/dataset/gold.js';
+import { parseBm25Options } from '../src/cli/options.js';
+
+const K = { file: [1, 3, 5], module: [5, 10], function: [5, 10] } as const;
+type Level = keyof typeof K;
+const PUBLISHED_BM25 = { file: [38.69, 51.82, 61.68], module: [45.26, 52.92], function: [31.75, 36.86] };
+const REFERENCE_FLOOR = { file: [47.8, 67.5, 74.1], module: [56.2, 69.0], function: [41.6, 50.4] };
+
+const { values: args } = parseArgs({
+  options: {
+    data: { type: 'string', default: '../shared/data/swebench-lite/swebench_lite.jsonl' },
+    mirrors: { type: 'string', default: process.env.ISSUELOC_MIRRORS ?? '/work/.mirror' },
+    repos: { type: 'string' },
+    limit: { type: 'string' },
+    'cache-dir': { type: 'string', default: '/tmp/issueloc-bench-cache' },
+    fresh: { type: 'boolean', default: false },
+    out: { type: 'string' },
+    weights: { type: 'string' },
+    k1: { type: 'string' },
+    b: { type: 'string' },
+    delta: { type: 'string' },
+    json: { type: 'boolean', default: false },
+  },
+});
+
+interface Instance { instance_id: string; repo: string; base_commit: string; problem_statement: string; patch: string }
+interface PerIssue {
+  id: string; repo: string;
+  gold: Record<Level, string[]>;
+  ranks: Record<Level, (number | null)[]>;
+  acc: Record<string, number>;
+  queryMillis: number;
+}
+
+function findMirror(repo: string): string | undefined {
+  const [owner, name] = repo.split('/');
+  for (const cand of [`${owner}+${name}`, `swe-bench+${owner}__${name}`]) {
+    const p = join(args.mirrors!, cand, 'repo');
+    if (existsSync(p)) return p;
+  }
+  return undefined;
+}
+
+const median = (xs: number[]) => {
+  if (xs.length === 0) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+async function main() {
+  const instances: Instance[] = readFileSync(resolve(args.data!), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  const wanted = args.repos ? new Set(args.repos.split(',')) : undefined;
+  const byRepo = new Map<string, Instance[]>();
+  for (const inst of instances) {
+    if (wanted && !wanted.has(inst.repo)) continue;
+    const list = byRepo.get(inst.repo) ?? [];
+    list.push(inst);
+    byRepo.set(inst.repo, list);
+  }
+  const params = parseBm25Options({ weights: args.weights, k1: args.k1, b: args.b, delta: args.delta });
+  const results: PerIssue[] = [];
+  const repoRows: Record<string, unknown>[] = [];
+  let missingRepo = 0, noGold = 0;
+  const limit = args.limit ? Number(args.limit) : Infinity;
+  for (const [repoName, list] of byRepo) {
+    const dir = findMirror(repoName);
+    if (!dir) { missingRepo += list.length; continue; }
+    const repo = await GitRepo.open(dir);
+    const cacheDir = join(args['cache-dir']!, repoName.replace('/', '+'));
+    if (args.fresh) rmSync(cacheDir, { recursive: true, force: true });
+    const indexMillis: number[] = [];
+    const queryMillis: number[] = [];
+    let cold: number | undefined;
+    let evaluated = 0;
+    for (const inst of list.slice(0, limit)) {
+      const commit = await repo.resolveCommit(inst.base_commit);
+      const t0 = performance.now();
+      const { codeIndex, built } = await indexCommit(repo, commit, { cacheDir });
+      const ms = performance.now() - t0;
+      if (built && cold === undefined) cold = ms;
+      else if (built) indexMillis.push(ms);
+      const gold = await goldForPatch(repo, commit, inst.patch);
+      if (gold.functions.length === 0) { noGold++; continue; }
+      evaluated++;
+      const localizer = new Localizer(codeIndex.index, codeIndex.units, params);
+      const q0 = performance.now();
+      const query = queryTermsOf(inst.problem_statement, { stem: codeIndex.settings.stem });
+      const loc = localizer.localize(query, { top: 1000, depth: codeIndex.units.length, matchedTermsPerItem: 0 });
+      const qms = performance.now() - q0;
+      queryMillis.push(qms);
+      const ranked = { file: loc.files.map((x) => x.id), module: loc.modules.map((x) => x.id), function: loc.functions.map((x) => x.id) };
+      const goldByLevel: Record<Level, string[]> = { file: gold.files, module: gold.modules, function: gold.functions };
+      const acc: Record<string, number> = {};
+      const ranks = {} as Record<Level, (number | null)[]>;
+      for (const level of Object.keys(K) as Level[]) {
+        for (const k of K[level]) acc[`${level}@${k}`] = accAtK(ranked[level], goldByLevel[level], k) ?? 0;
+        ranks[level] = goldByLevel[level].map((g) => { const i = ranked[level].indexOf(g); return i < 0 ? null : i + 1; });
+      }
+      results.push({ id: inst.instance_id, repo: repoName, gold: goldByLevel, ranks, acc, queryMillis: qms });
+    }
+    repo.close();
+    repoRows.push({
+      repo: repoName, instances: evaluated, documents: undefined,
+      coldIndexSeconds: cold !== undefined ? +(cold / 1000).toFixed(2) : null,
+      nextCommitIndexSeconds: indexMillis.length ? +(median(indexMillis) / 1000).toFixed(2) : null,
+      warmQueryMillis: +median(queryMillis).toFixed(1),
+      peakRssMiB: Math.round(process.resourceUsage().maxRSS / 1024),
+    });
+    if (!args.json) process.stderr.write(`${repoName}: ${evaluated} issues, cold ${repoRows.at(-1)!.coldIndexSeconds} s, next commit ${repoRows.at(-1)!.nextCommitIndexSeconds} s, query ${repoRows.at(-1)!.warmQueryMillis} ms\n`);
+  }
+  const mean = (key: string) => (results.length ? (100 * results.reduce((s, r) => s + r.acc[key], 0)) / results.length : NaN);
+  const ours: Record<Level, number[]> = { file: K.file.map((k) => mean(`file@${k}`)), module: K.module.map((k) => mean(`module@${k}`)), function: K.function.map((k) => mean(`function@${k}`)) };
+  if (args.out) writeFileSync(args.out, JSON.stringify(results, null, 1));
+  if (args.json) {
+    process.stdout.write(`${JSON.stringify({ evaluated: results.length, missingRepo, noGold, accuracy: ours, repos: repoRows })}\n`);
+    return;
+  }
+  const fmt = (xs: number[]) => xs.map((x) => x.toFixed(1)).join(' / ');
+  process.stdout.write(`\nSWE-bench Lite: ${results.length} issues evaluated (${noGold} without a gold function, ${missingRepo} without a local repository)\n\n`);
+  process.stdout.write('| system | file Acc@1/3/5 | module Acc@5/10 | function Acc@5/10 |\n|---|---|---|---|\n');
+  process.stdout.write(`| published BM25 (SweRank Table 1, 274 issues) | ${fmt(PUBLISHED_BM25.file)} | ${fmt(PUBLISHED_BM25.module)} | ${fmt(PUBLISHED_BM25.function)} |\n`);
+  process.stdout.write(`| reference BM25 floor (ref_eval.py, 274 issues) | ${fmt(REFERENCE_FLOOR.file)} | ${fmt(REFERENCE_FLOOR.module)} | ${fmt(REFERENCE_FLOOR.function)} |\n`);
+  process.stdout.write(`| issueloc (${results.length} issues) | ${fmt(ours.file)} | ${fmt(ours.module)} | ${fmt(ours.function)} |\n\n`);
+  process.stdout.write('| repository | issues | cold index (s) | next base commit (s, median) | warm query (ms, median) | peak RSS (MiB) |\n|---|---|---|---|---|---|\n');
+  for (const r of repoRows) process.stdout.write(`| ${r.repo} | ${r.instances} | ${r.coldIndexSeconds ?? '–'} | ${r.nextCommitIndexSeconds ?? '–'} | ${r.warmQueryMillis} | ${r.peakRssMiB} |\n`);
+}
+
+main().catch((e) => {
+  process.stderr.write(`swebench-lite: ${(e as Error).message}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,30 @@
+import { readFileSync } from 'node:fs';
+import { IssuelocError } from '../errors.js';
+
+/**
+ * The issue text from `--issue TEXT`, `--issue-file PATH` (`-` for stdin) or, when neither is
+ * given and stdin is not a terminal, from stdin.
+ * @throws IssuelocError naming the source when it is missing, unreadable or has no words.
+ */
+export function readIssueText(opts: { issue?: string; issueFile?: string }): { text: string; source: string } {
+  let text: string;
+  let source: string;
+  if (opts.issue !== undefined) {
+    text = opts.issue;
+    source = '--issue';
+  } else if (opts.issueFile !== undefined && opts.issueFile !== '-') {
+    source = opts.issueFile;
+    try {
+      text = readFileSync(opts.issueFile, 'utf8');
+    } catch (e) {
+      throw new IssuelocError(`cannot read issue file ${opts.issueFile}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    }
+  } else if (opts.issueFile === '-' || !process.stdin.isTTY) {
+    source = 'stdin';
+    text = readFileSync(0, 'utf8');
+  } else {
+    throw new IssuelocError('no issue given: use --issue TEXT, --issue-file PATH, or pipe the issue text to stdin');
+  }
+  if (!/[A-Za-z0-9]/.test(text)) throw new IssuelocError(`empty issue text (from ${source}): nothing to search for`);
+  return { text, source };
+}

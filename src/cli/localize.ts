@@ -1,0 +1,86 @@
+import { Command, Option } from 'commander';
+import Table from 'cli-table3';
+import { IssuelocError } from '../errors.js';
+import { openIndex } from '../index/open-index.js';
+import { Localizer, type Localization } from '../retrieve/localize.js';
+import { queryTermsOf } from '../retrieve/query.js';
+import type { RankedItem } from '../retrieve/rollup.js';
+import { readIssueText } from './issue-input.js';
+import { bm25Options, parseBm25Options, indexOptions, parseIndexSettings } from './options.js';
+import { progressBar } from './progress.js';
+
+const LEVELS = ['file', 'module', 'function'] as const;
+type Level = (typeof LEVELS)[number];
+
+/** `issueloc localize`: rank files, modules and functions for an issue. */
+export function registerLocalizeCommand(program: Command): void {
+  const cmd = program
+    .command('localize')
+    .description('rank the files, modules and functions most likely to need change for an issue')
+    .option('--repo <path>', 'git repository (work tree or bare)', '.')
+    .option('--rev <rev>', 'base commit to search (any git revision)', 'HEAD')
+    .option('--issue <text>', 'the issue text')
+    .option('--issue-file <path>', 'file holding the issue text ("-" for stdin)')
+    .addOption(new Option('--level <level>', 'which rankings to show').choices([...LEVELS, 'all']).default('all'))
+    .option('--top <n>', 'items per level', (v) => positiveInt(v, '--top'), 10)
+    .option('--json', 'machine output: one JSON object')
+    .option('--no-progress', 'no progress bar on stderr');
+  indexOptions(cmd);
+  bm25Options(cmd);
+  cmd.action(async (o) => {
+    const { text } = readIssueText(o);
+    const settings = parseIndexSettings(o);
+    const bar = progressBar('indexing', o.progress);
+    const opened = await openIndex(o.repo, { rev: o.rev, cacheDir: o.cacheDir, settings, onProgress: bar.update });
+    bar.stop();
+    try {
+      const { codeIndex } = opened;
+      const localizer = new Localizer(codeIndex.index, codeIndex.units, parseBm25Options(o));
+      const t0 = performance.now();
+      const query = queryTermsOf(text, { stem: codeIndex.settings.stem });
+      const result = localizer.localize(query, { top: o.top });
+      const queryMillis = performance.now() - t0;
+      const levels: Level[] = o.level === 'all' ? [...LEVELS] : [o.level];
+      if (o.json) {
+        const out: Record<string, unknown> = {
+          repo: o.repo, commit: opened.commit, level: o.level,
+          index: { built: opened.built, millis: Math.round(opened.millis), documents: codeIndex.units.length, files: codeIndex.stats.files, skipped: codeIndex.stats.skipped },
+          queryMillis: Math.round(queryMillis * 100) / 100,
+        };
+        for (const l of levels) out[plural(l)] = result[plural(l)];
+        process.stdout.write(`${JSON.stringify(out)}\n`);
+      } else {
+        printText(result, levels, opened.commit);
+      }
+      if (result.functions.length === 0) {
+        process.stderr.write(result.matchedQueryTerms === 0
+          ? 'issueloc: no word of the issue occurs in the indexed code\n'
+          : 'issueloc: nothing matched\n');
+        process.exitCode = 1;
+      }
+    } finally {
+      opened.repo.close();
+    }
+  });
+}
+
+function plural(l: Level): 'files' | 'modules' | 'functions' {
+  return `${l}s` as 'files' | 'modules' | 'functions';
+}
+
+function printText(result: Localization, levels: Level[], commit: string): void {
+  process.stdout.write(`base commit ${commit.slice(0, 12)}\n`);
+  for (const l of levels) {
+    const items: RankedItem[] = result[plural(l)];
+    const table = new Table({ head: ['#', 'score', l, 'matched issue terms'], style: { head: [], border: [] } });
+    items.forEach((it, i) => table.push([i + 1, it.score.toFixed(2), it.id, (it.matchedTerms ?? []).join(' ')]));
+    process.stdout.write(`\n${plural(l)}\n${table.toString()}\n`);
+  }
+}
+
+/** Parses a positive integer option or throws a one-line error naming it. */
+export function positiveInt(v: string, name: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n <= 0) throw new IssuelocError(`${name} takes a positive whole number, got '${v}'`);
+  return n;
+}

@@ -1,0 +1,64 @@
+import { Command } from 'commander';
+import { IssuelocError } from '../errors.js';
+import { DEFAULT_INDEX_SETTINGS, FIELDS, type IndexSettings } from '../index/code-index.js';
+import type { Bm25fParams } from '../retrieve/bm25f.js';
+
+/** Adds the options that decide what is indexed (shared by `index` and `localize`). */
+export function indexOptions(cmd: Command): Command {
+  return cmd
+    .option('--cache-dir <path>', 'index cache folder (default: <worktree>/.issueloc, or ~/.cache/issueloc/… for bare repos)')
+    .option('--include-tests', 'index test files too')
+    .option('--stem', 'Porter-stem tokens')
+    .option('--max-file-bytes <n>', `skip files larger than this (default ${DEFAULT_INDEX_SETTINGS.maxFileBytes})`)
+    .option('--max-body-words <n>', `words of each function kept (default ${DEFAULT_INDEX_SETTINGS.maxBodyWords})`);
+}
+
+/** Index settings from parsed options. */
+export function parseIndexSettings(o: Record<string, unknown>): Partial<IndexSettings> {
+  const s: Partial<IndexSettings> = {};
+  if (o.includeTests) s.includeTests = true;
+  if (o.stem) s.stem = true;
+  if (o.maxFileBytes !== undefined) s.maxFileBytes = num(o.maxFileBytes, '--max-file-bytes', 1);
+  if (o.maxBodyWords !== undefined) s.maxBodyWords = num(o.maxBodyWords, '--max-body-words', 0);
+  return s;
+}
+
+/** Adds the BM25F+ parameter options. */
+export function bm25Options(cmd: Command): Command {
+  return cmd
+    .option('--k1 <x>', 'BM25 term-frequency saturation k1')
+    .option('--b <x>', 'BM25 length normalisation b (0..1)')
+    .option('--delta <x>', 'BM25+ lower bound δ (0 = plain BM25F)')
+    .option('--weights <list>', `field weights as ${FIELDS.map((f) => `${f}=W`).join(',')}`);
+}
+
+/** BM25F+ parameters from parsed options (only those given). */
+export function parseBm25Options(o: Record<string, unknown>): Partial<Bm25fParams> {
+  const p: Partial<Bm25fParams> = {};
+  if (o.k1 !== undefined) p.k1 = num(o.k1, '--k1', 0);
+  if (o.b !== undefined) {
+    p.b = num(o.b, '--b', 0);
+    if (p.b > 1) throw new IssuelocError(`--b must be between 0 and 1, got '${o.b}'`);
+  }
+  if (o.delta !== undefined) p.delta = num(o.delta, '--delta', 0);
+  if (o.weights !== undefined) p.weights = parseWeights(String(o.weights));
+  return p;
+}
+
+/** `path=3,name=3,body=1` → weights in FIELDS order (unnamed fields keep weight 1). */
+export function parseWeights(spec: string): number[] {
+  const w = FIELDS.map(() => 1);
+  for (const part of spec.split(',').filter(Boolean)) {
+    const [name, value] = part.split('=');
+    const i = (FIELDS as readonly string[]).indexOf(name?.trim());
+    if (i < 0) throw new IssuelocError(`--weights: unknown field '${name}' (fields: ${FIELDS.join(', ')})`);
+    w[i] = num(value, `--weights ${name}`, 0);
+  }
+  return w;
+}
+
+function num(v: unknown, name: string, min: number): number {
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < min) throw new IssuelocError(`${name} takes a number ≥ ${min}, got '${String(v)}'`);
+  return n;
+}

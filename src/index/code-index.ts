@@ -1,0 +1,193 @@
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { UnitKind } from '../corpus/types.js';
+import { IndexBuilder, type InvertedIndex } from './inverted-index.js';
+import { readIndexFile, writeIndexFile } from './store.js';
+import type { UnitTerms } from './blob-terms.js';
+import { tokenize } from '../text/tokenize.js';
+
+/**
+ * The BM25F fields of every document, in index order:
+ * - `path`: the file path's tokens (`sympy/core/basic.py` → sympy, core, basic, py);
+ * - `name`: the qualified name's tokens (`Basic.subs` → basic, subs; the file name for files);
+ * - `body`: the unit's source text, cut to `maxBodyWords` whitespace-separated words.
+ */
+export const FIELDS = ['path', 'name', 'body'] as const;
+
+/** Settings that change what is indexed; part of the cache key. */
+export interface IndexSettings {
+  /** Words of a unit's source kept for its body field (the SweRank protocol cuts at ~1024 tokens). */
+  maxBodyWords: number;
+  /** Index test files too (default false: the SweRank corpus is non-test files only). */
+  includeTests: boolean;
+  /** Files larger than this many bytes are skipped and counted. */
+  maxFileBytes: number;
+  /** Porter-stem every token. */
+  stem: boolean;
+}
+
+export const DEFAULT_INDEX_SETTINGS: IndexSettings = {
+  maxBodyWords: 1024,
+  includeTests: false,
+  maxFileBytes: 1 << 20,
+  stem: false,
+};
+
+/** A document of the index: where its unit is. */
+export interface IndexedUnit {
+  path: string;
+  kind: UnitKind;
+  qualifiedName: string;
+  startLine: number;
+  endLine: number;
+}
+
+/** Counts of what indexing passed over or did, per commit. */
+export interface CorpusStats {
+  files: number;
+  units: number;
+  skipped: Record<string, number>;
+  parsedBlobs: number;
+  cachedBlobs: number;
+}
+
+/** Header stored with an index file. */
+export interface CodeIndexMeta {
+  format: 1;
+  commit: string;
+  settings: IndexSettings;
+  /** Compact unit table: [path index, kind, qualifiedName, startLine, endLine] per document. */
+  paths: string[];
+  units: [number, UnitKind, string, number, number][];
+  stats: CorpusStats;
+}
+
+/** A loaded index: the inverted index plus its documents' units. */
+export interface CodeIndex {
+  commit: string;
+  settings: IndexSettings;
+  index: InvertedIndex;
+  units: IndexedUnit[];
+  stats: CorpusStats;
+}
+
+/** Version of extraction + tokenization; bump to invalidate every cache. */
+export const INDEX_FORMAT_VERSION = 'v1';
+
+/** Digest of the settings that change blob-level results (not the commit). */
+export function settingsKey(s: IndexSettings): string {
+  return createHash('sha1')
+    .update(JSON.stringify([INDEX_FORMAT_VERSION, s.maxBodyWords, s.includeTests, s.maxFileBytes, s.stem]))
+    .digest('hex')
+    .slice(0, 10);
+}
+
+/** Path of the index file of `commit` under a cache folder. */
+export function indexFilePath(cacheDir: string, commit: string, s: IndexSettings): string {
+  return join(cacheDir, 'index', `${commit}.${settingsKey(s)}.bin`);
+}
+
+/** Folder of the blob-level cache under a cache folder. */
+export function blobCacheDir(cacheDir: string, s: IndexSettings): string {
+  return join(cacheDir, `blobs-${settingsKey(s)}`);
+}
+
+const counts = (tokens: string[]): Map<string, number> => {
+  const m = new Map<string, number>();
+  for (const t of tokens) m.set(t, (m.get(t) ?? 0) + 1);
+  return m;
+};
+
+/** The body field of a unit: its text cut to `maxWords` words, tokenized and counted. */
+export function bodyTerms(text: string, settings: IndexSettings): { body: Record<string, number>; bodyLength: number } {
+  let cut = text;
+  if (settings.maxBodyWords > 0) {
+    const words = text.split(/\s+/);
+    if (words.length > settings.maxBodyWords) cut = words.slice(0, settings.maxBodyWords).join(' ');
+  }
+  const tokens = tokenize(cut, { stem: settings.stem });
+  const body: Record<string, number> = {};
+  for (const t of tokens) body[t] = (body[t] ?? 0) + 1;
+  return { body, bodyLength: tokens.length };
+}
+
+/**
+ * Freezes the units of the source files of one commit into an index.
+ * @param files source files in path order, each with its units (file unit and classes/functions).
+ *
+ * Documents: every function; every class that contains no function; every file that contains
+ * no class or function (so files in languages without a grammar, or of top-level code only, can
+ * still be found).
+ */
+export function buildCodeIndex(
+  commit: string,
+  settings: IndexSettings,
+  files: readonly { path: string; units: readonly UnitTerms[] }[],
+  stats: Omit<CorpusStats, 'units'>,
+): CodeIndex {
+  const builder = new IndexBuilder(FIELDS);
+  const units: IndexedUnit[] = [];
+  for (const { path, units: fileUnits } of files) {
+    const pathTerms = counts(tokenize(path, { stem: settings.stem }));
+    const functions = fileUnits.filter((u) => u.kind === 'function');
+    const classes = fileUnits.filter((u) => u.kind === 'class');
+    const docs = [
+      ...functions,
+      ...classes.filter((c) => !functions.some((f) => f.qualifiedName.startsWith(`${c.qualifiedName}.`))),
+    ];
+    if (docs.length === 0) docs.push(...fileUnits.filter((u) => u.kind === 'file'));
+    docs.sort((a, b) => a.startLine - b.startLine || a.endLine - b.endLine);
+    const fileName = path.slice(path.lastIndexOf('/') + 1);
+    for (const u of docs) {
+      const nameTerms = counts(tokenize(u.qualifiedName || fileName, { stem: settings.stem }));
+      builder.add([pathTerms, nameTerms, new Map(Object.entries(u.body))], [
+        sumOf(pathTerms),
+        sumOf(nameTerms),
+        u.bodyLength,
+      ]);
+      units.push({ path, kind: u.kind, qualifiedName: u.qualifiedName, startLine: u.startLine, endLine: u.endLine });
+    }
+  }
+  return { commit, settings, index: builder.build(), units, stats: { ...stats, units: units.length } };
+}
+
+function sumOf(m: ReadonlyMap<string, number>): number {
+  let s = 0;
+  for (const v of m.values()) s += v;
+  return s;
+}
+
+/** Writes a code index to its file under `cacheDir` (atomically). */
+export function saveCodeIndex(cacheDir: string, ci: CodeIndex): string {
+  const paths: string[] = [];
+  const pathIds = new Map<string, number>();
+  const table: CodeIndexMeta['units'] = ci.units.map((u) => {
+    let p = pathIds.get(u.path);
+    if (p === undefined) {
+      p = paths.length;
+      pathIds.set(u.path, p);
+      paths.push(u.path);
+    }
+    return [p, u.kind, u.qualifiedName, u.startLine, u.endLine];
+  });
+  const meta: CodeIndexMeta = { format: 1, commit: ci.commit, settings: ci.settings, paths, units: table, stats: ci.stats };
+  const file = indexFilePath(cacheDir, ci.commit, ci.settings);
+  writeIndexFile(file, ci.index, meta);
+  return file;
+}
+
+/** Loads the code index of `commit` from `cacheDir`, or undefined when there is none (or it is unreadable). */
+export function loadCodeIndex(cacheDir: string, commit: string, settings: IndexSettings): CodeIndex | undefined {
+  const file = indexFilePath(cacheDir, commit, settings);
+  if (!existsSync(file)) return undefined;
+  try {
+    const { index, meta } = readIndexFile<CodeIndexMeta>(file);
+    const units = meta.units.map(([p, kind, qualifiedName, startLine, endLine]) => ({
+      path: meta.paths[p], kind, qualifiedName, startLine, endLine,
+    }));
+    return { commit: meta.commit, settings: meta.settings, index, units, stats: meta.stats };
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,121 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import lockfile from 'proper-lockfile';
+import type { GitRepo } from '../repo/git.js';
+import { IssuelocError } from '../errors.js';
+import { isBinary, decodeSource } from '../corpus/decode.js';
+import { extractUnits } from '../corpus/extract.js';
+import { languageOf, isTestPath } from '../corpus/languages.js';
+import { BlobTermsCache, type UnitTerms } from './blob-terms.js';
+import {
+  blobCacheDir, bodyTerms, buildCodeIndex, DEFAULT_INDEX_SETTINGS, loadCodeIndex, saveCodeIndex,
+  type CodeIndex, type IndexSettings,
+} from './code-index.js';
+
+/** Options of {@link indexCommit}. */
+export interface IndexCommitOptions {
+  cacheDir: string;
+  settings?: Partial<IndexSettings>;
+  /** Rebuild even when an index file exists (blob caches are still used). */
+  force?: boolean;
+  /** Called as blobs are processed: (done, total). */
+  onProgress?: (done: number, total: number) => void;
+  /** How long a second process waits for another's build of the same cache (ms, default 10 min). */
+  lockWaitMs?: number;
+}
+
+/**
+ * The code index of `commit`: loaded from the cache folder when present, else built from the
+ * commit's tree (reading blobs through `git cat-file --batch`, parsing and tokenizing only blobs
+ * missing from the blob cache) and saved atomically.
+ *
+ * Concurrency: builds hold a lock on `<cacheDir>/index`; a second process waits for it (up to
+ * `lockWaitMs`) and then loads what the first one wrote.
+ *
+ * @throws IssuelocError when the lock cannot be had in time.
+ */
+export async function indexCommit(repo: GitRepo, commit: string, opts: IndexCommitOptions): Promise<{ codeIndex: CodeIndex; built: boolean }> {
+  const settings: IndexSettings = { ...DEFAULT_INDEX_SETTINGS, ...opts.settings };
+  if (!opts.force) {
+    const cached = loadCodeIndex(opts.cacheDir, commit, settings);
+    if (cached) return { codeIndex: cached, built: false };
+  }
+  const lockDir = join(opts.cacheDir, 'index');
+  mkdirSync(lockDir, { recursive: true });
+  const wait = opts.lockWaitMs ?? 600_000;
+  let release: () => Promise<void>;
+  try {
+    release = await lockfile.lock(lockDir, {
+      stale: 30_000,
+      update: 5_000,
+      retries: { retries: Math.max(1, Math.ceil(wait / 1000)), minTimeout: 1000, maxTimeout: 1000, factor: 1 },
+    });
+  } catch (e) {
+    throw new IssuelocError(`another issueloc process is indexing in ${opts.cacheDir} and did not finish in ${Math.round(wait / 1000)} s (${(e as Error).message})`);
+  }
+  try {
+    if (!opts.force) {
+      const cached = loadCodeIndex(opts.cacheDir, commit, settings);
+      if (cached) return { codeIndex: cached, built: false };
+    }
+    const codeIndex = await buildFromTree(repo, commit, settings, opts);
+    saveCodeIndex(opts.cacheDir, codeIndex);
+    return { codeIndex, built: true };
+  } finally {
+    await release();
+  }
+}
+
+async function buildFromTree(repo: GitRepo, commit: string, settings: IndexSettings, opts: IndexCommitOptions): Promise<CodeIndex> {
+  const { entries, skipped: treeSkipped } = await repo.listTree(commit);
+  const skipped: Record<string, number> = { symlinks: treeSkipped.symlinks, submodules: treeSkipped.submodules, nonSource: 0, tests: 0, tooLarge: 0, binary: 0, missing: 0 };
+  const sources = [];
+  for (const e of entries) {
+    if (!languageOf(e.path)) { skipped.nonSource++; continue; }
+    if (!settings.includeTests && isTestPath(e.path)) { skipped.tests++; continue; }
+    if (e.size > settings.maxFileBytes) { skipped.tooLarge++; continue; }
+    sources.push(e);
+  }
+  const cache = new BlobTermsCache(blobCacheDir(opts.cacheDir, settings));
+  const unitsOf = new Map<string, UnitTerms[]>();
+  const toParse: typeof sources = [];
+  for (const e of sources) {
+    const key = `${e.blob}${languageOf(e.path)}`;
+    const hit = cache.get(key);
+    if (hit) unitsOf.set(e.path, hit);
+    else toParse.push(e);
+  }
+  const total = sources.length;
+  let done = total - toParse.length;
+  opts.onProgress?.(done, total);
+  const pathsOfBlob = new Map<string, typeof sources>();
+  for (const e of toParse) {
+    const list = pathsOfBlob.get(e.blob) ?? [];
+    list.push(e);
+    pathsOfBlob.set(e.blob, list);
+  }
+  for await (const [blob, buf] of repo.readBlobs([...pathsOfBlob.keys()])) {
+    for (const e of pathsOfBlob.get(blob) ?? []) {
+      done++;
+      if (buf === null) { skipped.missing++; continue; }
+      if (isBinary(buf)) { skipped.binary++; continue; }
+      const text = decodeSource(buf);
+      const units = await extractUnits(e.path, text);
+      const terms: UnitTerms[] = units.map((u) => ({
+        kind: u.kind, qualifiedName: u.qualifiedName, startLine: u.startLine, endLine: u.endLine,
+        ...bodyTerms(u.text, settings),
+      }));
+      cache.set(`${e.blob}${languageOf(e.path)}`, terms);
+      unitsOf.set(e.path, terms);
+      if (done % 50 === 0) opts.onProgress?.(done, total);
+    }
+  }
+  opts.onProgress?.(total, total);
+  const files = sources.filter((e) => unitsOf.has(e.path)).map((e) => ({ path: e.path, units: unitsOf.get(e.path)! }));
+  return buildCodeIndex(commit, settings, files, {
+    files: files.length,
+    skipped,
+    parsedBlobs: pathsOfBlob.size,
+    cachedBlobs: cache.hits,
+  });
+}

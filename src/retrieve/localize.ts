@@ -1,0 +1,100 @@
+import type { InvertedIndex } from '../index/inverted-index.js';
+import type { IndexedUnit } from '../index/code-index.js';
+import { Bm25fScorer, topK, type Bm25fParams, type QueryTerms } from './bm25f.js';
+import { rollUp, type RankedItem } from './rollup.js';
+
+/** Rankings at the three levels, best first. */
+export interface Localization {
+  files: RankedItem[];
+  modules: RankedItem[];
+  functions: RankedItem[];
+  /** Distinct issue terms that occur in the index (0 means nothing could match). */
+  matchedQueryTerms: number;
+}
+
+/** Options of {@link Localizer.localize}. */
+export interface LocalizeOptions {
+  /** Items to return per level (default 10). */
+  top?: number;
+  /**
+   * Functions kept before roll-up (default: max(2000, 50 × top)); files and modules are ranked
+   * by first occurrence in this list.
+   */
+  depth?: number;
+  /** Matched terms listed per item (default 8, most informative first). */
+  matchedTermsPerItem?: number;
+}
+
+/**
+ * Ranks the code units of one index for an issue: BM25F+ over function-level documents, then
+ * roll-up to modules and files by first occurrence (SweRank protocol).
+ *
+ * Construct once per loaded index and reuse: the scorer precomputes per-document length norms.
+ */
+export class Localizer {
+  private readonly scorer: Bm25fScorer;
+  constructor(readonly index: InvertedIndex, readonly units: readonly IndexedUnit[], params: Partial<Bm25fParams> = {}) {
+    if (units.length !== index.docCount) throw new Error(`index has ${index.docCount} documents but ${units.length} units`);
+    this.scorer = new Bm25fScorer(index, params);
+  }
+
+  /**
+   * @param query issue terms with weights (see `queryTermsOf` in src/retrieve/query.ts).
+   * @returns rankings; empty lists when no query term occurs in the index.
+   */
+  localize(query: QueryTerms, opts: LocalizeOptions = {}): Localization {
+    const top = opts.top ?? 10;
+    const depth = Math.max(top, opts.depth ?? Math.max(2000, 50 * top));
+    const perItem = opts.matchedTermsPerItem ?? 8;
+    const scores = this.scorer.scoreAll(query);
+    const hits = topK(scores, depth);
+    const ranked = hits.map((h) => {
+      const u = this.units[h.doc];
+      return { id: unitId(u), path: u.path, qualifiedName: u.qualifiedName, score: h.score, doc: h.doc };
+    });
+    const { files, modules } = rollUp(ranked, top);
+    const functions: RankedItem[] = ranked.slice(0, top).map((r) => ({ id: r.id, score: r.score }));
+    // Matched terms only for what is shown.
+    const termsOf = new Map<number, string[]>();
+    const matched = (doc: number) => {
+      let t = termsOf.get(doc);
+      if (!t) termsOf.set(doc, (t = this.matchedTerms(doc, query, perItem)));
+      return t;
+    };
+    const docOf = new Map<string, number>();
+    for (const r of ranked) {
+      if (!docOf.has(r.id)) docOf.set(r.id, r.doc);
+    }
+    for (const it of functions) it.matchedTerms = matched(docOf.get(it.id)!);
+    const firstDoc = (pred: (r: (typeof ranked)[number]) => boolean) => ranked.find(pred)!.doc;
+    for (const it of files) it.matchedTerms = matched(firstDoc((r) => r.path === it.id));
+    for (const it of modules) it.matchedTerms = matched(firstDoc((r) => r.id === it.id || r.id.startsWith(`${it.id}.`)));
+    let present = 0;
+    for (const t of query.keys()) if (this.index.termIds.has(t)) present++;
+    return { files, modules, functions, matchedQueryTerms: present };
+  }
+
+  /** The query terms found in document `doc`, highest idf first (binary search in postings). */
+  matchedTerms(doc: number, query: QueryTerms, limit: number): string[] {
+    const { postingStart, postingDoc, termIds } = this.index;
+    const found: { term: string; idf: number }[] = [];
+    for (const term of query.keys()) {
+      const t = termIds.get(term);
+      if (t === undefined) continue;
+      let lo = postingStart[t], hi = postingStart[t + 1] - 1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >> 1;
+        const d = postingDoc[mid];
+        if (d === doc) { found.push({ term, idf: this.scorer.idf(t) }); break; }
+        if (d < doc) lo = mid + 1; else hi = mid - 1;
+      }
+    }
+    found.sort((a, b) => b.idf - a.idf || (a.term < b.term ? -1 : 1));
+    return found.slice(0, limit).map((f) => f.term);
+  }
+}
+
+/** `path` for a file-level unit, `path:Qualified.name` otherwise. */
+export function unitId(u: IndexedUnit): string {
+  return u.qualifiedName ? `${u.path}:${u.qualifiedName}` : u.path;
+}

@@ -1,0 +1,83 @@
+// Bad input on the command line: one line on stderr naming the input, no stack trace, exit ≠ 0,
+// and no index written.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync, execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+const bin = join(root, 'dist/src/cli/bin.js');
+
+function run(args: string[], input?: string) {
+  const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', input });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+function tinyRepo(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'issueloc-cli-'));
+  const git = (...a: string[]) => execFileSync('git', ['-C', dir, '-c', 'user.name=t', '-c', 'user.email=t@t', ...a]);
+  git('init', '-q');
+  writeFileSync(join(dir, 'parser.py'), 'def parse_header(line):\n    return line.split(":")\n');
+  git('add', '.');
+  git('commit', '-qm', 'init');
+  return dir;
+}
+
+const oneLine = (s: string) => s.trim().split('\n').length === 1 && !/\n\s+at /.test(s);
+
+test('not a git repository', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'issueloc-norepo-'));
+  const r = run(['localize', '--repo', dir, '--issue', 'parse header']);
+  assert.equal(r.code, 2);
+  assert.ok(oneLine(r.err), r.err);
+  assert.match(r.err, /not a git repository/);
+  assert.ok(r.err.includes(dir));
+});
+
+test('unknown revision is named', () => {
+  const repo = tinyRepo();
+  const cache = mkdtempSync(join(tmpdir(), 'issueloc-cache-'));
+  const r = run(['localize', '--repo', repo, '--rev', 'deadbeef42', '--issue', 'parse header', '--cache-dir', cache]);
+  assert.equal(r.code, 2);
+  assert.ok(oneLine(r.err), r.err);
+  assert.match(r.err, /deadbeef42/);
+  assert.deepEqual(readdirSync(cache).filter((f) => f !== 'index'), [], 'nothing cached for a failed run');
+});
+
+test('empty issue text', () => {
+  const repo = tinyRepo();
+  const r = run(['localize', '--repo', repo, '--issue', '  \n ']);
+  assert.equal(r.code, 2);
+  assert.match(r.err, /empty issue text \(from --issue\)/);
+});
+
+test('missing issue file is named', () => {
+  const repo = tinyRepo();
+  const r = run(['localize', '--repo', repo, '--issue-file', '/nonexistent/issue.md']);
+  assert.equal(r.code, 2);
+  assert.match(r.err, /\/nonexistent\/issue\.md/);
+  assert.ok(oneLine(r.err), r.err);
+});
+
+test('issue from stdin; bad --top is refused', () => {
+  const repo = tinyRepo();
+  const cache = mkdtempSync(join(tmpdir(), 'issueloc-cache-'));
+  const ok = run(['localize', '--repo', repo, '--json', '--cache-dir', cache], 'parse_header splits the wrong way');
+  assert.equal(ok.code, 0, ok.err);
+  assert.equal(JSON.parse(ok.out).functions[0].id, 'parser.py:parse_header');
+  const bad = run(['localize', '--repo', repo, '--top', 'ten', '--issue', 'x y', '--cache-dir', cache]);
+  assert.equal(bad.code, 2);
+  assert.match(bad.err, /--top/);
+});
+
+test('no match exits 1 with a message', () => {
+  const repo = tinyRepo();
+  const cache = mkdtempSync(join(tmpdir(), 'issueloc-cache-'));
+  const r = run(['localize', '--repo', repo, '--issue', 'zebra quokka', '--cache-dir', cache]);
+  assert.equal(r.code, 1);
+  assert.match(r.err, /no word of the issue occurs/);
+  assert.ok(existsSync(cache));
+});
