@@ -110,7 +110,7 @@ async function main() {
       const localizer = new Localizer(codeIndex.index, codeIndex.units, params);
       const q0 = performance.now();
       const query = queryTermsOf(inst.problem_statement, { stem: codeIndex.settings.stem });
-      const loc = localizer.localize(query, { top: 1000, depth: codeIndex.units.length, matchedTermsPerItem: 0 });
+      const loc = localizer.localize(query, { top: 100, matchedTermsPerItem: 0 });
       const qms = performance.now() - q0;
       queryMillis.push(qms);
       const ranked = { file: loc.files.map((x) => x.id), module: loc.modules.map((x) => x.id), function: loc.functions.map((x) => x.id) };

@@ -1,7 +1,7 @@
 import type { InvertedIndex } from '../index/inverted-index.js';
 import type { IndexedUnit } from '../index/code-index.js';
 import { Bm25fScorer, topK, type Bm25fParams, type QueryTerms } from './bm25f.js';
-import { rollUp, type RankedItem } from './rollup.js';
+import { moduleIdOf, rollUp, type RankedItem } from './rollup.js';
 
 /** Rankings at the three levels, best first. */
 export interface Localization {
@@ -48,27 +48,35 @@ export class Localizer {
     const perItem = opts.matchedTermsPerItem ?? 8;
     const scores = this.scorer.scoreAll(query);
     const hits = topK(scores, depth);
-    const ranked = hits.map((h) => {
+    // A name defined twice in one file (e.g. in both branches of an `if`) ranks once, at its best.
+    const seen = new Set<string>();
+    const ranked = [];
+    for (const h of hits) {
       const u = this.units[h.doc];
-      return { id: unitId(u), path: u.path, qualifiedName: u.qualifiedName, score: h.score, doc: h.doc };
-    });
+      const id = unitId(u);
+      if (seen.has(id)) continue;
+      seen.add(id);
+      ranked.push({ id, path: u.path, qualifiedName: u.qualifiedName, score: h.score, doc: h.doc });
+    }
     const { files, modules } = rollUp(ranked, top);
     const functions: RankedItem[] = ranked.slice(0, top).map((r) => ({ id: r.id, score: r.score }));
-    // Matched terms only for what is shown.
-    const termsOf = new Map<number, string[]>();
-    const matched = (doc: number) => {
-      let t = termsOf.get(doc);
-      if (!t) termsOf.set(doc, (t = this.matchedTerms(doc, query, perItem)));
-      return t;
-    };
-    const docOf = new Map<string, number>();
-    for (const r of ranked) {
-      if (!docOf.has(r.id)) docOf.set(r.id, r.doc);
+    // Matched terms only for what is shown, from the item's best document.
+    if (perItem > 0) {
+      const bestDoc = new Map<string, number>();
+      for (const r of ranked) {
+        if (!bestDoc.has(r.path)) bestDoc.set(r.path, r.doc);
+        const m = moduleIdOf(r.path, r.qualifiedName);
+        if (!bestDoc.has(m)) bestDoc.set(m, r.doc);
+        if (!bestDoc.has(r.id)) bestDoc.set(r.id, r.doc);
+      }
+      const memo = new Map<number, string[]>();
+      for (const it of [...functions, ...files, ...modules]) {
+        const doc = bestDoc.get(it.id)!;
+        let t = memo.get(doc);
+        if (!t) memo.set(doc, (t = this.matchedTerms(doc, query, perItem)));
+        it.matchedTerms = t;
+      }
     }
-    for (const it of functions) it.matchedTerms = matched(docOf.get(it.id)!);
-    const firstDoc = (pred: (r: (typeof ranked)[number]) => boolean) => ranked.find(pred)!.doc;
-    for (const it of files) it.matchedTerms = matched(firstDoc((r) => r.path === it.id));
-    for (const it of modules) it.matchedTerms = matched(firstDoc((r) => r.id === it.id || r.id.startsWith(`${it.id}.`)));
     let present = 0;
     for (const t of query.keys()) if (this.index.termIds.has(t)) present++;
     return { files, modules, functions, matchedQueryTerms: present };
