@@ -1,0 +1,352 @@
+/**
+ * Mining a localisation dataset from an issue file and a repository's history, by the method of
+ * "file localisation for issues at large" (section 3.3):
+ *
+ * 1. walk the history once, streaming (`src/repo/history.ts`), collecting commit → issue links
+ *    from first lines (`links.ts`, `link-collector.ts`) or the fixing commits the issue source names;
+ * 2. keep linkable issues (resolution Fixed/Done/…, configurable), count unknown keys and reverts;
+ * 3. merge disambiguation (`merges.ts`), path requirement (`path-requirement.ts`);
+ * 4. per variant, a-priori state and labelled samples (`apriori.ts`, `samples.ts`, `variants.ts`);
+ * 5. one record per sample, every other issue in `dropped` with its reason, counts in `meta`.
+ */
+import type { Issue } from '../issues/types.js';
+import { walkHistory, type CommitGraph } from '../repo/history.js';
+import { IssuelocError } from '../errors.js';
+import { applyGap, commitGaps, quantile } from './gap.js';
+import { LinkCollector, type LinkCounts } from './link-collector.js';
+import type { LinkPattern } from './links.js';
+import { BranchCache, disambiguateMerges } from './merges.js';
+import { checkPathRequirement } from './path-requirement.js';
+import type { DatasetIssue, DatasetRecord } from './record.js';
+import { CommitChanges, SourceTrees } from './samples.js';
+import { sourceFilter } from './source-files.js';
+import { samplesForIssue, type SampleContext, type Variant } from './variants.js';
+
+/** Resolutions that make an issue linkable by default (compared ignoring case). */
+export const DEFAULT_LINKABLE_RESOLUTIONS: readonly string[] = ['fixed', 'done', 'implemented', 'resolved', 'completed'];
+
+/** Why an issue is not in the dataset. */
+export type DropReason =
+  | 'not-linkable'
+  | 'no-commit'
+  | 'fix-commit-not-found'
+  | 'fix-commit-ambiguous'
+  | 'octopus-merge'
+  | 'merge-links-dropped'
+  | 'not-on-one-path'
+  | 'merge-path-not-through-branch'
+  | 'root-commit'
+  | 'entry-point-not-unique'
+  | 'entry-point-is-root'
+  | 'no-positive';
+
+/** An issue left out of the dataset. */
+export interface DroppedIssue {
+  id: string;
+  reason: DropReason;
+  detail: string;
+  /** Linked commits (full SHAs) when there were any. */
+  commits: string[];
+}
+
+/** Options of {@link buildDataset}. */
+export interface BuildOptions {
+  /** Repository directory (bare or with a work tree). */
+  repo: string;
+  /** The issues (`readIssues`). */
+  issues: readonly Issue[];
+  /** Where the issues came from (for provenance). */
+  issuesFile?: string;
+  /** Corrupt issue records the reader skipped (`--skip-invalid`), reported in the counts. */
+  invalidIssueRecords?: number;
+  /** Revisions whose history is mined (default `['HEAD']`). */
+  revs?: readonly string[];
+  /** First-line key patterns (`links.ts`); empty = only fixing commits named by the issues. */
+  patterns: readonly LinkPattern[];
+  /** Default `first-commit`. */
+  variant?: Variant;
+  /**
+   * Resolutions of linkable issues, lower-case (default {@link DEFAULT_LINKABLE_RESOLUTIONS});
+   * `null` = every issue is linkable. Issues without a resolution are always linkable.
+   */
+  linkableResolutions?: readonly string[] | null;
+  /** Keep test files among candidates and positives (default true). */
+  withTests?: boolean;
+  /**
+   * Gap rule of the later-commit variants: `'p90'` (default: the 90th percentile of the
+   * project's gaps), a number of days, or null (no gap rule). Ignored by `first-commit`.
+   */
+  maxGap?: 'p90' | number | null;
+  /** Progress per phase: `walk` (commits) then `label` (issues). */
+  onProgress?: (phase: 'walk' | 'label', done: number, total: number) => void;
+}
+
+/** Counts of a build: the paper's Table 2 inputs and what each filter removed. */
+export interface BuildCounts extends LinkCounts {
+  /** Issues in the issue file. */
+  issues: number;
+  /** Corrupt issue records skipped by the reader. */
+  invalidIssueRecords: number;
+  /** Issues with a linkable resolution (Table 2: max linkable). */
+  maxLinkable: number;
+  /** Linkable issues with at least one linked commit (Table 2: linked). */
+  linked: number;
+  /** Issues with at least one record (Table 2: in dataset). */
+  inDataset: number;
+  /** Records written (more than `inDataset` for `exact-commits`). */
+  samples: number;
+  /** Issues not linkable that commits do name. */
+  linkedNotLinkable: number;
+  /** Merge commits whose links were dropped because their branch links issues. */
+  mergeLinksDropped: number;
+  /** Linked commits dropped by the gap rule. */
+  gapDroppedCommits: number;
+  /** Commits processed without rename detection because git could not read their blobs. */
+  missingContentCommits: number;
+}
+
+/** Everything a build reports beside its records. */
+export interface BuildMeta {
+  tool: 'issueloc dataset build';
+  variant: Variant;
+  repo: string;
+  revs: string[];
+  resolvedRevs: string[];
+  issuesFile: string | null;
+  patterns: string[];
+  linkableResolutions: string[] | null;
+  withTests: boolean;
+  /** Gap rule threshold in days (null: none). */
+  maxGapDays: number | null;
+  counts: BuildCounts;
+  dropReasons: Partial<Record<DropReason, number>>;
+  /** Commits (SHAs) processed without rename detection (missing blobs). */
+  missingContentCommits: string[];
+  /** The 20 most frequent unknown keys with their commit counts. */
+  topUnknownKeys: [string, number][];
+  millis: { walk: number; total: number };
+}
+
+/** Result of {@link buildDataset}. */
+export interface BuildResult {
+  records: DatasetRecord[];
+  dropped: DroppedIssue[];
+  meta: BuildMeta;
+}
+
+/** The dataset's view of an issue (`DatasetIssue`). */
+export function datasetIssue(i: Issue): DatasetIssue {
+  return { id: i.id, title: i.title, body: i.body, bodyRaw: i.bodyRaw, type: i.type, category: i.category, created: i.created, resolved: i.resolved, labels: i.labels };
+}
+
+/** ISO 8601 of a Unix time in seconds. */
+function iso(seconds: number): string {
+  return new Date(seconds * 1000).toISOString();
+}
+
+/** Whether an issue is linkable under `resolutions`. */
+function isLinkable(issue: Issue, resolutions: ReadonlySet<string> | null): boolean {
+  return resolutions === null || issue.resolution === '' || resolutions.has(issue.resolution.toLowerCase());
+}
+
+/** Resolves an issue's named fixing commits in the walked history. */
+function resolveFixCommits(graph: CommitGraph, prefixes: readonly string[]): { commits: number[] } | { reason: DropReason; detail: string } {
+  const commits: number[] = [];
+  for (const p of prefixes) {
+    const found = graph.resolvePrefix(p.toLowerCase(), 2);
+    if (found.length === 0) return { reason: 'fix-commit-not-found', detail: `commit ${p} is not in the walked history` };
+    if (found.length > 1) return { reason: 'fix-commit-ambiguous', detail: `commit ${p} is ambiguous (${found.join(', ')})` };
+    const i = graph.indexOf(found[0]) as number;
+    if (!commits.includes(i)) commits.push(i);
+  }
+  return { commits };
+}
+
+/**
+ * Builds the dataset.
+ *
+ * @returns records in issue-file order (for `exact-commits`, an issue's samples oldest first),
+ *   the dropped issues with reasons, and the build's counts.
+ * @throws IssuelocError for a repository that cannot be walked (not a repository, shallow clone,
+ *   missing commit, git failure), or a tree or merge diff git cannot read.
+ */
+export async function buildDataset(options: BuildOptions): Promise<BuildResult> {
+  const started = Date.now();
+  const variant = options.variant ?? 'first-commit';
+  const resolutions = options.linkableResolutions === null ? null : new Set((options.linkableResolutions ?? DEFAULT_LINKABLE_RESOLUTIONS).map((r) => r.toLowerCase()));
+  const withTests = options.withTests ?? true;
+  const progress = options.onProgress;
+
+  // 1. walk
+  const known = new Set(options.issues.map((i) => i.id));
+  const fixPrefixes = new Set(options.issues.flatMap((i) => (i.fixCommits ?? []).map((c) => c.toLowerCase())));
+  for (const p of fixPrefixes) if (!/^[0-9a-f]{4,64}$/.test(p)) throw new IssuelocError(`fixing commit '${p}' is not a (abbreviated) SHA`);
+  const collector = new LinkCollector(options.patterns, known, fixPrefixes);
+  const walk = await walkHistory(options.repo, {
+    revs: options.revs,
+    onCommit: (c, i) => collector.onCommit(c, i),
+    onProgress: progress ? (d, t) => progress('walk', d, t) : undefined,
+  });
+  const graph = walk.graph;
+
+  // 2. linkable issues and their commits
+  const dropped: DroppedIssue[] = [];
+  const drop = (id: string, reason: DropReason, detail: string, commits: readonly number[] = []): void => {
+    dropped.push({ id, reason, detail, commits: commits.map((c) => graph.sha(c)) });
+  };
+  const counts: BuildCounts = {
+    ...collector.result(),
+    issues: options.issues.length, invalidIssueRecords: options.invalidIssueRecords ?? 0, maxLinkable: 0, linked: 0, inDataset: 0, samples: 0,
+    linkedNotLinkable: 0, mergeLinksDropped: 0, gapDroppedCommits: 0, missingContentCommits: 0,
+  };
+  const branches = new BranchCache(graph);
+  const droppedMerges = new Set<number>();
+  const chains = new Map<string, { ordered: number[]; linkedBy: 'message' | 'given' }>();
+  for (const issue of options.issues) {
+    const linkedBy = issue.fixCommits ? 'given' : 'message';
+    let commits: number[];
+    if (issue.fixCommits) {
+      const r = resolveFixCommits(graph, issue.fixCommits);
+      if ('reason' in r) {
+        if (isLinkable(issue, resolutions)) {
+          counts.maxLinkable++;
+          drop(issue.id, r.reason, r.detail);
+        } else drop(issue.id, 'not-linkable', `resolution '${issue.resolution}'`);
+        continue;
+      }
+      commits = r.commits;
+    } else commits = collector.issueCommits.get(issue.id) ?? [];
+    if (!isLinkable(issue, resolutions)) {
+      if (commits.length > 0) counts.linkedNotLinkable++;
+      drop(issue.id, 'not-linkable', `resolution '${issue.resolution}'`, commits);
+      continue;
+    }
+    counts.maxLinkable++;
+    if (commits.length === 0) {
+      drop(issue.id, 'no-commit', 'no commit links the issue');
+      continue;
+    }
+    counts.linked++;
+    // 3. merge disambiguation (message links only), path requirement
+    if (linkedBy === 'message') {
+      const d = disambiguateMerges(commits, branches, collector.linksAnyKey);
+      for (const m of d.droppedMerges) droppedMerges.add(m);
+      if (d.octopus.length > 0) {
+        drop(issue.id, 'octopus-merge', `${graph.sha(d.octopus[0])} has ${graph.parentCount(d.octopus[0])} parents`, commits);
+        continue;
+      }
+      if (d.kept.length === 0) {
+        drop(issue.id, 'merge-links-dropped', 'linked only by merges whose branches link issues', commits);
+        continue;
+      }
+      commits = d.kept;
+    } else if (commits.some((c) => graph.parentCount(c) > 2)) {
+      drop(issue.id, 'octopus-merge', 'a fixing commit is an octopus merge', commits);
+      continue;
+    }
+    const path = checkPathRequirement(graph, commits);
+    if (!path.ok) {
+      drop(issue.id, path.reason, path.detail, commits);
+      continue;
+    }
+    chains.set(issue.id, { ordered: path.ordered, linkedBy });
+  }
+  counts.mergeLinksDropped = droppedMerges.size;
+
+  // gap rule threshold
+  let maxGapSeconds = Infinity;
+  if (variant !== 'first-commit' && options.maxGap !== null) {
+    if (typeof options.maxGap === 'number') maxGapSeconds = options.maxGap * 86400;
+    else {
+      const gaps = commitGaps(graph, [...chains.values()].map((c) => c.ordered));
+      if (gaps.length > 0) maxGapSeconds = quantile(gaps, 0.9);
+    }
+  }
+
+  // 4. samples
+  const isSource = sourceFilter(withTests);
+  const ctx: SampleContext = {
+    repo: options.repo,
+    graph,
+    branches,
+    changes: new CommitChanges(options.repo, graph, collector.commits),
+    trees: new SourceTrees(options.repo, isSource),
+    isSource,
+    renameFailures: { count: 0, commits: [] },
+  };
+  const records: DatasetRecord[] = [];
+  let done = 0;
+  for (const issue of options.issues) {
+    const chain = chains.get(issue.id);
+    if (!chain) continue;
+    if (progress && (done++ & 15) === 0) progress('label', done, chains.size);
+    let ordered = chain.ordered;
+    if (maxGapSeconds !== Infinity) {
+      const g = applyGap(graph, ordered, maxGapSeconds);
+      counts.gapDroppedCommits += g.dropped.length;
+      ordered = g.kept;
+    }
+    const res = await samplesForIssue(ctx, ordered, variant);
+    if (!res.ok) {
+      drop(issue.id, res.reason, res.detail, chain.ordered);
+      continue;
+    }
+    counts.inDataset++;
+    res.samples.forEach((s, k) => {
+      const provenance: Record<string, unknown> = {
+        source: 'mined',
+        repoPath: options.repo,
+        rev: walk.resolvedRevs[0] ?? null,
+        issueOrigin: issue.origin,
+        status: issue.status,
+        resolution: issue.resolution,
+        linkedBy: chain.linkedBy,
+        linkedCommits: chain.ordered.map((c) => graph.sha(c)),
+        firstLines: s.commits.map((c) => collector.commits.get(c)?.firstLine ?? ''),
+        firstCommitTime: iso(graph.time(s.commits[0])),
+        skippedCommits: res.skipped.map((c) => graph.sha(c)),
+        outsideApriori: s.outsideApriori,
+      };
+      if (variant === 'exact-commits') provenance.sample = k;
+      if (s.entryPoint !== undefined) provenance.entryPoint = graph.sha(s.entryPoint);
+      if (s.renamed > 0) provenance.renamedPositives = s.renamed;
+      records.push({
+        issue: datasetIssue(issue),
+        commits: s.commits.map((c) => graph.sha(c)),
+        aprioriCommit: graph.sha(s.apriori),
+        positives: s.positives,
+        positiveFunctions: [],
+        candidates: s.candidates,
+        variant,
+        provenance,
+        changesTests: s.changesTests,
+      });
+    });
+  }
+  if (progress) progress('label', chains.size, chains.size);
+  counts.samples = records.length;
+  counts.missingContentCommits = ctx.renameFailures.count;
+  const dropReasons: Partial<Record<DropReason, number>> = {};
+  for (const d of dropped) dropReasons[d.reason] = (dropReasons[d.reason] ?? 0) + 1;
+  return {
+    records,
+    dropped,
+    meta: {
+      tool: 'issueloc dataset build',
+      variant,
+      repo: options.repo,
+      revs: [...(options.revs ?? ['HEAD'])],
+      resolvedRevs: walk.resolvedRevs,
+      issuesFile: options.issuesFile ?? null,
+      patterns: options.patterns.map((p) => p.name),
+      linkableResolutions: resolutions === null ? null : [...resolutions],
+      withTests,
+      maxGapDays: maxGapSeconds === Infinity ? null : maxGapSeconds / 86400,
+      counts,
+      dropReasons,
+      missingContentCommits: ctx.renameFailures.commits,
+      topUnknownKeys: collector.unknownKeys().slice(0, 20),
+      millis: { walk: walk.millis, total: Date.now() - started },
+    },
+  };
+}

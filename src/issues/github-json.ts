@@ -1,0 +1,62 @@
+/**
+ * GitHub issues as `gh issue list --json number,title,body,labels,createdAt,closedAt[,state,
+ * stateReason]` prints them (a JSON list), or as the REST API gives them (`created_at`,
+ * `closed_at`, `state_reason`; a list, a search result `{ "items": [...] }`, or pages of either).
+ * Pull requests (REST items with `pull_request`) are left out. The issue id is the number as text.
+ * The type is the issue type (`type.name`) when GitHub gives one, else the first label that the
+ * type table knows (`bug` → Bug), else `''`. Bodies are Markdown.
+ */
+import { IssueCollector } from './normalise.js';
+import { parseJsonFile, readIssueFile } from './read-text.js';
+import { DEFAULT_TYPE_CATEGORIES } from './category.js';
+import type { IssueSourceOptions, IssueSourceResult } from './types.js';
+
+/** The issue objects of a parsed document. */
+function itemsOf(doc: unknown): unknown[] {
+  if (Array.isArray(doc)) return doc.flatMap((d) => (d !== null && typeof d === 'object' && Array.isArray((d as { items?: unknown }).items) ? itemsOf(d) : [d]));
+  if (doc !== null && typeof doc === 'object' && Array.isArray((doc as { items?: unknown }).items)) return (doc as { items: unknown[] }).items;
+  return [];
+}
+
+function labelNames(v: unknown): string[] {
+  if (!Array.isArray(v)) return [];
+  return v.map((l) => (l !== null && typeof l === 'object' ? String((l as { name?: unknown }).name ?? '') : String(l))).filter((s) => s !== '');
+}
+
+/** The fields of one GitHub issue object (gh CLI or REST naming). */
+export function githubFields(r: Record<string, unknown>, options: IssueSourceOptions = {}) {
+  const labels = labelNames(r.labels);
+  const table = options.typeTable ?? DEFAULT_TYPE_CATEGORIES;
+  const typeName = r.type !== null && typeof r.type === 'object' ? (r.type as { name?: unknown }).name : r.type;
+  const type = typeof typeName === 'string' && typeName !== '' ? typeName : labels.find((l) => table.has(l.toLowerCase())) ?? '';
+  return {
+    id: r.number,
+    title: r.title,
+    body: r.body,
+    bodyFormat: 'markdown' as const,
+    type,
+    created: r.createdAt ?? r.created_at,
+    resolved: r.closedAt ?? r.closed_at,
+    labels,
+    status: r.state,
+    resolution: r.stateReason ?? r.state_reason,
+  };
+}
+
+/**
+ * Reads a GitHub issues JSON file.
+ *
+ * @throws IssuelocError when the file is not JSON, or (unless `skipInvalid`) for an item without
+ *   number: `<path>#<index>: <reason>`.
+ */
+export function readGithubJson(path: string, options: IssueSourceOptions = {}): IssueSourceResult {
+  const c = new IssueCollector(options);
+  itemsOf(parseJsonFile(path, readIssueFile(path))).forEach((raw, i) => {
+    const origin = `${path}#${i}`;
+    if (raw === null || typeof raw !== 'object') return c.fail(origin, 'not a JSON object');
+    const r = raw as Record<string, unknown>;
+    if (r.pull_request !== undefined) return;
+    c.add(githubFields(r, options), origin);
+  });
+  return c.result();
+}

@@ -1,0 +1,61 @@
+/**
+ * Jira REST search results (`/rest/api/2/search`): `{ "issues": [ { "key", "fields": { "summary",
+ * "description" (wiki markup), "issuetype": {"name"}, "status": {"name"}, "resolution": {"name"},
+ * "created", "resolutiondate", "labels" } } ] }`; also a list of such pages or a bare list of
+ * issues. API v3 descriptions (Atlassian Document Format objects) are reduced to their text.
+ */
+import { IssueCollector } from './normalise.js';
+import { parseJsonFile, readIssueFile } from './read-text.js';
+import type { IssueSourceOptions, IssueSourceResult } from './types.js';
+
+/** The text of an Atlassian Document Format node (paragraphs on their own lines). */
+export function adfText(node: unknown): string {
+  if (node === null || typeof node !== 'object') return '';
+  const n = node as { type?: unknown; text?: unknown; content?: unknown };
+  if (typeof n.text === 'string') return n.text;
+  const parts = Array.isArray(n.content) ? n.content.map(adfText) : [];
+  const block = n.type === 'paragraph' || n.type === 'heading' || n.type === 'codeBlock' || n.type === 'listItem';
+  return parts.join(block ? '' : '\n') + (block ? '\n' : '');
+}
+
+function name(v: unknown): unknown {
+  return v !== null && typeof v === 'object' ? (v as Record<string, unknown>).name : v;
+}
+
+/** The issues of a parsed REST document, each with its position. */
+function issuesOf(doc: unknown): unknown[] {
+  if (Array.isArray(doc)) return doc.flatMap((d) => (d !== null && typeof d === 'object' && Array.isArray((d as { issues?: unknown }).issues) ? issuesOf(d) : [d]));
+  if (doc !== null && typeof doc === 'object' && Array.isArray((doc as { issues?: unknown }).issues)) return (doc as { issues: unknown[] }).issues;
+  return [];
+}
+
+/**
+ * Reads a Jira REST search JSON file.
+ *
+ * @throws IssuelocError when the file is not JSON or holds no issue list, or (unless
+ *   `skipInvalid`) for a record without key: `<path>#<index>: <reason>`.
+ */
+export function readJiraJson(path: string, options: IssueSourceOptions = {}): IssueSourceResult {
+  const c = new IssueCollector(options);
+  const issues = issuesOf(parseJsonFile(path, readIssueFile(path)));
+  issues.forEach((raw, i) => {
+    const origin = `${path}#${i}`;
+    if (raw === null || typeof raw !== 'object') return c.fail(origin, 'not a JSON object');
+    const r = raw as Record<string, unknown>;
+    const f = (r.fields ?? {}) as Record<string, unknown>;
+    const desc = f.description;
+    c.add({
+      id: r.key,
+      title: f.summary,
+      body: typeof desc === 'string' ? desc : adfText(desc).trim(),
+      bodyFormat: typeof desc === 'string' ? 'jira-wiki' : 'text',
+      type: name(f.issuetype),
+      created: f.created,
+      resolved: f.resolutiondate,
+      labels: f.labels,
+      status: name(f.status),
+      resolution: name(f.resolution),
+    }, origin);
+  });
+  return c.result();
+}

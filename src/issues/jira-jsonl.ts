@@ -1,0 +1,39 @@
+/**
+ * The JSONL form of a Jira XML/RSS export, as in `shared/data/jira/*.jsonl` (Bench4BL archives):
+ * one object a line with `key`, `summary`, `type`, `status`, `resolution`, `created`, `resolved`
+ * (RFC 2822), `description_html` (Jira's rendered HTML), `description_text`, `components`, ….
+ */
+import { IssueCollector } from './normalise.js';
+import { jsonlObjects, readIssueFile } from './read-text.js';
+import type { IssueSourceOptions, IssueSourceResult } from './types.js';
+
+/** The fields of one line of a Jira-export JSONL file as {@link IssueCollector} takes them. */
+export function jiraJsonlFields(v: Record<string, unknown>) {
+  const html = typeof v.description_html === 'string';
+  return {
+    id: v.key,
+    title: v.summary,
+    body: html ? v.description_html : v.description_text ?? v.description,
+    bodyFormat: html ? ('html' as const) : ('text' as const),
+    type: v.type,
+    created: v.created,
+    resolved: v.resolved,
+    labels: v.labels,
+    status: v.status,
+    resolution: v.resolution,
+  };
+}
+
+/**
+ * Reads a Jira-export JSONL file.
+ *
+ * @throws IssuelocError `<path>:<line>: <reason>` for a corrupt line or record (unless
+ *   `skipInvalid`), or when the file cannot be read.
+ */
+export function readJiraJsonl(path: string, options: IssueSourceOptions = {}): IssueSourceResult {
+  const c = new IssueCollector(options);
+  for (const { line, value } of jsonlObjects(readIssueFile(path), (l, why) => c.fail(`${path}:${l}`, why))) {
+    c.add(jiraJsonlFields(value), `${path}:${line}`);
+  }
+  return c.result();
+}
