@@ -1,0 +1,152 @@
+import { resolve as resolvePath } from 'node:path';
+import { IssuelocError } from '../errors.js';
+import { CatFileBatch, type GitObject } from './cat-file.js';
+import { gitReason, runGit, type GitResult } from './exec.js';
+import { parseLsTree, type TreeListing } from './ls-tree.js';
+
+export type { TreeEntry, TreeListing } from './ls-tree.js';
+export type { GitObject } from './cat-file.js';
+
+const HEX_PREFIX = /^[0-9a-f]{4,64}$/i;
+
+/**
+ * Read access to a git repository without a checkout: commits, trees and blobs at any commit.
+ * Works on a clone with a work tree and on a bare repository alike; every command runs with
+ * `--git-dir` and `-c core.quotepath=off`, blobs come through one long-lived
+ * `git cat-file --batch` process.
+ *
+ * @example
+ * const repo = await GitRepo.open('/src/requests');
+ * const commit = await repo.resolveCommit('HEAD');
+ * const { entries } = await repo.listTree(commit);
+ * const text = (await repo.readBlob(entries[0].blob))?.toString('utf8');
+ * await repo.close();
+ */
+export class GitRepo {
+  private readonly batch: CatFileBatch;
+
+  private constructor(
+    /** The path the user gave (errors name it). */
+    readonly path: string,
+    /** Absolute git directory (`.git` of a clone, or the bare repository itself). */
+    readonly gitDir: string,
+    /** Absolute top of the work tree; null for a bare repository. */
+    readonly workTree: string | null,
+    readonly isBare: boolean,
+    /** true for a shallow clone (history cut at some commits). */
+    readonly isShallow: boolean,
+  ) {
+    this.batch = new CatFileBatch(gitDir, path);
+  }
+
+  /**
+   * Opens the repository at `path` (a work tree, any folder inside one, or a bare repository).
+   * @throws IssuelocError `not a git repository: <path>` when git finds none there (or the path
+   *   does not exist); git's reason is appended when it is not the usual one (e.g. ownership).
+   */
+  static async open(path: string): Promise<GitRepo> {
+    const dir = resolvePath(path);
+    const res = await runGit(['-C', dir, 'rev-parse', '--absolute-git-dir', '--is-bare-repository', '--is-shallow-repository']);
+    const lines = res.stdout.toString('utf8').split('\n');
+    if (res.code !== 0 || lines.length < 3) {
+      const reason = gitReason(res.stderr);
+      const extra = /not a git repository|cannot change to/i.test(reason) || reason === '' ? '' : ` (${reason})`;
+      throw new IssuelocError(`not a git repository: ${path}${extra}`);
+    }
+    const [gitDir, bare, shallow] = lines;
+    let workTree: string | null = null;
+    if (bare !== 'true') {
+      const top = await runGit(['-C', dir, 'rev-parse', '--show-toplevel']);
+      if (top.code === 0) workTree = top.stdout.toString('utf8').trim() || null;
+    }
+    return new GitRepo(path, gitDir, workTree, bare === 'true', shallow === 'true');
+  }
+
+  /**
+   * Runs `git --git-dir=<gitDir> <args>` on this repository (plumbing for other stages).
+   * Never throws for a non-zero exit: read `code` and `stderr`.
+   */
+  exec(args: string[]): Promise<GitResult> {
+    return runGit([`--git-dir=${this.gitDir}`, ...args]);
+  }
+
+  /**
+   * The full SHA of the commit that `rev` names (a SHA or prefix, branch, tag, `HEAD~3`, …).
+   * @throws IssuelocError naming `rev` and the repository: `unknown revision 'X' in <path>`;
+   *   `'X' is a tree, not a commit, in <path>`; for a commit absent from a shallow clone
+   *   `commit X is not in <path> (shallow clone: fetch more history with git fetch --unshallow)`.
+   */
+  async resolveCommit(rev: string): Promise<string> {
+    if (rev.length === 0 || rev.startsWith('-') || /[\s\0]/.test(rev)) {
+      throw new IssuelocError(`unknown revision '${rev}' in ${this.path}`);
+    }
+    const ok = await this.exec(['rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`]);
+    if (ok.code === 0) return ok.stdout.toString('utf8').trim();
+
+    const any = await this.exec(['rev-parse', '--verify', '--quiet', '--end-of-options', rev]);
+    if (any.code === 0) {
+      const sha = any.stdout.toString('utf8').trim();
+      const type = await this.exec(['cat-file', '-t', sha]);
+      if (type.code === 0) {
+        throw new IssuelocError(`'${rev}' is a ${type.stdout.toString('utf8').trim()}, not a commit, in ${this.path}`);
+      }
+      throw new IssuelocError(this.missingCommit(rev));
+    }
+    if (HEX_PREFIX.test(rev)) throw new IssuelocError(this.missingCommit(rev));
+    throw new IssuelocError(`unknown revision '${rev}' in ${this.path}`);
+  }
+
+  private missingCommit(rev: string): string {
+    return this.isShallow
+      ? `commit ${rev} is not in ${this.path} (shallow clone: fetch more history with git fetch --unshallow)`
+      : `commit ${rev} is not in ${this.path}`;
+  }
+
+  /**
+   * The regular files of `commit`'s tree (`git ls-tree -r -l -z --full-tree`), with sizes;
+   * symlinks and submodules are left out and counted.
+   * @param commit a commit SHA (see {@link resolveCommit}) or any tree-ish.
+   * @throws IssuelocError when git cannot list it (the message names the commit).
+   */
+  async listTree(commit: string): Promise<TreeListing> {
+    const res = await this.exec(['ls-tree', '-r', '-l', '-z', '--full-tree', '--end-of-options', commit]);
+    if (res.code !== 0) {
+      throw new IssuelocError(`cannot list the files of ${commit} in ${this.path}: ${gitReason(res.stderr)}`);
+    }
+    return parseLsTree(res.stdout);
+  }
+
+  /**
+   * The content of blob `sha`, or null when the object store lacks it (fetched snapshots lack
+   * blobs of 4 MiB or more) or it is not a blob.
+   * @throws IssuelocError when the `git cat-file --batch` process stops unexpectedly.
+   */
+  async readBlob(sha: string): Promise<Buffer | null> {
+    const obj = await this.batch.read(sha);
+    return obj && obj.type === 'blob' ? obj.data : null;
+  }
+
+  /**
+   * Contents of many blobs, pipelined through the same `git cat-file --batch` process (many
+   * requests written before the first answer is read). Yields `[sha, content | null]` in the
+   * order of `shas`; null as in {@link readBlob}.
+   */
+  async *readBlobs(shas: readonly string[]): AsyncGenerator<[string, Buffer | null]> {
+    for await (const [sha, obj] of this.batch.readMany(shas)) {
+      yield [sha, obj && obj.type === 'blob' ? obj.data : null];
+    }
+  }
+
+  /** Any object by name (`<sha>`, `HEAD:path`, …) with its type, or null when missing. */
+  async readObject(name: string): Promise<GitObject | null> {
+    return this.batch.read(name);
+  }
+
+  /**
+   * Stops the `git cat-file` process. Reads already asked are still answered.
+   * @returns a promise settled when git has exited (awaiting it is optional).
+   */
+  close(): Promise<void> {
+    return this.batch.close();
+  }
+}

@@ -1,0 +1,52 @@
+// Tiny git repositories built by the tests themselves (no network, no fetched code).
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+
+const ENV = {
+  ...process.env,
+  GIT_AUTHOR_DATE: '2024-01-01T00:00:00Z',
+  GIT_COMMITTER_DATE: '2024-01-01T00:00:00Z',
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_CONFIG_GLOBAL: '/dev/null',
+};
+delete (ENV as Record<string, string | undefined>).GIT_DIR;
+
+/** Runs git in `cwd`; returns trimmed stdout. */
+export function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', '-c', 'init.defaultBranch=main', ...args], {
+    cwd, env: ENV, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'],
+  }).trim();
+}
+
+/** A fresh temporary folder; remove it with {@link cleanup}. */
+export function tempDir(prefix = 'issueloc-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export function cleanup(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+/** File content, or `{ symlink: target }` for a symbolic link. */
+export type FixtureFile = string | Buffer | { symlink: string };
+
+/** Writes `files` into the work tree `dir` (created as a repo when needed) and commits them. */
+export function commitFiles(dir: string, files: Record<string, FixtureFile>, message = 'commit'): string {
+  mkdirSync(dir, { recursive: true });
+  try {
+    git(dir, 'rev-parse', '--git-dir');
+  } catch {
+    git(dir, 'init', '-q');
+  }
+  for (const [path, content] of Object.entries(files)) {
+    const full = join(dir, path);
+    mkdirSync(dirname(full), { recursive: true });
+    if (typeof content === 'object' && !Buffer.isBuffer(content)) symlinkSync(content.symlink, full);
+    else writeFileSync(full, content);
+  }
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-q', '--allow-empty', '-m', message);
+  return git(dir, 'rev-parse', 'HEAD');
+}
