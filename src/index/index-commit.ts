@@ -82,8 +82,9 @@ async function buildFromTree(repo: GitRepo, commit: string, settings: IndexSetti
   for (const e of sources) {
     const key = `${e.blob}${languageOf(e.path)}`;
     const hit = cache.get(key);
-    if (hit) unitsOf.set(e.path, hit);
-    else toParse.push(e);
+    if (!hit) toParse.push(e);
+    else if (hit.length === 0) skipped.binary++; // cached as binary: a text file has at least its file unit
+    else unitsOf.set(e.path, hit);
   }
   const total = sources.length;
   let done = total - toParse.length;
@@ -98,7 +99,11 @@ async function buildFromTree(repo: GitRepo, commit: string, settings: IndexSetti
     for (const e of pathsOfBlob.get(blob) ?? []) {
       done++;
       if (buf === null) { skipped.missing++; continue; }
-      if (isBinary(buf)) { skipped.binary++; continue; }
+      if (isBinary(buf)) {
+        skipped.binary++;
+        cache.set(`${e.blob}${languageOf(e.path)}`, []);
+        continue;
+      }
       const text = decodeSource(buf);
       const units = await extractUnits(e.path, text);
       const terms: UnitTerms[] = units.map((u) => ({
