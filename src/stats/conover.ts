@@ -46,18 +46,14 @@ export interface ConoverResult {
  */
 export function conover(groups: Groups, options: { adjust?: PAdjustMethod } = {}): ConoverResult {
   const adjust = options.adjust ?? 'holm';
-  const { ranks, tieSum, summaries, excluded, n } = pooledRanks(groups);
+  const { ranks, tieSum, summaries, excluded, n, correction, H } = pooledRanks(groups);
   const k = summaries.length;
   const base = { df: Math.max(0, n - k), adjust, groups: summaries, excluded };
   if (k < 2) return { ...base, pairs: [], note: `needs at least 2 groups with 2 or more observations, got ${k}` };
-  const correction = 1 - tieSum / (n * n * n - n);
-  if (correction <= 0) return { ...base, pairs: [], note: 'all observations are equal: no pair differs' };
+  if (correction <= 0 || H === null) return { ...base, pairs: [], note: 'all observations are equal: no pair differs' };
   let sumSq = 0;
   for (let i = 0; i < n; i++) sumSq += ranks[i] * ranks[i];
   const s2 = tieSum === 0 ? n * (n + 1) / 12 : (sumSq - n * (n + 1) * (n + 1) / 4) / (n - 1);
-  let rs = 0;
-  for (const g of summaries) rs += g.n * g.meanRank * g.meanRank;
-  const H = (12 / (n * (n + 1)) * rs - 3 * (n + 1)) / correction;
   const d = Math.max(0, (n - 1 - H) / (n - k));
   const raw: Omit<ConoverPair, 'pAdjusted'>[] = [];
   for (let i = 0; i < k; i++) {

@@ -40,10 +40,13 @@ function median(sorted: readonly number[]): number {
   return sorted.length % 2 ? sorted[m] : (sorted[m - 1] + sorted[m]) / 2;
 }
 
-/** Pools the usable groups and ranks them; shared with the Conover test. */
+/**
+ * Pools the usable groups, ranks them and computes the tie correction C = 1 − Σ(t³ − t)/(n³ − n)
+ * and the tie-corrected H (null with fewer than 2 groups or when C = 0); shared with the Conover test.
+ */
 export function pooledRanks(groups: Groups): {
   kept: [string, readonly number[]][]; excluded: ExcludedGroup[]; ranks: Float64Array; tieSum: number;
-  summaries: GroupSummary[]; n: number;
+  summaries: GroupSummary[]; n: number; correction: number; H: number | null;
 } {
   const { kept, excluded } = usableGroups(groups);
   const pooled = kept.flatMap(([, v]) => v);
@@ -59,7 +62,15 @@ export function pooledRanks(groups: Groups): {
       median: median([...v].sort((a, b) => a - b)), meanRank: rs / v.length,
     });
   }
-  return { kept, excluded, ranks, tieSum, summaries, n: pooled.length };
+  const n = pooled.length;
+  const correction = n > 1 ? 1 - tieSum / (n * n * n - n) : 0;
+  let H: number | null = null;
+  if (summaries.length >= 2 && correction > 0) {
+    let sum = 0;
+    for (const g of summaries) sum += g.n * g.meanRank * g.meanRank; // R_i² / n_i with R_i = n_i · meanRank
+    H = (12 / (n * (n + 1)) * sum - 3 * (n + 1)) / correction;
+  }
+  return { kept, excluded, ranks, tieSum, summaries, n, correction, H };
 }
 
 /**
@@ -75,14 +86,10 @@ export function pooledRanks(groups: Groups): {
  * @throws IssuelocError when an observation is not a finite number.
  */
 export function kruskalWallis(groups: Groups): KruskalResult {
-  const { excluded, tieSum, summaries, n } = pooledRanks(groups);
+  const { excluded, summaries, n, correction, H } = pooledRanks(groups);
   const k = summaries.length;
   const base = { df: Math.max(0, k - 1), n, groups: summaries, excluded };
   if (k < 2) return { ...base, H: null, p: null, epsilonSquared: null, note: `needs at least 2 groups with 2 or more observations, got ${k}` };
-  const correction = 1 - tieSum / (n * n * n - n);
-  if (correction <= 0) return { ...base, H: null, p: null, epsilonSquared: null, note: 'all observations are equal: H is undefined' };
-  let sum = 0;
-  for (const g of summaries) sum += g.n * g.meanRank * g.meanRank; // R_i² / n_i with R_i = n_i · meanRank
-  const H = (12 / (n * (n + 1)) * sum - 3 * (n + 1)) / correction;
+  if (correction <= 0 || H === null) return { ...base, H: null, p: null, epsilonSquared: null, note: 'all observations are equal: H is undefined' };
   return { ...base, H, p: chiSquareSf(H, k - 1), epsilonSquared: H / ((n * n - 1) / (n + 1)) };
 }
