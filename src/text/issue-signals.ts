@@ -1,0 +1,93 @@
+/**
+ * Issue-text signals for localisation (issue 6 part 2) and the identifier counts of the
+ * issue-type analysis (issue 4, Spearman ρ between identifiers/file names and each metric).
+ *
+ * Everything here is a linear scan of the text: a 1 MB issue body is handled in milliseconds and
+ * no input makes it slow or throw (`bench/text-speed.ts` measures adversarial bodies).
+ */
+
+import { findIdentifiers, type IdentifierPattern } from './identifiers.js';
+import { findCalledNames, findDottedNames, findFilePaths, forEachFilePath } from './mentions.js';
+import { parseStackFrames, type StackFrame } from './stack-frames.js';
+import { IssuelocError } from '../errors.js';
+
+export type { StackFrame, FrameLanguage } from './stack-frames.js';
+export type { IdentifierPattern } from './identifiers.js';
+
+/**
+ * What an issue text names in code. All lists are unique, in order of first occurrence, as
+ * written in the text (case kept; file paths with `/` separators).
+ *
+ * - `identifiers`: words matching the four patterns of the method notes (UPPER_SNAKE and
+ *   lower_snake with ≥ 2 parts, dotted paths ending in CamelCase or digits, CamelCase words that
+ *   split into ≥ 2 parts); see `identifiers.ts`.
+ * - `filePaths`: paths or file names with a code extension (`src/foo/bar.py`, `Foo.java`).
+ * - `dottedNames`: module/package/class paths (`django.db.models.query`, `org.apache.Foo`).
+ * - `frames`: stack-trace frames (Python, JVM, JS/TS, Go, Rust, C#); see `stack-frames.ts`.
+ * - `calledNames`: names written directly before `(` (`foo_bar`, `obj.method`).
+ */
+export interface IssueSignals {
+  identifiers: string[];
+  filePaths: string[];
+  dottedNames: string[];
+  frames: StackFrame[];
+  calledNames: string[];
+}
+
+/**
+ * Extracts the {@link IssueSignals} of an issue text (title and body, cleaned or raw).
+ * @throws IssuelocError when `text` is not a string.
+ */
+export function extractIssueSignals(text: string): IssueSignals {
+  checkText(text);
+  const identifiers = new Set<string>();
+  for (const h of findIdentifiers(text)) identifiers.add(h.text);
+  return {
+    identifiers: [...identifiers],
+    filePaths: findFilePaths(text),
+    dottedNames: findDottedNames(text),
+    frames: parseStackFrames(text),
+    calledNames: findCalledNames(text),
+  };
+}
+
+/**
+ * Identifier and file-name counts of an issue text: occurrences per pattern, their `total`, the
+ * number of `distinct` identifier strings, and `fileNames`, the occurrences of file names with a
+ * code extension. Occurrences, not distinct words, are what "number of identifiers" means in the
+ * method ("file localisation from issues at large", regex extraction per issue).
+ */
+export interface IdentifierCounts extends Record<IdentifierPattern, number> {
+  total: number;
+  distinct: number;
+  fileNames: number;
+}
+
+/**
+ * Counts the identifiers of `text` by pattern (see {@link IdentifierCounts}).
+ * @throws IssuelocError when `text` is not a string.
+ */
+export function countIdentifiers(text: string): IdentifierCounts {
+  checkText(text);
+  const counts: IdentifierCounts = { upperSnake: 0, lowerSnake: 0, dotted: 0, camelCase: 0, total: 0, distinct: 0, fileNames: 0 };
+  const distinct = new Set<string>();
+  for (const h of findIdentifiers(text)) {
+    counts[h.pattern]++;
+    counts.total++;
+    distinct.add(h.text);
+  }
+  counts.distinct = distinct.size;
+  counts.fileNames = countFileNames(text);
+  return counts;
+}
+
+/** Occurrences of file names with a code extension (each mention counts, unlike `filePaths`). */
+function countFileNames(text: string): number {
+  let n = 0;
+  forEachFilePath(text, () => n++);
+  return n;
+}
+
+function checkText(text: unknown): void {
+  if (typeof text !== 'string') throw new IssuelocError(`issue text must be a string, got ${typeof text}`);
+}

@@ -1,0 +1,418 @@
+/**
+ * Stack-trace frames in issue text, for six trace formats:
+ *
+ * - Python: `File "…/x.py", line N, in f`, and pytest's `path/x.py:N: in f` / `path/x.py:N: Error`;
+ * - Java / Kotlin / Scala (JVM): `at pkg.Class.method(File.java:N)`, also `(Native Method)` and
+ *   `(Unknown Source)`, module prefixes `java.base/…`, frames after `Caused by:` alike;
+ * - JavaScript / TypeScript (V8): `at f (file.js:N:M)`, `at new C (…)`, `at file.js:N:M`;
+ * - Go panics: a `pkg.Func(…)` / `pkg.(*T).Method(…)` / `created by …` line, then
+ *   `\t/path/file.go:N +0x…`;
+ * - Rust: `panicked at src/x.rs:N:M` (and the older `panicked at 'msg', src/x.rs:N:M`), and
+ *   backtraces `N: crate::module::func` + `at ./src/x.rs:N:M`;
+ * - C#: `at Ns.Class.Method(args) in C:\x\File.cs:line N`, and `at Ns.Class.Method()` lines.
+ *
+ * The text is read line by line; on each line, anchors (`File "`, `at `, `.go:`, `.rs:`,
+ * `panicked at `, `.py:`) are found with `indexOf` or an anchored scan, and sticky regular
+ * expressions with bounded repeats run only at those anchors, so the time is linear in the text
+ * (a 1 MB body is parsed in milliseconds; see `bench/text-speed.ts`).
+ */
+
+import { JVM_EXTENSIONS, extensionOf } from './code-extensions.js';
+
+/** The trace format a frame was read from (Kotlin/Scala frames are `java`, TypeScript `javascript`). */
+export type FrameLanguage = 'python' | 'java' | 'javascript' | 'go' | 'rust' | 'csharp';
+
+/**
+ * One frame of a stack trace found in issue text.
+ *
+ * - `file`: the path as written, `\` turned into `/` (JVM frames give only the base name,
+ *   `Foo.java`; resolve it with `className`).
+ * - `line`: 1-based line number when the frame has one.
+ * - `function`: the function or method name alone (`get_queryset`, `execute`, `Method`).
+ * - `className`: the class or type the function belongs to, as qualified as the frame writes it
+ *   (JVM/C#: `org.apache.maven.DefaultMaven`; JS: `Object`; Go receiver: `Server`; Rust: `Foo`).
+ * - `module`: the package or module path when the format gives one apart from the class (Go
+ *   `net/http`, Rust `mycrate::module`).
+ * - `raw`: the trimmed line the frame came from (capped at 300 characters), for `--explain`.
+ */
+export interface StackFrame {
+  language: FrameLanguage;
+  file?: string;
+  line?: number;
+  function?: string;
+  className?: string;
+  module?: string;
+  raw: string;
+}
+
+/** All stack frames in `text`, in text order, exact duplicates removed. Never throws. Linear time. */
+export function parseStackFrames(text: string): StackFrame[] {
+  const frames: StackFrame[] = [];
+  const seen = new Set<string>();
+  const add = (f: StackFrame) => {
+    const key = `${f.language}\u0000${f.file ?? ''}\u0000${f.line ?? ''}\u0000${f.function ?? ''}\u0000${f.className ?? ''}\u0000${f.module ?? ''}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    frames.push(f);
+  };
+  const lines = text.split('\n');
+  const ipython = new IPythonFrames(add);
+  for (let li = 0; li < lines.length; li++) {
+    const line = stripCR(lines[li]);
+    ipython.line(line, li);
+    if (line.length === 0) continue;
+    const prev = li > 0 ? stripCR(lines[li - 1]) : '';
+    if (line.indexOf('File "') >= 0) pythonFrames(line, add);
+    else if (line.indexOf('File ') >= 0) ipython8Frame(line, add);
+    if (line.indexOf('.py:') >= 0) pytestFrames(line, add);
+    if (line.indexOf('at') >= 0) atFrames(line, prev, add);
+    if (line.indexOf('.go:') >= 0) goFrame(line, prev, add);
+    if (line.indexOf('panicked at') >= 0) rustPanics(line, add);
+  }
+  ipython.end();
+  return frames;
+}
+
+type Add = (f: StackFrame) => void;
+
+function stripCR(s: string): string {
+  return s.length > 0 && s.charCodeAt(s.length - 1) === 13 ? s.slice(0, -1) : s;
+}
+
+function rawOf(line: string): string {
+  const t = line.trim();
+  return t.length > 300 ? t.slice(0, 300) : t;
+}
+
+function slashes(p: string): string {
+  return p.indexOf('\\') >= 0 ? p.replace(/\\/g, '/') : p;
+}
+
+/** Python: `File "path", line N, in func` (anywhere on the line). */
+const PY_FILE = /File "([^"\r\n]{1,2000})", line (\d{1,9})(?:, in ([^\s,]{1,500}))?/g;
+
+function pythonFrames(line: string, add: Add): void {
+  PY_FILE.lastIndex = 0;
+  for (let m = PY_FILE.exec(line); m !== null; m = PY_FILE.exec(line)) {
+    add({ language: 'python', file: slashes(m[1]), line: Number(m[2]), raw: rawOf(line), ...pythonQualname(m[3]) });
+  }
+}
+
+/** IPython ≥ 8: `File ~/env/lib/python3.10/site-packages/pkg/mod.py:1423, in Class.method(args)`. */
+const IPY8 = /^\s*File (\S{1,2000}?\.pyx?):(\d{1,9})(?:, in ([^\s(]{1,500}))?/;
+
+function ipython8Frame(line: string, add: Add): void {
+  const m = IPY8.exec(line);
+  if (m === null) return;
+  add({ language: 'python', file: slashes(m[1]), line: Number(m[2]), raw: rawOf(line), ...pythonQualname(m[3]) });
+}
+
+/** Older IPython: a header `~/path/mod.py in func(args)`, then code lines where `---> 92` marks the line. */
+const IPY_HEADER = /^(\S{1,2000}?\.py[xc]?) in ([A-Za-z_][\w.<>]{0,300})\(/;
+const IPY_ARROW = /^\s*-+>\s*(\d{1,9})/;
+
+/** Pairs each old-style IPython header with the first `--->` line within the next 60 lines. */
+class IPythonFrames {
+  private pending: StackFrame | undefined;
+  private pendingLine = 0;
+  constructor(private readonly add: Add) {}
+
+  line(line: string, index: number): void {
+    if (line.length === 0) return;
+    const c = line.charCodeAt(0);
+    if (this.pending !== undefined && (c === 45 || c === 32 || c === 9)) {
+      const a = IPY_ARROW.exec(line);
+      if (a !== null) {
+        this.pending.line = Number(a[1]);
+        this.flush();
+        return;
+      }
+    }
+    if (this.pending !== undefined && index - this.pendingLine > 60) this.flush();
+    if (line.indexOf(' in ') < 0) return;
+    const h = IPY_HEADER.exec(line);
+    if (h === null) return;
+    this.flush();
+    const file = slashes(h[1].endsWith('.pyc') ? h[1].slice(0, -1) : h[1]);
+    this.pending = { language: 'python', file, raw: rawOf(line), ...pythonQualname(h[2]) };
+    this.pendingLine = index;
+  }
+
+  end(): void {
+    this.flush();
+  }
+
+  private flush(): void {
+    if (this.pending !== undefined) this.add(this.pending);
+    this.pending = undefined;
+  }
+}
+
+/**
+ * A Python qualified name as IPython prints it: `Plot._plot` → class `Plot`, function `_plot`;
+ * `_preprocess_data.<locals>.inner` → function `inner` (the enclosing part names a function, not a
+ * class, so no class). Undefined gives `{}`.
+ */
+function pythonQualname(q: string | undefined): Pick<StackFrame, 'function' | 'className'> {
+  if (q === undefined) return {};
+  const parts = q.split('.').filter((p) => p.length > 0 && p !== '<locals>');
+  if (parts.length === 0) return {};
+  const fn = parts[parts.length - 1];
+  const owner = parts.length > 1 ? parts[parts.length - 2] : '';
+  return /^[A-Z]/.test(owner) && q.indexOf('<locals>') < 0 ? { className: owner, function: fn } : { function: fn };
+}
+
+/** pytest: `path/x.py:N: in func`, or a line that starts with `path/x.py:N:` (the raising line). */
+const PYTEST_TAIL = /\.py:(\d{1,9}):(?: in ([\w.<>]{1,300}))?/y;
+
+function pytestFrames(line: string, add: Add): void {
+  const first = firstNonSpace(line);
+  let floor = 0;
+  for (let at = line.indexOf('.py:'); at >= 0; at = line.indexOf('.py:', at + 4)) {
+    const start = pathStart(line, at, floor);
+    floor = at + 4;
+    PYTEST_TAIL.lastIndex = at;
+    const m = PYTEST_TAIL.exec(line);
+    if (m === null || start === at) continue;
+    if (m[2] === undefined && start !== first) continue;
+    const f: StackFrame = { language: 'python', file: slashes(line.slice(start, at + 3)), line: Number(m[1]), raw: rawOf(line) };
+    if (m[2] !== undefined) f.function = m[2];
+    add(f);
+  }
+}
+
+/** JVM frame after `at `: `name(inner)`; C# frames share the shape. */
+const JVM_AT = /([\w$.\/<>`[\],+-]{1,500})\(([^()\r\n]{0,300})\)/y;
+/** C# location after the `)`: ` in path:line N`. */
+const CS_IN = /\s+in\s+([^\r\n]{1,500}):line (\d{1,9})/y;
+/** V8 frame after `at `: `[new |async ]fn [as x] (location:N:M)` or `location:N:M`. */
+const V8_AT = /(?:(new |async )?([^\s()]{1,500}(?: \[as [^\]\s]{1,200}\])?) \()?([^\s()]{1,2000}):(\d{1,9}):(\d{1,9})\)?/y;
+/** Rust backtrace location after `at `: `path.rs:N[:M]`. */
+const RUST_AT = /([^\s()]{1,2000}\.rs):(\d{1,9})(?::\d{1,9})?/y;
+/** Where `at` begins a frame: at the line start or after white space, followed by white space. */
+const AT_ANCHOR = /(?:^|\s)at\s+/g;
+
+function atFrames(line: string, prev: string, add: Add): void {
+  const lineStart = /^\s*at\s/.test(line);
+  AT_ANCHOR.lastIndex = 0;
+  for (let a = AT_ANCHOR.exec(line); a !== null; a = AT_ANCHOR.exec(line)) {
+    const p = a.index + a[0].length;
+    if (jvmOrCsharpAt(line, p, lineStart, add)) continue;
+    RUST_AT.lastIndex = p;
+    const r = RUST_AT.exec(line);
+    if (r !== null) {
+      const f: StackFrame = { language: 'rust', file: slashes(r[1]), line: Number(r[2]), raw: rawOf(line) };
+      const fn = rustBacktraceFunction(prev);
+      if (fn !== undefined) Object.assign(f, rustName(fn));
+      add(f);
+      continue;
+    }
+    V8_AT.lastIndex = p;
+    const v = V8_AT.exec(line);
+    if (v !== null) add(v8Frame(v, line));
+  }
+}
+
+function jvmOrCsharpAt(line: string, p: number, lineStart: boolean, add: Add): boolean {
+  JVM_AT.lastIndex = p;
+  const m = JVM_AT.exec(line);
+  if (m === null) return false;
+  const name = m[1];
+  const inner = m[2].trim();
+  const fileLine = /^([^\s:]{1,300}\.[A-Za-z]{1,10})(?::(\d{1,9}))?$/.exec(inner);
+  if (fileLine !== null && JVM_EXTENSIONS.has(extensionOf(fileLine[1]))) {
+    const f: StackFrame = { language: 'java', file: fileLine[1], raw: rawOf(line), ...splitQualified(stripJvmModule(name), '.') };
+    if (fileLine[2] !== undefined) f.line = Number(fileLine[2]);
+    add(f);
+    return true;
+  }
+  if (inner === 'Native Method' || inner === 'Unknown Source' || inner === 'Unknown Location') {
+    add({ language: 'java', raw: rawOf(line), ...splitQualified(stripJvmModule(name), '.') });
+    return true;
+  }
+  CS_IN.lastIndex = p + m[0].length;
+  const cs = CS_IN.exec(line);
+  if (cs !== null) {
+    add({ language: 'csharp', file: slashes(cs[1].trim()), line: Number(cs[2]), raw: rawOf(line), ...csharpName(name) });
+    return true;
+  }
+  // A C# frame without debug symbols: only on an `at` line, a dotted name, `()` or typed args.
+  if (lineStart && name.indexOf('.') > 0 && (inner === '' || /^[\w.`[\]<>,]+ \w+(?:, [\w.`[\]<>,]+ \w+)*$/.test(inner))) {
+    add({ language: 'csharp', raw: rawOf(line), ...csharpName(name) });
+    return true;
+  }
+  return false;
+}
+
+function v8Frame(v: RegExpExecArray, line: string): StackFrame {
+  const f: StackFrame = { language: 'javascript', file: slashes(v[3]), line: Number(v[4]), raw: rawOf(line) };
+  if (v[2] !== undefined) {
+    const name = v[2].replace(/ \[as [^\]]*\]$/, '');
+    // `at new Server (…)`: the constructor of class Server
+    Object.assign(f, v[1] === 'new ' ? { className: name, function: 'constructor' } : splitQualified(name, '.'));
+  }
+  return f;
+}
+
+/** C#: `Ns.Class.Select[TSource,TResult]` → class `Ns.Class`, function `Select` (generic arguments dropped). */
+function csharpName(name: string): Pick<StackFrame, 'function' | 'className'> {
+  const bracket = name.indexOf('[');
+  return splitQualified(bracket > 0 ? name.slice(0, bracket) : name, '.');
+}
+
+/** `java.base/java.lang.Thread.run` → `java.lang.Thread.run` (JPMS module prefix dropped). */
+function stripJvmModule(name: string): string {
+  const slash = name.lastIndexOf('/');
+  return slash >= 0 ? name.slice(slash + 1) : name;
+}
+
+/** `a.b.C.method` → { className: 'a.b.C', function: 'method' }; no separator → { function }. */
+function splitQualified(name: string, sep: string): Pick<StackFrame, 'function' | 'className'> {
+  const i = name.lastIndexOf(sep);
+  if (i <= 0) return { function: name };
+  return { className: name.slice(0, i), function: name.slice(i + sep.length) };
+}
+
+/** Go: a location line `\t/path/file.go:N +0x1d`, its function on the line before. */
+const GO_TAIL = /\.go:(\d{1,9})(?: \+0x[0-9a-fA-F]{1,16})?\s*$/y;
+
+function goFrame(line: string, prev: string, add: Add): void {
+  const first = firstNonSpace(line);
+  const at = line.indexOf('.go:', first);
+  if (at < 0) return;
+  GO_TAIL.lastIndex = at;
+  const m = GO_TAIL.exec(line);
+  if (m === null || pathStart(line, at, first) !== first || at === first) return;
+  const f: StackFrame = { language: 'go', file: slashes(line.slice(first, at + 3)), line: Number(m[1]), raw: rawOf(line) };
+  const fn = goFunctionLine(prev);
+  if (fn !== undefined) Object.assign(f, goName(fn));
+  add(f);
+}
+
+/** The function of a Go trace line: `pkg.Func(0x1, …)` → `pkg.Func`; `created by pkg.F in goroutine 7` → `pkg.F`. */
+function goFunctionLine(prev: string): string | undefined {
+  const t = prev.trim();
+  if (t.startsWith('created by ')) {
+    const rest = t.slice(11);
+    const sp = rest.indexOf(' ');
+    return sp >= 0 ? rest.slice(0, sp) : rest;
+  }
+  if (t.length === 0 || t.length > 2000 || !t.endsWith(')')) return undefined;
+  const open = t.lastIndexOf('(');
+  if (open <= 0 || /\s/.test(t.slice(0, open))) return undefined;
+  return t.slice(0, open);
+}
+
+/** `github.com/x/pkg.(*Server).Serve` → { module: 'github.com/x/pkg', className: 'Server', function: 'Serve' }. */
+function goName(name: string): Pick<StackFrame, 'function' | 'className' | 'module'> {
+  const slash = name.lastIndexOf('/');
+  const dot = name.indexOf('.', slash + 1);
+  if (dot < 0) return { function: name };
+  const module = name.slice(0, dot);
+  const sym = name.slice(dot + 1);
+  const recv = /^\(\*?([^)]+)\)\.(.+)$/.exec(sym);
+  if (recv !== null) return { module, className: recv[1], function: recv[2] };
+  const parts = sym.split('.');
+  if (parts.length >= 2 && /^func\d+$/.test(parts[parts.length - 1])) return { module, function: parts[0] };
+  if (parts.length === 2) return { module, className: parts[0], function: parts[1] };
+  return { module, function: sym };
+}
+
+/** Rust panic: `panicked at src/x.rs:N:M` or `panicked at 'msg', src/x.rs:N:M`. */
+function rustPanics(line: string, add: Add): void {
+  let floor = 0;
+  let next = -1; // the next `.rs:` at or after the last search start; reused across anchors
+  for (let a = line.indexOf('panicked at'); a >= 0; a = line.indexOf('panicked at', a + 11)) {
+    const from = Math.max(a + 11, floor);
+    if (next < from) next = line.indexOf('.rs:', from);
+    if (next < 0) return;
+    const at = next;
+    const start = pathStart(line, at, from);
+    floor = at + 4;
+    const m = /\.rs:(\d{1,9})(?::\d{1,9})?/y;
+    m.lastIndex = at;
+    const r = m.exec(line);
+    if (r === null || start === at) continue;
+    add({ language: 'rust', file: slashes(line.slice(start, at + 3)), line: Number(r[1]), raw: rawOf(line) });
+  }
+}
+
+/** The function of a Rust backtrace line `  12: crate::module::func` (address and hash dropped). */
+function rustBacktraceFunction(prev: string): string | undefined {
+  if (prev.length > 1100) return undefined;
+  const m = /^\s*\d{1,5}:\s+(?:0x[0-9a-f]{1,16} - )?(\S.*)$/.exec(prev.trimEnd());
+  if (m === null) return undefined;
+  return m[1].replace(/::h[0-9a-f]{16}$/, '');
+}
+
+/**
+ * `mycrate::module::func` → { module: 'mycrate::module', function: 'func' };
+ * `<mycrate::Foo as core::fmt::Debug>::fmt` → { module: 'mycrate', className: 'Foo', function: 'fmt' };
+ * `mycrate::Foo::new` → { module: 'mycrate', className: 'Foo', function: 'new' };
+ * closure segments `{{closure}}` are skipped.
+ */
+function rustName(path: string): Pick<StackFrame, 'function' | 'className' | 'module'> {
+  let typePath: string | undefined;
+  let rest = path;
+  if (path.startsWith('<')) {
+    let depth = 0;
+    let close = -1;
+    for (let i = 0; i < path.length; i++) {
+      const c = path[i];
+      if (c === '<') depth++;
+      else if (c === '>' && --depth === 0) {
+        close = i;
+        break;
+      }
+    }
+    if (close > 0) {
+      const inner = path.slice(1, close);
+      const as = inner.indexOf(' as ');
+      typePath = (as >= 0 ? inner.slice(0, as) : inner).replace(/<.*$/, '');
+      rest = path.slice(close + 1).replace(/^::/, '');
+    }
+  }
+  const segs = rest.split('::').filter((s) => s.length > 0 && s !== '{{closure}}');
+  const out: Pick<StackFrame, 'function' | 'className' | 'module'> = {};
+  if (typePath !== undefined) {
+    const tsegs = typePath.split('::');
+    out.className = tsegs[tsegs.length - 1];
+    if (tsegs.length > 1) out.module = tsegs.slice(0, -1).join('::');
+    if (segs.length > 0) out.function = segs[segs.length - 1];
+    return out;
+  }
+  if (segs.length === 0) return out;
+  out.function = segs[segs.length - 1];
+  const owner = segs.slice(0, -1);
+  if (owner.length > 0 && /^[A-Z]/.test(owner[owner.length - 1])) out.className = owner.pop();
+  if (owner.length > 0) out.module = owner.join('::');
+  return out;
+}
+
+function firstNonSpace(line: string): number {
+  let i = 0;
+  while (i < line.length && (line.charCodeAt(i) === 32 || line.charCodeAt(i) === 9)) i++;
+  return i;
+}
+
+/**
+ * Start of the path that ends just before `end` (the `.ext:` anchor): walk back over characters
+ * that are not white space, quotes, brackets, `,`, `=` or `:` — except a drive letter `C:` — and
+ * never before `floor` (so repeated anchors on one line cost linear time).
+ */
+function pathStart(line: string, end: number, floor: number): number {
+  let s = end;
+  while (s > floor) {
+    const c = line.charCodeAt(s - 1);
+    if (c <= 32 || c === 34 || c === 39 || c === 40 || c === 41 || c === 91 || c === 93 || c === 44 || c === 61 || c === 96 || c === 60 || c === 62) break;
+    if (c === 58) {
+      // keep `C:` of a Windows path (`C:\x\y.py`), stop at any other colon
+      const isDrive = s - 2 >= floor && /[A-Za-z]/.test(line[s - 2]) && (s - 3 < floor || !/[\w]/.test(line[s - 3]));
+      if (!isDrive) break;
+      s -= 2;
+      break;
+    }
+    s--;
+  }
+  return s;
+}
