@@ -62,6 +62,16 @@ async function functionsOf(extract: UnitExtractor, path: string, text: string): 
   return units.filter((u) => u.kind === 'function');
 }
 
+/** Options of {@link editedFunctionsOfFile}. */
+export interface EditedFunctionOptions {
+  /**
+   * Do not count removed or added lines that are blank (default false, as ref_eval). Loc-Bench's
+   * `edit_functions` behave this way: a function whose only change is a deleted blank line is
+   * not gold there.
+   */
+  ignoreBlankLines?: boolean;
+}
+
 /**
  * Gold functions of one file patch applied to its base text.
  *
@@ -72,15 +82,27 @@ async function functionsOf(extract: UnitExtractor, path: string, text: string): 
  * @param baseText the file's content at the base commit.
  * @param extract the corpus extractor (same one that builds the retrieval corpus, so gold ids
  *   and document ids agree).
+ * @param options see {@link EditedFunctionOptions}.
  * @returns function ids `path:Qualified.name`, in base-file order.
  */
-export async function editedFunctionsOfFile(file: FilePatch, baseText: string, extract: UnitExtractor): Promise<string[]> {
+export async function editedFunctionsOfFile(
+  file: FilePatch,
+  baseText: string,
+  extract: UnitExtractor,
+  options: EditedFunctionOptions = {},
+): Promise<string[]> {
   const oldLines = sourceLines(baseText);
   const applied = applyHunks(file.hunks, oldLines);
   const oldFunctions = await functionsOf(extract, file.path, oldLines.join('\n'));
   if (oldFunctions.length === 0) return [];
   const newFunctions = await functionsOf(extract, file.path, applied.newLines.join('\n'));
-  return editedFunctionNames(oldFunctions, newFunctions, applied.removed, applied.added).map((q) => `${file.path}:${q}`);
+  let { removed, added } = applied;
+  if (options.ignoreBlankLines) {
+    const blank = (s: string | undefined): boolean => s === undefined || s.trim() === '';
+    removed = new Set([...removed].filter((n) => !blank(oldLines[n - 1])));
+    added = new Set([...added].filter((n) => !blank(applied.newLines[n - 1])));
+  }
+  return editedFunctionNames(oldFunctions, newFunctions, removed, added).map((q) => `${file.path}:${q}`);
 }
 
 /**

@@ -1,6 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CodeUnit } from '../../src/corpus/types.js';
+import { IssuelocError } from '../../src/errors.js';
+import { GitRepo } from '../../src/repo/git.js';
+import { goldForCommit, goldForPatch } from '../../src/dataset/gold.js';
+import { cleanup, commitFiles, git, tempDir } from '../repo/git-fixture.js';
 import { parsePatch } from '../../src/dataset/patch.js';
 import {
   editedFunctionNames,
@@ -103,4 +107,96 @@ test('moduleOf / modulesOf roll methods up to their top-level class', () => {
   assert.equal(moduleOf('a/b.py:A.B.m'), 'a/b.py:A');
   assert.equal(moduleOf('a/b.py:f'), 'a/b.py:f');
   assert.deepEqual(modulesOf(['x.py:A.m', 'x.py:f', 'x.py:A.n']), ['x.py:A', 'x.py:f']);
+});
+
+// ---- with the corpus extractor (tree-sitter) and git repositories the tests build
+
+const PY_BASE = [
+  'import os', //                   1
+  '', //                            2
+  'def deco(f):', //                3
+  '    return f', //                4
+  '', //                            5
+  'class A:', //                    6
+  '    @deco', //                   7
+  '    def m(self):', //            8
+  '        return 1', //            9
+  '', //                           10
+  '    @property', //              11
+  '    def p(self):', //           12
+  '        return self._p', //     13
+  '', //                           14
+  '    @p.setter', //              15
+  '    def p(self, v):', //        16
+  '        self._p = v', //        17
+  '', //                           18
+  'if os.name:', //                19
+  '    def cond():', //            20
+  '        return 2', //           21
+  '', //                           22
+  'def outer():', //               23
+  '    def inner():', //           24
+  '        return 3', //           25
+  '    return inner', //           26
+  '',
+].join('\n');
+
+function edit(text: string, edits: Record<number, string>): string {
+  const lines = text.split('\n');
+  for (const [n, s] of Object.entries(edits)) lines[Number(n) - 1] = s;
+  return lines.join('\n');
+}
+
+test('goldForPatch on a real git diff: decorators, setters, if-blocks, nested functions, new methods', async () => {
+  const dir = tempDir();
+  try {
+    const base = commitFiles(dir, { 'pkg/a.py': PY_BASE, 'README.md': 'hi\n' });
+    const changed = edit(PY_BASE, {
+      7: '    @deco  # traced', //                       decorator line of A.m
+      17: '        self._p = v + 1', //                  the setter (same id as the getter)
+      21: '        return 22', //                        function inside a module-level if
+      25: '        return 33', //                        nested function: its parent is gold
+      10: '\n    def fresh(self):\n        return 0\n', // a new method between two: not gold
+    });
+    const head = commitFiles(dir, { 'pkg/a.py': changed, 'pkg/new.py': 'def n():\n    pass\n', 'README.md': 'ho\n' });
+    const patch = git(dir, 'diff', base, head);
+    const repo = await GitRepo.open(dir);
+    try {
+      const gold = await goldForPatch(repo, base, patch);
+      assert.deepEqual(gold.functions, ['pkg/a.py:A.m', 'pkg/a.py:A.p', 'pkg/a.py:cond', 'pkg/a.py:outer']);
+      assert.deepEqual(gold.modules, ['pkg/a.py:A', 'pkg/a.py:cond', 'pkg/a.py:outer']);
+      assert.deepEqual(gold.files, ['README.md', 'pkg/a.py', 'pkg/new.py']);
+    } finally {
+      await repo.close();
+    }
+  } finally {
+    cleanup(dir);
+  }
+});
+
+test('goldForCommit diffs against the first parent and flags test changes', async () => {
+  const dir = tempDir();
+  try {
+    commitFiles(dir, { 'pkg/a.py': PY_BASE });
+    const fixed = edit(PY_BASE, { 4: '    return f  # noop' });
+    const fix = commitFiles(dir, { 'pkg/a.py': fixed, 'tests/test_a.py': 'def test_x():\n    assert 1\n' });
+    const plain = commitFiles(dir, { 'pkg/a.py': edit(fixed, { 9: '        return 9' }) });
+    const repo = await GitRepo.open(dir);
+    try {
+      const g = await goldForCommit(repo, fix);
+      assert.deepEqual(g.functions, ['pkg/a.py:deco']);
+      assert.equal(g.changesTests, true);
+      assert.deepEqual(g.files, ['pkg/a.py', 'tests/test_a.py']);
+      assert.deepEqual(g.unreadable, []);
+      const p = await goldForCommit(repo, plain);
+      assert.equal(p.parent, fix);
+      assert.deepEqual(p.functions, ['pkg/a.py:A.m']); // base state is the fix, not the root
+      assert.equal(p.changesTests, false);
+      await assert.rejects(goldForCommit(repo, 'deadbeef'), IssuelocError);
+    } finally {
+      await repo.close();
+    }
+  } finally {
+    cleanup(dir);
+  }
 });

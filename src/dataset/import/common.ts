@@ -1,0 +1,66 @@
+/**
+ * What the benchmark importers (SWE-bench, Loc-Bench, Ye et al. 2014 Tomcat) share: options,
+ * result shape, the issue part of a record, and the candidate-file count.
+ */
+import type { GitRepo } from '../../repo/git.js';
+import { buildIssue, type IssueFields } from '../../issues/normalise.js';
+import type { IssueSourceOptions } from '../../issues/types.js';
+import type { UnitExtractor } from '../function-positives.js';
+import { datasetIssue } from '../build.js';
+import type { DatasetIssue, DatasetRecord } from '../record.js';
+import { sourceFilter } from '../source-files.js';
+
+/** Opens the repository of a GitHub `owner/name`, or gives null when it is not available. */
+export type RepoOpener = (ownerName: string) => Promise<GitRepo | null>;
+
+/** Options every importer takes. */
+export interface ImportOptions extends IssueSourceOptions {
+  /** Where repositories come from (e.g. {@link RepoPool}); without it no git work is done. */
+  openRepo?: RepoOpener;
+  /** Code-unit extractor for function positives (default: the corpus extractor). */
+  extract?: UnitExtractor;
+  /** The records' `variant` (default: the benchmark's name). */
+  variant?: string;
+}
+
+/** A row that produced no record, and why. */
+export interface DroppedSample {
+  id: string;
+  origin: string;
+  reason: string;
+}
+
+/** What an importer returns. */
+export interface ImportResult {
+  records: DatasetRecord[];
+  dropped: DroppedSample[];
+  /** `file:line: reason` of rows skipped as corrupt (only with `skipInvalid`). */
+  invalid: string[];
+}
+
+/**
+ * The dataset issue of a benchmark row, built like every issue source builds its issues (body
+ * cleaned by its markup, type → category by the type table, dates to ISO 8601).
+ * @throws Error (plain; the caller names the row) when the id is empty or a date is unreadable.
+ */
+export function benchmarkIssue(fields: IssueFields, origin: string, options: IssueSourceOptions): DatasetIssue {
+  return datasetIssue(buildIssue(fields, origin, options));
+}
+
+/** Whether a path is a candidate file: source code by its extension and not a test file. */
+export const isCandidatePath = sourceFilter(false);
+
+/**
+ * Number of candidate files (see {@link isCandidatePath}) at `commit`: the files a localiser
+ * ranks, as in the SWE-bench protocol's corpus (non-test source files at the base commit).
+ */
+export async function countCandidates(repo: GitRepo, commit: string): Promise<number> {
+  return countCandidatePaths((await repo.listTree(commit)).entries.map((e) => e.path));
+}
+
+/** Number of candidate paths (see {@link isCandidatePath}) among `paths`. */
+export function countCandidatePaths(paths: Iterable<string>): number {
+  let n = 0;
+  for (const p of paths) if (isCandidatePath(p)) n++;
+  return n;
+}
