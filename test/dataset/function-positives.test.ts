@@ -4,6 +4,8 @@ import type { CodeUnit } from '../../src/corpus/types.js';
 import { IssuelocError } from '../../src/errors.js';
 import { GitRepo } from '../../src/repo/git.js';
 import { goldForCommit, goldForPatch } from '../../src/dataset/gold.js';
+import { addFunctionPositives } from '../../src/dataset/record-functions.js';
+import type { DatasetRecord } from '../../src/dataset/record.js';
 import { cleanup, commitFiles, git, tempDir } from '../repo/git-fixture.js';
 import { parsePatch } from '../../src/dataset/patch.js';
 import {
@@ -193,6 +195,48 @@ test('goldForCommit diffs against the first parent and flags test changes', asyn
       assert.deepEqual(p.functions, ['pkg/a.py:A.m']); // base state is the fix, not the root
       assert.equal(p.changesTests, false);
       await assert.rejects(goldForCommit(repo, 'deadbeef'), IssuelocError);
+    } finally {
+      await repo.close();
+    }
+  } finally {
+    cleanup(dir);
+  }
+});
+
+test('addFunctionPositives: functions of the positive files that exist at the a-priori state; test-change filter', async () => {
+  const dir = tempDir();
+  try {
+    const c0 = commitFiles(dir, { 'pkg/a.py': PY_BASE, 'pkg/b.py': 'def b():\n    return 0\n' });
+    // first fix: edits cond and adds a new function late()
+    const s1 = edit(PY_BASE, { 21: '        return 22' }) + 'def late():\n    return 5\n';
+    const c1 = commitFiles(dir, { 'pkg/a.py': s1, 'tests/test_a.py': 'def test_a():\n    pass\n' });
+    // second fix: edits late() (absent at the a-priori state c0), outer, and b.py
+    const c2 = commitFiles(dir, {
+      'pkg/a.py': edit(s1, { 25: '        return 33' }).replace('return 5', 'return 6'),
+      'pkg/b.py': 'def b():\n    return 1\n',
+    });
+    const record: DatasetRecord = {
+      issue: { id: 'X-1', title: 't', body: '', bodyRaw: '', type: 'Bug', category: 'Bug', created: null, resolved: null, labels: [] },
+      commits: [c1, c2],
+      aprioriCommit: c0,
+      positives: ['pkg/a.py'],
+      positiveFunctions: [],
+      candidates: 2,
+      variant: 'all-future-files',
+      provenance: {},
+      changesTests: true,
+    };
+    const other: DatasetRecord = { ...record, issue: { ...record.issue, id: 'X-2' }, commits: [c2], aprioriCommit: c1, changesTests: false };
+    const repo = await GitRepo.open(dir);
+    try {
+      const res = await addFunctionPositives(repo, [record, other]);
+      assert.deepEqual(res.records[0].positiveFunctions, ['pkg/a.py:cond', 'pkg/a.py:outer']); // not late(), not b.py
+      assert.deepEqual(res.records[0].positiveModules, ['pkg/a.py:cond', 'pkg/a.py:outer']);
+      assert.deepEqual(res.records[1].positiveFunctions, ['pkg/a.py:outer', 'pkg/a.py:late']);
+      assert.deepEqual(record.positiveFunctions, []); // input untouched
+      const only = await addFunctionPositives(repo, [record, other], { onlyChangingTests: true });
+      assert.deepEqual(only.records.map((r) => r.issue.id), ['X-1']);
+      assert.equal(only.droppedNoTestChange, 1);
     } finally {
       await repo.close();
     }
