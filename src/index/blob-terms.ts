@@ -9,8 +9,8 @@ export interface UnitTerms {
   qualifiedName: string;
   startLine: number;
   endLine: number;
-  /** term → count in the unit's body (source text, cut to the configured word budget). */
-  body: Record<string, number>;
+  /** [term, count] pairs of the unit's body (source text, cut to the configured word budget). */
+  body: [string, number][];
   /** Tokens in the body (the BM25F body-field length). */
   bodyLength: number;
 }
@@ -54,7 +54,7 @@ export class BlobTermsCache {
   /** Stores the units of `key`. Errors writing the cache are not fatal: they are returned. */
   set(key: string, units: UnitTerms[]): Error | undefined {
     try {
-      writeFileAtomic(this.file(key), [JSON.stringify(units)]);
+      writeFileAtomic(this.file(key), [JSON.stringify(units)], { fsync: false });
       return undefined;
     } catch (e) {
       return e as Error;

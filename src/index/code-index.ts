@@ -73,7 +73,7 @@ export interface CodeIndex {
 }
 
 /** Version of extraction + tokenization; bump to invalidate every cache. */
-export const INDEX_FORMAT_VERSION = 'v1';
+export const INDEX_FORMAT_VERSION = 'v2';
 
 /** Digest of the settings that change blob-level results (not the commit). */
 export function settingsKey(s: IndexSettings): string {
@@ -100,16 +100,20 @@ const counts = (tokens: string[]): Map<string, number> => {
 };
 
 /** The body field of a unit: its text cut to `maxWords` words, tokenized and counted. */
-export function bodyTerms(text: string, settings: IndexSettings): { body: Record<string, number>; bodyLength: number } {
-  let cut = text;
-  if (settings.maxBodyWords > 0) {
-    const words = text.split(/\s+/);
-    if (words.length > settings.maxBodyWords) cut = words.slice(0, settings.maxBodyWords).join(' ');
-  }
+export function bodyTerms(text: string, settings: IndexSettings): { body: [string, number][]; bodyLength: number } {
+  const cut = settings.maxBodyWords > 0 ? firstWords(text, settings.maxBodyWords) : text;
   const tokens = tokenize(cut, { stem: settings.stem });
-  const body: Record<string, number> = {};
-  for (const t of tokens) body[t] = (body[t] ?? 0) + 1;
-  return { body, bodyLength: tokens.length };
+  return { body: [...counts(tokens)], bodyLength: tokens.length };
+}
+
+/** `text` up to the end of its `n`-th whitespace-separated word (all of it when shorter). */
+export function firstWords(text: string, n: number): string {
+  const word = /\S+/g;
+  let count = 0;
+  while (word.exec(text) !== null) {
+    if (++count === n) return text.slice(0, word.lastIndex);
+  }
+  return text;
 }
 
 /**
@@ -141,7 +145,7 @@ export function buildCodeIndex(
     const fileName = path.slice(path.lastIndexOf('/') + 1);
     for (const u of docs) {
       const nameTerms = counts(tokenize(u.qualifiedName || fileName, { stem: settings.stem }));
-      builder.add([pathTerms, nameTerms, new Map(Object.entries(u.body))], [
+      builder.add([pathTerms, nameTerms, new Map(u.body)], [
         sumOf(pathTerms),
         sumOf(nameTerms),
         u.bodyLength,

@@ -7,9 +7,15 @@ import { dirname } from 'node:path';
  * on any error the temporary file is removed and `path` is left as it was.
  *
  * @param parts strings (written as UTF-8) or byte arrays / typed arrays, in order.
+ * @param opts.fsync flush to disk before the rename (default true); a cache whose entries can be
+ *   rebuilt may skip it for speed.
  * @throws the underlying fs error (ENOENT, EACCES, ENOSPC …).
  */
-export function writeFileAtomic(path: string, parts: ReadonlyArray<string | ArrayBufferView>): void {
+export function writeFileAtomic(
+  path: string,
+  parts: ReadonlyArray<string | ArrayBufferView>,
+  opts: { fsync?: boolean } = {},
+): void {
   mkdirSync(dirname(path), { recursive: true });
   const tmp = `${path}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
   let fd = -1;
@@ -22,7 +28,7 @@ export function writeFileAtomic(path: string, parts: ReadonlyArray<string | Arra
       let off = 0;
       while (off < buf.length) off += writeSync(fd, buf, off);
     }
-    fsyncSync(fd);
+    if (opts.fsync !== false) fsyncSync(fd);
     closeSync(fd);
     fd = -1;
     renameSync(tmp, path);
