@@ -7,6 +7,7 @@ import { Command, CommanderError } from 'commander';
 import { IssuelocError } from '../errors.js';
 import { registerLocalizeCommand } from './localize.js';
 import { registerIndexCommand } from './index-cmd.js';
+import { registerDatasetCommands } from './dataset.js';
 
 export function buildProgram(): Command {
   const program = new Command();
@@ -18,6 +19,7 @@ export function buildProgram(): Command {
     .exitOverride();
   registerLocalizeCommand(program);
   registerIndexCommand(program);
+  registerDatasetCommands(program);
   return program;
 }
 

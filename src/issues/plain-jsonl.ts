@@ -1,6 +1,6 @@
 /**
- * Plain JSONL issues, one object a line, under common names: id (`id`, `key`, `bug_id`,
- * `instance_id`, `number`), title (`title`, `summary`), body (`body`, `description`,
+ * Plain JSONL issues, one object a line, under common names: id (`key`, `bug_id`, `instance_id`,
+ * `id`, `number`: the first present), title (`title`, `summary`), body (`body`, `description`,
  * `problem_statement`), `type`, created (`created`, `created_at`, `createdAt`, `report_time`,
  * `report_timestamp`), resolved (`resolved`, `closed_at`, `closedAt`), `labels`, `status`,
  * `resolution`, fixing commits (`commits`, `fix_commits`, `commit`), and an optional
@@ -24,7 +24,7 @@ function pick(v: Record<string, unknown>, ...names: string[]): unknown {
 export function plainFields(v: Record<string, unknown>) {
   const fmt = pick(v, 'body_format', 'bodyFormat');
   return {
-    id: pick(v, 'id', 'key', 'bug_id', 'instance_id', 'number'),
+    id: pick(v, 'key', 'bug_id', 'instance_id', 'id', 'number'),
     title: pick(v, 'title', 'summary'),
     body: pick(v, 'body', 'description', 'problem_statement'),
     bodyFormat: (FORMATS as readonly unknown[]).includes(fmt) ? (fmt as BodyFormat) : 'text',

@@ -13,6 +13,11 @@ function tailOf(text: string, max = 300): string {
   return t.length > max ? `…${t.slice(t.length - max)}` : t;
 }
 
+/** The git subcommand of an argument list (skipping `-c name=value` pairs). */
+function subcommand(args: readonly string[]): string {
+  return args.find((a, k) => !a.startsWith('-') && args[k - 1] !== '-c') ?? '';
+}
+
 /**
  * Runs `git -C repo ...args`, streaming stdout to `onChunk`.
  *
@@ -43,7 +48,7 @@ export function streamGit(repo: string, args: readonly string[], onChunk: (chunk
     child.on('close', (code, signal) => {
       if (failed !== null) reject(failed);
       else if (code !== 0) {
-        reject(new IssuelocError(`git ${args[0]} failed in ${repo} (${code === null ? `signal ${signal}` : `exit ${code}`}): ${tailOf(stderr)}`));
+        reject(new IssuelocError(`git ${subcommand(args)} failed in ${repo} (${code === null ? `signal ${signal}` : `exit ${code}`}): ${tailOf(stderr)}`));
       } else resolve();
     });
   });
