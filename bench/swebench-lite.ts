@@ -3,7 +3,7 @@
  *
  *   node dist/bench/swebench-lite.js [--mirrors DIR] [--repos a/b,c/d] [--limit N]
  *       [--cache-dir DIR] [--fresh] [--out per-issue.json] [--weights path=3,name=3,body=1]
- *       [--k1 X] [--b X] [--delta X] [--json]
+ *       [--k1 X] [--b X] [--delta X] [--file-prior X] [--json]
  *
  * Protocol (../shared/data/README.md): corpus = functions of non-test files at base_commit; gold
  * functions = existing functions the gold patch edits; instances with no gold function dropped;
@@ -24,7 +24,7 @@ import { Localizer } from '../src/retrieve/localize.js';
 import { queryTermsOf } from '../src/retrieve/query.js';
 import { accAtK } from '../src/eval/metrics.js';
 import { goldForPatch } from '../src/dataset/gold.js';
-import { parseBm25Options } from '../src/cli/options.js';
+import { parseRankingOptions } from '../src/cli/options.js';
 
 const K = { file: [1, 3, 5], module: [5, 10], function: [5, 10] } as const;
 type Level = keyof typeof K;
@@ -44,6 +44,7 @@ const { values: args } = parseArgs({
     k1: { type: 'string' },
     b: { type: 'string' },
     delta: { type: 'string' },
+    'file-prior': { type: 'string' },
     json: { type: 'boolean', default: false },
   },
 });
@@ -82,7 +83,7 @@ async function main() {
     list.push(inst);
     byRepo.set(inst.repo, list);
   }
-  const params = parseBm25Options({ weights: args.weights, k1: args.k1, b: args.b, delta: args.delta });
+  const ranking = parseRankingOptions({ weights: args.weights, k1: args.k1, b: args.b, delta: args.delta, filePrior: args['file-prior'] });
   const results: PerIssue[] = [];
   const repoRows: Record<string, unknown>[] = [];
   let missingRepo = 0, noGold = 0;
@@ -107,7 +108,7 @@ async function main() {
       const gold = await goldForPatch(repo, commit, inst.patch);
       if (gold.functions.length === 0) { noGold++; continue; }
       evaluated++;
-      const localizer = new Localizer(codeIndex.index, codeIndex.units, params);
+      const localizer = new Localizer(codeIndex, ranking);
       const q0 = performance.now();
       const query = queryTermsOf(inst.problem_statement, { stem: codeIndex.settings.stem });
       const loc = localizer.localize(query, { top: 100, matchedTermsPerItem: 0 });

@@ -6,7 +6,7 @@ import { Localizer, type Localization } from '../retrieve/localize.js';
 import { queryTermsOf } from '../retrieve/query.js';
 import type { RankedItem } from '../retrieve/rollup.js';
 import { readIssueText } from './issue-input.js';
-import { bm25Options, parseBm25Options, indexOptions, parseIndexSettings } from './options.js';
+import { rankingOptions, parseRankingOptions, indexOptions, parseIndexSettings } from './options.js';
 import { progressBar } from './progress.js';
 
 const LEVELS = ['file', 'module', 'function'] as const;
@@ -26,7 +26,7 @@ export function registerLocalizeCommand(program: Command): void {
     .option('--json', 'machine output: one JSON object')
     .option('--no-progress', 'no progress bar on stderr');
   indexOptions(cmd);
-  bm25Options(cmd);
+  rankingOptions(cmd);
   cmd.action(async (o) => {
     const { text } = readIssueText(o);
     const settings = parseIndexSettings(o);
@@ -35,7 +35,7 @@ export function registerLocalizeCommand(program: Command): void {
     bar.stop();
     try {
       const { codeIndex } = opened;
-      const localizer = new Localizer(codeIndex.index, codeIndex.units, parseBm25Options(o));
+      const localizer = new Localizer(codeIndex, parseRankingOptions(o));
       const t0 = performance.now();
       const query = queryTermsOf(text, { stem: codeIndex.settings.stem });
       const result = localizer.localize(query, { top: o.top });

@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { IssuelocError } from '../errors.js';
 import { DEFAULT_INDEX_SETTINGS, FIELDS, type IndexSettings } from '../index/code-index.js';
 import type { Bm25fParams } from '../retrieve/bm25f.js';
+import type { RankingOptions } from '../retrieve/localize.js';
 
 /** Adds the options that decide what is indexed (shared by `index` and `localize`). */
 export function indexOptions(cmd: Command): Command {
@@ -23,13 +24,21 @@ export function parseIndexSettings(o: Record<string, unknown>): Partial<IndexSet
   return s;
 }
 
-/** Adds the BM25F+ parameter options. */
-export function bm25Options(cmd: Command): Command {
+/** Adds the ranking options: BM25F+ parameters and the weights of the other evidence. */
+export function rankingOptions(cmd: Command): Command {
   return cmd
+    .option('--file-prior <x>', 'weight of the whole-file score added to each function (0 = none)')
     .option('--k1 <x>', 'BM25 term-frequency saturation k1')
     .option('--b <x>', 'BM25 length normalisation b (0..1)')
     .option('--delta <x>', 'BM25+ lower bound δ (0 = plain BM25F)')
     .option('--weights <list>', `field weights as ${FIELDS.map((f) => `${f}=W`).join(',')}`);
+}
+
+/** Ranking options from parsed options (only those given). */
+export function parseRankingOptions(o: Record<string, unknown>): RankingOptions {
+  const r: RankingOptions = { bm25: parseBm25Options(o) };
+  if (o.filePrior !== undefined) r.filePrior = num(o.filePrior, '--file-prior', 0);
+  return r;
 }
 
 /** BM25F+ parameters from parsed options (only those given). */

@@ -25,6 +25,8 @@ export interface IndexSettings {
   maxFileBytes: number;
   /** Porter-stem every token. */
   stem: boolean;
+  /** Words of each whole file kept for the file-level index (0 = all). */
+  maxFileWords: number;
 }
 
 export const DEFAULT_INDEX_SETTINGS: IndexSettings = {
@@ -32,6 +34,7 @@ export const DEFAULT_INDEX_SETTINGS: IndexSettings = {
   includeTests: false,
   maxFileBytes: 1 << 20,
   stem: false,
+  maxFileWords: 0,
 };
 
 /** A document of the index: where its unit is. */
@@ -63,29 +66,38 @@ export interface CodeIndexMeta {
   stats: CorpusStats;
 }
 
-/** A loaded index: the inverted index plus its documents' units. */
+/**
+ * A loaded index of one commit: the function-level inverted index with its documents' units,
+ * and the file-level index (one document per source file, the whole file as body) with the
+ * file of each unit.
+ */
 export interface CodeIndex {
   commit: string;
   settings: IndexSettings;
   index: InvertedIndex;
   units: IndexedUnit[];
+  fileIndex: InvertedIndex;
+  /** Path of each file-level document. */
+  filePaths: string[];
+  /** fileOfUnit[u] = the file-level document of unit u. */
+  fileOfUnit: Uint32Array;
   stats: CorpusStats;
 }
 
 /** Version of extraction + tokenization; bump to invalidate every cache. */
-export const INDEX_FORMAT_VERSION = 'v2';
+export const INDEX_FORMAT_VERSION = 'v3';
 
 /** Digest of the settings that change blob-level results (not the commit). */
 export function settingsKey(s: IndexSettings): string {
   return createHash('sha1')
-    .update(JSON.stringify([INDEX_FORMAT_VERSION, s.maxBodyWords, s.includeTests, s.maxFileBytes, s.stem]))
+    .update(JSON.stringify([INDEX_FORMAT_VERSION, s.maxBodyWords, s.includeTests, s.maxFileBytes, s.stem, s.maxFileWords]))
     .digest('hex')
     .slice(0, 10);
 }
 
-/** Path of the index file of `commit` under a cache folder. */
-export function indexFilePath(cacheDir: string, commit: string, s: IndexSettings): string {
-  return join(cacheDir, 'index', `${commit}.${settingsKey(s)}.bin`);
+/** Path of the index file of `commit` under a cache folder (`level` file: the file-level index). */
+export function indexFilePath(cacheDir: string, commit: string, s: IndexSettings, level: 'function' | 'file' = 'function'): string {
+  return join(cacheDir, 'index', `${commit}.${settingsKey(s)}${level === 'file' ? '.files' : ''}.bin`);
 }
 
 /** Folder of the blob-level cache under a cache folder. */
@@ -99,10 +111,10 @@ const counts = (tokens: string[]): Map<string, number> => {
   return m;
 };
 
-/** The body field of a unit: its text cut to `maxWords` words, tokenized and counted. */
-export function bodyTerms(text: string, settings: IndexSettings): { body: [string, number][]; bodyLength: number } {
-  const cut = settings.maxBodyWords > 0 ? firstWords(text, settings.maxBodyWords) : text;
-  const tokens = tokenize(cut, { stem: settings.stem });
+/** The body field of a unit: its text cut to `maxWords` words (0 = all), tokenized and counted. */
+export function bodyTerms(text: string, maxWords: number, stem: boolean): { body: [string, number][]; bodyLength: number } {
+  const cut = maxWords > 0 ? firstWords(text, maxWords) : text;
+  const tokens = tokenize(cut, { stem });
   return { body: [...counts(tokens)], bodyLength: tokens.length };
 }
 
@@ -117,12 +129,13 @@ export function firstWords(text: string, n: number): string {
 }
 
 /**
- * Freezes the units of the source files of one commit into an index.
+ * Freezes the units of the source files of one commit into the function-level and file-level
+ * indexes.
  * @param files source files in path order, each with its units (file unit and classes/functions).
  *
- * Documents: every function; every class that contains no function; every file that contains
- * no class or function (so files in languages without a grammar, or of top-level code only, can
- * still be found).
+ * Function-level documents: every function; every class that contains no function; every file
+ * that contains no class or function (so files in languages without a grammar, or of top-level
+ * code only, can still be found). File-level documents: every file, its whole text as body.
  */
 export function buildCodeIndex(
   commit: string,
@@ -131,29 +144,40 @@ export function buildCodeIndex(
   stats: Omit<CorpusStats, 'units'>,
 ): CodeIndex {
   const builder = new IndexBuilder(FIELDS);
+  const fileBuilder = new IndexBuilder(FIELDS);
   const units: IndexedUnit[] = [];
+  const fileOf: number[] = [];
+  const filePaths: string[] = [];
   for (const { path, units: fileUnits } of files) {
     const pathTerms = counts(tokenize(path, { stem: settings.stem }));
+    const fileName = path.slice(path.lastIndexOf('/') + 1);
+    const fileNameTerms = counts(tokenize(fileName, { stem: settings.stem }));
+    const fileUnit = fileUnits.find((u) => u.kind === 'file');
+    const fileDoc = filePaths.length;
+    filePaths.push(path);
+    fileBuilder.add([pathTerms, fileNameTerms, new Map(fileUnit?.body ?? [])], [
+      sumOf(pathTerms), sumOf(fileNameTerms), fileUnit?.bodyLength ?? 0,
+    ]);
     const functions = fileUnits.filter((u) => u.kind === 'function');
     const classes = fileUnits.filter((u) => u.kind === 'class');
     const docs = [
       ...functions,
       ...classes.filter((c) => !functions.some((f) => f.qualifiedName.startsWith(`${c.qualifiedName}.`))),
     ];
-    if (docs.length === 0) docs.push(...fileUnits.filter((u) => u.kind === 'file'));
+    if (docs.length === 0 && fileUnit) docs.push(fileUnit);
     docs.sort((a, b) => a.startLine - b.startLine || a.endLine - b.endLine);
-    const fileName = path.slice(path.lastIndexOf('/') + 1);
     for (const u of docs) {
-      const nameTerms = counts(tokenize(u.qualifiedName || fileName, { stem: settings.stem }));
-      builder.add([pathTerms, nameTerms, new Map(u.body)], [
-        sumOf(pathTerms),
-        sumOf(nameTerms),
-        u.bodyLength,
-      ]);
+      const nameTerms = u.kind === 'file' ? fileNameTerms : counts(tokenize(u.qualifiedName, { stem: settings.stem }));
+      builder.add([pathTerms, nameTerms, new Map(u.body)], [sumOf(pathTerms), sumOf(nameTerms), u.bodyLength]);
       units.push({ path, kind: u.kind, qualifiedName: u.qualifiedName, startLine: u.startLine, endLine: u.endLine });
+      fileOf.push(fileDoc);
     }
   }
-  return { commit, settings, index: builder.build(), units, stats: { ...stats, units: units.length } };
+  return {
+    commit, settings, index: builder.build(), units,
+    fileIndex: fileBuilder.build(), filePaths, fileOfUnit: Uint32Array.from(fileOf),
+    stats: { ...stats, units: units.length },
+  };
 }
 
 function sumOf(m: ReadonlyMap<string, number>): number {
@@ -176,6 +200,8 @@ export function saveCodeIndex(cacheDir: string, ci: CodeIndex): string {
     return [p, u.kind, u.qualifiedName, u.startLine, u.endLine];
   });
   const meta: CodeIndexMeta = { format: 1, commit: ci.commit, settings: ci.settings, paths, units: table, stats: ci.stats };
+  // The file-level index first: a reader finding the function-level file finds both.
+  writeIndexFile(indexFilePath(cacheDir, ci.commit, ci.settings, 'file'), ci.fileIndex, { filePaths: ci.filePaths, fileOfUnit: [...ci.fileOfUnit] });
   const file = indexFilePath(cacheDir, ci.commit, ci.settings);
   writeIndexFile(file, ci.index, meta);
   return file;
@@ -187,10 +213,15 @@ export function loadCodeIndex(cacheDir: string, commit: string, settings: IndexS
   if (!existsSync(file)) return undefined;
   try {
     const { index, meta } = readIndexFile<CodeIndexMeta>(file);
+    const files = readIndexFile<{ filePaths: string[]; fileOfUnit: number[] }>(indexFilePath(cacheDir, commit, settings, 'file'));
     const units = meta.units.map(([p, kind, qualifiedName, startLine, endLine]) => ({
       path: meta.paths[p], kind, qualifiedName, startLine, endLine,
     }));
-    return { commit: meta.commit, settings: meta.settings, index, units, stats: meta.stats };
+    return {
+      commit: meta.commit, settings: meta.settings, index, units,
+      fileIndex: files.index, filePaths: files.meta.filePaths, fileOfUnit: Uint32Array.from(files.meta.fileOfUnit),
+      stats: meta.stats,
+    };
   } catch {
     return undefined;
   }

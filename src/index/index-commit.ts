@@ -108,7 +108,7 @@ async function buildFromTree(repo: GitRepo, commit: string, settings: IndexSetti
       const units = await extractUnits(e.path, text);
       const terms: UnitTerms[] = units.map((u) => ({
         kind: u.kind, qualifiedName: u.qualifiedName, startLine: u.startLine, endLine: u.endLine,
-        ...bodyTerms(u.text, settings),
+        ...bodyTerms(u.text, u.kind === 'file' ? settings.maxFileWords : settings.maxBodyWords, settings.stem),
       }));
       cache.set(`${e.blob}${languageOf(e.path)}`, terms);
       unitsOf.set(e.path, terms);

@@ -1,5 +1,4 @@
-import type { InvertedIndex } from '../index/inverted-index.js';
-import type { IndexedUnit } from '../index/code-index.js';
+import type { CodeIndex, IndexedUnit } from '../index/code-index.js';
 import { Bm25fScorer, topK, type Bm25fParams, type QueryTerms } from './bm25f.js';
 import { moduleIdOf, rollUp, type RankedItem } from './rollup.js';
 
@@ -25,17 +24,63 @@ export interface LocalizeOptions {
   matchedTermsPerItem?: number;
 }
 
+/** How evidence is weighed; every field optional (defaults set by bench/swebench-lite). */
+export interface RankingOptions {
+  /** BM25F+ parameters of the function-level index. */
+  bm25?: Partial<Bm25fParams>;
+  /** BM25F+ parameters of the file-level index (default: those of `bm25`). */
+  fileBm25?: Partial<Bm25fParams>;
+  /**
+   * Weight α of the file prior: a function's score is s_fn / max s_fn + α · s_file / max s_file,
+   * where s_file is the BM25F+ score of its whole file (0 = functions alone).
+   */
+  filePrior?: number;
+}
+
+/** The default ranking options (chosen by measurement on SWE-bench Lite: docs/results.md). */
+export const DEFAULT_RANKING: Required<Omit<RankingOptions, 'fileBm25'>> = {
+  bm25: {},
+  filePrior: 0,
+};
+
 /**
- * Ranks the code units of one index for an issue: BM25F+ over function-level documents, then
- * roll-up to modules and files by first occurrence (SweRank protocol).
+ * Ranks the code units of one index for an issue: BM25F+ over function-level documents,
+ * optionally fused with a whole-file prior, then roll-up to modules and files by first
+ * occurrence (SweRank protocol).
  *
- * Construct once per loaded index and reuse: the scorer precomputes per-document length norms.
+ * Construct once per loaded index and reuse: the scorers precompute per-document length norms.
  */
 export class Localizer {
   private readonly scorer: Bm25fScorer;
-  constructor(readonly index: InvertedIndex, readonly units: readonly IndexedUnit[], params: Partial<Bm25fParams> = {}) {
-    if (units.length !== index.docCount) throw new Error(`index has ${index.docCount} documents but ${units.length} units`);
-    this.scorer = new Bm25fScorer(index, params);
+  private readonly fileScorer: Bm25fScorer;
+  private readonly filePrior: number;
+  private readonly combined: Float32Array;
+  readonly index: CodeIndex['index'];
+  readonly units: CodeIndex['units'];
+  constructor(readonly codeIndex: CodeIndex, opts: RankingOptions = {}) {
+    this.index = codeIndex.index;
+    this.units = codeIndex.units;
+    const bm25 = opts.bm25 ?? DEFAULT_RANKING.bm25;
+    this.scorer = new Bm25fScorer(codeIndex.index, bm25);
+    this.fileScorer = new Bm25fScorer(codeIndex.fileIndex, opts.fileBm25 ?? bm25);
+    this.filePrior = opts.filePrior ?? DEFAULT_RANKING.filePrior;
+    this.combined = new Float32Array(codeIndex.index.docCount);
+  }
+
+  /** Scores of every function-level document: BM25F+ fused with the file prior. Reused array. */
+  scoreAll(query: QueryTerms): Float32Array {
+    const fn = this.scorer.scoreAll(query);
+    if (this.filePrior <= 0) return fn;
+    const file = this.fileScorer.scoreAll(query);
+    let maxFn = 0, maxFile = 0;
+    for (let d = 0; d < fn.length; d++) if (fn[d] > maxFn) maxFn = fn[d];
+    for (let f = 0; f < file.length; f++) if (file[f] > maxFile) maxFile = file[f];
+    const out = this.combined;
+    const a = maxFn > 0 ? 1 / maxFn : 0;
+    const c = maxFile > 0 ? this.filePrior / maxFile : 0;
+    const fileOf = this.codeIndex.fileOfUnit;
+    for (let d = 0; d < fn.length; d++) out[d] = fn[d] * a + file[fileOf[d]] * c;
+    return out;
   }
 
   /**
@@ -46,8 +91,7 @@ export class Localizer {
     const top = opts.top ?? 10;
     const depth = Math.max(top, opts.depth ?? Math.max(2000, 50 * top));
     const perItem = opts.matchedTermsPerItem ?? 8;
-    const scores = this.scorer.scoreAll(query);
-    const hits = topK(scores, depth);
+    const hits = topK(this.scoreAll(query), depth);
     // A name defined twice in one file (e.g. in both branches of an `if`) ranks once, at its best.
     const seen = new Set<string>();
     const ranked = [];
