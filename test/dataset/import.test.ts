@@ -164,7 +164,7 @@ test('Tomcat (Ye et al. 2014): full commit, first parent as a-priori state, adde
       assert.deepEqual(r.provenance.addedFiles, ['java/org/C.java']);
       assert.deepEqual(r.positiveFunctions, ['java/org/A.java:A.run']);
       assert.equal(r.changesTests, true);
-      assert.equal(r.candidates, 2);
+      assert.equal(r.candidates, 3); // A, B and the test TestA
       assert.deepEqual(res.dropped.map((d) => d.id), ['2']);
       assert.match(res.dropped[0].reason, /abcdef0 not found/);
     } finally {

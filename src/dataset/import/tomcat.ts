@@ -7,7 +7,7 @@
 import type { GitRepo } from '../../repo/git.js';
 import { goldForCommit } from '../gold.js';
 import type { DatasetRecord } from '../record.js';
-import { countCandidatePaths, benchmarkIssue, type ImportOptions, type ImportResult } from './common.js';
+import { countCandidatePaths, benchmarkIssue, treePaths, type ImportOptions, type ImportResult } from './common.js';
 import { readRows, rowError, stringField, type Row } from './rows.js';
 
 /** Options of {@link importTomcat}. */
@@ -59,7 +59,8 @@ function readRow(row: Row): TomcatRow {
  * state (files the fix added are neither positive nor negative; listed in provenance
  * `addedFiles`); positive functions (unless `functions: false`) = the functions of those files
  * the commit edits ({@link goldForCommit}); `changesTests` = whether the commit changes a test
- * file; `candidates` = non-test source files at the a-priori state. Dropped with a reason: a
+ * file; `candidates` = source files at the a-priori state, tests included (Ye et al. rank all
+ * source files, and their fixed files include tests). Dropped with a reason: a
  * commit missing from the repository, a root commit, no listed file existing at the a-priori state.
  *
  * @throws IssuelocError for an unreadable file, or a corrupt line or row missing a field (named
@@ -110,7 +111,7 @@ export async function importTomcat(path: string, options: TomcatImportOptions): 
       drop(`fixing commit ${sha} is a root commit`);
       continue;
     }
-    const tree = new Set((await repo.listTree(parent)).entries.map((e) => e.path));
+    const tree = new Set(await treePaths(repo, parent));
     const positives = r.files.filter((f) => tree.has(f));
     const added = r.files.filter((f) => !tree.has(f));
     if (positives.length === 0) {
@@ -121,7 +122,7 @@ export async function importTomcat(path: string, options: TomcatImportOptions): 
     record.commits = [sha];
     record.aprioriCommit = parent;
     record.positives = positives;
-    record.candidates = countCandidatePaths(tree);
+    record.candidates = countCandidatePaths(tree, true);
     if (added.length > 0) record.provenance.addedFiles = added;
     if (options.functions !== false) {
       const gold = await goldForCommit(repo, sha, { extract: options.extract });
