@@ -32,7 +32,7 @@ export function cleanup(dir: string): void {
 /** File content, or `{ symlink: target }` for a symbolic link. */
 export type FixtureFile = string | Buffer | { symlink: string };
 
-/** Writes `files` into the work tree `dir` (created as a repo when needed) and commits them. */
+/** Writes `files` into the work tree `dir` (created as a repo when needed) and commits them (only them). */
 export function commitFiles(dir: string, files: Record<string, FixtureFile>, message = 'commit'): string {
   mkdirSync(dir, { recursive: true });
   try {
@@ -46,7 +46,8 @@ export function commitFiles(dir: string, files: Record<string, FixtureFile>, mes
     if (typeof content === 'object' && !Buffer.isBuffer(content)) symlinkSync(content.symlink, full);
     else writeFileSync(full, content);
   }
-  git(dir, 'add', '-A');
+  const paths = Object.keys(files);
+  if (paths.length > 0) git(dir, 'add', '--', ...paths);
   git(dir, 'commit', '-q', '--allow-empty', '-m', message);
   return git(dir, 'rev-parse', 'HEAD');
 }

@@ -1,0 +1,370 @@
+import type { Node } from 'web-tree-sitter';
+import type { Language } from './languages.js';
+
+/** Name of a node as a unit or qualifier; null = this node is not one (it is skipped whole). */
+export type NameOf = (node: Node) => string | null;
+
+/**
+ * What a tree-sitter node type is, met at module or class level (function bodies are never
+ * entered):
+ * - `class`: a class-like unit (class, interface, enum, record, struct, trait, module…); its
+ *   name qualifies everything found inside it;
+ * - `function`: a function or method unit; what is inside belongs to it (nested functions are
+ *   part of their parent, as in the SWE-bench protocol);
+ * - `scope`: only a qualifier, no unit (C++ namespace, Rust `impl`/`mod`, TS namespace); name ''
+ *   means look inside without qualifying;
+ * - `descend`: look inside (bodies, `if`/`try` blocks at module level, preprocessor blocks);
+ * - `wrap`: look inside; a unit directly inside starts where this node starts (Python decorators,
+ *   `export`, C++ `template<…>`, `const f = () => …`).
+ */
+export type Role =
+  | { as: 'class'; name?: NameOf }
+  | { as: 'function'; name?: NameOf }
+  | { as: 'scope'; name: NameOf }
+  | { as: 'descend' }
+  | { as: 'wrap' };
+
+/** How the units of one language are found in its tree-sitter tree. */
+export interface LanguageSpec {
+  /** Grammar file: `tree-sitter-<grammar>.wasm` of the tree-sitter-wasms package. */
+  grammar: string;
+  roles: Readonly<Record<string, Role>>;
+  /** Node types that, right before a unit, belong to its span (Rust `#[…]` attribute items). */
+  leading?: readonly string[];
+  /**
+   * End a unit at its last token that is not a comment (Python: matches `ast`'s `end_lineno`,
+   * where tree-sitter may let a block run on over trailing comments).
+   */
+  trimTrailingComments?: boolean;
+}
+
+const CLASS: Role = { as: 'class' };
+const FUNCTION: Role = { as: 'function' };
+const DESCEND: Role = { as: 'descend' };
+const WRAP: Role = { as: 'wrap' };
+
+function roles(groups: [Role, string[]][]): Record<string, Role> {
+  const out: Record<string, Role> = {};
+  for (const [role, types] of groups) for (const t of types) out[t] = role;
+  return out;
+}
+
+const field = (node: Node, name: string): Node | null => node.childForFieldName(name);
+
+/** First named child of one of `types`. */
+function childOfType(node: Node, types: readonly string[]): Node | null {
+  for (const c of node.namedChildren) if (c && types.includes(c.type)) return c;
+  return null;
+}
+
+/** `A::B`, `A.B`, `a\\b` → `A.B`; whitespace and generic arguments dropped. */
+function dotted(text: string): string {
+  return text.replace(/<[^<>]*(<[^<>]*>[^<>]*)*>/g, '').replace(/\s+/g, '').replace(/::|\\/g, '.').replace(/^\.+/, '');
+}
+
+/** A type as a qualifier: pointers, references, generic arguments and module paths dropped. */
+function bareType(text: string): string {
+  const t = text.replace(/[[<].*$/s, '').replace(/[\s*&()]+/g, '').replace(/^(mut|dyn|const)(?=[A-Z_a-z])/, '');
+  const parts = t.split(/::|\./);
+  return parts[parts.length - 1];
+}
+
+// ------------------------------------------------------------------------------ C and C++
+
+/** Name of a C/C++ function from its declarator chain: `Foo::bar` → `Foo.bar`, `~Foo`, `operator=`. */
+function cDeclaratorName(node: Node): string | null {
+  let d: Node | null = field(node, 'declarator');
+  for (let guard = 0; d && guard < 16; guard++) {
+    switch (d.type) {
+      case 'function_declarator':
+      case 'pointer_declarator':
+      case 'reference_declarator':
+      case 'parenthesized_declarator':
+      case 'attributed_declarator':
+        d = field(d, 'declarator') ?? d.namedChildren.find((c) => c !== null && c.type.endsWith('declarator')) ?? null;
+        break;
+      case 'identifier':
+      case 'field_identifier':
+      case 'destructor_name':
+      case 'operator_name':
+        return d.text.replace(/\s+/g, '');
+      case 'qualified_identifier':
+      case 'template_function':
+        return dotted(d.text);
+      default:
+        return null;
+    }
+  }
+  return null;
+}
+
+/** Struct/class/union with a body (a definition, not a mere use of the type). */
+function cRecordName(node: Node): string | null {
+  const name = field(node, 'name');
+  return name && field(node, 'body') ? dotted(name.text) : null;
+}
+
+/** C++ namespace: `a::b` → `a.b`; anonymous → '' (look inside, no qualifier). */
+function namespaceName(node: Node): string {
+  const name = field(node, 'name');
+  return name ? dotted(name.text) : '';
+}
+
+const C_BLOCKS = ['translation_unit', 'preproc_if', 'preproc_ifdef', 'preproc_else', 'preproc_elif', 'preproc_elifdef', 'linkage_specification', 'declaration_list'];
+
+/** `struct S {…} s;`, `typedef struct S {…} S_t;`, a struct member of a class: the struct inside. */
+const C_RECORD_HOLDERS = ['declaration', 'type_definition', 'field_declaration'];
+
+const C: LanguageSpec = {
+  grammar: 'c',
+  roles: {
+    ...roles([[DESCEND, C_BLOCKS], [WRAP, C_RECORD_HOLDERS]]),
+    function_definition: { as: 'function', name: cDeclaratorName },
+    struct_specifier: { as: 'class', name: cRecordName },
+    union_specifier: { as: 'class', name: cRecordName },
+  },
+};
+
+const CPP: LanguageSpec = {
+  grammar: 'cpp',
+  roles: {
+    ...roles([[DESCEND, [...C_BLOCKS, 'field_declaration_list']], [WRAP, ['template_declaration', ...C_RECORD_HOLDERS]]]),
+    function_definition: { as: 'function', name: cDeclaratorName },
+    class_specifier: { as: 'class', name: cRecordName },
+    struct_specifier: { as: 'class', name: cRecordName },
+    union_specifier: { as: 'class', name: cRecordName },
+    namespace_definition: { as: 'scope', name: namespaceName },
+  },
+};
+
+// ------------------------------------------------------------------------------ Python
+
+const PYTHON: LanguageSpec = {
+  grammar: 'python',
+  roles: roles([
+    [CLASS, ['class_definition']],
+    [FUNCTION, ['function_definition']],
+    [WRAP, ['decorated_definition']],
+    // ref_eval.py `_BLOCKS`: if/try/with/for/while (and their else/except/finally parts)
+    [DESCEND, ['module', 'block', 'if_statement', 'elif_clause', 'else_clause', 'try_statement',
+      'except_clause', 'except_group_clause', 'finally_clause', 'with_statement', 'for_statement',
+      'while_statement']],
+  ]),
+  trimTrailingComments: true,
+};
+
+// ------------------------------------------------------------------------------ JVM, .NET
+
+const JAVA: LanguageSpec = {
+  grammar: 'java',
+  roles: roles([
+    [CLASS, ['class_declaration', 'interface_declaration', 'enum_declaration', 'record_declaration', 'annotation_type_declaration']],
+    [FUNCTION, ['method_declaration', 'constructor_declaration', 'compact_constructor_declaration']],
+    [DESCEND, ['program', 'class_body', 'interface_body', 'enum_body', 'enum_body_declarations', 'annotation_type_body']],
+  ]),
+};
+
+function csharpOperator(node: Node): string {
+  const op = field(node, 'operator') ?? field(node, 'type');
+  return `operator${op ? op.text.replace(/\s+/g, '') : ''}`;
+}
+
+const CSHARP: LanguageSpec = {
+  grammar: 'c_sharp',
+  roles: {
+    ...roles([
+      [CLASS, ['class_declaration', 'struct_declaration', 'interface_declaration', 'enum_declaration', 'record_declaration', 'record_struct_declaration']],
+      [FUNCTION, ['method_declaration', 'constructor_declaration', 'property_declaration']],
+      [DESCEND, ['compilation_unit', 'namespace_declaration', 'file_scoped_namespace_declaration', 'declaration_list']],
+    ]),
+    destructor_declaration: { as: 'function', name: (n) => `~${field(n, 'name')?.text ?? ''}` },
+    operator_declaration: { as: 'function', name: csharpOperator },
+    conversion_operator_declaration: { as: 'function', name: csharpOperator },
+    indexer_declaration: { as: 'function', name: () => 'this' },
+  },
+};
+
+const kotlinType: NameOf = (n) => childOfType(n, ['type_identifier'])?.text ?? null;
+const kotlinSimple: NameOf = (n) => childOfType(n, ['simple_identifier'])?.text ?? null;
+
+const KOTLIN: LanguageSpec = {
+  grammar: 'kotlin',
+  roles: {
+    class_declaration: { as: 'class', name: kotlinType },
+    object_declaration: { as: 'class', name: kotlinType },
+    function_declaration: { as: 'function', name: kotlinSimple },
+    secondary_constructor: { as: 'function', name: () => 'constructor' },
+    ...roles([[DESCEND, ['source_file', 'class_body', 'enum_class_body', 'companion_object']]]),
+  },
+};
+
+const SCALA: LanguageSpec = {
+  grammar: 'scala',
+  roles: roles([
+    [CLASS, ['class_definition', 'object_definition', 'trait_definition']],
+    [FUNCTION, ['function_definition', 'function_declaration']],
+    [DESCEND, ['compilation_unit', 'template_body']],
+  ]),
+};
+
+const SWIFT: LanguageSpec = {
+  grammar: 'swift',
+  roles: {
+    class_declaration: { as: 'class', name: (n) => { const t = field(n, 'name'); return t ? bareType(t.text) : null; } },
+    protocol_declaration: CLASS,
+    function_declaration: FUNCTION,
+    protocol_function_declaration: FUNCTION,
+    init_declaration: { as: 'function', name: () => 'init' },
+    deinit_declaration: { as: 'function', name: () => 'deinit' },
+    subscript_declaration: { as: 'function', name: () => 'subscript' },
+    ...roles([[DESCEND, ['source_file', 'class_body', 'enum_class_body', 'protocol_body']]]),
+  },
+};
+
+// ------------------------------------------------------------------------------ Go, Rust
+
+/** Go method `func (s *Server[T]) Serve()` → `Server.Serve`. */
+function goMethodName(node: Node): string | null {
+  const name = field(node, 'name');
+  const receiver = field(node, 'receiver');
+  const param = receiver ? childOfType(receiver, ['parameter_declaration', 'variadic_parameter_declaration']) : null;
+  const type = param ? field(param, 'type') : null;
+  if (!name) return null;
+  return type ? `${bareType(type.text)}.${name.text}` : name.text;
+}
+
+/** Go `type X struct {…}` / `type X interface {…}`: a class unit; other type specs are not. */
+function goTypeName(node: Node): string | null {
+  const type = field(node, 'type');
+  return type && (type.type === 'struct_type' || type.type === 'interface_type') ? field(node, 'name')?.text ?? null : null;
+}
+
+const GO: LanguageSpec = {
+  grammar: 'go',
+  roles: {
+    function_declaration: FUNCTION,
+    method_declaration: { as: 'function', name: goMethodName },
+    type_spec: { as: 'class', name: goTypeName },
+    ...roles([[DESCEND, ['source_file', 'type_declaration']]]),
+  },
+};
+
+const RUST: LanguageSpec = {
+  grammar: 'rust',
+  roles: {
+    ...roles([
+      [CLASS, ['struct_item', 'enum_item', 'union_item', 'trait_item']],
+      [FUNCTION, ['function_item', 'function_signature_item']],
+      [DESCEND, ['source_file', 'declaration_list']],
+    ]),
+    // `impl<T> Trait for path::Type<T> { fn f() }` → `Type.f`
+    impl_item: { as: 'scope', name: (n) => { const t = field(n, 'type'); return t ? bareType(t.text) : null; } },
+    // inline `mod m { … }` qualifies like a namespace; `mod m;` has nothing inside
+    mod_item: { as: 'scope', name: (n) => (field(n, 'body') ? field(n, 'name')?.text ?? null : null) },
+  },
+  leading: ['attribute_item'],
+};
+
+// ------------------------------------------------------------------------------ Ruby, PHP
+
+const rubyName: NameOf = (n) => { const t = field(n, 'name'); return t ? dotted(t.text) : null; };
+
+const RUBY: LanguageSpec = {
+  grammar: 'ruby',
+  roles: {
+    class: { as: 'class', name: rubyName },
+    module: { as: 'class', name: rubyName },
+    method: FUNCTION,
+    singleton_method: FUNCTION,
+    // `class << self`, and `private def x` / `included do … end` (a call whose arguments define methods)
+    ...roles([[DESCEND, ['program', 'body_statement', 'singleton_class', 'call', 'argument_list', 'do_block', 'block_body']]]),
+  },
+};
+
+const PHP: LanguageSpec = {
+  grammar: 'php',
+  roles: roles([
+    [CLASS, ['class_declaration', 'interface_declaration', 'trait_declaration', 'enum_declaration']],
+    [FUNCTION, ['method_declaration', 'function_definition']],
+    // namespaces qualify nothing (like Java packages); `if (!function_exists('f')) { function f() … }`
+    [DESCEND, ['program', 'namespace_definition', 'compound_statement', 'declaration_list', 'enum_declaration_list', 'if_statement', 'else_clause', 'else_if_clause']],
+  ]),
+};
+
+// ------------------------------------------------------------------------------ JavaScript, TypeScript
+
+const FUNCTION_VALUES = ['arrow_function', 'function_expression', 'function', 'generator_function'];
+
+/** `const f = () => …` / `const f = function …`; other declarators are not units. */
+function declaratorFunctionName(node: Node): string | null {
+  const value = field(node, 'value');
+  const name = field(node, 'name');
+  return value && name && name.type === 'identifier' && FUNCTION_VALUES.includes(value.type) ? name.text : null;
+}
+
+/** Class field holding a function: `handler = () => {…}`. */
+function fieldFunctionName(node: Node): string | null {
+  const value = field(node, 'value');
+  const name = field(node, 'name') ?? field(node, 'property');
+  return value && name && FUNCTION_VALUES.includes(value.type) ? name.text : null;
+}
+
+/** `Foo.prototype.bar = function …` → `Foo.bar`; `module.exports.f = …` / `exports.f = …` → `f`. */
+function assignedFunctionName(node: Node): string | null {
+  const right = field(node, 'right');
+  const left = field(node, 'left');
+  if (!right || !left || !FUNCTION_VALUES.includes(right.type)) return null;
+  if (left.type !== 'identifier' && left.type !== 'member_expression') return null;
+  const name = left.text.replace(/\s+/g, '').replace(/^(module\.)?exports\./, '').replace(/\.prototype\./, '.');
+  return /^[\w$.#]+$/.test(name) ? name : null;
+}
+
+/** The declared name, or `default` for an anonymous `export default`. */
+const orDefault: NameOf = (n) => field(n, 'name')?.text ?? 'default';
+
+function jsSpec(grammar: string): LanguageSpec {
+  return {
+    grammar,
+    roles: {
+      ...roles([
+        [CLASS, ['class_declaration', 'abstract_class_declaration', 'interface_declaration', 'enum_declaration']],
+        [FUNCTION, ['function_declaration', 'generator_function_declaration', 'method_definition', 'method_signature', 'abstract_method_signature']],
+        [DESCEND, ['program', 'class_body', 'interface_body', 'object_type', 'statement_block', 'ambient_declaration']],
+        [WRAP, ['export_statement', 'lexical_declaration', 'variable_declaration', 'expression_statement']],
+      ]),
+      // `export default class { … }`, `export default function () { … }`, `export default () => …`
+      class: { as: 'class', name: orDefault },
+      ...roles([[{ as: 'function', name: orDefault }, FUNCTION_VALUES]]),
+      variable_declarator: { as: 'function', name: declaratorFunctionName },
+      public_field_definition: { as: 'function', name: fieldFunctionName },
+      field_definition: { as: 'function', name: fieldFunctionName },
+      assignment_expression: { as: 'function', name: assignedFunctionName },
+      internal_module: { as: 'scope', name: (n) => dotted(field(n, 'name')?.text ?? '') },
+      module: { as: 'scope', name: () => '' },
+    },
+    leading: ['decorator'],
+  };
+}
+
+/** Extraction specs by grammar name. */
+export const SPECS: Readonly<Record<string, LanguageSpec>> = {
+  python: PYTHON, java: JAVA, c_sharp: CSHARP, kotlin: KOTLIN, scala: SCALA, swift: SWIFT,
+  go: GO, rust: RUST, c: C, cpp: CPP, ruby: RUBY, php: PHP,
+  javascript: jsSpec('javascript'), typescript: jsSpec('typescript'), tsx: jsSpec('tsx'),
+};
+
+/**
+ * The extraction spec for a file, or undefined when its language is indexed at file level only.
+ * `.tsx` uses the TSX grammar; `.h` the C++ grammar (a superset good enough for C headers, and
+ * right for the C++ headers that share the extension).
+ */
+export function specFor(path: string, language: Language | undefined): LanguageSpec | undefined {
+  switch (language) {
+    case 'typescript': return path.endsWith('.tsx') ? SPECS.tsx : SPECS.typescript;
+    case 'c': return path.endsWith('.h') ? SPECS.cpp : SPECS.c;
+    case 'cpp': return SPECS.cpp;
+    case 'csharp': return SPECS.c_sharp;
+    case undefined: return undefined;
+    default: return SPECS[language];
+  }
+}

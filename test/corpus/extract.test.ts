@@ -1,0 +1,430 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { extractUnits } from '../../src/corpus/extract.js';
+
+/** `kind qualifiedName start-end` of each unit after the file unit. */
+async function outline(path: string, lines: string[]): Promise<string[]> {
+  const units = await extractUnits(path, lines.join('\n') + '\n');
+  assert.equal(units[0].kind, 'file');
+  assert.equal(units[0].id, path);
+  assert.equal(units[0].qualifiedName, '');
+  return units.slice(1).map((u) => `${u.kind} ${u.qualifiedName} ${u.startLine}-${u.endLine}`);
+}
+
+test('Python: the SWE-bench protocol (decorators, nesting, module/class-level blocks)', async () => {
+  const src = [
+    'import os',                           // 1
+    '@decorator',                          // 2
+    '@other(1)',                           // 3
+    'def top(a):',                         // 4
+    '    def inner():',                    // 5
+    '        pass',                        // 6
+    '    class Local:',                    // 7
+    '        def hidden(self): pass',      // 8
+    '    return inner',                    // 9
+    '    # trailing comment in the block', // 10
+    '',                                    // 11
+    'class Outer(Base):',                  // 12
+    '    class Inner:',                    // 13
+    '        async def method(self):',     // 14
+    '            return 1',                // 15
+    '    @property',                       // 16
+    '    def value(self):',                // 17
+    '        return self._v',              // 18
+    '    @value.setter',                   // 19
+    '    def value(self, v):',             // 20
+    '        self._v = v',                 // 21
+    '    if PY3:',                         // 22
+    '        def py3(self): pass',         // 23
+    '    else:',                           // 24
+    '        def py2(self): pass',         // 25
+    'try:',                                // 26
+    '    import fast',                     // 27
+    'except ImportError:',                 // 28
+    '    def fallback(): pass',            // 29
+    'finally:',                            // 30
+    '    def cleanup(): pass',             // 31
+    'for n in ():',                        // 32
+    '    def looped(): pass',              // 33
+    'while False:',                        // 34
+    '    def whiled(): pass',              // 35
+    'with ctx():',                         // 36
+    '    def withed(): pass',              // 37
+    'match x:',                            // 38
+    '    case 1:',                         // 39
+    '        def matched(): pass',         // 40 (ref_eval does not enter match)
+    'f = lambda: 1',                       // 41
+  ];
+  assert.deepEqual(await outline('pkg/m.py', src), [
+    'function top 2-9',
+    'class Outer 12-25',
+    'class Outer.Inner 13-15',
+    'function Outer.Inner.method 14-15',
+    'function Outer.value 16-18',
+    'function Outer.value 19-21',
+    'function Outer.py3 23-23',
+    'function Outer.py2 25-25',
+    'function fallback 29-29',
+    'function cleanup 31-31',
+    'function looped 33-33',
+    'function whiled 35-35',
+    'function withed 37-37',
+  ]);
+  const units = await extractUnits('pkg/m.py', src.join('\n'));
+  const top = units.find((u) => u.qualifiedName === 'top')!;
+  assert.equal(top.id, 'pkg/m.py:top');
+  assert.equal(top.text, src.slice(1, 9).join('\n'));
+});
+
+test('Java: classes, interfaces, enums, records, annotations in the span', async () => {
+  assert.deepEqual(await outline('src/main/java/x/Foo.java', [
+    'package x;',                                        // 1
+    '@Deprecated',                                       // 2
+    'public class Foo<T> extends Bar {',                 // 3
+    '  @Override',                                       // 4
+    '  public int bar(int x) {',                         // 5
+    '    return new Runnable() { public void run() {} }.hashCode();', // 6
+    '  }',                                               // 7
+    '  Foo() {}',                                        // 8
+    '  static class Inner { void m() {} }',              // 9
+    '  interface I { void n(); default void d() {} }',   // 10
+    '  enum E { A { void z() {} }; void e() {} }',       // 11
+    '  record R(int a) { R { } int g() { return a; } }', // 12
+    '}',                                                 // 13
+  ]), [
+    'class Foo 2-13',
+    'function Foo.bar 4-7',
+    'function Foo.Foo 8-8',
+    'class Foo.Inner 9-9',
+    'function Foo.Inner.m 9-9',
+    'class Foo.I 10-10',
+    'function Foo.I.n 10-10',
+    'function Foo.I.d 10-10',
+    'class Foo.E 11-11',
+    'function Foo.E.e 11-11',
+    'class Foo.R 12-12',
+    'function Foo.R.R 12-12',
+    'function Foo.R.g 12-12',
+  ]);
+});
+
+test('JavaScript: classes, declarations, top-level arrows, prototype and CommonJS assignments', async () => {
+  assert.deepEqual(await outline('lib/a.js', [
+    'function Foo() {}',                           // 1
+    'Foo.prototype.bar = function () {',           // 2
+    '  return 1;',                                 // 3
+    '};',                                          // 4
+    'module.exports.helper = () => 2;',            // 5
+    'export default function () {}',               // 6
+    'const obj = { m() {} };',                     // 7
+    'export function* gen() {}',                   // 8
+    'class Widget extends Base {',                 // 9
+    '  constructor() { super(); }',                // 10
+    '  static create() { return function () {}; }', // 11
+    '  onClick = () => {};',                       // 12
+    '}',                                           // 13
+    'const handler = async (e) => {',              // 14
+    '  const nested = () => 1;',                   // 15
+    '};',                                          // 16
+    'let n = 3, f = function () {};',              // 17
+  ]), [
+    'function Foo 1-1',
+    'function Foo.bar 2-4',
+    'function helper 5-5',
+    'function default 6-6',
+    'function gen 8-8',
+    'class Widget 9-13',
+    'function Widget.constructor 10-10',
+    'function Widget.create 11-11',
+    'function Widget.onClick 12-12',
+    'function handler 14-16',
+    'function f 17-17',
+  ]);
+  assert.deepEqual(await outline('web/App.jsx', ['export const App = () => <div/>;']), ['function App 1-1']);
+  assert.deepEqual(await outline('a.mjs', ['export class M {}']), ['class M 1-1']);
+});
+
+test('TypeScript: decorators, namespaces, interfaces, abstract classes, .tsx', async () => {
+  assert.deepEqual(await outline('src/a.ts', [
+    '@Component({})',                                   // 1
+    'export class Foo implements I {',                  // 2
+    '  @HostListener("click")',                         // 3
+    '  onClick(): void {}',                             // 4
+    '  get v(): number { return 1; }',                  // 5
+    '  static #priv() {}',                              // 6
+    '}',                                                // 7
+    'export const arrow = async (a: number): Promise<void> => {};', // 8
+    'interface I { m(): void; }',                       // 9
+    'abstract class Abs { abstract am(): void; }',      // 10
+    'export namespace NS { export function inNs() {} }', // 11
+    'function overload(a: string): void;',              // 12
+    'function overload(a: any) {}',                     // 13
+    'type T = { a: number };',                          // 14
+  ]), [
+    'class Foo 1-7',
+    'function Foo.onClick 3-4',
+    'function Foo.v 5-5',
+    'function Foo.#priv 6-6',
+    'function arrow 8-8',
+    'class I 9-9',
+    'function I.m 9-9',
+    'class Abs 10-10',
+    'function Abs.am 10-10',
+    'function NS.inNs 11-11',
+    'function overload 13-13',
+  ]);
+  assert.deepEqual(await outline('ui/View.tsx', [
+    'export function View(p: Props) {',
+    '  return <div>{p.x}</div>;',
+    '}',
+    'export const Item = ({ x }: { x: string }) => <li>{x}</li>;',
+  ]), ['function View 1-3', 'function Item 4-4']);
+  assert.deepEqual(await outline('a.mts', ['export function m() {}']), ['function m 1-1']);
+});
+
+test('Go: functions, methods as Receiver.method (pointer and type arguments dropped), types', async () => {
+  assert.deepEqual(await outline('server.go', [
+    'package x',                                            // 1
+    '// Foo does',                                          // 2
+    'func Foo() {}',                                        // 3
+    'func (s *Server) Serve(x int) error {',                // 4
+    '  f := func() {}',                                     // 5
+    '  return nil',                                         // 6
+    '}',                                                    // 7
+    'func (s Server) Name() string { return "" }',          // 8
+    'func (l *List[T]) Push(v T) {}',                       // 9
+    'type Server struct { a int }',                         // 10
+    'type I interface { M() }',                             // 11
+    'type ID int',                                          // 12
+  ]), [
+    'function Foo 3-3',
+    'function Server.Serve 4-7',
+    'function Server.Name 8-8',
+    'function List.Push 9-9',
+    'class Server 10-10',
+    'class I 11-11',
+  ]);
+});
+
+test('C: functions inside preprocessor blocks, multi-line declarators, named structs', async () => {
+  assert.deepEqual(await outline('src/m.c', [
+    '#include <stdio.h>',                 // 1
+    'struct point { int x; };',           // 2
+    'typedef struct { int y; } anon_t;',  // 3
+    '#ifdef X',                           // 4
+    'static int *guarded(void) { return 0; }', // 5
+    '#else',                              // 6
+    'int other(int a,',                   // 7
+    '          int b)',                   // 8
+    '{',                                  // 9
+    '    return a + b;',                  // 10
+    '}',                                  // 11
+    '#endif',                             // 12
+    'int proto(void);',                   // 13
+  ]), [
+    'class point 2-2',
+    'function guarded 5-5',
+    'function other 7-11',
+  ]);
+});
+
+test('C++: namespaces qualify, out-of-line Foo::bar is Foo.bar, templates in the span', async () => {
+  assert.deepEqual(await outline('src/foo.cpp', [
+    'namespace ns { namespace inner {',              // 1
+    'class Foo : public Bar {',                      // 2
+    ' public:',                                      // 3
+    '  Foo();',                                      // 4
+    '  int bar(int x) { return x; }',                // 5
+    '  virtual ~Foo() {}',                           // 6
+    '  struct In { void m() {} };',                  // 7
+    '};',                                            // 8
+    '}}',                                            // 9
+    'int ns::inner::Foo::baz() const { return 1; }', // 10
+    'Foo::Foo() : a(1) {}',                          // 11
+    'template <typename T>',                         // 12
+    'void tmpl(T t) {}',                             // 13
+    'Foo& Foo::operator=(const Foo& o) { return *this; }', // 14
+    'namespace { void anon() {} }',                  // 15
+    'extern "C" { void cfun() {} }',                 // 16
+  ]), [
+    'class ns.inner.Foo 2-8',
+    'function ns.inner.Foo.bar 5-5',
+    'function ns.inner.Foo.~Foo 6-6',
+    'class ns.inner.Foo.In 7-7',
+    'function ns.inner.Foo.In.m 7-7',
+    'function ns.inner.Foo.baz 10-10',
+    'function Foo.Foo 11-11',
+    'function tmpl 12-13',
+    'function Foo.operator= 14-14',
+    'function anon 15-15',
+    'function cfun 16-16',
+  ]);
+  // .h is C by extension but parsed with the C++ grammar, so C++ headers work.
+  assert.deepEqual(await outline('include/w.h', ['class W { int f() { return 1; } };']), ['class W 1-1', 'function W.f 1-1']);
+  assert.deepEqual(await outline('a.hpp', ['struct S { void g(); };', 'void S::g() {}']), ['class S 1-1', 'function S.g 2-2']);
+});
+
+test('C#: attributes in the span, constructors, properties, operators, nested types', async () => {
+  assert.deepEqual(await outline('Lib/Foo.cs', [
+    'using System;',                                         // 1
+    'namespace N.M {',                                       // 2
+    '  [Serializable]',                                      // 3
+    '  public class Foo : IBar {',                           // 4
+    '    [Fact]',                                            // 5
+    '    [Trait("a", "b")]',                                 // 6
+    '    public int Bar(int x)',                             // 7
+    '    {',                                                 // 8
+    '      return x;',                                       // 9
+    '    }',                                                 // 10
+    '    public Foo() {}',                                   // 11
+    '    ~Foo() {}',                                         // 12
+    '    public int P { get { return 1; } set {} }',         // 13
+    '    public static Foo operator +(Foo a, Foo b) => a;',  // 14
+    '    struct S { void M() {} }',                          // 15
+    '    interface I { void N(); }',                         // 16
+    '    record R(int A) { int G() => A; }',                 // 17
+    '  }',                                                   // 18
+    '}',                                                     // 19
+  ]), [
+    'class Foo 3-18',
+    'function Foo.Bar 5-10',
+    'function Foo.Foo 11-11',
+    'function Foo.~Foo 12-12',
+    'function Foo.P 13-13',
+    'function Foo.operator+ 14-14',
+    'class Foo.S 15-15',
+    'function Foo.S.M 15-15',
+    'class Foo.I 16-16',
+    'function Foo.I.N 16-16',
+    'class Foo.R 17-17',
+    'function Foo.R.G 17-17',
+  ]);
+});
+
+test('Ruby: modules and classes qualify, singleton methods, private def', async () => {
+  assert.deepEqual(await outline('lib/m.rb', [
+    'module M',                 // 1
+    '  class Foo < Bar',        // 2
+    '    def bar(x)',           // 3
+    '      x',                  // 4
+    '    end',                  // 5
+    '    def self.cm; end',     // 6
+    '    class << self',        // 7
+    '      def sc; end',        // 8
+    '    end',                  // 9
+    '    private def priv; end', // 10
+    '  end',                    // 11
+    'end',                      // 12
+    'class A::B; def q; end; end', // 13
+    'def top; end',             // 14
+  ]), [
+    'class M 1-12',
+    'class M.Foo 2-11',
+    'function M.Foo.bar 3-5',
+    'function M.Foo.cm 6-6',
+    'function M.Foo.sc 8-8',
+    'function M.Foo.priv 10-10',
+    'class A.B 13-13',
+    'function A.B.q 13-13',
+    'function top 14-14',
+  ]);
+});
+
+test('PHP: classes, interfaces, traits, enums, guarded functions; namespaces do not qualify', async () => {
+  assert.deepEqual(await outline('src/Foo.php', [
+    '<?php',                                                        // 1
+    'namespace App\\Http;',                                         // 2
+    '#[Attr]',                                                      // 3
+    'class Foo extends Bar implements I {',                         // 4
+    '    public function bar($x) { return function() {}; }',       // 5
+    '    public static function make(): static {}',                 // 6
+    '}',                                                            // 7
+    'interface I { public function n(); }',                         // 8
+    'trait T { function t() {} }',                                  // 9
+    "enum E: string { case A = 'a'; public function label() {} }",  // 10
+    'function top() { function inner() {} }',                       // 11
+    "if (!function_exists('h')) { function h() {} }",               // 12
+  ]), [
+    'class Foo 3-7',
+    'function Foo.bar 5-5',
+    'function Foo.make 6-6',
+    'class I 8-8',
+    'function I.n 8-8',
+    'class T 9-9',
+    'function T.t 9-9',
+    'class E 10-10',
+    'function E.label 10-10',
+    'function top 11-11',
+    'function h 12-12',
+  ]);
+});
+
+test('Rust: impl blocks give Type.method, traits, inline modules, attributes in the span', async () => {
+  assert.deepEqual(await outline('src/lib.rs', [
+    'mod m {',                                       // 1
+    '  pub fn inner() {}',                           // 2
+    '}',                                             // 3
+    '#[derive(Debug)]',                              // 4
+    'struct S { a: i32 }',                           // 5
+    'impl S {',                                      // 6
+    '  #[inline]',                                   // 7
+    '  pub fn new() -> Self { S { a: 1 } }',         // 8
+    '}',                                             // 9
+    'impl<T> Display for Vec<T> { fn fmt(&self) {} }', // 10
+    'trait Tr { fn req(&self); fn def(&self) {} }',  // 11
+    'fn top() { fn nested() {} }',                   // 12
+    'enum E { A }',                                  // 13
+    'impl m::P { fn q() {} }',                       // 14
+    'mod declared;',                                 // 15
+  ]), [
+    'function m.inner 2-2',
+    'class S 4-5',
+    'function S.new 7-8',
+    'function Vec.fmt 10-10',
+    'class Tr 11-11',
+    'function Tr.req 11-11',
+    'function Tr.def 11-11',
+    'function top 12-12',
+    'class E 13-13',
+    'function P.q 14-14',
+  ]);
+});
+
+test('Kotlin, Scala, Swift: classes, objects and their functions', async () => {
+  assert.deepEqual(await outline('src/Foo.kt', [
+    '@Ann',                                          // 1
+    'class Foo(val a: Int) : Bar() {',               // 2
+    '  fun bar(): Int = 1',                          // 3
+    '  companion object { fun create() = Foo(1) }',  // 4
+    '}',                                             // 5
+    'object Single { fun s() {} }',                  // 6
+    'fun top(x: Int) { fun nested() {} }',           // 7
+  ]), ['class Foo 1-5', 'function Foo.bar 3-3', 'function Foo.create 4-4', 'class Single 6-6', 'function Single.s 6-6', 'function top 7-7']);
+  assert.deepEqual(await outline('src/Foo.scala', [
+    'class Foo(a: Int) extends Bar {',
+    '  def bar(x: Int): Int = x',
+    '}',
+    'object Foo { def apply(): Foo = new Foo(1) }',
+    'trait T { def t: Int }',
+  ]), ['class Foo 1-3', 'function Foo.bar 2-2', 'class Foo 4-4', 'function Foo.apply 4-4', 'class T 5-5', 'function T.t 5-5']);
+  assert.deepEqual(await outline('Sources/Foo.swift', [
+    'class Foo: Bar {',
+    '  func bar(x: Int) -> Int { return x }',
+    '  init() {}',
+    '}',
+    'extension Foo { func ext() {} }',
+    'protocol P { func p() }',
+    'func top() {}',
+  ]), ['class Foo 1-4', 'function Foo.bar 2-2', 'function Foo.init 3-3', 'class Foo 5-5', 'function Foo.ext 5-5', 'class P 6-6', 'function P.p 6-6', 'function top 7-7']);
+});
+
+test('other languages and unparsable text give the file unit only', async () => {
+  const lua = await extractUnits('init.lua', 'function f() end\n');
+  assert.deepEqual(lua.map((u) => u.kind), ['file']);
+  assert.equal(lua[0].endLine, 1);
+  const junk = await extractUnits('broken.py', ')))(((\n\x00\n');
+  assert.equal(junk[0].kind, 'file');
+  assert.equal(junk[0].endLine, 2);
+  const empty = await extractUnits('empty.py', '');
+  assert.deepEqual(empty.map((u) => [u.kind, u.startLine, u.endLine]), [['file', 1, 1]]);
+});
