@@ -1,7 +1,7 @@
 /**
  * The four identifier patterns of "file localisation from issues at large" (method notes,
  * `../shared/docs/method-notes.md`), recognised with a linear character scan, no regular
- * expressions:
+ * expressions and no allocation for words that match nothing:
  *
  * - `upperSnake`: UPPER_SNAKE_CASE with two or more parts (`MAX_SIZE`, `HTTP_2_PROTOCOL`);
  * - `lowerSnake`: lower_snake_case with two or more parts (`get_queryset`, `name__icontains`);
@@ -14,6 +14,8 @@
  * is a dotted path counts once, as `dotted`; any other word with dots is split at the dots and each
  * part is classified alone (`foo_bar.baz` gives the lower_snake `foo_bar`). File names therefore
  * match through their stem (`HTTPServer.java` → camelCase `HTTPServer`), as the method assumes.
+ * Literal reading of the method: `python3.9` is a dotted path (digits last), `3.0.3` is not (a part
+ * must start with a letter).
  */
 
 import { charClass } from './identifier-split.js';
@@ -27,6 +29,9 @@ export interface IdentifierHit {
   pattern: IdentifierPattern;
 }
 
+const DOT = 46;
+const UNDERSCORE = 95;
+
 /**
  * Calls `onWord(start, end)` for each maximal run of `[A-Za-z0-9_.]` in `text`, outer dots trimmed
  * (empty runs skipped). Linear in `text.length`.
@@ -35,46 +40,68 @@ export function forEachDottedWord(text: string, onWord: (start: number, end: num
   const n = text.length;
   let i = 0;
   while (i < n) {
-    if (!isWordOrDot(text.charCodeAt(i))) {
+    const c = text.charCodeAt(i);
+    if (c !== DOT && charClass(c) === 0) {
       i++;
       continue;
     }
     let s = i;
-    while (i < n && isWordOrDot(text.charCodeAt(i))) i++;
+    for (i++; i < n; i++) {
+      const d = text.charCodeAt(i);
+      if (d !== DOT && charClass(d) === 0) break;
+    }
     let e = i;
-    while (s < e && text.charCodeAt(s) === 46) s++;
-    while (e > s && text.charCodeAt(e - 1) === 46) e--;
+    while (s < e && text.charCodeAt(s) === DOT) s++;
+    while (e > s && text.charCodeAt(e - 1) === DOT) e--;
     if (e > s) onWord(s, e);
   }
+}
+
+/**
+ * Calls `onHit(start, end, pattern)` for each identifier occurrence in `text`, in order.
+ * Linear time; allocates nothing for words that match no pattern.
+ */
+export function scanIdentifiers(text: string, onHit: (start: number, end: number, pattern: IdentifierPattern) => void): void {
+  forEachDottedWord(text, (s, e) => {
+    // Fast reject: a word with no capital, `_` or `.` matches no pattern (most English words).
+    let dot = -1;
+    let candidate = false;
+    for (let i = s; i < e; i++) {
+      const c = text.charCodeAt(i);
+      if (c === DOT) {
+        if (dot < 0) dot = i;
+        candidate = true;
+      } else {
+        const k = charClass(c);
+        if (k === 1 || k === 4) candidate = true;
+      }
+    }
+    if (!candidate) return;
+    if (dot < 0) {
+      const p = classifyRange(text, s, e);
+      if (p !== undefined) onHit(s, e, p);
+      return;
+    }
+    if (isDottedPathRange(text, s, e)) {
+      onHit(s, e, 'dotted');
+      return;
+    }
+    let ps = s;
+    for (let i = s; i <= e; i++) {
+      if (i < e && text.charCodeAt(i) !== DOT) continue;
+      if (i > ps) {
+        const p = classifyRange(text, ps, i);
+        if (p !== undefined) onHit(ps, i, p);
+      }
+      ps = i + 1;
+    }
+  });
 }
 
 /** All identifier occurrences in `text`, in order (duplicates kept). Linear time. */
 export function findIdentifiers(text: string): IdentifierHit[] {
   const hits: IdentifierHit[] = [];
-  forEachDottedWord(text, (s, e) => {
-    // Fast reject: a word with no capital, `_` or `.` matches no pattern (most English words).
-    let i = s;
-    for (; i < e; i++) {
-      const k = charClass(text.charCodeAt(i));
-      if (k === 1 || k === 4 || k === 0) break;
-    }
-    if (i === e) return;
-    const word = text.slice(s, e);
-    if (word.indexOf('.') < 0) {
-      const p = classifySimple(word);
-      if (p !== undefined) hits.push({ text: word, pattern: p });
-      return;
-    }
-    const parts = word.split('.');
-    if (isDottedPath(parts)) {
-      hits.push({ text: word, pattern: 'dotted' });
-      return;
-    }
-    for (const part of parts) {
-      const p = classifySimple(part);
-      if (p !== undefined) hits.push({ text: part, pattern: p });
-    }
-  });
+  scanIdentifiers(text, (s, e, pattern) => hits.push({ text: text.slice(s, e), pattern }));
   return hits;
 }
 
@@ -83,55 +110,62 @@ export function findIdentifiers(text: string): IdentifierHit[] {
  * (outer underscores ignored), else CamelCase.
  */
 export function classifySimple(word: string): IdentifierPattern | undefined {
-  let s = 0;
-  let e = word.length;
-  while (s < e && word.charCodeAt(s) === 95) s++;
-  while (e > s && word.charCodeAt(e - 1) === 95) e--;
-  if (e - s < 2) return undefined;
-  const core = s === 0 && e === word.length ? word : word.slice(s, e);
-  if (core.indexOf('_') >= 0) return classifySnake(core);
-  return isCamelCaseWord(core) ? 'camelCase' : undefined;
+  return classifyRange(word, 0, word.length);
 }
 
-/**
- * UPPER_SNAKE or lower_snake for a word with inner underscores: two or more parts (runs of `_`
- * separate), first part starting with a letter, all letters of one case.
- */
-function classifySnake(core: string): IdentifierPattern | undefined {
-  if (charClass(core.charCodeAt(0)) !== 1 && charClass(core.charCodeAt(0)) !== 2) return undefined;
+/** {@link classifySimple} on `text[s, e)`, which holds no dot. */
+function classifyRange(text: string, s: number, e: number): IdentifierPattern | undefined {
+  while (s < e && text.charCodeAt(s) === UNDERSCORE) s++;
+  while (e > s && text.charCodeAt(e - 1) === UNDERSCORE) e--;
+  if (e - s < 2) return undefined;
   let upper = 0;
   let lower = 0;
-  for (let i = 0; i < core.length; i++) {
-    const k = charClass(core.charCodeAt(i));
+  let inner = false;
+  for (let i = s; i < e; i++) {
+    const k = charClass(text.charCodeAt(i));
     if (k === 1) upper++;
     else if (k === 2) lower++;
+    else if (k === 4) inner = true;
   }
-  if (upper > 0 && lower > 0) return undefined;
-  return upper > 0 ? 'upperSnake' : 'lowerSnake';
+  const k0 = charClass(text.charCodeAt(s));
+  if (k0 !== 1 && k0 !== 2) return undefined;
+  if (inner) {
+    // UPPER_SNAKE / lower_snake: two or more parts, first starting with a letter, one letter case.
+    if (upper > 0 && lower > 0) return undefined;
+    return upper > 0 ? 'upperSnake' : 'lowerSnake';
+  }
+  return isCamelRange(text, s, e, upper, lower) ? 'camelCase' : undefined;
 }
 
 /**
- * A CamelCase word: starts with a letter, has both upper- and lower-case letters, and splits into
- * at least two parts by `splitIdentifier` (`HTTPServer`, `getFoo`, `iPhone`; not `HTTP`,
- * `Hello`, `abc123`). Decided without allocating: see the comment in the body.
+ * CamelCase: starts with a letter (checked by the caller), has both cases, and splits into at least
+ * two parts by `splitIdentifier`. Mixed case splits into ≥ 2 parts unless it is one capital followed
+ * only by lower-case letters (`Hello`), so no split is needed.
+ */
+function isCamelRange(text: string, s: number, e: number, upper: number, lower: number): boolean {
+  if (upper === 0 || lower === 0) return false;
+  if (charClass(text.charCodeAt(s)) !== 1) return true;
+  for (let i = s + 1; i < e; i++) if (charClass(text.charCodeAt(i)) !== 2) return true;
+  return false;
+}
+
+/**
+ * A CamelCase word: starts with a letter, letters and digits only, has both upper- and lower-case
+ * letters, and splits into at least two parts by `splitIdentifier` (`HTTPServer`, `getFoo`,
+ * `iPhone`; not `HTTP`, `Hello`, `abc123`).
  */
 export function isCamelCaseWord(word: string): boolean {
   const k0 = charClass(word.charCodeAt(0));
   if (k0 !== 1 && k0 !== 2) return false;
-  let upper = false;
-  let lower = false;
+  let upper = 0;
+  let lower = 0;
   for (let i = 0; i < word.length; i++) {
     const k = charClass(word.charCodeAt(i));
-    if (k === 1) upper = true;
-    else if (k === 2) lower = true;
+    if (k === 1) upper++;
+    else if (k === 2) lower++;
     else if (k !== 3) return false;
   }
-  if (!upper || !lower) return false;
-  // Mixed case splits into >= 2 parts unless it is one capital and only lower-case letters after
-  // it (`Hello`), per splitIdentifier's rules.
-  if (k0 !== 1) return true;
-  for (let i = 1; i < word.length; i++) if (charClass(word.charCodeAt(i)) !== 2) return true;
-  return false;
+  return isCamelRange(word, 0, word.length, upper, lower);
 }
 
 /**
@@ -140,32 +174,49 @@ export function isCamelCaseWord(word: string): boolean {
  * a lower-case letter somewhere, `Foo`, or a CamelCase word, `assertEqual`) or all digits.
  */
 export function isDottedPath(parts: readonly string[]): boolean {
-  if (parts.length < 2) return false;
-  for (let i = 0; i < parts.length - 1; i++) if (!isIdentifier(parts[i])) return false;
-  const last = parts[parts.length - 1];
-  if (last.length === 0) return false;
-  if (isDigits(last)) return true;
-  if (!isIdentifier(last)) return false;
-  if (isCamelCaseWord(last)) return true;
-  if (charClass(last.charCodeAt(0)) !== 1) return false;
-  for (let i = 1; i < last.length; i++) if (charClass(last.charCodeAt(i)) === 2) return true;
-  return false;
+  if (parts.length < 2 || parts.some((p) => p.length === 0 || p.indexOf('.') >= 0)) return false;
+  const word = parts.join('.');
+  return isDottedPathRange(word, 0, word.length);
+}
+
+function isDottedPathRange(text: string, s: number, e: number): boolean {
+  let ps = s;
+  let nParts = 0;
+  for (let i = s; i < e; i++) {
+    if (text.charCodeAt(i) !== DOT) continue;
+    if (!isIdentifierRange(text, ps, i)) return false;
+    nParts++;
+    ps = i + 1;
+  }
+  if (nParts === 0 || ps >= e) return false;
+  // the last part
+  let digits = true;
+  let upper = 0;
+  let lower = 0;
+  let other = false;
+  for (let i = ps; i < e; i++) {
+    const k = charClass(text.charCodeAt(i));
+    if (k !== 3) digits = false;
+    if (k === 1) upper++;
+    else if (k === 2) lower++;
+    else if (k !== 3) other = true;
+  }
+  if (digits) return true;
+  const k0 = charClass(text.charCodeAt(ps));
+  if (k0 === 3 || k0 === 0) return false;
+  if (k0 === 1 && lower > 0) return true; // `Foo`, `FooBar`, `HTTPServer`, `Foo_bar`
+  return !other && k0 === 2 && isCamelRange(text, ps, e, upper, lower); // `assertEqual`
 }
 
 /** `[A-Za-z_][A-Za-z0-9_]*` */
 export function isIdentifier(s: string): boolean {
-  if (s.length === 0) return false;
-  const k0 = charClass(s.charCodeAt(0));
+  return isIdentifierRange(s, 0, s.length);
+}
+
+function isIdentifierRange(text: string, s: number, e: number): boolean {
+  if (e <= s) return false;
+  const k0 = charClass(text.charCodeAt(s));
   if (k0 === 0 || k0 === 3) return false;
-  for (let i = 1; i < s.length; i++) if (charClass(s.charCodeAt(i)) === 0) return false;
+  for (let i = s + 1; i < e; i++) if (charClass(text.charCodeAt(i)) === 0) return false;
   return true;
-}
-
-function isDigits(s: string): boolean {
-  for (let i = 0; i < s.length; i++) if (charClass(s.charCodeAt(i)) !== 3) return false;
-  return s.length > 0;
-}
-
-function isWordOrDot(c: number): boolean {
-  return c === 46 || charClass(c) !== 0;
 }

@@ -6,7 +6,7 @@
  * no input makes it slow or throw (`bench/text-speed.ts` measures adversarial bodies).
  */
 
-import { findIdentifiers, type IdentifierPattern } from './identifiers.js';
+import { scanIdentifiers, type IdentifierPattern } from './identifiers.js';
 import { findCalledNames, findDottedNames, findFilePaths, forEachFilePath } from './mentions.js';
 import { parseStackFrames, type StackFrame } from './stack-frames.js';
 import { IssuelocError } from '../errors.js';
@@ -41,7 +41,7 @@ export interface IssueSignals {
 export function extractIssueSignals(text: string): IssueSignals {
   checkText(text);
   const identifiers = new Set<string>();
-  for (const h of findIdentifiers(text)) identifiers.add(h.text);
+  scanIdentifiers(text, (s, e) => identifiers.add(text.slice(s, e)));
   return {
     identifiers: [...identifiers],
     filePaths: findFilePaths(text),
@@ -71,11 +71,11 @@ export function countIdentifiers(text: string): IdentifierCounts {
   checkText(text);
   const counts: IdentifierCounts = { upperSnake: 0, lowerSnake: 0, dotted: 0, camelCase: 0, total: 0, distinct: 0, fileNames: 0 };
   const distinct = new Set<string>();
-  for (const h of findIdentifiers(text)) {
-    counts[h.pattern]++;
+  scanIdentifiers(text, (s, e, pattern) => {
+    counts[pattern]++;
     counts.total++;
-    distinct.add(h.text);
-  }
+    distinct.add(text.slice(s, e));
+  });
   counts.distinct = distinct.size;
   counts.fileNames = countFileNames(text);
   return counts;

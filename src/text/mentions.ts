@@ -11,7 +11,10 @@
 
 import { CODE_EXTENSIONS, NON_MODULE_SUFFIXES, extensionOf } from './code-extensions.js';
 import { charClass } from './identifier-split.js';
-import { forEachDottedWord, isIdentifier } from './identifiers.js';
+import { forEachDottedWord } from './identifiers.js';
+
+/** Longest extension in CODE_EXTENSIONS (`svelte`, `groovy`, `gradle`). */
+const MAX_EXT = Math.max(...[...CODE_EXTENSIONS].map((x) => x.length));
 
 /** Characters that may appear in a path as written in text: `[A-Za-z0-9_.\-/\\~+@$]`. */
 function isPathChar(c: number): boolean {
@@ -50,6 +53,7 @@ export function normaliseFilePath(run: string): string | undefined {
  * duplicates included. Linear time.
  */
 export function forEachFilePath(text: string, onPath: (path: string) => void): void {
+  const memo = new Map<string, string | undefined>(); // traces repeat their paths
   const n = text.length;
   let i = 0;
   while (i < n) {
@@ -58,14 +62,32 @@ export function forEachFilePath(text: string, onPath: (path: string) => void): v
       continue;
     }
     const s = i;
-    let hasDot = false;
+    let lastDot = -1;
     for (; i < n; i++) {
       const c = text.charCodeAt(i);
       if (!isPathChar(c)) break;
-      if (c === 46) hasDot = true;
+      if (c === 46) lastDot = i;
     }
-    if (!hasDot) continue; // a file name holds a dot: skip the allocation
-    const p = normaliseFilePath(text.slice(s, i));
+    // Cheap test before any allocation: the run must end in `.ext` with a code extension
+    // (trailing sentence dots aside).
+    let e = i;
+    while (e > s && text.charCodeAt(e - 1) === 46) e--;
+    if (e < i) {
+      lastDot = -1;
+      for (let j = e - 1; j > s; j--) {
+        if (text.charCodeAt(j) === 46) {
+          lastDot = j;
+          break;
+        }
+      }
+    }
+    if (lastDot <= s || e - lastDot - 1 > MAX_EXT || !CODE_EXTENSIONS.has(text.slice(lastDot + 1, e).toLowerCase())) continue;
+    const run = text.slice(s, e);
+    let p = memo.get(run);
+    if (p === undefined && !memo.has(run)) {
+      p = normaliseFilePath(run);
+      memo.set(run, p);
+    }
     if (p !== undefined) onPath(p);
   }
 }
@@ -88,19 +110,25 @@ const RECEIVERS = new Set(['self', 'this', 'cls']);
 export function findDottedNames(text: string): string[] {
   const seen = new Set<string>();
   forEachDottedWord(text, (s, e) => {
-    let dot = s;
-    while (dot < e && text.charCodeAt(dot) !== 46) dot++;
-    if (dot === e) return;
-    const word = text.slice(s, e);
-    const parts = word.split('.');
+    // parts must be identifiers: start with a letter or `_`, no empty part (`a..b`)
+    let ps = s;
     let longPart = false;
-    for (const part of parts) {
-      if (!isIdentifier(part)) return;
-      if (part.length > 1) longPart = true;
+    let firstEnd = -1;
+    let lastStart = s;
+    for (let i = s; i <= e; i++) {
+      if (i < e && text.charCodeAt(i) !== 46) continue;
+      if (i === ps) return;
+      const k0 = charClass(text.charCodeAt(ps));
+      if (k0 === 0 || k0 === 3) return;
+      if (i - ps > 1) longPart = true;
+      if (firstEnd < 0) firstEnd = i;
+      lastStart = ps;
+      ps = i + 1;
     }
-    const last = parts[parts.length - 1].toLowerCase();
-    if (!longPart || RECEIVERS.has(parts[0]) || CODE_EXTENSIONS.has(last) || NON_MODULE_SUFFIXES.has(last)) return;
-    seen.add(word);
+    if (firstEnd === e || !longPart) return; // no dot, or all parts of one letter (`e.g`)
+    const last = text.slice(lastStart, e).toLowerCase();
+    if (CODE_EXTENSIONS.has(last) || NON_MODULE_SUFFIXES.has(last) || RECEIVERS.has(text.slice(s, firstEnd))) return;
+    seen.add(text.slice(s, e));
   });
   return [...seen];
 }

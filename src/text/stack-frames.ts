@@ -57,10 +57,15 @@ export function parseStackFrames(text: string): StackFrame[] {
   };
   const lines = text.split('\n');
   const ipython = new IPythonFrames(add);
+  // A line seen before gives only duplicate frames (recursion, repeated traces), unless its frame
+  // takes the function from the line before (Go, Rust backtraces).
+  const seenLines = new Set<string>();
   for (let li = 0; li < lines.length; li++) {
     const line = stripCR(lines[li]);
     ipython.line(line, li);
     if (line.length === 0) continue;
+    if (seenLines.has(line) && line.indexOf('.go:') < 0 && line.indexOf('.rs:') < 0) continue;
+    seenLines.add(line);
     const prev = li > 0 ? stripCR(lines[li - 1]) : '';
     if (line.indexOf('File "') >= 0) pythonFrames(line, add);
     else if (line.indexOf('File ') >= 0) ipython8Frame(line, add);

@@ -1,0 +1,165 @@
+/**
+ * Speed of the text stage (prints numbers, asserts nothing).
+ *
+ *   npx tsc -p tsconfig.json && node dist/bench/text-speed.js \
+ *       [--repo ../.mirror/sympy+sympy/repo] [--rev HEAD] [--ext .py]
+ *
+ * 1. tokenize every source file of a repository at a commit (default: sympy, the largest
+ *    SWE-bench Lite corpus): cold (fresh tokenizer, empty memo), warm, and with Porter stemming;
+ * 2. extractIssueSignals and countIdentifiers on the SWE-bench Lite problem statements and on
+ *    1 MB issue bodies built to be hard (one long line, many frames, many anchors);
+ * 3. htmlToText / jiraWikiToText / markdownToText on the Maven Jira descriptions.
+ * Files are read with `git cat-file --batch`, so a bare mirror works.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { createTokenizer } from '../src/text/tokenize.js';
+import { countIdentifiers, extractIssueSignals } from '../src/text/issue-signals.js';
+import { htmlToText, jiraWikiToText, markdownToText } from '../src/text/clean.js';
+
+function arg(name: string, dflt: string): string {
+  const i = process.argv.indexOf(name);
+  return i >= 0 && i + 1 < process.argv.length ? process.argv[i + 1] : dflt;
+}
+
+const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+const repo = arg('--repo', here('../../../.mirror/sympy+sympy/repo'));
+const rev = arg('--rev', 'HEAD');
+const ext = arg('--ext', '.py');
+const shared = here('../../../shared/data/');
+
+function ms(t0: bigint): number {
+  return Number(process.hrtime.bigint() - t0) / 1e6;
+}
+
+/**
+ * Best of `reps` runs of `f`: wall-clock ms and CPU ms (user + system of this process; on a shared
+ * 2-core machine the CPU figure is the steadier one).
+ */
+function best(reps: number, f: () => void): { wall: number; cpu: number } {
+  let wall = Infinity;
+  let cpu = Infinity;
+  for (let r = 0; r < reps; r++) {
+    const c0 = process.cpuUsage();
+    const t0 = process.hrtime.bigint();
+    f();
+    wall = Math.min(wall, ms(t0));
+    const c = process.cpuUsage(c0);
+    cpu = Math.min(cpu, (c.user + c.system) / 1000);
+  }
+  return { wall, cpu };
+}
+
+function fmt(t: { wall: number; cpu: number }): string {
+  return `${t.wall.toFixed(1).padStart(7)} ms wall ${t.cpu.toFixed(1).padStart(7)} ms cpu`;
+}
+
+/** Contents of the files ending in `ext` at `rev` of `gitDir`, read with one cat-file process. */
+function readSources(gitDir: string, revision: string, suffix: string): string[] {
+  const tree = spawnSync('git', ['-C', gitDir, 'ls-tree', '-r', '-z', revision], { maxBuffer: 1 << 28 });
+  if (tree.status !== 0) throw new Error(`git ls-tree failed in ${gitDir}: ${tree.stderr.toString().trim()}`);
+  const shas: string[] = [];
+  for (const entry of tree.stdout.toString('utf8').split('\0')) {
+    const tab = entry.indexOf('\t');
+    if (tab < 0) continue;
+    const [mode, type, sha] = entry.slice(0, tab).split(' ');
+    if (type === 'blob' && mode.startsWith('1006') && entry.slice(tab + 1).endsWith(suffix)) shas.push(sha);
+  }
+  const cat = spawnSync('git', ['-C', gitDir, 'cat-file', '--batch'], { input: shas.join('\n') + '\n', maxBuffer: 1 << 30 });
+  const buf = cat.stdout;
+  const out: string[] = [];
+  let pos = 0;
+  while (pos < buf.length) {
+    const nl = buf.indexOf(10, pos);
+    const header = buf.toString('latin1', pos, nl).split(' ');
+    pos = nl + 1;
+    if (header[1] === 'missing') continue;
+    const size = Number(header[2]);
+    out.push(buf.toString('utf8', pos, pos + size));
+    pos += size + 1;
+  }
+  return out;
+}
+
+function benchTokenize(): void {
+  if (!existsSync(repo)) {
+    console.log(`tokenize: skipped, no repository at ${repo}`);
+    return;
+  }
+  const sources = readSources(repo, rev, ext);
+  const chars = sources.reduce((a, s) => a + s.length, 0);
+  console.log(`tokenize: ${sources.length} ${ext} files, ${(chars / 1e6).toFixed(1)} M chars (${repo} @ ${rev})`);
+  for (const [label, opts, warm] of [
+    ['cold memo', {}, false],
+    ['warm memo (2nd pass)', {}, true],
+    ['stem, cold memo', { stem: true }, false],
+  ] as const) {
+    let tokens = 0;
+    let tk = createTokenizer(opts);
+    const t = best(3, () => {
+      if (!warm) tk = createTokenizer(opts);
+      tokens = 0;
+      for (const s of sources) tokens += tk.tokenize(s).length;
+    });
+    console.log(`  ${label.padEnd(22)} ${fmt(t)}  ${tokens} tokens  ${(chars / 1e3 / t.wall).toFixed(1)} M chars/s`);
+  }
+}
+
+function oneMegabyte(unit: string): string {
+  return unit.repeat(Math.ceil((1 << 20) / unit.length));
+}
+
+function benchSignals(): void {
+  const rows = readFileSync(shared + 'swebench-lite/swebench_lite.jsonl', 'utf8').trim().split('\n')
+    .map((l) => JSON.parse(l) as { problem_statement: string });
+  let frames = 0;
+  const tAll = best(3, () => {
+    frames = 0;
+    for (const r of rows) frames += extractIssueSignals(r.problem_statement).frames.length;
+  });
+  const tCount = best(3, () => {
+    for (const r of rows) countIdentifiers(r.problem_statement);
+  });
+  console.log(`issue signals: ${rows.length} SWE-bench Lite issues: extractIssueSignals ${fmt(tAll)} (${frames} frames); countIdentifiers ${fmt(tCount)}`);
+  const bodies: [string, string][] = [
+    ['one line of letters', oneMegabyte('a')],
+    ['python traceback', oneMegabyte('  File "/x/sympy/core/basic.py", line 12, in subs\n    return 1\n')],
+    ['java trace', oneMegabyte('\tat org.apache.maven.DefaultMaven.execute(DefaultMaven.java:12)\n')],
+    ['"at " without newline', oneMegabyte('at at a.b(c at ')],
+    ['dots and parens', oneMegabyte('a.b.c.D(x.py:1:2 ')],
+    ['quotes, no close', oneMegabyte('File "')],
+    ['go and rust anchors', oneMegabyte('.go:1 .rs:1:2 panicked at ')],
+    ['snake and camel words', oneMegabyte('foo_bar HTTPServer org.apache.Foo MAX_SIZE ')],
+  ];
+  for (const [label, body] of bodies) {
+    let s = extractIssueSignals('');
+    const t = best(3, () => {
+      s = extractIssueSignals(body);
+    });
+    console.log(`  1 MB ${label.padEnd(24)} ${fmt(t)}  (${s.frames.length} frames, ${s.identifiers.length} identifiers)`);
+  }
+}
+
+function benchClean(): void {
+  const rows = readFileSync(shared + 'jira/maven_mng_bugs.jsonl', 'utf8').trim().split('\n')
+    .map((l) => JSON.parse(l) as { description_html: string | null });
+  const html = rows.map((r) => r.description_html ?? '');
+  const chars = html.reduce((a, s) => a + s.length, 0);
+  for (const code of ['keep', 'remove', 'marker'] as const) {
+    const t = best(3, () => {
+      for (const h of html) htmlToText(h, { mode: 'remove-formatting', code });
+    });
+    console.log(`clean: htmlToText code=${code} on ${html.length} Maven descriptions (${(chars / 1e6).toFixed(1)} M chars): ${fmt(t)}`);
+  }
+  const wiki = oneMegabyte('h2. Title\n*bold* _it_ [link|http://x.org] !img.png! {code}x = 1{code} (y) :) ----\n');
+  console.log(`clean: jiraWikiToText 1 MB: ${fmt(best(3, () => jiraWikiToText(wiki, { mode: 'remove-formatting', code: 'marker' })))}`);
+  const md = oneMegabyte('# T\n**b** _i_ [l](http://x.org) ![i](a.png) ```py\nx\n``` :smile:\n');
+  console.log(`clean: markdownToText 1 MB: ${fmt(best(3, () => markdownToText(md, { mode: 'remove-formatting', code: 'marker' })))}`);
+  const tags = oneMegabyte('<p>x <a href="http://x.org">http://x.org</a></p>');
+  console.log(`clean: htmlToText 1 MB of tags: ${fmt(best(3, () => htmlToText(tags)))}`);
+}
+
+benchTokenize();
+benchSignals();
+benchClean();
