@@ -10,7 +10,9 @@
  * 5. one record per sample, every other issue in `dropped` with its reason, counts in `meta`.
  */
 import type { Issue } from '../issues/types.js';
+import { GitRepo } from '../repo/git.js';
 import { walkHistory, type CommitGraph } from '../repo/history.js';
+import { TreeFileLister } from '../repo/history-trees.js';
 import { IssuelocError } from '../errors.js';
 import { applyGap, commitGaps, quantile } from './gap.js';
 import { LinkCollector, type LinkCounts } from './link-collector.js';
@@ -20,7 +22,7 @@ import { checkPathRequirement } from './path-requirement.js';
 import type { DatasetIssue, DatasetRecord } from './record.js';
 import { CommitChanges, SourceTrees } from './samples.js';
 import { sourceFilter } from './source-files.js';
-import { samplesForIssue, type SampleContext, type Variant } from './variants.js';
+import { samplesForIssue, type Sample, type SampleContext, type Variant } from './variants.js';
 
 /** Resolutions that make an issue linkable by default (compared ignoring case). */
 export const DEFAULT_LINKABLE_RESOLUTIONS: readonly string[] = ['fixed', 'done', 'implemented', 'resolved', 'completed'];
@@ -162,6 +164,130 @@ function resolveFixCommits(graph: CommitGraph, prefixes: readonly string[]): { c
   return { commits };
 }
 
+/** An issue's linked commits after merge disambiguation and the path requirement. */
+interface Chain {
+  /** Graph indices, oldest first. */
+  ordered: number[];
+  linkedBy: 'message' | 'given';
+}
+
+/** Records a dropped issue. */
+type Drop = (id: string, reason: DropReason, detail: string, commits?: readonly number[]) => void;
+
+/**
+ * Steps 2–3: linkable issues, their linked commits, merge disambiguation, path requirement.
+ * Updates `counts` (maxLinkable, linked, linkedNotLinkable, mergeLinksDropped).
+ */
+function linkIssues(
+  options: BuildOptions,
+  graph: CommitGraph,
+  collector: LinkCollector,
+  branches: BranchCache,
+  resolutions: ReadonlySet<string> | null,
+  counts: BuildCounts,
+  drop: Drop,
+): Map<string, Chain> {
+  const droppedMerges = new Set<number>();
+  const chains = new Map<string, Chain>();
+  for (const issue of options.issues) {
+    const linkable = isLinkable(issue, resolutions);
+    const linkedBy = issue.fixCommits ? 'given' : 'message';
+    let commits: number[];
+    if (issue.fixCommits) {
+      const r = resolveFixCommits(graph, issue.fixCommits);
+      if ('reason' in r) {
+        if (linkable) counts.maxLinkable++;
+        if (linkable) drop(issue.id, r.reason, r.detail);
+        else drop(issue.id, 'not-linkable', `resolution '${issue.resolution}'`);
+        continue;
+      }
+      commits = r.commits;
+    } else commits = collector.issueCommits.get(issue.id) ?? [];
+    if (!linkable) {
+      if (commits.length > 0) counts.linkedNotLinkable++;
+      drop(issue.id, 'not-linkable', `resolution '${issue.resolution}'`, commits);
+      continue;
+    }
+    counts.maxLinkable++;
+    if (commits.length === 0) {
+      drop(issue.id, 'no-commit', 'no commit links the issue');
+      continue;
+    }
+    counts.linked++;
+    const octopus = commits.find((c) => graph.parentCount(c) > 2);
+    if (octopus !== undefined) {
+      drop(issue.id, 'octopus-merge', `${graph.sha(octopus)} has ${graph.parentCount(octopus)} parents`, commits);
+      continue;
+    }
+    if (linkedBy === 'message') {
+      const d = disambiguateMerges(commits, branches, collector.linksAnyKey);
+      for (const m of d.droppedMerges) droppedMerges.add(m);
+      if (d.kept.length === 0) {
+        drop(issue.id, 'merge-links-dropped', 'linked only by merges whose branches link issues', commits);
+        continue;
+      }
+      commits = d.kept;
+    }
+    const path = checkPathRequirement(graph, commits);
+    if (!path.ok) {
+      drop(issue.id, path.reason, path.detail, commits);
+      continue;
+    }
+    chains.set(issue.id, { ordered: path.ordered, linkedBy });
+  }
+  counts.mergeLinksDropped = droppedMerges.size;
+  return chains;
+}
+
+/** The gap rule threshold in seconds (Infinity: no gap rule). */
+function gapThreshold(options: BuildOptions, variant: Variant, graph: CommitGraph, chains: ReadonlyMap<string, Chain>): number {
+  if (variant === 'first-commit' || options.maxGap === null) return Infinity;
+  if (typeof options.maxGap === 'number') return options.maxGap * 86400;
+  const gaps = commitGaps(graph, [...chains.values()].map((c) => c.ordered));
+  return gaps.length > 0 ? quantile(gaps, 0.9) : Infinity;
+}
+
+/** The dataset record of one sample. */
+function recordOf(
+  issue: Issue,
+  chain: Chain,
+  sample: Sample,
+  k: number,
+  skipped: readonly number[],
+  variant: Variant,
+  ctx: { graph: CommitGraph; collector: LinkCollector; repo: string; rev: string | null },
+): DatasetRecord {
+  const { graph } = ctx;
+  const provenance: Record<string, unknown> = {
+    source: 'mined',
+    repoPath: ctx.repo,
+    rev: ctx.rev,
+    issueOrigin: issue.origin,
+    status: issue.status,
+    resolution: issue.resolution,
+    linkedBy: chain.linkedBy,
+    linkedCommits: chain.ordered.map((c) => graph.sha(c)),
+    firstLines: sample.commits.map((c) => ctx.collector.commits.get(c)?.firstLine ?? ''),
+    firstCommitTime: iso(graph.time(sample.commits[0])),
+    skippedCommits: skipped.map((c) => graph.sha(c)),
+    outsideApriori: sample.outsideApriori,
+  };
+  if (variant === 'exact-commits') provenance.sample = k;
+  if (sample.entryPoint !== undefined) provenance.entryPoint = graph.sha(sample.entryPoint);
+  if (sample.renamed > 0) provenance.renamedPositives = sample.renamed;
+  return {
+    issue: datasetIssue(issue),
+    commits: sample.commits.map((c) => graph.sha(c)),
+    aprioriCommit: graph.sha(sample.apriori),
+    positives: sample.positives,
+    positiveFunctions: [],
+    candidates: sample.candidates,
+    variant,
+    provenance,
+    changesTests: sample.changesTests,
+  };
+}
+
 /**
  * Builds the dataset.
  *
@@ -189,9 +315,9 @@ export async function buildDataset(options: BuildOptions): Promise<BuildResult> 
   });
   const graph = walk.graph;
 
-  // 2. linkable issues and their commits
+  // 2–3. links, merge rule, path requirement
   const dropped: DroppedIssue[] = [];
-  const drop = (id: string, reason: DropReason, detail: string, commits: readonly number[] = []): void => {
+  const drop: Drop = (id, reason, detail, commits = []) => {
     dropped.push({ id, reason, detail, commits: commits.map((c) => graph.sha(c)) });
   };
   const counts: BuildCounts = {
@@ -200,128 +326,42 @@ export async function buildDataset(options: BuildOptions): Promise<BuildResult> 
     linkedNotLinkable: 0, mergeLinksDropped: 0, gapDroppedCommits: 0, missingContentCommits: 0,
   };
   const branches = new BranchCache(graph);
-  const droppedMerges = new Set<number>();
-  const chains = new Map<string, { ordered: number[]; linkedBy: 'message' | 'given' }>();
-  for (const issue of options.issues) {
-    const linkedBy = issue.fixCommits ? 'given' : 'message';
-    let commits: number[];
-    if (issue.fixCommits) {
-      const r = resolveFixCommits(graph, issue.fixCommits);
-      if ('reason' in r) {
-        if (isLinkable(issue, resolutions)) {
-          counts.maxLinkable++;
-          drop(issue.id, r.reason, r.detail);
-        } else drop(issue.id, 'not-linkable', `resolution '${issue.resolution}'`);
-        continue;
-      }
-      commits = r.commits;
-    } else commits = collector.issueCommits.get(issue.id) ?? [];
-    if (!isLinkable(issue, resolutions)) {
-      if (commits.length > 0) counts.linkedNotLinkable++;
-      drop(issue.id, 'not-linkable', `resolution '${issue.resolution}'`, commits);
-      continue;
-    }
-    counts.maxLinkable++;
-    if (commits.length === 0) {
-      drop(issue.id, 'no-commit', 'no commit links the issue');
-      continue;
-    }
-    counts.linked++;
-    // 3. merge disambiguation (message links only), path requirement
-    if (linkedBy === 'message') {
-      const d = disambiguateMerges(commits, branches, collector.linksAnyKey);
-      for (const m of d.droppedMerges) droppedMerges.add(m);
-      if (d.octopus.length > 0) {
-        drop(issue.id, 'octopus-merge', `${graph.sha(d.octopus[0])} has ${graph.parentCount(d.octopus[0])} parents`, commits);
-        continue;
-      }
-      if (d.kept.length === 0) {
-        drop(issue.id, 'merge-links-dropped', 'linked only by merges whose branches link issues', commits);
-        continue;
-      }
-      commits = d.kept;
-    } else if (commits.some((c) => graph.parentCount(c) > 2)) {
-      drop(issue.id, 'octopus-merge', 'a fixing commit is an octopus merge', commits);
-      continue;
-    }
-    const path = checkPathRequirement(graph, commits);
-    if (!path.ok) {
-      drop(issue.id, path.reason, path.detail, commits);
-      continue;
-    }
-    chains.set(issue.id, { ordered: path.ordered, linkedBy });
-  }
-  counts.mergeLinksDropped = droppedMerges.size;
+  const chains = linkIssues(options, graph, collector, branches, resolutions, counts, drop);
+  const maxGapSeconds = gapThreshold(options, variant, graph, chains);
 
-  // gap rule threshold
-  let maxGapSeconds = Infinity;
-  if (variant !== 'first-commit' && options.maxGap !== null) {
-    if (typeof options.maxGap === 'number') maxGapSeconds = options.maxGap * 86400;
-    else {
-      const gaps = commitGaps(graph, [...chains.values()].map((c) => c.ordered));
-      if (gaps.length > 0) maxGapSeconds = quantile(gaps, 0.9);
-    }
-  }
-
-  // 4. samples
+  // 4. a-priori states and samples
   const isSource = sourceFilter(withTests);
+  const gitRepo = await GitRepo.open(options.repo);
+  const lister = new TreeFileLister(gitRepo);
   const ctx: SampleContext = {
     repo: options.repo,
     graph,
     branches,
     changes: new CommitChanges(options.repo, graph, collector.commits),
-    trees: new SourceTrees(options.repo, isSource),
+    trees: new SourceTrees((c) => lister.files(c), isSource),
     isSource,
     renameFailures: { count: 0, commits: [] },
   };
+  const recordCtx = { graph, collector, repo: options.repo, rev: walk.resolvedRevs[0] ?? null };
   const records: DatasetRecord[] = [];
   let done = 0;
-  for (const issue of options.issues) {
-    const chain = chains.get(issue.id);
-    if (!chain) continue;
-    if (progress && (done++ & 15) === 0) progress('label', done, chains.size);
-    let ordered = chain.ordered;
-    if (maxGapSeconds !== Infinity) {
-      const g = applyGap(graph, ordered, maxGapSeconds);
-      counts.gapDroppedCommits += g.dropped.length;
-      ordered = g.kept;
+  try {
+    for (const issue of options.issues) {
+      const chain = chains.get(issue.id);
+      if (!chain) continue;
+      if (progress && (done++ & 15) === 0) progress('label', done, chains.size);
+      const gap = applyGap(graph, chain.ordered, maxGapSeconds);
+      counts.gapDroppedCommits += gap.dropped.length;
+      const res = await samplesForIssue(ctx, gap.kept, variant);
+      if (!res.ok) {
+        drop(issue.id, res.reason, res.detail, chain.ordered);
+        continue;
+      }
+      counts.inDataset++;
+      res.samples.forEach((s, k) => records.push(recordOf(issue, chain, s, k, res.skipped, variant, recordCtx)));
     }
-    const res = await samplesForIssue(ctx, ordered, variant);
-    if (!res.ok) {
-      drop(issue.id, res.reason, res.detail, chain.ordered);
-      continue;
-    }
-    counts.inDataset++;
-    res.samples.forEach((s, k) => {
-      const provenance: Record<string, unknown> = {
-        source: 'mined',
-        repoPath: options.repo,
-        rev: walk.resolvedRevs[0] ?? null,
-        issueOrigin: issue.origin,
-        status: issue.status,
-        resolution: issue.resolution,
-        linkedBy: chain.linkedBy,
-        linkedCommits: chain.ordered.map((c) => graph.sha(c)),
-        firstLines: s.commits.map((c) => collector.commits.get(c)?.firstLine ?? ''),
-        firstCommitTime: iso(graph.time(s.commits[0])),
-        skippedCommits: res.skipped.map((c) => graph.sha(c)),
-        outsideApriori: s.outsideApriori,
-      };
-      if (variant === 'exact-commits') provenance.sample = k;
-      if (s.entryPoint !== undefined) provenance.entryPoint = graph.sha(s.entryPoint);
-      if (s.renamed > 0) provenance.renamedPositives = s.renamed;
-      records.push({
-        issue: datasetIssue(issue),
-        commits: s.commits.map((c) => graph.sha(c)),
-        aprioriCommit: graph.sha(s.apriori),
-        positives: s.positives,
-        positiveFunctions: [],
-        candidates: s.candidates,
-        variant,
-        provenance,
-        changesTests: s.changesTests,
-      });
-    });
+  } finally {
+    await gitRepo.close();
   }
   if (progress) progress('label', chains.size, chains.size);
   counts.samples = records.length;

@@ -11,7 +11,7 @@
  * created after the fork is not a candidate and is counted in `outsideApriori`).
  */
 import type { PathChange } from '../repo/history.js';
-import { diffPaths, listFiles } from '../repo/history-diff.js';
+import { diffPaths } from '../repo/history-diff.js';
 import type { CommitGraph } from '../repo/history.js';
 import type { LinkedCommit } from './link-collector.js';
 import type { SourceFilter } from './source-files.js';
@@ -30,8 +30,12 @@ export function modifiedOrRemoved(changes: readonly PathChange[], isSource: Sour
 export class SourceTrees {
   private readonly cache = new Map<string, Set<string>>();
 
+  /**
+   * @param listFiles all regular files of a commit's tree (`TreeFileLister.files`, or
+   *   `listFiles` of `src/repo/history-diff.ts`).
+   */
   constructor(
-    private readonly repo: string,
+    private readonly listFiles: (commit: string) => Promise<string[]>,
     private readonly isSource: SourceFilter,
     private readonly capacity = 16,
   ) {}
@@ -44,7 +48,7 @@ export class SourceTrees {
       this.cache.set(commit, hit);
       return hit;
     }
-    const files = new Set((await listFiles(this.repo, commit)).filter(this.isSource));
+    const files = new Set((await this.listFiles(commit)).filter(this.isSource));
     this.cache.set(commit, files);
     if (this.cache.size > this.capacity) this.cache.delete(this.cache.keys().next().value as string);
     return files;
