@@ -45,6 +45,12 @@ export interface TokenizeOptions {
    * parts when it has more than one part. Default true.
    */
   keepWhole?: boolean;
+  /**
+   * Lower-case tokens. Default true (ref_eval.py). When false, tokens keep the case they have in
+   * the text (issue 4's "no lower-casing" variant); stop words still match case-insensitively, and a
+   * stemmed token comes out lower-case (the Porter stemmer works on lower case).
+   */
+  lowercase?: boolean;
   /** Drop tokens shorter than this many characters. Integer ≥ 1; default 2. */
   minLength?: number;
   /**
@@ -69,6 +75,7 @@ export class Tokenizer {
   private readonly stem: boolean;
   private readonly split: boolean;
   private readonly keepWhole: boolean;
+  private readonly lowercase: boolean;
   private readonly minLength: number;
   private readonly stopWords: ReadonlySet<string>;
   private readonly memo = new Map<string, readonly string[]>();
@@ -83,6 +90,7 @@ export class Tokenizer {
     this.stem = opts.stem ?? false;
     this.split = opts.splitIdentifiers ?? true;
     this.keepWhole = opts.keepWhole ?? true;
+    this.lowercase = opts.lowercase ?? true;
     this.minLength = minLength;
     this.stopWords = opts.stopWords ?? ENGLISH_STOP_WORDS;
   }
@@ -129,18 +137,19 @@ export class Tokenizer {
   private computeWordTokens(word: string): readonly string[] {
     let candidates: string[];
     if (!this.split) {
-      candidates = [word.toLowerCase()];
+      candidates = [word];
     } else {
       const parts = this.parts;
       parts.length = 0;
       splitIdentifierInto(word, parts);
-      candidates = parts.map((p) => p.toLowerCase());
-      if (parts.length > 1 && this.keepWhole) candidates.unshift(stripUnderscores(word).toLowerCase());
+      candidates = parts.slice();
+      if (parts.length > 1 && this.keepWhole) candidates.unshift(stripUnderscores(word));
     }
     let out: string[] | undefined;
     for (const c of candidates) {
-      if (c.length < this.minLength || this.stopWords.has(c)) continue;
-      (out ??= []).push(this.stem && isAlpha(c) ? stemmer(c) : c);
+      const lower = c.toLowerCase();
+      if (c.length < this.minLength || this.stopWords.has(lower)) continue;
+      (out ??= []).push(this.stem && isAlpha(c) ? stemmer(lower) : this.lowercase ? lower : c);
     }
     return out === undefined ? NO_TOKENS : out;
   }
@@ -160,7 +169,7 @@ function cachedTokenizer(opts: TokenizeOptions | undefined): Tokenizer {
     byKey = new Map();
     cachedByStopWords.set(stopWords, byKey);
   }
-  const key = `${opts?.stem ? 1 : 0}${opts?.splitIdentifiers === false ? 0 : 1}${opts?.keepWhole === false ? 0 : 1}:${opts?.minLength ?? 2}`;
+  const key = `${opts?.stem ? 1 : 0}${opts?.splitIdentifiers === false ? 0 : 1}${opts?.keepWhole === false ? 0 : 1}${opts?.lowercase === false ? 0 : 1}:${opts?.minLength ?? 2}`;
   let tk = byKey.get(key);
   if (tk === undefined) {
     tk = new Tokenizer({ ...opts, stopWords });

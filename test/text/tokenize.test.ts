@@ -91,6 +91,8 @@ test('options: no splitting, no whole identifier, minLength', () => {
   assert.deepEqual(tokenize('getFooBar', { keepWhole: false }), ['get', 'foo', 'bar']);
   assert.deepEqual(tokenize('a bc def', { minLength: 3 }), ['def']);
   assert.deepEqual(tokenize('a bc', { minLength: 1, stopWords: new Set() }), ['a', 'bc']);
+  assert.deepEqual(tokenize('The getHTTPServer runs', { lowercase: false }), ['getHTTPServer', 'get', 'HTTP', 'Server', 'runs']);
+  assert.deepEqual(tokenize('The getHTTPServer runs', { lowercase: false, stem: true }), ['gethttpserv', 'get', 'http', 'server', 'run']);
   assert.throws(() => tokenize('x', { minLength: 0 }), IssuelocError);
   assert.throws(() => createTokenizer({ minLength: 1.5 }), IssuelocError);
 });
