@@ -3,7 +3,11 @@
  *
  *   node dist/bench/swebench-lite.js [--mirrors DIR] [--repos a/b,c/d] [--limit N]
  *       [--cache-dir DIR] [--fresh] [--out per-issue.json] [--weights path=3,name=3,body=1]
- *       [--k1 X] [--b X] [--delta X] [--file-prior X] [--json]
+ *       [--k1 X] [--b X] [--delta X] [--file-prior X] [--configs grid.json] [--json]
+ *
+ * `--configs` takes a JSON file holding a list of {"name", ...ranking options} (see RankingOptions
+ * in src/retrieve/localize.ts); every configuration is evaluated on the same loaded indexes and
+ * printed as one row, so settings can be compared side by side in one run.
  *
  * Protocol (../shared/data/README.md): corpus = functions of non-test files at base_commit; gold
  * functions = existing functions the gold patch edits; instances with no gold function dropped;
@@ -20,8 +24,9 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { GitRepo } from '../src/repo/git.js';
 import { indexCommit } from '../src/index/index-commit.js';
-import { Localizer } from '../src/retrieve/localize.js';
+import { Localizer, type RankingOptions } from '../src/retrieve/localize.js';
 import { queryTermsOf } from '../src/retrieve/query.js';
+import { extractIssueSignals } from '../src/text/issue-signals.js';
 import { accAtK } from '../src/eval/metrics.js';
 import { goldForPatch } from '../src/dataset/gold.js';
 import { parseRankingOptions } from '../src/cli/options.js';
@@ -45,6 +50,7 @@ const { values: args } = parseArgs({
     b: { type: 'string' },
     delta: { type: 'string' },
     'file-prior': { type: 'string' },
+    configs: { type: 'string' },
     json: { type: 'boolean', default: false },
   },
 });
@@ -83,8 +89,10 @@ async function main() {
     list.push(inst);
     byRepo.set(inst.repo, list);
   }
-  const ranking = parseRankingOptions({ weights: args.weights, k1: args.k1, b: args.b, delta: args.delta, filePrior: args['file-prior'] });
-  const results: PerIssue[] = [];
+  const configs: (RankingOptions & { name: string })[] = args.configs
+    ? JSON.parse(readFileSync(args.configs, 'utf8'))
+    : [{ name: 'issueloc', ...parseRankingOptions({ weights: args.weights, k1: args.k1, b: args.b, delta: args.delta, filePrior: args['file-prior'] }) }];
+  const results: PerIssue[][] = configs.map(() => []);
   const repoRows: Record<string, unknown>[] = [];
   let missingRepo = 0, noGold = 0;
   const limit = args.limit ? Number(args.limit) : Infinity;
@@ -108,21 +116,23 @@ async function main() {
       const gold = await goldForPatch(repo, commit, inst.patch);
       if (gold.functions.length === 0) { noGold++; continue; }
       evaluated++;
-      const localizer = new Localizer(codeIndex, ranking);
-      const q0 = performance.now();
-      const query = queryTermsOf(inst.problem_statement, { stem: codeIndex.settings.stem });
-      const loc = localizer.localize(query, { top: 100, matchedTermsPerItem: 0 });
-      const qms = performance.now() - q0;
-      queryMillis.push(qms);
-      const ranked = { file: loc.files.map((x) => x.id), module: loc.modules.map((x) => x.id), function: loc.functions.map((x) => x.id) };
       const goldByLevel: Record<Level, string[]> = { file: gold.files, module: gold.modules, function: gold.functions };
-      const acc: Record<string, number> = {};
-      const ranks = {} as Record<Level, (number | null)[]>;
-      for (const level of Object.keys(K) as Level[]) {
-        for (const k of K[level]) acc[`${level}@${k}`] = accAtK(ranked[level], goldByLevel[level], k) ?? 0;
-        ranks[level] = goldByLevel[level].map((g) => { const i = ranked[level].indexOf(g); return i < 0 ? null : i + 1; });
-      }
-      results.push({ id: inst.instance_id, repo: repoName, gold: goldByLevel, ranks, acc, queryMillis: qms });
+      configs.forEach((config, c) => {
+        const localizer = new Localizer(codeIndex, config);
+        const q0 = performance.now();
+        const query = queryTermsOf(inst.problem_statement, { stem: codeIndex.settings.stem });
+        const loc = localizer.localize(query, { top: 100, matchedTermsPerItem: 0, signals: extractIssueSignals(inst.problem_statement) });
+        const qms = performance.now() - q0;
+        if (c === 0) queryMillis.push(qms);
+        const ranked = { file: loc.files.map((x) => x.id), module: loc.modules.map((x) => x.id), function: loc.functions.map((x) => x.id) };
+        const acc: Record<string, number> = {};
+        const ranks = {} as Record<Level, (number | null)[]>;
+        for (const level of Object.keys(K) as Level[]) {
+          for (const k of K[level]) acc[`${level}@${k}`] = accAtK(ranked[level], goldByLevel[level], k) ?? 0;
+          ranks[level] = goldByLevel[level].map((g) => { const i = ranked[level].indexOf(g); return i < 0 ? null : i + 1; });
+        }
+        results[c].push({ id: inst.instance_id, repo: repoName, gold: goldByLevel, ranks, acc, queryMillis: qms });
+      });
     }
     repo.close();
     repoRows.push({
@@ -134,19 +144,28 @@ async function main() {
     });
     if (!args.json) process.stderr.write(`${repoName}: ${evaluated} issues, cold ${repoRows.at(-1)!.coldIndexSeconds} s, next commit ${repoRows.at(-1)!.nextCommitIndexSeconds} s, query ${repoRows.at(-1)!.warmQueryMillis} ms\n`);
   }
-  const mean = (key: string) => (results.length ? (100 * results.reduce((s, r) => s + r.acc[key], 0)) / results.length : NaN);
-  const ours: Record<Level, number[]> = { file: K.file.map((k) => mean(`file@${k}`)), module: K.module.map((k) => mean(`module@${k}`)), function: K.function.map((k) => mean(`function@${k}`)) };
-  if (args.out) writeFileSync(args.out, JSON.stringify(results, null, 1));
+  const accuracy = (rs: PerIssue[]) => {
+    const mean = (key: string) => (rs.length ? (100 * rs.reduce((sum, r) => sum + r.acc[key], 0)) / rs.length : NaN);
+    const a: Record<Level, number[]> = { file: K.file.map((k) => mean(`file@${k}`)), module: K.module.map((k) => mean(`module@${k}`)), function: K.function.map((k) => mean(`function@${k}`)) };
+    return { ...a, mean7: [...a.file, ...a.module, ...a.function].reduce((x, y) => x + y, 0) / 7 };
+  };
+  const n = results[0].length;
+  if (args.out) writeFileSync(args.out, JSON.stringify(configs.length === 1 ? results[0] : results, null, 1));
   if (args.json) {
-    process.stdout.write(`${JSON.stringify({ evaluated: results.length, missingRepo, noGold, accuracy: ours, repos: repoRows })}\n`);
+    process.stdout.write(`${JSON.stringify({ evaluated: n, missingRepo, noGold, configs: configs.map((c, i) => ({ ...c, accuracy: accuracy(results[i]) })), repos: repoRows })}\n`);
     return;
   }
   const fmt = (xs: number[]) => xs.map((x) => x.toFixed(1)).join(' / ');
-  process.stdout.write(`\nSWE-bench Lite: ${results.length} issues evaluated (${noGold} without a gold function, ${missingRepo} without a local repository)\n\n`);
-  process.stdout.write('| system | file Acc@1/3/5 | module Acc@5/10 | function Acc@5/10 |\n|---|---|---|---|\n');
-  process.stdout.write(`| published BM25 (SweRank Table 1, 274 issues) | ${fmt(PUBLISHED_BM25.file)} | ${fmt(PUBLISHED_BM25.module)} | ${fmt(PUBLISHED_BM25.function)} |\n`);
-  process.stdout.write(`| reference BM25 floor (ref_eval.py, 274 issues) | ${fmt(REFERENCE_FLOOR.file)} | ${fmt(REFERENCE_FLOOR.module)} | ${fmt(REFERENCE_FLOOR.function)} |\n`);
-  process.stdout.write(`| issueloc (${results.length} issues) | ${fmt(ours.file)} | ${fmt(ours.module)} | ${fmt(ours.function)} |\n\n`);
+  const mean7 = (a: Record<Level, number[]>) => ([...a.file, ...a.module, ...a.function].reduce((x, y) => x + y, 0) / 7).toFixed(1);
+  process.stdout.write(`\nSWE-bench Lite: ${n} issues evaluated (${noGold} without a gold function, ${missingRepo} without a local repository)\n\n`);
+  process.stdout.write('| system | file Acc@1/3/5 | module Acc@5/10 | function Acc@5/10 | mean of 7 |\n|---|---|---|---|---|\n');
+  process.stdout.write(`| published BM25 (SweRank Table 1, 274 issues) | ${fmt(PUBLISHED_BM25.file)} | ${fmt(PUBLISHED_BM25.module)} | ${fmt(PUBLISHED_BM25.function)} | ${mean7(PUBLISHED_BM25)} |\n`);
+  process.stdout.write(`| reference BM25 floor (ref_eval.py, 274 issues) | ${fmt(REFERENCE_FLOOR.file)} | ${fmt(REFERENCE_FLOOR.module)} | ${fmt(REFERENCE_FLOOR.function)} | ${mean7(REFERENCE_FLOOR)} |\n`);
+  configs.forEach((c, i) => {
+    const a = accuracy(results[i]);
+    process.stdout.write(`| ${c.name} (${n} issues) | ${fmt(a.file)} | ${fmt(a.module)} | ${fmt(a.function)} | ${a.mean7.toFixed(1)} |\n`);
+  });
+  process.stdout.write('\n');
   process.stdout.write('| repository | issues | cold index (s) | next base commit (s, median) | warm query (ms, median) | peak RSS (MiB) |\n|---|---|---|---|---|---|\n');
   for (const r of repoRows) process.stdout.write(`| ${r.repo} | ${r.instances} | ${r.coldIndexSeconds ?? '–'} | ${r.nextCommitIndexSeconds ?? '–'} | ${r.warmQueryMillis} | ${r.peakRssMiB} |\n`);
 }

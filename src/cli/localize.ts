@@ -6,6 +6,7 @@ import { Localizer, type Localization } from '../retrieve/localize.js';
 import { queryTermsOf } from '../retrieve/query.js';
 import type { RankedItem } from '../retrieve/rollup.js';
 import { readIssueText } from './issue-input.js';
+import { extractIssueSignals } from '../text/issue-signals.js';
 import { rankingOptions, parseRankingOptions, indexOptions, parseIndexSettings } from './options.js';
 import { progressBar } from './progress.js';
 
@@ -38,7 +39,7 @@ export function registerLocalizeCommand(program: Command): void {
       const localizer = new Localizer(codeIndex, parseRankingOptions(o));
       const t0 = performance.now();
       const query = queryTermsOf(text, { stem: codeIndex.settings.stem });
-      const result = localizer.localize(query, { top: o.top });
+      const result = localizer.localize(query, { top: o.top, signals: extractIssueSignals(text) });
       const queryMillis = performance.now() - t0;
       const levels: Level[] = o.level === 'all' ? [...LEVELS] : [o.level];
       if (o.json) {

@@ -3,6 +3,7 @@ import { IssuelocError } from '../errors.js';
 import { DEFAULT_INDEX_SETTINGS, FIELDS, type IndexSettings } from '../index/code-index.js';
 import type { Bm25fParams } from '../retrieve/bm25f.js';
 import type { RankingOptions } from '../retrieve/localize.js';
+import { DEFAULT_SIGNAL_WEIGHTS, type SignalWeights } from '../retrieve/signals.js';
 
 /** Adds the options that decide what is indexed (shared by `index` and `localize`). */
 export function indexOptions(cmd: Command): Command {
@@ -28,6 +29,8 @@ export function parseIndexSettings(o: Record<string, unknown>): Partial<IndexSet
 export function rankingOptions(cmd: Command): Command {
   return cmd
     .option('--file-prior <x>', 'weight of the whole-file score added to each function (0 = none)')
+    .option('--no-signals', 'ignore stack frames, paths and names written in the issue')
+    .option('--signal-weights <list>', 'weights of the issue-text signals, e.g. frameFile=0.2,namedFunction=0.1')
     .option('--k1 <x>', 'BM25 term-frequency saturation k1')
     .option('--b <x>', 'BM25 length normalisation b (0..1)')
     .option('--delta <x>', 'BM25+ lower bound δ (0 = plain BM25F)')
@@ -38,7 +41,21 @@ export function rankingOptions(cmd: Command): Command {
 export function parseRankingOptions(o: Record<string, unknown>): RankingOptions {
   const r: RankingOptions = { bm25: parseBm25Options(o) };
   if (o.filePrior !== undefined) r.filePrior = num(o.filePrior, '--file-prior', 0);
+  if (o.signals === false) r.signals = false;
+  else if (o.signalWeights !== undefined) r.signals = parseSignalWeights(String(o.signalWeights));
   return r;
+}
+
+/** `frameFile=0.2,namedFunction=0.1` → the named signal weights. */
+export function parseSignalWeights(spec: string): Partial<SignalWeights> {
+  const w: Partial<SignalWeights> = {};
+  const names = Object.keys(DEFAULT_SIGNAL_WEIGHTS);
+  for (const part of spec.split(',').filter(Boolean)) {
+    const [name, value] = part.split('=');
+    if (!names.includes(name?.trim())) throw new IssuelocError(`--signal-weights: unknown signal '${name}' (signals: ${names.join(', ')})`);
+    w[name.trim() as keyof SignalWeights] = num(value, `--signal-weights ${name}`, 0);
+  }
+  return w;
 }
 
 /** BM25F+ parameters from parsed options (only those given). */

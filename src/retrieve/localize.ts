@@ -1,6 +1,8 @@
 import type { CodeIndex, IndexedUnit } from '../index/code-index.js';
 import { Bm25fScorer, topK, type Bm25fParams, type QueryTerms } from './bm25f.js';
 import { moduleIdOf, rollUp, type RankedItem } from './rollup.js';
+import { DEFAULT_SIGNAL_WEIGHTS, SignalResolver, type SignalName, type SignalWeights } from './signals.js';
+import type { IssueSignals } from '../text/issue-signals.js';
 
 /** Rankings at the three levels, best first. */
 export interface Localization {
@@ -22,6 +24,8 @@ export interface LocalizeOptions {
   depth?: number;
   /** Matched terms listed per item (default 8, most informative first). */
   matchedTermsPerItem?: number;
+  /** What the issue names in code (src/text/issue-signals.ts); used when signals are on. */
+  signals?: IssueSignals;
 }
 
 /** How evidence is weighed; every field optional (defaults set by bench/swebench-lite). */
@@ -35,12 +39,15 @@ export interface RankingOptions {
    * where s_file is the BM25F+ score of its whole file (0 = functions alone).
    */
   filePrior?: number;
+  /** Weights of the issue-text signals (stack frames, mentioned paths and names); false = none. */
+  signals?: Partial<SignalWeights> | false;
 }
 
 /** The default ranking options (chosen by measurement on SWE-bench Lite: docs/results.md). */
 export const DEFAULT_RANKING: Required<Omit<RankingOptions, 'fileBm25'>> = {
   bm25: {},
   filePrior: 0,
+  signals: false,
 };
 
 /**
@@ -55,6 +62,8 @@ export class Localizer {
   private readonly fileScorer: Bm25fScorer;
   private readonly filePrior: number;
   private readonly combined: Float32Array;
+  private readonly signalWeights: SignalWeights | undefined;
+  private resolver: SignalResolver | undefined;
   readonly index: CodeIndex['index'];
   readonly units: CodeIndex['units'];
   constructor(readonly codeIndex: CodeIndex, opts: RankingOptions = {}) {
@@ -65,22 +74,35 @@ export class Localizer {
     this.fileScorer = new Bm25fScorer(codeIndex.fileIndex, opts.fileBm25 ?? bm25);
     this.filePrior = opts.filePrior ?? DEFAULT_RANKING.filePrior;
     this.combined = new Float32Array(codeIndex.index.docCount);
+    const sig = opts.signals ?? DEFAULT_RANKING.signals;
+    this.signalWeights = sig === false ? undefined : { ...DEFAULT_SIGNAL_WEIGHTS, ...sig };
   }
 
-  /** Scores of every function-level document: BM25F+ fused with the file prior. Reused array. */
-  scoreAll(query: QueryTerms): Float32Array {
+  /**
+   * Scores of every function-level document: BM25F+, fused with the file prior, normalised so
+   * the best scores 1 when a prior or signals are used, plus the signal boosts. Reused array.
+   */
+  scoreAll(query: QueryTerms, signals?: IssueSignals): { scores: Float32Array; reasons?: Map<number, SignalName[]> } {
     const fn = this.scorer.scoreAll(query);
-    if (this.filePrior <= 0) return fn;
-    const file = this.fileScorer.scoreAll(query);
-    let maxFn = 0, maxFile = 0;
-    for (let d = 0; d < fn.length; d++) if (fn[d] > maxFn) maxFn = fn[d];
-    for (let f = 0; f < file.length; f++) if (file[f] > maxFile) maxFile = file[f];
+    const useSignals = signals !== undefined && this.signalWeights !== undefined;
+    if (this.filePrior <= 0 && !useSignals) return { scores: fn };
     const out = this.combined;
-    const a = maxFn > 0 ? 1 / maxFn : 0;
-    const c = maxFile > 0 ? this.filePrior / maxFile : 0;
     const fileOf = this.codeIndex.fileOfUnit;
-    for (let d = 0; d < fn.length; d++) out[d] = fn[d] * a + file[fileOf[d]] * c;
-    return out;
+    if (this.filePrior > 0) {
+      const file = this.fileScorer.scoreAll(query);
+      const a = 1 / maxOf(fn, 1);
+      const c = this.filePrior / maxOf(file, 1);
+      for (let d = 0; d < fn.length; d++) out[d] = fn[d] * a + file[fileOf[d]] * c;
+    } else {
+      out.set(fn);
+    }
+    if (!useSignals) return { scores: out };
+    const top = maxOf(out, 1);
+    for (let d = 0; d < out.length; d++) out[d] /= top;
+    this.resolver ??= new SignalResolver(this.codeIndex);
+    const { boost, reasons } = this.resolver.boosts(signals, this.signalWeights);
+    for (let d = 0; d < out.length; d++) out[d] += boost[d];
+    return { scores: out, reasons };
   }
 
   /**
@@ -91,7 +113,8 @@ export class Localizer {
     const top = opts.top ?? 10;
     const depth = Math.max(top, opts.depth ?? Math.max(2000, 50 * top));
     const perItem = opts.matchedTermsPerItem ?? 8;
-    const hits = topK(this.scoreAll(query), depth);
+    const { scores, reasons } = this.scoreAll(query, opts.signals);
+    const hits = topK(scores, depth);
     // A name defined twice in one file (e.g. in both branches of an `if`) ranks once, at its best.
     const seen = new Set<string>();
     const ranked = [];
@@ -119,6 +142,8 @@ export class Localizer {
         let t = memo.get(doc);
         if (!t) memo.set(doc, (t = this.matchedTerms(doc, query, perItem)));
         it.matchedTerms = t;
+        const why = reasons?.get(doc);
+        if (why) it.signals = why;
       }
     }
     let present = 0;
@@ -149,4 +174,11 @@ export class Localizer {
 /** `path` for a file-level unit, `path:Qualified.name` otherwise. */
 export function unitId(u: IndexedUnit): string {
   return u.qualifiedName ? `${u.path}:${u.qualifiedName}` : u.path;
+}
+
+/** Largest value of `xs`, or `fallback` when none is positive. */
+function maxOf(xs: Float32Array, fallback: number): number {
+  let m = 0;
+  for (let i = 0; i < xs.length; i++) if (xs[i] > m) m = xs[i];
+  return m > 0 ? m : fallback;
 }

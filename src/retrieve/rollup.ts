@@ -9,6 +9,8 @@ export interface RankedItem {
   score: number;
   /** Issue terms found in the item (best function's for rolled-up items). */
   matchedTerms?: string[];
+  /** Issue-text signals that raised the item (its best function's), e.g. `frameFunction`. */
+  signals?: string[];
 }
 
 /** What roll-up needs to know of each ranked function. */

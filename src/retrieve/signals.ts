@@ -1,0 +1,194 @@
+import type { CodeIndex } from '../index/code-index.js';
+import type { IssueSignals } from '../text/issue-signals.js';
+
+/**
+ * Weights of the issue-text signals, added to a function's normalised score (the best function
+ * of an issue scores 1 before boosts). 0 switches a signal off.
+ */
+export interface SignalWeights {
+  /** The function's file appears in a stack-trace frame. */
+  frameFile: number;
+  /** The function itself is a frame's function (in a frame's file when the frame names one). */
+  frameFunction: number;
+  /** The function's file is mentioned as a path (`src/x.py`, `Foo.java`) or dotted module name. */
+  mentionedFile: number;
+  /** The function (or its class) is named in a dotted name (`pkg.mod.Class.method`). */
+  mentionedUnit: number;
+  /** The function's own name is written in the issue as code (`snake_case`, `camelCase`, `name(`). */
+  namedFunction: number;
+}
+
+/** Default signal weights (set by bench/swebench-lite; docs/results.md). */
+export const DEFAULT_SIGNAL_WEIGHTS: SignalWeights = {
+  frameFile: 0.2,
+  frameFunction: 0.3,
+  mentionedFile: 0.2,
+  mentionedUnit: 0.3,
+  namedFunction: 0.15,
+};
+
+/** Which signals fired for one function-level document (for `--explain`). */
+export type SignalName = keyof SignalWeights;
+
+/** Per-document boosts and the signals behind them. */
+export interface SignalBoosts {
+  /** boost[d], added to the normalised score of document d. */
+  boost: Float32Array;
+  /** Signals that fired, per document with a boost. */
+  reasons: Map<number, SignalName[]>;
+}
+
+/**
+ * Resolves the code an issue names (stack frames, file paths, dotted names, function names) to
+ * the documents of an index and returns the boost of each document.
+ *
+ * Paths resolve by the longest component-wise suffix match against the repository's files
+ * (`/usr/lib/python3/site-packages/django/db/models/query.py` → `django/db/models/query.py`);
+ * a bare file name that fits more than `maxAmbiguous` files is ignored. Paths outside the
+ * indexed files (vendored, installed elsewhere, tests when not indexed) simply match nothing.
+ *
+ * Cost: linear in the number of signals times the files sharing a name; index-wide structures
+ * (name → documents) are built once per {@link SignalResolver}.
+ */
+export class SignalResolver {
+  private readonly filesByBase = new Map<string, number[]>();
+  private readonly docsOfFile: number[][];
+  private readonly docsByName = new Map<string, number[]>();
+  private readonly splitPaths: string[][];
+
+  constructor(private readonly codeIndex: CodeIndex, private readonly maxAmbiguous = 3) {
+    const { filePaths, units, fileOfUnit } = codeIndex;
+    this.splitPaths = filePaths.map((p) => p.split('/'));
+    filePaths.forEach((p, f) => {
+      const base = baseNoExt(p);
+      push(this.filesByBase, base, f);
+      if (base === '__init__' || base === 'index' || base === 'mod') {
+        const parts = p.split('/');
+        if (parts.length >= 2) push(this.filesByBase, parts[parts.length - 2], f);
+      }
+    });
+    this.docsOfFile = filePaths.map(() => []);
+    units.forEach((u, d) => {
+      this.docsOfFile[fileOfUnit[d]].push(d);
+      if (u.qualifiedName) push(this.docsByName, lastPart(u.qualifiedName), d);
+    });
+  }
+
+  /** Boosts of every document for an issue's signals. */
+  boosts(signals: IssueSignals, weights: SignalWeights = DEFAULT_SIGNAL_WEIGHTS): SignalBoosts {
+    const D = this.codeIndex.units.length;
+    const boost = new Float32Array(D);
+    const reasons = new Map<number, SignalName[]>();
+    const fired = new Map<SignalName, Set<number>>();
+    const fire = (name: SignalName, docs: Iterable<number>) => {
+      if (weights[name] <= 0) return;
+      let set = fired.get(name);
+      if (!set) fired.set(name, (set = new Set()));
+      for (const d of docs) set.add(d);
+    };
+    const { units } = this.codeIndex;
+
+    for (const frame of signals.frames) {
+      const files = frame.file ? this.resolvePath(frame.file) : frame.className ? this.resolveDotted(frame.className).files : [];
+      for (const f of files) fire('frameFile', this.docsOfFile[f]);
+      if (frame.function) {
+        const fn = lastPart(frame.function);
+        const candidates = files.length > 0 ? files.flatMap((f) => this.docsOfFile[f]) : [];
+        fire('frameFunction', candidates.filter((d) => lastPart(units[d].qualifiedName) === fn));
+      }
+    }
+    for (const p of signals.filePaths) {
+      for (const f of this.resolvePath(p)) fire('mentionedFile', this.docsOfFile[f]);
+    }
+    for (const name of signals.dottedNames) {
+      const { files, rest } = this.resolveDotted(name);
+      for (const f of files) {
+        fire('mentionedFile', this.docsOfFile[f]);
+        if (rest) fire('mentionedUnit', this.docsOfFile[f].filter((d) => {
+          const q = units[d].qualifiedName;
+          return q === rest || q.startsWith(`${rest}.`) || rest.startsWith(`${q}.`);
+        }));
+      }
+    }
+    const codeNames = new Set<string>();
+    for (const id of signals.identifiers) if (!id.includes('.')) codeNames.add(id);
+    for (const c of signals.calledNames) codeNames.add(lastPart(c));
+    for (const name of codeNames) {
+      const docs = this.docsByName.get(name);
+      if (docs && docs.length <= 20) fire('namedFunction', docs);
+    }
+    for (const [name, docs] of fired) {
+      for (const d of docs) {
+        boost[d] += weights[name];
+        const r = reasons.get(d);
+        if (r) r.push(name);
+        else reasons.set(d, [name]);
+      }
+    }
+    return { boost, reasons };
+  }
+
+  /** File documents that a written path names (longest component-wise suffix match). */
+  resolvePath(written: string): number[] {
+    const parts = written.replace(/\\/g, '/').split('/').filter((p) => p && p !== '.');
+    if (parts.length === 0) return [];
+    const candidates = this.filesByBase.get(baseNoExt(parts[parts.length - 1])) ?? [];
+    let best = 0;
+    let bestFiles: number[] = [];
+    for (const f of candidates) {
+      const mine = this.splitPaths[f];
+      if (mine[mine.length - 1] !== parts[parts.length - 1]) continue;
+      let n = 1;
+      while (n < parts.length && n < mine.length && mine[mine.length - 1 - n] === parts[parts.length - 1 - n]) n++;
+      if (n > best) { best = n; bestFiles = [f]; }
+      else if (n === best) bestFiles.push(f);
+    }
+    if (best === 1 && bestFiles.length > this.maxAmbiguous) return [];
+    return bestFiles;
+  }
+
+  /**
+   * Files that a dotted name names (`django.db.models.query.QuerySet` → django/db/models/query.py,
+   * rest `QuerySet`): the longest prefix of the name that ends a file path (without extension).
+   */
+  resolveDotted(name: string): { files: number[]; rest: string } {
+    const parts = name.split('.').filter(Boolean);
+    for (let i = parts.length; i >= 1; i--) {
+      const candidates = this.filesByBase.get(parts[i - 1]);
+      if (!candidates) continue;
+      const prefix = parts.slice(0, i);
+      let best = 0;
+      let bestFiles: number[] = [];
+      for (const f of candidates) {
+        const dirs = this.splitPaths[f].slice(0, -1);
+        const base = baseNoExt(this.splitPaths[f][this.splitPaths[f].length - 1]);
+        const mine = base === '__init__' || base === 'index' || base === 'mod' ? dirs : [...dirs, base];
+        let n = 0;
+        while (n < prefix.length && n < mine.length && mine[mine.length - 1 - n] === prefix[prefix.length - 1 - n]) n++;
+        if (n === 0) continue;
+        if (n > best) { best = n; bestFiles = [f]; }
+        else if (n === best) bestFiles.push(f);
+      }
+      if (best === 0 || (best === 1 && (bestFiles.length > this.maxAmbiguous || prefix.length > 1))) continue;
+      return { files: bestFiles, rest: parts.slice(i).join('.') };
+    }
+    return { files: [], rest: '' };
+  }
+}
+
+function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {
+  const list = m.get(k);
+  if (list) list.push(v);
+  else m.set(k, [v]);
+}
+
+function lastPart(q: string): string {
+  const i = q.lastIndexOf('.');
+  return i < 0 ? q : q.slice(i + 1);
+}
+
+function baseNoExt(p: string): string {
+  const base = p.slice(p.lastIndexOf('/') + 1);
+  const dot = base.lastIndexOf('.');
+  return dot > 0 ? base.slice(0, dot) : base;
+}
