@@ -70,7 +70,7 @@ test('signals reorder the ranking; signals: false leaves BM25F alone', () => {
   const ci = sampleIndex();
   const text = `${'query filter '.repeat(30)}slow. Traceback: File "django/utils/text.py", line 2, in slugify`;
   const q = queryTermsOf(text, { stem: false });
-  const rankOf = (signals: {} | false) => {
+  const rankOf = (signals: Record<string, number> | false) => {
     const r = new Localizer(ci, { signals }).localize(q, { signals: extractIssueSignals(text), top: 10 });
     return r.functions.findIndex((f) => f.id === 'django/utils/text.py:slugify');
   };
