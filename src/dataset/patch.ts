@@ -151,20 +151,26 @@ export function parsePatch(text: string): FilePatch[] {
   return [...files.values()];
 }
 
+/** Line numbers of the `tag` lines of a file patch on their side, by the hunk headers. */
+function taggedLines(file: FilePatch, tag: '-' | '+'): number[] {
+  const out: number[] = [];
+  for (const h of file.hunks) {
+    const [start, count] = tag === '-' ? [h.oldStart, h.oldCount] : [h.newStart, h.newCount];
+    let n = count > 0 ? start : start + 1;
+    for (const l of h.lines) {
+      if (l.tag === tag) out.push(n++);
+      else if (l.tag === ' ') n++;
+    }
+  }
+  return out;
+}
+
 /**
  * The old-side line numbers a file patch removes, by its hunk headers (no offset search).
  * @returns 1-based line numbers, ascending.
  */
 export function removedOldLines(file: FilePatch): number[] {
-  const out: number[] = [];
-  for (const h of file.hunks) {
-    let o = h.oldCount > 0 ? h.oldStart : h.oldStart + 1;
-    for (const l of h.lines) {
-      if (l.tag === '-') out.push(o++);
-      else if (l.tag === ' ') o++;
-    }
-  }
-  return out;
+  return taggedLines(file, '-');
 }
 
 /**
@@ -172,15 +178,7 @@ export function removedOldLines(file: FilePatch): number[] {
  * @returns 1-based line numbers, ascending.
  */
 export function addedNewLines(file: FilePatch): number[] {
-  const out: number[] = [];
-  for (const h of file.hunks) {
-    let n = h.newCount > 0 ? h.newStart : h.newStart + 1;
-    for (const l of h.lines) {
-      if (l.tag === '+') out.push(n++);
-      else if (l.tag === ' ') n++;
-    }
-  }
-  return out;
+  return taggedLines(file, '+');
 }
 
 /**
