@@ -5,6 +5,7 @@
  * at all (merge disambiguation asks that of whole branches); counts of unknown keys and reverts.
  */
 import type { LogCommit, PathChange } from '../repo/history.js';
+import { detach } from '../repo/history-parse.js';
 import { firstLine, linksOf, type LinkPattern } from './links.js';
 
 /** What is kept of a commit that links a known issue (or is a named fixing commit). */
@@ -83,7 +84,7 @@ export class LinkCollector {
       sha: c.sha,
       parents: c.parents,
       time: c.time,
-      firstLine: firstLine(c.message),
+      firstLine: detach(firstLine(c.message)),
       changes: c.changes,
       ids: known,
     });

@@ -6,6 +6,7 @@
  * not the commit's own issue, and are not links.
  */
 import { IssuelocError } from '../errors.js';
+import { detach } from '../repo/history-parse.js';
 
 /** One way issue keys are written in commit messages. */
 export interface LinkPattern {
@@ -105,7 +106,7 @@ export function linksOf(message: string, patterns: readonly LinkPattern[]): Mess
   for (const p of patterns) {
     p.regex.lastIndex = 0;
     for (let m = p.regex.exec(line); m !== null; m = p.regex.exec(line)) {
-      found.push({ at: m.index, id: p.toId(m) });
+      found.push({ at: m.index, id: detach(p.toId(m)) });
       if (m[0] === '') p.regex.lastIndex++;
     }
   }

@@ -8,6 +8,15 @@
  */
 import { StringDecoder } from 'node:string_decoder';
 
+/**
+ * A copy of `s` that shares no memory with the string it was cut from. V8 represents `slice`
+ * results as views into their parent, so a kept SHA or path would keep a whole 64 KiB chunk of
+ * `git log` output alive; every string the parser hands out is detached with this.
+ */
+export function detach(s: string): string {
+  return Buffer.from(s, 'utf8').toString('utf8');
+}
+
 /** The `--format` string {@link LogParser} understands (pass it to `git log`). */
 export const LOG_FORMAT = '%x01%H %P%x02%ct%x02%B%x03';
 
@@ -95,10 +104,10 @@ export class LogParser {
     const sha = ids[0];
     if (!/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(sha)) throw new Error(`malformed commit id in git log: ${JSON.stringify(sha)}`);
     this.current = {
-      sha,
-      parents: ids.slice(1).filter((p) => p !== ''),
+      sha: detach(sha),
+      parents: ids.slice(1).filter((p) => p !== '').map(detach),
       time: Number(text.slice(f1 + 1, f2)),
-      message: text.slice(f2 + 1),
+      message: detach(text.slice(f2 + 1)),
       changes: [],
     };
   }
@@ -112,9 +121,9 @@ export class LogParser {
     if (this.pendingStatus === null) {
       if (tok === '') return;
       if (!/^[A-Z][0-9]*$/.test(tok)) throw new Error(`unexpected status ${JSON.stringify(tok.slice(0, 40))} in git log of ${this.current.sha}`);
-      this.pendingStatus = tok;
+      this.pendingStatus = detach(tok);
     } else {
-      this.current.changes.push({ status: this.pendingStatus, path: raw });
+      this.current.changes.push({ status: this.pendingStatus, path: detach(raw) });
       this.pendingStatus = null;
     }
   }
