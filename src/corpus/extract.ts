@@ -120,7 +120,7 @@ function walk(root: Node, spec: LanguageSpec): Found[] {
         continue;
       }
       if (kid.type.includes('comment')) continue;
-      if (kid.type in spec.roles) {
+      if (Object.hasOwn(spec.roles, kid.type)) {
         let row = kid.startPosition.row;
         if (wrapRow >= 0 && wrapRow < row) row = wrapRow;
         if (leadRow >= 0 && leadRow < row) row = leadRow;
