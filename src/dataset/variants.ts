@@ -2,13 +2,16 @@
  * The three sample variants of "file localisation for issues at large" (section 3.3):
  *
  * - `first-commit` (First Commit Only, the default and the one the paper studies): the first
- *   linked commit that modifies or removes a source file gives the a-priori state and the
- *   positives; earlier linked commits that touch no source file (build files, docs) are skipped.
+ *   linked commit gives the a-priori state and the positives. When it modifies or removes no
+ *   source file (a build-file or script-only fix), the issue is dropped: taking a later commit
+ *   instead would put the a-priori state after part of the fix (and can pick a commit years later
+ *   that only mentions the key).
  * - `all-future-files` (All Future Files): the same a-priori state; positives = files modified or
  *   removed by any of the issue's linked commits, followed back through renames to their path at
  *   the a-priori state (rename detection between the a-priori state and the later commit's parent).
  * - `exact-commits` (Exact Commits): one sample per linked commit that modifies or removes a source
- *   file, each at its own a-priori state.
+ *   file, each at its own a-priori state; commits without one (or without an a-priori state) are
+ *   skipped.
  *
  * An issue whose linked commits give no positive is dropped (`no-positive`).
  */
@@ -110,9 +113,9 @@ async function renamedBack(ctx: SampleContext, apriori: number, later: number, p
  * @throws IssuelocError when git cannot read a tree or a merge diff.
  */
 export async function samplesForIssue(ctx: SampleContext, ordered: readonly number[], variant: Variant): Promise<IssueSamples> {
-  const skipped: number[] = [];
-  let lastFail: { reason: AprioriFailure | 'no-positive'; detail: string } = { reason: 'no-positive', detail: 'no linked commit' };
   if (variant === 'exact-commits') {
+    const skipped: number[] = [];
+    let lastFail: { reason: AprioriFailure | 'no-positive'; detail: string } = { reason: 'no-positive', detail: 'no linked commit' };
     const samples: Sample[] = [];
     for (const c of ordered) {
       const s = await singleSample(ctx, c);
@@ -123,38 +126,34 @@ export async function samplesForIssue(ctx: SampleContext, ordered: readonly numb
     }
     return samples.length > 0 ? { ok: true, samples, skipped } : { ok: false, ...lastFail };
   }
-  for (let k = 0; k < ordered.length; k++) {
-    const s = await singleSample(ctx, ordered[k]);
-    if ('fail' in s) {
-      // an ambiguous a-priori state of the first fixing commit drops the issue
-      if (s.fail !== 'no-positive') return { ok: false, reason: s.fail, detail: s.detail };
-      skipped.push(ordered[k]);
-      lastFail = { reason: s.fail, detail: s.detail };
-      continue;
+  const first = ordered[0];
+  const a = aprioriState(ctx.graph, first, ctx.branches);
+  if (!a.ok) return { ok: false, reason: a.reason, detail: a.detail };
+  const tree = await ctx.trees.files(ctx.graph.sha(a.commit));
+  const sample: Sample = { commits: [], apriori: a.commit, positives: [], outsideApriori: [], candidates: tree.size, changesTests: false, renamed: 0 };
+  if (a.entryPoint !== undefined) sample.entryPoint = a.entryPoint;
+  const all = new Set<string>();
+  const outside = new Set<string>();
+  for (const c of variant === 'first-commit' ? [first] : ordered) {
+    const changes = await ctx.changes.of(c);
+    const md = modifiedOrRemoved(changes, ctx.isSource);
+    if (touchesTests(changes.map((ch) => ch.path))) sample.changesTests = true;
+    const missing = md.filter((p) => !tree.has(p));
+    const back = missing.length > 0 && c !== first ? await renamedBack(ctx, a.commit, c, missing) : new Map<string, string>();
+    for (const p of md) {
+      const q = back.get(p) ?? p;
+      if (tree.has(q)) {
+        if (q !== p && !all.has(q)) sample.renamed++;
+        all.add(q);
+      } else outside.add(p);
     }
-    if (variant === 'all-future-files') {
-      const tree = await ctx.trees.files(ctx.graph.sha(s.apriori));
-      const all = new Set(s.positives);
-      const outside = new Set(s.outsideApriori);
-      for (const later of ordered.slice(k + 1)) {
-        const changes = await ctx.changes.of(later);
-        const md = modifiedOrRemoved(changes, ctx.isSource);
-        if (touchesTests(changes.map((ch) => ch.path))) s.changesTests = true;
-        const missing = md.filter((p) => !tree.has(p));
-        const back = missing.length > 0 ? await renamedBack(ctx, s.apriori, later, missing) : new Map<string, string>();
-        for (const p of md) {
-          const q = back.get(p) ?? p;
-          if (tree.has(q)) {
-            if (q !== p && !all.has(q)) s.renamed++;
-            all.add(q);
-          } else outside.add(p);
-        }
-        s.commits.push(later);
-      }
-      s.positives = [...all].sort();
-      s.outsideApriori = [...outside].filter((p) => !all.has(p)).sort();
-    }
-    return { ok: true, samples: [s], skipped };
+    sample.commits.push(c);
   }
-  return { ok: false, ...lastFail };
+  if (all.size === 0) {
+    const what = variant === 'first-commit' ? `first linked commit ${ctx.graph.sha(first)}` : `the ${ordered.length} linked commits`;
+    return { ok: false, reason: 'no-positive', detail: `${what} modify or remove no source file of the a-priori state` };
+  }
+  sample.positives = [...all].sort();
+  sample.outsideApriori = [...outside].filter((p) => !all.has(p)).sort();
+  return { ok: true, samples: [sample], skipped: [] };
 }

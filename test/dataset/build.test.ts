@@ -12,9 +12,9 @@ const MNG = [jiraPattern(['MNG'])];
 
 //  A  init: 4 java files, a pom, a text file that will become code
 //  B  [MNG-1] modifies A.java, deletes C.java, adds N.java, renames Foo.java.txt -> Foo.java, touches pom
-//  T  [MNG-2] touches only pom.xml (no source positive)       <- skipped by first-commit
+//  T  [MNG-2] touches only pom.xml (no source positive)       <- first commit of MNG-2
 //  R  renames src/B.java -> src/Bx.java (no key)
-//  D  [MNG-2] modifies Bx.java and Test.java                  <- first commit with positives of MNG-2
+//  D  [MNG-2] modifies Bx.java and Test.java
 //  V  Revert "[MNG-3] ..."                                     <- revert: no link
 //  U  [MNG-4] (Won't Fix issue) modifies A.java; [MNG-404] unknown key
 //  E  [MNG-2] modifies A.java, 100 days later                 <- later commit of MNG-2
@@ -50,12 +50,11 @@ test('first-commit: positives are modified/removed source files; added, renamed-
   assert.deepEqual(one.positiveFunctions, []);
   assert.equal(one.issue.id, 'MNG-1');
   assert.equal(one.provenance.firstCommitTime, '2020-01-02T00:00:00.000Z');
-  const two = byId.get('MNG-2');
-  assert.ok(two);
-  assert.deepEqual(two.commits, [repo.sha('D')]);
-  assert.deepEqual(two.provenance.skippedCommits, [repo.sha('T')]);
-  assert.deepEqual(two.positives, ['src/Bx.java', 'src/test/ATest.java']);
-  assert.equal(two.changesTests, true);
+  // MNG-2's first linked commit changes only the pom: no positive, dropped (not replaced by a later commit)
+  assert.equal(byId.has('MNG-2'), false);
+  const two = r.dropped.find((d) => d.id === 'MNG-2');
+  assert.equal(two?.reason, 'no-positive');
+  assert.match(two?.detail ?? '', new RegExp(`first linked commit ${repo.sha('T')}`));
 });
 
 test('counts and drops: reverts, unknown keys, not linkable, no commit', async () => {
@@ -64,25 +63,27 @@ test('counts and drops: reverts, unknown keys, not linkable, no commit', async (
   assert.equal(c.issues, 5);
   assert.equal(c.maxLinkable, 4);
   assert.equal(c.linked, 2);
-  assert.equal(c.inDataset, 2);
+  assert.equal(c.inDataset, 1);
   assert.equal(c.revertCommits, 1);
   assert.equal(c.unknownKeys, 1);
   assert.equal(c.linkedNotLinkable, 1);
   assert.equal(c.commits, 8);
-  assert.deepEqual(r.dropped.map((d) => [d.id, d.reason]), [['MNG-3', 'no-commit'], ['MNG-4', 'not-linkable'], ['MNG-5', 'no-commit']]);
-  assert.deepEqual(r.meta.dropReasons, { 'no-commit': 2, 'not-linkable': 1 });
+  assert.deepEqual(r.dropped.map((d) => [d.id, d.reason]), [['MNG-3', 'no-commit'], ['MNG-4', 'not-linkable'], ['MNG-5', 'no-commit'], ['MNG-2', 'no-positive']]);
+  assert.deepEqual(r.meta.dropReasons, { 'no-commit': 2, 'not-linkable': 1, 'no-positive': 1 });
   const any = await buildDataset({ repo: repo.dir, issues: ISSUES, patterns: MNG, linkableResolutions: null });
-  assert.deepEqual(any.records.map((x) => x.issue.id), ['MNG-1', 'MNG-2', 'MNG-4']);
+  assert.deepEqual(any.records.map((x) => x.issue.id), ['MNG-1', 'MNG-4']);
 });
 
 test('all-future-files: positives of every linked commit, followed back through renames to the a-priori paths', async () => {
   const r = await buildDataset({ repo: repo.dir, issues: [issue('MNG-2')], patterns: MNG, variant: 'all-future-files', maxGap: null });
   assert.equal(r.records.length, 1);
   const rec = r.records[0];
-  assert.equal(rec.aprioriCommit, repo.sha('R'));
-  assert.deepEqual(rec.commits, [repo.sha('D'), repo.sha('E')]);
-  assert.deepEqual(rec.positives, ['src/A.java', 'src/Bx.java', 'src/test/ATest.java']);
-  // from the a-priori state R (after the rename) nothing needs following back; from T it does:
+  assert.equal(rec.aprioriCommit, repo.sha('B'), 'before the first linked commit T, though T has no positive');
+  assert.deepEqual(rec.commits, [repo.sha('T'), repo.sha('D'), repo.sha('E')]);
+  // D modifies src/Bx.java, which was src/B.java at the a-priori state (renamed by R)
+  assert.deepEqual(rec.positives, ['src/A.java', 'src/B.java', 'src/test/ATest.java']);
+  assert.equal(rec.provenance.renamedPositives, 1);
+  assert.equal(rec.changesTests, true);
   const early = await buildDataset({ repo: repo.dir, issues: [issue('MNG-1', { id: 'MNG-1' })], patterns: MNG, variant: 'all-future-files', maxGap: null });
   assert.deepEqual(early.records[0].positives, ['src/A.java', 'src/C.java']);
 });
@@ -141,7 +142,7 @@ test('fixing commits named by the issue source: abbreviated SHAs resolved, a-pri
 });
 
 test('without test files: tests are neither candidates nor positives', async () => {
-  const r = await buildDataset({ repo: repo.dir, issues: [issue('MNG-2')], patterns: MNG, withTests: false });
+  const r = await buildDataset({ repo: repo.dir, issues: [issue('MNG-2')], patterns: MNG, withTests: false, variant: 'exact-commits' });
   assert.deepEqual(r.records[0].positives, ['src/Bx.java']);
   assert.equal(r.records[0].candidates, 4, 'A, Bx, N, Foo (ATest left out)');
 });
