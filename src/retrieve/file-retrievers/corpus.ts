@@ -1,0 +1,246 @@
+/**
+ * The candidate files of one a-priori state as the file-level retrievers read them: a
+ * document per file with two fields (the file name and the content), each field's term counts
+ * stored doc-major on typed arrays (compressed sparse rows), with term ids from a
+ * {@link Vocabulary} shared by every corpus of a run.
+ *
+ * Sharing the vocabulary is what lets an evaluation keep per-blob term counts across issues
+ * (consecutive a-priori states share most files) and build each issue's corpus by concatenating
+ * cached arrays, without touching strings.
+ *
+ * Layout of a {@link FieldMatrix} with n documents and P (document, term) pairs:
+ * - `start[d] .. start[d+1]`: the slice of document d (Uint32Array, n + 1);
+ * - `term[p]`: the term id, strictly ascending within a document (Uint32Array, P);
+ * - `tf[p]`: the term's count in that field (Uint32Array, P);
+ * - `length[d]`: the field's length in tokens, duplicates included (Uint32Array, n).
+ */
+import { IssuelocError } from '../../errors.js';
+
+/** Term strings ↔ dense ids (0, 1, 2 … in first-seen order); grows, never shrinks. */
+export class Vocabulary {
+  readonly terms: string[] = [];
+  private readonly map = new Map<string, number>();
+
+  /** The id of `term`, adding it when new. */
+  idOf(term: string): number {
+    let id = this.map.get(term);
+    if (id === undefined) {
+      id = this.terms.length;
+      this.map.set(term, id);
+      this.terms.push(term);
+    }
+    return id;
+  }
+
+  /** The id of `term`, or undefined when it was never seen. */
+  get(term: string): number | undefined {
+    return this.map.get(term);
+  }
+
+  /** Number of terms. */
+  get size(): number {
+    return this.terms.length;
+  }
+
+  /** The term → id map (read only). */
+  get ids(): ReadonlyMap<string, number> {
+    return this.map;
+  }
+}
+
+/** Term counts of one field of one document: ids ascending, counts aligned, total tokens. */
+export interface TermBag {
+  readonly terms: Uint32Array;
+  readonly tf: Uint32Array;
+  /** Tokens in the field, duplicates included (= sum of `tf`). */
+  readonly length: number;
+}
+
+/** The empty bag. */
+export const EMPTY_BAG: TermBag = Object.freeze({ terms: new Uint32Array(0), tf: new Uint32Array(0), length: 0 });
+
+/**
+ * Counts tokens into a {@link TermBag}, adding new terms to `vocabulary`.
+ * @param tokens the field's tokens in any order, duplicates kept.
+ */
+export function bagOf(tokens: readonly string[], vocabulary: Vocabulary): TermBag {
+  if (tokens.length === 0) return EMPTY_BAG;
+  const counts = new Map<number, number>();
+  for (const t of tokens) {
+    const id = vocabulary.idOf(t);
+    counts.set(id, (counts.get(id) ?? 0) + 1);
+  }
+  const ids = Uint32Array.from(counts.keys()).sort();
+  const tf = new Uint32Array(ids.length);
+  for (let i = 0; i < ids.length; i++) tf[i] = counts.get(ids[i]) as number;
+  return { terms: ids, tf, length: tokens.length };
+}
+
+/** One field of every document, doc-major (see the module comment). */
+export interface FieldMatrix {
+  readonly start: Uint32Array;
+  readonly term: Uint32Array;
+  readonly tf: Uint32Array;
+  readonly length: Uint32Array;
+}
+
+/** Field names of every file corpus, in field order. */
+export const FILE_FIELDS = ['name', 'content'] as const;
+
+/** The candidate files of one a-priori state (see the module comment). */
+export interface FileCorpus {
+  /** File paths, in corpus order (document d is `ids[d]`). */
+  readonly ids: readonly string[];
+  /**
+   * Content identity of each document: equal keys mean equal fields (e.g. `path` + blob SHA).
+   * Retrievers that keep per-document results across corpora (LSI) key them by this.
+   */
+  readonly keys: readonly string[];
+  readonly vocabulary: Vocabulary;
+  /** {@link FILE_FIELDS}. */
+  readonly fieldNames: readonly string[];
+  /** One matrix per field, in `fieldNames` order. */
+  readonly fields: readonly FieldMatrix[];
+}
+
+/** Number of documents of a corpus. */
+export function corpusSize(c: FileCorpus): number {
+  return c.ids.length;
+}
+
+/**
+ * Collects documents (one {@link TermBag} per field) and freezes them into a {@link FileCorpus}.
+ * Cost: linear in the bags' sizes.
+ */
+export class FileCorpusBuilder {
+  private readonly ids: string[] = [];
+  private readonly keys: string[] = [];
+  private readonly bags: TermBag[][];
+
+  constructor(readonly vocabulary: Vocabulary, readonly fieldNames: readonly string[] = FILE_FIELDS) {
+    this.bags = fieldNames.map(() => []);
+  }
+
+  /**
+   * Adds one document.
+   * @param fields one bag per field, in `fieldNames` order (bags may be shared between corpora).
+   * @throws IssuelocError when the number of fields is wrong.
+   */
+  add(id: string, key: string, fields: readonly TermBag[]): void {
+    if (fields.length !== this.fieldNames.length) {
+      throw new IssuelocError(`document '${id}' has ${fields.length} fields, the corpus has ${this.fieldNames.length}`);
+    }
+    this.ids.push(id);
+    this.keys.push(key);
+    for (let f = 0; f < fields.length; f++) this.bags[f].push(fields[f]);
+  }
+
+  /** Number of documents added so far. */
+  get size(): number {
+    return this.ids.length;
+  }
+
+  build(): FileCorpus {
+    return {
+      ids: this.ids,
+      keys: this.keys,
+      vocabulary: this.vocabulary,
+      fieldNames: this.fieldNames,
+      fields: this.bags.map(packField),
+    };
+  }
+}
+
+function packField(bags: readonly TermBag[]): FieldMatrix {
+  const n = bags.length;
+  const start = new Uint32Array(n + 1);
+  for (let d = 0; d < n; d++) start[d + 1] = start[d] + bags[d].terms.length;
+  const term = new Uint32Array(start[n]);
+  const tf = new Uint32Array(start[n]);
+  const length = new Uint32Array(n);
+  for (let d = 0; d < n; d++) {
+    term.set(bags[d].terms, start[d]);
+    tf.set(bags[d].tf, start[d]);
+    length[d] = bags[d].length;
+  }
+  return { start, term, tf, length };
+}
+
+/**
+ * A corpus from token lists (tests, small inputs): `fields[f]` are the tokens of field f.
+ * @param vocabulary shared vocabulary; a new one by default.
+ */
+export function corpusFromTokens(
+  docs: readonly { id: string; key?: string; fields: readonly (readonly string[])[] }[],
+  vocabulary: Vocabulary = new Vocabulary(),
+  fieldNames: readonly string[] = FILE_FIELDS,
+): FileCorpus {
+  const b = new FileCorpusBuilder(vocabulary, fieldNames);
+  for (const d of docs) b.add(d.id, d.key ?? d.id, d.fields.map((t) => bagOf(t, vocabulary)));
+  return b.build();
+}
+
+/**
+ * The joint document of every file: all fields' counts summed per term (ids ascending), and the
+ * joint length. This is the single-text view that VSM, rVSM and LSI use when they do not weight
+ * fields apart.
+ */
+export function jointField(c: FileCorpus): FieldMatrix {
+  const n = c.ids.length;
+  const F = c.fields.length;
+  if (F === 1) return c.fields[0];
+  const start = new Uint32Array(n + 1);
+  const term: number[] = [];
+  const tf: number[] = [];
+  const length = new Uint32Array(n);
+  const acc = new Map<number, number>();
+  for (let d = 0; d < n; d++) {
+    acc.clear();
+    let len = 0;
+    for (const fm of c.fields) {
+      for (let p = fm.start[d]; p < fm.start[d + 1]; p++) acc.set(fm.term[p], (acc.get(fm.term[p]) ?? 0) + fm.tf[p]);
+      len += fm.length[d];
+    }
+    const ids = [...acc.keys()].sort((a, b) => a - b);
+    for (const t of ids) {
+      term.push(t);
+      tf.push(acc.get(t) as number);
+    }
+    start[d + 1] = term.length;
+    length[d] = len;
+  }
+  return { start, term: Uint32Array.from(term), tf: Uint32Array.from(tf), length };
+}
+
+/** Term-major view of a doc-major matrix: `start[t] .. start[t+1]` are the postings of term t. */
+export interface Postings {
+  /** Uint32Array of vocabulary size + 1. */
+  readonly start: Uint32Array;
+  /** Document of each posting, ascending within a term. */
+  readonly doc: Uint32Array;
+  /** Entry index in the doc-major arrays (to read any per-entry value). */
+  readonly entry: Uint32Array;
+}
+
+/**
+ * Inverts a doc-major matrix into postings by a counting sort over term ids. Cost O(P + T).
+ * @param vocabSize number of term ids (the vocabulary's size when the corpus was built or later).
+ */
+export function invert(m: { start: Uint32Array; term: Uint32Array }, vocabSize: number): Postings {
+  const n = m.start.length - 1;
+  const P = m.term.length;
+  const start = new Uint32Array(vocabSize + 1);
+  for (let p = 0; p < P; p++) start[m.term[p] + 1]++;
+  for (let t = 0; t < vocabSize; t++) start[t + 1] += start[t];
+  const cursor = start.slice(0, vocabSize);
+  const doc = new Uint32Array(P);
+  const entry = new Uint32Array(P);
+  for (let d = 0; d < n; d++) {
+    for (let p = m.start[d]; p < m.start[d + 1]; p++) {
+      const slot = cursor[m.term[p]]++;
+      doc[slot] = d;
+      entry[slot] = p;
+    }
+  }
+  return { start, doc, entry };
+}
