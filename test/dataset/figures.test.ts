@@ -3,7 +3,7 @@
  * linked merge), each on a tiny repository built by the test. See src/dataset/path-requirement.ts
  * for how (a)–(d) are read.
  */
-import { test } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildDataset, type BuildResult } from '../../src/dataset/build.js';
 import { jiraPattern } from '../../src/dataset/links.js';
@@ -12,15 +12,15 @@ import { issue } from './issue-fixture.js';
 
 const INIT: FixtureCommit = { id: 'A', message: 'init', files: { 'src/A.java': 'class A {}', 'src/B.java': 'class B {}', 'src/C.java': 'class C {}', 'pom.xml': '<p/>' } };
 
+const fixtures: Fixture[] = [];
+after(() => fixtures.forEach((f) => f.remove()));
+
+/** Builds the repository INIT + `commits` and mines it for issues `ids` (MNG keys). */
 async function build(commits: FixtureCommit[], ids: string[]): Promise<{ r: BuildResult; f: Fixture }> {
   const f = fixtureRepo([INIT, ...commits]);
-  try {
-    const r = await buildDataset({ repo: f.dir, issues: ids.map((id) => issue(id)), patterns: [jiraPattern(['MNG'])] });
-    return { r, f };
-  } catch (e) {
-    f.remove();
-    throw e;
-  }
+  fixtures.push(f);
+  const r = await buildDataset({ repo: f.dir, issues: ids.map((id) => issue(id)), patterns: [jiraPattern(['MNG'])] });
+  return { r, f };
 }
 
 test('Figure 2 (a): linked commits on one first-parent line are kept; the first gives the sample', async () => {
@@ -29,31 +29,23 @@ test('Figure 2 (a): linked commits on one first-parent line are kept; the first 
     { id: 'C', parents: ['B'], message: 'unrelated', files: { 'src/C.java': 'class C { int c; }' } },
     { id: 'D', parents: ['C'], message: '[MNG-1] part two', files: { 'src/B.java': 'class B { int y; }' } },
   ], ['MNG-1']);
-  try {
-    assert.equal(r.records.length, 1);
-    const rec = r.records[0];
-    assert.deepEqual(rec.commits, [f.sha('B')]);
-    assert.equal(rec.aprioriCommit, f.sha('A'));
-    assert.deepEqual(rec.positives, ['src/A.java']);
-    assert.equal(rec.candidates, 3);
-    assert.deepEqual(rec.provenance.linkedCommits, [f.sha('B'), f.sha('D')]);
-  } finally {
-    f.remove();
-  }
+  assert.equal(r.records.length, 1);
+  const rec = r.records[0];
+  assert.deepEqual(rec.commits, [f.sha('B')]);
+  assert.equal(rec.aprioriCommit, f.sha('A'));
+  assert.deepEqual(rec.positives, ['src/A.java']);
+  assert.equal(rec.candidates, 3);
+  assert.deepEqual(rec.provenance.linkedCommits, [f.sha('B'), f.sha('D')]);
 });
 
 test('Figure 2 (b): linked commits on two diverging branches are dropped', async () => {
-  const { r, f } = await build([
+  const { r } = await build([
     { id: 'B', parents: ['A'], message: '[MNG-2] on main', files: { 'src/A.java': 'class A { int x; }' } },
     { id: 'X', parents: ['A'], message: '[MNG-2] on a branch', files: { 'src/B.java': 'class B { int y; }' } },
     { id: 'M', parents: ['B', 'X'], message: 'Merge branch', files: { 'src/B.java': 'class B { int y; }' } },
   ], ['MNG-2']);
-  try {
-    assert.equal(r.records.length, 0);
-    assert.deepEqual(r.dropped.map((d) => [d.id, d.reason]), [['MNG-2', 'not-on-one-path']]);
-  } finally {
-    f.remove();
-  }
+  assert.equal(r.records.length, 0);
+  assert.deepEqual(r.dropped.map((d) => [d.id, d.reason]), [['MNG-2', 'not-on-one-path']]);
 });
 
 test('Figure 2 (c): a linked merge whose branch holds the other linked commits is kept (the merge loses its link)', async () => {
@@ -63,28 +55,20 @@ test('Figure 2 (c): a linked merge whose branch holds the other linked commits i
     { id: 'Y', parents: ['X'], message: '[MNG-3] second', files: { 'src/B.java': 'class B { int y; }' } },
     { id: 'M', parents: ['B', 'Y'], message: 'Merge MNG-3 branch', files: { 'src/A.java': 'class A { int x; }', 'src/B.java': 'class B { int y; }' } },
   ], ['MNG-3']);
-  try {
-    assert.equal(r.records.length, 1);
-    assert.deepEqual(r.records[0].commits, [f.sha('X')]);
-    assert.deepEqual(r.records[0].provenance.linkedCommits, [f.sha('X'), f.sha('Y')]);
-    assert.equal(r.meta.counts.mergeLinksDropped, 1);
-  } finally {
-    f.remove();
-  }
+  assert.equal(r.records.length, 1);
+  assert.deepEqual(r.records[0].commits, [f.sha('X')]);
+  assert.deepEqual(r.records[0].provenance.linkedCommits, [f.sha('X'), f.sha('Y')]);
+  assert.equal(r.meta.counts.mergeLinksDropped, 1);
 });
 
 test('Figure 2 (d): a linked merge reached from an earlier linked commit only through its first parent is dropped', async () => {
-  const { r, f } = await build([
+  const { r } = await build([
     { id: 'B', parents: ['A'], message: '[MNG-4] first attempt', files: { 'src/A.java': 'class A { int x; }' } },
     { id: 'C', parents: ['B'], message: 'bump pom', files: { 'pom.xml': '<p v="2"/>' } },
     { id: 'X', parents: ['A'], message: 'work on a branch', files: { 'src/B.java': 'class B { int y; }' } },
     { id: 'M', parents: ['C', 'X'], message: '[MNG-4] merge the fix', files: { 'src/B.java': 'class B { int y; }' } },
   ], ['MNG-4']);
-  try {
-    assert.deepEqual(r.dropped.map((d) => [d.id, d.reason]), [['MNG-4', 'merge-path-not-through-branch']]);
-  } finally {
-    f.remove();
-  }
+  assert.deepEqual(r.dropped.map((d) => [d.id, d.reason]), [['MNG-4', 'merge-path-not-through-branch']]);
 });
 
 test('Figure 2 (d) counterpart: the earlier linked commit before the fork reaches the merge through its branch: kept', async () => {
@@ -94,12 +78,8 @@ test('Figure 2 (d) counterpart: the earlier linked commit before the fork reache
     { id: 'X', parents: ['B'], message: 'work on a branch', files: { 'src/B.java': 'class B { int y; }' } },
     { id: 'M', parents: ['C', 'X'], message: '[MNG-5] merge the fix', files: { 'src/B.java': 'class B { int y; }' } },
   ], ['MNG-5']);
-  try {
-    assert.equal(r.records.length, 1);
-    assert.deepEqual(r.records[0].provenance.linkedCommits, [f.sha('B'), f.sha('M')]);
-  } finally {
-    f.remove();
-  }
+  assert.equal(r.records.length, 1);
+  assert.deepEqual(r.records[0].provenance.linkedCommits, [f.sha('B'), f.sha('M')]);
 });
 
 test('Figure 3: a linked merge\'s a-priori state is the parent of its branch\'s unique entry point', async () => {
@@ -113,22 +93,18 @@ test('Figure 3: a linked merge\'s a-priori state is the parent of its branch\'s 
     { id: 'Y', parents: ['X'], message: 'feature part 2', files: { 'src/B.java': 'class B { int y; }' } },
     { id: 'M', parents: ['C', 'Y'], message: '[MNG-6] merge the feature', files: { 'src/A.java': 'class A { int x; }', 'src/B.java': 'class B { int y; }', 'src/D.java': 'class D { int merged; }' } },
   ], ['MNG-6']);
-  try {
-    assert.equal(r.records.length, 1);
-    const rec = r.records[0];
-    assert.equal(rec.aprioriCommit, f.sha('B'));
-    assert.equal(rec.provenance.entryPoint, f.sha('X'));
-    assert.deepEqual(rec.commits, [f.sha('M')]);
-    assert.deepEqual(rec.positives, ['src/A.java', 'src/B.java']);
-    assert.deepEqual(rec.provenance.outsideApriori, ['src/D.java']);
-    assert.equal(rec.candidates, 3);
-  } finally {
-    f.remove();
-  }
+  assert.equal(r.records.length, 1);
+  const rec = r.records[0];
+  assert.equal(rec.aprioriCommit, f.sha('B'));
+  assert.equal(rec.provenance.entryPoint, f.sha('X'));
+  assert.deepEqual(rec.commits, [f.sha('M')]);
+  assert.deepEqual(rec.positives, ['src/A.java', 'src/B.java']);
+  assert.deepEqual(rec.provenance.outsideApriori, ['src/D.java']);
+  assert.equal(rec.candidates, 3);
 });
 
 test('Figure 3 counterpart: a merged branch that merged the main line in has two entry points: dropped', async () => {
-  const { r, f } = await build([
+  const { r } = await build([
     { id: 'X', parents: ['A'], message: 'feature part 1', files: { 'src/A.java': 'class A { int x; }' } },
     { id: 'C', parents: ['A'], message: 'main work', files: { 'src/C.java': 'class C { int c; }' } },
     { id: 'Z', parents: ['X', 'C'], message: 'sync with main', files: { 'src/C.java': 'class C { int c; }' } },
@@ -136,16 +112,12 @@ test('Figure 3 counterpart: a merged branch that merged the main line in has two
     { id: 'D', parents: ['C'], message: 'bump pom', files: { 'pom.xml': '<p v="2"/>' } },
     { id: 'M', parents: ['D', 'Y'], message: '[MNG-7] merge the feature', files: { 'src/A.java': 'class A { int x; }', 'src/B.java': 'class B { int y; }' } },
   ], ['MNG-7']);
-  try {
-    assert.equal(r.records.length, 0);
-    assert.deepEqual(r.dropped.map((d) => [d.id, d.reason]), [['MNG-7', 'entry-point-not-unique']]);
-  } finally {
-    f.remove();
-  }
+  assert.equal(r.records.length, 0);
+  assert.deepEqual(r.dropped.map((d) => [d.id, d.reason]), [['MNG-7', 'entry-point-not-unique']]);
 });
 
 test('merge rule: a merge linked alone whose branch links another (unknown) key loses its link; octopus merges drop the issue', async () => {
-  const { r, f } = await build([
+  const { r } = await build([
     { id: 'X', parents: ['A'], message: '[MNG-100] branch work for another issue', files: { 'src/A.java': 'class A { int x; }' } },
     { id: 'B', parents: ['A'], message: 'main', files: { 'pom.xml': '<p v="2"/>' } },
     { id: 'M', parents: ['B', 'X'], message: '[MNG-8] merge', files: { 'src/A.java': 'class A { int x; }' } },
@@ -153,11 +125,7 @@ test('merge rule: a merge linked alone whose branch links another (unknown) key 
     { id: 'Q', parents: ['M'], message: 'o2', files: { 'src/C.java': 'class C { int q; }' } },
     { id: 'O', parents: ['M', 'P', 'Q'], message: '[MNG-9] octopus', files: { 'src/B.java': 'class B { int p; }', 'src/C.java': 'class C { int q; }' } },
   ], ['MNG-8', 'MNG-9']);
-  try {
-    assert.deepEqual(r.dropped.map((d) => [d.id, d.reason]), [['MNG-8', 'merge-links-dropped'], ['MNG-9', 'octopus-merge']]);
-    assert.equal(r.meta.counts.unknownKeys, 1);
-    assert.equal(r.meta.counts.linked, 2);
-  } finally {
-    f.remove();
-  }
+  assert.deepEqual(r.dropped.map((d) => [d.id, d.reason]), [['MNG-8', 'merge-links-dropped'], ['MNG-9', 'octopus-merge']]);
+  assert.equal(r.meta.counts.unknownKeys, 1);
+  assert.equal(r.meta.counts.linked, 2);
 });
