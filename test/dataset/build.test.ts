@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildDataset } from '../../src/dataset/build.js';
-import { jiraPattern } from '../../src/dataset/links.js';
+import { githubPattern, jiraPattern } from '../../src/dataset/links.js';
 import { fixtureRepo, git } from '../repo/fixture-repo.js';
 import { issue } from './issue-fixture.js';
 
@@ -145,4 +145,20 @@ test('without test files: tests are neither candidates nor positives', async () 
   const r = await buildDataset({ repo: repo.dir, issues: [issue('MNG-2')], patterns: MNG, withTests: false, variant: 'exact-commits' });
   assert.deepEqual(r.records[0].positives, ['src/Bx.java']);
   assert.equal(r.records[0].candidates, 4, 'A, Bx, N, Foo (ATest left out)');
+});
+
+test('GitHub links: "#N" in first lines meets issue ids of the GitHub source', async () => {
+  const f = fixtureRepo([
+    { id: 'A', message: 'init', files: { 'pkg/a.py': 'a = 1\n', 'pkg/b.py': 'b = 1\n' } },
+    { id: 'B', parents: ['A'], message: 'Fix crash in a (fixes #12)\n\nsee also #13', files: { 'pkg/a.py': 'a = 2\n' } },
+    { id: 'C', parents: ['B'], message: 'Tidy b, GH-13', files: { 'pkg/b.py': 'b = 2\n' } },
+  ]);
+  try {
+    const r = await buildDataset({ repo: f.dir, issues: [issue('12', { resolution: 'completed' }), issue('13', { resolution: 'not_planned' })], patterns: [githubPattern()] });
+    assert.deepEqual(r.records.map((x) => [x.issue.id, x.positives]), [['12', ['pkg/a.py']]]);
+    assert.deepEqual(r.dropped.map((d) => [d.id, d.reason]), [['13', 'not-linkable']]);
+    assert.equal(r.meta.counts.linkedNotLinkable, 1);
+  } finally {
+    f.remove();
+  }
 });
