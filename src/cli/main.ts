@@ -8,6 +8,7 @@ import { IssuelocError } from '../errors.js';
 import { registerLocalizeCommand } from './localize.js';
 import { registerIndexCommand } from './index-cmd.js';
 import { registerDatasetCommands } from './dataset.js';
+import { registerEvalCommands } from './eval.js';
 
 export function buildProgram(): Command {
   const program = new Command();
@@ -20,6 +21,7 @@ export function buildProgram(): Command {
   registerLocalizeCommand(program);
   registerIndexCommand(program);
   registerDatasetCommands(program);
+  registerEvalCommands(program);
   return program;
 }
 

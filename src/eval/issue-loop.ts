@@ -1,0 +1,161 @@
+/**
+ * Evaluates issues one after another against their a-priori states: list the state's files
+ * (cached trees), build its corpus from cached blob term counts, index it with every retriever,
+ * score the issue, rank, and compute the metrics. Used in the main thread and in worker threads
+ * alike (`eval-worker.ts`); everything it needs crosses a thread boundary as plain data.
+ */
+import { GitRepo } from '../repo/git.js';
+import { createFileRetriever, type RetrieverSettings } from '../retrieve/file-retrievers/registry.js';
+import { rankFiles, type FileRetriever, type QueryTerms } from '../retrieve/file-retrievers/types.js';
+import { DEFAULT_METRICS, evaluateQuery, type MetricValues } from './metrics.js';
+import { isCandidateFile, StateCorpusBuilder, type SkippedFiles } from './state-corpus.js';
+import { StateLister } from './state-files.js';
+import { tokenizerFor, type TextSettings } from './text-settings.js';
+
+/** Settings of an evaluation run that every thread needs. */
+export interface LoopSettings {
+  readonly repoPath: string;
+  readonly retrievers: readonly string[];
+  readonly retrieverSettings: RetrieverSettings;
+  readonly text: TextSettings;
+  readonly includeTests: boolean;
+  readonly maxFileBytes?: number;
+  /** Ranked files kept per issue for the TREC run (default 1000). */
+  readonly runDepth: number;
+  /** Metrics computed per issue (default {@link DEFAULT_METRICS}). */
+  readonly metrics?: readonly string[];
+}
+
+/** One issue to evaluate. */
+export interface IssueTask {
+  readonly id: string;
+  readonly aprioriCommit: string;
+  readonly queryText: string;
+  readonly positives: readonly string[];
+}
+
+/** One retriever's result on one issue. */
+export interface RetrieverOutcome {
+  readonly retriever: string;
+  /** Files in the ranking (all candidates for LSI; those sharing a term with the issue otherwise). */
+  readonly retrieved: number;
+  /** Sorted 1-based ranks of the positives found in the ranking. */
+  readonly positiveRanks: readonly number[];
+  /** Metric values (null for every metric when the issue has no positive). */
+  readonly values: MetricValues;
+  /** The first `runDepth` files: ids and scores, best first. */
+  readonly ranking: readonly { id: string; score: number }[];
+}
+
+/** Everything one issue produced. */
+export interface IssueOutcome {
+  readonly id: string;
+  /** Files in the corpus (candidates minus binary, missing and too-large blobs). */
+  readonly corpusSize: number;
+  readonly skippedFiles: SkippedFiles;
+  /** Positives whose blob could not be indexed (binary, missing, too large): not counted. */
+  readonly positivesNotIndexed: readonly string[];
+  /** Positives used for the metrics. */
+  readonly positives: readonly string[];
+  readonly results: readonly RetrieverOutcome[];
+}
+
+/** Time spent, milliseconds, summed over issues. */
+export interface LoopTimings {
+  /** Listing states (commit and tree objects). */
+  listMillis: number;
+  /** Reading blobs. */
+  readMillis: number;
+  /** Tokenizing blobs and assembling corpora. */
+  tokenizeMillis: number;
+  /** `index()` of every retriever (incl. LSI fits), per retriever. */
+  indexMillis: Record<string, number>;
+  /** Query tokenizing, `score()`, ranking and metrics, per retriever. */
+  scoreMillis: Record<string, number>;
+}
+
+/** Evaluates issues one by one (see the module comment). Call {@link close} when done. */
+export class IssueEvaluator {
+  readonly timings: LoopTimings = { listMillis: 0, readMillis: 0, tokenizeMillis: 0, indexMillis: {}, scoreMillis: {} };
+  private readonly lister: StateLister;
+  private readonly builder: StateCorpusBuilder;
+  private readonly retrievers: FileRetriever[];
+  private readonly tokenizer;
+
+  private constructor(private readonly repo: GitRepo, private readonly settings: LoopSettings) {
+    this.lister = new StateLister(repo);
+    this.tokenizer = tokenizerFor(settings.text);
+    this.builder = new StateCorpusBuilder(repo, this.tokenizer, { maxFileBytes: settings.maxFileBytes });
+    this.retrievers = settings.retrievers.map((r) => createFileRetriever(r, settings.retrieverSettings));
+    for (const r of this.retrievers) {
+      this.timings.indexMillis[r.name] = 0;
+      this.timings.scoreMillis[r.name] = 0;
+    }
+  }
+
+  /** Opens the repository and sets up the retrievers. @throws IssuelocError for a bad repository or retriever name. */
+  static async open(settings: LoopSettings): Promise<IssueEvaluator> {
+    return new IssueEvaluator(await GitRepo.open(settings.repoPath), settings);
+  }
+
+  /**
+   * Evaluates one issue.
+   * @throws IssuelocError when the a-priori commit or one of its trees is missing (callers check
+   *   records first with `prepareIssues`).
+   */
+  async evaluate(task: IssueTask): Promise<IssueOutcome> {
+    let t = performance.now();
+    const commit = await this.lister.commit(task.aprioriCommit);
+    if (!commit) throw new Error(`a-priori commit ${task.aprioriCommit} of issue ${task.id} disappeared`);
+    const files = (await this.lister.files(commit)).filter((f) => isCandidateFile(f.path, this.settings.includeTests));
+    this.timings.listMillis += performance.now() - t;
+    const before = { ...this.builder.timings };
+    const { corpus, skipped } = await this.builder.corpus(files);
+    this.timings.readMillis += this.builder.timings.readMillis - before.readMillis;
+    this.timings.tokenizeMillis += this.builder.timings.tokenizeMillis - before.tokenizeMillis
+      + this.builder.timings.assembleMillis - before.assembleMillis;
+    const indexed = new Set(corpus.ids);
+    const positives = task.positives.filter((p) => indexed.has(p));
+    const positivesNotIndexed = task.positives.filter((p) => !indexed.has(p));
+    const query: QueryTerms = termCounts(this.tokenizer.tokenize(task.queryText));
+    const metrics = this.settings.metrics ?? DEFAULT_METRICS;
+    const results: RetrieverOutcome[] = [];
+    for (const r of this.retrievers) {
+      t = performance.now();
+      r.index(corpus);
+      const t1 = performance.now();
+      this.timings.indexMillis[r.name] += t1 - t;
+      const ranking = rankFiles(corpus, r.score(query), r.retrievesAll);
+      const ev = evaluateQuery(ranking.map((x) => x.id), positives, metrics);
+      results.push({
+        retriever: r.name,
+        retrieved: ranking.length,
+        positiveRanks: ev.positiveRanks,
+        values: ev.values,
+        ranking: ranking.slice(0, this.settings.runDepth),
+      });
+      this.timings.scoreMillis[r.name] += performance.now() - t1;
+    }
+    return { id: task.id, corpusSize: corpus.ids.length, skippedFiles: skipped, positivesNotIndexed, positives, results };
+  }
+
+  /** Counters of each retriever that has any (LSI: fits, reuses, …), and of the blob cache. */
+  stats(): Record<string, Record<string, number>> {
+    const out: Record<string, Record<string, number>> = {};
+    for (const r of this.retrievers) if (r.stats) out[r.name] = r.stats();
+    out.blobs = { ...this.builder.counters, cached: this.builder.cachedBlobs, trees: this.lister.parsedTrees, terms: this.builder.vocabulary.size };
+    return out;
+  }
+
+  /** Stops the repository's git process. */
+  async close(): Promise<void> {
+    await this.repo.close();
+  }
+}
+
+/** Term → count of a token list. */
+export function termCounts(tokens: readonly string[]): Map<string, number> {
+  const m = new Map<string, number>();
+  for (const t of tokens) m.set(t, (m.get(t) ?? 0) + 1);
+  return m;
+}

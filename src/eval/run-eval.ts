@@ -1,0 +1,267 @@
+/**
+ * Evaluation of file retrievers on a localisation dataset ("file localisation from issues at
+ * large", §3.6): each issue's candidate files at its a-priori state are ranked by every retriever,
+ * with collection statistics of that state; issues are split 50/50 in time by their first linked
+ * commit (validation, then test) or evaluated all together.
+ *
+ * Work order and threads: issues are evaluated in order of their a-priori commit's time, so that
+ * consecutive states share blobs (cached term counts) and LSI models; with `workers` > 1 the
+ * ordered list is cut into that many contiguous slices, each evaluated by a worker thread with its
+ * own repository process and caches. With `lsiRefit` > 0 LSI results depend slightly on the slices
+ * (a model is reused within a slice), so the worker count is part of a run's settings.
+ *
+ * Outcomes stream to a sink as they come (their full rankings are large); the run keeps only the
+ * compact per-issue rows.
+ */
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { IssuelocError } from '../errors.js';
+import { readDataset } from '../dataset/stats.js';
+import { GitRepo } from '../repo/git.js';
+import type { RetrieverSettings } from '../retrieve/file-retrievers/registry.js';
+import { IssueEvaluator, type IssueOutcome, type IssueTask, type LoopSettings, type LoopTimings } from './issue-loop.js';
+import type { IssueTextOptions } from './issue-text.js';
+import type { MetricValues } from './metrics.js';
+import { prepareIssues, type PreparedIssue, type SkippedRecord } from './prepare.js';
+import { compareIdsNatural, temporalSplit } from './split.js';
+import { StateLister } from './state-files.js';
+import type { TextSettings } from './text-settings.js';
+
+/** Which issues are evaluated and how they are labelled. */
+export type SplitMode = 'temporal' | 'all';
+
+/** The split label of an issue. */
+export type SplitLabel = 'validation' | 'test' | 'all';
+
+/** Options of {@link runEvaluation}. */
+export interface EvalOptions {
+  /** Dataset JSONL (records of `src/dataset/record.ts`). */
+  readonly dataset: string;
+  /** The repository the records refer to (work tree or bare). */
+  readonly repo: string;
+  readonly retrievers: readonly string[];
+  readonly split: SplitMode;
+  readonly text: TextSettings;
+  readonly issueText: IssueTextOptions;
+  /** Rank test files too (default true: the paper ranks all source files). */
+  readonly includeTests: boolean;
+  readonly retrieverSettings: RetrieverSettings;
+  /** Worker threads; 1 evaluates in this thread. */
+  readonly workers: number;
+  /** Ranked files kept per issue and retriever for the TREC run (default 1000). */
+  readonly runDepth: number;
+  readonly maxFileBytes?: number;
+  /** Evaluate only the first `limit` issues in work order (quick runs). */
+  readonly limit?: number;
+  /** Progress: phase, done, total. */
+  readonly onProgress?: (phase: 'prepare' | 'evaluate', done: number, total: number) => void;
+}
+
+/** The default worker count: both cores when the machine has them. */
+export function defaultWorkers(): number {
+  return Math.max(1, Math.min(2, availableParallelism()));
+}
+
+/** One row of the per-issue results: an issue under one retriever. */
+export interface IssueResultRow {
+  readonly issue: string;
+  readonly retriever: string;
+  readonly split: SplitLabel;
+  readonly type: string;
+  readonly category: string;
+  readonly identifiers: number;
+  readonly fileNames: number;
+  /** Files in the issue's corpus. */
+  readonly candidates: number;
+  /** Positives used for the metrics. */
+  readonly positives: number;
+  readonly positiveRanks: readonly number[];
+  /** Files in the ranking. */
+  readonly retrieved: number;
+  readonly values: MetricValues;
+  /** The ten best files. */
+  readonly top: readonly string[];
+}
+
+/** Receives each issue's full outcome as it is evaluated. */
+export type OutcomeSink = (issue: PreparedIssue, split: SplitLabel, outcome: IssueOutcome) => void;
+
+/** Counts of a run, for the summary and the CLI. */
+export interface EvalCounts {
+  records: number;
+  evaluated: number;
+  skippedRecords: number;
+  /** Positives that exist but are not candidate files (see prepare.ts). */
+  positivesNotCandidates: number;
+  /** Positives whose blob could not be indexed. */
+  positivesNotIndexed: number;
+  /** Issues left without any positive (their metrics are undefined and left out of means). */
+  issuesWithoutPositives: number;
+  validation: number;
+  test: number;
+}
+
+/** Wall and summed thread times, milliseconds. */
+export interface EvalTimings extends LoopTimings {
+  prepareMillis: number;
+  evaluateWallMillis: number;
+}
+
+/** What {@link runEvaluation} returns. */
+export interface EvalRun {
+  readonly rows: IssueResultRow[];
+  readonly issues: readonly (PreparedIssue & { split: SplitLabel })[];
+  readonly skipped: readonly SkippedRecord[];
+  readonly counts: EvalCounts;
+  readonly timings: EvalTimings;
+  /** Split boundary (temporal split): first-commit times in ms. */
+  readonly boundary?: { lastValidationMs: number; firstTestMs: number; tiesAcrossBoundary: number };
+  /** Counters per retriever (LSI fits, …) and of the blob cache, summed over workers. */
+  readonly stats: Record<string, Record<string, number>>;
+  readonly workers: number;
+}
+
+/**
+ * Runs an evaluation (see the module comment).
+ * @throws IssuelocError for an unreadable or corrupt dataset, a bad repository, a temporal split
+ *   of fewer than 2 issues, or a worker failure (its message).
+ */
+export async function runEvaluation(options: EvalOptions, sink: OutcomeSink = () => {}): Promise<EvalRun> {
+  const records = readDataset(options.dataset);
+  if (records.length === 0) throw new IssuelocError(`${options.dataset} holds no dataset records`);
+  const t0 = performance.now();
+  const repo = await GitRepo.open(options.repo);
+  let prepared: { issues: PreparedIssue[]; skipped: SkippedRecord[] };
+  try {
+    prepared = await prepareIssues(records, new StateLister(repo), {
+      includeTests: options.includeTests,
+      issueText: options.issueText,
+      onProgress: (d, n) => options.onProgress?.('prepare', d, n),
+    });
+  } finally {
+    await repo.close();
+  }
+  const prepareMillis = performance.now() - t0;
+  if (prepared.issues.length === 0) {
+    throw new IssuelocError(`no record of ${options.dataset} could be evaluated: ${prepared.skipped.length} skipped (first: ${prepared.skipped[0]?.id}: ${prepared.skipped[0]?.reason})`);
+  }
+  const labelled = labelSplit(prepared.issues, options.split);
+  let order = [...labelled.issues].sort((a, b) => a.aprioriTime - b.aprioriTime || compareIdsNatural(a.id, b.id));
+  if (options.limit !== undefined) order = order.slice(0, options.limit);
+  const byId = new Map(order.map((i) => [i.id, i]));
+  const rows: IssueResultRow[] = [];
+  const counts: EvalCounts = {
+    records: records.length, evaluated: 0, skippedRecords: prepared.skipped.length,
+    positivesNotCandidates: order.reduce((s, i) => s + i.droppedPositives.length, 0),
+    positivesNotIndexed: 0, issuesWithoutPositives: 0,
+    validation: order.filter((i) => i.split === 'validation').length,
+    test: order.filter((i) => i.split === 'test').length,
+  };
+  const onOutcome = (o: IssueOutcome) => {
+    const issue = byId.get(o.id) as PreparedIssue & { split: SplitLabel };
+    counts.evaluated++;
+    counts.positivesNotIndexed += o.positivesNotIndexed.length;
+    if (o.positives.length === 0) counts.issuesWithoutPositives++;
+    for (const r of o.results) {
+      rows.push({
+        issue: o.id, retriever: r.retriever, split: issue.split, type: issue.type, category: issue.category,
+        identifiers: issue.identifiers, fileNames: issue.fileNames, candidates: o.corpusSize,
+        positives: o.positives.length, positiveRanks: r.positiveRanks, retrieved: r.retrieved, values: r.values,
+        top: r.ranking.slice(0, 10).map((x) => x.id),
+      });
+    }
+    sink(issue, issue.split, o);
+    options.onProgress?.('evaluate', counts.evaluated, order.length);
+  };
+  const settings: LoopSettings = {
+    repoPath: options.repo, retrievers: options.retrievers, retrieverSettings: options.retrieverSettings,
+    text: options.text, includeTests: options.includeTests, maxFileBytes: options.maxFileBytes, runDepth: options.runDepth,
+  };
+  const tasks: IssueTask[] = order.map((i) => ({ id: i.id, aprioriCommit: i.aprioriCommit, queryText: i.queryText, positives: i.positives }));
+  const workers = Math.max(1, Math.min(options.workers, tasks.length));
+  const t1 = performance.now();
+  options.onProgress?.('evaluate', 0, order.length);
+  const { timings, stats } = workers === 1
+    ? await evaluateInThread(settings, tasks, onOutcome)
+    : await evaluateInWorkers(settings, tasks, workers, onOutcome);
+  return {
+    rows, issues: order, skipped: prepared.skipped, counts,
+    timings: { ...timings, prepareMillis, evaluateWallMillis: performance.now() - t1 },
+    boundary: labelled.boundary, stats, workers,
+  };
+}
+
+function labelSplit(issues: PreparedIssue[], mode: SplitMode): {
+  issues: (PreparedIssue & { split: SplitLabel })[];
+  boundary?: EvalRun['boundary'];
+} {
+  if (mode === 'all') return { issues: issues.map((i) => ({ ...i, split: 'all' as const })) };
+  const s = temporalSplit(issues, (i) => i.id, (i) => i.firstCommitTime);
+  return {
+    issues: [...s.validation.map((i) => ({ ...i, split: 'validation' as const })), ...s.test.map((i) => ({ ...i, split: 'test' as const }))],
+    boundary: { ...s.boundary, tiesAcrossBoundary: s.tiesAcrossBoundary },
+  };
+}
+
+type Collected = { timings: LoopTimings; stats: Record<string, Record<string, number>> };
+
+async function evaluateInThread(settings: LoopSettings, tasks: IssueTask[], onOutcome: (o: IssueOutcome) => void): Promise<Collected> {
+  const ev = await IssueEvaluator.open(settings);
+  try {
+    for (const t of tasks) onOutcome(await ev.evaluate(t));
+    return { timings: ev.timings, stats: ev.stats() };
+  } finally {
+    await ev.close();
+  }
+}
+
+async function evaluateInWorkers(
+  settings: LoopSettings, tasks: IssueTask[], workers: number, onOutcome: (o: IssueOutcome) => void,
+): Promise<Collected> {
+  const slices: IssueTask[][] = [];
+  for (let w = 0; w < workers; w++) {
+    slices.push(tasks.slice(Math.floor((w * tasks.length) / workers), Math.floor(((w + 1) * tasks.length) / workers)));
+  }
+  const started: Worker[] = [];
+  const stopAll = () => {
+    for (const w of started) void w.terminate();
+  };
+  const results = await Promise.all(slices.map((slice) => new Promise<Collected>((resolve, reject) => {
+    const worker = new Worker(new URL('./eval-worker.js', import.meta.url), { workerData: { settings, tasks: slice } });
+    started.push(worker);
+    let done: Collected | undefined;
+    const fail = (message: string) => {
+      stopAll();
+      reject(new IssuelocError(`evaluation worker failed: ${message}`));
+    };
+    worker.on('message', (m: { kind: string; outcome?: IssueOutcome; timings?: LoopTimings; stats?: Collected['stats']; message?: string }) => {
+      if (m.kind === 'outcome') onOutcome(m.outcome as IssueOutcome);
+      else if (m.kind === 'done') done = { timings: m.timings as LoopTimings, stats: m.stats ?? {} };
+      else if (m.kind === 'error') fail(m.message ?? 'unknown error');
+    });
+    worker.on('error', (e) => fail(e.message));
+    worker.on('exit', (code) => {
+      if (done) resolve(done);
+      else fail(`stopped (exit code ${code}) before finishing`);
+    });
+  })));
+  return mergeCollected(results);
+}
+
+/** Sums timings and counters of several threads. */
+function mergeCollected(parts: readonly Collected[]): Collected {
+  const timings: LoopTimings = { listMillis: 0, readMillis: 0, tokenizeMillis: 0, indexMillis: {}, scoreMillis: {} };
+  const stats: Collected['stats'] = {};
+  for (const p of parts) {
+    timings.listMillis += p.timings.listMillis;
+    timings.readMillis += p.timings.readMillis;
+    timings.tokenizeMillis += p.timings.tokenizeMillis;
+    for (const [k, v] of Object.entries(p.timings.indexMillis)) timings.indexMillis[k] = (timings.indexMillis[k] ?? 0) + v;
+    for (const [k, v] of Object.entries(p.timings.scoreMillis)) timings.scoreMillis[k] = (timings.scoreMillis[k] ?? 0) + v;
+    for (const [name, counters] of Object.entries(p.stats)) {
+      const into = (stats[name] ??= {});
+      for (const [k, v] of Object.entries(counters)) into[k] = (into[k] ?? 0) + v;
+    }
+  }
+  return { timings, stats };
+}
