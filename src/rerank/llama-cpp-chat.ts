@@ -1,0 +1,100 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { IssuelocError } from '../errors.js';
+import type { ChatAnswer, ChatModel, ChatRequest, TokenLogprob } from './chat-model.js';
+
+/** The parts of node-llama-cpp v3 used here (an optional package, so typed locally). */
+type Token = number;
+interface Sequence {
+  evaluateWithMetadata(tokens: Token[], meta: { probabilities: true }, opts: { temperature: number }): AsyncGenerator<{ token: Token; probabilities: Map<Token, number> }, void, void>;
+  clearHistory(): Promise<void>;
+}
+interface Model {
+  tokenizer: unknown;
+  detokenize(tokens: readonly Token[]): string;
+  isEogToken(t: Token): boolean;
+  createContext(o: { contextSize?: number }): Promise<{ getSequence(): Sequence; dispose(): Promise<void> }>;
+  dispose(): Promise<void>;
+}
+interface ChatWrapper {
+  generateContextState(o: { chatHistory: unknown[] }): { contextText: { tokenize(tokenizer: unknown): Token[] } };
+}
+interface LlamaCppModule {
+  getLlama(): Promise<{ loadModel(o: { modelPath: string }): Promise<Model> }>;
+  resolveChatWrapper(model: Model): ChatWrapper;
+}
+
+/**
+ * A local GGUF model run by node-llama-cpp (an optional package: `npm install node-llama-cpp`),
+ * one request at a time on one context sequence. The prompt is laid out by the chat template the
+ * model's GGUF metadata names; decoding is greedy; for first-token ranking, the probabilities of
+ * the whole vocabulary at the first step are read and the likeliest `topLogprobs` returned as
+ * natural logs. Token counts are exact (the model's own tokenizer).
+ */
+export class LlamaCppChatModel implements ChatModel {
+  readonly id: string;
+  private readonly sequence: Sequence;
+  private constructor(
+    private readonly model: Model,
+    private readonly context: { getSequence(): Sequence; dispose(): Promise<void> },
+    private readonly wrapper: ChatWrapper,
+    path: string,
+  ) {
+    this.id = `gguf:${path}`;
+    this.sequence = context.getSequence();
+  }
+
+  /**
+   * @param contextSize tokens of context (default 8192: a window of 10 functions of ≤ 512 tokens + the issue).
+   * @throws IssuelocError when the file is missing, the package is not installed, or the model does not load.
+   */
+  static async load(path: string, contextSize = 8192): Promise<LlamaCppChatModel> {
+    const abs = resolve(path);
+    if (!existsSync(abs)) throw new IssuelocError(`--rerank gguf: model file not found: ${path}`);
+    const name = 'node-llama-cpp';
+    let mod: LlamaCppModule;
+    try {
+      mod = (await import(name)) as LlamaCppModule;
+    } catch (e) {
+      throw new IssuelocError(`--rerank gguf: needs the optional package ${name} (npm install ${name}): ${(e as Error).message.split('\n')[0]}`);
+    }
+    try {
+      const llama = await mod.getLlama();
+      const model = await llama.loadModel({ modelPath: abs });
+      const context = await model.createContext({ contextSize });
+      return new LlamaCppChatModel(model, context, mod.resolveChatWrapper(model), abs);
+    } catch (e) {
+      throw new IssuelocError(`cannot load GGUF model ${path}: ${(e as Error).message.split('\n')[0]}`);
+    }
+  }
+
+  async complete(req: ChatRequest): Promise<ChatAnswer> {
+    const chatHistory = [
+      ...req.messages.map((m) => (m.role === 'assistant' ? { type: 'model', response: [m.content] } : { type: m.role, text: m.content })),
+      { type: 'model', response: [] },
+    ];
+    const tokens = this.wrapper.generateContextState({ chatHistory }).contextText.tokenize(this.model.tokenizer);
+    const sequence = this.sequence;
+    const out: Token[] = [];
+    let firstTokenLogprobs: TokenLogprob[] | undefined;
+    try {
+      for await (const step of sequence.evaluateWithMetadata(tokens, { probabilities: true }, { temperature: 0 })) {
+        if (out.length === 0 && req.topLogprobs) {
+          firstTokenLogprobs = [...step.probabilities.entries()].slice(0, req.topLogprobs)
+            .map(([t, p]) => ({ token: this.model.detokenize([t]), logprob: Math.log(p) }));
+        }
+        if (this.model.isEogToken(step.token)) break;
+        out.push(step.token);
+        if (out.length >= req.maxTokens) break;
+      }
+    } finally {
+      await sequence.clearHistory();
+    }
+    return { text: this.model.detokenize(out), firstTokenLogprobs, inputTokens: tokens.length, outputTokens: out.length };
+  }
+
+  async close(): Promise<void> {
+    await this.context.dispose();
+    await this.model.dispose();
+  }
+}

@@ -1,0 +1,42 @@
+import { join } from 'node:path';
+import { parseBackendSpec } from '../embed/spec.js';
+import type { ChatModel } from './chat-model.js';
+import { LlamaCppChatModel } from './llama-cpp-chat.js';
+import { OpenAIChatModel } from './openai-chat.js';
+import { CachedChatModel } from './response-cache.js';
+
+/** Options of {@link openChatModel}. */
+export interface OpenChatModelOptions {
+  /** Cache folder: answers are kept under `<cacheDir>/llm` (none when undefined). */
+  cacheDir?: string;
+  /** Environment variable holding the endpoint's API key (default OPENAI_API_KEY). */
+  apiKeyEnv?: string;
+  /** Milliseconds per request before it is abandoned (default 120 000). */
+  timeoutMs?: number;
+  /** Retries on 429/5xx/timeouts (default 3). */
+  retries?: number;
+  backoffMs?: number;
+  onRetry?: (attempt: number, reason: string, waitMs: number) => void;
+}
+
+/**
+ * The chat model a `--rerank` value names (`openai:<url>#<model>` or `gguf:<file>`), wrapped in
+ * the response cache when `cacheDir` is given; undefined for `none`.
+ * @throws IssuelocError for a malformed value, a missing GGUF file or optional package.
+ */
+export async function openChatModel(value: string | undefined, opts: OpenChatModelOptions = {}): Promise<ChatModel | undefined> {
+  if (value === undefined) return undefined;
+  const spec = parseBackendSpec(value, '--rerank', ['none', 'openai', 'gguf']);
+  let model: ChatModel;
+  if (spec.kind === 'openai') {
+    model = new OpenAIChatModel({
+      url: spec.url, model: spec.model, apiKey: process.env[opts.apiKeyEnv ?? 'OPENAI_API_KEY'],
+      timeoutMs: opts.timeoutMs, retries: opts.retries, backoffMs: opts.backoffMs, onRetry: opts.onRetry,
+    });
+  } else if (spec.kind === 'gguf') {
+    model = await LlamaCppChatModel.load(spec.path);
+  } else {
+    return undefined;
+  }
+  return opts.cacheDir ? new CachedChatModel(model, join(opts.cacheDir, 'llm')) : model;
+}

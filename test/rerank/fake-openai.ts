@@ -1,0 +1,107 @@
+/**
+ * A small OpenAI-compatible server for the tests, on 127.0.0.1 at a random port. It answers
+ * deterministically:
+ *
+ *   POST /v1/embeddings: each input's vector = counts of its lower-cased words hashed into `dim`
+ *     buckets (FNV-1a), so texts sharing words are close in cosine. `dim` comes from the model
+ *     name `hash-<dim>` (default 16).
+ *   POST /v1/chat/completions: reads the candidates of the prompt (`[id] path — name` lines),
+ *     scores each by `relevance(header)` (default: the number in `fNNN`, lower = more relevant),
+ *     and answers either a permutation `[c] > [a] > …` (no logprobs asked) or one identifier
+ *     with `logprobs.content[0].top_logprobs` giving candidate i of the true order the
+ *     log-probability −i (logprobs asked).
+ *
+ * `script` queues special answers for the next requests: an HTTP status to fail with, a delay,
+ * or a fixed reply text / logprob list. Every request body is recorded.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export type Scripted =
+  | { status: number; body?: string; retryAfter?: string }
+  | { delayMs: number }
+  | { reply: string; logprobs?: { token: string; logprob: number }[] | null };
+
+export interface FakeOpenAI {
+  url: string;
+  requests: { path: string; body: Record<string, unknown> }[];
+  script: Scripted[];
+  relevance: (header: string) => number;
+  close(): Promise<void>;
+}
+
+export function hashVector(text: string, dim: number): number[] {
+  const v = new Array<number>(dim).fill(0);
+  for (const w of text.toLowerCase().match(/[a-z0-9]+/g) ?? []) {
+    let h = 0x811c9dc5;
+    for (let i = 0; i < w.length; i++) h = Math.imul(h ^ w.charCodeAt(i), 0x01000193) >>> 0;
+    v[h % dim] += 1;
+  }
+  return v;
+}
+
+/** Default relevance: the number after `f` in the header (f001 best). */
+export function byFunctionNumber(header: string): number {
+  const m = /\bf(\d+)\b/.exec(header);
+  return m ? Number(m[1]) : 1e9;
+}
+
+export async function startFakeOpenAI(): Promise<FakeOpenAI> {
+  const state: Omit<FakeOpenAI, 'url' | 'close'> = { requests: [], script: [], relevance: byFunctionNumber };
+  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    let raw = '';
+    req.on('data', (c) => { raw += c; });
+    req.on('end', () => { void handle(req, res, raw); });
+  });
+  const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
+    res.writeHead(status, { 'content-type': 'application/json', ...headers });
+    res.end(typeof body === 'string' ? body : JSON.stringify(body));
+  };
+  async function handle(req: IncomingMessage, res: ServerResponse, raw: string) {
+    const body = JSON.parse(raw || '{}') as Record<string, unknown>;
+    state.requests.push({ path: req.url ?? '', body });
+    const next = state.script.shift();
+    if (next && 'delayMs' in next) await new Promise((r) => setTimeout(r, next.delayMs));
+    if (res.destroyed) return;
+    if (next && 'status' in next) return send(res, next.status, next.body ?? '{"error":"scripted"}', next.retryAfter ? { 'retry-after': next.retryAfter } : {});
+    if (req.url === '/v1/embeddings') {
+      const dim = Number(/hash-(\d+)/.exec(String(body.model))?.[1] ?? 16);
+      const input = body.input as string[];
+      // Answer in reverse order with explicit indexes: clients must use `index`.
+      const data = input.map((t, index) => ({ object: 'embedding', index, embedding: hashVector(t, dim) })).reverse();
+      return send(res, 200, { object: 'list', data, model: body.model });
+    }
+    if (req.url === '/v1/chat/completions') {
+      const messages = body.messages as { role: string; content: string }[];
+      const prompt = messages.map((m) => m.content).join('\n');
+      const headers = [...prompt.matchAll(/^\[(\w+)\] (.+)$/gm)].map((m) => ({ id: m[1], header: m[2] }));
+      const ranked = [...headers].sort((a, b) => state.relevance(a.header) - state.relevance(b.header));
+      const wantLogprobs = body.logprobs === true;
+      let text: string;
+      let top: { token: string; logprob: number }[] | null = null;
+      if (next && 'reply' in next) {
+        text = next.reply;
+        top = next.logprobs === undefined ? (wantLogprobs ? [{ token: text, logprob: -0.1 }] : null) : next.logprobs;
+      } else if (wantLogprobs) {
+        text = ranked[0]?.id ?? '';
+        top = ranked.map((c, i) => ({ token: c.id, logprob: -i }));
+      } else {
+        text = ranked.map((c) => `[${c.id}]`).join(' > ');
+      }
+      const logprobs = top ? { content: [{ token: top[0]?.token ?? '', logprob: top[0]?.logprob ?? 0, top_logprobs: top.slice(0, Number(body.top_logprobs ?? 20)) }] } : null;
+      return send(res, 200, {
+        id: 'x', object: 'chat.completion', model: body.model,
+        choices: [{ index: 0, message: { role: 'assistant', content: text }, logprobs, finish_reason: 'stop' }],
+        usage: { prompt_tokens: Math.ceil(prompt.length / 4), completion_tokens: Math.max(1, text.split(/\s+/).length), total_tokens: 0 },
+      });
+    }
+    send(res, 404, { error: 'not found' });
+  }
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  const fake: FakeOpenAI = Object.assign(state, {
+    url: `http://127.0.0.1:${port}/v1`,
+    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+  });
+  return fake;
+}
