@@ -47,7 +47,8 @@ function registerBuild(dataset: Command): void {
     .addOption(new Option('--variant <variant>', 'sample variant').choices([...VARIANTS]).default('first-commit'))
     .addOption(new Option('--format <format>', 'issue file format').choices([...ISSUE_FORMATS]).default('auto'))
     .option('--skip-invalid', 'skip (and count) corrupt issue records instead of failing')
-    .option('--rev <revs...>', 'revisions whose history is mined (e.g. HEAD, --all)', ['HEAD'])
+    .option('--rev <revs...>', 'revisions whose history is mined', ['HEAD'])
+    .option('--all', 'mine the history of every ref (git log --all) instead of --rev')
     .option('--resolutions <list>', `linkable resolutions, comma-separated, or "any" (default ${DEFAULT_LINKABLE_RESOLUTIONS.join(',')})`)
     .option('--type-table <file>', 'JSON {"type": "category"} merged over the default issue-type table')
     .option('--no-tests', 'leave test files out of candidates and positives')
@@ -69,7 +70,7 @@ function registerBuild(dataset: Command): void {
         issues: read.issues,
         issuesFile: o.issues,
         invalidIssueRecords: read.invalid.length,
-        revs: o.rev,
+        revs: o.all ? ['--all'] : o.rev,
         patterns,
         variant: o.variant as Variant,
         linkableResolutions: resolutions,
