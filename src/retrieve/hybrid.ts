@@ -1,0 +1,51 @@
+import type { CodeIndex } from '../index/code-index.js';
+import type { IssueSignals } from '../text/issue-signals.js';
+import type { Embedder } from '../embed/embedder.js';
+import { cosineScores, type VectorIndex } from '../embed/vector-index.js';
+import { IssuelocError } from '../errors.js';
+import type { QueryTerms } from './bm25f.js';
+import { fuseScores, DEFAULT_FUSION, type FusionOptions } from './fusion.js';
+import { Localizer, type Localization, type LocalizeOptions, type RankingOptions } from './localize.js';
+
+/**
+ * A {@link Localizer} whose function scores fuse its lexical scores (BM25F+ with file prior and
+ * signals, as configured) with the bi-encoder's cosine between the issue and each function
+ * (SweRank's retriever; Reddy et al. 2025). Roll-up to modules and files is unchanged.
+ *
+ * @example
+ * const hybrid = new HybridLocalizer(codeIndex, {}, vectors, embedder, { method: 'rrf' });
+ * const loc = await hybrid.localizeIssue(issueText, queryTermsOf(issueText), { top: 10 });
+ */
+export class HybridLocalizer extends Localizer {
+  private queryVector: Float32Array | undefined;
+  private readonly cosine: Float32Array;
+  readonly fusion: FusionOptions;
+
+  constructor(codeIndex: CodeIndex, ranking: RankingOptions, readonly vectors: VectorIndex, readonly embedder: Embedder, fusion: Partial<FusionOptions> = {}) {
+    super(codeIndex, ranking);
+    if (vectors.count !== codeIndex.units.length) {
+      throw new IssuelocError(`vector index has ${vectors.count} documents, the code index ${codeIndex.units.length}`);
+    }
+    this.fusion = { ...DEFAULT_FUSION, ...fusion };
+    this.cosine = new Float32Array(vectors.count);
+  }
+
+  /** Embeds the issue (as a query) and ranks with fused scores. */
+  async localizeIssue(issueText: string, query: QueryTerms, opts: LocalizeOptions = {}): Promise<Localization> {
+    const [v] = await this.embedder.embed([issueText], 'query');
+    this.queryVector = v;
+    try {
+      return this.localize(query, opts);
+    } finally {
+      this.queryVector = undefined;
+    }
+  }
+
+  /** Fused scores when an issue vector is set (inside {@link localizeIssue}), else the lexical ones. */
+  override scoreAll(query: QueryTerms, signals?: IssueSignals): ReturnType<Localizer['scoreAll']> {
+    const lexical = super.scoreAll(query, signals);
+    if (!this.queryVector || this.fusion.method === 'lexical') return lexical;
+    cosineScores(this.vectors, this.queryVector, this.cosine);
+    return { scores: fuseScores(lexical.scores, this.cosine, this.fusion), reasons: lexical.reasons };
+  }
+}
