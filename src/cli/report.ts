@@ -4,7 +4,6 @@
  */
 import { Command, Option } from 'commander';
 import { IssuelocError } from '../errors.js';
-import { buildHtmlReport, findResultsFolders } from '../eval/html-report.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 
 /** `issueloc report` (see the file comment). */
@@ -17,6 +16,8 @@ export function registerReportCommand(program: Command): void {
     .option('--title <text>', 'page title')
     .addOption(new Option('--group <field>', 'issue-type analysis by category or raw type').choices(['category', 'type']).default('category'))
     .action(async (root: string, o) => {
+      // loaded on use: the report renders charts with vega (~0.7 s to load)
+      const { buildHtmlReport, findResultsFolders } = await import('../eval/html-report.js');
       const dirs = findResultsFolders(root);
       if (dirs.length === 0) throw new IssuelocError(`no results folder of issueloc eval under ${root}`);
       const html = await buildHtmlReport(dirs, { title: o.title, groupBy: o.group });

@@ -13,7 +13,7 @@ import {
 } from '../eval/analyse.js';
 import { readResults, reportedSplits, retrieverLabel } from '../eval/results.js';
 import type { SplitLabel } from '../eval/run-eval.js';
-import { writeChart } from '../stats/chart-render.js';
+import type { writeChart as WriteChart } from '../stats/chart-render.js';
 import { parsePAdjust } from '../stats/p-adjust.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 
@@ -45,7 +45,7 @@ export function registerStatsCommand(program: Command): void {
       const title = `${res.summary.name}, ${split === 'all' ? 'all issues' : `${split} split`}`;
       const markdown: string[] = [];
       const json: unknown[] = [];
-      const charts: [string, Parameters<typeof writeChart>[1]][] = [];
+      const charts: [string, Parameters<typeof WriteChart>[1]][] = [];
       if (rowsOf(res.rows, retrievers[0], split).length === 0) throw new IssuelocError(`the ${split} split of ${dir} holds no issue`);
       if (o.by === 'type') {
         for (const r of retrievers) {
@@ -68,7 +68,11 @@ export function registerStatsCommand(program: Command): void {
       const name = o.by === 'type' ? 'by-type' : 'identifiers';
       writeFileAtomic(join(outDir, `${name}.md`), [markdown.join('\n')]);
       writeFileAtomic(join(outDir, `${name}.json`), [`${JSON.stringify(json, null, 2)}\n`]);
-      if (o.charts) for (const [base, spec] of charts) await writeChart(join(outDir, base), spec);
+      if (o.charts && charts.length > 0) {
+        // vega loads in ~0.7 s: only when charts are drawn
+        const { writeChart } = await import('../stats/chart-render.js');
+        for (const [base, spec] of charts) await writeChart(join(outDir, base), spec);
+      }
       if (o.json) for (const j of json) process.stdout.write(`${JSON.stringify(j)}\n`);
       else process.stdout.write(`${markdown.join('\n')}\nwritten to ${outDir}\n`);
     });
