@@ -1,6 +1,7 @@
 /**
- * `issueloc dataset build` and `issueloc dataset stats`: argument parsing, progress and output
- * formatting only; the mining is `src/dataset/build.ts`, the statistics `src/dataset/stats.ts`.
+ * `issueloc dataset build` and `issueloc dataset stats` (`dataset import`: `dataset-import.ts`):
+ * argument parsing, progress and output formatting only; the mining is `src/dataset/build.ts`
+ * (function level: `build-functions.ts`), the statistics `src/dataset/stats.ts`.
  */
 import { Command, Option } from 'commander';
 import Table from 'cli-table3';
@@ -8,10 +9,12 @@ import { IssuelocError } from '../errors.js';
 import { readTypeTable } from '../issues/category.js';
 import { ISSUE_FORMATS, readIssues, type IssueFormat } from '../issues/read.js';
 import { buildDataset, DEFAULT_LINKABLE_RESOLUTIONS } from '../dataset/build.js';
+import { addFunctionLevel } from '../dataset/build-functions.js';
 import { customPattern, githubPattern, jiraPattern, type LinkPattern } from '../dataset/links.js';
 import { sidecarPaths, writeDataset } from '../dataset/output.js';
 import { datasetStats, type DatasetStats, type Summary } from '../dataset/stats.js';
 import { VARIANTS, type Variant } from '../dataset/variants.js';
+import { registerImport } from './dataset-import.js';
 import { progressBar } from './progress.js';
 
 /** Parses `--max-gap`: `p90`, `none`, or a positive number of days. */
@@ -53,6 +56,8 @@ function registerBuild(dataset: Command): void {
     .option('--type-table <file>', 'JSON {"type": "category"} merged over the default issue-type table')
     .option('--no-tests', 'leave test files out of candidates and positives')
     .option('--max-gap <p90|days|none>', 'gap rule of all-future-files/exact-commits', 'p90')
+    .option('--functions', 'also fill positiveFunctions: existing functions the linked commits edit (SweLoc style)')
+    .option('--only-with-tests', 'keep only issues whose fixing commits also change a test file')
     .option('--no-progress', 'no progress bar on stderr')
     .action(async (o) => {
       const typeTable = o.typeTable ? readTypeTable(o.typeTable) : undefined;
@@ -65,7 +70,7 @@ function registerBuild(dataset: Command): void {
       const walkBar = progressBar('walking history', o.progress);
       const labelBar = progressBar('labelling issues', o.progress);
       let phase: 'walk' | 'label' = 'walk';
-      const result = await buildDataset({
+      const built = await buildDataset({
         repo: o.repo,
         issues: read.issues,
         issuesFile: o.issues,
@@ -87,13 +92,21 @@ function registerBuild(dataset: Command): void {
         walkBar.stop();
         labelBar.stop();
       });
+      const functionBar = progressBar('positive functions', o.progress);
+      const result = await addFunctionLevel(built, {
+        functions: o.functions === true,
+        onlyWithTests: o.onlyWithTests === true,
+        progress: (done, total) => functionBar.update(done, total),
+      }).finally(() => functionBar.stop());
       writeDataset(o.out, result);
+      const fn = result.meta.functions;
       const c = result.meta.counts;
       const side = sidecarPaths(o.out);
       const lines = [
         `issues ${c.issues} (${read.format}${read.invalid.length ? `, ${read.invalid.length} invalid records skipped` : ''}) · max linkable ${c.maxLinkable} · linked ${c.linked} · in dataset ${c.inDataset}`,
         `commits walked ${c.commits} · with keys ${c.commitsWithKeys} · unknown keys ${c.unknownKeys} · reverts excluded ${c.revertCommits} · merge links dropped ${c.mergeLinksDropped}${c.missingContentCommits ? ` · commits without rename detection (missing blobs) ${c.missingContentCommits}` : ''}`,
         `dropped: ${Object.entries(result.meta.dropReasons).map(([r, n]) => `${r} ${n}`).join(', ') || 'none'}`,
+        ...(fn ? [`positive functions ${fn.positiveFunctions} · records without any ${fn.recordsWithoutFunctions}${fn.unreadableCommits.length ? ` · commits with unreadable diffs (missing blobs) ${fn.unreadableCommits.length}` : ''}`] : []),
         `wrote ${result.records.length} records to ${o.out} (dropped issues: ${side.dropped}; counts: ${side.meta}) in ${(result.meta.millis.total / 1000).toFixed(1)} s`,
       ];
       process.stdout.write(`${lines.join('\n')}\n`);
@@ -112,12 +125,14 @@ function summaryCells(s: Summary): string[] {
 
 /** The Table 2 table of some datasets. */
 export function statsTable(rows: readonly DatasetStats[]): string {
-  const table = new Table({
-    head: ['dataset', 'unknown issues', 'max linkable', 'linked', 'in dataset', 'files min', 'max', 'mean', 'median', 'positives min', 'max', 'mean', 'median'],
-    style: { head: [], border: [] },
-  });
+  const withFunctions = rows.some((r) => r.functions.max > 0);
+  const head = ['dataset', 'unknown issues', 'max linkable', 'linked', 'in dataset', 'files min', 'max', 'mean', 'median', 'positives min', 'max', 'mean', 'median'];
+  if (withFunctions) head.push('functions min', 'max', 'mean', 'median', 'without functions');
+  const table = new Table({ head, style: { head: [], border: [] } });
   for (const r of rows) {
-    table.push([r.file, fmt(r.unknownIssues), fmt(r.maxLinkable), fmt(r.linked), r.samples === r.inDataset ? fmt(r.inDataset) : `${r.inDataset} (${r.samples} samples)`, ...summaryCells(r.files), ...summaryCells(r.positives)]);
+    const row = [r.file, fmt(r.unknownIssues), fmt(r.maxLinkable), fmt(r.linked), r.samples === r.inDataset ? fmt(r.inDataset) : `${r.inDataset} (${r.samples} samples)`, ...summaryCells(r.files), ...summaryCells(r.positives)];
+    if (withFunctions) row.push(...summaryCells(r.functions), fmt(r.withoutFunctions));
+    table.push(row);
   }
   return table.toString();
 }
@@ -136,9 +151,10 @@ function registerStats(dataset: Command): void {
     });
 }
 
-/** Registers `dataset build` and `dataset stats` on the program. */
+/** Registers `dataset build`, `dataset import` and `dataset stats` on the program. */
 export function registerDatasetCommands(program: Command): void {
-  const dataset = program.command('dataset').description('mine and describe issue-localisation datasets');
+  const dataset = program.command('dataset').description('mine, import and describe issue-localisation datasets');
   registerBuild(dataset);
+  registerImport(dataset);
   registerStats(dataset);
 }

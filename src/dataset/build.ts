@@ -40,7 +40,8 @@ export type DropReason =
   | 'root-commit'
   | 'entry-point-not-unique'
   | 'entry-point-is-root'
-  | 'no-positive';
+  | 'no-positive'
+  | 'no-test-change';
 
 /** An issue left out of the dataset. */
 export interface DroppedIssue {
@@ -126,7 +127,21 @@ export interface BuildMeta {
   missingContentCommits: string[];
   /** The 20 most frequent unknown keys with their commit counts. */
   topUnknownKeys: [string, number][];
-  millis: { walk: number; total: number };
+  /** Whether only issues whose commits also change tests were kept (`--only-with-tests`). */
+  onlyWithTests?: boolean;
+  /** The function-level step (`--functions`, `build-functions.ts`), when it ran. */
+  functions?: FunctionStepMeta;
+  millis: { walk: number; total: number; functions?: number };
+}
+
+/** What the function-level step reports. */
+export interface FunctionStepMeta {
+  /** Records (samples) kept whose commits edit no existing function of their positive files. */
+  recordsWithoutFunctions: number;
+  /** Positive functions over all records. */
+  positiveFunctions: number;
+  /** Commits some of whose file diffs git could not produce (missing blobs), SHAs. */
+  unreadableCommits: string[];
 }
 
 /** Result of {@link buildDataset}. */

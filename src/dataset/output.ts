@@ -24,9 +24,19 @@ export function toJsonl(values: readonly unknown[]): string {
  * @throws the fs error of a failed write (the file it was writing is left as it was).
  */
 export function writeDataset(out: string, result: BuildResult): void {
+  writeDatasetFiles(out, result.records, result.dropped, result.meta);
+}
+
+/**
+ * Writes any dataset (mined or imported): `records` to `out`, `dropped` to `<name>.dropped.jsonl`,
+ * `meta` to `<name>.meta.json`, each atomically, the records last.
+ *
+ * @throws the fs error of a failed write (the file it was writing is left as it was).
+ */
+export function writeDatasetFiles(out: string, records: readonly unknown[], dropped: readonly unknown[], meta: unknown): void {
   const side = sidecarPaths(out);
-  const records = toJsonl(result.records);
-  writeFileAtomic(side.dropped, [toJsonl(result.dropped)]);
-  writeFileAtomic(side.meta, [`${JSON.stringify(result.meta, null, 2)}\n`]);
-  writeFileAtomic(out, [records]);
+  const text = toJsonl(records);
+  writeFileAtomic(side.dropped, [toJsonl(dropped)]);
+  writeFileAtomic(side.meta, [`${JSON.stringify(meta, null, 2)}\n`]);
+  writeFileAtomic(out, [text]);
 }

@@ -2,8 +2,8 @@
  * Dataset statistics in the columns of the paper's Table 2 ("file localisation for issues at
  * large"): unknown issues, max linkable, linked, in dataset, and per issue the number of
  * candidate files and of positives (min, max, mean, median). The first four come from the
- * build's `<name>.meta.json` sidecar (null when it is missing, e.g. for imported datasets); the
- * distributions from the records.
+ * build's `<name>.meta.json` sidecar (null when it is missing or, for imported datasets, lacks
+ * them); the distributions (files, positive files, positive functions) from the records.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { IssuelocError } from '../errors.js';
@@ -35,6 +35,10 @@ export interface DatasetStats {
   files: Summary;
   /** Positive files per sample. */
   positives: Summary;
+  /** Positive functions per sample (all zeros when the dataset has none). */
+  functions: Summary;
+  /** Samples without any positive function. */
+  withoutFunctions: number;
   /** Drop reasons with counts (from the meta sidecar). */
   dropReasons: Record<string, number> | null;
 }
@@ -108,6 +112,8 @@ export function datasetStats(file: string): DatasetStats {
     samples: records.length,
     files: summarize(records.map((r) => r.candidates)),
     positives: summarize(records.map((r) => r.positives.length)),
+    functions: summarize(records.map((r) => r.positiveFunctions?.length ?? 0)),
+    withoutFunctions: records.filter((r) => (r.positiveFunctions?.length ?? 0) === 0).length,
     dropReasons: (meta?.dropReasons as Record<string, number> | undefined) ?? null,
   };
 }

@@ -24,13 +24,21 @@ export interface ImportOptions extends IssueSourceOptions {
   extract?: UnitExtractor;
   /** The records' `variant` (default: the benchmark's name). */
   variant?: string;
+  /** Called before each row and once at the end with (rows done, rows in the file). */
+  progress?: (done: number, total: number) => void;
 }
 
 /** A row that produced no record, and why. */
 export interface DroppedSample {
   id: string;
   origin: string;
+  /** Why, in words (may name a commit). */
   reason: string;
+  /**
+   * The reason as a stable code, for counting: `base-commit-missing`, `no-function-edited`,
+   * `fix-commit-not-found`, `root-commit`, `no-positive`, `repo-not-available`.
+   */
+  code: string;
 }
 
 /** What an importer returns. */

@@ -38,7 +38,8 @@ export async function importLocbench(path: string, options: ImportOptions = {}):
   const { rows, invalid } = readRows(path, options.skipInvalid);
   const result: ImportResult = { records: [], dropped: [], invalid };
   const typeTable = options.typeTable ?? LOCBENCH_CATEGORIES;
-  for (const row of rows) {
+  for (const [k, row] of rows.entries()) {
+    options.progress?.(k, rows.length);
     let record: DatasetRecord;
     try {
       const id = stringField(row, 'instance_id');
@@ -73,7 +74,7 @@ export async function importLocbench(path: string, options: ImportOptions = {}):
       try {
         await repo.resolveCommit(record.aprioriCommit);
       } catch {
-        result.dropped.push({ id: record.issue.id, origin: row.origin, reason: 'base commit missing in repository' });
+        result.dropped.push({ id: record.issue.id, origin: row.origin, reason: 'base commit missing in repository', code: 'base-commit-missing' });
         continue;
       }
       record.candidates = await countCandidates(repo, record.aprioriCommit);
@@ -81,5 +82,6 @@ export async function importLocbench(path: string, options: ImportOptions = {}):
     }
     result.records.push(record);
   }
+  options.progress?.(rows.length, rows.length);
   return result;
 }

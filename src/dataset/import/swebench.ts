@@ -63,7 +63,8 @@ export async function importSwebench(path: string, options: SwebenchImportOption
   const { rows, invalid } = readRows(path, options.skipInvalid);
   const result: ImportResult = { records: [], dropped: [], invalid };
   const variant = options.variant ?? 'swebench';
-  for (const row of rows) {
+  for (const [k, row] of rows.entries()) {
+    options.progress?.(k, rows.length);
     let r: SwebenchRow;
     let record: DatasetRecord;
     try {
@@ -97,12 +98,12 @@ export async function importSwebench(path: string, options: SwebenchImportOption
       try {
         await repo.resolveCommit(r.baseCommit);
       } catch {
-        result.dropped.push({ id: r.instanceId, origin: row.origin, reason: 'base commit missing in repository' });
+        result.dropped.push({ id: r.instanceId, origin: row.origin, reason: 'base commit missing in repository', code: 'base-commit-missing' });
         continue;
       }
       const gold = await goldForPatch(repo, r.baseCommit, r.patch, { extract: options.extract });
       if (gold.functions.length === 0 && !options.keepWithoutFunctions) {
-        result.dropped.push({ id: r.instanceId, origin: row.origin, reason: 'gold patch edits no existing function' });
+        result.dropped.push({ id: r.instanceId, origin: row.origin, reason: 'gold patch edits no existing function', code: 'no-function-edited' });
         continue;
       }
       record.positives = gold.files;
@@ -115,5 +116,6 @@ export async function importSwebench(path: string, options: SwebenchImportOption
     }
     result.records.push(record);
   }
+  options.progress?.(rows.length, rows.length);
   return result;
 }

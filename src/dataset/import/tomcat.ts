@@ -70,7 +70,8 @@ export async function importTomcat(path: string, options: TomcatImportOptions): 
   const { rows, invalid } = readRows(path, options.skipInvalid);
   const result: ImportResult = { records: [], dropped: [], invalid };
   const repo = options.repo;
-  for (const row of rows) {
+  for (const [k, row] of rows.entries()) {
+    options.progress?.(k, rows.length);
     let r: TomcatRow;
     let record: DatasetRecord;
     try {
@@ -94,28 +95,28 @@ export async function importTomcat(path: string, options: TomcatImportOptions): 
       result.invalid.push(err.message);
       continue;
     }
-    const drop = (reason: string): void => {
-      result.dropped.push({ id: r.bugId, origin: row.origin, reason });
+    const drop = (code: string, reason: string): void => {
+      result.dropped.push({ id: r.bugId, origin: row.origin, reason, code });
     };
     let sha: string;
     try {
       sha = await repo.resolveCommit(r.commit);
     } catch (e) {
-      drop(`fixing commit ${r.commit} not found: ${(e as Error).message}`);
+      drop('fix-commit-not-found', `fixing commit ${r.commit} not found: ${(e as Error).message}`);
       continue;
     }
     const info = await repo.exec(['log', '-1', '--format=%P%n%cI', sha]);
     const [parentLine, date] = info.stdout.toString('utf8').split('\n');
     const parent = parentLine.split(' ')[0];
     if (!parent) {
-      drop(`fixing commit ${sha} is a root commit`);
+      drop('root-commit', `fixing commit ${sha} is a root commit`);
       continue;
     }
     const tree = new Set(await treePaths(repo, parent));
     const positives = r.files.filter((f) => tree.has(f));
     const added = r.files.filter((f) => !tree.has(f));
     if (positives.length === 0) {
-      drop('no listed file exists at the a-priori state');
+      drop('no-positive', 'no listed file exists at the a-priori state');
       continue;
     }
     record.issue.resolved = date ? new Date(date).toISOString() : null;
@@ -134,5 +135,6 @@ export async function importTomcat(path: string, options: TomcatImportOptions): 
     }
     result.records.push(record);
   }
+  options.progress?.(rows.length, rows.length);
   return result;
 }
