@@ -9,7 +9,8 @@
  * in src/retrieve/localize.ts); every configuration is evaluated on the same loaded indexes and
  * printed as one row, so settings can be compared side by side in one run.
  *
- * Protocol (../shared/data/README.md): corpus = functions of non-test files at base_commit; gold
+ * Protocol (../shared/data/README.md): corpus = functions of non-test Python files at base_commit
+ * (`--languages python`, the default here; `--languages ''` indexes every language); gold
  * functions = existing functions the gold patch edits; instances with no gold function dropped;
  * files and modules ranked by first occurrence in the function ranking; Acc@k = all gold in top k.
  * Repositories are looked up under --mirrors as OWNER+NAME/repo, then swe-bench+OWNER__NAME/repo;
@@ -51,6 +52,7 @@ const { values: args } = parseArgs({
     delta: { type: 'string' },
     'file-prior': { type: 'string' },
     configs: { type: 'string' },
+    languages: { type: 'string', default: 'python' },
     json: { type: 'boolean', default: false },
   },
 });
@@ -109,7 +111,7 @@ async function main() {
     for (const inst of list.slice(0, limit)) {
       const commit = await repo.resolveCommit(inst.base_commit);
       const t0 = performance.now();
-      const { codeIndex, built } = await indexCommit(repo, commit, { cacheDir });
+      const { codeIndex, built } = await indexCommit(repo, commit, { cacheDir, settings: { languages: args.languages ? args.languages.split(',') : [] } });
       const ms = performance.now() - t0;
       if (built && cold === undefined) cold = ms;
       else if (built) indexMillis.push(ms);

@@ -10,6 +10,7 @@ export function indexOptions(cmd: Command): Command {
   return cmd
     .option('--cache-dir <path>', 'index cache folder (default: <worktree>/.issueloc, or ~/.cache/issueloc/… for bare repos)')
     .option('--include-tests', 'index test files too')
+    .option('--languages <list>', 'index only these languages, e.g. python,java (default: all)')
     .option('--stem', 'Porter-stem tokens')
     .option('--max-file-bytes <n>', `skip files larger than this (default ${DEFAULT_INDEX_SETTINGS.maxFileBytes})`)
     .option('--max-body-words <n>', `words of each function kept (default ${DEFAULT_INDEX_SETTINGS.maxBodyWords})`);
@@ -20,6 +21,7 @@ export function parseIndexSettings(o: Record<string, unknown>): Partial<IndexSet
   const s: Partial<IndexSettings> = {};
   if (o.includeTests) s.includeTests = true;
   if (o.stem) s.stem = true;
+  if (o.languages !== undefined) s.languages = String(o.languages).split(',').map((l) => l.trim()).filter(Boolean);
   if (o.maxFileBytes !== undefined) s.maxFileBytes = num(o.maxFileBytes, '--max-file-bytes', 1);
   if (o.maxBodyWords !== undefined) s.maxBodyWords = num(o.maxBodyWords, '--max-body-words', 0);
   return s;

@@ -1,7 +1,8 @@
 import type { GitRepo, TreeEntry } from '../repo/git.js';
 import { decodeSource, isBinary, isUtf8Source } from './decode.js';
 import { extractorOf, extractUnits } from './extract.js';
-import { isTestPath, languageOf, type Language } from './languages.js';
+import type { Language } from './languages.js';
+import { selectSources, type SelectionSkipped, type SelectOptions } from './select.js';
 import type { CodeUnit } from './types.js';
 
 /**
@@ -15,11 +16,7 @@ export interface BlobUnitCache {
 }
 
 /** Options of {@link buildCorpus}. */
-export interface CorpusOptions {
-  /** Files larger than this many bytes are skipped (counted as `tooLarge`). Default 1 MiB. */
-  maxFileBytes?: number;
-  /** Keep test files (see `isTestPath`). Default false, as in the SWE-bench protocol. */
-  includeTests?: boolean;
+export interface CorpusOptions extends SelectOptions {
   /** Units by blob hash, read before parsing and filled after. */
   cache?: BlobUnitCache;
   /** Called as files are done: `(done, total)` over the source files to read. */
@@ -34,19 +31,13 @@ export interface CorpusFile {
 }
 
 /** Files left out, by reason (counts). */
-export interface CorpusSkipped {
+export interface CorpusSkipped extends SelectionSkipped {
   /** NUL byte in the first 8000 bytes. */
   binary: number;
-  /** Larger than `maxFileBytes`. */
-  tooLarge: number;
   /** Blob absent from the object store (snapshots lack blobs of 4 MiB or more). */
   missing: number;
   symlinks: number;
   submodules: number;
-  /** Not code by extension (docs, configuration, data). */
-  nonSource: number;
-  /** Test files, when `includeTests` is false. */
-  tests: number;
 }
 
 /** The code units of one commit. */
@@ -62,8 +53,7 @@ export interface Corpus {
   cachedFiles: number;
 }
 
-/** Default cap on file size: 1 MiB. */
-export const DEFAULT_MAX_FILE_BYTES = 1 << 20;
+export { DEFAULT_MAX_FILE_BYTES } from './select.js';
 
 /**
  * Builds the corpus of `commit`: every source file of its tree (by extension, tests left out by
@@ -78,20 +68,13 @@ export const DEFAULT_MAX_FILE_BYTES = 1 << 20;
  * @throws IssuelocError when the tree cannot be listed or git stops unexpectedly.
  */
 export async function buildCorpus(repo: GitRepo, commit: string, opts: CorpusOptions = {}): Promise<Corpus> {
-  const maxBytes = opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const listing = await repo.listTree(commit);
+  const selection = selectSources(listing.entries, opts);
   const skipped: CorpusSkipped = {
-    binary: 0, tooLarge: 0, missing: 0, nonSource: 0, tests: 0,
+    binary: 0, missing: 0, ...selection.skipped,
     symlinks: listing.skipped.symlinks, submodules: listing.skipped.submodules,
   };
-  const sources: { entry: TreeEntry; language: Language }[] = [];
-  for (const entry of listing.entries) {
-    const language = languageOf(entry.path);
-    if (!language) skipped.nonSource++;
-    else if (!opts.includeTests && isTestPath(entry.path)) skipped.tests++;
-    else if (entry.size > maxBytes) skipped.tooLarge++;
-    else sources.push({ entry, language });
-  }
+  const { sources } = selection;
 
   const total = sources.length;
   let done = 0;

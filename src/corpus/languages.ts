@@ -139,3 +139,22 @@ export function isTestPath(path: string): boolean {
   }
   return false;
 }
+
+/**
+ * Folder names that hold other projects' code copied into a repository (vendored). Their files
+ * are left out of the corpus, like tests: an issue is almost never fixed there, and large
+ * bundled libraries (jquery.js, qunit.js) drown the ranking. Documented conventions: Go modules
+ * and Ruby/PHP `vendor/`, Chromium/Google `third_party/`, npm `node_modules/`, Bower
+ * `bower_components/`, Python `_vendor/` (pip, setuptools) and `vendored/`.
+ */
+export const VENDORED_DIRS: ReadonlySet<string> = new Set([
+  'vendor', '_vendor', 'vendored', 'third_party', 'thirdparty', 'third-party', '3rdparty',
+  'node_modules', 'bower_components',
+]);
+
+/** Whether `path` lies in a vendored folder ({@link VENDORED_DIRS}). */
+export function isVendoredPath(path: string): boolean {
+  const parts = path.split('/');
+  for (let i = 0; i < parts.length - 1; i++) if (VENDORED_DIRS.has(parts[i])) return true;
+  return false;
+}

@@ -27,6 +27,8 @@ export interface IndexSettings {
   stem: boolean;
   /** Words of each whole file kept for the file-level index (0 = all). */
   maxFileWords: number;
+  /** Languages to index (names of src/corpus/languages.ts); empty = every language. */
+  languages: string[];
 }
 
 export const DEFAULT_INDEX_SETTINGS: IndexSettings = {
@@ -35,6 +37,7 @@ export const DEFAULT_INDEX_SETTINGS: IndexSettings = {
   maxFileBytes: 1 << 20,
   stem: false,
   maxFileWords: 0,
+  languages: [],
 };
 
 /** A document of the index: where its unit is. */
@@ -84,15 +87,21 @@ export interface CodeIndex {
   stats: CorpusStats;
 }
 
-/** Version of extraction + tokenization; bump to invalidate every cache. */
-export const INDEX_FORMAT_VERSION = 'v3';
+/** Version of blob-level results (extraction + tokenization); bump to invalidate blob caches. */
+export const BLOB_FORMAT_VERSION = 'v3';
+/** Version of the index files (document choice, fields); bump to invalidate saved indexes. */
+export const INDEX_FORMAT_VERSION = 'v4';
 
-/** Digest of the settings that change blob-level results (not the commit). */
+const digest = (parts: unknown[]) => createHash('sha1').update(JSON.stringify(parts)).digest('hex').slice(0, 10);
+
+/** Digest of the settings that change blob-level results. */
+export function blobSettingsKey(s: IndexSettings): string {
+  return digest([BLOB_FORMAT_VERSION, s.maxBodyWords, s.includeTests, s.maxFileBytes, s.stem, s.maxFileWords]);
+}
+
+/** Digest of every setting that changes an index (not the commit). */
 export function settingsKey(s: IndexSettings): string {
-  return createHash('sha1')
-    .update(JSON.stringify([INDEX_FORMAT_VERSION, s.maxBodyWords, s.includeTests, s.maxFileBytes, s.stem, s.maxFileWords]))
-    .digest('hex')
-    .slice(0, 10);
+  return digest([INDEX_FORMAT_VERSION, blobSettingsKey(s), [...s.languages].sort()]);
 }
 
 /** Path of the index file of `commit` under a cache folder (`level` file: the file-level index). */
@@ -102,7 +111,7 @@ export function indexFilePath(cacheDir: string, commit: string, s: IndexSettings
 
 /** Folder of the blob-level cache under a cache folder. */
 export function blobCacheDir(cacheDir: string, s: IndexSettings): string {
-  return join(cacheDir, `blobs-${settingsKey(s)}`);
+  return join(cacheDir, `blobs-${blobSettingsKey(s)}`);
 }
 
 const counts = (tokens: string[]): Map<string, number> => {
@@ -164,7 +173,8 @@ export function buildCodeIndex(
       ...functions,
       ...classes.filter((c) => !functions.some((f) => f.qualifiedName.startsWith(`${c.qualifiedName}.`))),
     ];
-    if (docs.length === 0 && fileUnit) docs.push(fileUnit);
+    // A file without functions or classes is one document, cut like a function body.
+    if (docs.length === 0 && fileUnit) docs.push(cutBody(fileUnit, settings.maxBodyWords));
     docs.sort((a, b) => a.startLine - b.startLine || a.endLine - b.endLine);
     for (const u of docs) {
       const nameTerms = u.kind === 'file' ? fileNameTerms : counts(tokenize(u.qualifiedName, { stem: settings.stem }));
@@ -178,6 +188,18 @@ export function buildCodeIndex(
     fileIndex: fileBuilder.build(), filePaths, fileOfUnit: Uint32Array.from(fileOf),
     stats: { ...stats, units: units.length },
   };
+}
+
+/** A unit whose body counts are scaled down proportionally to a length of `maxWords` tokens. */
+function cutBody(u: UnitTerms, maxWords: number): UnitTerms {
+  if (maxWords <= 0 || u.bodyLength <= maxWords) return u;
+  const scale = maxWords / u.bodyLength;
+  const body: [string, number][] = [];
+  for (const [t, c] of u.body) {
+    const n = Math.round(c * scale);
+    if (n > 0) body.push([t, n]);
+  }
+  return { ...u, body, bodyLength: maxWords };
 }
 
 function sumOf(m: ReadonlyMap<string, number>): number {

@@ -5,7 +5,8 @@ import type { GitRepo } from '../repo/git.js';
 import { IssuelocError } from '../errors.js';
 import { isBinary, decodeSource } from '../corpus/decode.js';
 import { extractUnits } from '../corpus/extract.js';
-import { languageOf, isTestPath } from '../corpus/languages.js';
+import { languageOf } from '../corpus/languages.js';
+import { selectSources } from '../corpus/select.js';
 import { BlobTermsCache, type UnitTerms } from './blob-terms.js';
 import {
   blobCacheDir, bodyTerms, buildCodeIndex, DEFAULT_INDEX_SETTINGS, loadCodeIndex, saveCodeIndex,
@@ -68,14 +69,9 @@ export async function indexCommit(repo: GitRepo, commit: string, opts: IndexComm
 
 async function buildFromTree(repo: GitRepo, commit: string, settings: IndexSettings, opts: IndexCommitOptions): Promise<CodeIndex> {
   const { entries, skipped: treeSkipped } = await repo.listTree(commit);
-  const skipped: Record<string, number> = { symlinks: treeSkipped.symlinks, submodules: treeSkipped.submodules, nonSource: 0, tests: 0, tooLarge: 0, binary: 0, missing: 0 };
-  const sources = [];
-  for (const e of entries) {
-    if (!languageOf(e.path)) { skipped.nonSource++; continue; }
-    if (!settings.includeTests && isTestPath(e.path)) { skipped.tests++; continue; }
-    if (e.size > settings.maxFileBytes) { skipped.tooLarge++; continue; }
-    sources.push(e);
-  }
+  const selection = selectSources(entries, settings);
+  const skipped: Record<string, number> = { ...selection.skipped, symlinks: treeSkipped.symlinks, submodules: treeSkipped.submodules, binary: 0, missing: 0 };
+  const sources = selection.sources.map((s) => s.entry);
   const cache = new BlobTermsCache(blobCacheDir(opts.cacheDir, settings));
   const unitsOf = new Map<string, UnitTerms[]>();
   const toParse: typeof sources = [];

@@ -60,7 +60,7 @@ test('buildCorpus: source files cut into units; every other file counted by reas
   assert.deepEqual(corpus.files.map((f) => `${f.path} ${f.language}`), [
     'src/app.py python', 'src/copy.py python', 'src/latin.py python', 'src/util.go go',
   ]);
-  assert.deepEqual(corpus.skipped, { binary: 1, tooLarge: 1, missing: 1, nonSource: 2, tests: 1, symlinks: 1, submodules: 1 });
+  assert.deepEqual(corpus.skipped, { binary: 1, tooLarge: 1, missing: 1, nonSource: 2, otherLanguages: 0, vendored: 0, tests: 1, symlinks: 1, submodules: 1 });
   assert.equal(corpus.decodedAsWindows1252, 1);
   assert.deepEqual(corpus.units.map((u) => `${u.id} ${u.startLine}-${u.endLine}`), [
     'src/app.py 1-7', 'src/app.py:App 1-3', 'src/app.py:App.run 2-3', 'src/app.py:main 6-7',
