@@ -2,13 +2,14 @@ import { Command, Option } from 'commander';
 import Table from 'cli-table3';
 import { IssuelocError } from '../errors.js';
 import { openIndex } from '../index/open-index.js';
-import { Localizer, type Localization } from '../retrieve/localize.js';
-import { queryTermsOf } from '../retrieve/query.js';
+import type { Localization } from '../retrieve/localize.js';
+import { RetrieveRerank } from '../rerank/retrieve-rerank.js';
 import type { RankedItem } from '../retrieve/rollup.js';
 import { readIssueText } from './issue-input.js';
 import { extractIssueSignals } from '../text/issue-signals.js';
 import { rankingOptions, parseRankingOptions, indexOptions, parseIndexSettings } from './options.js';
 import { progressBar } from './progress.js';
+import { openRetrieval, rerankSummary, retrievalOptions, type OpenedRetrieval } from './retrieval-options.js';
 
 const LEVELS = ['file', 'module', 'function'] as const;
 type Level = (typeof LEVELS)[number];
@@ -28,25 +29,31 @@ export function registerLocalizeCommand(program: Command): void {
     .option('--no-progress', 'no progress bar on stderr');
   indexOptions(cmd);
   rankingOptions(cmd);
+  retrievalOptions(cmd);
   cmd.action(async (o) => {
     const { text } = readIssueText(o);
     const settings = parseIndexSettings(o);
     const bar = progressBar('indexing', o.progress);
     const opened = await openIndex(o.repo, { rev: o.rev, cacheDir: o.cacheDir, settings, onProgress: bar.update });
     bar.stop();
+    let retrieval: OpenedRetrieval | undefined;
     try {
       const { codeIndex } = opened;
-      const localizer = new Localizer(codeIndex, parseRankingOptions(o));
+      retrieval = await openRetrieval(o, opened.cacheDir, (m) => process.stderr.write(`issueloc: ${m}\n`));
+      const embedBar = progressBar('embedding functions', o.progress);
+      const pipeline = await RetrieveRerank.open(opened.repo, codeIndex, { ranking: parseRankingOptions(o), ...retrieval, cacheDir: opened.cacheDir, onProgress: embedBar.update })
+        .finally(embedBar.stop);
       const t0 = performance.now();
-      const query = queryTermsOf(text, { stem: codeIndex.settings.stem });
-      const result = localizer.localize(query, { top: o.top, signals: extractIssueSignals(text) });
+      const { localization: result, rerank } = await pipeline.localize(text, { top: o.top, signals: extractIssueSignals(text) });
       const queryMillis = performance.now() - t0;
+      if (rerank) process.stderr.write(`issueloc: ${rerankSummary(rerank)}\n`);
       const levels: Level[] = o.level === 'all' ? [...LEVELS] : [o.level];
       if (o.json) {
         const out: Record<string, unknown> = {
           repo: o.repo, commit: opened.commit, level: o.level,
           index: { built: opened.built, millis: Math.round(opened.millis), documents: codeIndex.units.length, files: codeIndex.stats.files, skipped: codeIndex.stats.skipped },
           queryMillis: Math.round(queryMillis * 100) / 100,
+          ...(rerank ? { rerank } : {}),
         };
         for (const l of levels) out[plural(l)] = result[plural(l)];
         process.stdout.write(`${JSON.stringify(out)}\n`);
@@ -60,6 +67,7 @@ export function registerLocalizeCommand(program: Command): void {
         process.exitCode = 1;
       }
     } finally {
+      await retrieval?.close();
       opened.repo.close();
     }
   });

@@ -9,6 +9,7 @@ import { registerLocalizeCommand } from './localize.js';
 import { registerIndexCommand } from './index-cmd.js';
 import { registerDatasetCommands } from './dataset.js';
 import { registerEvalCommands } from './eval.js';
+import { registerExportTrainingCommand } from './export-training.js';
 
 export function buildProgram(): Command {
   const program = new Command();
@@ -22,6 +23,7 @@ export function buildProgram(): Command {
   registerIndexCommand(program);
   registerDatasetCommands(program);
   registerEvalCommands(program);
+  registerExportTrainingCommand(program);
   return program;
 }
 

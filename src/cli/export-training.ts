@@ -1,0 +1,62 @@
+import { Command } from 'commander';
+import { IssuelocError } from '../errors.js';
+import { GitRepo } from '../repo/git.js';
+import { cacheDirFor } from '../index/cache-dir.js';
+import { readDataset } from '../dataset/stats.js';
+import { toJsonl } from '../dataset/output.js';
+import { exportTraining } from '../dataset/training-export.js';
+import { writeFileAtomic } from '../util/atomic-write.js';
+import { indexOptions, parseIndexSettings, parseRankingOptions, rankingOptions } from './options.js';
+import { openRetrieval, retrievalOptions } from './retrieval-options.js';
+import { progressBar } from './progress.js';
+import { positiveInt } from './localize.js';
+
+/** `x.jsonl` → `x.listwise.jsonl` and `x.dropped.jsonl`. */
+function besideOut(out: string, tag: string): string {
+  return `${out.replace(/\.jsonl$/i, '')}.${tag}.jsonl`;
+}
+
+/** `issueloc export-training`: contrastive and listwise training data from a mined dataset. */
+export function registerExportTrainingCommand(program: Command): void {
+  const cmd = program
+    .command('export-training')
+    .description('training data in the SweLoc manner: issue as query, changed functions as positives, retriever hard negatives')
+    .requiredOption('--dataset <file>', 'dataset JSONL (issueloc dataset build)')
+    .requiredOption('--repo <path>', 'the git repository of the dataset')
+    .requiredOption('-o, --out <file>', 'contrastive JSONL ({query, pos, neg}); the listwise file and dropped issues go beside it')
+    .option('--listwise-out <file>', 'listwise JSONL for reranker training (default <out>.listwise.jsonl)')
+    .option('--negatives <n>', 'hard negatives per issue', (v) => positiveInt(v, '--negatives'), 10)
+    .option('--filter-top <n>', 'keep an issue only when a positive ranks within this many (0 = keep all)', '20')
+    .option('--window <n>', 'candidates per listwise example', (v) => positiveInt(v, '--window'), 10)
+    .option('--no-progress', 'no progress bar on stderr');
+  indexOptions(cmd);
+  rankingOptions(cmd);
+  retrievalOptions(cmd, { rerank: false });
+  cmd.action(async (o) => {
+    const filterTop = Number(o.filterTop);
+    if (!Number.isInteger(filterTop) || filterTop < 0) throw new IssuelocError(`--filter-top takes a whole number ≥ 0, got '${o.filterTop}'`);
+    const records = readDataset(o.dataset);
+    if (records.length === 0) throw new IssuelocError(`no records in ${o.dataset}`);
+    const repo = await GitRepo.open(o.repo);
+    const cacheDir = cacheDirFor(repo, o.cacheDir);
+    const retrieval = await openRetrieval(o, cacheDir, (m) => process.stderr.write(`issueloc: ${m}\n`));
+    const bar = progressBar('exporting', o.progress);
+    try {
+      const { contrastive, listwise, dropped } = await exportTraining(records, repo, {
+        cacheDir, settings: parseIndexSettings(o), ranking: parseRankingOptions(o),
+        embedder: retrieval.embedder, fusion: retrieval.fusion,
+        negatives: o.negatives, filterTop, listwiseSize: o.window, onProgress: bar.update,
+      });
+      bar.stop();
+      writeFileAtomic(besideOut(o.out, 'dropped'), [toJsonl(dropped)]);
+      writeFileAtomic(o.listwiseOut ?? besideOut(o.out, 'listwise'), [toJsonl(listwise)]);
+      writeFileAtomic(o.out, [toJsonl(contrastive)]);
+      process.stderr.write(`issueloc: ${contrastive.length} of ${records.length} issues exported (${dropped.length} dropped: see ${besideOut(o.out, 'dropped')})\n`);
+      if (contrastive.length === 0) process.exitCode = 1;
+    } finally {
+      bar.stop();
+      await retrieval.close();
+      await repo.close();
+    }
+  });
+}

@@ -1,0 +1,84 @@
+import { Command, Option } from 'commander';
+import { IssuelocError } from '../errors.js';
+import type { Embedder } from '../embed/embedder.js';
+import { openEmbedder } from '../embed/spec.js';
+import { FUSION_METHODS, type FusionOptions } from '../retrieve/fusion.js';
+import { DEFAULT_LISTWISE, ListwiseReranker } from '../rerank/listwise.js';
+import { openChatModel } from '../rerank/spec.js';
+import type { RerankStats } from '../rerank/listwise.js';
+
+/** Adds the dense retrieval, fusion and reranking options (`localize`, `export-training`). */
+export function retrievalOptions(cmd: Command, opts: { rerank?: boolean } = {}): Command {
+  cmd
+    .option('--embedder <spec>', 'bi-encoder for dense retrieval: onnx:<model folder>, openai:<url>#<model>, or none')
+    .addOption(new Option('--fusion <method>', 'how lexical and dense rankings combine (with --embedder)').choices([...FUSION_METHODS]).default('rrf'))
+    .option('--query-prefix <text>', 'text put before the issue when embedding it (default: the model folder\'s query prompt)')
+    .option('--api-key-env <name>', 'environment variable holding the API key of openai: endpoints', 'OPENAI_API_KEY');
+  if (opts.rerank === false) return cmd;
+  return cmd
+    .option('--rerank <spec>', 'listwise LLM reranker: openai:<url>#<model> or gguf:<model file>')
+    .option('--rerank-top <n>', 'functions reranked (K)', String(DEFAULT_LISTWISE.top))
+    .option('--rerank-window <n>', 'functions per LLM call', String(DEFAULT_LISTWISE.window))
+    .option('--rerank-stride <n>', 'step between windows, bottom to top', String(DEFAULT_LISTWISE.stride))
+    .addOption(new Option('--rerank-mode <mode>', 'first-token: order by the log-probabilities of the first token; permutation: parse [2] > [1] > …').choices(['first-token', 'permutation']).default(DEFAULT_LISTWISE.mode))
+    .option('--rerank-timeout <seconds>', 'seconds per LLM call before it is retried', '120')
+    .option('--rerank-retries <n>', 'retries of an LLM call after a rate limit, server error or timeout (with back-off)', '3');
+}
+
+/** What the options open; close it when done. */
+export interface OpenedRetrieval {
+  embedder?: Embedder;
+  fusion: Partial<FusionOptions>;
+  reranker?: ListwiseReranker;
+  close(): Promise<void>;
+}
+
+function whole(v: unknown, name: string, min: number): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < min) throw new IssuelocError(`${name} takes a whole number ≥ ${min}, got '${String(v)}'`);
+  return n;
+}
+
+/**
+ * Opens the embedder and reranker the parsed options name (none when not given).
+ * @param warn where warnings go (retries, fallbacks), normally stderr.
+ * @throws IssuelocError for malformed values, a missing model folder/file or optional package.
+ */
+export async function openRetrieval(o: Record<string, unknown>, cacheDir: string | undefined, warn: (m: string) => void): Promise<OpenedRetrieval> {
+  const onRetry = (attempt: number, reason: string, waitMs: number) => warn(`retry ${attempt} in ${waitMs} ms: ${reason}`);
+  const prefixes = o.queryPrefix !== undefined ? { query: String(o.queryPrefix) } : undefined;
+  const apiKeyEnv = o.apiKeyEnv as string | undefined;
+  const embedder = await openEmbedder(o.embedder as string | undefined, { prefixes, apiKeyEnv, onRetry });
+  let reranker: ListwiseReranker | undefined;
+  if (o.rerank !== undefined) {
+    const window = whole(o.rerankWindow ?? DEFAULT_LISTWISE.window, '--rerank-window', 2);
+    const stride = whole(o.rerankStride ?? DEFAULT_LISTWISE.stride, '--rerank-stride', 1);
+    if (stride > window) throw new IssuelocError(`--rerank-stride (${stride}) must not exceed --rerank-window (${window})`);
+    const timeout = Number(o.rerankTimeout ?? 120);
+    if (!(timeout > 0)) throw new IssuelocError(`--rerank-timeout takes seconds > 0, got '${String(o.rerankTimeout)}'`);
+    const retries = whole(o.rerankRetries ?? 3, '--rerank-retries', 0);
+    const model = await openChatModel(o.rerank as string, { cacheDir, apiKeyEnv, timeoutMs: timeout * 1000, retries, onRetry });
+    if (model) {
+      reranker = new ListwiseReranker(model, {
+        top: whole(o.rerankTop ?? DEFAULT_LISTWISE.top, '--rerank-top', 1), window, stride,
+        mode: (o.rerankMode as 'first-token' | 'permutation' | undefined) ?? DEFAULT_LISTWISE.mode,
+        onWarning: warn,
+      });
+    }
+  }
+  return {
+    embedder,
+    fusion: { method: (o.fusion as FusionOptions['method'] | undefined) ?? 'rrf' },
+    reranker,
+    async close() {
+      await embedder?.close?.();
+      await reranker?.model.close?.();
+    },
+  };
+}
+
+/** One line for stderr: what reranking cost. */
+export function rerankSummary(s: RerankStats): string {
+  return `reranked: ${s.calls} LLM calls (${s.cachedCalls} cached), ${s.inputTokens} input + ${s.outputTokens} output tokens, ${(s.millis / 1000).toFixed(1)} s` +
+    (s.fallbackWindows > 0 ? `, ${s.fallbackWindows} of ${s.windows} windows kept the retriever's order` : '');
+}
