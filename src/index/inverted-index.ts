@@ -44,6 +44,8 @@ export class IndexBuilder {
   private readonly docEntries: Uint32Array[] = [];
   private readonly lengths: number[] = [];
   private postings = 0;
+  /** Per term: the last document that held it (counts distinct terms per document). */
+  private readonly lastDoc: number[] = [];
 
   constructor(fieldNames: readonly string[]) {
     if (fieldNames.length === 0) throw new Error('IndexBuilder needs at least one field');
@@ -61,7 +63,8 @@ export class IndexBuilder {
     let n = 0;
     for (const f of fields) n += f.size;
     const entries = new Uint32Array(n * 3);
-    const seen = new Set<number>();
+    const docId = this.docEntries.length;
+    let distinct = 0;
     let i = 0;
     for (let f = 0; f < F; f++) {
       let sum = 0;
@@ -71,16 +74,20 @@ export class IndexBuilder {
           id = this.vocabulary.length;
           this.termIds.set(term, id);
           this.vocabulary.push(term);
+          this.lastDoc.push(-1);
+        }
+        if (this.lastDoc[id] !== docId) {
+          this.lastDoc[id] = docId;
+          distinct++;
         }
         entries[i++] = id;
         entries[i++] = f;
         entries[i++] = Math.min(tf, MAX_TF);
         sum += tf;
-        seen.add(id);
       }
       this.lengths.push(lengths ? lengths[f] : sum);
     }
-    this.postings += seen.size;
+    this.postings += distinct;
     this.docEntries.push(entries);
     return this.docEntries.length - 1;
   }
