@@ -1,0 +1,161 @@
+/**
+ * bench/locbench: configurations side by side on Loc-Bench (the repositories fetched locally),
+ * or on any dataset file `--data` names (SWE-bench Lite, Ye et al.'s Tomcat, dataset records).
+ *
+ *   node dist/bench/locbench.js [--data FILE] [--mirrors DIR] [--repos a/b,c/d] [--exclude-repos a/b]
+ *       [--limit N] [--cache-dir DIR] [--features-cache DIR] [--model NAME=model.json ...]
+ *       [--configs grid.json] [--no-lexical] [--no-history] [--similar-issues] [--fresh-features]
+ *       [--out per-issue.json] [--json]
+ *
+ * Rows: plain BM25, BM25F with path/name weights, the file prior, each issue-text signal alone,
+ * the full lexical pipeline (src/retrieve/localize.ts), then each `--model` (src/rank/; history
+ * features need git history, read once per repository and cached). `--configs` replaces the
+ * lexical rows with a JSON list of {"name", ...RankingOptions}.
+ *
+ * Columns: the published metrics of the dataset — Loc-Bench: file Acc@5/10, module Acc@10/15,
+ * function Acc@10/15 (LocAgent); SWE-bench: file Acc@1/3/5, module Acc@5/10, function Acc@5/10
+ * (SweRank); Tomcat: file MRR, MAP, Hit@1/5/10 (Ye et al. 2014). Gold: Loc-Bench's
+ * `edit_functions`/`edit_files`; SWE-bench's gold patch at the base commit; Tomcat's fixed files.
+ *
+ * A model whose training issues include an evaluated issue is refused (the model file lists them).
+ * Per repository it prints the median warm query time of the full lexical pipeline and of each
+ * model (candidates, features, history evidence and scoring; index and per-commit history
+ * excluded), measured when features are extracted (cache miss, or `--fresh-features`).
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { Localizer, type RankingOptions } from '../src/retrieve/localize.js';
+import { readLabelledIssues } from '../src/rank/datasets.js';
+import { forEachIssue } from '../src/rank/issue-loop.js';
+import { FeatureCache } from '../src/rank/feature-cache.js';
+import { FeatureExtractor } from '../src/rank/features.js';
+import { LinearModel, orderByScore } from '../src/rank/model.js';
+import { rankedIds } from '../src/rank/objective.js';
+import { trainingQueryOf } from '../src/rank/training-query.js';
+import { DEFAULT_CANDIDATES, similarIssuesByRepo } from '../src/rank/train.js';
+import { COLUMNS, columnKeys, columnMeans, issueValues, listsOf, markdownTable } from './lib/metrics-table.js';
+import { median } from './lib/stats.js';
+import type { SignalWeights } from '../src/retrieve/signals.js';
+
+const { values: args } = parseArgs({
+  options: {
+    data: { type: 'string', default: '../shared/data/locbench/locbench_v1.jsonl' },
+    mirrors: { type: 'string', default: process.env.ISSUELOC_MIRRORS ?? '/work/.mirror' },
+    repos: { type: 'string' },
+    'exclude-repos': { type: 'string' },
+    limit: { type: 'string' },
+    'cache-dir': { type: 'string', default: '/tmp/issueloc-bench-cache' },
+    'features-cache': { type: 'string', default: '/tmp/issueloc-ltr-features' },
+    model: { type: 'string', multiple: true, default: [] },
+    configs: { type: 'string' },
+    'no-lexical': { type: 'boolean', default: false },
+    'no-history': { type: 'boolean', default: false },
+    'similar-issues': { type: 'boolean', default: false },
+    'fresh-features': { type: 'boolean', default: false },
+    out: { type: 'string' },
+    json: { type: 'boolean', default: false },
+  },
+});
+
+const FULL = DEFAULT_CANDIDATES.ranking;
+const BM25F: RankingOptions = { bm25: { delta: 0, weights: [3, 3, 1] } };
+const only = (...names: (keyof SignalWeights)[]): Partial<SignalWeights> => {
+  const all = FULL.signals as SignalWeights;
+  return Object.fromEntries(Object.keys(all).map((k) => [k, names.includes(k as keyof SignalWeights) ? all[k as keyof SignalWeights] : 0]));
+};
+const LEXICAL: (RankingOptions & { name: string })[] = [
+  { name: 'plain BM25 (equal field weights)', bm25: { delta: 0 } },
+  { name: 'BM25F path×3 name×3', ...BM25F },
+  { name: '+ file prior 0.5', ...BM25F, filePrior: 0.5 },
+  { name: '+ stack-frame signals', ...BM25F, signals: only('frameFile', 'frameFunction') },
+  { name: '+ mentioned paths / dotted names', ...BM25F, signals: only('mentionedFile', 'mentionedUnit') },
+  { name: '+ named functions', ...BM25F, signals: only('namedFunction') },
+  { name: 'full lexical pipeline (prior + signals)', ...FULL },
+];
+
+interface IssueResult { id: string; repo: string; values: Record<string, number>[] }
+
+async function main() {
+  const dataset = await readLabelledIssues(args.data!, args.mirrors!);
+  const columns = COLUMNS[dataset.kind];
+  const keys = columnKeys(columns);
+  const wanted = args.repos ? new Set(args.repos.split(',')) : undefined;
+  const excluded = new Set((args['exclude-repos'] ?? '').split(',').filter(Boolean));
+  const perRepo = new Map<string, number>();
+  const limit = args.limit ? Number(args.limit) : Infinity;
+  const issues = dataset.issues.filter((i) => {
+    if ((wanted && !wanted.has(i.repo)) || excluded.has(i.repo)) return false;
+    perRepo.set(i.repo, (perRepo.get(i.repo) ?? 0) + 1);
+    return perRepo.get(i.repo)! <= limit;
+  });
+  const lexical = args['no-lexical'] ? [] : args.configs ? JSON.parse(readFileSync(args.configs, 'utf8')) as typeof LEXICAL : LEXICAL;
+  const models = args.model!.map((spec) => {
+    const eq = spec.indexOf('=');
+    const [name, path] = eq < 0 ? [spec, spec] : [spec.slice(0, eq), spec.slice(eq + 1)];
+    const model = LinearModel.load(path);
+    const trained = new Set((model.file.training?.issueIds as string[] | undefined) ?? []);
+    const overlap = issues.filter((i) => trained.has(i.id)).length;
+    if (overlap > 0) throw new Error(`model ${name} was trained on ${overlap} of the evaluated issues: evaluate it on other issues`);
+    return { name, model };
+  });
+  const history = !args['no-history'] && models.length > 0;
+  const similar = args['similar-issues'] ? similarIssuesByRepo(issues) : undefined;
+  const settings = { index: dataset.indexSettings, history, similar: similar !== undefined };
+  const results: IssueResult[] = [];
+  const times = new Map<string, { lexical: number[]; models: number[][] }>();
+  const skipped: string[] = [];
+  const names = [...lexical.map((c) => c.name), ...models.map((m) => m.name)];
+
+  await forEachIssue(issues, {
+    repoRoot: args.mirrors!, cacheRoot: args['cache-dir']!, indexSettings: dataset.indexSettings, history,
+    similarIssues: similar ? (repo) => similar.get(repo) : undefined,
+    onSkip: (i, reason) => skipped.push(`${i.id}: ${reason}`),
+    onProgress: (done, total) => { if (!args.json) process.stderr.write(`\r${done}/${total} issues`); },
+  }, (ctx) => {
+    const t = times.get(ctx.issue.repo) ?? { lexical: [], models: models.map(() => []) };
+    times.set(ctx.issue.repo, t);
+    const values: Record<string, number>[] = [];
+    for (const config of lexical) {
+      const localizer = new Localizer(ctx.codeIndex, config);
+      const t0 = performance.now();
+      const loc = localizer.localize(ctx.query, { top: 100, matchedTermsPerItem: 0, signals: ctx.signals });
+      if (config.name === LEXICAL[LEXICAL.length - 1].name) t.lexical.push(performance.now() - t0);
+      values.push(issueValues(listsOf(loc), ctx.issue.gold, columns));
+    }
+    ctx.repoHistory?.at(ctx.commit); // per-commit history (like the index) outside the timed part
+    models.forEach(({ model }, m) => {
+      const cache = new FeatureCache(args['features-cache']!, { candidates: model.candidates, ...settings });
+      let q = args['fresh-features'] ? undefined : cache.get(ctx.issue);
+      if (!q) {
+        const t0 = performance.now();
+        q = trainingQueryOf(ctx, new FeatureExtractor(ctx.codeIndex, model.candidates));
+        model.score({ features: q.features, docs: new Int32Array(q.n) });
+        t.models[m].push(performance.now() - t0);
+        cache.set(ctx.issue, q);
+      }
+      const order = orderByScore(model.score({ features: q.features, docs: new Int32Array(q.n) }));
+      values.push(issueValues(rankedIds(q, order), ctx.issue.gold, columns));
+    });
+    results.push({ id: ctx.issue.id, repo: ctx.issue.repo, values });
+  });
+  if (!args.json) process.stderr.write('\n');
+  const rows = names.map((name, c) => ({ name, values: columnMeans(results.map((r) => r.values[c]), keys) }));
+  if (args.out) writeFileSync(args.out, JSON.stringify({ names, keys, results }, null, 1));
+  if (args.json) {
+    process.stdout.write(`${JSON.stringify({ data: args.data, evaluated: results.length, skipped: skipped.length, rows })}\n`);
+    return;
+  }
+  process.stdout.write(`\n${args.data}: ${results.length} issues evaluated (${dataset.dropped.length} dropped on import, ${skipped.length} skipped)\n\n`);
+  process.stdout.write(markdownTable(rows, keys));
+  process.stdout.write('\n| repository | issues | full lexical query (ms, median) | ' + models.map((m) => `${m.name} (ms, median)`).join(' | ') + ' |\n');
+  process.stdout.write(`|---|---|---|${models.map(() => '---|').join('')}\n`);
+  for (const [repo, t] of times) {
+    const n = results.filter((r) => r.repo === repo).length;
+    process.stdout.write(`| ${repo} | ${n} | ${median(t.lexical).toFixed(1)} | ${t.models.map((xs) => median(xs).toFixed(1)).join(' | ')} |\n`);
+  }
+}
+
+main().catch((e) => {
+  process.stderr.write(`locbench: ${(e as Error).message}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,57 @@
+/**
+ * Candidate features cached on disk, one file per issue, under a folder named by a digest of
+ * everything that changes them (feature list, candidate pipeline, index settings, evidence used):
+ * index builds are the slow part of training, so features are extracted once and models are
+ * fitted many times.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../util/atomic-write.js';
+import { FEATURES } from './features.js';
+import type { LabelledIssue } from './issue-loop.js';
+import type { TrainingQuery } from './objective.js';
+
+/** Bump when feature values change meaning without a change of their names. */
+export const FEATURE_VERSION = 1;
+
+/** A per-issue cache of {@link TrainingQuery} features. */
+export class FeatureCache {
+  readonly dir: string;
+
+  /**
+   * @param root the cache root folder.
+   * @param settings everything besides the feature list that changes the features (JSON-able).
+   */
+  constructor(root: string, settings: unknown) {
+    const key = createHash('sha1').update(JSON.stringify([FEATURE_VERSION, FEATURES, settings])).digest('hex').slice(0, 12);
+    this.dir = join(root, key);
+  }
+
+  private fileOf(issue: LabelledIssue): string {
+    const name = createHash('sha1').update(`${issue.repo}\n${issue.id}\n${issue.commit}`).digest('hex').slice(0, 20);
+    return join(this.dir, `${name}.json`);
+  }
+
+  /** The cached features of an issue (gold taken from the issue), or undefined. */
+  get(issue: LabelledIssue): TrainingQuery | undefined {
+    const file = this.fileOf(issue);
+    if (!existsSync(file)) return undefined;
+    try {
+      const v = JSON.parse(readFileSync(file, 'utf8')) as Omit<TrainingQuery, 'features' | 'gold'> & { features: string };
+      const buf = Buffer.from(v.features, 'base64');
+      const features = new Float32Array(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength));
+      if (features.length !== v.n * FEATURES.length) return undefined;
+      return { ...v, features, gold: issue.gold };
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Stores an issue's features (atomically). */
+  set(issue: LabelledIssue, q: TrainingQuery): void {
+    const { features, gold: _gold, ...rest } = q;
+    const data = Buffer.from(features.buffer, features.byteOffset, features.byteLength).toString('base64');
+    writeFileAtomic(this.fileOf(issue), [JSON.stringify({ ...rest, features: data })], { fsync: false });
+  }
+}

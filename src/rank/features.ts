@@ -1,0 +1,276 @@
+/**
+ * Features of the candidates of a learned ranker: the top functions of the lexical pipeline, each
+ * described by its lexical scores, the issue-text signals that fire on it, the history of its
+ * file and its shape (Ye et al. 2014's learning-to-rank setting, at function level).
+ */
+import type { CodeIndex } from '../index/code-index.js';
+import { isTestPath } from '../corpus/languages.js';
+import { topK, type QueryTerms } from '../retrieve/bm25f.js';
+import { Localizer, unitId, type RankingOptions } from '../retrieve/localize.js';
+import { moduleIdOf } from '../retrieve/rollup.js';
+import { SignalResolver, type SignalName, type SignalWeights } from '../retrieve/signals.js';
+import type { IssueSignals } from '../text/issue-signals.js';
+import { tokenize } from '../text/tokenize.js';
+import type { FileHistory } from '../history/file-history.js';
+import { DocFieldScorer, type PreparedTerm } from './doc-scores.js';
+
+/**
+ * The feature names, in the order of a candidate's feature vector. Every value lies in [0, 1];
+ * "/max" means divided by the largest value among the query's candidates (0 when all are 0).
+ * - pipeline: the lexical pipeline's score /max; pipelineRank: 1 / log2(1 + rank).
+ * - bm25f: the function's BM25F+ /max; bm25Path, bm25Name, bm25Body: BM25 of one field /max.
+ * - fileBm25f: BM25F+ of the whole file (file-level index) /max; fileRank: 1 / log2(1 + rank of
+ *   the file in the pipeline's file roll-up); fileCandidates: ln(1 + candidates in the same
+ *   file) /max.
+ * - frameFile … namedFunction: 1 when that issue-text signal fires (src/retrieve/signals.ts).
+ * - nameCoverage: share of the tokens of the function's own name found in the issue;
+ *   fileNameCoverage: the same for the file name without extension.
+ * - fixes, changes: ln(1 + count) /max; fixRecency, changeRecency: Ye et al. (2014) f5;
+ *   fixWeighted: Lewis et al. (2013) /max (src/history/file-history.ts).
+ * - messageSim: SimiScore over earlier commit messages /max; similarIssues: SimiScore over a
+ *   dataset of earlier issues /max (src/history/).
+ * - length: ln(1 + lines) / ln(1000), at most 1; depth: path depth / 10, at most 1.
+ * - isTest, isInit (`__init__.py`, `index.*`, `mod.rs`), notFunction (a class or file document),
+ *   isPrivate (`_name`), isDunder (`__name__`): 0/1.
+ */
+export const FEATURES = [
+  'pipeline', 'pipelineRank', 'bm25f', 'bm25Path', 'bm25Name', 'bm25Body',
+  'fileBm25f', 'fileRank', 'fileCandidates',
+  'frameFile', 'frameFunction', 'mentionedFile', 'mentionedUnit', 'namedFunction',
+  'nameCoverage', 'fileNameCoverage',
+  'fixes', 'fixRecency', 'fixWeighted', 'changes', 'changeRecency', 'messageSim', 'similarIssues',
+  'length', 'depth', 'isTest', 'isInit', 'notFunction', 'isPrivate', 'isDunder',
+] as const;
+
+export type FeatureName = (typeof FEATURES)[number];
+const F = FEATURES.length;
+const col = Object.fromEntries(FEATURES.map((n, i) => [n, i])) as Record<FeatureName, number>;
+const ALL_SIGNALS: SignalWeights = { frameFile: 1, frameFunction: 1, mentionedFile: 1, mentionedUnit: 1, namedFunction: 1 };
+
+/** History evidence of one query (all optional: missing evidence gives 0 features). */
+export interface HistoryEvidence {
+  /** Per-file history at the base commit. */
+  files?: ReadonlyMap<string, FileHistory>;
+  /** SimiScore over earlier commit messages, per file. */
+  messageScores?: ReadonlyMap<string, number>;
+  /** SimiScore over a dataset of earlier issues, per file. */
+  similarIssues?: ReadonlyMap<string, number>;
+}
+
+/** The candidates of one query with their features. */
+export interface CandidateSet {
+  /** Function-level document of each candidate, in pipeline order (best first). */
+  docs: Int32Array;
+  /** `path:Qualified.name` (or path) of each candidate. */
+  ids: string[];
+  paths: string[];
+  /** `path:TopLevelName` of each candidate. */
+  modules: string[];
+  /** The pipeline's score of each candidate. */
+  pipelineScores: Float32Array;
+  /** Feature matrix, row-major: features[i · FEATURES.length + j]. */
+  features: Float32Array;
+  /** Signals that fired per candidate (index into `docs`), for `--explain`. */
+  signals: Map<number, SignalName[]>;
+}
+
+/** Options of {@link FeatureExtractor}. */
+export interface FeatureOptions {
+  /** Ranking options of the candidate-generating pipeline (and of the BM25F features). */
+  ranking?: RankingOptions;
+  /** Candidates kept per query (default 200). */
+  depth?: number;
+}
+
+/**
+ * Extracts candidate features for queries against one loaded index. Construct once per index:
+ * the scorers and the name-token memo are reused across queries.
+ *
+ * Cost per query: the pipeline's own scoring, plus O(depth × query terms × log postings) for the
+ * per-candidate BM25 scores.
+ */
+export class FeatureExtractor {
+  readonly localizer: Localizer;
+  readonly depth: number;
+  private readonly fnScorer: DocFieldScorer;
+  private readonly fileScorer: DocFieldScorer;
+  private resolver: SignalResolver | undefined;
+  private readonly fileShapes: (FileShape | undefined)[] = [];
+  private readonly unitShapes: (UnitShape | undefined)[] = [];
+
+  constructor(readonly codeIndex: CodeIndex, opts: FeatureOptions = {}) {
+    const ranking = opts.ranking ?? {};
+    this.localizer = new Localizer(codeIndex, ranking);
+    this.depth = opts.depth ?? 200;
+    this.fnScorer = new DocFieldScorer(codeIndex.index, ranking.bm25);
+    this.fileScorer = new DocFieldScorer(codeIndex.fileIndex, ranking.fileBm25 ?? ranking.bm25);
+  }
+
+  /**
+   * The top `depth` distinct functions of the pipeline for `query`, with their features.
+   * @param query issue terms (`queryTermsOf`, stemmed like the index).
+   * @param signals what the issue names in code (`extractIssueSignals`).
+   * @param history history evidence of the query's base commit, if any.
+   */
+  extract(query: QueryTerms, signals: IssueSignals, history: HistoryEvidence = {}): CandidateSet {
+    const { units, fileOfUnit } = this.codeIndex;
+    const { scores } = this.localizer.scoreAll(query, signals);
+    const hits = topK(scores, this.depth * 2);
+    const seen = new Set<string>();
+    const docs: number[] = [];
+    const ids: string[] = [];
+    const pipelineScores: number[] = [];
+    for (const h of hits) {
+      const id = unitId(units[h.doc]);
+      if (seen.has(id)) continue;
+      seen.add(id);
+      docs.push(h.doc);
+      ids.push(id);
+      pipelineScores.push(h.score);
+      if (docs.length >= this.depth) break;
+    }
+    const n = docs.length;
+    const x = new Float32Array(n * F);
+    const paths = docs.map((d) => units[d].path);
+    const modules = docs.map((d) => moduleIdOf(units[d].path, units[d].qualifiedName));
+
+    // lexical scores
+    const fnTerms = this.fnScorer.prepare(query);
+    const fileTerms = this.fileScorer.prepare(query);
+    const buf = new Float64Array(1 + this.fnScorer.fields);
+    const fileScore = new Map<number, number>();
+    const fileRank = new Map<string, number>();
+    const perFile = new Map<string, number>();
+    for (let i = 0; i < n; i++) {
+      const d = docs[i];
+      const row = i * F;
+      x[row + col.pipeline] = pipelineScores[i];
+      x[row + col.pipelineRank] = 1 / Math.log2(2 + i);
+      this.fnScorer.score(d, fnTerms, buf);
+      x[row + col.bm25f] = buf[0];
+      x[row + col.bm25Path] = buf[1];
+      x[row + col.bm25Name] = buf[2];
+      x[row + col.bm25Body] = buf[3];
+      const f = fileOfUnit[d];
+      let fs = fileScore.get(f);
+      if (fs === undefined) fileScore.set(f, (fs = this.fileDocScore(f, fileTerms, buf)));
+      x[row + col.fileBm25f] = fs;
+      if (!fileRank.has(paths[i])) fileRank.set(paths[i], fileRank.size + 1);
+      x[row + col.fileRank] = 1 / Math.log2(1 + fileRank.get(paths[i])!);
+      perFile.set(paths[i], (perFile.get(paths[i]) ?? 0) + 1);
+    }
+    // signals
+    this.resolver ??= new SignalResolver(this.codeIndex);
+    const { reasons } = this.resolver.boosts(signals, ALL_SIGNALS);
+    const candidateSignals = new Map<number, SignalName[]>();
+    // shape, names, history
+    const queryTokens = new Set(query.keys());
+    for (let i = 0; i < n; i++) {
+      const d = docs[i];
+      const row = i * F;
+      const why = reasons.get(d);
+      if (why) {
+        candidateSignals.set(i, why);
+        for (const s of why) x[row + col[s]] = 1;
+      }
+      const path = paths[i];
+      x[row + col.fileCandidates] = Math.log1p(perFile.get(path)!);
+      const fileShape = this.fileShape(fileOfUnit[d]);
+      const unitShape = this.unitShape(d);
+      x[row + col.nameCoverage] = coverage(unitShape.nameTokens, queryTokens);
+      x[row + col.fileNameCoverage] = coverage(fileShape.nameTokens, queryTokens);
+      const h = history.files?.get(path);
+      if (h) {
+        x[row + col.fixes] = Math.log1p(h.fixes);
+        x[row + col.fixRecency] = h.fixRecency;
+        x[row + col.fixWeighted] = h.fixWeighted;
+        x[row + col.changes] = Math.log1p(h.changes);
+        x[row + col.changeRecency] = h.changeRecency;
+      }
+      x[row + col.messageSim] = history.messageScores?.get(path) ?? 0;
+      x[row + col.similarIssues] = history.similarIssues?.get(path) ?? 0;
+      x[row + col.length] = unitShape.length;
+      x[row + col.depth] = fileShape.depth;
+      x[row + col.isTest] = fileShape.isTest;
+      x[row + col.isInit] = fileShape.isInit;
+      x[row + col.notFunction] = unitShape.notFunction;
+      x[row + col.isDunder] = unitShape.isDunder;
+      x[row + col.isPrivate] = unitShape.isPrivate;
+    }
+    for (const c of ['pipeline', 'bm25f', 'bm25Path', 'bm25Name', 'bm25Body', 'fileBm25f', 'fileCandidates',
+      'fixes', 'fixWeighted', 'changes', 'messageSim', 'similarIssues'] as const) normaliseColumn(x, n, col[c]);
+    return {
+      docs: Int32Array.from(docs), ids, paths, modules,
+      pipelineScores: Float32Array.from(pipelineScores), features: x, signals: candidateSignals,
+    };
+  }
+
+  private fileDocScore(file: number, terms: readonly PreparedTerm[], buf: Float64Array): number {
+    this.fileScorer.score(file, terms, buf);
+    return buf[0];
+  }
+
+  /** Path features of file-level document `f` (computed once per extractor). */
+  private fileShape(f: number): FileShape {
+    let shape = this.fileShapes[f];
+    if (!shape) {
+      const path = this.codeIndex.filePaths[f];
+      const base = baseName(path);
+      shape = this.fileShapes[f] = {
+        depth: Math.min(1, (path.split('/').length - 1) / 10),
+        isTest: isTestPath(path) ? 1 : 0,
+        isInit: base === '__init__' || base === 'index' || base === 'mod' ? 1 : 0,
+        nameTokens: [...new Set(tokenize(base, { stem: this.codeIndex.settings.stem }))],
+      };
+    }
+    return shape;
+  }
+
+  /** Name and size features of function-level document `d` (computed once per extractor). */
+  private unitShape(d: number): UnitShape {
+    let shape = this.unitShapes[d];
+    if (!shape) {
+      const u = this.codeIndex.units[d];
+      const name = lastPart(u.qualifiedName);
+      const dunder = /^__\w+__$/.test(name);
+      shape = this.unitShapes[d] = {
+        length: Math.min(1, Math.log1p(Math.max(0, u.endLine - u.startLine + 1)) / Math.log(1000)),
+        notFunction: u.kind === 'function' ? 0 : 1,
+        isDunder: dunder ? 1 : 0,
+        isPrivate: name.startsWith('_') && !dunder ? 1 : 0,
+        nameTokens: name ? [...new Set(tokenize(name, { stem: this.codeIndex.settings.stem }))] : [],
+      };
+    }
+    return shape;
+  }
+}
+
+interface FileShape { depth: number; isTest: number; isInit: number; nameTokens: string[] }
+interface UnitShape { length: number; notFunction: number; isDunder: number; isPrivate: number; nameTokens: string[] }
+
+/** Share of `tokens` that occur in the query (0 for none). */
+function coverage(tokens: readonly string[], queryTokens: ReadonlySet<string>): number {
+  if (tokens.length === 0) return 0;
+  let hit = 0;
+  for (const t of tokens) if (queryTokens.has(t)) hit++;
+  return hit / tokens.length;
+}
+
+/** Divides column `c` of an n-row matrix by its largest value (leaves it when that is ≤ 0). */
+function normaliseColumn(x: Float32Array, n: number, c: number): void {
+  let m = 0;
+  for (let i = 0; i < n; i++) if (x[i * F + c] > m) m = x[i * F + c];
+  if (m <= 0) return;
+  for (let i = 0; i < n; i++) x[i * F + c] /= m;
+}
+
+function lastPart(q: string): string {
+  const i = q.lastIndexOf('.');
+  return i < 0 ? q : q.slice(i + 1);
+}
+
+function baseName(path: string): string {
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  const dot = base.lastIndexOf('.');
+  return dot > 0 ? base.slice(0, dot) : base;
+}

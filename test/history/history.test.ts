@@ -1,0 +1,111 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { isFixCommit } from '../../src/history/fix-commits.js';
+import { HistoryLog } from '../../src/history/history-log.js';
+import { fileHistoryAt } from '../../src/history/file-history.js';
+import { RepoHistory } from '../../src/history/repo-history.js';
+import { CosineIndex, simiScore } from '../../src/history/similarity.js';
+import { SimilarIssues } from '../../src/history/similar-issues.js';
+import { fixtureRepo, type FixtureCommit } from '../repo/fixture-repo.js';
+
+test('fix commits: defect words in the subject, closing phrases, Jira keys; not bare PR numbers', () => {
+  for (const m of ['Fix crash in parser', 'Fixed #12345 -- Fixed QuerySet.defer() crash.', 'MNG-1234 handle empty POM',
+    'Update docs\n\nCloses #45', '[extractor] bugfix for playlists', 'Bug 54321 - NPE in Request', 'Hotfix: null check']) {
+    assert.equal(isFixCommit(m), true, m);
+  }
+  for (const m of ['Add support for Python 3.12 (#1234)', 'Refactor the tokenizer', 'debug output for prefix',
+    'Merge branch main', 'Update fixtures.json\n\nSee discussion in #12']) {
+    assert.equal(isFixCommit(m), false, m);
+  }
+});
+
+const commits: FixtureCommit[] = [
+  { id: 'A', message: 'initial import', files: { 'pkg/a.py': 'a = 1\n', 'pkg/b.py': 'b = 1\n' }, day: 0 },
+  { id: 'B', parents: ['A'], message: 'Fix crash in parser of a', files: { 'pkg/a.py': 'a = 2\n' }, day: 30 },
+  { id: 'C', parents: ['B'], message: 'Add options to b', files: { 'pkg/b.py': 'b = 2\n' }, day: 60 },
+  { id: 'D', parents: ['C'], message: 'Fixes #3: crash when a and b disagree', files: { 'pkg/a.py': 'a = 3\n', 'pkg/b.py': 'b = 3\n' }, day: 90 },
+];
+
+test('history log: file fix/change counts and recency at a base commit see only its ancestors', async () => {
+  const fx = fixtureRepo(commits);
+  try {
+    const log = await HistoryLog.load(fx.dir, [fx.sha('D')]);
+    assert.equal(log.size, 4);
+    const atC = fileHistoryAt(log, fx.sha('C'));
+    assert.deepEqual([atC.files.get('pkg/a.py')!.changes, atC.files.get('pkg/a.py')!.fixes], [2, 1]);
+    assert.deepEqual([atC.files.get('pkg/b.py')!.changes, atC.files.get('pkg/b.py')!.fixes], [2, 0]);
+    // last fix of a.py 30 days = 1 month before C: recency 1 / (1 + 1)
+    assert.ok(Math.abs(atC.files.get('pkg/a.py')!.fixRecency - 0.5) < 1e-9);
+    assert.equal(atC.files.get('pkg/b.py')!.fixRecency, 0);
+    const atD = fileHistoryAt(log, fx.sha('D'));
+    assert.equal(atD.files.get('pkg/a.py')!.fixes, 2);
+    assert.equal(atD.files.get('pkg/a.py')!.fixRecency, 1, 'fixed at the base commit itself');
+    // Lewis et al.: a fix at the base commit weighs 1/2, the oldest commit almost nothing
+    assert.ok(Math.abs(atD.files.get('pkg/b.py')!.fixWeighted - 0.5) < 1e-9);
+    assert.throws(() => fileHistoryAt(log, 'f'.repeat(40)), /not in the history log/);
+  } finally {
+    fx.remove();
+  }
+});
+
+test('history log: cached on disk and extended with only the missing commits', async () => {
+  const fx = fixtureRepo(commits);
+  const cache = mkdtempSync(join(tmpdir(), 'issueloc-hist-'));
+  try {
+    const first = await HistoryLog.load(fx.dir, [fx.sha('B')], { cacheDir: cache });
+    assert.equal(first.size, 2);
+    assert.ok(existsSync(join(cache, 'history', 'log.json')));
+    const more = await HistoryLog.load(fx.dir, [fx.sha('D')], { cacheDir: cache });
+    assert.equal(more.size, 4);
+    const marks = more.ancestorsOf(fx.sha('C'));
+    assert.deepEqual([...marks].reduce((n, m) => n + m, 0), 3);
+    // with the repository gone, the cache alone answers for known commits
+    fx.remove();
+    const cached = await HistoryLog.load(fx.dir, [fx.sha('C')], { cacheDir: cache });
+    assert.equal(cached.size, 4);
+  } finally {
+    fx.remove();
+    rmSync(cache, { recursive: true, force: true });
+  }
+});
+
+test('message SimiScore ranks the files of commits whose messages resemble the issue', async () => {
+  const fx = fixtureRepo(commits);
+  try {
+    const h = await RepoHistory.open(fx.dir, [fx.sha('D')]);
+    const atC = h.messageScores(fx.sha('C'), 'parser crash');
+    assert.ok((atC.get('pkg/a.py') ?? 0) > (atC.get('pkg/b.py') ?? 0));
+    const none = h.messageScores(fx.sha('A'), 'parser crash');
+    assert.equal(none.size, 0, 'later commits are not seen from A');
+  } finally {
+    fx.remove();
+  }
+});
+
+test('cosine index and SimiScore (BugLocator Eq. 7) share a report’s similarity among its files', () => {
+  const idx = new CosineIndex([['crash', 'parser'], ['options', 'menu'], ['crash', 'menu']]);
+  const hits = idx.similar(['crash', 'parser'], 10);
+  assert.equal(hits[0].doc, 0);
+  assert.ok(Math.abs(hits[0].score - 1) < 1e-6);
+  assert.deepEqual(hits.map((h) => h.doc), [0, 2]);
+  assert.deepEqual(idx.similar(['unknown'], 5), []);
+  const s = simiScore([{ doc: 0, score: 0.8 }, { doc: 1, score: 0.4 }], (d) => (d === 0 ? ['x', 'y'] : ['y']));
+  assert.ok(Math.abs(s.get('x')! - 0.4) < 1e-9 && Math.abs(s.get('y')! - 0.8) < 1e-9);
+});
+
+test('similar earlier issues: only issues reported before the query count', () => {
+  const day = 86_400_000;
+  const sim = new SimilarIssues([
+    { id: '1', text: 'NPE in request parameter parsing', time: 1 * day, files: ['Request.java'] },
+    { id: '2', text: 'request parameter parsing fails on empty value', time: 5 * day, files: ['Parameters.java'] },
+    { id: '3', text: 'session manager leaks threads', time: 2 * day, files: ['Manager.java'] },
+  ]);
+  const at3 = sim.scores('parameter parsing NPE', 3 * day);
+  assert.deepEqual([...at3.keys()], ['Request.java']);
+  const at9 = sim.scores('parameter parsing NPE', 9 * day);
+  assert.ok(at9.has('Parameters.java') && at9.get('Request.java')! > at9.get('Parameters.java')!);
+  assert.equal(sim.scores('parameter parsing', NaN).size, 0);
+});

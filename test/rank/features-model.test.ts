@@ -1,0 +1,100 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildCodeIndex, DEFAULT_INDEX_SETTINGS } from '../../src/index/code-index.js';
+import type { UnitTerms } from '../../src/index/blob-terms.js';
+import { Localizer } from '../../src/retrieve/localize.js';
+import { queryTermsOf } from '../../src/retrieve/query.js';
+import { extractIssueSignals } from '../../src/text/issue-signals.js';
+import { FEATURES, FeatureExtractor } from '../../src/rank/features.js';
+import { LinearModel, MODEL_FORMAT } from '../../src/rank/model.js';
+import { ModelRanker } from '../../src/rank/model-ranker.js';
+import { DEFAULT_CANDIDATES } from '../../src/rank/train.js';
+
+const fn = (qualifiedName: string, line: number, words: string[], lines = 2): UnitTerms => ({
+  kind: 'function', qualifiedName, startLine: line, endLine: line + lines,
+  body: [...words.reduce((m, w) => m.set(w, (m.get(w) ?? 0) + 1), new Map<string, number>())], bodyLength: words.length,
+});
+const file = (words: string[]): UnitTerms => ({ ...fn('', 1, words), kind: 'file' });
+
+function sampleIndex() {
+  const files = [
+    { path: 'pkg/printing/latex.py', units: [file(['latex', 'print', 'mul']), fn('LatexPrinter._print_Mul', 10, ['print', 'mul', 'latex'], 40), fn('LatexPrinter.__init__', 3, ['settings'])] },
+    { path: 'pkg/core/mul.py', units: [file(['mul', 'args']), fn('Mul.flatten', 5, ['mul', 'args', 'flatten'], 100)] },
+    { path: 'pkg/__init__.py', units: [file(['version'])] },
+  ];
+  return buildCodeIndex('c0ffee', DEFAULT_INDEX_SETTINGS, files, { files: files.length, skipped: {}, parsedBlobs: 0, cachedBlobs: 0 });
+}
+
+const col = (name: string) => FEATURES.indexOf(name as (typeof FEATURES)[number]);
+
+test('features of candidates: lexical scores in [0, 1], signals, names, history and shape', () => {
+  const ci = sampleIndex();
+  const text = 'latex printing of Mul is wrong: `_print_Mul()` drops the sign';
+  const ex = new FeatureExtractor(ci, DEFAULT_CANDIDATES);
+  const set = ex.extract(queryTermsOf(text, { stem: false }), extractIssueSignals(text), {
+    files: new Map([['pkg/core/mul.py', { changes: 9, fixes: 3, fixRecency: 0.5, fixWeighted: 0.2, changeRecency: 0.9 }]]),
+    messageScores: new Map([['pkg/printing/latex.py', 0.3]]),
+  });
+  assert.ok(set.docs.length >= 2);
+  assert.equal(set.features.length, set.docs.length * FEATURES.length);
+  for (const v of set.features) assert.ok(v >= 0 && v <= 1 + 1e-6, `feature value ${v}`);
+  const row = (id: string) => {
+    const i = set.ids.indexOf(id);
+    assert.ok(i >= 0, `${id} is a candidate`);
+    return (name: string) => set.features[i * FEATURES.length + col(name)];
+  };
+  const printMul = row('pkg/printing/latex.py:LatexPrinter._print_Mul');
+  assert.equal(printMul('namedFunction'), 1);
+  assert.equal(printMul('nameCoverage'), 1, 'print and mul are both in the issue');
+  assert.equal(printMul('messageSim'), 1, 'the only message score is the max');
+  assert.equal(printMul('pipeline'), 1, 'best candidate');
+  const flatten = row('pkg/core/mul.py:Mul.flatten');
+  assert.equal(flatten('fixes'), 1);
+  assert.equal(flatten('fixRecency'), 0.5);
+  assert.equal(flatten('namedFunction'), 0);
+  assert.ok(flatten('length') > printMul('length'));
+  assert.deepEqual(set.signals.get(set.ids.indexOf('pkg/printing/latex.py:LatexPrinter._print_Mul')), ['namedFunction']);
+});
+
+test('a model of the pipeline score alone ranks like the lexical pipeline', () => {
+  const ci = sampleIndex();
+  const text = 'Mul flatten args and latex print';
+  const model = new LinearModel({ format: MODEL_FORMAT, weights: { pipeline: 1 }, candidates: DEFAULT_CANDIDATES });
+  const query = queryTermsOf(text, { stem: false });
+  const signals = extractIssueSignals(text);
+  const byModel = new ModelRanker(ci, model).localize(query, signals);
+  const lexical = new Localizer(ci, DEFAULT_CANDIDATES.ranking).localize(query, { signals });
+  assert.deepEqual(byModel.functions.map((f) => f.id), lexical.functions.map((f) => f.id));
+  assert.deepEqual(byModel.files.map((f) => f.id), lexical.files.map((f) => f.id));
+  assert.deepEqual(byModel.modules.map((f) => f.id), lexical.modules.map((f) => f.id));
+  assert.deepEqual(byModel.functions[0].matchedTerms, lexical.functions[0].matchedTerms);
+  // a model that prefers long functions reorders
+  const long = new LinearModel({ format: MODEL_FORMAT, weights: { length: 1 }, candidates: DEFAULT_CANDIDATES });
+  assert.equal(new ModelRanker(ci, long).localize(query, signals).functions[0].id, 'pkg/core/mul.py:Mul.flatten');
+});
+
+test('model files: round trip, and bad files are named', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'issueloc-model-'));
+  try {
+    const path = join(dir, 'm.json');
+    new LinearModel({ format: MODEL_FORMAT, weights: { pipeline: 0.7, fixes: 0.3 }, candidates: DEFAULT_CANDIDATES }).save(path);
+    const back = LinearModel.load(path);
+    assert.equal(back.weights[col('fixes')], 0.3);
+    assert.equal(back.candidates.depth, DEFAULT_CANDIDATES.depth);
+    const bad = (value: unknown, re: RegExp) => {
+      writeFileSync(path, typeof value === 'string' ? value : JSON.stringify(value));
+      assert.throws(() => LinearModel.load(path), re);
+    };
+    bad('{', /not JSON/);
+    bad({ format: 'other' }, /not an issueloc model/);
+    bad({ format: MODEL_FORMAT, weights: { nope: 1 }, candidates: { depth: 5 } }, /unknown feature 'nope'/);
+    bad({ format: MODEL_FORMAT, weights: { pipeline: 'x' }, candidates: { depth: 5 } }, /not a finite number/);
+    bad({ format: MODEL_FORMAT, weights: {}, candidates: { depth: 0 } }, /positive integer/);
+    assert.throws(() => LinearModel.load(join(dir, 'missing.json')), /cannot read model .*missing\.json: ENOENT/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
