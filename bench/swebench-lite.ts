@@ -4,6 +4,9 @@
  *   node dist/bench/swebench-lite.js [--mirrors DIR] [--repos a/b,c/d] [--limit N]
  *       [--cache-dir DIR] [--fresh] [--out per-issue.json] [--weights path=3,name=3,body=1]
  *       [--k1 X] [--b X] [--delta X] [--file-prior X] [--configs grid.json] [--json]
+ *       [--embedder onnx:DIR|openai:URL#MODEL] [--fusion rrf|weighted|dense|lexical]
+ *       [--rerank openai:URL#MODEL|gguf:FILE] [--rerank-top 100] [--rerank-window 10]
+ *       [--rerank-stride 5] [--rerank-mode first-token|permutation]
  *
  * `--configs` takes a JSON file holding a list of {"name", ...ranking options} (see RankingOptions
  * in src/retrieve/localize.ts); every configuration is evaluated on the same loaded indexes and
@@ -18,15 +21,20 @@
  *
  * Prints: the Acc@k table next to the published BM25 row and the Python reference floor, and per
  * repository the cold index time (first base commit, empty cache), the median time to index each
- * further base commit (blob cache warm), the median warm query time, and peak RSS.
+ * further base commit (blob cache warm), the median warm query time, and peak RSS. With
+ * --embedder/--rerank (docs/rerank.md): retrieval is fused with the bi-encoder and/or the top
+ * functions are reranked by the LLM, and a cost table gives per issue the mean LLM calls,
+ * input/output tokens and seconds.
  */
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { GitRepo } from '../src/repo/git.js';
 import { indexCommit } from '../src/index/index-commit.js';
-import { Localizer, type RankingOptions } from '../src/retrieve/localize.js';
-import { queryTermsOf } from '../src/retrieve/query.js';
+import type { RankingOptions } from '../src/retrieve/localize.js';
+import { RetrieveRerank } from '../src/rerank/retrieve-rerank.js';
+import type { RerankStats } from '../src/rerank/listwise.js';
+import { openRetrieval } from '../src/cli/retrieval-options.js';
 import { extractIssueSignals } from '../src/text/issue-signals.js';
 import { accAtK } from '../src/eval/metrics.js';
 import { goldForPatch } from '../src/dataset/gold.js';
@@ -54,6 +62,13 @@ const { values: args } = parseArgs({
     configs: { type: 'string' },
     languages: { type: 'string', default: 'python' },
     json: { type: 'boolean', default: false },
+    embedder: { type: 'string' },
+    fusion: { type: 'string', default: 'rrf' },
+    rerank: { type: 'string' },
+    'rerank-top': { type: 'string' },
+    'rerank-window': { type: 'string' },
+    'rerank-stride': { type: 'string' },
+    'rerank-mode': { type: 'string' },
   },
 });
 
@@ -64,6 +79,7 @@ interface PerIssue {
   ranks: Record<Level, (number | null)[]>;
   acc: Record<string, number>;
   queryMillis: number;
+  rerank?: RerankStats;
 }
 
 function findMirror(repo: string): string | undefined {
@@ -98,6 +114,10 @@ async function main() {
   const repoRows: Record<string, unknown>[] = [];
   let missingRepo = 0, noGold = 0;
   const limit = args.limit ? Number(args.limit) : Infinity;
+  const retrieval = await openRetrieval({
+    embedder: args.embedder, fusion: args.fusion, rerank: args.rerank, rerankTop: args['rerank-top'],
+    rerankWindow: args['rerank-window'], rerankStride: args['rerank-stride'], rerankMode: args['rerank-mode'],
+  }, args['cache-dir'], (m) => process.stderr.write(`swebench-lite: ${m}\n`));
   for (const [repoName, list] of byRepo) {
     const dir = findMirror(repoName);
     if (!dir) { missingRepo += list.length; continue; }
@@ -119,11 +139,10 @@ async function main() {
       if (gold.functions.length === 0) { noGold++; continue; }
       evaluated++;
       const goldByLevel: Record<Level, string[]> = { file: gold.files, module: gold.modules, function: gold.functions };
-      configs.forEach((config, c) => {
-        const localizer = new Localizer(codeIndex, config);
+      for (const [c, config] of configs.entries()) {
+        const pipeline = await RetrieveRerank.open(repo, codeIndex, { ranking: config, ...retrieval, cacheDir });
         const q0 = performance.now();
-        const query = queryTermsOf(inst.problem_statement, { stem: codeIndex.settings.stem });
-        const loc = localizer.localize(query, { top: 100, matchedTermsPerItem: 0, signals: extractIssueSignals(inst.problem_statement) });
+        const { localization: loc, rerank } = await pipeline.localize(inst.problem_statement, { top: 100, matchedTermsPerItem: 0, signals: extractIssueSignals(inst.problem_statement) });
         const qms = performance.now() - q0;
         if (c === 0) queryMillis.push(qms);
         const ranked = { file: loc.files.map((x) => x.id), module: loc.modules.map((x) => x.id), function: loc.functions.map((x) => x.id) };
@@ -133,8 +152,8 @@ async function main() {
           for (const k of K[level]) acc[`${level}@${k}`] = accAtK(ranked[level], goldByLevel[level], k) ?? 0;
           ranks[level] = goldByLevel[level].map((g) => { const i = ranked[level].indexOf(g); return i < 0 ? null : i + 1; });
         }
-        results[c].push({ id: inst.instance_id, repo: repoName, gold: goldByLevel, ranks, acc, queryMillis: qms });
-      });
+        results[c].push({ id: inst.instance_id, repo: repoName, gold: goldByLevel, ranks, acc, queryMillis: qms, rerank });
+      }
     }
     repo.close();
     repoRows.push({
@@ -170,6 +189,12 @@ async function main() {
   process.stdout.write('\n');
   process.stdout.write('| repository | issues | cold index (s) | next base commit (s, median) | warm query (ms, median) | peak RSS (MiB) |\n|---|---|---|---|---|---|\n');
   for (const r of repoRows) process.stdout.write(`| ${r.repo} | ${r.instances} | ${r.coldIndexSeconds ?? '–'} | ${r.nextCommitIndexSeconds ?? '–'} | ${r.warmQueryMillis} | ${r.peakRssMiB} |\n`);
+  if (args.embedder || args.rerank) {
+    const per = (rs: PerIssue[], f: (r: PerIssue) => number) => (rs.length ? rs.reduce((sum, r) => sum + f(r), 0) / rs.length : NaN);
+    process.stdout.write('\n| system | LLM calls / issue | input tokens / issue | output tokens / issue | seconds / issue (retrieve + rerank) |\n|---|---|---|---|---|\n');
+    configs.forEach((c, i) => process.stdout.write(`| ${c.name} | ${per(results[i], (r) => r.rerank?.calls ?? 0).toFixed(1)} | ${per(results[i], (r) => r.rerank?.inputTokens ?? 0).toFixed(0)} | ${per(results[i], (r) => r.rerank?.outputTokens ?? 0).toFixed(0)} | ${(per(results[i], (r) => r.queryMillis) / 1000).toFixed(2)} |\n`));
+  }
+  await retrieval.close();
 }
 
 main().catch((e) => {

@@ -48,6 +48,8 @@ export async function openRetrieval(o: Record<string, unknown>, cacheDir: string
   const onRetry = (attempt: number, reason: string, waitMs: number) => warn(`retry ${attempt} in ${waitMs} ms: ${reason}`);
   const prefixes = o.queryPrefix !== undefined ? { query: String(o.queryPrefix) } : undefined;
   const apiKeyEnv = o.apiKeyEnv as string | undefined;
+  const fusion = (o.fusion ?? 'rrf') as FusionOptions['method'];
+  if (!FUSION_METHODS.includes(fusion)) throw new IssuelocError(`--fusion: unknown method '${String(o.fusion)}' (methods: ${FUSION_METHODS.join(', ')})`);
   const embedder = await openEmbedder(o.embedder as string | undefined, { prefixes, apiKeyEnv, onRetry });
   let reranker: ListwiseReranker | undefined;
   if (o.rerank !== undefined) {
@@ -68,7 +70,7 @@ export async function openRetrieval(o: Record<string, unknown>, cacheDir: string
   }
   return {
     embedder,
-    fusion: { method: (o.fusion as FusionOptions['method'] | undefined) ?? 'rrf' },
+    fusion: { method: fusion },
     reranker,
     async close() {
       await embedder?.close?.();
