@@ -26,6 +26,7 @@ export function registerLocalizeCommand(program: Command): void {
     .addOption(new Option('--level <level>', 'which rankings to show').choices([...LEVELS, 'all']).default('all'))
     .option('--top <n>', 'items per level', (v) => positiveInt(v, '--top'), 10)
     .option('--json', 'machine output: one JSON object')
+    .option('--explain', 'also show which issue-text signals (stack frames, paths, names) raised each item')
     .option('--no-progress', 'no progress bar on stderr');
   indexOptions(cmd);
   rankingOptions(cmd);
@@ -58,7 +59,7 @@ export function registerLocalizeCommand(program: Command): void {
         for (const l of levels) out[plural(l)] = result[plural(l)];
         process.stdout.write(`${JSON.stringify(out)}\n`);
       } else {
-        printText(result, levels, opened.commit);
+        printText(result, levels, opened.commit, Boolean(o.explain));
       }
       if (result.functions.length === 0) {
         process.stderr.write(result.matchedQueryTerms === 0
@@ -77,12 +78,16 @@ function plural(l: Level): 'files' | 'modules' | 'functions' {
   return `${l}s` as 'files' | 'modules' | 'functions';
 }
 
-function printText(result: Localization, levels: Level[], commit: string): void {
+function printText(result: Localization, levels: Level[], commit: string, explain: boolean): void {
   process.stdout.write(`base commit ${commit.slice(0, 12)}\n`);
   for (const l of levels) {
     const items: RankedItem[] = result[plural(l)];
-    const table = new Table({ head: ['#', 'score', l, 'matched issue terms'], style: { head: [], border: [] } });
-    items.forEach((it, i) => table.push([i + 1, it.score.toFixed(2), it.id, (it.matchedTerms ?? []).join(' ')]));
+    const head = ['#', 'score', l, 'matched issue terms', ...(explain ? ['signals'] : [])];
+    const table = new Table({ head, style: { head: [], border: [] } });
+    items.forEach((it, i) => table.push([
+      i + 1, it.score.toFixed(2), it.id, (it.matchedTerms ?? []).join(' '),
+      ...(explain ? [(it.signals ?? []).join(' ') || '–'] : []),
+    ]));
     process.stdout.write(`\n${plural(l)}\n${table.toString()}\n`);
   }
 }
