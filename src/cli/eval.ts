@@ -38,7 +38,8 @@ export function registerEvalCommand(program: Command): void {
     .command('eval')
     .description('evaluate file retrievers on a localisation dataset (temporal split, P/H/R@k, RP, MRR, MAP, Acc@k; TREC runs and tables)')
     .requiredOption('--dataset <file>', 'dataset JSONL (issueloc dataset build, or an imported benchmark)')
-    .requiredOption('--repo <path>', 'the git repository of the dataset (work tree or bare)')
+    .option('--repo <path>', 'the git repository of the dataset (work tree or bare)')
+    .option('--mirrors <dir>', 'instead of --repo: folder of fetched repositories (OWNER+NAME/repo) found by each record\'s repo')
     .requiredOption('-o, --out <dir>', 'results folder to write')
     .option('--retrievers <list>', 'comma-separated: bm25f, tfidf, rvsm, lsi<k>', PAPER_RETRIEVERS.join(','))
     .addOption(new Option('--split <mode>', 'temporal: 50/50 by first commit (validation, test); all: one set').choices(['temporal', 'all']).default('temporal'))
@@ -83,7 +84,7 @@ export function registerEvalCommand(program: Command): void {
         lsiPowerIterations: number(o.lsiIterations, '--lsi-iterations', 0, 20, true),
       };
       const options: EvalOptions = {
-        dataset: o.dataset, repo: o.repo, retrievers, split: o.split as SplitMode, text, issueText,
+        dataset: o.dataset, repo: o.repo, mirrors: o.mirrors, retrievers, split: o.split as SplitMode, text, issueText,
         includeTests: o.excludeTests !== true, retrieverSettings,
         workers: number(o.workers, '--workers', 1, 64, true),
         runDepth: number(o.runDepth, '--run-depth', 1, Number.POSITIVE_INFINITY, true),
@@ -105,7 +106,7 @@ export function registerEvalCommand(program: Command): void {
       }
       const t0 = performance.now();
       const summary: RunSummary = {
-        tool: 'issueloc eval', name: o.name ?? basename(out), dataset: o.dataset, repo: o.repo,
+        tool: 'issueloc eval', name: o.name ?? basename(out), dataset: o.dataset, repo: o.repo ?? `mirrors: ${o.mirrors}`,
         command: `issueloc ${process.argv.slice(2).join(' ')}`,
         settings: { text, textLabel: textSettingsLabel(text), issueText, includeTests: options.includeTests, retrieverSettings, runDepth: options.runDepth, maxFileBytes: options.maxFileBytes ?? null, limit: options.limit ?? null },
         retrievers, split: options.split, counts: run.counts, boundary: run.boundary, timings: run.timings, stats: run.stats, workers: run.workers,

@@ -11,10 +11,10 @@ import { IssueEvaluator, type IssueTask, type LoopSettings } from './issue-loop.
 
 async function run(): Promise<void> {
   const { settings, tasks } = workerData as { settings: LoopSettings; tasks: IssueTask[] };
-  const ev = await IssueEvaluator.open(settings);
+  const ev = new IssueEvaluator(settings);
   try {
     for (const task of tasks) parentPort?.postMessage({ kind: 'outcome', outcome: await ev.evaluate(task) });
-    parentPort?.postMessage({ kind: 'done', timings: ev.timings, stats: ev.stats() });
+    parentPort?.postMessage({ kind: 'done', timings: ev.timings, stats: await ev.stats() });
   } finally {
     await ev.close();
   }

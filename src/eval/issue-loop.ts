@@ -14,7 +14,6 @@ import { tokenizerFor, type TextSettings } from './text-settings.js';
 
 /** Settings of an evaluation run that every thread needs. */
 export interface LoopSettings {
-  readonly repoPath: string;
   readonly retrievers: readonly string[];
   readonly retrieverSettings: RetrieverSettings;
   readonly text: TextSettings;
@@ -29,6 +28,8 @@ export interface LoopSettings {
 /** One issue to evaluate. */
 export interface IssueTask {
   readonly id: string;
+  /** The repository of the issue (work tree or bare). */
+  readonly repoPath: string;
   readonly aprioriCommit: string;
   readonly queryText: string;
   readonly positives: readonly string[];
@@ -74,18 +75,25 @@ export interface LoopTimings {
   scoreMillis: Record<string, number>;
 }
 
-/** Evaluates issues one by one (see the module comment). Call {@link close} when done. */
+interface RepoContext {
+  readonly repo: GitRepo;
+  readonly lister: StateLister;
+  readonly builder: StateCorpusBuilder;
+}
+
+/**
+ * Evaluates issues one by one (see the module comment). Repositories are opened on first use and
+ * each keeps its own tree and blob caches; call {@link close} when done.
+ */
 export class IssueEvaluator {
   readonly timings: LoopTimings = { listMillis: 0, readMillis: 0, tokenizeMillis: 0, indexMillis: {}, scoreMillis: {} };
-  private readonly lister: StateLister;
-  private readonly builder: StateCorpusBuilder;
+  private readonly repos = new Map<string, Promise<RepoContext>>();
   private readonly retrievers: FileRetriever[];
   private readonly tokenizer;
 
-  private constructor(private readonly repo: GitRepo, private readonly settings: LoopSettings) {
-    this.lister = new StateLister(repo);
+  /** @throws IssuelocError for an unknown retriever name. */
+  constructor(private readonly settings: LoopSettings) {
     this.tokenizer = tokenizerFor(settings.text);
-    this.builder = new StateCorpusBuilder(repo, this.tokenizer, { maxFileBytes: settings.maxFileBytes });
     this.retrievers = settings.retrievers.map((r) => createFileRetriever(r, settings.retrieverSettings));
     for (const r of this.retrievers) {
       this.timings.indexMillis[r.name] = 0;
@@ -93,9 +101,17 @@ export class IssueEvaluator {
     }
   }
 
-  /** Opens the repository and sets up the retrievers. @throws IssuelocError for a bad repository or retriever name. */
-  static async open(settings: LoopSettings): Promise<IssueEvaluator> {
-    return new IssueEvaluator(await GitRepo.open(settings.repoPath), settings);
+  private context(repoPath: string): Promise<RepoContext> {
+    let c = this.repos.get(repoPath);
+    if (!c) {
+      c = GitRepo.open(repoPath).then((repo) => ({
+        repo,
+        lister: new StateLister(repo),
+        builder: new StateCorpusBuilder(repo, this.tokenizer, { maxFileBytes: this.settings.maxFileBytes }),
+      }));
+      this.repos.set(repoPath, c);
+    }
+    return c;
   }
 
   /**
@@ -104,16 +120,17 @@ export class IssueEvaluator {
    *   records first with `prepareIssues`).
    */
   async evaluate(task: IssueTask): Promise<IssueOutcome> {
+    const { lister, builder } = await this.context(task.repoPath);
     let t = performance.now();
-    const commit = await this.lister.commit(task.aprioriCommit);
+    const commit = await lister.commit(task.aprioriCommit);
     if (!commit) throw new Error(`a-priori commit ${task.aprioriCommit} of issue ${task.id} disappeared`);
-    const files = (await this.lister.files(commit)).filter((f) => isCandidateFile(f.path, this.settings.includeTests));
+    const files = (await lister.files(commit)).filter((f) => isCandidateFile(f.path, this.settings.includeTests));
     this.timings.listMillis += performance.now() - t;
-    const before = { ...this.builder.timings };
-    const { corpus, skipped } = await this.builder.corpus(files);
-    this.timings.readMillis += this.builder.timings.readMillis - before.readMillis;
-    this.timings.tokenizeMillis += this.builder.timings.tokenizeMillis - before.tokenizeMillis
-      + this.builder.timings.assembleMillis - before.assembleMillis;
+    const before = { ...builder.timings };
+    const { corpus, skipped } = await builder.corpus(files);
+    this.timings.readMillis += builder.timings.readMillis - before.readMillis;
+    this.timings.tokenizeMillis += builder.timings.tokenizeMillis - before.tokenizeMillis
+      + builder.timings.assembleMillis - before.assembleMillis;
     const indexed = new Set(corpus.ids);
     const positives = task.positives.filter((p) => indexed.has(p));
     const positivesNotIndexed = task.positives.filter((p) => !indexed.has(p));
@@ -139,17 +156,28 @@ export class IssueEvaluator {
     return { id: task.id, corpusSize: corpus.ids.length, skippedFiles: skipped, positivesNotIndexed, positives, results };
   }
 
-  /** Counters of each retriever that has any (LSI: fits, reuses, …), and of the blob cache. */
-  stats(): Record<string, Record<string, number>> {
+  /** Counters of each retriever that has any (LSI: fits, reuses, …), and of the blob caches. */
+  async stats(): Promise<Record<string, Record<string, number>>> {
     const out: Record<string, Record<string, number>> = {};
     for (const r of this.retrievers) if (r.stats) out[r.name] = r.stats();
-    out.blobs = { ...this.builder.counters, cached: this.builder.cachedBlobs, trees: this.lister.parsedTrees, terms: this.builder.vocabulary.size };
+    const blobs = { blobsRead: 0, blobHits: 0, cached: 0, trees: 0, terms: 0, repositories: 0 };
+    for (const c of this.repos.values()) {
+      const { builder, lister } = await c;
+      blobs.blobsRead += builder.counters.blobsRead;
+      blobs.blobHits += builder.counters.blobHits;
+      blobs.cached += builder.cachedBlobs;
+      blobs.trees += lister.parsedTrees;
+      blobs.terms += builder.vocabulary.size;
+      blobs.repositories++;
+    }
+    out.blobs = blobs;
     return out;
   }
 
-  /** Stops the repository's git process. */
+  /** Stops the repositories' git processes. */
   async close(): Promise<void> {
-    await this.repo.close();
+    for (const c of this.repos.values()) await (await c.catch(() => null))?.repo.close();
+    this.repos.clear();
   }
 }
 

@@ -14,6 +14,8 @@ import type { StateLister } from './state-files.js';
 /** An issue ready for evaluation. */
 export interface PreparedIssue {
   readonly id: string;
+  /** The repository the issue is evaluated in. */
+  readonly repoPath: string;
   readonly type: string;
   readonly category: string;
   /** Full SHA of the a-priori commit. */
@@ -44,6 +46,8 @@ export interface SkippedRecord {
 
 /** Options of {@link prepareIssues}. */
 export interface PrepareOptions {
+  /** The repository `lister` reads (recorded in each issue). */
+  readonly repoPath: string;
   readonly includeTests: boolean;
   readonly issueText: IssueTextOptions;
   /** Called after each record: (done, total). */
@@ -52,14 +56,14 @@ export interface PrepareOptions {
 
 /**
  * Validates records (see the module comment) and prepares the rest.
+ * @param seen issue ids already taken (by records of other repositories); updated.
  * @returns issues in input order and the skipped records with reasons.
  */
 export async function prepareIssues(
-  records: readonly DatasetRecord[], lister: StateLister, options: PrepareOptions,
+  records: readonly DatasetRecord[], lister: StateLister, options: PrepareOptions, seen = new Set<string>(),
 ): Promise<{ issues: PreparedIssue[]; skipped: SkippedRecord[] }> {
   const issues: PreparedIssue[] = [];
   const skipped: SkippedRecord[] = [];
-  const seen = new Set<string>();
   let done = 0;
   for (const r of records) {
     options.onProgress?.(done++, records.length);
@@ -109,6 +113,7 @@ export async function prepareIssues(
     for (const f of files) if (isCandidateFile(f.path, options.includeTests)) candidates++;
     issues.push({
       id,
+      repoPath: options.repoPath,
       type: typeof r.issue.type === 'string' ? r.issue.type : '',
       category: typeof r.issue.category === 'string' ? r.issue.category : 'Other',
       aprioriCommit: apriori.sha,

@@ -16,6 +16,8 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { IssuelocError } from '../errors.js';
+import { mirrorPath } from '../dataset/import/mirrors.js';
+import type { DatasetRecord } from '../dataset/record.js';
 import { readDataset } from '../dataset/stats.js';
 import { GitRepo } from '../repo/git.js';
 import type { RetrieverSettings } from '../retrieve/file-retrievers/registry.js';
@@ -37,8 +39,14 @@ export type SplitLabel = 'validation' | 'test' | 'all';
 export interface EvalOptions {
   /** Dataset JSONL (records of `src/dataset/record.ts`). */
   readonly dataset: string;
-  /** The repository the records refer to (work tree or bare). */
-  readonly repo: string;
+  /** The repository every record refers to (work tree or bare). */
+  readonly repo?: string;
+  /**
+   * Instead of `repo`: a folder of fetched mirrors (`OWNER+NAME/repo`, `swe-bench+OWNER__NAME/repo`)
+   * where each record's repository (`record.repo`, GitHub `owner/name`) is looked up; records of
+   * repositories not there are skipped with that reason (multi-repository sets such as Loc-Bench).
+   */
+  readonly mirrors?: string;
   readonly retrievers: readonly string[];
   readonly split: SplitMode;
   readonly text: TextSettings;
@@ -129,24 +137,16 @@ export interface EvalRun {
 export async function runEvaluation(options: EvalOptions, sink: OutcomeSink = () => {}): Promise<EvalRun> {
   const records = readDataset(options.dataset);
   if (records.length === 0) throw new IssuelocError(`${options.dataset} holds no dataset records`);
+  if (!options.repo && !options.mirrors) throw new IssuelocError('give --repo (one repository) or --mirrors (a folder of repositories)');
   const t0 = performance.now();
-  const repo = await GitRepo.open(options.repo);
-  let prepared: { issues: PreparedIssue[]; skipped: SkippedRecord[] };
-  try {
-    prepared = await prepareIssues(records, new StateLister(repo), {
-      includeTests: options.includeTests,
-      issueText: options.issueText,
-      onProgress: (d, n) => options.onProgress?.('prepare', d, n),
-    });
-  } finally {
-    await repo.close();
-  }
+  const prepared = await prepareAll(records, options);
   const prepareMillis = performance.now() - t0;
   if (prepared.issues.length === 0) {
     throw new IssuelocError(`no record of ${options.dataset} could be evaluated: ${prepared.skipped.length} skipped (first: ${prepared.skipped[0]?.id}: ${prepared.skipped[0]?.reason})`);
   }
   const labelled = labelSplit(prepared.issues, options.split);
-  let order = [...labelled.issues].sort((a, b) => a.aprioriTime - b.aprioriTime || compareIdsNatural(a.id, b.id));
+  let order = [...labelled.issues].sort((a, b) => (a.repoPath < b.repoPath ? -1 : a.repoPath > b.repoPath ? 1 : 0)
+    || a.aprioriTime - b.aprioriTime || compareIdsNatural(a.id, b.id));
   if (options.limit !== undefined) order = order.slice(0, options.limit);
   const byId = new Map(order.map((i) => [i.id, i]));
   const rows: IssueResultRow[] = [];
@@ -174,10 +174,10 @@ export async function runEvaluation(options: EvalOptions, sink: OutcomeSink = ()
     options.onProgress?.('evaluate', counts.evaluated, order.length);
   };
   const settings: LoopSettings = {
-    repoPath: options.repo, retrievers: options.retrievers, retrieverSettings: options.retrieverSettings,
+    retrievers: options.retrievers, retrieverSettings: options.retrieverSettings,
     text: options.text, includeTests: options.includeTests, maxFileBytes: options.maxFileBytes, runDepth: options.runDepth,
   };
-  const tasks: IssueTask[] = order.map((i) => ({ id: i.id, aprioriCommit: i.aprioriCommit, queryText: i.queryText, positives: i.positives }));
+  const tasks: IssueTask[] = order.map((i) => ({ id: i.id, repoPath: i.repoPath, aprioriCommit: i.aprioriCommit, queryText: i.queryText, positives: i.positives }));
   const workers = Math.max(1, Math.min(options.workers, tasks.length));
   const t1 = performance.now();
   options.onProgress?.('evaluate', 0, order.length);
@@ -189,6 +189,44 @@ export async function runEvaluation(options: EvalOptions, sink: OutcomeSink = ()
     timings: { ...timings, prepareMillis, evaluateWallMillis: performance.now() - t1 },
     boundary: labelled.boundary, stats, workers,
   };
+}
+
+/** Resolves each record's repository and prepares the records of each (see prepare.ts). */
+async function prepareAll(records: readonly DatasetRecord[], options: EvalOptions): Promise<{ issues: PreparedIssue[]; skipped: SkippedRecord[] }> {
+  const groups = new Map<string, DatasetRecord[]>();
+  const skipped: SkippedRecord[] = [];
+  for (const r of records) {
+    let path: string | null = options.repo ?? null;
+    if (path === null) {
+      path = typeof r.repo === 'string' ? mirrorPath(options.mirrors as string, r.repo) : null;
+      if (path === null) {
+        skipped.push({ id: r.issue.id, reason: `repository ${r.repo ?? '(none named)'} is not under ${options.mirrors}` });
+        continue;
+      }
+    }
+    const list = groups.get(path) ?? [];
+    list.push(r);
+    groups.set(path, list);
+  }
+  const issues: PreparedIssue[] = [];
+  const seen = new Set<string>();
+  let done = skipped.length;
+  for (const [path, recs] of groups) {
+    const repo = await GitRepo.open(path);
+    try {
+      const base = done;
+      const p = await prepareIssues(recs, new StateLister(repo), {
+        repoPath: path, includeTests: options.includeTests, issueText: options.issueText,
+        onProgress: (d) => options.onProgress?.('prepare', base + d, records.length),
+      }, seen);
+      issues.push(...p.issues);
+      skipped.push(...p.skipped);
+      done += recs.length;
+    } finally {
+      await repo.close();
+    }
+  }
+  return { issues, skipped };
 }
 
 function labelSplit(issues: PreparedIssue[], mode: SplitMode): {
@@ -206,10 +244,10 @@ function labelSplit(issues: PreparedIssue[], mode: SplitMode): {
 type Collected = { timings: LoopTimings; stats: Record<string, Record<string, number>> };
 
 async function evaluateInThread(settings: LoopSettings, tasks: IssueTask[], onOutcome: (o: IssueOutcome) => void): Promise<Collected> {
-  const ev = await IssueEvaluator.open(settings);
+  const ev = new IssueEvaluator(settings);
   try {
     for (const t of tasks) onOutcome(await ev.evaluate(t));
-    return { timings: ev.timings, stats: ev.stats() };
+    return { timings: ev.timings, stats: await ev.stats() };
   } finally {
     await ev.close();
   }

@@ -1,6 +1,6 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_ISSUE_TEXT } from '../../src/eval/issue-text.js';
 import { reciprocalRank } from '../../src/eval/metrics.js';
@@ -113,4 +113,19 @@ test('bad input: unreadable dataset, nothing evaluable, one issue for a temporal
   const ok = await runEvaluation(options({ dataset: one, split: 'all' }));
   assert.equal(ok.counts.evaluated, 1);
   await assert.rejects(runEvaluation(options({ repo: join(fx.dir, 'nowhere') })), /not a git repository/);
+});
+
+test('--mirrors: each record is evaluated in its own repository; records of absent repositories are skipped', async () => {
+  mkdirSync(join(fx.dir, 'mirrors', 'demo+proj'), { recursive: true });
+  symlinkSync(fx.repo, join(fx.dir, 'mirrors', 'demo+proj', 'repo'));
+  const recs = [
+    { ...fx.records[0], repo: 'demo/proj' },
+    { ...fx.records[2], repo: 'demo/proj' },
+    { ...fx.records[3], repo: 'other/absent' },
+  ];
+  const run = await runEvaluation(options({ dataset: fx.writeDataset('m.jsonl', recs), repo: undefined, mirrors: join(fx.dir, 'mirrors'), split: 'all', retrievers: ['bm25f'] }));
+  assert.equal(run.counts.evaluated, 2);
+  assert.match(run.skipped[0].reason, /repository other\/absent is not under/);
+  assert.ok(run.issues.every((i) => i.repoPath.endsWith(join('demo+proj', 'repo'))));
+  assert.deepEqual(run.rows.map((r) => r.positiveRanks), [[1], [1]]);
 });

@@ -17,7 +17,7 @@
  * differs at all (exact, as the paper). The last `maxModels` models are kept, so issues
  * alternating between branches reuse theirs.
  */
-import { invert, type FileCorpus, type Postings } from './corpus.js';
+import { invert, type FileCorpus, type Postings, type Vocabulary } from './corpus.js';
 import { randomizedLsiBasis, type LsiBasis, type SparseRows } from './linalg.js';
 import { cosineScores, queryVector, termFrequencyRows, tfidfMatrix, type TfWeighting, type WeightedRows } from './tfidf.js';
 import type { FileRetriever, QueryTerms } from './types.js';
@@ -41,6 +41,8 @@ export interface LsiOptions {
 }
 
 interface LsiModel {
+  /** The vocabulary whose term ids the model uses (models never cross vocabularies). */
+  readonly vocabulary: Vocabulary;
   readonly keys: ReadonlyMap<string, number>;
   readonly n: number;
   readonly idf: Float64Array;
@@ -142,6 +144,7 @@ export class LsiRetriever implements FileRetriever {
     let best: LsiModel | undefined;
     let bestDrift = Infinity;
     for (const m of this.models) {
+      if (m.vocabulary !== corpus.vocabulary) continue; // another repository's term ids
       if (m.basis.dims < this.k) continue; // fitted on fewer files than k: too few dimensions
       let covered = 0;
       for (const key of corpus.keys) if (m.keys.has(key)) covered++;
@@ -168,6 +171,7 @@ export class LsiRetriever implements FileRetriever {
     const keys = new Map<string, number>();
     corpus.keys.forEach((k, i) => keys.set(k, i));
     const model: LsiModel = {
+      vocabulary: corpus.vocabulary,
       keys, n: corpus.ids.length, idf, rows, postings: invert(rows, V), basis, folded: new Map(), lastUsed: this.clock,
     };
     this.models.push(model);
