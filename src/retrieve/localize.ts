@@ -45,9 +45,9 @@ export interface RankingOptions {
 
 /** The default ranking options (chosen by measurement on SWE-bench Lite: docs/results.md). */
 export const DEFAULT_RANKING: Required<Omit<RankingOptions, 'fileBm25'>> = {
-  bm25: {},
-  filePrior: 0,
-  signals: false,
+  bm25: { k1: 1.2, b: 0.75, delta: 0, weights: [3, 3, 1] },
+  filePrior: 1.0,
+  signals: {},
 };
 
 /**
@@ -69,9 +69,9 @@ export class Localizer {
   constructor(readonly codeIndex: CodeIndex, opts: RankingOptions = {}) {
     this.index = codeIndex.index;
     this.units = codeIndex.units;
-    const bm25 = opts.bm25 ?? DEFAULT_RANKING.bm25;
+    const bm25 = { ...DEFAULT_RANKING.bm25, ...opts.bm25 };
     this.scorer = new Bm25fScorer(codeIndex.index, bm25);
-    this.fileScorer = new Bm25fScorer(codeIndex.fileIndex, opts.fileBm25 ?? bm25);
+    this.fileScorer = new Bm25fScorer(codeIndex.fileIndex, { ...bm25, ...opts.fileBm25 });
     this.filePrior = opts.filePrior ?? DEFAULT_RANKING.filePrior;
     this.combined = new Float32Array(codeIndex.index.docCount);
     const sig = opts.signals ?? DEFAULT_RANKING.signals;

@@ -1,0 +1,34 @@
+// localize on a tiny repository: a stack trace in the issue lifts the frame's function, and
+// --explain / --json name the signal.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+const bin = join(root, 'dist/src/cli/bin.js');
+
+test('a traceback frame lifts its function to the top and is explained', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'issueloc-sig-'));
+  const git = (...a: string[]) => execFileSync('git', ['-C', dir, '-c', 'user.name=t', '-c', 'user.email=t@t', ...a]);
+  git('init', '-q');
+  mkdirSync(join(dir, 'shop'));
+  writeFileSync(join(dir, 'shop/cart.py'), 'def total(items):\n    return sum(i.price for i in items)\n\ndef discount(total, rate):\n    return total * rate\n');
+  writeFileSync(join(dir, 'shop/report.py'), 'def price_report(items):\n    """Price of every item, total price and discount price."""\n    return [i.price for i in items]\n');
+  git('add', '.');
+  git('commit', '-qm', 'init');
+  const issue = 'Wrong price and discount price in the report\nTraceback (most recent call last):\n' +
+    '  File "/srv/app/shop/cart.py", line 5, in discount\n    return total * rate\nTypeError: unsupported operand';
+  const cache = mkdtempSync(join(tmpdir(), 'issueloc-cache-'));
+  const out = JSON.parse(execFileSync(process.execPath, [bin, 'localize', '--repo', dir, '--issue', issue, '--json', '--no-progress', '--cache-dir', cache], { encoding: 'utf8' }));
+  assert.equal(out.functions[0].id, 'shop/cart.py:discount');
+  assert.ok(out.functions[0].signals.includes('frameFunction'), JSON.stringify(out.functions[0]));
+  const plain = JSON.parse(execFileSync(process.execPath, [bin, 'localize', '--repo', dir, '--issue', issue, '--json', '--no-progress', '--cache-dir', cache, '--no-signals'], { encoding: 'utf8' }));
+  assert.equal(plain.functions[0].signals, undefined);
+  const text = execFileSync(process.execPath, [bin, 'localize', '--repo', dir, '--issue', issue, '--explain', '--no-progress', '--cache-dir', cache, '--level', 'function'], { encoding: 'utf8' });
+  assert.match(text, /signals/);
+  assert.match(text, /frameFunction/);
+});
