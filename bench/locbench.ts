@@ -58,15 +58,17 @@ const { values: args } = parseArgs({
 });
 
 const FULL = DEFAULT_CANDIDATES.ranking;
-const BM25F: RankingOptions = { bm25: { delta: 0, weights: [3, 3, 1] } };
+// every setting spelled out: library defaults (src/retrieve/localize.ts) change with tuning
+const PLAIN: RankingOptions = { bm25: { k1: 1.2, b: 0.75, delta: 0, weights: [1, 1, 1] }, filePrior: 0, signals: false };
+const BM25F: RankingOptions = { ...PLAIN, bm25: FULL.bm25 };
 const only = (...names: (keyof SignalWeights)[]): Partial<SignalWeights> => {
   const all = FULL.signals as SignalWeights;
   return Object.fromEntries(Object.keys(all).map((k) => [k, names.includes(k as keyof SignalWeights) ? all[k as keyof SignalWeights] : 0]));
 };
 const LEXICAL: (RankingOptions & { name: string })[] = [
-  { name: 'plain BM25 (equal field weights)', bm25: { delta: 0 } },
+  { name: 'plain BM25 (equal field weights)', ...PLAIN },
   { name: 'BM25F path×3 name×3', ...BM25F },
-  { name: '+ file prior 0.5', ...BM25F, filePrior: 0.5 },
+  { name: `+ file prior ${FULL.filePrior}`, ...BM25F, filePrior: FULL.filePrior },
   { name: '+ stack-frame signals', ...BM25F, signals: only('frameFile', 'frameFunction') },
   { name: '+ mentioned paths / dotted names', ...BM25F, signals: only('mentionedFile', 'mentionedUnit') },
   { name: '+ named functions', ...BM25F, signals: only('namedFunction') },

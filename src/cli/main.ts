@@ -9,6 +9,7 @@ import { registerLocalizeCommand } from './localize.js';
 import { registerIndexCommand } from './index-cmd.js';
 import { registerDatasetCommands } from './dataset.js';
 import { registerEvalCommands } from './eval.js';
+import { registerTrainCommand } from './train.js';
 import { registerExportTrainingCommand } from './export-training.js';
 
 export function buildProgram(): Command {
@@ -23,6 +24,7 @@ export function buildProgram(): Command {
   registerIndexCommand(program);
   registerDatasetCommands(program);
   registerEvalCommands(program);
+  registerTrainCommand(program);
   registerExportTrainingCommand(program);
   return program;
 }
