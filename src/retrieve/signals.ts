@@ -14,7 +14,7 @@ export interface SignalWeights {
   mentionedFile: number;
   /** The function (or its class) is named in a dotted name (`pkg.mod.Class.method`). */
   mentionedUnit: number;
-  /** The function's own name is written in the issue as code (`snake_case`, `camelCase`, `name(`). */
+  /** The function's own name is written in the issue as code (`snake_case`, `camelCase`, `name(`, `` `name` ``). */
   namedFunction: number;
 }
 
@@ -113,6 +113,7 @@ export class SignalResolver {
     const codeNames = new Set<string>();
     for (const id of signals.identifiers) if (!id.includes('.')) codeNames.add(id);
     for (const c of signals.calledNames) codeNames.add(lastPart(c));
+    for (const c of signals.inlineCode ?? []) if (!c.includes('.')) codeNames.add(c);
     for (const name of codeNames) {
       const docs = this.docsByName.get(name);
       if (docs && docs.length <= 20) fire('namedFunction', docs);

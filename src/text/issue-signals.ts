@@ -7,7 +7,7 @@
  */
 
 import { scanIdentifiers, type IdentifierPattern } from './identifiers.js';
-import { findCalledNames, findDottedNames, findFilePaths, forEachFilePath } from './mentions.js';
+import { findCalledNames, findDottedNames, findFilePaths, findInlineCodeNames, forEachFilePath } from './mentions.js';
 import { parseStackFrames, type StackFrame } from './stack-frames.js';
 import { IssuelocError } from '../errors.js';
 
@@ -25,6 +25,7 @@ export type { IdentifierPattern } from './identifiers.js';
  * - `dottedNames`: module/package/class paths (`django.db.models.query`, `org.apache.Foo`).
  * - `frames`: stack-trace frames (Python, JVM, JS/TS, Go, Rust, C#); see `stack-frames.ts`.
  * - `calledNames`: names written directly before `(` (`foo_bar`, `obj.method`).
+ * - `inlineCode`: identifiers inside backtick spans (`` `simplify` ``), dotted ones also by last part.
  */
 export interface IssueSignals {
   identifiers: string[];
@@ -32,6 +33,7 @@ export interface IssueSignals {
   dottedNames: string[];
   frames: StackFrame[];
   calledNames: string[];
+  inlineCode: string[];
 }
 
 /**
@@ -48,6 +50,7 @@ export function extractIssueSignals(text: string): IssueSignals {
     dottedNames: findDottedNames(text),
     frames: parseStackFrames(text),
     calledNames: findCalledNames(text),
+    inlineCode: findInlineCodeNames(text),
   };
 }
 

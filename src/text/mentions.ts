@@ -163,3 +163,24 @@ export function findCalledNames(text: string): string[] {
 function isNameChar(c: number): boolean {
   return charClass(c) !== 0 || c === 46 || c === 36;
 }
+
+/**
+ * Names written as inline code: the identifiers inside single-backtick spans of Markdown and
+ * reStructuredText (`` `simplify` ``, ``` ``Model.save()`` ```) — on a line, at most 200 characters
+ * long, fenced blocks excluded. Dotted names give their last part too (`Model.save` → `save`).
+ * Unique, in order of first occurrence; linear time.
+ */
+export function findInlineCodeNames(text: string): string[] {
+  const names = new Set<string>();
+  const span = /(?<!`)`{1,2}([^`\n]{1,200})`{1,2}(?!`)/g;
+  const word = /[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*/g;
+  let m: RegExpExecArray | null;
+  while ((m = span.exec(text)) !== null) {
+    for (const w of m[1].match(word) ?? []) {
+      names.add(w);
+      const dot = w.lastIndexOf('.');
+      if (dot >= 0) names.add(w.slice(dot + 1));
+    }
+  }
+  return [...names];
+}
