@@ -20,11 +20,11 @@ export interface SignalWeights {
 
 /** Default signal weights (set by bench/swebench-lite; docs/results.md). */
 export const DEFAULT_SIGNAL_WEIGHTS: SignalWeights = {
-  frameFile: 0.2,
-  frameFunction: 0.3,
-  mentionedFile: 0.2,
-  mentionedUnit: 0.3,
-  namedFunction: 0.15,
+  frameFile: 0.1,
+  frameFunction: 0.15,
+  mentionedFile: 0.1,
+  mentionedUnit: 0.15,
+  namedFunction: 0.075,
 };
 
 /** Which signals fired for one function-level document (for `--explain`). */
