@@ -74,7 +74,7 @@ test('signals reorder the ranking; signals: false leaves BM25F alone', () => {
     const r = new Localizer(ci, { signals }).localize(q, { signals: extractIssueSignals(text), top: 10 });
     return r.functions.findIndex((f) => f.id === 'django/utils/text.py:slugify');
   };
-  const withSignals = rankOf({});
+  const withSignals = rankOf({ frameFile: 0.5, frameFunction: 0.5 });
   const without = rankOf(false);
   assert.ok(withSignals >= 0 && (without < 0 || withSignals < without), `with ${withSignals}, without ${without}`);
 });
