@@ -63,7 +63,7 @@ export class Localizer {
   private readonly filePrior: number;
   private readonly combined: Float32Array;
   private readonly signalWeights: SignalWeights | undefined;
-  private resolver: SignalResolver | undefined;
+  private readonly resolver: SignalResolver | undefined;
   readonly index: CodeIndex['index'];
   readonly units: CodeIndex['units'];
   constructor(readonly codeIndex: CodeIndex, opts: RankingOptions = {}) {
@@ -76,6 +76,8 @@ export class Localizer {
     this.combined = new Float32Array(codeIndex.index.docCount);
     const sig = opts.signals ?? DEFAULT_RANKING.signals;
     this.signalWeights = sig === false ? undefined : { ...DEFAULT_SIGNAL_WEIGHTS, ...sig };
+    // Per-index structures (name → documents, file name → files) are built once, here.
+    this.resolver = this.signalWeights ? new SignalResolver(codeIndex) : undefined;
   }
 
   /**
@@ -99,8 +101,7 @@ export class Localizer {
     if (!useSignals) return { scores: out };
     const top = maxOf(out, 1);
     for (let d = 0; d < out.length; d++) out[d] /= top;
-    this.resolver ??= new SignalResolver(this.codeIndex);
-    const { boost, reasons } = this.resolver.boosts(signals, this.signalWeights);
+    const { boost, reasons } = this.resolver!.boosts(signals, this.signalWeights);
     for (let d = 0; d < out.length; d++) out[d] += boost[d];
     return { scores: out, reasons };
   }
