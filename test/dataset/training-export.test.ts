@@ -60,10 +60,10 @@ test('contrastive examples: issue as query, positives, top-ranked non-positives 
   assert.ok(a1.neg_ids.includes('app/render.py:render_header'), 'a lexically similar function is a hard negative');
   assert.equal(a1.positive_rank, 1);
   assert.equal(a1.commit, commit);
-  assert.deepEqual(dropped, [
-    { issue_id: 'A-3', reason: "consistency filter: no positive in the retriever's top 1 (best at 3)" },
-    { issue_id: 'A-4', reason: 'no positive function is in the index at the a-priori commit' },
-  ]);
+  // The exact rank of A-3's positive depends on the default ranking; that it misses the top 1 does not.
+  assert.deepEqual(dropped.map((d) => d.issue_id), ['A-3', 'A-4']);
+  assert.match(dropped[0].reason, /^consistency filter: no positive in the retriever's top 1 \(best at [2-8]\)$/);
+  assert.equal(dropped[1].reason, 'no positive function is in the index at the a-priori commit');
   // Listwise: the window, the target identifier of the positive, chat messages ending in it.
   const l = listwise[1];
   assert.equal(l.candidates.length, 4);
