@@ -9,6 +9,7 @@ import { readIssueText } from './issue-input.js';
 import { extractIssueSignals } from '../text/issue-signals.js';
 import { rankingOptions, parseRankingOptions, indexOptions, parseIndexSettings } from './options.js';
 import { progressBar } from './progress.js';
+import { localizeWithModel } from './model-localize.js';
 import { openRetrieval, rerankSummary, retrievalOptions, type OpenedRetrieval } from './retrieval-options.js';
 
 const LEVELS = ['file', 'module', 'function'] as const;
@@ -27,6 +28,7 @@ export function registerLocalizeCommand(program: Command): void {
     .option('--top <n>', 'items per level', (v) => positiveInt(v, '--top'), 10)
     .option('--json', 'machine output: one JSON object')
     .option('--explain', 'also show which issue-text signals (stack frames, paths, names) raised each item')
+    .option('--model <file>', 'rerank with a learned model written by issueloc train (docs/learning-to-rank.md)')
     .option('--no-progress', 'no progress bar on stderr');
   indexOptions(cmd);
   rankingOptions(cmd);
@@ -45,7 +47,9 @@ export function registerLocalizeCommand(program: Command): void {
       const pipeline = await RetrieveRerank.open(opened.repo, codeIndex, { ranking: parseRankingOptions(o), ...retrieval, cacheDir: opened.cacheDir, onProgress: embedBar.update })
         .finally(embedBar.stop);
       const t0 = performance.now();
-      const { localization: result, rerank } = await pipeline.localize(text, { top: o.top, signals: extractIssueSignals(text) });
+      const { localization: result, rerank } = o.model
+        ? { localization: (await localizeWithModel(opened, text, o.model, o.top)).localization, rerank: undefined }
+        : await pipeline.localize(text, { top: o.top, signals: extractIssueSignals(text) });
       const queryMillis = performance.now() - t0;
       if (rerank) process.stderr.write(`issueloc: ${rerankSummary(rerank)}\n`);
       const levels: Level[] = o.level === 'all' ? [...LEVELS] : [o.level];

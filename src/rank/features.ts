@@ -19,12 +19,20 @@ import { DocFieldScorer, type PreparedTerm } from './doc-scores.js';
  * "/max" means divided by the largest value among the query's candidates (0 when all are 0).
  * - pipeline: the lexical pipeline's score /max; pipelineRank: 1 / log2(1 + rank).
  * - bm25f: the function's BM25F+ /max; bm25Path, bm25Name, bm25Body: BM25 of one field /max.
- * - fileBm25f: BM25F+ of the whole file (file-level index) /max; fileRank: 1 / log2(1 + rank of
- *   the file in the pipeline's file roll-up); fileCandidates: ln(1 + candidates in the same
- *   file) /max.
+ * - bm25Code: BM25F+ /max for the issue's code identifiers alone (words written with `_`, inner
+ *   capitals or digits, e.g. `index_together`, `StatReloader`, each as its whole-identifier
+ *   token), so that a few exact identifiers are not drowned by the prose.
+ * - fileBm25f, fileBm25Code: the same two scores of the whole file (file-level index) /max;
+ *   fileRank: 1 / log2(1 + rank of the file in the pipeline's file roll-up); fileCandidates:
+ *   ln(1 + candidates in the same file) /max; withinFileRank: 1 / log2(1 + the candidate's rank
+ *   among the candidates of its file).
+ * - moduleBest: the best pipeline score in the candidate's module (`path:TopLevelName`) /max;
+ *   moduleCandidates: ln(1 + candidates in the module) /max.
  * - frameFile … namedFunction: 1 when that issue-text signal fires (src/retrieve/signals.ts).
  * - nameCoverage: share of the tokens of the function's own name found in the issue;
- *   fileNameCoverage: the same for the file name without extension.
+ *   fileNameCoverage: the same for the file name without extension; nameInText: 1 when the
+ *   function's own name (3+ characters) is written in the issue as a word, case kept;
+ *   classInText: the same for its top-level class (Ye et al. 2014's class-name feature f4).
  * - fixes, changes: ln(1 + count) /max; fixRecency, changeRecency: Ye et al. (2014) f5;
  *   fixWeighted: Lewis et al. (2013) /max (src/history/file-history.ts).
  * - messageSim: SimiScore over earlier commit messages /max; similarIssues: SimiScore over a
@@ -35,9 +43,9 @@ import { DocFieldScorer, type PreparedTerm } from './doc-scores.js';
  */
 export const FEATURES = [
   'pipeline', 'pipelineRank', 'bm25f', 'bm25Path', 'bm25Name', 'bm25Body',
-  'fileBm25f', 'fileRank', 'fileCandidates',
+  'bm25Code', 'fileBm25f', 'fileBm25Code', 'fileRank', 'fileCandidates', 'withinFileRank', 'moduleBest', 'moduleCandidates',
   'frameFile', 'frameFunction', 'mentionedFile', 'mentionedUnit', 'namedFunction',
-  'nameCoverage', 'fileNameCoverage',
+  'nameCoverage', 'fileNameCoverage', 'nameInText', 'classInText',
   'fixes', 'fixRecency', 'fixWeighted', 'changes', 'changeRecency', 'messageSim', 'similarIssues',
   'length', 'depth', 'isTest', 'isInit', 'notFunction', 'isPrivate', 'isDunder',
 ] as const;
@@ -95,6 +103,7 @@ export class FeatureExtractor {
   private readonly fnScorer: DocFieldScorer;
   private readonly fileScorer: DocFieldScorer;
   private resolver: SignalResolver | undefined;
+  private readonly allSignalsOn: boolean;
   private readonly fileShapes: (FileShape | undefined)[] = [];
   private readonly unitShapes: (UnitShape | undefined)[] = [];
 
@@ -104,17 +113,20 @@ export class FeatureExtractor {
     this.depth = opts.depth ?? 200;
     this.fnScorer = new DocFieldScorer(codeIndex.index, ranking.bm25);
     this.fileScorer = new DocFieldScorer(codeIndex.fileIndex, ranking.fileBm25 ?? ranking.bm25);
+    const sig = ranking.signals;
+    this.allSignalsOn = sig !== undefined && sig !== false && Object.keys(ALL_SIGNALS).every((k) => (sig[k as SignalName] ?? 0) > 0);
   }
 
   /**
-   * The top `depth` distinct functions of the pipeline for `query`, with their features.
-   * @param query issue terms (`queryTermsOf`, stemmed like the index).
-   * @param signals what the issue names in code (`extractIssueSignals`).
+   * The top `depth` distinct functions of the pipeline for an issue, with their features.
+   * @param issue the issue's terms (`queryTermsOf`, stemmed like the index), signals
+   *   (`extractIssueSignals`) and text.
    * @param history history evidence of the query's base commit, if any.
    */
-  extract(query: QueryTerms, signals: IssueSignals, history: HistoryEvidence = {}): CandidateSet {
+  extract(issue: IssueQuery, history: HistoryEvidence = {}): CandidateSet {
+    const { query, signals } = issue;
     const { units, fileOfUnit } = this.codeIndex;
-    const { scores } = this.localizer.scoreAll(query, signals);
+    const { scores, reasons: pipelineReasons } = this.localizer.scoreAll(query, signals);
     const hits = topK(scores, this.depth * 2);
     const seen = new Set<string>();
     const docs: number[] = [];
@@ -137,10 +149,15 @@ export class FeatureExtractor {
     // lexical scores
     const fnTerms = this.fnScorer.prepare(query);
     const fileTerms = this.fileScorer.prepare(query);
+    const codeQuery = codeTermsOf(issue.text, this.codeIndex.settings.stem);
+    const fnCode = this.fnScorer.prepare(codeQuery);
+    const fileCode = this.fileScorer.prepare(codeQuery);
     const buf = new Float64Array(1 + this.fnScorer.fields);
-    const fileScore = new Map<number, number>();
+    const fileScore = new Map<number, [number, number]>();
     const fileRank = new Map<string, number>();
     const perFile = new Map<string, number>();
+    const perModule = new Map<string, number>();
+    const moduleBest = new Map<string, number>();
     for (let i = 0; i < n; i++) {
       const d = docs[i];
       const row = i * F;
@@ -151,20 +168,34 @@ export class FeatureExtractor {
       x[row + col.bm25Path] = buf[1];
       x[row + col.bm25Name] = buf[2];
       x[row + col.bm25Body] = buf[3];
+      if (fnCode.length > 0) {
+        this.fnScorer.score(d, fnCode, buf);
+        x[row + col.bm25Code] = buf[0];
+      }
       const f = fileOfUnit[d];
       let fs = fileScore.get(f);
-      if (fs === undefined) fileScore.set(f, (fs = this.fileDocScore(f, fileTerms, buf)));
-      x[row + col.fileBm25f] = fs;
+      if (fs === undefined) fileScore.set(f, (fs = [this.fileDocScore(f, fileTerms, buf), fileCode.length > 0 ? this.fileDocScore(f, fileCode, buf) : 0]));
+      x[row + col.fileBm25f] = fs[0];
+      x[row + col.fileBm25Code] = fs[1];
       if (!fileRank.has(paths[i])) fileRank.set(paths[i], fileRank.size + 1);
       x[row + col.fileRank] = 1 / Math.log2(1 + fileRank.get(paths[i])!);
-      perFile.set(paths[i], (perFile.get(paths[i]) ?? 0) + 1);
+      const inFile = (perFile.get(paths[i]) ?? 0) + 1;
+      perFile.set(paths[i], inFile);
+      x[row + col.withinFileRank] = 1 / Math.log2(1 + inFile);
+      perModule.set(modules[i], (perModule.get(modules[i]) ?? 0) + 1);
+      if (!moduleBest.has(modules[i])) moduleBest.set(modules[i], pipelineScores[i]);
     }
     // signals
-    this.resolver ??= new SignalResolver(this.codeIndex);
-    const { reasons } = this.resolver.boosts(signals, ALL_SIGNALS);
+    // the pipeline's reasons name every signal when all of its signal weights are on
+    let reasons = this.allSignalsOn ? pipelineReasons : undefined;
+    if (!reasons) {
+      this.resolver ??= new SignalResolver(this.codeIndex);
+      reasons = this.resolver.boosts(signals, ALL_SIGNALS).reasons;
+    }
     const candidateSignals = new Map<number, SignalName[]>();
     // shape, names, history
     const queryTokens = new Set(query.keys());
+    const words = wordsOf(issue.text);
     for (let i = 0; i < n; i++) {
       const d = docs[i];
       const row = i * F;
@@ -175,10 +206,14 @@ export class FeatureExtractor {
       }
       const path = paths[i];
       x[row + col.fileCandidates] = Math.log1p(perFile.get(path)!);
+      x[row + col.moduleCandidates] = Math.log1p(perModule.get(modules[i])!);
+      x[row + col.moduleBest] = moduleBest.get(modules[i])!;
       const fileShape = this.fileShape(fileOfUnit[d]);
       const unitShape = this.unitShape(d);
       x[row + col.nameCoverage] = coverage(unitShape.nameTokens, queryTokens);
       x[row + col.fileNameCoverage] = coverage(fileShape.nameTokens, queryTokens);
+      x[row + col.nameInText] = unitShape.name.length >= 3 && words.has(unitShape.name) ? 1 : 0;
+      x[row + col.classInText] = unitShape.className.length >= 3 && words.has(unitShape.className) ? 1 : 0;
       const h = history.files?.get(path);
       if (h) {
         x[row + col.fixes] = Math.log1p(h.fixes);
@@ -197,7 +232,8 @@ export class FeatureExtractor {
       x[row + col.isDunder] = unitShape.isDunder;
       x[row + col.isPrivate] = unitShape.isPrivate;
     }
-    for (const c of ['pipeline', 'bm25f', 'bm25Path', 'bm25Name', 'bm25Body', 'fileBm25f', 'fileCandidates',
+    for (const c of ['pipeline', 'bm25f', 'bm25Path', 'bm25Name', 'bm25Body', 'bm25Code', 'fileBm25f', 'fileBm25Code',
+      'fileCandidates', 'moduleBest', 'moduleCandidates',
       'fixes', 'fixWeighted', 'changes', 'messageSim', 'similarIssues'] as const) normaliseColumn(x, n, col[c]);
     return {
       docs: Int32Array.from(docs), ids, paths, modules,
@@ -239,6 +275,8 @@ export class FeatureExtractor {
         isDunder: dunder ? 1 : 0,
         isPrivate: name.startsWith('_') && !dunder ? 1 : 0,
         nameTokens: name ? [...new Set(tokenize(name, { stem: this.codeIndex.settings.stem }))] : [],
+        name,
+        className: u.qualifiedName.includes('.') ? u.qualifiedName.slice(0, u.qualifiedName.indexOf('.')) : '',
       };
     }
     return shape;
@@ -246,7 +284,43 @@ export class FeatureExtractor {
 }
 
 interface FileShape { depth: number; isTest: number; isInit: number; nameTokens: string[] }
-interface UnitShape { length: number; notFunction: number; isDunder: number; isPrivate: number; nameTokens: string[] }
+interface UnitShape {
+  length: number; notFunction: number; isDunder: number; isPrivate: number; nameTokens: string[];
+  /** Own name and top-level class name ('' when none). */
+  name: string; className: string;
+}
+
+/** An issue as the extractor reads it. */
+export interface IssueQuery {
+  /** Issue terms (`queryTermsOf`, stemmed like the index). */
+  query: QueryTerms;
+  /** What the issue names in code (`extractIssueSignals`). */
+  signals: IssueSignals;
+  /** The issue text (title and body), for names written in it. */
+  text: string;
+}
+
+/**
+ * The code identifiers of an issue text as a query: each word written like code (with `_`
+ * inside, an inner capital, or letters and digits) as its whole-identifier token, counted.
+ */
+function codeTermsOf(text: string, stem: boolean): Map<string, number> {
+  const q = new Map<string, number>();
+  for (const m of text.matchAll(/[A-Za-z_][A-Za-z0-9_]*/g)) {
+    const w = m[0];
+    if (!/[a-z0-9]_[a-zA-Z0-9]|[a-z][A-Z]|[A-Za-z][0-9]/.test(w)) continue;
+    const toks = tokenize(w, { stem });
+    if (toks.length > 0) q.set(toks[0], (q.get(toks[0]) ?? 0) + 1);
+  }
+  return q;
+}
+
+/** The identifier-like words of a text (case kept); linear in its length. */
+function wordsOf(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of text.matchAll(/[A-Za-z_][A-Za-z0-9_]*/g)) out.add(m[0]);
+  return out;
+}
 
 /** Share of `tokens` that occur in the query (0 for none). */
 function coverage(tokens: readonly string[], queryTokens: ReadonlySet<string>): number {

@@ -3,11 +3,9 @@
  * model's scores, then rolled up to modules and files by first occurrence.
  */
 import type { CodeIndex } from '../index/code-index.js';
-import type { QueryTerms } from '../retrieve/bm25f.js';
 import type { Localization } from '../retrieve/localize.js';
 import { rollUp, type RankedItem } from '../retrieve/rollup.js';
-import type { IssueSignals } from '../text/issue-signals.js';
-import { FeatureExtractor, type HistoryEvidence } from './features.js';
+import { FeatureExtractor, type HistoryEvidence, type IssueQuery } from './features.js';
 import { orderByScore, type LinearModel } from './model.js';
 
 /** Options of {@link ModelRanker.localize}. */
@@ -33,14 +31,14 @@ export class ModelRanker {
 
   /**
    * Rankings at the three levels for an issue.
-   * @param query issue terms (`queryTermsOf`).
-   * @param signals what the issue names in code (`extractIssueSignals`).
+   * @param issue the issue's terms (`queryTermsOf`), signals (`extractIssueSignals`) and text.
    * @param history history evidence at the base commit (absent evidence gives 0 features).
    */
-  localize(query: QueryTerms, signals: IssueSignals, history: HistoryEvidence = {}, opts: ModelLocalizeOptions = {}): Localization {
+  localize(issue: IssueQuery, history: HistoryEvidence = {}, opts: ModelLocalizeOptions = {}): Localization {
     const top = opts.top ?? 10;
     const perItem = opts.matchedTermsPerItem ?? 8;
-    const set = this.extractor.extract(query, signals, history);
+    const { query } = issue;
+    const set = this.extractor.extract(issue, history);
     const scores = this.model.score(set);
     const order = orderByScore(scores);
     const { units } = this.codeIndex;

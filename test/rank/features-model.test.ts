@@ -34,7 +34,7 @@ test('features of candidates: lexical scores in [0, 1], signals, names, history 
   const ci = sampleIndex();
   const text = 'latex printing of Mul is wrong: `_print_Mul()` drops the sign';
   const ex = new FeatureExtractor(ci, DEFAULT_CANDIDATES);
-  const set = ex.extract(queryTermsOf(text, { stem: false }), extractIssueSignals(text), {
+  const set = ex.extract({ query: queryTermsOf(text, { stem: false }), signals: extractIssueSignals(text), text }, {
     files: new Map([['pkg/core/mul.py', { changes: 9, fixes: 3, fixRecency: 0.5, fixWeighted: 0.2, changeRecency: 0.9 }]]),
     messageScores: new Map([['pkg/printing/latex.py', 0.3]]),
   });
@@ -49,12 +49,15 @@ test('features of candidates: lexical scores in [0, 1], signals, names, history 
   const printMul = row('pkg/printing/latex.py:LatexPrinter._print_Mul');
   assert.equal(printMul('namedFunction'), 1);
   assert.equal(printMul('nameCoverage'), 1, 'print and mul are both in the issue');
+  assert.equal(printMul('nameInText'), 1);
+  assert.equal(printMul('classInText'), 0, 'LatexPrinter is not written');
   assert.equal(printMul('messageSim'), 1, 'the only message score is the max');
   assert.equal(printMul('pipeline'), 1, 'best candidate');
   const flatten = row('pkg/core/mul.py:Mul.flatten');
   assert.equal(flatten('fixes'), 1);
   assert.equal(flatten('fixRecency'), 0.5);
   assert.equal(flatten('namedFunction'), 0);
+  assert.equal(flatten('classInText'), 1, 'Mul is written');
   assert.ok(flatten('length') > printMul('length'));
   assert.deepEqual(set.signals.get(set.ids.indexOf('pkg/printing/latex.py:LatexPrinter._print_Mul')), ['namedFunction']);
 });
@@ -65,7 +68,7 @@ test('a model of the pipeline score alone ranks like the lexical pipeline', () =
   const model = new LinearModel({ format: MODEL_FORMAT, weights: { pipeline: 1 }, candidates: DEFAULT_CANDIDATES });
   const query = queryTermsOf(text, { stem: false });
   const signals = extractIssueSignals(text);
-  const byModel = new ModelRanker(ci, model).localize(query, signals);
+  const byModel = new ModelRanker(ci, model).localize({ query, signals, text });
   const lexical = new Localizer(ci, DEFAULT_CANDIDATES.ranking).localize(query, { signals });
   assert.deepEqual(byModel.functions.map((f) => f.id), lexical.functions.map((f) => f.id));
   assert.deepEqual(byModel.files.map((f) => f.id), lexical.files.map((f) => f.id));
@@ -73,7 +76,7 @@ test('a model of the pipeline score alone ranks like the lexical pipeline', () =
   assert.deepEqual(byModel.functions[0].matchedTerms, lexical.functions[0].matchedTerms);
   // a model that prefers long functions reorders
   const long = new LinearModel({ format: MODEL_FORMAT, weights: { length: 1 }, candidates: DEFAULT_CANDIDATES });
-  assert.equal(new ModelRanker(ci, long).localize(query, signals).functions[0].id, 'pkg/core/mul.py:Mul.flatten');
+  assert.equal(new ModelRanker(ci, long).localize({ query, signals, text }).functions[0].id, 'pkg/core/mul.py:Mul.flatten');
 });
 
 test('model files: round trip, and bad files are named', () => {

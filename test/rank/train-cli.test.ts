@@ -52,9 +52,19 @@ test('train fits a model on dataset records and writes a loadable model file', (
     assert.deepEqual(m.file.training?.issueIds, ['1', '2', '3']);
     assert.ok(existsSync(join(dir, 'cache', 'test+app', 'history', 'log.json')), 'history cached per repository');
     assert.equal(readdirSync(join(dir, 'features')).length, 1);
-    // second run: features come from the cache (the repository is not needed for them)
+    // second run: features come from the cache
     const again = run(['train', '--dataset', data, '-o', model, '--cache-dir', join(dir, 'cache'), '--features-cache', join(dir, 'features'), '--restarts', '0', '--no-progress']);
     assert.equal(again.code, 0, again.err);
+    // localize --model ranks with it (history read from git and cached beside the index)
+    const loc = run(['localize', '--repo', fx.dir, '--issue', 'parse_header fails on a colon', '--model', model, '--json', '--cache-dir', join(dir, 'loc'), '--no-progress']);
+    assert.equal(loc.code, 0, loc.err);
+    const out = JSON.parse(loc.out) as { functions: { id: string }[]; files: { id: string }[] };
+    assert.equal(out.functions[0].id, 'app/parser.py:parse_header');
+    assert.equal(out.files[0].id, 'app/parser.py');
+    assert.ok(existsSync(join(dir, 'loc', 'history', 'log.json')));
+    const missing = run(['localize', '--repo', fx.dir, '--issue', 'parse', '--model', join(dir, 'none.json'), '--cache-dir', join(dir, 'loc'), '--no-progress']);
+    assert.equal(missing.code, 2);
+    assert.match(missing.err, /cannot read model .*none\.json/);
   } finally {
     fx.remove();
     rmSync(dir, { recursive: true, force: true });

@@ -1,0 +1,43 @@
+import type { OpenedIndex } from '../index/open-index.js';
+import { RepoHistory } from '../history/repo-history.js';
+import type { Localization } from '../retrieve/localize.js';
+import { queryTermsOf } from '../retrieve/query.js';
+import { LinearModel } from '../rank/model.js';
+import { ModelRanker } from '../rank/model-ranker.js';
+import type { HistoryEvidence } from '../rank/features.js';
+import { extractIssueSignals } from '../text/issue-signals.js';
+
+/** What `localize --model` reports besides the rankings. */
+export interface ModelLocalization {
+  localization: Localization;
+  /** Milliseconds: reading the git history (first run on a repository), and the query itself. */
+  historyMillis: number;
+  queryMillis: number;
+}
+
+/**
+ * `localize --model FILE`: ranks with a learned model (src/rank/) over an opened index. History
+ * features are read from git (cached under the index cache folder) unless the model was trained
+ * without them.
+ * @throws IssuelocError for an unreadable or invalid model file, or when git cannot read the history.
+ */
+export async function localizeWithModel(opened: OpenedIndex, text: string, modelPath: string, top: number): Promise<ModelLocalization> {
+  const model = LinearModel.load(modelPath);
+  const t0 = performance.now();
+  let history: RepoHistory | undefined;
+  if (model.file.training?.history !== false) {
+    history = await RepoHistory.open(opened.repo.gitDir, [opened.commit], { cacheDir: opened.cacheDir });
+    history.at(opened.commit);
+  }
+  const t1 = performance.now();
+  const { codeIndex } = opened;
+  const evidence: HistoryEvidence = history
+    ? { files: history.at(opened.commit).files, messageScores: history.messageScores(opened.commit, text) }
+    : {};
+  const localization = new ModelRanker(codeIndex, model).localize(
+    { query: queryTermsOf(text, { stem: codeIndex.settings.stem }), signals: extractIssueSignals(text), text },
+    evidence,
+    { top },
+  );
+  return { localization, historyMillis: t1 - t0, queryMillis: performance.now() - t1 };
+}
