@@ -28,6 +28,10 @@ import { DocFieldScorer, type PreparedTerm } from './doc-scores.js';
  *   among the candidates of its file).
  * - moduleBest: the best pipeline score in the candidate's module (`path:TopLevelName`) /max;
  *   moduleCandidates: ln(1 + candidates in the module) /max.
+ * - calledByTop: the best pipeline score /max of the top 10 candidates whose body uses the
+ *   candidate's name (a helper called by the functions the issue is about); callsTop: the same
+ *   for top candidates whose name the candidate's body uses (a caller). Names are the
+ *   whole-identifier tokens of the index.
  * - frameFile … namedFunction: 1 when that issue-text signal fires (src/retrieve/signals.ts).
  * - nameCoverage: share of the tokens of the function's own name found in the issue;
  *   fileNameCoverage: the same for the file name without extension; nameInText: 1 when the
@@ -44,6 +48,7 @@ import { DocFieldScorer, type PreparedTerm } from './doc-scores.js';
 export const FEATURES = [
   'pipeline', 'pipelineRank', 'bm25f', 'bm25Path', 'bm25Name', 'bm25Body',
   'bm25Code', 'fileBm25f', 'fileBm25Code', 'fileRank', 'fileCandidates', 'withinFileRank', 'moduleBest', 'moduleCandidates',
+  'calledByTop', 'callsTop',
   'frameFile', 'frameFunction', 'mentionedFile', 'mentionedUnit', 'namedFunction',
   'nameCoverage', 'fileNameCoverage', 'nameInText', 'classInText',
   'fixes', 'fixRecency', 'fixWeighted', 'changes', 'changeRecency', 'messageSim', 'similarIssues',
@@ -104,6 +109,8 @@ export class FeatureExtractor {
   private readonly fileScorer: DocFieldScorer;
   private resolver: SignalResolver | undefined;
   private readonly allSignalsOn: boolean;
+  /** Position of the path, name and body fields in the index (−1 when absent). */
+  private readonly fieldAt: Record<'path' | 'name' | 'body', number>;
   private readonly fileShapes: (FileShape | undefined)[] = [];
   private readonly unitShapes: (UnitShape | undefined)[] = [];
 
@@ -113,6 +120,8 @@ export class FeatureExtractor {
     this.depth = opts.depth ?? 200;
     this.fnScorer = new DocFieldScorer(codeIndex.index, ranking.bm25);
     this.fileScorer = new DocFieldScorer(codeIndex.fileIndex, ranking.fileBm25 ?? ranking.bm25);
+    const fields = codeIndex.index.fieldNames;
+    this.fieldAt = { path: fields.indexOf('path'), name: fields.indexOf('name'), body: fields.indexOf('body') };
     const sig = ranking.signals;
     this.allSignalsOn = sig !== undefined && sig !== false && Object.keys(ALL_SIGNALS).every((k) => (sig[k as SignalName] ?? 0) > 0);
   }
@@ -165,9 +174,9 @@ export class FeatureExtractor {
       x[row + col.pipelineRank] = 1 / Math.log2(2 + i);
       this.fnScorer.score(d, fnTerms, buf);
       x[row + col.bm25f] = buf[0];
-      x[row + col.bm25Path] = buf[1];
-      x[row + col.bm25Name] = buf[2];
-      x[row + col.bm25Body] = buf[3];
+      x[row + col.bm25Path] = this.fieldAt.path >= 0 ? buf[1 + this.fieldAt.path] : 0;
+      x[row + col.bm25Name] = this.fieldAt.name >= 0 ? buf[1 + this.fieldAt.name] : 0;
+      x[row + col.bm25Body] = this.fieldAt.body >= 0 ? buf[1 + this.fieldAt.body] : 0;
       if (fnCode.length > 0) {
         this.fnScorer.score(d, fnCode, buf);
         x[row + col.bm25Code] = buf[0];
@@ -196,6 +205,7 @@ export class FeatureExtractor {
     // shape, names, history
     const queryTokens = new Set(query.keys());
     const words = wordsOf(issue.text);
+    const calls = this.callLinks(docs, pipelineScores);
     for (let i = 0; i < n; i++) {
       const d = docs[i];
       const row = i * F;
@@ -208,6 +218,8 @@ export class FeatureExtractor {
       x[row + col.fileCandidates] = Math.log1p(perFile.get(path)!);
       x[row + col.moduleCandidates] = Math.log1p(perModule.get(modules[i])!);
       x[row + col.moduleBest] = moduleBest.get(modules[i])!;
+      x[row + col.calledByTop] = pipelineScores[0] > 0 ? calls.calledBy[i] / pipelineScores[0] : 0;
+      x[row + col.callsTop] = pipelineScores[0] > 0 ? calls.calls[i] / pipelineScores[0] : 0;
       const fileShape = this.fileShape(fileOfUnit[d]);
       const unitShape = this.unitShape(d);
       x[row + col.nameCoverage] = coverage(unitShape.nameTokens, queryTokens);
@@ -246,6 +258,43 @@ export class FeatureExtractor {
     return buf[0];
   }
 
+  /**
+   * For each candidate: the best pipeline score among the top 10 candidates whose body field
+   * holds its name token (calledBy), and among the top 10 whose name token its body holds
+   * (calls). Binary searches in the name tokens' postings: O(candidates × 10 × log postings).
+   */
+  private callLinks(docs: readonly number[], pipelineScores: readonly number[]): { calledBy: Float32Array; calls: Float32Array } {
+    const n = docs.length;
+    const calledBy = new Float32Array(n);
+    const calls = new Float32Array(n);
+    const top = Math.min(10, n);
+    const nameTerm = docs.map((d) => this.unitShape(d).nameTerm);
+    for (let i = 0; i < n; i++) {
+      for (let k = 0; k < top; k++) {
+        if (k === i) continue;
+        if (nameTerm[i] >= 0 && pipelineScores[k] > calledBy[i] && this.bodyHas(docs[k], nameTerm[i])) calledBy[i] = pipelineScores[k];
+        if (nameTerm[k] >= 0 && pipelineScores[k] > calls[i] && this.bodyHas(docs[i], nameTerm[k])) calls[i] = pipelineScores[k];
+      }
+    }
+    return { calledBy, calls };
+  }
+
+  /** Whether the body field of function-level document `doc` holds term `t`. */
+  private bodyHas(doc: number, t: number): boolean {
+    const { postingStart, postingDoc, postingTf, fieldNames } = this.codeIndex.index;
+    const F = fieldNames.length;
+    const body = this.fieldAt.body;
+    if (body < 0) return false;
+    let lo = postingStart[t], hi = postingStart[t + 1] - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const d = postingDoc[mid];
+      if (d === doc) return postingTf[mid * F + body] > 0;
+      if (d < doc) lo = mid + 1; else hi = mid - 1;
+    }
+    return false;
+  }
+
   /** Path features of file-level document `f` (computed once per extractor). */
   private fileShape(f: number): FileShape {
     let shape = this.fileShapes[f];
@@ -277,7 +326,10 @@ export class FeatureExtractor {
         nameTokens: name ? [...new Set(tokenize(name, { stem: this.codeIndex.settings.stem }))] : [],
         name,
         className: u.qualifiedName.includes('.') ? u.qualifiedName.slice(0, u.qualifiedName.indexOf('.')) : '',
+        nameTerm: -1,
       };
+      const whole = name.length >= 3 ? tokenize(name, { stem: this.codeIndex.settings.stem })[0] : undefined;
+      if (whole !== undefined) shape.nameTerm = this.codeIndex.index.termIds.get(whole) ?? -1;
     }
     return shape;
   }
@@ -288,6 +340,8 @@ interface UnitShape {
   length: number; notFunction: number; isDunder: number; isPrivate: number; nameTokens: string[];
   /** Own name and top-level class name ('' when none). */
   name: string; className: string;
+  /** Term id of the name's whole-identifier token in the function-level index (−1: none). */
+  nameTerm: number;
 }
 
 /** An issue as the extractor reads it. */

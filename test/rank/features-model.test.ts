@@ -21,7 +21,7 @@ const file = (words: string[]): UnitTerms => ({ ...fn('', 1, words), kind: 'file
 
 function sampleIndex() {
   const files = [
-    { path: 'pkg/printing/latex.py', units: [file(['latex', 'print', 'mul']), fn('LatexPrinter._print_Mul', 10, ['print', 'mul', 'latex'], 40), fn('LatexPrinter.__init__', 3, ['settings'])] },
+    { path: 'pkg/printing/latex.py', units: [file(['latex', 'print', 'mul']), fn('LatexPrinter._print_Mul', 10, ['print', 'mul', 'latex', 'needs_brackets'], 40), fn('LatexPrinter.__init__', 3, ['settings']), fn('LatexPrinter._needs_brackets', 60, ['brackets', 'latex'])] },
     { path: 'pkg/core/mul.py', units: [file(['mul', 'args']), fn('Mul.flatten', 5, ['mul', 'args', 'flatten'], 100)] },
     { path: 'pkg/__init__.py', units: [file(['version'])] },
   ];
@@ -59,6 +59,12 @@ test('features of candidates: lexical scores in [0, 1], signals, names, history 
   assert.equal(flatten('namedFunction'), 0);
   assert.equal(flatten('classInText'), 1, 'Mul is written');
   assert.ok(flatten('length') > printMul('length'));
+  const helper = row('pkg/printing/latex.py:LatexPrinter._needs_brackets');
+  assert.equal(helper('calledByTop'), 1, 'called by the best candidate');
+  assert.equal(printMul('calledByTop'), 0);
+  assert.ok(printMul('callsTop') > 0 && printMul('callsTop') === helper('pipeline'));
+  assert.equal(printMul('withinFileRank'), 1);
+  assert.ok(helper('withinFileRank') < 1);
   assert.deepEqual(set.signals.get(set.ids.indexOf('pkg/printing/latex.py:LatexPrinter._print_Mul')), ['namedFunction']);
 });
 
