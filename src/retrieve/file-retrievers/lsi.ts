@@ -10,15 +10,16 @@
  * TF-IDF cosine: that case is scored directly, without an SVD.
  *
  * Reuse across a-priori states (`refit`): an SVD costs seconds for thousands of files, and
- * consecutive states share most files. A fitted model is reused for a later corpus when the
- * share of files that differ (by content key, counted both ways) is at most `refit`; files the
+ * consecutive states share most files. A fitted model is reused for a later corpus when both the
+ * share of the corpus's files the model was not fitted on and the share of the model's files no
+ * longer in the corpus (by content key: path and blob) are at most `refit`; files the
  * model was not fitted on are folded in with the model's IDF (Berry, Dumais & O'Brien 1995,
  * "folding-in"), and terms the model never saw are ignored. `refit: 0` fits on every state that
  * differs at all (exact, as the paper). The last `maxModels` models are kept, so issues
  * alternating between branches reuse theirs.
  */
 import { invert, type FileCorpus, type Postings, type Vocabulary } from './corpus.js';
-import { randomizedLsiBasis, type LsiBasis, type SparseRows } from './linalg.js';
+import { foldInCoordinates, randomizedLsiBasis, type LsiBasis, type SparseRows } from './linalg.js';
 import { cosineScores, queryVector, termFrequencyRows, tfidfMatrix, type TfWeighting, type WeightedRows } from './tfidf.js';
 import type { FileRetriever, QueryTerms } from './types.js';
 
@@ -28,7 +29,7 @@ export interface LsiOptions {
   dimensions: number;
   /** TF weighting of the TF-IDF matrix; default `'fields'` (as `tfidf`). */
   weighting?: TfWeighting;
-  /** Power iterations of the randomized SVD; default 2. */
+  /** Power iterations of the randomized SVD; default 1. */
   powerIterations?: number;
   /** Largest share of differing files for which a fitted model is reused; default 0 (exact). */
   refit?: number;
@@ -81,7 +82,7 @@ export class LsiRetriever implements FileRetriever {
     if (!(refit >= 0 && refit <= 1)) throw new RangeError(`LSI refit share must be in [0, 1], got ${refit}`);
     this.k = options.dimensions;
     this.weighting = options.weighting ?? 'fields';
-    this.q = options.powerIterations ?? 2;
+    this.q = options.powerIterations ?? 1;
     this.refit = refit;
     this.maxModels = Math.max(1, options.maxModels ?? 2);
     this.seed = options.seed ?? 0x1f123bb5;
@@ -148,7 +149,8 @@ export class LsiRetriever implements FileRetriever {
       if (m.basis.dims < this.k) continue; // fitted on fewer files than k: too few dimensions
       let covered = 0;
       for (const key of corpus.keys) if (m.keys.has(key)) covered++;
-      const drift = (n - covered + (m.n - covered)) / n;
+      // the larger one-sided share: files the model does not know, files it knows that are gone
+      const drift = Math.max((n - covered) / n, (m.n - covered) / m.n);
       if (drift < bestDrift) {
         bestDrift = drift;
         best = m;
@@ -224,25 +226,15 @@ export class LsiRetriever implements FileRetriever {
 }
 
 /**
- * Latent coordinates of a sparse term-space vector v (term id → weight): (X vᵀ)ᵀ P, with X the
- * model's fitted TF-IDF rows and P its fold-in operator (see `randomizedLsiBasis`).
+ * Latent coordinates of a sparse term-space vector v (term id → weight), from its inner products
+ * with the model's fitted TF-IDF rows (see `randomizedLsiBasis`).
  */
 function foldIn(v: ReadonlyMap<number, number>, model: LsiModel): Float64Array {
-  const nf = model.n;
-  const a = new Float64Array(nf);
+  const a = new Float64Array(model.n);
   const { postings, rows } = model;
   for (const [t, w] of v) {
     if (t + 1 >= postings.start.length) continue;
     for (let p = postings.start[t]; p < postings.start[t + 1]; p++) a[postings.doc[p]] += w * rows.val[postings.entry[p]];
   }
-  const dims = model.basis.dims;
-  const P = model.basis.foldIn;
-  const out = new Float64Array(dims);
-  for (let j = 0; j < dims; j++) {
-    const cj = j * nf;
-    let s = 0;
-    for (let i = 0; i < nf; i++) s += a[i] * P[cj + i];
-    out[j] = s;
-  }
-  return out;
+  return foldInCoordinates(a, model.basis);
 }

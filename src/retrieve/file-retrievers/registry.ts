@@ -26,7 +26,7 @@ export interface RetrieverSettings {
   bm25QueryWeights?: 'unique' | 'count';
   /** LSI: largest share of differing files for which a fitted SVD is reused; default 0 (exact). */
   lsiRefit?: number;
-  /** LSI: power iterations of the randomized SVD; default 2. */
+  /** LSI: power iterations of the randomized SVD; default 1. */
   lsiPowerIterations?: number;
 }
 
