@@ -2,7 +2,7 @@
  * bench/locbench: configurations side by side on Loc-Bench (the repositories fetched locally),
  * or on any dataset file `--data` names (SWE-bench Lite, Ye et al.'s Tomcat, dataset records).
  *
- *   node dist/bench/locbench.js [--data FILE] [--mirrors DIR] [--repos a/b,c/d] [--exclude-repos a/b]
+ *   node dist/bench/locbench.js [--data FILE] [--mirrors DIR] [--repos a/b,c/d] [--exclude-repos a/b] [--created-from DATE]
  *       [--limit N] [--cache-dir DIR] [--features-cache DIR] [--model NAME=model.json ...]
  *       [--configs grid.json] [--no-lexical] [--no-history] [--similar-issues] [--fresh-features]
  *       [--out per-issue.json] [--json]
@@ -29,8 +29,7 @@ import { readLabelledIssues } from '../src/rank/datasets.js';
 import { forEachIssue } from '../src/rank/issue-loop.js';
 import { FeatureCache } from '../src/rank/feature-cache.js';
 import { FeatureExtractor } from '../src/rank/features.js';
-import { LinearModel, orderByScore } from '../src/rank/model.js';
-import { rankedIds } from '../src/rank/objective.js';
+import { LinearModel, rankLevels } from '../src/rank/model.js';
 import { trainingQueryOf } from '../src/rank/training-query.js';
 import { DEFAULT_CANDIDATES, similarIssuesByRepo } from '../src/rank/train.js';
 import { COLUMNS, columnKeys, columnMeans, issueValues, listsOf, markdownTable } from './lib/metrics-table.js';
@@ -43,6 +42,7 @@ const { values: args } = parseArgs({
     mirrors: { type: 'string', default: process.env.ISSUELOC_MIRRORS ?? '/work/.mirror' },
     repos: { type: 'string' },
     'exclude-repos': { type: 'string' },
+    'created-from': { type: 'string' },
     limit: { type: 'string' },
     'cache-dir': { type: 'string', default: '/tmp/issueloc-bench-cache' },
     'features-cache': { type: 'string', default: '/tmp/issueloc-ltr-features' },
@@ -85,8 +85,9 @@ async function main() {
   const excluded = new Set((args['exclude-repos'] ?? '').split(',').filter(Boolean));
   const perRepo = new Map<string, number>();
   const limit = args.limit ? Number(args.limit) : Infinity;
+  const from = args['created-from'] ? Date.parse(args['created-from']) : -Infinity;
   const issues = dataset.issues.filter((i) => {
-    if ((wanted && !wanted.has(i.repo)) || excluded.has(i.repo)) return false;
+    if ((wanted && !wanted.has(i.repo)) || excluded.has(i.repo) || !(i.created >= from || from === -Infinity)) return false;
     perRepo.set(i.repo, (perRepo.get(i.repo) ?? 0) + 1);
     return perRepo.get(i.repo)! <= limit;
   });
@@ -101,7 +102,7 @@ async function main() {
     return { name, model };
   });
   const history = !args['no-history'] && models.length > 0;
-  const similar = args['similar-issues'] ? similarIssuesByRepo(issues) : undefined;
+  const similar = args['similar-issues'] ? similarIssuesByRepo(dataset.issues) : undefined; // every earlier issue counts, evaluated or not
   const settings = { index: dataset.indexSettings, history, similar: similar !== undefined };
   const results: IssueResult[] = [];
   const times = new Map<string, { lexical: number[]; models: number[][] }>();
@@ -131,12 +132,11 @@ async function main() {
       if (!q) {
         const t0 = performance.now();
         q = trainingQueryOf(ctx, new FeatureExtractor(ctx.codeIndex, model.candidates));
-        model.score({ features: q.features, docs: new Int32Array(q.n) });
+        rankLevels(q, model);
         t.models[m].push(performance.now() - t0);
         cache.set(ctx.issue, q);
       }
-      const order = orderByScore(model.score({ features: q.features, docs: new Int32Array(q.n) }));
-      values.push(issueValues(rankedIds(q, order), ctx.issue.gold, columns));
+      values.push(issueValues(rankLevels(q, model), ctx.issue.gold, columns));
     });
     results.push({ id: ctx.issue.id, repo: ctx.issue.repo, values });
   });

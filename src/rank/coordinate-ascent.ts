@@ -51,16 +51,13 @@ const STEPS = 25;
  */
 export function coordinateAscent(queries: readonly LabelledQuery[], opts: CoordinateAscentOptions): AscentResult {
   if (queries.length === 0) throw new IssuelocError('no training query (no issue had a candidate list)');
-  const F = FEATURES.length;
   // features that never vary carry no information: they keep weight 0
   const allowed = (opts.features ?? FEATURES).map((f) => FEATURES.indexOf(f)).filter((j) => varies(queries, j));
   if (allowed.length === 0) throw new IssuelocError('no allowed feature varies over the training queries');
   const rng = mulberry32(opts.seed ?? 1);
   const tolerance = opts.tolerance ?? 1e-4;
 
-  const init = new Float64Array(F);
-  if (opts.init) for (const [name, v] of Object.entries(opts.init)) init[FEATURES.indexOf(name as FeatureName)] = v ?? 0;
-  else init[allowed.includes(FEATURES.indexOf('pipeline')) ? FEATURES.indexOf('pipeline') : allowed[0]] = 1;
+  const init = initWeights(opts, allowed);
   const initialValue = meanObjective(queries, init, opts.objective);
   let best = { weights: normalise(init), value: initialValue };
 
@@ -97,6 +94,30 @@ export function coordinateAscent(queries: readonly LabelledQuery[], opts: Coordi
     if (value > best.value) best = { weights: normalise(w), value };
   }
   return { weights: best.weights, value: best.value, initialValue };
+}
+
+/**
+ * Bagged coordinate ascent (Breiman 1996, "Bagging predictors", Machine Learning 24(2)): fits
+ * `bags` models on bootstrap samples of the queries (drawn with replacement, seeded) and averages
+ * their normalised weights. Small training sets give coordinate ascent a high variance (each fit
+ * follows a few queries); the average is steadier. `bags` ≤ 1 is plain coordinate ascent.
+ * @returns the averaged weights and their objective on all queries.
+ */
+export function baggedAscent(queries: readonly LabelledQuery[], opts: CoordinateAscentOptions & { bags?: number }): AscentResult {
+  const bags = opts.bags ?? 1;
+  if (bags <= 1) return coordinateAscent(queries, opts);
+  if (queries.length === 0) throw new IssuelocError('no training query (no issue had a candidate list)');
+  const rng = mulberry32((opts.seed ?? 1) * 7919);
+  const sum = new Float64Array(FEATURES.length);
+  let initialValue = 0;
+  for (let b = 0; b < bags; b++) {
+    const sample = Array.from({ length: queries.length }, () => queries[Math.floor(rng() * queries.length)]);
+    const fit = coordinateAscent(sample, { ...opts, seed: (opts.seed ?? 1) + b });
+    for (let j = 0; j < sum.length; j++) sum[j] += fit.weights[j] / bags;
+    if (b === 0) initialValue = meanObjective(queries, initWeights(opts, FEATURES.map((_, j) => j)), opts.objective);
+  }
+  const weights = normalise(sum);
+  return { weights, value: meanObjective(queries, weights, opts.objective), initialValue };
 }
 
 /** Mean objective over queries of the linear model `w` (objective weights normalised to sum 1). */
@@ -156,6 +177,14 @@ class ScoreState {
       for (let i = 0; i < s.length; i++) s[i] += wj * x[i * F + j];
     });
   }
+}
+
+/** The starting weights: `opts.init`, else the pipeline score alone (or the first allowed feature). */
+function initWeights(opts: CoordinateAscentOptions, allowed: readonly number[]): Float64Array {
+  const init = new Float64Array(FEATURES.length);
+  if (opts.init) for (const [name, v] of Object.entries(opts.init)) init[FEATURES.indexOf(name as FeatureName)] = v ?? 0;
+  else init[allowed.includes(FEATURES.indexOf('pipeline')) ? FEATURES.indexOf('pipeline') : allowed[0]] = 1;
+  return init;
 }
 
 /** Whether feature j takes more than one value over the candidates of the queries. */

@@ -6,7 +6,7 @@ import type { CodeIndex } from '../index/code-index.js';
 import type { Localization } from '../retrieve/localize.js';
 import { rollUp, type RankedItem } from '../retrieve/rollup.js';
 import { FeatureExtractor, type HistoryEvidence, type IssueQuery } from './features.js';
-import { orderByScore, type LinearModel } from './model.js';
+import { orderByScore, scoreRows, type LinearModel } from './model.js';
 
 /** Options of {@link ModelRanker.localize}. */
 export interface ModelLocalizeOptions {
@@ -20,7 +20,9 @@ export interface ModelLocalizeOptions {
  * Ranks with a learned model over one loaded index. Construct once per index and model.
  *
  * Only the model's `candidates.depth` best functions of the pipeline are ranked, so a level
- * lists fewer than `top` items when the candidates hold fewer distinct files or modules.
+ * lists fewer than `top` items when the candidates hold fewer distinct files or modules. Files
+ * and modules are ranked by the first occurrence of their candidates under the model's weights
+ * for that level (the function weights unless the model has own file/module weights).
  */
 export class ModelRanker {
   readonly extractor: FeatureExtractor;
@@ -39,25 +41,40 @@ export class ModelRanker {
     const perItem = opts.matchedTermsPerItem ?? 8;
     const { query } = issue;
     const set = this.extractor.extract(issue, history);
-    const scores = this.model.score(set);
-    const order = orderByScore(scores);
     const { units } = this.codeIndex;
-    const ranked = Array.from(order, (i) => {
-      const u = units[set.docs[i]];
-      return { id: set.ids[i], path: u.path, qualifiedName: u.qualifiedName, score: scores[i], i };
-    });
-    const { files, modules } = rollUp(ranked, top);
-    const functions: RankedItem[] = ranked.slice(0, top).map((r) => ({ id: r.id, score: r.score }));
-    if (perItem > 0) {
-      const best = new Map<string, number>();
-      for (const r of ranked) {
-        for (const key of [r.id, r.path, set.modules[r.i]]) if (!best.has(key)) best.set(key, r.i);
+    // one ordering per distinct weight vector (functions; files and modules when the model has their own)
+    const orderings = new Map<Float64Array, { id: string; path: string; qualifiedName: string; score: number; i: number }[]>();
+    const rankedBy = (w: Float64Array) => {
+      let ranked = orderings.get(w);
+      if (!ranked) {
+        const scores = scoreRows(set.features, set.docs.length, w);
+        ranked = Array.from(orderByScore(scores), (i) => {
+          const u = units[set.docs[i]];
+          return { id: set.ids[i], path: u.path, qualifiedName: u.qualifiedName, score: scores[i], i };
+        });
+        orderings.set(w, ranked);
       }
-      for (const it of [...functions, ...files, ...modules]) {
-        const i = best.get(it.id)!;
-        it.matchedTerms = this.extractor.localizer.matchedTerms(set.docs[i], query, perItem);
-        const why = set.signals.get(i);
-        if (why) it.signals = why;
+      return ranked;
+    };
+    const byFunction = rankedBy(this.model.levelWeights.function);
+    const functions: RankedItem[] = byFunction.slice(0, top).map((r) => ({ id: r.id, score: r.score }));
+    const { files } = rollUp(rankedBy(this.model.levelWeights.file), top);
+    const { modules } = rollUp(rankedBy(this.model.levelWeights.module), top);
+    if (perItem > 0) {
+      const levels: [RankedItem[], Float64Array, (r: { id: string; path: string; i: number }) => string][] = [
+        [functions, this.model.levelWeights.function, (r) => r.id],
+        [files, this.model.levelWeights.file, (r) => r.path],
+        [modules, this.model.levelWeights.module, (r) => set.modules[r.i]],
+      ];
+      for (const [items, w, key] of levels) {
+        const best = new Map<string, number>();
+        for (const r of rankedBy(w)) if (!best.has(key(r))) best.set(key(r), r.i);
+        for (const it of items) {
+          const i = best.get(it.id)!;
+          it.matchedTerms = this.extractor.localizer.matchedTerms(set.docs[i], query, perItem);
+          const why = set.signals.get(i);
+          if (why) it.signals = why;
+        }
       }
     }
     let present = 0;

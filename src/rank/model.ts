@@ -7,6 +7,7 @@ import { IssuelocError } from '../errors.js';
 import type { RankingOptions } from '../retrieve/localize.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { FEATURES, type CandidateSet } from './features.js';
+import { LEVELS, rankedIds, type Level, type TrainingQuery } from './objective.js';
 
 /** Format tag of a model file. */
 export const MODEL_FORMAT = 'issueloc-linear-ranker/1';
@@ -14,8 +15,13 @@ export const MODEL_FORMAT = 'issueloc-linear-ranker/1';
 /** A model file's JSON. */
 export interface ModelFile {
   format: typeof MODEL_FORMAT;
-  /** Feature name → weight; features not named weigh 0. */
+  /** Feature name → weight; features not named weigh 0. Ranks functions (and every level without its own weights). */
   weights: Record<string, number>;
+  /**
+   * Own weights for ranking the files or the modules (their items ordered by the first occurrence
+   * of their candidates under these weights), when one model does not serve all levels.
+   */
+  levels?: Partial<Record<'file' | 'module', Record<string, number>>>;
   /** How candidates are made: pipeline ranking options and how many are reranked. */
   candidates: { depth: number; ranking: RankingOptions };
   /** What it was trained on and how (free-form provenance, shown by `issueloc train`). */
@@ -24,12 +30,18 @@ export interface ModelFile {
 
 /** A linear ranking model: score(c) = Σ_j w_j · x_j(c). */
 export class LinearModel {
-  /** Weights in {@link FEATURES} order. */
+  /** Weights in {@link FEATURES} order (the function level's). */
   readonly weights: Float64Array;
+  /** Weights per level, in {@link FEATURES} order. */
+  readonly levelWeights: Record<Level, Float64Array>;
 
   constructor(readonly file: ModelFile) {
-    this.weights = new Float64Array(FEATURES.length);
-    FEATURES.forEach((name, j) => { this.weights[j] = file.weights[name] ?? 0; });
+    this.weights = vectorOf(file.weights);
+    this.levelWeights = {
+      function: this.weights,
+      module: file.levels?.module ? vectorOf(file.levels.module) : this.weights,
+      file: file.levels?.file ? vectorOf(file.levels.file) : this.weights,
+    };
   }
 
   /** Depth and ranking options of the candidate pipeline. */
@@ -47,15 +59,20 @@ export class LinearModel {
       throw new IssuelocError(`${source}: not an issueloc model (expected "format": "${MODEL_FORMAT}")`);
     }
     if (!v.weights || typeof v.weights !== 'object') throw new IssuelocError(`${source}: model has no "weights" object`);
-    for (const [name, w] of Object.entries(v.weights)) {
-      if (!(FEATURES as readonly string[]).includes(name)) throw new IssuelocError(`${source}: unknown feature '${name}' (features: ${FEATURES.join(', ')})`);
-      if (typeof w !== 'number' || !Number.isFinite(w)) throw new IssuelocError(`${source}: weight of '${name}' is not a finite number`);
+    checkWeights(v.weights, source);
+    for (const [level, w] of Object.entries(v.levels ?? {})) {
+      if (level !== 'file' && level !== 'module') throw new IssuelocError(`${source}: "levels" names '${level}' (only file and module have own weights)`);
+      if (!w || typeof w !== 'object') throw new IssuelocError(`${source}: weights of level ${level} are not an object`);
+      checkWeights(w, source);
     }
     const depth = v.candidates?.depth;
     if (typeof depth !== 'number' || !Number.isInteger(depth) || depth < 1) {
       throw new IssuelocError(`${source}: model needs "candidates": {"depth": positive integer, "ranking": {...}}`);
     }
-    return new LinearModel({ format: MODEL_FORMAT, weights: v.weights, candidates: { depth, ranking: v.candidates?.ranking ?? {} }, training: v.training });
+    return new LinearModel({
+      format: MODEL_FORMAT, weights: v.weights, ...(v.levels ? { levels: v.levels } : {}),
+      candidates: { depth, ranking: v.candidates?.ranking ?? {} }, training: v.training,
+    });
   }
 
   /**
@@ -86,6 +103,35 @@ export class LinearModel {
   /** Score of every candidate of a set. */
   score(set: Pick<CandidateSet, 'features' | 'docs'>): Float64Array {
     return scoreRows(set.features, set.docs.length, this.weights);
+  }
+}
+
+/**
+ * The ranked ids of every level for a scored candidate list: functions in the order of the
+ * function weights, modules and files by first occurrence under their own weights.
+ */
+export function rankLevels(q: Pick<TrainingQuery, 'features' | 'n' | 'ids' | 'paths' | 'modules'>, model: LinearModel): Record<Level, string[]> {
+  const out = {} as Record<Level, string[]>;
+  const memo = new Map<Float64Array, Record<Level, string[]>>();
+  for (const level of LEVELS) {
+    const w = model.levelWeights[level];
+    let lists = memo.get(w);
+    if (!lists) memo.set(w, (lists = rankedIds(q, orderByScore(scoreRows(q.features, q.n, w)))));
+    out[level] = lists[level];
+  }
+  return out;
+}
+
+function vectorOf(weights: Record<string, number>): Float64Array {
+  const v = new Float64Array(FEATURES.length);
+  FEATURES.forEach((name, j) => { v[j] = weights[name] ?? 0; });
+  return v;
+}
+
+function checkWeights(weights: object, source: string): void {
+  for (const [name, w] of Object.entries(weights)) {
+    if (!(FEATURES as readonly string[]).includes(name)) throw new IssuelocError(`${source}: unknown feature '${name}' (features: ${FEATURES.join(', ')})`);
+    if (typeof w !== 'number' || !Number.isFinite(w)) throw new IssuelocError(`${source}: weight of '${name}' is not a finite number`);
   }
 }
 

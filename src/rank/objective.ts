@@ -172,7 +172,7 @@ export function queryObjective(q: LabelledQuery, scores: Float64Array, objective
 }
 
 /** Ranked ids per level when the candidates of `q` come in `order` (first occurrence kept). */
-export function rankedIds(q: TrainingQuery, order: Int32Array): Record<Level, string[]> {
+export function rankedIds(q: Pick<TrainingQuery, 'ids' | 'paths' | 'modules'>, order: Int32Array): Record<Level, string[]> {
   const out: Record<Level, string[]> = { function: [], module: [], file: [] };
   const seen: Record<Level, Set<string>> = { function: new Set(), module: new Set(), file: new Set() };
   for (const i of order) {

@@ -83,6 +83,12 @@ test('a model of the pipeline score alone ranks like the lexical pipeline', () =
   // a model that prefers long functions reorders
   const long = new LinearModel({ format: MODEL_FORMAT, weights: { length: 1 }, candidates: DEFAULT_CANDIDATES });
   assert.equal(new ModelRanker(ci, long).localize({ query, signals, text }).functions[0].id, 'pkg/core/mul.py:Mul.flatten');
+  // own file weights rank the files; functions keep the main weights
+  const perLevel = new LinearModel({ format: MODEL_FORMAT, weights: { pipeline: 1 }, levels: { file: { length: 1 } }, candidates: DEFAULT_CANDIDATES });
+  const split = new ModelRanker(ci, perLevel).localize({ query, signals, text });
+  assert.deepEqual(split.functions.map((f) => f.id), lexical.functions.map((f) => f.id));
+  assert.equal(split.files[0].id, 'pkg/core/mul.py');
+  assert.deepEqual(split.modules.map((f) => f.id), lexical.modules.map((f) => f.id));
 });
 
 test('model files: round trip, and bad files are named', () => {
@@ -102,6 +108,8 @@ test('model files: round trip, and bad files are named', () => {
     bad({ format: MODEL_FORMAT, weights: { nope: 1 }, candidates: { depth: 5 } }, /unknown feature 'nope'/);
     bad({ format: MODEL_FORMAT, weights: { pipeline: 'x' }, candidates: { depth: 5 } }, /not a finite number/);
     bad({ format: MODEL_FORMAT, weights: {}, candidates: { depth: 0 } }, /positive integer/);
+    bad({ format: MODEL_FORMAT, weights: {}, levels: { function: {} }, candidates: { depth: 5 } }, /only file and module/);
+    bad({ format: MODEL_FORMAT, weights: {}, levels: { file: { nope: 1 } }, candidates: { depth: 5 } }, /unknown feature 'nope'/);
     assert.throws(() => LinearModel.load(join(dir, 'missing.json')), /cannot read model .*missing\.json: ENOENT/);
   } finally {
     rmSync(dir, { recursive: true, force: true });

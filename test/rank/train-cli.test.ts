@@ -53,8 +53,12 @@ test('train fits a model on dataset records and writes a loadable model file', (
     assert.ok(existsSync(join(dir, 'cache', 'test+app', 'history', 'log.json')), 'history cached per repository');
     assert.equal(readdirSync(join(dir, 'features')).length, 1);
     // second run: features come from the cache
-    const again = run(['train', '--dataset', data, '-o', model, '--cache-dir', join(dir, 'cache'), '--features-cache', join(dir, 'features'), '--restarts', '0', '--no-progress']);
+    const again = run(['train', '--dataset', data, '-o', model, '--cache-dir', join(dir, 'cache'), '--features-cache', join(dir, 'features'),
+      '--restarts', '0', '--bags', '2', '--level-objective', 'file=file:MRR', '--level-features', 'file=pipeline,fileBm25f', '--no-progress']);
     assert.equal(again.code, 0, again.err);
+    const perLevel = LinearModel.load(model);
+    assert.ok(perLevel.file.levels?.file, 'own file weights');
+    assert.deepEqual(Object.keys(perLevel.file.levels!.file!).filter((f) => !['pipeline', 'fileBm25f'].includes(f)), []);
     // localize --model ranks with it (history read from git and cached beside the index)
     const loc = run(['localize', '--repo', fx.dir, '--issue', 'parse_header fails on a colon', '--model', model, '--json', '--cache-dir', join(dir, 'loc'), '--no-progress']);
     assert.equal(loc.code, 0, loc.err);
@@ -79,6 +83,7 @@ test('train: unknown feature, unknown dataset kind and a bad objective are one-l
     const cases: [string[], RegExp][] = [
       [['--features', 'pipeline,nope'], /unknown feature 'nope'/],
       [['--objective', 'file:NDCG'], /unknown metric 'NDCG'/],
+      [['--level-objective', 'function=function:MAP'], /takes file=… or module=…/],
       [[], /unknown dataset kind/],
     ];
     for (const [extra, re] of cases) {
