@@ -146,7 +146,7 @@ export async function buildHtmlReport(dirs: readonly string[], options: HtmlRepo
     const split = mainSplit(f);
     const s = f.summary;
     body.push(`<h2 id="${esc(basename(f.dir))}">${esc(s.name)}</h2>`);
-    body.push(`<p>Dataset <code>${esc(s.dataset)}</code>, repository <code>${esc(s.repo)}</code>; ${s.counts.evaluated} of ${s.counts.records} issues evaluated (${s.counts.validation} validation, ${s.counts.test} test), ${s.counts.skippedRecords} records skipped, ${s.counts.issuesWithoutPositives} issues without positives.</p>`);
+    body.push(`<p>Dataset <code>${esc(s.dataset)}</code>, repository <code>${esc(s.repo)}</code>; ${s.counts.evaluated} of ${s.counts.records} issues evaluated (${s.counts.test > 0 ? `${s.counts.validation} validation, ${s.counts.test} test` : 'one set, no split'}), ${s.counts.skippedRecords} records skipped, ${s.counts.issuesWithoutPositives} issues without positives.</p>`);
     if (s.command) body.push(`<p>Regenerate: <code>${esc(s.command)}</code></p>`);
     for (const sp of reportedSplits(f.rows)) {
       const n = new Set(f.rows.filter((r) => r.split === sp).map((r) => r.issue)).size;
