@@ -120,11 +120,12 @@ export function registerEvalCommand(program: Command): void {
         return;
       }
       const c = run.counts;
-      process.stdout.write(`${c.evaluated} of ${c.records} issues evaluated (${c.skippedRecords} records skipped, see skipped.jsonl; `
+      process.stdout.write(`${c.evaluated} of ${c.records} issues evaluated${options.limit ? ` (--limit ${options.limit})` : ''} (${c.skippedRecords} records skipped, see skipped.jsonl; `
         + `${c.issuesWithoutPositives} without positives; ${c.positivesNotCandidates} positives are not candidate files, ${c.positivesNotIndexed} could not be indexed)\n\n`);
-      const split = c.test > 0 ? 'test' : 'all';
+      const split = c.test > 0 ? 'test' : c.validation > 0 ? 'validation' : 'all';
+      if (options.split === 'temporal' && c.test === 0) process.stderr.write('issueloc: the test split is empty (--limit keeps the earliest issues); showing the validation split\n');
       const n = run.issues.filter((i) => i.split === split).length;
-      process.stdout.write(toMarkdown(retrieverTable(run.rows, retrievers, split, `${summary.name}: ${split === 'all' ? 'all issues' : 'test split'} (${n} issues)`)));
+      process.stdout.write(toMarkdown(retrieverTable(run.rows, retrievers, split, `${summary.name}: ${split === 'all' ? 'all issues' : `${split} split`} (${n} issues)`)));
       process.stdout.write(`\nresults in ${out}\n`);
     });
 }
