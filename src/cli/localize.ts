@@ -28,7 +28,7 @@ export function registerLocalizeCommand(program: Command): void {
     .option('--top <n>', 'items per level', (v) => positiveInt(v, '--top'), 10)
     .option('--json', 'machine output: one JSON object')
     .option('--explain', 'also show which issue-text signals (stack frames, paths, names) raised each item')
-    .option('--model <file>', 'rerank with a learned model written by issueloc train (docs/learning-to-rank.md)')
+    .option('--model <file>', 'rerank with a learned model: a file written by issueloc train, or "default" (docs/learning-to-rank.md)')
     .option('--no-progress', 'no progress bar on stderr');
   indexOptions(cmd);
   rankingOptions(cmd);

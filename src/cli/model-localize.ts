@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import type { OpenedIndex } from '../index/open-index.js';
 import { RepoHistory } from '../history/repo-history.js';
 import type { Localization } from '../retrieve/localize.js';
@@ -16,13 +17,20 @@ export interface ModelLocalization {
 }
 
 /**
- * `localize --model FILE`: ranks with a learned model (src/rank/) over an opened index. History
+ * The built-in model (src/rank/default-model.json: trained on Loc-Bench issues of repositories
+ * other than SWE-bench Lite's; docs/learning-to-rank.md), found beside the compiled code's
+ * source tree.
+ */
+export const DEFAULT_MODEL_PATH = fileURLToPath(new URL('../../../src/rank/default-model.json', import.meta.url));
+
+/**
+ * `localize --model FILE` (`--model default`: {@link DEFAULT_MODEL_PATH}): ranks with a learned model (src/rank/) over an opened index. History
  * features are read from git (cached under the index cache folder) unless the model was trained
  * without them.
  * @throws IssuelocError for an unreadable or invalid model file, or when git cannot read the history.
  */
 export async function localizeWithModel(opened: OpenedIndex, text: string, modelPath: string, top: number): Promise<ModelLocalization> {
-  const model = LinearModel.load(modelPath);
+  const model = LinearModel.load(modelPath === 'default' ? DEFAULT_MODEL_PATH : modelPath);
   const t0 = performance.now();
   let history: RepoHistory | undefined;
   if (model.file.training?.history !== false) {

@@ -115,3 +115,19 @@ test('model files: round trip, and bad files are named', () => {
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('bad input: no indexed word gives empty rankings; a 1 MB issue ranks in bounded time', () => {
+  const ci = sampleIndex();
+  const model = new LinearModel({ format: MODEL_FORMAT, weights: { pipeline: 1, length: 0.2 }, candidates: DEFAULT_CANDIDATES });
+  const ranker = new ModelRanker(ci, model);
+  for (const text of ['', 'the of and', '!!! ??? ...']) {
+    const loc = ranker.localize({ query: queryTermsOf(text, { stem: false }), signals: extractIssueSignals(text), text });
+    assert.deepEqual([loc.functions.length, loc.files.length, loc.modules.length, loc.matchedQueryTerms], [0, 0, 0, 0]);
+  }
+  const big = `${'Traceback: File "pkg/core/mul.py", line 3, in flatten\n'.repeat(2000)}${'latex_printer mul_args x '.repeat(40_000)}`;
+  assert.ok(big.length > 1_000_000);
+  const t0 = performance.now();
+  const loc = ranker.localize({ query: queryTermsOf(big, { stem: false }), signals: extractIssueSignals(big), text: big });
+  assert.ok(performance.now() - t0 < 5000);
+  assert.equal(loc.files[0].id, 'pkg/core/mul.py');
+});

@@ -66,6 +66,9 @@ test('train fits a model on dataset records and writes a loadable model file', (
     assert.equal(out.functions[0].id, 'app/parser.py:parse_header');
     assert.equal(out.files[0].id, 'app/parser.py');
     assert.ok(existsSync(join(dir, 'loc', 'history', 'log.json')));
+    const builtIn = run(['localize', '--repo', fx.dir, '--issue', 'parse_header fails on a colon', '--model', 'default', '--json', '--cache-dir', join(dir, 'loc'), '--no-progress']);
+    assert.equal(builtIn.code, 0, builtIn.err);
+    assert.equal((JSON.parse(builtIn.out) as { files: { id: string }[] }).files[0].id, 'app/parser.py');
     const missing = run(['localize', '--repo', fx.dir, '--issue', 'parse', '--model', join(dir, 'none.json'), '--cache-dir', join(dir, 'loc'), '--no-progress']);
     assert.equal(missing.code, 2);
     assert.match(missing.err, /cannot read model .*none\.json/);

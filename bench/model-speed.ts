@@ -1,0 +1,90 @@
+/**
+ * bench/model-speed: what a learned model adds to the time of one `localize` query.
+ *
+ *   node dist/bench/model-speed.js [--data FILE] [--repos sympy/sympy] [--limit N]
+ *       [--model src/rank/default-model.json] [--repeats 5] [--mirrors DIR] [--cache-dir DIR]
+ *
+ * Per issue, with the index loaded and the repository's history read (both per commit, like the
+ * index build, and cached), it times the default lexical `localize` (Localizer, top 10, matched
+ * terms) and `localize --model` (ModelRanker: candidates, features, SimiScore over commit
+ * messages, scoring, roll-up, matched terms), each the fastest of `--repeats` runs, and prints
+ * the medians and the median of the per-issue difference. Also the per-commit history cost
+ * (file history at the base commit) and the history read (first issue of each repository).
+ */
+import { parseArgs } from 'node:util';
+import { Localizer } from '../src/retrieve/localize.js';
+import { readLabelledIssues } from '../src/rank/datasets.js';
+import { forEachIssue } from '../src/rank/issue-loop.js';
+import { LinearModel } from '../src/rank/model.js';
+import { ModelRanker } from '../src/rank/model-ranker.js';
+import { median } from './lib/stats.js';
+
+const { values: args } = parseArgs({
+  options: {
+    data: { type: 'string', default: '../shared/data/swebench-lite/swebench_lite.jsonl' },
+    repos: { type: 'string', default: 'sympy/sympy' },
+    limit: { type: 'string', default: '30' },
+    model: { type: 'string', default: 'src/rank/default-model.json' },
+    repeats: { type: 'string', default: '5' },
+    mirrors: { type: 'string', default: process.env.ISSUELOC_MIRRORS ?? '/work/.mirror' },
+    'cache-dir': { type: 'string', default: '/tmp/issueloc-bench-cache' },
+  },
+});
+
+/** The fastest of `n` runs of `f`, milliseconds. */
+function fastest(n: number, f: () => void): number {
+  let best = Infinity;
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    f();
+    best = Math.min(best, performance.now() - t0);
+  }
+  return best;
+}
+
+async function main() {
+  const model = LinearModel.load(args.model!);
+  const wanted = new Set(args.repos!.split(','));
+  const dataset = await readLabelledIssues(args.data!, args.mirrors!);
+  const perRepo = new Map<string, number>();
+  const issues = dataset.issues.filter((i) => {
+    if (!wanted.has(i.repo)) return false;
+    perRepo.set(i.repo, (perRepo.get(i.repo) ?? 0) + 1);
+    return perRepo.get(i.repo)! <= Number(args.limit);
+  });
+  const repeats = Number(args.repeats);
+  const lexical: number[] = [];
+  const learned: number[] = [];
+  const extra: number[] = [];
+  const perCommit: number[] = [];
+  let documents = 0;
+  await forEachIssue(issues, { repoRoot: args.mirrors!, cacheRoot: args['cache-dir']!, indexSettings: dataset.indexSettings }, (ctx) => {
+    const t0 = performance.now();
+    ctx.repoHistory?.at(ctx.commit);
+    perCommit.push(performance.now() - t0);
+    documents = ctx.codeIndex.units.length;
+    const localizer = new Localizer(ctx.codeIndex);
+    const ranker = new ModelRanker(ctx.codeIndex, model);
+    const issue = { query: ctx.query, signals: ctx.signals, text: ctx.issue.text };
+    const history = ctx.repoHistory;
+    const a = fastest(repeats, () => localizer.localize(ctx.query, { top: 10, signals: ctx.signals }));
+    const b = fastest(repeats, () => ranker.localize(issue, {
+      files: history?.at(ctx.commit).files, messageScores: history?.messageScores(ctx.commit, ctx.issue.text),
+    }, { top: 10 }));
+    lexical.push(a);
+    learned.push(b);
+    extra.push(b - a);
+  });
+  const f = (x: number) => x.toFixed(1);
+  process.stdout.write(`${[...wanted].join(', ')}: ${lexical.length} issues, ${documents} documents (last index), fastest of ${repeats} runs each\n\n`);
+  process.stdout.write('| query | median (ms) |\n|---|---|\n');
+  process.stdout.write(`| lexical localize (defaults) | ${f(median(lexical))} |\n`);
+  process.stdout.write(`| localize --model (${args.model}) | ${f(median(learned))} |\n`);
+  process.stdout.write(`| added by the model (per-issue difference) | ${f(median(extra))} |\n`);
+  process.stdout.write(`| per base commit: file history at the commit | ${f(median(perCommit))} |\n`);
+}
+
+main().catch((e) => {
+  process.stderr.write(`model-speed: ${(e as Error).message}\n`);
+  process.exit(1);
+});
