@@ -5,7 +5,7 @@
  *   node dist/bench/locbench.js [--data FILE] [--mirrors DIR] [--repos a/b,c/d] [--exclude-repos a/b] [--created-from DATE]
  *       [--limit N] [--cache-dir DIR] [--features-cache DIR] [--model NAME=model.json ...]
  *       [--configs grid.json] [--no-lexical] [--no-history] [--similar-issues] [--fresh-features]
- *       [--out per-issue.json] [--json]
+ *       [--include-tests] [--out per-issue.json] [--json]
  *
  * Rows: plain BM25, BM25F with path/name weights, the file prior, each issue-text signal alone,
  * the full lexical pipeline (src/retrieve/localize.ts), then each `--model` (src/rank/; history
@@ -34,6 +34,7 @@ import { trainingQueryOf } from '../src/rank/training-query.js';
 import { DEFAULT_CANDIDATES, similarIssuesByRepo } from '../src/rank/train.js';
 import { COLUMNS, columnKeys, columnMeans, issueValues, listsOf, markdownTable } from './lib/metrics-table.js';
 import { median } from './lib/stats.js';
+import { progressBar } from '../src/cli/progress.js';
 import type { SignalWeights } from '../src/retrieve/signals.js';
 
 const { values: args } = parseArgs({
@@ -52,6 +53,7 @@ const { values: args } = parseArgs({
     'no-history': { type: 'boolean', default: false },
     'similar-issues': { type: 'boolean', default: false },
     'fresh-features': { type: 'boolean', default: false },
+    'include-tests': { type: 'boolean', default: false },
     out: { type: 'string' },
     json: { type: 'boolean', default: false },
   },
@@ -79,6 +81,8 @@ interface IssueResult { id: string; repo: string; values: Record<string, number>
 
 async function main() {
   const dataset = await readLabelledIssues(args.data!, args.mirrors!);
+  // mined datasets (Maven) count test files among the positives: index them too when asked
+  if (args['include-tests']) dataset.indexSettings = { ...dataset.indexSettings, includeTests: true };
   const columns = COLUMNS[dataset.kind];
   const keys = columnKeys(columns);
   const wanted = args.repos ? new Set(args.repos.split(',')) : undefined;
@@ -109,11 +113,12 @@ async function main() {
   const skipped: string[] = [];
   const names = [...lexical.map((c) => c.name), ...models.map((m) => m.name)];
 
+  const bar = progressBar('issues', !args.json);
   await forEachIssue(issues, {
     repoRoot: args.mirrors!, cacheRoot: args['cache-dir']!, indexSettings: dataset.indexSettings, history,
     similarIssues: similar ? (repo) => similar.get(repo) : undefined,
     onSkip: (i, reason) => skipped.push(`${i.id}: ${reason}`),
-    onProgress: (done, total) => { if (!args.json) process.stderr.write(`\r${done}/${total} issues`); },
+    onProgress: bar.update,
   }, (ctx) => {
     const t = times.get(ctx.issue.repo) ?? { lexical: [], models: models.map(() => []) };
     times.set(ctx.issue.repo, t);
@@ -140,7 +145,7 @@ async function main() {
     });
     results.push({ id: ctx.issue.id, repo: ctx.issue.repo, values });
   });
-  if (!args.json) process.stderr.write('\n');
+  bar.stop();
   const rows = names.map((name, c) => ({ name, values: columnMeans(results.map((r) => r.values[c]), keys) }));
   if (args.out) writeFileSync(args.out, JSON.stringify({ names, keys, results }, null, 1));
   if (args.json) {
@@ -153,8 +158,13 @@ async function main() {
   process.stdout.write(`|---|---|---|${models.map(() => '---|').join('')}\n`);
   for (const [repo, t] of times) {
     const n = results.filter((r) => r.repo === repo).length;
-    process.stdout.write(`| ${repo} | ${n} | ${median(t.lexical).toFixed(1)} | ${t.models.map((xs) => median(xs).toFixed(1)).join(' | ')} |\n`);
+    process.stdout.write(`| ${repo} | ${n} | ${ms(t.lexical)} | ${t.models.map(ms).join(' | ')} |\n`);
   }
+}
+
+/** Median milliseconds, or a dash when nothing was timed (features read from the cache). */
+function ms(xs: number[]): string {
+  return xs.length > 0 ? median(xs).toFixed(1) : '– (cached)';
 }
 
 main().catch((e) => {

@@ -2,11 +2,12 @@
  * The files (path and blob SHA) of many a-priori states, fast: commit and tree objects come
  * through the repository's one `git cat-file --batch` process and each tree is parsed once and
  * kept by its SHA, so the state of a commit close to one already listed costs only the trees that
- * changed in between. (`src/repo/history-trees.ts` does the same for paths alone; evaluation also
- * needs each file's blob, the key of its cached term counts.)
+ * changed in between. (`src/repo/history-trees.ts` lists paths alone with the same tree parser;
+ * evaluation also needs each file's blob, the key of its cached term counts.)
  */
 import { IssuelocError } from '../errors.js';
 import type { GitRepo } from '../repo/git.js';
+import { parseTree, type TreeNode } from '../repo/history-trees.js';
 
 /** A regular file of a state. */
 export interface StateFile {
@@ -22,33 +23,9 @@ export interface CommitInfo {
   readonly committerTime: number;
 }
 
-interface ParsedTree {
-  readonly files: [name: string, blob: string][];
-  readonly trees: [name: string, sha: string][];
-}
-
-/** Parses a raw tree object (`<mode> SP <name> NUL <id>` entries); regular files and subtrees only. */
-function parseTreeObject(data: Buffer, idBytes: number): ParsedTree {
-  const files: [string, string][] = [];
-  const trees: [string, string][] = [];
-  let i = 0;
-  while (i < data.length) {
-    const space = data.indexOf(0x20, i);
-    const nul = data.indexOf(0, space);
-    if (space < 0 || nul < 0 || nul + 1 + idBytes > data.length) throw new Error('truncated tree object');
-    const mode = data.toString('latin1', i, space);
-    const name = data.toString('utf8', space + 1, nul);
-    const sha = data.toString('hex', nul + 1, nul + 1 + idBytes);
-    if (mode === '40000') trees.push([name, sha]);
-    else if (mode === '100644' || mode === '100755' || mode === '100664') files.push([name, sha]);
-    i = nul + 1 + idBytes;
-  }
-  return { files, trees };
-}
-
 /** Lists the files of commits with a cache of parsed trees (see the module comment). */
 export class StateLister {
-  private readonly trees = new Map<string, ParsedTree>();
+  private readonly trees = new Map<string, TreeNode>();
   /** Tree objects parsed so far (for reports). */
   parsedTrees = 0;
 
@@ -86,7 +63,7 @@ export class StateLister {
         const obj = objs[k];
         if (!obj || obj.type !== 'tree') throw new IssuelocError(`tree ${sha} of commit ${commit.sha} is missing from ${this.repo.path}`);
         try {
-          this.trees.set(sha, parseTreeObject(obj.data, idBytes));
+          this.trees.set(sha, parseTree(obj.data, idBytes));
         } catch (e) {
           throw new IssuelocError(`tree ${sha} of commit ${commit.sha} in ${this.repo.path}: ${(e as Error).message}`);
         }
@@ -94,7 +71,7 @@ export class StateLister {
       });
       const next: [string, string][] = [];
       for (const [prefix, sha] of level) {
-        const node = this.trees.get(sha) as ParsedTree;
+        const node = this.trees.get(sha) as TreeNode;
         for (const [name, blob] of node.files) out.push({ path: prefix + name, blob });
         for (const [name, sub] of node.trees) next.push([`${prefix}${name}/`, sub]);
       }

@@ -13,6 +13,7 @@ import type { IssueSignals } from '../text/issue-signals.js';
 import { tokenize } from '../text/tokenize.js';
 import type { FileHistory } from '../history/file-history.js';
 import { DocFieldScorer, type PreparedTerm } from './doc-scores.js';
+import { fileStem, lastNamePart } from '../corpus/names.js';
 
 /**
  * The feature names, in the order of a candidate's feature vector. Every value lies in [0, 1];
@@ -300,7 +301,7 @@ export class FeatureExtractor {
     let shape = this.fileShapes[f];
     if (!shape) {
       const path = this.codeIndex.filePaths[f];
-      const base = baseName(path);
+      const base = fileStem(path);
       shape = this.fileShapes[f] = {
         depth: Math.min(1, (path.split('/').length - 1) / 10),
         isTest: isTestPath(path) ? 1 : 0,
@@ -316,7 +317,7 @@ export class FeatureExtractor {
     let shape = this.unitShapes[d];
     if (!shape) {
       const u = this.codeIndex.units[d];
-      const name = lastPart(u.qualifiedName);
+      const name = lastNamePart(u.qualifiedName);
       const dunder = /^__\w+__$/.test(name);
       shape = this.unitShapes[d] = {
         length: Math.min(1, Math.log1p(Math.max(0, u.endLine - u.startLine + 1)) / Math.log(1000)),
@@ -392,13 +393,4 @@ function normaliseColumn(x: Float32Array, n: number, c: number): void {
   for (let i = 0; i < n; i++) x[i * F + c] /= m;
 }
 
-function lastPart(q: string): string {
-  const i = q.lastIndexOf('.');
-  return i < 0 ? q : q.slice(i + 1);
-}
 
-function baseName(path: string): string {
-  const base = path.slice(path.lastIndexOf('/') + 1);
-  const dot = base.lastIndexOf('.');
-  return dot > 0 ? base.slice(0, dot) : base;
-}

@@ -7,9 +7,9 @@
 import { IssuelocError } from '../errors.js';
 import type { GitRepo } from './git.js';
 
-/** One parsed tree: regular files and subtrees directly inside it. */
+/** One parsed tree: regular files (name, blob id) and subtrees (name, tree id) directly inside it. */
 export interface TreeNode {
-  files: string[];
+  files: [name: string, blob: string][];
   trees: [name: string, sha: string][];
 }
 
@@ -29,7 +29,7 @@ export function parseTree(data: Buffer, idBytes: number): TreeNode {
     const name = data.toString('utf8', space + 1, nul);
     const sha = data.toString('hex', nul + 1, nul + 1 + idBytes);
     if (mode === '40000') node.trees.push([name, sha]);
-    else if (mode === '100644' || mode === '100755' || mode === '100664') node.files.push(name);
+    else if (mode === '100644' || mode === '100755' || mode === '100664') node.files.push([name, sha]);
     i = nul + 1 + idBytes;
   }
   return node;
@@ -78,7 +78,7 @@ export class TreeFileLister {
       });
       for (const [prefix, sha] of level) {
         const node = this.nodes.get(sha) as TreeNode;
-        for (const f of node.files) out.push(prefix + f);
+        for (const [f] of node.files) out.push(prefix + f);
         for (const [name, sub] of node.trees) next.push([`${prefix}${name}/`, sub]);
       }
       level = next;

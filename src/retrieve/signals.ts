@@ -1,5 +1,6 @@
 import type { CodeIndex } from '../index/code-index.js';
 import type { IssueSignals } from '../text/issue-signals.js';
+import { fileStem, lastNamePart } from '../corpus/names.js';
 
 /**
  * Weights of the issue-text signals, added to a function's normalised score (the best function
@@ -60,7 +61,7 @@ export class SignalResolver {
     const { filePaths, units, fileOfUnit } = codeIndex;
     this.splitPaths = filePaths.map((p) => p.split('/'));
     filePaths.forEach((p, f) => {
-      const base = baseNoExt(p);
+      const base = fileStem(p);
       push(this.filesByBase, base, f);
       if (base === '__init__' || base === 'index' || base === 'mod') {
         const parts = p.split('/');
@@ -70,7 +71,7 @@ export class SignalResolver {
     this.docsOfFile = filePaths.map(() => []);
     units.forEach((u, d) => {
       this.docsOfFile[fileOfUnit[d]].push(d);
-      if (u.qualifiedName) push(this.docsByName, lastPart(u.qualifiedName), d);
+      if (u.qualifiedName) push(this.docsByName, lastNamePart(u.qualifiedName), d);
     });
   }
 
@@ -92,9 +93,9 @@ export class SignalResolver {
       const files = frame.file ? this.resolvePath(frame.file) : frame.className ? this.resolveDotted(frame.className).files : [];
       for (const f of files) fire('frameFile', this.docsOfFile[f]);
       if (frame.function) {
-        const fn = lastPart(frame.function);
+        const fn = lastNamePart(frame.function);
         const candidates = files.length > 0 ? files.flatMap((f) => this.docsOfFile[f]) : [];
-        fire('frameFunction', candidates.filter((d) => lastPart(units[d].qualifiedName) === fn));
+        fire('frameFunction', candidates.filter((d) => lastNamePart(units[d].qualifiedName) === fn));
       }
     }
     for (const p of signals.filePaths) {
@@ -112,7 +113,7 @@ export class SignalResolver {
     }
     const codeNames = new Set<string>();
     for (const id of signals.identifiers) if (!id.includes('.')) codeNames.add(id);
-    for (const c of signals.calledNames) codeNames.add(lastPart(c));
+    for (const c of signals.calledNames) codeNames.add(lastNamePart(c));
     for (const c of signals.inlineCode ?? []) if (!c.includes('.')) codeNames.add(c);
     for (const name of codeNames) {
       const docs = this.docsByName.get(name);
@@ -133,7 +134,7 @@ export class SignalResolver {
   resolvePath(written: string): number[] {
     const parts = written.replace(/\\/g, '/').split('/').filter((p) => p && p !== '.');
     if (parts.length === 0) return [];
-    const candidates = this.filesByBase.get(baseNoExt(parts[parts.length - 1])) ?? [];
+    const candidates = this.filesByBase.get(fileStem(parts[parts.length - 1])) ?? [];
     let best = 0;
     let bestFiles: number[] = [];
     for (const f of candidates) {
@@ -162,7 +163,7 @@ export class SignalResolver {
       let bestFiles: number[] = [];
       for (const f of candidates) {
         const dirs = this.splitPaths[f].slice(0, -1);
-        const base = baseNoExt(this.splitPaths[f][this.splitPaths[f].length - 1]);
+        const base = fileStem(this.splitPaths[f][this.splitPaths[f].length - 1]);
         const mine = base === '__init__' || base === 'index' || base === 'mod' ? dirs : [...dirs, base];
         let n = 0;
         while (n < prefix.length && n < mine.length && mine[mine.length - 1 - n] === prefix[prefix.length - 1 - n]) n++;
@@ -183,13 +184,4 @@ function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {
   else m.set(k, [v]);
 }
 
-function lastPart(q: string): string {
-  const i = q.lastIndexOf('.');
-  return i < 0 ? q : q.slice(i + 1);
-}
 
-function baseNoExt(p: string): string {
-  const base = p.slice(p.lastIndexOf('/') + 1);
-  const dot = base.lastIndexOf('.');
-  return dot > 0 ? base.slice(0, dot) : base;
-}

@@ -29,7 +29,7 @@ test('parseTree keeps files and subtrees, skips symlinks and submodules, rejects
   const id = Buffer.alloc(20, 0xab);
   const entry = (mode: string, name: string) => Buffer.concat([Buffer.from(`${mode} ${name}\0`), id]);
   const node = parseTree(Buffer.concat([entry('100644', 'a.py'), entry('40000', 'src'), entry('120000', 'link'), entry('160000', 'sub'), entry('100755', 'run.sh')]), 20);
-  assert.deepEqual(node.files, ['a.py', 'run.sh']);
+  assert.deepEqual(node.files, [['a.py', 'ab'.repeat(20)], ['run.sh', 'ab'.repeat(20)]]);
   assert.deepEqual(node.trees, [['src', 'ab'.repeat(20)]]);
   assert.throws(() => parseTree(entry('100644', 'a.py').subarray(0, 30), 20), /truncated tree object/);
 });
