@@ -7,6 +7,7 @@ import { RetrieveRerank } from '../rerank/retrieve-rerank.js';
 import type { RankedItem } from '../retrieve/rollup.js';
 import { readIssueText } from './issue-input.js';
 import { extractIssueSignals } from '../text/issue-signals.js';
+import { queryTermsOf } from '../retrieve/query.js';
 import { rankingOptions, parseRankingOptions, indexOptions, parseIndexSettings } from './options.js';
 import { progressBar } from './progress.js';
 import { localizeWithModel } from './model-localize.js';
@@ -34,8 +35,11 @@ export function registerLocalizeCommand(program: Command): void {
   rankingOptions(cmd);
   retrievalOptions(cmd);
   cmd.action(async (o) => {
-    const { text } = readIssueText(o);
+    const { text, source } = readIssueText(o);
     const settings = parseIndexSettings(o);
+    if (queryTermsOf(text, { stem: settings.stem ?? false }).size === 0) {
+      throw new IssuelocError(`issue text (from ${source}) has no searchable word: only stop words and punctuation`);
+    }
     const bar = progressBar('indexing', o.progress);
     const opened = await openIndex(o.repo, { rev: o.rev, cacheDir: o.cacheDir, settings, onProgress: bar.update });
     bar.stop();
@@ -62,7 +66,7 @@ export function registerLocalizeCommand(program: Command): void {
         };
         for (const l of levels) out[plural(l)] = result[plural(l)];
         process.stdout.write(`${JSON.stringify(out)}\n`);
-      } else {
+      } else if (result.functions.length > 0) {
         printText(result, levels, opened.commit, Boolean(o.explain));
       }
       if (result.functions.length === 0) {

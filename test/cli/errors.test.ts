@@ -54,6 +54,26 @@ test('empty issue text', () => {
   assert.match(r.err, /empty issue text \(from --issue\)/);
 });
 
+test('issue of stop words only: named, before any index is built', () => {
+  const repo = tinyRepo();
+  const cache = mkdtempSync(join(tmpdir(), 'issueloc-cache-'));
+  const r = run(['localize', '--repo', repo, '--issue', 'The is of and TO it, !', '--cache-dir', cache]);
+  assert.equal(r.code, 2);
+  assert.ok(oneLine(r.err), r.err);
+  assert.match(r.err, /issue text \(from --issue\) has no searchable word/);
+  assert.equal(r.out, '');
+  assert.deepEqual(readdirSync(cache), [], 'nothing indexed');
+});
+
+test('no word of the issue in the code: a message and exit 1, no empty tables', () => {
+  const repo = tinyRepo();
+  const cache = mkdtempSync(join(tmpdir(), 'issueloc-cache-'));
+  const r = run(['localize', '--repo', repo, '--issue', 'zebra giraffe', '--cache-dir', cache]);
+  assert.equal(r.code, 1);
+  assert.equal(r.out, '');
+  assert.match(r.err, /no word of the issue occurs in the indexed code/);
+});
+
 test('missing issue file is named', () => {
   const repo = tinyRepo();
   const r = run(['localize', '--repo', repo, '--issue-file', '/nonexistent/issue.md']);
