@@ -23,8 +23,19 @@ export interface LabelledDataset {
   issues: LabelledIssue[];
   /** Rows that gave no issue (missing repository or commit, no gold), with the reason. */
   dropped: { id: string; reason: string }[];
-  /** Index settings the dataset's protocol asks for (Tomcat: tests are candidates, as in Ye et al.). */
+  /** Index settings the dataset's protocol asks for ({@link protocolIndexSettings}). */
   indexSettings: Partial<IndexSettings>;
+}
+
+/**
+ * Index settings of a benchmark's protocol: SWE-bench and Loc-Bench rank the functions of the
+ * non-test Python files (SweRank, LocAgent); Ye et al. (2014) rank every Java file of Tomcat, tests
+ * included. Mined dataset records use the library defaults.
+ */
+export function protocolIndexSettings(kind: DatasetKind): Partial<IndexSettings> {
+  if (kind === 'tomcat') return { includeTests: true };
+  if (kind === 'swebench' || kind === 'locbench') return { languages: ['python'] };
+  return {};
 }
 
 /**
@@ -58,7 +69,7 @@ export async function readLabelledIssues(path: string, repoRoot: string): Promis
   if (kind === 'records') {
     const { rows } = readRows(path);
     const issues = rows.map((r) => labelledIssueOf(r.value as unknown as DatasetRecord));
-    return { kind, issues, dropped: [], indexSettings: {} };
+    return { kind, issues, dropped: [], indexSettings: protocolIndexSettings(kind) };
   }
   const pool = new RepoPool(repoRoot);
   try {
@@ -78,7 +89,7 @@ export async function readLabelledIssues(path: string, repoRoot: string): Promis
       if (kind === 'swebench' && !r.provenance.repoPath) dropped.push({ id: r.issue.id, reason: `repository ${r.repo} not found` });
       else issues.push(labelledIssueOf(r));
     }
-    return { kind, issues, dropped, indexSettings: kind === 'tomcat' ? { includeTests: true } : {} };
+    return { kind, issues, dropped, indexSettings: protocolIndexSettings(kind) };
   } finally {
     await pool.close();
   }
