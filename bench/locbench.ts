@@ -29,7 +29,7 @@ import { readLabelledIssues } from '../src/rank/datasets.js';
 import { forEachIssue } from '../src/rank/issue-loop.js';
 import { FeatureCache } from '../src/rank/feature-cache.js';
 import { FeatureExtractor } from '../src/rank/features.js';
-import { LinearModel, rankLevels } from '../src/rank/model.js';
+import { RankingModel, rankLevels } from '../src/rank/model.js';
 import { trainingQueryOf } from '../src/rank/training-query.js';
 import { DEFAULT_CANDIDATES, similarIssuesByRepo } from '../src/rank/train.js';
 import { COLUMNS, columnKeys, columnMeans, issueValues, listsOf, markdownTable } from './lib/metrics-table.js';
@@ -99,7 +99,7 @@ async function main() {
   const models = args.model!.map((spec) => {
     const eq = spec.indexOf('=');
     const [name, path] = eq < 0 ? [spec, spec] : [spec.slice(0, eq), spec.slice(eq + 1)];
-    const model = LinearModel.load(path);
+    const model = RankingModel.load(path);
     const trained = new Set((model.file.training?.issueIds as string[] | undefined) ?? []);
     const overlap = issues.filter((i) => trained.has(i.id)).length;
     if (overlap > 0) throw new Error(`model ${name} was trained on ${overlap} of the evaluated issues: evaluate it on other issues`);
@@ -158,7 +158,7 @@ async function main() {
   process.stdout.write(`|---|---|---|${models.map(() => '---|').join('')}\n`);
   for (const [repo, t] of times) {
     const n = results.filter((r) => r.repo === repo).length;
-    process.stdout.write(`| ${repo} | ${n} | ${ms(t.lexical)} | ${t.models.map(ms).join(' | ')} |\n`);
+    process.stdout.write(`| ${repo || '(repository of the records)'} | ${n} | ${ms(t.lexical)} | ${t.models.map(ms).join(' | ')} |\n`);
   }
 }
 

@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import { Localizer } from '../src/retrieve/localize.js';
 import { readLabelledIssues } from '../src/rank/datasets.js';
 import { forEachIssue } from '../src/rank/issue-loop.js';
-import { LinearModel } from '../src/rank/model.js';
+import { RankingModel } from '../src/rank/model.js';
 import { ModelRanker } from '../src/rank/model-ranker.js';
 import { median } from './lib/stats.js';
 
@@ -43,7 +43,7 @@ function fastest(n: number, f: () => void): number {
 }
 
 async function main() {
-  const model = LinearModel.load(args.model!);
+  const model = RankingModel.load(args.model!);
   const wanted = new Set(args.repos!.split(','));
   const dataset = await readLabelledIssues(args.data!, args.mirrors!);
   const perRepo = new Map<string, number>();

@@ -3,7 +3,7 @@ import type { OpenedIndex } from '../index/open-index.js';
 import { RepoHistory } from '../history/repo-history.js';
 import type { Localization } from '../retrieve/localize.js';
 import { queryTermsOf } from '../retrieve/query.js';
-import { LinearModel } from '../rank/model.js';
+import { RankingModel } from '../rank/model.js';
 import { ModelRanker } from '../rank/model-ranker.js';
 import type { HistoryEvidence } from '../rank/features.js';
 import { extractIssueSignals } from '../text/issue-signals.js';
@@ -30,7 +30,7 @@ export const DEFAULT_MODEL_PATH = fileURLToPath(new URL('../../../src/rank/defau
  * @throws IssuelocError for an unreadable or invalid model file, or when git cannot read the history.
  */
 export async function localizeWithModel(opened: OpenedIndex, text: string, modelPath: string, top: number): Promise<ModelLocalization> {
-  const model = LinearModel.load(modelPath === 'default' ? DEFAULT_MODEL_PATH : modelPath);
+  const model = RankingModel.load(modelPath === 'default' ? DEFAULT_MODEL_PATH : modelPath);
   const t0 = performance.now();
   let history: RepoHistory | undefined;
   if (model.file.training?.history !== false) {

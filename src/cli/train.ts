@@ -5,7 +5,9 @@ import { IssuelocError } from '../errors.js';
 import { readLabelledIssues } from '../rank/datasets.js';
 import { FEATURES, type FeatureName } from '../rank/features.js';
 import type { LabelledIssue } from '../rank/issue-loop.js';
-import { collectQueries, DEFAULT_CANDIDATES, fitModel, type FitOptions } from '../rank/train.js';
+import { collectQueries, DEFAULT_CANDIDATES, DEFAULT_LEARNER, fitModel, LEARNERS, type FitOptions, type Learner } from '../rank/train.js';
+import { LAMBDAMART_DEFAULTS } from '../rank/lambdamart.js';
+import type { OwnLevel } from '../rank/model.js';
 import { DEFAULT_OBJECTIVE, parseObjective } from '../rank/objective.js';
 import type { IndexSettings } from '../index/code-index.js';
 import { positiveInt } from './localize.js';
@@ -15,7 +17,7 @@ import { progressBar } from './progress.js';
 export function registerTrainCommand(program: Command): void {
   program
     .command('train')
-    .description('fit the learned ranker (coordinate ascent on a linear model) on labelled issues and write model.json')
+    .description('fit the learned ranker (LambdaMART trees or a linear model by coordinate ascent) on labelled issues and write model.json')
     .requiredOption('--dataset <file...>', 'dataset JSONL: dataset records, SWE-bench, Loc-Bench or Tomcat rows (repeatable)')
     .requiredOption('-o, --output <file>', 'model file to write')
     .option('--repo-root <dir>', 'folder of repository mirrors (OWNER+NAME/repo or swe-bench+OWNER__NAME/repo)', '.')
@@ -24,15 +26,21 @@ export function registerTrainCommand(program: Command): void {
     .option('--repos <list>', 'only these repositories (owner/name, comma-separated)')
     .option('--exclude-repos <list>', 'leave these repositories out (owner/name, comma-separated)')
     .option('--created-before <date>', 'only issues reported before this date (ISO 8601; a temporal split)')
-    .option('--objective <spec>', 'what to maximise, level:metric[=weight],… (levels file/module/function)', DEFAULT_OBJECTIVE)
+    .option('--learner <name>', `${LEARNERS.join(' or ')}`, DEFAULT_LEARNER)
+    .option('--objective <spec>', 'what coordinate ascent maximises (LambdaMART: reported only), level:metric[=weight],… (levels file/module/function)', DEFAULT_OBJECTIVE)
     .option('--features <list>', `features the model may use (default all: ${FEATURES.join(',')})`)
     .option('--exclude-features <list>', 'features the model may not use')
-    .option('--level-objective <level=spec...>', 'an own model for ranking files or modules, e.g. file=file:MAP (repeatable)')
-    .option('--level-features <level=list...>', "features of a level's own model, e.g. file=pipeline,fileBm25f")
+    .option('--level-objective <level=spec...>', 'coordinate ascent: an own model for ranking files or modules, e.g. file=file:MAP (repeatable)')
+    .option('--level-features <level=list...>', "coordinate ascent: features of a level's own model, e.g. file=pipeline,fileBm25f")
     .option('--depth <n>', 'candidates reranked per issue', (v) => positiveInt(v, '--depth'), DEFAULT_CANDIDATES.depth)
-    .option('--restarts <n>', 'random restarts of coordinate ascent', (v) => count(v, '--restarts'), 2)
-    .option('--bags <n>', 'bootstrap bags averaged (1 = plain coordinate ascent)', (v) => count(v, '--bags'), 1)
-    .option('--seed <n>', 'random seed', (v) => count(v, '--seed'), 1)
+    .option('--restarts <n>', 'coordinate ascent: random restarts', (v) => count(v, '--restarts'), 2)
+    .option('--bags <n>', 'coordinate ascent: bootstrap bags averaged (1 = plain coordinate ascent)', (v) => count(v, '--bags'), 1)
+    .option('--seed <n>', 'coordinate ascent: random seed', (v) => count(v, '--seed'), 1)
+    .option('--trees <n>', `LambdaMART: boosting rounds (default ${LAMBDAMART_DEFAULTS.trees})`, (v) => count(v, '--trees'))
+    .option('--tree-depth <n>', `LambdaMART: depth of each tree (default ${LAMBDAMART_DEFAULTS.maxDepth})`, (v) => positiveInt(v, '--tree-depth'))
+    .option('--learning-rate <x>', `LambdaMART: shrinkage of each tree (default ${LAMBDAMART_DEFAULTS.learningRate})`, (v) => positiveNumber(v, '--learning-rate'))
+    .option('--min-leaf <n>', `LambdaMART: fewest candidates per leaf (default ${LAMBDAMART_DEFAULTS.minLeaf})`, (v) => positiveInt(v, '--min-leaf'))
+    .option('--level-trees <list>', 'LambdaMART: levels with own trees, fitted on their labels (file, module, file,module; none: the function trees rank every level)', 'none')
     .option('--no-history', 'no git-history features')
     .option('--similar-issues', "SimiScore over each dataset's earlier issues (needs report dates)")
     .option('--no-progress', 'no progress bar on stderr')
@@ -40,6 +48,8 @@ export function registerTrainCommand(program: Command): void {
       parseObjective(o.objective);
       const features = featureList(o.features, o.excludeFeatures);
       const levels = levelModels(o.levelObjective ?? [], o.levelFeatures ?? []);
+      const levelTrees = levelList(o.levelTrees);
+      const learner = learnerOf(o);
       const wanted = o.repos ? new Set(String(o.repos).split(',')) : undefined;
       const excluded = new Set(String(o.excludeRepos ?? '').split(',').filter(Boolean));
       const before = o.createdBefore === undefined ? Infinity : Date.parse(o.createdBefore);
@@ -62,8 +72,9 @@ export function registerTrainCommand(program: Command): void {
       }
       if (queries.length === 0) throw new IssuelocError('no labelled issue could be used (check --repo-root and the datasets)');
       const t0 = performance.now();
-      const { model, fit } = fitModel(queries, {
-        objective: o.objective, features, levels, restarts: o.restarts, bags: o.bags, seed: o.seed, candidates,
+      const { model, value, initialValue } = fitModel(queries, {
+        learner, objective: o.objective, features, levels, restarts: o.restarts, bags: o.bags, seed: o.seed, candidates, levelTrees,
+        lambdamart: { trees: o.trees, maxDepth: o.treeDepth, learningRate: o.learningRate, minLeaf: o.minLeaf },
         training: {
           datasets: sources, history: o.history, similarIssues: o.similarIssues === true,
           repos: [...new Set(queries.map((q) => q.repo))].sort(),
@@ -71,10 +82,40 @@ export function registerTrainCommand(program: Command): void {
         },
       });
       model.save(o.output);
-      process.stderr.write(`trained on ${queries.length} issues in ${((performance.now() - t0) / 1000).toFixed(1)} s: ` +
-        `${o.objective} ${fit.initialValue.toFixed(4)} (pipeline alone) -> ${fit.value.toFixed(4)}\n`);
+      process.stderr.write(`trained ${learner} on ${queries.length} issues in ${((performance.now() - t0) / 1000).toFixed(1)} s: ` +
+        `${o.objective} ${initialValue.toFixed(4)} (pipeline alone) -> ${value.toFixed(4)}\n`);
       process.stdout.write(`${o.output}\n`);
     });
+}
+
+/** `--learner`, checked against the options only the other learner takes. */
+function learnerOf(o: Record<string, unknown>): Learner {
+  const learner = o.learner as Learner;
+  if (!LEARNERS.includes(learner)) throw new IssuelocError(`--learner takes ${LEARNERS.join(' or ')}, got '${String(o.learner)}'`);
+  const onlyFor: [string, string, Learner][] = [
+    ['trees', '--trees', 'lambdamart'], ['treeDepth', '--tree-depth', 'lambdamart'], ['learningRate', '--learning-rate', 'lambdamart'],
+    ['minLeaf', '--min-leaf', 'lambdamart'], ['levelObjective', '--level-objective', 'coordinate-ascent'],
+  ];
+  for (const [key, flag, owner] of onlyFor) {
+    if (o[key] !== undefined && owner !== learner) throw new IssuelocError(`${flag} applies to --learner ${owner} only`);
+  }
+  return learner;
+}
+
+/** `--level-trees file,module` (or `none`) → the levels given own trees. */
+function levelList(arg: string): OwnLevel[] {
+  if (arg === 'none') return [];
+  return arg.split(',').map((x) => x.trim()).filter(Boolean).map((x) => {
+    if (x !== 'file' && x !== 'module') throw new IssuelocError(`--level-trees takes file, module or none, got '${x}'`);
+    return x;
+  });
+}
+
+/** A positive finite number of an option. */
+function positiveNumber(v: string, name: string): number {
+  const n = Number(v);
+  if (!Number.isFinite(n) || n <= 0) throw new IssuelocError(`${name} takes a positive number, got '${v}'`);
+  return n;
 }
 
 /** `--level-objective file=SPEC` and `--level-features file=a,b` → the own models of levels. */

@@ -6,7 +6,7 @@ import type { CodeIndex } from '../index/code-index.js';
 import type { Localization } from '../retrieve/localize.js';
 import { rollUp, type RankedItem } from '../retrieve/rollup.js';
 import { FeatureExtractor, type HistoryEvidence, type IssueQuery } from './features.js';
-import { orderByScore, scoreRows, type LinearModel } from './model.js';
+import { orderByScore, type LevelScorer, type RankingModel } from './model.js';
 
 /** Options of {@link ModelRanker.localize}. */
 export interface ModelLocalizeOptions {
@@ -21,13 +21,13 @@ export interface ModelLocalizeOptions {
  *
  * Only the model's `candidates.depth` best functions of the pipeline are ranked, so a level
  * lists fewer than `top` items when the candidates hold fewer distinct files or modules. Files
- * and modules are ranked by the first occurrence of their candidates under the model's weights
- * for that level (the function weights unless the model has own file/module weights).
+ * and modules are ranked by the first occurrence of their candidates under the model's scorer
+ * for that level (the function level's unless the model has own file/module weights or trees).
  */
 export class ModelRanker {
   readonly extractor: FeatureExtractor;
 
-  constructor(readonly codeIndex: CodeIndex, readonly model: LinearModel) {
+  constructor(readonly codeIndex: CodeIndex, readonly model: RankingModel) {
     this.extractor = new FeatureExtractor(codeIndex, model.candidates);
   }
 
@@ -42,33 +42,33 @@ export class ModelRanker {
     const { query } = issue;
     const set = this.extractor.extract(issue, history);
     const { units } = this.codeIndex;
-    // one ordering per distinct weight vector (functions; files and modules when the model has their own)
-    const orderings = new Map<Float64Array, { id: string; path: string; qualifiedName: string; score: number; i: number }[]>();
-    const rankedBy = (w: Float64Array) => {
-      let ranked = orderings.get(w);
+    // one ordering per distinct scorer (functions; files and modules when the model has their own)
+    const orderings = new Map<LevelScorer, { id: string; path: string; qualifiedName: string; score: number; i: number }[]>();
+    const rankedBy = (scorer: LevelScorer) => {
+      let ranked = orderings.get(scorer);
       if (!ranked) {
-        const scores = scoreRows(set.features, set.docs.length, w);
+        const scores = scorer.score(set.features, set.docs.length);
         ranked = Array.from(orderByScore(scores), (i) => {
           const u = units[set.docs[i]];
           return { id: set.ids[i], path: u.path, qualifiedName: u.qualifiedName, score: scores[i], i };
         });
-        orderings.set(w, ranked);
+        orderings.set(scorer, ranked);
       }
       return ranked;
     };
-    const byFunction = rankedBy(this.model.levelWeights.function);
+    const byFunction = rankedBy(this.model.scorers.function);
     const functions: RankedItem[] = byFunction.slice(0, top).map((r) => ({ id: r.id, score: r.score }));
-    const { files } = rollUp(rankedBy(this.model.levelWeights.file), top);
-    const { modules } = rollUp(rankedBy(this.model.levelWeights.module), top);
+    const { files } = rollUp(rankedBy(this.model.scorers.file), top);
+    const { modules } = rollUp(rankedBy(this.model.scorers.module), top);
     if (perItem > 0) {
-      const levels: [RankedItem[], Float64Array, (r: { id: string; path: string; i: number }) => string][] = [
-        [functions, this.model.levelWeights.function, (r) => r.id],
-        [files, this.model.levelWeights.file, (r) => r.path],
-        [modules, this.model.levelWeights.module, (r) => set.modules[r.i]],
+      const levels: [RankedItem[], LevelScorer, (r: { id: string; path: string; i: number }) => string][] = [
+        [functions, this.model.scorers.function, (r) => r.id],
+        [files, this.model.scorers.file, (r) => r.path],
+        [modules, this.model.scorers.module, (r) => set.modules[r.i]],
       ];
-      for (const [items, w, key] of levels) {
+      for (const [items, scorer, key] of levels) {
         const best = new Map<string, number>();
-        for (const r of rankedBy(w)) if (!best.has(key(r))) best.set(key(r), r.i);
+        for (const r of rankedBy(scorer)) if (!best.has(key(r))) best.set(key(r), r.i);
         for (const it of items) {
           const i = best.get(it.id)!;
           it.matchedTerms = this.extractor.localizer.matchedTerms(set.docs[i], query, perItem);

@@ -9,7 +9,7 @@ import { Localizer } from '../../src/retrieve/localize.js';
 import { queryTermsOf } from '../../src/retrieve/query.js';
 import { extractIssueSignals } from '../../src/text/issue-signals.js';
 import { FEATURES, FeatureExtractor } from '../../src/rank/features.js';
-import { LinearModel, MODEL_FORMAT } from '../../src/rank/model.js';
+import { RankingModel, MODEL_FORMAT } from '../../src/rank/model.js';
 import { ModelRanker } from '../../src/rank/model-ranker.js';
 import { DEFAULT_CANDIDATES } from '../../src/rank/train.js';
 
@@ -71,7 +71,7 @@ test('features of candidates: lexical scores in [0, 1], signals, names, history 
 test('a model of the pipeline score alone ranks like the lexical pipeline', () => {
   const ci = sampleIndex();
   const text = 'Mul flatten args and latex print';
-  const model = new LinearModel({ format: MODEL_FORMAT, weights: { pipeline: 1 }, candidates: DEFAULT_CANDIDATES });
+  const model = new RankingModel({ weights: { pipeline: 1 }, candidates: DEFAULT_CANDIDATES });
   const query = queryTermsOf(text, { stem: false });
   const signals = extractIssueSignals(text);
   const byModel = new ModelRanker(ci, model).localize({ query, signals, text });
@@ -81,10 +81,10 @@ test('a model of the pipeline score alone ranks like the lexical pipeline', () =
   assert.deepEqual(byModel.modules.map((f) => f.id), lexical.modules.map((f) => f.id));
   assert.deepEqual(byModel.functions[0].matchedTerms, lexical.functions[0].matchedTerms);
   // a model that prefers long functions reorders
-  const long = new LinearModel({ format: MODEL_FORMAT, weights: { length: 1 }, candidates: DEFAULT_CANDIDATES });
+  const long = new RankingModel({ weights: { length: 1 }, candidates: DEFAULT_CANDIDATES });
   assert.equal(new ModelRanker(ci, long).localize({ query, signals, text }).functions[0].id, 'pkg/core/mul.py:Mul.flatten');
   // own file weights rank the files; functions keep the main weights
-  const perLevel = new LinearModel({ format: MODEL_FORMAT, weights: { pipeline: 1 }, levels: { file: { length: 1 } }, candidates: DEFAULT_CANDIDATES });
+  const perLevel = new RankingModel({ weights: { pipeline: 1 }, levels: { file: { length: 1 } }, candidates: DEFAULT_CANDIDATES });
   const split = new ModelRanker(ci, perLevel).localize({ query, signals, text });
   assert.deepEqual(split.functions.map((f) => f.id), lexical.functions.map((f) => f.id));
   assert.equal(split.files[0].id, 'pkg/core/mul.py');
@@ -95,13 +95,14 @@ test('model files: round trip, and bad files are named', () => {
   const dir = mkdtempSync(join(tmpdir(), 'issueloc-model-'));
   try {
     const path = join(dir, 'm.json');
-    new LinearModel({ format: MODEL_FORMAT, weights: { pipeline: 0.7, fixes: 0.3 }, candidates: DEFAULT_CANDIDATES }).save(path);
-    const back = LinearModel.load(path);
-    assert.equal(back.weights[col('fixes')], 0.3);
+    new RankingModel({ weights: { pipeline: 0.7, fixes: 0.3 }, candidates: DEFAULT_CANDIDATES }).save(path);
+    const back = RankingModel.load(path);
+    assert.equal(back.file.format, MODEL_FORMAT, 'a linear model keeps the linear format');
+    assert.equal(back.scorers.function.weights[col('fixes')], 0.3);
     assert.equal(back.candidates.depth, DEFAULT_CANDIDATES.depth);
     const bad = (value: unknown, re: RegExp) => {
       writeFileSync(path, typeof value === 'string' ? value : JSON.stringify(value));
-      assert.throws(() => LinearModel.load(path), re);
+      assert.throws(() => RankingModel.load(path), re);
     };
     bad('{', /not JSON/);
     bad({ format: 'other' }, /not an issueloc model/);
@@ -110,7 +111,7 @@ test('model files: round trip, and bad files are named', () => {
     bad({ format: MODEL_FORMAT, weights: {}, candidates: { depth: 0 } }, /positive integer/);
     bad({ format: MODEL_FORMAT, weights: {}, levels: { function: {} }, candidates: { depth: 5 } }, /only file and module/);
     bad({ format: MODEL_FORMAT, weights: {}, levels: { file: { nope: 1 } }, candidates: { depth: 5 } }, /unknown feature 'nope'/);
-    assert.throws(() => LinearModel.load(join(dir, 'missing.json')), /cannot read model .*missing\.json: ENOENT/);
+    assert.throws(() => RankingModel.load(join(dir, 'missing.json')), /cannot read model .*missing\.json: ENOENT/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -118,7 +119,7 @@ test('model files: round trip, and bad files are named', () => {
 
 test('bad input: no indexed word gives empty rankings; a 1 MB issue ranks in bounded time', () => {
   const ci = sampleIndex();
-  const model = new LinearModel({ format: MODEL_FORMAT, weights: { pipeline: 1, length: 0.2 }, candidates: DEFAULT_CANDIDATES });
+  const model = new RankingModel({ weights: { pipeline: 1, length: 0.2 }, candidates: DEFAULT_CANDIDATES });
   const ranker = new ModelRanker(ci, model);
   for (const text of ['', 'the of and', '!!! ??? ...']) {
     const loc = ranker.localize({ query: queryTermsOf(text, { stem: false }), signals: extractIssueSignals(text), text });

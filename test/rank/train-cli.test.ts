@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LinearModel } from '../../src/rank/model.js';
+import { RankingModel, TREE_MODEL_FORMAT } from '../../src/rank/model.js';
 import { fixtureRepo } from '../repo/fixture-repo.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -47,16 +47,19 @@ test('train fits a model on dataset records and writes a loadable model file', (
     const model = join(dir, 'm.json');
     const r = run(['train', '--dataset', data, '-o', model, '--cache-dir', join(dir, 'cache'), '--features-cache', join(dir, 'features'), '--restarts', '0', '--no-progress']);
     assert.equal(r.code, 0, r.err);
-    assert.match(r.err, /trained on 3 issues/);
-    const m = LinearModel.load(model);
+    assert.match(r.err, /trained lambdamart on 3 issues/);
+    const m = RankingModel.load(model);
+    assert.equal(m.file.format, TREE_MODEL_FORMAT);
+    assert.ok(m.scorers.function.ensemble, 'trees');
+    assert.equal(m.scorers.file, m.scorers.function, 'by default the function trees rank every level');
     assert.deepEqual(m.file.training?.issueIds, ['1', '2', '3']);
     assert.ok(existsSync(join(dir, 'cache', 'test+app', 'history', 'log.json')), 'history cached per repository');
     assert.equal(readdirSync(join(dir, 'features')).length, 1);
     // second run: features come from the cache
     const again = run(['train', '--dataset', data, '-o', model, '--cache-dir', join(dir, 'cache'), '--features-cache', join(dir, 'features'),
-      '--restarts', '0', '--bags', '2', '--level-objective', 'file=file:MRR', '--level-features', 'file=pipeline,fileBm25f', '--no-progress']);
+      '--learner', 'coordinate-ascent', '--restarts', '0', '--bags', '2', '--level-objective', 'file=file:MRR', '--level-features', 'file=pipeline,fileBm25f', '--no-progress']);
     assert.equal(again.code, 0, again.err);
-    const perLevel = LinearModel.load(model);
+    const perLevel = RankingModel.load(model);
     assert.ok(perLevel.file.levels?.file, 'own file weights');
     assert.deepEqual(Object.keys(perLevel.file.levels!.file!).filter((f) => !['pipeline', 'fileBm25f'].includes(f)), []);
     // localize --model ranks with it (history read from git and cached beside the index)
@@ -87,6 +90,10 @@ test('train: unknown feature, unknown dataset kind and a bad objective are one-l
       [['--features', 'pipeline,nope'], /unknown feature 'nope'/],
       [['--objective', 'file:NDCG'], /unknown metric 'NDCG'/],
       [['--level-objective', 'function=function:MAP'], /takes file=… or module=…/],
+      [['--learner', 'forest'], /--learner takes lambdamart or coordinate-ascent/],
+      [['--learner', 'coordinate-ascent', '--trees', '5'], /--trees applies to --learner lambdamart only/],
+      [['--level-trees', 'function'], /--level-trees takes file, module or none/],
+      [['--learning-rate', '0'], /--learning-rate takes a positive number/],
       [[], /unknown dataset kind/],
     ];
     for (const [extra, re] of cases) {
