@@ -8,8 +8,8 @@
  *       [--trees 100,200,300] [--tree-depth 2,3] [--learning-rate 0.05,0.1] [--min-leaf 20,50,100]
  *       [--bags 16] [--learners lambdamart,coordinate-ascent] [--mirrors DIR] [--features-cache DIR] [--json]
  *
- * Rows: every LambdaMART setting of the grid, with own file/module trees and with the function
- * trees ranking every level ("shared"); a model of N trees is the first N trees of the largest,
+ * Rows: every LambdaMART setting of the grid, with own file/module trees (fitted on file and
+ * module labels) and with the function trees ranking every level ("shared"); a model of N trees is the first N trees of the largest,
  * as boosting adds trees one by one. Then coordinate ascent as the default model is trained
  * (objective function:MAP, own file model on file:MAP,file:Acc@5 and module model on
  * module:MAP,module:Acc@10, `--bags` bags, no restarts).
@@ -80,7 +80,10 @@ async function main() {
   for (const maxDepth of learners.has('lambdamart') ? numbers(args['tree-depth']!) : []) {
     for (const learningRate of numbers(args['learning-rate']!)) {
       for (const minLeaf of numbers(args['min-leaf']!)) {
-        grid.push({ name: `depth ${maxDepth}, lr ${learningRate}, min leaf ${minLeaf}`, opts: { learner: 'lambdamart', lambdamart: { trees: Math.max(...treeCounts), maxDepth, learningRate, minLeaf } } });
+        grid.push({
+          name: `depth ${maxDepth}, lr ${learningRate}, min leaf ${minLeaf}`,
+          opts: { learner: 'lambdamart', lambdamart: { trees: Math.max(...treeCounts), maxDepth, learningRate, minLeaf }, levelTrees: ['file', 'module'] },
+        });
       }
     }
   }
@@ -122,10 +125,10 @@ async function main() {
     return { name, values: [...values, values.reduce((a, b) => a + b, 0) / values.length] };
   }).sort((a, b) => b.values[b.values.length - 1] - a.values[a.values.length - 1]);
   if (args.json) {
-    process.stdout.write(`${JSON.stringify({ issues: issues.length, uncached, folds: folds.map((f) => f.length), rows, seconds: Object.fromEntries(seconds) })}\n`);
+    process.stdout.write(`${JSON.stringify({ issues: issues.length, uncached, features: cache.dir, folds: folds.map((f) => f.length), rows, seconds: Object.fromEntries(seconds) })}\n`);
     return;
   }
-  process.stdout.write(`\n${args.data}: ${issues.length} issues with cached features (${uncached} without), ` +
+  process.stdout.write(`\n${args.data}: ${issues.length} issues with cached features in ${cache.dir} (${uncached} without), ` +
     `${new Set(issues.map((i) => i.repo)).size} repositories in ${folds.length} folds (${folds.map((f) => f.length).join(', ')} issues)\n\n`);
   process.stdout.write(markdownTable(rows, [...keys, 'mean']));
   process.stdout.write('\n| setting | fit time over all folds (s) |\n|---|---|\n');
