@@ -49,7 +49,11 @@ export interface LambdaMartOptions {
   features?: readonly FeatureName[];
 }
 
-/** Defaults of {@link LambdaMartOptions}. */
+/**
+ * Defaults of {@link LambdaMartOptions}: the best setting of leave-repositories-out
+ * cross-validation on Loc-Bench (5 folds, 295 issues outside SWE-bench Lite's repositories;
+ * bench/ltr-folds.ts) over trees 100–300, depth 2–3, rate 0.05–0.1, leaf 20–100.
+ */
 export const LAMBDAMART_DEFAULTS = { trees: 300, maxDepth: 2, learningRate: 0.1, minLeaf: 20, l2: 1, maxBins: 32 } as const;
 
 /** A fitted LambdaMART model of one level: score = init · x + ν Σ_t tree_t(x). */
