@@ -6,6 +6,7 @@
 import type { CodeIndex } from '../index/code-index.js';
 import { isTestPath } from '../corpus/languages.js';
 import { topK, type QueryTerms } from '../retrieve/bm25f.js';
+import { queryTermsOf } from '../retrieve/query.js';
 import { Localizer, unitId, type RankingOptions } from '../retrieve/localize.js';
 import { moduleIdOf } from '../retrieve/rollup.js';
 import { SignalResolver, type SignalName, type SignalWeights } from '../retrieve/signals.js';
@@ -23,7 +24,10 @@ import { fileStem, lastNamePart } from '../corpus/names.js';
  * - bm25Code: BM25F+ /max for the issue's code identifiers alone (words written with `_`, inner
  *   capitals or digits, e.g. `index_together`, `StatReloader`, each as its whole-identifier
  *   token), so that a few exact identifiers are not drowned by the prose.
- * - fileBm25f, fileBm25Code: the same two scores of the whole file (file-level index) /max;
+ * - titleBm25: BM25F+ /max for the issue's title alone (its first non-empty line), the summary a
+ *   reporter writes first (Ye et al. 2014 and Saha et al. 2013 weigh the bug report's summary
+ *   apart from its description).
+ * - fileBm25f, fileBm25Code, fileTitleBm25: the same three scores of the whole file (file-level index) /max;
  *   fileRank: 1 / log2(1 + rank of the file in the pipeline's file roll-up); fileCandidates:
  *   ln(1 + candidates in the same file) /max; withinFileRank: 1 / log2(1 + the candidate's rank
  *   among the candidates of its file).
@@ -32,7 +36,9 @@ import { fileStem, lastNamePart } from '../corpus/names.js';
  * - calledByTop: the best pipeline score /max of the top 10 candidates whose body uses the
  *   candidate's name (a helper called by the functions the issue is about); callsTop: the same
  *   for top candidates whose name the candidate's body uses (a caller). Names are the
- *   whole-identifier tokens of the index.
+ *   whole-identifier tokens of the index. calledByCount: ln(1 + how many of the top 10 use its
+ *   name) / ln 11 (a helper shared by several of them). sameClassAsTop: 1 for a method of the
+ *   class (top-level module) of the pipeline's best candidate, other than that candidate.
  * - frameFile … namedFunction: 1 when that issue-text signal fires (src/retrieve/signals.ts).
  * - nameCoverage: share of the tokens of the function's own name found in the issue;
  *   fileNameCoverage: the same for the file name without extension; nameInText: 1 when the
@@ -48,8 +54,8 @@ import { fileStem, lastNamePart } from '../corpus/names.js';
  */
 export const FEATURES = [
   'pipeline', 'pipelineRank', 'bm25f', 'bm25Path', 'bm25Name', 'bm25Body',
-  'bm25Code', 'fileBm25f', 'fileBm25Code', 'fileRank', 'fileCandidates', 'withinFileRank', 'moduleBest', 'moduleCandidates',
-  'calledByTop', 'callsTop',
+  'bm25Code', 'titleBm25', 'fileBm25f', 'fileBm25Code', 'fileTitleBm25', 'fileRank', 'fileCandidates', 'withinFileRank', 'moduleBest', 'moduleCandidates',
+  'calledByTop', 'callsTop', 'calledByCount', 'sameClassAsTop',
   'frameFile', 'frameFunction', 'mentionedFile', 'mentionedUnit', 'namedFunction',
   'nameCoverage', 'fileNameCoverage', 'nameInText', 'classInText',
   'fixes', 'fixRecency', 'fixWeighted', 'changes', 'changeRecency', 'messageSim', 'similarIssues',
@@ -162,8 +168,11 @@ export class FeatureExtractor {
     const codeQuery = codeTermsOf(issue.text, this.codeIndex.settings.stem);
     const fnCode = this.fnScorer.prepare(codeQuery);
     const fileCode = this.fileScorer.prepare(codeQuery);
+    const titleQuery = queryTermsOf(titleOf(issue.text), { stem: this.codeIndex.settings.stem });
+    const fnTitle = this.fnScorer.prepare(titleQuery);
+    const fileTitle = this.fileScorer.prepare(titleQuery);
     const buf = new Float64Array(1 + this.fnScorer.fields);
-    const fileScore = new Map<number, [number, number]>();
+    const fileScore = new Map<number, [number, number, number]>();
     const fileRank = new Map<string, number>();
     const perFile = new Map<string, number>();
     const perModule = new Map<string, number>();
@@ -182,11 +191,19 @@ export class FeatureExtractor {
         this.fnScorer.score(d, fnCode, buf);
         x[row + col.bm25Code] = buf[0];
       }
+      if (fnTitle.length > 0) {
+        this.fnScorer.score(d, fnTitle, buf);
+        x[row + col.titleBm25] = buf[0];
+      }
       const f = fileOfUnit[d];
       let fs = fileScore.get(f);
-      if (fs === undefined) fileScore.set(f, (fs = [this.fileDocScore(f, fileTerms, buf), fileCode.length > 0 ? this.fileDocScore(f, fileCode, buf) : 0]));
+      if (fs === undefined) {
+        fs = [this.fileDocScore(f, fileTerms, buf), this.fileDocScore(f, fileCode, buf), this.fileDocScore(f, fileTitle, buf)];
+        fileScore.set(f, fs);
+      }
       x[row + col.fileBm25f] = fs[0];
       x[row + col.fileBm25Code] = fs[1];
+      x[row + col.fileTitleBm25] = fs[2];
       if (!fileRank.has(paths[i])) fileRank.set(paths[i], fileRank.size + 1);
       x[row + col.fileRank] = 1 / Math.log2(1 + fileRank.get(paths[i])!);
       const inFile = (perFile.get(paths[i]) ?? 0) + 1;
@@ -221,12 +238,14 @@ export class FeatureExtractor {
       x[row + col.moduleBest] = moduleBest.get(modules[i])!;
       x[row + col.calledByTop] = pipelineScores[0] > 0 ? calls.calledBy[i] / pipelineScores[0] : 0;
       x[row + col.callsTop] = pipelineScores[0] > 0 ? calls.calls[i] / pipelineScores[0] : 0;
+      x[row + col.calledByCount] = Math.log1p(calls.calledByCount[i]) / Math.log(11);
       const fileShape = this.fileShape(fileOfUnit[d]);
       const unitShape = this.unitShape(d);
       x[row + col.nameCoverage] = coverage(unitShape.nameTokens, queryTokens);
       x[row + col.fileNameCoverage] = coverage(fileShape.nameTokens, queryTokens);
       x[row + col.nameInText] = unitShape.name.length >= 3 && words.has(unitShape.name) ? 1 : 0;
       x[row + col.classInText] = unitShape.className.length >= 3 && words.has(unitShape.className) ? 1 : 0;
+      x[row + col.sameClassAsTop] = i > 0 && unitShape.className !== '' && modules[i] === modules[0] ? 1 : 0;
       const h = history.files?.get(path);
       if (h) {
         x[row + col.fixes] = Math.log1p(h.fixes);
@@ -245,7 +264,7 @@ export class FeatureExtractor {
       x[row + col.isDunder] = unitShape.isDunder;
       x[row + col.isPrivate] = unitShape.isPrivate;
     }
-    for (const c of ['pipeline', 'bm25f', 'bm25Path', 'bm25Name', 'bm25Body', 'bm25Code', 'fileBm25f', 'fileBm25Code',
+    for (const c of ['pipeline', 'bm25f', 'bm25Path', 'bm25Name', 'bm25Body', 'bm25Code', 'titleBm25', 'fileBm25f', 'fileBm25Code', 'fileTitleBm25',
       'fileCandidates', 'moduleBest', 'moduleCandidates',
       'fixes', 'fixWeighted', 'changes', 'messageSim', 'similarIssues'] as const) normaliseColumn(x, n, col[c]);
     return {
@@ -255,6 +274,7 @@ export class FeatureExtractor {
   }
 
   private fileDocScore(file: number, terms: readonly PreparedTerm[], buf: Float64Array): number {
+    if (terms.length === 0) return 0;
     this.fileScorer.score(file, terms, buf);
     return buf[0];
   }
@@ -262,22 +282,27 @@ export class FeatureExtractor {
   /**
    * For each candidate: the best pipeline score among the top 10 candidates whose body field
    * holds its name token (calledBy), and among the top 10 whose name token its body holds
-   * (calls). Binary searches in the name tokens' postings: O(candidates × 10 × log postings).
+   * (calls), and how many of the top 10 hold its name (calledByCount). Binary searches in the
+   * name tokens' postings: O(candidates × 10 × log postings).
    */
-  private callLinks(docs: readonly number[], pipelineScores: readonly number[]): { calledBy: Float32Array; calls: Float32Array } {
+  private callLinks(docs: readonly number[], pipelineScores: readonly number[]): { calledBy: Float32Array; calls: Float32Array; calledByCount: Uint8Array } {
     const n = docs.length;
     const calledBy = new Float32Array(n);
+    const calledByCount = new Uint8Array(n);
     const calls = new Float32Array(n);
     const top = Math.min(10, n);
     const nameTerm = docs.map((d) => this.unitShape(d).nameTerm);
     for (let i = 0; i < n; i++) {
       for (let k = 0; k < top; k++) {
         if (k === i) continue;
-        if (nameTerm[i] >= 0 && pipelineScores[k] > calledBy[i] && this.bodyHas(docs[k], nameTerm[i])) calledBy[i] = pipelineScores[k];
+        if (nameTerm[i] >= 0 && this.bodyHas(docs[k], nameTerm[i])) {
+          calledByCount[i]++;
+          if (pipelineScores[k] > calledBy[i]) calledBy[i] = pipelineScores[k];
+        }
         if (nameTerm[k] >= 0 && pipelineScores[k] > calls[i] && this.bodyHas(docs[i], nameTerm[k])) calls[i] = pipelineScores[k];
       }
     }
-    return { calledBy, calls };
+    return { calledBy, calls, calledByCount };
   }
 
   /** Whether the body field of function-level document `doc` holds term `t`. */
@@ -368,6 +393,12 @@ function codeTermsOf(text: string, stem: boolean): Map<string, number> {
     if (toks.length > 0) q.set(toks[0], (q.get(toks[0]) ?? 0) + 1);
   }
   return q;
+}
+
+/** The issue's title: its first non-empty line, at most 300 characters. */
+function titleOf(text: string): string {
+  const m = /\S[^\n]*/.exec(text);
+  return m ? m[0].slice(0, 300) : '';
 }
 
 /** The identifier-like words of a text (case kept); linear in its length. */

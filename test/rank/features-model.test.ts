@@ -32,7 +32,7 @@ const col = (name: string) => FEATURES.indexOf(name as (typeof FEATURES)[number]
 
 test('features of candidates: lexical scores in [0, 1], signals, names, history and shape', () => {
   const ci = sampleIndex();
-  const text = 'latex printing of Mul is wrong: `_print_Mul()` drops the sign';
+  const text = 'latex printing of Mul is wrong: `_print_Mul()` drops the sign\nneeds_brackets is not asked';
   const ex = new FeatureExtractor(ci, DEFAULT_CANDIDATES);
   const set = ex.extract({ query: queryTermsOf(text, { stem: false }), signals: extractIssueSignals(text), text }, {
     files: new Map([['pkg/core/mul.py', { changes: 9, fixes: 3, fixRecency: 0.5, fixWeighted: 0.2, changeRecency: 0.9 }]]),
@@ -63,6 +63,15 @@ test('features of candidates: lexical scores in [0, 1], signals, names, history 
   assert.equal(helper('calledByTop'), 1, 'called by the best candidate');
   assert.equal(printMul('calledByTop'), 0);
   assert.ok(printMul('callsTop') > 0 && printMul('callsTop') === helper('pipeline'));
+  assert.ok(Math.abs(helper('calledByCount') - Math.log(2) / Math.log(11)) < 1e-6, 'one of the top candidates uses its name');
+  assert.equal(flatten('calledByCount'), 0);
+  assert.equal(helper('sameClassAsTop'), 1, 'a method of LatexPrinter, like the best candidate');
+  assert.equal(printMul('sameClassAsTop'), 0, 'the best candidate itself');
+  assert.equal(flatten('sameClassAsTop'), 0);
+  // the title is the first line: 'latex printing of Mul is wrong: ...' names latex and mul
+  assert.equal(printMul('titleBm25'), 1);
+  assert.ok(helper('titleBm25') > 0 && helper('titleBm25') < 1, 'brackets is not in the title, latex is');
+  assert.equal(printMul('fileTitleBm25'), 1);
   assert.equal(printMul('withinFileRank'), 1);
   assert.ok(helper('withinFileRank') < 1);
   assert.deepEqual(set.signals.get(set.ids.indexOf('pkg/printing/latex.py:LatexPrinter._print_Mul')), ['namedFunction']);
