@@ -148,8 +148,8 @@ export function firstWords(text: string, n: number): string {
  * (src/corpus/extract-specs.ts), as in the SweRank / LocAgent protocol; a file in a language
  * without one is a single document, cut like a function body, so it can still be found. Classes
  * without functions and files of top-level code only are not function-level documents: on
- * SWE-bench Lite they took the top places of thousands of issues' rankings (django's migration
- * classes) and no protocol gold function is among them (+2.0 points, docs/results.md); they remain
+ * SWE-bench Lite they took the top places of many issues' rankings (django's migration classes)
+ * and no protocol gold function is among them (+2.0 points, docs/results.md); they remain
  * in the file-level index, which feeds the file prior. File-level documents: every file, its
  * whole text as body.
  */
