@@ -37,8 +37,7 @@ import { fileStem, lastNamePart } from '../corpus/names.js';
  *   candidate's name (a helper called by the functions the issue is about); callsTop: the same
  *   for top candidates whose name the candidate's body uses (a caller). Names are the
  *   whole-identifier tokens of the index. calledByCount: ln(1 + how many of the top 10 use its
- *   name) / ln 11 (a helper shared by several of them). sameClassAsTop: 1 for a method of the
- *   class (top-level module) of the pipeline's best candidate, other than that candidate.
+ *   name) / ln 11 (a helper shared by several of them).
  * - frameFile … namedFunction: 1 when that issue-text signal fires (src/retrieve/signals.ts).
  * - nameCoverage: share of the tokens of the function's own name found in the issue;
  *   fileNameCoverage: the same for the file name without extension; nameInText: 1 when the
@@ -55,7 +54,7 @@ import { fileStem, lastNamePart } from '../corpus/names.js';
 export const FEATURES = [
   'pipeline', 'pipelineRank', 'bm25f', 'bm25Path', 'bm25Name', 'bm25Body',
   'bm25Code', 'titleBm25', 'fileBm25f', 'fileBm25Code', 'fileTitleBm25', 'fileRank', 'fileCandidates', 'withinFileRank', 'moduleBest', 'moduleCandidates',
-  'calledByTop', 'callsTop', 'calledByCount', 'sameClassAsTop',
+  'calledByTop', 'callsTop', 'calledByCount',
   'frameFile', 'frameFunction', 'mentionedFile', 'mentionedUnit', 'namedFunction',
   'nameCoverage', 'fileNameCoverage', 'nameInText', 'classInText',
   'fixes', 'fixRecency', 'fixWeighted', 'changes', 'changeRecency', 'messageSim', 'similarIssues',
@@ -245,7 +244,6 @@ export class FeatureExtractor {
       x[row + col.fileNameCoverage] = coverage(fileShape.nameTokens, queryTokens);
       x[row + col.nameInText] = unitShape.name.length >= 3 && words.has(unitShape.name) ? 1 : 0;
       x[row + col.classInText] = unitShape.className.length >= 3 && words.has(unitShape.className) ? 1 : 0;
-      x[row + col.sameClassAsTop] = i > 0 && unitShape.className !== '' && modules[i] === modules[0] ? 1 : 0;
       const h = history.files?.get(path);
       if (h) {
         x[row + col.fixes] = Math.log1p(h.fixes);

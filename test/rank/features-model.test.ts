@@ -65,9 +65,6 @@ test('features of candidates: lexical scores in [0, 1], signals, names, history 
   assert.ok(printMul('callsTop') > 0 && printMul('callsTop') === helper('pipeline'));
   assert.ok(Math.abs(helper('calledByCount') - Math.log(2) / Math.log(11)) < 1e-6, 'one of the top candidates uses its name');
   assert.equal(flatten('calledByCount'), 0);
-  assert.equal(helper('sameClassAsTop'), 1, 'a method of LatexPrinter, like the best candidate');
-  assert.equal(printMul('sameClassAsTop'), 0, 'the best candidate itself');
-  assert.equal(flatten('sameClassAsTop'), 0);
   // the title is the first line: 'latex printing of Mul is wrong: ...' names latex and mul
   assert.equal(printMul('titleBm25'), 1);
   assert.ok(helper('titleBm25') > 0 && helper('titleBm25') < 1, 'brackets is not in the title, latex is');
