@@ -61,7 +61,7 @@ const { values: args } = parseArgs({
 
 const FULL = DEFAULT_CANDIDATES.ranking;
 // every setting spelled out: library defaults (src/retrieve/localize.ts) change with tuning
-const PLAIN: RankingOptions = { bm25: { k1: 1.2, b: 0.75, delta: 0, weights: [1, 1, 1] }, filePrior: 0, signals: false };
+const PLAIN: RankingOptions = { bm25: { k1: 1.2, b: 0.75, delta: 0, weights: [1, 1, 1] }, filePrior: 0, signals: false, titleWeight: 0 };
 const BM25F: RankingOptions = { ...PLAIN, bm25: FULL.bm25 };
 const only = (...names: (keyof SignalWeights)[]): Partial<SignalWeights> => {
   const all = FULL.signals as SignalWeights;
@@ -74,6 +74,7 @@ const LEXICAL: (RankingOptions & { name: string })[] = [
   { name: '+ stack-frame signals', ...BM25F, signals: only('frameFile', 'frameFunction') },
   { name: '+ mentioned paths / dotted names', ...BM25F, signals: only('mentionedFile', 'mentionedUnit') },
   { name: '+ named functions', ...BM25F, signals: only('namedFunction') },
+  { name: `+ title words (+${FULL.titleWeight})`, ...BM25F, titleWeight: FULL.titleWeight },
   { name: 'full lexical pipeline (prior + signals)', ...FULL },
 ];
 
@@ -126,7 +127,7 @@ async function main() {
     for (const config of lexical) {
       const localizer = new Localizer(ctx.codeIndex, config);
       const t0 = performance.now();
-      const loc = localizer.localize(ctx.query, { top: 100, matchedTermsPerItem: 0, signals: ctx.signals });
+      const loc = localizer.localize(config.titleWeight === undefined ? ctx.query : localizer.queryOf(ctx.issue.text), { top: 100, matchedTermsPerItem: 0, signals: ctx.signals });
       if (config.name === LEXICAL[LEXICAL.length - 1].name) t.lexical.push(performance.now() - t0);
       values.push(issueValues(listsOf(loc), ctx.issue.gold, columns));
     }

@@ -43,7 +43,7 @@ export async function localizeWithModel(opened: OpenedIndex, text: string, model
     ? { files: history.at(opened.commit).files, messageScores: history.messageScores(opened.commit, text) }
     : {};
   const localization = new ModelRanker(codeIndex, model).localize(
-    { query: queryTermsOf(text, { stem: codeIndex.settings.stem }), signals: extractIssueSignals(text), text },
+    { query: queryTermsOf(text, { stem: codeIndex.settings.stem, titleWeight: model.candidates.ranking.titleWeight }), signals: extractIssueSignals(text), text },
     evidence,
     { top },
   );

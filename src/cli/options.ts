@@ -4,6 +4,7 @@ import { DEFAULT_INDEX_SETTINGS, FIELDS, type IndexSettings } from '../index/cod
 import type { Bm25fParams } from '../retrieve/bm25f.js';
 import type { RankingOptions } from '../retrieve/localize.js';
 import { DEFAULT_SIGNAL_WEIGHTS, type SignalWeights } from '../retrieve/signals.js';
+import { DEFAULT_TITLE_WEIGHT } from '../retrieve/query.js';
 
 /** Adds the options that decide what is indexed (shared by `index` and `localize`). */
 export function indexOptions(cmd: Command): Command {
@@ -31,6 +32,7 @@ export function parseIndexSettings(o: Record<string, unknown>): Partial<IndexSet
 export function rankingOptions(cmd: Command): Command {
   return cmd
     .option('--file-prior <x>', 'weight of the whole-file score added to each function (0 = none)')
+    .option('--title-weight <x>', `extra query weight of each word of the issue's title, its first line (default ${DEFAULT_TITLE_WEIGHT})`)
     .option('--no-signals', 'ignore stack frames, paths and names written in the issue')
     .option('--signal-weights <list>', 'weights of the issue-text signals, e.g. frameFile=0.2,namedFunction=0.1')
     .option('--k1 <x>', 'BM25 term-frequency saturation k1')
@@ -43,6 +45,7 @@ export function rankingOptions(cmd: Command): Command {
 export function parseRankingOptions(o: Record<string, unknown>): RankingOptions {
   const r: RankingOptions = { bm25: parseBm25Options(o) };
   if (o.filePrior !== undefined) r.filePrior = num(o.filePrior, '--file-prior', 0);
+  if (o.titleWeight !== undefined) r.titleWeight = num(o.titleWeight, '--title-weight', 0);
   if (o.signals === false) r.signals = false;
   else if (o.signalWeights !== undefined) r.signals = parseSignalWeights(String(o.signalWeights));
   return r;

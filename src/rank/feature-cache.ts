@@ -1,6 +1,6 @@
 /**
  * Candidate features cached on disk, one file per issue, under a folder named by a digest of
- * everything that changes them (feature list, index format and settings, candidate pipeline, evidence used):
+ * everything that changes them (feature list, index format and settings, query weighting, candidate pipeline, evidence used):
  * index builds are the slow part of training, so features are extracted once and models are
  * fitted many times.
  */
@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { FEATURES } from './features.js';
 import { INDEX_FORMAT_VERSION } from '../index/code-index.js';
+import { DEFAULT_TITLE_WEIGHT } from '../retrieve/query.js';
 import type { LabelledIssue } from './issue-loop.js';
 import type { TrainingQuery } from './objective.js';
 
@@ -25,7 +26,7 @@ export class FeatureCache {
    * @param settings everything besides the feature list that changes the features (JSON-able).
    */
   constructor(root: string, settings: unknown) {
-    const key = createHash('sha1').update(JSON.stringify([FEATURE_VERSION, INDEX_FORMAT_VERSION, FEATURES, settings])).digest('hex').slice(0, 12);
+    const key = createHash('sha1').update(JSON.stringify([FEATURE_VERSION, INDEX_FORMAT_VERSION, DEFAULT_TITLE_WEIGHT, FEATURES, settings])).digest('hex').slice(0, 12);
     this.dir = join(root, key);
   }
 

@@ -33,6 +33,7 @@ export const DEFAULT_CANDIDATES: Required<Pick<FeatureOptions, 'depth' | 'rankin
     bm25: { k1: 1.2, b: 0.75, delta: 0, weights: [3, 3, 1] },
     filePrior: 1.0,
     signals: { frameFile: 0.1, frameFunction: 0.15, mentionedFile: 0.1, mentionedUnit: 0.15, namedFunction: 0.075 },
+    titleWeight: 2,
   },
 };
 

@@ -6,7 +6,6 @@ import { buildVectorIndex, type VectorIndex } from '../embed/vector-index.js';
 import type { FusionOptions } from '../retrieve/fusion.js';
 import { HybridLocalizer } from '../retrieve/hybrid.js';
 import { Localizer, type Localization, type RankingOptions } from '../retrieve/localize.js';
-import { queryTermsOf } from '../retrieve/query.js';
 import type { IssueSignals } from '../text/issue-signals.js';
 import type { ListwiseReranker, RerankStats } from './listwise.js';
 import { rerankLocalization } from './pipeline.js';
@@ -72,7 +71,7 @@ export class RetrieveRerank {
    */
   async localize(issueText: string, opts: { top: number; signals?: IssueSignals; matchedTermsPerItem?: number }): Promise<RetrieveRerankResult> {
     const t0 = performance.now();
-    const query = queryTermsOf(issueText, { stem: this.codeIndex.settings.stem });
+    const query = this.localizer.queryOf(issueText);
     const depth = Math.max(opts.top, this.reranker?.options.top ?? 0);
     const lo = { top: depth, signals: opts.signals, matchedTermsPerItem: opts.matchedTermsPerItem };
     const loc = this.localizer instanceof HybridLocalizer

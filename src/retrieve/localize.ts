@@ -3,6 +3,7 @@ import { Bm25fScorer, topK, type Bm25fParams, type QueryTerms } from './bm25f.js
 import { moduleIdOf, rollUp, type RankedItem } from './rollup.js';
 import { DEFAULT_SIGNAL_WEIGHTS, SignalResolver, type SignalName, type SignalWeights } from './signals.js';
 import type { IssueSignals } from '../text/issue-signals.js';
+import { DEFAULT_TITLE_WEIGHT, queryTermsOf } from './query.js';
 
 /** Rankings at the three levels, best first. */
 export interface Localization {
@@ -41,6 +42,11 @@ export interface RankingOptions {
   filePrior?: number;
   /** Weights of the issue-text signals (stack frames, mentioned paths and names); false = none. */
   signals?: Partial<SignalWeights> | false;
+  /**
+   * Extra query weight of each token of the issue's title, for queries built by
+   * {@link Localizer.queryOf} (default `DEFAULT_TITLE_WEIGHT` of src/retrieve/query.ts).
+   */
+  titleWeight?: number;
 }
 
 /** The default ranking options (chosen by measurement on SWE-bench Lite: docs/results.md). */
@@ -48,6 +54,7 @@ export const DEFAULT_RANKING: Required<Omit<RankingOptions, 'fileBm25'>> = {
   bm25: { k1: 1.2, b: 0.75, delta: 0, weights: [3, 3, 1] },
   filePrior: 1.0,
   signals: {},
+  titleWeight: DEFAULT_TITLE_WEIGHT,
 };
 
 /**
@@ -64,6 +71,7 @@ export class Localizer {
   private readonly combined: Float32Array;
   private readonly signalWeights: SignalWeights | undefined;
   private readonly resolver: SignalResolver | undefined;
+  private readonly titleWeight: number;
   readonly index: CodeIndex['index'];
   readonly units: CodeIndex['units'];
   constructor(readonly codeIndex: CodeIndex, opts: RankingOptions = {}) {
@@ -73,11 +81,20 @@ export class Localizer {
     this.scorer = new Bm25fScorer(codeIndex.index, bm25);
     this.fileScorer = new Bm25fScorer(codeIndex.fileIndex, { ...bm25, ...opts.fileBm25 });
     this.filePrior = opts.filePrior ?? DEFAULT_RANKING.filePrior;
+    this.titleWeight = opts.titleWeight ?? DEFAULT_RANKING.titleWeight;
     this.combined = new Float32Array(codeIndex.index.docCount);
     const sig = opts.signals ?? DEFAULT_RANKING.signals;
     this.signalWeights = sig === false ? undefined : { ...DEFAULT_SIGNAL_WEIGHTS, ...sig };
     // Per-index structures (name → documents, file name → files) are built once, here.
     this.resolver = this.signalWeights ? new SignalResolver(codeIndex) : undefined;
+  }
+
+  /**
+   * The query of an issue text for this index: tokenized and stemmed like the index, title
+   * tokens weighted by the ranking's `titleWeight` (`queryTermsOf`).
+   */
+  queryOf(text: string): QueryTerms {
+    return queryTermsOf(text, { stem: this.codeIndex.settings.stem, titleWeight: this.titleWeight });
   }
 
   /**

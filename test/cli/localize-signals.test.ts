@@ -20,7 +20,7 @@ test('a traceback frame lifts its function to the top and is explained', () => {
   writeFileSync(join(dir, 'shop/report.py'), 'def price_report(items):\n    """Price of every item, total price and discount price."""\n    return [i.price for i in items]\n');
   git('add', '.');
   git('commit', '-qm', 'init');
-  const issue = 'Wrong price and discount price in the report\nTraceback (most recent call last):\n' +
+  const issue = 'Crash in the shop\nWrong price and discount price in the report\nTraceback (most recent call last):\n' +
     '  File "/srv/app/shop/cart.py", line 5, in discount\n    return total * rate\nTypeError: unsupported operand';
   const cache = mkdtempSync(join(tmpdir(), 'issueloc-cache-'));
   const out = JSON.parse(execFileSync(process.execPath, [bin, 'localize', '--repo', dir, '--issue', issue, '--json', '--no-progress', '--cache-dir', cache], { encoding: 'utf8' }));

@@ -42,7 +42,7 @@ function record(id: string, title: string, body: string, positives: string[]): D
 
 const RECORDS = [
   record('A-1', 'Header parsing splits on the wrong colon', 'parse_header splits the header token at every colon; the html title and the socket host are fine', ['app/parser.py:parse_header']),
-  record('A-2', 'Socket stays open', 'close_socket does not shutdown the socket; the cache and the html page are fine', ['app/net.py:close_socket']),
+  record('A-2', 'Socket close does not shutdown', 'close_socket does not shutdown the socket; the cache and the html page are fine', ['app/net.py:close_socket']),
   // The text points nowhere near the fix: dropped by the consistency filter (top 1 here).
   record('A-3', 'Evict is slow', 'least recently used cache evict takes long, and the page title shows it', ['app/render.py:render_header']),
   record('A-4', 'Gone', 'a function that no longer exists', ['app/old.py:gone']),
