@@ -6,7 +6,7 @@
 import type { CodeIndex } from '../index/code-index.js';
 import { isTestPath } from '../corpus/languages.js';
 import { topK, type QueryTerms } from '../retrieve/bm25f.js';
-import { queryTermsOf } from '../retrieve/query.js';
+import { queryTermsOf, titleOf } from '../retrieve/query.js';
 import { Localizer, unitId, type RankingOptions } from '../retrieve/localize.js';
 import { moduleIdOf } from '../retrieve/rollup.js';
 import { SignalResolver, type SignalName, type SignalWeights } from '../retrieve/signals.js';
@@ -167,7 +167,7 @@ export class FeatureExtractor {
     const codeQuery = codeTermsOf(issue.text, this.codeIndex.settings.stem);
     const fnCode = this.fnScorer.prepare(codeQuery);
     const fileCode = this.fileScorer.prepare(codeQuery);
-    const titleQuery = queryTermsOf(titleOf(issue.text), { stem: this.codeIndex.settings.stem });
+    const titleQuery = queryTermsOf(titleOf(issue.text), { stem: this.codeIndex.settings.stem, titleWeight: 0 });
     const fnTitle = this.fnScorer.prepare(titleQuery);
     const fileTitle = this.fileScorer.prepare(titleQuery);
     const buf = new Float64Array(1 + this.fnScorer.fields);
@@ -391,12 +391,6 @@ function codeTermsOf(text: string, stem: boolean): Map<string, number> {
     if (toks.length > 0) q.set(toks[0], (q.get(toks[0]) ?? 0) + 1);
   }
   return q;
-}
-
-/** The issue's title: its first non-empty line, at most 300 characters. */
-function titleOf(text: string): string {
-  const m = /\S[^\n]*/.exec(text);
-  return m ? m[0].slice(0, 300) : '';
 }
 
 /** The identifier-like words of a text (case kept); linear in its length. */
