@@ -155,11 +155,12 @@ async function main() {
   }
   process.stdout.write(`\n${args.data}: ${results.length} issues evaluated (${dataset.dropped.length} dropped on import, ${skipped.length} skipped)\n\n`);
   process.stdout.write(markdownTable(rows, keys));
-  process.stdout.write('\n| repository | issues | full lexical query (ms, median) | ' + models.map((m) => `${m.name} (ms, median)`).join(' | ') + ' |\n');
-  process.stdout.write(`|---|---|---|${models.map(() => '---|').join('')}\n`);
+  const cells = (xs: string[]) => `| ${xs.join(' | ')} |\n`;
+  process.stdout.write(`\n${cells(['repository', 'issues', 'full lexical query (ms, median)', ...models.map((m) => `${m.name} (ms, median)`)])}`);
+  process.stdout.write(cells(['---', '---', '---', ...models.map(() => '---')]).replace(/ /g, ''));
   for (const [repo, t] of times) {
     const n = results.filter((r) => r.repo === repo).length;
-    process.stdout.write(`| ${repo || '(repository of the records)'} | ${n} | ${ms(t.lexical)} | ${t.models.map(ms).join(' | ')} |\n`);
+    process.stdout.write(cells([repo || '(repository of the records)', String(n), ms(t.lexical), ...t.models.map(ms)]));
   }
 }
 

@@ -26,7 +26,8 @@ import { fileStem, lastNamePart } from '../corpus/names.js';
  *   token), so that a few exact identifiers are not drowned by the prose.
  * - titleBm25: BM25F+ /max for the issue's title alone (its first non-empty line), the summary a
  *   reporter writes first (Ye et al. 2014 and Saha et al. 2013 weigh the bug report's summary
- *   apart from its description).
+ *   apart from its description); titleName, titlePath: BM25 of the name or path field alone
+ *   for the title /max.
  * - fileBm25f, fileBm25Code, fileTitleBm25: the same three scores of the whole file (file-level index) /max;
  *   fileRank: 1 / log2(1 + rank of the file in the pipeline's file roll-up); fileCandidates:
  *   ln(1 + candidates in the same file) /max; withinFileRank: 1 / log2(1 + the candidate's rank
@@ -42,7 +43,8 @@ import { fileStem, lastNamePart } from '../corpus/names.js';
  * - nameCoverage: share of the tokens of the function's own name found in the issue;
  *   fileNameCoverage: the same for the file name without extension; nameInText: 1 when the
  *   function's own name (3+ characters) is written in the issue as a word, case kept;
- *   classInText: the same for its top-level class (Ye et al. 2014's class-name feature f4).
+ *   classInText: the same for its top-level class (Ye et al. 2014's class-name feature f4);
+ *   nameInTitle, classInTitle: the same in the title.
  * - fixes, changes: ln(1 + count) /max; fixRecency, changeRecency: Ye et al. (2014) f5;
  *   fixWeighted: Lewis et al. (2013) /max (src/history/file-history.ts).
  * - messageSim: SimiScore over earlier commit messages /max; similarIssues: SimiScore over a
@@ -53,10 +55,10 @@ import { fileStem, lastNamePart } from '../corpus/names.js';
  */
 export const FEATURES = [
   'pipeline', 'pipelineRank', 'bm25f', 'bm25Path', 'bm25Name', 'bm25Body',
-  'bm25Code', 'titleBm25', 'fileBm25f', 'fileBm25Code', 'fileTitleBm25', 'fileRank', 'fileCandidates', 'withinFileRank', 'moduleBest', 'moduleCandidates',
+  'bm25Code', 'titleBm25', 'titleName', 'titlePath', 'fileBm25f', 'fileBm25Code', 'fileTitleBm25', 'fileRank', 'fileCandidates', 'withinFileRank', 'moduleBest', 'moduleCandidates',
   'calledByTop', 'callsTop', 'calledByCount',
   'frameFile', 'frameFunction', 'mentionedFile', 'mentionedUnit', 'namedFunction',
-  'nameCoverage', 'fileNameCoverage', 'nameInText', 'classInText',
+  'nameCoverage', 'fileNameCoverage', 'nameInText', 'classInText', 'nameInTitle', 'classInTitle',
   'fixes', 'fixRecency', 'fixWeighted', 'changes', 'changeRecency', 'messageSim', 'similarIssues',
   'length', 'depth', 'isTest', 'isInit', 'notFunction', 'isPrivate', 'isDunder',
 ] as const;
@@ -193,6 +195,8 @@ export class FeatureExtractor {
       if (fnTitle.length > 0) {
         this.fnScorer.score(d, fnTitle, buf);
         x[row + col.titleBm25] = buf[0];
+        x[row + col.titleName] = this.fieldAt.name >= 0 ? buf[1 + this.fieldAt.name] : 0;
+        x[row + col.titlePath] = this.fieldAt.path >= 0 ? buf[1 + this.fieldAt.path] : 0;
       }
       const f = fileOfUnit[d];
       let fs = fileScore.get(f);
@@ -222,6 +226,7 @@ export class FeatureExtractor {
     // shape, names, history
     const queryTokens = new Set(query.keys());
     const words = wordsOf(issue.text);
+    const titleWords = wordsOf(titleOf(issue.text));
     const calls = this.callLinks(docs, pipelineScores);
     for (let i = 0; i < n; i++) {
       const d = docs[i];
@@ -244,6 +249,8 @@ export class FeatureExtractor {
       x[row + col.fileNameCoverage] = coverage(fileShape.nameTokens, queryTokens);
       x[row + col.nameInText] = unitShape.name.length >= 3 && words.has(unitShape.name) ? 1 : 0;
       x[row + col.classInText] = unitShape.className.length >= 3 && words.has(unitShape.className) ? 1 : 0;
+      x[row + col.nameInTitle] = unitShape.name.length >= 3 && titleWords.has(unitShape.name) ? 1 : 0;
+      x[row + col.classInTitle] = unitShape.className.length >= 3 && titleWords.has(unitShape.className) ? 1 : 0;
       const h = history.files?.get(path);
       if (h) {
         x[row + col.fixes] = Math.log1p(h.fixes);
@@ -262,7 +269,7 @@ export class FeatureExtractor {
       x[row + col.isDunder] = unitShape.isDunder;
       x[row + col.isPrivate] = unitShape.isPrivate;
     }
-    for (const c of ['pipeline', 'bm25f', 'bm25Path', 'bm25Name', 'bm25Body', 'bm25Code', 'titleBm25', 'fileBm25f', 'fileBm25Code', 'fileTitleBm25',
+    for (const c of ['pipeline', 'bm25f', 'bm25Path', 'bm25Name', 'bm25Body', 'bm25Code', 'titleBm25', 'titleName', 'titlePath', 'fileBm25f', 'fileBm25Code', 'fileTitleBm25',
       'fileCandidates', 'moduleBest', 'moduleCandidates',
       'fixes', 'fixWeighted', 'changes', 'messageSim', 'similarIssues'] as const) normaliseColumn(x, n, col[c]);
     return {

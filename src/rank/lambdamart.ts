@@ -31,7 +31,7 @@ import { growTree } from './tree-growth.js';
 
 /** Options of {@link fitLambdaMart}. */
 export interface LambdaMartOptions {
-  /** Boosting rounds: trees (default 300). */
+  /** Boosting rounds: trees (default 100). */
   trees?: number;
   /** Depth of each tree (default 2). */
   maxDepth?: number;
@@ -51,10 +51,11 @@ export interface LambdaMartOptions {
 
 /**
  * Defaults of {@link LambdaMartOptions}: the best setting of leave-repositories-out
- * cross-validation on Loc-Bench (5 folds, 295 issues outside SWE-bench Lite's repositories;
- * bench/ltr-folds.ts) over trees 100–300, depth 2–3, rate 0.05–0.1, leaf 20–100.
+ * cross-validation on Loc-Bench (bench/ltr-folds.ts, 5 folds; rate 0.1 and leaf 20 from a grid
+ * over trees 100–300, depth 2–3, rate 0.05–0.1, leaf 20–100 on 295 issues outside SWE-bench
+ * Lite's repositories; 100 trees of depth 2 from trees 100–300 × depth 2–3 on 389 such issues).
  */
-export const LAMBDAMART_DEFAULTS = { trees: 300, maxDepth: 2, learningRate: 0.1, minLeaf: 20, l2: 1, maxBins: 32 } as const;
+export const LAMBDAMART_DEFAULTS = { trees: 100, maxDepth: 2, learningRate: 0.1, minLeaf: 20, l2: 1, maxBins: 32 } as const;
 
 /** A fitted LambdaMART model of one level: score = init · x + ν Σ_t tree_t(x). */
 export interface LambdaMartFit {
