@@ -69,6 +69,12 @@ test('features of candidates: lexical scores in [0, 1], signals, names, history 
   assert.equal(printMul('titleBm25'), 1);
   assert.ok(helper('titleBm25') > 0 && helper('titleBm25') < 1, 'brackets is not in the title, latex is');
   assert.equal(printMul('fileTitleBm25'), 1);
+  assert.equal(printMul('nameInTitle'), 1, '_print_Mul is written in the title');
+  assert.equal(helper('nameInTitle'), 0, 'not written in the title');
+  assert.equal(flatten('classInTitle'), 1, 'Mul is written in the title');
+  assert.equal(printMul('titleName'), 1, 'print and mul: the best name-field match of the title');
+  assert.ok(printMul('titlePath') > 0 && flatten('titlePath') > 0, 'latex and mul are in the paths');
+  assert.ok(helper('titleName') < printMul('titleName'), 'only LatexPrinter of its name is in the title');
   assert.equal(printMul('withinFileRank'), 1);
   assert.ok(helper('withinFileRank') < 1);
   assert.deepEqual(set.signals.get(set.ids.indexOf('pkg/printing/latex.py:LatexPrinter._print_Mul')), ['namedFunction']);
