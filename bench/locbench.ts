@@ -126,8 +126,9 @@ async function main() {
     const values: Record<string, number>[] = [];
     for (const config of lexical) {
       const localizer = new Localizer(ctx.codeIndex, config);
+      const query = localizer.queryOf(ctx.issue.text);
       const t0 = performance.now();
-      const loc = localizer.localize(config.titleWeight === undefined ? ctx.query : localizer.queryOf(ctx.issue.text), { top: 100, matchedTermsPerItem: 0, signals: ctx.signals });
+      const loc = localizer.localize(query, { top: 100, matchedTermsPerItem: 0, signals: ctx.signals });
       if (config.name === LEXICAL[LEXICAL.length - 1].name) t.lexical.push(performance.now() - t0);
       values.push(issueValues(listsOf(loc), ctx.issue.gold, columns));
     }

@@ -65,9 +65,9 @@ async function main() {
     documents = ctx.codeIndex.units.length;
     const localizer = new Localizer(ctx.codeIndex);
     const ranker = new ModelRanker(ctx.codeIndex, model);
-    const issue = { query: ctx.query, signals: ctx.signals, text: ctx.issue.text };
+    const issue = { signals: ctx.signals, text: ctx.issue.text };
     const history = ctx.repoHistory;
-    const a = fastest(repeats, () => localizer.localize(ctx.query, { top: 10, signals: ctx.signals }));
+    const a = fastest(repeats, () => localizer.localize(localizer.queryOf(ctx.issue.text), { top: 10, signals: ctx.signals }));
     const b = fastest(repeats, () => ranker.localize(issue, {
       files: history?.at(ctx.commit).files, messageScores: history?.messageScores(ctx.commit, ctx.issue.text),
     }, { top: 10 }));

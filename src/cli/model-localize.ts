@@ -2,7 +2,6 @@ import { fileURLToPath } from 'node:url';
 import type { OpenedIndex } from '../index/open-index.js';
 import { RepoHistory } from '../history/repo-history.js';
 import type { Localization } from '../retrieve/localize.js';
-import { queryTermsOf } from '../retrieve/query.js';
 import { RankingModel } from '../rank/model.js';
 import { ModelRanker } from '../rank/model-ranker.js';
 import type { HistoryEvidence } from '../rank/features.js';
@@ -43,7 +42,7 @@ export async function localizeWithModel(opened: OpenedIndex, text: string, model
     ? { files: history.at(opened.commit).files, messageScores: history.messageScores(opened.commit, text) }
     : {};
   const localization = new ModelRanker(codeIndex, model).localize(
-    { query: queryTermsOf(text, { stem: codeIndex.settings.stem, titleWeight: model.candidates.ranking.titleWeight }), signals: extractIssueSignals(text), text },
+    { signals: extractIssueSignals(text), text },
     evidence,
     { top },
   );

@@ -87,6 +87,8 @@ export interface CandidateSet {
   paths: string[];
   /** `path:TopLevelName` of each candidate. */
   modules: string[];
+  /** The issue's query, as the candidate pipeline builds it (`Localizer.queryOf`). */
+  query: QueryTerms;
   /** The pipeline's score of each candidate. */
   pipelineScores: Float32Array;
   /** Feature matrix, row-major: features[i · FEATURES.length + j]. */
@@ -141,7 +143,8 @@ export class FeatureExtractor {
    * @param history history evidence of the query's base commit, if any.
    */
   extract(issue: IssueQuery, history: HistoryEvidence = {}): CandidateSet {
-    const { query, signals } = issue;
+    const { signals } = issue;
+    const query = this.localizer.queryOf(issue.text);
     const { units, fileOfUnit } = this.codeIndex;
     const { scores, reasons: pipelineReasons } = this.localizer.scoreAll(query, signals);
     const hits = topK(scores, this.depth * 2);
@@ -273,7 +276,7 @@ export class FeatureExtractor {
       'fileCandidates', 'moduleBest', 'moduleCandidates',
       'fixes', 'fixWeighted', 'changes', 'messageSim', 'similarIssues'] as const) normaliseColumn(x, n, col[c]);
     return {
-      docs: Int32Array.from(docs), ids, paths, modules,
+      query, docs: Int32Array.from(docs), ids, paths, modules,
       pipelineScores: Float32Array.from(pipelineScores), features: x, signals: candidateSignals,
     };
   }
@@ -377,8 +380,6 @@ interface UnitShape {
 
 /** An issue as the extractor reads it. */
 export interface IssueQuery {
-  /** Issue terms (`queryTermsOf`, stemmed like the index). */
-  query: QueryTerms;
   /** What the issue names in code (`extractIssueSignals`). */
   signals: IssueSignals;
   /** The issue text (title and body), for names written in it. */

@@ -1,7 +1,7 @@
 /**
  * Walks labelled issues repository by repository: opens each repository once, reads its history
  * once for all its base commits, loads (or builds and caches) the code index of each base commit,
- * and hands every issue with its index, query and evidence to a visitor. Shared by
+ * and hands every issue with its index, signals and evidence to a visitor. Shared by
  * `issueloc train` and the benchmark scripts.
  */
 import { join } from 'node:path';
@@ -11,8 +11,6 @@ import { GitRepo } from '../repo/git.js';
 import { mirrorPath } from '../dataset/import/mirrors.js';
 import { modulesOf } from '../dataset/function-positives.js';
 import type { DatasetRecord } from '../dataset/record.js';
-import { queryTermsOf } from '../retrieve/query.js';
-import type { QueryTerms } from '../retrieve/bm25f.js';
 import { extractIssueSignals, type IssueSignals } from '../text/issue-signals.js';
 import { RepoHistory } from '../history/repo-history.js';
 import type { SimilarIssues } from '../history/similar-issues.js';
@@ -75,7 +73,6 @@ export interface IssueContext {
   built: boolean;
   /** Milliseconds spent loading or building the index. */
   indexMillis: number;
-  query: QueryTerms;
   signals: IssueSignals;
   /** The repository's history (absent when history is off). */
   repoHistory?: RepoHistory;
@@ -127,7 +124,6 @@ export async function forEachIssue(
         let evidence: HistoryEvidence | undefined;
         await visit({
           issue, commit, codeIndex, built, indexMillis,
-          query: queryTermsOf(issue.text, { stem: codeIndex.settings.stem }),
           signals: extractIssueSignals(issue.text),
           repoHistory: history,
           history: () => (evidence ??= {

@@ -33,14 +33,15 @@ export class ModelRanker {
 
   /**
    * Rankings at the three levels for an issue.
-   * @param issue the issue's terms (`queryTermsOf`), signals (`extractIssueSignals`) and text.
+   * @param issue the issue's text and signals (`extractIssueSignals`); the query is built from the
+   *   text with the model's candidate ranking (its title weight).
    * @param history history evidence at the base commit (absent evidence gives 0 features).
    */
   localize(issue: IssueQuery, history: HistoryEvidence = {}, opts: ModelLocalizeOptions = {}): Localization {
     const top = opts.top ?? 10;
     const perItem = opts.matchedTermsPerItem ?? 8;
-    const { query } = issue;
     const set = this.extractor.extract(issue, history);
+    const { query } = set;
     const { units } = this.codeIndex;
     // one ordering per distinct scorer (functions; files and modules when the model has their own)
     const orderings = new Map<LevelScorer, { id: string; path: string; qualifiedName: string; score: number; i: number }[]>();

@@ -5,12 +5,9 @@ import type { FeatureExtractor } from './features.js';
 import type { IssueContext } from './issue-loop.js';
 import type { TrainingQuery } from './objective.js';
 
-/**
- * Extracts the candidates of the issue of `ctx` with their features and its gold items; the
- * query is built with the extractor's candidate ranking (its title weight).
- */
+/** Extracts the candidates of the issue of `ctx` with their features and its gold items. */
 export function trainingQueryOf(ctx: IssueContext, extractor: FeatureExtractor): TrainingQuery {
-  const set = extractor.extract({ query: extractor.localizer.queryOf(ctx.issue.text), signals: ctx.signals, text: ctx.issue.text }, ctx.history());
+  const set = extractor.extract({ signals: ctx.signals, text: ctx.issue.text }, ctx.history());
   return {
     id: ctx.issue.id,
     repo: ctx.issue.repo,

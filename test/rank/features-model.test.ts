@@ -34,7 +34,7 @@ test('features of candidates: lexical scores in [0, 1], signals, names, history 
   const ci = sampleIndex();
   const text = 'latex printing of Mul is wrong: `_print_Mul()` drops the sign\nneeds_brackets is not asked';
   const ex = new FeatureExtractor(ci, DEFAULT_CANDIDATES);
-  const set = ex.extract({ query: queryTermsOf(text, { stem: false }), signals: extractIssueSignals(text), text }, {
+  const set = ex.extract({ signals: extractIssueSignals(text), text }, {
     files: new Map([['pkg/core/mul.py', { changes: 9, fixes: 3, fixRecency: 0.5, fixWeighted: 0.2, changeRecency: 0.9 }]]),
     messageScores: new Map([['pkg/printing/latex.py', 0.3]]),
   });
@@ -86,7 +86,7 @@ test('a model of the pipeline score alone ranks like the lexical pipeline', () =
   const model = new RankingModel({ weights: { pipeline: 1 }, candidates: DEFAULT_CANDIDATES });
   const query = queryTermsOf(text, { stem: false });
   const signals = extractIssueSignals(text);
-  const byModel = new ModelRanker(ci, model).localize({ query, signals, text });
+  const byModel = new ModelRanker(ci, model).localize({ signals, text });
   const lexical = new Localizer(ci, DEFAULT_CANDIDATES.ranking).localize(query, { signals });
   assert.deepEqual(byModel.functions.map((f) => f.id), lexical.functions.map((f) => f.id));
   assert.deepEqual(byModel.files.map((f) => f.id), lexical.files.map((f) => f.id));
@@ -94,10 +94,10 @@ test('a model of the pipeline score alone ranks like the lexical pipeline', () =
   assert.deepEqual(byModel.functions[0].matchedTerms, lexical.functions[0].matchedTerms);
   // a model that prefers long functions reorders
   const long = new RankingModel({ weights: { length: 1 }, candidates: DEFAULT_CANDIDATES });
-  assert.equal(new ModelRanker(ci, long).localize({ query, signals, text }).functions[0].id, 'pkg/core/mul.py:Mul.flatten');
+  assert.equal(new ModelRanker(ci, long).localize({ signals, text }).functions[0].id, 'pkg/core/mul.py:Mul.flatten');
   // own file weights rank the files; functions keep the main weights
   const perLevel = new RankingModel({ weights: { pipeline: 1 }, levels: { file: { length: 1 } }, candidates: DEFAULT_CANDIDATES });
-  const split = new ModelRanker(ci, perLevel).localize({ query, signals, text });
+  const split = new ModelRanker(ci, perLevel).localize({ signals, text });
   assert.deepEqual(split.functions.map((f) => f.id), lexical.functions.map((f) => f.id));
   assert.equal(split.files[0].id, 'pkg/core/mul.py');
   assert.deepEqual(split.modules.map((f) => f.id), lexical.modules.map((f) => f.id));
@@ -134,13 +134,13 @@ test('bad input: no indexed word gives empty rankings; a 1 MB issue ranks in bou
   const model = new RankingModel({ weights: { pipeline: 1, length: 0.2 }, candidates: DEFAULT_CANDIDATES });
   const ranker = new ModelRanker(ci, model);
   for (const text of ['', 'the of and', '!!! ??? ...']) {
-    const loc = ranker.localize({ query: queryTermsOf(text, { stem: false }), signals: extractIssueSignals(text), text });
+    const loc = ranker.localize({ signals: extractIssueSignals(text), text });
     assert.deepEqual([loc.functions.length, loc.files.length, loc.modules.length, loc.matchedQueryTerms], [0, 0, 0, 0]);
   }
   const big = `${'Traceback: File "pkg/core/mul.py", line 3, in flatten\n'.repeat(2000)}${'latex_printer mul_args x '.repeat(40_000)}`;
   assert.ok(big.length > 1_000_000);
   const t0 = performance.now();
-  const loc = ranker.localize({ query: queryTermsOf(big, { stem: false }), signals: extractIssueSignals(big), text: big });
+  const loc = ranker.localize({ signals: extractIssueSignals(big), text: big });
   assert.ok(performance.now() - t0 < 5000);
   assert.equal(loc.files[0].id, 'pkg/core/mul.py');
 });
