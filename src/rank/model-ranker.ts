@@ -23,6 +23,13 @@ export interface ModelLocalizeOptions {
  * lists fewer than `top` items when the candidates hold fewer distinct files or modules. Files
  * and modules are ranked by the first occurrence of their candidates under the model's scorer
  * for that level (the function level's unless the model has own file/module weights or trees).
+ *
+ * Files without any function-level document (see `Localizer` in src/retrieve/localize.ts) are not
+ * ranked here: their lexical scores come from the candidate pipeline's `scoreAll`, which the
+ * feature extractor does not pass on, and scoring again would double the lexical cost of a query
+ * (docs/learning-to-rank.md: ≈ 5 ms against a 5 ms model budget). A simple rule once the candidate
+ * set carries them: insert each before the first model-ranked file whose best pipeline score is
+ * lower.
  */
 export class ModelRanker {
   readonly extractor: FeatureExtractor;

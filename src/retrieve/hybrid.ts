@@ -10,7 +10,9 @@ import { Localizer, type Localization, type LocalizeOptions, type RankingOptions
 /**
  * A {@link Localizer} whose function scores fuse its lexical scores (BM25F+ with file prior and
  * signals, as configured) with the bi-encoder's cosine between the issue and each function
- * (SweRank's retriever; Reddy et al. 2025). Roll-up to modules and files is unchanged.
+ * (SweRank's retriever; Reddy et al. 2025). Roll-up to modules and files is unchanged;
+ * function-less files (see {@link Localizer}) are ranked only when the fusion is `lexical`, as
+ * their lexical scores are not on the scale of fused ones.
  *
  * @example
  * const hybrid = new HybridLocalizer(codeIndex, {}, vectors, embedder, { method: 'rrf' });
@@ -41,7 +43,7 @@ export class HybridLocalizer extends Localizer {
     }
   }
 
-  /** Fused scores when an issue vector is set (inside {@link localizeIssue}), else the lexical ones. */
+  /** Fused scores when an issue vector is set (inside {@link localizeIssue}), else the lexical ones (with function-less files). */
   override scoreAll(query: QueryTerms, signals?: IssueSignals): ReturnType<Localizer['scoreAll']> {
     const lexical = super.scoreAll(query, signals);
     if (!this.queryVector || this.fusion.method === 'lexical') return lexical;

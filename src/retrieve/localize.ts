@@ -1,12 +1,13 @@
 import type { CodeIndex, IndexedUnit } from '../index/code-index.js';
 import { Bm25fScorer, topK, type Bm25fParams, type QueryTerms } from './bm25f.js';
-import { moduleIdOf, rollUp, type RankedItem } from './rollup.js';
+import { functionlessFiles, mergeByScore, moduleIdOf, rollUp, type RankedItem } from './rollup.js';
 import { DEFAULT_SIGNAL_WEIGHTS, SignalResolver, type SignalName, type SignalWeights } from './signals.js';
 import type { IssueSignals } from '../text/issue-signals.js';
 import { DEFAULT_TITLE_WEIGHT, queryTermsOf } from './query.js';
 
 /** Rankings at the three levels, best first. */
 export interface Localization {
+  /** Files rolled up from `functions`, merged by score with function-less files ({@link Localizer}). */
   files: RankedItem[];
   modules: RankedItem[];
   functions: RankedItem[];
@@ -20,7 +21,7 @@ export interface LocalizeOptions {
   top?: number;
   /**
    * Functions kept before roll-up (default: max(2000, 50 × top)); files and modules are ranked
-   * by first occurrence in this list.
+   * by first occurrence in this list (function-less files by their own score, see {@link Localizer}).
    */
   depth?: number;
   /** Matched terms listed per item (default 8, most informative first). */
@@ -57,12 +58,33 @@ export const DEFAULT_RANKING: Required<Omit<RankingOptions, 'fileBm25'>> = {
   titleWeight: DEFAULT_TITLE_WEIGHT,
 };
 
+/** A file-level document that has no function-level document, with its score (see {@link Localizer}). */
+export interface ScoredFile {
+  /** File-level document (index into `CodeIndex.filePaths`). */
+  file: number;
+  score: number;
+  /** File-level signals that raised it (`frameFile`, `mentionedFile`). */
+  signals?: SignalName[];
+}
+
 /**
  * Ranks the code units of one index for an issue: BM25F+ over function-level documents,
  * optionally fused with a whole-file prior, then roll-up to modules and files by first
  * occurrence (SweRank protocol).
  *
- * Construct once per loaded index and reuse: the scorers precompute per-document length norms.
+ * Function-less files (a constants module, `settings.py`, an `__init__.py` of imports, a Java
+ * class of fields only: file-level documents without any function-level document, which roll-up
+ * can never reach) join the FILE ranking only, with the score a function of theirs would get
+ * from its file: α · s_file / max s_file (α = `filePrior`), divided by the same maximum as the
+ * function scores when signals are on, plus the file-level signal boosts (`frameFile`,
+ * `mentionedFile`). Since a function's fused score is its file part plus s_fn / max s_fn ≥ 0,
+ * a function-less file ranks above a file with functions only when its own file evidence is
+ * stronger than that file's file part and best function together. With α = 0 and no signal
+ * firing they stay out (score 0). Files with functions are ranked exactly as before; at equal
+ * scores they come first. Not done for hybrid (dense-fused) scores, whose scale differs.
+ *
+ * Construct once per loaded index and reuse: the scorers precompute per-document length norms,
+ * and the function-less files are listed once.
  */
 export class Localizer {
   private readonly scorer: Bm25fScorer;
@@ -72,6 +94,10 @@ export class Localizer {
   private readonly signalWeights: SignalWeights | undefined;
   private readonly resolver: SignalResolver | undefined;
   private readonly titleWeight: number;
+  /** Function-less file-level documents, and each file's place in that list (−1: has functions). */
+  private readonly functionless: Uint32Array;
+  private readonly functionlessAt: Int32Array;
+  private readonly functionlessScores: Float32Array;
   readonly index: CodeIndex['index'];
   readonly units: CodeIndex['units'];
   constructor(readonly codeIndex: CodeIndex, opts: RankingOptions = {}) {
@@ -87,6 +113,10 @@ export class Localizer {
     this.signalWeights = sig === false ? undefined : { ...DEFAULT_SIGNAL_WEIGHTS, ...sig };
     // Per-index structures (name → documents, file name → files) are built once, here.
     this.resolver = this.signalWeights ? new SignalResolver(codeIndex) : undefined;
+    this.functionless = functionlessFiles(codeIndex.fileOfUnit, codeIndex.filePaths.length);
+    this.functionlessAt = new Int32Array(codeIndex.filePaths.length).fill(-1);
+    this.functionless.forEach((f, i) => { this.functionlessAt[f] = i; });
+    this.functionlessScores = new Float32Array(this.functionless.length);
   }
 
   /**
@@ -100,27 +130,55 @@ export class Localizer {
   /**
    * Scores of every function-level document: BM25F+, fused with the file prior, normalised so
    * the best scores 1 when a prior or signals are used, plus the signal boosts. Reused array.
+   * `functionless`: the function-less files with a positive score on the same scale (their
+   * file part and file-level boosts, see {@link Localizer}), best first; absent with neither a
+   * prior nor signals.
    */
-  scoreAll(query: QueryTerms, signals?: IssueSignals): { scores: Float32Array; reasons?: Map<number, SignalName[]> } {
+  scoreAll(query: QueryTerms, signals?: IssueSignals): { scores: Float32Array; reasons?: Map<number, SignalName[]>; functionless?: ScoredFile[] } {
     const fn = this.scorer.scoreAll(query);
     const useSignals = signals !== undefined && this.signalWeights !== undefined;
     if (this.filePrior <= 0 && !useSignals) return { scores: fn };
     const out = this.combined;
     const fileOf = this.codeIndex.fileOfUnit;
+    const bare = this.functionless;
+    const bareScores = this.functionlessScores;
     if (this.filePrior > 0) {
       const file = this.fileScorer.scoreAll(query);
       const a = 1 / maxOf(fn, 1);
       const c = this.filePrior / maxOf(file, 1);
       for (let d = 0; d < fn.length; d++) out[d] = fn[d] * a + file[fileOf[d]] * c;
+      for (let i = 0; i < bare.length; i++) bareScores[i] = file[bare[i]] * c;
     } else {
       out.set(fn);
+      bareScores.fill(0);
     }
-    if (!useSignals) return { scores: out };
+    if (!useSignals) return { scores: out, functionless: this.scoredFunctionless() };
     const top = maxOf(out, 1);
     for (let d = 0; d < out.length; d++) out[d] /= top;
-    const { boost, reasons } = this.resolver!.boosts(signals, this.signalWeights);
+    for (let i = 0; i < bare.length; i++) bareScores[i] /= top;
+    const { boost, reasons, files } = this.resolver!.boosts(signals, this.signalWeights);
     for (let d = 0; d < out.length; d++) out[d] += boost[d];
-    return { scores: out, reasons };
+    const why = new Map<number, SignalName[]>();
+    for (const [f, b] of files) {
+      const i = this.functionlessAt[f];
+      if (i < 0) continue;
+      bareScores[i] += b.boost;
+      why.set(f, b.reasons);
+    }
+    return { scores: out, reasons, functionless: this.scoredFunctionless(why) };
+  }
+
+  /** The function-less files with a positive score, best first (ties: path order). */
+  private scoredFunctionless(why?: ReadonlyMap<number, SignalName[]>): ScoredFile[] {
+    const out: ScoredFile[] = [];
+    const bare = this.functionless;
+    for (let i = 0; i < bare.length; i++) {
+      const score = this.functionlessScores[i];
+      if (!(score > 0)) continue;
+      const signals = why?.get(bare[i]);
+      out.push(signals ? { file: bare[i], score, signals } : { file: bare[i], score });
+    }
+    return out.sort((x, y) => y.score - x.score || x.file - y.file);
   }
 
   /**
@@ -131,7 +189,7 @@ export class Localizer {
     const top = opts.top ?? 10;
     const depth = Math.max(top, opts.depth ?? Math.max(2000, 50 * top));
     const perItem = opts.matchedTermsPerItem ?? 8;
-    const { scores, reasons } = this.scoreAll(query, opts.signals);
+    const { scores, reasons, functionless = [] } = this.scoreAll(query, opts.signals);
     const hits = topK(scores, depth);
     // A name defined twice in one file (e.g. in both branches of an `if`) ranks once, at its best.
     const seen = new Set<string>();
@@ -143,7 +201,15 @@ export class Localizer {
       seen.add(id);
       ranked.push({ id, path: u.path, qualifiedName: u.qualifiedName, score: h.score, doc: h.doc });
     }
-    const { files, modules } = rollUp(ranked, top);
+    const rolled = rollUp(ranked, top);
+    const { modules } = rolled;
+    const bareOf = new Map<string, ScoredFile>();
+    const bareItems: RankedItem[] = functionless.slice(0, top).map((s) => {
+      const id = this.codeIndex.filePaths[s.file];
+      bareOf.set(id, s);
+      return s.signals ? { id, score: s.score, signals: s.signals } : { id, score: s.score };
+    });
+    const files = mergeByScore(rolled.files, bareItems, top);
     const functions: RankedItem[] = ranked.slice(0, top).map((r) => ({ id: r.id, score: r.score }));
     // Matched terms only for what is shown, from the item's best document.
     if (perItem > 0) {
@@ -156,6 +222,11 @@ export class Localizer {
       }
       const memo = new Map<number, string[]>();
       for (const it of [...functions, ...files, ...modules]) {
+        const bare = bareOf.get(it.id); // a function-less file's path is no function's or module's id
+        if (bare) {
+          it.matchedTerms = this.matchedFileTerms(bare.file, query, perItem);
+          continue;
+        }
         const doc = bestDoc.get(it.id)!;
         let t = memo.get(doc);
         if (!t) memo.set(doc, (t = this.matchedTerms(doc, query, perItem)));
@@ -169,24 +240,34 @@ export class Localizer {
     return { files, modules, functions, matchedQueryTerms: present };
   }
 
-  /** The query terms found in document `doc`, highest idf first (binary search in postings). */
+  /** The query terms found in function-level document `doc`, highest idf first (binary search in postings). */
   matchedTerms(doc: number, query: QueryTerms, limit: number): string[] {
-    const { postingStart, postingDoc, termIds } = this.index;
-    const found: { term: string; idf: number }[] = [];
-    for (const term of query.keys()) {
-      const t = termIds.get(term);
-      if (t === undefined) continue;
-      let lo = postingStart[t], hi = postingStart[t + 1] - 1;
-      while (lo <= hi) {
-        const mid = (lo + hi) >> 1;
-        const d = postingDoc[mid];
-        if (d === doc) { found.push({ term, idf: this.scorer.idf(t) }); break; }
-        if (d < doc) lo = mid + 1; else hi = mid - 1;
-      }
-    }
-    found.sort((a, b) => b.idf - a.idf || (a.term < b.term ? -1 : 1));
-    return found.slice(0, limit).map((f) => f.term);
+    return termsInDoc(this.scorer, doc, query, limit);
   }
+
+  /** The query terms found in file-level document `file`, highest file-level idf first. */
+  matchedFileTerms(file: number, query: QueryTerms, limit: number): string[] {
+    return termsInDoc(this.fileScorer, file, query, limit);
+  }
+}
+
+/** The query terms found in document `doc` of a scorer's index, highest idf first. */
+function termsInDoc(scorer: Bm25fScorer, doc: number, query: QueryTerms, limit: number): string[] {
+  const { postingStart, postingDoc, termIds } = scorer.index;
+  const found: { term: string; idf: number }[] = [];
+  for (const term of query.keys()) {
+    const t = termIds.get(term);
+    if (t === undefined) continue;
+    let lo = postingStart[t], hi = postingStart[t + 1] - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const d = postingDoc[mid];
+      if (d === doc) { found.push({ term, idf: scorer.idf(t) }); break; }
+      if (d < doc) lo = mid + 1; else hi = mid - 1;
+    }
+  }
+  found.sort((a, b) => b.idf - a.idf || (a.term < b.term ? -1 : 1));
+  return found.slice(0, limit).map((f) => f.term);
 }
 
 /** `path` for a file-level unit, `path:Qualified.name` otherwise. */

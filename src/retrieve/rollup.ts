@@ -54,3 +54,32 @@ export function rollUp(functions: readonly RollupSource[], limit = Infinity): { 
   }
   return { files, modules };
 }
+
+/**
+ * File-level documents that have no function-level document (files of top-level code only,
+ * classes without methods: src/index/code-index.ts), ascending. Roll-up can never rank them;
+ * `Localizer` ranks them from their own file score (see {@link mergeByScore}).
+ * @param fileOfUnit the file-level document of each function-level document.
+ * @param fileCount the number of file-level documents.
+ */
+export function functionlessFiles(fileOfUnit: Uint32Array, fileCount: number): Uint32Array {
+  const has = new Uint8Array(fileCount);
+  for (let d = 0; d < fileOfUnit.length; d++) has[fileOfUnit[d]] = 1;
+  const out: number[] = [];
+  for (let f = 0; f < fileCount; f++) if (!has[f]) out.push(f);
+  return Uint32Array.from(out);
+}
+
+/**
+ * Two rankings, each best first, merged by score and cut to `limit`; at equal scores the items
+ * of `first` come first (a rolled-up file keeps its place against a function-less one).
+ */
+export function mergeByScore(first: readonly RankedItem[], second: readonly RankedItem[], limit: number): RankedItem[] {
+  const out: RankedItem[] = [];
+  let i = 0, j = 0;
+  while (out.length < limit && (i < first.length || j < second.length)) {
+    if (j >= second.length || (i < first.length && first[i].score >= second[j].score)) out.push(first[i++]);
+    else out.push(second[j++]);
+  }
+  return out;
+}

@@ -37,6 +37,12 @@ export interface SignalBoosts {
   boost: Float32Array;
   /** Signals that fired, per document with a boost. */
   reasons: Map<number, SignalName[]>;
+  /**
+   * Per file-level document named by a file-level signal (`frameFile`, `mentionedFile`): the
+   * boost those signals give each of its functions, and which fired. Files with no function-level
+   * document get ranked with it (`Localizer.scoreAll`).
+   */
+  files: Map<number, { boost: number; reasons: SignalName[] }>;
 }
 
 /**
@@ -87,11 +93,20 @@ export class SignalResolver {
       if (!set) fired.set(name, (set = new Set()));
       for (const d of docs) set.add(d);
     };
+    const firedFiles = new Map<SignalName, Set<number>>();
+    // a file-level signal: every function of file f, and the file itself
+    const fireFile = (name: 'frameFile' | 'mentionedFile', f: number) => {
+      if (weights[name] <= 0) return;
+      fire(name, this.docsOfFile[f]);
+      let set = firedFiles.get(name);
+      if (!set) firedFiles.set(name, (set = new Set()));
+      set.add(f);
+    };
     const { units } = this.codeIndex;
 
     for (const frame of signals.frames) {
       const files = frame.file ? this.resolvePath(frame.file) : frame.className ? this.resolveDotted(frame.className).files : [];
-      for (const f of files) fire('frameFile', this.docsOfFile[f]);
+      for (const f of files) fireFile('frameFile', f);
       if (frame.function) {
         const fn = lastNamePart(frame.function);
         const candidates = files.length > 0 ? files.flatMap((f) => this.docsOfFile[f]) : [];
@@ -99,12 +114,12 @@ export class SignalResolver {
       }
     }
     for (const p of signals.filePaths) {
-      for (const f of this.resolvePath(p)) fire('mentionedFile', this.docsOfFile[f]);
+      for (const f of this.resolvePath(p)) fireFile('mentionedFile', f);
     }
     for (const name of signals.dottedNames) {
       const { files, rest } = this.resolveDotted(name);
       for (const f of files) {
-        fire('mentionedFile', this.docsOfFile[f]);
+        fireFile('mentionedFile', f);
         if (rest) fire('mentionedUnit', this.docsOfFile[f].filter((d) => {
           const q = units[d].qualifiedName;
           return q === rest || q.startsWith(`${rest}.`) || rest.startsWith(`${q}.`);
@@ -127,7 +142,15 @@ export class SignalResolver {
         else reasons.set(d, [name]);
       }
     }
-    return { boost, reasons };
+    const files = new Map<number, { boost: number; reasons: SignalName[] }>();
+    for (const [name, set] of firedFiles) {
+      for (const f of set) {
+        const b = files.get(f);
+        if (b) { b.boost += weights[name]; b.reasons.push(name); }
+        else files.set(f, { boost: weights[name], reasons: [name] });
+      }
+    }
+    return { boost, reasons, files };
   }
 
   /** File documents that a written path names (longest component-wise suffix match). */

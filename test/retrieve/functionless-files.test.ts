@@ -1,0 +1,101 @@
+// Files without any function-level document (constants modules, __init__.py of imports) join the
+// file ranking from their own file score and file-level signals; roll-up is unchanged otherwise.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { cleanup, commitFiles, tempDir } from '../repo/git-fixture.js';
+import { GitRepo } from '../../src/repo/git.js';
+import { indexCommit } from '../../src/index/index-commit.js';
+import { Localizer, type RankingOptions } from '../../src/retrieve/localize.js';
+import { functionlessFiles, mergeByScore, rollUp } from '../../src/retrieve/rollup.js';
+import { DEFAULT_SIGNAL_WEIGHTS, type SignalName } from '../../src/retrieve/signals.js';
+import { extractIssueSignals } from '../../src/text/issue-signals.js';
+
+const CLIENT = [
+  'from app.settings import DEFAULT_TIMEOUT',
+  '',
+  'def connect(host, timeout=DEFAULT_TIMEOUT):',
+  '    """Open a connection to host."""',
+  '    return open_socket(host, timeout)',
+  '',
+  'def send(conn, payload):',
+  '    return conn.write(payload)',
+  '',
+].join('\n');
+const UTIL = 'def retry(fn, limit):\n    for _ in range(limit):\n        fn()\n\ndef parse_host(text):\n    return text.split(":")\n';
+const SETTINGS = 'DEFAULT_TIMEOUT = 30\nRETRY_LIMIT = 5\nDEFAULT_HOST = "localhost"\n';
+
+/** Indexes a tiny repository; `settings` is the text of app/settings.py. */
+async function indexOf(settings: string) {
+  const dir = tempDir('issueloc-bare-');
+  try {
+    const commit = commitFiles(join(dir, 'repo'), {
+      'app/__init__.py': 'from app.client import connect, send\n',
+      'app/client.py': CLIENT,
+      'app/util.py': UTIL,
+      'app/settings.py': settings,
+    });
+    const repo = await GitRepo.open(join(dir, 'repo'));
+    const { codeIndex } = await indexCommit(repo, commit, { cacheDir: join(dir, 'cache') });
+    await repo.close();
+    return codeIndex;
+  } finally {
+    cleanup(dir);
+  }
+}
+
+const localize = (ci: Awaited<ReturnType<typeof indexOf>>, text: string, ranking: RankingOptions = {}) => {
+  const l = new Localizer(ci, ranking);
+  return l.localize(l.queryOf(text), { top: 10, signals: extractIssueSignals(text) });
+};
+
+test('a constants module with only top-level assignments is ranked as a file, never as a function or module', async () => {
+  const ci = await indexOf(SETTINGS);
+  const bare = [...functionlessFiles(ci.fileOfUnit, ci.filePaths.length)].map((f) => ci.filePaths[f]).sort();
+  assert.deepEqual(bare, ['app/__init__.py', 'app/settings.py']);
+  const text = 'DEFAULT_TIMEOUT constant is wrong\nThe default timeout of 30 seconds is too short for slow hosts.';
+  const loc = localize(ci, text);
+  const settings = loc.files.find((f) => f.id === 'app/settings.py');
+  assert.ok(settings, JSON.stringify(loc.files));
+  assert.ok(settings.score > 0);
+  assert.ok(settings.matchedTerms?.includes('timeout'), `matched terms from the file-level index: ${settings.matchedTerms}`);
+  assert.ok(!loc.functions.some((f) => f.id.startsWith('app/settings.py')), 'no function of its own');
+  assert.ok(!loc.modules.some((m) => m.id.startsWith('app/settings.py')), 'no module of its own');
+  for (let i = 1; i < loc.files.length; i++) assert.ok(loc.files[i - 1].score >= loc.files[i].score, 'merged by score');
+  // no prior and no signals: no evidence, so it stays out
+  const plain = localize(ci, text, { filePrior: 0, signals: false });
+  assert.ok(!plain.files.some((f) => f.id === 'app/settings.py'));
+});
+
+test('a traceback frame in a file with no functions ranks that file, with its signal', async () => {
+  const ci = await indexOf(SETTINGS);
+  const text = 'Crash at import of the project\nTraceback (most recent call last):\n' +
+    '  File "/srv/site/app/settings.py", line 2, in <module>\n    RETRY_LIMIT = 5\nNameError: boom';
+  const loc = localize(ci, text, { filePrior: 0 });
+  const settings = loc.files.find((f) => f.id === 'app/settings.py');
+  assert.ok(settings, JSON.stringify(loc.files));
+  assert.ok(settings.signals?.includes('frameFile'), `${settings.signals}`);
+  // with no prior its score is the sum of the boosts its functions would get from their file
+  const boosts = (settings.signals ?? []).reduce((s, name) => s + DEFAULT_SIGNAL_WEIGHTS[name as SignalName], 0);
+  assert.ok(Math.abs(settings.score - boosts) < 1e-6, `${settings.score} vs ${boosts}`);
+  const without = localize(ci, text, { filePrior: 0, signals: { frameFile: 0, mentionedFile: 0 } });
+  assert.ok(!without.files.some((f) => f.id === 'app/settings.py'), 'the signal off: no evidence left');
+});
+
+test('files with functions rank exactly as the roll-up of the function ranking', async () => {
+  const ci = await indexOf(`${SETTINGS}\ndef get_timeout():\n    return DEFAULT_TIMEOUT\n`);
+  const text = 'DEFAULT_TIMEOUT constant is wrong\nThe default timeout of 30 seconds is too short for slow hosts, connect and retry.';
+  const l = new Localizer(ci);
+  const loc = l.localize(l.queryOf(text), { top: 100, signals: extractIssueSignals(text), matchedTermsPerItem: 0 });
+  const withFunctions = loc.files.filter((f) => f.id !== 'app/__init__.py').map(({ id, score }) => ({ id, score }));
+  const ranked = loc.functions.map((f) => ({ ...f, path: f.id.split(':')[0], qualifiedName: f.id.split(':')[1] }));
+  assert.deepEqual(withFunctions, rollUp(ranked).files.map(({ id, score }) => ({ id, score })));
+  assert.ok(withFunctions.some((f) => f.id === 'app/settings.py'), 'settings.py now ranked through get_timeout');
+});
+
+test('mergeByScore keeps each list’s order, puts the first list first at equal scores and cuts to the limit', () => {
+  const a = [{ id: 'a1', score: 3 }, { id: 'a2', score: 1 }];
+  const b = [{ id: 'b1', score: 3 }, { id: 'b2', score: 2 }, { id: 'b3', score: 0.5 }];
+  assert.deepEqual(mergeByScore(a, b, 4).map((x) => x.id), ['a1', 'b1', 'b2', 'a2']);
+  assert.deepEqual(mergeByScore(a, [], 10).map((x) => x.id), ['a1', 'a2']);
+});
