@@ -7,7 +7,7 @@ import type { CodeIndex } from '../index/code-index.js';
 import { isTestPath } from '../corpus/languages.js';
 import { topK, type QueryTerms } from '../retrieve/bm25f.js';
 import { queryTermsOf, titleOf } from '../retrieve/query.js';
-import { Localizer, unitId, type RankingOptions } from '../retrieve/localize.js';
+import { Localizer, unitId, type RankingOptions, type ScoredFile } from '../retrieve/localize.js';
 import { moduleIdOf } from '../retrieve/rollup.js';
 import { SignalResolver, type SignalName, type SignalWeights } from '../retrieve/signals.js';
 import type { IssueSignals } from '../text/issue-signals.js';
@@ -95,6 +95,11 @@ export interface CandidateSet {
   features: Float32Array;
   /** Signals that fired per candidate (index into `docs`), for `--explain`. */
   signals: Map<number, SignalName[]>;
+  /**
+   * Files without any function-level document, with their pipeline scores (same scale as
+   * `pipelineScores`), best first: they have no candidate, so the model cannot score them.
+   */
+  functionless: ScoredFile[];
 }
 
 /** Options of {@link FeatureExtractor}. */
@@ -146,7 +151,7 @@ export class FeatureExtractor {
     const { signals } = issue;
     const query = this.localizer.queryOf(issue.text);
     const { units, fileOfUnit } = this.codeIndex;
-    const { scores, reasons: pipelineReasons } = this.localizer.scoreAll(query, signals);
+    const { scores, reasons: pipelineReasons, functionless = [] } = this.localizer.scoreAll(query, signals);
     const hits = topK(scores, this.depth * 2);
     const seen = new Set<string>();
     const docs: number[] = [];
@@ -175,7 +180,7 @@ export class FeatureExtractor {
     const titleQuery = queryTermsOf(titleOf(issue.text), { stem: this.codeIndex.settings.stem, titleWeight: 0 });
     const fnTitle = this.fnScorer.prepare(titleQuery);
     const fileTitle = this.fileScorer.prepare(titleQuery);
-    const buf = new Float64Array(1 + this.fnScorer.fields);
+    const buf = new Float64Array(1 + Math.max(this.fnScorer.fields, this.fileScorer.fields));
     const fileScore = new Map<number, [number, number, number]>();
     const fileRank = new Map<string, number>();
     const perFile = new Map<string, number>();
@@ -277,7 +282,7 @@ export class FeatureExtractor {
       'fixes', 'fixWeighted', 'changes', 'messageSim', 'similarIssues'] as const) normaliseColumn(x, n, col[c]);
     return {
       query, docs: Int32Array.from(docs), ids, paths, modules,
-      pipelineScores: Float32Array.from(pipelineScores), features: x, signals: candidateSignals,
+      pipelineScores: Float32Array.from(pipelineScores), features: x, signals: candidateSignals, functionless,
     };
   }
 

@@ -24,12 +24,11 @@ export interface ModelLocalizeOptions {
  * and modules are ranked by the first occurrence of their candidates under the model's scorer
  * for that level (the function level's unless the model has own file/module weights or trees).
  *
- * Files without any function-level document (see `Localizer` in src/retrieve/localize.ts) are not
- * ranked here: their lexical scores come from the candidate pipeline's `scoreAll`, which the
- * feature extractor does not pass on, and scoring again would double the lexical cost of a query
- * (docs/learning-to-rank.md: ≈ 5 ms against a 5 ms model budget). A simple rule once the candidate
- * set carries them: insert each before the first model-ranked file whose best pipeline score is
- * lower.
+ * Files without any function-level document (see `Localizer` in src/retrieve/localize.ts) have no
+ * candidate for the model to score; each goes into the file ranking right before the first
+ * model-ranked file whose best candidate has a lower pipeline score than the file's own pipeline
+ * score (so it keeps its lexical place against the files the model ranks; the model's order of
+ * those files is never changed).
  */
 export class ModelRanker {
   readonly extractor: FeatureExtractor;
@@ -66,7 +65,11 @@ export class ModelRanker {
     };
     const byFunction = rankedBy(this.model.scorers.function);
     const functions: RankedItem[] = byFunction.slice(0, top).map((r) => ({ id: r.id, score: r.score }));
-    const { files } = rollUp(rankedBy(this.model.scorers.file), top);
+    const rolled = rollUp(rankedBy(this.model.scorers.file), Infinity).files;
+    const pipelineBest = new Map<string, number>();
+    set.paths.forEach((p, i) => { if (!pipelineBest.has(p)) pipelineBest.set(p, set.pipelineScores[i]); });
+    const bare = set.functionless.slice(0, top).map((s) => ({ id: this.codeIndex.filePaths[s.file], ...s }));
+    const files: RankedItem[] = insertByPipelineScore(rolled, bare.map((b) => ({ id: b.id, score: b.score })), (it) => pipelineBest.get(it.id)!, top);
     const { modules } = rollUp(rankedBy(this.model.scorers.module), top);
     if (perItem > 0) {
       const levels: [RankedItem[], LevelScorer, (r: { id: string; path: string; i: number }) => string][] = [
@@ -74,10 +77,17 @@ export class ModelRanker {
         [files, this.model.scorers.file, (r) => r.path],
         [modules, this.model.scorers.module, (r) => set.modules[r.i]],
       ];
+      const bareOf = new Map(bare.map((b) => [b.id, b]));
       for (const [items, scorer, key] of levels) {
         const best = new Map<string, number>();
         for (const r of rankedBy(scorer)) if (!best.has(key(r))) best.set(key(r), r.i);
         for (const it of items) {
+          const b = bareOf.get(it.id);
+          if (b && !best.has(it.id)) {
+            it.matchedTerms = this.extractor.localizer.matchedFileTerms(b.file, query, perItem);
+            if (b.signals) it.signals = b.signals;
+            continue;
+          }
           const i = best.get(it.id)!;
           it.matchedTerms = this.extractor.localizer.matchedTerms(set.docs[i], query, perItem);
           const why = set.signals.get(i);
@@ -89,4 +99,26 @@ export class ModelRanker {
     for (const t of query.keys()) if (this.codeIndex.index.termIds.has(t)) present++;
     return { files, modules, functions, matchedQueryTerms: present };
   }
+}
+
+/**
+ * The model's file ranking with function-less files inserted: each extra item (score on the
+ * pipeline's scale, best first) goes right before the first ranked item whose pipeline score
+ * (`pipelineScore`) is lower; the ranked items keep their order; cut to `limit`.
+ * @param ranked the model's files, best first (every one, so that the cut comes last).
+ * @param extra function-less files with pipeline scores, best first.
+ */
+export function insertByPipelineScore(ranked: readonly RankedItem[], extra: readonly RankedItem[], pipelineScore: (it: RankedItem) => number, limit: number): RankedItem[] {
+  const before = new Map<number, RankedItem[]>();
+  for (const e of extra) {
+    let at = ranked.findIndex((r) => pipelineScore(r) < e.score);
+    if (at < 0) at = ranked.length;
+    before.set(at, [...(before.get(at) ?? []), e]);
+  }
+  const out: RankedItem[] = [];
+  for (let k = 0; k <= ranked.length && out.length < limit; k++) {
+    for (const e of before.get(k) ?? []) if (out.length < limit) out.push(e);
+    if (k < ranked.length && out.length < limit) out.push(ranked[k]);
+  }
+  return out;
 }

@@ -10,6 +10,9 @@ import { Localizer, type RankingOptions } from '../../src/retrieve/localize.js';
 import { functionlessFiles, mergeByScore, rollUp } from '../../src/retrieve/rollup.js';
 import { DEFAULT_SIGNAL_WEIGHTS, type SignalName } from '../../src/retrieve/signals.js';
 import { extractIssueSignals } from '../../src/text/issue-signals.js';
+import { RankingModel } from '../../src/rank/model.js';
+import { insertByPipelineScore, ModelRanker } from '../../src/rank/model-ranker.js';
+import { DEFAULT_CANDIDATES } from '../../src/rank/train.js';
 
 const CLIENT = [
   'from app.settings import DEFAULT_TIMEOUT',
@@ -98,4 +101,28 @@ test('mergeByScore keeps each list’s order, puts the first list first at equal
   const b = [{ id: 'b1', score: 3 }, { id: 'b2', score: 2 }, { id: 'b3', score: 0.5 }];
   assert.deepEqual(mergeByScore(a, b, 4).map((x) => x.id), ['a1', 'b1', 'b2', 'a2']);
   assert.deepEqual(mergeByScore(a, [], 10).map((x) => x.id), ['a1', 'a2']);
+});
+
+test('the learned-model path ranks function-less files too, at their lexical place', async () => {
+  const ci = await indexOf(SETTINGS);
+  const text = 'DEFAULT_TIMEOUT constant is wrong\nThe default timeout of 30 seconds is too short for slow hosts.';
+  const signals = extractIssueSignals(text);
+  const lexical = localize(ci, text, DEFAULT_CANDIDATES.ranking);
+  const pipelineOnly = new ModelRanker(ci, new RankingModel({ weights: { pipeline: 1 }, candidates: DEFAULT_CANDIDATES }));
+  const byModel = pipelineOnly.localize({ signals, text });
+  assert.deepEqual(byModel.files.map((f) => f.id), lexical.files.map((f) => f.id), 'a model of the pipeline score keeps the lexical file order');
+  const settings = byModel.files.find((f) => f.id === 'app/settings.py');
+  assert.ok(settings?.matchedTerms?.includes('timeout'), JSON.stringify(byModel.files));
+  assert.ok(!byModel.functions.some((f) => f.id.startsWith('app/settings.py')));
+});
+
+test('insertByPipelineScore puts each extra file before the first ranked file of lower pipeline score', () => {
+  const ranked = [{ id: 'a', score: 9 }, { id: 'b', score: 8 }, { id: 'c', score: 7 }];
+  const pipeline = new Map([['a', 0.5], ['b', 0.9], ['c', 0.2]]);
+  const at = (extra: { id: string; score: number }[], limit = 10) =>
+    insertByPipelineScore(ranked, extra, (it) => pipeline.get(it.id)!, limit).map((x) => x.id);
+  assert.deepEqual(at([{ id: 'x', score: 0.6 }]), ['x', 'a', 'b', 'c'], 'a has a lower pipeline score: x goes first');
+  assert.deepEqual(at([{ id: 'x', score: 0.3 }]), ['a', 'b', 'x', 'c'], 'the model order of a, b, c is kept');
+  assert.deepEqual(at([{ id: 'x', score: 0.1 }, { id: 'y', score: 0.05 }]), ['a', 'b', 'c', 'x', 'y']);
+  assert.deepEqual(at([{ id: 'x', score: 0.6 }], 2), ['x', 'a'], 'cut to the limit');
 });
