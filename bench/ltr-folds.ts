@@ -6,13 +6,18 @@
  *
  *   node dist/bench/ltr-folds.js [--data FILE] [--exclude-repos a/b,c/d] [--folds 5]
  *       [--trees 100,200,300] [--tree-depth 2,3] [--learning-rate 0.05,0.1] [--min-leaf 20,50,100]
- *       [--bags 16] [--learners lambdamart,coordinate-ascent] [--mirrors DIR] [--features-cache DIR] [--json]
+ *       [--bags 16] [--learners lambdamart,coordinate-ascent] [--exclude-features a,b] [--depth 200]
+ *       [--mirrors DIR] [--features-cache DIR] [--json]
  *
  * Rows: every LambdaMART setting of the grid, with own file/module trees (fitted on file and
  * module labels) and with the function trees ranking every level ("shared"); a model of N trees is the first N trees of the largest,
  * as boosting adds trees one by one. Then coordinate ascent as the default model is trained
  * (objective function:MAP, own file model on file:MAP,file:Acc@5 and module model on
  * module:MAP,module:Acc@10, `--bags` bags, no restarts).
+ *
+ * `--exclude-features` fits every row without those features (an ablation; the cache is the same);
+ * `--depth` reads the features of a deeper (or shallower) candidate list, cached by `train
+ * --depth N --features-cache DIR`.
  *
  * Columns: SWE-bench Lite's (file Acc@1/3/5, module Acc@5/10, function Acc@5/10) over all
  * held-out issues, and their mean. Folds: repositories by issue count, each to the fold with the
@@ -23,6 +28,7 @@ import { readLabelledIssues } from '../src/rank/datasets.js';
 import { FeatureCache } from '../src/rank/feature-cache.js';
 import type { LabelledIssue } from '../src/rank/issue-loop.js';
 import { RankingModel, rankLevels } from '../src/rank/model.js';
+import { FEATURES } from '../src/rank/features.js';
 import type { TrainingQuery } from '../src/rank/objective.js';
 import { DEFAULT_CANDIDATES, fitModel, type FitOptions } from '../src/rank/train.js';
 import { COLUMNS, columnKeys, columnMeans, issueValues, markdownTable } from './lib/metrics-table.js';
@@ -38,6 +44,8 @@ const { values: args } = parseArgs({
     'min-leaf': { type: 'string', default: '20,50,100' },
     bags: { type: 'string', default: '16' },
     learners: { type: 'string', default: 'lambdamart,coordinate-ascent' },
+    'exclude-features': { type: 'string', default: '' },
+    depth: { type: 'string', default: String(DEFAULT_CANDIDATES.depth) },
     mirrors: { type: 'string', default: process.env.ISSUELOC_MIRRORS ?? '/work/.mirror' },
     'features-cache': { type: 'string', default: '/tmp/issueloc-ltr-features' },
     json: { type: 'boolean', default: false },
@@ -52,7 +60,8 @@ type Ranked = Map<string, Record<'file' | 'module' | 'function', string[]>>;
 async function main() {
   const dataset = await readLabelledIssues(args.data!, args.mirrors!);
   const excluded = new Set(args['exclude-repos']!.split(',').filter(Boolean));
-  const cache = new FeatureCache(args['features-cache']!, { candidates: DEFAULT_CANDIDATES, index: dataset.indexSettings, history: true, similar: false });
+  const candidates = { ...DEFAULT_CANDIDATES, depth: Number(args.depth) };
+  const cache = new FeatureCache(args['features-cache']!, { candidates, index: dataset.indexSettings, history: true, similar: false });
   const issues: LabelledIssue[] = [];
   const queries = new Map<string, TrainingQuery>();
   let uncached = 0;
@@ -74,6 +83,9 @@ async function main() {
     for (const i of test) r.set(i.id, rankLevels(queries.get(i.id)!, model));
   };
 
+  const dropped = new Set(args['exclude-features']!.split(',').filter(Boolean));
+  for (const f of dropped) if (!(FEATURES as readonly string[]).includes(f)) throw new Error(`unknown feature '${f}'`);
+  const features = FEATURES.filter((f) => !dropped.has(f));
   const treeCounts = numbers(args.trees!);
   const learners = new Set(args.learners!.split(','));
   const grid: { name: string; opts: FitOptions }[] = [];
@@ -82,7 +94,7 @@ async function main() {
       for (const minLeaf of numbers(args['min-leaf']!)) {
         grid.push({
           name: `depth ${maxDepth}, lr ${learningRate}, min leaf ${minLeaf}`,
-          opts: { learner: 'lambdamart', lambdamart: { trees: Math.max(...treeCounts), maxDepth, learningRate, minLeaf }, levelTrees: ['file', 'module'] },
+          opts: { learner: 'lambdamart', features, lambdamart: { trees: Math.max(...treeCounts), maxDepth, learningRate, minLeaf }, levelTrees: ['file', 'module'] },
         });
       }
     }
@@ -91,7 +103,7 @@ async function main() {
     grid.push({
       name: `coordinate ascent, ${args.bags} bags`,
       opts: {
-        learner: 'coordinate-ascent', objective: 'function:MAP', bags: Number(args.bags), restarts: 0,
+        learner: 'coordinate-ascent', objective: 'function:MAP', features, bags: Number(args.bags), restarts: 0,
         levels: { file: { objective: 'file:MAP,file:Acc@5' }, module: { objective: 'module:MAP,module:Acc@10' } },
       },
     });
