@@ -15,7 +15,7 @@ import type { LabelledIssue } from './issue-loop.js';
 import type { TrainingQuery } from './objective.js';
 
 /** Bump when feature values change meaning without a change of their names. */
-export const FEATURE_VERSION = 1;
+export const FEATURE_VERSION = 2;
 
 /** A per-issue cache of {@link TrainingQuery} features. */
 export class FeatureCache {

@@ -96,11 +96,17 @@ export interface CandidateSet {
   /** Signals that fired per candidate (index into `docs`), for `--explain`. */
   signals: Map<number, SignalName[]>;
   /**
-   * Files without any function-level document, with their pipeline scores (same scale as
-   * `pipelineScores`), best first: they have no candidate, so the model cannot score them.
+   * The best files of the pipeline that hold no candidate (at most {@link OTHER_FILES}), best
+   * first, each with its pipeline score (same scale as `pipelineScores`): files whose functions
+   * rank below the candidates, and files without any function-level document (their score and
+   * file-level signals as `Localizer.scoreAll` gives them). The model cannot score them; they
+   * fill the file ranking where the candidates hold few files.
    */
-  functionless: ScoredFile[];
+  otherFiles: ScoredFile[];
 }
+
+/** Files kept in {@link CandidateSet.otherFiles}. */
+export const OTHER_FILES = 100;
 
 /** Options of {@link FeatureExtractor}. */
 export interface FeatureOptions {
@@ -128,6 +134,8 @@ export class FeatureExtractor {
   private readonly fieldAt: Record<'path' | 'name' | 'body', number>;
   private readonly fileShapes: (FileShape | undefined)[] = [];
   private readonly unitShapes: (UnitShape | undefined)[] = [];
+  /** Per file-level document, its best pipeline score (reused across queries). */
+  private fileBest: Float32Array | undefined;
 
   constructor(readonly codeIndex: CodeIndex, opts: FeatureOptions = {}) {
     const ranking = opts.ranking ?? {};
@@ -166,6 +174,7 @@ export class FeatureExtractor {
       pipelineScores.push(h.score);
       if (docs.length >= this.depth) break;
     }
+    const otherFiles = this.otherFiles(scores, functionless, docs);
     const n = docs.length;
     const x = new Float32Array(n * F);
     const paths = docs.map((d) => units[d].path);
@@ -282,8 +291,29 @@ export class FeatureExtractor {
       'fixes', 'fixWeighted', 'changes', 'messageSim', 'similarIssues'] as const) normaliseColumn(x, n, col[c]);
     return {
       query, docs: Int32Array.from(docs), ids, paths, modules,
-      pipelineScores: Float32Array.from(pipelineScores), features: x, signals: candidateSignals, functionless,
+      pipelineScores: Float32Array.from(pipelineScores), features: x, signals: candidateSignals, otherFiles,
     };
+  }
+
+  /**
+   * The best files by pipeline score (a file's best function, or its own score when it has no
+   * function) that hold none of the candidates: one pass over the scores, O(documents).
+   */
+  private otherFiles(scores: Float32Array, functionless: readonly ScoredFile[], candidates: readonly number[]): ScoredFile[] {
+    const { fileOfUnit, filePaths } = this.codeIndex;
+    const best = (this.fileBest ??= new Float32Array(filePaths.length));
+    best.fill(0);
+    for (let d = 0; d < scores.length; d++) if (scores[d] > best[fileOfUnit[d]]) best[fileOfUnit[d]] = scores[d];
+    const signals = new Map<number, SignalName[] | undefined>();
+    for (const s of functionless) {
+      best[s.file] = s.score;
+      signals.set(s.file, s.signals);
+    }
+    for (const d of candidates) best[fileOfUnit[d]] = 0;
+    return topK(best, OTHER_FILES).filter((h) => h.score > 0).map((h) => {
+      const why = signals.get(h.doc);
+      return why ? { file: h.doc, score: h.score, signals: why } : { file: h.doc, score: h.score };
+    });
   }
 
   private fileDocScore(file: number, terms: readonly PreparedTerm[], buf: Float64Array): number {

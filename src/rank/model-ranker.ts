@@ -4,7 +4,7 @@
  */
 import type { CodeIndex } from '../index/code-index.js';
 import type { Localization } from '../retrieve/localize.js';
-import { rollUp, type RankedItem } from '../retrieve/rollup.js';
+import { insertAtLexicalRank, rollUp, type RankedItem } from '../retrieve/rollup.js';
 import { FeatureExtractor, type HistoryEvidence, type IssueQuery } from './features.js';
 import { orderByScore, type LevelScorer, type RankingModel } from './model.js';
 
@@ -19,16 +19,16 @@ export interface ModelLocalizeOptions {
 /**
  * Ranks with a learned model over one loaded index. Construct once per index and model.
  *
- * Only the model's `candidates.depth` best functions of the pipeline are ranked, so a level
- * lists fewer than `top` items when the candidates hold fewer distinct files or modules. Files
+ * Only the model's `candidates.depth` best functions of the pipeline are ranked, so the function
+ * and module levels list fewer than `top` items when the candidates hold fewer. Files
  * and modules are ranked by the first occurrence of their candidates under the model's scorer
  * for that level (the function level's unless the model has own file/module weights or trees).
  *
- * Files without any function-level document (see `Localizer` in src/retrieve/localize.ts) have no
- * candidate for the model to score; each goes into the file ranking right before the first
- * model-ranked file whose best candidate has a lower pipeline score than the file's own pipeline
- * score (so it keeps its lexical place against the files the model ranks; the model's order of
- * those files is never changed).
+ * Files that hold no candidate (files whose functions rank below the candidates, and files without
+ * any function-level document, see `Localizer` in src/retrieve/localize.ts) cannot be scored by
+ * the model; each keeps its lexical rank: it goes after as many model-ranked files as have a best
+ * candidate scoring at least as high in the pipeline (the model's order of those files is never
+ * changed). So the file ranking is full even when the candidates sit in a few files.
  */
 export class ModelRanker {
   readonly extractor: FeatureExtractor;
@@ -68,8 +68,8 @@ export class ModelRanker {
     const rolled = rollUp(rankedBy(this.model.scorers.file), Infinity).files;
     const pipelineBest = new Map<string, number>();
     set.paths.forEach((p, i) => { if (!pipelineBest.has(p)) pipelineBest.set(p, set.pipelineScores[i]); });
-    const bare = set.functionless.slice(0, top).map((s) => ({ id: this.codeIndex.filePaths[s.file], ...s }));
-    const files: RankedItem[] = insertByPipelineScore(rolled, bare.map((b) => ({ id: b.id, score: b.score })), (it) => pipelineBest.get(it.id)!, top);
+    const others = set.otherFiles.slice(0, top).map((s) => ({ id: this.codeIndex.filePaths[s.file], ...s }));
+    const files: RankedItem[] = insertAtLexicalRank(rolled, others.map((b) => ({ id: b.id, score: b.score })), (it) => pipelineBest.get(it.id)!, top);
     const { modules } = rollUp(rankedBy(this.model.scorers.module), top);
     if (perItem > 0) {
       const levels: [RankedItem[], LevelScorer, (r: { id: string; path: string; i: number }) => string][] = [
@@ -77,12 +77,12 @@ export class ModelRanker {
         [files, this.model.scorers.file, (r) => r.path],
         [modules, this.model.scorers.module, (r) => set.modules[r.i]],
       ];
-      const bareOf = new Map(bare.map((b) => [b.id, b]));
+      const otherOf = new Map(others.map((b) => [b.id, b]));
       for (const [items, scorer, key] of levels) {
         const best = new Map<string, number>();
         for (const r of rankedBy(scorer)) if (!best.has(key(r))) best.set(key(r), r.i);
         for (const it of items) {
-          const b = bareOf.get(it.id);
+          const b = otherOf.get(it.id);
           if (b && !best.has(it.id)) {
             it.matchedTerms = this.extractor.localizer.matchedFileTerms(b.file, query, perItem);
             if (b.signals) it.signals = b.signals;
@@ -99,26 +99,4 @@ export class ModelRanker {
     for (const t of query.keys()) if (this.codeIndex.index.termIds.has(t)) present++;
     return { files, modules, functions, matchedQueryTerms: present };
   }
-}
-
-/**
- * The model's file ranking with function-less files inserted: each extra item (score on the
- * pipeline's scale, best first) goes right before the first ranked item whose pipeline score
- * (`pipelineScore`) is lower; the ranked items keep their order; cut to `limit`.
- * @param ranked the model's files, best first (every one, so that the cut comes last).
- * @param extra function-less files with pipeline scores, best first.
- */
-export function insertByPipelineScore(ranked: readonly RankedItem[], extra: readonly RankedItem[], pipelineScore: (it: RankedItem) => number, limit: number): RankedItem[] {
-  const before = new Map<number, RankedItem[]>();
-  for (const e of extra) {
-    let at = ranked.findIndex((r) => pipelineScore(r) < e.score);
-    if (at < 0) at = ranked.length;
-    before.set(at, [...(before.get(at) ?? []), e]);
-  }
-  const out: RankedItem[] = [];
-  for (let k = 0; k <= ranked.length && out.length < limit; k++) {
-    for (const e of before.get(k) ?? []) if (out.length < limit) out.push(e);
-    if (k < ranked.length && out.length < limit) out.push(ranked[k]);
-  }
-  return out;
 }

@@ -12,6 +12,7 @@
 import { readFileSync } from 'node:fs';
 import { IssuelocError } from '../errors.js';
 import type { RankingOptions } from '../retrieve/localize.js';
+import { insertAtLexicalRank } from '../retrieve/rollup.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { FEATURES, type CandidateSet } from './features.js';
 import { LEVELS, rankedIds, type Level, type TrainingQuery } from './objective.js';
@@ -169,9 +170,11 @@ export class RankingModel {
 
 /**
  * The ranked ids of every level for a scored candidate list: functions in the order of the
- * function scorer, modules and files by first occurrence under their own scorers.
+ * function scorer, modules and files by first occurrence under their own scorers; the query's
+ * `otherFiles` (files holding no candidate) go into the file ranking at their lexical rank
+ * (`insertAtLexicalRank`), as `ModelRanker` ranks them.
  */
-export function rankLevels(q: Pick<TrainingQuery, 'features' | 'n' | 'ids' | 'paths' | 'modules'>, model: RankingModel): Record<Level, string[]> {
+export function rankLevels(q: Pick<TrainingQuery, 'features' | 'n' | 'ids' | 'paths' | 'modules' | 'otherFiles'>, model: RankingModel): Record<Level, string[]> {
   const out = {} as Record<Level, string[]>;
   const memo = new Map<LevelScorer, Record<Level, string[]>>();
   for (const level of LEVELS) {
@@ -179,6 +182,13 @@ export function rankLevels(q: Pick<TrainingQuery, 'features' | 'n' | 'ids' | 'pa
     let lists = memo.get(scorer);
     if (!lists) memo.set(scorer, (lists = rankedIds(q, orderByScore(scorer.score(q.features, q.n)))));
     out[level] = lists[level];
+  }
+  if (q.otherFiles?.length) {
+    const pipeline = FEATURES.indexOf('pipeline');
+    const best = new Map<string, number>();
+    q.paths.forEach((p, i) => { if (!best.has(p)) best.set(p, q.features[i * FEATURES.length + pipeline]); });
+    const others = q.otherFiles.map((f) => ({ id: f.path, score: f.score }));
+    out.file = insertAtLexicalRank(out.file.map((id) => ({ id, score: 0 })), others, (it) => best.get(it.id)!, Infinity).map((it) => it.id);
   }
   return out;
 }

@@ -23,6 +23,12 @@ export interface TrainingQuery {
   paths: string[];
   modules: string[];
   gold: Record<Level, string[]>;
+  /**
+   * The best files of the pipeline that hold no candidate, best first, each with its pipeline
+   * score divided by the best candidate's (the scale of the `pipeline` feature); the file
+   * ranking places them at their lexical rank (`rankLevels`). Absent: none.
+   */
+  otherFiles?: { path: string; score: number }[];
 }
 
 /** A training query with its labels as integers, for fast metric evaluation. */

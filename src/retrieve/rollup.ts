@@ -83,3 +83,23 @@ export function mergeByScore(first: readonly RankedItem[], second: readonly Rank
   }
   return out;
 }
+
+/**
+ * A learned model's file ranking with the files it could not score (no candidate of theirs)
+ * inserted at their lexical rank: an extra item (score on the lexical pipeline's scale) goes after
+ * k ranked items, k = how many ranked items have a pipeline score (`pipelineScore`) ≥ its score,
+ * and after the extra items before it; the ranked items keep their order; cut to `limit`.
+ * @param ranked the model's files, best first (every one, so that the cut comes last).
+ * @param extra the other files with their pipeline scores, best first.
+ */
+export function insertAtLexicalRank(ranked: readonly RankedItem[], extra: readonly RankedItem[], pipelineScore: (it: RankedItem) => number, limit: number): RankedItem[] {
+  const scores = ranked.map(pipelineScore);
+  const after = extra.map((e) => scores.reduce((k, s) => k + (s >= e.score ? 1 : 0), 0));
+  const out: RankedItem[] = [];
+  let j = 0;
+  for (let k = 0; k <= ranked.length && out.length < limit; k++) {
+    while (j < extra.length && after[j] <= k && out.length < limit) out.push(extra[j++]);
+    if (k < ranked.length && out.length < limit) out.push(ranked[k]);
+  }
+  return out;
+}

@@ -7,11 +7,11 @@ import { cleanup, commitFiles, tempDir } from '../repo/git-fixture.js';
 import { GitRepo } from '../../src/repo/git.js';
 import { indexCommit } from '../../src/index/index-commit.js';
 import { Localizer, type RankingOptions } from '../../src/retrieve/localize.js';
-import { functionlessFiles, mergeByScore, rollUp } from '../../src/retrieve/rollup.js';
+import { functionlessFiles, insertAtLexicalRank, mergeByScore, rollUp } from '../../src/retrieve/rollup.js';
 import { DEFAULT_SIGNAL_WEIGHTS, type SignalName } from '../../src/retrieve/signals.js';
 import { extractIssueSignals } from '../../src/text/issue-signals.js';
-import { RankingModel } from '../../src/rank/model.js';
-import { insertByPipelineScore, ModelRanker } from '../../src/rank/model-ranker.js';
+import { RankingModel, rankLevels } from '../../src/rank/model.js';
+import { ModelRanker } from '../../src/rank/model-ranker.js';
 import { DEFAULT_CANDIDATES } from '../../src/rank/train.js';
 
 const CLIENT = [
@@ -116,13 +116,33 @@ test('the learned-model path ranks function-less files too, at their lexical pla
   assert.ok(!byModel.functions.some((f) => f.id.startsWith('app/settings.py')));
 });
 
-test('insertByPipelineScore puts each extra file before the first ranked file of lower pipeline score', () => {
+test('insertAtLexicalRank keeps each extra file at its lexical rank among the model-ranked files', () => {
   const ranked = [{ id: 'a', score: 9 }, { id: 'b', score: 8 }, { id: 'c', score: 7 }];
   const pipeline = new Map([['a', 0.5], ['b', 0.9], ['c', 0.2]]);
   const at = (extra: { id: string; score: number }[], limit = 10) =>
-    insertByPipelineScore(ranked, extra, (it) => pipeline.get(it.id)!, limit).map((x) => x.id);
-  assert.deepEqual(at([{ id: 'x', score: 0.6 }]), ['x', 'a', 'b', 'c'], 'a has a lower pipeline score: x goes first');
+    insertAtLexicalRank(ranked, extra, (it) => pipeline.get(it.id)!, limit).map((x) => x.id);
+  assert.deepEqual(at([{ id: 'x', score: 0.95 }]), ['x', 'a', 'b', 'c'], 'best in the pipeline: first');
+  assert.deepEqual(at([{ id: 'x', score: 0.6 }]), ['a', 'x', 'b', 'c'], 'one file (b) scores higher in the pipeline: one file before it');
   assert.deepEqual(at([{ id: 'x', score: 0.3 }]), ['a', 'b', 'x', 'c'], 'the model order of a, b, c is kept');
   assert.deepEqual(at([{ id: 'x', score: 0.1 }, { id: 'y', score: 0.05 }]), ['a', 'b', 'c', 'x', 'y']);
-  assert.deepEqual(at([{ id: 'x', score: 0.6 }], 2), ['x', 'a'], 'cut to the limit');
+  assert.deepEqual(at([{ id: 'x', score: 0.95 }], 1), ['x'], 'cut to the limit');
+});
+
+test('rankLevels places the files holding no candidate at their lexical rank, as ModelRanker does', async () => {
+  const ci = await indexOf(SETTINGS);
+  const text = 'DEFAULT_TIMEOUT constant is wrong\nThe default timeout of 30 seconds is too short for slow hosts.';
+  const signals = extractIssueSignals(text);
+  const model = new RankingModel({ weights: { pipeline: 1 }, candidates: { ...DEFAULT_CANDIDATES, depth: 1 } });
+  const ranker = new ModelRanker(ci, model);
+  const set = ranker.extractor.extract({ signals, text });
+  assert.equal(set.docs.length, 1, 'one candidate: its file is the only one the model can rank');
+  const byRanker = ranker.localize({ signals, text }, {}, { top: 10, matchedTermsPerItem: 0 }).files.map((f) => f.id);
+  assert.ok(byRanker.length > 1, `the other files fill the ranking: ${byRanker}`);
+  assert.ok(byRanker.includes('app/settings.py'));
+  const q = {
+    n: set.docs.length, features: set.features, ids: set.ids, paths: set.paths, modules: set.modules,
+    otherFiles: set.otherFiles.map((f) => ({ path: ci.filePaths[f.file], score: f.score / set.pipelineScores[0] })),
+  };
+  assert.deepEqual(rankLevels(q, model).file.slice(0, 10), byRanker);
+  assert.deepEqual(rankLevels({ ...q, otherFiles: undefined }, model).file, [set.paths[0]], 'without them: the candidate files only');
 });
