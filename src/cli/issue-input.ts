@@ -4,9 +4,13 @@ import { IssuelocError } from '../errors.js';
 /**
  * The issue text from `--issue TEXT`, `--issue-file PATH` (`-` for stdin) or, when neither is
  * given and stdin is not a terminal, from stdin.
- * @throws IssuelocError naming the source when it is missing, unreadable or has no words.
+ * @throws IssuelocError naming the source when it is missing, unreadable or has no words, and
+ *   when both `--issue` and `--issue-file` are given.
  */
 export function readIssueText(opts: { issue?: string; issueFile?: string }): { text: string; source: string } {
+  if (opts.issue !== undefined && opts.issueFile !== undefined) {
+    throw new IssuelocError('give the issue once: --issue TEXT or --issue-file PATH, not both');
+  }
   let text: string;
   let source: string;
   if (opts.issue !== undefined) {

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import Table from 'cli-table3';
 import { IssuelocError } from '../errors.js';
@@ -59,12 +60,13 @@ export function registerLocalizeCommand(program: Command): void {
       const levels: Level[] = o.level === 'all' ? [...LEVELS] : [o.level];
       if (o.json) {
         const out: Record<string, unknown> = {
-          repo: o.repo, commit: opened.commit, level: o.level,
+          repo: resolve(o.repo), commit: opened.commit, level: o.level,
           index: { built: opened.built, millis: Math.round(opened.millis), documents: codeIndex.units.length, files: codeIndex.stats.files, skipped: codeIndex.stats.skipped },
           queryMillis: Math.round(queryMillis * 100) / 100,
           ...(rerank ? { rerank } : {}),
         };
-        for (const l of levels) out[plural(l)] = result[plural(l)];
+        // scores are float32 sums: 6 significant digits say all they hold
+        for (const l of levels) out[plural(l)] = result[plural(l)].map((it) => ({ ...it, score: Number(it.score.toPrecision(6)) }));
         process.stdout.write(`${JSON.stringify(out)}\n`);
       } else if (result.functions.length > 0) {
         printText(result, levels, opened.commit, Boolean(o.explain));

@@ -5,6 +5,7 @@ import type { Bm25fParams } from '../retrieve/bm25f.js';
 import type { RankingOptions } from '../retrieve/localize.js';
 import { DEFAULT_SIGNAL_WEIGHTS, type SignalWeights } from '../retrieve/signals.js';
 import { DEFAULT_TITLE_WEIGHT } from '../retrieve/query.js';
+import { LANGUAGE_BY_EXTENSION, type Language } from '../corpus/languages.js';
 
 /** Adds the options that decide what is indexed (shared by `index` and `localize`). */
 export function indexOptions(cmd: Command): Command {
@@ -22,7 +23,12 @@ export function parseIndexSettings(o: Record<string, unknown>): Partial<IndexSet
   const s: Partial<IndexSettings> = {};
   if (o.includeTests) s.includeTests = true;
   if (o.stem) s.stem = true;
-  if (o.languages !== undefined) s.languages = String(o.languages).split(',').map((l) => l.trim()).filter(Boolean);
+  if (o.languages !== undefined) {
+    s.languages = String(o.languages).split(',').map((l) => l.trim()).filter(Boolean);
+    const known = new Set(Object.values(LANGUAGE_BY_EXTENSION));
+    const unknown = s.languages.filter((l) => !known.has(l as Language));
+    if (unknown.length > 0) throw new IssuelocError(`--languages: unknown language ${unknown.join(', ')} (known: ${[...known].sort().join(', ')})`);
+  }
   if (o.maxFileBytes !== undefined) s.maxFileBytes = num(o.maxFileBytes, '--max-file-bytes', 1);
   if (o.maxBodyWords !== undefined) s.maxBodyWords = num(o.maxBodyWords, '--max-body-words', 0);
   return s;

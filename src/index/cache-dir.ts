@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { accessSync, constants, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
+import { IssuelocError } from '../errors.js';
 
 /**
  * Where the index cache of a repository lives.
@@ -14,11 +15,36 @@ import { basename, dirname, join } from 'node:path';
  *
  * The folder is created when missing.
  * @returns the absolute folder path.
+ * @throws IssuelocError naming the folder when it cannot be created (a file in its path, no
+ *   permission, a read-only or special file system).
  */
 export function cacheDirFor(repo: { gitDir: string; workTree?: string | null }, explicit?: string): string {
   const chosen = explicit ?? process.env.ISSUELOC_CACHE_DIR ?? inWorkTree(repo.workTree) ?? userCacheDir(repo.gitDir);
-  mkdirSync(chosen, { recursive: true });
+  makeDirs(chosen, explicit !== undefined ? '--cache-dir' : process.env.ISSUELOC_CACHE_DIR ? 'ISSUELOC_CACHE_DIR' : 'cache folder');
   return chosen;
+}
+
+/**
+ * Creates `dir` and its missing parents one level at a time (not `mkdirSync`'s recursive mode,
+ * which never returns for a path under /proc on Node 20).
+ * @throws IssuelocError naming `what` and the folder.
+ */
+function makeDirs(dir: string, what: string): void {
+  const missing: string[] = [];
+  let at = resolve(dir);
+  while (!existsSync(at)) {
+    missing.push(at);
+    const up = dirname(at);
+    if (up === at) break;
+    at = up;
+  }
+  try {
+    if (!statSync(at).isDirectory()) throw new IssuelocError(`${what} ${dir}: ${at} is not a folder`);
+    for (const d of missing.reverse()) mkdirSync(d);
+  } catch (e) {
+    if (e instanceof IssuelocError) throw e;
+    throw new IssuelocError(`${what} ${dir}: cannot create it (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
 }
 
 function inWorkTree(workTree: string | null | undefined): string | undefined {

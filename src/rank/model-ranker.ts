@@ -89,7 +89,9 @@ export class ModelRanker {
             continue;
           }
           const i = best.get(it.id)!;
-          it.matchedTerms = this.extractor.localizer.matchedTerms(set.docs[i], query, perItem);
+          it.matchedTerms = items === files // the whole file's terms
+            ? this.extractor.localizer.matchedFileTerms(this.codeIndex.fileOfUnit[set.docs[i]], query, perItem)
+            : this.extractor.localizer.matchedTerms(set.docs[i], query, perItem);
           const why = set.signals.get(i);
           if (why) it.signals = why;
         }

@@ -221,6 +221,7 @@ export class Localizer {
         if (!bestDoc.has(r.id)) bestDoc.set(r.id, r.doc);
       }
       const memo = new Map<number, string[]>();
+      const fileItems = new Set(files);
       for (const it of [...functions, ...files, ...modules]) {
         const bare = bareOf.get(it.id); // a function-less file's path is no function's or module's id
         if (bare) {
@@ -229,7 +230,8 @@ export class Localizer {
         }
         const doc = bestDoc.get(it.id)!;
         let t = memo.get(doc);
-        if (!t) memo.set(doc, (t = this.matchedTerms(doc, query, perItem)));
+        if (fileItems.has(it)) t = this.matchedFileTerms(this.codeIndex.fileOfUnit[doc], query, perItem); // the whole file's terms
+        else if (!t) memo.set(doc, (t = this.matchedTerms(doc, query, perItem)));
         it.matchedTerms = t;
         const why = reasons?.get(doc);
         if (why) it.signals = why;

@@ -7,7 +7,7 @@
 export interface RankedItem {
   id: string;
   score: number;
-  /** Issue terms found in the item (best function's for rolled-up items). */
+  /** Issue terms found in the item: a file's whole text, a module's best function. */
   matchedTerms?: string[];
   /** Issue-text signals that raised the item (its best function's), e.g. `frameFunction`. */
   signals?: string[];

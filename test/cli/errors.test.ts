@@ -101,3 +101,19 @@ test('no match exits 1 with a message', () => {
   assert.match(r.err, /no word of the issue occurs/);
   assert.ok(existsSync(cache));
 });
+
+test('a cache folder that cannot be made, an unknown language, and two issue sources are named', () => {
+  const repo = tinyRepo();
+  const file = join(mkdtempSync(join(tmpdir(), 'issueloc-file-')), 'plain');
+  writeFileSync(file, 'not a folder');
+  const underFile = run(['localize', '--repo', repo, '--issue', 'parse header', '--cache-dir', join(file, 'sub')]);
+  assert.equal(underFile.code, 2);
+  assert.ok(oneLine(underFile.err), underFile.err);
+  assert.match(underFile.err, /--cache-dir .*plain.* is not a folder/);
+  const language = run(['localize', '--repo', repo, '--issue', 'parse header', '--languages', 'python,pyton']);
+  assert.equal(language.code, 2);
+  assert.match(language.err, /--languages: unknown language pyton \(known: .*python/);
+  const both = run(['localize', '--repo', repo, '--issue', 'parse header', '--issue-file', file]);
+  assert.equal(both.code, 2);
+  assert.match(both.err, /not both/);
+});

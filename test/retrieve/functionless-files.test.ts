@@ -146,3 +146,13 @@ test('rankLevels places the files holding no candidate at their lexical rank, as
   assert.deepEqual(rankLevels(q, model).file.slice(0, 10), byRanker);
   assert.deepEqual(rankLevels({ ...q, otherFiles: undefined }, model).file, [set.paths[0]], 'without them: the candidate files only');
 });
+
+test('a file lists the issue terms of its whole text, not only of its best function', async () => {
+  const ci = await indexOf(SETTINGS);
+  const text = 'connect with a timeout drops the payload';
+  const loc = localize(ci, text);
+  const client = loc.files.find((f) => f.id === 'app/client.py');
+  assert.ok(client?.matchedTerms?.includes('payload') && client.matchedTerms.includes('timeout'), JSON.stringify(client));
+  const connect = loc.functions.find((f) => f.id === 'app/client.py:connect');
+  assert.ok(connect && !connect.matchedTerms?.includes('payload'), 'payload is only in send');
+});
