@@ -7,7 +7,7 @@ import type { Localization } from '../retrieve/localize.js';
 import { RetrieveRerank } from '../rerank/retrieve-rerank.js';
 import type { RankedItem } from '../retrieve/rollup.js';
 import { readIssueText } from './issue-input.js';
-import { extractIssueSignals } from '../text/issue-signals.js';
+import { extractIssueSignals, type IssueSignals } from '../text/issue-signals.js';
 import { queryTermsOf } from '../retrieve/query.js';
 import { rankingOptions, parseRankingOptions, indexOptions, parseIndexSettings } from './options.js';
 import { progressBar } from './progress.js';
@@ -70,6 +70,7 @@ export function registerLocalizeCommand(program: Command): void {
         process.stdout.write(`${JSON.stringify(out)}\n`);
       } else if (result.functions.length > 0) {
         printText(result, levels, opened.commit, Boolean(o.explain));
+        if (o.explain) printSignals(extractIssueSignals(text));
       }
       if (result.functions.length === 0) {
         process.stderr.write(result.matchedQueryTerms === 0
@@ -100,6 +101,21 @@ function printText(result: Localization, levels: Level[], commit: string, explai
     ]));
     process.stdout.write(`\n${plural(l)}\n${table.toString()}\n`);
   }
+}
+
+/**
+ * `--explain`: what the issue text was read as, the evidence behind the signal names of the
+ * tables (frameFile/frameFunction: stack frames; mentionedFile/mentionedUnit: paths and dotted
+ * names; namedFunction: names written as calls or inline code). At most 8 of each.
+ */
+function printSignals(s: IssueSignals): void {
+  const cap = (xs: string[]) => (xs.length > 8 ? `${xs.slice(0, 8).join(', ')}, … (${xs.length})` : xs.join(', ')) || '–';
+  const frames = s.frames.map((f) => [f.file, f.line, f.function].filter((x) => x !== undefined).join(':'));
+  process.stdout.write('\nissue read as (signals)\n' +
+    `  stack frames:   ${cap(frames)}\n` +
+    `  paths:          ${cap(s.filePaths)}\n` +
+    `  dotted names:   ${cap(s.dottedNames)}\n` +
+    `  names in code:  ${cap([...new Set([...s.calledNames, ...s.inlineCode])])}\n`);
 }
 
 /** Parses a positive integer option or throws a one-line error naming it. */

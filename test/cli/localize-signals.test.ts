@@ -31,4 +31,5 @@ test('a traceback frame lifts its function to the top and is explained', () => {
   const text = execFileSync(process.execPath, [bin, 'localize', '--repo', dir, '--issue', issue, '--explain', '--no-progress', '--cache-dir', cache, '--level', 'function'], { encoding: 'utf8' });
   assert.match(text, /signals/);
   assert.match(text, /frameFunction/);
+  assert.match(text, /stack frames: +\/srv\/app\/shop\/cart\.py:5:discount/, 'the evidence behind the signal names');
 });
