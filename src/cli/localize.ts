@@ -97,7 +97,7 @@ function printText(result: Localization, levels: Level[], commit: string, explai
     const table = new Table({ head, style: { head: [], border: [] } });
     items.forEach((it, i) => table.push([
       i + 1, it.score.toFixed(2), it.id, (it.matchedTerms ?? []).join(' '),
-      ...(explain ? [(it.signals ?? []).join(' ') || '–'] : []),
+      ...(explain ? [(it.signals ?? []).map((name, k) => (it.evidence?.[k] ? `${name} (${it.evidence[k]})` : name)).join('\n') || '–'] : []),
     ]));
     process.stdout.write(`\n${plural(l)}\n${table.toString()}\n`);
   }

@@ -95,6 +95,8 @@ export interface CandidateSet {
   features: Float32Array;
   /** Signals that fired per candidate (index into `docs`), for `--explain`. */
   signals: Map<number, SignalName[]>;
+  /** What in the issue fired each of a candidate's `signals` (same order). */
+  evidence: Map<number, string[]>;
   /**
    * The best files of the pipeline that hold no candidate (at most {@link OTHER_FILES}), best
    * first, each with its pipeline score (same scale as `pipelineScores`): files whose functions
@@ -159,7 +161,7 @@ export class FeatureExtractor {
     const { signals } = issue;
     const query = this.localizer.queryOf(issue.text);
     const { units, fileOfUnit } = this.codeIndex;
-    const { scores, reasons: pipelineReasons, functionless = [] } = this.localizer.scoreAll(query, signals);
+    const { scores, reasons: pipelineReasons, evidence: pipelineEvidence, functionless = [] } = this.localizer.scoreAll(query, signals);
     const hits = topK(scores, this.depth * 2);
     const seen = new Set<string>();
     const docs: number[] = [];
@@ -235,11 +237,13 @@ export class FeatureExtractor {
     // signals
     // the pipeline's reasons name every signal when all of its signal weights are on
     let reasons = this.allSignalsOn ? pipelineReasons : undefined;
-    if (!reasons) {
+    let evidence = this.allSignalsOn ? pipelineEvidence : undefined;
+    if (!reasons || !evidence) {
       this.resolver ??= new SignalResolver(this.codeIndex);
-      reasons = this.resolver.boosts(signals, ALL_SIGNALS).reasons;
+      ({ reasons, evidence } = this.resolver.boosts(signals, ALL_SIGNALS));
     }
     const candidateSignals = new Map<number, SignalName[]>();
+    const candidateEvidence = new Map<number, string[]>();
     // shape, names, history
     const queryTokens = new Set(query.keys());
     const words = wordsOf(issue.text);
@@ -251,6 +255,7 @@ export class FeatureExtractor {
       const why = reasons.get(d);
       if (why) {
         candidateSignals.set(i, why);
+        candidateEvidence.set(i, evidence.get(d)!);
         for (const s of why) x[row + col[s]] = 1;
       }
       const path = paths[i];
@@ -291,7 +296,7 @@ export class FeatureExtractor {
       'fixes', 'fixWeighted', 'changes', 'messageSim', 'similarIssues'] as const) normaliseColumn(x, n, col[c]);
     return {
       query, docs: Int32Array.from(docs), ids, paths, modules,
-      pipelineScores: Float32Array.from(pipelineScores), features: x, signals: candidateSignals, otherFiles,
+      pipelineScores: Float32Array.from(pipelineScores), features: x, signals: candidateSignals, evidence: candidateEvidence, otherFiles,
     };
   }
 

@@ -85,7 +85,7 @@ export class ModelRanker {
           const b = otherOf.get(it.id);
           if (b && !best.has(it.id)) {
             it.matchedTerms = this.extractor.localizer.matchedFileTerms(b.file, query, perItem);
-            if (b.signals) it.signals = b.signals;
+            if (b.signals) { it.signals = b.signals; it.evidence = b.evidence; }
             continue;
           }
           const i = best.get(it.id)!;
@@ -93,7 +93,7 @@ export class ModelRanker {
             ? this.extractor.localizer.matchedFileTerms(this.codeIndex.fileOfUnit[set.docs[i]], query, perItem)
             : this.extractor.localizer.matchedTerms(set.docs[i], query, perItem);
           const why = set.signals.get(i);
-          if (why) it.signals = why;
+          if (why) { it.signals = why; it.evidence = set.evidence.get(i); }
         }
       }
     }

@@ -65,6 +65,8 @@ export interface ScoredFile {
   score: number;
   /** File-level signals that raised it (`frameFile`, `mentionedFile`). */
   signals?: SignalName[];
+  /** What in the issue fired each of `signals` (same order). */
+  evidence?: string[];
 }
 
 /**
@@ -132,9 +134,10 @@ export class Localizer {
    * the best scores 1 when a prior or signals are used, plus the signal boosts. Reused array.
    * `functionless`: the function-less files with a positive score on the same scale (their
    * file part and file-level boosts, see {@link Localizer}), best first; absent with neither a
-   * prior nor signals.
+   * prior nor signals. `reasons` and `evidence`: the signals that raised a document and what in
+   * the issue fired each (`SignalBoosts`).
    */
-  scoreAll(query: QueryTerms, signals?: IssueSignals): { scores: Float32Array; reasons?: Map<number, SignalName[]>; functionless?: ScoredFile[] } {
+  scoreAll(query: QueryTerms, signals?: IssueSignals): { scores: Float32Array; reasons?: Map<number, SignalName[]>; evidence?: Map<number, string[]>; functionless?: ScoredFile[] } {
     const fn = this.scorer.scoreAll(query);
     const useSignals = signals !== undefined && this.signalWeights !== undefined;
     if (this.filePrior <= 0 && !useSignals) return { scores: fn };
@@ -156,27 +159,27 @@ export class Localizer {
     const top = maxOf(out, 1);
     for (let d = 0; d < out.length; d++) out[d] /= top;
     for (let i = 0; i < bare.length; i++) bareScores[i] /= top;
-    const { boost, reasons, files } = this.resolver!.boosts(signals, this.signalWeights);
+    const { boost, reasons, evidence, files } = this.resolver!.boosts(signals, this.signalWeights);
     for (let d = 0; d < out.length; d++) out[d] += boost[d];
-    const why = new Map<number, SignalName[]>();
+    const why = new Map<number, { reasons: SignalName[]; evidence: string[] }>();
     for (const [f, b] of files) {
       const i = this.functionlessAt[f];
       if (i < 0) continue;
       bareScores[i] += b.boost;
-      why.set(f, b.reasons);
+      why.set(f, b);
     }
-    return { scores: out, reasons, functionless: this.scoredFunctionless(why) };
+    return { scores: out, reasons, evidence, functionless: this.scoredFunctionless(why) };
   }
 
   /** The function-less files with a positive score, best first (ties: path order). */
-  private scoredFunctionless(why?: ReadonlyMap<number, SignalName[]>): ScoredFile[] {
+  private scoredFunctionless(why?: ReadonlyMap<number, { reasons: SignalName[]; evidence: string[] }>): ScoredFile[] {
     const out: ScoredFile[] = [];
     const bare = this.functionless;
     for (let i = 0; i < bare.length; i++) {
       const score = this.functionlessScores[i];
       if (!(score > 0)) continue;
-      const signals = why?.get(bare[i]);
-      out.push(signals ? { file: bare[i], score, signals } : { file: bare[i], score });
+      const w = why?.get(bare[i]);
+      out.push(w ? { file: bare[i], score, signals: w.reasons, evidence: w.evidence } : { file: bare[i], score });
     }
     return out.sort((x, y) => y.score - x.score || x.file - y.file);
   }
@@ -189,7 +192,7 @@ export class Localizer {
     const top = opts.top ?? 10;
     const depth = Math.max(top, opts.depth ?? Math.max(2000, 50 * top));
     const perItem = opts.matchedTermsPerItem ?? 8;
-    const { scores, reasons, functionless = [] } = this.scoreAll(query, opts.signals);
+    const { scores, reasons, evidence, functionless = [] } = this.scoreAll(query, opts.signals);
     const hits = topK(scores, depth);
     // A name defined twice in one file (e.g. in both branches of an `if`) ranks once, at its best.
     const seen = new Set<string>();
@@ -207,7 +210,7 @@ export class Localizer {
     const bareItems: RankedItem[] = functionless.slice(0, top).map((s) => {
       const id = this.codeIndex.filePaths[s.file];
       bareOf.set(id, s);
-      return s.signals ? { id, score: s.score, signals: s.signals } : { id, score: s.score };
+      return s.signals ? { id, score: s.score, signals: s.signals, evidence: s.evidence } : { id, score: s.score };
     });
     const files = mergeByScore(rolled.files, bareItems, top);
     const functions: RankedItem[] = ranked.slice(0, top).map((r) => ({ id: r.id, score: r.score }));
@@ -234,7 +237,7 @@ export class Localizer {
         else if (!t) memo.set(doc, (t = this.matchedTerms(doc, query, perItem)));
         it.matchedTerms = t;
         const why = reasons?.get(doc);
-        if (why) it.signals = why;
+        if (why) { it.signals = why; it.evidence = evidence?.get(doc); }
       }
     }
     let present = 0;

@@ -11,6 +11,8 @@ export interface RankedItem {
   matchedTerms?: string[];
   /** Issue-text signals that raised the item (its best function's), e.g. `frameFunction`. */
   signals?: string[];
+  /** What in the issue fired each of `signals` (same order): a frame's line, a path, a name. */
+  evidence?: string[];
 }
 
 /** What roll-up needs to know of each ranked function. */

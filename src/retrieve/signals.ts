@@ -38,11 +38,16 @@ export interface SignalBoosts {
   /** Signals that fired, per document with a boost. */
   reasons: Map<number, SignalName[]>;
   /**
+   * Per document with a boost, what in the issue fired each of its `reasons` (same order): the
+   * frame's line, the written path or dotted name, the name written as code.
+   */
+  evidence: Map<number, string[]>;
+  /**
    * Per file-level document named by a file-level signal (`frameFile`, `mentionedFile`): the
    * boost those signals give each of its functions, and which fired. Files with no function-level
    * document get ranked with it (`Localizer.scoreAll`).
    */
-  files: Map<number, { boost: number; reasons: SignalName[] }>;
+  files: Map<number, { boost: number; reasons: SignalName[]; evidence: string[] }>;
 }
 
 /**
@@ -86,44 +91,47 @@ export class SignalResolver {
     const D = this.codeIndex.units.length;
     const boost = new Float32Array(D);
     const reasons = new Map<number, SignalName[]>();
-    const fired = new Map<SignalName, Set<number>>();
-    const fire = (name: SignalName, docs: Iterable<number>) => {
+    const evidence = new Map<number, string[]>();
+    // per signal, each document it fired on with the first issue text that fired it
+    const fired = new Map<SignalName, Map<number, string>>();
+    const fire = (name: SignalName, docs: Iterable<number>, why: string) => {
       if (weights[name] <= 0) return;
       let set = fired.get(name);
-      if (!set) fired.set(name, (set = new Set()));
-      for (const d of docs) set.add(d);
+      if (!set) fired.set(name, (set = new Map()));
+      for (const d of docs) if (!set.has(d)) set.set(d, why);
     };
-    const firedFiles = new Map<SignalName, Set<number>>();
+    const firedFiles = new Map<SignalName, Map<number, string>>();
     // a file-level signal: every function of file f, and the file itself
-    const fireFile = (name: 'frameFile' | 'mentionedFile', f: number) => {
+    const fireFile = (name: 'frameFile' | 'mentionedFile', f: number, why: string) => {
       if (weights[name] <= 0) return;
-      fire(name, this.docsOfFile[f]);
+      fire(name, this.docsOfFile[f], why);
       let set = firedFiles.get(name);
-      if (!set) firedFiles.set(name, (set = new Set()));
-      set.add(f);
+      if (!set) firedFiles.set(name, (set = new Map()));
+      if (!set.has(f)) set.set(f, why);
     };
     const { units } = this.codeIndex;
 
     for (const frame of signals.frames) {
       const files = frame.file ? this.resolvePath(frame.file) : frame.className ? this.resolveDotted(frame.className).files : [];
-      for (const f of files) fireFile('frameFile', f);
+      const why = frame.raw.length > 120 ? `${frame.raw.slice(0, 117)}...` : frame.raw;
+      for (const f of files) fireFile('frameFile', f, why);
       if (frame.function) {
         const fn = lastNamePart(frame.function);
         const candidates = files.length > 0 ? files.flatMap((f) => this.docsOfFile[f]) : [];
-        fire('frameFunction', candidates.filter((d) => lastNamePart(units[d].qualifiedName) === fn));
+        fire('frameFunction', candidates.filter((d) => lastNamePart(units[d].qualifiedName) === fn), why);
       }
     }
     for (const p of signals.filePaths) {
-      for (const f of this.resolvePath(p)) fireFile('mentionedFile', f);
+      for (const f of this.resolvePath(p)) fireFile('mentionedFile', f, p);
     }
     for (const name of signals.dottedNames) {
       const { files, rest } = this.resolveDotted(name);
       for (const f of files) {
-        fireFile('mentionedFile', f);
+        fireFile('mentionedFile', f, name);
         if (rest) fire('mentionedUnit', this.docsOfFile[f].filter((d) => {
           const q = units[d].qualifiedName;
           return q === rest || q.startsWith(`${rest}.`) || rest.startsWith(`${q}.`);
-        }));
+        }), name);
       }
     }
     const codeNames = new Set<string>();
@@ -132,25 +140,24 @@ export class SignalResolver {
     for (const c of signals.inlineCode ?? []) if (!c.includes('.')) codeNames.add(c);
     for (const name of codeNames) {
       const docs = this.docsByName.get(name);
-      if (docs && docs.length <= 20) fire('namedFunction', docs);
+      if (docs && docs.length <= 20) fire('namedFunction', docs, name);
     }
     for (const [name, docs] of fired) {
-      for (const d of docs) {
+      for (const [d, why] of docs) {
         boost[d] += weights[name];
         const r = reasons.get(d);
-        if (r) r.push(name);
-        else reasons.set(d, [name]);
+        if (r) { r.push(name); evidence.get(d)!.push(why); } else { reasons.set(d, [name]); evidence.set(d, [why]); }
       }
     }
-    const files = new Map<number, { boost: number; reasons: SignalName[] }>();
+    const files = new Map<number, { boost: number; reasons: SignalName[]; evidence: string[] }>();
     for (const [name, set] of firedFiles) {
-      for (const f of set) {
+      for (const [f, why] of set) {
         const b = files.get(f);
-        if (b) { b.boost += weights[name]; b.reasons.push(name); }
-        else files.set(f, { boost: weights[name], reasons: [name] });
+        if (b) { b.boost += weights[name]; b.reasons.push(name); b.evidence.push(why); }
+        else files.set(f, { boost: weights[name], reasons: [name], evidence: [why] });
       }
     }
-    return { boost, reasons, files };
+    return { boost, reasons, evidence, files };
   }
 
   /** File documents that a written path names (longest component-wise suffix match). */

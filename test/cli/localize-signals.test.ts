@@ -26,10 +26,13 @@ test('a traceback frame lifts its function to the top and is explained', () => {
   const out = JSON.parse(execFileSync(process.execPath, [bin, 'localize', '--repo', dir, '--issue', issue, '--json', '--no-progress', '--cache-dir', cache], { encoding: 'utf8' }));
   assert.equal(out.functions[0].id, 'shop/cart.py:discount');
   assert.ok(out.functions[0].signals.includes('frameFunction'), JSON.stringify(out.functions[0]));
+  const at = out.functions[0].signals.indexOf('frameFunction');
+  assert.equal(out.functions[0].evidence[at], 'File "/srv/app/shop/cart.py", line 5, in discount', 'what fired the signal, aligned with it');
+  assert.equal(out.functions[0].evidence.length, out.functions[0].signals.length);
   const plain = JSON.parse(execFileSync(process.execPath, [bin, 'localize', '--repo', dir, '--issue', issue, '--json', '--no-progress', '--cache-dir', cache, '--no-signals'], { encoding: 'utf8' }));
   assert.equal(plain.functions[0].signals, undefined);
   const text = execFileSync(process.execPath, [bin, 'localize', '--repo', dir, '--issue', issue, '--explain', '--no-progress', '--cache-dir', cache, '--level', 'function'], { encoding: 'utf8' });
   assert.match(text, /signals/);
-  assert.match(text, /frameFunction/);
+  assert.match(text, /frameFunction \(File "\/srv\/app\/shop\/cart\.py", line 5, in discount\)/);
   assert.match(text, /stack frames: +\/srv\/app\/shop\/cart\.py:5:discount/, 'the evidence behind the signal names');
 });
