@@ -21,7 +21,9 @@ export function readIssueText(opts: { issue?: string; issueFile?: string }): { t
     try {
       text = readFileSync(opts.issueFile, 'utf8');
     } catch (e) {
-      throw new IssuelocError(`cannot read issue file ${opts.issueFile}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      const code = (e as NodeJS.ErrnoException).code;
+      const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'a folder, not a file' : code ?? (e as Error).message;
+      throw new IssuelocError(`cannot read issue file ${opts.issueFile}: ${why}`);
     }
   } else if (opts.issueFile === '-' || !process.stdin.isTTY) {
     source = 'stdin';

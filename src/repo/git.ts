@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { IssuelocError } from '../errors.js';
 import { CatFileBatch, type GitObject } from './cat-file.js';
@@ -50,6 +51,7 @@ export class GitRepo {
     const lines = res.stdout.toString('utf8').split('\n');
     if (res.code !== 0 || lines.length < 3) {
       const reason = gitReason(res.stderr);
+      if (!existsSync(dir)) throw new IssuelocError(`not a git repository: ${path} (no such folder)`);
       const extra = /not a git repository|cannot change to/i.test(reason) || reason === '' ? '' : ` (${reason})`;
       throw new IssuelocError(`not a git repository: ${path}${extra}`);
     }

@@ -35,6 +35,9 @@ test('not a git repository', () => {
   assert.ok(oneLine(r.err), r.err);
   assert.match(r.err, /not a git repository/);
   assert.ok(r.err.includes(dir));
+  const missing = run(['localize', '--repo', join(dir, 'gone'), '--issue', 'parse header']);
+  assert.equal(missing.code, 2);
+  assert.match(missing.err, /gone \(no such folder\)/);
 });
 
 test('unknown revision is named', () => {
@@ -78,7 +81,7 @@ test('missing issue file is named', () => {
   const repo = tinyRepo();
   const r = run(['localize', '--repo', repo, '--issue-file', '/nonexistent/issue.md']);
   assert.equal(r.code, 2);
-  assert.match(r.err, /\/nonexistent\/issue\.md/);
+  assert.match(r.err, /\/nonexistent\/issue\.md: no such file/);
   assert.ok(oneLine(r.err), r.err);
 });
 
