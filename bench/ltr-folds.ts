@@ -104,7 +104,7 @@ async function main() {
       name: `coordinate ascent, ${args.bags} bags`,
       opts: {
         learner: 'coordinate-ascent', objective: 'function:MAP', features, bags: Number(args.bags), restarts: 0,
-        levels: { file: { objective: 'file:MAP,file:Acc@5' }, module: { objective: 'module:MAP,module:Acc@10' } },
+        levels: { file: { objective: 'file:MAP,file:Acc@5', features }, module: { objective: 'module:MAP,module:Acc@10', features } },
       },
     });
   }

@@ -24,7 +24,8 @@ export function parseIndexSettings(o: Record<string, unknown>): Partial<IndexSet
   if (o.includeTests) s.includeTests = true;
   if (o.stem) s.stem = true;
   if (o.languages !== undefined) {
-    s.languages = String(o.languages).split(',').map((l) => l.trim()).filter(Boolean);
+    s.languages = String(o.languages).split(',').map((l) => l.trim().toLowerCase()).filter(Boolean);
+    if (s.languages.length === 0) throw new IssuelocError('--languages: no language given (e.g. python,java)');
     const known = new Set(Object.values(LANGUAGE_BY_EXTENSION));
     const unknown = s.languages.filter((l) => !known.has(l as Language));
     if (unknown.length > 0) throw new IssuelocError(`--languages: unknown language ${unknown.join(', ')} (known: ${[...known].sort().join(', ')})`);

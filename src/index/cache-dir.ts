@@ -21,7 +21,7 @@ import { IssuelocError } from '../errors.js';
 export function cacheDirFor(repo: { gitDir: string; workTree?: string | null }, explicit?: string): string {
   const chosen = explicit ?? process.env.ISSUELOC_CACHE_DIR ?? inWorkTree(repo.workTree) ?? userCacheDir(repo.gitDir);
   makeDirs(chosen, explicit !== undefined ? '--cache-dir' : process.env.ISSUELOC_CACHE_DIR ? 'ISSUELOC_CACHE_DIR' : 'cache folder');
-  return chosen;
+  return resolve(chosen);
 }
 
 /**
@@ -40,7 +40,14 @@ function makeDirs(dir: string, what: string): void {
   }
   try {
     if (!statSync(at).isDirectory()) throw new IssuelocError(`${what} ${dir}: ${at} is not a folder`);
-    for (const d of missing.reverse()) mkdirSync(d);
+    for (const d of missing.reverse()) {
+      try {
+        mkdirSync(d);
+      } catch (e) {
+        // another run made it meanwhile: fine when it is a folder now
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || !statSync(d, { throwIfNoEntry: false })?.isDirectory()) throw e;
+      }
+    }
   } catch (e) {
     if (e instanceof IssuelocError) throw e;
     throw new IssuelocError(`${what} ${dir}: cannot create it (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);

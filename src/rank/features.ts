@@ -309,15 +309,15 @@ export class FeatureExtractor {
     const best = (this.fileBest ??= new Float32Array(filePaths.length));
     best.fill(0);
     for (let d = 0; d < scores.length; d++) if (scores[d] > best[fileOfUnit[d]]) best[fileOfUnit[d]] = scores[d];
-    const signals = new Map<number, SignalName[] | undefined>();
+    const bare = new Map<number, ScoredFile>();
     for (const s of functionless) {
       best[s.file] = s.score;
-      signals.set(s.file, s.signals);
+      bare.set(s.file, s);
     }
     for (const d of candidates) best[fileOfUnit[d]] = 0;
     return topK(best, OTHER_FILES).filter((h) => h.score > 0).map((h) => {
-      const why = signals.get(h.doc);
-      return why ? { file: h.doc, score: h.score, signals: why } : { file: h.doc, score: h.score };
+      const b = bare.get(h.doc);
+      return b?.signals ? { file: h.doc, score: h.score, signals: b.signals, evidence: b.evidence } : { file: h.doc, score: h.score };
     });
   }
 

@@ -43,7 +43,7 @@ export interface LambdaMartOptions {
   l2?: number;
   /** Quantile bins per feature (default 32, at most 256). */
   maxBins?: number;
-  /** Linear first score (default the pipeline score alone: { pipeline: 1 }). */
+  /** Linear first score (default the pipeline score alone, { pipeline: 1 }; 0 when `features` leaves `pipeline` out). */
   init?: Partial<Record<FeatureName, number>>;
   /** Features the trees may split on (default all). */
   features?: readonly FeatureName[];
@@ -99,7 +99,9 @@ export function fitLambdaMart(queries: readonly LabelledQuery[], level: Level, o
   used.forEach(({ q, labels: y }, k) => { x.set(q.query.features, offsets[k] * F); labels.set(y, offsets[k]); });
 
   const init = new Float64Array(F);
-  for (const [name, w] of Object.entries(opts.init ?? { pipeline: 1 })) init[FEATURES.indexOf(name as FeatureName)] = w ?? 0;
+  // boosting starts from the pipeline score, unless the trees may not use it
+  const start = opts.init ?? (!opts.features || opts.features.includes('pipeline') ? { pipeline: 1 } : {});
+  for (const [name, w] of Object.entries(start)) init[FEATURES.indexOf(name as FeatureName)] = w ?? 0;
   const scores = scoreRows(x, rows, init);
   const binned = binFeatures(x, rows, F, o.maxBins);
   const allowed = new Uint8Array(F).fill(opts.features ? 0 : 1);

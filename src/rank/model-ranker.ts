@@ -28,7 +28,8 @@ export interface ModelLocalizeOptions {
  * any function-level document, see `Localizer` in src/retrieve/localize.ts) cannot be scored by
  * the model; each keeps its lexical rank: it goes after as many model-ranked files as have a best
  * candidate scoring at least as high in the pipeline (the model's order of those files is never
- * changed). So the file ranking is full even when the candidates sit in a few files.
+ * changed), and shows the model score of the file above it. So the file ranking holds `top`
+ * files even when the candidates sit in a few (up to `OTHER_FILES` of features.ts more files).
  */
 export class ModelRanker {
   readonly extractor: FeatureExtractor;
@@ -70,6 +71,14 @@ export class ModelRanker {
     set.paths.forEach((p, i) => { if (!pipelineBest.has(p)) pipelineBest.set(p, set.pipelineScores[i]); });
     const others = set.otherFiles.slice(0, top).map((s) => ({ id: this.codeIndex.filePaths[s.file], ...s }));
     const files: RankedItem[] = insertAtLexicalRank(rolled, others.map((b) => ({ id: b.id, score: b.score })), (it) => pipelineBest.get(it.id)!, top);
+    // a file placed by its lexical rank shows the model score of the file above it (below it when
+    // first), so the score column stays on one scale and never rises down the list
+    const placed = new Set(others.map((b) => b.id));
+    files.forEach((it, k) => {
+      if (!placed.has(it.id)) return;
+      const near = files.slice(0, k).reverse().find((x) => !placed.has(x.id)) ?? files.slice(k + 1).find((x) => !placed.has(x.id));
+      it.score = near?.score ?? 0;
+    });
     const { modules } = rollUp(rankedBy(this.model.scorers.module), top);
     if (perItem > 0) {
       const levels: [RankedItem[], LevelScorer, (r: { id: string; path: string; i: number }) => string][] = [

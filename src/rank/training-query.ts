@@ -17,6 +17,6 @@ export function trainingQueryOf(ctx: IssueContext, extractor: FeatureExtractor):
     paths: set.paths,
     modules: set.modules,
     gold: ctx.issue.gold,
-    otherFiles: set.otherFiles.map((f) => ({ path: ctx.codeIndex.filePaths[f.file], score: set.pipelineScores[0] > 0 ? f.score / set.pipelineScores[0] : 0 })),
+    otherFiles: set.otherFiles.map((f) => ({ path: ctx.codeIndex.filePaths[f.file], score: set.pipelineScores[0] > 0 ? Math.fround(f.score / set.pipelineScores[0]) : 0 })), // as the float32 `pipeline` feature
   };
 }

@@ -42,7 +42,7 @@ export class GitRepo {
 
   /**
    * Opens the repository at `path` (a work tree, any folder inside one, or a bare repository).
-   * @throws IssuelocError `not a git repository: <path>` when git finds none there (or the path
+   * @throws IssuelocError `not a git repository: <path>` when git finds none there (`… (no such folder)` when the path
    *   does not exist); git's reason is appended when it is not the usual one (e.g. ownership).
    */
   static async open(path: string): Promise<GitRepo> {

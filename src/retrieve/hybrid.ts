@@ -48,6 +48,6 @@ export class HybridLocalizer extends Localizer {
     const lexical = super.scoreAll(query, signals);
     if (!this.queryVector || this.fusion.method === 'lexical') return lexical;
     cosineScores(this.vectors, this.queryVector, this.cosine);
-    return { scores: fuseScores(lexical.scores, this.cosine, this.fusion), reasons: lexical.reasons };
+    return { scores: fuseScores(lexical.scores, this.cosine, this.fusion), reasons: lexical.reasons, evidence: lexical.evidence };
   }
 }

@@ -113,9 +113,15 @@ test('a cache folder that cannot be made, an unknown language, and two issue sou
   assert.equal(underFile.code, 2);
   assert.ok(oneLine(underFile.err), underFile.err);
   assert.match(underFile.err, /--cache-dir .*plain.* is not a folder/);
+  const proc = spawnSync(process.execPath, [bin, 'localize', '--repo', repo, '--issue', 'parse header', '--cache-dir', '/proc/issueloc-x/y'], { encoding: 'utf8', timeout: 30_000 });
+  assert.equal(proc.status, 2, `a folder under /proc: ${proc.stderr} (signal ${proc.signal})`);
+  assert.match(proc.stderr, /--cache-dir \/proc\/issueloc-x\/y: cannot create it/);
+  const relative = spawnSync(process.execPath, [bin, 'localize', '--repo', repo, '--issue', 'parse header', '--cache-dir', 'rel/cache', '--json'], { encoding: 'utf8', cwd: mkdtempSync(join(tmpdir(), 'issueloc-cwd-')) });
+  assert.equal(relative.status, 0, relative.stderr);
   const language = run(['localize', '--repo', repo, '--issue', 'parse header', '--languages', 'python,pyton']);
   assert.equal(language.code, 2);
   assert.match(language.err, /--languages: unknown language pyton \(known: .*python/);
+  assert.match(run(['localize', '--repo', repo, '--issue', 'parse header', '--languages', ',']).err, /--languages: no language given/);
   const both = run(['localize', '--repo', repo, '--issue', 'parse header', '--issue-file', file]);
   assert.equal(both.code, 2);
   assert.match(both.err, /not both/);

@@ -59,7 +59,7 @@ describe('GitRepo', () => {
     commitFiles(plain, {});
     rmSync(join(plain, '.git'), { recursive: true });
     await assert.rejects(GitRepo.open(plain), (e: unknown) => e instanceof IssuelocError && e.message === `not a git repository: ${plain}`);
-    await assert.rejects(GitRepo.open(join(root, 'does-not-exist')), /^IssuelocError: not a git repository: .*does-not-exist$/);
+    await assert.rejects(GitRepo.open(join(root, 'does-not-exist')), /^IssuelocError: not a git repository: .*does-not-exist \(no such folder\)$/);
   });
 
   test('resolves revisions to full SHAs and names bad ones', async () => {

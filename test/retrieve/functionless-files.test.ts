@@ -124,8 +124,22 @@ test('insertAtLexicalRank keeps each extra file at its lexical rank among the mo
   assert.deepEqual(at([{ id: 'x', score: 0.95 }]), ['x', 'a', 'b', 'c'], 'best in the pipeline: first');
   assert.deepEqual(at([{ id: 'x', score: 0.6 }]), ['a', 'x', 'b', 'c'], 'one file (b) scores higher in the pipeline: one file before it');
   assert.deepEqual(at([{ id: 'x', score: 0.3 }]), ['a', 'b', 'x', 'c'], 'the model order of a, b, c is kept');
-  assert.deepEqual(at([{ id: 'x', score: 0.1 }, { id: 'y', score: 0.05 }]), ['a', 'b', 'c', 'x', 'y']);
+  assert.deepEqual(at([{ id: 'x', score: 0.5 }]), ['a', 'b', 'x', 'c'], 'a tie goes after the ranked file (a and b score ≥ 0.5)');
+  assert.deepEqual(at([{ id: 'x', score: 0.95 }, { id: 'y', score: 0.6 }, { id: 'z', score: 0.1 }]), ['x', 'a', 'y', 'b', 'c', 'z'], 'several extras interleave');
   assert.deepEqual(at([{ id: 'x', score: 0.95 }], 1), ['x'], 'cut to the limit');
+});
+
+test('with --model a function-less file named by a frame carries its signals and what fired them', async () => {
+  const ci = await indexOf(SETTINGS);
+  const text = 'Crash at import\nTraceback (most recent call last):\n  File "/srv/site/app/settings.py", line 2, in <module>\n    RETRY_LIMIT = 5\nNameError: boom';
+  const model = new RankingModel({ weights: { length: 1 }, candidates: DEFAULT_CANDIDATES });
+  const loc = new ModelRanker(ci, model).localize({ signals: extractIssueSignals(text), text });
+  const settings = loc.files.find((f) => f.id === 'app/settings.py');
+  const signals = settings?.signals ?? [];
+  assert.ok(signals.includes('frameFile'), JSON.stringify(loc.files));
+  assert.equal(settings?.evidence?.length, signals.length);
+  assert.match(settings?.evidence?.[signals.indexOf('frameFile')] ?? '', /settings\.py", line 2/);
+  for (let k = 1; k < loc.files.length; k++) assert.ok(loc.files[k - 1].score >= loc.files[k].score, 'one scale, never rising');
 });
 
 test('rankLevels places the files holding no candidate at their lexical rank, as ModelRanker does', async () => {
