@@ -4,9 +4,9 @@
  */
 import type { CodeIndex } from '../index/code-index.js';
 import type { Localization } from '../retrieve/localize.js';
-import { insertAtLexicalRank, rollUp, type RankedItem } from '../retrieve/rollup.js';
+import { rollUp, type RankedItem } from '../retrieve/rollup.js';
 import { FeatureExtractor, type HistoryEvidence, type IssueQuery } from './features.js';
-import { orderByScore, type LevelScorer, type RankingModel } from './model.js';
+import { orderByScore, withOtherFiles, type LevelScorer, type RankingModel } from './model.js';
 
 /** Options of {@link ModelRanker.localize}. */
 export interface ModelLocalizeOptions {
@@ -67,18 +67,16 @@ export class ModelRanker {
     const byFunction = rankedBy(this.model.scorers.function);
     const functions: RankedItem[] = byFunction.slice(0, top).map((r) => ({ id: r.id, score: r.score }));
     const rolled = rollUp(rankedBy(this.model.scorers.file), Infinity).files;
-    const pipelineBest = new Map<string, number>();
-    set.paths.forEach((p, i) => { if (!pipelineBest.has(p)) pipelineBest.set(p, set.pipelineScores[i]); });
     const others = set.otherFiles.slice(0, top).map((s) => ({ id: this.codeIndex.filePaths[s.file], ...s }));
-    const files: RankedItem[] = insertAtLexicalRank(rolled, others.map((b) => ({ id: b.id, score: b.score })), (it) => pipelineBest.get(it.id)!, top);
+    const files = withOtherFiles(rolled, set.paths, (i) => set.pipelineScores[i], others.map((b) => ({ id: b.id, score: b.score })), top);
     // a file placed by its lexical rank shows the model score of the file above it (below it when
     // first), so the score column stays on one scale and never rises down the list
     const placed = new Set(others.map((b) => b.id));
-    files.forEach((it, k) => {
-      if (!placed.has(it.id)) return;
-      const near = files.slice(0, k).reverse().find((x) => !placed.has(x.id)) ?? files.slice(k + 1).find((x) => !placed.has(x.id));
-      it.score = near?.score ?? 0;
-    });
+    let above = files.find((x) => !placed.has(x.id))?.score ?? 0;
+    for (const it of files) {
+      if (placed.has(it.id)) it.score = above;
+      else above = it.score;
+    }
     const { modules } = rollUp(rankedBy(this.model.scorers.module), top);
     if (perItem > 0) {
       const levels: [RankedItem[], LevelScorer, (r: { id: string; path: string; i: number }) => string][] = [

@@ -12,7 +12,7 @@
 import { readFileSync } from 'node:fs';
 import { IssuelocError } from '../errors.js';
 import type { RankingOptions } from '../retrieve/localize.js';
-import { insertAtLexicalRank } from '../retrieve/rollup.js';
+import { insertAtLexicalRank, type RankedItem } from '../retrieve/rollup.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { FEATURES, type CandidateSet } from './features.js';
 import { LEVELS, rankedIds, type Level, type TrainingQuery } from './objective.js';
@@ -185,12 +185,23 @@ export function rankLevels(q: Pick<TrainingQuery, 'features' | 'n' | 'ids' | 'pa
   }
   if (q.otherFiles?.length) {
     const pipeline = FEATURES.indexOf('pipeline');
-    const best = new Map<string, number>();
-    q.paths.forEach((p, i) => { if (!best.has(p)) best.set(p, q.features[i * FEATURES.length + pipeline]); });
     const others = q.otherFiles.map((f) => ({ id: f.path, score: f.score }));
-    out.file = insertAtLexicalRank(out.file.map((id) => ({ id, score: 0 })), others, (it) => best.get(it.id)!, Infinity).map((it) => it.id);
+    out.file = withOtherFiles(out.file.map((id) => ({ id, score: 0 })), q.paths, (i) => q.features[i * FEATURES.length + pipeline], others, Infinity).map((it) => it.id);
   }
   return out;
+}
+
+/**
+ * A model's file ranking with the files that hold no candidate at their lexical rank
+ * (`insertAtLexicalRank`), each candidate file compared by the pipeline score of its best (first)
+ * candidate. Shared by `rankLevels` and `ModelRanker`.
+ * @param paths the candidates' paths, in pipeline order.
+ * @param pipelineAt the pipeline score of candidate i, on the scale of the `others`' scores.
+ */
+export function withOtherFiles(files: readonly RankedItem[], paths: readonly string[], pipelineAt: (i: number) => number, others: readonly RankedItem[], limit: number): RankedItem[] {
+  const best = new Map<string, number>();
+  paths.forEach((p, i) => { if (!best.has(p)) best.set(p, pipelineAt(i)); });
+  return insertAtLexicalRank(files, others, (it) => best.get(it.id)!, limit);
 }
 
 function vectorOf(weights: Record<string, number>): Float64Array {
