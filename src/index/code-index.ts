@@ -13,7 +13,7 @@ import { tokenize } from '../text/tokenize.js';
  * - `path`: the file path's tokens (`sympy/core/basic.py` → sympy, core, basic, py);
  * - `name`: the qualified name's tokens (`Basic.subs` → basic, subs; the file name for files);
  * - `body`: the file path, then the unit's source text cut to `maxBodyWords` whitespace-separated
- *   words (the document of ../shared/tools/ref_eval.py: path + "\n" + source).
+ *   words (the document of the reference evaluator ref_eval.py, docs/benchmark-gold.md: path + "\n" + source).
  */
 export const FIELDS = ['path', 'name', 'body'] as const;
 

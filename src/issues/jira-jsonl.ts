@@ -1,5 +1,6 @@
 /**
- * The JSONL form of a Jira XML/RSS export, as in `shared/data/jira/*.jsonl` (Bench4BL archives):
+ * The JSONL form of a Jira XML/RSS export, as the Bench4BL archives give it (a slice:
+ * test/fixtures/data/maven-mng.jsonl):
  * one object a line with `key`, `summary`, `type`, `status`, `resolution`, `created`, `resolved`
  * (RFC 2822), `description_html` (Jira's rendered HTML), `description_text`, `components`, ….
  */

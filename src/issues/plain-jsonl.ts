@@ -5,7 +5,7 @@
  * `report_timestamp`), resolved (`resolved`, `closed_at`, `closedAt`), `labels`, `status`,
  * `resolution`, fixing commits (`commits`, `fix_commits`, `commit`), and an optional
  * `body_format` (`text` by default; `html`, `jira-wiki`, `markdown`). The Ye et al. 2014 Tomcat
- * set (`shared/data/ye2014/tomcat.jsonl`) reads as is: `bug_id`, `summary`, `description`,
+ * set (test/fixtures/data/tomcat.jsonl holds a slice) reads as is: `bug_id`, `summary`, `description`,
  * `report_time`, `status`, `commit`.
  */
 import { IssueCollector } from './normalise.js';

@@ -1,7 +1,7 @@
 /**
- * The four identifier patterns of "file localisation from issues at large" (method notes,
- * `../shared/docs/method-notes.md`), recognised with a linear character scan, no regular
- * expressions and no allocation for words that match nothing:
+ * The four identifier patterns of "file localisation from issues at large" (its identifier
+ * analysis; docs/evaluation.md, `stats --by identifiers`), recognised with a linear character
+ * scan, no regular expressions and no allocation for words that match nothing:
  *
  * - `upperSnake`: UPPER_SNAKE_CASE with two or more parts (`MAX_SIZE`, `HTTP_2_PROTOCOL`);
  * - `lowerSnake`: lower_snake_case with two or more parts (`get_queryset`, `name__icontains`);

@@ -8,9 +8,10 @@
 import { IssuelocError } from '../errors.js';
 
 /**
- * NLTK's English stop-word list (153 words, the classic list), exactly the set `ref_eval.py` uses
- * (`../shared/tools/ref_eval.py`, `STOP_WORDS`). Note that it holds the contraction fragments
- * (`s`, `t`, `ll`, `ve`, `don`, `isn`, …) that a split on non-letters leaves behind.
+ * NLTK's English stop-word list (153 words, the classic list), exactly the set the reference
+ * evaluator `ref_eval.py` uses (its `STOP_WORDS`; docs/benchmark-gold.md). Note that it holds
+ * the contraction fragments (`s`, `t`, `ll`, `ve`, `don`, `isn`, …) that a split on non-letters
+ * leaves behind.
  */
 export const ENGLISH_STOP_WORDS: ReadonlySet<string> = new Set(
   `i me my myself we our ours ourselves you your yours yourself yourselves he him his

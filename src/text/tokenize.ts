@@ -1,7 +1,7 @@
 /**
  * The tokenizer shared by code and issue text.
  *
- * Default behaviour equals `tokenize` of the reference evaluator (`../shared/tools/ref_eval.py`):
+ * Default behaviour equals `tokenize` of the reference evaluator (`ref_eval.py`, docs/benchmark-gold.md):
  * words are runs of `[A-Za-z0-9_]`; each word is split into parts by camelCase / snake_case /
  * digit boundaries ({@link splitIdentifier}); parts are lower-cased; the whole identifier
  * (lower-cased, leading and trailing `_` stripped) comes first when the word has more than one

@@ -1,20 +1,32 @@
-// Real input: `issueloc localize` on this project's own git repository (present in every clone),
-// for an issue written about code that lives in one file.
-import { test } from 'node:test';
+// Real input: `issueloc localize` on a git repository of this project's own sources (src/, copied
+// into a repository the test builds, so a checkout that is no git repository passes too), for an
+// issue written about code that lives in one file.
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cleanup, git, tempDir } from '../repo/git-fixture.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const bin = join(root, 'dist/src/cli/bin.js');
+const work = tempDir('issueloc-self-');
+after(() => cleanup(work));
+const repo = join(work, 'repo');
+cpSync(join(root, 'src'), join(repo, 'src'), { recursive: true });
+git(repo, 'init', '-q');
+git(repo, 'add', '-A');
+git(repo, 'commit', '-q', '-m', 'issueloc sources');
 
 function localize(issue: string, extra: string[] = []) {
-  const cacheDir = mkdtempSync(join(tmpdir(), 'issueloc-self-'));
-  const out = execFileSync(process.execPath, [bin, 'localize', '--repo', root, '--issue', issue, '--json', '--no-progress', '--cache-dir', cacheDir, ...extra], { encoding: 'utf8' });
-  return JSON.parse(out);
+  const cacheDir = tempDir('issueloc-self-cache-');
+  try {
+    const out = execFileSync(process.execPath, [bin, 'localize', '--repo', repo, '--issue', issue, '--json', '--no-progress', '--cache-dir', cacheDir, ...extra], { encoding: 'utf8' });
+    return JSON.parse(out);
+  } finally {
+    cleanup(cacheDir);
+  }
 }
 
 test('localize finds the BM25F scorer for an issue about field saturation', () => {

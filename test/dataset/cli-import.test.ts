@@ -1,4 +1,4 @@
-// `issueloc dataset import` end to end: tiny repositories built here, slices of ../shared/data.
+// `issueloc dataset import` end to end: tiny repositories built here, slices of the real data sets (test/fixtures/data).
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -7,9 +7,9 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { datasetStats } from '../../src/dataset/stats.js';
 import { cleanup, commitFiles, git, tempDir } from '../repo/git-fixture.js';
+import { fixtureData } from '../fixtures/data.js';
 
 const BIN = fileURLToPath(new URL('../../src/cli/bin.js', import.meta.url));
-const DATA = fileURLToPath(new URL('../../../../shared/data/', import.meta.url));
 const dir = tempDir('issueloc-cli-import-');
 after(() => cleanup(dir));
 
@@ -23,9 +23,9 @@ const writeJsonl = (name: string, rows: unknown[], extra = ''): string => {
   writeFileSync(p, rows.map((r) => JSON.stringify(r)).join('\n') + '\n' + extra);
   return p;
 };
-/** The first `n` lines of a shared data file, as objects. */
+/** The first `n` lines of a committed data slice, as objects. */
 const slice = (file: string, n: number): Record<string, unknown>[] =>
-  readFileSync(join(DATA, file), 'utf8').split('\n').slice(0, n).map((l) => JSON.parse(l));
+  readFileSync(fixtureData(file), 'utf8').split('\n').slice(0, n).map((l) => JSON.parse(l));
 
 const A_PY = 'def f(x):\n    return x\n\n\ndef g():\n    return 1\n';
 
@@ -87,7 +87,7 @@ test('import --from swebench --mirrors: gold functions, drop reasons with codes,
 test('import --from locbench: rows of repositories not mirrored are dropped by name (slice of Loc-Bench V1)', () => {
   const empty = join(dir, 'no-mirrors');
   mkdirSync(empty);
-  const rows = slice('locbench/locbench_v1.jsonl', 2);
+  const rows = slice('locbench.jsonl', 2);
   const out = join(dir, 'loc.jsonl');
   const r = run(['dataset', 'import', '--from', 'locbench', '--input', writeJsonl('loc-in.jsonl', rows), '--mirrors', empty, '-o', out]);
   assert.equal(r.code, 1); // no record
@@ -100,7 +100,7 @@ test('import --from locbench: rows of repositories not mirrored are dropped by n
 });
 
 test('import --from tomcat --repo: first parent as a-priori state, function positives, unknown commit dropped', () => {
-  const [first, second] = slice('ye2014/tomcat.jsonl', 2);
+  const [first, second] = slice('tomcat.jsonl', 2);
   const files = String(first.files).split(' '); // PageInfo.java, Validator.java
   const work = join(dir, 'tomcat');
   const javaOf = (cls: string, v: string) => `package org.apache.jasper.compiler;\nclass ${cls} {\n    int run() {\n        return ${v};\n    }\n}\n`;

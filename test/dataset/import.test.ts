@@ -2,7 +2,6 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { IssuelocError } from '../../src/errors.js';
 import { GitRepo } from '../../src/repo/git.js';
 import { importSwebench } from '../../src/dataset/import/swebench.js';
@@ -10,8 +9,7 @@ import { importLocbench } from '../../src/dataset/import/locbench.js';
 import { importTomcat } from '../../src/dataset/import/tomcat.js';
 import { mirrorPath } from '../../src/dataset/import/mirrors.js';
 import { cleanup, commitFiles, git, tempDir } from '../repo/git-fixture.js';
-
-const DATA = fileURLToPath(new URL('../../../../shared/data/', import.meta.url));
+import { fixtureData, sharedDataOrSkip } from '../fixtures/data.js';
 
 const A_PY = 'def f(x):\n    return x\n\n\ndef g():\n    return 1\n';
 
@@ -21,11 +19,11 @@ function jsonl(dir: string, name: string, rows: unknown[], extra = ''): string {
   return p;
 }
 
-test('SWE-bench Lite without repositories: 300 records, patch files as positives, no functions', async () => {
-  const res = await importSwebench(join(DATA, 'swebench-lite/swebench_lite.jsonl'));
-  assert.equal(res.records.length, 300);
+test('SWE-bench Lite without repositories: a record per row, patch files as positives, no functions', async () => {
+  const res = await importSwebench(fixtureData('swebench-lite.jsonl'));
+  assert.deepEqual(res.records.map((x) => x.issue.id), ['django__django-15202', 'sphinx-doc__sphinx-8721', 'pytest-dev__pytest-5221']);
   assert.equal(res.dropped.length, 0);
-  const r = res.records.find((x) => x.issue.id === 'django__django-15202')!;
+  const r = res.records[0];
   assert.equal(r.issue.title, 'URLField throws ValueError instead of ValidationError on clean');
   assert.ok(r.issue.bodyRaw.startsWith('Description'));
   assert.equal(r.issue.created, '2021-12-15T15:04:13.000Z');
@@ -35,6 +33,15 @@ test('SWE-bench Lite without repositories: 300 records, patch files as positives
   assert.equal(r.repo, 'django/django');
   assert.equal(r.changesTests, true);
   assert.equal(r.variant, 'swebench');
+});
+
+test('SWE-bench Lite without repositories: all 300 rows become records', async (t) => {
+  const file = sharedDataOrSkip(t, 'swebench-lite/swebench_lite.jsonl');
+  if (!file) return;
+  const res = await importSwebench(file);
+  assert.equal(res.records.length, 300);
+  assert.equal(res.dropped.length, 0);
+  assert.equal(res.records.find((x) => x.issue.id === 'django__django-15202')?.aprioriCommit, '4fd3044ca0135da903a70dfb66992293f529ecf1');
 });
 
 test('SWE-bench with a repository: gold functions, candidates, and the drop reasons', async () => {
@@ -101,15 +108,27 @@ test('importers name the file and line of a corrupt row, or skip and list it', a
   }
 });
 
-test('Loc-Bench V1: 560 records with the given gold functions, modules and mapped categories', async () => {
-  const res = await importLocbench(join(DATA, 'locbench/locbench_v1.jsonl'));
-  assert.equal(res.records.length, 560);
+test('Loc-Bench V1: records with the given gold functions, modules and mapped categories', async () => {
+  const res = await importLocbench(fixtureData('locbench.jsonl'));
+  assert.equal(res.records.length, 4);
   const r = res.records.find((x) => x.issue.id === 'UXARRAY__uxarray-1117')!;
   assert.equal(r.issue.title, 'Optimize Face Centroid Calculations');
   assert.equal(r.issue.type, 'Performance Issue');
   assert.equal(r.issue.category, 'Improvement');
   assert.deepEqual(r.positives, ['uxarray/grid/connectivity.py', 'uxarray/grid/coordinates.py']);
   assert.deepEqual(r.positiveModules, ['uxarray/grid/connectivity.py:_build_n_nodes_per_face', 'uxarray/grid/coordinates.py:_construct_face_centroids']);
+  // one row of each Loc-Bench category: Bug Report and Security Vulnerability are bugs
+  assert.deepEqual(res.records.map((x) => [x.issue.type, x.issue.category]), [
+    ['Performance Issue', 'Improvement'], ['Security Vulnerability', 'Bug'], ['Bug Report', 'Bug'], ['Feature Request', 'New Feature'],
+  ]);
+  assert.ok(res.records.every((x) => x.positiveFunctions.length > 0));
+});
+
+test('Loc-Bench V1: all 560 rows become records, in the published category counts', async (t) => {
+  const file = sharedDataOrSkip(t, 'locbench/locbench_v1.jsonl');
+  if (!file) return;
+  const res = await importLocbench(file);
+  assert.equal(res.records.length, 560);
   const byCategory: Record<string, number> = {};
   for (const x of res.records) byCategory[x.issue.category] = (byCategory[x.issue.category] ?? 0) + 1;
   assert.deepEqual(byCategory, { Bug: 242 + 29, 'New Feature': 150, Improvement: 139 });

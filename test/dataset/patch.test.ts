@@ -10,6 +10,7 @@ import {
   addedNewLines,
   sourceLines,
 } from '../../src/dataset/patch.js';
+import { fixtureData, sharedDataOrSkip } from '../fixtures/data.js';
 
 const TWO_FILES = [
   'diff --git a/pkg/a.py b/pkg/a.py',
@@ -154,12 +155,12 @@ test('sourceLines normalises CRLF and CR', () => {
   assert.deepEqual(sourceLines('a\r\nb\rc\n'), ['a', 'b', 'c', '']);
 });
 
-test('every SWE-bench Lite gold patch parses, and each hunk body matches its header counts', () => {
-  const rows = readFileSync(new URL('../../../../shared/data/swebench-lite/swebench_lite.jsonl', import.meta.url), 'utf8')
+/** Parses the `patch` of every row of a JSONL file and checks each hunk body against its header counts; returns the row count. */
+function assertPatchesParse(file: string): number {
+  const rows = readFileSync(file, 'utf8')
     .split('\n')
     .filter(Boolean)
     .map((l) => JSON.parse(l) as { instance_id: string; patch: string });
-  assert.equal(rows.length, 300);
   for (const row of rows) {
     const files = parsePatch(row.patch);
     assert.ok(files.length >= 1, row.instance_id);
@@ -171,4 +172,16 @@ test('every SWE-bench Lite gold patch parses, and each hunk body matches its hea
       }
     }
   }
+  return rows.length;
+}
+
+test('the committed SWE-bench Lite and Loc-Bench gold patches parse, each hunk body matching its header counts', () => {
+  assert.equal(assertPatchesParse(fixtureData('swebench-lite.jsonl')), 3);
+  assert.equal(assertPatchesParse(fixtureData('locbench.jsonl')), 4);
+});
+
+test('every SWE-bench Lite gold patch parses, and each hunk body matches its header counts', (t) => {
+  const file = sharedDataOrSkip(t, 'swebench-lite/swebench_lite.jsonl');
+  if (!file) return;
+  assert.equal(assertPatchesParse(file), 300);
 });

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { compareIdsNatural, pickSplit, temporalSplit, toEpochMs } from '../../src/eval/split.js';
 import { IssuelocError } from '../../src/errors.js';
+import { fixtureData } from '../fixtures/data.js';
 
 interface Rec { id: string; t: string | number | Date }
 const idOf = (r: Rec): string => r.id;
@@ -48,15 +49,16 @@ test('empty or one-issue input, duplicate ids and bad dates throw IssuelocError 
 });
 
 test('Tomcat (Ye et al. 2014) slice: halves are ordered in time', () => {
-  const lines = readFileSync('../shared/data/ye2014/tomcat.jsonl', 'utf8').split('\n').slice(0, 101);
+  const lines = readFileSync(fixtureData('tomcat.jsonl'), 'utf8').split('\n'); // newest first, one tie
   const recs = lines.filter((l) => l.trim()).map((l) => {
     const r = JSON.parse(l) as { bug_id: string; commit_timestamp: string };
     return { id: r.bug_id, t: r.commit_timestamp };
   });
   const s = temporalSplit(recs, idOf, tOf);
-  assert.equal(s.validation.length, 51);
-  assert.equal(s.test.length, 50);
+  assert.equal(s.validation.length, 6);
+  assert.equal(s.test.length, 5);
   const maxVal = Math.max(...s.validation.map((r) => toEpochMs(r.t, r.id)));
   const minTest = Math.min(...s.test.map((r) => toEpochMs(r.t, r.id)));
   assert.ok(maxVal <= minTest);
+  assert.deepEqual(s.test.map(idOf).sort(), ['55943', '56010', '56012', '56025', '56029']);
 });

@@ -4,12 +4,13 @@ import { readFileSync } from 'node:fs';
 import { readIssues, detectIssueFormat } from '../../src/issues/read.js';
 import { IssuelocError } from '../../src/errors.js';
 import { tempFiles } from './tmp-files.js';
+import { fixtureData } from '../fixtures/data.js';
 
 const tmp = tempFiles();
 after(() => tmp.remove());
 
-test('jira-jsonl: the shared Maven slice reads with HTML bodies cleaned, dates in ISO, type category', () => {
-  const lines = readFileSync('../shared/data/jira/maven_mng_bugs.jsonl', 'utf8').split('\n').slice(0, 3).join('\n');
+test('jira-jsonl: a slice of the Maven Jira bugs reads with HTML bodies cleaned, dates in ISO, type category', () => {
+  const lines = readFileSync(fixtureData('maven-mng.jsonl'), 'utf8').split('\n').slice(0, 3).join('\n');
   const path = tmp.file('maven.jsonl', lines);
   assert.equal(detectIssueFormat(path), 'jira-jsonl');
   const { issues, format } = readIssues(path);

@@ -5,6 +5,7 @@ import { readIssues, detectIssueFormat } from '../../src/issues/read.js';
 import { categorize, readTypeTable } from '../../src/issues/category.js';
 import { toIsoDate } from '../../src/issues/dates.js';
 import { tempFiles } from './tmp-files.js';
+import { fixtureData } from '../fixtures/data.js';
 
 const tmp = tempFiles();
 after(() => tmp.remove());
@@ -26,7 +27,7 @@ test('github-json: gh CLI list and REST items; pull requests left out; type from
 });
 
 test('jsonl: the Tomcat slice reads with bug_id as id and the fixing commit', () => {
-  const lines = readFileSync('../shared/data/ye2014/tomcat.jsonl', 'utf8').split('\n').slice(0, 2).join('\n');
+  const lines = readFileSync(fixtureData('tomcat.jsonl'), 'utf8').split('\n').slice(0, 2).join('\n');
   const path = tmp.file('tomcat.jsonl', lines);
   assert.equal(detectIssueFormat(path), 'jsonl');
   const { issues } = readIssues(path);

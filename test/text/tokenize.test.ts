@@ -2,7 +2,6 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import {
   CODE_KEYWORDS,
   ENGLISH_STOP_WORDS,
@@ -13,9 +12,11 @@ import {
   tokenize,
 } from '../../src/text/tokenize.js';
 import { IssuelocError } from '../../src/errors.js';
+import { fixtureData, sharedDataOrSkip } from '../fixtures/data.js';
 
-// Golden values below were produced by running the reference evaluator itself:
-//   python3 -c "import sys; sys.path.insert(0, '../shared/tools'); import ref_eval; print(ref_eval.tokenize(S))"
+// Golden values below were produced by running the reference evaluator itself (ref_eval.py, the
+// stdlib-only Python yardstick of the shared tools; see src/text/tokenize.ts):
+//   python3 -c "import sys; sys.path.insert(0, TOOLS); import ref_eval; print(ref_eval.tokenize(S))"
 // (and with `ref_eval.STEMMER = ref_eval.porter_stem` for the stemmed ones).
 const GOLDEN: [string, string[]][] = [
   ['def parseHTTPServer(self):', ['def', 'parsehttpserver', 'parse', 'http', 'server', 'self']],
@@ -63,17 +64,26 @@ test('stem: true equals ref_eval.py with its Porter stemmer (alphabetic tokens o
   for (const [text, expected] of GOLDEN_STEMMED) assert.deepEqual(tokenize(text, { stem: true }), expected, text);
 });
 
-// Digests from ref_eval.py over the problem statements of the first 40 SWE-bench Lite issues:
-//   "\n".join(" ".join(tokenize(ps)) for ps in first 40) -> sha256 (7974 tokens).
-const DATA = fileURLToPath(new URL('../../../../shared/data/swebench-lite/swebench_lite.jsonl', import.meta.url));
-test('tokens of 40 real SWE-bench issues hash to ref_eval.py digests (plain and stemmed)', () => {
-  const rows = readFileSync(DATA, 'utf8').split('\n').slice(0, 40).map((l) => JSON.parse(l) as { problem_statement: string });
-  const digest = (stem: boolean) => {
-    const joined = rows.map((r) => tokenize(r.problem_statement, { stem }).join(' ')).join('\n');
-    return createHash('sha256').update(joined).digest('hex');
-  };
-  assert.equal(digest(false), 'b9c324ff2415f9986319ce0cc7e3f211d980045ab51de013c3e3187cd4eea6de');
-  assert.equal(digest(true), '0ec6a5051a32ec08f83ba4fc185a58b124fb0f966a47f1e445bd48af94264359');
+/** sha256 of the tokens of the first `n` problem statements of a JSONL file: one line of space-joined tokens per issue. */
+function tokenDigest(file: string, n: number, stem: boolean): string {
+  const rows = readFileSync(file, 'utf8').split('\n').filter(Boolean).slice(0, n).map((l) => JSON.parse(l) as { problem_statement: string });
+  const joined = rows.map((r) => tokenize(r.problem_statement, { stem }).join(' ')).join('\n');
+  return createHash('sha256').update(joined).digest('hex');
+}
+
+// Digests from ref_eval.py over the same texts:
+//   "\n".join(" ".join(tokenize(ps)) for ps in rows) -> sha256 (clear `_word_memo` after setting STEMMER).
+test('tokens of the 3 committed SWE-bench issues hash to ref_eval.py digests (plain and stemmed)', () => {
+  const file = fixtureData('swebench-lite.jsonl');
+  assert.equal(tokenDigest(file, 3, false), '672754e29a506bc5002de57296982db9437e881c0efa8480520b712f0d876050');
+  assert.equal(tokenDigest(file, 3, true), 'c99a9f8bb54478930e5e38382889745629ecbf37ac27c37b7a352c73f1cf6a3e');
+});
+
+test('tokens of 40 real SWE-bench issues hash to ref_eval.py digests (plain and stemmed; 7974 tokens)', (t) => {
+  const file = sharedDataOrSkip(t, 'swebench-lite/swebench_lite.jsonl');
+  if (!file) return;
+  assert.equal(tokenDigest(file, 40, false), 'b9c324ff2415f9986319ce0cc7e3f211d980045ab51de013c3e3187cd4eea6de');
+  assert.equal(tokenDigest(file, 40, true), '0ec6a5051a32ec08f83ba4fc185a58b124fb0f966a47f1e445bd48af94264359');
 });
 
 test('splitIdentifier keeps case and follows the camelCase / acronym / digit rules', () => {

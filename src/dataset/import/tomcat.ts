@@ -1,6 +1,6 @@
 /**
  * The Tomcat set of Ye, Bunescu & Liu (2014), "Learning to rank relevant files for bug reports
- * using domain knowledge" (FSE'14), as `shared/data/ye2014/tomcat.jsonl` gives it → dataset
+ * using domain knowledge" (FSE'14), as its JSONL gives it (test/fixtures/data/tomcat.jsonl) → dataset
  * records. Each row names its fixing commit (7-character SHA in github apache/tomcat) and fixed
  * files; the a-priori state is the commit's first parent.
  */
