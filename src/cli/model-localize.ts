@@ -17,8 +17,8 @@ export interface ModelLocalization {
 
 /**
  * The built-in model (src/rank/default-model.json: trained on Loc-Bench issues of repositories
- * other than SWE-bench Lite's; docs/learning-to-rank.md), found beside the compiled code's
- * source tree.
+ * other than SWE-bench Lite's; docs/learning-to-rank.md), found at the same place relative to the
+ * compiled code in a checkout and in the installed package (package.json `files` ships it).
  */
 export const DEFAULT_MODEL_PATH = fileURLToPath(new URL('../../../src/rank/default-model.json', import.meta.url));
 
