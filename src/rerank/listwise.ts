@@ -50,7 +50,8 @@ export interface RerankStats {
  * answer; candidates below K keep their place. Failures never lose candidates: a window whose
  * request fails after the backend's retries, or whose answer names no candidate, keeps its
  * order, a warning is given, and after a failed request the remaining windows of the issue are
- * skipped (kept as they are) so a dead endpoint costs one round of retries per issue.
+ * skipped (kept as they are) so a dead endpoint costs one round of retries per issue. A deadline
+ * (`signal`) that passes stops reranking the same way: the windows done so far are kept.
  */
 export class ListwiseReranker {
   readonly options: ListwiseOptions;
@@ -60,9 +61,11 @@ export class ListwiseReranker {
 
   /**
    * @param candidates the retriever's ranking, best first (only the first `top` are reordered).
+   * @param opts.signal a per-issue deadline: when it aborts, the call in flight is abandoned and
+   *   the remaining windows keep their order (with a warning).
    * @returns the new order (a permutation of `candidates`) and what it cost.
    */
-  async rerank(issue: string, candidates: readonly RerankCandidate[]): Promise<{ ranking: RerankCandidate[]; stats: RerankStats }> {
+  async rerank(issue: string, candidates: readonly RerankCandidate[], opts: { signal?: AbortSignal } = {}): Promise<{ ranking: RerankCandidate[]; stats: RerankStats }> {
     const o = this.options;
     const style: IdentifierStyle = o.identifiers ?? (o.mode === 'first-token' ? 'alpha' : 'numeric');
     const t0 = performance.now();
@@ -78,11 +81,12 @@ export class ListwiseReranker {
       const messages = windowPrompt(issue, slice, o.mode, style, o.budget);
       let order: number[] | undefined;
       try {
+        opts.signal?.throwIfAborted();
         const answer = await this.model.complete({
           messages,
           maxTokens: o.mode === 'first-token' ? 1 : slice.length * 5 + 8,
           topLogprobs: o.mode === 'first-token' ? o.topLogprobs : undefined,
-        });
+        }, { signal: opts.signal });
         if (this.model instanceof CachedChatModel && this.model.lastWasCached) stats.cachedCalls++;
         else {
           stats.calls++;
