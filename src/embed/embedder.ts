@@ -99,7 +99,7 @@ export function checkVectors(vectors: unknown, count: number, source: string, di
   let want = dim;
   vectors.forEach((v: unknown, i) => {
     const at = `vector ${i + 1} of ${count}`;
-    if (!(v instanceof Float32Array)) throw bad(`${at} is ${describe(v)}, not a vector`);
+    if (!(v instanceof Float32Array)) throw bad(`${at} is ${describeValue(v)}, not a vector`);
     if (v.length === 0) throw bad(`${at} is empty`);
     if (want !== undefined && v.length !== want) throw bad(`${at} has ${v.length} dimensions, expected ${want}`);
     want = v.length;
@@ -114,7 +114,7 @@ export function checkVectors(vectors: unknown, count: number, source: string, di
 }
 
 /** `null`, `missing`, `a string`, `an object`, … for messages about a value that should be a vector. */
-export function describe(v: unknown): string {
+export function describeValue(v: unknown): string {
   if (v === null) return 'null';
   if (v === undefined) return 'missing';
   const t = Array.isArray(v) ? 'array' : typeof v;

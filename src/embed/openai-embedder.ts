@@ -1,5 +1,5 @@
 import { joinUrl, postJson, type PostJsonOptions } from '../util/http-json.js';
-import { describe, EmbedderFailure, withPrefix, type EmbedCallOptions, type EmbedPrefixes, type EmbedRole, type Embedder } from './embedder.js';
+import { describeValue, EmbedderFailure, withPrefix, type EmbedCallOptions, type EmbedPrefixes, type EmbedRole, type Embedder } from './embedder.js';
 
 /** Options of {@link OpenAIEmbedder}. */
 export interface OpenAIEmbedderOptions extends Omit<PostJsonOptions, 'onRetry' | 'signal'> {
@@ -61,7 +61,7 @@ export class OpenAIEmbedder implements Embedder {
       const index = d !== null && typeof d === 'object' && typeof d.index === 'number' ? d.index : i;
       if (!Number.isInteger(index) || index < 0 || index >= texts.length || out[index]) throw bad(`${at} has index ${String(index)}, out of range or repeated`);
       const e = d?.embedding;
-      if (!Array.isArray(e)) throw bad(`${at}: the embedding is ${describe(e)}, not a list of numbers`);
+      if (!Array.isArray(e)) throw bad(`${at}: the embedding is ${describeValue(e)}, not a list of numbers`);
       const k = e.findIndex((x) => typeof x !== 'number');
       if (k >= 0) throw bad(`${at}: the embedding holds ${JSON.stringify(e[k])?.slice(0, 20) ?? String(e[k])} at dimension ${k + 1}, not a number`);
       out[index] = Float32Array.from(e as number[]);

@@ -1,3 +1,4 @@
+import { DeadlineExceeded } from '../util/deadline.js';
 import { HttpRequestError } from '../util/http-json.js';
 import type { ChatModel } from './chat-model.js';
 import { CachedChatModel } from './response-cache.js';
@@ -96,7 +97,8 @@ export class ListwiseReranker {
         order = this.orderOf(answer, slice.length, style, w.start);
       } catch (e) {
         broken = true;
-        const why = e instanceof HttpRequestError || e instanceof Error ? e.message : String(e);
+        const why = e instanceof DeadlineExceeded ? `${e.message} (reranker ${this.model.id})`
+          : e instanceof HttpRequestError || e instanceof Error ? e.message : String(e);
         o.onWarning?.(`reranking stopped, keeping the retriever's order from rank ${w.end} up: ${why}`);
       }
       if (!order) { stats.fallbackWindows++; continue; }

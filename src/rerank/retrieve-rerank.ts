@@ -1,7 +1,7 @@
 import type { CodeIndex } from '../index/code-index.js';
 import type { GitRepo } from '../repo/git.js';
 import { isEmbedderFailure, type Embedder } from '../embed/embedder.js';
-import type { Deadline } from '../util/deadline.js';
+import { DeadlineExceeded, type Deadline } from '../util/deadline.js';
 import { UnitSourceReader } from '../embed/unit-source.js';
 import { buildVectorIndex, type VectorIndex } from '../embed/vector-index.js';
 import type { FusionOptions } from '../retrieve/fusion.js';
@@ -81,7 +81,7 @@ export class RetrieveRerank {
         localizer = new HybridLocalizer(codeIndex, opts.ranking ?? {}, vectors, opts.embedder, opts.fusion);
       } catch (e) {
         if (!opts.onWarning || !isEmbedderFailure(e)) throw e;
-        opts.onWarning(`dense retrieval skipped, lexical ranking only: ${e.message}`);
+        opts.onWarning(`dense retrieval skipped, lexical ranking only: ${failure(e, `embedding the functions with ${embedderName(opts.embedder)}`)}`);
       }
     }
     localizer ??= new Localizer(codeIndex, opts.ranking ?? {});
@@ -107,7 +107,7 @@ export class RetrieveRerank {
         loc = await this.localizer.localizeIssue(issueText, query, lo, signal);
       } catch (e) {
         if (!this.onWarning || !isEmbedderFailure(e)) throw e;
-        this.onWarning(`dense retrieval skipped for this issue, lexical ranking only: ${e.message}`);
+        this.onWarning(`dense retrieval skipped for this issue, lexical ranking only: ${failure(e, `embedding the issue with ${embedderName(this.localizer.embedder)}`)}`);
       }
     }
     loc ??= this.localizer.localize(query, lo);
@@ -119,6 +119,15 @@ export class RetrieveRerank {
     this.reader.forget();
     return { localization, rerank: stats, retrieveMillis };
   }
+}
+
+/** An embedder failure for a warning: a passed deadline says which stage it stopped. */
+function failure(e: Error, stage: string): string {
+  return e instanceof DeadlineExceeded ? `${e.message} while ${stage}` : e.message;
+}
+
+function embedderName(e: Embedder): string {
+  return e.name ?? e.id;
 }
 
 function cut(loc: Localization, top: number): Localization {

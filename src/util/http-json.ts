@@ -87,6 +87,7 @@ export async function postJson(url: string, body: unknown, opts: PostJsonOptions
     connectTimeoutMs: opts.connectTimeoutMs ?? DEFAULT_RETRY.connectTimeoutMs,
   };
   const maxBytes = opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) throw new HttpRequestError(`${url} is not an http(s) URL`, 0, false);
   const target = new URL(url);
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
   if (opts.apiKey) headers.authorization = `Bearer ${opts.apiKey}`;
@@ -206,7 +207,7 @@ function headerValue(v: string | string[] | undefined): string | undefined {
 }
 
 /** `1 MiB`, `16 MiB`, `512 KiB`, `100 bytes`. */
-export function formatBytes(n: number): string {
+function formatBytes(n: number): string {
   if (n >= 1024 * 1024 && n % (1024 * 1024) === 0) return `${n / (1024 * 1024)} MiB`;
   if (n >= 1024 && n % 1024 === 0) return `${n / 1024} KiB`;
   return `${n} bytes`;

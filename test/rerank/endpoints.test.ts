@@ -3,7 +3,8 @@
 // abandoned at the cap, never cached), and an outer deadline; fake servers on 127.0.0.1 only.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
+import { spawn } from 'node:child_process';
+import { connect, createServer, type Socket } from 'node:net';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { startFakeOpenAI, type FakeOpenAI } from './fake-openai.js';
@@ -45,6 +46,25 @@ test('a refused port: default retries, fails in about 1.5 s naming the URL', asy
   assert.ok(error instanceof HttpRequestError && error.retryable && error.status === 0);
   assert.match(error.message, new RegExp(`^http://127\\.0\\.0\\.1:${port}/v1/embeddings failed after 3 tries \\(ECONNREFUSED\\)$`));
   assert.ok(ms >= 1500 && ms < 4000, `${ms} ms`);
+});
+
+test('a listener that never accepts (its queue full): the connect timeout ends each try', async () => {
+  // A stopped process listening with a backlog of 1: once two connections wait in its queue, the
+  // kernel drops further SYNs and a connect hangs, as with a firewalled host.
+  const child = spawn(process.execPath, ['-e', "require('net').createServer().listen({ port: 0, host: '127.0.0.1', backlog: 1 }, function () { console.log(this.address().port); })"], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const fillers: Socket[] = [];
+  try {
+    const port = await new Promise<number>((r) => child.stdout.once('data', (d) => r(Number(String(d)))));
+    child.kill('SIGSTOP');
+    for (let i = 0; i < 4; i++) fillers.push(connect(port, '127.0.0.1').on('error', () => {}));
+    await new Promise((r) => setTimeout(r, 200));
+    const { ms, error } = await elapsed(() => postJson(`http://127.0.0.1:${port}/v1/embeddings`, {}, { connectTimeoutMs: 300, retries: 1, backoffMs: 10 }));
+    assert.match(error.message, /failed after 2 tries \(no connection within 300 ms\)$/);
+    assert.ok(ms >= 600 && ms < 3000, `${ms} ms`);
+  } finally {
+    for (const s of fillers) s.destroy();
+    child.kill('SIGKILL');
+  }
 });
 
 test('a server that accepts and never answers costs the budget, not tries × timeout', async () => {

@@ -73,7 +73,7 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
     state.requests.push({ path: req.url ?? '', body });
     const next = state.script.shift();
     if (next && 'hang' in next) return; // accepted, never answered (closeAllConnections ends it)
-    if (next && 'delayMs' in next) await new Promise((r) => setTimeout(r, next.delayMs));
+    if (next && 'delayMs' in next) await new Promise((r) => setTimeout(r, next.delayMs).unref()); // unref: a pending delay never holds the test process
     if (res.destroyed) return;
     if (next && 'streamBytes' in next) return stream(res, next.streamBytes, next.contentLength ?? false);
     if (next && 'status' in next) return send(res, next.status, next.body ?? '{"error":"scripted"}', next.retryAfter ? { 'retry-after': next.retryAfter } : {});
