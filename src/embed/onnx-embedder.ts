@@ -1,6 +1,6 @@
 import { basename, dirname, resolve } from 'node:path';
 import { IssuelocError } from '../errors.js';
-import { withPrefix, type EmbedPrefixes, type EmbedRole, type Embedder } from './embedder.js';
+import { withPrefix, type EmbedCallOptions, type EmbedPrefixes, type EmbedRole, type Embedder } from './embedder.js';
 import { readModelFolder, type ModelFolder, type Pooling } from './model-folder.js';
 
 /** Options of {@link OnnxEmbedder.load}. */
@@ -50,6 +50,7 @@ export async function loadTransformers(): Promise<TransformersModule> {
  */
 export class OnnxEmbedder implements Embedder {
   readonly id: string;
+  readonly name: string;
   readonly batchSize: number;
 
   private constructor(
@@ -63,6 +64,7 @@ export class OnnxEmbedder implements Embedder {
   ) {
     this.batchSize = batchSize;
     this.id = `onnx:${basename(folder.dir)}@${folder.fingerprint}|${folder.dtype}|${pooling}|t=${maxTokens}|q=${prefixes.query}|d=${prefixes.document}`;
+    this.name = `onnx:${folder.dir}`;
   }
 
   /**
@@ -93,10 +95,12 @@ export class OnnxEmbedder implements Embedder {
     return new OnnxEmbedder(folder, tokenizer, model, prefixes, opts.pooling ?? folder.pooling, maxTokens, opts.batchSize ?? 16);
   }
 
-  async embed(texts: readonly string[], role: EmbedRole): Promise<Float32Array[]> {
+  /** Vectors as pooled (checked by the caller); the signal is looked at between forward passes. */
+  async embed(texts: readonly string[], role: EmbedRole, call: EmbedCallOptions = {}): Promise<Float32Array[]> {
     const out: Float32Array[] = [];
     const input = withPrefix(texts, role, this.prefixes);
     for (let i = 0; i < input.length; i += this.batchSize) {
+      call.signal?.throwIfAborted();
       const batch = input.slice(i, i + this.batchSize);
       const enc = this.tokenizer(batch, { padding: true, truncation: true, max_length: this.maxTokens });
       const feeds: Record<string, TensorLike> = { input_ids: enc.input_ids, attention_mask: enc.attention_mask };

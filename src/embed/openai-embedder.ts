@@ -1,9 +1,8 @@
-import { IssuelocError } from '../errors.js';
 import { joinUrl, postJson, type PostJsonOptions } from '../util/http-json.js';
-import { withPrefix, type EmbedPrefixes, type EmbedRole, type Embedder } from './embedder.js';
+import { describeValue, EmbedderFailure, withPrefix, type EmbedCallOptions, type EmbedPrefixes, type EmbedRole, type Embedder } from './embedder.js';
 
 /** Options of {@link OpenAIEmbedder}. */
-export interface OpenAIEmbedderOptions extends Omit<PostJsonOptions, 'onRetry'> {
+export interface OpenAIEmbedderOptions extends Omit<PostJsonOptions, 'onRetry' | 'signal'> {
   /** Base URL ending in `/v1` (e.g. `http://localhost:8000/v1`); `/embeddings` is appended. */
   url: string;
   /** Model name the server knows (vLLM `--served-model-name`, an Ollama tag, …). */
@@ -22,10 +21,12 @@ export interface OpenAIEmbedderOptions extends Omit<PostJsonOptions, 'onRetry'> 
  * Embeddings from an OpenAI-compatible `POST <url>/embeddings` endpoint (OpenAI API reference,
  * "Create embeddings"): request `{model, input: string[], encoding_format: "float"}`, answer
  * `{data: [{index, embedding: number[]}]}`. Served by vLLM (`--task embed`), Ollama, the
- * llama.cpp server (`--embedding`) and TEI.
+ * llama.cpp server (`--embedding`) and TEI. Answers are capped at 16 MiB by default
+ * (`maxResponseBytes`).
  */
 export class OpenAIEmbedder implements Embedder {
   readonly id: string;
+  readonly name: string;
   readonly batchSize: number;
   private readonly prefixes: EmbedPrefixes;
   private readonly maxChars: number;
@@ -35,27 +36,35 @@ export class OpenAIEmbedder implements Embedder {
     this.batchSize = opts.batchSize ?? 32;
     this.maxChars = opts.maxChars ?? 16_000;
     this.id = `openai:${opts.url}#${opts.model}|q=${this.prefixes.query}|d=${this.prefixes.document}|c=${this.maxChars}`;
+    this.name = `${joinUrl(opts.url, 'embeddings')} (model ${opts.model})`;
   }
 
-  /** @throws IssuelocError naming the URL when the server fails or answers without one vector per text. */
-  async embed(texts: readonly string[], role: EmbedRole): Promise<Float32Array[]> {
+  /**
+   * @throws HttpRequestError naming the URL when the server fails; EmbedderFailure when it answers
+   *   without one list of numbers per text (null, a string, a non-number inside, a repeated index).
+   */
+  async embed(texts: readonly string[], role: EmbedRole, call: EmbedCallOptions = {}): Promise<Float32Array[]> {
     if (texts.length === 0) return [];
     const input = withPrefix(texts, role, this.prefixes).map((t) => (t.length > this.maxChars ? t.slice(0, this.maxChars) : t));
     const url = joinUrl(this.opts.url, 'embeddings');
-    const answer = await postJson(url, { model: this.opts.model, input, encoding_format: 'float' }, this.opts) as {
+    const answer = await postJson(url, { model: this.opts.model, input, encoding_format: 'float' }, { ...this.opts, signal: call.signal }) as {
       data?: { index?: number; embedding?: unknown }[];
-    };
+    } | null;
+    const bad = (what: string) => new EmbedderFailure(`embedder ${this.name} answered unusable vectors: ${what}`);
     const data = answer?.data;
     if (!Array.isArray(data) || data.length !== texts.length) {
-      throw new IssuelocError(`${url} answered ${Array.isArray(data) ? data.length : 'no'} embeddings for ${texts.length} texts (model ${this.opts.model})`);
+      throw bad(`${Array.isArray(data) ? data.length : 'no'} embeddings for ${texts.length} texts`);
     }
     const out: Float32Array[] = new Array(texts.length);
     data.forEach((d, i) => {
-      const at = typeof d.index === 'number' ? d.index : i;
-      if (!Array.isArray(d.embedding) || at < 0 || at >= texts.length || out[at]) {
-        throw new IssuelocError(`${url} answered a malformed embedding (item ${i}, model ${this.opts.model})`);
-      }
-      out[at] = Float32Array.from(d.embedding as number[]);
+      const at = `answer item ${i + 1} of ${texts.length}`;
+      const index = d !== null && typeof d === 'object' && typeof d.index === 'number' ? d.index : i;
+      if (!Number.isInteger(index) || index < 0 || index >= texts.length || out[index]) throw bad(`${at} has index ${String(index)}, out of range or repeated`);
+      const e = d?.embedding;
+      if (!Array.isArray(e)) throw bad(`${at}: the embedding is ${describeValue(e)}, not a list of numbers`);
+      const k = e.findIndex((x) => typeof x !== 'number');
+      if (k >= 0) throw bad(`${at}: the embedding holds ${JSON.stringify(e[k])?.slice(0, 20) ?? String(e[k])} at dimension ${k + 1}, not a number`);
+      out[index] = Float32Array.from(e as number[]);
     });
     return out;
   }

@@ -3,6 +3,7 @@ import { IssuelocError } from '../errors.js';
 import type { EmbedPrefixes, Embedder } from './embedder.js';
 import { OnnxEmbedder } from './onnx-embedder.js';
 import { OpenAIEmbedder } from './openai-embedder.js';
+import type { PostJsonOptions } from '../util/http-json.js';
 
 /** A parsed `--embedder` / `--rerank` value: which backend, where, which model. */
 export type BackendSpec =
@@ -36,7 +37,7 @@ export function parseBackendSpec(value: string, option: string, kinds: readonly 
     const hash = rest.lastIndexOf('#');
     const url = hash < 0 ? '' : rest.slice(0, hash);
     const model = hash < 0 ? '' : rest.slice(hash + 1);
-    if (!/^https?:\/\/[^\s]+$/.test(url) || model === '') {
+    if (!/^https?:\/\/[^\s]+$/.test(url) || !URL.canParse(url) || model === '') {
       throw new IssuelocError(`${option}: '${value}' needs a URL and a model name, e.g. openai:http://localhost:8000/v1#my-model`);
     }
     return { kind, url, model };
@@ -51,8 +52,12 @@ export interface OpenEmbedderOptions {
   batchSize?: number;
   /** Name of the environment variable holding the endpoint's API key (default OPENAI_API_KEY). */
   apiKeyEnv?: string;
+  /** Milliseconds one call to an openai: endpoint may take in all, tries and back-off included (default 30 000). */
+  timeoutMs?: number;
+  /** Retries of an openai: call on 429/5xx/timeouts/refused connections (default 2). */
+  retries?: number;
   /** Told of retries of the endpoint (e.g. to warn on stderr). */
-  onRetry?: (attempt: number, reason: string, waitMs: number) => void;
+  onRetry?: PostJsonOptions['onRetry'];
 }
 
 /**
@@ -67,6 +72,7 @@ export async function openEmbedder(value: string | undefined, opts: OpenEmbedder
     return new OpenAIEmbedder({
       url: spec.url, model: spec.model, prefixes: opts.prefixes, batchSize: opts.batchSize,
       apiKey: process.env[opts.apiKeyEnv ?? 'OPENAI_API_KEY'], onRetry: opts.onRetry,
+      timeoutMs: opts.timeoutMs, budgetMs: opts.timeoutMs, retries: opts.retries,
     });
   }
   return undefined;

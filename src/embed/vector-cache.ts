@@ -47,7 +47,7 @@ export class VectorCache {
     if (existsSync(meta)) {
       try {
         const m = JSON.parse(readFileSync(meta, 'utf8')) as { model: string; dim: number };
-        if (m.model === modelId) this.dim = m.dim;
+        if (m.model === modelId && Number.isInteger(m.dim) && m.dim > 0) this.dim = m.dim;
       } catch { /* rewritten on the next checkDimension */ }
     }
   }

@@ -1,7 +1,7 @@
 import type { CodeIndex } from '../index/code-index.js';
 import type { GitRepo } from '../repo/git.js';
 import { IssuelocError } from '../errors.js';
-import { normalize, type Embedder } from './embedder.js';
+import { checkVectors, embedChecked, normalize, type Embedder } from './embedder.js';
 import { UnitSourceReader } from './unit-source.js';
 import { VectorCache } from './vector-cache.js';
 
@@ -11,7 +11,7 @@ export interface VectorIndex {
   dim: number;
   /** Documents (= codeIndex.units.length). */
   count: number;
-  /** count × dim floats, row d = document d, each row of unit length (zero for an empty text). */
+  /** count × dim floats, row d = document d, each row of unit length. */
   vectors: Float32Array;
   /** Documents embedded now, and documents whose vectors came from the cache. */
   embedded: number;
@@ -26,6 +26,10 @@ export interface VectorIndexOptions {
   maxDocumentChars?: number;
   /** Called as documents are done: (done, total). */
   onProgress?: (done: number, total: number) => void;
+  /** Abandons the embedding when it aborts (a per-issue deadline): buildVectorIndex rejects with its reason. */
+  signal?: AbortSignal;
+  /** Told once when cached vectors are unusable (not finite, all zero, another dimension): they are embedded again. */
+  onWarning?: (message: string) => void;
 }
 
 /**
@@ -40,10 +44,13 @@ export function documentText(path: string, code: string, maxChars = 8000): strin
 /**
  * Embeds every function-level document of `codeIndex` (its units, read again from git by line
  * span), reusing vectors cached by (blob, path) for this embedder, and batching the rest by the
- * embedder's batch size, files in tree order.
+ * embedder's batch size, files in tree order. Every batch is checked ({@link embedChecked}) before
+ * any of it is used or cached; cached vectors are checked the same way and embedded again when
+ * unusable.
  *
- * @throws IssuelocError when the embedder fails, answers vectors of differing dimensions, or its
- *   dimension differs from vectors cached under the same model id.
+ * @throws EmbedderFailure or HttpRequestError when the embedder fails or answers unusable vectors
+ *   (nothing of that batch is cached); the signal's reason when it aborts; IssuelocError when the
+ *   model's dimension differs from vectors cached under the same model id.
  */
 export async function buildVectorIndex(repo: GitRepo, codeIndex: CodeIndex, embedder: Embedder, opts: VectorIndexOptions): Promise<VectorIndex> {
   const units = codeIndex.units;
@@ -58,12 +65,7 @@ export async function buildVectorIndex(repo: GitRepo, codeIndex: CodeIndex, embe
   });
   const rows: (Float32Array | undefined)[] = new Array(units.length);
   let dim: number | undefined;
-  let checked = false;
-  const take = (d: number, v: Float32Array, fromCache: boolean) => {
-    if (!fromCache && !checked) {
-      cache.checkDimension(v.length); // the clear message when the model changed under its name
-      checked = true;
-    }
+  const take = (d: number, v: Float32Array) => {
     if (dim === undefined) dim = v.length;
     else if (v.length !== dim) throw new IssuelocError(`embedder ${embedder.id} gave vectors of ${v.length} and ${dim} dimensions`);
     rows[d] = normalize(v);
@@ -71,18 +73,24 @@ export async function buildVectorIndex(repo: GitRepo, codeIndex: CodeIndex, embe
   // Cached files first.
   const todo: { path: string; key: string | undefined; docs: number[] }[] = [];
   let cached = 0;
+  let unusable = 0;
   for (const [path, docs] of docsOfPath) {
     const blob = blobOf.get(path);
     const key = blob ? VectorCache.key(blob, path) : undefined;
     const hit = key ? cache.get(key) : undefined;
     const spans = docs.map((d) => `${units[d].startLine}-${units[d].endLine}`);
-    if (hit && hit.spans.length === docs.length && hit.spans.every(([s, e], i) => `${s}-${e}` === spans[i])) {
-      docs.forEach((d, i) => take(d, hit.vectors.slice(i * hit.dim, (i + 1) * hit.dim), true));
+    const hitRows = hit && hit.spans.length === docs.length && hit.spans.every(([s, e], i) => `${s}-${e}` === spans[i])
+      ? docs.map((_, i) => hit.vectors.slice(i * hit.dim, (i + 1) * hit.dim))
+      : undefined;
+    if (hitRows && usable(hitRows, dim)) {
+      docs.forEach((d, i) => take(d, hitRows[i]));
       cached += docs.length;
     } else {
+      if (hitRows) unusable++;
       todo.push({ path, key, docs });
     }
   }
+  if (unusable > 0) opts.onWarning?.(`${unusable} cached vector files in ${cache.dir} held unusable vectors; embedding those files again`);
   const total = units.length;
   let done = cached;
   opts.onProgress?.(done, total);
@@ -90,11 +98,15 @@ export async function buildVectorIndex(repo: GitRepo, codeIndex: CodeIndex, embe
   const batch = Math.max(1, embedder.batchSize);
   let pendingDocs: number[] = [];
   let pendingTexts: string[] = [];
+  let embeddedDim: number | undefined;
   const flush = async () => {
     if (pendingDocs.length === 0) return;
-    const vectors = await embedder.embed(pendingTexts, 'document');
-    if (vectors.length !== pendingDocs.length) throw new IssuelocError(`embedder ${embedder.id} gave ${vectors.length} vectors for ${pendingDocs.length} texts`);
-    pendingDocs.forEach((d, i) => take(d, vectors[i], false));
+    const { vectors, dim: got } = await embedChecked(embedder, pendingTexts, 'document', { signal: opts.signal, dim: embeddedDim });
+    if (embeddedDim === undefined) {
+      cache.checkDimension(got); // the clear message when the model changed under its name
+      embeddedDim = got;
+    }
+    pendingDocs.forEach((d, i) => take(d, vectors[i]));
     done += pendingDocs.length;
     opts.onProgress?.(done, total);
     pendingDocs = [];
@@ -129,6 +141,16 @@ export async function buildVectorIndex(repo: GitRepo, codeIndex: CodeIndex, embe
   const matrix = new Float32Array(units.length * d);
   rows.forEach((v, i) => { if (v) matrix.set(v, i * d); });
   return { modelId: embedder.id, dim: d, count: units.length, vectors: matrix, embedded: units.length - cached, cached };
+}
+
+/** Whether cached rows pass {@link checkVectors} (of dimension `dim` when known). */
+function usable(rows: Float32Array[], dim: number | undefined): boolean {
+  try {
+    checkVectors(rows, rows.length, 'the vector cache', dim);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**

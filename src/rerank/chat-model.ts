@@ -35,14 +35,35 @@ export interface ChatAnswer {
   outputTokens: number;
 }
 
+/** Options of one {@link ChatModel.complete} call (not part of the request: never in a cache key). */
+export interface ChatCallOptions {
+  /** Abandons the call when it aborts (a per-issue deadline); it then rejects with the signal's reason. */
+  signal?: AbortSignal;
+}
+
 export interface ChatModel {
   /** Backend, location and model name; part of the response cache key. */
   readonly id: string;
   /**
-   * @throws HttpRequestError (src/util/http-json.ts) or IssuelocError when the backend fails for good.
+   * @throws HttpRequestError (src/util/http-json.ts) or IssuelocError when the backend fails for
+   *   good; the signal's reason when it aborts.
    */
-  complete(req: ChatRequest): Promise<ChatAnswer>;
+  complete(req: ChatRequest, opts?: ChatCallOptions): Promise<ChatAnswer>;
   close?(): Promise<void>;
+}
+
+/**
+ * Whether `x` is a well-formed {@link ChatAnswer} (text a string, token counts whole numbers ≥ 0,
+ * log-probabilities finite numbers ≤ 0 with string tokens): what is cached and read back.
+ */
+export function isChatAnswer(x: unknown): x is ChatAnswer {
+  if (x === null || typeof x !== 'object') return false;
+  const a = x as Partial<ChatAnswer>;
+  const count = (n: unknown) => Number.isInteger(n) && (n as number) >= 0;
+  if (typeof a.text !== 'string' || !count(a.inputTokens) || !count(a.outputTokens)) return false;
+  if (a.firstTokenLogprobs === undefined) return true;
+  return Array.isArray(a.firstTokenLogprobs) && a.firstTokenLogprobs.every((t) =>
+    t !== null && typeof t === 'object' && typeof t.token === 'string' && Number.isFinite(t.logprob) && t.logprob <= 0);
 }
 
 /**

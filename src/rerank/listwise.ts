@@ -1,3 +1,4 @@
+import { DeadlineExceeded } from '../util/deadline.js';
 import { HttpRequestError } from '../util/http-json.js';
 import type { ChatModel } from './chat-model.js';
 import { CachedChatModel } from './response-cache.js';
@@ -50,7 +51,8 @@ export interface RerankStats {
  * answer; candidates below K keep their place. Failures never lose candidates: a window whose
  * request fails after the backend's retries, or whose answer names no candidate, keeps its
  * order, a warning is given, and after a failed request the remaining windows of the issue are
- * skipped (kept as they are) so a dead endpoint costs one round of retries per issue.
+ * skipped (kept as they are) so a dead endpoint costs one round of retries per issue. A deadline
+ * (`signal`) that passes stops reranking the same way: the windows done so far are kept.
  */
 export class ListwiseReranker {
   readonly options: ListwiseOptions;
@@ -60,9 +62,11 @@ export class ListwiseReranker {
 
   /**
    * @param candidates the retriever's ranking, best first (only the first `top` are reordered).
+   * @param opts.signal a per-issue deadline: when it aborts, the call in flight is abandoned and
+   *   the remaining windows keep their order (with a warning).
    * @returns the new order (a permutation of `candidates`) and what it cost.
    */
-  async rerank(issue: string, candidates: readonly RerankCandidate[]): Promise<{ ranking: RerankCandidate[]; stats: RerankStats }> {
+  async rerank(issue: string, candidates: readonly RerankCandidate[], opts: { signal?: AbortSignal } = {}): Promise<{ ranking: RerankCandidate[]; stats: RerankStats }> {
     const o = this.options;
     const style: IdentifierStyle = o.identifiers ?? (o.mode === 'first-token' ? 'alpha' : 'numeric');
     const t0 = performance.now();
@@ -78,11 +82,12 @@ export class ListwiseReranker {
       const messages = windowPrompt(issue, slice, o.mode, style, o.budget);
       let order: number[] | undefined;
       try {
+        opts.signal?.throwIfAborted();
         const answer = await this.model.complete({
           messages,
           maxTokens: o.mode === 'first-token' ? 1 : slice.length * 5 + 8,
           topLogprobs: o.mode === 'first-token' ? o.topLogprobs : undefined,
-        });
+        }, { signal: opts.signal });
         if (this.model instanceof CachedChatModel && this.model.lastWasCached) stats.cachedCalls++;
         else {
           stats.calls++;
@@ -92,7 +97,8 @@ export class ListwiseReranker {
         order = this.orderOf(answer, slice.length, style, w.start);
       } catch (e) {
         broken = true;
-        const why = e instanceof HttpRequestError || e instanceof Error ? e.message : String(e);
+        const why = e instanceof DeadlineExceeded ? `${e.message} (reranker ${this.model.id})`
+          : e instanceof HttpRequestError || e instanceof Error ? e.message : String(e);
         o.onWarning?.(`reranking stopped, keeping the retriever's order from rank ${w.end} up: ${why}`);
       }
       if (!order) { stats.fallbackWindows++; continue; }

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { IssuelocError } from '../errors.js';
-import type { ChatAnswer, ChatModel, ChatRequest, TokenLogprob } from './chat-model.js';
+import type { ChatAnswer, ChatCallOptions, ChatModel, ChatRequest, TokenLogprob } from './chat-model.js';
 
 /** The parts of node-llama-cpp v3 used here (an optional package, so typed locally). */
 type Token = number;
@@ -68,7 +68,9 @@ export class LlamaCppChatModel implements ChatModel {
     }
   }
 
-  async complete(req: ChatRequest): Promise<ChatAnswer> {
+  /** Greedy decoding; the signal is looked at before each generated token. */
+  async complete(req: ChatRequest, call: ChatCallOptions = {}): Promise<ChatAnswer> {
+    call.signal?.throwIfAborted();
     const chatHistory = [
       ...req.messages.map((m) => (m.role === 'assistant' ? { type: 'model', response: [m.content] } : { type: m.role, text: m.content })),
       { type: 'model', response: [] },
@@ -79,6 +81,7 @@ export class LlamaCppChatModel implements ChatModel {
     let firstTokenLogprobs: TokenLogprob[] | undefined;
     try {
       for await (const step of sequence.evaluateWithMetadata(tokens, { probabilities: true }, { temperature: 0 })) {
+        call.signal?.throwIfAborted();
         if (out.length === 0 && req.topLogprobs) {
           firstTokenLogprobs = [...step.probabilities.entries()].slice(0, req.topLogprobs)
             .map(([t, p]) => ({ token: this.model.detokenize([t]), logprob: Math.log(p) }));

@@ -12,7 +12,8 @@ import type { ListwiseReranker, RerankStats } from './listwise.js';
  * with `top` ≥ that); their code is read from git by line span. Functions below keep their
  * place; files and modules first met among the reranked functions come first, then the rest of
  * the retriever's file and module rankings in their order. Scores become 1/rank (the reranker
- * gives an order, not scores). Each level is cut to `top` items.
+ * gives an order, not scores). Each level is cut to `top` items. `signal` (a per-issue deadline)
+ * is handed to the reranker.
  */
 export async function rerankLocalization(
   loc: Localization,
@@ -21,6 +22,7 @@ export async function rerankLocalization(
   reranker: ListwiseReranker,
   issueText: string,
   top: number,
+  signal?: AbortSignal,
 ): Promise<{ localization: Localization; stats: RerankStats }> {
   const unitOf = new Map<string, IndexedUnit>();
   for (const u of codeIndex.units) {
@@ -34,7 +36,7 @@ export async function rerankLocalization(
   const byId = new Map(head.map((f) => [f.id, f]));
   const { ranking, stats } = await reranker.rerank(issueText, head.map((f, i) => ({
     id: f.id, path: units[i].path, qualifiedName: units[i].qualifiedName, code: codes[i],
-  })));
+  })), { signal });
   const functions: RankedItem[] = [...ranking.map((c) => byId.get(c.id)!), ...loc.functions.slice(k)]
     .map((f, i) => ({ ...f, score: 1 / (i + 1) }));
   const rolled = rollUp(ranking.map((c, i) => ({ ...functions[i], path: c.path, qualifiedName: c.qualifiedName })));

@@ -2,14 +2,15 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../util/atomic-write.js';
-import type { ChatAnswer, ChatModel, ChatRequest } from './chat-model.js';
+import { isChatAnswer, type ChatAnswer, type ChatCallOptions, type ChatModel, type ChatRequest } from './chat-model.js';
 
 /**
  * A {@link ChatModel} that answers repeated requests from disk: one JSON file per request at
  * `<dir>/<aa>/<rest>.json`, keyed by the SHA-256 of the model id and the whole request
  * (messages, max tokens, log-probabilities asked). Decoding is greedy, so a cached answer is the
  * one the model would give again; rerunning a benchmark or a command costs no calls.
- * Writes are atomic; an unreadable entry is a miss; failed calls are not cached.
+ * Writes are atomic; an unreadable or malformed entry is a miss; failed calls and malformed
+ * answers are not cached.
  */
 export class CachedChatModel implements ChatModel {
   readonly id: string;
@@ -28,12 +29,12 @@ export class CachedChatModel implements ChatModel {
   /** Whether the last {@link complete} was answered from the cache. */
   lastWasCached = false;
 
-  async complete(req: ChatRequest): Promise<ChatAnswer> {
+  async complete(req: ChatRequest, call: ChatCallOptions = {}): Promise<ChatAnswer> {
     const f = this.file(req);
     if (existsSync(f)) {
       try {
-        const answer = JSON.parse(readFileSync(f, 'utf8')) as ChatAnswer;
-        if (typeof answer.text === 'string') {
+        const answer: unknown = JSON.parse(readFileSync(f, 'utf8'));
+        if (isChatAnswer(answer)) {
           this.hits++;
           this.lastWasCached = true;
           return answer;
@@ -42,7 +43,8 @@ export class CachedChatModel implements ChatModel {
     }
     this.misses++;
     this.lastWasCached = false;
-    const answer = await this.inner.complete(req);
+    const answer = await this.inner.complete(req, call);
+    if (!isChatAnswer(answer)) return answer;
     try {
       writeFileAtomic(f, [JSON.stringify(answer)], { fsync: false });
     } catch { /* the cache is an optimisation */ }

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { parseBackendSpec } from '../embed/spec.js';
+import type { PostJsonOptions } from '../util/http-json.js';
 import type { ChatModel } from './chat-model.js';
 import { LlamaCppChatModel } from './llama-cpp-chat.js';
 import { OpenAIChatModel } from './openai-chat.js';
@@ -11,12 +12,12 @@ export interface OpenChatModelOptions {
   cacheDir?: string;
   /** Environment variable holding the endpoint's API key (default OPENAI_API_KEY). */
   apiKeyEnv?: string;
-  /** Milliseconds per request before it is abandoned (default 120 000). */
+  /** Milliseconds one call may take in all, tries and back-off included (default 30 000). */
   timeoutMs?: number;
-  /** Retries on 429/5xx/timeouts (default 3). */
+  /** Retries on 429/5xx/timeouts/refused connections (default 2). */
   retries?: number;
   backoffMs?: number;
-  onRetry?: (attempt: number, reason: string, waitMs: number) => void;
+  onRetry?: PostJsonOptions['onRetry'];
 }
 
 /**
@@ -31,7 +32,7 @@ export async function openChatModel(value: string | undefined, opts: OpenChatMod
   if (spec.kind === 'openai') {
     model = new OpenAIChatModel({
       url: spec.url, model: spec.model, apiKey: process.env[opts.apiKeyEnv ?? 'OPENAI_API_KEY'],
-      timeoutMs: opts.timeoutMs, retries: opts.retries, backoffMs: opts.backoffMs, onRetry: opts.onRetry,
+      timeoutMs: opts.timeoutMs, budgetMs: opts.timeoutMs, retries: opts.retries, backoffMs: opts.backoffMs, onRetry: opts.onRetry,
     });
   } else if (spec.kind === 'gguf') {
     model = await LlamaCppChatModel.load(spec.path);

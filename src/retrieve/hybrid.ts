@@ -1,6 +1,6 @@
 import type { CodeIndex } from '../index/code-index.js';
 import type { IssueSignals } from '../text/issue-signals.js';
-import type { Embedder } from '../embed/embedder.js';
+import { embedChecked, type Embedder } from '../embed/embedder.js';
 import { cosineScores, type VectorIndex } from '../embed/vector-index.js';
 import { IssuelocError } from '../errors.js';
 import type { QueryTerms } from './bm25f.js';
@@ -32,9 +32,13 @@ export class HybridLocalizer extends Localizer {
     this.cosine = new Float32Array(vectors.count);
   }
 
-  /** Embeds the issue (as a query) and ranks with fused scores. */
-  async localizeIssue(issueText: string, query: QueryTerms, opts: LocalizeOptions = {}): Promise<Localization> {
-    const [v] = await this.embedder.embed([issueText], 'query');
+  /**
+   * Embeds the issue (as a query; its vector checked) and ranks with fused scores.
+   * @param signal abandons the embedding when it aborts (rejecting with its reason).
+   * @throws EmbedderFailure or HttpRequestError when the embedder fails or answers an unusable vector.
+   */
+  async localizeIssue(issueText: string, query: QueryTerms, opts: LocalizeOptions = {}, signal?: AbortSignal): Promise<Localization> {
+    const { vectors: [v] } = await embedChecked(this.embedder, [issueText], 'query', { signal, dim: this.vectors.dim });
     this.queryVector = v;
     try {
       return this.localize(query, opts);

@@ -12,7 +12,9 @@
  *     log-probability −i (logprobs asked).
  *
  * `script` queues special answers for the next requests: an HTTP status to fail with, a delay,
- * or a fixed reply text / logprob list. Every request body is recorded.
+ * a fixed reply text / logprob list, no answer at all (`hang`), or a 200 answer streaming
+ * `streamBytes` bytes (`streamed` counts what was written). `embeddingFault` (per model name)
+ * breaks the embeddings answered while set. Every request body is recorded.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -20,13 +22,22 @@ import type { AddressInfo } from 'node:net';
 export type Scripted =
   | { status: number; body?: string; retryAfter?: string }
   | { delayMs: number }
-  | { reply: string; logprobs?: { token: string; logprob: number }[] | null };
+  | { reply: string; logprobs?: { token: string; logprob: number }[] | null }
+  | { hang: true }
+  | { streamBytes: number; contentLength?: boolean };
+
+/** Ways an embeddings answer can be broken: each vector (`vector i`, 0-based, of the batch) is replaced by the result. */
+export type EmbeddingFault = (vector: number[], i: number) => unknown;
 
 export interface FakeOpenAI {
   url: string;
   requests: { path: string; body: Record<string, unknown> }[];
   script: Scripted[];
   relevance: (header: string) => number;
+  /** Model name → how its embeddings are broken (raw JSON text of a vector when the result is a string starting with `raw:`). */
+  embeddingFault: Map<string, EmbeddingFault>;
+  /** Bytes written by `streamBytes` answers so far. */
+  streamed: number;
   close(): Promise<void>;
 }
 
@@ -47,7 +58,7 @@ export function byFunctionNumber(header: string): number {
 }
 
 export async function startFakeOpenAI(): Promise<FakeOpenAI> {
-  const state: Omit<FakeOpenAI, 'url' | 'close'> = { requests: [], script: [], relevance: byFunctionNumber };
+  const state: Omit<FakeOpenAI, 'url' | 'close'> = { requests: [], script: [], relevance: byFunctionNumber, embeddingFault: new Map(), streamed: 0 };
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     let raw = '';
     req.on('data', (c) => { raw += c; });
@@ -61,15 +72,22 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
     const body = JSON.parse(raw || '{}') as Record<string, unknown>;
     state.requests.push({ path: req.url ?? '', body });
     const next = state.script.shift();
-    if (next && 'delayMs' in next) await new Promise((r) => setTimeout(r, next.delayMs));
+    if (next && 'hang' in next) return; // accepted, never answered (closeAllConnections ends it)
+    if (next && 'delayMs' in next) await new Promise((r) => setTimeout(r, next.delayMs).unref()); // unref: a pending delay never holds the test process
     if (res.destroyed) return;
+    if (next && 'streamBytes' in next) return stream(res, next.streamBytes, next.contentLength ?? false);
     if (next && 'status' in next) return send(res, next.status, next.body ?? '{"error":"scripted"}', next.retryAfter ? { 'retry-after': next.retryAfter } : {});
     if (req.url === '/v1/embeddings') {
       const dim = Number(/hash-(\d+)/.exec(String(body.model))?.[1] ?? 16);
       const input = body.input as string[];
       // Answer in reverse order with explicit indexes: clients must use `index`.
-      const data = input.map((t, index) => ({ object: 'embedding', index, embedding: hashVector(t, dim) })).reverse();
-      return send(res, 200, { object: 'list', data, model: body.model });
+      const fault = state.embeddingFault.get(String(body.model));
+      const items = input.map((t, index) => {
+        const v = hashVector(t, dim);
+        const e = fault ? fault(v, index) : v;
+        return `{"object":"embedding","index":${index},"embedding":${typeof e === 'string' && e.startsWith('raw:') ? e.slice(4) : JSON.stringify(e)}}`;
+      }).reverse();
+      return send(res, 200, `{"object":"list","data":[${items.join(',')}],"model":${JSON.stringify(body.model)}}`);
     }
     if (req.url === '/v1/chat/completions') {
       const messages = body.messages as { role: string; content: string }[];
@@ -96,6 +114,25 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
       });
     }
     send(res, 404, { error: 'not found' });
+  }
+  /** A 200 JSON answer of about `bytes` bytes, written as fast as the reader takes it; stops when the reader goes. */
+  function stream(res: ServerResponse, bytes: number, withLength: boolean) {
+    const head = '{"choices":[{"message":{"content":"', tail = '"}}],"data":[]}';
+    res.writeHead(200, { 'content-type': 'application/json', ...(withLength ? { 'content-length': String(bytes + head.length + tail.length) } : {}) });
+    res.write(head);
+    const chunk = 'x'.repeat(64 * 1024);
+    let left = bytes;
+    const more = () => {
+      while (left > 0 && !res.destroyed) {
+        const n = Math.min(left, chunk.length);
+        left -= n;
+        state.streamed += n;
+        if (!res.write(n === chunk.length ? chunk : chunk.slice(0, n))) return void res.once('drain', more);
+      }
+      if (!res.destroyed) res.end(tail);
+    };
+    res.on('close', () => { left = 0; });
+    more();
   }
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as AddressInfo;
