@@ -55,12 +55,32 @@ const GOLDEN_STEMMED: [string, string[]][] = [
   ['fooBars are Running quickly', ['foobar', 'foo', 'bar', 'run', 'quickli']],
 ];
 
-test('default tokenize equals ref_eval.py tokenize on golden strings', () => {
-  for (const [text, expected] of GOLDEN) assert.deepEqual(tokenize(text), expected, text);
+const REF = { keepSnakeParts: false } as const;
+
+test('keepSnakeParts: false equals ref_eval.py tokenize on golden strings', () => {
+  for (const [text, expected] of GOLDEN) assert.deepEqual(tokenize(text, REF), expected, text);
 });
 
 test('stem: true equals ref_eval.py with its Porter stemmer (alphabetic tokens only)', () => {
-  for (const [text, expected] of GOLDEN_STEMMED) assert.deepEqual(tokenize(text, { stem: true }), expected, text);
+  for (const [text, expected] of GOLDEN_STEMMED) assert.deepEqual(tokenize(text, { ...REF, stem: true }), expected, text);
+});
+
+test('by default each snake_case part that splits further is kept whole too', () => {
+  assert.deepEqual(tokenize('GitHub_token_v2'), ['github_token_v2', 'github', 'git', 'hub', 'token', 'v2']);
+  assert.deepEqual(tokenize('parseHTTPServer_v2 UTF8Encoder_x'),
+    ['parsehttpserver_v2', 'parsehttpserver', 'parse', 'http', 'server', 'v2', 'utf8encoder_x', 'utf8encoder', 'utf', 'encoder']);
+  // parts that do not split further are not repeated; words without an inner `_` are unchanged
+  assert.deepEqual(tokenize('get_queryset MAX_SIZE __init__ _GitHub x2_y'),
+    ['get_queryset', 'get', 'queryset', 'max_size', 'max', 'size', 'init', 'github', 'git', 'hub', 'x2_y', 'x2']);
+  assert.deepEqual(tokenize('GitHub_token_v2', { keepWhole: false }), ['git', 'hub', 'token']);
+  assert.deepEqual(tokenize('GitHub_the_v2', { stem: true }), ['github_the_v2', 'github', 'git', 'hub', 'v2']);
+  // on the golden strings the default only adds tokens: ref_eval.py's are a subsequence
+  for (const [text, expected] of GOLDEN) {
+    const mine = tokenize(text);
+    let k = 0;
+    for (const t of mine) if (k < expected.length && t === expected[k]) k++;
+    assert.equal(k, expected.length, text);
+  }
 });
 
 // Digests from ref_eval.py over the problem statements of the first 40 SWE-bench Lite issues:
@@ -69,7 +89,7 @@ const DATA = fileURLToPath(new URL('../../../../shared/data/swebench-lite/sweben
 test('tokens of 40 real SWE-bench issues hash to ref_eval.py digests (plain and stemmed)', () => {
   const rows = readFileSync(DATA, 'utf8').split('\n').slice(0, 40).map((l) => JSON.parse(l) as { problem_statement: string });
   const digest = (stem: boolean) => {
-    const joined = rows.map((r) => tokenize(r.problem_statement, { stem }).join(' ')).join('\n');
+    const joined = rows.map((r) => tokenize(r.problem_statement, { ...REF, stem }).join(' ')).join('\n');
     return createHash('sha256').update(joined).digest('hex');
   };
   assert.equal(digest(false), 'b9c324ff2415f9986319ce0cc7e3f211d980045ab51de013c3e3187cd4eea6de');
