@@ -10,8 +10,9 @@
  *    1 MB issue bodies built to be hard (one long line, many frames, many anchors);
  * 3. htmlToText / jiraWikiToText / markdownToText on the Maven Jira descriptions;
  * 4. extractIssueSignals + SignalResolver.boosts (what `localize` does with an issue's signals) on
- *    700 KB issue texts built to be hard, against a small synthetic index (`--only adversarial`
- *    runs this part alone; it needs no repository and no shared data).
+ *    700 KB issue texts built to be hard, against a small synthetic index (needs no repository
+ *    and no shared data).
+ * `--only tokenize|signals|clean|adversarial` runs one part.
  * Files are read with `git cat-file --batch`, so a bare mirror works.
  */
 import { spawnSync } from 'node:child_process';
@@ -194,11 +195,6 @@ function benchAdversarial(): void {
   }
 }
 
-if (arg('--only', '') === 'adversarial') {
-  benchAdversarial();
-} else {
-  benchTokenize();
-  benchSignals();
-  benchClean();
-  benchAdversarial();
-}
+const parts: Record<string, () => void> = { tokenize: benchTokenize, signals: benchSignals, clean: benchClean, adversarial: benchAdversarial };
+const only = arg('--only', '');
+for (const [name, run] of Object.entries(parts)) if (only === '' || only === name) run();
