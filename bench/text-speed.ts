@@ -8,7 +8,11 @@
  *    SWE-bench Lite corpus): cold (fresh tokenizer, empty memo), warm, and with Porter stemming;
  * 2. extractIssueSignals and countIdentifiers on the SWE-bench Lite problem statements and on
  *    1 MB issue bodies built to be hard (one long line, many frames, many anchors);
- * 3. htmlToText / jiraWikiToText / markdownToText on the Maven Jira descriptions.
+ * 3. htmlToText / jiraWikiToText / markdownToText on the Maven Jira descriptions;
+ * 4. extractIssueSignals + SignalResolver.boosts (what `localize` does with an issue's signals) on
+ *    700 KB issue texts built to be hard, against a small synthetic index (needs no repository
+ *    and no shared data).
+ * `--only tokenize|signals|clean|adversarial` runs one part.
  * Files are read with `git cat-file --batch`, so a bare mirror works.
  */
 import { spawnSync } from 'node:child_process';
@@ -17,6 +21,9 @@ import { fileURLToPath } from 'node:url';
 import { createTokenizer } from '../src/text/tokenize.js';
 import { countIdentifiers, extractIssueSignals } from '../src/text/issue-signals.js';
 import { htmlToText, jiraWikiToText, markdownToText } from '../src/text/clean.js';
+import { buildCodeIndex, DEFAULT_INDEX_SETTINGS } from '../src/index/code-index.js';
+import type { UnitTerms } from '../src/index/blob-terms.js';
+import { SignalResolver } from '../src/retrieve/signals.js';
 
 function arg(name: string, dflt: string): string {
   const i = process.argv.indexOf(name);
@@ -160,6 +167,34 @@ function benchClean(): void {
   console.log(`clean: htmlToText 1 MB of tags: ${fmt(best(3, () => htmlToText(tags)))}`);
 }
 
-benchTokenize();
-benchSignals();
-benchClean();
+/** Signals of 700 KB adversarial texts, extracted and resolved against a five-file index. */
+function benchAdversarial(): void {
+  const fn = (qualifiedName: string): UnitTerms => ({ kind: 'function', qualifiedName, startLine: 1, endLine: 3, body: [['x', 1]], bodyLength: 1 });
+  const file = (): UnitTerms => ({ ...fn(''), kind: 'file' });
+  const files = ['main.py', 'pkg/mainx/main.py', 'django/db/models/query.py', 'web/index/index.js', 'src/x.py']
+    .map((path) => ({ path, units: [file(), fn('main')] }));
+  const resolver = new SignalResolver(buildCodeIndex('c', DEFAULT_INDEX_SETTINGS, files, { files: files.length, skipped: {}, parsedBlobs: 0, cachedBlobs: 0 }));
+  const n = 700 * 1024;
+  const fill = (unit: string) => unit.repeat(Math.ceil(n / unit.length)).slice(0, n);
+  const shapes: [string, string][] = [
+    ["'main.' * N", fill('main.')],
+    ["'pkg.' * N + 'main'", `${fill('pkg.')}main`],
+    ['distinct dotted names', Array.from({ length: 60_000 }, (_, i) => `main.f${i}`).join(' ').slice(0, n)],
+    ['dots', fill('.')],
+    ['spaces', fill(' ')],
+    ['slashes', fill('/')],
+    ["'at ' lines", fill('\tat a.b.C.d(C.java:1)\n')],
+    ["'at ' without frames", fill('at ')],
+    ['distinct Python frames', Array.from({ length: 20_000 }, (_, i) => `  File "/x/m${i}/main.py", line ${i}, in f${i}\n`).join('').slice(0, n)],
+    ['one line of letters', fill('a')],
+  ];
+  console.log('adversarial 700 KB issue texts: extractIssueSignals + SignalResolver.boosts');
+  for (const [label, body] of shapes) {
+    const t = best(2, () => resolver.boosts(extractIssueSignals(body)));
+    console.log(`  ${label.padEnd(24)} ${fmt(t)}`);
+  }
+}
+
+const parts: Record<string, () => void> = { tokenize: benchTokenize, signals: benchSignals, clean: benchClean, adversarial: benchAdversarial };
+const only = arg('--only', '');
+for (const [name, run] of Object.entries(parts)) if (only === '' || only === name) run();

@@ -40,7 +40,7 @@ export function registerImport(dataset: Command): void {
       const c = run.meta.counts;
       const side = sidecarPaths(o.out);
       const lines = [
-        `rows ${c.rows}${c.invalidRows ? ` (${c.invalidRows} invalid rows skipped)` : ''} · in dataset ${c.inDataset} · positive functions ${c.positiveFunctions} · records without any ${c.recordsWithoutFunctions} · fix changes tests ${c.changesTests}`,
+        `rows ${c.rows}${c.invalidRows ? ` (${c.invalidRows} invalid rows skipped)` : ''} · in dataset ${c.inDataset} · positive functions ${c.positiveFunctions} · records without any ${c.recordsWithoutFunctions} · fix changes tests ${c.changesTests}${c.pureRenames ? ` · pure renames ${c.pureRenames} (not positives)` : ''}`,
         `dropped: ${Object.entries(run.meta.dropReasons).map(([r, n]) => `${r} ${n}`).join(', ') || 'none'}`,
         `wrote ${run.records.length} records to ${o.out} (dropped rows: ${side.dropped}; counts: ${side.meta}) in ${(run.meta.millis.total / 1000).toFixed(1)} s`,
       ];

@@ -53,7 +53,7 @@ export async function goldForPatch(repo: GitRepo, baseCommit: string, patch: str
   for (const file of files) {
     if (file.oldPath === null) continue; // added: no existing function
     if (options.skipTestFunctions && isTestPath(file.path)) continue;
-    const obj = await repo.readObject(`${baseCommit}:${file.path}`);
+    const obj = await repo.readFileAt(baseCommit, file.path);
     if (!obj || obj.type !== 'blob') continue;
     functions.push(...(await editedFunctionsOfFile(file, decodeSource(obj.data), extract, options)));
   }

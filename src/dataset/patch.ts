@@ -71,6 +71,23 @@ function headerPath(line: string, prefix: 'a/' | 'b/'): string {
   return raw.startsWith(prefix) ? raw.slice(2) : raw;
 }
 
+/** A file a git diff renames without changing its text (`similarity index 100%`, no hunks). */
+export interface PureRename {
+  from: string;
+  to: string;
+}
+
+/** What {@link readPatch} finds in a diff. */
+export interface PatchContents {
+  /** The file patches (see {@link parsePatch}). */
+  files: FilePatch[];
+  /**
+   * Renames without a text diff (`rename from` / `rename to` and no `---`/`+++` lines), in order.
+   * They are not in `files`, as in ref_eval's `parse_patch`: callers count them.
+   */
+  pureRenames: PureRename[];
+}
+
 /**
  * Parse a unified diff (as `git diff` / `diff -u` / SWE-bench `patch` fields write it).
  *
@@ -79,21 +96,50 @@ function headerPath(line: string, prefix: 'a/' | 'b/'): string {
  * `\ No newline at end of file` markers are skipped; an empty body line counts as an empty
  * context line (some tools strip the lone space). Sections of the same path are merged, in
  * order. Entries with no `---`/`+++` lines (binary files, pure renames, mode changes) are not
- * returned — exactly as ref_eval's `parse_patch`.
+ * returned — exactly as ref_eval's `parse_patch`; {@link readPatch} lists the pure renames.
+ * CRLF line ends (a patch saved on Windows, or a file with CRLF lines in an LF diff) are read as
+ * `\n`, as sources are ({@link sourceLines}), so paths never end in `\r` and hunks match the base.
  *
- * @param text the diff text (`\n` line ends).
+ * @param text the diff text.
  * @returns the file patches in order of first appearance.
  * @throws IssuelocError when a hunk header appears before any file header, or a hunk body ends
  *   before its header's line counts are reached (a truncated patch).
  */
 export function parsePatch(text: string): FilePatch[] {
-  const lines = text.split('\n');
+  return readPatch(text).files;
+}
+
+/**
+ * {@link parsePatch}, and the pure renames of the diff (git's `diff --git` sections with
+ * `rename from`/`rename to` lines and no text diff).
+ * @throws IssuelocError as {@link parsePatch}.
+ */
+export function readPatch(text: string): PatchContents {
+  const lines = text.split(/\r?\n/);
   const files = new Map<string, FilePatch>();
+  const pureRenames: PureRename[] = [];
+  // the `diff --git` section being read: its rename lines, and whether it had a file header
+  let renameFrom: string | null = null;
+  let renameTo: string | null = null;
+  let sectionHasHeader = false;
+  const endSection = () => {
+    if (renameFrom !== null && renameTo !== null && !sectionHasHeader) pureRenames.push({ from: renameFrom, to: renameTo });
+    renameFrom = renameTo = null;
+    sectionHasHeader = false;
+  };
   let cur: FilePatch | null = null;
   let i = 0;
   while (i < lines.length) {
     const line = lines[i];
+    if (line.startsWith('diff --git ')) {
+      endSection();
+      i += 1;
+      continue;
+    }
+    if (line.startsWith('rename from ')) renameFrom = unquote(line.slice(12));
+    else if (line.startsWith('rename to ')) renameTo = unquote(line.slice(10));
     if (line.startsWith('--- ') && i + 1 < lines.length && lines[i + 1].startsWith('+++ ')) {
+      sectionHasHeader = true;
       const oldP = headerPath(line, 'a/');
       const newP = headerPath(lines[i + 1], 'b/');
       const key = oldP === DEV_NULL ? newP : oldP;
@@ -148,7 +194,8 @@ export function parsePatch(text: string): FilePatch[] {
     }
     i += 1;
   }
-  return [...files.values()];
+  endSection();
+  return { files: [...files.values()], pureRenames };
 }
 
 /** Line numbers of the `tag` lines of a file patch on their side, by the hunk headers. */

@@ -32,7 +32,7 @@ export interface RecordFunctionResult {
 
 /** Ids of the function units of `path` at `commit` (empty when the file or its blob is missing). */
 async function functionIdsAt(repo: GitRepo, commit: string, path: string, extract: UnitExtractor): Promise<Set<string>> {
-  const obj = await repo.readObject(`${commit}:${path}`);
+  const obj = await repo.readFileAt(commit, path);
   if (!obj || obj.type !== 'blob') return new Set();
   const units = await extract(path, decodeSource(obj.data));
   return new Set(units.filter((u) => u.kind === 'function').map((u) => `${path}:${u.qualifiedName}`));

@@ -89,10 +89,16 @@ export interface CodeIndex {
   stats: CorpusStats;
 }
 
-/** Version of blob-level results (extraction + tokenization); bump to invalidate blob caches. */
-export const BLOB_FORMAT_VERSION = 'v3';
-/** Version of the index files (document choice, fields); bump to invalidate saved indexes. */
-export const INDEX_FORMAT_VERSION = 'v5';
+/**
+ * Version of blob-level results (extraction + tokenization); bump to invalidate blob caches.
+ * v4: snake_case parts kept whole (`GitHub_token_v2` → also `github`, `v2`).
+ */
+export const BLOB_FORMAT_VERSION = 'v4';
+/**
+ * Version of the index files (document choice, fields, the tokens of paths and names); bump to
+ * invalidate saved indexes. v6: snake_case parts kept whole.
+ */
+export const INDEX_FORMAT_VERSION = 'v6';
 
 const digest = (parts: unknown[]) => createHash('sha1').update(JSON.stringify(parts)).digest('hex').slice(0, 10);
 

@@ -12,11 +12,16 @@ const REPOSITORY_ENV = [
 /** Options common to every git command we run: paths printed raw (UTF-8, no octal quoting). */
 export const GIT_CONFIG_ARGS = ['-c', 'core.quotepath=off'];
 
-/** The environment for spawned git processes: ours minus the variables in {@link REPOSITORY_ENV}. */
+/**
+ * The environment for spawned git processes: ours minus the variables in {@link REPOSITORY_ENV},
+ * with pathspecs read literally (`GIT_LITERAL_PATHSPECS=1`: a path after `--` names that one file,
+ * even when it holds `*`, `?`, `[` or starts with `:`).
+ */
 export function gitEnv(): NodeJS.ProcessEnv {
   const env = { ...process.env };
   for (const name of REPOSITORY_ENV) delete env[name];
   env.GIT_TERMINAL_PROMPT = '0';
+  env.GIT_LITERAL_PATHSPECS = '1';
   return env;
 }
 

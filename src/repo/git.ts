@@ -139,9 +139,29 @@ export class GitRepo {
     }
   }
 
-  /** Any object by name (`<sha>`, `HEAD:path`, …) with its type, or null when missing. */
+  /**
+   * Any object by name (`<sha>`, `HEAD:path`, …) with its type, or null when missing. Names are
+   * sent to `git cat-file --batch` one per line: for a path read {@link readFileAt}, which takes
+   * any path.
+   * @throws IssuelocError for a name holding a newline, or when the cat-file process stops.
+   */
   async readObject(name: string): Promise<GitObject | null> {
     return this.batch.read(name);
+  }
+
+  /**
+   * The object at `path` in the tree of `commit` (a blob for a file), or null when the tree has
+   * no such path or the object is missing. Any path works, newlines included: such a path is
+   * resolved to its object id by `git rev-parse` (an argument, not a line) and the id is read.
+   * @param commit a commit SHA or revision.
+   * @param path `/`-separated, from the repository root, as git stores it.
+   * @throws IssuelocError when the cat-file process stops unexpectedly.
+   */
+  async readFileAt(commit: string, path: string): Promise<GitObject | null> {
+    if (!path.includes('\n')) return this.batch.read(`${commit}:${path}`);
+    const res = await this.exec(['rev-parse', '--verify', '--quiet', '--end-of-options', `${commit}:${path}`]);
+    if (res.code !== 0) return null;
+    return this.batch.read(res.stdout.toString('utf8').trim());
   }
 
   /**

@@ -72,7 +72,9 @@ export class LogParser {
   private drain(final: boolean): void {
     let start = 0;
     for (;;) {
-      if (this.tail.charCodeAt(start) === 0x01 || (this.tail.charCodeAt(start) === 0x0a && this.tail.charCodeAt(start + 1) === 0x01)) {
+      // a header can only come where a status could (a path token may start with anything)
+      const atHeader = this.tail.charCodeAt(start) === 0x01 || (this.tail.charCodeAt(start) === 0x0a && this.tail.charCodeAt(start + 1) === 0x01);
+      if (this.pendingStatus === null && atHeader) {
         // a header: it ends at \x03 (the message may contain newlines, never \x03 in practice)
         const endHeader = this.tail.indexOf('\x03', start);
         if (endHeader < 0) break;

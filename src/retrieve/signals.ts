@@ -1,6 +1,7 @@
 import type { CodeIndex } from '../index/code-index.js';
 import type { IssueSignals } from '../text/issue-signals.js';
 import { fileStem, lastNamePart } from '../corpus/names.js';
+import { MAX_DOTTED_PARTS } from '../text/mentions.js';
 
 /**
  * Weights of the issue-text signals, added to a function's normalised score (the best function
@@ -59,14 +60,16 @@ export interface SignalBoosts {
  * a bare file name that fits more than `maxAmbiguous` files is ignored. Paths outside the
  * indexed files (vendored, installed elsewhere, tests when not indexed) simply match nothing.
  *
- * Cost: linear in the number of signals times the files sharing a name; index-wide structures
- * (name → documents) are built once per {@link SignalResolver}.
+ * Cost: linear in the number of signals (each list capped by `extractIssueSignals`) times the
+ * files sharing a name; a dotted name costs at most {@link MAX_DOTTED_PARTS}² lookups. Index-wide
+ * structures (name → documents, the module-path trie) are built once per {@link SignalResolver}.
  */
 export class SignalResolver {
   private readonly filesByBase = new Map<string, number[]>();
   private readonly docsOfFile: number[][];
   private readonly docsByName = new Map<string, number[]>();
   private readonly splitPaths: string[][];
+  private moduleTrie: ModuleTrie | undefined;
 
   constructor(private readonly codeIndex: CodeIndex, private readonly maxAmbiguous = 3) {
     const { filePaths, units, fileOfUnit } = codeIndex;
@@ -181,31 +184,69 @@ export class SignalResolver {
 
   /**
    * Files that a dotted name names (`django.db.models.query.QuerySet` → django/db/models/query.py,
-   * rest `QuerySet`): the longest prefix of the name that ends a file path (without extension).
+   * rest `QuerySet`): the longest prefix of the name that ends a file's module path (its folders
+   * and file name without extension; the folders alone for `__init__`, `index` and `mod` files).
+   * Among the files whose module path ends with the most parts of that prefix, all are returned
+   * (in file order); a prefix matched by one part only counts when it is the whole prefix (the
+   * name's first part) and names at most `maxAmbiguous` files.
+   *
+   * Cost: at most {@link MAX_DOTTED_PARTS}² lookups in a trie of the module paths read backwards
+   * (built on first use), whatever the repository's size; a name of more parts names nothing.
    */
   resolveDotted(name: string): { files: number[]; rest: string } {
     const parts = name.split('.').filter(Boolean);
+    if (parts.length > MAX_DOTTED_PARTS) return { files: [], rest: '' };
+    const trie = (this.moduleTrie ??= this.buildModuleTrie());
     for (let i = parts.length; i >= 1; i--) {
-      const candidates = this.filesByBase.get(parts[i - 1]);
-      if (!candidates) continue;
-      const prefix = parts.slice(0, i);
-      let best = 0;
-      let bestFiles: number[] = [];
-      for (const f of candidates) {
-        const dirs = this.splitPaths[f].slice(0, -1);
-        const base = fileStem(this.splitPaths[f][this.splitPaths[f].length - 1]);
-        const mine = base === '__init__' || base === 'index' || base === 'mod' ? dirs : [...dirs, base];
-        let n = 0;
-        while (n < prefix.length && n < mine.length && mine[mine.length - 1 - n] === prefix[prefix.length - 1 - n]) n++;
-        if (n === 0) continue;
-        if (n > best) { best = n; bestFiles = [f]; }
-        else if (n === best) bestFiles.push(f);
+      // walk the module paths backwards from parts[i - 1]: the deepest node is the longest match
+      let node = 0;
+      let n = 0;
+      while (n < i) {
+        const child = trie.edges.get(`${node}/${parts[i - 1 - n]}`);
+        if (child === undefined) break;
+        node = child;
+        n++;
       }
-      if (best === 0 || (best === 1 && (bestFiles.length > this.maxAmbiguous || prefix.length > 1))) continue;
-      return { files: bestFiles, rest: parts.slice(i).join('.') };
+      if (n === 0) continue;
+      const files = trie.files[node];
+      if (n === 1 && (files.length > this.maxAmbiguous || i > 1)) continue;
+      return { files: files.slice(), rest: parts.slice(i).join('.') };
     }
     return { files: [], rest: '' };
   }
+
+  /**
+   * The module paths of the files as a trie read backwards (`django/db/models/query.py` →
+   * query, models, db, django): node 0 is the root, `edges` maps `${node}/${part}` to a child,
+   * `files[node]` lists (in file order) the files whose module path ends with that node's parts.
+   */
+  private buildModuleTrie(): ModuleTrie {
+    const edges = new Map<string, number>();
+    const files: number[][] = [[]];
+    this.splitPaths.forEach((segments, f) => {
+      const base = fileStem(segments[segments.length - 1]);
+      const last = base === '__init__' || base === 'index' || base === 'mod' ? segments.length - 2 : segments.length - 1;
+      let node = 0;
+      for (let k = last; k >= 0; k--) {
+        const part = k === segments.length - 1 ? base : segments[k];
+        const key = `${node}/${part}`;
+        let child = edges.get(key);
+        if (child === undefined) {
+          child = files.length;
+          edges.set(key, child);
+          files.push([]);
+        }
+        node = child;
+        files[node].push(f);
+      }
+    });
+    return { edges, files };
+  }
+}
+
+interface ModuleTrie {
+  edges: Map<string, number>;
+  files: number[][];
 }
 
 function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {

@@ -99,25 +99,40 @@ export function findFilePaths(text: string): string[] {
   return [...seen];
 }
 
+/**
+ * Dotted names of more parts are not names of code (the longest in 3,000 real issues has 12 parts):
+ * they are left out, so that resolving a name costs a bounded time whatever the text holds.
+ */
+export const MAX_DOTTED_PARTS = 32;
+
+/**
+ * Dotted and called names longer than this many characters are left out (the longest in 3,000
+ * real issues has 128).
+ */
+export const MAX_NAME_CHARS = 256;
+
 /** Receiver names that start a dotted name but do not name a module or class. */
 const RECEIVERS = new Set(['self', 'this', 'cls']);
 
 /**
  * Dotted names in `text`: runs of two or more identifiers joined by single dots, not all of one
  * letter (`e.g`, `i.e`), not starting with a receiver (`self.x`), not ending in a code extension
- * (those are file paths) nor in a host or non-code file suffix (`github.com`, `pom.xml`).
+ * (those are file paths) nor in a host or non-code file suffix (`github.com`, `pom.xml`), of at
+ * most {@link MAX_DOTTED_PARTS} parts and {@link MAX_NAME_CHARS} characters. Linear time.
  */
 export function findDottedNames(text: string): string[] {
   const seen = new Set<string>();
   forEachDottedWord(text, (s, e) => {
+    if (e - s > MAX_NAME_CHARS) return;
     // parts must be identifiers: start with a letter or `_`, no empty part (`a..b`)
     let ps = s;
     let longPart = false;
     let firstEnd = -1;
     let lastStart = s;
+    let nParts = 0;
     for (let i = s; i <= e; i++) {
       if (i < e && text.charCodeAt(i) !== 46) continue;
-      if (i === ps) return;
+      if (i === ps || ++nParts > MAX_DOTTED_PARTS) return;
       const k0 = charClass(text.charCodeAt(ps));
       if (k0 === 0 || k0 === 3) return;
       if (i - ps > 1) longPart = true;
@@ -139,7 +154,8 @@ const NOT_CALLS = new Set(['if', 'for', 'while', 'switch', 'catch', 'return', 'e
 /**
  * Names written directly before `(`: `foo_bar(`, `obj.method(`, `pkg.Class.method(`. The name is
  * the run of `[A-Za-z0-9_.$]` before the parenthesis with outer dots trimmed; it must start with a
- * letter, `_` or `$`. Control keywords (`if(`, `while(`) are left out.
+ * letter, `_` or `$` and be at most {@link MAX_NAME_CHARS} long. Control keywords (`if(`,
+ * `while(`) are left out. Linear time.
  */
 export function findCalledNames(text: string): string[] {
   const seen = new Set<string>();
@@ -151,7 +167,7 @@ export function findCalledNames(text: string): string[] {
     let e = p;
     while (s < e && text.charCodeAt(s) === 46) s++;
     while (e > s && text.charCodeAt(e - 1) === 46) e--;
-    if (e === s) continue;
+    if (e === s || e - s > MAX_NAME_CHARS) continue;
     const k0 = charClass(text.charCodeAt(s));
     if (k0 === 3 || (k0 === 0 && text.charCodeAt(s) !== 36)) continue;
     const name = text.slice(s, e);

@@ -1,11 +1,20 @@
 /**
  * The tokenizer shared by code and issue text.
  *
+<<<<<<< HEAD
  * Default behaviour equals `tokenize` of the reference evaluator (`ref_eval.py`, docs/benchmark-gold.md):
  * words are runs of `[A-Za-z0-9_]`; each word is split into parts by camelCase / snake_case /
+=======
+ * Words are runs of `[A-Za-z0-9_]`; each word is split into parts by camelCase / snake_case /
+>>>>>>> h-text
  * digit boundaries ({@link splitIdentifier}); parts are lower-cased; the whole identifier
  * (lower-cased, leading and trailing `_` stripped) comes first when the word has more than one
- * part; tokens shorter than 2 characters and NLTK English stop words are dropped.
+ * part, and each snake_case part that splits further is kept whole before its own parts
+ * (`GitHub_token_v2` → `github_token_v2`, `github`, `git`, `hub`, `token`, `v2`); tokens shorter
+ * than 2 characters and NLTK English stop words are dropped.
+ *
+ * With `keepSnakeParts: false` this is exactly `tokenize` of the reference evaluator
+ * (`../shared/tools/ref_eval.py`), which keeps only the whole word and the finest parts.
  *
  * Non-ASCII letters are separators, as in ref_eval.py (whose character class is ASCII-only):
  * `café_au_lait` gives the words `caf` and `_au_lait`. Nothing throws on any string.
@@ -27,7 +36,10 @@ export { splitIdentifier } from './identifier-split.js';
 export { ENGLISH_STOP_WORDS, CODE_KEYWORDS, CODE_KEYWORDS_BY_LANGUAGE, defaultStopWords } from './stop-words.js';
 export type { StopWordKind } from './stop-words.js';
 
-/** Options of {@link tokenize}; every field is optional and defaults to ref_eval.py's behaviour. */
+/**
+ * Options of {@link tokenize}; every field is optional. The defaults are ref_eval.py's behaviour
+ * except `keepSnakeParts`.
+ */
 export interface TokenizeOptions {
   /**
    * Porter-stem each purely alphabetic token (the `stemmer` package, Porter 1980), after stop-word
@@ -45,6 +57,13 @@ export interface TokenizeOptions {
    * parts when it has more than one part. Default true.
    */
   keepWhole?: boolean;
+  /**
+   * With splitting and `keepWhole` on, also emit each `_`-separated part of a snake_case word whole
+   * when it splits into more than one part itself (`GitHub_token_v2` → `github`, `v2`; `token`,
+   * one part, is not repeated), right before its parts. Default true; false gives ref_eval.py's
+   * tokens exactly.
+   */
+  keepSnakeParts?: boolean;
   /**
    * Lower-case tokens. Default true (ref_eval.py). When false, tokens keep the case they have in
    * the text (issue 4's "no lower-casing" variant); stop words still match case-insensitively, and a
@@ -75,6 +94,7 @@ export class Tokenizer {
   private readonly stem: boolean;
   private readonly split: boolean;
   private readonly keepWhole: boolean;
+  private readonly keepSnakeParts: boolean;
   private readonly lowercase: boolean;
   private readonly minLength: number;
   private readonly stopWords: ReadonlySet<string>;
@@ -90,6 +110,7 @@ export class Tokenizer {
     this.stem = opts.stem ?? false;
     this.split = opts.splitIdentifiers ?? true;
     this.keepWhole = opts.keepWhole ?? true;
+    this.keepSnakeParts = opts.keepSnakeParts ?? true;
     this.lowercase = opts.lowercase ?? true;
     this.minLength = minLength;
     this.stopWords = opts.stopWords ?? ENGLISH_STOP_WORDS;
@@ -141,9 +162,13 @@ export class Tokenizer {
     } else {
       const parts = this.parts;
       parts.length = 0;
-      splitIdentifierInto(word, parts);
-      candidates = parts.slice();
-      if (parts.length > 1 && this.keepWhole) candidates.unshift(stripUnderscores(word));
+      if (this.keepWhole && this.keepSnakeParts && hasInnerUnderscore(word)) {
+        candidates = snakeCandidates(word, parts);
+      } else {
+        splitIdentifierInto(word, parts);
+        candidates = parts.slice();
+        if (parts.length > 1 && this.keepWhole) candidates.unshift(stripUnderscores(word));
+      }
     }
     let out: string[] | undefined;
     for (const c of candidates) {
@@ -169,7 +194,7 @@ function cachedTokenizer(opts: TokenizeOptions | undefined): Tokenizer {
     byKey = new Map();
     cachedByStopWords.set(stopWords, byKey);
   }
-  const key = `${opts?.stem ? 1 : 0}${opts?.splitIdentifiers === false ? 0 : 1}${opts?.keepWhole === false ? 0 : 1}${opts?.lowercase === false ? 0 : 1}:${opts?.minLength ?? 2}`;
+  const key = `${opts?.stem ? 1 : 0}${opts?.splitIdentifiers === false ? 0 : 1}${opts?.keepWhole === false ? 0 : 1}${opts?.keepSnakeParts === false ? 0 : 1}${opts?.lowercase === false ? 0 : 1}:${opts?.minLength ?? 2}`;
   let tk = byKey.get(key);
   if (tk === undefined) {
     tk = new Tokenizer({ ...opts, stopWords });
@@ -181,8 +206,8 @@ function cachedTokenizer(opts: TokenizeOptions | undefined): Tokenizer {
 /**
  * Tokens of code or issue text, duplicates kept, in text order.
  *
- * With no options this is exactly ref_eval.py's `tokenize` (see the module comment); the golden
- * tests in `test/text/tokenize.test.ts` compare against it. Tokenizers are cached per option
+ * With `keepSnakeParts: false` this is exactly ref_eval.py's `tokenize` (see the module comment);
+ * the golden tests in `test/text/tokenize.test.ts` compare against it. Tokenizers are cached per option
  * values (and per `stopWords` Set object), so calling this with a fresh options object each time
  * costs nothing extra.
  * @param text any string; non-ASCII characters separate words.
@@ -197,6 +222,42 @@ export function termFrequencies(tokens: Iterable<string>): Map<string, number> {
   const tf = new Map<string, number>();
   for (const t of tokens) tf.set(t, (tf.get(t) ?? 0) + 1);
   return tf;
+}
+
+/** Whether `word` holds a `_` between other characters (`a_b`; not `__init__`). */
+function hasInnerUnderscore(word: string): boolean {
+  let s = 0;
+  let e = word.length;
+  while (s < e && word.charCodeAt(s) === 95) s++;
+  while (e > s && word.charCodeAt(e - 1) === 95) e--;
+  const i = word.indexOf('_', s);
+  return i >= 0 && i < e;
+}
+
+/**
+ * Candidate tokens of a snake_case word (before case, length and stop-word filtering): the whole
+ * word (outer `_` stripped) when it has more than one part, then per `_`-separated part: the part
+ * whole when it splits further, then its parts. `parts` is scratch space.
+ */
+function snakeCandidates(word: string, parts: string[]): string[] {
+  const out: string[] = [];
+  const n = word.length;
+  let total = 0;
+  for (let s = 0; s < n;) {
+    let e = s;
+    while (e < n && word.charCodeAt(e) !== 95) e++;
+    if (e > s) {
+      const segment = word.slice(s, e);
+      parts.length = 0;
+      splitIdentifierInto(segment, parts);
+      if (parts.length > 1) out.push(segment);
+      for (const p of parts) out.push(p);
+      total += parts.length;
+    }
+    s = e + 1;
+  }
+  if (total > 1) out.unshift(stripUnderscores(word));
+  return out;
 }
 
 function stripUnderscores(word: string): string {

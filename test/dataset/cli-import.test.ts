@@ -40,8 +40,10 @@ test('import --from swebench --mirrors: gold functions, drop reasons with codes,
   const row = (id: string, repo: string, commit: string, patch: string) => ({
     instance_id: id, repo, base_commit: commit, problem_statement: `Title ${id}\nbody`, patch, test_patch: 'x', created_at: '2020-01-02T03:04:05Z',
   });
+  // a patch saved with CRLF line ends, holding a pure rename: positives are the text-diff files
+  const renamePatch = 'diff --git a/pkg/b.py b/pkg/c.py\nsimilarity index 100%\nrename from pkg/b.py\nrename to pkg/c.py\n';
   const input = writeJsonl('swe.jsonl', [
-    row('o__r-1', 'o/r', base, editPatch),
+    row('o__r-1', 'o/r', base, (editPatch + renamePatch).replace(/\n/g, '\r\n')),
     row('o__r-2', 'o/r', base, addPatch),
     row('o__r-3', 'o/r', '0'.repeat(40), editPatch),
     row('x__y-1', 'x/y', base, editPatch),
@@ -54,13 +56,14 @@ test('import --from swebench --mirrors: gold functions, drop reasons with codes,
 
   const r = run(['dataset', 'import', '--from', 'swebench', '--input', input, '--mirrors', mirrors, '-o', out, '--skip-invalid']);
   assert.equal(r.code, 0, r.err);
-  assert.match(r.out, /rows 5 \(1 invalid rows skipped\) · in dataset 1 · positive functions 1/);
-  const records = jsonl(out) as { issue: { id: string; title: string }; positiveFunctions: string[]; positives: string[]; aprioriCommit: string; candidates: number; provenance: { repoPath: string } }[];
+  assert.match(r.out, /rows 5 \(1 invalid rows skipped\) · in dataset 1 · positive functions 1 .* · pure renames 1 \(not positives\)/);
+  const records = jsonl(out) as { issue: { id: string; title: string }; positiveFunctions: string[]; positives: string[]; aprioriCommit: string; candidates: number; provenance: { repoPath: string; pureRenames: unknown } }[];
   assert.equal(records.length, 1);
   assert.deepEqual([records[0].issue.id, records[0].issue.title, records[0].positives, records[0].positiveFunctions], ['o__r-1', 'Title o__r-1', ['pkg/a.py'], ['pkg/a.py:f']]);
   assert.equal(records[0].aprioriCommit, base);
   assert.equal(records[0].candidates, 1);
   assert.equal(records[0].provenance.repoPath, work);
+  assert.deepEqual(records[0].provenance.pureRenames, [{ from: 'pkg/b.py', to: 'pkg/c.py' }]);
   const dropped = jsonl(join(dir, 'swe.dataset.dropped.jsonl'));
   assert.deepEqual(dropped.map((d) => [d.id, d.reason]), [
     ['o__r-2', 'no-function-edited'],
@@ -70,7 +73,7 @@ test('import --from swebench --mirrors: gold functions, drop reasons with codes,
   assert.match(String(dropped[2].origin), /swe\.jsonl:4$/);
   const meta = JSON.parse(readFileSync(join(dir, 'swe.dataset.meta.json'), 'utf8'));
   assert.equal(meta.tool, 'issueloc dataset import');
-  assert.deepEqual(meta.counts, { rows: 5, invalidRows: 1, inDataset: 1, samples: 1, dropped: 3, recordsWithoutFunctions: 0, positiveFunctions: 1, changesTests: 1 });
+  assert.deepEqual(meta.counts, { rows: 5, invalidRows: 1, inDataset: 1, samples: 1, dropped: 3, recordsWithoutFunctions: 0, positiveFunctions: 1, changesTests: 1, pureRenames: 1 });
   const stats = datasetStats(out);
   assert.deepEqual([stats.inDataset, stats.unknownIssues, stats.linked, stats.variant], [1, null, null, 'swebench']);
   assert.deepEqual(stats.dropReasons, { 'no-function-edited': 1, 'base-commit-missing': 1, 'repo-not-available': 1 });

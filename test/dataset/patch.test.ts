@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { IssuelocError } from '../../src/errors.js';
 import {
   parsePatch,
+  readPatch,
   applyHunks,
   locateHunk,
   removedOldLines,
@@ -149,6 +150,47 @@ test('applyHunks inserts after line N for a "-N,0" hunk', () => {
   assert.deepEqual(r.newLines, ['one', 'inserted', 'two']);
   assert.deepEqual([...r.added], [2]);
   assert.equal(r.removed.size, 0);
+});
+
+test('a CRLF diff gives the same paths and hunks as the LF one; CRLF content matches the normalised base', () => {
+  const crlf = TWO_FILES.replace(/\n/g, '\r\n');
+  assert.deepEqual(parsePatch(crlf), parsePatch(TWO_FILES));
+  assert.deepEqual(parsePatch(crlf).map((f) => f.path), ['pkg/a.py', 'new.py', 'gone.py']);
+  // an LF diff of a file with CRLF lines: the hunk is found in the base as sourceLines reads it
+  const base = sourceLines('# top\r\ndef f():\r\n    x = 1\r\n    y = 2\r\n    return x\r\n');
+  const [f] = parsePatch('--- a/m.py\n+++ b/m.py\n@@ -1,3 +1,3 @@\n     x = 1\r\n-    y = 2\r\n+    y = 3\r\n     return x\r\n');
+  assert.equal(f.path, 'm.py');
+  const r = applyHunks(f.hunks, base);
+  assert.deepEqual([...r.removed], [4], 'located by context one line below its header');
+  assert.equal(r.newLines[3], '    y = 3');
+});
+
+test('readPatch lists pure renames apart; a rename with edits is a file patch of its old path', () => {
+  const text = [
+    'diff --git a/old/name.py b/new/name.py',
+    'similarity index 100%',
+    'rename from old/name.py',
+    'rename to new/name.py',
+    'diff --git a/edited.py b/moved.py',
+    'similarity index 90%',
+    'rename from edited.py',
+    'rename to moved.py',
+    'index 1111111..2222222 100644',
+    '--- a/edited.py',
+    '+++ b/moved.py',
+    '@@ -1 +1 @@',
+    '-a',
+    '+b',
+    'diff --git "a/caf\\303\\251.py" "b/t\\303\\251.py"',
+    'similarity index 100%',
+    'rename from "caf\\303\\251.py"',
+    'rename to "t\\303\\251.py"',
+    '',
+  ].join('\r\n');
+  const { files, pureRenames } = readPatch(text);
+  assert.deepEqual(files.map((f) => [f.path, f.oldPath, f.newPath]), [['edited.py', 'edited.py', 'moved.py']]);
+  assert.deepEqual(pureRenames, [{ from: 'old/name.py', to: 'new/name.py' }, { from: 'caf\u00e9.py', to: 't\u00e9.py' }]);
+  assert.deepEqual(parsePatch(text), files);
 });
 
 test('sourceLines normalises CRLF and CR', () => {

@@ -56,18 +56,38 @@ const GOLDEN_STEMMED: [string, string[]][] = [
   ['fooBars are Running quickly', ['foobar', 'foo', 'bar', 'run', 'quickli']],
 ];
 
-test('default tokenize equals ref_eval.py tokenize on golden strings', () => {
-  for (const [text, expected] of GOLDEN) assert.deepEqual(tokenize(text), expected, text);
+const REF = { keepSnakeParts: false } as const;
+
+test('keepSnakeParts: false equals ref_eval.py tokenize on golden strings', () => {
+  for (const [text, expected] of GOLDEN) assert.deepEqual(tokenize(text, REF), expected, text);
 });
 
 test('stem: true equals ref_eval.py with its Porter stemmer (alphabetic tokens only)', () => {
-  for (const [text, expected] of GOLDEN_STEMMED) assert.deepEqual(tokenize(text, { stem: true }), expected, text);
+  for (const [text, expected] of GOLDEN_STEMMED) assert.deepEqual(tokenize(text, { ...REF, stem: true }), expected, text);
+});
+
+test('by default each snake_case part that splits further is kept whole too', () => {
+  assert.deepEqual(tokenize('GitHub_token_v2'), ['github_token_v2', 'github', 'git', 'hub', 'token', 'v2']);
+  assert.deepEqual(tokenize('parseHTTPServer_v2 UTF8Encoder_x'),
+    ['parsehttpserver_v2', 'parsehttpserver', 'parse', 'http', 'server', 'v2', 'utf8encoder_x', 'utf8encoder', 'utf', 'encoder']);
+  // parts that do not split further are not repeated; words without an inner `_` are unchanged
+  assert.deepEqual(tokenize('get_queryset MAX_SIZE __init__ _GitHub x2_y'),
+    ['get_queryset', 'get', 'queryset', 'max_size', 'max', 'size', 'init', 'github', 'git', 'hub', 'x2_y', 'x2']);
+  assert.deepEqual(tokenize('GitHub_token_v2', { keepWhole: false }), ['git', 'hub', 'token']);
+  assert.deepEqual(tokenize('GitHub_the_v2', { stem: true }), ['github_the_v2', 'github', 'git', 'hub', 'v2']);
+  // on the golden strings the default only adds tokens: ref_eval.py's are a subsequence
+  for (const [text, expected] of GOLDEN) {
+    const mine = tokenize(text);
+    let k = 0;
+    for (const t of mine) if (k < expected.length && t === expected[k]) k++;
+    assert.equal(k, expected.length, text);
+  }
 });
 
 /** sha256 of the tokens of the first `n` problem statements of a JSONL file: one line of space-joined tokens per issue. */
 function tokenDigest(file: string, n: number, stem: boolean): string {
   const rows = readFileSync(file, 'utf8').split('\n').filter(Boolean).slice(0, n).map((l) => JSON.parse(l) as { problem_statement: string });
-  const joined = rows.map((r) => tokenize(r.problem_statement, { stem }).join(' ')).join('\n');
+  const joined = rows.map((r) => tokenize(r.problem_statement, { ...REF, stem }).join(' ')).join('\n');
   return createHash('sha256').update(joined).digest('hex');
 }
 

@@ -70,6 +70,11 @@ export interface ImportMeta {
     positiveFunctions: number;
     /** Records whose fix also changes tests (`changesTests === true`). */
     changesTests: number;
+    /**
+     * Files renamed by a gold patch without a text diff, over all records (`provenance.pureRenames`):
+     * not positives under the protocol, counted so none goes unnoticed.
+     */
+    pureRenames: number;
   };
   dropReasons: Record<string, number>;
   /** `file:line: reason` of each corrupt row skipped. */
@@ -176,6 +181,7 @@ export async function runImport(options: RunImportOptions): Promise<ImportRun> {
         recordsWithoutFunctions: records.filter((r) => r.positiveFunctions.length === 0).length,
         positiveFunctions: records.reduce((n, r) => n + r.positiveFunctions.length, 0),
         changesTests: records.filter((r) => r.changesTests === true).length,
+        pureRenames: records.reduce((n, r) => n + (Array.isArray(r.provenance.pureRenames) ? r.provenance.pureRenames.length : 0), 0),
       },
       dropReasons,
       invalid: result.invalid,

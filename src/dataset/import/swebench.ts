@@ -5,7 +5,7 @@
  * are dropped (274 of SWE-bench Lite's 300 remain).
  */
 import { goldForPatch } from '../gold.js';
-import { parsePatch } from '../patch.js';
+import { readPatch } from '../patch.js';
 import type { DatasetRecord } from '../record.js';
 import { countCandidates, benchmarkIssue, type ImportOptions, type ImportResult } from './common.js';
 import { readRows, rowError, splitProblemStatement, stringField, type Row } from './rows.js';
@@ -53,7 +53,9 @@ function readRow(row: Row): SwebenchRow {
  * {@link goldForPatch} at the base commit and `candidates` counts the non-test source files there;
  * instances whose base commit is missing, or (unless `keepWithoutFunctions`) whose patch edits no
  * existing function, are dropped with that reason. Without a repository only the patch's files
- * are known (`positiveFunctions` = [], `candidates` = 0).
+ * are known (`positiveFunctions` = [], `candidates` = 0). A file the patch renames without a text
+ * diff is no positive (the protocol's gold files are those with a text diff, as ref_eval's
+ * `parse_patch`); it is listed in `provenance.pureRenames` (`{from, to}`) and counted by the run.
  *
  * @param path the JSONL file.
  * @throws IssuelocError for an unreadable file, or a corrupt line, a row missing a field or a
@@ -69,6 +71,7 @@ export async function importSwebench(path: string, options: SwebenchImportOption
     let record: DatasetRecord;
     try {
       r = readRow(row);
+      const patch = readPatch(r.patch);
       const { title, body } = splitProblemStatement(r.problemStatement);
       const issue = benchmarkIssue(
         { id: r.instanceId, title, body, bodyFormat: 'markdown', type: '', created: r.createdAt || null },
@@ -80,13 +83,14 @@ export async function importSwebench(path: string, options: SwebenchImportOption
         repo: r.repo,
         commits: [],
         aprioriCommit: r.baseCommit,
-        positives: parsePatch(r.patch).map((f) => f.path),
+        positives: patch.files.map((f) => f.path),
         positiveFunctions: [],
         candidates: 0,
         variant,
         provenance: { source: 'swebench', origin: row.origin, instanceId: r.instanceId, version: r.version },
         changesTests: r.testPatch.trim() !== '',
       };
+      if (patch.pureRenames.length > 0) record.provenance.pureRenames = patch.pureRenames;
     } catch (e) {
       const err = rowError(row, e);
       if (!options.skipInvalid) throw err;
