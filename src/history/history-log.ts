@@ -156,28 +156,32 @@ export class HistoryLog {
    * Reads the commits of `revs` not yet in the log and appends them; starts over from an empty
    * log when a known head is no commit of the repository, or when commits read on top of the
    * log miss a parent (the log did not hold the whole ancestry it claimed).
-   * @returns false when a parent of a commit read is in no read (a history cut short).
+   * @returns false when a parent of a commit read is in no read (a history cut short) or the
+   *   log is inconsistent with the repository even after a fresh read.
    */
   private async extend(repoPath: string, revs: string[]): Promise<boolean> {
     let known = this.data.heads.filter((h) => this.indexOfSha.has(h));
-    if (known.length > 0 && (await commitsAmong(repoPath, known)) < known.length) known = this.reset();
+    if (known.length > 0 && (await commitsAmong(repoPath, known)) < known.length) {
+      this.reset();
+      known = [];
+    }
     if (await this.read(repoPath, revs, known)) return true;
     if (known.length === 0) return false;
     this.reset();
     return this.read(repoPath, revs, []);
   }
 
-  /** Empties the log (keeping nothing read before); returns the new known heads (none). */
-  private reset(): string[] {
+  /** Empties the log, keeping nothing read before. */
+  private reset(): void {
     this.data = emptyLog();
     this.indexOfSha.clear();
     this.canonical = undefined;
-    return [];
   }
 
   /**
    * Appends the commits of `git log <revs> --not <known>`.
-   * @returns whether every parent of the commits read is in the log.
+   * @returns whether the read fits the log: every parent of the commits read is in the log and
+   *   no commit read was in it already.
    */
   private async read(repoPath: string, revs: string[], known: string[]): Promise<boolean> {
     const d = this.data;
@@ -185,7 +189,10 @@ export class HistoryLog {
     d.paths.forEach((p, i) => pathIds.set(p, i));
     const pendingParents: string[][] = [];
     const first = d.shas.length;
+    let complete = true;
     const parser = new LogParser((c) => {
+      // a commit already known is never printed by a consistent log: note it, keep one row
+      if (this.indexOfSha.has(c.sha)) { complete = false; return; }
       this.indexOfSha.set(c.sha, d.shas.length);
       d.shas.push(c.sha);
       pendingParents.push(c.parents);
@@ -210,7 +217,6 @@ export class HistoryLog {
       if (e instanceof IssuelocError) throw e;
       throw new IssuelocError(`cannot read the history of ${repoPath}: ${(e as Error).message}`);
     }
-    let complete = true;
     for (let k = 0; k < pendingParents.length; k++) {
       const ids = pendingParents[k].map((p) => this.indexOfSha.get(p));
       if (ids.includes(undefined)) complete = false;
