@@ -21,10 +21,13 @@ export interface RepoHistoryOptions {
 
 /** What a base commit's queries need: its file history and the statistics of its commit messages. */
 interface CommitView extends HistoryAt {
-  /** The messages of the base commit's ancestors (positions in the message index). */
-  messages: Collection;
-  /** Ancestors whose messages can match: those that changed 1 … maxFiles files. */
-  messageMask: Uint8Array;
+  /** Made on the first message query. */
+  messages?: {
+    /** The messages of the base commit's ancestors (positions in the message index). */
+    collection: Collection;
+    /** Ancestors whose messages can match: those that changed 1 … maxFiles files. */
+    canMatch: Uint8Array;
+  };
 }
 
 /**
@@ -32,8 +35,8 @@ interface CommitView extends HistoryAt {
  * commits it can see, its ancestors, and nothing else the log may hold (later commits, other
  * branches, commits of earlier reads), in an order fixed by the commits themselves: a query's
  * signals are a function of (repository, base commit, issue text, options). Per base commit the
- * view is computed once and kept (the last 4 commits); the message index is built once per
- * instance.
+ * file history and the message statistics are computed once and kept (the last 4 commits); the
+ * message index is built once per instance, on the first message query.
  */
 export class RepoHistory {
   private readonly memo = new Map<string, CommitView>();
@@ -65,23 +68,33 @@ export class RepoHistory {
   private viewAt(commit: string): CommitView {
     let v = this.memo.get(commit);
     if (!v) {
-      const at = fileHistoryAt(this.log, commit, this.maxFiles);
-      // the message index holds the commits in canonical order: document k is commit order[k]
-      const order = this.log.canonicalOrder();
-      this.messages ??= new CosineIndex(Array.from(order, (i) => this.log.wordsOf(i)));
-      const members = new Uint8Array(order.length);
-      const messageMask = new Uint8Array(order.length);
-      order.forEach((i, k) => {
-        if (at.ancestors[i] === 0) return;
-        members[k] = 1;
-        const n = this.log.filesOf(i).length;
-        if (n > 0 && n <= this.maxFiles) messageMask[k] = 1;
-      });
-      v = { ...at, messages: this.messages.collection(members), messageMask };
+      v = fileHistoryAt(this.log, commit, this.maxFiles);
       if (this.memo.size >= 4) this.memo.delete(this.memo.keys().next().value!);
       this.memo.set(commit, v);
     }
     return v;
+  }
+
+  /** The message index: document k is the message of commit canonicalOrder()[k]. Built on first use. */
+  private messageIndex(): CosineIndex {
+    return (this.messages ??= new CosineIndex(Array.from(this.log.canonicalOrder(), (i) => this.log.wordsOf(i))));
+  }
+
+  private messagesAt(commit: string): NonNullable<CommitView['messages']> {
+    const view = this.viewAt(commit);
+    if (!view.messages) {
+      const order = this.log.canonicalOrder();
+      const members = new Uint8Array(order.length);
+      const canMatch = new Uint8Array(order.length);
+      order.forEach((i, k) => {
+        if (view.ancestors[i] === 0) return;
+        members[k] = 1;
+        const n = this.log.filesOf(i).length;
+        if (n > 0 && n <= this.maxFiles) canMatch[k] = 1;
+      });
+      view.messages = { collection: this.messageIndex().collection(members), canMatch };
+    }
+    return view.messages;
   }
 
   /**
@@ -96,9 +109,9 @@ export class RepoHistory {
    * @throws IssuelocError when `commit` is not in the log.
    */
   messageScores(commit: string, issueText: string): Map<string, number> {
-    const { messages, messageMask } = this.viewAt(commit);
-    const hits = this.messages!.similar(tokenize(issueText), this.similarCommits, {
-      within: messages, allowed: messageMask, maxDf: Math.max(100, 0.05 * messages.size),
+    const { collection, canMatch } = this.messagesAt(commit);
+    const hits = this.messageIndex().similar(tokenize(issueText), this.similarCommits, {
+      within: collection, allowed: canMatch, maxDf: Math.max(100, 0.05 * collection.size),
     });
     const order = this.log.canonicalOrder();
     const paths = this.log.paths;
