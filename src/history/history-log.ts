@@ -125,8 +125,10 @@ export class HistoryLog {
 
   /**
    * The history of `repoPath` containing every ancestor of each of `revs`: loaded from the cache
-   * when it already holds them, else extended by reading only the missing commits from git, then
-   * saved (atomically).
+   * ({@link historyLogFile}) when it already holds them, else extended by reading only the
+   * missing commits from git, then saved (atomically). A malformed cache file, or one whose heads
+   * are not all commits of the repository, is read again from scratch; a shallow clone's
+   * history is used but not saved.
    *
    * @param repoPath a git repository (work tree or bare).
    * @param revs full commit SHAs (resolve revisions first).
