@@ -134,7 +134,7 @@ async function main() {
     }
     ctx.repoHistory?.at(ctx.commit); // per-commit history (like the index) outside the timed part
     models.forEach(({ model }, m) => {
-      const cache = new FeatureCache(args['features-cache']!, { candidates: model.candidates, ...settings });
+      const cache = new FeatureCache(args['features-cache']!, { candidates: model.candidates, ...settings }, similar ? (repo) => similar.get(repo) : undefined);
       let q = args['fresh-features'] ? undefined : cache.get(ctx.issue);
       if (!q) {
         const t0 = performance.now();

@@ -43,7 +43,8 @@ export interface HistoryAt {
 const MONTH_SECONDS = 30 * 24 * 3600;
 
 /**
- * The history of every file at `commit`, over the commits it can see (its ancestors).
+ * The history of every file at `commit`, over the commits it can see (its ancestors): a function
+ * of the commit alone, whatever else the log holds.
  * Commits changing more than `maxFiles` files (bulk reformatting, vendoring) are left out.
  *
  * Cost: linear in the ancestors' changed paths (≈ 10 ms for django's 30k commits).
@@ -58,7 +59,8 @@ export function fileHistoryAt(log: HistoryLog, commit: string, maxFiles = 100): 
   const byPath = new Map<number, FileHistory>();
   const lastFix = new Map<number, number>();
   const lastChange = new Map<number, number>();
-  for (let i = 0; i < log.size; i++) {
+  // in canonical order, so the sums (and the maps' order) do not depend on how the log was filled
+  for (const i of log.canonicalOrder()) {
     if (ancestors[i] === 0) continue;
     const files = log.filesOf(i);
     if (files.length === 0 || files.length > maxFiles) continue;

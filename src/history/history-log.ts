@@ -5,11 +5,21 @@
  * only: no blob is read, so fetched snapshots with missing blobs work), cached on disk per
  * repository and extended incrementally: a later revision reads only the commits not yet known
  * (`git log <rev> --not <known heads>`).
+ *
+ * The cache file is named by the repository (a digest of its absolute path), so repositories
+ * sharing a cache folder never see each other's commits. A cached row is right for any
+ * repository holding its commit (a commit id fixes its parents, message and changed files), so
+ * a cached head is used while it is a commit of the repository, whether or not it is an
+ * ancestor of the revisions asked for; when one is not (the repository at that path was
+ * replaced, or rewritten and garbage-collected) the log is read again from scratch. Statistics
+ * over the log are computed over one base commit's ancestors ({@link HistoryLog.ancestorsOf}),
+ * so commits of other branches or later revisions in the log never weigh in.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { join, resolve } from 'node:path';
 import { IssuelocError } from '../errors.js';
-import { streamGit } from '../repo/history-git.js';
+import { runGit, streamGit } from '../repo/history-git.js';
 import { LOG_FORMAT, LogParser } from '../repo/history-parse.js';
 import { tokenize } from '../text/tokenize.js';
 import { firstWords } from '../index/code-index.js';
@@ -40,8 +50,16 @@ interface HistoryLogFile {
 
 /** Options of {@link HistoryLog.load}. */
 export interface HistoryLogOptions {
-  /** Folder of the on-disk cache (`<cacheDir>/history/log.json`); none = read git every time. */
+  /** Folder of the on-disk cache (see {@link historyLogFile}); none = read git every time. */
   cacheDir?: string;
+}
+
+/**
+ * The cache file of the history of `repoPath` under `cacheDir`:
+ * `<cacheDir>/history/<digest of the absolute repository path>.json`.
+ */
+export function historyLogFile(cacheDir: string, repoPath: string): string {
+  return join(cacheDir, 'history', `${createHash('sha1').update(resolve(repoPath)).digest('hex').slice(0, 16)}.json`);
 }
 
 /**
@@ -50,7 +68,8 @@ export interface HistoryLogOptions {
  */
 export class HistoryLog {
   private readonly indexOfSha = new Map<string, number>();
-  private constructor(private readonly data: HistoryLogFile) {
+  private canonical: Int32Array | undefined;
+  private constructor(private data: HistoryLogFile) {
     data.shas.forEach((s, i) => this.indexOfSha.set(s, i));
   }
 
@@ -68,6 +87,21 @@ export class HistoryLog {
   filesOf(i: number): readonly number[] { return this.data.files[i]; }
   /** Tokens of commit `i`'s message (at most {@link MESSAGE_WORDS} words' worth). */
   wordsOf(i: number): string[] { return this.data.words[i] === '' ? [] : this.data.words[i].split(' '); }
+
+  /**
+   * Every commit index once, ordered by committer time, then SHA: an order that depends on the
+   * commits alone, not on the order in which reads filled the log. Sums over commits taken in
+   * this order are the same however the cache was filled. Computed on first use.
+   */
+  canonicalOrder(): Int32Array {
+    if (!this.canonical) {
+      const { times, shas } = this.data;
+      const order = Array.from({ length: this.size }, (_, i) => i);
+      order.sort((a, b) => times[a] - times[b] || (shas[a] < shas[b] ? -1 : shas[a] > shas[b] ? 1 : 0));
+      this.canonical = Int32Array.from(order);
+    }
+    return this.canonical;
+  }
 
   /**
    * Marks the ancestors of commit `sha` (itself included): mark[i] = 1 for each.
@@ -91,20 +125,22 @@ export class HistoryLog {
 
   /**
    * The history of `repoPath` containing every ancestor of each of `revs`: loaded from the cache
-   * when it already holds them, else extended by reading only the missing commits from git, then
-   * saved (atomically).
+   * ({@link historyLogFile}) when it already holds them, else extended by reading only the
+   * missing commits from git, then saved (atomically). A malformed cache file, or one whose heads
+   * are not all commits of the repository, is read again from scratch; a shallow clone's
+   * history is used but not saved.
    *
    * @param repoPath a git repository (work tree or bare).
    * @param revs full commit SHAs (resolve revisions first).
    * @throws IssuelocError when git fails (unknown commit, not a repository), with git's message.
    */
   static async load(repoPath: string, revs: readonly string[], opts: HistoryLogOptions = {}): Promise<HistoryLog> {
-    const file = opts.cacheDir ? join(opts.cacheDir, 'history', 'log.json') : undefined;
+    const file = opts.cacheDir ? historyLogFile(opts.cacheDir, repoPath) : undefined;
     let data = emptyLog();
     if (file && existsSync(file)) {
       try {
         const read = JSON.parse(readFileSync(file, 'utf8')) as HistoryLogFile;
-        if (read.format === 1 && Array.isArray(read.shas)) data = read;
+        if (isWellFormed(read)) data = read;
       } catch {
         // an unreadable cache is rebuilt
       }
@@ -112,19 +148,53 @@ export class HistoryLog {
     const log = new HistoryLog(data);
     const missing = [...new Set(revs)].filter((r) => !log.indexOfSha.has(r));
     if (missing.length === 0) return log;
-    await log.extend(repoPath, missing);
-    if (file) writeFileAtomic(file, [JSON.stringify(log.data)], { fsync: false });
+    const complete = await log.extend(repoPath, missing);
+    // a history cut short (shallow clone) is not kept: once deepened it is read whole
+    if (file && complete && !(await isShallow(repoPath))) writeFileAtomic(file, [JSON.stringify(log.data)], { fsync: false });
     return log;
   }
 
-  /** Reads the commits of `revs` not yet in the log and appends them. */
-  private async extend(repoPath: string, revs: string[]): Promise<void> {
+  /**
+   * Reads the commits of `revs` not yet in the log and appends them; starts over from an empty
+   * log when a known head is no commit of the repository, or when commits read on top of the
+   * log miss a parent (the log did not hold the whole ancestry it claimed).
+   * @returns false when a parent of a commit read is in no read (a history cut short) or the
+   *   log is inconsistent with the repository even after a fresh read.
+   */
+  private async extend(repoPath: string, revs: string[]): Promise<boolean> {
+    let known = this.data.heads.filter((h) => this.indexOfSha.has(h));
+    if (known.length > 0 && (await commitsAmong(repoPath, known)) < known.length) {
+      this.reset();
+      known = [];
+    }
+    if (await this.read(repoPath, revs, known)) return true;
+    if (known.length === 0) return false;
+    this.reset();
+    return this.read(repoPath, revs, []);
+  }
+
+  /** Empties the log, keeping nothing read before. */
+  private reset(): void {
+    this.data = emptyLog();
+    this.indexOfSha.clear();
+    this.canonical = undefined;
+  }
+
+  /**
+   * Appends the commits of `git log <revs> --not <known>`.
+   * @returns whether the read fits the log: every parent of the commits read is in the log and
+   *   no commit read was in it already.
+   */
+  private async read(repoPath: string, revs: string[], known: string[]): Promise<boolean> {
     const d = this.data;
     const pathIds = new Map<string, number>();
     d.paths.forEach((p, i) => pathIds.set(p, i));
     const pendingParents: string[][] = [];
     const first = d.shas.length;
+    let complete = true;
     const parser = new LogParser((c) => {
+      // a commit already known is never printed by a consistent log: note it, keep one row
+      if (this.indexOfSha.has(c.sha)) { complete = false; return; }
       this.indexOfSha.set(c.sha, d.shas.length);
       d.shas.push(c.sha);
       pendingParents.push(c.parents);
@@ -137,7 +207,6 @@ export class HistoryLog {
       }));
       d.words.push(tokenize(firstWords(c.message, MESSAGE_WORDS)).join(' '));
     });
-    const known = d.heads.filter((h) => this.indexOfSha.has(h));
     const args = [
       '-c', 'log.showSignature=false', 'log', '--no-renames', '--topo-order', '--no-color', '--no-ext-diff',
       '--no-textconv', '-z', '--name-status', `--format=${LOG_FORMAT}`, ...revs,
@@ -151,10 +220,60 @@ export class HistoryLog {
       throw new IssuelocError(`cannot read the history of ${repoPath}: ${(e as Error).message}`);
     }
     for (let k = 0; k < pendingParents.length; k++) {
-      d.parents[first + k] = pendingParents[k].map((p) => this.indexOfSha.get(p)).filter((p): p is number => p !== undefined);
+      const ids = pendingParents[k].map((p) => this.indexOfSha.get(p));
+      if (ids.includes(undefined)) complete = false;
+      d.parents[first + k] = ids.filter((p): p is number => p !== undefined);
     }
-    d.heads = [...known, ...revs];
+    // a revision git printed nothing for was reachable from a known head yet not in the log
+    if (!revs.every((r) => this.indexOfSha.has(r))) complete = false;
+    d.heads = this.tipsOf([...known, ...revs].filter((h) => this.indexOfSha.has(h)));
+    this.canonical = undefined;
+    return complete;
   }
+
+  /** The commits of `heads` that are no ancestor of another of them (the others add nothing to `--not`). */
+  private tipsOf(heads: readonly string[]): string[] {
+    const ids = [...new Set(heads)].map((h) => this.indexOfSha.get(h)!);
+    const below = new Uint8Array(this.size);
+    const stack: number[] = [];
+    for (const i of ids) {
+      for (const p of this.data.parents[i]) if (below[p] === 0) { below[p] = 1; stack.push(p); }
+    }
+    while (stack.length > 0) {
+      for (const p of this.data.parents[stack.pop()!]) if (below[p] === 0) { below[p] = 1; stack.push(p); }
+    }
+    return ids.filter((i) => below[i] === 0).map((i) => this.data.shas[i]);
+  }
+}
+
+/** Whether `repoPath` is a shallow clone (its history cut at some commits, shown as roots). */
+async function isShallow(repoPath: string): Promise<boolean> {
+  return (await runGit(repoPath, ['rev-parse', '--is-shallow-repository'])).trim() === 'true';
+}
+
+/** How many of `shas` are commits of the repository (one `git rev-list --no-walk`). */
+async function commitsAmong(repoPath: string, shas: readonly string[]): Promise<number> {
+  try {
+    const out = await runGit(repoPath, ['rev-list', '--no-walk', '--ignore-missing', ...shas, '--']);
+    return out.split('\n').filter((l) => l !== '').length;
+  } catch {
+    return 0;
+  }
+}
+
+/** Whether a parsed cache file has the shape of a {@link HistoryLogFile} (lengths agree, indices in range). */
+function isWellFormed(f: HistoryLogFile): boolean {
+  if (f === null || typeof f !== 'object' || f.format !== 1) return false;
+  const { heads, shas, parents, times, fix, files, paths, words } = f;
+  const arrays = [heads, shas, parents, times, fix, files, paths, words];
+  if (!arrays.every(Array.isArray)) return false;
+  const n = shas.length;
+  if (![parents, times, fix, files, words].every((a) => a.length === n)) return false;
+  const inRange = (max: number) => (x: unknown): boolean => Number.isInteger(x) && (x as number) >= 0 && (x as number) < max;
+  return parents.every((ps) => Array.isArray(ps) && ps.every(inRange(n)))
+    && files.every((fs) => Array.isArray(fs) && fs.every(inRange(paths.length)))
+    && times.every((t) => typeof t === 'number') && words.every((w) => typeof w === 'string')
+    && shas.every((s) => typeof s === 'string') && heads.every((h) => typeof h === 'string');
 }
 
 function emptyLog(): HistoryLogFile {

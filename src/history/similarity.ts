@@ -10,94 +10,165 @@ export interface SimilarDoc {
 }
 
 /**
+ * The statistics of a sub-collection of a {@link CosineIndex}: which documents it holds, how
+ * many (N) and in how many of them each term occurs (df). Weights and norms computed over a
+ * collection depend on its members only, never on the other documents of the index.
+ * Make one with {@link CosineIndex.collection}.
+ */
+export interface Collection {
+  /** members[d] = 1 for the documents of the collection. */
+  readonly members: Uint8Array;
+  /** Number of members (N). */
+  readonly size: number;
+  /** Per term id: the number of members it occurs in (df). */
+  readonly df: Int32Array;
+  /** Per term id: ln(N / df), 0 for terms of no member. */
+  readonly idf: Float64Array;
+  /** Per document: its norm under this collection's weights, NaN until first needed. */
+  readonly norms: Float64Array;
+}
+
+/** Options of {@link CosineIndex.similar}. */
+export interface SimilarOptions {
+  /** The collection whose statistics weigh terms and whose members are searched (default: every document). */
+  within?: Collection;
+  /** When given, only members d with allowed[d] = 1 are returned (they still count in the statistics). */
+  allowed?: Uint8Array;
+  /**
+   * Query terms found in more members than this are skipped (their idf is small and their
+   * postings long; default: none skipped). They still count in the query norm, so cosines stay
+   * comparable.
+   */
+  maxDf?: number;
+}
+
+/**
  * Cosine similarity between tf-idf vectors (the VSM of Zhou, Zhang & Lo 2012, "Where should the
  * bugs be fixed?", ICSE, Eq. 2–3): w(t, d) = (1 + ln tf(t, d)) · ln(N / df(t)), and
- * cos(q, d) = Σ_t w(t, q) · w(t, d) / (‖q‖ · ‖d‖).
+ * cos(q, d) = Σ_t w(t, q) · w(t, d) / (‖q‖ · ‖d‖), with N and df those of a collection of the
+ * documents ({@link CosineIndex.collection}; default all), so a query over earlier documents is
+ * weighed by earlier documents alone.
  *
  * Documents are token lists (tokenized like the query). Query cost: linear in the postings of
- * the query's terms.
+ * the query's terms plus the terms of the documents they reach; a collection costs one pass
+ * over its members' terms.
  */
 export class CosineIndex {
   private readonly termIds = new Map<string, number>();
+  /** Document-major: terms of document d at docStart[d] … docStart[d+1], with 1 + ln tf. */
+  private readonly docStart: Int32Array;
+  private readonly docTerm: Int32Array;
+  private readonly docLogTf: Float32Array;
+  /** Term-major postings: documents of term t at postStart[t] … postStart[t+1], with 1 + ln tf. */
   private readonly postStart: Int32Array;
   private readonly postDoc: Int32Array;
-  private readonly postWeight: Float32Array;
-  private readonly norm: Float32Array;
-  private readonly scratch: Float32Array;
+  private readonly postLogTf: Float32Array;
+  private readonly scratch: Float64Array;
+  private whole: Collection | undefined;
+  /** Number of documents. */
   readonly size: number;
 
   constructor(docs: readonly (readonly string[])[]) {
     this.size = docs.length;
-    const tfs = docs.map((tokens) => {
+    this.docStart = new Int32Array(docs.length + 1);
+    const terms: number[] = [];
+    const logTfs: number[] = [];
+    docs.forEach((tokens, d) => {
       const m = new Map<number, number>();
       for (const t of tokens) {
         let id = this.termIds.get(t);
         if (id === undefined) { id = this.termIds.size; this.termIds.set(t, id); }
         m.set(id, (m.get(id) ?? 0) + 1);
       }
-      return m;
+      for (const [t, tf] of m) { terms.push(t); logTfs.push(1 + Math.log(tf)); }
+      this.docStart[d + 1] = terms.length;
     });
+    this.docTerm = Int32Array.from(terms);
+    this.docLogTf = Float32Array.from(logTfs);
     const T = this.termIds.size;
-    const df = new Int32Array(T);
-    for (const m of tfs) for (const t of m.keys()) df[t]++;
     this.postStart = new Int32Array(T + 1);
-    for (let t = 0; t < T; t++) this.postStart[t + 1] = this.postStart[t] + df[t];
+    for (const t of terms) this.postStart[t + 1]++;
+    for (let t = 0; t < T; t++) this.postStart[t + 1] += this.postStart[t];
     const fill = this.postStart.slice(0, T);
-    const total = this.postStart[T];
-    this.postDoc = new Int32Array(total);
-    this.postWeight = new Float32Array(total);
-    this.norm = new Float32Array(docs.length);
-    tfs.forEach((m, d) => {
-      let sq = 0;
-      for (const [t, tf] of m) {
-        const w = (1 + Math.log(tf)) * this.idfOf(df[t]);
-        const p = fill[t]++;
+    this.postDoc = new Int32Array(terms.length);
+    this.postLogTf = new Float32Array(terms.length);
+    for (let d = 0; d < docs.length; d++) {
+      for (let k = this.docStart[d]; k < this.docStart[d + 1]; k++) {
+        const p = fill[this.docTerm[k]]++;
         this.postDoc[p] = d;
-        this.postWeight[p] = w;
-        sq += w * w;
+        this.postLogTf[p] = this.docLogTf[k];
       }
-      this.norm[d] = Math.sqrt(sq);
-    });
-    this.scratch = new Float32Array(docs.length);
-  }
-
-  private idfOf(df: number): number {
-    return Math.log(this.size / df);
+    }
+    this.scratch = new Float64Array(docs.length);
   }
 
   /**
-   * The `top` documents most similar to `query` (cosine > 0), best first.
-   * @param allowed when given, only documents d with allowed[d] = 1 are considered.
-   * @param maxDf query terms found in more documents than this are skipped (their idf is small
-   *   and their postings long; default: none skipped). They still count in the query norm, so
-   *   cosines stay comparable.
+   * The statistics of the documents d with members[d] = 1 (default: all documents).
+   * Cost: linear in the members' distinct terms.
    */
-  similar(query: readonly string[], top: number, allowed?: Uint8Array, maxDf = Infinity): SimilarDoc[] {
+  collection(members?: Uint8Array): Collection {
+    if (!members && this.whole) return this.whole;
+    const mark = members ?? new Uint8Array(this.size).fill(1);
+    const df = new Int32Array(this.termIds.size);
+    let size = 0;
+    for (let d = 0; d < this.size; d++) {
+      if (mark[d] !== 1) continue;
+      size++;
+      for (let k = this.docStart[d]; k < this.docStart[d + 1]; k++) df[this.docTerm[k]]++;
+    }
+    const idf = new Float64Array(df.length);
+    for (let t = 0; t < df.length; t++) if (df[t] > 0) idf[t] = Math.log(size / df[t]);
+    const c: Collection = { members: mark, size, df, idf, norms: new Float64Array(this.size).fill(NaN) };
+    if (!members) this.whole = c;
+    return c;
+  }
+
+  private normOf(d: number, c: Collection): number {
+    let n = c.norms[d];
+    if (Number.isNaN(n)) {
+      let sq = 0;
+      for (let k = this.docStart[d]; k < this.docStart[d + 1]; k++) {
+        const w = this.docLogTf[k] * c.idf[this.docTerm[k]];
+        sq += w * w;
+      }
+      n = c.norms[d] = Math.sqrt(sq);
+    }
+    return n;
+  }
+
+  /**
+   * The `top` members most similar to `query` (cosine > 0), best first (ties: lower document
+   * number first).
+   */
+  similar(query: readonly string[], top: number, opts: SimilarOptions = {}): SimilarDoc[] {
+    const c = opts.within ?? this.collection();
+    const { allowed, maxDf = Infinity } = opts;
     const q = new Map<number, number>();
     for (const t of query) {
       const id = this.termIds.get(t);
-      if (id !== undefined) q.set(id, (q.get(id) ?? 0) + 1);
+      if (id !== undefined && c.df[id] > 0) q.set(id, (q.get(id) ?? 0) + 1);
     }
     if (q.size === 0 || top <= 0) return [];
     const acc = this.scratch;
     const touched: number[] = [];
     let qsq = 0;
     for (const [t, tf] of q) {
-      const df = this.postStart[t + 1] - this.postStart[t];
-      const wq = (1 + Math.log(tf)) * this.idfOf(df);
+      const idf = c.idf[t];
+      const wq = (1 + Math.log(tf)) * idf;
       qsq += wq * wq;
-      if (wq <= 0 || df > maxDf) continue;
+      if (wq <= 0 || c.df[t] > maxDf) continue;
       for (let p = this.postStart[t]; p < this.postStart[t + 1]; p++) {
         const d = this.postDoc[p];
-        if (allowed && allowed[d] === 0) continue;
+        if (c.members[d] !== 1 || (allowed && allowed[d] !== 1)) continue;
         if (acc[d] === 0) touched.push(d);
-        acc[d] += wq * this.postWeight[p];
+        acc[d] += wq * this.postLogTf[p] * idf;
       }
     }
     const qn = Math.sqrt(qsq);
     const hits: SimilarDoc[] = [];
     for (const d of touched) {
-      if (acc[d] > 0 && this.norm[d] > 0) hits.push({ doc: d, score: acc[d] / (qn * this.norm[d]) });
+      const norm = this.normOf(d, c);
+      if (acc[d] > 0 && norm > 0) hits.push({ doc: d, score: acc[d] / (qn * norm) });
       acc[d] = 0;
     }
     hits.sort((a, b) => b.score - a.score || a.doc - b.doc);

@@ -2,7 +2,9 @@
  * Candidate features cached on disk, one file per issue, under a folder named by a digest of
  * everything that changes them (feature list, index format and settings, query weighting, candidate pipeline, evidence used):
  * index builds are the slow part of training, so features are extracted once and models are
- * fitted many times.
+ * fitted many times. An issue's file is named by what its features are a function of: the
+ * repository, the base commit (history features see its ancestors only), the issue's id and
+ * text, and with similar-issue evidence the earlier issues it is computed from.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -11,11 +13,15 @@ import { writeFileAtomic } from '../util/atomic-write.js';
 import { FEATURES } from './features.js';
 import { INDEX_FORMAT_VERSION } from '../index/code-index.js';
 import { DEFAULT_TITLE_WEIGHT } from '../retrieve/query.js';
+import type { SimilarIssues } from '../history/similar-issues.js';
 import type { LabelledIssue } from './issue-loop.js';
 import type { TrainingQuery } from './objective.js';
 
-/** Bump when feature values change meaning without a change of their names. */
-export const FEATURE_VERSION = 2;
+/**
+ * Bump when feature values change meaning without a change of their names (3: history features
+ * over the base commit's ancestors only; similar issues weighed by earlier issues only).
+ */
+export const FEATURE_VERSION = 3;
 
 /** A per-issue cache of {@link TrainingQuery} features. */
 export class FeatureCache {
@@ -24,14 +30,17 @@ export class FeatureCache {
   /**
    * @param root the cache root folder.
    * @param settings everything besides the feature list that changes the features (JSON-able).
+   * @param similarIssues the similar-issue evidence per repository (`owner/name`), when used:
+   *   each issue's entry is keyed by the earlier issues its score reads.
    */
-  constructor(root: string, settings: unknown) {
+  constructor(root: string, settings: unknown, private readonly similarIssues?: (repo: string) => SimilarIssues | undefined) {
     const key = createHash('sha1').update(JSON.stringify([FEATURE_VERSION, INDEX_FORMAT_VERSION, DEFAULT_TITLE_WEIGHT, FEATURES, settings])).digest('hex').slice(0, 12);
     this.dir = join(root, key);
   }
 
   private fileOf(issue: LabelledIssue): string {
-    const name = createHash('sha1').update(`${issue.repo}\n${issue.id}\n${issue.commit}`).digest('hex').slice(0, 20);
+    const similar = this.similarIssues?.(issue.repo)?.digestBefore(issue.created) ?? '';
+    const name = createHash('sha1').update(JSON.stringify([issue.repo, issue.id, issue.commit, issue.text, similar])).digest('hex').slice(0, 20);
     return join(this.dir, `${name}.json`);
   }
 

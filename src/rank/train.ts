@@ -53,8 +53,10 @@ export interface CollectOptions extends Omit<IssueLoopOptions, 'similarIssues'> 
  */
 export async function collectQueries(issues: readonly LabelledIssue[], opts: CollectOptions): Promise<TrainingQuery[]> {
   const candidates = opts.candidates ?? DEFAULT_CANDIDATES;
+  const similar = opts.similarIssues ? similarIssuesByRepo(issues) : undefined;
+  const similarOf = similar ? (repo: string) => similar.get(repo) : undefined;
   const cache = opts.featuresCache
-    ? new FeatureCache(opts.featuresCache, { candidates, index: opts.indexSettings ?? {}, history: opts.history !== false, similar: opts.similarIssues === true })
+    ? new FeatureCache(opts.featuresCache, { candidates, index: opts.indexSettings ?? {}, history: opts.history !== false, similar: opts.similarIssues === true }, similarOf)
     : undefined;
   const out = new Map<LabelledIssue, TrainingQuery>();
   const todo: LabelledIssue[] = [];
@@ -64,8 +66,7 @@ export async function collectQueries(issues: readonly LabelledIssue[], opts: Col
     if (hit) out.set(i, hit);
     else todo.push(i);
   }
-  const similar = opts.similarIssues ? similarIssuesByRepo(issues) : undefined;
-  await forEachIssue(todo, { ...opts, similarIssues: similar ? (repo) => similar.get(repo) : undefined }, (ctx) => {
+  await forEachIssue(todo, { ...opts, similarIssues: similarOf }, (ctx) => {
     const q = trainingQueryOf(ctx, new FeatureExtractor(ctx.codeIndex, candidates));
     cache?.set(ctx.issue, q);
     out.set(ctx.issue, q);

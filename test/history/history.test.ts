@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isFixCommit } from '../../src/history/fix-commits.js';
-import { HistoryLog } from '../../src/history/history-log.js';
+import { HistoryLog, historyLogFile } from '../../src/history/history-log.js';
 import { fileHistoryAt } from '../../src/history/file-history.js';
 import { RepoHistory } from '../../src/history/repo-history.js';
 import { CosineIndex, simiScore } from '../../src/history/similarity.js';
@@ -57,7 +57,7 @@ test('history log: cached on disk and extended with only the missing commits', a
   try {
     const first = await HistoryLog.load(fx.dir, [fx.sha('B')], { cacheDir: cache });
     assert.equal(first.size, 2);
-    assert.ok(existsSync(join(cache, 'history', 'log.json')));
+    assert.ok(existsSync(historyLogFile(cache, fx.dir)));
     const more = await HistoryLog.load(fx.dir, [fx.sha('D')], { cacheDir: cache });
     assert.equal(more.size, 4);
     const marks = more.ancestorsOf(fx.sha('C'));

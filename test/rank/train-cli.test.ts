@@ -53,7 +53,7 @@ test('train fits a model on dataset records and writes a loadable model file', (
     assert.ok(m.scorers.function.ensemble, 'trees');
     assert.equal(m.scorers.file, m.scorers.function, 'by default the function trees rank every level');
     assert.deepEqual(m.file.training?.issueIds, ['1', '2', '3']);
-    assert.ok(existsSync(join(dir, 'cache', 'test+app', 'history', 'log.json')), 'history cached per repository');
+    assert.equal(readdirSync(join(dir, 'cache', 'test+app', 'history')).filter((f) => f.endsWith('.json')).length, 1, 'history cached per repository');
     assert.equal(readdirSync(join(dir, 'features')).length, 1);
     // second run: features come from the cache
     const again = run(['train', '--dataset', data, '-o', model, '--cache-dir', join(dir, 'cache'), '--features-cache', join(dir, 'features'),
@@ -68,7 +68,7 @@ test('train fits a model on dataset records and writes a loadable model file', (
     const out = JSON.parse(loc.out) as { functions: { id: string }[]; files: { id: string }[] };
     assert.equal(out.functions[0].id, 'app/parser.py:parse_header');
     assert.equal(out.files[0].id, 'app/parser.py');
-    assert.ok(existsSync(join(dir, 'loc', 'history', 'log.json')));
+    assert.equal(readdirSync(join(dir, 'loc', 'history')).filter((f) => f.endsWith('.json')).length, 1);
     const builtIn = run(['localize', '--repo', fx.dir, '--issue', 'parse_header fails on a colon', '--model', 'default', '--json', '--cache-dir', join(dir, 'loc'), '--no-progress']);
     assert.equal(builtIn.code, 0, builtIn.err);
     assert.equal((JSON.parse(builtIn.out) as { files: { id: string }[] }).files[0].id, 'app/parser.py');
