@@ -29,9 +29,9 @@ import { isFixCommit } from './fix-commits.js';
 /** Words of a commit message kept for message similarity (subject first). */
 export const MESSAGE_WORDS = 64;
 
-/** The on-disk form (version 1) of a {@link HistoryLog}. */
+/** The on-disk form (version 2: message tokens with whole snake_case parts) of a {@link HistoryLog}. */
 interface HistoryLogFile {
-  format: 1;
+  format: 2;
   /** Revisions (full SHAs) whose whole ancestry is in the log. */
   heads: string[];
   shas: string[];
@@ -263,7 +263,7 @@ async function commitsAmong(repoPath: string, shas: readonly string[]): Promise<
 
 /** Whether a parsed cache file has the shape of a {@link HistoryLogFile} (lengths agree, indices in range). */
 function isWellFormed(f: HistoryLogFile): boolean {
-  if (f === null || typeof f !== 'object' || f.format !== 1) return false;
+  if (f === null || typeof f !== 'object' || f.format !== 2) return false;
   const { heads, shas, parents, times, fix, files, paths, words } = f;
   const arrays = [heads, shas, parents, times, fix, files, paths, words];
   if (!arrays.every(Array.isArray)) return false;
@@ -277,5 +277,5 @@ function isWellFormed(f: HistoryLogFile): boolean {
 }
 
 function emptyLog(): HistoryLogFile {
-  return { format: 1, heads: [], shas: [], parents: [], times: [], fix: [], files: [], paths: [], words: [] };
+  return { format: 2, heads: [], shas: [], parents: [], times: [], fix: [], files: [], paths: [], words: [] };
 }
