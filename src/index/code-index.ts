@@ -90,7 +90,7 @@ export interface CodeIndex {
 }
 
 /** Version of blob-level results (extraction + tokenization); bump to invalidate blob caches. */
-export const BLOB_FORMAT_VERSION = 'v3';
+export const BLOB_FORMAT_VERSION = 'v4';
 /** Version of the index files (document choice, fields); bump to invalidate saved indexes. */
 export const INDEX_FORMAT_VERSION = 'v5';
 
