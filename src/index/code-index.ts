@@ -150,7 +150,8 @@ export function firstWords(text: string, n: number): string {
  * without functions and files of top-level code only are not function-level documents: on
  * SWE-bench Lite they took the top places of many issues' rankings (django's migration classes)
  * and no protocol gold function is among them (+2.0 points, docs/results.md); they remain
- * in the file-level index, which feeds the file prior. File-level documents: every file, its
+ * in the file-level index, which feeds the file prior and ranks function-less files at the file
+ * level (`Localizer`, src/retrieve/whole-files.ts). File-level documents: every file, its
  * whole text as body.
  */
 export function buildCodeIndex(
