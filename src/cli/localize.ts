@@ -68,14 +68,15 @@ export function registerLocalizeCommand(program: Command): void {
         // scores are float32 sums: 6 significant digits say all they hold
         for (const l of levels) out[plural(l)] = result[plural(l)].map((it) => ({ ...it, score: Number(it.score.toPrecision(6)) }));
         process.stdout.write(`${JSON.stringify(out)}\n`);
-      } else if (result.functions.length > 0) {
+      }
+      // the same rule in both modes: exit 0 when any level shown ranks anything
+      const shown = levels.some((l) => result[plural(l)].length > 0);
+      if (!o.json && shown) {
         printText(result, levels, opened.commit, Boolean(o.explain));
         if (o.explain) printSignals(extractIssueSignals(text));
       }
-      if (result.functions.length === 0) {
-        process.stderr.write(result.matchedQueryTerms === 0
-          ? 'issueloc: no word of the issue occurs in the indexed code\n'
-          : 'issueloc: nothing matched\n');
+      if (!shown) {
+        process.stderr.write(`issueloc: ${nothingShown(result, levels)}\n`);
         process.exitCode = 1;
       }
     } finally {
@@ -89,10 +90,22 @@ function plural(l: Level): 'files' | 'modules' | 'functions' {
   return `${l}s` as 'files' | 'modules' | 'functions';
 }
 
+/** Why no level shown ranks anything: no issue word in the code, or only at a level not shown. */
+function nothingShown(result: Localization, levels: Level[]): string {
+  if (result.matchedQueryTerms === 0) return 'no word of the issue occurs in the indexed code';
+  const other = LEVELS.find((l) => !levels.includes(l) && result[plural(l)].length > 0);
+  return other ? `no ${levels.join(' or ')} matched; ${plural(other)} did (--level ${other})` : 'nothing matched';
+}
+
 function printText(result: Localization, levels: Level[], commit: string, explain: boolean): void {
   process.stdout.write(`base commit ${commit.slice(0, 12)}\n`);
   for (const l of levels) {
     const items: RankedItem[] = result[plural(l)];
+    if (items.length === 0) {
+      // files of top-level code only rank as files, never as modules or functions
+      process.stdout.write(`\n${plural(l)}\n(no ${l} matched)\n`);
+      continue;
+    }
     const head = ['#', 'score', l, 'matched issue terms', ...(explain ? ['signals'] : [])];
     const table = new Table({ head, style: { head: [], border: [] } });
     items.forEach((it, i) => table.push([

@@ -1,5 +1,5 @@
 import type { GitRepo, TreeEntry } from '../repo/git.js';
-import { decodeSource, isBinary, isUtf8Source } from './decode.js';
+import { decodeSource, isBinary, sourceEncoding } from './decode.js';
 import { extractorOf, extractUnits } from './extract.js';
 import type { Language } from './languages.js';
 import { selectSources, type SelectionSkipped, type SelectOptions } from './select.js';
@@ -61,8 +61,8 @@ export { DEFAULT_MAX_FILE_BYTES } from './select.js';
  *
  * Blobs are read through the repository's one `git cat-file --batch` process, pipelined; blobs
  * found in `opts.cache` are not read at all. Symlinks, submodules, non-source, test, binary,
- * oversized and missing files are counted in `skipped`, never fatal; non-UTF-8 text is decoded
- * as windows-1252.
+ * oversized and missing files are counted in `skipped`, never fatal; text with a UTF-16
+ * byte-order mark is decoded as UTF-16, other non-UTF-8 text as windows-1252 (`decodeSource`).
  *
  * @param commit a full commit SHA (see `GitRepo.resolveCommit`).
  * @throws IssuelocError when the tree cannot be listed or git stops unexpectedly.
@@ -103,7 +103,7 @@ export async function buildCorpus(repo: GitRepo, commit: string, opts: CorpusOpt
       if (buf === null) skipped.missing++;
       else if (isBinary(buf)) skipped.binary++;
       else {
-        if (!isUtf8Source(buf)) decodedAsWindows1252++;
+        if (sourceEncoding(buf) === 'windows-1252') decodedAsWindows1252++;
         const key = extractorOf(s.entry.path);
         const earlier = parsed.get(key);
         if (earlier) {

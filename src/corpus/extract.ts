@@ -51,11 +51,17 @@ export function fileUnit(path: string, text: string): CodeUnit {
  * - module- and class-level `if`/`try`/`with`/`for`/`while` blocks are looked into;
  * - functions nested in functions are part of their parent, never units of their own;
  * - spans are 1-based inclusive line numbers and include decorators / annotations / attributes;
- *   `text` is those lines;
+ *   `text` is those lines, or, when the first and last lines hold more than
+ *   {@link MAX_TEXT_OUTSIDE_UNIT} characters outside the unit (minified code: many functions on one
+ *   line), exactly the unit's own source range (from its decorators to its last token);
  * - ids need not be unique: overloads and redefinitions (a property and its setter) share one,
  *   as in the reference protocol (consumers keep the first occurrence when ranking).
  *
- * Languages without a spec, and files tree-sitter cannot parse at all, yield the file unit only.
+ * Languages without a spec, files tree-sitter cannot parse at all, and files longer than
+ * {@link MAX_PARSE_CHARS} characters yield the file unit only (the whole text). At most
+ * {@link MAX_UNITS_PER_FILE} class and function units are kept per file (the first in line
+ * order); the file unit still holds the whole text. So time and memory stay linear in the size
+ * of the file, however its lines are laid out.
  * Grammars load lazily, once; parsers are reused; only module- and class-level nodes are visited.
  *
  * @param path repository-relative path (its extension picks the language).
@@ -64,7 +70,7 @@ export function fileUnit(path: string, text: string): CodeUnit {
 export async function extractUnits(path: string, text: string): Promise<CodeUnit[]> {
   const file = fileUnit(path, text);
   const spec = specFor(path, languageOf(path));
-  if (!spec) return [file];
+  if (!spec || text.length > MAX_PARSE_CHARS) return [file];
   let parser: Parser;
   try {
     parser = await parserFor(spec.grammar);
@@ -74,14 +80,19 @@ export async function extractUnits(path: string, text: string): Promise<CodeUnit
   const tree = parser.parse(text);
   if (!tree) return [file];
   try {
-    const found = walk(tree.rootNode, spec);
+    const found = walk(tree.rootNode, spec, MAX_UNITS_PER_FILE);
     if (found.length === 0) return [file];
-    const lines = text.split('\n');
+    const lineStart = lineStarts(text);
     const units = [file];
     for (const f of found) {
+      // the unit's lines, from the start of its first line to the end of its last
+      const from = lineStart[f.startLine - 1];
+      const to = f.endLine < lineStart.length ? lineStart[f.endLine] - 1 : text.length;
+      const outside = (f.startIndex - from) + Math.max(0, to - f.endIndex);
       units.push({
         id: `${path}:${f.qualifiedName}`, path, kind: f.kind, qualifiedName: f.qualifiedName,
-        startLine: f.startLine, endLine: f.endLine, text: lines.slice(f.startLine - 1, f.endLine).join('\n'),
+        startLine: f.startLine, endLine: f.endLine,
+        text: outside > MAX_TEXT_OUTSIDE_UNIT ? text.slice(f.startIndex, f.endIndex) : text.slice(from, to),
       });
     }
     return units;
@@ -90,61 +101,101 @@ export async function extractUnits(path: string, text: string): Promise<CodeUnit
   }
 }
 
+/**
+ * Files longer than this many characters (4 Mi) are not parsed: they are indexed whole (the file
+ * unit only). Above the default `--max-file-bytes` (1 MiB), so it only bounds parsing when that
+ * option is raised; tree-sitter's tree takes several times the text's size in memory.
+ */
+export const MAX_PARSE_CHARS = 4 << 20;
+
+/**
+ * The most class and function units kept per file (the first in line order). The largest file of
+ * the SWE-bench Lite base commits holds about 2,100 functions (sympy's rubi `constraints.py`).
+ */
+export const MAX_UNITS_PER_FILE = 10_000;
+
+/**
+ * A unit's text is its lines unless they hold more than this many characters outside the unit
+ * (before its start on the first line plus after its end on the last), as minified code does;
+ * then it is the unit's own source range. Formatted code never comes near it, so its units keep
+ * the whole lines, as the SWE-bench protocol takes them.
+ */
+export const MAX_TEXT_OUTSIDE_UNIT = 1000;
+
+/** Index in `text` where each line starts (line 1 at 0). */
+function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  return starts;
+}
+
 interface Found {
   kind: UnitKind;
   qualifiedName: string;
   startLine: number;
   endLine: number;
+  /** Where the unit's source starts and ends in the text (string indexes, end exclusive). */
+  startIndex: number;
+  endIndex: number;
+}
+
+/** Where a unit found at a node starts: its decorators, `export`, attributes (0-based row, string index). */
+interface Start {
+  row: number;
+  index: number;
 }
 
 interface Visit {
   node: Node;
   prefix: string;
-  /** 0-based row where a unit found at this node starts (decorators, `export`, attributes). */
-  startRow: number;
+  start: Start;
 }
 
-/** Iterative pre-order walk over module- and class-level nodes (see `Role` in extract-specs). */
-function walk(root: Node, spec: LanguageSpec): Found[] {
+/** The earlier of two starts (`undefined`: none). */
+const earlier = (a: Start, b: Start | undefined): Start => (b && b.index < a.index ? b : a);
+const startOf = (n: Node): Start => ({ row: n.startPosition.row, index: n.startIndex });
+
+/**
+ * Iterative pre-order walk over module- and class-level nodes (see `Role` in extract-specs);
+ * stops after `limit` units.
+ */
+function walk(root: Node, spec: LanguageSpec, limit: number): Found[] {
   const found: Found[] = [];
   const stack: Visit[] = [];
   const leading = spec.leading ?? [];
-  const pushChildren = (node: Node, prefix: string, wrapRow: number): void => {
+  const pushChildren = (node: Node, prefix: string, wrapStart: Start | undefined): void => {
     const kids = node.namedChildren;
     const visits: Visit[] = [];
-    let leadRow = -1;
+    let lead: Start | undefined;
     for (const kid of kids) {
       if (!kid) continue;
       if (leading.includes(kid.type)) {
-        if (leadRow < 0) leadRow = kid.startPosition.row;
+        lead ??= startOf(kid);
         continue;
       }
       if (kid.type.includes('comment')) continue;
       if (Object.hasOwn(spec.roles, kid.type)) {
-        let row = kid.startPosition.row;
-        if (wrapRow >= 0 && wrapRow < row) row = wrapRow;
-        if (leadRow >= 0 && leadRow < row) row = leadRow;
-        visits.push({ node: kid, prefix, startRow: row });
+        visits.push({ node: kid, prefix, start: earlier(earlier(startOf(kid), wrapStart), lead) });
       }
-      leadRow = -1;
+      lead = undefined;
     }
     for (let i = visits.length - 1; i >= 0; i--) stack.push(visits[i]);
   };
 
-  pushChildren(root, '', -1);
-  while (stack.length > 0) {
-    const { node, prefix, startRow } = stack.pop()!;
+  pushChildren(root, '', undefined);
+  while (stack.length > 0 && found.length < limit) {
+    const { node, prefix, start } = stack.pop()!;
     const role = spec.roles[node.type];
     switch (role.as) {
       case 'descend':
-        pushChildren(node, prefix, -1);
+        pushChildren(node, prefix, undefined);
         break;
       case 'wrap':
-        pushChildren(node, prefix, startRow);
+        pushChildren(node, prefix, start);
         break;
       case 'scope': {
         const name = role.name(node);
-        if (name !== null) pushChildren(node, name === '' ? prefix : `${prefix}${name}.`, -1);
+        if (name !== null) pushChildren(node, name === '' ? prefix : `${prefix}${name}.`, undefined);
         break;
       }
       case 'class':
@@ -152,8 +203,9 @@ function walk(root: Node, spec: LanguageSpec): Found[] {
         const name = role.name ? role.name(node) : node.childForFieldName('name')?.text ?? null;
         if (name === null || name === '') break;
         const qualifiedName = prefix + name;
-        found.push({ kind: role.as, qualifiedName, startLine: startRow + 1, endLine: endLine(node, spec) });
-        if (role.as === 'class') pushChildren(node, `${qualifiedName}.`, -1);
+        const end = endOf(node, spec);
+        found.push({ kind: role.as, qualifiedName, startLine: start.row + 1, endLine: end.line, startIndex: start.index, endIndex: end.index });
+        if (role.as === 'class') pushChildren(node, `${qualifiedName}.`, undefined);
         break;
       }
     }
@@ -161,8 +213,11 @@ function walk(root: Node, spec: LanguageSpec): Found[] {
   return found;
 }
 
-/** 1-based last line of a node (a node ending at column 0 ends on the line before). */
-function endLine(node: Node, spec: LanguageSpec): number {
+/**
+ * Where a node ends: its 1-based last line (a node ending at column 0 ends on the line before)
+ * and the string index after its last token.
+ */
+function endOf(node: Node, spec: LanguageSpec): { line: number; index: number } {
   let last = node;
   if (spec.trimTrailingComments) {
     // Follow the last non-comment child down to a token: where `ast` ends the statement.
@@ -178,5 +233,5 @@ function endLine(node: Node, spec: LanguageSpec): number {
   }
   const end = last.endPosition;
   const start = node.startPosition;
-  return end.column === 0 && end.row > start.row ? end.row : end.row + 1;
+  return { line: end.column === 0 && end.row > start.row ? end.row : end.row + 1, index: last.endIndex };
 }

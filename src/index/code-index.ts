@@ -91,9 +91,10 @@ export interface CodeIndex {
 
 /**
  * Version of blob-level results (extraction + tokenization); bump to invalidate blob caches.
- * v4: snake_case parts kept whole (`GitHub_token_v2` → also `github`, `v2`).
+ * v5: snake_case parts kept whole (`GitHub_token_v2` → also `github`, `v2`); the text of a unit on
+ * a long (minified) line is its own source range.
  */
-export const BLOB_FORMAT_VERSION = 'v4';
+export const BLOB_FORMAT_VERSION = 'v5';
 /**
  * Version of the index files (document choice, fields, the tokens of paths and names); bump to
  * invalidate saved indexes. v6: snake_case parts kept whole.
@@ -156,7 +157,8 @@ export function firstWords(text: string, n: number): string {
  * without functions and files of top-level code only are not function-level documents: on
  * SWE-bench Lite they took the top places of many issues' rankings (django's migration classes)
  * and no protocol gold function is among them (+2.0 points, docs/results.md); they remain
- * in the file-level index, which feeds the file prior. File-level documents: every file, its
+ * in the file-level index, which feeds the file prior and ranks function-less files at the file
+ * level (`Localizer`, src/retrieve/whole-files.ts). File-level documents: every file, its
  * whole text as body.
  */
 export function buildCodeIndex(

@@ -104,8 +104,6 @@ export class ModelRanker {
         }
       }
     }
-    let present = 0;
-    for (const t of query.keys()) if (this.codeIndex.index.termIds.has(t)) present++;
-    return { files, modules, functions, matchedQueryTerms: present };
+    return { files, modules, functions, matchedQueryTerms: this.extractor.localizer.matchedQueryTerms(query) };
   }
 }

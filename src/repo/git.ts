@@ -76,7 +76,8 @@ export class GitRepo {
    * The full SHA of the commit that `rev` names (a SHA or prefix, branch, tag, `HEAD~3`, …).
    * @throws IssuelocError naming `rev` and the repository: `unknown revision 'X' in <path>`;
    *   `'X' is a tree, not a commit, in <path>`; for a commit absent from a shallow clone
-   *   `commit X is not in <path> (shallow clone: fetch more history with git fetch --unshallow)`.
+   *   `commit X is not in <path> (shallow clone: fetch more history with git fetch --unshallow)`;
+   *   `repository <path> has no commits yet` when it holds no ref at all (after `git init`).
    */
   async resolveCommit(rev: string): Promise<string> {
     if (rev.length === 0 || rev.startsWith('-') || /[\s\0]/.test(rev)) {
@@ -94,6 +95,8 @@ export class GitRepo {
       }
       throw new IssuelocError(this.missingCommit(rev));
     }
+    const refs = await this.exec(['for-each-ref', '--count=1', '--format=%(refname)']);
+    if (refs.code === 0 && refs.stdout.length === 0) throw new IssuelocError(`repository ${this.path} has no commits yet`);
     if (HEX_PREFIX.test(rev)) throw new IssuelocError(this.missingCommit(rev));
     throw new IssuelocError(`unknown revision '${rev}' in ${this.path}`);
   }

@@ -72,8 +72,7 @@ export class Bm25fScorer {
   /** idf(t) = ln(1 + (N − df + 0.5) / (df + 0.5)). */
   idf(termId: number): number {
     const { postingStart, docCount } = this.index;
-    const df = postingStart[termId + 1] - postingStart[termId];
-    return Math.log(1 + (docCount - df + 0.5) / (df + 0.5));
+    return idfOf(postingStart[termId + 1] - postingStart[termId], docCount);
   }
 
   /**
@@ -104,6 +103,11 @@ export class Bm25fScorer {
     }
     return scores;
   }
+}
+
+/** idf = ln(1 + (N − df + 0.5) / (df + 0.5)) of a term held by `df` of `docCount` (N) documents. */
+export function idfOf(df: number, docCount: number): number {
+  return Math.log(1 + (docCount - df + 0.5) / (df + 0.5));
 }
 
 /** One scored document. */

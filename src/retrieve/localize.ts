@@ -4,6 +4,7 @@ import { functionlessFiles, mergeByScore, moduleIdOf, rollUp, type RankedItem } 
 import { DEFAULT_SIGNAL_WEIGHTS, SignalResolver, type SignalName, type SignalWeights } from './signals.js';
 import type { IssueSignals } from '../text/issue-signals.js';
 import { DEFAULT_TITLE_WEIGHT, queryTermsOf } from './query.js';
+import { WholeFileScorer } from './whole-files.js';
 
 /** Rankings at the three levels, best first. */
 export interface Localization {
@@ -11,7 +12,7 @@ export interface Localization {
   files: RankedItem[];
   modules: RankedItem[];
   functions: RankedItem[];
-  /** Distinct issue terms that occur in the index (0 means nothing could match). */
+  /** Distinct issue terms that occur in the function- or file-level index (0 means nothing could match). */
   matchedQueryTerms: number;
 }
 
@@ -75,15 +76,18 @@ export interface ScoredFile {
  * occurrence (SweRank protocol).
  *
  * Function-less files (a constants module, `settings.py`, an `__init__.py` of imports, a Java
- * class of fields only: file-level documents without any function-level document, which roll-up
- * can never reach) join the FILE ranking only, with the score a function of theirs would get
- * from its file: α · s_file / max s_file (α = `filePrior`), divided by the same maximum as the
- * function scores when signals are on, plus the file-level signal boosts (`frameFile`,
- * `mentionedFile`). Since a function's fused score is its file part plus s_fn / max s_fn ≥ 0,
- * a function-less file ranks above a file with functions only when its own file evidence is
- * stronger than that file's file part and best function together. With α = 0 and no signal
- * firing they stay out (score 0). Files with functions are ranked exactly as before; at equal
- * scores they come first. Not done for hybrid (dense-fused) scores, whose scale differs.
+ * class of fields only, a file too large to parse: file-level documents without any
+ * function-level document, which roll-up can never reach) join the FILE ranking, scored as a
+ * function of theirs would be with the whole file as that function: a function part, the score
+ * of the fields each function of a file shares (path and file name, {@link WholeFileScorer}) over
+ * the same maximum s_fn as the functions', plus the file part α · s_file / max s_file (α =
+ * `filePrior`), divided by the same maximum as the function scores when signals are on, plus the
+ * file-level signal boosts (`frameFile`, `mentionedFile`). So a file the issue names by path is
+ * raised by its path as much as a file with functions is; its text counts once, through the file
+ * prior. They are merged by score into the rolled-up files (at equal scores those come first),
+ * and stay out when nothing of theirs matches. Module and function rankings hold modules and
+ * functions only: such a file has neither (the SWE-bench protocol's units). Not done for hybrid
+ * (dense-fused) scores, whose scale differs.
  *
  * Construct once per loaded index and reuse: the scorers precompute per-document length norms,
  * and the function-less files are listed once.
@@ -100,6 +104,7 @@ export class Localizer {
   private readonly functionless: Uint32Array;
   private readonly functionlessAt: Int32Array;
   private readonly functionlessScores: Float32Array;
+  private readonly wholeFiles: WholeFileScorer;
   readonly index: CodeIndex['index'];
   readonly units: CodeIndex['units'];
   constructor(readonly codeIndex: CodeIndex, opts: RankingOptions = {}) {
@@ -119,6 +124,7 @@ export class Localizer {
     this.functionlessAt = new Int32Array(codeIndex.filePaths.length).fill(-1);
     this.functionless.forEach((f, i) => { this.functionlessAt[f] = i; });
     this.functionlessScores = new Float32Array(this.functionless.length);
+    this.wholeFiles = new WholeFileScorer(codeIndex, this.functionless, this.scorer.params);
   }
 
   /**
@@ -133,27 +139,27 @@ export class Localizer {
    * Scores of every function-level document: BM25F+, fused with the file prior, normalised so
    * the best scores 1 when a prior or signals are used, plus the signal boosts. Reused array.
    * `functionless`: the function-less files with a positive score on the same scale (their
-   * file part and file-level boosts, see {@link Localizer}), best first; absent with neither a
-   * prior nor signals. `reasons` and `evidence`: the signals that raised a document and what in
-   * the issue fired each (`SignalBoosts`).
+   * function part, file part and file-level boosts, see {@link Localizer}; a named one may score
+   * above 1), best first. `reasons` and `evidence`: the signals that raised a document and what
+   * in the issue fired each (`SignalBoosts`).
    */
   scoreAll(query: QueryTerms, signals?: IssueSignals): { scores: Float32Array; reasons?: Map<number, SignalName[]>; evidence?: Map<number, string[]>; functionless?: ScoredFile[] } {
     const fn = this.scorer.scoreAll(query);
     const useSignals = signals !== undefined && this.signalWeights !== undefined;
-    if (this.filePrior <= 0 && !useSignals) return { scores: fn };
-    const out = this.combined;
-    const fileOf = this.codeIndex.fileOfUnit;
     const bare = this.functionless;
     const bareScores = this.functionlessScores;
+    bareScores.set(this.wholeFiles.scoreAll(query)); // their function part, raw like fn
+    if (this.filePrior <= 0 && !useSignals) return { scores: fn, functionless: this.scoredFunctionless() };
+    const out = this.combined;
+    const fileOf = this.codeIndex.fileOfUnit;
     if (this.filePrior > 0) {
       const file = this.fileScorer.scoreAll(query);
       const a = 1 / maxOf(fn, 1);
       const c = this.filePrior / maxOf(file, 1);
       for (let d = 0; d < fn.length; d++) out[d] = fn[d] * a + file[fileOf[d]] * c;
-      for (let i = 0; i < bare.length; i++) bareScores[i] = file[bare[i]] * c;
+      for (let i = 0; i < bare.length; i++) bareScores[i] = bareScores[i] * a + file[bare[i]] * c;
     } else {
       out.set(fn);
-      bareScores.fill(0);
     }
     if (!useSignals) return { scores: out, functionless: this.scoredFunctionless() };
     const top = maxOf(out, 1);
@@ -240,9 +246,14 @@ export class Localizer {
         if (why) { it.signals = why; it.evidence = evidence?.get(doc); }
       }
     }
+    return { files, modules, functions, matchedQueryTerms: this.matchedQueryTerms(query) };
+  }
+
+  /** How many distinct terms of `query` occur in the function- or file-level index (0: nothing can match). */
+  matchedQueryTerms(query: QueryTerms): number {
     let present = 0;
-    for (const t of query.keys()) if (this.index.termIds.has(t)) present++;
-    return { files, modules, functions, matchedQueryTerms: present };
+    for (const t of query.keys()) if (this.index.termIds.has(t) || this.codeIndex.fileIndex.termIds.has(t)) present++;
+    return present;
   }
 
   /** The query terms found in function-level document `doc`, highest idf first (binary search in postings). */

@@ -75,6 +75,19 @@ describe('GitRepo', () => {
     await repo.close();
   });
 
+  test('an empty repository (no commit yet) is named as such, work tree or bare', async () => {
+    for (const bare of [false, true]) {
+      const empty = join(root, bare ? 'empty.git' : 'empty');
+      git(root, 'init', '-q', ...(bare ? ['--bare'] : []), empty);
+      const repo = await GitRepo.open(empty);
+      for (const rev of ['HEAD', 'main', 'abc123']) {
+        await assert.rejects(repo.resolveCommit(rev), (e: unknown) => e instanceof IssuelocError && e.exitCode === 2 &&
+          e.message === `repository ${empty} has no commits yet`);
+      }
+      await repo.close();
+    }
+  });
+
   test('says when a shallow clone lacks the commit', async () => {
     const shallow = join(root, 'shallow');
     git(root, 'clone', '-q', '--depth', '1', `file://${work}`, shallow);

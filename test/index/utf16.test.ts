@@ -1,0 +1,48 @@
+// UTF-16 sources with a byte-order mark (as Windows editors save them) are text: indexed, their
+// functions found on the right lines; without a mark they stay binary (issue 12, item 16).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { GitRepo } from '../../src/repo/git.js';
+import { indexCommit } from '../../src/index/index-commit.js';
+import { buildCorpus } from '../../src/corpus/corpus.js';
+import { Localizer } from '../../src/retrieve/localize.js';
+import { cleanup, commitFiles, tempDir } from '../repo/git-fixture.js';
+
+function utf16(text: string, order: 'le' | 'be', bom = true): Buffer {
+  const le = Buffer.from(text, 'utf16le');
+  const withBom = bom ? Buffer.concat([Buffer.from([0xff, 0xfe]), le]) : le;
+  return order === 'le' ? withBom : Buffer.from(withBom).swap16();
+}
+
+const WIN = 'import os\r\n\r\ndef read_registry_key(name):\r\n    """Lire la clé « name »."""\r\n    return os.environ[name]\r\n';
+const BE = 'class Reader {\n    int readBigEndianWord() { return 1; }\n}\n';
+
+test('UTF-16 LE and BE files with a byte-order mark are indexed; without one they are binary', async () => {
+  const dir = tempDir('issueloc-utf16-');
+  try {
+    const commit = commitFiles(join(dir, 'repo'), {
+      'win/registry.py': utf16(WIN, 'le'),
+      'src/Reader.java': utf16(BE, 'be'),
+      'raw/nomark.py': utf16('def no_mark():\n    pass\n', 'le', false),
+    });
+    const repo = await GitRepo.open(join(dir, 'repo'));
+    const { codeIndex } = await indexCommit(repo, commit, { cacheDir: join(dir, 'cache') });
+    const corpus = await buildCorpus(repo, commit);
+    await repo.close();
+    const ids = codeIndex.units.map((u) => `${u.path}:${u.qualifiedName} ${u.startLine}-${u.endLine}`);
+    assert.deepEqual(ids.sort(), ['src/Reader.java:Reader.readBigEndianWord 2-2', 'win/registry.py:read_registry_key 3-5']);
+    assert.equal(codeIndex.stats.skipped.binary, 1, 'the file without a mark');
+    assert.deepEqual(corpus.files.map((f) => f.path).sort(), ['src/Reader.java', 'win/registry.py']);
+    assert.equal(corpus.skipped.binary, 1);
+    assert.equal(corpus.decodedAsWindows1252, 0, 'UTF-16 is not counted as windows-1252');
+    const unit = corpus.units.find((u) => u.qualifiedName === 'read_registry_key');
+    assert.equal(unit?.text, 'def read_registry_key(name):\n    """Lire la clé « name »."""\n    return os.environ[name]');
+    const l = new Localizer(codeIndex);
+    const loc = l.localize(l.queryOf('registry key'), { top: 3 });
+    assert.equal(loc.functions[0]?.id, 'win/registry.py:read_registry_key');
+    assert.ok(loc.functions[0].matchedTerms?.includes('registry'), JSON.stringify(loc.functions[0]));
+  } finally {
+    cleanup(dir);
+  }
+});
