@@ -6,14 +6,13 @@
  * repository and extended incrementally: a later revision reads only the commits not yet known
  * (`git log <rev> --not <known heads>`).
  */
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { IssuelocError } from '../errors.js';
 import { streamGit } from '../repo/history-git.js';
 import { LOG_FORMAT, LogParser } from '../repo/history-parse.js';
 import { tokenize } from '../text/tokenize.js';
 import { firstWords } from '../index/code-index.js';
-import { writeFileAtomic } from '../util/atomic-write.js';
+import { isIntArray, isRecord, isStringArray, readCheckedJson, writeCheckedJson } from '../util/checked-file.js';
 import { isFixCommit } from './fix-commits.js';
 
 /** Words of a commit message kept for message similarity (subject first). */
@@ -100,20 +99,13 @@ export class HistoryLog {
    */
   static async load(repoPath: string, revs: readonly string[], opts: HistoryLogOptions = {}): Promise<HistoryLog> {
     const file = opts.cacheDir ? join(opts.cacheDir, 'history', 'log.json') : undefined;
-    let data = emptyLog();
-    if (file && existsSync(file)) {
-      try {
-        const read = JSON.parse(readFileSync(file, 'utf8')) as HistoryLogFile;
-        if (read.format === 1 && Array.isArray(read.shas)) data = read;
-      } catch {
-        // an unreadable cache is rebuilt
-      }
-    }
+    // a missing or corrupt cache (checked file: src/util/checked-file.ts) is rebuilt
+    const data = (file && readCheckedJson(file, HISTORY_TAG, isHistoryLogFile)) || emptyLog();
     const log = new HistoryLog(data);
     const missing = [...new Set(revs)].filter((r) => !log.indexOfSha.has(r));
     if (missing.length === 0) return log;
     await log.extend(repoPath, missing);
-    if (file) writeFileAtomic(file, [JSON.stringify(log.data)], { fsync: false });
+    if (file) writeCheckedJson(file, HISTORY_TAG, log.data, { fsync: false });
     return log;
   }
 
@@ -155,6 +147,17 @@ export class HistoryLog {
     }
     d.heads = [...known, ...revs];
   }
+}
+
+const HISTORY_TAG = 'hist.v1';
+
+/** Whether `x` is a whole {@link HistoryLogFile}: one entry per commit in each array, indices in range. */
+function isHistoryLogFile(x: unknown): x is HistoryLogFile {
+  if (!isRecord(x) || x.format !== 1 || !isStringArray(x.heads) || !isStringArray(x.shas) || !isStringArray(x.paths) || !isStringArray(x.words)) return false;
+  const n = x.shas.length;
+  const perCommit = [x.parents, x.times, x.fix, x.files, x.words];
+  return perCommit.every((a) => Array.isArray(a) && a.length === n) && (x.times as unknown[]).every(Number.isInteger) && isIntArray(x.fix, 2) &&
+    (x.parents as unknown[]).every((p) => isIntArray(p, n)) && (x.files as unknown[]).every((f) => isIntArray(f, (x.paths as string[]).length));
 }
 
 function emptyLog(): HistoryLogFile {
