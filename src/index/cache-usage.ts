@@ -13,7 +13,7 @@
  * Files of no known kind are never counted nor removed, so a cache folder that is not one
  * (`--cache-dir ~`) loses nothing.
  */
-import { readdirSync, rmSync, statSync } from 'node:fs';
+import { readdirSync, rmdirSync, rmSync, statSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { IssuelocError } from '../errors.js';
 
@@ -67,8 +67,7 @@ export function listCacheEntries(cacheDir: string, now = Date.now()): CacheEntry
   const out: CacheEntry[] = [];
   const indexes = new Map<string, CacheEntry>();
   for (const top of readDir(cacheDir)) {
-    const kind: CacheKind | undefined = top === 'index' ? 'index' : top.startsWith('blobs-') ? 'blobs'
-      : top === 'vectors' ? 'vectors' : top === 'llm' ? 'llm' : top === 'history' ? 'history' : undefined;
+    const kind = kindOfFolder(top);
     if (!kind) continue;
     walk(join(cacheDir, top), (file, name, st) => {
       if (name.includes('.tmp-')) {
@@ -128,6 +127,37 @@ export function evictToSize(cacheDir: string, maxBytes: number, keep: ReadonlySe
   return { removed, bytesLeft: total };
 }
 
+/** Removes the empty folders left under the known kinds' folders of `cacheDir` (not those folders themselves). */
+export function removeEmptyFolders(cacheDir: string): void {
+  const prune = (dir: string): boolean => {
+    let empty = true;
+    for (const d of readDirEntries(dir)) {
+      if (!d.isDirectory() || !prune(join(dir, d.name))) empty = false;
+    }
+    if (empty) {
+      try { rmdirSync(dir); } catch { return false; }
+    }
+    return empty;
+  };
+  for (const top of readDir(cacheDir)) {
+    if (kindOfFolder(top) === undefined) continue;
+    for (const d of readDirEntries(join(cacheDir, top))) if (d.isDirectory()) prune(join(cacheDir, top, d.name));
+  }
+}
+
+function kindOfFolder(name: string): CacheKind | undefined {
+  return name === 'index' ? 'index' : name.startsWith('blobs-') ? 'blobs'
+    : name === 'vectors' ? 'vectors' : name === 'llm' ? 'llm' : name === 'history' ? 'history' : undefined;
+}
+
+function readDirEntries(dir: string): Dirent[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+}
+
 function readDir(dir: string): string[] {
   try {
     return readdirSync(dir);
@@ -138,7 +168,7 @@ function readDir(dir: string): string[] {
 
 /** Calls `visit` for each regular file under `dir` (symbolic links are not followed). */
 function walk(dir: string, visit: (file: string, name: string, st: { size: number; mtimeMs: number }) => void): void {
-  for (const d of (() => { try { return readdirSync(dir, { withFileTypes: true }); } catch { return []; } })()) {
+  for (const d of readDirEntries(dir)) {
     const p = join(dir, d.name);
     if (d.isDirectory()) walk(p, visit);
     else if (d.isFile()) {

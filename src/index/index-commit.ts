@@ -11,7 +11,7 @@ import {
   blobCacheDir, bodyTerms, buildCodeIndex, DEFAULT_INDEX_SETTINGS, indexFilePath, loadCodeIndex, saveCodeIndex,
   type CodeIndex, type IndexSettings,
 } from './code-index.js';
-import { withBuildLock } from './build-lock.js';
+import { lockWaitFromEnv, withBuildLock } from './build-lock.js';
 import { cacheMaxBytes, evictToSize } from './cache-usage.js';
 
 /** Options of {@link indexCommit}. */
@@ -42,18 +42,20 @@ export interface IndexCommitOptions {
  */
 export async function indexCommit(repo: GitRepo, commit: string, opts: IndexCommitOptions): Promise<{ codeIndex: CodeIndex; built: boolean }> {
   const settings: IndexSettings = { ...DEFAULT_INDEX_SETTINGS, ...opts.settings };
+  // read (and checked) whether or not they are needed: a bad value is an error every time
+  const maxBytes = opts.maxCacheBytes ?? cacheMaxBytes();
+  const waitMs = opts.lockWaitMs ?? lockWaitFromEnv();
   if (!opts.force) {
     const cached = loadCodeIndex(opts.cacheDir, commit, settings);
     if (cached) return { codeIndex: cached, built: false };
   }
-  const maxBytes = opts.maxCacheBytes ?? cacheMaxBytes();
   const lockDir = join(opts.cacheDir, 'index');
   try {
     mkdirSync(lockDir, { recursive: true });
   } catch (e) {
     throw new IssuelocError(`cache folder ${opts.cacheDir} is not writable (${(e as NodeJS.ErrnoException).code}): cannot build the index of ${commit.slice(0, 12)} there; use --cache-dir or ISSUELOC_CACHE_DIR`);
   }
-  return withBuildLock(lockDir, { what: `the index of ${commit.slice(0, 12)}`, waitMs: opts.lockWaitMs }, async () => {
+  return withBuildLock(lockDir, { what: `the index of ${commit.slice(0, 12)}`, waitMs }, async () => {
     if (!opts.force) {
       const cached = loadCodeIndex(opts.cacheDir, commit, settings);
       if (cached) return { codeIndex: cached, built: false };

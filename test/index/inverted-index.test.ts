@@ -42,7 +42,7 @@ test('index file round-trips arrays, vocabulary and meta', () => {
   const dir = mkdtempSync(join(tmpdir(), 'issueloc-store-'));
   const file = join(dir, 'x.bin');
   writeIndexFile(file, idx, { commit: 'abc', units: ['a', 'b', 'c'] });
-  const back = readIndexFile(file, (m): m is { commit: string; units: string[] } => true);
+  const back = readIndexFile(file, (_m): _m is { commit: string; units: string[] } => true);
   assert.ok(back);
   assert.deepEqual(back.meta, { commit: 'abc', units: ['a', 'b', 'c'] });
   assert.deepEqual([...back.index.postingDoc], [...idx.postingDoc]);
@@ -60,7 +60,7 @@ test('a file that is not an index is refused with a warning naming it', () => {
   const lines: string[] = [];
   const prev = setCacheWarningSink((l) => lines.push(l));
   try {
-    assert.equal(readIndexFile(file, (m): m is unknown => true), undefined);
+    assert.equal(readIndexFile(file, (_m): _m is unknown => true), undefined);
   } finally {
     setCacheWarningSink(prev);
   }
