@@ -6,7 +6,7 @@ import { IssuelocError } from '../errors.js';
 import { GitRepo } from '../repo/git.js';
 import { cacheDirFor } from '../index/cache-dir.js';
 import { withBuildLock } from '../index/build-lock.js';
-import { cacheMaxBytes, evictToSize, listCacheEntries, parseSize, removeEmptyFolders, summariseCache } from '../index/cache-usage.js';
+import { cacheMaxBytes, evictToSize, listCacheEntries, noteCacheSize, parseSize, removeEmptyFolders, summariseCache } from '../index/cache-usage.js';
 
 /** `issueloc cache show|prune`: what a repository's cache folder holds, and trimming it. */
 export function registerCacheCommand(program: Command): void {
@@ -41,6 +41,7 @@ export function registerCacheCommand(program: Command): void {
       const { removed, bytesLeft } = await withBuildLock(ensureIndexFolder(dir), { what: 'a prune' }, async () => {
         const r = evictToSize(dir, maxBytes);
         removeEmptyFolders(dir);
+        noteCacheSize(dir, r.bytesLeft);
         return r;
       });
       const freed = removed.reduce((s, e) => s + e.bytes, 0);

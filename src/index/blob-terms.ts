@@ -32,6 +32,8 @@ const UNIT_KINDS: ReadonlySet<unknown> = new Set<UnitKind>(['file', 'class', 'fu
 export class BlobTermsCache {
   hits = 0;
   misses = 0;
+  /** Bytes of the entries written by {@link set} (payloads and trailers). */
+  bytesWritten = 0;
   constructor(readonly dir: string) {}
 
   private file(key: string): string {
@@ -49,7 +51,7 @@ export class BlobTermsCache {
   /** Stores the units of `key`. Errors writing the cache are not fatal: they are returned. */
   set(key: string, units: UnitTerms[]): Error | undefined {
     try {
-      writeCheckedJson(this.file(key), BLOB_ENTRY_TAG, units, { fsync: false });
+      this.bytesWritten += writeCheckedJson(this.file(key), BLOB_ENTRY_TAG, units, { fsync: false });
       return undefined;
     } catch (e) {
       return e as Error;

@@ -11,16 +11,20 @@
  * - `partial`: a temporary file left by a process killed while writing (older than an hour).
  * Each entry's last use is its mtime: every verified read marks it (src/util/checked-file.ts).
  * Files of no known kind are never counted nor removed, so a cache folder that is not one
- * (`--cache-dir ~`) loses nothing.
+ * (`--cache-dir ~`) loses nothing. `usage.json` holds a running size estimate ({@link trimAfterBuild}).
  */
 import { readdirSync, rmdirSync, rmSync, statSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { IssuelocError } from '../errors.js';
+import { isInt, isRecord, readCheckedJson, writeCheckedJson } from '../util/checked-file.js';
 
 /** Default size cap of one cache folder: 2 GiB. */
 export const DEFAULT_CACHE_MAX_BYTES = 2 * 1024 ** 3;
 /** A temporary file this old is left over from a killed process, not one being written. */
 const PARTIAL_AGE_MS = 3_600_000;
+/** A size estimate ({@link trimAfterBuild}) is trusted this long after the walk it started from. */
+const ESTIMATE_AGE_MS = 600_000;
+const USAGE_TAG = 'usage.v1';
 
 export const CACHE_KINDS = ['index', 'blobs', 'vectors', 'llm', 'history', 'partial'] as const;
 export type CacheKind = (typeof CACHE_KINDS)[number];
@@ -156,6 +160,30 @@ function readDirEntries(dir: string): Dirent[] {
   } catch {
     return [];
   }
+}
+
+interface UsageNote { bytes: number; walkedAt: number }
+
+/**
+ * Applies the size cap after a build that added about `addedBytes`. Walking a large cache costs
+ * about 10 µs per file, so the walk and eviction ({@link evictToSize}) run only when the running
+ * estimate kept in `<cacheDir>/usage.json` (size at the last walk plus what builds added since)
+ * passes 90 % of `maxBytes`, or when that walk is more than 10 minutes old (writes outside builds:
+ * vectors, LLM answers, history, other processes' lost updates).
+ */
+export function trimAfterBuild(cacheDir: string, maxBytes: number, addedBytes: number, keep: ReadonlySet<string>): void {
+  const file = join(cacheDir, 'usage.json');
+  const note = readCheckedJson(file, USAGE_TAG, (x): x is UsageNote => isRecord(x) && isInt(x.bytes) && isInt(x.walkedAt));
+  if (note && Date.now() - note.walkedAt < ESTIMATE_AGE_MS && note.bytes + addedBytes <= 0.9 * maxBytes) {
+    writeCheckedJson(file, USAGE_TAG, { bytes: note.bytes + addedBytes, walkedAt: note.walkedAt } satisfies UsageNote, { fsync: false });
+    return;
+  }
+  noteCacheSize(cacheDir, evictToSize(cacheDir, maxBytes, keep).bytesLeft);
+}
+
+/** Records `bytes` as the size of `cacheDir` found by a walk now (the start of {@link trimAfterBuild}'s estimate). */
+export function noteCacheSize(cacheDir: string, bytes: number): void {
+  writeCheckedJson(join(cacheDir, 'usage.json'), USAGE_TAG, { bytes, walkedAt: Date.now() } satisfies UsageNote, { fsync: false });
 }
 
 function readDir(dir: string): string[] {

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GitRepo } from '../repo/git.js';
 import { IssuelocError } from '../errors.js';
@@ -12,7 +12,7 @@ import {
   type CodeIndex, type IndexSettings,
 } from './code-index.js';
 import { lockWaitFromEnv, withBuildLock } from './build-lock.js';
-import { cacheMaxBytes, evictToSize } from './cache-usage.js';
+import { cacheMaxBytes, trimAfterBuild } from './cache-usage.js';
 
 /** Options of {@link indexCommit}. */
 export interface IndexCommitOptions {
@@ -60,16 +60,18 @@ export async function indexCommit(repo: GitRepo, commit: string, opts: IndexComm
       const cached = loadCodeIndex(opts.cacheDir, commit, settings);
       if (cached) return { codeIndex: cached, built: false };
     }
-    const codeIndex = await buildFromTree(repo, commit, settings, opts);
+    const { codeIndex, blobBytes } = await buildFromTree(repo, commit, settings, opts);
     saveCodeIndex(opts.cacheDir, codeIndex);
+    const saved = [indexFilePath(opts.cacheDir, commit, settings), indexFilePath(opts.cacheDir, commit, settings, 'file')];
     try {
-      evictToSize(opts.cacheDir, maxBytes, new Set([indexFilePath(opts.cacheDir, commit, settings), indexFilePath(opts.cacheDir, commit, settings, 'file')]));
+      trimAfterBuild(opts.cacheDir, maxBytes, blobBytes + saved.reduce((s, f) => s + statSync(f).size, 0), new Set(saved));
     } catch { /* a file that cannot be removed stays; the next build tries again */ }
     return { codeIndex, built: true };
   });
 }
 
-async function buildFromTree(repo: GitRepo, commit: string, settings: IndexSettings, opts: IndexCommitOptions): Promise<CodeIndex> {
+/** Builds the index of `commit`; `blobBytes`: what the new blob entries take on disk. */
+async function buildFromTree(repo: GitRepo, commit: string, settings: IndexSettings, opts: IndexCommitOptions): Promise<{ codeIndex: CodeIndex; blobBytes: number }> {
   const { entries, skipped: treeSkipped } = await repo.listTree(commit);
   const selection = selectSources(entries, settings);
   const skipped: Record<string, number> = { ...selection.skipped, symlinks: treeSkipped.symlinks, submodules: treeSkipped.submodules, binary: 0, missing: 0 };
@@ -115,10 +117,11 @@ async function buildFromTree(repo: GitRepo, commit: string, settings: IndexSetti
   }
   opts.onProgress?.(total, total);
   const files = sources.filter((e) => unitsOf.has(e.path)).map((e) => ({ path: e.path, units: unitsOf.get(e.path)! }));
-  return buildCodeIndex(commit, settings, files, {
+  const codeIndex = buildCodeIndex(commit, settings, files, {
     files: files.length,
     skipped,
     parsedBlobs: pathsOfBlob.size,
     cachedBlobs: cache.hits,
   });
+  return { codeIndex, blobBytes: cache.bytesWritten };
 }

@@ -55,9 +55,10 @@ function viewOf(part: string | ArrayBufferView): Buffer {
  * to `path` atomically.
  * @param tag 1-8 ASCII characters naming the kind and format version; a read with another tag
  *   rejects the file.
+ * @returns the bytes written (payload and trailer).
  * @throws the underlying fs error (ENOENT, EACCES, ENOSPC …); the target is left as it was.
  */
-export function writeCheckedFile(path: string, tag: string, parts: ReadonlyArray<string | ArrayBufferView>, opts: { fsync?: boolean } = {}): void {
+export function writeCheckedFile(path: string, tag: string, parts: ReadonlyArray<string | ArrayBufferView>, opts: { fsync?: boolean } = {}): number {
   const bufs = parts.map(viewOf);
   let length = 0;
   let crc = 0;
@@ -72,6 +73,7 @@ export function writeCheckedFile(path: string, tag: string, parts: ReadonlyArray
   trailer.writeUInt32LE(crc, 16);
   MAGIC.copy(trailer, 20);
   writeFileAtomic(path, [...bufs, trailer], opts);
+  return length + TRAILER;
 }
 
 /**
@@ -138,9 +140,9 @@ export function readCheckedJson<T>(path: string, tag: string, valid: (x: unknown
   });
 }
 
-/** {@link writeCheckedFile} of `value` as JSON. */
-export function writeCheckedJson(path: string, tag: string, value: unknown, opts: { fsync?: boolean } = {}): void {
-  writeCheckedFile(path, tag, [JSON.stringify(value)], opts);
+/** {@link writeCheckedFile} of `value` as JSON; returns the bytes written. */
+export function writeCheckedJson(path: string, tag: string, value: unknown, opts: { fsync?: boolean } = {}): number {
+  return writeCheckedFile(path, tag, [JSON.stringify(value)], opts);
 }
 
 /** Shape checks for the `valid` guards of cache readers. */

@@ -170,7 +170,7 @@ test('size cap: a build evicts the least recently used index; cache show and pru
     index(fx.second);
     const old = new Date(Date.now() - 86_400_000);
     for (const f of firstFiles) utimesSync(f, old, old);
-    const total = filesUnder(fx.cache).reduce((s, f) => s + statSync(f).size, 0);
+    const total = JSON.parse(run(['cache', 'show', '--cache-dir', fx.cache, '--json']).out).bytes as number;
     // one byte under what the cache holds: the least recently used entry goes, the rest stays
     index(fx.second, ['--force', '--cache-max-size', String(total - 1)]);
     const left = indexFiles(fx.cache);
@@ -199,7 +199,7 @@ test('size cap: a build evicts the least recently used index; cache show and pru
     const pruned = run(['cache', 'prune', '--cache-dir', fx.cache, '--max-size', '0', '--json']);
     assert.equal(pruned.code, 0, pruned.err);
     assert.equal(JSON.parse(pruned.out).removed, 2 + 3 + 1);
-    assert.deepEqual(filesUnder(fx.cache).map((f) => f.slice(fx.cache.length + 1)).sort(), ['index/x.bin.tmp-1-abc', 'notes.txt']);
+    assert.deepEqual(filesUnder(fx.cache).map((f) => f.slice(fx.cache.length + 1)).sort(), ['index/x.bin.tmp-1-abc', 'notes.txt', 'usage.json']);
     assert.equal(run(['cache', 'prune', '--repo', fx.work, '--all'], { XDG_CACHE_HOME: join(fx.dir, 'xdg') }).code, 0);
     const missing = run(['cache', 'show', '--cache-dir', join(fx.dir, 'none')]);
     assert.equal(missing.code, 2);
