@@ -3,7 +3,7 @@
 // size cap and `issueloc cache show|prune`.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
+import { spawn, spawnSync, type SpawnSyncOptions } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -126,6 +126,32 @@ test('build lock: a holder killed with -9 is taken over at once; a live one is n
     const bad = run(['index', '--repo', fx.work, '--cache-dir', fx.cache], { ISSUELOC_LOCK_WAIT: 'soon' });
     assert.equal(bad.code, 2);
     assert.match(bad.err, /^issueloc: ISSUELOC_LOCK_WAIT takes seconds/);
+  } finally {
+    cleanup(fx.dir);
+  }
+});
+
+test('build lock: an index build killed with -9 while holding the lock costs the next run no wait', async () => {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 1000; i++) files[`pkg/m${i}.py`] = `def handler_${i}(request):\n    return request.get("${i}")\n`;
+  const fx = fixture(files);
+  try {
+    const child = spawn(process.execPath, [bin, 'index', '--repo', fx.work, '--cache-dir', fx.cache], { env: envWith(), stdio: 'ignore' });
+    const exited = new Promise((res) => child.on('exit', res));
+    const until = async (done: () => boolean, ms: number) => {
+      const t0 = Date.now();
+      while (!done() && Date.now() - t0 < ms) await new Promise((res) => setTimeout(res, 5));
+    };
+    await until(() => existsSync(join(fx.cache, 'index.lock')), 30_000);
+    await until(() => existsSync(join(fx.cache, 'index.owner')), 300);
+    assert.ok(existsSync(join(fx.cache, 'index.lock')), 'the build took the lock');
+    child.kill('SIGKILL');
+    await exited;
+    assert.ok(existsSync(join(fx.cache, 'index.lock')), 'killed while holding it');
+    const r = run(['index', '--repo', fx.work, '--cache-dir', fx.cache, '--json']);
+    assert.equal(r.code, 0, r.err);
+    assert.equal(JSON.parse(r.out).built, true);
+    assert.ok(r.seconds < 15, `took ${r.seconds} s (a stale-lock timeout is 30 s)`);
   } finally {
     cleanup(fx.dir);
   }
