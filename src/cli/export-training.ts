@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { IssuelocError } from '../errors.js';
 import { GitRepo } from '../repo/git.js';
 import { cacheDirFor } from '../index/cache-dir.js';
+import { cacheMaxBytes } from '../index/cache-usage.js';
 import { readDataset } from '../dataset/stats.js';
 import { toJsonl } from '../dataset/output.js';
 import { exportTraining } from '../dataset/training-export.js';
@@ -43,7 +44,7 @@ export function registerExportTrainingCommand(program: Command): void {
     const bar = progressBar('exporting', o.progress);
     try {
       const { contrastive, listwise, dropped } = await exportTraining(records, repo, {
-        cacheDir, settings: parseIndexSettings(o), ranking: parseRankingOptions(o),
+        cacheDir, maxCacheBytes: cacheMaxBytes(o.cacheMaxSize), settings: parseIndexSettings(o), ranking: parseRankingOptions(o),
         embedder: retrieval.embedder, fusion: retrieval.fusion,
         negatives: o.negatives, filterTop, listwiseSize: o.window, onProgress: bar.update,
       });

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { openIndex } from '../index/open-index.js';
+import { cacheMaxBytes } from '../index/cache-usage.js';
 import { indexOptions, parseIndexSettings } from './options.js';
 import { progressBar } from './progress.js';
 
@@ -10,13 +11,15 @@ export function registerIndexCommand(program: Command): void {
     .description('build the index of a commit ahead of time (localize reuses it)')
     .option('--repo <path>', 'git repository (work tree or bare)', '.')
     .option('--rev <rev>', 'commit to index (any git revision)', 'HEAD')
-    .option('--force', 'rebuild even if an index exists (parsed blobs are still reused)')
+    .option('--force', 'rebuild even if an index exists, re-parsing every file')
     .option('--json', 'machine output')
     .option('--no-progress', 'no progress bar on stderr');
   indexOptions(cmd);
   cmd.action(async (o) => {
     const bar = progressBar('indexing', o.progress);
-    const opened = await openIndex(o.repo, { rev: o.rev, cacheDir: o.cacheDir, settings: parseIndexSettings(o), force: o.force, onProgress: bar.update });
+    const opened = await openIndex(o.repo, {
+      rev: o.rev, cacheDir: o.cacheDir, settings: parseIndexSettings(o), force: o.force, onProgress: bar.update, maxCacheBytes: cacheMaxBytes(o.cacheMaxSize),
+    });
     bar.stop();
     opened.repo.close();
     const { stats } = opened.codeIndex;

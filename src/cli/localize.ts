@@ -3,6 +3,7 @@ import { Command, Option } from 'commander';
 import Table from 'cli-table3';
 import { IssuelocError } from '../errors.js';
 import { openIndex } from '../index/open-index.js';
+import { cacheMaxBytes } from '../index/cache-usage.js';
 import type { Localization } from '../retrieve/localize.js';
 import { RetrieveRerank } from '../rerank/retrieve-rerank.js';
 import type { RankedItem } from '../retrieve/rollup.js';
@@ -42,7 +43,7 @@ export function registerLocalizeCommand(program: Command): void {
       throw new IssuelocError(`issue text (from ${source}) has no searchable word: only stop words and punctuation`);
     }
     const bar = progressBar('indexing', o.progress);
-    const opened = await openIndex(o.repo, { rev: o.rev, cacheDir: o.cacheDir, settings, onProgress: bar.update });
+    const opened = await openIndex(o.repo, { rev: o.rev, cacheDir: o.cacheDir, settings, onProgress: bar.update, maxCacheBytes: cacheMaxBytes(o.cacheMaxSize) });
     bar.stop();
     let retrieval: OpenedRetrieval | undefined;
     try {

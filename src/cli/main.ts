@@ -11,6 +11,7 @@ import { registerDatasetCommands } from './dataset.js';
 import { registerEvalCommands } from './eval.js';
 import { registerTrainCommand } from './train.js';
 import { registerExportTrainingCommand } from './export-training.js';
+import { registerCacheCommand } from './cache-cmd.js';
 
 export function buildProgram(): Command {
   const program = new Command();
@@ -26,6 +27,7 @@ export function buildProgram(): Command {
   registerEvalCommands(program);
   registerTrainCommand(program);
   registerExportTrainingCommand(program);
+  registerCacheCommand(program);
   return program;
 }
 

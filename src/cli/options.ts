@@ -10,7 +10,8 @@ import { LANGUAGE_BY_EXTENSION, type Language } from '../corpus/languages.js';
 /** Adds the options that decide what is indexed (shared by `index` and `localize`). */
 export function indexOptions(cmd: Command): Command {
   return cmd
-    .option('--cache-dir <path>', 'index cache folder (default: <worktree>/.issueloc, or ~/.cache/issueloc/… for bare repos)')
+    .option('--cache-dir <path>', 'cache folder (default: ISSUELOC_CACHE_DIR, else ~/.cache/issueloc/<name>-<hash>, outside the work tree)')
+    .option('--cache-max-size <size>', 'size cap of the cache folder, least recently used entries removed after a build (default: ISSUELOC_CACHE_MAX_SIZE, else 2G)')
     .option('--include-tests', 'index test files too')
     .option('--languages <list>', 'index only these languages, e.g. python,java (default: all)')
     .option('--stem', 'Porter-stem tokens')

@@ -24,6 +24,8 @@ import type { DatasetRecord } from './record.js';
 export interface TrainingExportOptions {
   /** Index cache folder of the repository. */
   cacheDir: string;
+  /** Size cap of the cache folder (bytes; see indexCommit). */
+  maxCacheBytes?: number;
   settings?: Partial<IndexSettings>;
   ranking?: RankingOptions;
   /** Retriever for negatives and the filter: BM25F+ when absent, else fused with this bi-encoder. */
@@ -112,7 +114,7 @@ export async function exportTraining(
   let done = 0;
   for (const [rev, indexes] of byCommit) {
     const commit = await repo.resolveCommit(rev);
-    const { codeIndex } = await indexCommit(repo, commit, { cacheDir: opts.cacheDir, settings: opts.settings });
+    const { codeIndex } = await indexCommit(repo, commit, { cacheDir: opts.cacheDir, settings: opts.settings, maxCacheBytes: opts.maxCacheBytes });
     const pipeline = await RetrieveRerank.open(repo, codeIndex, { ranking: opts.ranking, embedder: opts.embedder, fusion: opts.fusion, cacheDir: opts.cacheDir });
     const unitOf = new Map<string, IndexedUnit>();
     for (const u of codeIndex.units) if (!unitOf.has(unitId(u))) unitOf.set(unitId(u), u);

@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { IssuelocError } from '../errors.js';
-import { writeFileAtomic } from '../util/atomic-write.js';
+import { isInt, isRecord, readCheckedFile, readCheckedJson, writeCheckedFile, writeCheckedJson } from '../util/checked-file.js';
 
 /** Version of how a function becomes the text that is embedded; bump to invalidate cached vectors. */
 export const DOCUMENT_FORMAT = 'd1';
+/** Tags of the checked files (src/util/checked-file.ts); part of the folder name, so old formats are not read. */
+const ENTRY_TAG = 'vec.v2';
+const MODEL_TAG = 'vecmod.2';
 
 /** The vectors of one file's units, as cached. */
 export interface CachedVectors {
@@ -31,9 +33,10 @@ interface Header {
  *   `<cacheDir>/vectors/<digest>/<aa>/<rest>.f32`            — u32 header length, JSON header
  *                                                               {model, dim, spans}, float32 data
  *
- * Each entry repeats the embedder id and is ignored when it does not match (a digest collision
- * or a hand-copied folder). Writes are atomic (temporary file + rename), without fsync: entries
- * can be rebuilt. An unreadable entry counts as a miss.
+ * Both are checked files (src/util/checked-file.ts). Each entry repeats the embedder id and is
+ * ignored when it does not match (a digest collision or a hand-copied folder). Writes are atomic
+ * (temporary file + rename), without fsync: entries can be rebuilt. A corrupt entry (checksum, or
+ * spans and data that do not agree) is a miss with one warning line, and is rewritten.
  */
 export class VectorCache {
   readonly dir: string;
@@ -42,14 +45,9 @@ export class VectorCache {
   private dim: number | undefined;
 
   constructor(cacheDir: string, readonly modelId: string) {
-    this.dir = join(cacheDir, 'vectors', createHash('sha1').update(`${DOCUMENT_FORMAT}\n${modelId}`).digest('hex').slice(0, 16));
-    const meta = join(this.dir, 'model.json');
-    if (existsSync(meta)) {
-      try {
-        const m = JSON.parse(readFileSync(meta, 'utf8')) as { model: string; dim: number };
-        if (m.model === modelId && Number.isInteger(m.dim) && m.dim > 0) this.dim = m.dim;
-      } catch { /* rewritten on the next checkDimension */ }
-    }
+    this.dir = join(cacheDir, 'vectors', createHash('sha1').update(`${DOCUMENT_FORMAT}\n${ENTRY_TAG}\n${modelId}`).digest('hex').slice(0, 16));
+    const m = readCheckedJson(join(this.dir, 'model.json'), MODEL_TAG, (x): x is { model: string; dim: number } => isRecord(x) && typeof x.model === 'string' && isInt(x.dim, 1));
+    if (m?.model === modelId) this.dim = m.dim;
   }
 
   /** The key of a file's entry: its blob and its path (the path is part of the embedded text). */
@@ -69,7 +67,7 @@ export class VectorCache {
   checkDimension(dim: number): void {
     if (this.dim === undefined) {
       this.dim = dim;
-      writeFileAtomic(join(this.dir, 'model.json'), [JSON.stringify({ model: this.modelId, dim })], { fsync: false });
+      writeCheckedJson(join(this.dir, 'model.json'), MODEL_TAG, { model: this.modelId, dim }, { fsync: false });
       return;
     }
     if (this.dim !== dim) {
@@ -82,26 +80,22 @@ export class VectorCache {
 
   /** The cached vectors of `key`, or undefined (a miss). */
   get(key: string): CachedVectors | undefined {
-    const f = this.file(key);
-    if (!existsSync(f)) {
-      this.misses++;
-      return undefined;
-    }
-    try {
-      const buf = readFileSync(f);
+    const entry = readCheckedFile(this.file(key), ENTRY_TAG, (buf) => {
       const len = buf.readUInt32LE(0);
-      const header = JSON.parse(buf.subarray(4, 4 + len).toString('utf8')) as Header;
+      const header = JSON.parse(buf.subarray(4, 4 + len).toString('utf8')) as unknown;
       const data = buf.subarray(4 + len);
-      if (header.model !== this.modelId || data.length !== header.spans.length * header.dim * 4) throw new Error('mismatch');
-      if (this.dim !== undefined && header.dim !== this.dim) throw new Error('dimension');
+      if (!isHeader(header) || data.length !== header.spans.length * header.dim * 4) throw new Error('bad entry');
       const vectors = new Float32Array(header.spans.length * header.dim);
       new Uint8Array(vectors.buffer).set(data);
-      this.hits++;
-      return { spans: header.spans, dim: header.dim, vectors };
-    } catch {
+      return { header, vectors };
+    });
+    // another model's vectors (a digest collision, a copied folder) or dimension: a plain miss
+    if (!entry || entry.header.model !== this.modelId || (this.dim !== undefined && entry.header.dim !== this.dim)) {
       this.misses++;
       return undefined;
     }
+    this.hits++;
+    return { spans: entry.header.spans, dim: entry.header.dim, vectors: entry.vectors };
   }
 
   /** Stores the vectors of `key`. Errors writing the cache are not fatal: they are returned. */
@@ -110,10 +104,15 @@ export class VectorCache {
       const header = Buffer.from(JSON.stringify({ model: this.modelId, dim: entry.dim, spans: entry.spans } satisfies Header), 'utf8');
       const len = Buffer.alloc(4);
       len.writeUInt32LE(header.length, 0);
-      writeFileAtomic(this.file(key), [len, header, entry.vectors], { fsync: false });
+      writeCheckedFile(this.file(key), ENTRY_TAG, [len, header, entry.vectors], { fsync: false });
       return undefined;
     } catch (e) {
       return e as Error;
     }
   }
+}
+
+function isHeader(x: unknown): x is Header {
+  return isRecord(x) && typeof x.model === 'string' && isInt(x.dim, 1) && Array.isArray(x.spans) &&
+    x.spans.every((s: unknown) => Array.isArray(s) && s.length === 2 && isInt(s[0]) && isInt(s[1]));
 }

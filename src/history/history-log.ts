@@ -15,7 +15,6 @@
  * over the log are computed over one base commit's ancestors ({@link HistoryLog.ancestorsOf}),
  * so commits of other branches or later revisions in the log never weigh in.
  */
-import { existsSync, readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { IssuelocError } from '../errors.js';
@@ -23,7 +22,7 @@ import { runGit, streamGit } from '../repo/history-git.js';
 import { LOG_FORMAT, LogParser } from '../repo/history-parse.js';
 import { tokenize } from '../text/tokenize.js';
 import { firstWords } from '../index/code-index.js';
-import { writeFileAtomic } from '../util/atomic-write.js';
+import { isIntArray, isRecord, isStringArray, readCheckedJson, writeCheckedJson } from '../util/checked-file.js';
 import { isFixCommit } from './fix-commits.js';
 
 /** Words of a commit message kept for message similarity (subject first). */
@@ -136,21 +135,14 @@ export class HistoryLog {
    */
   static async load(repoPath: string, revs: readonly string[], opts: HistoryLogOptions = {}): Promise<HistoryLog> {
     const file = opts.cacheDir ? historyLogFile(opts.cacheDir, repoPath) : undefined;
-    let data = emptyLog();
-    if (file && existsSync(file)) {
-      try {
-        const read = JSON.parse(readFileSync(file, 'utf8')) as HistoryLogFile;
-        if (isWellFormed(read)) data = read;
-      } catch {
-        // an unreadable cache is rebuilt
-      }
-    }
+    // a missing, corrupt (checked file: src/util/checked-file.ts) or malformed cache is rebuilt
+    const data = (file && readCheckedJson(file, HISTORY_TAG, isHistoryLogFile)) || emptyLog();
     const log = new HistoryLog(data);
     const missing = [...new Set(revs)].filter((r) => !log.indexOfSha.has(r));
     if (missing.length === 0) return log;
     const complete = await log.extend(repoPath, missing);
     // a history cut short (shallow clone) is not kept: once deepened it is read whole
-    if (file && complete && !(await isShallow(repoPath))) writeFileAtomic(file, [JSON.stringify(log.data)], { fsync: false });
+    if (file && complete && !(await isShallow(repoPath))) writeCheckedJson(file, HISTORY_TAG, log.data, { fsync: false });
     return log;
   }
 
@@ -261,19 +253,15 @@ async function commitsAmong(repoPath: string, shas: readonly string[]): Promise<
   }
 }
 
-/** Whether a parsed cache file has the shape of a {@link HistoryLogFile} (lengths agree, indices in range). */
-function isWellFormed(f: HistoryLogFile): boolean {
-  if (f === null || typeof f !== 'object' || f.format !== 2) return false;
-  const { heads, shas, parents, times, fix, files, paths, words } = f;
-  const arrays = [heads, shas, parents, times, fix, files, paths, words];
-  if (!arrays.every(Array.isArray)) return false;
-  const n = shas.length;
-  if (![parents, times, fix, files, words].every((a) => a.length === n)) return false;
-  const inRange = (max: number) => (x: unknown): boolean => Number.isInteger(x) && (x as number) >= 0 && (x as number) < max;
-  return parents.every((ps) => Array.isArray(ps) && ps.every(inRange(n)))
-    && files.every((fs) => Array.isArray(fs) && fs.every(inRange(paths.length)))
-    && times.every((t) => typeof t === 'number') && words.every((w) => typeof w === 'string')
-    && shas.every((s) => typeof s === 'string') && heads.every((h) => typeof h === 'string');
+const HISTORY_TAG = 'hist.v2';
+
+/** Whether `x` is a whole {@link HistoryLogFile}: one entry per commit in each array, indices in range. */
+function isHistoryLogFile(x: unknown): x is HistoryLogFile {
+  if (!isRecord(x) || x.format !== 2 || !isStringArray(x.heads) || !isStringArray(x.shas) || !isStringArray(x.paths) || !isStringArray(x.words)) return false;
+  const n = x.shas.length;
+  const perCommit = [x.parents, x.times, x.fix, x.files, x.words];
+  return perCommit.every((a) => Array.isArray(a) && a.length === n) && (x.times as unknown[]).every(Number.isInteger) && isIntArray(x.fix, 2) &&
+    (x.parents as unknown[]).every((p) => isIntArray(p, n)) && (x.files as unknown[]).every((f) => isIntArray(f, (x.paths as string[]).length));
 }
 
 function emptyLog(): HistoryLogFile {

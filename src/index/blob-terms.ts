@@ -1,7 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { UnitKind } from '../corpus/types.js';
-import { writeFileAtomic } from '../util/atomic-write.js';
+import { isInt, isRecord, readCheckedJson, writeCheckedJson } from '../util/checked-file.js';
 
 /** What indexing keeps of one code unit of a blob: its place and its body's term counts. */
 export interface UnitTerms {
@@ -15,19 +14,26 @@ export interface UnitTerms {
   bodyLength: number;
 }
 
+/** Tag of blob entries (src/util/checked-file.ts). */
+const BLOB_ENTRY_TAG = 'blob.v1';
+const UNIT_KINDS: ReadonlySet<unknown> = new Set<UnitKind>(['file', 'class', 'function']);
+
 /**
- * Content-addressed cache of parsed and tokenized blobs: one small JSON file per blob at
+ * Content-addressed cache of parsed and tokenized blobs: one small checked JSON file per blob at
  * `<dir>/<first two hex digits>/<rest>.json`. Since a blob's units and term counts depend only
  * on its bytes (and the path's language, which `key` must include when it matters) and on the
  * extraction/tokenizer settings (folded into `dir` by the caller), indexing a nearby commit
  * parses only the blobs that changed.
  *
  * Each file is written atomically; concurrent writers of the same blob write equal content, so
- * the last rename wins harmlessly. An unreadable or corrupt entry counts as a miss.
+ * the last rename wins harmlessly. An entry failing its checksum or not an array of units is
+ * corrupt: a miss, with one warning line (src/util/checked-file.ts), and rewritten by the build.
  */
 export class BlobTermsCache {
   hits = 0;
   misses = 0;
+  /** Bytes of the entries written by {@link set} (payloads and trailers). */
+  bytesWritten = 0;
   constructor(readonly dir: string) {}
 
   private file(key: string): string {
@@ -36,28 +42,25 @@ export class BlobTermsCache {
 
   /** The cached units of `key` (a blob hash, optionally with a language suffix), or undefined. */
   get(key: string): UnitTerms[] | undefined {
-    const f = this.file(key);
-    if (!existsSync(f)) {
-      this.misses++;
-      return undefined;
-    }
-    try {
-      const units = JSON.parse(readFileSync(f, 'utf8')) as UnitTerms[];
-      this.hits++;
-      return units;
-    } catch {
-      this.misses++;
-      return undefined;
-    }
+    const units = readCheckedJson(this.file(key), BLOB_ENTRY_TAG, isUnitTermsList);
+    if (units) this.hits++;
+    else this.misses++;
+    return units;
   }
 
   /** Stores the units of `key`. Errors writing the cache are not fatal: they are returned. */
   set(key: string, units: UnitTerms[]): Error | undefined {
     try {
-      writeFileAtomic(this.file(key), [JSON.stringify(units)], { fsync: false });
+      this.bytesWritten += writeCheckedJson(this.file(key), BLOB_ENTRY_TAG, units, { fsync: false });
       return undefined;
     } catch (e) {
       return e as Error;
     }
   }
+}
+
+function isUnitTermsList(x: unknown): x is UnitTerms[] {
+  return Array.isArray(x) && x.every((u: unknown) => isRecord(u) && UNIT_KINDS.has(u.kind) && typeof u.qualifiedName === 'string' &&
+    isInt(u.startLine) && isInt(u.endLine) && isInt(u.bodyLength) &&
+    Array.isArray(u.body) && u.body.every((p: unknown) => Array.isArray(p) && p.length === 2 && typeof p[0] === 'string' && isInt(p[1])));
 }

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { UnitKind } from '../corpus/types.js';
 import { extractorOf } from '../corpus/extract.js';
@@ -7,6 +6,7 @@ import { IndexBuilder, type InvertedIndex } from './inverted-index.js';
 import { readIndexFile, writeIndexFile } from './store.js';
 import type { UnitTerms } from './blob-terms.js';
 import { tokenize } from '../text/tokenize.js';
+import { isInt, isIntArray, isRecord, isStringArray, warnCorruptCacheFile } from '../util/checked-file.js';
 
 /**
  * The BM25F fields of every document, in index order:
@@ -97,9 +97,9 @@ export interface CodeIndex {
 export const BLOB_FORMAT_VERSION = 'v5';
 /**
  * Version of the index files (document choice, fields, the tokens of paths and names); bump to
- * invalidate saved indexes. v6: snake_case parts kept whole.
+ * invalidate saved indexes. v7: snake_case parts kept whole; checked files (src/util/checked-file.ts).
  */
-export const INDEX_FORMAT_VERSION = 'v6';
+export const INDEX_FORMAT_VERSION = 'v7';
 
 const digest = (parts: unknown[]) => createHash('sha1').update(JSON.stringify(parts)).digest('hex').slice(0, 10);
 
@@ -242,22 +242,46 @@ export function saveCodeIndex(cacheDir: string, ci: CodeIndex): string {
   return file;
 }
 
-/** Loads the code index of `commit` from `cacheDir`, or undefined when there is none (or it is unreadable). */
+/**
+ * Loads the code index of `commit` from `cacheDir`, verified (checksums, structure, and that both
+ * files belong to `commit` and `settings`); reading marks both files used (src/index/cache-usage.ts).
+ * @returns undefined when there is none, or when a file is corrupt (one warning line names it;
+ *   the caller rebuilds it).
+ */
 export function loadCodeIndex(cacheDir: string, commit: string, settings: IndexSettings): CodeIndex | undefined {
   const file = indexFilePath(cacheDir, commit, settings);
-  if (!existsSync(file)) return undefined;
-  try {
-    const { index, meta } = readIndexFile<CodeIndexMeta>(file);
-    const files = readIndexFile<{ filePaths: string[]; fileOfUnit: number[] }>(indexFilePath(cacheDir, commit, settings, 'file'));
-    const units = meta.units.map(([p, kind, qualifiedName, startLine, endLine]) => ({
-      path: meta.paths[p], kind, qualifiedName, startLine, endLine,
-    }));
-    return {
-      commit: meta.commit, settings: meta.settings, index, units,
-      fileIndex: files.index, filePaths: files.meta.filePaths, fileOfUnit: Uint32Array.from(files.meta.fileOfUnit),
-      stats: meta.stats,
-    };
-  } catch {
+  const fileLevel = indexFilePath(cacheDir, commit, settings, 'file');
+  const fn = readIndexFile(file, isCodeIndexMeta);
+  if (!fn) return undefined;
+  const files = readIndexFile(fileLevel, isFileLevelMeta);
+  if (!files) return undefined;
+  const { index, meta } = fn;
+  const { fileOfUnit, filePaths } = files.meta;
+  if (meta.commit !== commit || settingsKey(meta.settings) !== settingsKey(settings) || meta.units.length !== index.docCount ||
+      filePaths.length !== files.index.docCount || fileOfUnit.length !== meta.units.length ||
+      !fileOfUnit.every((f) => f < filePaths.length)) {
+    warnCorruptCacheFile(file);
     return undefined;
   }
+  const units = meta.units.map(([p, kind, qualifiedName, startLine, endLine]) => ({
+    path: meta.paths[p], kind, qualifiedName, startLine, endLine,
+  }));
+  return {
+    commit: meta.commit, settings: meta.settings, index, units,
+    fileIndex: files.index, filePaths, fileOfUnit: Uint32Array.from(fileOfUnit),
+    stats: meta.stats,
+  };
+}
+
+const UNIT_KINDS: ReadonlySet<unknown> = new Set<UnitKind>(['file', 'class', 'function']);
+
+function isCodeIndexMeta(m: unknown): m is CodeIndexMeta {
+  if (!isRecord(m) || m.format !== 1 || typeof m.commit !== 'string' || !isRecord(m.settings) || !isStringArray(m.settings.languages) || !isRecord(m.stats) || !isStringArray(m.paths)) return false;
+  const paths = m.paths.length;
+  return Array.isArray(m.units) && m.units.every((u: unknown) => Array.isArray(u) && u.length === 5 &&
+    isInt(u[0]) && u[0] < paths && UNIT_KINDS.has(u[1]) && typeof u[2] === 'string' && isInt(u[3]) && isInt(u[4]));
+}
+
+function isFileLevelMeta(m: unknown): m is { filePaths: string[]; fileOfUnit: number[] } {
+  return isRecord(m) && isStringArray(m.filePaths) && isIntArray(m.fileOfUnit);
 }

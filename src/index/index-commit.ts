@@ -1,6 +1,5 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import lockfile from 'proper-lockfile';
 import type { GitRepo } from '../repo/git.js';
 import { IssuelocError } from '../errors.js';
 import { isBinary, decodeSource } from '../corpus/decode.js';
@@ -9,65 +8,70 @@ import { languageOf } from '../corpus/languages.js';
 import { selectSources } from '../corpus/select.js';
 import { BlobTermsCache, type UnitTerms } from './blob-terms.js';
 import {
-  blobCacheDir, bodyTerms, buildCodeIndex, DEFAULT_INDEX_SETTINGS, loadCodeIndex, saveCodeIndex,
+  blobCacheDir, bodyTerms, buildCodeIndex, DEFAULT_INDEX_SETTINGS, indexFilePath, loadCodeIndex, saveCodeIndex,
   type CodeIndex, type IndexSettings,
 } from './code-index.js';
+import { lockWaitFromEnv, withBuildLock } from './build-lock.js';
+import { cacheMaxBytes, trimAfterBuild } from './cache-usage.js';
 
 /** Options of {@link indexCommit}. */
 export interface IndexCommitOptions {
   cacheDir: string;
   settings?: Partial<IndexSettings>;
-  /** Rebuild even when an index file exists (blob caches are still used). */
+  /** Rebuild even when an index file exists, re-parsing every blob (blob entries are rewritten). */
   force?: boolean;
   /** Called as blobs are processed: (done, total). */
   onProgress?: (done: number, total: number) => void;
-  /** How long a second process waits for another's build of the same cache (ms, default 10 min). */
+  /** How long a second process waits for another's build in the same cache (ms; default ISSUELOC_LOCK_WAIT, else 10 min). */
   lockWaitMs?: number;
+  /** Size cap of the cache folder, applied after a build (bytes; default ISSUELOC_CACHE_MAX_SIZE, else 2 GiB). */
+  maxCacheBytes?: number;
 }
 
 /**
- * The code index of `commit`: loaded from the cache folder when present, else built from the
- * commit's tree (reading blobs through `git cat-file --batch`, parsing and tokenizing only blobs
- * missing from the blob cache) and saved atomically.
+ * The code index of `commit`: loaded from the cache folder when present (and verified), else
+ * built from the commit's tree (reading blobs through `git cat-file --batch`, parsing and
+ * tokenizing only blobs missing from the blob cache) and saved atomically; after a build the
+ * cache is trimmed to `maxCacheBytes`, least recently used entries first (src/index/cache-usage.ts).
  *
- * Concurrency: builds hold a lock on `<cacheDir>/index`; a second process waits for it (up to
- * `lockWaitMs`) and then loads what the first one wrote.
+ * Concurrency: builds hold the lock of `<cacheDir>/index` (src/index/build-lock.ts); a second
+ * process says on stderr that it waits (up to `lockWaitMs`), then loads what the first one wrote.
  *
- * @throws IssuelocError when the lock cannot be had in time.
+ * @throws IssuelocError (exit 2) when the cache folder is not writable and the index must be
+ *   built, or when the lock cannot be had in time.
  */
 export async function indexCommit(repo: GitRepo, commit: string, opts: IndexCommitOptions): Promise<{ codeIndex: CodeIndex; built: boolean }> {
   const settings: IndexSettings = { ...DEFAULT_INDEX_SETTINGS, ...opts.settings };
+  // read (and checked) whether or not they are needed: a bad value is an error every time
+  const maxBytes = opts.maxCacheBytes ?? cacheMaxBytes();
+  const waitMs = opts.lockWaitMs ?? lockWaitFromEnv();
   if (!opts.force) {
     const cached = loadCodeIndex(opts.cacheDir, commit, settings);
     if (cached) return { codeIndex: cached, built: false };
   }
   const lockDir = join(opts.cacheDir, 'index');
-  mkdirSync(lockDir, { recursive: true });
-  const wait = opts.lockWaitMs ?? 600_000;
-  let release: () => Promise<void>;
   try {
-    release = await lockfile.lock(lockDir, {
-      stale: 30_000,
-      update: 5_000,
-      retries: { retries: Math.max(1, Math.ceil(wait / 1000)), minTimeout: 1000, maxTimeout: 1000, factor: 1 },
-    });
+    mkdirSync(lockDir, { recursive: true });
   } catch (e) {
-    throw new IssuelocError(`another issueloc process is indexing in ${opts.cacheDir} and did not finish in ${Math.round(wait / 1000)} s (${(e as Error).message})`);
+    throw new IssuelocError(`cache folder ${opts.cacheDir} is not writable (${(e as NodeJS.ErrnoException).code}): cannot build the index of ${commit.slice(0, 12)} there; use --cache-dir or ISSUELOC_CACHE_DIR`);
   }
-  try {
+  return withBuildLock(lockDir, { what: `the index of ${commit.slice(0, 12)}`, waitMs }, async () => {
     if (!opts.force) {
       const cached = loadCodeIndex(opts.cacheDir, commit, settings);
       if (cached) return { codeIndex: cached, built: false };
     }
-    const codeIndex = await buildFromTree(repo, commit, settings, opts);
+    const { codeIndex, blobBytes } = await buildFromTree(repo, commit, settings, opts);
     saveCodeIndex(opts.cacheDir, codeIndex);
+    const saved = [indexFilePath(opts.cacheDir, commit, settings), indexFilePath(opts.cacheDir, commit, settings, 'file')];
+    try {
+      trimAfterBuild(opts.cacheDir, maxBytes, blobBytes + saved.reduce((s, f) => s + statSync(f).size, 0), new Set(saved));
+    } catch { /* a file that cannot be removed stays; the next build tries again */ }
     return { codeIndex, built: true };
-  } finally {
-    await release();
-  }
+  });
 }
 
-async function buildFromTree(repo: GitRepo, commit: string, settings: IndexSettings, opts: IndexCommitOptions): Promise<CodeIndex> {
+/** Builds the index of `commit`; `blobBytes`: what the new blob entries take on disk. */
+async function buildFromTree(repo: GitRepo, commit: string, settings: IndexSettings, opts: IndexCommitOptions): Promise<{ codeIndex: CodeIndex; blobBytes: number }> {
   const { entries, skipped: treeSkipped } = await repo.listTree(commit);
   const selection = selectSources(entries, settings);
   const skipped: Record<string, number> = { ...selection.skipped, symlinks: treeSkipped.symlinks, submodules: treeSkipped.submodules, binary: 0, missing: 0 };
@@ -77,7 +81,7 @@ async function buildFromTree(repo: GitRepo, commit: string, settings: IndexSetti
   const toParse: typeof sources = [];
   for (const e of sources) {
     const key = `${e.blob}${languageOf(e.path)}`;
-    const hit = cache.get(key);
+    const hit = opts.force ? undefined : cache.get(key);
     if (!hit) toParse.push(e);
     else if (hit.length === 0) skipped.binary++; // cached as binary: a text file has at least its file unit
     else unitsOf.set(e.path, hit);
@@ -113,10 +117,11 @@ async function buildFromTree(repo: GitRepo, commit: string, settings: IndexSetti
   }
   opts.onProgress?.(total, total);
   const files = sources.filter((e) => unitsOf.has(e.path)).map((e) => ({ path: e.path, units: unitsOf.get(e.path)! }));
-  return buildCodeIndex(commit, settings, files, {
+  const codeIndex = buildCodeIndex(commit, settings, files, {
     files: files.length,
     skipped,
     parsedBlobs: pathsOfBlob.size,
     cachedBlobs: cache.hits,
   });
+  return { codeIndex, blobBytes: cache.bytesWritten };
 }

@@ -11,6 +11,8 @@ export interface OpenIndexOptions {
   cacheDir?: string;
   settings?: Partial<IndexSettings>;
   force?: boolean;
+  /** Size cap of the cache folder (bytes; see indexCommit). */
+  maxCacheBytes?: number;
   onProgress?: (done: number, total: number) => void;
 }
 
@@ -41,7 +43,7 @@ export async function openIndex(repoPath: string, opts: OpenIndexOptions = {}): 
     const commit = await repo.resolveCommit(opts.rev ?? 'HEAD');
     const cacheDir = cacheDirFor(repo, opts.cacheDir);
     const { codeIndex, built } = await indexCommit(repo, commit, {
-      cacheDir, settings: opts.settings, force: opts.force, onProgress: opts.onProgress,
+      cacheDir, settings: opts.settings, force: opts.force, onProgress: opts.onProgress, maxCacheBytes: opts.maxCacheBytes,
     });
     return { repo, commit, cacheDir, codeIndex, built, millis: performance.now() - t0 };
   } catch (e) {

@@ -7,9 +7,8 @@
  * text, and with similar-issue evidence the earlier issues it is computed from.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../util/atomic-write.js';
+import { isInt, isRecord, isStringArray, readCheckedJson, writeCheckedJson } from '../util/checked-file.js';
 import { FEATURES } from './features.js';
 import { INDEX_FORMAT_VERSION } from '../index/code-index.js';
 import { DEFAULT_TITLE_WEIGHT } from '../retrieve/query.js';
@@ -22,6 +21,10 @@ import type { TrainingQuery } from './objective.js';
  * over the base commit's ancestors only; similar issues weighed by earlier issues only).
  */
 export const FEATURE_VERSION = 3;
+/** Tag of the cache files (src/util/checked-file.ts); part of the folder key, so older formats are not read. */
+const FEATURES_TAG = 'feat.v2';
+
+type StoredQuery = Omit<TrainingQuery, 'features' | 'gold'> & { features: string };
 
 /** A per-issue cache of {@link TrainingQuery} features. */
 export class FeatureCache {
@@ -34,7 +37,7 @@ export class FeatureCache {
    *   each issue's entry is keyed by the earlier issues its score reads.
    */
   constructor(root: string, settings: unknown, private readonly similarIssues?: (repo: string) => SimilarIssues | undefined) {
-    const key = createHash('sha1').update(JSON.stringify([FEATURE_VERSION, INDEX_FORMAT_VERSION, DEFAULT_TITLE_WEIGHT, FEATURES, settings])).digest('hex').slice(0, 12);
+    const key = createHash('sha1').update(JSON.stringify([FEATURE_VERSION, FEATURES_TAG, INDEX_FORMAT_VERSION, DEFAULT_TITLE_WEIGHT, FEATURES, settings])).digest('hex').slice(0, 12);
     this.dir = join(root, key);
   }
 
@@ -44,25 +47,28 @@ export class FeatureCache {
     return join(this.dir, `${name}.json`);
   }
 
-  /** The cached features of an issue (gold taken from the issue), or undefined. */
+  /** The cached features of an issue (gold taken from the issue), or undefined (missing, or corrupt: then one warning line). */
   get(issue: LabelledIssue): TrainingQuery | undefined {
-    const file = this.fileOf(issue);
-    if (!existsSync(file)) return undefined;
-    try {
-      const v = JSON.parse(readFileSync(file, 'utf8')) as Omit<TrainingQuery, 'features' | 'gold'> & { features: string };
-      const buf = Buffer.from(v.features, 'base64');
-      const features = new Float32Array(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength));
-      if (features.length !== v.n * FEATURES.length) return undefined;
-      return { ...v, features, gold: issue.gold };
-    } catch {
-      return undefined;
-    }
+    const v = readCheckedJson(this.fileOf(issue), FEATURES_TAG, isStoredQuery);
+    if (!v) return undefined;
+    const buf = Buffer.from(v.features, 'base64');
+    const features = new Float32Array(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength));
+    return { ...v, features, gold: issue.gold };
   }
 
   /** Stores an issue's features (atomically). */
   set(issue: LabelledIssue, q: TrainingQuery): void {
     const { features, gold: _gold, ...rest } = q;
     const data = Buffer.from(features.buffer, features.byteOffset, features.byteLength).toString('base64');
-    writeFileAtomic(this.fileOf(issue), [JSON.stringify({ ...rest, features: data })], { fsync: false });
+    writeCheckedJson(this.fileOf(issue), FEATURES_TAG, { ...rest, features: data }, { fsync: false });
   }
+}
+
+/** Whether `x` is a stored query whose arrays agree with its candidate count. */
+function isStoredQuery(x: unknown): x is StoredQuery {
+  if (!isRecord(x) || typeof x.id !== 'string' || typeof x.repo !== 'string' || !isInt(x.n) || typeof x.features !== 'string') return false;
+  const n = x.n;
+  return [x.ids, x.paths, x.modules].every((a) => isStringArray(a) && a.length === n) &&
+    Buffer.byteLength(x.features, 'base64') === 4 * n * FEATURES.length &&
+    (x.otherFiles === undefined || (Array.isArray(x.otherFiles) && x.otherFiles.every((o: unknown) => isRecord(o) && typeof o.path === 'string' && typeof o.score === 'number')));
 }

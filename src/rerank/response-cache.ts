@@ -1,16 +1,19 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../util/atomic-write.js';
+import { readCheckedJson, writeCheckedJson } from '../util/checked-file.js';
 import { isChatAnswer, type ChatAnswer, type ChatCallOptions, type ChatModel, type ChatRequest } from './chat-model.js';
+
+/** Tag of the answer files (src/util/checked-file.ts). */
+const ANSWER_TAG = 'llm.v2';
 
 /**
  * A {@link ChatModel} that answers repeated requests from disk: one JSON file per request at
  * `<dir>/<aa>/<rest>.json`, keyed by the SHA-256 of the model id and the whole request
  * (messages, max tokens, log-probabilities asked). Decoding is greedy, so a cached answer is the
  * one the model would give again; rerunning a benchmark or a command costs no calls.
- * Writes are atomic; an unreadable or malformed entry is a miss; failed calls and malformed
- * answers are not cached.
+ * Entries are checked files (src/util/checked-file.ts, tag {@link ANSWER_TAG}, also part of the
+ * key so files of an older format are not read); writes are atomic; a corrupt entry is a miss
+ * with one warning line; failed calls are not cached.
  */
 export class CachedChatModel implements ChatModel {
   readonly id: string;
@@ -22,7 +25,7 @@ export class CachedChatModel implements ChatModel {
   }
 
   private file(req: ChatRequest): string {
-    const key = createHash('sha256').update(JSON.stringify([this.inner.id, req.messages, req.maxTokens, req.topLogprobs ?? 0])).digest('hex');
+    const key = createHash('sha256').update(JSON.stringify([ANSWER_TAG, this.inner.id, req.messages, req.maxTokens, req.topLogprobs ?? 0])).digest('hex');
     return join(this.dir, key.slice(0, 2), `${key.slice(2)}.json`);
   }
 
@@ -31,22 +34,18 @@ export class CachedChatModel implements ChatModel {
 
   async complete(req: ChatRequest, call: ChatCallOptions = {}): Promise<ChatAnswer> {
     const f = this.file(req);
-    if (existsSync(f)) {
-      try {
-        const answer: unknown = JSON.parse(readFileSync(f, 'utf8'));
-        if (isChatAnswer(answer)) {
-          this.hits++;
-          this.lastWasCached = true;
-          return answer;
-        }
-      } catch { /* a miss */ }
+    const cached = readCheckedJson(f, ANSWER_TAG, isChatAnswer);
+    if (cached) {
+      this.hits++;
+      this.lastWasCached = true;
+      return cached;
     }
     this.misses++;
     this.lastWasCached = false;
     const answer = await this.inner.complete(req, call);
     if (!isChatAnswer(answer)) return answer;
     try {
-      writeFileAtomic(f, [JSON.stringify(answer)], { fsync: false });
+      writeCheckedJson(f, ANSWER_TAG, answer, { fsync: false });
     } catch { /* the cache is an optimisation */ }
     return answer;
   }

@@ -1,12 +1,7 @@
 /**
  * The tokenizer shared by code and issue text.
  *
-<<<<<<< HEAD
- * Default behaviour equals `tokenize` of the reference evaluator (`ref_eval.py`, docs/benchmark-gold.md):
- * words are runs of `[A-Za-z0-9_]`; each word is split into parts by camelCase / snake_case /
-=======
  * Words are runs of `[A-Za-z0-9_]`; each word is split into parts by camelCase / snake_case /
->>>>>>> h-text
  * digit boundaries ({@link splitIdentifier}); parts are lower-cased; the whole identifier
  * (lower-cased, leading and trailing `_` stripped) comes first when the word has more than one
  * part, and each snake_case part that splits further is kept whole before its own parts
@@ -14,7 +9,7 @@
  * than 2 characters and NLTK English stop words are dropped.
  *
  * With `keepSnakeParts: false` this is exactly `tokenize` of the reference evaluator
- * (`../shared/tools/ref_eval.py`), which keeps only the whole word and the finest parts.
+ * (`ref_eval.py`, docs/benchmark-gold.md), which keeps only the whole word and the finest parts.
  *
  * Non-ASCII letters are separators, as in ref_eval.py (whose character class is ASCII-only):
  * `café_au_lait` gives the words `caf` and `_au_lait`. Nothing throws on any string.

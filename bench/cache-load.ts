@@ -1,0 +1,78 @@
+/**
+ * bench/cache-load: what reading the cache of one commit costs: loading its saved index
+ * (function-level and file-level files, verified) and reading every blob entry of the commit
+ * (as a rebuild from the blob cache does).
+ *
+ *   node dist/bench/cache-load.js --repo /path/to/sympy.git [--rev HEAD] [--cache-dir DIR] [--rounds 7]
+ *
+ * Builds the index first when the cache has none. Prints the index files' size, the median
+ * CPU time (user + system, steadier than wall time on a shared machine) of a load over --rounds
+ * (the first is not counted: it warms the page cache and the JIT), and of reading all blob
+ * entries of the commit.
+ */
+import { statSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { GitRepo } from '../src/repo/git.js';
+import { indexCommit } from '../src/index/index-commit.js';
+import { cacheDirFor } from '../src/index/cache-dir.js';
+import { blobCacheDir, DEFAULT_INDEX_SETTINGS, indexFilePath, loadCodeIndex } from '../src/index/code-index.js';
+import { BlobTermsCache } from '../src/index/blob-terms.js';
+import { languageOf } from '../src/corpus/languages.js';
+import { selectSources } from '../src/corpus/select.js';
+
+const { values: args } = parseArgs({
+  options: {
+    repo: { type: 'string' },
+    rev: { type: 'string', default: 'HEAD' },
+    'cache-dir': { type: 'string' },
+    rounds: { type: 'string', default: '7' },
+  },
+});
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+/** CPU milliseconds (user + system) of `f`: steadier than wall time on a shared machine. */
+const cpuMs = (f: () => void) => {
+  const c0 = process.cpuUsage();
+  f();
+  const c = process.cpuUsage(c0);
+  return (c.user + c.system) / 1000;
+};
+
+async function main() {
+  if (!args.repo) throw new Error('--repo is required');
+  const repo = await GitRepo.open(args.repo);
+  try {
+    const commit = await repo.resolveCommit(args.rev!);
+    const cacheDir = cacheDirFor(repo, args['cache-dir']);
+    const settings = DEFAULT_INDEX_SETTINGS;
+    await indexCommit(repo, commit, { cacheDir, settings });
+    const bytes = statSync(indexFilePath(cacheDir, commit, settings)).size + statSync(indexFilePath(cacheDir, commit, settings, 'file')).size;
+    const rounds = Number(args.rounds);
+    const loads: number[] = [];
+    for (let r = 0; r <= rounds; r++) {
+      const ms = cpuMs(() => {
+        if (!loadCodeIndex(cacheDir, commit, settings)) throw new Error('index did not load');
+      });
+      if (r > 0) loads.push(ms);
+    }
+    const { entries } = await repo.listTree(commit);
+    const keys = selectSources(entries, settings).sources.map((s) => `${s.entry.blob}${languageOf(s.entry.path)}`);
+    const blobReads: number[] = [];
+    for (let r = 0; r <= rounds; r++) {
+      const cache = new BlobTermsCache(blobCacheDir(cacheDir, settings));
+      const ms = cpuMs(() => { for (const k of keys) cache.get(k); });
+      if (r > 0) blobReads.push(ms);
+    }
+    process.stdout.write(
+      `${commit.slice(0, 12)}: index files ${(bytes / 1e6).toFixed(1)} MB, load ${median(loads).toFixed(1)} ms; ` +
+      `${keys.length} blob entries read in ${median(blobReads).toFixed(1)} ms (CPU time, median of ${rounds})\n`,
+    );
+  } finally {
+    repo.close();
+  }
+}
+
+main().catch((e) => {
+  process.stderr.write(`${(e as Error).message}\n`);
+  process.exitCode = 1;
+});

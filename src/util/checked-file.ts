@@ -1,0 +1,153 @@
+/**
+ * The one integrity layer of every cache file: a file is its payload followed by a 28-byte
+ * trailer
+ *
+ *   tag (8 bytes, ASCII, the kind and format version of the payload, e.g. `index.v6`)
+ *   · payload length (uint64 LE) · CRC-32 of payload + tag + length (uint32 LE) · magic `ILCHECK1`
+ *
+ * written atomically ({@link writeFileAtomic}). A read verifies length, tag and checksum, then the
+ * caller's structure check: a file failing any of them is corrupt, never used; the caller rebuilds
+ * it and one warning line is given (`issueloc: warning: corrupt cache file <path>: rebuilt`).
+ * A missing file is a plain miss, without a warning. A file read whole and valid is marked used
+ * (its mtime set to now: the least-recently-used order of src/index/cache-usage.ts).
+ */
+import { readFileSync, utimesSync } from 'node:fs';
+import { crc32 } from 'node:zlib';
+import { writeFileAtomic } from './atomic-write.js';
+
+const MAGIC = Buffer.from('ILCHECK1', 'latin1');
+const TRAILER = 8 + 8 + 4 + 8;
+/** Corrupt-file warnings given per process before further ones are summed up in one line. */
+const MAX_WARNINGS = 10;
+
+let warnings = 0;
+let sink: (line: string) => void = (line) => process.stderr.write(line);
+
+/** Redirects the warning lines (each ends with a newline); returns the previous sink. Tests use it. */
+export function setCacheWarningSink(next: (line: string) => void): (line: string) => void {
+  const prev = sink;
+  sink = next;
+  warnings = 0;
+  return prev;
+}
+
+/** Gives the one warning line of a corrupt cache file (at most {@link MAX_WARNINGS}, then one summary line). */
+export function warnCorruptCacheFile(path: string): void {
+  warnings++;
+  if (warnings <= MAX_WARNINGS) sink(`issueloc: warning: corrupt cache file ${path}: rebuilt\n`);
+  else if (warnings === MAX_WARNINGS + 1) sink('issueloc: warning: more corrupt cache files: rebuilt (no further warnings)\n');
+}
+
+/** CRC-32 continued over `b` (Node 20's zlib.crc32 gives 0 for an empty view of an empty ArrayBuffer, whatever the start). */
+const crcOver = (b: Buffer, crc: number) => (b.length === 0 ? crc : crc32(b, crc));
+
+function tagBytes(tag: string): Buffer {
+  if (!/^[\x20-\x7e]{1,8}$/.test(tag)) throw new Error(`checked-file tag must be 1-8 ASCII characters: ${tag}`);
+  return Buffer.from(tag.padEnd(8, ' '), 'latin1');
+}
+
+function viewOf(part: string | ArrayBufferView): Buffer {
+  return typeof part === 'string' ? Buffer.from(part, 'utf8') : Buffer.from(part.buffer, part.byteOffset, part.byteLength);
+}
+
+/**
+ * Writes `parts` (strings as UTF-8, or byte / typed arrays, in order) and the trailer of `tag`
+ * to `path` atomically.
+ * @param tag 1-8 ASCII characters naming the kind and format version; a read with another tag
+ *   rejects the file.
+ * @returns the bytes written (payload and trailer).
+ * @throws the underlying fs error (ENOENT, EACCES, ENOSPC …); the target is left as it was.
+ */
+export function writeCheckedFile(path: string, tag: string, parts: ReadonlyArray<string | ArrayBufferView>, opts: { fsync?: boolean } = {}): number {
+  const bufs = parts.map(viewOf);
+  let length = 0;
+  let crc = 0;
+  for (const b of bufs) {
+    length += b.length;
+    crc = crcOver(b, crc);
+  }
+  const trailer = Buffer.alloc(TRAILER);
+  tagBytes(tag).copy(trailer, 0);
+  trailer.writeBigUInt64LE(BigInt(length), 8);
+  crc = crcOver(trailer.subarray(0, 16), crc);
+  trailer.writeUInt32LE(crc, 16);
+  MAGIC.copy(trailer, 20);
+  writeFileAtomic(path, [...bufs, trailer], opts);
+  return length + TRAILER;
+}
+
+/**
+ * The verified payload of a file written by {@link writeCheckedFile} with `tag`: a view of the
+ * bytes read (`byteOffset` may be any value). `undefined` when the file does not exist or cannot
+ * be read; `null` when it is corrupt (too short, no trailer, another tag, wrong length or checksum).
+ */
+export function readCheckedPayload(path: string, tag: string): Buffer | null | undefined {
+  let buf: Buffer;
+  try {
+    buf = readFileSync(path);
+  } catch {
+    return undefined; // missing (or removed by a prune meanwhile), or unreadable: a miss
+  }
+  if (buf.length < TRAILER) return null;
+  const t = buf.length - TRAILER;
+  if (!buf.subarray(t + 20).equals(MAGIC) || !buf.subarray(t, t + 8).equals(tagBytes(tag))) return null;
+  if (buf.readBigUInt64LE(t + 8) !== BigInt(t)) return null;
+  const crc = crcOver(buf.subarray(t, t + 16), crcOver(buf.subarray(0, t), 0));
+  if (crc !== buf.readUInt32LE(t + 16)) return null;
+  return buf.subarray(0, t);
+}
+
+/**
+ * Reads, verifies and decodes a checked file in one step: `decode` turns the verified payload
+ * into a value and throws (any error) when its structure is not what the caller wrote.
+ * @returns the value (`decode` must not return undefined); `undefined` for a missing file (no
+ *   warning) and for a corrupt one (checksum or structure; one warning line naming the file, see
+ *   {@link warnCorruptCacheFile}).
+ */
+export function readCheckedFile<T>(path: string, tag: string, decode: (payload: Buffer) => T): T | undefined {
+  const payload = readCheckedPayload(path, tag);
+  if (payload === undefined) return undefined;
+  if (payload !== null) {
+    let value: T | undefined;
+    try {
+      value = decode(payload);
+    } catch {
+      // fall through: a matching checksum over a wrong structure is corrupt too
+    }
+    if (value !== undefined) {
+      markUsed(path);
+      return value;
+    }
+  }
+  warnCorruptCacheFile(path);
+  return undefined;
+}
+
+/** Sets the mtime of `path` to now (its last use); a read-only cache keeps no order of use. */
+export function markUsed(path: string): void {
+  const now = new Date();
+  try {
+    utimesSync(path, now, now);
+  } catch { /* read-only */ }
+}
+
+/** {@link readCheckedFile} of a JSON payload, checked by `valid` (a type guard). */
+export function readCheckedJson<T>(path: string, tag: string, valid: (x: unknown) => x is T): T | undefined {
+  return readCheckedFile(path, tag, (payload) => {
+    const x: unknown = JSON.parse(payload.toString('utf8'));
+    if (!valid(x)) throw new Error('unexpected structure');
+    return x;
+  });
+}
+
+/** {@link writeCheckedFile} of `value` as JSON; returns the bytes written. */
+export function writeCheckedJson(path: string, tag: string, value: unknown, opts: { fsync?: boolean } = {}): number {
+  return writeCheckedFile(path, tag, [JSON.stringify(value)], opts);
+}
+
+/** Shape checks for the `valid` guards of cache readers. */
+export const isInt = (x: unknown, min = 0): x is number => Number.isInteger(x) && (x as number) >= min;
+export const isIntArray = (x: unknown, below = Infinity): x is number[] =>
+  Array.isArray(x) && x.every((v) => Number.isInteger(v) && v >= 0 && v < below);
+export const isStringArray = (x: unknown): x is string[] => Array.isArray(x) && x.every((v) => typeof v === 'string');
+export const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);

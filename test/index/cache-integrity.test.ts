@@ -1,0 +1,191 @@
+// Issue 12 items 6 and 9: every cache file is verified on load (checksum, then structure); a
+// corrupt one gives one warning line and is rebuilt, never used and never a crash.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { GitRepo } from '../../src/repo/git.js';
+import { indexCommit } from '../../src/index/index-commit.js';
+import { DEFAULT_INDEX_SETTINGS, indexFilePath, loadCodeIndex } from '../../src/index/code-index.js';
+import { INDEX_FILE_TAG } from '../../src/index/store.js';
+import { readCheckedFile, readCheckedPayload, setCacheWarningSink, writeCheckedFile } from '../../src/util/checked-file.js';
+import { VectorCache } from '../../src/embed/vector-cache.js';
+import { CachedChatModel } from '../../src/rerank/response-cache.js';
+import type { ChatModel } from '../../src/rerank/chat-model.js';
+import { HistoryLog } from '../../src/history/history-log.js';
+import { FeatureCache } from '../../src/rank/feature-cache.js';
+import { FEATURES } from '../../src/rank/features.js';
+import { cleanup, commitFiles, git, tempDir } from '../repo/git-fixture.js';
+
+/** Runs `f` with cache warnings collected; returns them with f's value. */
+async function withWarnings<T>(f: () => T | Promise<T>): Promise<{ value: T; warnings: string[] }> {
+  const warnings: string[] = [];
+  const prev = setCacheWarningSink((l) => warnings.push(l));
+  try {
+    return { value: await f(), warnings };
+  } finally {
+    setCacheWarningSink(prev);
+  }
+}
+
+/** Every file under `dir`, recursively. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((d) => d.isFile()).map((d) => join(d.parentPath, d.name));
+}
+
+function flipBit(file: string, bit: number): void {
+  const buf = readFileSync(file);
+  buf[bit >> 3] ^= 1 << (bit & 7);
+  writeFileSync(file, buf);
+}
+
+const corrupted = (file: string) => `issueloc: warning: corrupt cache file ${file}: rebuilt\n`;
+
+test('checked files: every single-bit flip, truncation, another tag and a zero-length part are caught', () => {
+  const dir = tempDir('issueloc-checked-');
+  try {
+    const file = join(dir, 'x.bin');
+    const parts = ['{"a":1}', new Uint32Array([7, 8, 9]), Buffer.alloc(0), new Uint16Array(0), 'tail'];
+    writeCheckedFile(file, 'test.v1', parts);
+    const good = readFileSync(file);
+    assert.equal(readCheckedPayload(file, 'test.v1')?.toString('latin1', 0, 7), '{"a":1}');
+    for (let bit = 0; bit < good.length * 8; bit++) {
+      writeFileSync(file, good);
+      flipBit(file, bit);
+      assert.equal(readCheckedPayload(file, 'test.v1'), null, `bit ${bit} flipped`);
+    }
+    writeFileSync(file, good.subarray(0, good.length - 1));
+    assert.equal(readCheckedPayload(file, 'test.v1'), null, 'truncated');
+    writeFileSync(file, good);
+    assert.equal(readCheckedPayload(file, 'other'), null, 'another tag');
+    assert.equal(readCheckedPayload(join(dir, 'none'), 'test.v1'), undefined, 'missing: a miss, not corrupt');
+  } finally {
+    cleanup(dir);
+  }
+});
+
+function fixture() {
+  const dir = tempDir('issueloc-integrity-');
+  const work = join(dir, 'repo');
+  const commit = commitFiles(work, {
+    'a.py': 'class Parser:\n    def parse(self, text):\n        return text.split()\n\ndef helper():\n    pass\n',
+    'b.js': 'function renderTable(rows) { return rows.join("\\n"); }\n',
+  });
+  return { dir, work, commit, cache: join(dir, 'cache') };
+}
+
+test('index files: bit flips anywhere and a posting id out of range are rejected with a warning, then rebuilt', async () => {
+  const fx = fixture();
+  const repo = await GitRepo.open(fx.work);
+  try {
+    const settings = DEFAULT_INDEX_SETTINGS;
+    const fresh = (await indexCommit(repo, fx.commit, { cacheDir: fx.cache })).codeIndex;
+    const ids = (ci: typeof fresh) => ci.units.map((u) => `${u.path}:${u.qualifiedName}`);
+    for (const level of ['function', 'file'] as const) {
+      const file = indexFilePath(fx.cache, fx.commit, settings, level);
+      const size = statSync(file).size;
+      for (let k = 0; k < 24; k++) {
+        await indexCommit(repo, fx.commit, { cacheDir: fx.cache, force: true });
+        const bit = (k * 7919 * 13 + level.length) % (size * 8);
+        flipBit(file, bit);
+        const { value, warnings } = await withWarnings(() => indexCommit(repo, fx.commit, { cacheDir: fx.cache }));
+        assert.equal(value.built, true, `${level} bit ${bit}: rebuilt, not loaded`);
+        assert.deepEqual(ids(value.codeIndex), ids(fresh));
+        assert.ok(warnings.includes(corrupted(file)), `${level} bit ${bit}: ${warnings.join('')}`);
+      }
+    }
+    // A matching checksum over a wrong structure: posting ids past the document count.
+    const file = indexFilePath(fx.cache, fx.commit, settings);
+    const payload = Buffer.from(readCheckedPayload(file, INDEX_FILE_TAG)!);
+    const h = payload.readUInt32LE(0);
+    const header = JSON.parse(payload.toString('utf8', 4, 4 + h)) as { vocabulary: string[]; docCount: number };
+    const start = 4 + h + ((4 - ((4 + h) % 4)) % 4) + 4 * (header.vocabulary.length + 1);
+    payload.writeUInt32LE(header.docCount + 5, start);
+    writeCheckedFile(file, INDEX_FILE_TAG, [payload]);
+    const { value, warnings } = await withWarnings(() => loadCodeIndex(fx.cache, fx.commit, settings));
+    assert.equal(value, undefined);
+    assert.deepEqual(warnings, [corrupted(file)]);
+  } finally {
+    repo.close();
+    cleanup(fx.dir);
+  }
+});
+
+test('blob entries: an edited or non-array entry is not used; index --force re-parses every blob', async () => {
+  const fx = fixture();
+  const repo = await GitRepo.open(fx.work);
+  try {
+    await indexCommit(repo, fx.commit, { cacheDir: fx.cache });
+    const blobFiles = filesUnder(fx.cache).filter((f) => f.includes('/blobs-'));
+    assert.equal(blobFiles.length, 2);
+    // `[]` would hide a.py, `{}` crashed every run: both with and without a fitting trailer
+    writeFileSync(blobFiles[0], '[]');
+    writeCheckedFile(blobFiles[1], 'blob.v1', ['{}']);
+    const { value, warnings } = await withWarnings(() => indexCommit(repo, fx.commit, { cacheDir: fx.cache, force: true }));
+    assert.equal(value.codeIndex.stats.parsedBlobs, 2, '--force re-parses');
+    assert.equal(value.codeIndex.stats.cachedBlobs, 0);
+    assert.deepEqual(warnings, [], '--force does not read blob entries at all');
+    // Corrupt them again: a rebuild without --force warns, re-parses and finds every function.
+    writeFileSync(blobFiles[0], '[]');
+    writeCheckedFile(blobFiles[1], 'blob.v1', ['{}']);
+    const settings = DEFAULT_INDEX_SETTINGS;
+    for (const level of ['function', 'file'] as const) writeFileSync(indexFilePath(fx.cache, fx.commit, settings, level), '');
+    const again = await withWarnings(() => indexCommit(repo, fx.commit, { cacheDir: fx.cache }));
+    assert.deepEqual(again.value.codeIndex.units.map((u) => u.qualifiedName).sort(), ['Parser.parse', 'helper', 'renderTable']);
+    assert.equal(again.value.codeIndex.stats.parsedBlobs, 2);
+    assert.equal(again.warnings.filter((w) => /corrupt cache file .*blobs-/.test(w)).length, 2, again.warnings.join(''));
+  } finally {
+    repo.close();
+    cleanup(fx.dir);
+  }
+});
+
+test('vector, LLM answer, history and feature caches: a corrupt file is a miss with one warning', async () => {
+  const fx = fixture();
+  try {
+    // vectors
+    const vc = new VectorCache(fx.cache, 'fake:model');
+    vc.checkDimension(2);
+    vc.set('ab12', { spans: [[1, 3]], dim: 2, vectors: new Float32Array([0.5, 0.25]) });
+    assert.deepEqual([...new VectorCache(fx.cache, 'fake:model').get('ab12')!.vectors], [0.5, 0.25]);
+    const vecFile = filesUnder(join(fx.cache, 'vectors')).find((f) => f.endsWith('.f32'))!;
+    flipBit(vecFile, 8 * statSync(vecFile).size - 200);
+    const vec = await withWarnings(() => new VectorCache(fx.cache, 'fake:model').get('ab12'));
+    assert.equal(vec.value, undefined);
+    assert.deepEqual(vec.warnings, [corrupted(vecFile)]);
+    // LLM answers
+    let calls = 0;
+    const inner: ChatModel = { id: 'fake', complete: async () => ({ text: `answer ${++calls}`, inputTokens: 3, outputTokens: 1 }) };
+    const req = { messages: [{ role: 'user' as const, content: 'rank these' }], maxTokens: 5 };
+    const llm = new CachedChatModel(inner, join(fx.cache, 'llm'));
+    assert.equal((await llm.complete(req)).text, 'answer 1');
+    assert.equal((await llm.complete(req)).text, 'answer 1', 'from the cache');
+    const answerFile = filesUnder(join(fx.cache, 'llm'))[0];
+    writeFileSync(answerFile, readFileSync(answerFile, 'utf8').replace('answer 1', 'answer X'));
+    const answer = await withWarnings(() => llm.complete(req));
+    assert.equal(answer.value.text, 'answer 2', 'the edited answer is not used');
+    assert.deepEqual(answer.warnings, [corrupted(answerFile)]);
+    // history log
+    const head = git(fx.work, 'rev-parse', 'HEAD');
+    assert.equal((await HistoryLog.load(fx.work, [head], { cacheDir: fx.cache })).size, 1);
+    const logFile = filesUnder(join(fx.cache, 'history'))[0];
+    writeFileSync(logFile, readFileSync(logFile, 'utf8').replace('"shas":["', '"shas":["0'));
+    const log = await withWarnings(() => HistoryLog.load(fx.work, [head], { cacheDir: fx.cache }));
+    assert.equal(log.value.indexOf(head), 0, 'rebuilt from git');
+    assert.deepEqual(log.warnings, [corrupted(logFile)]);
+    // features: a checksum that fits over a feature matrix that does not
+    const fc = new FeatureCache(join(fx.dir, 'features'), {});
+    const issue = { id: 'i1', repo: 'o/r', commit: head, text: 't', created: 0, gold: { file: [], module: [], function: [] } };
+    const n = 2;
+    fc.set(issue, { id: 'i1', repo: 'o/r', n, features: new Float32Array(n * FEATURES.length), ids: ['a', 'b'], paths: ['a', 'b'], modules: ['a', 'b'], gold: issue.gold });
+    assert.equal(fc.get(issue)?.n, 2);
+    const featFile = filesUnder(join(fx.dir, 'features'))[0];
+    const stored = readCheckedFile(featFile, 'feat.v2', (p) => JSON.parse(p.toString('utf8')) as { n: number });
+    writeCheckedFile(featFile, 'feat.v2', [JSON.stringify({ ...stored, n: 3 })]);
+    const feat = await withWarnings(() => fc.get(issue));
+    assert.equal(feat.value, undefined);
+    assert.deepEqual(feat.warnings, [corrupted(featFile)]);
+  } finally {
+    cleanup(fx.dir);
+  }
+});

@@ -1,0 +1,87 @@
+// Issue 12 item 15: sizes, and least-recently-used eviction that spares what is in use.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cacheMaxBytes, evictToSize, listCacheEntries, parseSize, summariseCache, trimAfterBuild } from '../../src/index/cache-usage.js';
+import { cleanup, tempDir } from '../repo/git-fixture.js';
+
+test('sizes: 2G, 500M, 1.5GiB, 64k, bytes; anything else names the option', () => {
+  assert.equal(parseSize('2G', 'x'), 2 * 1024 ** 3);
+  assert.equal(parseSize('500M', 'x'), 500 * 1024 ** 2);
+  assert.equal(parseSize('1.5GiB', 'x'), 1.5 * 1024 ** 3);
+  assert.equal(parseSize('64kb', 'x'), 64 * 1024);
+  assert.equal(parseSize('123456', 'x'), 123456);
+  assert.throws(() => parseSize('-1G', '--max-size'), /^IssuelocError: --max-size takes a size such as 500M or 2G, got '-1G'$/);
+  assert.throws(() => parseSize('2 gallons', '--max-size'), /--max-size takes a size/);
+  const saved = process.env.ISSUELOC_CACHE_MAX_SIZE;
+  try {
+    delete process.env.ISSUELOC_CACHE_MAX_SIZE;
+    assert.equal(cacheMaxBytes(), 2 * 1024 ** 3);
+    process.env.ISSUELOC_CACHE_MAX_SIZE = '10M';
+    assert.equal(cacheMaxBytes(), 10 * 1024 ** 2);
+    assert.equal(cacheMaxBytes('1k'), 1024, 'the option wins');
+    process.env.ISSUELOC_CACHE_MAX_SIZE = 'big';
+    assert.throws(() => cacheMaxBytes(), /ISSUELOC_CACHE_MAX_SIZE takes a size/);
+  } finally {
+    if (saved === undefined) delete process.env.ISSUELOC_CACHE_MAX_SIZE;
+    else process.env.ISSUELOC_CACHE_MAX_SIZE = saved;
+  }
+});
+
+test('after a build: no walk while the running estimate stays under 90 % of the cap, a walk and eviction past it', () => {
+  const dir = tempDir('issueloc-usage-');
+  try {
+    const blob = (name: string, bytes: number) => {
+      mkdirSync(join(dir, 'blobs-k', 'aa'), { recursive: true });
+      writeFileSync(join(dir, 'blobs-k', 'aa', name), Buffer.alloc(bytes));
+      const t = new Date(Date.now() - 86_400_000);
+      utimesSync(join(dir, 'blobs-k', 'aa', name), t, t);
+    };
+    blob('one.json', 100);
+    trimAfterBuild(dir, 1000, 0, new Set()); // walks: no estimate yet
+    blob('two.json', 800); // written behind the estimate's back
+    trimAfterBuild(dir, 1000, 100, new Set()); // estimate 200: no walk
+    assert.equal(listCacheEntries(dir).length, 2);
+    trimAfterBuild(dir, 1000, 750, new Set()); // estimate 950 > 900: walks, 900 bytes fit
+    assert.equal(listCacheEntries(dir).length, 2);
+    trimAfterBuild(dir, 850, 0, new Set()); // 900 > 765: walks, evicts the oldest
+    assert.equal(listCacheEntries(dir).length, 1);
+  } finally {
+    cleanup(dir);
+  }
+});
+
+test('eviction: oldest entries first, an index with its file-level file as one entry, kept files spared', () => {
+  const dir = tempDir('issueloc-usage-');
+  try {
+    const put = (rel: string, bytes: number, daysAgo: number) => {
+      const f = join(dir, rel);
+      mkdirSync(join(f, '..'), { recursive: true });
+      writeFileSync(f, Buffer.alloc(bytes));
+      const t = new Date(Date.now() - daysAgo * 86_400_000);
+      utimesSync(f, t, t);
+      return f;
+    };
+    const oldest = [put('index/c1.k.bin', 1000, 9), put('index/c1.k.files.bin', 500, 9)];
+    put('index/c2.k.bin', 1000, 5);
+    put('index/c2.k.files.bin', 500, 5);
+    put('blobs-k/ab/cdef.json', 100, 7);
+    put('llm/12/3456.json', 50, 1);
+    put('history/log.json', 10, 0);
+    put('other/notes.bin', 5000, 20);
+    const summary = Object.fromEntries(summariseCache(listCacheEntries(dir)).map((k) => [k.kind, [k.entries, k.bytes]]));
+    assert.deepEqual(summary, { index: [2, 3000], blobs: [1, 100], vectors: [0, 0], llm: [1, 50], history: [1, 10], partial: [0, 0] });
+    // 3160 bytes held: to 2000, the oldest index goes (1500), that is enough
+    const kept = evictToSize(dir, 2000, new Set());
+    assert.deepEqual(kept.removed.map((e) => e.files.sort()), [oldest.sort()]);
+    assert.equal(kept.bytesLeft, 1660);
+    // to 100 with c2 in use: blob, LLM answer and history go; c2 stays though still over the cap
+    const spared = evictToSize(dir, 100, new Set([join(dir, 'index/c2.k.bin')]));
+    assert.deepEqual(spared.removed.map((e) => e.kind), ['blobs', 'llm', 'history']);
+    assert.equal(spared.bytesLeft, 1500, 'the index in use is never removed, even over the cap');
+    assert.equal(listCacheEntries(join(dir, 'none')).length, 0);
+  } finally {
+    cleanup(dir);
+  }
+});
