@@ -7,7 +7,7 @@ import { isInt, isRecord, readCheckedFile, readCheckedJson, writeCheckedFile, wr
 export const DOCUMENT_FORMAT = 'd1';
 /** Tags of the checked files (src/util/checked-file.ts); part of the folder name, so old formats are not read. */
 const ENTRY_TAG = 'vec.v2';
-const MODEL_TAG = 'vecmod.2';
+export const MODEL_TAG = 'vecmod.2';
 
 /** The vectors of one file's units, as cached. */
 export interface CachedVectors {

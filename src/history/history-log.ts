@@ -253,7 +253,8 @@ async function commitsAmong(repoPath: string, shas: readonly string[]): Promise<
   }
 }
 
-const HISTORY_TAG = 'hist.v2';
+/** Tag of the history log's cache file (src/util/checked-file.ts). */
+export const HISTORY_TAG = 'hist.v2';
 
 /** Whether `x` is a whole {@link HistoryLogFile}: one entry per commit in each array, indices in range. */
 function isHistoryLogFile(x: unknown): x is HistoryLogFile {

@@ -15,7 +15,8 @@ import { GitRepo } from '../../src/repo/git.js';
 import { indexCommit } from '../../src/index/index-commit.js';
 import { checkVectors, EmbedderFailure, type Embedder } from '../../src/embed/embedder.js';
 import { buildVectorIndex } from '../../src/embed/vector-index.js';
-import { VectorCache } from '../../src/embed/vector-cache.js';
+import { MODEL_TAG, VectorCache } from '../../src/embed/vector-cache.js';
+import { readCheckedPayload } from '../../src/util/checked-file.js';
 import { RetrieveRerank } from '../../src/rerank/retrieve-rerank.js';
 
 const bin = join(resolve(dirname(fileURLToPath(import.meta.url)), '../../..'), 'dist/src/cli/bin.js');
@@ -56,7 +57,7 @@ function filesUnder(dir: string, suffix: string): string[] {
 function cachedVectorFiles(model: string): string[] {
   return filesUnder(cacheDir, 'model.json')
     .map((f) => join(cacheDir, f))
-    .filter((f) => f.includes('vectors') && String((JSON.parse(readFileSync(f, 'utf8')) as { model: string }).model).includes(`#${model}|`))
+    .filter((f) => f.includes('vectors') && String((JSON.parse(readCheckedPayload(f, MODEL_TAG)!.toString('utf8')) as { model: string }).model).includes(`#${model}|`))
     .flatMap((f) => filesUnder(dirname(f), '.f32'));
 }
 /** Every `.f32` and model.json under the cache's vectors folders. */

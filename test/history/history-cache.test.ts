@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HistoryLog, historyLogFile } from '../../src/history/history-log.js';
+import { HISTORY_TAG, HistoryLog, historyLogFile } from '../../src/history/history-log.js';
+import { readCheckedPayload, writeCheckedJson } from '../../src/util/checked-file.js';
 import { RepoHistory } from '../../src/history/repo-history.js';
 import { SimilarIssues } from '../../src/history/similar-issues.js';
 import { openIndex } from '../../src/index/open-index.js';
@@ -247,9 +248,9 @@ test('history cache: a malformed cache file is rebuilt, not trusted', async () =
   try {
     await HistoryLog.load(fx.dir, [fx.sha('C')], { cacheDir: cache });
     const file = historyLogFile(cache, fx.dir);
-    const data = JSON.parse(readFileSync(file, 'utf8')) as { parents: number[][]; files: number[][] };
-    data.parents[0] = [99]; // a parent index out of range
-    writeFileSync(file, JSON.stringify(data));
+    const data = JSON.parse(readCheckedPayload(file, HISTORY_TAG)!.toString('utf8')) as { parents: number[][]; files: number[][] };
+    data.parents[0] = [99]; // a parent index out of range, in a file whose checksum is right
+    writeCheckedJson(file, HISTORY_TAG, data);
     assert.deepEqual(await evidenceAt(fx.dir, fx.sha('G'), ISSUE, cache), await evidenceAt(fx.dir, fx.sha('G'), ISSUE, fresh));
   } finally {
     fx.remove();
@@ -264,7 +265,7 @@ test('history cache: heads kept are the tips only; a shallow history is used but
   const clone = tempDir();
   try {
     for (const id of ['B', 'D', 'C', 'G']) await HistoryLog.load(fx.dir, [fx.sha(id)], { cacheDir: cache });
-    assert.deepEqual((JSON.parse(readFileSync(historyLogFile(cache, fx.dir), 'utf8')) as { heads: string[] }).heads, [fx.sha('G')]);
+    assert.deepEqual((JSON.parse(readCheckedPayload(historyLogFile(cache, fx.dir), HISTORY_TAG)!.toString('utf8')) as { heads: string[] }).heads, [fx.sha('G')]);
     git(clone, ['clone', '-q', '--depth', '2', `file://${fx.dir}`, 'shallow']);
     const shallow = join(clone, 'shallow');
     const cut = await HistoryLog.load(shallow, [fx.sha('G')], { cacheDir: cache });
