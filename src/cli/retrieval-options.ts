@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander';
 import { IssuelocError } from '../errors.js';
+import { parseNumberOption } from './options.js';
 import type { Embedder } from '../embed/embedder.js';
 import { openEmbedder } from '../embed/spec.js';
 import { FUSION_METHODS, type FusionOptions } from '../retrieve/fusion.js';
@@ -33,10 +34,8 @@ export interface OpenedRetrieval {
   close(): Promise<void>;
 }
 
-function whole(v: unknown, name: string, min: number): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < min) throw new IssuelocError(`${name} takes a whole number ≥ ${min}, got '${String(v)}'`);
-  return n;
+function whole(v: unknown, name: string, min: number, max?: number): number {
+  return parseNumberOption(v, name, { min, max, whole: true });
 }
 
 /**
@@ -56,9 +55,9 @@ export async function openRetrieval(o: Record<string, unknown>, cacheDir: string
     const window = whole(o.rerankWindow ?? DEFAULT_LISTWISE.window, '--rerank-window', 2);
     const stride = whole(o.rerankStride ?? DEFAULT_LISTWISE.stride, '--rerank-stride', 1);
     if (stride > window) throw new IssuelocError(`--rerank-stride (${stride}) must not exceed --rerank-window (${window})`);
-    const timeout = Number(o.rerankTimeout ?? 120);
-    if (!(timeout > 0)) throw new IssuelocError(`--rerank-timeout takes seconds > 0, got '${String(o.rerankTimeout)}'`);
-    const retries = whole(o.rerankRetries ?? 3, '--rerank-retries', 0);
+    // a timer holds at most 2^31-1 ms (24.8 days): a day is the most a call may wait
+    const timeout = parseNumberOption(o.rerankTimeout ?? 120, '--rerank-timeout', { min: 0, aboveMin: true, max: 86_400 });
+    const retries = whole(o.rerankRetries ?? 3, '--rerank-retries', 0, 100);
     const model = await openChatModel(o.rerank as string, { cacheDir, apiKeyEnv, timeoutMs: timeout * 1000, retries, onRetry });
     if (model) {
       reranker = new ListwiseReranker(model, {
