@@ -3,7 +3,6 @@
  * (`src/eval/run-eval.ts`, `src/eval/results.ts`); argument parsing, progress and output only.
  * Also registers `stats` and `report`, which read results folders.
  */
-import { mkdirSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import { DEFAULT_ISSUE_TEXT, type IssueTextOptions } from '../eval/issue-text.js';
@@ -12,6 +11,7 @@ import { defaultWorkers, runEvaluation, type EvalOptions, type SplitMode } from 
 import { toMarkdown } from '../eval/tables.js';
 import { textSettingsLabel, type TextSettings } from '../eval/text-settings.js';
 import { PAPER_RETRIEVERS, parseRetrieverList, type RetrieverSettings } from '../retrieve/file-retrievers/registry.js';
+import { makeDirs } from '../util/make-dirs.js';
 import { parseNumberOption } from './options.js';
 import { progressBar, type ProgressBar } from './progress.js';
 import { registerReportCommand } from './report.js';
@@ -88,7 +88,7 @@ export function registerEvalCommand(program: Command): void {
         limit: o.limit === undefined ? undefined : number(o.limit, '--limit', 1, undefined, true),
         onProgress: progressOf(o.progress),
       };
-      mkdirSync(out, { recursive: true });
+      makeDirs(out);
       const runs = new RunFileWriter(out, retrievers);
       let run;
       try {

@@ -4,7 +4,9 @@
  *
  * - 0: results (a ranking, a dataset, a report);
  * - 1: nothing matched (no word of the issue in the code, no linked issue, nothing exported);
- * - 2: bad input or usage (an {@link IssuelocError}: the message names the input at fault);
+ * - 2: bad input or usage (an {@link IssuelocError}: the message names the input at fault; also
+ *   a file-system error on a path, such as an output folder that cannot be made or written:
+ *   `issueloc: cannot open /root/x.jsonl: permission denied (EACCES)`);
  * - 3: internal failure, a bug: `issueloc: internal error: <message>` (the stack trace with
  *   `ISSUELOC_DEBUG=1`).
  */
@@ -20,6 +22,21 @@ import { registerExportTrainingCommand } from './export-training.js';
 /** The exit codes, as `--help` lists them. */
 export const EXIT_CODES_HELP = 'Exit codes: 0 results, 1 nothing matched, 2 bad input or usage, 3 internal failure (a bug;\n' +
   'ISSUELOC_DEBUG=1 prints its stack trace).';
+
+/** Codes of file-system errors that are about the path (permissions, a missing or full disk), not a bug. */
+const PATH_ERRORS = new Set(['ENOENT', 'EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EDQUOT', 'ENOTDIR', 'EISDIR', 'EEXIST', 'ENAMETOOLONG', 'ELOOP']);
+
+/**
+ * The one-line message of a file-system error on a path (`cannot mkdir /proc/x: no such file
+ * or directory (ENOENT)`), or undefined for any other error.
+ */
+export function pathErrorMessage(e: unknown): string | undefined {
+  const err = e as NodeJS.ErrnoException;
+  if (!(e instanceof Error) || !PATH_ERRORS.has(err.code ?? '') || typeof err.syscall !== 'string' || typeof err.path !== 'string') return undefined;
+  const what = /^[A-Z]+: ([^,]+),/.exec(err.message)?.[1];
+  const op = err.syscall.endsWith(err.path) ? err.syscall : `${err.syscall} ${err.path}`;
+  return `cannot ${op}: ${what ? `${what} (${err.code})` : err.code}`;
+}
 
 /** The one stderr line (with a stack trace when ISSUELOC_DEBUG is set) of an unexpected error. */
 export function internalErrorLine(e: unknown): string {
@@ -63,6 +80,11 @@ export async function main(argv: string[], program: Command = buildProgram()): P
     if (e instanceof IssuelocError) {
       process.stderr.write(`issueloc: ${e.message}\n`);
       return e.exitCode;
+    }
+    const pathError = pathErrorMessage(e);
+    if (pathError) {
+      process.stderr.write(`issueloc: ${pathError}\n`);
+      return 2;
     }
     process.stderr.write(internalErrorLine(e));
     return 3;

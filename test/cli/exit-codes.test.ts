@@ -73,6 +73,24 @@ test('an error outside the command (an uncaught exception in a callback) exits 3
   assert.equal(err, 'issueloc: internal error: Invalid typed array length: 5000000000\n');
 });
 
+test('a file-system error on a path (an output folder under /proc, a file in the way) is bad input: exit 2, one line, no hang', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'issueloc-out-'));
+  const file = join(dir, 'plain');
+  writeFileSync(file, 'x');
+  for (const [out, message] of [
+    ['/proc/issueloc-x/results', /^issueloc: cannot mkdir \/proc\/issueloc-x: no such file or directory \(ENOENT\)\n$/],
+    [join(file, 'results'), /^issueloc: cannot mkdir .*plain: not a directory \(ENOTDIR\)\n$/],
+  ] as const) {
+    const r = spawnSync(process.execPath, [bin, 'eval', '--dataset', join(dir, 'none.jsonl'), '--repo', dir, '-o', out, '--no-progress'], { encoding: 'utf8', timeout: 30_000, killSignal: 'SIGKILL' });
+    assert.equal(r.status, 2, `${out}: ${r.stderr} (signal ${r.signal})`);
+    assert.match(r.stderr, message);
+  }
+  // writeFileAtomic (every -o file) under /proc: an error, not an endless loop
+  const script = `import('${join(root, 'dist/src/util/atomic-write.js')}').then((m) => { try { m.writeFileAtomic('/proc/issueloc-x/y.json', ['{}']); } catch (e) { console.log(e.code); } });`;
+  const w = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 30_000, killSignal: 'SIGKILL' });
+  assert.equal(w.stdout.trim(), 'ENOENT', `signal ${w.signal}`);
+});
+
 test('--help lists the exit codes', () => {
   const r = spawnSync(process.execPath, [bin, '--help'], { encoding: 'utf8' });
   assert.equal(r.status, 0);
