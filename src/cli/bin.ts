@@ -11,6 +11,8 @@ function onOutputError(e: NodeJS.ErrnoException): void {
   process.exitCode = 3;
 }
 process.stdout.on('error', onOutputError);
+// stderr gone: nowhere left to tell anything
+process.stderr.on('error', () => undefined);
 
 // An error outside the command's promise (an event handler of a library; a rejection nobody
 // awaited): one line and exit 3, not Node's stack trace and exit 1 ("nothing matched"). The
