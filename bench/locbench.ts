@@ -172,5 +172,5 @@ function ms(xs: number[]): string {
 
 main().catch((e) => {
   process.stderr.write(`locbench: ${(e as Error).message}\n`);
-  process.exit(1);
+  process.exitCode = 1;
 });

@@ -162,5 +162,5 @@ function repositoryFolds(issues: readonly LabelledIssue[], k: number): LabelledI
 
 main().catch((e) => {
   process.stderr.write(`ltr-folds: ${(e as Error).message}\n`);
-  process.exit(1);
+  process.exitCode = 1;
 });

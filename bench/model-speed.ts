@@ -86,5 +86,5 @@ async function main() {
 
 main().catch((e) => {
   process.stderr.write(`model-speed: ${(e as Error).message}\n`);
-  process.exit(1);
+  process.exitCode = 1;
 });

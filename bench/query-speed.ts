@@ -73,5 +73,5 @@ async function main() {
 
 main().catch((e) => {
   process.stderr.write(`query-speed: ${(e as Error).message}\n`);
-  process.exit(1);
+  process.exitCode = 1;
 });

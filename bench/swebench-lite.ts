@@ -199,5 +199,5 @@ async function main() {
 
 main().catch((e) => {
   process.stderr.write(`swebench-lite: ${(e as Error).message}\n`);
-  process.exit(1);
+  process.exitCode = 1;
 });

@@ -3,16 +3,16 @@
  * (`src/eval/run-eval.ts`, `src/eval/results.ts`); argument parsing, progress and output only.
  * Also registers `stats` and `report`, which read results folders.
  */
-import { mkdirSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { Command, Option } from 'commander';
-import { IssuelocError } from '../errors.js';
 import { DEFAULT_ISSUE_TEXT, type IssueTextOptions } from '../eval/issue-text.js';
 import { RunFileWriter, retrieverTable, writeResults, writeSummary, type RunSummary } from '../eval/results.js';
 import { defaultWorkers, runEvaluation, type EvalOptions, type SplitMode } from '../eval/run-eval.js';
 import { toMarkdown } from '../eval/tables.js';
 import { textSettingsLabel, type TextSettings } from '../eval/text-settings.js';
 import { PAPER_RETRIEVERS, parseRetrieverList, type RetrieverSettings } from '../retrieve/file-retrievers/registry.js';
+import { makeDirs } from '../util/make-dirs.js';
+import { parseNumberOption } from './options.js';
 import { progressBar, type ProgressBar } from './progress.js';
 import { registerReportCommand } from './report.js';
 import { registerStatsCommand } from './stats.js';
@@ -24,12 +24,8 @@ export function registerEvalCommands(program: Command): void {
   registerReportCommand(program);
 }
 
-function number(v: string, name: string, min: number, max = Number.POSITIVE_INFINITY, integer = false): number {
-  const n = Number(v);
-  if (!Number.isFinite(n) || n < min || n > max || (integer && !Number.isInteger(n))) {
-    throw new IssuelocError(`${name} takes ${integer ? 'a whole number' : 'a number'} ${max === Number.POSITIVE_INFINITY ? `≥ ${min}` : `in [${min}, ${max}]`}, got '${v}'`);
-  }
-  return n;
+function number(v: string, name: string, min: number, max?: number, whole = false): number {
+  return parseNumberOption(v, name, { min, max, whole });
 }
 
 /** `issueloc eval` (see the file comment). */
@@ -87,12 +83,12 @@ export function registerEvalCommand(program: Command): void {
         dataset: o.dataset, repo: o.repo, mirrors: o.mirrors, retrievers, split: o.split as SplitMode, text, issueText,
         includeTests: o.excludeTests !== true, retrieverSettings,
         workers: number(o.workers, '--workers', 1, 64, true),
-        runDepth: number(o.runDepth, '--run-depth', 1, Number.POSITIVE_INFINITY, true),
-        maxFileBytes: o.maxFileBytes === undefined ? undefined : number(o.maxFileBytes, '--max-file-bytes', 1),
-        limit: o.limit === undefined ? undefined : number(o.limit, '--limit', 1, Number.POSITIVE_INFINITY, true),
+        runDepth: number(o.runDepth, '--run-depth', 1, undefined, true),
+        maxFileBytes: o.maxFileBytes === undefined ? undefined : number(o.maxFileBytes, '--max-file-bytes', 1, undefined, true),
+        limit: o.limit === undefined ? undefined : number(o.limit, '--limit', 1, undefined, true),
         onProgress: progressOf(o.progress),
       };
-      mkdirSync(out, { recursive: true });
+      makeDirs(out);
       const runs = new RunFileWriter(out, retrievers);
       let run;
       try {

@@ -7,10 +7,9 @@ import { readDataset } from '../dataset/stats.js';
 import { toJsonl } from '../dataset/output.js';
 import { exportTraining } from '../dataset/training-export.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
-import { indexOptions, parseIndexSettings, parseRankingOptions, rankingOptions } from './options.js';
+import { indexOptions, parseIndexSettings, parseRankingOptions, rankingOptions, wholeOption } from './options.js';
 import { openRetrieval, retrievalOptions } from './retrieval-options.js';
 import { progressBar } from './progress.js';
-import { positiveInt } from './localize.js';
 
 /** `x.jsonl` → `x.listwise.jsonl` and `x.dropped.jsonl`. */
 function besideOut(out: string, tag: string): string {
@@ -26,16 +25,14 @@ export function registerExportTrainingCommand(program: Command): void {
     .requiredOption('--repo <path>', 'the git repository of the dataset')
     .requiredOption('-o, --out <file>', 'contrastive JSONL ({query, pos, neg}); the listwise file and dropped issues go beside it')
     .option('--listwise-out <file>', 'listwise JSONL for reranker training (default <out>.listwise.jsonl)')
-    .option('--negatives <n>', 'hard negatives per issue', (v) => positiveInt(v, '--negatives'), 10)
-    .option('--filter-top <n>', 'keep an issue only when a positive ranks within this many (0 = keep all)', '20')
-    .option('--window <n>', 'candidates per listwise example', (v) => positiveInt(v, '--window'), 10)
+    .option('--negatives <n>', 'hard negatives per issue', wholeOption('--negatives', 1), 10)
+    .option('--filter-top <n>', 'keep an issue only when a positive ranks within this many (0 = keep all)', wholeOption('--filter-top', 0), 20)
+    .option('--window <n>', 'candidates per listwise example', wholeOption('--window', 1), 10)
     .option('--no-progress', 'no progress bar on stderr');
   indexOptions(cmd);
   rankingOptions(cmd);
   retrievalOptions(cmd, { rerank: false });
   cmd.action(async (o) => {
-    const filterTop = Number(o.filterTop);
-    if (!Number.isInteger(filterTop) || filterTop < 0) throw new IssuelocError(`--filter-top takes a whole number ≥ 0, got '${o.filterTop}'`);
     const records = readDataset(o.dataset);
     if (records.length === 0) throw new IssuelocError(`no records in ${o.dataset}`);
     const repo = await GitRepo.open(o.repo);
@@ -46,7 +43,7 @@ export function registerExportTrainingCommand(program: Command): void {
       const { contrastive, listwise, dropped } = await exportTraining(records, repo, {
         cacheDir, maxCacheBytes: cacheMaxBytes(o.cacheMaxSize), settings: parseIndexSettings(o), ranking: parseRankingOptions(o),
         embedder: retrieval.embedder, fusion: retrieval.fusion,
-        negatives: o.negatives, filterTop, listwiseSize: o.window, onProgress: bar.update,
+        negatives: o.negatives, filterTop: o.filterTop, listwiseSize: o.window, onProgress: bar.update,
       });
       bar.stop();
       writeFileAtomic(besideOut(o.out, 'dropped'), [toJsonl(dropped)]);

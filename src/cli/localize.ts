@@ -7,11 +7,14 @@ import { cacheMaxBytes } from '../index/cache-usage.js';
 import type { Localization } from '../retrieve/localize.js';
 import { RetrieveRerank } from '../rerank/retrieve-rerank.js';
 import type { RankedItem } from '../retrieve/rollup.js';
-import { readIssueText } from './issue-input.js';
+import { DEFAULT_MAX_ISSUE_BYTES, readIssueInput } from './issue-input.js';
+import { SINGLE_ISSUE_FORMATS } from '../issues/single-issue.js';
+import { MAX_ISSUE_FILE_BYTES } from '../issues/read-text.js';
 import { extractIssueSignals, type IssueSignals } from '../text/issue-signals.js';
 import { queryTermsOf } from '../retrieve/query.js';
-import { rankingOptions, parseRankingOptions, indexOptions, parseIndexSettings } from './options.js';
+import { rankingOptions, parseRankingOptions, indexOptions, parseIndexSettings, wholeOption } from './options.js';
 import { progressBar } from './progress.js';
+import { flexibleWidths, MAX_EVIDENCE_CHARS, shorten, tableWidth, wrapWords } from './table-layout.js';
 import { localizeWithModel } from './model-localize.js';
 import { openRetrieval, rerankSummary, retrievalOptions, type OpenedRetrieval } from './retrieval-options.js';
 
@@ -27,8 +30,10 @@ export function registerLocalizeCommand(program: Command): void {
     .option('--rev <rev>', 'base commit to search (any git revision)', 'HEAD')
     .option('--issue <text>', 'the issue text')
     .option('--issue-file <path>', 'file holding the issue text ("-" for stdin)')
+    .addOption(new Option('--issue-format <format>', 'the issue as plain text, or JSON of a GitHub issue (gh issue view --json title,body) or a Jira REST issue; auto tells them apart').choices([...SINGLE_ISSUE_FORMATS]).default('auto'))
+    .option('--max-issue-bytes <n>', 'refuse an issue text longer than this many bytes (1 MiB by default)', wholeOption('--max-issue-bytes', 1, MAX_ISSUE_FILE_BYTES), DEFAULT_MAX_ISSUE_BYTES)
     .addOption(new Option('--level <level>', 'which rankings to show').choices([...LEVELS, 'all']).default('all'))
-    .option('--top <n>', 'items per level', (v) => positiveInt(v, '--top'), 10)
+    .option('--top <n>', 'items per level (a larger n than there are items shows them all)', wholeOption('--top', 1), 10)
     .option('--json', 'machine output: one JSON object')
     .option('--explain', 'also show which issue-text signals (stack frames, paths, names) raised each item')
     .option('--model <file>', 'rerank with a learned model: a file written by issueloc train, or "default" (docs/learning-to-rank.md)')
@@ -37,8 +42,11 @@ export function registerLocalizeCommand(program: Command): void {
   rankingOptions(cmd);
   retrievalOptions(cmd);
   cmd.action(async (o) => {
-    const { text, source } = readIssueText(o);
+    // every option is checked before the issue is read or anything indexed
     const settings = parseIndexSettings(o);
+    const ranking = parseRankingOptions(o);
+    const { text, source, warning } = await readIssueInput(o);
+    if (warning) process.stderr.write(`issueloc: warning: ${warning}\n`);
     if (queryTermsOf(text, { stem: settings.stem ?? false }).size === 0) {
       throw new IssuelocError(`issue text (from ${source}) has no searchable word: only stop words and punctuation`);
     }
@@ -50,7 +58,7 @@ export function registerLocalizeCommand(program: Command): void {
       const { codeIndex } = opened;
       retrieval = await openRetrieval(o, opened.cacheDir, (m) => process.stderr.write(`issueloc: ${m}\n`));
       const embedBar = progressBar('embedding functions', o.progress);
-      const pipeline = await RetrieveRerank.open(opened.repo, codeIndex, { ranking: parseRankingOptions(o), ...retrieval, cacheDir: opened.cacheDir, onProgress: embedBar.update })
+      const pipeline = await RetrieveRerank.open(opened.repo, codeIndex, { ranking, ...retrieval, cacheDir: opened.cacheDir, onProgress: embedBar.update })
         .finally(embedBar.stop);
       const t0 = performance.now();
       const { localization: result, rerank } = o.model
@@ -98,8 +106,15 @@ function nothingShown(result: Localization, levels: Level[]): string {
   return other ? `no ${levels.join(' or ')} matched; ${plural(other)} did (--level ${other})` : 'nothing matched';
 }
 
+/**
+ * The ranking tables, fitted to {@link tableWidth}: matched terms wrap at spaces (below the item,
+ * beside its signals, when long ids leave them less than 20 columns); with `explain`, the
+ * signals of an item go on a row of their own below it, one line each, the evidence shortened to
+ * at most {@link MAX_EVIDENCE_CHARS} characters (`--json` keeps it whole). Ids are never cut.
+ */
 function printText(result: Localization, levels: Level[], commit: string, explain: boolean): void {
   process.stdout.write(`base commit ${commit.slice(0, 12)}\n`);
+  const width = tableWidth();
   for (const l of levels) {
     const items: RankedItem[] = result[plural(l)];
     if (items.length === 0) {
@@ -107,12 +122,24 @@ function printText(result: Localization, levels: Level[], commit: string, explai
       process.stdout.write(`\n${plural(l)}\n(no ${l} matched)\n`);
       continue;
     }
-    const head = ['#', 'score', l, 'matched issue terms', ...(explain ? ['signals'] : [])];
-    const table = new Table({ head, style: { head: [], border: [] } });
-    items.forEach((it, i) => table.push([
-      i + 1, it.score.toFixed(2), it.id, (it.matchedTerms ?? []).join(' '),
-      ...(explain ? [(it.signals ?? []).map((name, k) => (it.evidence?.[k] ? `${name} (${it.evidence[k]})` : name)).join('\n') || '–'] : []),
-    ]));
+    const terms = items.map((it) => (it.matchedTerms ?? []).join(' '));
+    const head = ['#', 'score', l, 'matched issue terms'];
+    const rows = items.map((it, i) => [String(i + 1), it.score.toFixed(2), it.id, terms[i]]);
+    const termsWidth = flexibleWidths([head, ...rows], [{ col: 3, min: 0 }], width).get(3)!;
+    const termsBelow = termsWidth < Math.min(20, Math.max(...rows.map((r) => r[3].length)));
+    // the row below an item spans all but its first column: the room inside the borders
+    const below = width - String(items.length).length - 7;
+    const table = new Table({ head: termsBelow ? head.slice(0, 3) : head, style: { head: [], border: [] } });
+    items.forEach((it, i) => {
+      const [rank, score, id] = rows[i];
+      table.push(termsBelow ? [rank, score, id] : [rank, score, id, wrapWords(terms[i], termsWidth)]);
+      const lines = (explain ? it.signals ?? [] : []).map((name, k) => {
+        const evidence = it.evidence?.[k];
+        return evidence ? `${name} (${shorten(evidence, Math.max(12, Math.min(MAX_EVIDENCE_CHARS, below - name.length - 3)))})` : name;
+      });
+      if (termsBelow && terms[i] !== '') lines.unshift(wrapWords(`matched: ${terms[i]}`, below));
+      if (lines.length > 0) table.push(['', { colSpan: termsBelow ? 2 : 3, content: lines.join('\n') }]);
+    });
     process.stdout.write(`\n${plural(l)}\n${table.toString()}\n`);
   }
 }
@@ -120,21 +147,21 @@ function printText(result: Localization, levels: Level[], commit: string, explai
 /**
  * `--explain`: what the issue text was read as, the evidence behind the signal names of the
  * tables (frameFile/frameFunction: stack frames; mentionedFile/mentionedUnit: paths and dotted
- * names; namedFunction: names written as calls or inline code). At most 8 of each.
+ * names; namedFunction: names written as calls or inline code). At most 8 of each, each shortened
+ * to {@link MAX_EVIDENCE_CHARS} characters, the lists wrapped to {@link tableWidth}.
  */
 function printSignals(s: IssueSignals): void {
-  const cap = (xs: string[]) => (xs.length > 8 ? `${xs.slice(0, 8).join(', ')}, … (${xs.length})` : xs.join(', ')) || '–';
+  const indent = ' '.repeat(18);
+  const width = Math.max(40, tableWidth() - indent.length);
+  const cap = (xs: string[]) => {
+    const shown = xs.slice(0, 8).map((x) => shorten(x));
+    const line = (xs.length > 8 ? `${shown.join(', ')}, … (${xs.length})` : shown.join(', ')) || '–';
+    return wrapWords(line, width).split('\n').join(`\n${indent}`);
+  };
   const frames = s.frames.map((f) => [f.file, f.line, f.function].filter((x) => x !== undefined).join(':'));
   process.stdout.write('\nissue read as (signals)\n' +
     `  stack frames:   ${cap(frames)}\n` +
     `  paths:          ${cap(s.filePaths)}\n` +
     `  dotted names:   ${cap(s.dottedNames)}\n` +
     `  names in code:  ${cap([...new Set([...s.calledNames, ...s.inlineCode])])}\n`);
-}
-
-/** Parses a positive integer option or throws a one-line error naming it. */
-export function positiveInt(v: string, name: string): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n <= 0) throw new IssuelocError(`${name} takes a positive whole number, got '${v}'`);
-  return n;
 }

@@ -1,7 +1,14 @@
 /**
  * `issueloc`: the command-line entry point. Commands live one per file in this folder; this
- * file only registers them and turns errors into one-line messages with meaningful exit codes
- * (0 results found, 1 nothing found, 2 bad input or usage).
+ * file only registers them and turns errors into one-line messages with meaningful exit codes:
+ *
+ * - 0: results (a ranking, a dataset, a report);
+ * - 1: nothing matched (no word of the issue in the code, no linked issue, nothing exported);
+ * - 2: bad input or usage (an {@link IssuelocError}: the message names the input at fault; also
+ *   a file-system error on a path, such as an output folder that cannot be made or written:
+ *   `issueloc: cannot open /root/x.jsonl: permission denied (EACCES)`);
+ * - 3: internal failure, a bug: `issueloc: internal error: <message>` (the stack trace with
+ *   `ISSUELOC_DEBUG=1`).
  */
 import { Command, CommanderError } from 'commander';
 import { IssuelocError } from '../errors.js';
@@ -13,6 +20,33 @@ import { registerTrainCommand } from './train.js';
 import { registerExportTrainingCommand } from './export-training.js';
 import { registerCacheCommand } from './cache-cmd.js';
 
+/** The exit codes, as `--help` lists them. */
+export const EXIT_CODES_HELP = 'Exit codes: 0 results, 1 nothing matched, 2 bad input or usage, 3 internal failure (a bug;\n' +
+  'ISSUELOC_DEBUG=1 prints its stack trace).';
+
+/** Codes of file-system errors that are about the path (permissions, a missing or full disk), not a bug. */
+const PATH_ERRORS = new Set(['ENOENT', 'EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EDQUOT', 'ENOTDIR', 'EISDIR', 'EEXIST', 'ENAMETOOLONG', 'ELOOP']);
+
+/**
+ * The one-line message of a file-system error on a path (`cannot mkdir /proc/x: no such file
+ * or directory (ENOENT)`), or undefined for any other error.
+ */
+export function pathErrorMessage(e: unknown): string | undefined {
+  const err = e as NodeJS.ErrnoException;
+  if (!(e instanceof Error) || !PATH_ERRORS.has(err.code ?? '') || typeof err.syscall !== 'string' || typeof err.path !== 'string') return undefined;
+  const what = /^[A-Z]+: ([^,]+),/.exec(err.message)?.[1];
+  const op = err.syscall.endsWith(err.path) ? err.syscall : `${err.syscall} ${err.path}`;
+  return `cannot ${op}: ${what ? `${what} (${err.code})` : err.code}`;
+}
+
+/** The one stderr line (with a stack trace when ISSUELOC_DEBUG is set) of an unexpected error. */
+export function internalErrorLine(e: unknown): string {
+  const err = e instanceof Error ? e : undefined;
+  const line = `issueloc: internal error: ${(err?.message ?? String(e)).split('\n')[0]}\n`;
+  return process.env.ISSUELOC_DEBUG && err?.stack ? `${line}${err.stack}\n` : line;
+}
+
+/** The `issueloc` program with every command registered (commander; errors thrown, not exited). */
 export function buildProgram(): Command {
   const program = new Command();
   program
@@ -20,6 +54,7 @@ export function buildProgram(): Command {
     .description('Rank the files, modules and functions of a git repository that an issue needs changed.')
     .version('0.1.0')
     .showHelpAfterError(false)
+    .addHelpText('after', `\n${EXIT_CODES_HELP}`)
     .exitOverride();
   registerLocalizeCommand(program);
   registerIndexCommand(program);
@@ -31,10 +66,13 @@ export function buildProgram(): Command {
   return program;
 }
 
-/** Runs the CLI with `argv` (as process.argv) and returns the exit code. */
-export async function main(argv: string[]): Promise<number> {
+/**
+ * Runs the CLI with `argv` (as process.argv) and returns the exit code (see the file comment);
+ * `program` is {@link buildProgram}'s unless given (tests).
+ */
+export async function main(argv: string[], program: Command = buildProgram()): Promise<number> {
   try {
-    await buildProgram().parseAsync(argv);
+    await program.parseAsync(argv);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (e) {
     if (e instanceof CommanderError) {
@@ -45,9 +83,12 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`issueloc: ${e.message}\n`);
       return e.exitCode;
     }
-    const err = e as Error;
-    process.stderr.write(`issueloc: ${err?.message ?? String(e)}\n`);
-    if (process.env.ISSUELOC_DEBUG) process.stderr.write(`${err?.stack ?? ''}\n`);
-    return 1;
+    const pathError = pathErrorMessage(e);
+    if (pathError) {
+      process.stderr.write(`issueloc: ${pathError}\n`);
+      return 2;
+    }
+    process.stderr.write(internalErrorLine(e));
+    return 3;
   }
 }

@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander';
 import { IssuelocError } from '../errors.js';
+import { parseNumberOption } from './options.js';
 import type { Embedder } from '../embed/embedder.js';
 import { openEmbedder } from '../embed/spec.js';
 import { FUSION_METHODS, type FusionOptions } from '../retrieve/fusion.js';
@@ -46,17 +47,13 @@ export interface OpenedRetrieval {
   close(): Promise<void>;
 }
 
-function whole(v: unknown, name: string, min: number): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < min) throw new IssuelocError(`${name} takes a whole number ≥ ${min}, got '${String(v)}'`);
-  return n;
+function whole(v: unknown, name: string, min: number, max?: number): number {
+  return parseNumberOption(v, name, { min, max, whole: true });
 }
 
-/** Seconds > 0 (at most a day) as milliseconds. */
+/** Seconds > 0 as milliseconds; at most a day (a timer holds at most 2^31-1 ms, 24.8 days). */
 function seconds(v: unknown, name: string): number {
-  const s = Number(v);
-  if (!(s > 0 && s <= 86_400)) throw new IssuelocError(`${name} takes seconds > 0 (at most 86400), got '${String(v)}'`);
-  return s * 1000;
+  return parseNumberOption(v, name, { min: 0, aboveMin: true, max: 86_400 }) * 1000;
 }
 
 /**
@@ -76,7 +73,7 @@ export async function openRetrieval(o: Record<string, unknown>, cacheDir: string
   const embedder = await openEmbedder(o.embedder as string | undefined, {
     prefixes, apiKeyEnv, onRetry,
     timeoutMs: seconds(o.embedderTimeout ?? ENDPOINT_SECONDS, '--embedder-timeout'),
-    retries: whole(o.embedderRetries ?? ENDPOINT_RETRIES, '--embedder-retries', 0),
+    retries: whole(o.embedderRetries ?? ENDPOINT_RETRIES, '--embedder-retries', 0, 100),
   });
   let reranker: ListwiseReranker | undefined;
   if (o.rerank !== undefined) {
@@ -84,7 +81,7 @@ export async function openRetrieval(o: Record<string, unknown>, cacheDir: string
     const stride = whole(o.rerankStride ?? DEFAULT_LISTWISE.stride, '--rerank-stride', 1);
     if (stride > window) throw new IssuelocError(`--rerank-stride (${stride}) must not exceed --rerank-window (${window})`);
     const timeoutMs = seconds(o.rerankTimeout ?? ENDPOINT_SECONDS, '--rerank-timeout');
-    const retries = whole(o.rerankRetries ?? ENDPOINT_RETRIES, '--rerank-retries', 0);
+    const retries = whole(o.rerankRetries ?? ENDPOINT_RETRIES, '--rerank-retries', 0, 100);
     const model = await openChatModel(o.rerank as string, { cacheDir, apiKeyEnv, timeoutMs, retries, onRetry });
     if (model) {
       reranker = new ListwiseReranker(model, {

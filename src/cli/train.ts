@@ -10,7 +10,7 @@ import { LAMBDAMART_DEFAULTS } from '../rank/lambdamart.js';
 import type { OwnLevel } from '../rank/model.js';
 import { DEFAULT_OBJECTIVE, parseObjective } from '../rank/objective.js';
 import type { IndexSettings } from '../index/code-index.js';
-import { positiveInt } from './localize.js';
+import { parseNumberOption, wholeOption } from './options.js';
 import { progressBar } from './progress.js';
 
 /** `issueloc train`: fit the learned ranker on labelled datasets and write its model file. */
@@ -32,14 +32,14 @@ export function registerTrainCommand(program: Command): void {
     .option('--exclude-features <list>', 'features the model may not use')
     .option('--level-objective <level=spec...>', 'coordinate ascent: an own model for ranking files or modules, e.g. file=file:MAP (repeatable)')
     .option('--level-features <level=list...>', "coordinate ascent: features of a level's own model, e.g. file=pipeline,fileBm25f")
-    .option('--depth <n>', 'candidates reranked per issue', (v) => positiveInt(v, '--depth'), DEFAULT_CANDIDATES.depth)
-    .option('--restarts <n>', 'coordinate ascent: random restarts', (v) => count(v, '--restarts'), 2)
-    .option('--bags <n>', 'coordinate ascent: bootstrap bags averaged (1 = plain coordinate ascent)', (v) => count(v, '--bags'), 1)
-    .option('--seed <n>', 'coordinate ascent: random seed', (v) => count(v, '--seed'), 1)
-    .option('--trees <n>', `LambdaMART: boosting rounds (default ${LAMBDAMART_DEFAULTS.trees})`, (v) => count(v, '--trees'))
-    .option('--tree-depth <n>', `LambdaMART: depth of each tree (default ${LAMBDAMART_DEFAULTS.maxDepth})`, (v) => positiveInt(v, '--tree-depth'))
-    .option('--learning-rate <x>', `LambdaMART: shrinkage of each tree (default ${LAMBDAMART_DEFAULTS.learningRate})`, (v) => positiveNumber(v, '--learning-rate'))
-    .option('--min-leaf <n>', `LambdaMART: fewest candidates per leaf (default ${LAMBDAMART_DEFAULTS.minLeaf})`, (v) => positiveInt(v, '--min-leaf'))
+    .option('--depth <n>', 'candidates reranked per issue', wholeOption('--depth', 1), DEFAULT_CANDIDATES.depth)
+    .option('--restarts <n>', 'coordinate ascent: random restarts', wholeOption('--restarts', 0, 1000), 2)
+    .option('--bags <n>', 'coordinate ascent: bootstrap bags averaged (1 = plain coordinate ascent)', wholeOption('--bags', 1, 1000), 1)
+    .option('--seed <n>', 'coordinate ascent: random seed', wholeOption('--seed', 0, 2 ** 32 - 1), 1)
+    .option('--trees <n>', `LambdaMART: boosting rounds (default ${LAMBDAMART_DEFAULTS.trees})`, wholeOption('--trees', 0, 100_000))
+    .option('--tree-depth <n>', `LambdaMART: depth of each tree (default ${LAMBDAMART_DEFAULTS.maxDepth})`, wholeOption('--tree-depth', 1, 30))
+    .option('--learning-rate <x>', `LambdaMART: shrinkage of each tree (default ${LAMBDAMART_DEFAULTS.learningRate})`, (v) => parseNumberOption(v, '--learning-rate', { min: 0, aboveMin: true }))
+    .option('--min-leaf <n>', `LambdaMART: fewest candidates per leaf (default ${LAMBDAMART_DEFAULTS.minLeaf})`, wholeOption('--min-leaf', 1))
     .option('--level-trees <list>', 'LambdaMART: levels with own trees, fitted on their labels (file, module, file,module; none: the function trees rank every level)', 'none')
     .option('--no-history', 'no git-history features')
     .option('--similar-issues', "SimiScore over each dataset's earlier issues (needs report dates)")
@@ -111,13 +111,6 @@ function levelList(arg: string): OwnLevel[] {
   });
 }
 
-/** A positive finite number of an option. */
-function positiveNumber(v: string, name: string): number {
-  const n = Number(v);
-  if (!Number.isFinite(n) || n <= 0) throw new IssuelocError(`${name} takes a positive number, got '${v}'`);
-  return n;
-}
-
 /** `--level-objective file=SPEC` and `--level-features file=a,b` → the own models of levels. */
 function levelModels(objectives: string[], features: string[]): FitOptions['levels'] {
   const split = (arg: string, option: string): ['file' | 'module', string] => {
@@ -139,13 +132,6 @@ function levelModels(objectives: string[], features: string[]): FitOptions['leve
     own.features = featureList(list);
   }
   return out;
-}
-
-/** A whole number ≥ 0 of an option. */
-function count(v: string, name: string): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0) throw new IssuelocError(`${name} takes a whole number ≥ 0, got '${v}'`);
-  return n;
 }
 
 /** The features a model may use from `--features` / `--exclude-features`. */

@@ -6,6 +6,7 @@
  * them); the distributions (files, positive files, positive functions) from the records.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { readIssueFile } from '../issues/read-text.js';
 import { IssuelocError } from '../errors.js';
 import type { BuildMeta } from './build.js';
 import { sidecarPaths } from './output.js';
@@ -63,12 +64,8 @@ export function summarize(values: readonly number[]): Summary {
  *   `issue.id`, `positives` (list) or `candidates` (number); `cannot read <file>` otherwise.
  */
 export function readDataset(file: string): DatasetRecord[] {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new IssuelocError(`cannot read ${file}: ${(e as Error).message}`);
-  }
+  // read with a bound (the longest text Node holds), so /dev/zero is refused, not read for ever
+  const text = readIssueFile(file);
   const out: DatasetRecord[] = [];
   text.split('\n').forEach((raw, i) => {
     if (raw.trim() === '') return;

@@ -4,9 +4,10 @@
  *
  * Messages in: `{ settings: LoopSettings, tasks: IssueTask[] }` (workerData).
  * Messages out: `{ kind: 'outcome', outcome }` per issue, then `{ kind: 'done', timings, stats }`,
- * or `{ kind: 'error', message }`.
+ * or `{ kind: 'error', message, exitCode }` (an IssuelocError's code, 3 for an unexpected error).
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { IssuelocError } from '../errors.js';
 import { IssueEvaluator, type IssueTask, type LoopSettings } from './issue-loop.js';
 
 async function run(): Promise<void> {
@@ -21,5 +22,5 @@ async function run(): Promise<void> {
 }
 
 run().catch((e: unknown) => {
-  parentPort?.postMessage({ kind: 'error', message: (e as Error)?.message ?? String(e) });
+  parentPort?.postMessage({ kind: 'error', message: (e as Error)?.message ?? String(e), exitCode: e instanceof IssuelocError ? e.exitCode : 3 });
 });

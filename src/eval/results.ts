@@ -14,10 +14,11 @@
  * Runs are streamed to temporary files while the evaluation goes and renamed at the end, so a
  * failed run leaves no half-written run file behind.
  */
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { IssuelocError } from '../errors.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
+import { makeDirs } from '../util/make-dirs.js';
 import type { IssueOutcome } from './issue-loop.js';
 import { aggregate, DEFAULT_METRICS, PAPER_METRICS, type MetricAggregate } from './metrics.js';
 import type { EvalRun, IssueResultRow, SplitLabel } from './run-eval.js';
@@ -41,7 +42,7 @@ export class RunFileWriter {
   private closed = false;
 
   constructor(readonly dir: string, retrievers: readonly string[]) {
-    mkdirSync(dir, { recursive: true });
+    makeDirs(dir);
     for (const r of retrievers) {
       const final = join(dir, `run.${r}.txt`);
       const tmp = `${final}.tmp-${process.pid}`;

@@ -268,14 +268,15 @@ async function evaluateInWorkers(
     const worker = new Worker(new URL('./eval-worker.js', import.meta.url), { workerData: { settings, tasks: slice } });
     started.push(worker);
     let done: Collected | undefined;
-    const fail = (message: string) => {
+    // bad input found in a worker keeps its exit code; anything else is an internal failure (3)
+    const fail = (message: string, exitCode = 3) => {
       stopAll();
-      reject(new IssuelocError(`evaluation worker failed: ${message}`));
+      reject(new IssuelocError(`evaluation worker failed: ${message}`, exitCode));
     };
-    worker.on('message', (m: { kind: string; outcome?: IssueOutcome; timings?: LoopTimings; stats?: Collected['stats']; message?: string }) => {
+    worker.on('message', (m: { kind: string; outcome?: IssueOutcome; timings?: LoopTimings; stats?: Collected['stats']; message?: string; exitCode?: number }) => {
       if (m.kind === 'outcome') onOutcome(m.outcome as IssueOutcome);
       else if (m.kind === 'done') done = { timings: m.timings as LoopTimings, stats: m.stats ?? {} };
-      else if (m.kind === 'error') fail(m.message ?? 'unknown error');
+      else if (m.kind === 'error') fail(m.message ?? 'unknown error', m.exitCode);
     });
     worker.on('error', (e) => fail(e.message));
     worker.on('exit', (code) => {

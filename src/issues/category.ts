@@ -5,8 +5,8 @@
  * upgrade, Epic, Story, Question, Wish, Test, …) is `Other`. Matching ignores case and
  * surrounding blanks. The table is overridable (`--type-table FILE`, JSON `{ "type": "Category" }`).
  */
-import { readFileSync } from 'node:fs';
 import { IssuelocError } from '../errors.js';
+import { formatBytes, readFileAtMost } from '../util/read-bounded.js';
 
 /** Issue type categories (the paper's grouping). */
 export type IssueCategory = 'Bug' | 'New Feature' | 'Improvement' | 'Task' | 'Other';
@@ -31,6 +31,9 @@ export function categorize(type: string, table: ReadonlyMap<string, IssueCategor
   return table.get(type.trim().toLowerCase()) ?? 'Other';
 }
 
+/** Most bytes of a type table file read (a table of issue types is a few hundred bytes). */
+const MAX_TYPE_TABLE_BYTES = 1 << 20;
+
 /**
  * Reads a type table override: a JSON object `{ "<type>": "<category>" }`, merged over the
  * default table (so `{ "Story": "New Feature" }` adds one mapping; map a type to `Other` to remove it).
@@ -41,7 +44,9 @@ export function categorize(type: string, table: ReadonlyMap<string, IssueCategor
 export function readTypeTable(path: string): Map<string, IssueCategory> {
   let value: unknown;
   try {
-    value = JSON.parse(readFileSync(path, 'utf8'));
+    const read = readFileAtMost(path, MAX_TYPE_TABLE_BYTES);
+    if (read.over) throw new Error(`over ${formatBytes(MAX_TYPE_TABLE_BYTES)}`);
+    value = JSON.parse(read.bytes.toString('utf8'));
   } catch (e) {
     throw new IssuelocError(`cannot read type table ${path}: ${(e as Error).message}`);
   }

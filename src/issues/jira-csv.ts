@@ -21,17 +21,17 @@ function columnsOf(header: string[]): Map<string, number[]> {
 }
 
 /**
- * Reads a Jira CSV export.
+ * Reads a Jira CSV export (its text: `text`, else read from `path`).
  *
  * @throws IssuelocError `<path>:<line>: <reason>` for a malformed row or a record without key
  *   (unless `skipInvalid`, which skips and lists it), `<path>: no 'Issue key' column` for a file
  *   without the header Jira writes.
  */
-export function readJiraCsv(path: string, options: IssueSourceOptions = {}): IssueSourceResult {
+export function readJiraCsv(path: string, options: IssueSourceOptions = {}, text = readIssueFile(path)): IssueSourceResult {
   const c = new IssueCollector(options);
   let rows: { record: string[]; info: { lines: number } }[];
   try {
-    rows = parse(readIssueFile(path), {
+    rows = parse(text, {
       info: true,
       skip_empty_lines: true,
       relax_column_count: true,

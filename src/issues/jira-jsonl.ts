@@ -5,7 +5,7 @@
  * (RFC 2822), `description_html` (Jira's rendered HTML), `description_text`, `components`, ….
  */
 import { IssueCollector } from './normalise.js';
-import { jsonlObjects, readIssueFile } from './read-text.js';
+import { jsonRecords, readIssueFile } from './read-text.js';
 import type { IssueSourceOptions, IssueSourceResult } from './types.js';
 
 /** The fields of one line of a Jira-export JSONL file as {@link IssueCollector} takes them. */
@@ -26,15 +26,14 @@ export function jiraJsonlFields(v: Record<string, unknown>) {
 }
 
 /**
- * Reads a Jira-export JSONL file.
+ * Reads a Jira-export JSONL file (its text: `text`, else read from `path`); a JSON list of
+ * such objects, or one object, reads too (`<path>#<index>` origins).
  *
  * @throws IssuelocError `<path>:<line>: <reason>` for a corrupt line or record (unless
  *   `skipInvalid`), or when the file cannot be read.
  */
-export function readJiraJsonl(path: string, options: IssueSourceOptions = {}): IssueSourceResult {
+export function readJiraJsonl(path: string, options: IssueSourceOptions = {}, text = readIssueFile(path)): IssueSourceResult {
   const c = new IssueCollector(options);
-  for (const { line, value } of jsonlObjects(readIssueFile(path), (l, why) => c.fail(`${path}:${l}`, why))) {
-    c.add(jiraJsonlFields(value), `${path}:${line}`);
-  }
+  for (const { origin, value } of jsonRecords(path, text, (at, why) => c.fail(at, why))) c.add(jiraJsonlFields(value), origin);
   return c.result();
 }

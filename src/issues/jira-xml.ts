@@ -16,13 +16,12 @@ function textOf(v: unknown): unknown {
 }
 
 /**
- * Reads a Jira XML/RSS export.
+ * Reads a Jira XML/RSS export (its text: `xml`, else read from `path`).
  *
  * @throws IssuelocError `<path>:<line>: not valid XML (<reason>)`, `<path>: no <rss><channel><item>`,
  *   or (unless `skipInvalid`) `<path>#<index>: <reason>` for a record without key.
  */
-export function readJiraXml(path: string, options: IssueSourceOptions = {}): IssueSourceResult {
-  const xml = readIssueFile(path);
+export function readJiraXml(path: string, options: IssueSourceOptions = {}, xml = readIssueFile(path)): IssueSourceResult {
   const valid = XMLValidator.validate(xml);
   if (valid !== true) throw new IssuelocError(`${path}:${valid.err.line}: not valid XML (${valid.err.msg})`);
   const parser = new XMLParser({

@@ -9,7 +9,7 @@
  * `report_time`, `status`, `commit`.
  */
 import { IssueCollector } from './normalise.js';
-import { jsonlObjects, readIssueFile } from './read-text.js';
+import { jsonRecords, readIssueFile } from './read-text.js';
 import type { BodyFormat, IssueSourceOptions, IssueSourceResult } from './types.js';
 
 const FORMATS: readonly BodyFormat[] = ['html', 'jira-wiki', 'markdown', 'text'];
@@ -39,15 +39,14 @@ export function plainFields(v: Record<string, unknown>) {
 }
 
 /**
- * Reads a plain JSONL issue file.
+ * Reads a plain JSONL issue file (its text: `text`, else read from `path`); a JSON list of
+ * such objects, or one object, reads too (`<path>#<index>` origins).
  *
  * @throws IssuelocError `<path>:<line>: <reason>` for a corrupt line or record (unless
  *   `skipInvalid`), or when the file cannot be read.
  */
-export function readPlainJsonl(path: string, options: IssueSourceOptions = {}): IssueSourceResult {
+export function readPlainJsonl(path: string, options: IssueSourceOptions = {}, text = readIssueFile(path)): IssueSourceResult {
   const c = new IssueCollector(options);
-  for (const { line, value } of jsonlObjects(readIssueFile(path), (l, why) => c.fail(`${path}:${l}`, why))) {
-    c.add(plainFields(value), `${path}:${line}`);
-  }
+  for (const { origin, value } of jsonRecords(path, text, (at, why) => c.fail(at, why))) c.add(plainFields(value), origin);
   return c.result();
 }

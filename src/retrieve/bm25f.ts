@@ -118,11 +118,13 @@ export interface Hit {
 
 /**
  * The `k` highest-scoring documents with score > 0, best first; ties keep document order
- * (lower id first, i.e. corpus order: path, then line).
+ * (lower id first, i.e. corpus order: path, then line). A `k` above the number of documents
+ * means all of them (the heap is never bigger than the documents).
  * Uses a bounded min-heap: O(D log k).
  */
 export function topK(scores: Float32Array, k: number): Hit[] {
-  if (k <= 0) return [];
+  k = Math.min(Math.floor(k), scores.length);
+  if (!(k > 0)) return [];
   const heapDoc = new Int32Array(k);
   const heapScore = new Float64Array(k);
   let size = 0;

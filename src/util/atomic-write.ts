@@ -1,5 +1,6 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { makeDirs } from './make-dirs.js';
 
 /**
  * Writes `parts` to `path` atomically: into a temporary file in the same folder, flushed to disk,
@@ -16,7 +17,7 @@ export function writeFileAtomic(
   parts: ReadonlyArray<string | ArrayBufferView>,
   opts: { fsync?: boolean } = {},
 ): void {
-  mkdirSync(dirname(path), { recursive: true });
+  makeDirs(dirname(path));
   const tmp = `${path}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
   let fd = -1;
   try {
