@@ -18,7 +18,7 @@ export function registerIndexCommand(program: Command): void {
     const bar = progressBar('indexing', o.progress);
     const opened = await openIndex(o.repo, { rev: o.rev, cacheDir: o.cacheDir, settings: parseIndexSettings(o), force: o.force, onProgress: bar.update });
     bar.stop();
-    opened.repo.close();
+    await opened.repo.close();
     const { stats } = opened.codeIndex;
     const summary = {
       commit: opened.commit, cacheDir: opened.cacheDir, built: opened.built, seconds: Math.round(opened.millis) / 1000,

@@ -80,7 +80,7 @@ export function registerLocalizeCommand(program: Command): void {
       }
     } finally {
       await retrieval?.close();
-      opened.repo.close();
+      await opened.repo.close();
     }
   });
 }
