@@ -155,7 +155,7 @@ async function main() {
         results[c].push({ id: inst.instance_id, repo: repoName, gold: goldByLevel, ranks, acc, queryMillis: qms, rerank });
       }
     }
-    repo.close();
+    await repo.close();
     repoRows.push({
       repo: repoName, instances: evaluated, documents: undefined,
       coldIndexSeconds: cold !== undefined ? +(cold / 1000).toFixed(2) : null,

@@ -22,6 +22,4 @@ process.on('uncaughtException', (e) => {
   process.stdout.write('', () => process.exit(3));
 });
 
-main(process.argv).then((code) => {
-  process.exitCode = code;
-});
+process.exitCode = await main(process.argv);

@@ -21,7 +21,7 @@ export function registerIndexCommand(program: Command): void {
       rev: o.rev, cacheDir: o.cacheDir, settings: parseIndexSettings(o), force: o.force, onProgress: bar.update, maxCacheBytes: cacheMaxBytes(o.cacheMaxSize),
     });
     bar.stop();
-    opened.repo.close();
+    await opened.repo.close();
     const { stats } = opened.codeIndex;
     const summary = {
       commit: opened.commit, cacheDir: opened.cacheDir, built: opened.built, seconds: Math.round(opened.millis) / 1000,

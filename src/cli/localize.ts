@@ -90,7 +90,7 @@ export function registerLocalizeCommand(program: Command): void {
       }
     } finally {
       await retrieval?.close();
-      opened.repo.close();
+      await opened.repo.close();
     }
   });
 }

@@ -12,6 +12,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { IssuelocError } from '../errors.js';
+import { packageVersion } from '../version.js';
 import { registerLocalizeCommand } from './localize.js';
 import { registerIndexCommand } from './index-cmd.js';
 import { registerDatasetCommands } from './dataset.js';
@@ -52,7 +53,7 @@ export function buildProgram(): Command {
   program
     .name('issueloc')
     .description('Rank the files, modules and functions of a git repository that an issue needs changed.')
-    .version('0.1.0')
+    .version(packageVersion())
     .showHelpAfterError(false)
     .addHelpText('after', `\n${EXIT_CODES_HELP}`)
     .exitOverride();

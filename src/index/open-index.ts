@@ -47,7 +47,7 @@ export async function openIndex(repoPath: string, opts: OpenIndexOptions = {}): 
     });
     return { repo, commit, cacheDir, codeIndex, built, millis: performance.now() - t0 };
   } catch (e) {
-    repo.close();
+    await repo.close();
     throw e;
   }
 }

@@ -135,7 +135,7 @@ export async function forEachIssue(
         opts.onProgress?.(++done, issues.length);
       }
     } finally {
-      repo.close();
+      await repo.close();
     }
   }
 }
