@@ -68,7 +68,7 @@ async function main() {
       `${keys.length} blob entries read in ${median(blobReads).toFixed(1)} ms (CPU time, median of ${rounds})\n`,
     );
   } finally {
-    repo.close();
+    await repo.close();
   }
 }
 

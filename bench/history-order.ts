@@ -66,7 +66,7 @@ async function rank(inst: Instance, repoPath: string, cacheDir: string): Promise
   } catch (e) {
     return { error: (e as Error).message, indexMillis, historyMillis: NaN, queryMillis: NaN };
   } finally {
-    opened.repo.close();
+    await opened.repo.close();
   }
 }
 

@@ -63,7 +63,7 @@ async function cacheFolder(o: { repo: string; cacheDir?: string }): Promise<stri
   try {
     return cacheDirFor(repo);
   } finally {
-    repo.close();
+    await repo.close();
   }
 }
 

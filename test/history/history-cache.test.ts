@@ -3,7 +3,7 @@
 // the cache was filled (issue 12, items 2 and 3).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HISTORY_TAG, HistoryLog, historyLogFile } from '../../src/history/history-log.js';
@@ -59,7 +59,7 @@ async function rankingAt(repoPath: string, rev: string, text: string, cacheDir: 
     const { localization } = await localizeWithModel(opened, text, 'default', 10);
     return JSON.stringify(localization);
   } finally {
-    opened.repo.close();
+    await opened.repo.close();
   }
 }
 

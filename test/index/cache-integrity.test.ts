@@ -106,7 +106,7 @@ test('index files: bit flips anywhere and a posting id out of range are rejected
     assert.equal(value, undefined);
     assert.deepEqual(warnings, [corrupted(file)]);
   } finally {
-    repo.close();
+    await repo.close();
     cleanup(fx.dir);
   }
 });
@@ -135,7 +135,7 @@ test('blob entries: an edited or non-array entry is not used; index --force re-p
     assert.equal(again.value.codeIndex.stats.parsedBlobs, 2);
     assert.equal(again.warnings.filter((w) => /corrupt cache file .*blobs-/.test(w)).length, 2, again.warnings.join(''));
   } finally {
-    repo.close();
+    await repo.close();
     cleanup(fx.dir);
   }
 });

@@ -148,8 +148,8 @@ test('bad endpoint options exit 2 with one line', async () => {
   ]);
   const reasons = errs.map((r) => (r as PromiseRejectedResult).reason as { code: number; stderr: string });
   assert.deepEqual(reasons.map((r) => r.code), [2, 2, 2, 2], reasons.map((r) => r.stderr).join(''));
-  assert.match(reasons[0].stderr, /^issueloc: --deadline takes seconds > 0 \(at most 86400\), got '0'\n$/);
-  assert.match(reasons[1].stderr, /--embedder-timeout takes seconds > 0/);
-  assert.match(reasons[2].stderr, /--rerank-retries takes a whole number ≥ 0, got '-1'/);
+  assert.match(reasons[0].stderr, /^issueloc: --deadline takes a number > 0 and ≤ 86400, got '0'\n$/);
+  assert.match(reasons[1].stderr, /--embedder-timeout takes a number > 0/);
+  assert.match(reasons[2].stderr, /--rerank-retries takes a whole number from 0 to 100, got '-1'/);
   assert.match(reasons[3].stderr, /--embedder: 'openai:http:\/\/\[bad#m' needs a URL and a model name/);
 });
