@@ -41,6 +41,8 @@ export interface RunOptions {
   input?: string | Buffer;
   /** Kill -9 the run after this many milliseconds, on purpose (not a failure). */
   killAfterMs?: number;
+  /** Kill -9 the run `afterMs` milliseconds after `path` appears (polled every 10 ms), on purpose. */
+  killWhen?: { path: string; afterMs: number };
   /** Memory bound (MB, default {@link MEMORY_BOUND_MB}). */
   maxRssMb?: number;
   /** Extra node options before the script (e.g. `--max-old-space-size=512`). */
@@ -96,7 +98,14 @@ function runCommand(cmd: string, argv: string[], args: readonly string[], opts: 
     let peak = 0;
     const kill = () => { try { child.kill('SIGKILL'); } catch { /* gone */ } };
     const timer = setTimeout(() => { timedOut = true; kill(); }, opts.timeoutMs);
-    const purpose = opts.killAfterMs !== undefined ? setTimeout(() => { killedOnPurpose = true; kill(); }, opts.killAfterMs) : undefined;
+    const killNow = () => { killedOnPurpose = true; kill(); };
+    const purpose = opts.killAfterMs !== undefined ? setTimeout(killNow, opts.killAfterMs) : undefined;
+    let anchorTimer: NodeJS.Timeout | undefined;
+    const anchor = opts.killWhen ? setInterval(() => {
+      if (!existsSync(opts.killWhen!.path)) return;
+      clearInterval(anchor);
+      anchorTimer = setTimeout(killNow, opts.killWhen!.afterMs);
+    }, 10) : undefined;
     const maxRss = opts.maxRssMb ?? MEMORY_BOUND_MB;
     const watch = setInterval(() => {
       if (child.pid === undefined) return;
@@ -109,6 +118,8 @@ function runCommand(cmd: string, argv: string[], args: readonly string[], opts: 
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       if (purpose) clearTimeout(purpose);
+      if (anchor) clearInterval(anchor);
+      if (anchorTimer) clearTimeout(anchorTimer);
       clearInterval(watch);
       resolveRun({
         args, code, signal, stdout: Buffer.concat(out).toString('utf8'), stderr: spawnError + Buffer.concat(err).toString('utf8'),

@@ -60,8 +60,8 @@ export const CACHE_FILE_KINDS = {
   vectorMeta: /(^|\/)vectors\/[^/]+\/model\.json$/,
   /** LLM answers. */
   responses: /(^|\/)llm\/.+\.json$/,
-  /** The git-history log of `--model default`. */
-  history: /(^|\/)history\/(.+\/)?log\.json$/,
+  /** The git-history log of `--model default` (one per repository). */
+  history: /(^|\/)history\/.+\.json$/,
   /** Candidate features of `train --features-cache`. */
   features: /\.json$/,
 } as const;

@@ -209,6 +209,28 @@ async function utf16Files(ctx: ProbeContext): Promise<void> {
   });
 }
 
+async function functionless(ctx: ProbeContext): Promise<void> {
+  const w = workTree(join(ctx.dir('repo'), 'repo'), { ...SHOP_FILES, 'src/shop/__version__.py': '__title__ = "shop"\n__version__ = "1.2.3"\n' });
+  // only the file without functions holds these words: no function matches (issue 7)
+  const issue = '__version__ and __title__ are wrong';
+  const cache = join(ctx.dir(), 'c');
+  await ctx.attempt('--json ranks the file first', async () => {
+    const r = await ctx.cli(localizeArgs(w, cache, issue), BOUND_S);
+    const bad = expectExit(r, [0]);
+    if (bad) return bad;
+    const got = parseRanking(r.stdout);
+    if (typeof got === 'string') return wrong(r, got);
+    const at = (got.files ?? []).findIndex((f) => f.id === 'src/shop/__version__.py');
+    return at === 0 ? undefined : wrong(r, `src/shop/__version__.py (no function) ranks ${at < 0 ? 'nowhere' : `#${at + 1}`} among the files, the only file holding the words`);
+  });
+  await ctx.attempt('table mode shows it too', async () => {
+    const r = await ctx.cli(['localize', '--repo', w, '--issue', issue, '--no-progress', '--cache-dir', cache], BOUND_S);
+    const bad = expectExit(r, [0]);
+    if (bad) return bad;
+    return r.stdout.includes('src/shop/__version__.py') ? undefined : wrong(r, 'the table does not show the file --json ranks');
+  });
+}
+
 async function emptyRepo(ctx: ProbeContext): Promise<void> {
   const e = join(ctx.dir('empty'), 'repo');
   mkdirSync(e);
@@ -269,6 +291,7 @@ export const hostileProbes: Probe[] = [
   { area: 'hostile', name: 'minified-js-30k', quick: true, expect: 'a 30 KB one-line minified file (`src/app.js`): each function is ranked by its own text, within the bound', run: (ctx) => minifiedJs(ctx, 30_000) },
   { area: 'hostile', name: 'minified-js-1mb', quick: false, expect: `a 1 MB one-line minified file (src/app.js): indexed within ${MINIFIED_BOUND_S} s and the memory bound, each function by its own text`, run: (ctx) => minifiedJs(ctx, 1_000_000) },
   { area: 'hostile', name: 'utf16-sources', quick: true, expect: 'UTF-16 LE/BE sources with a byte-order mark: indexed as text', run: utf16Files },
+  { area: 'hostile', name: 'functionless-files', quick: false, expect: 'an issue whose words only a file without functions holds: exit 0, the file first in --json and in table mode (issue 7)', run: functionless },
   { area: 'hostile', name: 'empty-repo', quick: true, expect: '`localize` and `index` on a repository without commits: exit 2, one line saying it is empty', run: emptyRepo },
   { area: 'hostile', name: 'no-source-files', quick: false, expect: 'a repository without source files: exit 1 (nothing matched)', run: noSources },
   { area: 'hostile', name: 'prompt-injection-issue', quick: true, expect: 'an issue text with shell substitutions, option-like words, escapes, NUL, fake frames: no command run, nothing written outside the cache, whole JSON', run: injection },

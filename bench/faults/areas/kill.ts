@@ -27,9 +27,9 @@ function tries(ctx: ProbeContext): number {
   return ctx.quick ? 1 : 4 * ctx.opts.repeat;
 }
 
-/** When to kill, as a share of a clean run's duration: anywhere in 10–110 %; --quick aims at the build (60–100 %). */
+/** When to kill, as a share of a clean run's duration: anywhere in 10–110 %. */
 function killShare(ctx: ProbeContext): number {
-  return ctx.quick ? 0.6 + 0.4 * ctx.rng.next() : 0.1 + ctx.rng.next();
+  return 0.1 + ctx.rng.next();
 }
 
 /** Files named like a temporary file of an atomic write (`x.tmp-<pid>-<random>`), left by a killed run. */
@@ -40,11 +40,15 @@ async function killIndex(ctx: ProbeContext, force: boolean): Promise<void> {
   // the clean run: its ranking is the reference, its cache the whole index `--force` rebuilds
   const { ranking: want, cacheDir: base, ms: duration } = await reference(ctx, 'big', (c) => localizeArgs(repo, c, BIG_ISSUE), 120);
   for (let i = 0; i < tries(ctx); i++) {
-    const delay = Math.round(duration * killShare(ctx));
-    await ctx.attempt(`kill -9 after ${delay} ms`, async () => {
+    // every other try (and the quick one) is killed inside the build: a moment after the
+    // index folder (made just before the build takes its lock) appears; the others at any moment
+    const inBuild = ctx.quick || i % 2 === 0;
+    const delay = inBuild ? ctx.rng.int(20, 400) : Math.round(duration * killShare(ctx));
+    await ctx.attempt(inBuild ? `kill -9 ${delay} ms into the build` : `kill -9 after ${delay} ms`, async () => {
       const cache = join(ctx.dir(`try${i}`), 'c');
       if (force) cpSync(base, cache, { recursive: true });
-      const killed = await ctx.cli(['index', '--repo', repo, '--cache-dir', cache, '--no-progress', ...(force ? ['--force'] : [])], 120, { killAfterMs: delay });
+      const when = inBuild && !force ? { killWhen: { path: join(cache, 'index'), afterMs: delay } } : { killAfterMs: inBuild ? Math.round(duration * 0.3) + delay : delay };
+      const killed = await ctx.cli(['index', '--repo', repo, '--cache-dir', cache, '--no-progress', ...(force ? ['--force'] : [])], 120, when);
       if (!killed.killedOnPurpose) {
         const bad = expectExit(killed, [0]);
         if (bad) return bad;
