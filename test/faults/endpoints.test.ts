@@ -1,0 +1,4 @@
+// Fault suite, area "endpoints": the quick probes (bench/faults/areas/endpoints.ts) as tests.
+import { areaTests } from './area-tests.js';
+
+areaTests('endpoints');
