@@ -19,13 +19,14 @@
  * history log and the base commit's statistics) and of the model query; then how many issues
  * ranked differently between the two orders.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openIndex } from '../src/index/open-index.js';
 import { localizeWithModel } from '../src/cli/model-localize.js';
 import { median } from './lib/stats.js';
+import { mirrorPath } from '../src/dataset/import/mirrors.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -42,14 +43,7 @@ const { values: args } = parseArgs({
 interface Instance { instance_id: string; repo: string; base_commit: string; problem_statement: string; created_at: string }
 interface Run { ranking?: string; error?: string; indexMillis: number; historyMillis: number; queryMillis: number }
 
-function findMirror(repo: string): string | undefined {
-  const [owner, name] = repo.split('/');
-  for (const cand of [`${owner}+${name}`, `swe-bench+${owner}__${name}`]) {
-    const p = join(args.mirrors!, cand, 'repo');
-    if (existsSync(p)) return p;
-  }
-  return undefined;
-}
+const findMirror = (repo: string): string | undefined => mirrorPath(args.mirrors!, repo) ?? undefined;
 
 async function rank(inst: Instance, repoPath: string, cacheDir: string): Promise<Run> {
   const t0 = performance.now();

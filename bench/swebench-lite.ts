@@ -26,7 +26,7 @@
  * functions are reranked by the LLM, and a cost table gives per issue the mean LLM calls,
  * input/output tokens and seconds.
  */
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { GitRepo } from '../src/repo/git.js';
@@ -39,6 +39,7 @@ import { extractIssueSignals } from '../src/text/issue-signals.js';
 import { accAtK } from '../src/eval/metrics.js';
 import { goldForPatch } from '../src/dataset/gold.js';
 import { parseRankingOptions } from '../src/cli/options.js';
+import { mirrorPath } from '../src/dataset/import/mirrors.js';
 
 const K = { file: [1, 3, 5], module: [5, 10], function: [5, 10] } as const;
 type Level = keyof typeof K;
@@ -82,14 +83,7 @@ interface PerIssue {
   rerank?: RerankStats;
 }
 
-function findMirror(repo: string): string | undefined {
-  const [owner, name] = repo.split('/');
-  for (const cand of [`${owner}+${name}`, `swe-bench+${owner}__${name}`]) {
-    const p = join(args.mirrors!, cand, 'repo');
-    if (existsSync(p)) return p;
-  }
-  return undefined;
-}
+const findMirror = (repo: string): string | undefined => mirrorPath(args.mirrors!, repo) ?? undefined;
 
 const median = (xs: number[]) => {
   if (xs.length === 0) return NaN;

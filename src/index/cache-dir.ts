@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { accessSync, constants, existsSync, lstatSync, mkdirSync, statSync } from 'node:fs';
+import { accessSync, constants, lstatSync, mkdirSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { IssuelocError } from '../errors.js';
+import { makeDirs as makeFolders } from '../util/make-dirs.js';
 
 /**
  * Where the cache of a repository lives (its indexes, parsed blobs, vectors, LLM answers, history).
@@ -79,31 +80,15 @@ function ownPrivateDir(dir: string): void {
 }
 
 /**
- * Creates `dir` and its missing parents one level at a time (not `mkdirSync`'s recursive mode,
- * which never returns for a path under /proc on Node 20).
+ * Creates `dir` and its missing parents ({@link makeFolders}).
  * @throws IssuelocError naming `what` and the folder.
  */
 function makeDirs(dir: string, what: string): void {
-  const missing: string[] = [];
-  let at = resolve(dir);
-  while (!existsSync(at)) {
-    missing.push(at);
-    const up = dirname(at);
-    if (up === at) break;
-    at = up;
-  }
   try {
-    if (!statSync(at).isDirectory()) throw new IssuelocError(`${what} ${dir}: ${at} is not a folder`);
-    for (const d of missing.reverse()) {
-      try {
-        mkdirSync(d);
-      } catch (e) {
-        // another run made it meanwhile: fine when it is a folder now
-        if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || !statSync(d, { throwIfNoEntry: false })?.isDirectory()) throw e;
-      }
-    }
+    makeFolders(dir);
   } catch (e) {
-    if (e instanceof IssuelocError) throw e;
-    throw new IssuelocError(`${what} ${dir}: cannot create it (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    const err = e as NodeJS.ErrnoException;
+    if (err.code === 'ENOTDIR') throw new IssuelocError(`${what} ${dir}: ${err.path ?? dir} is not a folder`);
+    throw new IssuelocError(`${what} ${dir}: cannot create it (${err.code ?? err.message})`);
   }
 }
