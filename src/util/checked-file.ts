@@ -11,7 +11,7 @@
  * A missing file is a plain miss, without a warning. A file read whole and valid is marked used
  * (its mtime set to now: the least-recently-used order of src/index/cache-usage.ts).
  */
-import { readFileSync, utimesSync } from 'node:fs';
+import { readFileSync, rmSync, utimesSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
 import { writeFileAtomic } from './atomic-write.js';
 
@@ -31,8 +31,15 @@ export function setCacheWarningSink(next: (line: string) => void): (line: string
   return prev;
 }
 
-/** Gives the one warning line of a corrupt cache file (at most {@link MAX_WARNINGS}, then one summary line). */
+/**
+ * Gives the one warning line of a corrupt cache file (at most {@link MAX_WARNINGS}, then one
+ * summary line) and removes the file, so that it is rebuilt and never read again, even by a
+ * caller that finds it needs nothing rebuilt (a read-only cache keeps it: the next run warns again).
+ */
 export function warnCorruptCacheFile(path: string): void {
+  try {
+    rmSync(path, { force: true });
+  } catch { /* a read-only cache: nothing more to do */ }
   warnings++;
   if (warnings <= MAX_WARNINGS) sink(`issueloc: warning: corrupt cache file ${path}: rebuilt\n`);
   else if (warnings === MAX_WARNINGS + 1) sink('issueloc: warning: more corrupt cache files: rebuilt (no further warnings)\n');

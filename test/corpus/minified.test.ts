@@ -10,14 +10,21 @@ import { Localizer } from '../../src/retrieve/localize.js';
 import { cleanup, commitFiles, tempDir } from '../repo/git-fixture.js';
 import { minifiedJs } from './minified-js.js';
 
-test('a 1 MB one-line JavaScript file: each unit holds its own short, distinct text; units capped', async () => {
+test('a 3 MB one-line file holds more units than the cap: the first MAX_UNITS_PER_FILE are kept, the file unit keeps the whole text', async () => {
+  const text = minifiedJs(3_000_000);
+  const units = await extractUnits('web/app.js', text);
+  assert.equal(units.length - 1, MAX_UNITS_PER_FILE);
+  assert.equal(units[0].text, text);
+});
+
+test('a 1 MB one-line JavaScript file: each unit holds its own short, distinct text', async () => {
   const text = minifiedJs(1_000_000);
   assert.ok(text.length > 990_000 && !text.includes('\n'));
   const units = await extractUnits('web/app.js', text);
   assert.equal(units[0].kind, 'file');
   assert.equal(units[0].text, text, 'the file unit keeps the whole text');
   const inner = units.slice(1);
-  assert.equal(inner.length, MAX_UNITS_PER_FILE, 'the generated file holds more units than the cap');
+  assert.ok(inner.length > 20_000 && inner.length < MAX_UNITS_PER_FILE, `every unit of a 1 MB file is kept (${inner.length})`);
   assert.ok(inner.every((u) => u.startLine === 1 && u.endLine === 1));
   assert.ok(inner.every((u) => u.text.length < 100), `longest ${Math.max(...inner.map((u) => u.text.length))}`);
   assert.equal(new Set(inner.map((u) => `${u.qualifiedName}\t${u.text}`)).size, inner.length, 'distinct texts');
