@@ -21,6 +21,8 @@ const TRAILER = 8 + 8 + 4 + 8;
 const MAX_WARNINGS = 10;
 
 let warnings = 0;
+/** Files already warned about: a file read twice (before and under a build lock) is named once. */
+const warned = new Set<string>();
 let sink: (line: string) => void = (line) => process.stderr.write(line);
 
 /** Redirects the warning lines (each ends with a newline); returns the previous sink. Tests use it. */
@@ -28,11 +30,18 @@ export function setCacheWarningSink(next: (line: string) => void): (line: string
   const prev = sink;
   sink = next;
   warnings = 0;
+  warned.clear();
   return prev;
 }
 
-/** Gives the one warning line of a corrupt cache file (at most {@link MAX_WARNINGS}, then one summary line). */
+/**
+ * Gives the one warning line of a corrupt cache file: once per file and process (a second read of
+ * the same file, e.g. under the build lock, stays quiet), at most {@link MAX_WARNINGS} files, then
+ * one summary line.
+ */
 export function warnCorruptCacheFile(path: string): void {
+  if (warned.has(path)) return;
+  warned.add(path);
   warnings++;
   if (warnings <= MAX_WARNINGS) sink(`issueloc: warning: corrupt cache file ${path}: rebuilt\n`);
   else if (warnings === MAX_WARNINGS + 1) sink('issueloc: warning: more corrupt cache files: rebuilt (no further warnings)\n');
