@@ -14,7 +14,7 @@ import { extractIssueSignals, type IssueSignals } from '../text/issue-signals.js
 import { queryTermsOf } from '../retrieve/query.js';
 import { rankingOptions, parseRankingOptions, indexOptions, parseIndexSettings, wholeOption } from './options.js';
 import { progressBar } from './progress.js';
-import { flexibleWidths, MAX_EVIDENCE_CHARS, shorten, tableWidth, wrapWords } from './table-layout.js';
+import { flexibleWidths, MAX_EVIDENCE_CHARS, printable, shorten, tableWidth, wrapWords } from './table-layout.js';
 import { localizeWithModel } from './model-localize.js';
 import { openRetrieval, rerankSummary, retrievalOptions, type OpenedRetrieval } from './retrieval-options.js';
 
@@ -110,7 +110,9 @@ function nothingShown(result: Localization, levels: Level[]): string {
  * The ranking tables, fitted to {@link tableWidth}: matched terms wrap at spaces (below the item,
  * beside its signals, when long ids leave them less than 20 columns); with `explain`, the
  * signals of an item go on a row of their own below it, one line each, the evidence shortened to
- * at most {@link MAX_EVIDENCE_CHARS} characters (`--json` keeps it whole). Ids are never cut.
+ * at most {@link MAX_EVIDENCE_CHARS} characters (`--json` keeps it whole). Ids are never cut;
+ * control characters of ids and evidence (a file name with a newline or an escape sequence) are
+ * escaped ({@link printable}).
  */
 function printText(result: Localization, levels: Level[], commit: string, explain: boolean): void {
   process.stdout.write(`base commit ${commit.slice(0, 12)}\n`);
@@ -124,7 +126,7 @@ function printText(result: Localization, levels: Level[], commit: string, explai
     }
     const terms = items.map((it) => (it.matchedTerms ?? []).join(' '));
     const head = ['#', 'score', l, 'matched issue terms'];
-    const rows = items.map((it, i) => [String(i + 1), it.score.toFixed(2), it.id, terms[i]]);
+    const rows = items.map((it, i) => [String(i + 1), it.score.toFixed(2), printable(it.id), terms[i]]);
     const termsWidth = flexibleWidths([head, ...rows], [{ col: 3, min: 0 }], width).get(3)!;
     const termsBelow = termsWidth < Math.min(20, Math.max(...rows.map((r) => r[3].length)));
     // the row below an item spans all but its first column: the room inside the borders
@@ -135,7 +137,7 @@ function printText(result: Localization, levels: Level[], commit: string, explai
       table.push(termsBelow ? [rank, score, id] : [rank, score, id, wrapWords(terms[i], termsWidth)]);
       const lines = (explain ? it.signals ?? [] : []).map((name, k) => {
         const evidence = it.evidence?.[k];
-        return evidence ? `${name} (${shorten(evidence, Math.max(12, Math.min(MAX_EVIDENCE_CHARS, below - name.length - 3)))})` : name;
+        return evidence ? `${name} (${shorten(printable(evidence), Math.max(12, Math.min(MAX_EVIDENCE_CHARS, below - name.length - 3)))})` : name;
       });
       if (termsBelow && terms[i] !== '') lines.unshift(wrapWords(`matched: ${terms[i]}`, below));
       if (lines.length > 0) table.push(['', { colSpan: termsBelow ? 2 : 3, content: lines.join('\n') }]);
@@ -154,7 +156,7 @@ function printSignals(s: IssueSignals): void {
   const indent = ' '.repeat(18);
   const width = Math.max(40, tableWidth() - indent.length);
   const cap = (xs: string[]) => {
-    const shown = xs.slice(0, 8).map((x) => shorten(x));
+    const shown = xs.slice(0, 8).map((x) => shorten(printable(x)));
     const line = (xs.length > 8 ? `${shown.join(', ')}, … (${xs.length})` : shown.join(', ')) || '–';
     return wrapWords(line, width).split('\n').join(`\n${indent}`);
   };

@@ -17,6 +17,25 @@ export function tableWidth(out: { isTTY?: boolean; columns?: number } = process.
   return Number.isInteger(columns) && columns > 0 ? columns : DEFAULT_TABLE_WIDTH;
 }
 
+/** Control characters (C0, DEL, C1) and the bidirectional overrides and isolates ("Trojan Source"). */
+const UNPRINTABLE = /[\p{Cc}\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
+
+/**
+ * `s` with every control character written as an escape (`\n`, `\r`, `\t`, `\x1b`, `\u202e`), so
+ * text from a repository or an issue (a file name with a newline, an ANSI escape sequence, a
+ * right-to-left override) can neither break the rows of a table nor drive the terminal. For text
+ * output only: `--json` keeps every string as it is.
+ */
+export function printable(s: string): string {
+  return s.replace(UNPRINTABLE, (c) => {
+    if (c === '\n') return '\\n';
+    if (c === '\r') return '\\r';
+    if (c === '\t') return '\\t';
+    const code = c.charCodeAt(0);
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
+}
+
 /**
  * `s` in at most `max` characters: the start and the end kept, `…` between (the end of a path
  * or a stack frame names the file and line, the start what kind of text it is).

@@ -67,7 +67,9 @@ export class VectorCache {
   checkDimension(dim: number): void {
     if (this.dim === undefined) {
       this.dim = dim;
-      writeCheckedJson(join(this.dir, 'model.json'), MODEL_TAG, { model: this.modelId, dim }, { fsync: false });
+      try {
+        writeCheckedJson(join(this.dir, 'model.json'), MODEL_TAG, { model: this.modelId, dim }, { fsync: false });
+      } catch { /* a cache folder that cannot take it (read-only): vectors are computed, not kept, as in set() */ }
       return;
     }
     if (this.dim !== dim) {

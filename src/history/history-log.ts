@@ -127,7 +127,8 @@ export class HistoryLog {
    * ({@link historyLogFile}) when it already holds them, else extended by reading only the
    * missing commits from git, then saved (atomically). A malformed cache file, or one whose heads
    * are not all commits of the repository, is read again from scratch; a shallow clone's
-   * history is used but not saved.
+   * history is used but not saved, and so is one the cache folder cannot take (read-only: one
+   * warning line).
    *
    * @param repoPath a git repository (work tree or bare).
    * @param revs full commit SHAs (resolve revisions first).
@@ -142,7 +143,14 @@ export class HistoryLog {
     if (missing.length === 0) return log;
     const complete = await log.extend(repoPath, missing);
     // a history cut short (shallow clone) is not kept: once deepened it is read whole
-    if (file && complete && !(await isShallow(repoPath))) writeCheckedJson(file, HISTORY_TAG, log.data, { fsync: false });
+    if (file && complete && !(await isShallow(repoPath))) {
+      try {
+        writeCheckedJson(file, HISTORY_TAG, log.data, { fsync: false });
+      } catch (e) {
+        // a read-only cache folder still serves: the history is used, read from git again next time
+        process.stderr.write(`issueloc: warning: cannot save the history cache ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); it is read from git again next time\n`);
+      }
+    }
     return log;
   }
 

@@ -19,11 +19,13 @@ import { makeDirs as makeFolders } from '../util/make-dirs.js';
  *
  * The folder is created when missing.
  * @returns the absolute folder path.
- * @throws IssuelocError naming the folder when it cannot be created (a file in its path, no
+ * @throws IssuelocError for an empty `explicit`; naming the folder when it cannot be created (a file in its path, no
  *   permission, a read-only or special file system), or when the fallback folder in the
  *   temporary directory is not this user's own.
  */
 export function cacheDirFor(repo: { gitDir: string; workTree?: string | null }, explicit?: string): string {
+  // `--cache-dir ""` would resolve to the current folder (often the work tree); an empty variable is unset
+  if (explicit !== undefined && explicit.trim() === '') throw new IssuelocError(`--cache-dir takes a folder, got '${explicit}'`);
   const chosen = explicit ?? (process.env.ISSUELOC_CACHE_DIR || undefined);
   if (chosen !== undefined) {
     makeDirs(chosen, explicit !== undefined ? '--cache-dir' : 'ISSUELOC_CACHE_DIR');

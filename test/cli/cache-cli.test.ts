@@ -58,6 +58,16 @@ test('the default cache is outside the work tree: a committed .issueloc symlink 
     const caches = readdirSync(join(xdg, 'issueloc'));
     assert.equal(caches.length, 2, caches.join(' '));
     assert.ok(caches.every((c) => /^repo-[0-9a-f]{12}$/.test(c)), caches.join(' '));
+    // an empty --cache-dir is bad input, not the current folder (here: the work tree); an empty variable is unset
+    for (const args of [['localize', '--issue', 'parse_header'], ['index']]) {
+      const empty = run([...args, '--repo', fx.work, '--cache-dir', ''], { XDG_CACHE_HOME: xdg }, { cwd: fx.work });
+      assert.equal(empty.code, 2, `${args[0]}: ${empty.err}`);
+      assert.equal(empty.err, "issueloc: --cache-dir takes a folder, got ''\n");
+      assert.equal(git(fx.work, 'status', '--porcelain'), '', `${args[0]} --cache-dir '': nothing written into the work tree`);
+    }
+    const unset = run(['index', '--repo', fx.work, '--json'], { XDG_CACHE_HOME: xdg, ISSUELOC_CACHE_DIR: '' }, { cwd: fx.work });
+    assert.equal(unset.code, 0, unset.err);
+    assert.ok(JSON.parse(unset.out).cacheDir.startsWith(join(xdg, 'issueloc')), unset.out);
     // ISSUELOC_CACHE_DIR and --cache-dir still decide
     const env = run(['index', '--repo', fx.work, '--json'], { XDG_CACHE_HOME: xdg, ISSUELOC_CACHE_DIR: join(fx.dir, 'env-cache') });
     assert.equal(JSON.parse(env.out).cacheDir, join(fx.dir, 'env-cache'));

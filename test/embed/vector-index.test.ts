@@ -2,7 +2,7 @@
 // local fake server: protocol, batching, the blob+model cache, dimension changes, hybrid ranking.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { commitFiles, tempDir, cleanup } from '../repo/git-fixture.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../rerank/fake-openai.js';
@@ -122,4 +122,16 @@ test('hybrid retrieval: dense scores reach functions BM25F misses; fusion keeps 
   const rrf = await (await RetrieveRerank.open(repo, codeIndex, { embedder: e, cacheDir, fusion: { method: 'rrf' } })).localize('parse_yaml load_yaml', { top: 5 });
   assert.equal(rrf.localization.functions[0].id, 'pkg/parser.py:parse_yaml');
   assert.equal(rrf.localization.functions.length, 5, 'every function gets a dense rank');
+});
+
+test('a cache folder that cannot take vectors (read-only, `vectors` not a folder): every function embedded, nothing kept, no error', async () => {
+  const cacheDir = join(root, 'cache-unwritable');
+  const { codeIndex } = await indexCommit(repo, c1, { cacheDir });
+  writeFileSync(join(cacheDir, 'vectors'), 'not a folder'); // root ignores permissions; this fails for everyone
+  const v = await buildVectorIndex(repo, codeIndex, embedder(), { cacheDir });
+  assert.equal(v.count, codeIndex.units.length);
+  assert.equal(v.embedded, codeIndex.units.length);
+  const again = await buildVectorIndex(repo, codeIndex, embedder(), { cacheDir });
+  assert.equal(again.cached, 0, 'nothing was kept');
+  assert.deepEqual(again.vectors, v.vectors);
 });
