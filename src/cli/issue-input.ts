@@ -1,6 +1,7 @@
+import { createReadStream } from 'node:fs';
 import { IssuelocError } from '../errors.js';
 import { readSingleIssue, type SingleIssue, type SingleIssueFormat } from '../issues/single-issue.js';
-import { formatBytes, readFileAtMost, readStreamAtMost, type BoundedRead } from '../util/read-bounded.js';
+import { formatBytes, readStreamAtMost, type BoundedRead } from '../util/read-bounded.js';
 
 /** Default cap on the issue text: 1 MiB (`--max-issue-bytes`). */
 export const DEFAULT_MAX_ISSUE_BYTES = 1 << 20;
@@ -44,7 +45,9 @@ export async function readIssueInput(opts: IssueInputOptions): Promise<IssueInpu
     source = opts.issueFile;
     named = `issue file ${opts.issueFile}`;
     try {
-      read = readFileAtMost(opts.issueFile, max);
+      // read asynchronously: a FIFO with no writer yet (`<(slow command)`) then blocks a worker
+      // thread, not the event loop, so Ctrl-C and SIGTERM still end the process
+      read = await readStreamAtMost(createReadStream(opts.issueFile), max);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'a folder, not a file' : code ?? (e as Error).message;

@@ -129,3 +129,23 @@ test('--issue-format: text keeps JSON as text; github/jira refuse what is not su
 });
 
 test.after(() => repo.remove());
+
+test('--issue-file of a FIFO: read when its writer comes; with no writer SIGTERM still ends the run at once', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'issueloc-fifo-'));
+  const fifo = join(dir, 'issue');
+  spawnSync('mkfifo', [fifo]);
+  const waiting = spawn(process.execPath, [bin, ...base, '--issue-file', fifo], { stdio: 'ignore' });
+  await new Promise((r) => setTimeout(r, 1000));
+  const t0 = performance.now();
+  waiting.kill('SIGTERM');
+  const [code, signal] = await once(waiting, 'exit') as [number | null, string | null];
+  assert.ok(performance.now() - t0 < 5000, 'ended by SIGTERM, not stuck in a blocking read');
+  assert.ok(signal === 'SIGTERM' || code === 143, `exit ${code} signal ${signal}`);
+  const fed = spawn(process.execPath, [bin, ...base, '--issue-file', fifo, '--level', 'file', '--json']);
+  let out = '';
+  fed.stdout.on('data', (d: Buffer) => { out += d.toString(); });
+  writeFileSync(fifo, 'parse_header fails on a header without a colon');
+  const [fedCode] = await once(fed, 'exit') as [number];
+  assert.equal(fedCode, 0);
+  assert.equal((JSON.parse(out) as { files: { id: string }[] }).files[0].id, 'src/parser.py');
+});
