@@ -111,14 +111,18 @@ export class HistoryLog {
     const start = this.indexOfSha.get(sha);
     if (start === undefined) throw new IssuelocError(`commit ${sha} is not in the history log`);
     const mark = new Uint8Array(this.size);
-    const stack = [start];
     mark[start] = 1;
-    while (stack.length > 0) {
-      const i = stack.pop()!;
-      for (const p of this.data.parents[i]) {
-        if (mark[p] === 0) { mark[p] = 1; stack.push(p); }
-      }
-    }
+    return this.markAncestors([start], mark);
+  }
+
+  /** Sets mark[i] = 1 for every ancestor of the commits `from` (not for `from` themselves); returns `mark`. */
+  private markAncestors(from: readonly number[], mark: Uint8Array): Uint8Array {
+    const stack: number[] = [];
+    const visit = (i: number) => {
+      for (const p of this.data.parents[i]) if (mark[p] === 0) { mark[p] = 1; stack.push(p); }
+    };
+    for (const i of from) visit(i);
+    while (stack.length > 0) visit(stack.pop()!);
     return mark;
   }
 
@@ -234,14 +238,7 @@ export class HistoryLog {
   /** The commits of `heads` that are no ancestor of another of them (the others add nothing to `--not`). */
   private tipsOf(heads: readonly string[]): string[] {
     const ids = [...new Set(heads)].map((h) => this.indexOfSha.get(h)!);
-    const below = new Uint8Array(this.size);
-    const stack: number[] = [];
-    for (const i of ids) {
-      for (const p of this.data.parents[i]) if (below[p] === 0) { below[p] = 1; stack.push(p); }
-    }
-    while (stack.length > 0) {
-      for (const p of this.data.parents[stack.pop()!]) if (below[p] === 0) { below[p] = 1; stack.push(p); }
-    }
+    const below = this.markAncestors(ids, new Uint8Array(this.size));
     return ids.filter((i) => below[i] === 0).map((i) => this.data.shas[i]);
   }
 }

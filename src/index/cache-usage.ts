@@ -70,7 +70,7 @@ export function cacheMaxBytes(option?: string): number {
 export function listCacheEntries(cacheDir: string, now = Date.now()): CacheEntry[] {
   const out: CacheEntry[] = [];
   const indexes = new Map<string, CacheEntry>();
-  for (const top of readDir(cacheDir)) {
+  for (const { name: top } of readDirEntries(cacheDir)) {
     const kind = kindOfFolder(top);
     if (!kind) continue;
     walk(join(cacheDir, top), (file, name, st) => {
@@ -143,7 +143,7 @@ export function removeEmptyFolders(cacheDir: string): void {
     }
     return empty;
   };
-  for (const top of readDir(cacheDir)) {
+  for (const { name: top } of readDirEntries(cacheDir)) {
     if (kindOfFolder(top) === undefined) continue;
     for (const d of readDirEntries(join(cacheDir, top))) if (d.isDirectory()) prune(join(cacheDir, top, d.name));
   }
@@ -184,14 +184,6 @@ export function trimAfterBuild(cacheDir: string, maxBytes: number, addedBytes: n
 /** Records `bytes` as the size of `cacheDir` found by a walk now (the start of {@link trimAfterBuild}'s estimate). */
 export function noteCacheSize(cacheDir: string, bytes: number): void {
   writeCheckedJson(join(cacheDir, 'usage.json'), USAGE_TAG, { bytes, walkedAt: Date.now() } satisfies UsageNote, { fsync: false });
-}
-
-function readDir(dir: string): string[] {
-  try {
-    return readdirSync(dir);
-  } catch {
-    return [];
-  }
 }
 
 /** Calls `visit` for each regular file under `dir` (symbolic links are not followed). */

@@ -2,6 +2,11 @@ import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'n
 import { dirname } from 'node:path';
 import { makeDirs } from './make-dirs.js';
 
+/** A part of a file to write as bytes: a string as UTF-8, a byte / typed array as a view of its bytes (no copy). */
+export function bufferOf(part: string | ArrayBufferView): Buffer {
+  return typeof part === 'string' ? Buffer.from(part, 'utf8') : Buffer.from(part.buffer, part.byteOffset, part.byteLength);
+}
+
 /**
  * Writes `parts` to `path` atomically: into a temporary file in the same folder, flushed to disk,
  * then renamed over `path`. A reader sees the old file or the whole new one, never half of it;
@@ -23,9 +28,7 @@ export function writeFileAtomic(
   try {
     fd = openSync(tmp, 'w');
     for (const part of parts) {
-      const buf = typeof part === 'string'
-        ? Buffer.from(part, 'utf8')
-        : Buffer.from(part.buffer, part.byteOffset, part.byteLength);
+      const buf = bufferOf(part);
       let off = 0;
       while (off < buf.length) off += writeSync(fd, buf, off);
     }

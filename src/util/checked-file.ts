@@ -13,7 +13,7 @@
  */
 import { readFileSync, rmSync, utimesSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
-import { writeFileAtomic } from './atomic-write.js';
+import { bufferOf, writeFileAtomic } from './atomic-write.js';
 
 const MAGIC = Buffer.from('ILCHECK1', 'latin1');
 const TRAILER = 8 + 8 + 4 + 8;
@@ -53,10 +53,6 @@ function tagBytes(tag: string): Buffer {
   return Buffer.from(tag.padEnd(8, ' '), 'latin1');
 }
 
-function viewOf(part: string | ArrayBufferView): Buffer {
-  return typeof part === 'string' ? Buffer.from(part, 'utf8') : Buffer.from(part.buffer, part.byteOffset, part.byteLength);
-}
-
 /**
  * Writes `parts` (strings as UTF-8, or byte / typed arrays, in order) and the trailer of `tag`
  * to `path` atomically.
@@ -66,7 +62,7 @@ function viewOf(part: string | ArrayBufferView): Buffer {
  * @throws the underlying fs error (ENOENT, EACCES, ENOSPC …); the target is left as it was.
  */
 export function writeCheckedFile(path: string, tag: string, parts: ReadonlyArray<string | ArrayBufferView>, opts: { fsync?: boolean } = {}): number {
-  const bufs = parts.map(viewOf);
+  const bufs = parts.map(bufferOf);
   let length = 0;
   let crc = 0;
   for (const b of bufs) {

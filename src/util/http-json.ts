@@ -9,6 +9,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { IssuelocError } from '../errors.js';
+import { formatBytes } from './read-bounded.js';
 
 /** How {@link postJson} waits and retries. */
 export interface RetryPolicy {
@@ -204,13 +205,6 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 
 function headerValue(v: string | string[] | undefined): string | undefined {
   return Array.isArray(v) ? v[0] : v;
-}
-
-/** `1 MiB`, `16 MiB`, `512 KiB`, `100 bytes`. */
-function formatBytes(n: number): string {
-  if (n >= 1024 * 1024 && n % (1024 * 1024) === 0) return `${n / (1024 * 1024)} MiB`;
-  if (n >= 1024 && n % 1024 === 0) return `${n / 1024} KiB`;
-  return `${n} bytes`;
 }
 
 /** Milliseconds a `Retry-After` header asks for (seconds or an HTTP date), capped at 30 s; 0 when absent. */
