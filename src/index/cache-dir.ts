@@ -3,7 +3,7 @@ import { accessSync, constants, lstatSync, mkdirSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { IssuelocError } from '../errors.js';
-import { makeDirs as makeFolders } from '../util/make-dirs.js';
+import { makeDirs } from '../util/make-dirs.js';
 
 /**
  * Where the cache of a repository lives (its indexes, parsed blobs, vectors, LLM answers, history).
@@ -28,24 +28,24 @@ export function cacheDirFor(repo: { gitDir: string; workTree?: string | null }, 
   if (explicit !== undefined && explicit.trim() === '') throw new IssuelocError(`--cache-dir takes a folder, got '${explicit}'`);
   const chosen = explicit ?? (process.env.ISSUELOC_CACHE_DIR || undefined);
   if (chosen !== undefined) {
-    makeDirs(chosen, explicit !== undefined ? '--cache-dir' : 'ISSUELOC_CACHE_DIR');
+    makeCacheDirs(chosen, explicit !== undefined ? '--cache-dir' : 'ISSUELOC_CACHE_DIR');
     return resolve(chosen);
   }
   const leaf = repoCacheName(repo.gitDir);
   const root = userCacheRoot();
   try {
-    makeDirs(root, 'cache folder');
+    makeCacheDirs(root, 'cache folder');
     accessSync(root, constants.W_OK);
   } catch (e) {
     const tmp = join(tmpdir(), `issueloc-${process.getuid?.() ?? 'user'}`);
     const why = e instanceof IssuelocError ? e.message : `cache folder ${root}: not writable`;
     process.stderr.write(`issueloc: warning: ${why}; using ${join(tmp, leaf)} instead (set --cache-dir or ISSUELOC_CACHE_DIR)\n`);
     ownPrivateDir(tmp);
-    makeDirs(join(tmp, leaf), 'cache folder');
+    makeCacheDirs(join(tmp, leaf), 'cache folder');
     return join(tmp, leaf);
   }
   const dir = join(root, leaf);
-  makeDirs(dir, 'cache folder');
+  makeCacheDirs(dir, 'cache folder');
   return dir;
 }
 
@@ -82,12 +82,12 @@ function ownPrivateDir(dir: string): void {
 }
 
 /**
- * Creates `dir` and its missing parents ({@link makeFolders}).
+ * Creates `dir` and its missing parents ({@link makeDirs}).
  * @throws IssuelocError naming `what` and the folder.
  */
-function makeDirs(dir: string, what: string): void {
+function makeCacheDirs(dir: string, what: string): void {
   try {
-    makeFolders(dir);
+    makeDirs(dir);
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     if (err.code === 'ENOTDIR') throw new IssuelocError(`${what} ${dir}: ${err.path ?? dir} is not a folder`);
