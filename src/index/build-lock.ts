@@ -20,9 +20,17 @@ import { accessSync, constants, readFileSync, renameSync, rmSync, rmdirSync } fr
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import lockfile from 'proper-lockfile';
 import { IssuelocError } from '../errors.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
+
+/**
+ * proper-lockfile, loaded on the first lock: it installs signal handlers (signal-exit) when
+ * loaded, and a handled SIGINT/SIGTERM cannot end a process whose event loop is blocked (a
+ * synchronous read of a FIFO with no writer yet), so a run that locks nothing keeps the default.
+ */
+async function properLockfile(): Promise<typeof import('proper-lockfile')> {
+  return (await import('proper-lockfile')).default;
+}
 
 /** How long a process waits for another's build by default: 10 minutes. */
 export const DEFAULT_LOCK_WAIT_MS = 600_000;
@@ -83,7 +91,7 @@ export async function withBuildLock<T>(dir: string, opts: BuildLockOptions, buil
       continue;
     }
     try {
-      release = await lockfile.lock(dir, {
+      release = await (await properLockfile()).lock(dir, {
         realpath: false, update: 5_000, retries: 0, stale: local ? STALE_LIVE_MS : STALE_UNKNOWN_MS,
         // a broken lock costs a duplicate build at most (writes are atomic): go on
         onCompromised: () => {},

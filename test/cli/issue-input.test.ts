@@ -138,7 +138,9 @@ test('--issue-file of a FIFO: read when its writer comes; with no writer SIGTERM
   await new Promise((r) => setTimeout(r, 1000));
   const t0 = performance.now();
   waiting.kill('SIGTERM');
+  const timer = setTimeout(() => waiting.kill('SIGKILL'), 10_000);
   const [code, signal] = await once(waiting, 'exit') as [number | null, string | null];
+  clearTimeout(timer);
   assert.ok(performance.now() - t0 < 5000, 'ended by SIGTERM, not stuck in a blocking read');
   assert.ok(signal === 'SIGTERM' || code === 143, `exit ${code} signal ${signal}`);
   const fed = spawn(process.execPath, [bin, ...base, '--issue-file', fifo, '--level', 'file', '--json']);
@@ -148,4 +150,19 @@ test('--issue-file of a FIFO: read when its writer comes; with no writer SIGTERM
   const [fedCode] = await once(fed, 'exit') as [number];
   assert.equal(fedCode, 0);
   assert.equal((JSON.parse(out) as { files: { id: string }[] }).files[0].id, 'src/parser.py');
+});
+
+test('dataset build --issues of a FIFO with no writer: SIGTERM ends the run at once (no signal handler loaded before a lock)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'issueloc-fifo-'));
+  const fifo = join(dir, 'issues.jsonl');
+  spawnSync('mkfifo', [fifo]);
+  const waiting = spawn(process.execPath, [bin, 'dataset', 'build', '--repo', repo.dir, '--issues', fifo, '--key', 'X', '-o', join(dir, 'ds.jsonl'), '--no-progress'], { stdio: 'ignore' });
+  await new Promise((r) => setTimeout(r, 1000));
+  const t0 = performance.now();
+  waiting.kill('SIGTERM');
+  const timer = setTimeout(() => waiting.kill('SIGKILL'), 10_000);
+  const [code, signal] = await once(waiting, 'exit') as [number | null, string | null];
+  clearTimeout(timer);
+  assert.ok(performance.now() - t0 < 5000, 'ended by SIGTERM, not stuck in a blocking read');
+  assert.ok(signal === 'SIGTERM' || code === 143, `exit ${code} signal ${signal}`);
 });
