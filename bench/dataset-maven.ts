@@ -16,7 +16,7 @@
  */
 import { parseArgs } from 'node:util';
 import { readIssues } from '../src/issues/read.js';
-import { walkHistory } from '../src/repo/history.js';
+import { walkHistory } from '../src/repo/log-walk.js';
 import { LinkCollector } from '../src/dataset/link-collector.js';
 import { jiraPattern } from '../src/dataset/links.js';
 import { buildDataset } from '../src/dataset/build.js';

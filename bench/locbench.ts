@@ -8,7 +8,7 @@
  *       [--include-tests] [--out per-issue.json] [--json]
  *
  * Rows: plain BM25, BM25F with path/name weights, the file prior, each issue-text signal alone,
- * the full lexical pipeline (src/retrieve/localize.ts), then each `--model` (src/rank/; history
+ * the full lexical pipeline (src/retrieve/localize.ts), then each `--model` (src/ltr/; history
  * features need git history, read once per repository and cached). `--configs` replaces the
  * lexical rows with a JSON list of {"name", ...RankingOptions}.
  *
@@ -25,13 +25,13 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { Localizer, type RankingOptions } from '../src/retrieve/localize.js';
-import { readLabelledIssues } from '../src/rank/datasets.js';
-import { forEachIssue } from '../src/rank/issue-loop.js';
-import { FeatureCache } from '../src/rank/feature-cache.js';
-import { FeatureExtractor } from '../src/rank/features.js';
-import { RankingModel, rankLevels } from '../src/rank/model.js';
-import { trainingQueryOf } from '../src/rank/training-query.js';
-import { DEFAULT_CANDIDATES, similarIssuesByRepo } from '../src/rank/train.js';
+import { readLabelledIssues } from '../src/ltr/datasets.js';
+import { forEachIssue } from '../src/ltr/labelled-issues.js';
+import { FeatureCache } from '../src/ltr/feature-cache.js';
+import { FeatureExtractor } from '../src/ltr/features.js';
+import { RankingModel, rankLevels } from '../src/ltr/model.js';
+import { trainingQueryOf } from '../src/ltr/training-query.js';
+import { DEFAULT_CANDIDATES, similarIssuesByRepo } from '../src/ltr/train.js';
 import { COLUMNS, columnKeys, columnMeans, issueValues, listsOf, markdownTable } from './lib/metrics-table.js';
 import { median } from './lib/stats.js';
 import { progressBar } from '../src/cli/progress.js';

@@ -24,13 +24,13 @@
  * fewest issues so far (deterministic).
  */
 import { parseArgs } from 'node:util';
-import { readLabelledIssues } from '../src/rank/datasets.js';
-import { FeatureCache } from '../src/rank/feature-cache.js';
-import type { LabelledIssue } from '../src/rank/issue-loop.js';
-import { RankingModel, rankLevels } from '../src/rank/model.js';
-import { FEATURES } from '../src/rank/features.js';
-import type { TrainingQuery } from '../src/rank/objective.js';
-import { DEFAULT_CANDIDATES, fitModel, type FitOptions } from '../src/rank/train.js';
+import { readLabelledIssues } from '../src/ltr/datasets.js';
+import { FeatureCache } from '../src/ltr/feature-cache.js';
+import type { LabelledIssue } from '../src/ltr/labelled-issues.js';
+import { RankingModel, rankLevels } from '../src/ltr/model.js';
+import { FEATURES } from '../src/ltr/features.js';
+import type { TrainingQuery } from '../src/ltr/objective.js';
+import { DEFAULT_CANDIDATES, fitModel, type FitOptions } from '../src/ltr/train.js';
 import { COLUMNS, columnKeys, columnMeans, issueValues, markdownTable } from './lib/metrics-table.js';
 
 const { values: args } = parseArgs({

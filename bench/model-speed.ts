@@ -2,7 +2,7 @@
  * bench/model-speed: what a learned model adds to the time of one `localize` query.
  *
  *   node dist/bench/model-speed.js [--data FILE] [--repos sympy/sympy] [--limit N]
- *       [--model src/rank/default-model.json] [--repeats 5] [--mirrors DIR] [--cache-dir DIR]
+ *       [--model src/ltr/default-model.json] [--repeats 5] [--mirrors DIR] [--cache-dir DIR]
  *
  * Per issue, with the index loaded and the repository's history read (both per commit, like the
  * index build, and cached), it times the default lexical `localize` (Localizer, top 10, matched
@@ -13,10 +13,10 @@
  */
 import { parseArgs } from 'node:util';
 import { Localizer } from '../src/retrieve/localize.js';
-import { readLabelledIssues } from '../src/rank/datasets.js';
-import { forEachIssue } from '../src/rank/issue-loop.js';
-import { RankingModel } from '../src/rank/model.js';
-import { ModelRanker } from '../src/rank/model-ranker.js';
+import { readLabelledIssues } from '../src/ltr/datasets.js';
+import { forEachIssue } from '../src/ltr/labelled-issues.js';
+import { RankingModel } from '../src/ltr/model.js';
+import { ModelRanker } from '../src/ltr/model-ranker.js';
 import { median } from './lib/stats.js';
 
 const { values: args } = parseArgs({
@@ -24,7 +24,7 @@ const { values: args } = parseArgs({
     data: { type: 'string', default: '../shared/data/swebench-lite/swebench_lite.jsonl' },
     repos: { type: 'string', default: 'sympy/sympy' },
     limit: { type: 'string', default: '30' },
-    model: { type: 'string', default: 'src/rank/default-model.json' },
+    model: { type: 'string', default: 'src/ltr/default-model.json' },
     repeats: { type: 'string', default: '5' },
     mirrors: { type: 'string', default: process.env.ISSUELOC_MIRRORS ?? '/work/.mirror' },
     'cache-dir': { type: 'string', default: '/tmp/issueloc-bench-cache' },

@@ -3,7 +3,7 @@ import { IssuelocError } from '../errors.js';
 import { GitRepo } from '../repo/git.js';
 import { cacheDirFor } from '../index/cache-dir.js';
 import { cacheMaxBytes } from '../index/cache-usage.js';
-import { readDataset } from '../dataset/stats.js';
+import { readDataset } from '../dataset/read.js';
 import { toJsonl } from '../dataset/output.js';
 import { exportTraining } from '../dataset/training-export.js';
 import { writeFileAtomic } from '../util/atomic-write.js';

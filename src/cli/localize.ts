@@ -5,7 +5,7 @@ import { IssuelocError } from '../errors.js';
 import { openIndex } from '../index/open-index.js';
 import { cacheMaxBytes } from '../index/cache-usage.js';
 import type { Localization } from '../retrieve/localize.js';
-import { RetrieveRerank } from '../rerank/retrieve-rerank.js';
+import { RetrieveRerank } from '../llm-rerank/retrieve-rerank.js';
 import type { RankedItem } from '../retrieve/rollup.js';
 import { DEFAULT_MAX_ISSUE_BYTES, readIssueInput } from './issue-input.js';
 import { SINGLE_ISSUE_FORMATS } from '../issues/single-issue.js';

@@ -2,9 +2,9 @@ import { fileURLToPath } from 'node:url';
 import type { OpenedIndex } from '../index/open-index.js';
 import { RepoHistory } from '../history/repo-history.js';
 import type { Localization } from '../retrieve/localize.js';
-import { RankingModel } from '../rank/model.js';
-import { ModelRanker } from '../rank/model-ranker.js';
-import type { HistoryEvidence } from '../rank/features.js';
+import { RankingModel } from '../ltr/model.js';
+import { ModelRanker } from '../ltr/model-ranker.js';
+import type { HistoryEvidence } from '../ltr/features.js';
 import { extractIssueSignals } from '../text/issue-signals.js';
 
 /** What `localize --model` reports besides the rankings. */
@@ -16,14 +16,14 @@ export interface ModelLocalization {
 }
 
 /**
- * The built-in model (src/rank/default-model.json: trained on Loc-Bench issues of repositories
+ * The built-in model (src/ltr/default-model.json: trained on Loc-Bench issues of repositories
  * other than SWE-bench Lite's; docs/learning-to-rank.md), found at the same place relative to the
  * compiled code in a checkout and in the installed package (package.json `files` ships it).
  */
-export const DEFAULT_MODEL_PATH = fileURLToPath(new URL('../../../src/rank/default-model.json', import.meta.url));
+export const DEFAULT_MODEL_PATH = fileURLToPath(new URL('../../../src/ltr/default-model.json', import.meta.url));
 
 /**
- * `localize --model FILE` (`--model default`: {@link DEFAULT_MODEL_PATH}): ranks with a learned model (src/rank/) over an opened index. History
+ * `localize --model FILE` (`--model default`: {@link DEFAULT_MODEL_PATH}): ranks with a learned model (src/ltr/) over an opened index. History
  * features are read from git (cached under the index cache folder) unless the model was trained
  * without them.
  * @throws IssuelocError for an unreadable or invalid model file, or when git cannot read the history.

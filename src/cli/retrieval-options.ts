@@ -4,9 +4,9 @@ import { parseNumberOption } from './options.js';
 import type { Embedder } from '../embed/embedder.js';
 import { openEmbedder } from '../embed/spec.js';
 import { FUSION_METHODS, type FusionOptions } from '../retrieve/fusion.js';
-import { DEFAULT_LISTWISE, ListwiseReranker } from '../rerank/listwise.js';
-import { openChatModel } from '../rerank/spec.js';
-import type { RerankStats } from '../rerank/listwise.js';
+import { DEFAULT_LISTWISE, ListwiseReranker } from '../llm-rerank/listwise.js';
+import { openChatModel } from '../llm-rerank/spec.js';
+import type { RerankStats } from '../llm-rerank/listwise.js';
 import { Deadline } from '../util/deadline.js';
 import { DEFAULT_RETRY } from '../util/http-json.js';
 

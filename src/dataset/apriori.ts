@@ -7,7 +7,7 @@
  * or its entry point is itself a merge of two outside commits, the state is ambiguous and the
  * issue is dropped.
  */
-import type { CommitGraph } from '../repo/history.js';
+import type { CommitGraph } from '../repo/log-walk.js';
 import type { BranchCache } from './merges.js';
 
 /** Why no a-priori state exists. */

@@ -2,7 +2,7 @@
  * Mining a localisation dataset from an issue file and a repository's history, by the method of
  * "file localisation for issues at large" (section 3.3):
  *
- * 1. walk the history once, streaming (`src/repo/history.ts`), collecting commit → issue links
+ * 1. walk the history once, streaming (`src/repo/log-walk.ts`), collecting commit → issue links
  *    from first lines (`links.ts`, `link-collector.ts`) or the fixing commits the issue source names;
  * 2. keep linkable issues (resolution Fixed/Done/…, configurable), count unknown keys and reverts;
  * 3. merge disambiguation (`merges.ts`), path requirement (`path-requirement.ts`);
@@ -11,8 +11,8 @@
  */
 import type { Issue } from '../issues/types.js';
 import { GitRepo } from '../repo/git.js';
-import { walkHistory, type CommitGraph } from '../repo/history.js';
-import { TreeFileLister } from '../repo/history-trees.js';
+import { walkHistory, type CommitGraph } from '../repo/log-walk.js';
+import { TreeFileLister } from '../repo/tree-objects.js';
 import { IssuelocError } from '../errors.js';
 import { applyGap, commitGaps, quantile } from './gap.js';
 import { LinkCollector, type LinkCounts } from './link-collector.js';

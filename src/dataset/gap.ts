@@ -4,7 +4,7 @@
  * same issue exceeds the project's 90th percentile of such gaps (a late commit is more likely a
  * new change than part of the fix).
  */
-import type { CommitGraph } from '../repo/history.js';
+import type { CommitGraph } from '../repo/log-walk.js';
 
 /**
  * The q-quantile (0..1) of `values` by linear interpolation between closest ranks (R's type 7);

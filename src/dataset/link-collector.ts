@@ -4,8 +4,8 @@
  * first line, time and changed paths; for every other commit only whether it links any issue key
  * at all (merge disambiguation asks that of whole branches); counts of unknown keys and reverts.
  */
-import type { LogCommit, PathChange } from '../repo/history.js';
-import { detach } from '../repo/history-parse.js';
+import type { LogCommit, PathChange } from '../repo/log-walk.js';
+import { detach } from '../repo/log-parse.js';
 import { firstLine, linksOf, type LinkPattern } from './links.js';
 
 /** What is kept of a commit that links a known issue (or is a named fixing commit). */

@@ -6,7 +6,7 @@
  * not the commit's own issue, and are not links.
  */
 import { IssuelocError } from '../errors.js';
-import { detach } from '../repo/history-parse.js';
+import { detach } from '../repo/log-parse.js';
 
 /** One way issue keys are written in commit messages. */
 export interface LinkPattern {

@@ -9,7 +9,7 @@
  * may hold one issue type only, and the branch still links its own issue). Two-parent merges
  * only: an issue linked by an octopus merge (three or more parents) is dropped with that reason.
  */
-import type { CommitGraph, MergedBranch } from '../repo/history.js';
+import type { CommitGraph, MergedBranch } from '../repo/log-walk.js';
 
 /** Branches of merges, computed once each. */
 export class BranchCache {

@@ -11,7 +11,7 @@
  * (d) a linked merge and an earlier linked commit reachable only through the merge's first
  *     parent (the path to the merge does not pass the merged branch): dropped.
  */
-import type { CommitGraph } from '../repo/history.js';
+import type { CommitGraph } from '../repo/log-walk.js';
 
 /** Verdict of {@link checkPathRequirement}. */
 export type PathVerdict =

@@ -10,9 +10,9 @@
  * commit; for a merge, whose a-priori state is the branch's fork point, a file the main line
  * created after the fork is not a candidate and is counted in `outsideApriori`).
  */
-import type { PathChange } from '../repo/history.js';
-import { diffPaths } from '../repo/history-diff.js';
-import type { CommitGraph } from '../repo/history.js';
+import type { PathChange } from '../repo/log-walk.js';
+import { diffPaths } from '../repo/tree-diff.js';
+import type { CommitGraph } from '../repo/log-walk.js';
 import type { LinkedCommit } from './link-collector.js';
 import type { SourceFilter } from './source-files.js';
 
@@ -32,7 +32,7 @@ export class SourceTrees {
 
   /**
    * @param listFiles all regular files of a commit's tree (`TreeFileLister.files`, or
-   *   `listFiles` of `src/repo/history-diff.ts`).
+   *   `listFiles` of `src/repo/tree-diff.ts`).
    */
   constructor(
     private readonly listFiles: (commit: string) => Promise<string[]>,

@@ -6,11 +6,10 @@
  * them); the distributions (files, positive files, positive functions) from the records.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { readIssueFile } from '../issues/read-text.js';
 import { IssuelocError } from '../errors.js';
+import { readDataset } from './read.js';
 import type { BuildMeta } from './build.js';
 import { sidecarPaths } from './output.js';
-import type { DatasetRecord } from './record.js';
 
 /** Min, max, mean and median of a list (all NaN-free; zeros for an empty list). */
 export interface Summary {
@@ -55,32 +54,6 @@ export function summarize(values: readonly number[]): Summary {
     mean: s.reduce((a, b) => a + b, 0) / s.length,
     median: s.length % 2 === 1 ? s[mid] : (s[mid - 1] + s[mid]) / 2,
   };
-}
-
-/**
- * Reads dataset records (JSONL).
- *
- * @throws IssuelocError `<file>:<line>: <reason>` for a line that is not JSON or lacks
- *   `issue.id`, `positives` (list) or `candidates` (number); `cannot read <file>` otherwise.
- */
-export function readDataset(file: string): DatasetRecord[] {
-  // read with a bound (the longest text Node holds), so /dev/zero is refused, not read for ever
-  const text = readIssueFile(file);
-  const out: DatasetRecord[] = [];
-  text.split('\n').forEach((raw, i) => {
-    if (raw.trim() === '') return;
-    let r: DatasetRecord;
-    try {
-      r = JSON.parse(raw) as DatasetRecord;
-    } catch (e) {
-      throw new IssuelocError(`${file}:${i + 1}: not valid JSON (${(e as Error).message})`);
-    }
-    if (typeof r?.issue?.id !== 'string' || !Array.isArray(r.positives) || typeof r.candidates !== 'number') {
-      throw new IssuelocError(`${file}:${i + 1}: not a dataset record (needs issue.id, positives, candidates)`);
-    }
-    out.push(r);
-  });
-  return out;
 }
 
 /**

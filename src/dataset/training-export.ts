@@ -14,10 +14,10 @@ import { UnitSourceReader } from '../embed/unit-source.js';
 import { documentText } from '../embed/vector-index.js';
 import type { FusionOptions } from '../retrieve/fusion.js';
 import { unitId, type RankingOptions } from '../retrieve/localize.js';
-import { RetrieveRerank } from '../rerank/retrieve-rerank.js';
-import { identifierOf, type IdentifierStyle } from '../rerank/identifiers.js';
-import { windowPrompt, type RerankCandidate } from '../rerank/prompt.js';
-import type { ChatMessage } from '../rerank/chat-model.js';
+import { RetrieveRerank } from '../llm-rerank/retrieve-rerank.js';
+import { identifierOf, type IdentifierStyle } from '../llm-rerank/candidate-labels.js';
+import { windowPrompt, type RerankCandidate } from '../llm-rerank/prompt.js';
+import type { ChatMessage } from '../llm-rerank/chat-model.js';
 import type { DatasetRecord } from './record.js';
 
 /** Options of {@link exportTraining}. */

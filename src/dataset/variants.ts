@@ -15,8 +15,8 @@
  *
  * An issue whose linked commits give no positive is dropped (`no-positive`).
  */
-import type { CommitGraph } from '../repo/history.js';
-import { diffPaths } from '../repo/history-diff.js';
+import type { CommitGraph } from '../repo/log-walk.js';
+import { diffPaths } from '../repo/tree-diff.js';
 import { aprioriState, type AprioriFailure } from './apriori.js';
 import type { BranchCache } from './merges.js';
 import { modifiedOrRemoved, positivesAt, type CommitChanges, type SourceTrees } from './samples.js';

@@ -8,7 +8,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { IssuelocError } from '../errors.js';
-import { IssueEvaluator, type IssueTask, type LoopSettings } from './issue-loop.js';
+import { IssueEvaluator, type IssueTask, type LoopSettings } from './issue-evaluator.js';
 
 async function run(): Promise<void> {
   const { settings, tasks } = workerData as { settings: LoopSettings; tasks: IssueTask[] };

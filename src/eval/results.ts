@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { IssuelocError } from '../errors.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { makeDirs } from '../util/make-dirs.js';
-import type { IssueOutcome } from './issue-loop.js';
+import type { IssueOutcome } from './issue-evaluator.js';
 import { aggregate, DEFAULT_METRICS, PAPER_METRICS, type MetricAggregate } from './metrics.js';
 import type { EvalRun, IssueResultRow, SplitLabel } from './run-eval.js';
 import { metricTable, writeTable, type MetricTable } from './tables.js';

@@ -2,12 +2,12 @@
  * The files (path and blob SHA) of many a-priori states, fast: commit and tree objects come
  * through the repository's one `git cat-file --batch` process and each tree is parsed once and
  * kept by its SHA, so the state of a commit close to one already listed costs only the trees that
- * changed in between. (`src/repo/history-trees.ts` lists paths alone with the same tree parser;
+ * changed in between. (`src/repo/tree-objects.ts` lists paths alone with the same tree parser;
  * evaluation also needs each file's blob, the key of its cached term counts.)
  */
 import { IssuelocError } from '../errors.js';
 import type { GitRepo } from '../repo/git.js';
-import { parseTree, type TreeNode } from '../repo/history-trees.js';
+import { parseTree, type TreeNode } from '../repo/tree-objects.js';
 
 /** A regular file of a state. */
 export interface StateFile {

@@ -18,8 +18,8 @@
 import { createHash } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { IssuelocError } from '../errors.js';
-import { runGit, streamGit } from '../repo/history-git.js';
-import { LOG_FORMAT, LogParser } from '../repo/history-parse.js';
+import { runGit, streamGit } from '../repo/git-stream.js';
+import { LOG_FORMAT, LogParser } from '../repo/log-parse.js';
 import { tokenize } from '../text/tokenize.js';
 import { firstWords } from '../index/code-index.js';
 import { isIntArray, isRecord, isStringArray, readCheckedJson, writeCheckedJson } from '../util/checked-file.js';

@@ -56,7 +56,7 @@ function packAndUnpack(consumer: string): { pkg: string; files: string[] } {
 test('the packed package ships the built-in model, and `localize --model default` ranks from an install', () => {
   const consumer = join(work, 'consumer');
   const { pkg, files } = packAndUnpack(consumer);
-  assert.ok(files.includes('src/rank/default-model.json'), 'the tarball holds the built-in model');
+  assert.ok(files.includes('src/ltr/default-model.json'), 'the tarball holds the built-in model');
   assert.ok(!files.some((f) => f.startsWith('test/') || f.startsWith('dist/test/')), 'no tests in the tarball');
 
   const repo = join(work, 'repo');

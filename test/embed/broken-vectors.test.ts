@@ -10,14 +10,14 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { commitFiles, tempDir, cleanup } from '../repo/git-fixture.js';
-import { startFakeOpenAI, type EmbeddingFault, type FakeOpenAI } from '../rerank/fake-openai.js';
+import { startFakeOpenAI, type EmbeddingFault, type FakeOpenAI } from '../llm-rerank/fake-openai.js';
 import { GitRepo } from '../../src/repo/git.js';
 import { indexCommit } from '../../src/index/index-commit.js';
 import { checkVectors, EmbedderFailure, type Embedder } from '../../src/embed/embedder.js';
 import { buildVectorIndex } from '../../src/embed/vector-index.js';
 import { MODEL_TAG, VectorCache } from '../../src/embed/vector-cache.js';
 import { readCheckedPayload } from '../../src/util/checked-file.js';
-import { RetrieveRerank } from '../../src/rerank/retrieve-rerank.js';
+import { RetrieveRerank } from '../../src/llm-rerank/retrieve-rerank.js';
 
 const bin = join(resolve(dirname(fileURLToPath(import.meta.url)), '../../..'), 'dist/src/cli/bin.js');
 const run = promisify(execFile);

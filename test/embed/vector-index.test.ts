@@ -5,13 +5,13 @@ import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { commitFiles, tempDir, cleanup } from '../repo/git-fixture.js';
-import { startFakeOpenAI, type FakeOpenAI } from '../rerank/fake-openai.js';
+import { startFakeOpenAI, type FakeOpenAI } from '../llm-rerank/fake-openai.js';
 import { GitRepo } from '../../src/repo/git.js';
 import { indexCommit } from '../../src/index/index-commit.js';
 import { OpenAIEmbedder } from '../../src/embed/openai-embedder.js';
 import { buildVectorIndex, cosineScores } from '../../src/embed/vector-index.js';
 import { VectorCache } from '../../src/embed/vector-cache.js';
-import { RetrieveRerank } from '../../src/rerank/retrieve-rerank.js';
+import { RetrieveRerank } from '../../src/llm-rerank/retrieve-rerank.js';
 
 let fake: FakeOpenAI;
 let root: string;

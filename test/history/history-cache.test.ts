@@ -12,7 +12,7 @@ import { RepoHistory } from '../../src/history/repo-history.js';
 import { SimilarIssues } from '../../src/history/similar-issues.js';
 import { openIndex } from '../../src/index/open-index.js';
 import { localizeWithModel } from '../../src/cli/model-localize.js';
-import { forEachIssue, type LabelledIssue } from '../../src/rank/issue-loop.js';
+import { forEachIssue, type LabelledIssue } from '../../src/ltr/labelled-issues.js';
 import { fixtureRepo, git, type FixtureCommit } from '../repo/fixture-repo.js';
 
 const ISSUE = 'render crashes when the colour option is missing from config';

@@ -10,11 +10,11 @@ import { DEFAULT_INDEX_SETTINGS, indexFilePath, loadCodeIndex } from '../../src/
 import { INDEX_FILE_TAG } from '../../src/index/store.js';
 import { readCheckedFile, readCheckedPayload, setCacheWarningSink, writeCheckedFile } from '../../src/util/checked-file.js';
 import { VectorCache } from '../../src/embed/vector-cache.js';
-import { CachedChatModel } from '../../src/rerank/response-cache.js';
-import type { ChatModel } from '../../src/rerank/chat-model.js';
+import { CachedChatModel } from '../../src/llm-rerank/response-cache.js';
+import type { ChatModel } from '../../src/llm-rerank/chat-model.js';
 import { HistoryLog } from '../../src/history/history-log.js';
-import { FeatureCache } from '../../src/rank/feature-cache.js';
-import { FEATURES } from '../../src/rank/features.js';
+import { FeatureCache } from '../../src/ltr/feature-cache.js';
+import { FEATURES } from '../../src/ltr/features.js';
 import { cleanup, commitFiles, git, tempDir } from '../repo/git-fixture.js';
 
 /** Runs `f` with cache warnings collected; returns them with f's value. */

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { cleanup, commitFiles, tempDir } from './git-fixture.js';
 import { GitRepo } from '../../src/repo/git.js';
 import { goldForCommit } from '../../src/dataset/gold.js';
-import { LogParser, type LogCommit } from '../../src/repo/history-parse.js';
+import { LogParser, type LogCommit } from '../../src/repo/log-parse.js';
 
 const BIN = fileURLToPath(new URL('../../src/cli/bin.js', import.meta.url));
 const dir = tempDir('issueloc-odd-paths-');

@@ -11,9 +11,9 @@ import { Localizer, type RankingOptions } from '../../src/retrieve/localize.js';
 import { functionlessFiles, insertAtLexicalRank, mergeByScore, rollUp } from '../../src/retrieve/rollup.js';
 import { DEFAULT_SIGNAL_WEIGHTS, type SignalName } from '../../src/retrieve/signals.js';
 import { extractIssueSignals } from '../../src/text/issue-signals.js';
-import { RankingModel, rankLevels } from '../../src/rank/model.js';
-import { ModelRanker } from '../../src/rank/model-ranker.js';
-import { DEFAULT_CANDIDATES } from '../../src/rank/train.js';
+import { RankingModel, rankLevels } from '../../src/ltr/model.js';
+import { ModelRanker } from '../../src/ltr/model-ranker.js';
+import { DEFAULT_CANDIDATES } from '../../src/ltr/train.js';
 
 const CLIENT = [
   'from app.settings import DEFAULT_TIMEOUT',

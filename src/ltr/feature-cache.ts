@@ -1,0 +1,74 @@
+/**
+ * Candidate features cached on disk, one file per issue, under a folder named by a digest of
+ * everything that changes them (feature list, index format and settings, query weighting, candidate pipeline, evidence used):
+ * index builds are the slow part of training, so features are extracted once and models are
+ * fitted many times. An issue's file is named by what its features are a function of: the
+ * repository, the base commit (history features see its ancestors only), the issue's id and
+ * text, and with similar-issue evidence the earlier issues it is computed from.
+ */
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import { isInt, isRecord, isStringArray, readCheckedJson, writeCheckedJson } from '../util/checked-file.js';
+import { FEATURES } from './features.js';
+import { INDEX_FORMAT_VERSION } from '../index/code-index.js';
+import { DEFAULT_TITLE_WEIGHT } from '../retrieve/query.js';
+import type { SimilarIssues } from '../history/similar-issues.js';
+import type { LabelledIssue } from './labelled-issues.js';
+import type { TrainingQuery } from './objective.js';
+
+/**
+ * Bump when feature values change meaning without a change of their names (3: history features
+ * over the base commit's ancestors only; similar issues weighed by earlier issues only).
+ */
+export const FEATURE_VERSION = 3;
+/** Tag of the cache files (src/util/checked-file.ts); part of the folder key, so older formats are not read. */
+const FEATURES_TAG = 'feat.v2';
+
+type StoredQuery = Omit<TrainingQuery, 'features' | 'gold'> & { features: string };
+
+/** A per-issue cache of {@link TrainingQuery} features. */
+export class FeatureCache {
+  readonly dir: string;
+
+  /**
+   * @param root the cache root folder.
+   * @param settings everything besides the feature list that changes the features (JSON-able).
+   * @param similarIssues the similar-issue evidence per repository (`owner/name`), when used:
+   *   each issue's entry is keyed by the earlier issues its score reads.
+   */
+  constructor(root: string, settings: unknown, private readonly similarIssues?: (repo: string) => SimilarIssues | undefined) {
+    const key = createHash('sha1').update(JSON.stringify([FEATURE_VERSION, FEATURES_TAG, INDEX_FORMAT_VERSION, DEFAULT_TITLE_WEIGHT, FEATURES, settings])).digest('hex').slice(0, 12);
+    this.dir = join(root, key);
+  }
+
+  private fileOf(issue: LabelledIssue): string {
+    const similar = this.similarIssues?.(issue.repo)?.digestBefore(issue.created) ?? '';
+    const name = createHash('sha1').update(JSON.stringify([issue.repo, issue.id, issue.commit, issue.text, similar])).digest('hex').slice(0, 20);
+    return join(this.dir, `${name}.json`);
+  }
+
+  /** The cached features of an issue (gold taken from the issue), or undefined (missing, or corrupt: then one warning line). */
+  get(issue: LabelledIssue): TrainingQuery | undefined {
+    const v = readCheckedJson(this.fileOf(issue), FEATURES_TAG, isStoredQuery);
+    if (!v) return undefined;
+    const buf = Buffer.from(v.features, 'base64');
+    const features = new Float32Array(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength));
+    return { ...v, features, gold: issue.gold };
+  }
+
+  /** Stores an issue's features (atomically). */
+  set(issue: LabelledIssue, q: TrainingQuery): void {
+    const { features, gold: _gold, ...rest } = q;
+    const data = Buffer.from(features.buffer, features.byteOffset, features.byteLength).toString('base64');
+    writeCheckedJson(this.fileOf(issue), FEATURES_TAG, { ...rest, features: data }, { fsync: false });
+  }
+}
+
+/** Whether `x` is a stored query whose arrays agree with its candidate count. */
+function isStoredQuery(x: unknown): x is StoredQuery {
+  if (!isRecord(x) || typeof x.id !== 'string' || typeof x.repo !== 'string' || !isInt(x.n) || typeof x.features !== 'string') return false;
+  const n = x.n;
+  return [x.ids, x.paths, x.modules].every((a) => isStringArray(a) && a.length === n) &&
+    Buffer.byteLength(x.features, 'base64') === 4 * n * FEATURES.length &&
+    (x.otherFiles === undefined || (Array.isArray(x.otherFiles) && x.otherFiles.every((o: unknown) => isRecord(o) && typeof o.path === 'string' && typeof o.score === 'number')));
+}

@@ -1,0 +1,44 @@
+// Dataset files as labelled issues: the kind is recognised from the first row, and the index
+// settings follow each benchmark's protocol.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { datasetKind, protocolIndexSettings, readLabelledIssues } from '../../src/ltr/datasets.js';
+
+function jsonl(rows: object[]): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'issueloc-ds-')), 'rows.jsonl');
+  writeFileSync(file, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
+  return file;
+}
+
+test('Loc-Bench rows: gold functions, modules and files; Python-only index settings', async () => {
+  const file = jsonl([{
+    instance_id: 'o__r-1', repo: 'o/r', base_commit: 'a'.repeat(40), problem_statement: 'Slow centroids\nbody',
+    patch: '', category: 'Performance Issue',
+    edit_functions: ['pkg/grid.py:Grid.face_centroids', 'pkg/util.py:helper'], edit_files: ['pkg/grid.py', 'pkg/util.py'], patch_files: ['pkg/grid.py', 'pkg/util.py'],
+  }]);
+  assert.equal(datasetKind(file), 'locbench');
+  const data = await readLabelledIssues(file, mkdtempSync(join(tmpdir(), 'issueloc-mirrors-')));
+  assert.equal(data.kind, 'locbench');
+  assert.deepEqual(data.indexSettings, { languages: ['python'] });
+  assert.equal(data.issues.length, 1);
+  const [issue] = data.issues;
+  assert.equal(issue.repo, 'o/r');
+  assert.deepEqual([...issue.gold.file].sort(), ['pkg/grid.py', 'pkg/util.py']);
+  assert.deepEqual([...issue.gold.function].sort(), ['pkg/grid.py:Grid.face_centroids', 'pkg/util.py:helper']);
+  assert.deepEqual([...issue.gold.module].sort(), ['pkg/grid.py:Grid', 'pkg/util.py:helper']);
+  assert.match(issue.text, /^Slow centroids/);
+});
+
+test('protocol index settings per dataset kind', () => {
+  assert.deepEqual(protocolIndexSettings('swebench'), { languages: ['python'] });
+  assert.deepEqual(protocolIndexSettings('tomcat'), { includeTests: true });
+  assert.deepEqual(protocolIndexSettings('records'), {});
+});
+
+test('an unknown dataset kind is named', () => {
+  const file = jsonl([{ foo: 1 }]);
+  assert.throws(() => datasetKind(file), /unknown dataset kind/);
+});
