@@ -23,8 +23,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { openIndex } from '../src/index/open-index.js';
-import { localizeWithModel } from '../src/cli/model-localize.js';
+import { openLocalizer, type IssueLocalizer } from '../src/index.js';
 import { median } from './lib/stats.js';
 import { mirrorPath } from '../src/dataset/import/mirrors.js';
 
@@ -47,20 +46,21 @@ const findMirror = (repo: string): string | undefined => mirrorPath(args.mirrors
 
 async function rank(inst: Instance, repoPath: string, cacheDir: string): Promise<Run> {
   const t0 = performance.now();
-  let opened;
+  let localizer: IssueLocalizer;
   try {
-    opened = await openIndex(repoPath, { rev: inst.base_commit, cacheDir });
+    localizer = await openLocalizer({ repo: repoPath, rev: inst.base_commit, cacheDir, model: 'default' });
+    await localizer.prepare();
   } catch (e) {
     return { error: (e as Error).message, indexMillis: performance.now() - t0, historyMillis: NaN, queryMillis: NaN };
   }
   const indexMillis = performance.now() - t0;
   try {
-    const { localization, historyMillis, queryMillis } = await localizeWithModel(opened, inst.problem_statement, 'default', 10);
-    return { ranking: JSON.stringify(localization), indexMillis, historyMillis, queryMillis };
+    const { files, modules, functions, matchedQueryTerms, setupMillis, millis } = await localizer.localize(inst.problem_statement, { top: 10 });
+    return { ranking: JSON.stringify({ files, modules, functions, matchedQueryTerms }), indexMillis, historyMillis: setupMillis, queryMillis: millis };
   } catch (e) {
     return { error: (e as Error).message, indexMillis, historyMillis: NaN, queryMillis: NaN };
   } finally {
-    await opened.repo.close();
+    await localizer.close();
   }
 }
 

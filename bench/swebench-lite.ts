@@ -30,16 +30,13 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { GitRepo } from '../src/repo/git.js';
-import { indexCommit } from '../src/index/index-commit.js';
 import type { RankingOptions } from '../src/retrieve/localize.js';
-import { RetrieveRerank } from '../src/llm-rerank/retrieve-rerank.js';
 import type { RerankStats } from '../src/llm-rerank/listwise.js';
-import { openRetrieval } from '../src/cli/retrieval-options.js';
-import { extractIssueSignals } from '../src/text/issue-signals.js';
 import { accAtK } from '../src/eval/metrics.js';
 import { goldForPatch } from '../src/dataset/gold.js';
-import { parseRankingOptions } from '../src/cli/options.js';
 import { mirrorPath } from '../src/dataset/import/mirrors.js';
+import { parseRankingOptions } from '../src/retrieve/ranking-spec.js';
+import { openLocalizer, type IssueLocalizer, type LocalizerOptions } from '../src/index.js';
 
 const K = { file: [1, 3, 5], module: [5, 10], function: [5, 10] } as const;
 type Level = keyof typeof K;
@@ -108,35 +105,44 @@ async function main() {
   const repoRows: Record<string, unknown>[] = [];
   let missingRepo = 0, noGold = 0;
   const limit = args.limit ? Number(args.limit) : Infinity;
-  const retrieval = await openRetrieval({
-    embedder: args.embedder, fusion: args.fusion, rerank: args.rerank, rerankTop: args['rerank-top'],
-    rerankWindow: args['rerank-window'], rerankStride: args['rerank-stride'], rerankMode: args['rerank-mode'],
-  }, args['cache-dir'], (m) => process.stderr.write(`swebench-lite: ${m}\n`));
+  const num = (v: string | undefined) => (v === undefined ? undefined : Number(v));
+  const stages: Partial<LocalizerOptions> = {
+    embedder: args.embedder, fusion: args.embedder ? args.fusion as LocalizerOptions['fusion'] : undefined,
+    reranker: args.rerank,
+    rerank: args.rerank ? {
+      top: num(args['rerank-top']), window: num(args['rerank-window']), stride: num(args['rerank-stride']),
+      mode: args['rerank-mode'] as 'first-token' | 'permutation' | undefined,
+    } : undefined,
+    onWarning: (m) => process.stderr.write(`swebench-lite: warning: ${m}\n`),
+  };
   for (const [repoName, list] of byRepo) {
     const dir = findMirror(repoName);
     if (!dir) { missingRepo += list.length; continue; }
     const repo = await GitRepo.open(dir);
     const cacheDir = join(args['cache-dir']!, repoName.replace('/', '+'));
     if (args.fresh) rmSync(cacheDir, { recursive: true, force: true });
+    const languages = args.languages ? args.languages.split(',') : [];
+    const localizers: IssueLocalizer[] = [];
+    for (const { name: _name, ...ranking } of configs) {
+      localizers.push(await openLocalizer({ repo: dir, cacheDir, index: { languages }, ranking, ...stages }));
+    }
     const indexMillis: number[] = [];
     const queryMillis: number[] = [];
     let cold: number | undefined;
     let evaluated = 0;
     for (const inst of list.slice(0, limit)) {
       const commit = await repo.resolveCommit(inst.base_commit);
-      const t0 = performance.now();
-      const { codeIndex, built } = await indexCommit(repo, commit, { cacheDir, settings: { languages: args.languages ? args.languages.split(',') : [] } });
-      const ms = performance.now() - t0;
+      const { built, millis: ms } = await localizers[0].prepare(commit);
       if (built && cold === undefined) cold = ms;
       else if (built) indexMillis.push(ms);
       const gold = await goldForPatch(repo, commit, inst.patch);
       if (gold.functions.length === 0) { noGold++; continue; }
       evaluated++;
       const goldByLevel: Record<Level, string[]> = { file: gold.files, module: gold.modules, function: gold.functions };
-      for (const [c, config] of configs.entries()) {
-        const pipeline = await RetrieveRerank.open(repo, codeIndex, { ranking: config, ...retrieval, cacheDir });
+      for (const [c, localizer] of localizers.entries()) {
         const q0 = performance.now();
-        const { localization: loc, rerank } = await pipeline.localize(inst.problem_statement, { top: 100, matchedTermsPerItem: 0, signals: extractIssueSignals(inst.problem_statement) });
+        const loc = await localizer.localize(inst.problem_statement, { rev: commit, top: 100, matchedTermsPerItem: 0 });
+        const { rerank } = loc;
         const qms = performance.now() - q0;
         if (c === 0) queryMillis.push(qms);
         const ranked = { file: loc.files.map((x) => x.id), module: loc.modules.map((x) => x.id), function: loc.functions.map((x) => x.id) };
@@ -149,6 +155,7 @@ async function main() {
         results[c].push({ id: inst.instance_id, repo: repoName, gold: goldByLevel, ranks, acc, queryMillis: qms, rerank });
       }
     }
+    for (const l of localizers) await l.close();
     await repo.close();
     repoRows.push({
       repo: repoName, instances: evaluated, documents: undefined,
@@ -188,7 +195,6 @@ async function main() {
     process.stdout.write('\n| system | LLM calls / issue | input tokens / issue | output tokens / issue | seconds / issue (retrieve + rerank) |\n|---|---|---|---|---|\n');
     configs.forEach((c, i) => process.stdout.write(`| ${c.name} | ${per(results[i], (r) => r.rerank?.calls ?? 0).toFixed(1)} | ${per(results[i], (r) => r.rerank?.inputTokens ?? 0).toFixed(0)} | ${per(results[i], (r) => r.rerank?.outputTokens ?? 0).toFixed(0)} | ${(per(results[i], (r) => r.queryMillis) / 1000).toFixed(2)} |\n`));
   }
-  await retrieval.close();
 }
 
 main().catch((e) => {

@@ -7,8 +7,11 @@ import { readDataset } from '../dataset/read.js';
 import { toJsonl } from '../dataset/output.js';
 import { exportTraining } from '../dataset/training-export.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
-import { indexOptions, parseIndexSettings, parseRankingOptions, rankingOptions, wholeOption } from './options.js';
-import { openRetrieval, retrievalOptions } from './retrieval-options.js';
+import { indexOptions, parseIndexSettings, rankingOptions, wholeOption } from './options.js';
+import { parseRankingOptions } from '../retrieve/ranking-spec.js';
+import { retrievalOptions, stageSettings } from './retrieval-options.js';
+import { checkChain } from '../pipeline/stages.js';
+import { openEmbedderStage } from '../pipeline/localizer.js';
 import { progressBar } from './progress.js';
 
 /** `x.jsonl` → `x.listwise.jsonl` and `x.dropped.jsonl`. */
@@ -32,17 +35,20 @@ export function registerExportTrainingCommand(program: Command): void {
   indexOptions(cmd);
   rankingOptions(cmd);
   retrievalOptions(cmd, { rerank: false });
-  cmd.action(async (o) => {
+  cmd.action(async (o, command: Command) => {
+    const stages = stageSettings(o, command);
+    const dense = stages.embedder !== undefined && stages.embedder !== 'none';
+    checkChain({ dense, model: false, rerank: false, denseSettings: stages.settingNames?.dense, endpointSettings: stages.settingNames?.endpoint });
     const records = readDataset(o.dataset);
     if (records.length === 0) throw new IssuelocError(`no records in ${o.dataset}`);
     const repo = await GitRepo.open(o.repo);
     const cacheDir = cacheDirFor(repo, o.cacheDir);
-    const retrieval = await openRetrieval(o, cacheDir, (m) => process.stderr.write(`issueloc: ${m}\n`));
+    const embedder = await openEmbedderStage(stages, (m) => process.stderr.write(`issueloc: warning: ${m}\n`));
     const bar = progressBar('exporting', o.progress);
     try {
       const { contrastive, listwise, dropped } = await exportTraining(records, repo, {
         cacheDir, maxCacheBytes: cacheMaxBytes(o.cacheMaxSize), settings: parseIndexSettings(o), ranking: parseRankingOptions(o),
-        embedder: retrieval.embedder, fusion: retrieval.fusion,
+        embedder, fusion: stages.fusion !== undefined ? { method: stages.fusion } : {},
         negatives: o.negatives, filterTop: o.filterTop, listwiseSize: o.window, onProgress: bar.update,
       });
       bar.stop();
@@ -53,7 +59,7 @@ export function registerExportTrainingCommand(program: Command): void {
       if (contrastive.length === 0) process.exitCode = 1;
     } finally {
       bar.stop();
-      await retrieval.close();
+      await embedder?.close?.();
       await repo.close();
     }
   });

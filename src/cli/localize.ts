@@ -1,22 +1,19 @@
 import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import Table from 'cli-table3';
-import { IssuelocError } from '../errors.js';
-import { openIndex } from '../index/open-index.js';
 import { cacheMaxBytes } from '../index/cache-usage.js';
 import type { Localization } from '../retrieve/localize.js';
-import { RetrieveRerank } from '../llm-rerank/retrieve-rerank.js';
+import { checkIssueText, openLocalizer } from '../pipeline/localizer.js';
 import type { RankedItem } from '../retrieve/rollup.js';
 import { DEFAULT_MAX_ISSUE_BYTES, readIssueInput } from './issue-input.js';
 import { SINGLE_ISSUE_FORMATS } from '../issues/single-issue.js';
 import { MAX_ISSUE_FILE_BYTES } from '../issues/read-text.js';
-import { extractIssueSignals, type IssueSignals } from '../text/issue-signals.js';
-import { queryTermsOf } from '../retrieve/query.js';
-import { rankingOptions, parseRankingOptions, indexOptions, parseIndexSettings, wholeOption } from './options.js';
+import type { IssueSignals } from '../text/issue-signals.js';
+import { rankingOptions, indexOptions, parseIndexSettings, wholeOption } from './options.js';
+import { parseRankingOptions } from '../retrieve/ranking-spec.js';
 import { progressBar } from './progress.js';
 import { flexibleWidths, MAX_EVIDENCE_CHARS, printable, shorten, tableWidth, wrapWords } from './table-layout.js';
-import { localizeWithModel } from './model-localize.js';
-import { openRetrieval, rerankSummary, retrievalOptions, type OpenedRetrieval } from './retrieval-options.js';
+import { rerankSummary, retrievalOptions, stageSettings } from './retrieval-options.js';
 
 const LEVELS = ['file', 'module', 'function'] as const;
 type Level = (typeof LEVELS)[number];
@@ -41,38 +38,33 @@ export function registerLocalizeCommand(program: Command): void {
   indexOptions(cmd);
   rankingOptions(cmd);
   retrievalOptions(cmd);
-  cmd.action(async (o) => {
+  cmd.action(async (o, command: Command) => {
     // every option is checked before the issue is read or anything indexed
     const settings = parseIndexSettings(o);
     const ranking = parseRankingOptions(o);
+    const stages = stageSettings(o, command);
     const { text, source, warning } = await readIssueInput(o);
     if (warning) process.stderr.write(`issueloc: warning: ${warning}\n`);
-    if (queryTermsOf(text, { stem: settings.stem ?? false }).size === 0) {
-      throw new IssuelocError(`issue text (from ${source}) has no searchable word: only stop words and punctuation`);
-    }
-    const bar = progressBar('indexing', o.progress);
-    const opened = await openIndex(o.repo, { rev: o.rev, cacheDir: o.cacheDir, settings, onProgress: bar.update, maxCacheBytes: cacheMaxBytes(o.cacheMaxSize) });
-    bar.stop();
-    let retrieval: OpenedRetrieval | undefined;
+    checkIssueText(text, { stem: settings.stem, source });
+    const bars = { index: progressBar('indexing', o.progress), embed: progressBar('embedding functions', o.progress) };
+    const localizer = await openLocalizer({
+      repo: o.repo, rev: o.rev, cacheDir: o.cacheDir, maxCacheBytes: cacheMaxBytes(o.cacheMaxSize), index: settings,
+      ranking, model: o.model, ...stages,
+      onProgress: (step, done, total) => bars[step].update(done, total),
+      onWarning: (m) => process.stderr.write(`issueloc: warning: ${m}\n`),
+    });
     try {
-      const { codeIndex } = opened;
-      retrieval = await openRetrieval(o, opened.cacheDir, (m) => process.stderr.write(`issueloc: ${m}\n`));
-      const embedBar = progressBar('embedding functions', o.progress);
-      const pipeline = await RetrieveRerank.open(opened.repo, codeIndex, { ranking, ...retrieval, cacheDir: opened.cacheDir, onProgress: embedBar.update })
-        .finally(embedBar.stop);
-      const t0 = performance.now();
-      const { localization: result, rerank } = o.model
-        ? { localization: (await localizeWithModel(opened, text, o.model, o.top)).localization, rerank: undefined }
-        : await pipeline.localize(text, { top: o.top, signals: extractIssueSignals(text) });
-      const queryMillis = performance.now() - t0;
-      if (rerank) process.stderr.write(`issueloc: ${rerankSummary(rerank)}\n`);
+      const result = await localizer.localize(text, { top: o.top }).finally(() => { bars.index.stop(); bars.embed.stop(); });
+      if (result.rerank) process.stderr.write(`issueloc: ${rerankSummary(result.rerank)}\n`);
       const levels: Level[] = o.level === 'all' ? [...LEVELS] : [o.level];
       if (o.json) {
+        const { index } = result;
         const out: Record<string, unknown> = {
-          repo: resolve(o.repo), commit: opened.commit, level: o.level,
-          index: { built: opened.built, millis: Math.round(opened.millis), documents: codeIndex.units.length, files: codeIndex.stats.files, skipped: codeIndex.stats.skipped },
-          queryMillis: Math.round(queryMillis * 100) / 100,
-          ...(rerank ? { rerank } : {}),
+          repo: resolve(o.repo), commit: result.commit, level: o.level,
+          index: { built: index.built, millis: Math.round(index.millis), documents: index.documents, files: index.files, skipped: index.skipped },
+          queryMillis: Math.round(result.millis * 100) / 100,
+          stages: result.stages,
+          ...(result.rerank ? { rerank: result.rerank } : {}),
         };
         // scores are float32 sums: 6 significant digits say all they hold
         for (const l of levels) out[plural(l)] = result[plural(l)].map((it) => ({ ...it, score: Number(it.score.toPrecision(6)) }));
@@ -81,16 +73,15 @@ export function registerLocalizeCommand(program: Command): void {
       // the same rule in both modes: exit 0 when any level shown ranks anything
       const shown = levels.some((l) => result[plural(l)].length > 0);
       if (!o.json && shown) {
-        printText(result, levels, opened.commit, Boolean(o.explain));
-        if (o.explain) printSignals(extractIssueSignals(text));
+        printText(result, levels, result.commit, Boolean(o.explain));
+        if (o.explain) printSignals(result.signals);
       }
       if (!shown) {
         process.stderr.write(`issueloc: ${nothingShown(result, levels)}\n`);
         process.exitCode = 1;
       }
     } finally {
-      await retrieval?.close();
-      await opened.repo.close();
+      await localizer.close();
     }
   });
 }

@@ -1,13 +1,9 @@
 import { Command, Option } from 'commander';
 import { IssuelocError } from '../errors.js';
-import { parseNumberOption } from './options.js';
-import type { Embedder } from '../embed/embedder.js';
-import { openEmbedder } from '../embed/spec.js';
+import { parseNumberOption } from '../util/number-option.js';
 import { FUSION_METHODS, type FusionOptions } from '../retrieve/fusion.js';
-import { DEFAULT_LISTWISE, ListwiseReranker } from '../llm-rerank/listwise.js';
-import { openChatModel } from '../llm-rerank/spec.js';
-import type { RerankStats } from '../llm-rerank/listwise.js';
-import { Deadline } from '../util/deadline.js';
+import { DEFAULT_LISTWISE, type RerankStats } from '../llm-rerank/listwise.js';
+import type { LocalizerOptions } from '../pipeline/localizer.js';
 import { DEFAULT_RETRY } from '../util/http-json.js';
 
 /** Defaults of the endpoint options, in the CLI's units (seconds). */
@@ -35,17 +31,9 @@ export function retrievalOptions(cmd: Command, opts: { rerank?: boolean } = {}):
     .option('--deadline <seconds>', 'seconds for the issue\'s embedding and reranking; past it the stage in flight stops and the best ranking so far is shown, with a warning');
 }
 
-/** What the options open; close it when done. Spread into RetrieveRerank.open's options. */
-export interface OpenedRetrieval {
-  embedder?: Embedder;
-  fusion: Partial<FusionOptions>;
-  reranker?: ListwiseReranker;
-  /** `--deadline`, started when the options were opened: for one issue (the `localize` command). */
-  deadline?: Deadline;
-  /** Where fallbacks are reported (`warning: …` lines): a failing embedder then leaves lexical ranking. */
-  onWarning: (message: string) => void;
-  close(): Promise<void>;
-}
+/** The stage settings of a command's options, as {@link openLocalizer} takes them. */
+export type StageSettings = Pick<LocalizerOptions,
+  'embedder' | 'fusion' | 'queryPrefix' | 'embedderEndpoint' | 'reranker' | 'rerank' | 'rerankerEndpoint' | 'deadlineMs' | 'settingNames'>;
 
 function whole(v: unknown, name: string, min: number, max?: number): number {
   return parseNumberOption(v, name, { min, max, whole: true });
@@ -56,52 +44,61 @@ function seconds(v: unknown, name: string): number {
   return parseNumberOption(v, name, { min: 0, aboveMin: true, max: 86_400 }) * 1000;
 }
 
+/** The long flags (e.g. `--k1`) of the options among `keys` that the user gave (command line or environment). */
+export function givenFlags(cmd: Command, keys: readonly string[]): string[] {
+  return cmd.options
+    .filter((opt) => keys.includes(opt.attributeName()) && ['cli', 'env'].includes(cmd.getOptionValueSource(opt.attributeName()) ?? ''))
+    .map((opt) => opt.long ?? opt.attributeName());
+}
+
+const DENSE_KEYS = ['fusion', 'queryPrefix', 'embedderTimeout', 'embedderRetries'];
+const RERANK_KEYS = ['rerankTop', 'rerankWindow', 'rerankStride', 'rerankMode', 'rerankTimeout', 'rerankRetries'];
+const ENDPOINT_KEYS = ['deadline', 'apiKeyEnv'];
+/** The keys of {@link rankingOptions} (src/cli/options.ts). */
+export const RANKING_KEYS = ['filePrior', 'titleWeight', 'signals', 'signalWeights', 'k1', 'b', 'delta', 'weights'];
+
 /**
- * Opens the embedder and reranker the parsed options name (none when not given), and starts the
- * `--deadline` clock when given.
- * @param warn where warnings go (retries, fallbacks: each as `warning: …`), normally stderr.
- * @throws IssuelocError for malformed values, a missing model folder/file or optional package.
+ * The stage settings the parsed options of `cmd` give (values checked here, each error naming
+ * its flag); settings the user did not give are left out, so {@link openLocalizer} can refuse
+ * a setting whose stage is off (`--fusion` without `--embedder`) by the flag's name.
+ * @throws IssuelocError for a malformed value.
  */
-export async function openRetrieval(o: Record<string, unknown>, cacheDir: string | undefined, warn: (m: string) => void): Promise<OpenedRetrieval> {
-  const onWarning = (m: string) => warn(`warning: ${m}`);
-  const onRetry = (attempt: number, reason: string, waitMs: number, url: string) => onWarning(`${url}: retry ${attempt} in ${waitMs} ms: ${reason}`);
-  const prefixes = o.queryPrefix !== undefined ? { query: String(o.queryPrefix) } : undefined;
+export function stageSettings(o: Record<string, unknown>, cmd: Command): StageSettings {
+  const given = (k: string) => ['cli', 'env'].includes(cmd.getOptionValueSource(k) ?? '');
   const apiKeyEnv = o.apiKeyEnv as string | undefined;
-  const fusion = (o.fusion ?? 'rrf') as FusionOptions['method'];
-  if (!FUSION_METHODS.includes(fusion)) throw new IssuelocError(`--fusion: unknown method '${String(o.fusion)}' (methods: ${FUSION_METHODS.join(', ')})`);
-  const deadlineMs = o.deadline !== undefined ? seconds(o.deadline, '--deadline') : undefined;
-  const embedder = await openEmbedder(o.embedder as string | undefined, {
-    prefixes, apiKeyEnv, onRetry,
-    timeoutMs: seconds(o.embedderTimeout ?? ENDPOINT_SECONDS, '--embedder-timeout'),
-    retries: whole(o.embedderRetries ?? ENDPOINT_RETRIES, '--embedder-retries', 0, 100),
-  });
-  let reranker: ListwiseReranker | undefined;
-  if (o.rerank !== undefined) {
-    const window = whole(o.rerankWindow ?? DEFAULT_LISTWISE.window, '--rerank-window', 2);
-    const stride = whole(o.rerankStride ?? DEFAULT_LISTWISE.stride, '--rerank-stride', 1);
-    if (stride > window) throw new IssuelocError(`--rerank-stride (${stride}) must not exceed --rerank-window (${window})`);
-    const timeoutMs = seconds(o.rerankTimeout ?? ENDPOINT_SECONDS, '--rerank-timeout');
-    const retries = whole(o.rerankRetries ?? ENDPOINT_RETRIES, '--rerank-retries', 0, 100);
-    const model = await openChatModel(o.rerank as string, { cacheDir, apiKeyEnv, timeoutMs, retries, onRetry });
-    if (model) {
-      reranker = new ListwiseReranker(model, {
-        top: whole(o.rerankTop ?? DEFAULT_LISTWISE.top, '--rerank-top', 1), window, stride,
-        mode: (o.rerankMode as 'first-token' | 'permutation' | undefined) ?? DEFAULT_LISTWISE.mode,
-        onWarning,
-      });
-    }
-  }
-  return {
-    embedder,
-    fusion: { method: fusion },
-    reranker,
-    deadline: deadlineMs !== undefined ? Deadline.after(deadlineMs / 1000) : undefined,
-    onWarning,
-    async close() {
-      await embedder?.close?.();
-      await reranker?.model.close?.();
+  const fusion = o.fusion as FusionOptions['method'] | undefined;
+  if (fusion !== undefined && !FUSION_METHODS.includes(fusion)) throw new IssuelocError(`--fusion: unknown method '${String(o.fusion)}' (methods: ${FUSION_METHODS.join(', ')})`);
+  const window = whole(o.rerankWindow ?? DEFAULT_LISTWISE.window, '--rerank-window', 2);
+  const stride = whole(o.rerankStride ?? DEFAULT_LISTWISE.stride, '--rerank-stride', 1);
+  if (stride > window) throw new IssuelocError(`--rerank-stride (${stride}) must not exceed --rerank-window (${window})`);
+  const s: StageSettings = {
+    embedder: o.embedder as string | undefined,
+    fusion: given('fusion') ? fusion : undefined,
+    queryPrefix: o.queryPrefix !== undefined ? String(o.queryPrefix) : undefined,
+    embedderEndpoint: {
+      apiKeyEnv,
+      timeoutMs: seconds(o.embedderTimeout ?? ENDPOINT_SECONDS, '--embedder-timeout'),
+      retries: whole(o.embedderRetries ?? ENDPOINT_RETRIES, '--embedder-retries', 0, 100),
+    },
+    reranker: o.rerank as string | undefined,
+    rerank: {
+      top: whole(o.rerankTop ?? DEFAULT_LISTWISE.top, '--rerank-top', 1), window, stride,
+      mode: (o.rerankMode as 'first-token' | 'permutation' | undefined) ?? DEFAULT_LISTWISE.mode,
+    },
+    rerankerEndpoint: {
+      apiKeyEnv,
+      timeoutMs: seconds(o.rerankTimeout ?? ENDPOINT_SECONDS, '--rerank-timeout'),
+      retries: whole(o.rerankRetries ?? ENDPOINT_RETRIES, '--rerank-retries', 0, 100),
+    },
+    deadlineMs: o.deadline !== undefined ? seconds(o.deadline, '--deadline') : undefined,
+    settingNames: {
+      ranking: givenFlags(cmd, RANKING_KEYS),
+      dense: givenFlags(cmd, DENSE_KEYS),
+      rerank: givenFlags(cmd, RERANK_KEYS),
+      endpoint: givenFlags(cmd, ENDPOINT_KEYS),
     },
   };
+  return s;
 }
 
 /** One line for stderr: what reranking cost. */

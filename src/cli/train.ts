@@ -10,7 +10,8 @@ import { LAMBDAMART_DEFAULTS } from '../ltr/lambdamart.js';
 import type { OwnLevel } from '../ltr/model.js';
 import { DEFAULT_OBJECTIVE, parseObjective } from '../ltr/objective.js';
 import type { IndexSettings } from '../index/code-index.js';
-import { parseNumberOption, wholeOption } from './options.js';
+import { wholeOption } from './options.js';
+import { parseNumberOption } from '../util/number-option.js';
 import { progressBar } from './progress.js';
 
 /** `issueloc train`: fit the learned ranker on labelled datasets and write its model file. */

@@ -14,7 +14,7 @@ import { UnitSourceReader } from '../embed/unit-source.js';
 import { documentText } from '../embed/vector-index.js';
 import type { FusionOptions } from '../retrieve/fusion.js';
 import { unitId, type RankingOptions } from '../retrieve/localize.js';
-import { RetrieveRerank } from '../llm-rerank/retrieve-rerank.js';
+import { CommitChain } from '../pipeline/commit-chain.js';
 import { identifierOf, type IdentifierStyle } from '../llm-rerank/candidate-labels.js';
 import { windowPrompt, type RerankCandidate } from '../llm-rerank/prompt.js';
 import type { ChatMessage } from '../llm-rerank/chat-model.js';
@@ -115,7 +115,7 @@ export async function exportTraining(
   for (const [rev, indexes] of byCommit) {
     const commit = await repo.resolveCommit(rev);
     const { codeIndex } = await indexCommit(repo, commit, { cacheDir: opts.cacheDir, settings: opts.settings, maxCacheBytes: opts.maxCacheBytes });
-    const pipeline = await RetrieveRerank.open(repo, codeIndex, { ranking: opts.ranking, embedder: opts.embedder, fusion: opts.fusion, cacheDir: opts.cacheDir });
+    const pipeline = await CommitChain.open(repo, codeIndex, { ranking: opts.ranking, embedder: opts.embedder, fusion: opts.fusion, cacheDir: opts.cacheDir });
     const unitOf = new Map<string, IndexedUnit>();
     for (const u of codeIndex.units) if (!unitOf.has(unitId(u))) unitOf.set(unitId(u), u);
     const reader = new UnitSourceReader(repo, commit);

@@ -10,6 +10,7 @@
  * ranking by their linear part alone.
  */
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { IssuelocError } from '../errors.js';
 import type { RankingOptions } from '../retrieve/localize.js';
 import { insertAtLexicalRank, type RankedItem } from '../retrieve/rollup.js';
@@ -17,6 +18,14 @@ import { writeFileAtomic } from '../util/atomic-write.js';
 import { FEATURES, type CandidateSet } from './features.js';
 import { LEVELS, rankedIds, type Level, type TrainingQuery } from './objective.js';
 import { TreeEnsemble, type EnsembleJson } from './regression-tree.js';
+
+/**
+ * The built-in model (src/ltr/default-model.json: trained on Loc-Bench issues of repositories
+ * other than SWE-bench Lite's; docs/learning-to-rank.md), found at the same place relative to the
+ * compiled code in a checkout and in the installed package (package.json `files` ships it).
+ * `RankingModel.load('default')` reads it.
+ */
+export const DEFAULT_MODEL_PATH = fileURLToPath(new URL('../../../src/ltr/default-model.json', import.meta.url));
 
 /** Format tag of a linear model file. */
 export const MODEL_FORMAT = 'issueloc-linear-ranker/1';
@@ -136,6 +145,7 @@ export class RankingModel {
    * @throws IssuelocError when the file cannot be read or parsed, or is not a valid model.
    */
   static load(path: string): RankingModel {
+    if (path === 'default') path = DEFAULT_MODEL_PATH;
     let text: string;
     try {
       text = readFileSync(path, 'utf8');

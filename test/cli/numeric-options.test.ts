@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fixtureRepo } from '../repo/fixture-repo.js';
-import { parseNumberOption } from '../../src/cli/options.js';
+import { parseNumberOption } from '../../src/util/number-option.js';
 import { topK } from '../../src/retrieve/bm25f.js';
 import { IssuelocError } from '../../src/errors.js';
 

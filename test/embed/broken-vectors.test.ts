@@ -17,7 +17,7 @@ import { checkVectors, EmbedderFailure, type Embedder } from '../../src/embed/em
 import { buildVectorIndex } from '../../src/embed/vector-index.js';
 import { MODEL_TAG, VectorCache } from '../../src/embed/vector-cache.js';
 import { readCheckedPayload } from '../../src/util/checked-file.js';
-import { RetrieveRerank } from '../../src/llm-rerank/retrieve-rerank.js';
+import { CommitChain } from '../../src/pipeline/commit-chain.js';
 
 const bin = join(resolve(dirname(fileURLToPath(import.meta.url)), '../../..'), 'dist/src/cli/bin.js');
 const run = promisify(execFile);
@@ -149,10 +149,10 @@ test('library: an in-process embedder answering NaN falls back with a warning (o
     const { codeIndex } = await indexCommit(repo, await repo.resolveCommit('HEAD'), { cacheDir: dir });
     const nan = localEmbedder('nan-model', () => new Float32Array([1, NaN, 0]));
     const warnings: string[] = [];
-    const pipe = await RetrieveRerank.open(repo, codeIndex, { embedder: nan, cacheDir: dir, onWarning: (m) => warnings.push(m) });
+    const pipe = await CommitChain.open(repo, codeIndex, { embedder: nan, cacheDir: dir, onWarning: (m) => warnings.push(m) });
     assert.equal(pipe.vectors, undefined);
     assert.deepEqual(warnings, ['dense retrieval skipped, lexical ranking only: embedder local nan-model answered unusable vectors: vector 1 of 4 holds NaN at dimension 2']);
-    await assert.rejects(RetrieveRerank.open(repo, codeIndex, { embedder: nan, cacheDir: dir }), EmbedderFailure);
+    await assert.rejects(CommitChain.open(repo, codeIndex, { embedder: nan, cacheDir: dir }), EmbedderFailure);
     assert.deepEqual(filesUnder(dir, '.f32'), []);
   } finally {
     await repo.close();

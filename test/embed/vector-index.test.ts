@@ -11,7 +11,7 @@ import { indexCommit } from '../../src/index/index-commit.js';
 import { OpenAIEmbedder } from '../../src/embed/openai-embedder.js';
 import { buildVectorIndex, cosineScores } from '../../src/embed/vector-index.js';
 import { VectorCache } from '../../src/embed/vector-cache.js';
-import { RetrieveRerank } from '../../src/llm-rerank/retrieve-rerank.js';
+import { CommitChain } from '../../src/pipeline/commit-chain.js';
 
 let fake: FakeOpenAI;
 let root: string;
@@ -111,7 +111,7 @@ test('hybrid retrieval: dense scores reach functions BM25F misses; fusion keeps 
   const cacheDir = join(root, 'cache3');
   const { codeIndex } = await indexCommit(repo, c1, { cacheDir });
   const e = embedder('hash-64', 8);
-  const pipe = await RetrieveRerank.open(repo, codeIndex, { embedder: e, cacheDir, fusion: { method: 'dense' } });
+  const pipe = await CommitChain.open(repo, codeIndex, { embedder: e, cacheDir, fusion: { method: 'dense' } });
   const [qv] = await e.embed(['open_socket host'], 'query');
   const cos = cosineScores(pipe.vectors!, qv);
   const best = cos.indexOf(Math.max(...cos));
@@ -119,7 +119,7 @@ test('hybrid retrieval: dense scores reach functions BM25F misses; fusion keeps 
   const dense = await pipe.localize('open_socket host', { top: 3 });
   assert.equal(dense.localization.functions[0].id, 'pkg/net.py:Client.connect');
   assert.equal(dense.localization.files[0].id, 'pkg/net.py');
-  const rrf = await (await RetrieveRerank.open(repo, codeIndex, { embedder: e, cacheDir, fusion: { method: 'rrf' } })).localize('parse_yaml load_yaml', { top: 5 });
+  const rrf = await (await CommitChain.open(repo, codeIndex, { embedder: e, cacheDir, fusion: { method: 'rrf' } })).localize('parse_yaml load_yaml', { top: 5 });
   assert.equal(rrf.localization.functions[0].id, 'pkg/parser.py:parse_yaml');
   assert.equal(rrf.localization.functions.length, 5, 'every function gets a dense rank');
 });

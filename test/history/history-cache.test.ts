@@ -10,8 +10,7 @@ import { HISTORY_TAG, HistoryLog, historyLogFile } from '../../src/history/histo
 import { readCheckedPayload, writeCheckedJson } from '../../src/util/checked-file.js';
 import { RepoHistory } from '../../src/history/repo-history.js';
 import { SimilarIssues } from '../../src/history/similar-issues.js';
-import { openIndex } from '../../src/index/open-index.js';
-import { localizeWithModel } from '../../src/cli/model-localize.js';
+import { openLocalizer } from '../../src/index.js';
 import { forEachIssue, type LabelledIssue } from '../../src/ltr/labelled-issues.js';
 import { fixtureRepo, git, type FixtureCommit } from '../repo/fixture-repo.js';
 
@@ -54,12 +53,12 @@ async function evidenceAt(repoPath: string, commit: string, text: string, cacheD
 
 /** The built-in model's ranking (all levels, scores included) at `rev`. */
 async function rankingAt(repoPath: string, rev: string, text: string, cacheDir: string): Promise<string> {
-  const opened = await openIndex(repoPath, { rev, cacheDir });
+  const localizer = await openLocalizer({ repo: repoPath, rev, cacheDir, model: 'default' });
   try {
-    const { localization } = await localizeWithModel(opened, text, 'default', 10);
-    return JSON.stringify(localization);
+    const { files, modules, functions, matchedQueryTerms } = await localizer.localize(text, { top: 10 });
+    return JSON.stringify({ files, modules, functions, matchedQueryTerms });
   } finally {
-    await opened.repo.close();
+    await localizer.close();
   }
 }
 

@@ -3,8 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { DEFAULT_MODEL_PATH } from '../../src/cli/model-localize.js';
-import { RankingModel } from '../../src/ltr/model.js';
+import { DEFAULT_MODEL_PATH, RankingModel } from '../../src/ltr/model.js';
 import { sharedDataOrSkip } from '../fixtures/data.js';
 
 const LITE_REPOS = [

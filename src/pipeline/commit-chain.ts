@@ -1,0 +1,161 @@
+/**
+ * One base commit's chain of stages: lexical retrieval (BM25F+ with file prior and issue-text
+ * signals), optional dense fusion with a bi-encoder, optional learned model, optional listwise LLM
+ * rerank, each consuming the ranking of the stage before it (the composition rule: stages.ts).
+ */
+import type { CodeIndex } from '../index/code-index.js';
+import type { GitRepo } from '../repo/git.js';
+import { isEmbedderFailure, type Embedder } from '../embed/embedder.js';
+import { DeadlineExceeded, type Deadline } from '../util/deadline.js';
+import { UnitSourceReader } from '../embed/unit-source.js';
+import { buildVectorIndex, type VectorIndex } from '../embed/vector-index.js';
+import type { FusionOptions } from '../retrieve/fusion.js';
+import { HybridLocalizer } from '../retrieve/hybrid.js';
+import { Localizer, type Localization, type RankingOptions } from '../retrieve/localize.js';
+import { extractIssueSignals, type IssueSignals } from '../text/issue-signals.js';
+import type { ListwiseReranker, RerankStats } from '../llm-rerank/listwise.js';
+import { rerankLocalization } from '../llm-rerank/rerank-localization.js';
+import { ModelRanker } from '../ltr/model-ranker.js';
+import type { RankingModel } from '../ltr/model.js';
+import type { HistoryEvidence } from '../ltr/features.js';
+import type { StageName } from './stages.js';
+
+/** Options of {@link CommitChain.open}: the stages, already checked by `checkChain` (stages.ts). */
+export interface CommitChainOptions {
+  /** Lexical ranking options (BM25F+, file prior, signals); with a model, its candidates' options. */
+  ranking?: RankingOptions;
+  /** Bi-encoder: the dense stage; none = lexical retrieval only. */
+  embedder?: Embedder;
+  fusion?: Partial<FusionOptions>;
+  /** Learned model: ranks the lexical stage's candidates (its own candidate settings). */
+  model?: RankingModel;
+  /** History evidence of an issue at this commit, for the model's history features (none: 0 features). */
+  history?: (issueText: string) => HistoryEvidence;
+  /** Listwise reranker of the top functions: the last stage; none = the previous stage's order. */
+  reranker?: ListwiseReranker;
+  /** Cache folder for function vectors (the index's). */
+  cacheDir: string;
+  /** Progress of embedding the functions: (done, total). */
+  onProgress?: (done: number, total: number) => void;
+  /**
+   * Where a failing embedder is reported (one line each). When set, an embedder that fails or
+   * answers unusable vectors gives a warning and the lexical ranking; when not, its error is thrown.
+   */
+  onWarning?: (message: string) => void;
+  /**
+   * The deadline of embedding the functions and, unless {@link CommitChain.localize} is given
+   * another, of embedding the issue and reranking (best ranking so far, with a warning).
+   */
+  deadline?: Deadline;
+}
+
+/** One issue's rankings, the stages that made them and what they cost. */
+export interface ChainResult {
+  localization: Localization;
+  /** The stages that ran, in order (a dense stage skipped after a failure is absent). */
+  stages: StageName[];
+  /** Reranking cost (calls, tokens, ms), when the rerank stage ran. */
+  rerank?: RerankStats;
+  /** Milliseconds of the stages before reranking (lexical, embedding the issue, fusion, model, roll-up). */
+  retrieveMillis: number;
+}
+
+/**
+ * The chain of one code index (SweRank's retrieve-and-rerank, with a learned model between):
+ * with no embedder, model or reranker it is exactly the lexical {@link Localizer}.
+ */
+export class CommitChain {
+  private constructor(
+    readonly localizer: Localizer,
+    readonly vectors: VectorIndex | undefined,
+    private readonly modelRanker: ModelRanker | undefined,
+    private readonly opts: CommitChainOptions,
+    private readonly reader: UnitSourceReader,
+    readonly codeIndex: CodeIndex,
+  ) {}
+
+  /**
+   * Builds what the stages need: the vector index of every function (cached by blob and model)
+   * when an embedder is given, the feature extractor of a model. With `onWarning` set, an
+   * embedder that fails (endpoint down or too slow, unusable vectors, the deadline passed) leaves
+   * lexical retrieval only, with a warning.
+   * @throws IssuelocError when the embedder's dimension differs from vectors cached under its
+   *   model id; the embedder's failure when `onWarning` is not set.
+   */
+  static async open(repo: GitRepo, codeIndex: CodeIndex, opts: CommitChainOptions): Promise<CommitChain> {
+    let vectors: VectorIndex | undefined;
+    let localizer: Localizer | undefined;
+    if (opts.embedder) {
+      try {
+        vectors = await buildVectorIndex(repo, codeIndex, opts.embedder, {
+          cacheDir: opts.cacheDir, onProgress: opts.onProgress, signal: opts.deadline?.signal, onWarning: opts.onWarning,
+        });
+        localizer = new HybridLocalizer(codeIndex, opts.ranking ?? {}, vectors, opts.embedder, opts.fusion);
+      } catch (e) {
+        if (!opts.onWarning || !isEmbedderFailure(e)) throw e;
+        opts.onWarning(`dense retrieval skipped, lexical ranking only: ${failure(e, `embedding the functions with ${embedderName(opts.embedder)}`)}`);
+      }
+    }
+    const modelRanker = opts.model ? new ModelRanker(codeIndex, opts.model) : undefined;
+    localizer ??= modelRanker?.extractor.localizer ?? new Localizer(codeIndex, opts.ranking ?? {});
+    return new CommitChain(localizer, vectors, modelRanker, opts, new UnitSourceReader(repo, codeIndex.commit), codeIndex);
+  }
+
+  /**
+   * Rankings for one issue, `top` items per level. With a warning place (see
+   * {@link CommitChainOptions.onWarning}), an embedder failing on the issue leaves the lexical
+   * ranking; past the deadline the stage in flight stops and the best ranking so far is returned.
+   * @param opts.matchedTermsPerItem matched terms listed per item (default 8; 0 = skip, faster for benchmarks).
+   * @param opts.deadline this issue's deadline (default: the one given to {@link open}).
+   */
+  async localize(issueText: string, opts: { top: number; signals?: IssueSignals; matchedTermsPerItem?: number; deadline?: Deadline }): Promise<ChainResult> {
+    const t0 = performance.now();
+    const signal = (opts.deadline ?? this.opts.deadline)?.signal;
+    const { reranker } = this.opts;
+    const depth = Math.max(opts.top, reranker?.options.top ?? 0);
+    const stages: StageName[] = ['lexical'];
+    let loc: Localization | undefined;
+    if (this.modelRanker) {
+      loc = this.modelRanker.localize(
+        { signals: opts.signals ?? extractIssueSignals(issueText), text: issueText },
+        this.opts.history?.(issueText) ?? {},
+        { top: depth, matchedTermsPerItem: opts.matchedTermsPerItem },
+      );
+      stages.push('model');
+    } else {
+      const query = this.localizer.queryOf(issueText);
+      const lo = { top: depth, signals: opts.signals, matchedTermsPerItem: opts.matchedTermsPerItem };
+      if (this.localizer instanceof HybridLocalizer) {
+        try {
+          loc = await this.localizer.localizeIssue(issueText, query, lo, signal);
+          stages.push('dense');
+        } catch (e) {
+          if (!this.opts.onWarning || !isEmbedderFailure(e)) throw e;
+          this.opts.onWarning(`dense retrieval skipped for this issue, lexical ranking only: ${failure(e, `embedding the issue with ${embedderName(this.localizer.embedder)}`)}`);
+        }
+      }
+      loc ??= this.localizer.localize(query, lo);
+    }
+    const retrieveMillis = performance.now() - t0;
+    if (!reranker || loc.functions.length === 0) {
+      return { localization: cut(loc, opts.top), stages, retrieveMillis };
+    }
+    const { localization, stats } = await rerankLocalization(loc, this.codeIndex, this.reader, reranker, issueText, opts.top, signal);
+    this.reader.forget();
+    stages.push('rerank');
+    return { localization, stages, rerank: stats, retrieveMillis };
+  }
+}
+
+/** An embedder failure for a warning: a passed deadline says which stage it stopped. */
+function failure(e: Error, stage: string): string {
+  return e instanceof DeadlineExceeded ? `${e.message} while ${stage}` : e.message;
+}
+
+function embedderName(e: Embedder): string {
+  return e.name ?? e.id;
+}
+
+function cut(loc: Localization, top: number): Localization {
+  return { ...loc, files: loc.files.slice(0, top), modules: loc.modules.slice(0, top), functions: loc.functions.slice(0, top) };
+}

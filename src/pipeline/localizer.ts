@@ -1,0 +1,337 @@
+/**
+ * The library facade: {@link openLocalizer} opens a repository with the stages asked for, and
+ * {@link IssueLocalizer.localize} ranks the files, modules and functions an issue needs changed
+ * at a base commit. The CLI (`issueloc localize`) and the benches are callers of it.
+ */
+import { IssuelocError } from '../errors.js';
+import type { Embedder } from '../embed/embedder.js';
+import { openEmbedder } from '../embed/spec.js';
+import { RepoHistory } from '../history/repo-history.js';
+import { cacheDirFor } from '../index/cache-dir.js';
+import { cacheMaxBytes } from '../index/cache-usage.js';
+import type { CodeIndex, IndexSettings } from '../index/code-index.js';
+import { indexCommit } from '../index/index-commit.js';
+import type { ChatModel } from '../llm-rerank/chat-model.js';
+import { DEFAULT_LISTWISE, ListwiseReranker, type ListwiseOptions, type RerankStats } from '../llm-rerank/listwise.js';
+import { openChatModel } from '../llm-rerank/spec.js';
+import { RankingModel } from '../ltr/model.js';
+import type { HistoryEvidence } from '../ltr/features.js';
+import { GitRepo } from '../repo/git.js';
+import { FUSION_METHODS, type FusionOptions } from '../retrieve/fusion.js';
+import type { Localization, RankingOptions } from '../retrieve/localize.js';
+import { queryTermsOf } from '../retrieve/query.js';
+import { extractIssueSignals, type IssueSignals } from '../text/issue-signals.js';
+import { Deadline } from '../util/deadline.js';
+import { DEFAULT_RETRY } from '../util/http-json.js';
+import { CommitChain } from './commit-chain.js';
+import { checkChain, rankingOptionsSet, type StageName } from './stages.js';
+
+/** How an endpoint (embedder or LLM) is called. */
+export interface EndpointOptions {
+  /** Milliseconds one call may take in all, retries and back-off included (default 30 000). */
+  timeoutMs?: number;
+  /** Retries after a rate limit, server error, timeout or refused connection (default 2). */
+  retries?: number;
+  /** Environment variable holding the API key of `openai:` endpoints (default OPENAI_API_KEY). */
+  apiKeyEnv?: string;
+}
+
+/** Options of {@link openLocalizer}: the repository, the index, and the stages of the chain. */
+export interface LocalizerOptions {
+  /** Path of a git repository (work tree or bare). */
+  repo: string;
+  /** Base commit of {@link IssueLocalizer.localize} calls that name none (any git revision; default HEAD). */
+  rev?: string;
+  /** Cache folder (default: ISSUELOC_CACHE_DIR, else `~/.cache/issueloc/<name>-<hash>`, outside the work tree). */
+  cacheDir?: string;
+  /** Size cap of the cache folder in bytes (default: ISSUELOC_CACHE_MAX_SIZE, else 2 GiB). */
+  maxCacheBytes?: number;
+  /** What is indexed (languages, tests, stemming, size caps); defaults DEFAULT_INDEX_SETTINGS. */
+  index?: Partial<IndexSettings>;
+  /** Lexical stage: BM25F+ parameters, file prior, signal and title weights (defaults DEFAULT_RANKING). Refused with `model`. */
+  ranking?: RankingOptions;
+  /** Dense stage: a bi-encoder, `onnx:<model folder>`, `openai:<url>#<model>`, `none`, or an {@link Embedder}. */
+  embedder?: string | Embedder;
+  /** How lexical and dense scores combine (default `rrf`); needs `embedder`. */
+  fusion?: FusionOptions['method'];
+  /** Text put before the issue when embedding it (default: the model folder's query prompt); needs `embedder`. */
+  queryPrefix?: string;
+  embedderEndpoint?: EndpointOptions;
+  /** Learned-model stage: `default` (the built-in model), a model file written by `issueloc train`, or a loaded model. */
+  model?: string | RankingModel;
+  /** Rerank stage: `openai:<url>#<model>`, `gguf:<model file>`, `none`, or a {@link ChatModel}. */
+  reranker?: string | ChatModel;
+  /** Listwise settings (top K, window, stride, mode; SweRank's by default); needs `reranker`. */
+  rerank?: Partial<Pick<ListwiseOptions, 'top' | 'window' | 'stride' | 'mode'>>;
+  rerankerEndpoint?: EndpointOptions;
+  /** Milliseconds each issue's embedding and reranking may take; past it the best ranking so far is returned, with a warning. */
+  deadlineMs?: number;
+  /** Progress of long steps: indexing a commit, embedding its functions (done, total). */
+  onProgress?: (step: 'index' | 'embed', done: number, total: number) => void;
+  /**
+   * Where fallbacks are reported, one line each (endpoint retries, a failing embedder that
+   * leaves lexical ranking, a rerank window that keeps the retriever's order). Default: none.
+   */
+  onWarning?: (message: string) => void;
+  /**
+   * The names the caller gave its settings under, for refusals (the CLI passes its flags, e.g.
+   * `{ ranking: ['--k1'], dense: ['--fusion'] }`; `endpoint`: settings that need the dense or
+   * the rerank stage, e.g. `--deadline`); default: the option names above.
+   */
+  settingNames?: { ranking?: readonly string[]; dense?: readonly string[]; rerank?: readonly string[]; endpoint?: readonly string[] };
+}
+
+/** Options of one {@link IssueLocalizer.localize} call. */
+export interface LocalizeCallOptions {
+  /** Items per level (default 10). */
+  top?: number;
+  /** Base commit (default: the localizer's `rev`). */
+  rev?: string;
+  /** Matched terms listed per item, with the signals that raised it (default 8; 0 = none, faster). */
+  matchedTermsPerItem?: number;
+}
+
+/** What the index of the base commit is, and how it was had. */
+export interface IndexInfo {
+  commit: string;
+  /** true when built now, false when loaded from the cache. */
+  built: boolean;
+  /** Milliseconds spent loading or building. */
+  millis: number;
+  /** Function-level documents, files indexed, and files skipped by reason (too large, binary …). */
+  documents: number;
+  files: number;
+  skipped: Record<string, number>;
+}
+
+/** One issue's rankings at one base commit. */
+export interface LocalizeResult extends Localization {
+  /** The base commit (full SHA). */
+  commit: string;
+  /** The stages that ran, in order (a dense stage skipped after a failure is absent). */
+  stages: StageName[];
+  /** What the issue text was read as: stack frames, paths, dotted names, names in code. */
+  signals: IssueSignals;
+  /** Reranking cost, when the rerank stage ran. */
+  rerank?: RerankStats;
+  index: IndexInfo;
+  /** Milliseconds of the query (stages only; indexing in `index.millis`). */
+  millis: number;
+  /**
+   * Milliseconds of setting up the stages at this base commit on its first query (embedding its
+   * functions, reading the git history for a model); 0 on later queries of the same commit.
+   */
+  setupMillis: number;
+}
+
+/** A repository opened for localisation; {@link close} it when done. */
+export interface IssueLocalizer {
+  /** The stages every call runs (a dense stage may still be skipped for one issue, with a warning). */
+  readonly stages: readonly StageName[];
+  /** The resolved cache folder. */
+  readonly cacheDir: string;
+  /**
+   * Ranks the files, modules and functions that `issueText` (title on the first line, then the
+   * body) needs changed at the base commit, best first.
+   * @throws IssuelocError (exit 2) for an issue text without a searchable word, an unknown revision.
+   */
+  localize(issueText: string, opts?: LocalizeCallOptions): Promise<LocalizeResult>;
+  /** Indexes a base commit (from the cache when there) without querying it. */
+  prepare(rev?: string): Promise<IndexInfo>;
+  /** Closes git, the embedder and the LLM. */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens a repository for issue localisation with the stages the options name, chained as
+ * lexical → dense fusion → learned model → LLM rerank (src/pipeline/stages.ts).
+ *
+ * @example
+ * const localizer = await openLocalizer({ repo: '.', model: 'default' });
+ * try {
+ *   const { files, functions } = await localizer.localize('Crash in parse_date\nparse_date("") raises IndexError');
+ *   console.log(files[0]?.id, functions[0]?.id);
+ * } finally {
+ *   await localizer.close();
+ * }
+ * @throws IssuelocError (exit 2) for a combination of stages that is not a chain, a bad stage
+ *   setting, a path that is not a git repository, an unreadable model file, a missing model
+ *   folder or optional package.
+ */
+export async function openLocalizer(options: LocalizerOptions): Promise<IssueLocalizer> {
+  const names = options.settingNames ?? {};
+  const denseSettings = names.dense ?? (['fusion', 'queryPrefix', 'embedderEndpoint'] as const).filter((k) => options[k] !== undefined);
+  const rerankSettings = names.rerank ?? (['rerank', 'rerankerEndpoint'] as const).filter((k) => options[k] !== undefined);
+  const wantsDense = options.embedder !== undefined && options.embedder !== 'none';
+  const wantsRerank = options.reranker !== undefined && options.reranker !== 'none';
+  const stages = checkChain({
+    rankingSettings: names.ranking ?? rankingOptionsSet(options.ranking),
+    dense: wantsDense, model: options.model !== undefined, rerank: wantsRerank,
+    denseSettings, rerankSettings, endpointSettings: names.endpoint ?? (options.deadlineMs !== undefined ? ['deadlineMs'] : []),
+  });
+  if (options.fusion !== undefined && !FUSION_METHODS.includes(options.fusion)) {
+    throw new IssuelocError(`fusion: unknown method '${String(options.fusion)}' (methods: ${FUSION_METHODS.join(', ')})`);
+  }
+  const model = typeof options.model === 'string' ? RankingModel.load(options.model) : options.model;
+  const repo = await GitRepo.open(options.repo);
+  const cacheDir = cacheDirFor(repo, options.cacheDir);
+  const warn = options.onWarning ?? (() => {});
+  let embedder: Embedder | undefined;
+  let reranker: ListwiseReranker | undefined;
+  try {
+    embedder = await openEmbedderStage(options, warn);
+    const chat = typeof options.reranker === 'string'
+      ? await openChatModel(options.reranker, {
+        cacheDir, onRetry: retryWarning(warn),
+        apiKeyEnv: options.rerankerEndpoint?.apiKeyEnv,
+        timeoutMs: options.rerankerEndpoint?.timeoutMs ?? DEFAULT_RETRY.budgetMs,
+        retries: options.rerankerEndpoint?.retries ?? DEFAULT_RETRY.retries,
+      })
+      : options.reranker;
+    if (chat) {
+      const r = { ...DEFAULT_LISTWISE, ...options.rerank };
+      if (r.stride > r.window) throw new IssuelocError(`rerank stride (${r.stride}) must not exceed the window (${r.window})`);
+      reranker = new ListwiseReranker(chat, { top: r.top, window: r.window, stride: r.stride, mode: r.mode, onWarning: warn });
+    }
+  } catch (e) {
+    await embedder?.close?.();
+    await repo.close();
+    throw e;
+  }
+  return new OpenedLocalizer(options, stages, repo, cacheDir, embedder, reranker, model);
+}
+
+/** Endpoint retries as warnings. */
+function retryWarning(warn: (m: string) => void) {
+  return (attempt: number, reason: string, waitMs: number, url: string) => warn(`${url}: retry ${attempt} in ${waitMs} ms: ${reason}`);
+}
+
+/**
+ * The dense stage's bi-encoder the options name (undefined for none): a spec is opened (an
+ * `onnx:` folder loaded, an `openai:` endpoint set up with its timeout, retries and key), an
+ * {@link Embedder} object is used as it is.
+ * @param warn told of endpoint retries.
+ * @throws IssuelocError for a malformed spec, a missing model folder or optional package.
+ */
+export async function openEmbedderStage(
+  options: Pick<LocalizerOptions, 'embedder' | 'queryPrefix' | 'embedderEndpoint'>,
+  warn: (message: string) => void = () => {},
+): Promise<Embedder | undefined> {
+  if (typeof options.embedder !== 'string') return options.embedder;
+  return openEmbedder(options.embedder, {
+    prefixes: options.queryPrefix !== undefined ? { query: options.queryPrefix } : undefined,
+    apiKeyEnv: options.embedderEndpoint?.apiKeyEnv, onRetry: retryWarning(warn),
+    timeoutMs: options.embedderEndpoint?.timeoutMs ?? DEFAULT_RETRY.budgetMs,
+    retries: options.embedderEndpoint?.retries ?? DEFAULT_RETRY.retries,
+  });
+}
+
+/**
+ * Refuses an issue text that cannot match anything (only stop words and punctuation).
+ * @param source names where the text came from in the message (e.g. `--issue-file x.md`).
+ * @throws IssuelocError (exit 2).
+ */
+export function checkIssueText(text: string, opts: { stem?: boolean; source?: string } = {}): void {
+  if (queryTermsOf(text, { stem: opts.stem ?? false }).size === 0) {
+    throw new IssuelocError(`issue text${opts.source ? ` (from ${opts.source})` : ''} has no searchable word: only stop words and punctuation`);
+  }
+}
+
+/** The facade's state: the repository, the opened stages, and the chain of the last base commit. */
+class OpenedLocalizer implements IssueLocalizer {
+  private current: { commit: string; codeIndex: CodeIndex; info: IndexInfo; chain?: CommitChain } | undefined;
+  private history: RepoHistory | undefined;
+  private readonly maxCacheBytes: number;
+  private readonly stem: boolean;
+
+  constructor(
+    private readonly options: LocalizerOptions,
+    readonly stages: readonly StageName[],
+    private readonly repo: GitRepo,
+    readonly cacheDir: string,
+    private readonly embedder: Embedder | undefined,
+    private readonly reranker: ListwiseReranker | undefined,
+    private readonly model: RankingModel | undefined,
+  ) {
+    this.maxCacheBytes = options.maxCacheBytes ?? cacheMaxBytes();
+    this.stem = options.index?.stem ?? false;
+  }
+
+  async prepare(rev?: string): Promise<IndexInfo> {
+    return (await this.indexAt(rev)).info;
+  }
+
+  private async indexAt(rev = this.options.rev ?? 'HEAD') {
+    const commit = await this.repo.resolveCommit(rev);
+    if (this.current?.commit === commit) return this.current;
+    const t0 = performance.now();
+    const { codeIndex, built } = await indexCommit(this.repo, commit, {
+      cacheDir: this.cacheDir, settings: this.options.index, maxCacheBytes: this.maxCacheBytes,
+      onProgress: this.options.onProgress && ((done, total) => this.options.onProgress!('index', done, total)),
+    });
+    const info: IndexInfo = {
+      commit, built, millis: performance.now() - t0,
+      documents: codeIndex.units.length, files: codeIndex.stats.files, skipped: codeIndex.stats.skipped,
+    };
+    this.current = { commit, codeIndex, info };
+    return this.current;
+  }
+
+  private async chainOf(at: NonNullable<OpenedLocalizer['current']>, deadline: Deadline | undefined): Promise<CommitChain> {
+    if (at.chain) return at.chain;
+    const o = this.options;
+    let history: ((text: string) => HistoryEvidence) | undefined;
+    if (this.model && this.model.file.training?.history !== false) {
+      const h = await this.historyAt(at.commit);
+      history = (text) => ({ files: h.at(at.commit).files, messageScores: h.messageScores(at.commit, text) });
+    }
+    at.chain = await CommitChain.open(this.repo, at.codeIndex, {
+      ranking: this.model ? this.model.candidates.ranking : o.ranking,
+      embedder: this.embedder, fusion: o.fusion !== undefined ? { method: o.fusion } : {},
+      model: this.model, history, reranker: this.reranker, cacheDir: this.cacheDir,
+      onProgress: o.onProgress && ((done, total) => o.onProgress!('embed', done, total)),
+      onWarning: o.onWarning ?? (() => {}), deadline,
+    });
+    return at.chain;
+  }
+
+  /** The repository's history covering `commit` (read from git once, then cached on disk). */
+  private async historyAt(commit: string): Promise<RepoHistory> {
+    if (this.history) {
+      try {
+        this.history.at(commit);
+        return this.history;
+      } catch {
+        // not in the history read so far: read again, covering it
+      }
+    }
+    this.history = await RepoHistory.open(this.repo.gitDir, [commit], { cacheDir: this.cacheDir });
+    this.history.at(commit);
+    return this.history;
+  }
+
+  async localize(issueText: string, opts: LocalizeCallOptions = {}): Promise<LocalizeResult> {
+    checkIssueText(issueText, { stem: this.stem });
+    const deadline = this.options.deadlineMs !== undefined ? Deadline.after(this.options.deadlineMs / 1000) : undefined;
+    const at = await this.indexAt(opts.rev);
+    const s0 = performance.now();
+    const chain = await this.chainOf(at, deadline);
+    const setupMillis = performance.now() - s0;
+    const signals = extractIssueSignals(issueText);
+    const t0 = performance.now();
+    const { localization, stages, rerank } = await chain.localize(issueText, {
+      top: opts.top ?? 10, signals, matchedTermsPerItem: opts.matchedTermsPerItem, deadline,
+    });
+    return { ...localization, commit: at.commit, stages, signals, ...(rerank ? { rerank } : {}), index: at.info, millis: performance.now() - t0, setupMillis };
+  }
+
+  async close(): Promise<void> {
+    this.current = undefined;
+    try {
+      await this.embedder?.close?.();
+      await this.reranker?.model.close?.();
+    } finally {
+      await this.repo.close();
+    }
+  }
+}
