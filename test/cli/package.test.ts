@@ -1,11 +1,12 @@
 // The package as users get it: `npm pack`, the tarball unpacked into node_modules of a fresh
 // folder (no network: its dependencies are links to this checkout's installed ones, only those
-// package.json declares), then `issueloc localize --model default` from there on a repository
-// built here.
+// package.json declares), then from there, on a repository built here: `issueloc localize --model
+// default`, the README's library example (`import 'issueloc'`), and a TypeScript file type-checked
+// against the shipped declarations.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, renameSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cleanup, commitFiles, tempDir } from '../repo/git-fixture.js';
@@ -53,12 +54,13 @@ function packAndUnpack(consumer: string): { pkg: string; files: string[] } {
   return { pkg, files: packed.files.map((f) => f.path) };
 }
 
-test('the packed package ships the built-in model, and `localize --model default` ranks from an install', () => {
+let packed: { consumer: string; pkg: string; files: string[]; repo: string } | undefined;
+
+/** The package packed and unpacked once, and the repository the tests rank. */
+function installed(): NonNullable<typeof packed> {
+  if (packed) return packed;
   const consumer = join(work, 'consumer');
   const { pkg, files } = packAndUnpack(consumer);
-  assert.ok(files.includes('src/ltr/default-model.json'), 'the tarball holds the built-in model');
-  assert.ok(!files.some((f) => f.startsWith('test/') || f.startsWith('dist/test/')), 'no tests in the tarball');
-
   const repo = join(work, 'repo');
   commitFiles(repo, {
     'shop/cart.py': 'def total(items):\n    return sum(i.price for i in items)\n\n\ndef discount(total, rate):\n    return total * rate\n',
@@ -66,6 +68,14 @@ test('the packed package ships the built-in model, and `localize --model default
     'shop/users.py': 'def login(name, password):\n    return name == password\n',
   }, 'shop: cart, report, users');
   commitFiles(repo, { 'shop/cart.py': 'def total(items):\n    return sum(i.price * i.count for i in items)\n\n\ndef discount(total, rate):\n    return total * rate\n' }, 'cart: count items');
+  return (packed = { consumer, pkg, files, repo });
+}
+
+test('the packed package ships the built-in model, and `localize --model default` ranks from an install', () => {
+  const { consumer, pkg, files, repo } = installed();
+  assert.ok(files.includes('src/ltr/default-model.json'), 'the tarball holds the built-in model');
+  assert.ok(files.includes('dist/src/index.d.ts'), 'the tarball holds the type declarations');
+  assert.ok(!files.some((f) => f.startsWith('test/') || f.startsWith('dist/test/')), 'no tests in the tarball');
 
   const manifest = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')) as Manifest;
   const bin = join(pkg, manifest.bin.issueloc);
@@ -75,4 +85,42 @@ test('the packed package ships the built-in model, and `localize --model default
   const out = JSON.parse(r.stdout) as { files: { id: string }[]; functions: { id: string }[] };
   assert.equal(out.files[0].id, 'shop/cart.py', r.stdout);
   assert.equal(out.functions[0].id, 'shop/cart.py:discount', r.stdout);
+});
+
+test('the README\'s library example runs from an install: import \'issueloc\' ranks the repository', () => {
+  const { consumer, repo } = installed();
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const m = /<!-- readme-example[^>]*-->\n```js\n([\s\S]*?)```/.exec(readme);
+  assert.ok(m, 'README.md has the marked library example');
+  writeFileSync(join(consumer, 'example.mjs'), m[1]);
+  const r = spawnSync(process.execPath, ['example.mjs', repo], {
+    cwd: consumer, encoding: 'utf8', timeout: 60_000, env: { ...process.env, XDG_CACHE_HOME: join(work, 'xdg'), ISSUELOC_CACHE_DIR: '' },
+  });
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /^base commit [0-9a-f]{40}, stages lexical → model\n/);
+  assert.match(r.stdout, /\n\d+\.\d\d shop\/cart\.py\n/);
+  assert.match(r.stdout, /first function: shop\/cart\.py:discount\n$/);
+});
+
+test('the shipped declarations type-check a consumer, and catch a misspelt option', () => {
+  const { consumer } = installed();
+  writeFileSync(join(consumer, 'check.ts'), [
+    "import { openLocalizer, type LocalizeResult, type StageName } from 'issueloc';",
+    'export async function best(repo: string): Promise<string | undefined> {',
+    "  const localizer = await openLocalizer({ repo, model: 'default', rerank: { top: 20 } });",
+    "  const result: LocalizeResult = await localizer.localize('cart total is wrong', { top: 3 });",
+    '  const stages: readonly StageName[] = result.stages;',
+    '  await localizer.close();',
+    '  return stages.length > 0 ? result.files[0]?.id : undefined;',
+    '}',
+    '// @ts-expect-error a misspelt option is a type error',
+    "void openLocalizer({ repo: '.', modle: 'default' });",
+    '',
+  ].join('\n'));
+  writeFileSync(join(consumer, 'tsconfig.json'), JSON.stringify({
+    compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', strict: true, noEmit: true, skipLibCheck: true, types: ['node'], typeRoots: [join(root, 'node_modules/@types')] },
+    files: ['check.ts'],
+  }));
+  const r = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: consumer, encoding: 'utf8', timeout: 120_000 });
+  assert.equal(r.status, 0, r.stdout + r.stderr);
 });
