@@ -5,6 +5,7 @@
 import type { CodeIndex } from '../index/code-index.js';
 import type { Localization } from '../retrieve/localize.js';
 import { rollUp, type RankedItem } from '../retrieve/rollup.js';
+import { annotateItems, type AnnotatedLevel } from '../retrieve/annotate.js';
 import { FeatureExtractor, type HistoryEvidence, type IssueQuery } from './features.js';
 import { orderByScore, withOtherFiles, type LevelScorer, type RankingModel } from './model.js';
 
@@ -79,30 +80,24 @@ export class ModelRanker {
     }
     const { modules } = rollUp(rankedBy(this.model.scorers.module), top);
     if (perItem > 0) {
-      const levels: [RankedItem[], LevelScorer, (r: { id: string; path: string; i: number }) => string][] = [
-        [functions, this.model.scorers.function, (r) => r.id],
-        [files, this.model.scorers.file, (r) => r.path],
-        [modules, this.model.scorers.module, (r) => set.modules[r.i]],
-      ];
-      const otherOf = new Map(others.map((b) => [b.id, b]));
-      for (const [items, scorer, key] of levels) {
+      // an item's source: its best candidate under its level's scorer (function-less and other
+      // files placed at their lexical rank: their file-level document)
+      const level = (items: RankedItem[], scorer: LevelScorer, key: (r: { id: string; path: string; i: number }) => string, wholeFile: boolean): AnnotatedLevel => {
         const best = new Map<string, number>();
         for (const r of rankedBy(scorer)) if (!best.has(key(r))) best.set(key(r), r.i);
-        for (const it of items) {
-          const b = otherOf.get(it.id);
-          if (b && !best.has(it.id)) {
-            it.matchedTerms = this.extractor.localizer.matchedFileTerms(b.file, query, perItem);
-            if (b.signals) { it.signals = b.signals; it.evidence = b.evidence; }
-            continue;
-          }
-          const i = best.get(it.id)!;
-          it.matchedTerms = items === files // the whole file's terms
-            ? this.extractor.localizer.matchedFileTerms(this.codeIndex.fileOfUnit[set.docs[i]], query, perItem)
-            : this.extractor.localizer.matchedTerms(set.docs[i], query, perItem);
-          const why = set.signals.get(i);
-          if (why) { it.signals = why; it.evidence = set.evidence.get(i); }
-        }
-      }
+        return {
+          items, wholeFile,
+          sourceOf: (id) => {
+            const i = best.get(id);
+            return i === undefined ? undefined : { doc: set.docs[i], signals: set.signals.get(i), evidence: set.evidence.get(i) };
+          },
+        };
+      };
+      annotateItems(this.extractor.localizer, query, perItem, [
+        level(functions, this.model.scorers.function, (r) => r.id, false),
+        level(files, this.model.scorers.file, (r) => r.path, true),
+        level(modules, this.model.scorers.module, (r) => set.modules[r.i], false),
+      ], new Map(others.map((b) => [b.id, b])));
     }
     return { files, modules, functions, matchedQueryTerms: this.extractor.localizer.matchedQueryTerms(query) };
   }

@@ -5,6 +5,7 @@ import { DEFAULT_SIGNAL_WEIGHTS, SignalResolver, type SignalName, type SignalWei
 import type { IssueSignals } from '../text/issue-signals.js';
 import { DEFAULT_TITLE_WEIGHT, queryTermsOf } from './query.js';
 import { WholeFileScorer } from './whole-files.js';
+import { annotateItems, type ItemSource } from './annotate.js';
 
 /** Rankings at the three levels, best first. */
 export interface Localization {
@@ -229,22 +230,15 @@ export class Localizer {
         if (!bestDoc.has(m)) bestDoc.set(m, r.doc);
         if (!bestDoc.has(r.id)) bestDoc.set(r.id, r.doc);
       }
-      const memo = new Map<number, string[]>();
-      const fileItems = new Set(files);
-      for (const it of [...functions, ...files, ...modules]) {
-        const bare = bareOf.get(it.id); // a function-less file's path is no function's or module's id
-        if (bare) {
-          it.matchedTerms = this.matchedFileTerms(bare.file, query, perItem);
-          continue;
-        }
-        const doc = bestDoc.get(it.id)!;
-        let t = memo.get(doc);
-        if (fileItems.has(it)) t = this.matchedFileTerms(this.codeIndex.fileOfUnit[doc], query, perItem); // the whole file's terms
-        else if (!t) memo.set(doc, (t = this.matchedTerms(doc, query, perItem)));
-        it.matchedTerms = t;
-        const why = reasons?.get(doc);
-        if (why) { it.signals = why; it.evidence = evidence?.get(doc); }
-      }
+      const sourceOf = (id: string): ItemSource | undefined => {
+        const doc = bestDoc.get(id);
+        return doc === undefined ? undefined : { doc, signals: reasons?.get(doc), evidence: evidence?.get(doc) };
+      };
+      annotateItems(this, query, perItem, [
+        { items: functions, wholeFile: false, sourceOf },
+        { items: files, wholeFile: true, sourceOf },
+        { items: modules, wholeFile: false, sourceOf },
+      ], bareOf);
     }
     return { files, modules, functions, matchedQueryTerms: this.matchedQueryTerms(query) };
   }
