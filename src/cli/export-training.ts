@@ -5,7 +5,7 @@ import { cacheDirFor } from '../index/cache-dir.js';
 import { cacheMaxBytes } from '../index/cache-usage.js';
 import { readDataset } from '../dataset/read.js';
 import { toJsonl } from '../dataset/output.js';
-import { exportTraining } from '../dataset/training-export.js';
+import { exportTraining } from '../training-data/export.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { indexOptions, parseIndexSettings, parseRankingOptions, rankingOptions, wholeOption } from './options.js';
 import { openRetrieval, retrievalOptions } from './retrieval-options.js';
