@@ -6,7 +6,7 @@
 //   node dist/bench/eval-tomcat.js [--dataset F] [--repo R] [--workers N] [--lsi-refit X] [--out DIR] [--limit N]
 //
 // Defaults: ../data-out/tomcat.first-commit.jsonl (from `issueloc dataset build` on Ye et al.'s
-// Tomcat set) and /work/.mirror/apache+tomcat/repo; 2 workers; LSI refit 0.1.
+// Tomcat set) and MIRRORS/apache+tomcat/repo (bench/lib/data.ts); 2 workers; LSI refit 0.1.
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +16,7 @@ import { runEvaluation } from '../src/eval/run-eval.js';
 import { toMarkdown } from '../src/eval/tables.js';
 import { PAPER_TEXT_SETTINGS } from '../src/eval/text-settings.js';
 import { PAPER_RETRIEVERS } from '../src/retrieve/file-retrievers/registry.js';
+import { dataFile, mirrorRepo } from './lib/data.js';
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -23,14 +24,14 @@ function arg(name: string, fallback: string): string {
 }
 
 const dataset = arg('dataset', '../data-out/tomcat.first-commit.jsonl');
-const repo = arg('repo', '/work/.mirror/apache+tomcat/repo');
+const repo = arg('repo', mirrorRepo('apache+tomcat'));
 const workers = Number(arg('workers', '2'));
 const refit = Number(arg('lsi-refit', '0.1'));
 const limit = process.argv.includes('--limit') ? Number(arg('limit', '0')) : undefined;
 const out = arg('out', mkdtempSync(join(tmpdir(), 'eval-tomcat-')));
 if (existsSync(dataset)) await bench();
 else {
-  process.stderr.write(`no dataset at ${dataset}: build it with\n  issueloc dataset build --repo ${repo} --issues ../shared/data/ye2014/tomcat.jsonl -o ${dataset}\n`);
+  process.stderr.write(`no dataset at ${dataset}: build it with\n  issueloc dataset build --repo ${repo} --issues ${dataFile('ye2014/tomcat.jsonl')} -o ${dataset}\n`);
   process.exitCode = 2;
 }
 

@@ -6,15 +6,17 @@
  * - Loc-Bench V1: the dataset's own `edit_functions`, for instances whose repository is mirrored
  *   and holds the base commit.
  *
- * Usage (from the repo root, after `npx tsc`):
- *   python3 ../shared/tools/ref_eval.py --data ../shared/data/swebench-lite/swebench_lite.jsonl \
- *       --mirrors /work/.mirror --out /work/ref/ref_bm25.json
- *   node dist/bench/gold-check.js --ref /work/ref/ref_bm25.json --mirrors /work/.mirror [--json out.json]
+ * Usage (from the repo root, after `npx tsc`; REF_EVAL = the reference evaluator ref_eval.py,
+ * docs/benchmark-gold.md; data and mirrors folders default as bench/lib/data.ts says):
+ *   python3 REF_EVAL --data DATA/swebench-lite/swebench_lite.jsonl --mirrors MIRRORS --out OUT/ref_bm25.json
+ *   node dist/bench/gold-check.js --ref OUT/ref_bm25.json [--mirrors MIRRORS] [--swebench FILE]
+ *       [--locbench FILE] [--json out.json]
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { goldForPatch, type Gold } from '../src/dataset/gold.js';
 import { RepoPool } from '../src/dataset/import/mirrors.js';
+import { MIRRORS_DIR, dataFile } from './lib/data.js';
 
 interface RefInstance {
   instance_id: string;
@@ -42,10 +44,10 @@ interface Mismatch {
 
 const { values } = parseArgs({
   options: {
-    ref: { type: 'string', default: '/work/ref/ref_bm25.json' },
-    mirrors: { type: 'string', default: '/work/.mirror' },
-    swebench: { type: 'string', default: '../shared/data/swebench-lite/swebench_lite.jsonl' },
-    locbench: { type: 'string', default: '../shared/data/locbench/locbench_v1.jsonl' },
+    ref: { type: 'string' },
+    mirrors: { type: 'string', default: MIRRORS_DIR },
+    swebench: { type: 'string', default: dataFile('swebench-lite/swebench_lite.jsonl') },
+    locbench: { type: 'string', default: dataFile('locbench/locbench_v1.jsonl') },
     json: { type: 'string' },
   },
 });
@@ -69,6 +71,7 @@ function diff(id: string, level: string, ours: string[], theirs: string[], out: 
 }
 
 async function main(): Promise<void> {
+  if (values.ref === undefined) throw new Error('gold-check: --ref FILE (the JSON output of ref_eval.py) is required');
   const pool = new RepoPool(values.mirrors!);
   const t0 = Date.now();
 

@@ -26,11 +26,12 @@ import { parseArgs } from 'node:util';
 import { openLocalizer, type IssueLocalizer } from '../src/index.js';
 import { median } from './lib/stats.js';
 import { mirrorPath } from '../src/dataset/import/mirrors.js';
+import { MIRRORS_DIR, dataFile } from './lib/data.js';
 
 const { values: args } = parseArgs({
   options: {
-    data: { type: 'string', default: '../shared/data/swebench-lite/swebench_lite.jsonl' },
-    mirrors: { type: 'string', default: process.env.ISSUELOC_MIRRORS ?? '/work/.mirror' },
+    data: { type: 'string', default: dataFile('swebench-lite/swebench_lite.jsonl') },
+    mirrors: { type: 'string', default: MIRRORS_DIR },
     repos: { type: 'string', default: 'psf/requests,pallets/flask' },
     limit: { type: 'string' },
     work: { type: 'string' },

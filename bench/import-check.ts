@@ -1,11 +1,13 @@
 /**
- * Imports the three benchmark sets of shared/data with the fetched mirrors and prints what came
+ * Imports the three benchmark sets of the data folder with the fetched mirrors and prints what came
  * out (records, drop reasons, positives and positive functions per issue, time); with --out DIR
  * also writes `swebench-lite.jsonl`, `locbench.jsonl`, `tomcat.jsonl` there (dataset format, for
  * `issueloc dataset stats`).
  *
  * Usage (from the repo root, after `npx tsc`):
- *   node dist/bench/import-check.js --mirrors /work/.mirror [--out /tmp/datasets] [--only tomcat]
+ *   node dist/bench/import-check.js [--mirrors MIRRORS] [--data DATA] [--out OUT] [--only tomcat]
+ *
+ * Data and mirrors folders default as bench/lib/data.ts says (`ISSUELOC_DATA`, `ISSUELOC_MIRRORS`).
  */
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -17,11 +19,12 @@ import { importSwebench } from '../src/dataset/import/swebench.js';
 import { importTomcat } from '../src/dataset/import/tomcat.js';
 import { toJsonl } from '../src/dataset/output.js';
 import { writeFileAtomic } from '../src/util/atomic-write.js';
+import { DATA_DIR, MIRRORS_DIR } from './lib/data.js';
 
 const { values } = parseArgs({
   options: {
-    mirrors: { type: 'string', default: '/work/.mirror' },
-    data: { type: 'string', default: '../shared/data' },
+    mirrors: { type: 'string', default: MIRRORS_DIR },
+    data: { type: 'string', default: DATA_DIR },
     out: { type: 'string' },
     only: { type: 'string' },
   },

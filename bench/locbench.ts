@@ -36,11 +36,12 @@ import { COLUMNS, columnKeys, columnMeans, issueValues, listsOf, markdownTable }
 import { median } from './lib/stats.js';
 import { progressBar } from '../src/cli/progress.js';
 import type { SignalWeights } from '../src/retrieve/signals.js';
+import { MIRRORS_DIR, dataFile } from './lib/data.js';
 
 const { values: args } = parseArgs({
   options: {
-    data: { type: 'string', default: '../shared/data/locbench/locbench_v1.jsonl' },
-    mirrors: { type: 'string', default: process.env.ISSUELOC_MIRRORS ?? '/work/.mirror' },
+    data: { type: 'string', default: dataFile('locbench/locbench_v1.jsonl') },
+    mirrors: { type: 'string', default: MIRRORS_DIR },
     repos: { type: 'string' },
     'exclude-repos': { type: 'string' },
     'created-from': { type: 'string' },

@@ -32,10 +32,11 @@ import { FEATURES } from '../src/ltr/features.js';
 import type { TrainingQuery } from '../src/ltr/objective.js';
 import { DEFAULT_CANDIDATES, fitModel, type FitOptions } from '../src/ltr/train.js';
 import { COLUMNS, columnKeys, columnMeans, issueValues, markdownTable } from './lib/metrics-table.js';
+import { MIRRORS_DIR, dataFile } from './lib/data.js';
 
 const { values: args } = parseArgs({
   options: {
-    data: { type: 'string', default: '../shared/data/locbench/locbench_v1.jsonl' },
+    data: { type: 'string', default: dataFile('locbench/locbench_v1.jsonl') },
     'exclude-repos': { type: 'string', default: '' },
     folds: { type: 'string', default: '5' },
     trees: { type: 'string', default: '100,200,300' },
@@ -46,7 +47,7 @@ const { values: args } = parseArgs({
     learners: { type: 'string', default: 'lambdamart,coordinate-ascent' },
     'exclude-features': { type: 'string', default: '' },
     depth: { type: 'string', default: String(DEFAULT_CANDIDATES.depth) },
-    mirrors: { type: 'string', default: process.env.ISSUELOC_MIRRORS ?? '/work/.mirror' },
+    mirrors: { type: 'string', default: MIRRORS_DIR },
     'features-cache': { type: 'string', default: '/tmp/issueloc-ltr-features' },
     json: { type: 'boolean', default: false },
   },

@@ -18,15 +18,16 @@ import { forEachIssue } from '../src/ltr/labelled-issues.js';
 import { RankingModel } from '../src/ltr/model.js';
 import { ModelRanker } from '../src/ltr/model-ranker.js';
 import { median } from './lib/stats.js';
+import { MIRRORS_DIR, dataFile } from './lib/data.js';
 
 const { values: args } = parseArgs({
   options: {
-    data: { type: 'string', default: '../shared/data/swebench-lite/swebench_lite.jsonl' },
+    data: { type: 'string', default: dataFile('swebench-lite/swebench_lite.jsonl') },
     repos: { type: 'string', default: 'sympy/sympy' },
     limit: { type: 'string', default: '30' },
     model: { type: 'string', default: 'src/ltr/default-model.json' },
     repeats: { type: 'string', default: '5' },
-    mirrors: { type: 'string', default: process.env.ISSUELOC_MIRRORS ?? '/work/.mirror' },
+    mirrors: { type: 'string', default: MIRRORS_DIR },
     'cache-dir': { type: 'string', default: '/tmp/issueloc-bench-cache' },
   },
 });

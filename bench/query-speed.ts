@@ -2,7 +2,7 @@
  * bench/query-speed: time to load an index and to answer queries, for one repository commit.
  *
  *   node dist/bench/query-speed.js --repo /path/to/sympy.git --rev e950d31 \
- *       [--issues ../shared/data/swebench-lite/swebench_lite.jsonl] [--match sympy/sympy]
+ *       [--issues DATA/swebench-lite/swebench_lite.jsonl] [--match sympy/sympy]
  *       [--cache-dir DIR] [--configs bench/configs/ablation.json] [--rounds 3]
  *
  * Builds (or loads) the index of --rev, then runs the problem statements of the issues whose
@@ -19,12 +19,13 @@ import { Localizer, type RankingOptions } from '../src/retrieve/localize.js';
 import { queryTermsOf } from '../src/retrieve/query.js';
 import { extractIssueSignals } from '../src/text/issue-signals.js';
 import { cacheDirFor } from '../src/index/cache-dir.js';
+import { dataFile } from './lib/data.js';
 
 const { values: args } = parseArgs({
   options: {
     repo: { type: 'string' },
     rev: { type: 'string', default: 'HEAD' },
-    issues: { type: 'string', default: '../shared/data/swebench-lite/swebench_lite.jsonl' },
+    issues: { type: 'string', default: dataFile('swebench-lite/swebench_lite.jsonl') },
     match: { type: 'string' },
     'cache-dir': { type: 'string' },
     configs: { type: 'string' },

@@ -2,7 +2,9 @@
  * Speed of the text stage (prints numbers, asserts nothing).
  *
  *   npx tsc -p tsconfig.json && node dist/bench/text-speed.js \
- *       [--repo ../.mirror/sympy+sympy/repo] [--rev HEAD] [--ext .py]
+ *       [--repo MIRRORS/sympy+sympy/repo] [--rev HEAD] [--ext .py]
+ *
+ * Data and mirrors: bench/lib/data.ts (`ISSUELOC_DATA`, `ISSUELOC_MIRRORS`).
  *
  * 1. tokenize every source file of a repository at a commit (default: sympy, the largest
  *    SWE-bench Lite corpus): cold (fresh tokenizer, empty memo), warm, and with Porter stemming;
@@ -11,30 +13,28 @@
  * 3. htmlToText / jiraWikiToText / markdownToText on the Maven Jira descriptions;
  * 4. extractIssueSignals + SignalResolver.boosts (what `localize` does with an issue's signals) on
  *    700 KB issue texts built to be hard, against a small synthetic index (needs no repository
- *    and no shared data).
+ *    and no data folder).
  * `--only tokenize|signals|clean|adversarial` runs one part.
  * Files are read with `git cat-file --batch`, so a bare mirror works.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { createTokenizer } from '../src/text/tokenize.js';
 import { countIdentifiers, extractIssueSignals } from '../src/text/issue-signals.js';
 import { htmlToText, jiraWikiToText, markdownToText } from '../src/text/clean.js';
 import { buildCodeIndex, DEFAULT_INDEX_SETTINGS } from '../src/index/code-index.js';
 import type { UnitTerms } from '../src/index/blob-terms.js';
 import { SignalResolver } from '../src/retrieve/signals.js';
+import { dataFile, mirrorRepo } from './lib/data.js';
 
 function arg(name: string, dflt: string): string {
   const i = process.argv.indexOf(name);
   return i >= 0 && i + 1 < process.argv.length ? process.argv[i + 1] : dflt;
 }
 
-const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
-const repo = arg('--repo', here('../../../.mirror/sympy+sympy/repo'));
+const repo = arg('--repo', mirrorRepo('sympy+sympy'));
 const rev = arg('--rev', 'HEAD');
 const ext = arg('--ext', '.py');
-const shared = here('../../../shared/data/');
 
 function ms(t0: bigint): number {
   return Number(process.hrtime.bigint() - t0) / 1e6;
@@ -118,7 +118,7 @@ function oneMegabyte(unit: string): string {
 }
 
 function benchSignals(): void {
-  const rows = readFileSync(shared + 'swebench-lite/swebench_lite.jsonl', 'utf8').trim().split('\n')
+  const rows = readFileSync(dataFile('swebench-lite/swebench_lite.jsonl'), 'utf8').trim().split('\n')
     .map((l) => JSON.parse(l) as { problem_statement: string });
   let frames = 0;
   const tAll = best(3, () => {
@@ -149,7 +149,7 @@ function benchSignals(): void {
 }
 
 function benchClean(): void {
-  const rows = readFileSync(shared + 'jira/maven_mng_bugs.jsonl', 'utf8').trim().split('\n')
+  const rows = readFileSync(dataFile('jira/maven_mng_bugs.jsonl'), 'utf8').trim().split('\n')
     .map((l) => JSON.parse(l) as { description_html: string | null });
   const html = rows.map((r) => r.description_html ?? '');
   const chars = html.reduce((a, s) => a + s.length, 0);

@@ -2,7 +2,7 @@
  * Per-level metric columns of a benchmark (the cut-offs its papers publish) and the Markdown
  * table of configurations side by side.
  */
-import { evaluateQuery } from '../../src/eval/metrics.js';
+import { evaluateQuery } from '../../src/metrics/ranking-metrics.js';
 import type { Localization } from '../../src/retrieve/localize.js';
 
 export const LEVELS = ['file', 'module', 'function'] as const;
@@ -11,7 +11,7 @@ export type Level = (typeof LEVELS)[number];
 /** Ranked ids per level. */
 export type RankedLists = Record<Level, string[]>;
 
-/** Metric columns per level (metric names of src/eval/metrics.ts). */
+/** Metric columns per level (metric names of src/metrics/ranking-metrics.ts). */
 export type Columns = Partial<Record<Level, string[]>>;
 
 /** Published columns: SWE-bench Lite (SweRank Table 1), Loc-Bench (LocAgent), Tomcat (Ye et al. 2014). */

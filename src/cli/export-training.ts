@@ -5,7 +5,7 @@ import { cacheDirFor } from '../index/cache-dir.js';
 import { cacheMaxBytes } from '../index/cache-usage.js';
 import { readDataset } from '../dataset/read.js';
 import { toJsonl } from '../dataset/output.js';
-import { exportTraining } from '../dataset/training-export.js';
+import { exportTraining } from '../training-data/export.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { indexOptions, parseIndexSettings, rankingOptions, wholeOption } from './options.js';
 import { parseRankingOptions } from '../retrieve/ranking-spec.js';

@@ -44,7 +44,7 @@ export function fileUnit(path: string, text: string): CodeUnit {
  * The code units of one source file: first the file unit, then its classes and functions in
  * line order (pre-order of the tree).
  *
- * Rules (the SWE-bench / LocAgent protocol, `extract_functions` of shared/tools/ref_eval.py, for
+ * Rules (the SWE-bench / LocAgent protocol, `extract_functions` of the reference evaluator ref_eval.py, for
  * Python; the same ideas for the other languages, see `extract-specs.ts`):
  * - units are top-level functions, classes (and other class-like containers), and the methods of
  *   classes; nested classes qualify: `Outer.Inner.method`; id = `path:Qualified.name`;

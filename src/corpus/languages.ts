@@ -82,7 +82,7 @@ const JS: Language[] = ['javascript', 'typescript', 'vue', 'svelte'];
 /**
  * When a path is a test path. Python follows the SWE-bench / LocAgent protocol exactly (a
  * directory named `test` or `tests`, or a file name `test_*` or `*_test.py`: `is_test_path` of
- * shared/tools/ref_eval.py); the other rows carry each ecosystem's own default convention.
+ * the reference evaluator ref_eval.py, docs/benchmark-gold.md); the other rows carry each ecosystem's own default convention.
  *
  * | part | pattern                                   | languages            | source                          |
  * |------|-------------------------------------------|----------------------|---------------------------------|

@@ -1,5 +1,5 @@
 /**
- * The function-level step of a mined dataset (issue 3, part 7): SweLoc-style positive functions
+ * The function-level step of a mined dataset (docs/dataset.md, `--functions`): SweLoc-style positive functions
  * for every record of a build, and the option to keep only issues whose fixing commits also change
  * tests (SweRank's SweLoc takes only such PRs). Works on a finished {@link BuildResult}, so the
  * file-level build stays streaming and this step reads only the records' commits.
@@ -33,7 +33,7 @@ function linkedCommitsOf(r: DatasetRecord): string[] {
  *
  * Functions: for each record, the existing functions of its positive files that its commits edit
  * against their first parents (a removed line in the old span, or an added line in the new span,
- * of a function that exists at the a-priori state: the rule of `shared/tools/ref_eval.py`, see
+ * of a function that exists at the a-priori state: the rule of the reference evaluator ref_eval.py, see
  * `record-functions.ts`). Test filter: a record is kept when `changesTests` is true; an issue all
  * of whose records go is added to `dropped` with reason `no-test-change`, and the counts
  * (`inDataset`, `samples`, `dropReasons`) are recomputed. `meta.functions` reports records without

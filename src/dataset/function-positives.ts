@@ -1,6 +1,6 @@
 /**
  * Function-level positives (gold functions) of a change, by the rule of SweRank's SweLoc and
- * LocAgent as written down in the reference evaluator `shared/tools/ref_eval.py`
+ * LocAgent as written down in the reference evaluator ref_eval.py (docs/benchmark-gold.md)
  * (`gold_functions`, `module_of`):
  *
  * an existing function (same qualified name in the base file) is a positive when a removed line

@@ -1,7 +1,8 @@
 /**
  * Gold items (files, modules, functions) of a patch or a commit at the repository's a-priori
  * state, for benchmarks and for function-level positives of mined datasets (SweLoc style).
- * The rules are those of `shared/tools/ref_eval.py` (SweRank / LocAgent protocol).
+ * The rules are those of the reference evaluator ref_eval.py (SweRank / LocAgent protocol,
+ * docs/benchmark-gold.md).
  */
 import { IssuelocError } from '../errors.js';
 import type { GitRepo } from '../repo/git.js';

@@ -1,6 +1,6 @@
 /**
  * Unified-diff parsing and hunk application, for gold patches (SWE-bench, Loc-Bench) and commit
- * diffs. The rules follow the reference evaluator `shared/tools/ref_eval.py` (`parse_patch`,
+ * diffs. The rules follow the reference evaluator ref_eval.py (docs/benchmark-gold.md; `parse_patch`,
  * `locate_hunk`, `edited_lines`), which in turn follows GNU `patch` in locating a hunk by its
  * context when the header's line number is off.
  */

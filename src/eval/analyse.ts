@@ -11,7 +11,7 @@ import { correlationHeatmapSpec, typeMetricChartSpec, type CorrelationCell, type
 import type { PAdjustMethod } from '../stats/p-adjust.js';
 import { conoverMarkdown, correlationMarkdown, typeAnalysisMarkdown } from '../stats/report.js';
 import { analyseByType, correlateCounts, STATS_METRICS, type CorrelationRow, type IssueObservation, type TypeAnalysis } from '../stats/type-analysis.js';
-import { aggregate } from './metrics.js';
+import { aggregate } from '../metrics/ranking-metrics.js';
 import { retrieverLabel } from './results.js';
 import type { IssueResultRow, SplitLabel } from './run-eval.js';
 

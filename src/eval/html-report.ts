@@ -13,7 +13,7 @@ import {
   correlationHeatmap, correlationReport, identifierCorrelations, rowsOf, typeAnalysisOf, typeAnalysisReport, typeChartSpec,
   type GroupBy,
 } from './analyse.js';
-import { PAPER_METRICS, DEFAULT_METRICS, type MetricAggregate } from './metrics.js';
+import { PAPER_METRICS, DEFAULT_METRICS, type MetricAggregate } from '../metrics/ranking-metrics.js';
 import {
   aggregatesBySplit, isResultsFolder, readResults, reportedSplits, retrieverLabel, retrieverTable, type ResultsFolder,
 } from './results.js';

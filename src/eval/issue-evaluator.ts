@@ -7,7 +7,7 @@
 import { GitRepo } from '../repo/git.js';
 import { createFileRetriever, type RetrieverSettings } from '../retrieve/file-retrievers/registry.js';
 import { rankFiles, type FileRetriever, type QueryTerms } from '../retrieve/file-retrievers/types.js';
-import { DEFAULT_METRICS, evaluateQuery, type MetricValues } from './metrics.js';
+import { DEFAULT_METRICS, evaluateQuery, type MetricValues } from '../metrics/ranking-metrics.js';
 import { isCandidateFile, StateCorpusBuilder, type SkippedFiles } from './state-corpus.js';
 import { StateLister } from './state-files.js';
 import { tokenizerFor, type TextSettings } from './text-settings.js';

@@ -1,7 +1,7 @@
 /**
  * The query text of an issue for evaluation: title and body joined as in the paper's replication
  * package (`summary + '. ' + description`), the body cleaned from its raw form by one of the
- * formatting variants of issue 4 part 2 (Jira formatting kept raw or removed; code, noformat and
+ * formatting variants of docs/evaluation.md (Jira formatting kept raw or removed; code, noformat and
  * panel blocks kept, removed, or replaced by a marker word) with the cleaners of `src/text/clean.ts`.
  *
  * Dataset records do not say which markup a body is in, so it is recognised from the text

@@ -20,7 +20,7 @@ import { IssuelocError } from '../errors.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { makeDirs } from '../util/make-dirs.js';
 import type { IssueOutcome } from './issue-evaluator.js';
-import { aggregate, DEFAULT_METRICS, PAPER_METRICS, type MetricAggregate } from './metrics.js';
+import { aggregate, DEFAULT_METRICS, PAPER_METRICS, type MetricAggregate } from '../metrics/ranking-metrics.js';
 import type { EvalRun, IssueResultRow, SplitLabel } from './run-eval.js';
 import { metricTable, writeTable, type MetricTable } from './tables.js';
 import { formatQrels, formatRun } from './trec.js';

@@ -23,7 +23,7 @@ import { GitRepo } from '../repo/git.js';
 import type { RetrieverSettings } from '../retrieve/file-retrievers/registry.js';
 import { IssueEvaluator, type IssueOutcome, type IssueTask, type LoopSettings, type LoopTimings } from './issue-evaluator.js';
 import type { IssueTextOptions } from './issue-text.js';
-import type { MetricValues } from './metrics.js';
+import type { MetricValues } from '../metrics/ranking-metrics.js';
 import { prepareIssues, type PreparedIssue, type SkippedRecord } from './prepare.js';
 import { compareIdsNatural, temporalSplit } from './split.js';
 import { StateLister } from './state-files.js';

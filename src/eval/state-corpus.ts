@@ -1,8 +1,8 @@
 /**
  * Builds the file corpus of an a-priori state from per-blob term counts kept in memory across
  * issues: consecutive states share most files, so each blob is read and tokenized once per run
- * and every later state only concatenates cached typed arrays (issue 4 part 4: no rebuild from
- * scratch per issue). File-name bags are cached by name alike.
+ * and every later state only concatenates cached typed arrays (no rebuild from scratch per
+ * issue). File-name bags are cached by name alike.
  *
  * Blobs not used by the last `keepStates` corpora are evicted every `keepStates` corpora, so
  * memory follows the working set of nearby states, not the whole history.

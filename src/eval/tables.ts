@@ -12,7 +12,7 @@
 import { join } from 'node:path';
 import { IssuelocError } from '../errors.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
-import { PAPER_METRICS, type MetricAggregate } from './metrics.js';
+import { PAPER_METRICS, type MetricAggregate } from '../metrics/ranking-metrics.js';
 
 /** One row: a label and the aggregate of each metric. */
 export interface TableRow {
@@ -63,7 +63,7 @@ export function averageRows(
 }
 
 /**
- * Builds a table from labelled aggregates (output of `aggregate` in metrics.ts).
+ * Builds a table from labelled aggregates (output of `aggregate` in src/metrics/ranking-metrics.ts).
  * @throws IssuelocError when no row is given or a label repeats.
  */
 export function metricTable(

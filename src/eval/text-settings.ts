@@ -1,5 +1,5 @@
 /**
- * The preprocessing variants of "file localisation from issues at large" (§3.5; issue 4 part 2)
+ * The preprocessing variants of "file localisation from issues at large" (§3.5; docs/evaluation.md)
  * that apply to both sides, issue and code: lower-casing, Porter stemming and camelCase/snake_case
  * sub-token splitting. The paper's best setting, used for its reported tables, is lower-casing +
  * stemming without sub-tokens ({@link PAPER_TEXT_SETTINGS}).

@@ -21,7 +21,7 @@ import { IssuelocError } from '../errors.js';
 import { runGit, streamGit } from '../repo/git-stream.js';
 import { LOG_FORMAT, LogParser } from '../repo/log-parse.js';
 import { tokenize } from '../text/tokenize.js';
-import { firstWords } from '../index/code-index.js';
+import { firstWords } from '../text/first-words.js';
 import { isIntArray, isRecord, isStringArray, readCheckedJson, writeCheckedJson } from '../util/checked-file.js';
 import { isFixCommit } from './fix-commits.js';
 

@@ -6,6 +6,7 @@ import { IndexBuilder, type InvertedIndex } from './inverted-index.js';
 import { readIndexFile, writeIndexFile } from './store.js';
 import type { UnitTerms } from './blob-terms.js';
 import { tokenize } from '../text/tokenize.js';
+import { firstWords } from '../text/first-words.js';
 import { isInt, isIntArray, isRecord, isStringArray, warnCorruptCacheFile } from '../util/checked-file.js';
 
 /**
@@ -134,16 +135,6 @@ export function bodyTerms(text: string, maxWords: number, stem: boolean): { body
   const cut = maxWords > 0 ? firstWords(text, maxWords) : text;
   const tokens = tokenize(cut, { stem });
   return { body: [...counts(tokens)], bodyLength: tokens.length };
-}
-
-/** `text` up to the end of its `n`-th whitespace-separated word (all of it when shorter). */
-export function firstWords(text: string, n: number): string {
-  const word = /\S+/g;
-  let count = 0;
-  while (word.exec(text) !== null) {
-    if (++count === n) return text.slice(0, word.lastIndex);
-  }
-  return text;
 }
 
 /**

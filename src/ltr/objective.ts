@@ -1,12 +1,12 @@
 /**
  * What a learned ranker is trained to maximise: ranking metrics of the reordered candidates at
  * the function level and, by roll-up (first occurrence, the SweRank protocol), at the module and
- * file levels. Definitions are those of src/eval/metrics.ts (Acc@k of LocAgent, AP, RR), computed
+ * file levels. Definitions are those of src/metrics/ranking-metrics.ts (Acc@k of LocAgent, AP, RR), computed
  * here from integer labels so that one evaluation of all training queries costs microseconds per
  * query.
  */
 import { IssuelocError } from '../errors.js';
-import { parseMetric, type MetricSpec } from '../eval/metrics.js';
+import { parseMetric, type MetricSpec } from '../metrics/ranking-metrics.js';
 
 export const LEVELS = ['function', 'module', 'file'] as const;
 export type Level = (typeof LEVELS)[number];
@@ -116,7 +116,7 @@ export function goldRanks(q: LabelledQuery, order: Int32Array, level: Level): nu
 
 /**
  * Value of one metric from sorted gold ranks and the number of gold items (the definitions of
- * src/eval/metrics.ts; checked against `evaluateQuery` in test/rank/objective.test.ts).
+ * src/metrics/ranking-metrics.ts; checked against `evaluateQuery` in test/ltr/objective.test.ts).
  * @returns null when there is no gold item.
  */
 export function metricFromRanks(spec: MetricSpec, ranks: readonly number[], nGold: number): number | null {

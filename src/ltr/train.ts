@@ -22,7 +22,7 @@ export type Learner = (typeof LEARNERS)[number];
 export const DEFAULT_LEARNER: Learner = 'lambdamart';
 
 /**
- * Candidates of the default model: the default lexical pipeline of issue 6 as docs/results.md
+ * Candidates of the default model: the default lexical pipeline as docs/results.md
  * chose it (BM25F path and name ×3 against the body, δ = 0, whole-file prior 1.0, the
  * issue-text signals at weights 0.1–0.15), written out in full so that a model keeps its
  * candidates when library defaults change.

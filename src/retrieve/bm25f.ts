@@ -15,7 +15,7 @@ export interface Bm25fParams {
   weights: readonly number[];
 }
 
-/** The defaults named in issue 2: k1 = 1.2, b = 0.75, δ = 1.0, equal weights. */
+/** The textbook BM25+ parameters: k1 = 1.2, b = 0.75, δ = 1.0 (Lv & Zhai 2011), equal weights. */
 export function defaultBm25fParams(fieldCount: number): Bm25fParams {
   return { k1: 1.2, b: 0.75, delta: 1.0, weights: new Array<number>(fieldCount).fill(1) };
 }

@@ -5,7 +5,7 @@
  * Spearman's ρ between an issue's identifier count and each metric. Hit@k is left out of these
  * tests, as in the paper (a 0/1 variable).
  */
-import type { MetricValues } from '../eval/metrics.js';
+import type { MetricValues } from '../metrics/ranking-metrics.js';
 import { kruskalWallis, type KruskalResult } from './kruskal.js';
 import { conover, type ConoverResult } from './conover.js';
 import { heldOutGroups } from './groups.js';

@@ -1,6 +1,6 @@
 /**
- * Options shared by the issue-text cleaners (issue 4 part 2: preprocessing variants of "file
- * localisation from issues at large", where keeping code blocks raw was best).
+ * Options shared by the issue-text cleaners (the preprocessing variants of "file
+ * localisation from issues at large", docs/evaluation.md, where keeping code blocks raw was best).
  */
 
 import { IssuelocError } from '../errors.js';

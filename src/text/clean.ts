@@ -1,5 +1,6 @@
 /**
- * Issue-text cleaning for the three formats issues come in (issue 4 part 2): Jira's rendered HTML,
+ * Issue-text cleaning for the three formats issues come in (docs/evaluation.md, preprocessing
+ * variants): Jira's rendered HTML,
  * Jira wiki markup and (GitHub) Markdown, each with the same options: formatting kept raw or
  * removed, and code blocks kept, removed or replaced by a marker word.
  *

@@ -1,6 +1,7 @@
 /**
- * Issue-text signals for localisation (issue 6 part 2) and the identifier counts of the
- * issue-type analysis (issue 4, Spearman ρ between identifiers/file names and each metric).
+ * Issue-text signals for localisation (stack frames, mentioned paths and names: README "How it
+ * ranks") and the identifier counts of the issue-type analysis (Spearman ρ between
+ * identifiers/file names and each metric: docs/evaluation.md).
  *
  * Everything here is a linear scan of the text: a 1 MB issue body is handled in milliseconds and
  * no input makes it slow or throw (`bench/text-speed.ts` measures adversarial bodies).

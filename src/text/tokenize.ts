@@ -61,7 +61,7 @@ export interface TokenizeOptions {
   keepSnakeParts?: boolean;
   /**
    * Lower-case tokens. Default true (ref_eval.py). When false, tokens keep the case they have in
-   * the text (issue 4's "no lower-casing" variant); stop words still match case-insensitively, and a
+   * the text (the "no lower-casing" preprocessing variant of docs/evaluation.md); stop words still match case-insensitively, and a
    * stemmed token comes out lower-case (the Porter stemmer works on lower case).
    */
   lowercase?: boolean;

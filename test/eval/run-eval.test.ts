@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_ISSUE_TEXT } from '../../src/eval/issue-text.js';
-import { reciprocalRank } from '../../src/eval/metrics.js';
+import { reciprocalRank } from '../../src/metrics/ranking-metrics.js';
 import { readResults, RunFileWriter, writeResults, type RunSummary } from '../../src/eval/results.js';
 import { runEvaluation, type EvalOptions } from '../../src/eval/run-eval.js';
 import { PAPER_TEXT_SETTINGS } from '../../src/eval/text-settings.js';

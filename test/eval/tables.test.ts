@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { aggregate, evaluateQuery, PAPER_METRICS } from '../../src/eval/metrics.js';
+import { aggregate, evaluateQuery, PAPER_METRICS } from '../../src/metrics/ranking-metrics.js';
 import { metricTable, toCsv, toJson, toMarkdown, writeTable } from '../../src/eval/tables.js';
 import { IssuelocError } from '../../src/errors.js';
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { evaluateQuery, parseMetric } from '../../src/eval/metrics.js';
+import { evaluateQuery, parseMetric } from '../../src/metrics/ranking-metrics.js';
 import { orderByScore } from '../../src/ltr/model.js';
 import {
   goldRanks, goldRanksByScore, labelQuery, metricFromRanks, parseObjective, queryObjective, rankedIds, type TrainingQuery,
@@ -21,7 +21,7 @@ function randomQuery(seed: number): TrainingQuery {
   };
 }
 
-test('metrics from integer ranks equal src/eval/metrics.ts on the rolled-up lists', () => {
+test('metrics from integer ranks equal src/metrics/ranking-metrics.ts on the rolled-up lists', () => {
   for (let seed = 1; seed <= 25; seed++) {
     const q = randomQuery(seed);
     const scores = Float64Array.from({ length: q.n }, (_, i) => ((i * 7919 + seed * 31) % 13) / 13); // many ties

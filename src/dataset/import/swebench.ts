@@ -1,6 +1,6 @@
 /**
  * SWE-bench (Lite) JSONL → dataset records, by the SweRank / LocAgent protocol written down in
- * `shared/tools/ref_eval.py`: positives = the files of the gold patch, positive functions = the
+ * the reference evaluator ref_eval.py (docs/benchmark-gold.md): positives = the files of the gold patch, positive functions = the
  * existing functions the gold patch edits, and instances whose patch edits no existing function
  * are dropped (274 of SWE-bench Lite's 300 remain).
  */

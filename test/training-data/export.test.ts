@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { commitFiles, tempDir, cleanup } from '../repo/git-fixture.js';
 import { GitRepo } from '../../src/repo/git.js';
-import { exportTraining, issueQuery } from '../../src/dataset/training-export.js';
+import { exportTraining, issueQuery } from '../../src/training-data/export.js';
 import type { DatasetRecord } from '../../src/dataset/record.js';
 
 const bin = join(resolve(dirname(fileURLToPath(import.meta.url)), '../../..'), 'dist/src/cli/bin.js');

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import {
   accAtK, aggregate, averagePrecision, evaluateQuery, hitAtK, parseMetric, precisionAtK,
   rPrecision, recallAtK, reciprocalRank,
-} from '../../src/eval/metrics.js';
+} from '../../src/metrics/ranking-metrics.js';
 import { IssuelocError } from '../../src/errors.js';
 
 // Ranking of 10 files; positives at ranks 2, 5 and one positive never ranked ('z').

@@ -18,7 +18,7 @@ import { CommitChain } from '../pipeline/commit-chain.js';
 import { identifierOf, type IdentifierStyle } from '../llm-rerank/candidate-labels.js';
 import { windowPrompt, type RerankCandidate } from '../llm-rerank/prompt.js';
 import type { ChatMessage } from '../llm-rerank/chat-model.js';
-import type { DatasetRecord } from './record.js';
+import type { DatasetRecord } from '../dataset/record.js';
 
 /** Options of {@link exportTraining}. */
 export interface TrainingExportOptions {
