@@ -34,7 +34,7 @@ import { trainingQueryOf } from '../src/ltr/training-query.js';
 import { DEFAULT_CANDIDATES, similarIssuesByRepo } from '../src/ltr/train.js';
 import { COLUMNS, columnKeys, columnMeans, issueValues, listsOf, markdownTable } from './lib/metrics-table.js';
 import { median } from './lib/stats.js';
-import { progressBar } from '../src/cli/progress.js';
+import { progressBar } from '../src/util/progress-bar.js';
 import type { SignalWeights } from '../src/retrieve/signals.js';
 import { MIRRORS_DIR, dataFile } from './lib/data.js';
 

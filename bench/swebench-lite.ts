@@ -32,7 +32,7 @@ import { parseArgs } from 'node:util';
 import { GitRepo } from '../src/repo/git.js';
 import type { RankingOptions } from '../src/retrieve/localize.js';
 import type { RerankStats } from '../src/llm-rerank/listwise.js';
-import { accAtK } from '../src/eval/metrics.js';
+import { accAtK } from '../src/metrics/ranking-metrics.js';
 import { goldForPatch } from '../src/dataset/gold.js';
 import { mirrorPath } from '../src/dataset/import/mirrors.js';
 import { parseRankingOptions } from '../src/retrieve/ranking-spec.js';

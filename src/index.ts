@@ -40,7 +40,7 @@ export { readIssues, ISSUE_FORMATS, type ReadIssuesOptions } from './issues/read
 export { runEvaluation, type EvalOptions, type EvalRun } from './eval/run-eval.js';
 export {
   accAtK, hitAtK, precisionAtK, recallAtK, rPrecision, reciprocalRank, averagePrecision, evaluateQuery, aggregate,
-} from './eval/metrics.js';
+} from './metrics/ranking-metrics.js';
 
 // learning to rank: training queries from labelled issues, fitting a model
 export { collectQueries, fitModel, type CollectOptions, type FitOptions, type FitResult } from './ltr/train.js';

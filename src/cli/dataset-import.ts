@@ -6,7 +6,7 @@ import { Command, Option } from 'commander';
 import { readTypeTable } from '../issues/category.js';
 import { IMPORT_SOURCES, runImport, type ImportSource } from '../dataset/import/run.js';
 import { sidecarPaths, writeDatasetFiles } from '../dataset/output.js';
-import { progressBar } from './progress.js';
+import { progressBar } from '../util/progress-bar.js';
 
 /** Registers `dataset import` on the `dataset` command. */
 export function registerImport(dataset: Command): void {

@@ -15,7 +15,7 @@ import { sidecarPaths, writeDataset } from '../dataset/output.js';
 import { datasetStats, type DatasetStats, type Summary } from '../dataset/stats.js';
 import { VARIANTS, type Variant } from '../dataset/variants.js';
 import { registerImport } from './dataset-import.js';
-import { progressBar } from './progress.js';
+import { progressBar } from '../util/progress-bar.js';
 
 /** Parses `--max-gap`: `p90`, `none`, or a positive number of days. */
 function parseMaxGap(v: string): 'p90' | number | null {

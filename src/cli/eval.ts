@@ -13,7 +13,7 @@ import { textSettingsLabel, type TextSettings } from '../eval/text-settings.js';
 import { PAPER_RETRIEVERS, parseRetrieverList, type RetrieverSettings } from '../retrieve/file-retrievers/registry.js';
 import { makeDirs } from '../util/make-dirs.js';
 import { parseNumberOption } from '../util/number-option.js';
-import { progressBar, type ProgressBar } from './progress.js';
+import { progressBar, type ProgressBar } from '../util/progress-bar.js';
 import { registerReportCommand } from './report.js';
 import { registerStatsCommand } from './stats.js';
 

@@ -12,7 +12,7 @@ import { parseRankingOptions } from '../retrieve/ranking-spec.js';
 import { retrievalOptions, stageSettings } from './retrieval-options.js';
 import { checkChain } from '../pipeline/stages.js';
 import { openEmbedderStage } from '../pipeline/localizer.js';
-import { progressBar } from './progress.js';
+import { progressBar } from '../util/progress-bar.js';
 
 /** `x.jsonl` → `x.listwise.jsonl` and `x.dropped.jsonl`. */
 function besideOut(out: string, tag: string): string {

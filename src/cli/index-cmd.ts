@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import { openIndex } from '../index/open-index.js';
 import { cacheMaxBytes } from '../index/cache-usage.js';
 import { indexOptions, parseIndexSettings } from './options.js';
-import { progressBar } from './progress.js';
+import { progressBar } from '../util/progress-bar.js';
 
 /** `issueloc index`: build (or refresh) the index of a commit ahead of time. */
 export function registerIndexCommand(program: Command): void {

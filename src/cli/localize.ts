@@ -11,7 +11,7 @@ import { MAX_ISSUE_FILE_BYTES } from '../issues/read-text.js';
 import type { IssueSignals } from '../text/issue-signals.js';
 import { rankingOptions, indexOptions, parseIndexSettings, wholeOption } from './options.js';
 import { parseRankingOptions } from '../retrieve/ranking-spec.js';
-import { progressBar } from './progress.js';
+import { progressBar } from '../util/progress-bar.js';
 import { flexibleWidths, MAX_EVIDENCE_CHARS, printable, shorten, tableWidth, wrapWords } from './table-layout.js';
 import { rerankSummary, retrievalOptions, stageSettings } from './retrieval-options.js';
 

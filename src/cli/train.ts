@@ -12,7 +12,7 @@ import { DEFAULT_OBJECTIVE, parseObjective } from '../ltr/objective.js';
 import type { IndexSettings } from '../index/code-index.js';
 import { wholeOption } from './options.js';
 import { parseNumberOption } from '../util/number-option.js';
-import { progressBar } from './progress.js';
+import { progressBar } from '../util/progress-bar.js';
 
 /** `issueloc train`: fit the learned ranker on labelled datasets and write its model file. */
 export function registerTrainCommand(program: Command): void {
