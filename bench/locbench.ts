@@ -17,6 +17,9 @@
  * (SweRank); Tomcat: file MRR, MAP, Hit@1/5/10 (Ye et al. 2014). Gold: Loc-Bench's
  * `edit_functions`/`edit_files`; SWE-bench's gold patch at the base commit; Tomcat's fixed files.
  *
+ * `--json` prints one line `{data, evaluated, skipped, keys, rows: [{name, values}]}` (values in
+ * `keys` order: bench/regressions/ reads it).
+ *
  * A model whose training issues include an evaluated issue is refused (the model file lists them).
  * Per repository it prints the median warm query time of the full lexical pipeline and of each
  * model (candidates, features, history evidence and scoring; index and per-commit history
@@ -152,7 +155,7 @@ async function main() {
   const rows = names.map((name, c) => ({ name, values: columnMeans(results.map((r) => r.values[c]), keys) }));
   if (args.out) writeFileSync(args.out, JSON.stringify({ names, keys, results }, null, 1));
   if (args.json) {
-    process.stdout.write(`${JSON.stringify({ data: args.data, evaluated: results.length, skipped: skipped.length, rows })}\n`);
+    process.stdout.write(`${JSON.stringify({ data: args.data, evaluated: results.length, skipped: skipped.length, keys, rows })}\n`);
     return;
   }
   process.stdout.write(`\n${args.data}: ${results.length} issues evaluated (${dataset.dropped.length} dropped on import, ${skipped.length} skipped)\n\n`);

@@ -53,9 +53,13 @@ export function columnMeans(perIssue: readonly Record<string, number>[], keys: r
   });
 }
 
+/** A metric's value as the tables print it: MRR, MAP and R-precision to 3 decimals, percentages to 1; `–` for none. */
+export function formatMetric(key: string, v: number | undefined): string {
+  return v === undefined || Number.isNaN(v) ? '–' : /(MRR|MAP|RP)$/.test(key) ? v.toFixed(3) : v.toFixed(1);
+}
+
 /** A Markdown table: one row per configuration, one column per metric. */
 export function markdownTable(rows: readonly { name: string; values: number[] }[], keys: readonly string[]): string {
-  const fmt = (k: string, v: number) => (Number.isNaN(v) ? '–' : /(MRR|MAP|RP)$/.test(k) ? v.toFixed(3) : v.toFixed(1));
   const head = `| configuration | ${keys.join(' | ')} |\n|---|${keys.map(() => '---').join('|')}|\n`;
-  return head + rows.map((r) => `| ${r.name} | ${r.values.map((v, i) => fmt(keys[i], v)).join(' | ')} |`).join('\n') + '\n';
+  return head + rows.map((r) => `| ${r.name} | ${r.values.map((v, i) => formatMetric(keys[i], v)).join(' | ')} |`).join('\n') + '\n';
 }
