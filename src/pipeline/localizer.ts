@@ -262,7 +262,8 @@ class OpenedLocalizer implements IssueLocalizer {
   }
 
   private async indexAt(rev = this.options.rev ?? 'HEAD') {
-    const commit = await this.repo.resolveCommit(rev);
+    // a full SHA of the commit at hand needs no git call; any other name is resolved each time (HEAD moves)
+    const commit = this.current && rev.toLowerCase() === this.current.commit ? this.current.commit : await this.repo.resolveCommit(rev);
     if (this.current?.commit === commit) return this.current;
     const t0 = performance.now();
     const { codeIndex, built } = await indexCommit(this.repo, commit, {
@@ -317,8 +318,8 @@ class OpenedLocalizer implements IssueLocalizer {
     const s0 = performance.now();
     const chain = await this.chainOf(at, deadline);
     const setupMillis = performance.now() - s0;
-    const signals = extractIssueSignals(issueText);
     const t0 = performance.now();
+    const signals = extractIssueSignals(issueText);
     const { localization, stages, rerank } = await chain.localize(issueText, {
       top: opts.top ?? 10, signals, matchedTermsPerItem: opts.matchedTermsPerItem, deadline,
     });
