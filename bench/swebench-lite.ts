@@ -12,7 +12,7 @@
  * in src/retrieve/localize.ts); every configuration is evaluated on the same loaded indexes and
  * printed as one row, so settings can be compared side by side in one run.
  *
- * Protocol (../shared/data/README.md): corpus = functions of non-test Python files at base_commit
+ * Protocol (the data folder's README.md): corpus = functions of non-test Python files at base_commit
  * (`--languages python`, the default here; `--languages ''` indexes every language); gold
  * functions = existing functions the gold patch edits; instances with no gold function dropped;
  * files and modules ranked by first occurrence in the function ranking; Acc@k = all gold in top k.
@@ -36,6 +36,7 @@ import { accAtK } from '../src/metrics/ranking-metrics.js';
 import { goldForPatch } from '../src/dataset/gold.js';
 import { mirrorPath } from '../src/dataset/import/mirrors.js';
 import { parseRankingOptions } from '../src/retrieve/ranking-spec.js';
+import { dataFile, MIRRORS_DIR } from './lib/data.js';
 import { openLocalizer, type IssueLocalizer, type LocalizerOptions } from '../src/index.js';
 
 const K = { file: [1, 3, 5], module: [5, 10], function: [5, 10] } as const;
@@ -45,8 +46,8 @@ const REFERENCE_FLOOR = { file: [47.8, 67.5, 74.1], module: [56.2, 69.0], functi
 
 const { values: args } = parseArgs({
   options: {
-    data: { type: 'string', default: '../shared/data/swebench-lite/swebench_lite.jsonl' },
-    mirrors: { type: 'string', default: process.env.ISSUELOC_MIRRORS ?? '/work/.mirror' },
+    data: { type: 'string', default: dataFile('swebench-lite/swebench_lite.jsonl') },
+    mirrors: { type: 'string', default: MIRRORS_DIR },
     repos: { type: 'string' },
     limit: { type: 'string' },
     'cache-dir': { type: 'string', default: '/tmp/issueloc-bench-cache' },
