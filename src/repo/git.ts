@@ -10,6 +10,9 @@ export type { GitObject } from './cat-file.js';
 
 const HEX_PREFIX = /^[0-9a-f]{4,64}$/i;
 
+/** Blob sizes {@link GitRepo.listTree} keeps (about 100 bytes each). */
+const MAX_KEPT_SIZES = 1_000_000;
+
 /**
  * Read access to a git repository without a checkout: commits, trees and blobs at any commit.
  * Works on a clone with a work tree and on a bare repository alike; every command runs with
@@ -27,6 +30,8 @@ const HEX_PREFIX = /^[0-9a-f]{4,64}$/i;
 export class GitRepo {
   private readonly batch: CatFileBatch;
   private readonly trees: TreeFileLister;
+  /** Sizes of blobs seen by {@link listTree} (a blob id fixes its size). */
+  private readonly blobSizes = new Map<string, number>();
 
   private constructor(
     /** The path the user gave (errors name it). */
@@ -128,14 +133,23 @@ export class GitRepo {
   }
 
   /**
-   * {@link listFiles} with each file's size (one `git cat-file --batch-check` over the blobs,
-   * as `git ls-tree -l` would read them); -1 for a blob missing from the object store.
+   * {@link listFiles} with each file's size, as `git ls-tree -l` gives them: -1 for a blob
+   * missing from the object store. Sizes not known from an earlier listing are read with one
+   * `git cat-file --batch-check`.
    * @throws IssuelocError as {@link listFiles}, or when git cannot read the sizes.
    */
   async listTree(commit: string): Promise<TreeListing> {
     const { entries, skipped } = await this.trees.list(commit);
-    const sizes = await this.objectSizes(entries.map((e) => e.blob));
-    return { entries: entries.map((e, k): TreeEntry => ({ path: e.path, mode: e.mode, blob: e.blob, size: sizes[k] })), skipped };
+    const sizes = new Map<string, number>();
+    for (const { blob } of entries) sizes.set(blob, this.blobSizes.get(blob) ?? -1);
+    const unknown = [...sizes.keys()].filter((b) => sizes.get(b) === -1);
+    const read = await this.objectSizes(unknown);
+    if (this.blobSizes.size + unknown.length > MAX_KEPT_SIZES) this.blobSizes.clear();
+    unknown.forEach((b, k) => {
+      sizes.set(b, read[k]);
+      if (read[k] >= 0) this.blobSizes.set(b, read[k]); // a missing blob may be fetched later
+    });
+    return { entries: entries.map((e): TreeEntry => ({ path: e.path, mode: e.mode, blob: e.blob, size: sizes.get(e.blob) as number })), skipped };
   }
 
   /** Tree objects parsed by this repository's listings so far (for reports). */
