@@ -124,7 +124,9 @@ export class TreeFileLister {
    *   or tree, or one of its trees is missing from the object store or corrupt.
    */
   async list(rev: string): Promise<TreeListing<TreeFile>> {
-    const fail = (why: string) => new IssuelocError(`cannot list the files of ${rev} in ${this.label}: ${why}`);
+    const named = /[\x00-\x1f]/.test(rev) ? JSON.stringify(rev) : rev; // the message stays one line
+    const fail = (why: string) => new IssuelocError(`cannot list the files of ${named} in ${this.label}: ${why}`);
+    if (rev === '' || rev.includes('\n')) throw fail('no commit or tree of that name');
     if (this.entriesKept > this.maxEntries) {
       this.nodes.clear();
       this.entriesKept = 0;
@@ -133,12 +135,7 @@ export class TreeFileLister {
     let root = FULL_ID.test(rev) ? rev : '';
     const seen = new Map<string, TreeNode>();
     if (!this.nodes.has(root)) {
-      let obj: GitObject | null;
-      try {
-        [obj] = await this.read([`${rev}^{tree}`]);
-      } catch (e) {
-        throw fail((e as Error).message);
-      }
+      const [obj] = await this.read([`${rev}^{tree}`]);
       if (!obj || obj.type !== 'tree') throw fail('no commit or tree of that name');
       root = obj.sha;
       if (!this.nodes.has(root)) seen.set(root, this.parse(root, obj.data, fail));
