@@ -15,9 +15,8 @@
  *    700 KB issue texts built to be hard, against a small synthetic index (needs no repository
  *    and no data folder).
  * `--only tokenize|signals|clean|adversarial` runs one part.
- * Files are read with `git cat-file --batch`, so a bare mirror works.
+ * Files are read with `git cat-file --batch` (GitRepo), so a bare mirror works.
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createTokenizer } from '../src/text/tokenize.js';
 import { countIdentifiers, extractIssueSignals } from '../src/text/issue-signals.js';
@@ -26,6 +25,7 @@ import { buildCodeIndex, DEFAULT_INDEX_SETTINGS } from '../src/index/code-index.
 import type { UnitTerms } from '../src/index/blob-terms.js';
 import { SignalResolver } from '../src/retrieve/signals.js';
 import { dataFile, mirrorRepo } from './lib/data.js';
+import { GitRepo } from '../src/repo/git.js';
 
 function arg(name: string, dflt: string): string {
   const i = process.argv.indexOf(name);
@@ -62,39 +62,27 @@ function fmt(t: { wall: number; cpu: number }): string {
   return `${t.wall.toFixed(1).padStart(7)} ms wall ${t.cpu.toFixed(1).padStart(7)} ms cpu`;
 }
 
-/** Contents of the files ending in `ext` at `rev` of `gitDir`, read with one cat-file process. */
-function readSources(gitDir: string, revision: string, suffix: string): string[] {
-  const tree = spawnSync('git', ['-C', gitDir, 'ls-tree', '-r', '-z', revision], { maxBuffer: 1 << 28 });
-  if (tree.status !== 0) throw new Error(`git ls-tree failed in ${gitDir}: ${tree.stderr.toString().trim()}`);
-  const shas: string[] = [];
-  for (const entry of tree.stdout.toString('utf8').split('\0')) {
-    const tab = entry.indexOf('\t');
-    if (tab < 0) continue;
-    const [mode, type, sha] = entry.slice(0, tab).split(' ');
-    if (type === 'blob' && mode.startsWith('1006') && entry.slice(tab + 1).endsWith(suffix)) shas.push(sha);
+/** Contents of the files ending in `suffix` at `revision` of `gitDir`, read with one cat-file process. */
+async function readSources(gitDir: string, revision: string, suffix: string): Promise<string[]> {
+  const repo = await GitRepo.open(gitDir);
+  try {
+    const { entries } = await repo.listFiles(revision);
+    const out: string[] = [];
+    for await (const [, buf] of repo.readBlobs(entries.filter((e) => e.path.endsWith(suffix)).map((e) => e.blob))) {
+      if (buf) out.push(buf.toString('utf8'));
+    }
+    return out;
+  } finally {
+    await repo.close();
   }
-  const cat = spawnSync('git', ['-C', gitDir, 'cat-file', '--batch'], { input: shas.join('\n') + '\n', maxBuffer: 1 << 30 });
-  const buf = cat.stdout;
-  const out: string[] = [];
-  let pos = 0;
-  while (pos < buf.length) {
-    const nl = buf.indexOf(10, pos);
-    const header = buf.toString('latin1', pos, nl).split(' ');
-    pos = nl + 1;
-    if (header[1] === 'missing') continue;
-    const size = Number(header[2]);
-    out.push(buf.toString('utf8', pos, pos + size));
-    pos += size + 1;
-  }
-  return out;
 }
 
-function benchTokenize(): void {
+async function benchTokenize(): Promise<void> {
   if (!existsSync(repo)) {
     console.log(`tokenize: skipped, no repository at ${repo}`);
     return;
   }
-  const sources = readSources(repo, rev, ext);
+  const sources = await readSources(repo, rev, ext);
   const chars = sources.reduce((a, s) => a + s.length, 0);
   console.log(`tokenize: ${sources.length} ${ext} files, ${(chars / 1e6).toFixed(1)} M chars (${repo} @ ${rev})`);
   for (const [label, opts, warm] of [
@@ -195,6 +183,6 @@ function benchAdversarial(): void {
   }
 }
 
-const parts: Record<string, () => void> = { tokenize: benchTokenize, signals: benchSignals, clean: benchClean, adversarial: benchAdversarial };
+const parts: Record<string, () => void | Promise<void>> = { tokenize: benchTokenize, signals: benchSignals, clean: benchClean, adversarial: benchAdversarial };
 const only = arg('--only', '');
-for (const [name, run] of Object.entries(parts)) if (only === '' || only === name) run();
+for (const [name, run] of Object.entries(parts)) if (only === '' || only === name) await run();

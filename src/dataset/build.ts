@@ -12,7 +12,6 @@
 import type { Issue } from '../issues/types.js';
 import { GitRepo } from '../repo/git.js';
 import { walkHistory, type CommitGraph } from '../repo/log-walk.js';
-import { TreeFileLister } from '../repo/tree-objects.js';
 import { IssuelocError } from '../errors.js';
 import { applyGap, commitGaps, quantile } from './gap.js';
 import { LinkCollector, type LinkCounts } from './link-collector.js';
@@ -347,13 +346,12 @@ export async function buildDataset(options: BuildOptions): Promise<BuildResult> 
   // 4. a-priori states and samples
   const isSource = sourceFilter(withTests);
   const gitRepo = await GitRepo.open(options.repo);
-  const lister = new TreeFileLister(gitRepo);
   const ctx: SampleContext = {
     repo: options.repo,
     graph,
     branches,
     changes: new CommitChanges(options.repo, graph, collector.commits),
-    trees: new SourceTrees((c) => lister.files(c), isSource),
+    trees: new SourceTrees((c) => gitRepo.listPaths(c), isSource),
     isSource,
     renameFailures: { count: 0, commits: [] },
   };

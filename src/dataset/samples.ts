@@ -31,8 +31,7 @@ export class SourceTrees {
   private readonly cache = new Map<string, Set<string>>();
 
   /**
-   * @param listFiles all regular files of a commit's tree (`TreeFileLister.files`, or
-   *   `listFiles` of `src/repo/tree-diff.ts`).
+   * @param listFiles all regular files of a commit's tree (`GitRepo.listPaths`).
    */
   constructor(
     private readonly listFiles: (commit: string) => Promise<string[]>,

@@ -21,7 +21,7 @@ export class UnitSourceReader {
   /** Blob SHA of every file of the commit (listed once). */
   async blobOf(): Promise<Map<string, string>> {
     if (!this.blobs) {
-      const { entries } = await this.repo.listTree(this.commit);
+      const { entries } = await this.repo.listFiles(this.commit);
       this.blobs = new Map(entries.map((e) => [e.path, e.blob]));
     }
     return this.blobs;

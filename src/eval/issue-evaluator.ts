@@ -9,7 +9,7 @@ import { createFileRetriever, type RetrieverSettings } from '../retrieve/file-re
 import { rankFiles, type FileRetriever, type QueryTerms } from '../retrieve/file-retrievers/types.js';
 import { DEFAULT_METRICS, evaluateQuery, type MetricValues } from '../metrics/ranking-metrics.js';
 import { isCandidateFile, StateCorpusBuilder, type SkippedFiles } from './state-corpus.js';
-import { StateLister } from './state-files.js';
+import { commitInfo, stateFiles } from './state-files.js';
 import { tokenizerFor, type TextSettings } from './text-settings.js';
 
 /** Settings of an evaluation run that every thread needs. */
@@ -77,7 +77,6 @@ export interface LoopTimings {
 
 interface RepoContext {
   readonly repo: GitRepo;
-  readonly lister: StateLister;
   readonly builder: StateCorpusBuilder;
 }
 
@@ -106,7 +105,6 @@ export class IssueEvaluator {
     if (!c) {
       c = GitRepo.open(repoPath).then((repo) => ({
         repo,
-        lister: new StateLister(repo),
         builder: new StateCorpusBuilder(repo, this.tokenizer, { maxFileBytes: this.settings.maxFileBytes }),
       }));
       this.repos.set(repoPath, c);
@@ -120,11 +118,11 @@ export class IssueEvaluator {
    *   records first with `prepareIssues`).
    */
   async evaluate(task: IssueTask): Promise<IssueOutcome> {
-    const { lister, builder } = await this.context(task.repoPath);
+    const { repo, builder } = await this.context(task.repoPath);
     let t = performance.now();
-    const commit = await lister.commit(task.aprioriCommit);
+    const commit = await commitInfo(repo, task.aprioriCommit);
     if (!commit) throw new Error(`a-priori commit ${task.aprioriCommit} of issue ${task.id} disappeared`);
-    const files = (await lister.files(commit)).filter((f) => isCandidateFile(f.path, this.settings.includeTests));
+    const files = (await stateFiles(repo, commit)).filter((f) => isCandidateFile(f.path, this.settings.includeTests));
     this.timings.listMillis += performance.now() - t;
     const before = { ...builder.timings };
     const { corpus, skipped } = await builder.corpus(files);
@@ -162,11 +160,11 @@ export class IssueEvaluator {
     for (const r of this.retrievers) if (r.stats) out[r.name] = r.stats();
     const blobs = { blobsRead: 0, blobHits: 0, cached: 0, trees: 0, terms: 0, repositories: 0 };
     for (const c of this.repos.values()) {
-      const { builder, lister } = await c;
+      const { builder, repo } = await c;
       blobs.blobsRead += builder.counters.blobsRead;
       blobs.blobHits += builder.counters.blobHits;
       blobs.cached += builder.cachedBlobs;
-      blobs.trees += lister.parsedTrees;
+      blobs.trees += repo.parsedTrees;
       blobs.terms += builder.vocabulary.size;
       blobs.repositories++;
     }

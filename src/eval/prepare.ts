@@ -9,7 +9,8 @@ import type { DatasetRecord } from '../dataset/record.js';
 import { countIdentifiers } from '../text/issue-signals.js';
 import { issueQueryText, type IssueTextOptions } from './issue-text.js';
 import { isCandidateFile } from './state-corpus.js';
-import type { StateLister } from './state-files.js';
+import type { GitRepo } from '../repo/git.js';
+import { commitInfo, stateFiles } from './state-files.js';
 
 /** An issue ready for evaluation. */
 export interface PreparedIssue {
@@ -46,7 +47,7 @@ export interface SkippedRecord {
 
 /** Options of {@link prepareIssues}. */
 export interface PrepareOptions {
-  /** The repository `lister` reads (recorded in each issue). */
+  /** The path of `repo` (recorded in each issue). */
   readonly repoPath: string;
   readonly includeTests: boolean;
   readonly issueText: IssueTextOptions;
@@ -60,7 +61,7 @@ export interface PrepareOptions {
  * @returns issues in input order and the skipped records with reasons.
  */
 export async function prepareIssues(
-  records: readonly DatasetRecord[], lister: StateLister, options: PrepareOptions, seen = new Set<string>(),
+  records: readonly DatasetRecord[], repo: GitRepo, options: PrepareOptions, seen = new Set<string>(),
 ): Promise<{ issues: PreparedIssue[]; skipped: SkippedRecord[] }> {
   const issues: PreparedIssue[] = [];
   const skipped: SkippedRecord[] = [];
@@ -78,7 +79,7 @@ export async function prepareIssues(
       skip('record has no a-priori commit');
       continue;
     }
-    const apriori = await lister.commit(r.aprioriCommit);
+    const apriori = await commitInfo(repo, r.aprioriCommit);
     if (!apriori) {
       skip(`a-priori commit ${r.aprioriCommit} is not in the repository`);
       continue;
@@ -86,14 +87,14 @@ export async function prepareIssues(
     let firstTime = apriori.committerTime;
     const commits = Array.isArray(r.commits) ? r.commits : [];
     if (commits.length > 0) {
-      const first = await lister.commit(commits[0]);
+      const first = await commitInfo(repo, commits[0]);
       if (!first) {
         skip(`linked commit ${commits[0]} is not in the repository`);
         continue;
       }
       firstTime = first.committerTime;
     }
-    const files = await lister.files(apriori);
+    const files = await stateFiles(repo, apriori);
     const paths = new Set(files.map((f) => f.path));
     const absent = r.positives.filter((p) => !paths.has(p));
     if (absent.length > 0) {

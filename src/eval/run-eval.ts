@@ -26,7 +26,6 @@ import type { IssueTextOptions } from './issue-text.js';
 import type { MetricValues } from '../metrics/ranking-metrics.js';
 import { prepareIssues, type PreparedIssue, type SkippedRecord } from './prepare.js';
 import { compareIdsNatural, temporalSplit } from './split.js';
-import { StateLister } from './state-files.js';
 import type { TextSettings } from './text-settings.js';
 
 /** Which issues are evaluated and how they are labelled. */
@@ -215,7 +214,7 @@ async function prepareAll(records: readonly DatasetRecord[], options: EvalOption
     const repo = await GitRepo.open(path);
     try {
       const base = done;
-      const p = await prepareIssues(recs, new StateLister(repo), {
+      const p = await prepareIssues(recs, repo, {
         repoPath: path, includeTests: options.includeTests, issueText: options.issueText,
         onProgress: (d) => options.onProgress?.('prepare', base + d, records.length),
       }, seen);

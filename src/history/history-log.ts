@@ -18,8 +18,8 @@
 import { createHash } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { IssuelocError } from '../errors.js';
-import { runGit, streamGit } from '../repo/git-stream.js';
-import { LOG_FORMAT, LogParser } from '../repo/log-parse.js';
+import { gitText } from '../repo/git-process.js';
+import { streamLog } from '../repo/log-walk.js';
 import { tokenize } from '../text/tokenize.js';
 import { firstWords } from '../text/first-words.js';
 import { isIntArray, isRecord, isStringArray, readCheckedJson, writeCheckedJson } from '../util/checked-file.js';
@@ -196,7 +196,7 @@ export class HistoryLog {
     const pendingParents: string[][] = [];
     const first = d.shas.length;
     let complete = true;
-    const parser = new LogParser((c) => {
+    await streamLog(repoPath, [...revs, ...(known.length > 0 ? ['--not', ...known] : [])], (c) => {
       // a commit already known is never printed by a consistent log: note it, keep one row
       if (this.indexOfSha.has(c.sha)) { complete = false; return; }
       this.indexOfSha.set(c.sha, d.shas.length);
@@ -211,18 +211,6 @@ export class HistoryLog {
       }));
       d.words.push(tokenize(firstWords(c.message, MESSAGE_WORDS)).join(' '));
     });
-    const args = [
-      '-c', 'log.showSignature=false', 'log', '--no-renames', '--topo-order', '--no-color', '--no-ext-diff',
-      '--no-textconv', '-z', '--name-status', `--format=${LOG_FORMAT}`, ...revs,
-      ...(known.length > 0 ? ['--not', ...known] : []), '--',
-    ];
-    try {
-      await streamGit(repoPath, args, (chunk) => parser.push(chunk));
-      parser.end();
-    } catch (e) {
-      if (e instanceof IssuelocError) throw e;
-      throw new IssuelocError(`cannot read the history of ${repoPath}: ${(e as Error).message}`);
-    }
     for (let k = 0; k < pendingParents.length; k++) {
       const ids = pendingParents[k].map((p) => this.indexOfSha.get(p));
       if (ids.includes(undefined)) complete = false;
@@ -245,13 +233,13 @@ export class HistoryLog {
 
 /** Whether `repoPath` is a shallow clone (its history cut at some commits, shown as roots). */
 async function isShallow(repoPath: string): Promise<boolean> {
-  return (await runGit(repoPath, ['rev-parse', '--is-shallow-repository'])).trim() === 'true';
+  return (await gitText(['-C', repoPath, 'rev-parse', '--is-shallow-repository'])).trim() === 'true';
 }
 
 /** How many of `shas` are commits of the repository (one `git rev-list --no-walk`). */
 async function commitsAmong(repoPath: string, shas: readonly string[]): Promise<number> {
   try {
-    const out = await runGit(repoPath, ['rev-list', '--no-walk', '--ignore-missing', ...shas, '--']);
+    const out = await gitText(['-C', repoPath, 'rev-list', '--no-walk', '--ignore-missing', ...shas, '--']);
     return out.split('\n').filter((l) => l !== '').length;
   } catch {
     return 0;

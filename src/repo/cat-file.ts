@@ -1,9 +1,10 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { IssuelocError } from '../errors.js';
-import { GIT_CONFIG_ARGS, gitEnv } from './exec.js';
+import { gitReason, spawnGit, type GitProcess } from './git-process.js';
 
-/** One object read from the repository: its git type (`blob`, `tree`, `commit`, `tag`) and bytes. */
+/** One object read from the repository: its id, its git type (`blob`, `tree`, `commit`, `tag`) and bytes. */
 export interface GitObject {
+  /** Full hex object id (of the object answered: for `HEAD^{tree}`, the tree's). */
+  sha: string;
   type: string;
   data: Buffer;
 }
@@ -46,6 +47,16 @@ export class CatFileBatch {
    */
   read(name: string): Promise<GitObject | null> {
     return this.request([name])[0];
+  }
+
+  /**
+   * Reads several objects with one write to git (all in flight at once: for a bounded set, such
+   * as one level of a tree; {@link readMany} streams any number).
+   * @returns one answer per name, in order, as {@link read}.
+   * @throws IssuelocError as {@link read}.
+   */
+  readAll(names: readonly string[]): Promise<(GitObject | null)[]> {
+    return names.length === 0 ? Promise.resolve([]) : Promise.all(this.request(names));
   }
 
   /**
@@ -94,16 +105,14 @@ export class CatFileBatch {
 /** One git process with its queue of waiting reads and its output parser. */
 class BatchSession {
   dead = false;
-  private readonly proc: ChildProcessWithoutNullStreams;
+  private readonly proc: GitProcess;
   private waiting: Waiting[] = [];
   private head = 0;
   private readonly parser: BatchParser;
-  private stderrTail = '';
+  private stderr = '';
 
   constructor(gitDir: string, private readonly label: string) {
-    const proc = spawn('git', [...GIT_CONFIG_ARGS, `--git-dir=${gitDir}`, 'cat-file', '--batch'], {
-      env: gitEnv(), stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    const proc = spawnGit([`--git-dir=${gitDir}`, 'cat-file', '--batch'], 'pipe');
     this.proc = proc;
     this.parser = new BatchParser((obj) => this.answer(obj), (reason) => {
       this.fail(reason);
@@ -113,11 +122,11 @@ class BatchSession {
       if (!this.dead) this.parser.push(chunk);
     });
     proc.stderr.on('data', (chunk: Buffer) => {
-      this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-2000);
+      if (this.stderr.length < 2000) this.stderr = (this.stderr + chunk.toString('utf8')).slice(0, 2000);
     });
     proc.stdin.on('error', () => undefined); // EPIPE when git died: reported on 'close' below
     proc.on('error', (err) => this.fail(err.message));
-    proc.on('close', (code) => this.fail(this.stderrTail.trim().split('\n').pop() || `exit code ${code}`));
+    proc.on('close', (code) => this.fail(gitReason(this.stderr) || `exit code ${code}`));
   }
 
   request(names: readonly string[]): Promise<GitObject | null>[] {
@@ -177,6 +186,7 @@ class BatchSession {
 export class BatchParser {
   private headerParts: Buffer[] = [];
   private body: Buffer | undefined;
+  private bodySha = '';
   private bodyType = '';
   private filled = 0;
   private broken = false;
@@ -199,7 +209,7 @@ export class BatchParser {
         this.filled += take;
         pos += take;
         if (this.filled === size + 1) {
-          const obj = { type: this.bodyType, data: this.body };
+          const obj = { sha: this.bodySha, type: this.bodyType, data: this.body };
           this.body = undefined;
           this.onAnswer(obj);
         }
@@ -230,6 +240,7 @@ export class BatchParser {
       this.onError(`unexpected output ${JSON.stringify(header.slice(0, 80))}`);
       return;
     }
+    this.bodySha = parts[0];
     this.bodyType = parts[1];
     this.body = Buffer.allocUnsafe(size);
     this.filled = 0;

@@ -2,19 +2,23 @@ import { existsSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { IssuelocError } from '../errors.js';
 import { CatFileBatch, type GitObject } from './cat-file.js';
-import { gitReason, runGit, type GitResult } from './exec.js';
-import { parseLsTree, type TreeListing } from './ls-tree.js';
+import { gitFailure, gitReason, runGit, type GitResult } from './git-process.js';
+import { TreeFileLister, type TreeEntry, type TreeFile, type TreeListing } from './tree-objects.js';
 
-export type { TreeEntry, TreeListing } from './ls-tree.js';
+export type { TreeEntry, TreeFile, TreeListing } from './tree-objects.js';
 export type { GitObject } from './cat-file.js';
 
 const HEX_PREFIX = /^[0-9a-f]{4,64}$/i;
 
+/** Blob sizes {@link GitRepo.listTree} keeps (about 100 bytes each). */
+const MAX_KEPT_SIZES = 1_000_000;
+
 /**
  * Read access to a git repository without a checkout: commits, trees and blobs at any commit.
  * Works on a clone with a work tree and on a bare repository alike; every command runs with
- * `--git-dir` and `-c core.quotepath=off`, blobs come through one long-lived
- * `git cat-file --batch` process.
+ * `--git-dir` and `-c core.quotepath=off`, blobs and trees come through one long-lived
+ * `git cat-file --batch` process; parsed trees are kept, so listing many commits of one
+ * repository reads each tree once (`./tree-objects.ts`).
  *
  * @example
  * const repo = await GitRepo.open('/src/requests');
@@ -25,6 +29,9 @@ const HEX_PREFIX = /^[0-9a-f]{4,64}$/i;
  */
 export class GitRepo {
   private readonly batch: CatFileBatch;
+  private readonly trees: TreeFileLister;
+  /** Sizes of blobs seen by {@link listTree} (a blob id fixes its size). */
+  private readonly blobSizes = new Map<string, number>();
 
   private constructor(
     /** The path the user gave (errors name it). */
@@ -38,6 +45,7 @@ export class GitRepo {
     readonly isShallow: boolean,
   ) {
     this.batch = new CatFileBatch(gitDir, path);
+    this.trees = new TreeFileLister((names) => this.batch.readAll(names), path);
   }
 
   /**
@@ -69,7 +77,7 @@ export class GitRepo {
    * Never throws for a non-zero exit: read `code` and `stderr`.
    */
   exec(args: string[]): Promise<GitResult> {
-    return runGit([`--git-dir=${this.gitDir}`, ...args]);
+    return runGit([`--git-dir=${this.gitDir}`, ...args], { repo: this.path });
   }
 
   /**
@@ -108,17 +116,56 @@ export class GitRepo {
   }
 
   /**
-   * The regular files of `commit`'s tree (`git ls-tree -r -l -z --full-tree`), with sizes;
-   * symlinks and submodules are left out and counted.
-   * @param commit a commit SHA (see {@link resolveCommit}) or any tree-ish.
-   * @throws IssuelocError when git cannot list it (the message names the commit).
+   * The regular files of `commit`'s tree as `git ls-tree -r --full-tree` lists them (same order),
+   * with modes and blob ids; symlinks and submodules are left out and counted. Trees already
+   * parsed by an earlier listing of this repository are not read again.
+   * @param commit a commit SHA (see {@link resolveCommit}), any revision, a tag or a tree.
+   * @throws IssuelocError `cannot list the files of <commit> in <path>: …` when it names no
+   *   commit or tree, or a tree of it is missing from the object store.
+   */
+  listFiles(commit: string): Promise<TreeListing<TreeFile>> {
+    return this.trees.list(commit);
+  }
+
+  /** The paths of {@link listFiles}, in its order. @throws IssuelocError as {@link listFiles}. */
+  async listPaths(commit: string): Promise<string[]> {
+    return (await this.trees.list(commit)).entries.map((e) => e.path);
+  }
+
+  /**
+   * {@link listFiles} with each file's size, as `git ls-tree -l` gives them: -1 for a blob
+   * missing from the object store. Sizes not known from an earlier listing are read with one
+   * `git cat-file --batch-check`.
+   * @throws IssuelocError as {@link listFiles}, or when git cannot read the sizes.
    */
   async listTree(commit: string): Promise<TreeListing> {
-    const res = await this.exec(['ls-tree', '-r', '-l', '-z', '--full-tree', '--end-of-options', commit]);
-    if (res.code !== 0) {
-      throw new IssuelocError(`cannot list the files of ${commit} in ${this.path}: ${gitReason(res.stderr)}`);
-    }
-    return parseLsTree(res.stdout);
+    const { entries, skipped } = await this.trees.list(commit);
+    const sizes = new Map<string, number>();
+    for (const { blob } of entries) sizes.set(blob, this.blobSizes.get(blob) ?? -1);
+    const unknown = [...sizes.keys()].filter((b) => sizes.get(b) === -1);
+    const read = await this.objectSizes(unknown);
+    if (this.blobSizes.size + unknown.length > MAX_KEPT_SIZES) this.blobSizes.clear();
+    unknown.forEach((b, k) => {
+      sizes.set(b, read[k]);
+      if (read[k] >= 0) this.blobSizes.set(b, read[k]); // a missing blob may be fetched later
+    });
+    return { entries: entries.map((e): TreeEntry => ({ path: e.path, mode: e.mode, blob: e.blob, size: sizes.get(e.blob) as number })), skipped };
+  }
+
+  /** Tree objects parsed by this repository's listings so far (for reports). */
+  get parsedTrees(): number {
+    return this.trees.parsedTrees;
+  }
+
+  /** Sizes in bytes of the objects `shas`, in order; -1 for one missing from the object store. */
+  private async objectSizes(shas: readonly string[]): Promise<number[]> {
+    if (shas.length === 0) return [];
+    const args = [`--git-dir=${this.gitDir}`, 'cat-file', '--batch-check=%(objectsize)', '--buffer'];
+    const res = await runGit(args, { repo: this.path, input: `${shas.join('\n')}\n` });
+    if (res.code !== 0) throw gitFailure(args, res, { repo: this.path });
+    const lines = res.stdout.toString('latin1').split('\n');
+    // one line per name: the size, or `<name> missing`
+    return shas.map((_, k) => (/^\d+$/.test(lines[k]) ? Number(lines[k]) : -1));
   }
 
   /**

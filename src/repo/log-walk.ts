@@ -11,7 +11,7 @@
 import { IssuelocError } from '../errors.js';
 import { GraphBuilder, type CommitGraph } from './commit-graph.js';
 import { LOG_FORMAT, LogParser, type LogCommit } from './log-parse.js';
-import { runGit, streamGit } from './git-stream.js';
+import { gitText, streamGit } from './git-process.js';
 
 export type { LogCommit, PathChange } from './log-parse.js';
 export type { CommitGraph, MergedBranch } from './commit-graph.js';
@@ -46,7 +46,7 @@ export interface WalkResult {
 export async function assertFullRepository(repo: string): Promise<void> {
   let shallow: string;
   try {
-    shallow = (await runGit(repo, ['rev-parse', '--is-shallow-repository'])).trim();
+    shallow = (await gitText(['-C', repo, 'rev-parse', '--is-shallow-repository'])).trim();
   } catch {
     throw new IssuelocError(`not a git repository: ${repo}`);
   }
@@ -62,9 +62,31 @@ export async function assertFullRepository(repo: string): Promise<void> {
  */
 export async function resolveRevision(repo: string, rev: string): Promise<string> {
   try {
-    return (await runGit(repo, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`])).trim();
+    return (await gitText(['-C', repo, 'rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`])).trim();
   } catch {
     throw new IssuelocError(`unknown revision '${rev}' in ${repo}`);
+  }
+}
+
+/**
+ * Streams `git log --no-renames --topo-order -z --name-status <revArgs> --` through a
+ * {@link LogParser}: `onCommit` once per commit, children before parents, as git prints them.
+ * @param revArgs revisions and options such as `--not <sha>…`, as `git log` takes them.
+ * @throws IssuelocError when git fails (with git's message) or prints what the parser cannot read.
+ */
+export async function streamLog(repo: string, revArgs: readonly string[], onCommit: (c: LogCommit) => void): Promise<void> {
+  const parser = new LogParser(onCommit);
+  const args = [
+    '-C', repo, '-c', 'log.showSignature=false',
+    'log', '--no-renames', '--topo-order', '--no-color', '--no-ext-diff', '--no-textconv',
+    '-z', '--name-status', `--format=${LOG_FORMAT}`, ...revArgs, '--',
+  ];
+  try {
+    await streamGit(args, (chunk) => parser.push(chunk));
+    parser.end();
+  } catch (e) {
+    if (e instanceof IssuelocError) throw e;
+    throw new IssuelocError(`cannot read the history of ${repo}: ${(e as Error).message}`);
   }
 }
 
@@ -85,29 +107,17 @@ export async function walkHistory(repo: string, options: WalkOptions = {}): Prom
   for (const rev of revs) resolvedRevs.push(rev.startsWith('-') || rev.includes('..') ? rev : await resolveRevision(repo, rev));
   let total = 0;
   if (options.onProgress) {
-    total = Number((await runGit(repo, ['rev-list', '--count', ...revs, '--'])).trim());
+    total = Number((await gitText(['-C', repo, 'rev-list', '--count', ...revs, '--'])).trim());
     options.onProgress(0, total);
   }
   const builder = new GraphBuilder();
   const onCommit = options.onCommit;
   const onProgress = options.onProgress;
-  const parser = new LogParser((c) => {
+  await streamLog(repo, revs, (c) => {
     const i = builder.add(c.sha, c.parents, c.time);
     if (onCommit) onCommit(c, i);
     if (onProgress && (i & 1023) === 0) onProgress(i, total);
   });
-  const args = [
-    '-c', 'log.showSignature=false',
-    'log', '--no-renames', '--topo-order', '--no-color', '--no-ext-diff', '--no-textconv',
-    '-z', '--name-status', `--format=${LOG_FORMAT}`, ...revs, '--',
-  ];
-  try {
-    await streamGit(repo, args, (chunk) => parser.push(chunk));
-    parser.end();
-  } catch (e) {
-    if (e instanceof IssuelocError) throw e;
-    throw new IssuelocError(`cannot read the history of ${repo}: ${(e as Error).message}`);
-  }
   const graph = builder.finish(repo);
   if (onProgress) onProgress(graph.size, graph.size);
   return { graph, resolvedRevs, millis: Date.now() - started };

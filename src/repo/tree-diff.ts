@@ -1,9 +1,9 @@
 /**
  * Per-commit questions the streaming walk does not answer: the changed paths of a merge against
- * its first parent, renames between two states, and the file list of a tree.
+ * its first parent, and renames between two states.
  */
 import { IssuelocError } from '../errors.js';
-import { runGit } from './git-stream.js';
+import { gitText } from './git-process.js';
 import type { PathChange } from './log-parse.js';
 
 /** A changed path; for a rename (`R…` status) `from` is the old path. */
@@ -50,28 +50,10 @@ export function parseNameStatusZ(text: string): TreeChange[] {
 export async function diffPaths(repo: string, from: string, to: string, renames = false): Promise<TreeChange[]> {
   const args = ['diff-tree', '-r', '-z', '--name-status', '--no-ext-diff', '--no-textconv', renames ? '-M' : '--no-renames'];
   if (renames) args.push('--diff-filter=R');
-  const text = await runGit(repo, [...args, from, to, '--']);
+  const text = await gitText(['-C', repo, ...args, from, to, '--']);
   try {
     return parseNameStatusZ(text);
   } catch (e) {
     throw new IssuelocError(`cannot read the diff ${from}..${to} in ${repo}: ${(e as Error).message}`);
   }
-}
-
-/**
- * Paths of the regular files (and executables) in the tree of `commit`, in git's order.
- * Symbolic links and submodules are left out.
- *
- * @throws IssuelocError when git fails (unknown commit, missing tree).
- */
-export async function listFiles(repo: string, commit: string): Promise<string[]> {
-  const text = await runGit(repo, ['ls-tree', '-r', '-z', '--full-tree', commit]);
-  const out: string[] = [];
-  for (const entry of text.split('\0')) {
-    if (entry === '') continue;
-    const tab = entry.indexOf('\t');
-    const meta = entry.slice(0, tab);
-    if (meta.startsWith('100644 blob') || meta.startsWith('100755 blob') || meta.startsWith('100664 blob')) out.push(entry.slice(tab + 1));
-  }
-  return out;
 }

@@ -1,12 +1,16 @@
 // Bad input on the command line: one line on stderr naming the input, no stack trace, exit ≠ 0,
 // and no index written.
-import { test } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync, execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cleanup, tempDir } from '../repo/git-fixture.js';
+
+/** Every temporary folder of this file (repositories, caches) lives here, removed at the end. */
+const scratch = tempDir('issueloc-cli-errors-');
+after(() => cleanup(scratch));
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const bin = join(root, 'dist/src/cli/bin.js');
@@ -17,7 +21,7 @@ function run(args: string[], input?: string) {
 }
 
 function tinyRepo(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'issueloc-cli-'));
+  const dir = mkdtempSync(join(scratch, 'cli-'));
   const git = (...a: string[]) => execFileSync('git', ['-C', dir, '-c', 'user.name=t', '-c', 'user.email=t@t', ...a]);
   git('init', '-q');
   writeFileSync(join(dir, 'parser.py'), 'def parse_header(line):\n    return line.split(":")\n');
@@ -29,7 +33,7 @@ function tinyRepo(): string {
 const oneLine = (s: string) => s.trim().split('\n').length === 1 && !/\n\s+at /.test(s);
 
 test('not a git repository', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'issueloc-norepo-'));
+  const dir = mkdtempSync(join(scratch, 'norepo-'));
   const r = run(['localize', '--repo', dir, '--issue', 'parse header']);
   assert.equal(r.code, 2);
   assert.ok(oneLine(r.err), r.err);
@@ -42,7 +46,7 @@ test('not a git repository', () => {
 
 test('unknown revision is named', () => {
   const repo = tinyRepo();
-  const cache = mkdtempSync(join(tmpdir(), 'issueloc-cache-'));
+  const cache = mkdtempSync(join(scratch, 'cache-'));
   const r = run(['localize', '--repo', repo, '--rev', 'deadbeef42', '--issue', 'parse header', '--cache-dir', cache]);
   assert.equal(r.code, 2);
   assert.ok(oneLine(r.err), r.err);
@@ -59,7 +63,7 @@ test('empty issue text', () => {
 
 test('issue of stop words only: named, before any index is built', () => {
   const repo = tinyRepo();
-  const cache = mkdtempSync(join(tmpdir(), 'issueloc-cache-'));
+  const cache = mkdtempSync(join(scratch, 'cache-'));
   const r = run(['localize', '--repo', repo, '--issue', 'The is of and TO it, !', '--cache-dir', cache]);
   assert.equal(r.code, 2);
   assert.ok(oneLine(r.err), r.err);
@@ -70,7 +74,7 @@ test('issue of stop words only: named, before any index is built', () => {
 
 test('no word of the issue in the code: a message and exit 1, no empty tables', () => {
   const repo = tinyRepo();
-  const cache = mkdtempSync(join(tmpdir(), 'issueloc-cache-'));
+  const cache = mkdtempSync(join(scratch, 'cache-'));
   const r = run(['localize', '--repo', repo, '--issue', 'zebra giraffe', '--cache-dir', cache]);
   assert.equal(r.code, 1);
   assert.equal(r.out, '');
@@ -87,7 +91,7 @@ test('missing issue file is named', () => {
 
 test('issue from stdin; bad --top is refused', () => {
   const repo = tinyRepo();
-  const cache = mkdtempSync(join(tmpdir(), 'issueloc-cache-'));
+  const cache = mkdtempSync(join(scratch, 'cache-'));
   const ok = run(['localize', '--repo', repo, '--json', '--cache-dir', cache], 'parse_header splits the wrong way');
   assert.equal(ok.code, 0, ok.err);
   assert.equal(JSON.parse(ok.out).functions[0].id, 'parser.py:parse_header');
@@ -98,7 +102,7 @@ test('issue from stdin; bad --top is refused', () => {
 
 test('no match exits 1 with a message', () => {
   const repo = tinyRepo();
-  const cache = mkdtempSync(join(tmpdir(), 'issueloc-cache-'));
+  const cache = mkdtempSync(join(scratch, 'cache-'));
   const r = run(['localize', '--repo', repo, '--issue', 'zebra quokka', '--cache-dir', cache]);
   assert.equal(r.code, 1);
   assert.match(r.err, /no word of the issue occurs/);
@@ -107,7 +111,7 @@ test('no match exits 1 with a message', () => {
 
 test('a cache folder that cannot be made, an unknown language, and two issue sources are named', () => {
   const repo = tinyRepo();
-  const file = join(mkdtempSync(join(tmpdir(), 'issueloc-file-')), 'plain');
+  const file = join(mkdtempSync(join(scratch, 'file-')), 'plain');
   writeFileSync(file, 'not a folder');
   const underFile = run(['localize', '--repo', repo, '--issue', 'parse header', '--cache-dir', join(file, 'sub')]);
   assert.equal(underFile.code, 2);
@@ -116,7 +120,7 @@ test('a cache folder that cannot be made, an unknown language, and two issue sou
   const proc = spawnSync(process.execPath, [bin, 'localize', '--repo', repo, '--issue', 'parse header', '--cache-dir', '/proc/issueloc-x/y'], { encoding: 'utf8', timeout: 30_000 });
   assert.equal(proc.status, 2, `a folder under /proc: ${proc.stderr} (signal ${proc.signal})`);
   assert.match(proc.stderr, /--cache-dir \/proc\/issueloc-x\/y: cannot create it/);
-  const relative = spawnSync(process.execPath, [bin, 'localize', '--repo', repo, '--issue', 'parse header', '--cache-dir', 'rel/cache', '--json'], { encoding: 'utf8', cwd: mkdtempSync(join(tmpdir(), 'issueloc-cwd-')) });
+  const relative = spawnSync(process.execPath, [bin, 'localize', '--repo', repo, '--issue', 'parse header', '--cache-dir', 'rel/cache', '--json'], { encoding: 'utf8', cwd: mkdtempSync(join(scratch, 'cwd-')) });
   assert.equal(relative.status, 0, relative.stderr);
   const language = run(['localize', '--repo', repo, '--issue', 'parse header', '--languages', 'python,pyton']);
   assert.equal(language.code, 2);

@@ -1,15 +1,19 @@
 // Exit codes: 0 results, 1 nothing matched, 2 bad input, 3 internal failure (issue 12, item 9).
 // An unexpected error (a bug) must not look like "nothing matched".
-import { test } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildProgram, main } from '../../src/cli/main.js';
 import { IssuelocError } from '../../src/errors.js';
+import { cleanup, tempDir } from '../repo/git-fixture.js';
+
+/** Every temporary folder of this file lives here, removed at the end. */
+const scratch = tempDir('issueloc-exit-codes-');
+after(() => cleanup(scratch));
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const bin = join(root, 'dist/src/cli/bin.js');
@@ -53,7 +57,7 @@ test('bad input keeps its code and plain message', async () => {
 });
 
 test('an error outside the command (an uncaught exception in a callback) exits 3 too', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'issueloc-uncaught-'));
+  const dir = mkdtempSync(join(scratch, 'uncaught-'));
   const preload = join(dir, 'throw-later.mjs');
   // throws in a timer once the CLI is running (its handler registered)
   writeFileSync(preload, `const t = setInterval(() => {
@@ -74,7 +78,7 @@ test('an error outside the command (an uncaught exception in a callback) exits 3
 });
 
 test('a file-system error on a path (an output folder under /proc, a file in the way) is bad input: exit 2, one line, no hang', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'issueloc-out-'));
+  const dir = mkdtempSync(join(scratch, 'out-'));
   const file = join(dir, 'plain');
   writeFileSync(file, 'x');
   for (const [out, message] of [

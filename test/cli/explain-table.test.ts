@@ -1,14 +1,18 @@
 // `--explain` in table mode fits the terminal (100 columns off a terminal): evidence shortened,
 // terms wrapped; `--json` keeps the evidence whole (issue 12, item 16).
-import { test } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fixtureRepo } from '../repo/fixture-repo.js';
 import { flexibleWidths, shorten, tableWidth, wrapWords } from '../../src/cli/table-layout.js';
+import { cleanup, tempDir } from '../repo/git-fixture.js';
+
+/** Every temporary folder of this file (repositories, caches) lives here, removed at the end. */
+const scratch = tempDir('issueloc-explain-table-');
+after(() => cleanup(scratch));
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const bin = join(root, 'dist/src/cli/bin.js');
@@ -39,8 +43,8 @@ const width = (s: string) => Math.max(...s.split('\n').map((l) => [...l].length)
 
 test('--explain table of a traceback: at most 100 columns off a terminal, evidence shortened; --json whole', () => {
   const r = repo();
+  const cache = mkdtempSync(join(scratch, 'cache-'));
   try {
-    const cache = mkdtempSync(join(tmpdir(), 'issueloc-cache-'));
     const env = { ...process.env };
     delete env.COLUMNS;
     const args = ['localize', '--repo', r.dir, '--cache-dir', cache, '--issue', TRACEBACK, '--explain', '--no-progress'];

@@ -1,15 +1,19 @@
 // The issue `localize` reads: capped in size whatever the source (issue 12, item 14), and taken
 // as JSON of a GitHub or Jira issue as well as plain text (item 11).
-import { test } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fixtureRepo } from '../repo/fixture-repo.js';
 import { readSingleIssue } from '../../src/issues/single-issue.js';
+import { cleanup, tempDir } from '../repo/git-fixture.js';
+
+/** Every temporary folder of this file (repositories, caches) lives here, removed at the end. */
+const scratch = tempDir('issueloc-issue-input-');
+after(() => cleanup(scratch));
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const bin = join(root, 'dist/src/cli/bin.js');
@@ -27,7 +31,7 @@ const repo = fixtureRepo([{
     'src/decoy.py': 'def title_body_number_url_fields_summary_description_key(number, url, key):\n    return number\n',
   },
 }]);
-const cache = mkdtempSync(join(tmpdir(), 'issueloc-cache-'));
+const cache = mkdtempSync(join(scratch, 'cache-'));
 const base = ['localize', '--repo', repo.dir, '--cache-dir', cache, '--no-progress'];
 const oneLine = (s: string) => s.trim().split('\n').length === 1;
 
@@ -40,7 +44,7 @@ test('--issue-file /dev/zero stops at the cap: exit 2 naming the file and the op
 });
 
 test('the cap holds for a file, stdin and --issue, and --max-issue-bytes moves it', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'issueloc-big-'));
+  const dir = mkdtempSync(join(scratch, 'big-'));
   const big = join(dir, 'issue.txt');
   writeFileSync(big, `parse header ${'x'.repeat(2000)}`);
   const file = run([...base, '--issue-file', big, '--max-issue-bytes', '1000']);
@@ -94,7 +98,7 @@ test('gh issue view --json title,body,number on stdin is read as an issue: title
 });
 
 test('a Jira REST issue (wiki markup, or API v3 document) in a file is read as an issue', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'issueloc-jira-'));
+  const dir = mkdtempSync(join(scratch, 'jira-'));
   const wiki = join(dir, 'PROJ-1.json');
   writeFileSync(wiki, JSON.stringify({ key: 'PROJ-1', fields: { summary: 'Page rendering fails', description: 'h2. Steps\n{code}render_page(template){code}\n*template* is empty', issuetype: { name: 'Bug' } } }, null, 2));
   const r = run([...base, '--issue-file', wiki, '--json']);
@@ -143,7 +147,7 @@ async function endsOnSigterm(waiting: ReturnType<typeof spawn>): Promise<void> {
 }
 
 test('--issue-file of a FIFO: read when its writer comes; with no writer SIGTERM still ends the run at once', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'issueloc-fifo-'));
+  const dir = mkdtempSync(join(scratch, 'fifo-'));
   const fifo = join(dir, 'issue');
   spawnSync('mkfifo', [fifo]);
   const waiting = spawn(process.execPath, [bin, ...base, '--issue-file', fifo], { stdio: 'ignore' });
@@ -158,7 +162,7 @@ test('--issue-file of a FIFO: read when its writer comes; with no writer SIGTERM
 });
 
 test('dataset build --issues of a FIFO with no writer: SIGTERM ends the run at once (no signal handler loaded before a lock)', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'issueloc-fifo-'));
+  const dir = mkdtempSync(join(scratch, 'fifo-'));
   const fifo = join(dir, 'issues.jsonl');
   spawnSync('mkfifo', [fifo]);
   const waiting = spawn(process.execPath, [bin, 'dataset', 'build', '--repo', repo.dir, '--issues', fifo, '--key', 'X', '-o', join(dir, 'ds.jsonl'), '--no-progress'], { stdio: 'ignore' });

@@ -1,18 +1,22 @@
 // localize on a tiny repository: a stack trace in the issue lifts the frame's function, and
 // --explain / --json name the signal.
-import { test } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cleanup, tempDir } from '../repo/git-fixture.js';
+
+/** Every temporary folder of this file (repositories, caches) lives here, removed at the end. */
+const scratch = tempDir('issueloc-localize-signals-');
+after(() => cleanup(scratch));
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const bin = join(root, 'dist/src/cli/bin.js');
 
 test('a traceback frame lifts its function to the top and is explained', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'issueloc-sig-'));
+  const dir = mkdtempSync(join(scratch, 'sig-'));
   const git = (...a: string[]) => execFileSync('git', ['-C', dir, '-c', 'user.name=t', '-c', 'user.email=t@t', ...a]);
   git('init', '-q');
   mkdirSync(join(dir, 'shop'));
@@ -22,7 +26,7 @@ test('a traceback frame lifts its function to the top and is explained', () => {
   git('commit', '-qm', 'init');
   const issue = 'Crash in the shop\nWrong price and discount price in the report\nTraceback (most recent call last):\n' +
     '  File "/srv/app/shop/cart.py", line 5, in discount\n    return total * rate\nTypeError: unsupported operand';
-  const cache = mkdtempSync(join(tmpdir(), 'issueloc-cache-'));
+  const cache = mkdtempSync(join(scratch, 'cache-'));
   const out = JSON.parse(execFileSync(process.execPath, [bin, 'localize', '--repo', dir, '--issue', issue, '--json', '--no-progress', '--cache-dir', cache], { encoding: 'utf8' }));
   assert.equal(out.functions[0].id, 'shop/cart.py:discount');
   assert.ok(out.functions[0].signals.includes('frameFunction'), JSON.stringify(out.functions[0]));

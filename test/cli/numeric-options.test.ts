@@ -1,17 +1,21 @@
 // Numeric options of every command are parsed in one place: NaN, empty, negative, fractional
 // and huge values are refused with one line naming the option (exit 2); `--top` above the
 // number of items means all of them, not a crash (issue 12, item 10).
-import { test } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fixtureRepo } from '../repo/fixture-repo.js';
 import { parseNumberOption } from '../../src/util/number-option.js';
 import { topK } from '../../src/retrieve/bm25f.js';
 import { IssuelocError } from '../../src/errors.js';
+import { cleanup, tempDir } from '../repo/git-fixture.js';
+
+/** Every temporary folder of this file (repositories, caches) lives here, removed at the end. */
+const scratch = tempDir('issueloc-numeric-options-');
+after(() => cleanup(scratch));
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const bin = join(root, 'dist/src/cli/bin.js');
@@ -23,8 +27,8 @@ function run(args: string[]) {
 
 test('localize --top 100000000: every item, no "Invalid typed array length"', () => {
   const repo = fixtureRepo([{ id: 'A', message: 'init', files: { 'parser.py': 'def parse_header(line):\n    return line\n\ndef parse_body(text):\n    return text\n' } }]);
+  const cache = mkdtempSync(join(scratch, 'cache-'));
   try {
-    const cache = mkdtempSync(join(tmpdir(), 'issueloc-cache-'));
     for (const extra of [[], ['--model', 'default']]) {
       const r = run(['localize', '--repo', repo.dir, '--cache-dir', cache, '--issue', 'parse header body', '--top', '100000000', '--json', '--no-progress', ...extra]);
       assert.equal(r.code, 0, r.err);
@@ -42,7 +46,7 @@ test('topK with k above the number of documents keeps them all', () => {
 });
 
 test('bad numbers are refused with the option named, before any work', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'issueloc-none-'));
+  const dir = mkdtempSync(join(scratch, 'none-'));
   const cases: [string[], RegExp][] = [
     [['localize', '--top', '0'], /^issueloc: --top takes a positive whole number, got '0'$/],
     [['localize', '--top', '-3'], /--top takes a positive whole number/],

@@ -1,13 +1,17 @@
 // Every byte of a command's output reaches a slow reader: a pipe holds 64 KiB, and an exit
 // before stdout drained cut `--json` there (issue 12, item 1).
-import { test } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fixtureRepo } from '../repo/fixture-repo.js';
+import { cleanup, tempDir } from '../repo/git-fixture.js';
+
+/** Every temporary folder of this file (repositories, caches) lives here, removed at the end. */
+const scratch = tempDir('issueloc-output-whole-');
+after(() => cleanup(scratch));
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const bin = join(root, 'dist/src/cli/bin.js');
@@ -27,7 +31,7 @@ function bigRepo() {
 
 /** Runs the CLI with stdout into a pipe whose reader starts reading after `delay` seconds. */
 function throughSlowPipe(args: string[], delay: number): { out: string; code: number; err: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'issueloc-pipe-'));
+  const dir = mkdtempSync(join(scratch, 'pipe-'));
   const codeFile = join(dir, 'code');
   const r = spawnSync('sh', ['-c', `{ "$0" "$@"; echo $? > '${codeFile}'; } | (sleep ${delay}; cat)`, process.execPath, bin, ...args], {
     encoding: 'utf8', maxBuffer: 64 << 20, timeout: 120_000,
@@ -37,8 +41,8 @@ function throughSlowPipe(args: string[], delay: number): { out: string; code: nu
 
 test('localize --json through a pipe read only after 1.5 s: the whole object', () => {
   const repo = bigRepo();
+  const cache = mkdtempSync(join(scratch, 'cache-'));
   try {
-    const cache = mkdtempSync(join(tmpdir(), 'issueloc-cache-'));
     const args = ['localize', '--repo', repo.dir, '--cache-dir', cache, '--issue', WORDS.join(' '), '--level', 'all', '--top', '100', '--json', '--no-progress'];
     const r = throughSlowPipe(args, 1.5);
     assert.equal(r.code, 0, r.err);

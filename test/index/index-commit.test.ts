@@ -1,17 +1,21 @@
-import { test } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { GitRepo } from '../../src/repo/git.js';
 import { indexCommit } from '../../src/index/index-commit.js';
+import { cleanup, tempDir } from '../repo/git-fixture.js';
+
+/** Every temporary folder of this file (repositories, caches) lives here, removed at the end. */
+const scratch = tempDir('issueloc-index-commit-');
+after(() => cleanup(scratch));
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
 function makeRepo() {
-  const dir = mkdtempSync(join(tmpdir(), 'issueloc-idx-'));
+  const dir = mkdtempSync(join(scratch, 'idx-'));
   const git = (...a: string[]) =>
     execFileSync('git', ['-C', dir, '-c', 'user.name=t', '-c', 'user.email=t@t', ...a], { encoding: 'utf8' }).trim();
   git('init', '-q');
@@ -33,7 +37,7 @@ function makeRepo() {
 test('indexes functions of source files, skipping docs, binary and oversized files with counts', async () => {
   const { dir, first } = makeRepo();
   const repo = await GitRepo.open(dir);
-  const cacheDir = mkdtempSync(join(tmpdir(), 'issueloc-cache-'));
+  const cacheDir = mkdtempSync(join(scratch, 'cache-'));
   const { codeIndex, built } = await indexCommit(repo, first, { cacheDir, settings: { maxFileBytes: 10_000 } });
   await repo.close();
   assert.equal(built, true);
@@ -47,7 +51,7 @@ test('indexes functions of source files, skipping docs, binary and oversized fil
 test('a nearby commit parses only the changed blobs; a second open loads the saved index', async () => {
   const { dir, first, second } = makeRepo();
   const repo = await GitRepo.open(dir);
-  const cacheDir = mkdtempSync(join(tmpdir(), 'issueloc-cache-'));
+  const cacheDir = mkdtempSync(join(scratch, 'cache-'));
   const one = await indexCommit(repo, first, { cacheDir });
   assert.equal(one.codeIndex.stats.parsedBlobs, 5, 'a.py b.js big.py latin.py blob.c');
   const two = await indexCommit(repo, second, { cacheDir });
@@ -63,7 +67,7 @@ test('a nearby commit parses only the changed blobs; a second open loads the sav
 
 test('two processes indexing the same commit at once: one builds, the other waits and loads', async () => {
   const { dir } = makeRepo();
-  const cacheDir = mkdtempSync(join(tmpdir(), 'issueloc-cache-'));
+  const cacheDir = mkdtempSync(join(scratch, 'cache-'));
   const bin = join(root, 'dist/src/cli/bin.js');
   const runOne = () => new Promise<{ code: number | null; out: string }>((res) => {
     const p = spawn(process.execPath, [bin, 'index', '--repo', dir, '--cache-dir', cacheDir, '--json', '--no-progress']);

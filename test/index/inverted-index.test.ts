@@ -1,11 +1,15 @@
-import { test } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { averageFieldLengths, documentFrequency, IndexBuilder } from '../../src/index/inverted-index.js';
 import { readIndexFile, writeIndexFile } from '../../src/index/store.js';
 import { setCacheWarningSink } from '../../src/util/checked-file.js';
+import { cleanup, tempDir } from '../repo/git-fixture.js';
+
+/** Every temporary folder of this file lives here, removed at the end. */
+const scratch = tempDir('issueloc-inverted-index-');
+after(() => cleanup(scratch));
 
 const m = (o: Record<string, number>) => new Map(Object.entries(o));
 
@@ -39,7 +43,7 @@ test('field lengths default to the sum of counts; averages per field', () => {
 
 test('index file round-trips arrays, vocabulary and meta', () => {
   const idx = sample();
-  const dir = mkdtempSync(join(tmpdir(), 'issueloc-store-'));
+  const dir = mkdtempSync(join(scratch, 'store-'));
   const file = join(dir, 'x.bin');
   writeIndexFile(file, idx, { commit: 'abc', units: ['a', 'b', 'c'] });
   const back = readIndexFile(file, (_m): _m is { commit: string; units: string[] } => true);
@@ -54,7 +58,7 @@ test('index file round-trips arrays, vocabulary and meta', () => {
 });
 
 test('a file that is not an index is refused with a warning naming it', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'issueloc-store-'));
+  const dir = mkdtempSync(join(scratch, 'store-'));
   const file = join(dir, 'junk.bin');
   writeFileSync(file, 'hello world, not an index');
   const lines: string[] = [];

@@ -1,14 +1,18 @@
 // Dataset files as labelled issues: the kind is recognised from the first row, and the index
 // settings follow each benchmark's protocol.
-import { test } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { datasetKind, protocolIndexSettings, readLabelledIssues } from '../../src/ltr/datasets.js';
+import { cleanup, tempDir } from '../repo/git-fixture.js';
+
+/** Every temporary folder of this file lives here, removed at the end. */
+const scratch = tempDir('issueloc-ltr-datasets-');
+after(() => cleanup(scratch));
 
 function jsonl(rows: object[]): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'issueloc-ds-')), 'rows.jsonl');
+  const file = join(mkdtempSync(join(scratch, 'ds-')), 'rows.jsonl');
   writeFileSync(file, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
   return file;
 }
@@ -20,7 +24,7 @@ test('Loc-Bench rows: gold functions, modules and files; Python-only index setti
     edit_functions: ['pkg/grid.py:Grid.face_centroids', 'pkg/util.py:helper'], edit_files: ['pkg/grid.py', 'pkg/util.py'], patch_files: ['pkg/grid.py', 'pkg/util.py'],
   }]);
   assert.equal(datasetKind(file), 'locbench');
-  const data = await readLabelledIssues(file, mkdtempSync(join(tmpdir(), 'issueloc-mirrors-')));
+  const data = await readLabelledIssues(file, mkdtempSync(join(scratch, 'mirrors-')));
   assert.equal(data.kind, 'locbench');
   assert.deepEqual(data.indexSettings, { languages: ['python'] });
   assert.equal(data.issues.length, 1);

@@ -4,7 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { walkHistory, type LogCommit } from '../../src/repo/log-walk.js';
-import { diffPaths, listFiles } from '../../src/repo/tree-diff.js';
+import { diffPaths } from '../../src/repo/tree-diff.js';
+import { GitRepo } from '../../src/repo/git.js';
 import { IssuelocError } from '../../src/errors.js';
 import { fixtureRepo, git } from './fixture-repo.js';
 
@@ -39,9 +40,14 @@ test('walkHistory streams every commit children first, with first-parent changes
   assert.deepEqual(progress.slice(-1), [4]);
 });
 
-test('diffPaths and listFiles read a merge against its first parent and a tree', async () => {
+test('diffPaths reads a merge against its first parent; listPaths the merge\'s tree', async () => {
   assert.deepEqual(await diffPaths(repo.dir, repo.sha('B'), repo.sha('M')), [{ status: 'A', path: 'src/c.py' }]);
-  assert.deepEqual(await listFiles(repo.dir, repo.sha('M')), ['src/a.py', 'src/b.py', 'src/c.py']);
+  const g = await GitRepo.open(repo.dir);
+  try {
+    assert.deepEqual(await g.listPaths(repo.sha('M')), ['src/a.py', 'src/b.py', 'src/c.py']);
+  } finally {
+    await g.close();
+  }
 });
 
 test('walkHistory fails clearly on an unknown revision, a non-repository and a shallow clone', async () => {

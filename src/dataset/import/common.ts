@@ -2,10 +2,7 @@
  * What the benchmark importers (SWE-bench, Loc-Bench, Ye et al. 2014 Tomcat) share: options,
  * result shape, the issue part of a record, and the candidate-file count.
  */
-import { IssuelocError } from '../../errors.js';
-import { gitReason } from '../../repo/exec.js';
 import type { GitRepo } from '../../repo/git.js';
-import { parseLsTree } from '../../repo/ls-tree.js';
 import { buildIssue, type IssueFields } from '../../issues/normalise.js';
 import type { IssueSourceOptions } from '../../issues/types.js';
 import type { UnitExtractor } from '../function-positives.js';
@@ -59,22 +56,11 @@ export function benchmarkIssue(fields: IssueFields, origin: string, options: Iss
 }
 
 /**
- * Paths of the regular files of `commit`'s tree. Like `GitRepo.listTree` but without blob sizes
- * (`ls-tree -l` reads every object header: three times slower on apache/tomcat).
- * @throws IssuelocError when git cannot list the tree (the message names the commit).
- */
-export async function treePaths(repo: GitRepo, commit: string): Promise<string[]> {
-  const res = await repo.exec(['ls-tree', '-r', '-z', '--full-tree', '--end-of-options', commit]);
-  if (res.code !== 0) throw new IssuelocError(`cannot list the files of ${commit} in ${repo.path}: ${gitReason(res.stderr)}`);
-  return parseLsTree(res.stdout).entries.map((e) => e.path);
-}
-
-/**
  * Number of candidate files at `commit`: the source files a localiser ranks (`sourceFilter`);
  * without tests by default, as in the SWE-bench protocol's corpus.
  */
 export async function countCandidates(repo: GitRepo, commit: string, withTests = false): Promise<number> {
-  return countCandidatePaths(await treePaths(repo, commit), withTests);
+  return countCandidatePaths(await repo.listPaths(commit), withTests);
 }
 
 /** Number of source files among `paths` (`sourceFilter(withTests)`; default: tests left out). */

@@ -7,7 +7,7 @@
 import type { GitRepo } from '../../repo/git.js';
 import { goldForCommit } from '../gold.js';
 import type { DatasetRecord } from '../record.js';
-import { countCandidatePaths, benchmarkIssue, treePaths, type ImportOptions, type ImportResult } from './common.js';
+import { countCandidatePaths, benchmarkIssue, type ImportOptions, type ImportResult } from './common.js';
 import { readRows, rowError, stringField, type Row } from './rows.js';
 
 /** Options of {@link importTomcat}. */
@@ -112,7 +112,7 @@ export async function importTomcat(path: string, options: TomcatImportOptions): 
       drop('root-commit', `fixing commit ${sha} is a root commit`);
       continue;
     }
-    const tree = new Set(await treePaths(repo, parent));
+    const tree = new Set(await repo.listPaths(parent));
     const positives = r.files.filter((f) => tree.has(f));
     const added = r.files.filter((f) => !tree.has(f));
     if (positives.length === 0) {

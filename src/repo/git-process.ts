@@ -1,0 +1,202 @@
+/**
+ * The one place issueloc starts git. Every git process gets the same global options
+ * (`-c core.quotepath=off`: paths printed raw) and environment ({@link gitEnv}); a git that
+ * cannot start, exits non-zero or prints too much is reported by one rule ({@link gitFailure}):
+ * an {@link IssuelocError} naming the git command, the repository and the first line of git's
+ * complaint.
+ *
+ * - {@link runGit}: run to the end, collect stdout (bounded); the caller reads the exit code.
+ * - {@link gitText}: the same, failing on a non-zero exit; stdout as UTF-8 text.
+ * - {@link streamGit}: stdout handed over chunk by chunk (long logs), failing on a non-zero exit.
+ * - {@link spawnGit}: a long-lived process the caller talks to (`git cat-file --batch`).
+ */
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
+import { IssuelocError } from '../errors.js';
+
+/**
+ * Environment variables that would make git look at another repository than the one we name
+ * (set, for example, when issueloc runs inside a git hook). They are removed for every git we spawn.
+ */
+const REPOSITORY_ENV = [
+  'GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_OBJECT_DIRECTORY',
+  'GIT_ALTERNATE_OBJECT_DIRECTORIES', 'GIT_COMMON_DIR', 'GIT_NAMESPACE', 'GIT_PREFIX',
+];
+
+/** Options common to every git command we run: paths printed raw (UTF-8, no octal quoting). */
+const GIT_CONFIG_ARGS = ['-c', 'core.quotepath=off'];
+
+/** Default cap on the stdout {@link runGit} collects: 256 MiB. */
+export const MAX_GIT_OUTPUT_BYTES = 256 << 20;
+
+/** How much of git's stderr is kept for the error message (its beginning). */
+const STDERR_KEPT = 4000;
+
+/**
+ * The environment for spawned git processes: ours minus the variables in {@link REPOSITORY_ENV},
+ * no terminal prompt, and pathspecs read literally (`GIT_LITERAL_PATHSPECS=1`: a path after `--`
+ * names that one file, even when it holds `*`, `?`, `[` or starts with `:`).
+ */
+function gitEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const name of REPOSITORY_ENV) delete env[name];
+  env.GIT_TERMINAL_PROMPT = '0';
+  env.GIT_LITERAL_PATHSPECS = '1';
+  return env;
+}
+
+/** A git process talked to through its stdin, stdout and stderr. */
+export type GitProcess = ChildProcessByStdio<Writable, Readable, Readable>;
+
+/**
+ * Starts `git -c core.quotepath=off <args>` (the only `spawn('git', …)` of issueloc).
+ * @param args git arguments after the global options, e.g. `['--git-dir=/r/.git', 'cat-file', '--batch']`.
+ * @param stdin `'pipe'` to write to git, `'ignore'` for an empty stdin.
+ */
+export function spawnGit(args: readonly string[], stdin: 'pipe'): GitProcess;
+export function spawnGit(args: readonly string[], stdin: 'ignore'): ChildProcessByStdio<null, Readable, Readable>;
+export function spawnGit(args: readonly string[], stdin: 'pipe' | 'ignore'): ChildProcessByStdio<Writable | null, Readable, Readable> {
+  const argv = [...GIT_CONFIG_ARGS, ...args];
+  return stdin === 'pipe'
+    ? spawn('git', argv, { env: gitEnv(), stdio: ['pipe', 'pipe', 'pipe'] })
+    : spawn('git', argv, { env: gitEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+/** Outcome of one git command: exit code (1 when ended by a signal), raw stdout bytes, stderr text. */
+export interface GitResult {
+  code: number;
+  stdout: Buffer;
+  stderr: string;
+}
+
+/** Options of {@link runGit}, {@link gitText} and {@link streamGit}. */
+export interface GitOptions {
+  /** How errors name the repository (the path the user gave); default: the `-C` / `--git-dir` argument. */
+  repo?: string;
+  /** Text written to git's stdin, which is then closed; without it git's stdin is empty. */
+  input?: string;
+  /** {@link runGit}, {@link gitText}: stdout bytes collected at most (default {@link MAX_GIT_OUTPUT_BYTES}). */
+  maxBytes?: number;
+}
+
+/**
+ * The first line of git's complaint, without its `fatal: ` / `error: ` prefix: the first line
+ * so marked, else the first non-empty line (git prints hints after the reason).
+ */
+export function gitReason(stderr: string): string {
+  const lines = stderr.split('\n').map((l) => l.trim()).filter((l) => l.length > 0);
+  const line = lines.find((l) => /^(fatal|error): /.test(l)) ?? lines[0] ?? '';
+  const reason = line.replace(/^(fatal|error): /, '');
+  return reason.length > 300 ? `${reason.slice(0, 300)}…` : reason;
+}
+
+/** The git subcommand of an argument list (skipping global options and their values). */
+function subcommand(args: readonly string[]): string {
+  for (let k = 0; k < args.length; k++) {
+    if (args[k] === '-c' || args[k] === '-C') k++;
+    else if (!args[k].startsWith('-')) return args[k];
+  }
+  return '';
+}
+
+/** The repository named in errors: `options.repo`, else the `-C` or `--git-dir` argument. */
+function repoOf(args: readonly string[], options: GitOptions): string {
+  if (options.repo !== undefined) return options.repo;
+  const c = args.indexOf('-C');
+  if (c >= 0 && c + 1 < args.length) return args[c + 1];
+  const dir = args.find((a) => a.startsWith('--git-dir='));
+  return dir ? dir.slice('--git-dir='.length) : process.cwd();
+}
+
+/**
+ * The error for a git that exited non-zero (or was ended by a signal):
+ * `git <subcommand> failed in <repo> (exit N): <first line of git's complaint>`.
+ */
+export function gitFailure(args: readonly string[], outcome: { code: number | null; signal?: NodeJS.Signals | null; stderr: string }, options: GitOptions = {}): IssuelocError {
+  const status = outcome.code === null ? `signal ${outcome.signal ?? '?'}` : `exit ${outcome.code}`;
+  const reason = gitReason(outcome.stderr);
+  return new IssuelocError(`git ${subcommand(args)} failed in ${repoOf(args, options)} (${status})${reason ? `: ${reason}` : ''}`);
+}
+
+interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stderr: string;
+}
+
+/**
+ * Runs git to its end, handing each stdout chunk to `onChunk`. Never rejects for the exit status.
+ * @throws IssuelocError when git cannot be started; whatever `onChunk` throws (git is then killed).
+ */
+function run(args: readonly string[], options: GitOptions, onChunk: (chunk: Buffer) => void): Promise<Exit> {
+  return new Promise((resolve, reject) => {
+    const child = options.input === undefined ? spawnGit(args, 'ignore') : spawnGit(args, 'pipe');
+    let stderr = '';
+    let failed: unknown = null;
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (d: string) => {
+      if (stderr.length < STDERR_KEPT) stderr = (stderr + d).slice(0, STDERR_KEPT);
+    });
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (failed !== null) return;
+      try {
+        onChunk(chunk);
+      } catch (e) {
+        failed = e;
+        child.kill();
+      }
+    });
+    if (child.stdin) {
+      child.stdin.on('error', () => undefined); // EPIPE when git exits before reading all: its exit status tells
+      child.stdin.end(options.input);
+    }
+    child.on('error', (e) => reject(new IssuelocError(`cannot run git ${subcommand(args)} in ${repoOf(args, options)}: ${e.message}`)));
+    child.on('close', (code, signal) => {
+      if (failed !== null) reject(failed);
+      else resolve({ code, signal, stderr });
+    });
+  });
+}
+
+/**
+ * Runs `git -c core.quotepath=off <args>` and collects its stdout.
+ *
+ * Never throws for a non-zero exit: the caller reads `code` and `stderr` and words the error (or
+ * uses {@link gitText} / {@link gitFailure}).
+ * @param args git arguments after the global options, e.g. `['--git-dir=/r/.git', 'ls-tree', …]`.
+ * @throws IssuelocError when git cannot be started, or prints more than `options.maxBytes` (git is
+ *   then stopped).
+ */
+export async function runGit(args: readonly string[], options: GitOptions = {}): Promise<GitResult> {
+  const max = options.maxBytes ?? MAX_GIT_OUTPUT_BYTES;
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  const exit = await run(args, options, (chunk) => {
+    bytes += chunk.length;
+    if (bytes > max) throw new IssuelocError(`git ${subcommand(args)} in ${repoOf(args, options)} printed more than ${max} bytes`);
+    chunks.push(chunk);
+  });
+  return { code: exit.code ?? 1, stdout: Buffer.concat(chunks), stderr: exit.stderr };
+}
+
+/**
+ * {@link runGit}, failing unless git exits with status 0; stdout as UTF-8 text.
+ * @throws IssuelocError as {@link runGit}, and {@link gitFailure} for a non-zero exit.
+ */
+export async function gitText(args: readonly string[], options: GitOptions = {}): Promise<string> {
+  const res = await runGit(args, options);
+  if (res.code !== 0) throw gitFailure(args, res, options);
+  return res.stdout.toString('utf8');
+}
+
+/**
+ * Runs git, streaming stdout to `onChunk` (no bound: the consumer keeps what it needs).
+ *
+ * @returns when git has exited with status 0 and all stdout has been handed to `onChunk`.
+ * @throws IssuelocError when git cannot be started, and {@link gitFailure} for a non-zero exit
+ *   (so a stream is never silently truncated); whatever `onChunk` throws (git is then killed).
+ */
+export async function streamGit(args: readonly string[], onChunk: (chunk: Buffer) => void, options: GitOptions = {}): Promise<void> {
+  const exit = await run(args, options, onChunk);
+  if (exit.code !== 0) throw gitFailure(args, exit, options);
+}
