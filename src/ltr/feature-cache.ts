@@ -20,6 +20,14 @@ import type { TrainingQuery } from './objective.js';
 /** Tag of the cache files (src/util/checked-file.ts); part of the folder key, so older formats are not read. */
 const FEATURES_TAG = 'feat.v2';
 
+/**
+ * The cache folder's name for `settings` (see {@link FeatureCache}) and a features' version
+ * (default the registry's): 12 hex digits.
+ */
+export function featureCacheKey(settings: unknown, featureVersion: string = FEATURE_VERSION): string {
+  return createHash('sha1').update(JSON.stringify([featureVersion, FEATURES_TAG, INDEX_FORMAT_VERSION, DEFAULT_TITLE_WEIGHT, settings])).digest('hex').slice(0, 12);
+}
+
 type StoredQuery = Omit<TrainingQuery, 'features' | 'gold'> & { features: string };
 
 /** A per-issue cache of {@link TrainingQuery} features. */
@@ -33,8 +41,7 @@ export class FeatureCache {
    *   each issue's entry is keyed by the earlier issues its score reads.
    */
   constructor(root: string, settings: unknown, private readonly similarIssues?: (repo: string) => SimilarIssues | undefined) {
-    const key = createHash('sha1').update(JSON.stringify([FEATURE_VERSION, FEATURES_TAG, INDEX_FORMAT_VERSION, DEFAULT_TITLE_WEIGHT, settings])).digest('hex').slice(0, 12);
-    this.dir = join(root, key);
+    this.dir = join(root, featureCacheKey(settings));
   }
 
   private fileOf(issue: LabelledIssue): string {

@@ -18,10 +18,10 @@ const written = (name: string, words: ReadonlySet<string>) => (name.length >= 3 
 const features = {
   nameCoverage: { doc: "share of the tokens of the function's own name found in the issue's query", normalise: 'none', value: (r) => coverage(r.unit.nameTokens, r.queryTokens) },
   fileNameCoverage: { doc: 'the same for the file name without extension', normalise: 'none', value: (r) => coverage(r.file.nameTokens, r.queryTokens) },
-  nameInText: { doc: "the function's own name (3+ characters) is written in the issue as a word, case kept", normalise: 'none', value: (r) => written(r.unit.name, r.words) },
+  nameInText: { doc: "1 when the function's own name (3+ characters) is written in the issue as a word, case kept", normalise: 'none', value: (r) => written(r.unit.name, r.words) },
   classInText: { doc: "the same for its top-level class (Ye et al. 2014's class-name feature f4)", normalise: 'none', value: (r) => written(r.unit.className, r.words) },
-  nameInTitle: { doc: "the function's own name is written in the title", normalise: 'none', value: (r) => written(r.unit.name, r.titleWords) },
-  classInTitle: { doc: 'its top-level class is written in the title', normalise: 'none', value: (r) => written(r.unit.className, r.titleWords) },
+  nameInTitle: { doc: "1 when the function's own name is written in the title", normalise: 'none', value: (r) => written(r.unit.name, r.titleWords) },
+  classInTitle: { doc: '1 when its top-level class is written in the title', normalise: 'none', value: (r) => written(r.unit.className, r.titleWords) },
 } satisfies Record<string, FeatureSpec<NameRow>>;
 
 export const namesGroup: FeatureGroup<NameRow, keyof typeof features> = {

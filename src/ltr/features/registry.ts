@@ -50,10 +50,16 @@ export const FEATURES: readonly FeatureName[] = FEATURE_REGISTRY.map((f) => f.na
 export const FEATURE_COMPUTATION_VERSION = 3;
 
 /**
- * Version of the features, part of the feature cache's key: the computation version and a
- * digest of each feature's name, group and normalisation in column order, so a changed feature
- * list never reads features cached for another.
+ * Version of a feature list: the computation version and a digest of each feature's name, group
+ * and normalisation in column order (its doc is left out: rewording it changes no value).
  */
-export const FEATURE_VERSION = `${FEATURE_COMPUTATION_VERSION}.${createHash('sha1')
-  .update(JSON.stringify(FEATURE_REGISTRY.map((f) => [f.name, f.group, f.normalise])))
-  .digest('hex').slice(0, 12)}`;
+export function featureVersion(features: readonly FeatureEntry[], computationVersion = FEATURE_COMPUTATION_VERSION): string {
+  const digest = createHash('sha1').update(JSON.stringify(features.map((f) => [f.name, f.group, f.normalise]))).digest('hex');
+  return `${computationVersion}.${digest.slice(0, 12)}`;
+}
+
+/**
+ * Version of the registry's features, part of the feature cache's key (src/ltr/feature-cache.ts),
+ * so a changed feature list never reads features cached for another.
+ */
+export const FEATURE_VERSION = featureVersion(FEATURE_REGISTRY);

@@ -10,11 +10,11 @@ interface ShapeRow { unit: UnitShape; file: FileShape }
 const features = {
   length: { doc: 'ln(1 + lines) / ln 1000, at most 1', normalise: 'none', value: (r) => r.unit.length },
   depth: { doc: 'path depth / 10, at most 1', normalise: 'none', value: (r) => r.file.depth },
-  isTest: { doc: 'a test file (src/corpus/languages.ts)', normalise: 'none', value: (r) => r.file.isTest },
-  isInit: { doc: '`__init__.py`, `index.*` or `mod.rs`', normalise: 'none', value: (r) => r.file.isInit },
-  notFunction: { doc: 'a class or file document', normalise: 'none', value: (r) => r.unit.notFunction },
-  isPrivate: { doc: 'a `_name` (not a dunder)', normalise: 'none', value: (r) => r.unit.isPrivate },
-  isDunder: { doc: 'a `__name__`', normalise: 'none', value: (r) => r.unit.isDunder },
+  isTest: { doc: '1 for a test file (src/corpus/languages.ts)', normalise: 'none', value: (r) => r.file.isTest },
+  isInit: { doc: '1 for `__init__.py`, `index.*` or `mod.rs`', normalise: 'none', value: (r) => r.file.isInit },
+  notFunction: { doc: '1 for a class or file document', normalise: 'none', value: (r) => r.unit.notFunction },
+  isPrivate: { doc: '1 for a `_name` (not a dunder)', normalise: 'none', value: (r) => r.unit.isPrivate },
+  isDunder: { doc: '1 for a `__name__`', normalise: 'none', value: (r) => r.unit.isDunder },
 } satisfies Record<string, FeatureSpec<ShapeRow>>;
 
 export const shapeGroup: FeatureGroup<ShapeRow, keyof typeof features> = {
