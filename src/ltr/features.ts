@@ -119,13 +119,43 @@ export class FeatureExtractor {
     const { signals } = issue;
     const query = this.localizer.queryOf(issue.text);
     const { units } = this.codeIndex;
-    const { scores, reasons: pipelineReasons, evidence: pipelineEvidence, functionless = [] } = this.localizer.scoreAll(query, signals);
-    const hits = topK(scores, this.depth * 2);
+    const pipeline = this.localizer.scoreAll(query, signals);
+    const { docs, ids, pipelineScores } = this.candidates(pipeline.scores);
+    const otherFiles = this.otherFiles(pipeline.scores, pipeline.functionless ?? [], docs);
+    const paths = docs.map((d) => units[d].path);
+    const modules = docs.map((d) => moduleIdOf(units[d].path, units[d].qualifiedName));
+    // the pipeline's reasons name every signal when all of its signal weights are on
+    const { reasons, evidence } = this.allSignalsOn && pipeline.reasons && pipeline.evidence
+      ? { reasons: pipeline.reasons, evidence: pipeline.evidence }
+      : (this.resolver ??= new SignalResolver(this.codeIndex)).boosts(signals, ALL_SIGNALS);
+    const candidateSignals = new Map<number, SignalName[]>();
+    const candidateEvidence = new Map<number, string[]>();
+    docs.forEach((d, i) => {
+      const why = reasons.get(d);
+      if (!why) return;
+      candidateSignals.set(i, why);
+      candidateEvidence.set(i, evidence.get(d)!);
+    });
+    const { stem } = this.codeIndex.settings;
+    const features = featureMatrix({
+      codeIndex: this.codeIndex, fnScorer: this.fnScorer, fileScorer: this.fileScorer, fieldAt: this.fieldAt, shapes: this.shapes,
+      issue, query, codeQuery: codeTermsOf(issue.text, stem), titleQuery: titleTermsOf(issue.text, stem),
+      docs, paths, modules, pipelineScores, reasons, history,
+    });
+    return {
+      query, docs: Int32Array.from(docs), ids, paths, modules,
+      pipelineScores: Float32Array.from(pipelineScores), features, signals: candidateSignals, evidence: candidateEvidence, otherFiles,
+    };
+  }
+
+  /** The best `depth` distinct functions (by {@link unitId}) of the pipeline's scores, best first. */
+  private candidates(scores: Float32Array): { docs: number[]; ids: string[]; pipelineScores: number[] } {
+    const { units } = this.codeIndex;
     const seen = new Set<string>();
     const docs: number[] = [];
     const ids: string[] = [];
     const pipelineScores: number[] = [];
-    for (const h of hits) {
+    for (const h of topK(scores, this.depth * 2)) {
       const id = unitId(units[h.doc]);
       if (seen.has(id)) continue;
       seen.add(id);
@@ -134,48 +164,7 @@ export class FeatureExtractor {
       pipelineScores.push(h.score);
       if (docs.length >= this.depth) break;
     }
-    const otherFiles = this.otherFiles(scores, functionless, docs);
-    const n = docs.length;
-    const paths = docs.map((d) => units[d].path);
-    const modules = docs.map((d) => moduleIdOf(units[d].path, units[d].qualifiedName));
-    // the pipeline's reasons name every signal when all of its signal weights are on
-    let reasons = this.allSignalsOn ? pipelineReasons : undefined;
-    let evidence = this.allSignalsOn ? pipelineEvidence : undefined;
-    if (!reasons || !evidence) {
-      this.resolver ??= new SignalResolver(this.codeIndex);
-      ({ reasons, evidence } = this.resolver.boosts(signals, ALL_SIGNALS));
-    }
-    const candidateSignals = new Map<number, SignalName[]>();
-    const candidateEvidence = new Map<number, string[]>();
-    for (let i = 0; i < n; i++) {
-      const why = reasons.get(docs[i]);
-      if (!why) continue;
-      candidateSignals.set(i, why);
-      candidateEvidence.set(i, evidence.get(docs[i])!);
-    }
-    const { stem } = this.codeIndex.settings;
-    const ctx: CandidateContext = {
-      codeIndex: this.codeIndex, fnScorer: this.fnScorer, fileScorer: this.fileScorer, fieldAt: this.fieldAt, shapes: this.shapes,
-      issue, query, codeQuery: codeTermsOf(issue.text, stem), titleQuery: titleTermsOf(issue.text, stem),
-      docs, paths, modules, pipelineScores, reasons, history,
-    };
-    const x = new Float32Array(n * F);
-    let column = 0;
-    FEATURE_GROUPS.forEach((g: FeatureGroup<unknown>, k) => {
-      const features = GROUP_FEATURES[k];
-      const rowOf = g.prepare(ctx);
-      for (let i = 0; i < n; i++) {
-        const row = rowOf(i);
-        let at = i * F + column;
-        for (const f of features) x[at++] = f.value(row);
-      }
-      column += features.length;
-    });
-    for (const c of MAX_NORMALISED) normaliseColumn(x, n, c);
-    return {
-      query, docs: Int32Array.from(docs), ids, paths, modules,
-      pipelineScores: Float32Array.from(pipelineScores), features: x, signals: candidateSignals, evidence: candidateEvidence, otherFiles,
-    };
+    return { docs, ids, pipelineScores };
   }
 
   /**
@@ -206,6 +195,29 @@ export interface IssueQuery {
   signals: IssueSignals;
   /** The issue text (title and body), for names written in it. */
   text: string;
+}
+
+/**
+ * The feature matrix of a query's candidates (row-major, {@link FEATURES} columns): each group of
+ * the registry fills its columns from its per-candidate record, then the "max" columns are
+ * divided by their largest value.
+ */
+function featureMatrix(ctx: CandidateContext): Float32Array {
+  const n = ctx.docs.length;
+  const x = new Float32Array(n * F);
+  let column = 0;
+  FEATURE_GROUPS.forEach((g: FeatureGroup<unknown>, k) => {
+    const features = GROUP_FEATURES[k];
+    const rowOf = g.prepare(ctx);
+    for (let i = 0; i < n; i++) {
+      const row = rowOf(i);
+      let at = i * F + column;
+      for (const f of features) x[at++] = f.value(row);
+    }
+    column += features.length;
+  });
+  for (const c of MAX_NORMALISED) normaliseColumn(x, n, c);
+  return x;
 }
 
 /** Divides column `c` of an n-row matrix by its largest value (leaves it when that is ≤ 0). */

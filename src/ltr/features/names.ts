@@ -4,10 +4,9 @@
  */
 import { titleOf } from '../../retrieve/query.js';
 import type { CandidateContext, FeatureGroup, FeatureSpec } from './group.js';
-import type { FileShape, UnitShape } from './shapes.js';
+import type { CandidateShape } from './shapes.js';
 
-interface NameRow {
-  unit: UnitShape; file: FileShape;
+interface NameRow extends CandidateShape {
   /** The issue's query tokens; the identifier-like words of its text and of its title (case kept). */
   queryTokens: ReadonlySet<string>; words: ReadonlySet<string>; titleWords: ReadonlySet<string>;
 }
@@ -29,11 +28,10 @@ export const namesGroup: FeatureGroup<NameRow, keyof typeof features> = {
   features,
   prepare(ctx: CandidateContext) {
     const { docs, shapes } = ctx;
-    const { fileOfUnit } = ctx.codeIndex;
     const queryTokens = new Set(ctx.query.keys());
     const words = wordsOf(ctx.issue.text);
     const titleWords = wordsOf(titleOf(ctx.issue.text));
-    return (i) => ({ unit: shapes.unit(docs[i]), file: shapes.file(fileOfUnit[docs[i]]), queryTokens, words, titleWords });
+    return (i) => ({ ...shapes.of(docs[i]), queryTokens, words, titleWords });
   },
 };
 

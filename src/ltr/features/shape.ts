@@ -3,9 +3,7 @@
  * (src/ltr/features/shapes.ts).
  */
 import type { CandidateContext, FeatureGroup, FeatureSpec } from './group.js';
-import type { FileShape, UnitShape } from './shapes.js';
-
-interface ShapeRow { unit: UnitShape; file: FileShape }
+import type { CandidateShape } from './shapes.js';
 
 const features = {
   length: { doc: 'ln(1 + lines) / ln 1000, at most 1', normalise: 'none', value: (r) => r.unit.length },
@@ -15,14 +13,12 @@ const features = {
   notFunction: { doc: '1 for a class or file document', normalise: 'none', value: (r) => r.unit.notFunction },
   isPrivate: { doc: '1 for a `_name` (not a dunder)', normalise: 'none', value: (r) => r.unit.isPrivate },
   isDunder: { doc: '1 for a `__name__`', normalise: 'none', value: (r) => r.unit.isDunder },
-} satisfies Record<string, FeatureSpec<ShapeRow>>;
+} satisfies Record<string, FeatureSpec<CandidateShape>>;
 
-export const shapeGroup: FeatureGroup<ShapeRow, keyof typeof features> = {
+export const shapeGroup: FeatureGroup<CandidateShape, keyof typeof features> = {
   name: 'shape',
   features,
   prepare(ctx: CandidateContext) {
-    const { docs, shapes } = ctx;
-    const { fileOfUnit } = ctx.codeIndex;
-    return (i) => ({ unit: shapes.unit(docs[i]), file: shapes.file(fileOfUnit[docs[i]]) });
+    return (i) => ctx.shapes.of(ctx.docs[i]);
   },
 };

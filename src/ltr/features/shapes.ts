@@ -37,12 +37,20 @@ export interface UnitShape {
   nameTerm: number;
 }
 
+/** The shapes of a candidate: its own and its file's. */
+export interface CandidateShape { unit: UnitShape; file: FileShape }
+
 /** Memo of {@link FileShape}s and {@link UnitShape}s of one index. */
 export class CandidateShapes {
   private readonly files: (FileShape | undefined)[] = [];
   private readonly units: (UnitShape | undefined)[] = [];
 
   constructor(private readonly codeIndex: CodeIndex) {}
+
+  /** The shapes of function-level document `d` and of its file. */
+  of(d: number): CandidateShape {
+    return { unit: this.unit(d), file: this.file(this.codeIndex.fileOfUnit[d]) };
+  }
 
   /** Path features of file-level document `f`. */
   file(f: number): FileShape {
