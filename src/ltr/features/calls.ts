@@ -38,8 +38,13 @@ export const callsGroup: FeatureGroup<CallRow, keyof typeof features> = {
   features,
   prepare(ctx: CandidateContext) {
     const { calledBy, calls, calledByCount } = callLinks(ctx);
-    const best = ctx.pipelineScores[0];
-    return (i) => ({ calledBy: calledBy[i], calls: calls[i], calledByCount: calledByCount[i], best });
+    const row: CallRow = { calledBy: 0, calls: 0, calledByCount: 0, best: ctx.pipelineScores[0] };
+    return (i) => {
+      row.calledBy = calledBy[i];
+      row.calls = calls[i];
+      row.calledByCount = calledByCount[i];
+      return row;
+    };
   },
 };
 

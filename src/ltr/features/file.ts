@@ -53,15 +53,18 @@ export const fileGroup: FeatureGroup<FileRow, keyof typeof features> = {
       perModule.set(modules[i], (perModule.get(modules[i]) ?? 0) + 1);
       if (!moduleBest.has(modules[i])) moduleBest.set(modules[i], pipelineScores[i]);
     }
+    const row: FileRow = { bm25f: 0, code: 0, title: 0, fileRank: 0, withinFile: 0, inFile: 0, inModule: 0, moduleBest: 0 };
     return (i) => {
       const f = fileOfUnit[docs[i]];
       let s = fileScores.get(f);
       if (s === undefined) fileScores.set(f, (s = terms.map((t) => scoreOf(f, t))));
-      return {
-        bm25f: s[0], code: s[1], title: s[2],
-        fileRank: fileRank.get(paths[i])!, withinFile: withinFile[i],
-        inFile: perFile.get(paths[i])!, inModule: perModule.get(modules[i])!, moduleBest: moduleBest.get(modules[i])!,
-      };
+      [row.bm25f, row.code, row.title] = s;
+      row.fileRank = fileRank.get(paths[i])!;
+      row.withinFile = withinFile[i];
+      row.inFile = perFile.get(paths[i])!;
+      row.inModule = perModule.get(modules[i])!;
+      row.moduleBest = moduleBest.get(modules[i])!;
+      return row;
     };
   },
 };

@@ -53,8 +53,9 @@ export interface CandidateContext {
 
 /**
  * A group of features: `prepare` runs once per query and returns the group's record of candidate
- * i (called for i = 0, 1, … n − 1 in order); each feature's value is read from that record.
- * `features` lists the group's features in column order.
+ * i (called for i = 0, 1, … n − 1 in order); each feature's value is read from that record before
+ * the next call, so a group may return one object, updated in place (no allocation per
+ * candidate). `features` lists the group's features in column order.
  */
 export interface FeatureGroup<R, N extends string = string> {
   /** Short name shown in the docs table. */

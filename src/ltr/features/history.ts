@@ -26,10 +26,12 @@ export const historyGroup: FeatureGroup<HistoryRow, keyof typeof features> = {
   features,
   prepare(ctx: CandidateContext) {
     const { paths, history } = ctx;
-    return (i) => ({
-      file: history.files?.get(paths[i]),
-      messages: history.messageScores?.get(paths[i]) ?? 0,
-      issues: history.similarIssues?.get(paths[i]) ?? 0,
-    });
+    const row: HistoryRow = { file: undefined, messages: 0, issues: 0 };
+    return (i) => {
+      row.file = history.files?.get(paths[i]);
+      row.messages = history.messageScores?.get(paths[i]) ?? 0;
+      row.issues = history.similarIssues?.get(paths[i]) ?? 0;
+      return row;
+    };
   },
 };

@@ -43,14 +43,17 @@ export const lexicalGroup: FeatureGroup<LexicalRow, keyof typeof features> = {
     const title = fnScorer.prepare(ctx.titleQuery);
     const buf = new Float64Array(1 + fnScorer.fields);
     const field = (f: number) => (f >= 0 ? buf[1 + f] : 0);
+    const row: LexicalRow = { pipeline: 0, rank: 0, bm25f: 0, path: 0, name: 0, body: 0, code: 0, title: 0, titleName: 0, titlePath: 0 };
     return (i) => {
       const d = docs[i];
       fnScorer.score(d, terms, buf);
-      const row: LexicalRow = {
-        pipeline: pipelineScores[i], rank: i,
-        bm25f: buf[0], path: field(fieldAt.path), name: field(fieldAt.name), body: field(fieldAt.body),
-        code: 0, title: 0, titleName: 0, titlePath: 0,
-      };
+      row.pipeline = pipelineScores[i];
+      row.rank = i;
+      row.bm25f = buf[0];
+      row.path = field(fieldAt.path);
+      row.name = field(fieldAt.name);
+      row.body = field(fieldAt.body);
+      row.code = row.title = row.titleName = row.titlePath = 0;
       if (code.length > 0) {
         fnScorer.score(d, code, buf);
         row.code = buf[0];

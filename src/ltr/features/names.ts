@@ -31,7 +31,14 @@ export const namesGroup: FeatureGroup<NameRow, keyof typeof features> = {
     const queryTokens = new Set(ctx.query.keys());
     const words = wordsOf(ctx.issue.text);
     const titleWords = wordsOf(titleOf(ctx.issue.text));
-    return (i) => ({ ...shapes.of(docs[i]), queryTokens, words, titleWords });
+    let row: NameRow | undefined;
+    return (i) => {
+      const { unit, file } = shapes.of(docs[i]);
+      if (!row) return (row = { unit, file, queryTokens, words, titleWords });
+      row.unit = unit;
+      row.file = file;
+      return row;
+    };
   },
 };
 

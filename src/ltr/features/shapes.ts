@@ -44,12 +44,13 @@ export interface CandidateShape { unit: UnitShape; file: FileShape }
 export class CandidateShapes {
   private readonly files: (FileShape | undefined)[] = [];
   private readonly units: (UnitShape | undefined)[] = [];
+  private readonly candidates: (CandidateShape | undefined)[] = [];
 
   constructor(private readonly codeIndex: CodeIndex) {}
 
   /** The shapes of function-level document `d` and of its file. */
   of(d: number): CandidateShape {
-    return { unit: this.unit(d), file: this.file(this.codeIndex.fileOfUnit[d]) };
+    return (this.candidates[d] ??= { unit: this.unit(d), file: this.file(this.codeIndex.fileOfUnit[d]) });
   }
 
   /** Path features of file-level document `f`. */
