@@ -1,5 +1,5 @@
 // The features of the learned ranker are one registry (src/ltr/features/registry.ts): the docs
-// table, the feature cache's key and the extractor's columns follow from it (issue 13, part 4).
+// table, the feature cache's key and the extractor's columns follow from it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';

@@ -58,7 +58,9 @@ export const fileGroup: FeatureGroup<FileRow, keyof typeof features> = {
       const f = fileOfUnit[docs[i]];
       let s = fileScores.get(f);
       if (s === undefined) fileScores.set(f, (s = terms.map((t) => scoreOf(f, t))));
-      [row.bm25f, row.code, row.title] = s;
+      row.bm25f = s[0];
+      row.code = s[1];
+      row.title = s[2];
       row.fileRank = fileRank.get(paths[i])!;
       row.withinFile = withinFile[i];
       row.inFile = perFile.get(paths[i])!;
