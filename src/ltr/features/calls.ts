@@ -9,7 +9,8 @@ import type { CandidateContext, FeatureGroup, FeatureSpec } from './group.js';
 /** Candidates whose names and bodies are linked to every candidate. */
 const TOP = 10;
 
-interface CallRow {
+/** The call-link group's record of a candidate. */
+export interface CallRow {
   /** Best pipeline score of a top candidate using the candidate's name, and of one whose name it uses (0: none). */
   calledBy: number; calls: number;
   /** How many top candidates use its name. */

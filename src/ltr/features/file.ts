@@ -6,7 +6,8 @@
 import type { PreparedTerm } from '../doc-scores.js';
 import type { CandidateContext, FeatureGroup, FeatureSpec } from './group.js';
 
-interface FileRow {
+/** The file group's record of a candidate. */
+export interface FileRow {
   /** The whole file's BM25F+ for the issue, its code identifiers and its title. */
   bm25f: number; code: number; title: number;
   /** Rank of the file in the roll-up (1 = best) and of the candidate among its file's candidates (1 = first). */

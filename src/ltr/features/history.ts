@@ -5,7 +5,8 @@
 import type { FileHistory } from '../../history/file-history.js';
 import type { CandidateContext, FeatureGroup, FeatureSpec } from './group.js';
 
-interface HistoryRow {
+/** The history group's record of a candidate (its file's evidence). */
+export interface HistoryRow {
   file: FileHistory | undefined;
   /** SimiScore over earlier commit messages, and over earlier issues (0: none). */
   messages: number; issues: number;

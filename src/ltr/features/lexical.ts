@@ -5,7 +5,8 @@
  */
 import type { CandidateContext, FeatureGroup, FeatureSpec } from './group.js';
 
-interface LexicalRow {
+/** The lexical group's record of a candidate. */
+export interface LexicalRow {
   /** The pipeline's score and the candidate's rank (0 = best). */
   pipeline: number; rank: number;
   /** BM25F+ and per-field BM25 for the issue. */

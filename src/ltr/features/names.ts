@@ -6,7 +6,8 @@ import { titleOf } from '../../retrieve/query.js';
 import type { CandidateContext, FeatureGroup, FeatureSpec } from './group.js';
 import type { CandidateShape } from './shapes.js';
 
-interface NameRow extends CandidateShape {
+/** The name group's record of a candidate: its shapes and the words. */
+export interface NameRow extends CandidateShape {
   /** The query tokens; the identifier-like words of its text and of its title (case kept). */
   queryTokens: ReadonlySet<string>; words: ReadonlySet<string>; titleWords: ReadonlySet<string>;
 }
