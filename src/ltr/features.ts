@@ -20,8 +20,8 @@ import { CandidateShapes } from './features/shapes.js';
 import { ALL_SIGNALS } from './features/signals.js';
 
 const F = FEATURES.length;
-/** Per group, its features in column order. */
-const GROUP_FEATURES = FEATURE_GROUPS.map((g: FeatureGroup<unknown>) => Object.values<FeatureSpec<unknown>>(g.features));
+/** Per group, the value functions of its features in column order. */
+const GROUP_VALUES = FEATURE_GROUPS.map((g: FeatureGroup<unknown>) => Object.values<FeatureSpec<unknown>>(g.features).map((f) => f.value));
 /** Columns divided by their largest value. */
 const MAX_NORMALISED = FEATURE_REGISTRY.flatMap((f, j) => (f.normalise === 'max' ? [j] : []));
 
@@ -207,14 +207,14 @@ function featureMatrix(ctx: CandidateContext): Float32Array {
   const x = new Float32Array(n * F);
   let column = 0;
   FEATURE_GROUPS.forEach((g: FeatureGroup<unknown>, k) => {
-    const features = GROUP_FEATURES[k];
+    const values = GROUP_VALUES[k];
     const rowOf = g.prepare(ctx);
     for (let i = 0; i < n; i++) {
       const row = rowOf(i);
-      let at = i * F + column;
-      for (const f of features) x[at++] = f.value(row);
+      const at = i * F + column;
+      for (let j = 0; j < values.length; j++) x[at + j] = values[j](row);
     }
-    column += features.length;
+    column += values.length;
   });
   for (const c of MAX_NORMALISED) normaliseColumn(x, n, c);
   return x;
