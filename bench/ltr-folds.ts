@@ -28,7 +28,7 @@ import { readLabelledIssues } from '../src/ltr/datasets.js';
 import { FeatureCache } from '../src/ltr/feature-cache.js';
 import type { LabelledIssue } from '../src/ltr/labelled-issues.js';
 import { RankingModel, rankLevels } from '../src/ltr/model.js';
-import { FEATURES } from '../src/ltr/features.js';
+import { FEATURES } from '../src/ltr/features/registry.js';
 import type { TrainingQuery } from '../src/ltr/objective.js';
 import { DEFAULT_CANDIDATES, fitModel, type FitOptions } from '../src/ltr/train.js';
 import { COLUMNS, columnKeys, columnMeans, issueValues, markdownTable } from './lib/metrics-table.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Command } from 'commander';
 import { IssuelocError } from '../errors.js';
 import { readLabelledIssues } from '../ltr/datasets.js';
-import { FEATURES, type FeatureName } from '../ltr/features.js';
+import { FEATURES, type FeatureName } from '../ltr/features/registry.js';
 import type { LabelledIssue } from '../ltr/labelled-issues.js';
 import { collectQueries, DEFAULT_CANDIDATES, DEFAULT_LEARNER, fitModel, LEARNERS, type FitOptions, type Learner } from '../ltr/train.js';
 import { LAMBDAMART_DEFAULTS } from '../ltr/lambdamart.js';

@@ -7,7 +7,7 @@
  * 25 times). Scores are invariant to a positive scale, so weights are kept at Σ|w| = 1.
  */
 import { IssuelocError } from '../errors.js';
-import { FEATURES, type FeatureName } from './features.js';
+import { FEATURES, type FeatureName } from './features/registry.js';
 import { scoreRows } from './model.js';
 import { queryObjective, type LabelledQuery, type ObjectiveTerm } from './objective.js';
 

@@ -1,6 +1,7 @@
 /**
  * Candidate features cached on disk, one file per issue, under a folder named by a digest of
- * everything that changes them (feature list, index format and settings, query weighting, candidate pipeline, evidence used):
+ * everything that changes them (the feature registry's {@link FEATURE_VERSION}, index format and
+ * settings, query weighting, candidate pipeline, evidence used):
  * index builds are the slow part of training, so features are extracted once and models are
  * fitted many times. An issue's file is named by what its features are a function of: the
  * repository, the base commit (history features see its ancestors only), the issue's id and
@@ -9,20 +10,23 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { isInt, isRecord, isStringArray, readCheckedJson, writeCheckedJson } from '../util/checked-file.js';
-import { FEATURES } from './features.js';
+import { FEATURES, FEATURE_VERSION } from './features/registry.js';
 import { INDEX_FORMAT_VERSION } from '../index/code-index.js';
 import { DEFAULT_TITLE_WEIGHT } from '../retrieve/query.js';
 import type { SimilarIssues } from '../history/similar-issues.js';
 import type { LabelledIssue } from './labelled-issues.js';
 import type { TrainingQuery } from './objective.js';
 
-/**
- * Bump when feature values change meaning without a change of their names (3: history features
- * over the base commit's ancestors only; similar issues weighed by earlier issues only).
- */
-export const FEATURE_VERSION = 3;
 /** Tag of the cache files (src/util/checked-file.ts); part of the folder key, so older formats are not read. */
 const FEATURES_TAG = 'feat.v2';
+
+/**
+ * The cache folder's name for `settings` (see {@link FeatureCache}) and a features' version
+ * (default the registry's): 12 hex digits.
+ */
+export function featureCacheKey(settings: unknown, featureVersion: string = FEATURE_VERSION): string {
+  return createHash('sha1').update(JSON.stringify([featureVersion, FEATURES_TAG, INDEX_FORMAT_VERSION, DEFAULT_TITLE_WEIGHT, settings])).digest('hex').slice(0, 12);
+}
 
 type StoredQuery = Omit<TrainingQuery, 'features' | 'gold'> & { features: string };
 
@@ -32,13 +36,12 @@ export class FeatureCache {
 
   /**
    * @param root the cache root folder.
-   * @param settings everything besides the feature list that changes the features (JSON-able).
+   * @param settings everything besides the features' version that changes the features (JSON-able).
    * @param similarIssues the similar-issue evidence per repository (`owner/name`), when used:
    *   each issue's entry is keyed by the earlier issues its score reads.
    */
   constructor(root: string, settings: unknown, private readonly similarIssues?: (repo: string) => SimilarIssues | undefined) {
-    const key = createHash('sha1').update(JSON.stringify([FEATURE_VERSION, FEATURES_TAG, INDEX_FORMAT_VERSION, DEFAULT_TITLE_WEIGHT, FEATURES, settings])).digest('hex').slice(0, 12);
-    this.dir = join(root, key);
+    this.dir = join(root, featureCacheKey(settings));
   }
 
   private fileOf(issue: LabelledIssue): string {

@@ -23,7 +23,7 @@
  */
 import { IssuelocError } from '../errors.js';
 import { binFeatures } from './feature-bins.js';
-import { FEATURES, type FeatureName } from './features.js';
+import { FEATURES, type FeatureName } from './features/registry.js';
 import { scoreRows } from './model.js';
 import type { Level, LabelledQuery } from './objective.js';
 import { TreeEnsemble, type RegressionTree } from './regression-tree.js';

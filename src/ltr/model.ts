@@ -15,7 +15,8 @@ import { IssuelocError } from '../errors.js';
 import type { RankingOptions } from '../retrieve/localize.js';
 import { insertAtLexicalRank, type RankedItem } from '../retrieve/rollup.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
-import { FEATURES, type CandidateSet } from './features.js';
+import type { CandidateSet } from './features.js';
+import { FEATURES } from './features/registry.js';
 import { LEVELS, rankedIds, type Level, type TrainingQuery } from './objective.js';
 import { TreeEnsemble, type EnsembleJson } from './regression-tree.js';
 

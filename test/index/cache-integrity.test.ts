@@ -14,7 +14,7 @@ import { CachedChatModel } from '../../src/llm-rerank/response-cache.js';
 import type { ChatModel } from '../../src/llm-rerank/chat-model.js';
 import { HistoryLog } from '../../src/history/history-log.js';
 import { FeatureCache } from '../../src/ltr/feature-cache.js';
-import { FEATURES } from '../../src/ltr/features.js';
+import { FEATURES } from '../../src/ltr/features/registry.js';
 import { cleanup, commitFiles, git, tempDir } from '../repo/git-fixture.js';
 
 /** Runs `f` with cache warnings collected; returns them with f's value. */

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { coordinateAscent, meanObjective } from '../../src/ltr/coordinate-ascent.js';
-import { FEATURES } from '../../src/ltr/features.js';
+import { FEATURES } from '../../src/ltr/features/registry.js';
 import { labelQuery, parseObjective, type TrainingQuery } from '../../src/ltr/objective.js';
 
 const F = FEATURES.length;

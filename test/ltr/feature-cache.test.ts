@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FeatureCache } from '../../src/ltr/feature-cache.js';
-import { FEATURES } from '../../src/ltr/features.js';
+import { FEATURES } from '../../src/ltr/features/registry.js';
 import { SimilarIssues } from '../../src/history/similar-issues.js';
 import type { LabelledIssue } from '../../src/ltr/labelled-issues.js';
 import type { TrainingQuery } from '../../src/ltr/objective.js';

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { binFeatures, binOf } from '../../src/ltr/feature-bins.js';
-import { FEATURES } from '../../src/ltr/features.js';
+import { FEATURES } from '../../src/ltr/features/registry.js';
 import { fitLambdaMart, lambdaGradients } from '../../src/ltr/lambdamart.js';
 import { MODEL_FORMAT, RankingModel, TREE_MODEL_FORMAT, orderByScore } from '../../src/ltr/model.js';
 import { goldRanks, labelQuery, type TrainingQuery } from '../../src/ltr/objective.js';

@@ -5,7 +5,7 @@ import { orderByScore } from '../../src/ltr/model.js';
 import {
   goldRanks, goldRanksByScore, labelQuery, metricFromRanks, parseObjective, queryObjective, rankedIds, type TrainingQuery,
 } from '../../src/ltr/objective.js';
-import { FEATURES } from '../../src/ltr/features.js';
+import { FEATURES } from '../../src/ltr/features/registry.js';
 
 /** A deterministic pseudo-random query: candidates in 6 files, some gold. */
 function randomQuery(seed: number): TrainingQuery {

@@ -1,0 +1,38 @@
+/**
+ * History features of a candidate function's file at the base commit (src/history/; every
+ * statistic over the base commit's ancestors, or earlier issues, alone). Missing evidence gives 0.
+ */
+import type { FileHistory } from '../../history/file-history.js';
+import type { CandidateContext, FeatureGroup, FeatureSpec } from './group.js';
+
+/** The history group's record of a candidate (its file's evidence). */
+export interface HistoryRow {
+  file: FileHistory | undefined;
+  /** SimiScore over earlier commit messages, and over earlier issues (0: none). */
+  messages: number; issues: number;
+}
+
+const features = {
+  fixes: { doc: 'ln(1 + commits fixing the file) (bug-fixing frequency, Ye et al. 2014 f6)', normalise: 'max', value: (r) => (r.file ? Math.log1p(r.file.fixes) : 0) },
+  fixRecency: { doc: "recency of the file's last fix, 1 / (months since + 1) (Ye et al. 2014 f5)", normalise: 'none', value: (r) => r.file?.fixRecency ?? 0 },
+  fixWeighted: { doc: 'time-weighted fix score of Lewis et al. (2013)', normalise: 'max', value: (r) => r.file?.fixWeighted ?? 0 },
+  changes: { doc: 'ln(1 + commits changing the file)', normalise: 'max', value: (r) => (r.file ? Math.log1p(r.file.changes) : 0) },
+  changeRecency: { doc: "recency of the file's last change, as `fixRecency`", normalise: 'none', value: (r) => r.file?.changeRecency ?? 0 },
+  messageSim: { doc: 'SimiScore (Zhou, Zhang & Lo 2012) over earlier commit messages', normalise: 'max', value: (r) => r.messages },
+  similarIssues: { doc: "SimiScore over a dataset's earlier issues (Ye et al. 2014 f3)", normalise: 'max', value: (r) => r.issues },
+} satisfies Record<string, FeatureSpec<HistoryRow>>;
+
+export const historyGroup: FeatureGroup<HistoryRow, keyof typeof features> = {
+  name: 'history',
+  features,
+  prepare(ctx: CandidateContext) {
+    const { paths, history } = ctx;
+    const row: HistoryRow = { file: undefined, messages: 0, issues: 0 };
+    return (i) => {
+      row.file = history.files?.get(paths[i]);
+      row.messages = history.messageScores?.get(paths[i]) ?? 0;
+      row.issues = history.similarIssues?.get(paths[i]) ?? 0;
+      return row;
+    };
+  },
+};
