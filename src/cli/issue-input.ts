@@ -4,7 +4,8 @@ import { readSingleIssue, type SingleIssue, type SingleIssueFormat } from '../is
 import { formatBytes, readStreamAtMost, type BoundedRead } from '../util/read-bounded.js';
 
 /** Default cap on the issue text: 1 MiB (`--max-issue-bytes`). */
-export const DEFAULT_MAX_ISSUE_BYTES = 1 << 20;
+export { DEFAULT_MAX_ISSUE_BYTES } from '../pipeline/check-options.js';
+import { DEFAULT_MAX_ISSUE_BYTES } from '../pipeline/check-options.js';
 
 /** Where the issue comes from and how it is read (the parsed `localize` options). */
 export interface IssueInputOptions {

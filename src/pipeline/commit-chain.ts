@@ -142,6 +142,9 @@ export class CommitChain {
     }
     const { localization, stats } = await rerankLocalization(loc, this.codeIndex, this.reader, reranker, issueText, opts.top, signal);
     this.reader.forget();
+    // every window kept the order before it (endpoint down, nothing usable answered): the
+    // previous stage's ranking stands, scores and all, and the rerank stage did not run
+    if (stats.fallbackWindows >= stats.windows) return { localization: cut(loc, opts.top), stages, rerank: stats, retrieveMillis };
     stages.push('rerank');
     return { localization, stages, rerank: stats, retrieveMillis };
   }

@@ -25,6 +25,8 @@ import { Deadline } from '../util/deadline.js';
 import { DEFAULT_RETRY } from '../util/http-json.js';
 import { CommitChain } from './commit-chain.js';
 import { checkChain, rankingOptionsSet, type StageName } from './stages.js';
+import { checkLocalizeCall, checkLocalizerOptions } from './check-options.js';
+import { guardedChatModel, guardedEmbedder } from './guarded-backends.js';
 
 /** How an endpoint (embedder or LLM) is called. */
 export interface EndpointOptions {
@@ -66,6 +68,8 @@ export interface LocalizerOptions {
   rerankerEndpoint?: EndpointOptions;
   /** Milliseconds each issue's embedding and reranking may take; past it the best ranking so far is returned, with a warning. */
   deadlineMs?: number;
+  /** Issue texts longer than this many UTF-8 bytes are refused (default 1 MiB, `DEFAULT_MAX_ISSUE_BYTES`). */
+  maxIssueBytes?: number;
   /** Progress of long steps: indexing a commit, embedding its functions (done, total). */
   onProgress?: (step: 'index' | 'embed', done: number, total: number) => void;
   /**
@@ -159,6 +163,7 @@ export interface IssueLocalizer {
  *   folder or optional package.
  */
 export async function openLocalizer(options: LocalizerOptions): Promise<IssueLocalizer> {
+  checkLocalizerOptions(options);
   const names = options.settingNames ?? {};
   const denseSettings = names.dense ?? (['fusion', 'queryPrefix', 'embedderEndpoint'] as const).filter((k) => options[k] !== undefined);
   const rerankSettings = names.rerank ?? (['rerank', 'rerankerEndpoint'] as const).filter((k) => options[k] !== undefined);
@@ -180,6 +185,7 @@ export async function openLocalizer(options: LocalizerOptions): Promise<IssueLoc
   let reranker: ListwiseReranker | undefined;
   try {
     embedder = await openEmbedderStage(options, warn);
+    if (embedder && typeof options.embedder !== 'string') embedder = guardedEmbedder(embedder, options.embedderEndpoint?.timeoutMs ?? DEFAULT_RETRY.budgetMs);
     const chat = typeof options.reranker === 'string'
       ? await openChatModel(options.reranker, {
         cacheDir, onRetry: retryWarning(warn),
@@ -187,7 +193,7 @@ export async function openLocalizer(options: LocalizerOptions): Promise<IssueLoc
         timeoutMs: options.rerankerEndpoint?.timeoutMs ?? DEFAULT_RETRY.budgetMs,
         retries: options.rerankerEndpoint?.retries ?? DEFAULT_RETRY.retries,
       })
-      : options.reranker;
+      : options.reranker && guardedChatModel(options.reranker, options.rerankerEndpoint?.timeoutMs ?? DEFAULT_RETRY.budgetMs);
     if (chat) {
       const r = { ...DEFAULT_LISTWISE, ...options.rerank };
       if (r.stride > r.window) throw new IssuelocError(`rerank stride (${r.stride}) must not exceed the window (${r.window})`);
@@ -241,6 +247,9 @@ export function checkIssueText(text: string, opts: { stem?: boolean; source?: st
 class OpenedLocalizer implements IssueLocalizer {
   private current: { commit: string; codeIndex: CodeIndex; info: IndexInfo; chain?: CommitChain } | undefined;
   private history: RepoHistory | undefined;
+  private closed = false;
+  /** The calls in flight, one after the other: they share the chain of one base commit. */
+  private queue: Promise<unknown> = Promise.resolve();
   private readonly maxCacheBytes: number;
   private readonly stem: boolean;
 
@@ -257,8 +266,17 @@ class OpenedLocalizer implements IssueLocalizer {
     this.stem = options.index?.stem ?? false;
   }
 
-  async prepare(rev?: string): Promise<IndexInfo> {
-    return (await this.indexAt(rev)).info;
+  prepare(rev?: string): Promise<IndexInfo> {
+    if (rev !== undefined && (typeof rev !== 'string' || rev === '')) return Promise.reject(new IssuelocError(`rev must be a non-empty string, got ${String(rev)}`));
+    return this.serialized(async () => (await this.indexAt(rev)).info);
+  }
+
+  /** Runs `work` after the calls before it (refused once closed). */
+  private serialized<T>(work: () => Promise<T>): Promise<T> {
+    if (this.closed) return Promise.reject(new IssuelocError('this localizer is closed: open another with openLocalizer'));
+    const run = this.queue.then(work, work);
+    this.queue = run.catch(() => undefined);
+    return run;
   }
 
   private async indexAt(rev = this.options.rev ?? 'HEAD') {
@@ -311,8 +329,17 @@ class OpenedLocalizer implements IssueLocalizer {
     return this.history;
   }
 
-  async localize(issueText: string, opts: LocalizeCallOptions = {}): Promise<LocalizeResult> {
-    checkIssueText(issueText, { stem: this.stem });
+  localize(issueText: string, opts: LocalizeCallOptions = {}): Promise<LocalizeResult> {
+    try {
+      checkLocalizeCall(issueText, opts, this.options.maxIssueBytes);
+      checkIssueText(issueText, { stem: this.stem });
+    } catch (e) {
+      return Promise.reject(e as Error);
+    }
+    return this.serialized(() => this.localizeNow(issueText, opts));
+  }
+
+  private async localizeNow(issueText: string, opts: LocalizeCallOptions): Promise<LocalizeResult> {
     const deadline = this.options.deadlineMs !== undefined ? Deadline.after(this.options.deadlineMs / 1000) : undefined;
     const at = await this.indexAt(opts.rev);
     const s0 = performance.now();
@@ -327,6 +354,9 @@ class OpenedLocalizer implements IssueLocalizer {
   }
 
   async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.queue;
     this.current = undefined;
     try {
       await this.embedder?.close?.();
