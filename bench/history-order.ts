@@ -26,7 +26,7 @@ import { parseArgs } from 'node:util';
 import { openIndex } from '../src/index/open-index.js';
 import { localizeWithModel } from '../src/cli/model-localize.js';
 import { median } from './lib/stats.js';
-import { mirrorPath } from '../src/dataset/import/mirrors.js';
+import { mirrorPath } from '../src/repo/mirrors.js';
 
 const { values: args } = parseArgs({
   options: {

@@ -39,7 +39,7 @@ import { extractIssueSignals } from '../src/text/issue-signals.js';
 import { accAtK } from '../src/eval/metrics.js';
 import { goldForPatch } from '../src/dataset/gold.js';
 import { parseRankingOptions } from '../src/cli/options.js';
-import { mirrorPath } from '../src/dataset/import/mirrors.js';
+import { mirrorPath } from '../src/repo/mirrors.js';
 
 const K = { file: [1, 3, 5], module: [5, 10], function: [5, 10] } as const;
 type Level = keyof typeof K;
