@@ -60,13 +60,16 @@ export function invertFields(
   const F = fields.length;
   const T = vocabulary.length;
   const D = F === 0 ? 0 : fields[0].length.length;
+  const starts = fields.map((r) => r.start);
+  const terms = fields.map((r) => r.term);
   const df = new Uint32Array(T);
   // A term may appear in several fields of one document: count it once per document.
   const lastDoc = new Int32Array(T).fill(-1);
   for (let d = 0; d < D; d++) {
     for (let f = 0; f < F; f++) {
-      const { start, term } = fields[f];
-      for (let e = start[d], end = start[d + 1]; e < end; e++) {
+      const term = terms[f];
+      const end = starts[f][d + 1];
+      for (let e = starts[f][d]; e < end; e++) {
         const t = term[e];
         if (lastDoc[t] !== d) {
           lastDoc[t] = d;
@@ -80,46 +83,60 @@ export function invertFields(
   const P = postingStart[T];
   const postingDoc = new Uint32Array(P);
   const postingTf = new Uint16Array(P * F);
-  const cursor = postingStart.slice(0, T);
+  // df becomes each term's next free slot; lastSlot[t] the slot of term t in the current document
+  df.set(postingStart.subarray(0, T));
+  const cursor = df;
   lastDoc.fill(-1);
-  const slotOf = new Uint32Array(T);
+  const lastSlot = new Uint32Array(T);
+  const tfs = fields.map((r) => r.tf);
   for (let d = 0; d < D; d++) {
     for (let f = 0; f < F; f++) {
-      const { start, term, tf } = fields[f];
-      for (let e = start[d], end = start[d + 1]; e < end; e++) {
+      const term = terms[f];
+      const tf = tfs[f];
+      const end = starts[f][d + 1];
+      for (let e = starts[f][d]; e < end; e++) {
         const t = term[e];
+        let slot: number;
         if (lastDoc[t] !== d) {
           lastDoc[t] = d;
-          slotOf[t] = cursor[t]++;
-          postingDoc[slotOf[t]] = d;
-        }
-        postingTf[slotOf[t] * F + f] = Math.min(tf[e], MAX_TF);
+          slot = cursor[t]++;
+          lastSlot[t] = slot;
+          postingDoc[slot] = d;
+        } else slot = lastSlot[t];
+        const n = tf[e];
+        postingTf[slot * F + f] = n < MAX_TF ? n : MAX_TF;
       }
     }
   }
   const fieldLength = new Uint32Array(D * F);
   for (let f = 0; f < F; f++) {
-    const { length } = fields[f];
+    const length = fields[f].length;
     for (let d = 0; d < D; d++) fieldLength[d * F + f] = length[d];
   }
   return { fieldNames, vocabulary, termIds, docCount: D, postingStart, postingDoc, postingTf, fieldLength };
 }
 
-/** A Uint32Array that grows by doubling. */
+/** A Uint32Array that grows by doubling: {@link reserve}, then write `buf[size++]`. */
 class U32List {
-  private buf = new Uint32Array(1024);
+  buf = new Uint32Array(1024);
   size = 0;
 
+  /** Makes room for `n` more values (`buf` may be replaced). */
+  reserve(n: number): void {
+    if (this.size + n <= this.buf.length) return;
+    let cap = this.buf.length * 2;
+    while (cap < this.size + n) cap *= 2;
+    const next = new Uint32Array(cap);
+    next.set(this.buf.subarray(0, this.size));
+    this.buf = next;
+  }
+
   push(x: number): void {
-    if (this.size === this.buf.length) {
-      const next = new Uint32Array(this.buf.length * 2);
-      next.set(this.buf);
-      this.buf = next;
-    }
+    this.reserve(1);
     this.buf[this.size++] = x;
   }
 
-  /** The values pushed so far (a view, valid until the next push). */
+  /** The values so far (a view, valid until the next reserve). */
   view(): Uint32Array {
     return this.buf.subarray(0, this.size);
   }
@@ -169,19 +186,28 @@ export class IndexBuilder {
     if (fields.length !== F) throw new Error(`document has ${fields.length} fields, index has ${F}`);
     for (let f = 0; f < F; f++) {
       const rows = this.rows[f];
+      const terms = fields[f];
+      rows.term.reserve(terms.size);
+      rows.tf.reserve(terms.size);
+      const termBuf = rows.term.buf;
+      const tfBuf = rows.tf.buf;
+      let e = rows.term.size;
       let sum = 0;
-      for (const [term, tf] of fields[f]) {
+      for (const [term, tf] of terms) {
         let id = this.termIds.get(term);
         if (id === undefined) {
           id = this.vocabulary.length;
           this.termIds.set(term, id);
           this.vocabulary.push(term);
         }
-        rows.term.push(id);
-        rows.tf.push(Math.min(tf, MAX_TF));
+        termBuf[e] = id;
+        tfBuf[e] = Math.min(tf, MAX_TF);
+        e++;
         sum += tf;
       }
-      rows.start.push(rows.term.size);
+      rows.term.size = e;
+      rows.tf.size = e;
+      rows.start.push(e);
       rows.length.push(lengths ? lengths[f] : sum);
     }
     return this.docs++;
