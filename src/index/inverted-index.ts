@@ -42,17 +42,55 @@ export interface DocFieldRows {
   readonly length: ArrayLike<number>;
 }
 
+/** Term-major view of doc-major rows: `start[t] .. start[t+1]` are the postings of term t. */
+export interface Postings {
+  /** Uint32Array of the number of term ids + 1. */
+  readonly start: Uint32Array;
+  /** Document of each posting, ascending within a term. */
+  readonly doc: Uint32Array;
+  /** Entry index in the doc-major rows (to read any per-entry value: a tf, a weight). */
+  readonly entry: Uint32Array;
+}
+
 /**
- * Freezes documents given field by field into an {@link InvertedIndex}: the one inversion of the
- * project, behind {@link IndexBuilder} (code index) and the file corpora of the evaluation
- * (src/retrieve/file-retrievers/bm25f.ts). Postings of a term are in ascending document order;
- * a term in several fields of a document is one posting with a tf per field (clamped to 65535).
+ * Inverts doc-major rows (each term at most once per document) into postings by a counting sort
+ * over term ids: the one inversion of the project, behind {@link invertFields} and the vector
+ * space retrievers of the evaluation (TF-IDF, rVSM, LSI, whose entries carry weights).
+ * Cost O(E + T) for E entries and T term ids.
+ * @param termCount number of term ids (every id in `rows.term` is below it).
+ */
+export function invertRows(rows: { readonly start: ArrayLike<number>; readonly term: ArrayLike<number> }, termCount: number): Postings {
+  const n = rows.start.length - 1;
+  const E = rows.start[n];
+  const { term } = rows;
+  const start = new Uint32Array(termCount + 1);
+  for (let e = 0; e < E; e++) start[term[e] + 1]++;
+  for (let t = 0; t < termCount; t++) start[t + 1] += start[t];
+  const cursor = start.slice(0, termCount);
+  const doc = new Uint32Array(E);
+  const entry = new Uint32Array(E);
+  for (let d = 0; d < n; d++) {
+    for (let e = rows.start[d], end = rows.start[d + 1]; e < end; e++) {
+      const slot = cursor[term[e]]++;
+      doc[slot] = d;
+      entry[slot] = e;
+    }
+  }
+  return { start, doc, entry };
+}
+
+/**
+ * Freezes documents given field by field into an {@link InvertedIndex}, behind
+ * {@link IndexBuilder} (code index) and the file corpora of the evaluation
+ * (src/retrieve/file-retrievers/bm25f.ts): each document's terms of every field merged into one
+ * entry per term with a tf per field (clamped to 65535), then inverted by {@link invertRows}.
+ * Postings of a term are in ascending document order.
  *
  * @param vocabulary term strings by id; every id in `fields` must be below its length.
  * @param termIds term → id (may hold more terms than `vocabulary`, e.g. a shared vocabulary that
  *   grew later; scorers must ignore ids at or past `vocabulary.length`).
  * @param fields one {@link DocFieldRows} per field, in `fieldNames` order, all of D documents.
- * Cost: two passes over the entries, O(E + T) time, typed arrays only.
+ * Cost: O(E·F + T) for E entries, typed arrays only.
  */
 export function invertFields(
   fieldNames: readonly string[], vocabulary: readonly string[], termIds: ReadonlyMap<string, number>, fields: readonly DocFieldRows[],
@@ -60,60 +98,43 @@ export function invertFields(
   const F = fields.length;
   const T = vocabulary.length;
   const D = F === 0 ? 0 : fields[0].length.length;
-  const starts = fields.map((r) => r.start);
-  const terms = fields.map((r) => r.term);
-  const df = new Uint32Array(T);
-  // A term may appear in several fields of one document: count it once per document.
+  let bound = 0;
+  for (const r of fields) bound += r.start[D];
+  // each document's distinct terms (first-seen order), with a tf per field
+  const docStart = new Uint32Array(D + 1);
+  const docTerm = new Uint32Array(bound);
+  const docTf = new Uint16Array(bound * F);
   const lastDoc = new Int32Array(T).fill(-1);
+  const entryOf = new Uint32Array(T);
+  let u = 0;
   for (let d = 0; d < D; d++) {
     for (let f = 0; f < F; f++) {
-      const term = terms[f];
-      const end = starts[f][d + 1];
-      for (let e = starts[f][d]; e < end; e++) {
+      const { start, term, tf } = fields[f];
+      for (let e = start[d], end = start[d + 1]; e < end; e++) {
         const t = term[e];
         if (lastDoc[t] !== d) {
           lastDoc[t] = d;
-          df[t]++;
+          entryOf[t] = u;
+          docTerm[u++] = t;
         }
-      }
-    }
-  }
-  const postingStart = new Uint32Array(T + 1);
-  for (let t = 0; t < T; t++) postingStart[t + 1] = postingStart[t] + df[t];
-  const P = postingStart[T];
-  const postingDoc = new Uint32Array(P);
-  const postingTf = new Uint16Array(P * F);
-  // df becomes each term's next free slot; lastSlot[t] the slot of term t in the current document
-  df.set(postingStart.subarray(0, T));
-  const cursor = df;
-  lastDoc.fill(-1);
-  const lastSlot = new Uint32Array(T);
-  const tfs = fields.map((r) => r.tf);
-  for (let d = 0; d < D; d++) {
-    for (let f = 0; f < F; f++) {
-      const term = terms[f];
-      const tf = tfs[f];
-      const end = starts[f][d + 1];
-      for (let e = starts[f][d]; e < end; e++) {
-        const t = term[e];
-        let slot: number;
-        if (lastDoc[t] !== d) {
-          lastDoc[t] = d;
-          slot = cursor[t]++;
-          lastSlot[t] = slot;
-          postingDoc[slot] = d;
-        } else slot = lastSlot[t];
         const n = tf[e];
-        postingTf[slot * F + f] = n < MAX_TF ? n : MAX_TF;
+        docTf[entryOf[t] * F + f] = n < MAX_TF ? n : MAX_TF;
       }
     }
+    docStart[d + 1] = u;
+  }
+  const postings = invertRows({ start: docStart, term: docTerm }, T);
+  const postingTf = new Uint16Array(u * F);
+  for (let p = 0; p < u; p++) {
+    const from = postings.entry[p] * F;
+    for (let f = 0; f < F; f++) postingTf[p * F + f] = docTf[from + f];
   }
   const fieldLength = new Uint32Array(D * F);
   for (let f = 0; f < F; f++) {
-    const length = fields[f].length;
+    const { length } = fields[f];
     for (let d = 0; d < D; d++) fieldLength[d * F + f] = length[d];
   }
-  return { fieldNames, vocabulary, termIds, docCount: D, postingStart, postingDoc, postingTf, fieldLength };
+  return { fieldNames, vocabulary, termIds, docCount: D, postingStart: postings.start, postingDoc: postings.doc, postingTf, fieldLength };
 }
 
 /** A Uint32Array that grows by doubling: {@link reserve}, then write `buf[size++]`. */
