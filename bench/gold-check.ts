@@ -15,7 +15,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { goldForPatch, type Gold } from '../src/dataset/gold.js';
-import { RepoPool } from '../src/dataset/import/mirrors.js';
+import { RepoPool } from '../src/repo/mirrors.js';
 import { MIRRORS_DIR, dataFile } from './lib/data.js';
 
 interface RefInstance {

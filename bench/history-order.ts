@@ -25,7 +25,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openLocalizer, type IssueLocalizer } from '../src/index.js';
 import { median } from './lib/stats.js';
-import { mirrorPath } from '../src/dataset/import/mirrors.js';
+import { mirrorPath } from '../src/repo/mirrors.js';
 import { MIRRORS_DIR, dataFile } from './lib/data.js';
 
 const { values: args } = parseArgs({

@@ -14,7 +14,7 @@ import { parseArgs } from 'node:util';
 import { GitRepo } from '../src/repo/git.js';
 import type { ImportResult } from '../src/dataset/import/common.js';
 import { importLocbench } from '../src/dataset/import/locbench.js';
-import { RepoPool, mirrorPath } from '../src/dataset/import/mirrors.js';
+import { RepoPool, mirrorPath } from '../src/repo/mirrors.js';
 import { importSwebench } from '../src/dataset/import/swebench.js';
 import { importTomcat } from '../src/dataset/import/tomcat.js';
 import { toJsonl } from '../src/dataset/output.js';

@@ -34,7 +34,7 @@ import type { RankingOptions } from '../src/retrieve/localize.js';
 import type { RerankStats } from '../src/llm-rerank/listwise.js';
 import { accAtK } from '../src/metrics/ranking-metrics.js';
 import { goldForPatch } from '../src/dataset/gold.js';
-import { mirrorPath } from '../src/dataset/import/mirrors.js';
+import { mirrorPath } from '../src/repo/mirrors.js';
 import { parseRankingOptions } from '../src/retrieve/ranking-spec.js';
 import { dataFile, MIRRORS_DIR } from './lib/data.js';
 import { openLocalizer, type IssueLocalizer, type LocalizerOptions } from '../src/index.js';

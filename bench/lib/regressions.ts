@@ -10,7 +10,7 @@ import { basename, join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { IssuelocError } from '../../src/errors.js';
-import { mirrorPath } from '../../src/dataset/import/mirrors.js';
+import { mirrorPath } from '../../src/repo/mirrors.js';
 import { COLUMNS } from './metrics-table.js';
 
 /** The checkout's root folder (commands run there; relative paths are read from there). */

@@ -33,7 +33,7 @@ export function registerEvalCommand(program: Command): void {
   program
     .command('eval')
     .description('evaluate file retrievers on a localisation dataset (temporal split, P/H/R@k, RP, MRR, MAP, Acc@k; TREC runs and tables)')
-    .requiredOption('--dataset <file>', 'dataset JSONL (issueloc dataset build, or an imported benchmark)')
+    .requiredOption('--dataset <file>', 'dataset JSONL (issueloc dataset build or dataset import), or a SWE-bench, Loc-Bench or Tomcat file (SWE-bench and Tomcat with --mirrors)')
     .option('--repo <path>', 'the git repository of the dataset (work tree or bare)')
     .option('--mirrors <dir>', 'instead of --repo: folder of fetched repositories (OWNER+NAME/repo) found by each record\'s repo')
     .requiredOption('-o, --out <dir>', 'results folder to write')

@@ -1,14 +1,33 @@
 import type { TreeEntry } from '../repo/git.js';
 import { isTestPath, isVendoredPath, languageOf, type Language } from './languages.js';
 
-/** Which files of a tree make the corpus. */
-export interface SelectOptions {
-  /** Keep test files (see `isTestPath`). Default false, as in the SWE-bench protocol. */
-  includeTests?: boolean;
-  /** Files larger than this many bytes are left out. Default 1 MiB. */
-  maxFileBytes?: number;
-  /** Keep only these languages; empty or absent = every language. */
+/**
+ * What counts as a source file: the one rule behind the code index (`localize`), dataset mining
+ * (candidates and positives of `dataset build` and `dataset import`) and the file-level evaluation
+ * (`eval` candidates). A file is a source file when, in this order of checks:
+ * 1. its extension is code (`languageOf`, src/corpus/languages.ts) — else `nonSource`;
+ * 2. its language is among `languages` (when given) — else `otherLanguages`;
+ * 3. it is not in a vendored folder (`isVendoredPath`), unless `includeVendored` — else `vendored`;
+ * 4. it is not a test file (`isTestPath`), unless `includeTests` — else `tests`;
+ * 5. its size is at most `maxFileBytes` (when both are known) — else `tooLarge`.
+ *
+ * The callers choose the options, and they differ on purpose:
+ * - the code index (`selectSources`, from `IndexSettings`): tests and vendored folders left out by
+ *   default, as the SWE-bench protocol's corpus; languages and a 1 MiB cap by settings;
+ * - dataset mining and the evaluation ("file localisation for issues at large"): every source file
+ *   is a candidate, vendored folders included (a fix there is a real positive), tests by the
+ *   caller's flag (`--no-tests`, `--exclude-tests`); no language filter; `eval --max-file-bytes`
+ *   applies to the blob when it is read (`StateCorpusBuilder`).
+ */
+export interface SourceFileRule {
+  /** Keep test files (see `isTestPath`). */
+  includeTests: boolean;
+  /** Keep files in vendored folders (see `isVendoredPath`). */
+  includeVendored: boolean;
+  /** Keep only these languages (names of src/corpus/languages.ts); empty or absent = every language. */
   languages?: readonly string[];
+  /** Files larger than this many bytes are left out; absent = no limit. */
+  maxFileBytes?: number;
 }
 
 /** Files left out by {@link selectSources}, by reason (counts). */
@@ -25,30 +44,63 @@ export interface SelectionSkipped {
   tooLarge: number;
 }
 
+/**
+ * Why the file at `path` is not a source file under `rule` ({@link SourceFileRule}, checks in its
+ * order), or undefined when it is one.
+ * @param size the file's size in bytes; when absent, `maxFileBytes` is not checked.
+ */
+export function notSourceReason(path: string, rule: SourceFileRule, size?: number): keyof SelectionSkipped | undefined {
+  const language = languageOf(path);
+  if (!language) return 'nonSource';
+  if (rule.languages && rule.languages.length > 0 && !rule.languages.includes(language)) return 'otherLanguages';
+  if (!rule.includeVendored && isVendoredPath(path)) return 'vendored';
+  if (!rule.includeTests && isTestPath(path)) return 'tests';
+  if (size !== undefined && rule.maxFileBytes !== undefined && size > rule.maxFileBytes) return 'tooLarge';
+  return undefined;
+}
+
+/**
+ * Whether the file at `path` is a source file under `rule` ({@link SourceFileRule}).
+ * @param size the file's size in bytes; when absent, `maxFileBytes` is not checked.
+ */
+export function isSourceFile(path: string, rule: SourceFileRule, size?: number): boolean {
+  return notSourceReason(path, rule, size) === undefined;
+}
+
+/** Which files of a tree make the code index's corpus (defaults of the SWE-bench protocol). */
+export interface SelectOptions {
+  /** Keep test files (see `isTestPath`). Default false, as in the SWE-bench protocol. */
+  includeTests?: boolean;
+  /** Files larger than this many bytes are left out. Default 1 MiB. */
+  maxFileBytes?: number;
+  /** Keep only these languages; empty or absent = every language. */
+  languages?: readonly string[];
+}
+
 /** Default cap on file size: 1 MiB. */
 export const DEFAULT_MAX_FILE_BYTES = 1 << 20;
 
 /**
- * The source files of a tree listing, in listing order, with their language; everything left
- * out is counted by reason, in this order of checks: not code, other language, vendored, test,
- * too large.
+ * The source files of a tree listing for the code index, in listing order, with their language:
+ * {@link isSourceFile} with vendored folders left out, tests by `includeTests` (default false) and
+ * sizes capped at `maxFileBytes` (default 1 MiB); everything left out is counted by reason.
  */
 export function selectSources(entries: readonly TreeEntry[], opts: SelectOptions = {}): {
   sources: { entry: TreeEntry; language: Language }[];
   skipped: SelectionSkipped;
 } {
-  const maxBytes = opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
-  const languages = opts.languages && opts.languages.length > 0 ? new Set(opts.languages) : undefined;
+  const rule: SourceFileRule = {
+    includeTests: opts.includeTests ?? false,
+    includeVendored: false,
+    languages: opts.languages,
+    maxFileBytes: opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
+  };
   const skipped: SelectionSkipped = { nonSource: 0, otherLanguages: 0, vendored: 0, tests: 0, tooLarge: 0 };
   const sources: { entry: TreeEntry; language: Language }[] = [];
   for (const entry of entries) {
-    const language = languageOf(entry.path);
-    if (!language) skipped.nonSource++;
-    else if (languages && !languages.has(language)) skipped.otherLanguages++;
-    else if (isVendoredPath(entry.path)) skipped.vendored++;
-    else if (!opts.includeTests && isTestPath(entry.path)) skipped.tests++;
-    else if (entry.size > maxBytes) skipped.tooLarge++;
-    else sources.push({ entry, language });
+    const reason = notSourceReason(entry.path, rule, entry.size);
+    if (reason) skipped[reason]++;
+    else sources.push({ entry, language: languageOf(entry.path) as Language });
   }
   return { sources, skipped };
 }

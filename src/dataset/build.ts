@@ -20,7 +20,7 @@ import { BranchCache, disambiguateMerges } from './merges.js';
 import { checkPathRequirement } from './path-requirement.js';
 import type { DatasetIssue, DatasetRecord } from './record.js';
 import { CommitChanges, SourceTrees } from './samples.js';
-import { sourceFilter } from './source-files.js';
+import { candidateFileFilter } from './source-files.js';
 import { samplesForIssue, type Sample, type SampleContext, type Variant } from './variants.js';
 
 /** Resolutions that make an issue linkable by default (compared ignoring case). */
@@ -344,7 +344,7 @@ export async function buildDataset(options: BuildOptions): Promise<BuildResult> 
   const maxGapSeconds = gapThreshold(options, variant, graph, chains);
 
   // 4. a-priori states and samples
-  const isSource = sourceFilter(withTests);
+  const isSource = candidateFileFilter(withTests);
   const gitRepo = await GitRepo.open(options.repo);
   const ctx: SampleContext = {
     repo: options.repo,

@@ -1,4 +1,8 @@
-/** Reading a dataset file written by `issueloc dataset build` or `dataset import` (JSONL of records). */
+/**
+ * Reading dataset records: the JSONL written by `issueloc dataset build` or `dataset import`.
+ * A file of any kind (records or a benchmark's rows) is loaded by `loadDataset`
+ * (src/dataset/import/load.ts), which reads records with this.
+ */
 import { readIssueFile } from '../issues/read-text.js';
 import { IssuelocError } from '../errors.js';
 import type { DatasetRecord } from './record.js';

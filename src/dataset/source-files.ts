@@ -1,19 +1,25 @@
 /**
- * Which files are candidates and positives: source files by the corpus extension table
- * (`src/corpus/languages.ts`, code only), optionally without test files (`isTestPath`).
+ * Which files are candidates and positives of a dataset and of the file-level evaluation: source
+ * files by the one rule of `isSourceFile` (src/corpus/select.ts), vendored folders included,
+ * tests by the caller.
  */
-import { isTestPath, languageOf } from '../corpus/languages.js';
+import { isTestPath } from '../corpus/languages.js';
+import { isSourceFile } from '../corpus/select.js';
 
-/** Decides whether a path is a source file of the dataset. */
+/** Decides whether a path is a candidate file (a source file of the dataset). */
 export type SourceFilter = (path: string) => boolean;
 
 /**
- * The source filter.
+ * The candidate files of `dataset build`, `dataset import` and `eval` ("file localisation for
+ * issues at large": every source file is a candidate): `isSourceFile` with every language,
+ * vendored folders included (a fix there is a real positive) and no size cap (paths only; `eval
+ * --max-file-bytes` applies when a blob is read).
  *
  * @param withTests keep test files (default true: the paper ranks all source files).
  */
-export function sourceFilter(withTests = true): SourceFilter {
-  return withTests ? (p) => languageOf(p) !== undefined : (p) => languageOf(p) !== undefined && !isTestPath(p);
+export function candidateFileFilter(withTests = true): SourceFilter {
+  const rule = { includeTests: withTests, includeVendored: true };
+  return (p) => isSourceFile(p, rule);
 }
 
 /** Whether any of `paths` is a test file (`isTestPath`). */

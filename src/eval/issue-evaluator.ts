@@ -8,7 +8,8 @@ import { GitRepo } from '../repo/git.js';
 import { createFileRetriever, type RetrieverSettings } from '../retrieve/file-retrievers/registry.js';
 import { rankFiles, type FileRetriever, type QueryTerms } from '../retrieve/file-retrievers/types.js';
 import { DEFAULT_METRICS, evaluateQuery, type MetricValues } from '../metrics/ranking-metrics.js';
-import { isCandidateFile, StateCorpusBuilder, type SkippedFiles } from './state-corpus.js';
+import { StateCorpusBuilder, type SkippedFiles } from './state-corpus.js';
+import { candidateFileFilter } from '../dataset/source-files.js';
 import { commitInfo, stateFiles } from './state-files.js';
 import { tokenizerFor, type TextSettings } from './text-settings.js';
 
@@ -89,10 +90,12 @@ export class IssueEvaluator {
   private readonly repos = new Map<string, Promise<RepoContext>>();
   private readonly retrievers: FileRetriever[];
   private readonly tokenizer;
+  private readonly isCandidate: (path: string) => boolean;
 
   /** @throws IssuelocError for an unknown retriever name. */
   constructor(private readonly settings: LoopSettings) {
     this.tokenizer = tokenizerFor(settings.text);
+    this.isCandidate = candidateFileFilter(settings.includeTests);
     this.retrievers = settings.retrievers.map((r) => createFileRetriever(r, settings.retrieverSettings));
     for (const r of this.retrievers) {
       this.timings.indexMillis[r.name] = 0;
@@ -122,7 +125,7 @@ export class IssueEvaluator {
     let t = performance.now();
     const commit = await commitInfo(repo, task.aprioriCommit);
     if (!commit) throw new Error(`a-priori commit ${task.aprioriCommit} of issue ${task.id} disappeared`);
-    const files = (await stateFiles(repo, commit)).filter((f) => isCandidateFile(f.path, this.settings.includeTests));
+    const files = (await stateFiles(repo, commit)).filter((f) => this.isCandidate(f.path));
     this.timings.listMillis += performance.now() - t;
     const before = { ...builder.timings };
     const { corpus, skipped } = await builder.corpus(files);

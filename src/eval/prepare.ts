@@ -8,7 +8,7 @@
 import type { DatasetRecord } from '../dataset/record.js';
 import { countIdentifiers } from '../text/issue-signals.js';
 import { issueQueryText, type IssueTextOptions } from './issue-text.js';
-import { isCandidateFile } from './state-corpus.js';
+import { candidateFileFilter } from '../dataset/source-files.js';
 import type { GitRepo } from '../repo/git.js';
 import { commitInfo, stateFiles } from './state-files.js';
 
@@ -65,6 +65,7 @@ export async function prepareIssues(
 ): Promise<{ issues: PreparedIssue[]; skipped: SkippedRecord[] }> {
   const issues: PreparedIssue[] = [];
   const skipped: SkippedRecord[] = [];
+  const isCandidate = candidateFileFilter(options.includeTests);
   let done = 0;
   for (const r of records) {
     options.onProgress?.(done++, records.length);
@@ -111,7 +112,7 @@ export async function prepareIssues(
     const positives = [...new Set(r.positives)];
     const counts = countIdentifiers(queryText);
     let candidates = 0;
-    for (const f of files) if (isCandidateFile(f.path, options.includeTests)) candidates++;
+    for (const f of files) if (isCandidate(f.path)) candidates++;
     issues.push({
       id,
       repoPath: options.repoPath,
@@ -120,8 +121,8 @@ export async function prepareIssues(
       aprioriCommit: apriori.sha,
       aprioriTime: apriori.committerTime,
       firstCommitTime: firstTime,
-      positives: positives.filter((p) => isCandidateFile(p, options.includeTests)),
-      droppedPositives: positives.filter((p) => !isCandidateFile(p, options.includeTests)),
+      positives: positives.filter((p) => isCandidate(p)),
+      droppedPositives: positives.filter((p) => !isCandidate(p)),
       candidates,
       queryText,
       identifiers: counts.total,

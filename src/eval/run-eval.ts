@@ -16,9 +16,9 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { IssuelocError } from '../errors.js';
-import { mirrorPath } from '../dataset/import/mirrors.js';
+import { mirrorPath } from '../repo/mirrors.js';
 import type { DatasetRecord } from '../dataset/record.js';
-import { readDataset } from '../dataset/read.js';
+import { loadDataset } from '../dataset/import/load.js';
 import { GitRepo } from '../repo/git.js';
 import type { RetrieverSettings } from '../retrieve/file-retrievers/registry.js';
 import { IssueEvaluator, type IssueOutcome, type IssueTask, type LoopSettings, type LoopTimings } from './issue-evaluator.js';
@@ -36,7 +36,10 @@ export type SplitLabel = 'validation' | 'test' | 'all';
 
 /** Options of {@link runEvaluation}. */
 export interface EvalOptions {
-  /** Dataset JSONL (records of `src/dataset/record.ts`). */
+  /**
+   * Dataset JSONL: records of `src/dataset/record.ts`, or a SWE-bench, Loc-Bench or Tomcat file
+   * (`loadDataset`; SWE-bench and Tomcat need `mirrors`); rows that give no record are skipped.
+   */
   readonly dataset: string;
   /** The repository every record refers to (work tree or bare). */
   readonly repo?: string;
@@ -134,11 +137,13 @@ export interface EvalRun {
  *   of fewer than 2 issues, or a worker failure (its message).
  */
 export async function runEvaluation(options: EvalOptions, sink: OutcomeSink = () => {}): Promise<EvalRun> {
-  const records = readDataset(options.dataset);
+  const loaded = await loadDataset(options.dataset, { mirrors: options.mirrors });
+  const { records } = loaded;
   if (records.length === 0) throw new IssuelocError(`${options.dataset} holds no dataset records`);
   if (!options.repo && !options.mirrors) throw new IssuelocError('give --repo (one repository) or --mirrors (a folder of repositories)');
   const t0 = performance.now();
   const prepared = await prepareAll(records, options);
+  prepared.skipped.unshift(...loaded.dropped);
   const prepareMillis = performance.now() - t0;
   if (prepared.issues.length === 0) {
     throw new IssuelocError(`no record of ${options.dataset} could be evaluated: ${prepared.skipped.length} skipped (first: ${prepared.skipped[0]?.id}: ${prepared.skipped[0]?.reason})`);
@@ -150,7 +155,7 @@ export async function runEvaluation(options: EvalOptions, sink: OutcomeSink = ()
   const byId = new Map(order.map((i) => [i.id, i]));
   const rows: IssueResultRow[] = [];
   const counts: EvalCounts = {
-    records: records.length, evaluated: 0, skippedRecords: prepared.skipped.length,
+    records: records.length + loaded.dropped.length, evaluated: 0, skippedRecords: prepared.skipped.length,
     positivesNotCandidates: order.reduce((s, i) => s + i.droppedPositives.length, 0),
     positivesNotIndexed: 0, issuesWithoutPositives: 0,
     validation: order.filter((i) => i.split === 'validation').length,

@@ -8,20 +8,11 @@
  * memory follows the working set of nearby states, not the whole history.
  */
 import { isBinary, decodeSource } from '../corpus/decode.js';
-import { isTestPath, languageOf } from '../corpus/languages.js';
 import type { GitRepo } from '../repo/git.js';
 import { bagOf, FileCorpusBuilder, Vocabulary, type FileCorpus, type TermBag } from '../retrieve/file-retrievers/corpus.js';
 import type { Tokenizer } from '../text/tokenize.js';
 import type { StateFile } from './state-files.js';
 import { fileNameOf } from './text-settings.js';
-
-/**
- * Whether a path is a candidate file: source code by its extension (`src/corpus/languages.ts`),
- * test files included unless `includeTests` is false (the paper ranks all source files).
- */
-export function isCandidateFile(path: string, includeTests: boolean): boolean {
-  return languageOf(path) !== undefined && (includeTests || !isTestPath(path));
-}
 
 /** Files of a state left out of its corpus, by reason. */
 export interface SkippedFiles {

@@ -28,28 +28,173 @@ export type FieldTerms = ReadonlyMap<string, number>;
 const MAX_TF = 65535;
 
 /**
- * Collects documents, then freezes them into an {@link InvertedIndex}.
+ * One field of every document, doc-major (compressed sparse rows), the input of
+ * {@link invertFields}. For D documents and E (document, term) entries:
+ * - `start[d] .. start[d+1]`: the entries of document d (length D + 1);
+ * - `term[e]`: the term id (each term at most once per document; any order);
+ * - `tf[e]`: the term's count in this field of that document;
+ * - `length[d]`: the field's length in tokens (length D).
+ */
+export interface DocFieldRows {
+  readonly start: ArrayLike<number>;
+  readonly term: ArrayLike<number>;
+  readonly tf: ArrayLike<number>;
+  readonly length: ArrayLike<number>;
+}
+
+/** Term-major view of doc-major rows: `start[t] .. start[t+1]` are the postings of term t. */
+export interface Postings {
+  /** Uint32Array of the number of term ids + 1. */
+  readonly start: Uint32Array;
+  /** Document of each posting, ascending within a term. */
+  readonly doc: Uint32Array;
+  /** Entry index in the doc-major rows (to read any per-entry value: a tf, a weight). */
+  readonly entry: Uint32Array;
+}
+
+/**
+ * Inverts doc-major rows (each term at most once per document) into postings by a counting sort
+ * over term ids: the one inversion of the project, behind {@link invertFields} and the vector
+ * space retrievers of the evaluation (TF-IDF, rVSM, LSI, whose entries carry weights).
+ * Cost O(E + T) for E entries and T term ids.
+ * @param termCount number of term ids (every id in `rows.term` is below it).
+ */
+export function invertRows(rows: { readonly start: ArrayLike<number>; readonly term: ArrayLike<number> }, termCount: number): Postings {
+  const n = rows.start.length - 1;
+  const E = rows.start[n];
+  const { term } = rows;
+  const start = new Uint32Array(termCount + 1);
+  for (let e = 0; e < E; e++) start[term[e] + 1]++;
+  for (let t = 0; t < termCount; t++) start[t + 1] += start[t];
+  const cursor = start.slice(0, termCount);
+  const doc = new Uint32Array(E);
+  const entry = new Uint32Array(E);
+  for (let d = 0; d < n; d++) {
+    for (let e = rows.start[d], end = rows.start[d + 1]; e < end; e++) {
+      const slot = cursor[term[e]]++;
+      doc[slot] = d;
+      entry[slot] = e;
+    }
+  }
+  return { start, doc, entry };
+}
+
+/**
+ * Freezes documents given field by field into an {@link InvertedIndex}, behind
+ * {@link IndexBuilder} (code index) and the file corpora of the evaluation
+ * (src/retrieve/file-retrievers/bm25f.ts): each document's terms of every field merged into one
+ * entry per term with a tf per field (clamped to 65535), then inverted by {@link invertRows}.
+ * Postings of a term are in ascending document order.
  *
- * Documents get ids 0, 1, 2 … in the order they are added. Each document gives, per field (in the
- * order of `fieldNames`), its term counts and its length in tokens (a length may exceed the sum
- * of counts when stop words were counted in it; pass the sum if unsure).
+ * @param vocabulary term strings by id; every id in `fields` must be below its length.
+ * @param termIds term → id (may hold more terms than `vocabulary`, e.g. a shared vocabulary that
+ *   grew later; scorers must ignore ids at or past `vocabulary.length`).
+ * @param fields one {@link DocFieldRows} per field, in `fieldNames` order, all of D documents.
+ * Cost: O(E·F + T) for E entries, typed arrays only.
+ */
+export function invertFields(
+  fieldNames: readonly string[], vocabulary: readonly string[], termIds: ReadonlyMap<string, number>, fields: readonly DocFieldRows[],
+): InvertedIndex {
+  const F = fields.length;
+  const T = vocabulary.length;
+  const D = F === 0 ? 0 : fields[0].length.length;
+  let bound = 0;
+  for (const r of fields) bound += r.start[D];
+  // each document's distinct terms (first-seen order), with a tf per field
+  const docStart = new Uint32Array(D + 1);
+  const docTerm = new Uint32Array(bound);
+  const docTf = new Uint16Array(bound * F);
+  const lastDoc = new Int32Array(T).fill(-1);
+  const entryOf = new Uint32Array(T);
+  let u = 0;
+  for (let d = 0; d < D; d++) {
+    for (let f = 0; f < F; f++) {
+      const { start, term, tf } = fields[f];
+      for (let e = start[d], end = start[d + 1]; e < end; e++) {
+        const t = term[e];
+        if (lastDoc[t] !== d) {
+          lastDoc[t] = d;
+          entryOf[t] = u;
+          docTerm[u++] = t;
+        }
+        const n = tf[e];
+        docTf[entryOf[t] * F + f] = n < MAX_TF ? n : MAX_TF;
+      }
+    }
+    docStart[d + 1] = u;
+  }
+  const postings = invertRows({ start: docStart, term: docTerm }, T);
+  const postingTf = new Uint16Array(u * F);
+  for (let p = 0; p < u; p++) {
+    const from = postings.entry[p] * F;
+    for (let f = 0; f < F; f++) postingTf[p * F + f] = docTf[from + f];
+  }
+  const fieldLength = new Uint32Array(D * F);
+  for (let f = 0; f < F; f++) {
+    const { length } = fields[f];
+    for (let d = 0; d < D; d++) fieldLength[d * F + f] = length[d];
+  }
+  return { fieldNames, vocabulary, termIds, docCount: D, postingStart: postings.start, postingDoc: postings.doc, postingTf, fieldLength };
+}
+
+/** A Uint32Array that grows by doubling: {@link reserve}, then write `buf[size++]`. */
+class U32List {
+  buf = new Uint32Array(1024);
+  size = 0;
+
+  /** Makes room for `n` more values (`buf` may be replaced). */
+  reserve(n: number): void {
+    if (this.size + n <= this.buf.length) return;
+    let cap = this.buf.length * 2;
+    while (cap < this.size + n) cap *= 2;
+    const next = new Uint32Array(cap);
+    next.set(this.buf.subarray(0, this.size));
+    this.buf = next;
+  }
+
+  push(x: number): void {
+    this.reserve(1);
+    this.buf[this.size++] = x;
+  }
+
+  /** The values so far (a view, valid until the next reserve). */
+  view(): Uint32Array {
+    return this.buf.subarray(0, this.size);
+  }
+}
+
+/** One field's rows while documents are added. */
+interface FieldRowsBuilder {
+  start: U32List;
+  term: U32List;
+  tf: U32List;
+  length: U32List;
+}
+
+/**
+ * Collects documents with string terms, then freezes them into an {@link InvertedIndex} (by
+ * {@link invertFields}).
  *
- * Cost: O(P log P) memory-light build (one pass to count, one to fill).
+ * Documents get ids 0, 1, 2 … in the order they are added; terms get ids in first-seen order
+ * (field by field, each map in its order). Each document gives, per field (in the order of
+ * `fieldNames`), its term counts and its length in tokens (a length may exceed the sum of counts
+ * when stop words were counted in it; pass the sum if unsure).
  */
 export class IndexBuilder {
   private readonly fieldNames: readonly string[];
   private readonly termIds = new Map<string, number>();
   private readonly vocabulary: string[] = [];
-  /** Per document: flat [termId, field, tf, termId, field, tf, …]. */
-  private readonly docEntries: Uint32Array[] = [];
-  private readonly lengths: number[] = [];
-  private postings = 0;
-  /** Per term: the last document that held it (counts distinct terms per document). */
-  private readonly lastDoc: number[] = [];
+  private readonly rows: FieldRowsBuilder[];
+  private docs = 0;
 
   constructor(fieldNames: readonly string[]) {
     if (fieldNames.length === 0) throw new Error('IndexBuilder needs at least one field');
     this.fieldNames = fieldNames;
+    this.rows = fieldNames.map(() => {
+      const start = new U32List();
+      start.push(0);
+      return { start, term: new U32List(), tf: new U32List(), length: new U32List() };
+    });
   }
 
   /**
@@ -60,93 +205,46 @@ export class IndexBuilder {
   add(fields: readonly FieldTerms[], lengths?: readonly number[]): number {
     const F = this.fieldNames.length;
     if (fields.length !== F) throw new Error(`document has ${fields.length} fields, index has ${F}`);
-    let n = 0;
-    for (const f of fields) n += f.size;
-    const entries = new Uint32Array(n * 3);
-    const docId = this.docEntries.length;
-    let distinct = 0;
-    let i = 0;
     for (let f = 0; f < F; f++) {
+      const rows = this.rows[f];
+      const terms = fields[f];
+      rows.term.reserve(terms.size);
+      rows.tf.reserve(terms.size);
+      const termBuf = rows.term.buf;
+      const tfBuf = rows.tf.buf;
+      let e = rows.term.size;
       let sum = 0;
-      for (const [term, tf] of fields[f]) {
+      for (const [term, tf] of terms) {
         let id = this.termIds.get(term);
         if (id === undefined) {
           id = this.vocabulary.length;
           this.termIds.set(term, id);
           this.vocabulary.push(term);
-          this.lastDoc.push(-1);
         }
-        if (this.lastDoc[id] !== docId) {
-          this.lastDoc[id] = docId;
-          distinct++;
-        }
-        entries[i++] = id;
-        entries[i++] = f;
-        entries[i++] = Math.min(tf, MAX_TF);
+        termBuf[e] = id;
+        tfBuf[e] = Math.min(tf, MAX_TF);
+        e++;
         sum += tf;
       }
-      this.lengths.push(lengths ? lengths[f] : sum);
+      rows.term.size = e;
+      rows.tf.size = e;
+      rows.start.push(e);
+      rows.length.push(lengths ? lengths[f] : sum);
     }
-    this.postings += distinct;
-    this.docEntries.push(entries);
-    return this.docEntries.length - 1;
+    return this.docs++;
   }
 
   /** Number of documents added so far. */
   get size(): number {
-    return this.docEntries.length;
+    return this.docs;
   }
 
   /** Freezes the collected documents into typed arrays. The builder must not be reused. */
   build(): InvertedIndex {
-    const F = this.fieldNames.length;
-    const T = this.vocabulary.length;
-    const D = this.docEntries.length;
-    const df = new Uint32Array(T);
-    // A term may appear in several fields of one document: count it once per document.
-    const lastDoc = new Int32Array(T).fill(-1);
-    for (let d = 0; d < D; d++) {
-      const e = this.docEntries[d];
-      for (let i = 0; i < e.length; i += 3) {
-        const t = e[i];
-        if (lastDoc[t] !== d) {
-          lastDoc[t] = d;
-          df[t]++;
-        }
-      }
-    }
-    const postingStart = new Uint32Array(T + 1);
-    for (let t = 0; t < T; t++) postingStart[t + 1] = postingStart[t] + df[t];
-    const P = postingStart[T];
-    const postingDoc = new Uint32Array(P);
-    const postingTf = new Uint16Array(P * F);
-    const cursor = postingStart.slice(0, T);
-    lastDoc.fill(-1);
-    const slotOf = new Uint32Array(T);
-    for (let d = 0; d < D; d++) {
-      const e = this.docEntries[d];
-      for (let i = 0; i < e.length; i += 3) {
-        const t = e[i];
-        if (lastDoc[t] !== d) {
-          lastDoc[t] = d;
-          slotOf[t] = cursor[t]++;
-          postingDoc[slotOf[t]] = d;
-        }
-        postingTf[slotOf[t] * F + e[i + 1]] = e[i + 2];
-      }
-    }
-    const fieldLength = Uint32Array.from(this.lengths);
-    this.docEntries.length = 0;
-    return {
-      fieldNames: this.fieldNames,
-      vocabulary: this.vocabulary,
-      termIds: this.termIds,
-      docCount: D,
-      postingStart,
-      postingDoc,
-      postingTf,
-      fieldLength,
-    };
+    const fields = this.rows.map((r) => ({ start: r.start.view(), term: r.term.view(), tf: r.tf.view(), length: r.length.view() }));
+    const index = invertFields(this.fieldNames, this.vocabulary, this.termIds, fields);
+    this.rows.length = 0;
+    return index;
   }
 }
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { CodeIndex, IndexSettings } from '../index/code-index.js';
 import { indexCommit } from '../index/index-commit.js';
 import { GitRepo } from '../repo/git.js';
-import { mirrorPath } from '../dataset/import/mirrors.js';
+import { mirrorPath } from '../repo/mirrors.js';
 import { modulesOf } from '../dataset/function-positives.js';
 import type { DatasetRecord } from '../dataset/record.js';
 import { extractIssueSignals, type IssueSignals } from '../text/issue-signals.js';

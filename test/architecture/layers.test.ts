@@ -17,8 +17,6 @@ const edges = repositoryImports(root, ['src', 'bench']);
  * test asks for the entry to be deleted, so the list only shrinks.
  */
 const KNOWN_LEAKS: readonly { from: string; to: string; why: string }[] = [
-  // being fixed in h-concepts: learning to rank reads datasets with readDataset instead of re-running the importers
-  { from: 'src/ltr/', to: 'src/dataset/import/', why: 'ltr re-runs the benchmark importers' },
 ];
 
 /**

@@ -7,7 +7,7 @@ import { GitRepo } from '../../src/repo/git.js';
 import { importSwebench } from '../../src/dataset/import/swebench.js';
 import { importLocbench } from '../../src/dataset/import/locbench.js';
 import { importTomcat } from '../../src/dataset/import/tomcat.js';
-import { mirrorPath } from '../../src/dataset/import/mirrors.js';
+import { mirrorPath } from '../../src/repo/mirrors.js';
 import { cleanup, commitFiles, git, tempDir } from '../repo/git-fixture.js';
 import { fixtureData, sharedDataOrSkip } from '../fixtures/data.js';
 

@@ -1,6 +1,6 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_ISSUE_TEXT } from '../../src/eval/issue-text.js';
 import { reciprocalRank } from '../../src/metrics/ranking-metrics.js';
@@ -128,4 +128,22 @@ test('--mirrors: each record is evaluated in its own repository; records of abse
   assert.match(run.skipped[0].reason, /repository other\/absent is not under/);
   assert.ok(run.issues.every((i) => i.repoPath.endsWith(join('demo+proj', 'repo'))));
   assert.deepEqual(run.rows.map((r) => r.positiveRanks), [[1], [1]]);
+});
+
+test('a benchmark file is evaluated as it is (loadDataset): Loc-Bench rows need no import; SWE-bench needs --mirrors', async () => {
+  const row = (id: string, base: string, files: string[], text: string) => ({
+    instance_id: id, repo: 'demo/proj', base_commit: base, problem_statement: text, patch: '', category: 'Bug Report',
+    edit_functions: files.map((f) => `${f}:X.f`), edit_files: files, patch_files: files,
+  });
+  const file = join(fx.dir, 'locbench.jsonl');
+  writeFileSync(file, [
+    row('demo__proj-1', fx.commits[0], ['src/http/Cookie.java'], 'Cookie header parsing fails\nA quoted cookie value returns null.'),
+    row('demo__proj-2', fx.commits[2], ['src/http/Session.java'], 'Session expires too early\nA session expired exactly at its timeout.'),
+  ].map((r) => JSON.stringify(r)).join('\n') + '\n');
+  const run = await runEvaluation(options({ dataset: file, split: 'all', retrievers: ['bm25f'] }));
+  assert.equal(run.counts.evaluated, 2);
+  assert.deepEqual(run.rows.map((r) => r.positiveRanks), [[1], [1]]);
+  const swe = join(fx.dir, 'swe.jsonl');
+  writeFileSync(swe, `${JSON.stringify({ instance_id: 'demo__proj-3', repo: 'demo/proj', base_commit: fx.commits[0], problem_statement: 't', patch: '' })}\n`);
+  await assert.rejects(runEvaluation(options({ dataset: swe, split: 'all' })), /swe\.jsonl: reading the gold of a SWE-bench file needs its repositories/);
 });

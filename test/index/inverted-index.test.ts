@@ -2,7 +2,9 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { averageFieldLengths, documentFrequency, IndexBuilder } from '../../src/index/inverted-index.js';
+import { averageFieldLengths, documentFrequency, IndexBuilder, invertFields } from '../../src/index/inverted-index.js';
+import { corpusInvertedIndex } from '../../src/retrieve/file-retrievers/bm25f.js';
+import { corpusFromTokens, Vocabulary } from '../../src/retrieve/file-retrievers/corpus.js';
 import { readIndexFile, writeIndexFile } from '../../src/index/store.js';
 import { setCacheWarningSink } from '../../src/util/checked-file.js';
 import { cleanup, tempDir } from '../repo/git-fixture.js';
@@ -39,6 +41,29 @@ test('field lengths default to the sum of counts; averages per field', () => {
   const avg = averageFieldLengths(idx);
   assert.ok(Math.abs(avg[0] - 2 / 3) < 1e-12);
   assert.ok(Math.abs(avg[1] - 3) < 1e-12);
+});
+
+test('one inversion: a file corpus (term ids given) and IndexBuilder (string terms) give the same index', () => {
+  const vocabulary = new Vocabulary();
+  // the same documents as sample(), as token lists; the shared vocabulary assigns ids in the same first-seen order
+  const corpus = corpusFromTokens([
+    { id: 'a', fields: [['parse'], ['parse', 'parse', 'token']] },
+    { id: 'b', fields: [[], ['token', 'token', 'token', 'lexer']] },
+    { id: 'c', fields: [['lexer'], ['lexer', 'parse']] },
+  ], vocabulary, ['name', 'body']);
+  const fromCorpus = corpusInvertedIndex(corpus);
+  vocabulary.idOf('added-later');
+  const fromBuilder = sample();
+  assert.deepEqual(fromCorpus.vocabulary, fromBuilder.vocabulary, 'a term added to the shared vocabulary later is not in the index');
+  for (const k of ['postingStart', 'postingDoc', 'postingTf', 'fieldLength'] as const) assert.deepEqual([...fromCorpus[k]], [...fromBuilder[k]], k);
+  // rows in any term order within a document; tf clamped to 65535
+  const direct = invertFields(['body'], ['x', 'y'], new Map([['x', 0], ['y', 1]]), [
+    { start: [0, 2, 3], term: [1, 0, 1], tf: [70000, 2, 1], length: [70002, 1] },
+  ]);
+  assert.deepEqual([...direct.postingStart], [0, 1, 3]);
+  assert.deepEqual([...direct.postingDoc], [0, 0, 1]);
+  assert.deepEqual([...direct.postingTf], [2, 65535, 1]);
+  assert.deepEqual([...direct.fieldLength], [70002, 1]);
 });
 
 test('index file round-trips arrays, vocabulary and meta', () => {

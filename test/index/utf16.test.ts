@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { GitRepo } from '../../src/repo/git.js';
 import { indexCommit } from '../../src/index/index-commit.js';
-import { buildCorpus } from '../../src/corpus/corpus.js';
+import { UnitSourceReader } from '../../src/embed/unit-source.js';
 import { Localizer } from '../../src/retrieve/localize.js';
 import { cleanup, commitFiles, tempDir } from '../repo/git-fixture.js';
 
@@ -28,16 +28,13 @@ test('UTF-16 LE and BE files with a byte-order mark are indexed; without one the
     });
     const repo = await GitRepo.open(join(dir, 'repo'));
     const { codeIndex } = await indexCommit(repo, commit, { cacheDir: join(dir, 'cache') });
-    const corpus = await buildCorpus(repo, commit);
+    const texts = await new UnitSourceReader(repo, commit).texts(codeIndex.units.filter((u) => u.qualifiedName === 'read_registry_key'));
     await repo.close();
     const ids = codeIndex.units.map((u) => `${u.path}:${u.qualifiedName} ${u.startLine}-${u.endLine}`);
     assert.deepEqual(ids.sort(), ['src/Reader.java:Reader.readBigEndianWord 2-2', 'win/registry.py:read_registry_key 3-5']);
     assert.equal(codeIndex.stats.skipped.binary, 1, 'the file without a mark');
-    assert.deepEqual(corpus.files.map((f) => f.path).sort(), ['src/Reader.java', 'win/registry.py']);
-    assert.equal(corpus.skipped.binary, 1);
-    assert.equal(corpus.decodedAsWindows1252, 0, 'UTF-16 is not counted as windows-1252');
-    const unit = corpus.units.find((u) => u.qualifiedName === 'read_registry_key');
-    assert.equal(unit?.text, 'def read_registry_key(name):\n    """Lire la clé « name »."""\n    return os.environ[name]');
+    assert.deepEqual(codeIndex.filePaths, ['src/Reader.java', 'win/registry.py']);
+    assert.deepEqual(texts, ['def read_registry_key(name):\n    """Lire la clé « name »."""\n    return os.environ[name]']);
     const l = new Localizer(codeIndex);
     const loc = l.localize(l.queryOf('registry key'), { top: 3 });
     assert.equal(loc.functions[0]?.id, 'win/registry.py:read_registry_key');

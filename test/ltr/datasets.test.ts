@@ -1,10 +1,10 @@
-// Dataset files as labelled issues: the kind is recognised from the first row, and the index
+// Dataset files as labelled issues (loaded by loadDataset, test/dataset/read.test.ts); the index
 // settings follow each benchmark's protocol.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { datasetKind, protocolIndexSettings, readLabelledIssues } from '../../src/ltr/datasets.js';
+import { protocolIndexSettings, readLabelledIssues } from '../../src/ltr/datasets.js';
 import { cleanup, tempDir } from '../repo/git-fixture.js';
 
 /** Every temporary folder of this file lives here, removed at the end. */
@@ -23,7 +23,6 @@ test('Loc-Bench rows: gold functions, modules and files; Python-only index setti
     patch: '', category: 'Performance Issue',
     edit_functions: ['pkg/grid.py:Grid.face_centroids', 'pkg/util.py:helper'], edit_files: ['pkg/grid.py', 'pkg/util.py'], patch_files: ['pkg/grid.py', 'pkg/util.py'],
   }]);
-  assert.equal(datasetKind(file), 'locbench');
   const data = await readLabelledIssues(file, mkdtempSync(join(scratch, 'mirrors-')));
   assert.equal(data.kind, 'locbench');
   assert.deepEqual(data.indexSettings, { languages: ['python'] });
@@ -40,9 +39,4 @@ test('protocol index settings per dataset kind', () => {
   assert.deepEqual(protocolIndexSettings('swebench'), { languages: ['python'] });
   assert.deepEqual(protocolIndexSettings('tomcat'), { includeTests: true });
   assert.deepEqual(protocolIndexSettings('records'), {});
-});
-
-test('an unknown dataset kind is named', () => {
-  const file = jsonl([{ foo: 1 }]);
-  assert.throws(() => datasetKind(file), /unknown dataset kind/);
 });

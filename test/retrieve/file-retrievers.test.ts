@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { IndexBuilder } from '../../src/index/inverted-index.js';
+import { IndexBuilder, invertRows } from '../../src/index/inverted-index.js';
 import { Bm25fScorer } from '../../src/retrieve/bm25f.js';
 import {
-  bagOf, corpusFromTokens, invert, jointField, Vocabulary,
+  bagOf, corpusFromTokens, jointField, Vocabulary,
 } from '../../src/retrieve/file-retrievers/corpus.js';
 import { Bm25fFileRetriever, corpusInvertedIndex } from '../../src/retrieve/file-retrievers/bm25f.js';
 import { createFileRetriever, parseRetrieverList } from '../../src/retrieve/file-retrievers/registry.js';
@@ -41,7 +41,7 @@ test('bags count tokens with ids ascending; joint field sums fields; invert list
   for (let p = joint.start[0]; p < joint.start[1]; p++) row0.set(joint.term[p], joint.tf[p]);
   assert.equal(row0.get(java), 1);
   assert.equal(row0.get(token), 2);
-  const post = invert(joint, c.vocabulary.size);
+  const post = invertRows(joint, c.vocabulary.size);
   assert.deepEqual([...post.doc.subarray(post.start[java], post.start[java + 1])], [0, 1, 2]);
   assert.deepEqual([...post.doc.subarray(post.start[token], post.start[token + 1])], [0, 1]);
 });

@@ -8,7 +8,7 @@ import type { IssueSourceOptions } from '../../issues/types.js';
 import type { UnitExtractor } from '../function-positives.js';
 import { datasetIssue } from '../build.js';
 import type { DatasetIssue, DatasetRecord } from '../record.js';
-import { sourceFilter } from '../source-files.js';
+import { candidateFileFilter } from '../source-files.js';
 
 /** Opens the repository of a GitHub `owner/name`, or gives null when it is not available. */
 export type RepoOpener = (ownerName: string) => Promise<GitRepo | null>;
@@ -56,16 +56,16 @@ export function benchmarkIssue(fields: IssueFields, origin: string, options: Iss
 }
 
 /**
- * Number of candidate files at `commit`: the source files a localiser ranks (`sourceFilter`);
+ * Number of candidate files at `commit`: the source files a localiser ranks (`candidateFileFilter`);
  * without tests by default, as in the SWE-bench protocol's corpus.
  */
 export async function countCandidates(repo: GitRepo, commit: string, withTests = false): Promise<number> {
   return countCandidatePaths(await repo.listPaths(commit), withTests);
 }
 
-/** Number of source files among `paths` (`sourceFilter(withTests)`; default: tests left out). */
+/** Number of source files among `paths` (`candidateFileFilter(withTests)`; default: tests left out). */
 export function countCandidatePaths(paths: Iterable<string>, withTests = false): number {
-  const isSource = sourceFilter(withTests);
+  const isSource = candidateFileFilter(withTests);
   let n = 0;
   for (const p of paths) if (isSource(p)) n++;
   return n;

@@ -9,9 +9,9 @@ import { GitRepo } from '../../repo/git.js';
 import type { IssueSourceOptions } from '../../issues/types.js';
 import type { UnitExtractor } from '../function-positives.js';
 import type { DatasetRecord } from '../record.js';
-import type { DroppedSample, ImportResult, RepoOpener } from './common.js';
+import type { DroppedSample, ImportOptions, ImportResult, RepoOpener } from './common.js';
 import { importLocbench } from './locbench.js';
-import { RepoPool } from './mirrors.js';
+import { RepoPool } from '../../repo/mirrors.js';
 import { importSwebench } from './swebench.js';
 import { importTomcat } from './tomcat.js';
 
@@ -117,18 +117,33 @@ function mirrorPool(dir: string): RepoSource {
   return { open: pool.open, close: () => pool.close() };
 }
 
-async function importWith(options: RunImportOptions, source: RepoSource): Promise<ImportResult> {
-  const common = {
-    skipInvalid: options.skipInvalid, typeTable: options.typeTable, extract: options.extract,
-    variant: options.variant, progress: options.progress,
-  };
-  if (options.from === 'tomcat') {
-    const repo = await source.open('apache/tomcat');
-    if (!repo) throw new IssuelocError(`the Tomcat set needs apache/tomcat: no apache+tomcat/repo under ${options.mirrors}`);
-    return importTomcat(options.input, { ...common, repo });
+/** Options of {@link importBenchmark}: the importers' own, with their repositories from `openRepo`. */
+export interface BenchmarkImportOptions extends ImportOptions {
+  /** SWE-bench: keep instances whose patch edits no existing function (default false, as ref_eval). */
+  keepWithoutFunctions?: boolean;
+  /** Tomcat: compute positive functions (default true; false = file level only, faster). */
+  functions?: boolean;
+  /** Where the repositories come from, for the error when apache/tomcat is missing. */
+  reposFrom?: string;
+}
+
+/**
+ * The records of one benchmark file by its format: `importSwebench`, `importLocbench` (gold as
+ * given; with `openRepo` also the candidate counts and repository paths) or `importTomcat`
+ * (apache/tomcat from `openRepo`). The one dispatch over the importers, behind `dataset import`
+ * ({@link runImport}) and `loadDataset` (src/dataset/import/load.ts).
+ *
+ * @throws IssuelocError when Tomcat's repository is not available, or from the importers.
+ */
+export async function importBenchmark(from: ImportSource, input: string, options: BenchmarkImportOptions): Promise<ImportResult> {
+  const { keepWithoutFunctions, functions, reposFrom, openRepo, ...common } = options;
+  if (from === 'tomcat') {
+    const repo = openRepo ? await openRepo('apache/tomcat') : null;
+    if (!repo) throw new IssuelocError(`${input}: the Tomcat set needs apache/tomcat: no apache+tomcat/repo under ${reposFrom ?? 'the mirrors folder'}`);
+    return importTomcat(input, { ...common, repo, functions });
   }
-  if (options.from === 'locbench') return importLocbench(options.input, { ...common, openRepo: source.open });
-  return importSwebench(options.input, { ...common, openRepo: source.open, keepWithoutFunctions: options.keepWithoutFunctions });
+  if (from === 'locbench') return importLocbench(input, { ...common, openRepo });
+  return importSwebench(input, { ...common, openRepo, keepWithoutFunctions });
 }
 
 /**
@@ -150,7 +165,11 @@ export async function runImport(options: RunImportOptions): Promise<ImportRun> {
   const source = options.repo !== undefined ? await singleRepo(options.repo, options.input) : mirrorPool(options.mirrors as string);
   let result: ImportResult;
   try {
-    result = await importWith(options, source);
+    result = await importBenchmark(options.from, options.input, {
+      skipInvalid: options.skipInvalid, typeTable: options.typeTable, extract: options.extract,
+      variant: options.variant, progress: options.progress,
+      openRepo: source.open, keepWithoutFunctions: options.keepWithoutFunctions, reposFrom: options.mirrors,
+    });
   } finally {
     await source.close();
   }

@@ -11,7 +11,7 @@
  * The collection statistics (IDF, average field lengths) are those of the indexed corpus: the
  * candidate files of one a-priori state.
  */
-import type { InvertedIndex } from '../../index/inverted-index.js';
+import { invertFields, type InvertedIndex } from '../../index/inverted-index.js';
 import { Bm25fScorer, type Bm25fParams } from '../bm25f.js';
 import type { FileCorpus } from './corpus.js';
 import type { FileRetriever, QueryTerms } from './types.js';
@@ -27,64 +27,12 @@ export interface Bm25fFileOptions {
 }
 
 /**
- * The inverted index of a corpus (all fields), by merging each document's sorted field lists and
- * a counting sort over term ids. Term ids are the corpus vocabulary's. Cost O(P·F + T).
+ * The inverted index of a corpus (all fields; `invertFields`, the project's one inversion), its
+ * term ids the corpus vocabulary's as it is now (ids added to the shared vocabulary later are
+ * past the index's vocabulary).
  */
 export function corpusInvertedIndex(c: FileCorpus): InvertedIndex {
-  const n = c.ids.length;
-  const F = c.fields.length;
-  const V = c.vocabulary.size;
-  let bound = 0;
-  for (const f of c.fields) bound += f.term.length;
-  const uTerm = new Uint32Array(bound);
-  const uDoc = new Uint32Array(bound);
-  const uTf = new Uint16Array(bound * F);
-  const pos = new Uint32Array(F);
-  const end = new Uint32Array(F);
-  let P = 0;
-  for (let d = 0; d < n; d++) {
-    for (let f = 0; f < F; f++) {
-      pos[f] = c.fields[f].start[d];
-      end[f] = c.fields[f].start[d + 1];
-    }
-    for (;;) {
-      let t = 0xffffffff;
-      for (let f = 0; f < F; f++) if (pos[f] < end[f] && c.fields[f].term[pos[f]] < t) t = c.fields[f].term[pos[f]];
-      if (t === 0xffffffff) break;
-      for (let f = 0; f < F; f++) {
-        if (pos[f] < end[f] && c.fields[f].term[pos[f]] === t) {
-          uTf[P * F + f] = Math.min(c.fields[f].tf[pos[f]], 65535);
-          pos[f]++;
-        }
-      }
-      uTerm[P] = t;
-      uDoc[P] = d;
-      P++;
-    }
-  }
-  const postingStart = new Uint32Array(V + 1);
-  for (let p = 0; p < P; p++) postingStart[uTerm[p] + 1]++;
-  for (let t = 0; t < V; t++) postingStart[t + 1] += postingStart[t];
-  const cursor = postingStart.slice(0, V);
-  const postingDoc = new Uint32Array(P);
-  const postingTf = new Uint16Array(P * F);
-  for (let p = 0; p < P; p++) {
-    const slot = cursor[uTerm[p]]++;
-    postingDoc[slot] = uDoc[p];
-    for (let f = 0; f < F; f++) postingTf[slot * F + f] = uTf[p * F + f];
-  }
-  const fieldLength = new Uint32Array(n * F);
-  for (let d = 0; d < n; d++) for (let f = 0; f < F; f++) fieldLength[d * F + f] = c.fields[f].length[d];
-  return {
-    fieldNames: c.fieldNames,
-    vocabulary: c.vocabulary.terms.slice(0, V),
-    termIds: c.vocabulary.ids,
-    docCount: n,
-    postingStart,
-    postingDoc,
-    postingTf,
-    fieldLength,
-  };
+  return invertFields(c.fieldNames, c.vocabulary.terms.slice(0, c.vocabulary.size), c.vocabulary.ids, c.fields);
 }
 
 /** BM25F+ over the files of a corpus (see the module comment). */

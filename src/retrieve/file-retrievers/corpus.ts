@@ -211,36 +211,3 @@ export function jointField(c: FileCorpus): FieldMatrix {
   }
   return { start, term: Uint32Array.from(term), tf: Uint32Array.from(tf), length };
 }
-
-/** Term-major view of a doc-major matrix: `start[t] .. start[t+1]` are the postings of term t. */
-export interface Postings {
-  /** Uint32Array of vocabulary size + 1. */
-  readonly start: Uint32Array;
-  /** Document of each posting, ascending within a term. */
-  readonly doc: Uint32Array;
-  /** Entry index in the doc-major arrays (to read any per-entry value). */
-  readonly entry: Uint32Array;
-}
-
-/**
- * Inverts a doc-major matrix into postings by a counting sort over term ids. Cost O(P + T).
- * @param vocabSize number of term ids (the vocabulary's size when the corpus was built or later).
- */
-export function invert(m: { start: Uint32Array; term: Uint32Array }, vocabSize: number): Postings {
-  const n = m.start.length - 1;
-  const P = m.term.length;
-  const start = new Uint32Array(vocabSize + 1);
-  for (let p = 0; p < P; p++) start[m.term[p] + 1]++;
-  for (let t = 0; t < vocabSize; t++) start[t + 1] += start[t];
-  const cursor = start.slice(0, vocabSize);
-  const doc = new Uint32Array(P);
-  const entry = new Uint32Array(P);
-  for (let d = 0; d < n; d++) {
-    for (let p = m.start[d]; p < m.start[d + 1]; p++) {
-      const slot = cursor[m.term[p]]++;
-      doc[slot] = d;
-      entry[slot] = p;
-    }
-  }
-  return { start, doc, entry };
-}

@@ -18,7 +18,8 @@
  * differs at all (exact, as the paper). The last `maxModels` models are kept, so issues
  * alternating between branches reuse theirs.
  */
-import { invert, type FileCorpus, type Postings, type Vocabulary } from './corpus.js';
+import { invertRows, type Postings } from '../../index/inverted-index.js';
+import { type FileCorpus, type Vocabulary } from './corpus.js';
 import { foldInCoordinates, randomizedLsiBasis, type LsiBasis, type SparseRows } from './linalg.js';
 import { cosineScores, queryVector, termFrequencyRows, tfidfMatrix, type TfWeighting, type WeightedRows } from './tfidf.js';
 import type { FileRetriever, QueryTerms } from './types.js';
@@ -94,7 +95,7 @@ export class LsiRetriever implements FileRetriever {
     this.clock++;
     if (this.k >= n) {
       const { rows, idf, norms } = tfidfMatrix(corpus, this.weighting);
-      this.state = { kind: 'cosine', corpus, rows, idf, norms, postings: invert(rows, corpus.vocabulary.size) };
+      this.state = { kind: 'cosine', corpus, rows, idf, norms, postings: invertRows(rows, corpus.vocabulary.size) };
       this.counters.cosine++;
       return;
     }
@@ -174,7 +175,7 @@ export class LsiRetriever implements FileRetriever {
     corpus.keys.forEach((k, i) => keys.set(k, i));
     const model: LsiModel = {
       vocabulary: corpus.vocabulary,
-      keys, n: corpus.ids.length, idf, rows, postings: invert(rows, V), basis, folded: new Map(), lastUsed: this.clock,
+      keys, n: corpus.ids.length, idf, rows, postings: invertRows(rows, V), basis, folded: new Map(), lastUsed: this.clock,
     };
     this.models.push(model);
     if (this.models.length > this.maxModels) {

@@ -14,7 +14,8 @@
  * - `'zhou'`: as Zhou et al. write it: tf = ln(f) + 1, idf = ln(n / df).
  * The query is weighted like a document. When every file has the same length, g = 1/2 for all.
  */
-import { invert, type FileCorpus, type Postings } from './corpus.js';
+import { invertRows, type Postings } from '../../index/inverted-index.js';
+import { type FileCorpus } from './corpus.js';
 import { cosineScores, documentFrequencies, rowNorms, smoothIdf, termFrequencyRows, type WeightedRows } from './tfidf.js';
 import type { FileRetriever, QueryTerms } from './types.js';
 
@@ -81,7 +82,7 @@ export class RvsmRetriever implements FileRetriever {
     for (let p = 0; p < rows.term.length; p++) rows.val[p] = this.tf(rows.val[p]) * idf[rows.term[p]];
     this.state = {
       corpus, rows, idf, norms: rowNorms(rows), g: lengthFactors(jointLengths(corpus)),
-      postings: invert(rows, corpus.vocabulary.size),
+      postings: invertRows(rows, corpus.vocabulary.size),
     };
   }
 

@@ -14,7 +14,8 @@
  * - `'joint'`: scikit-learn's `TfidfVectorizer` defaults on the joint text (raw counts, l2-normed).
  * The query (one field) is weighted alike; cosine makes the scale of either vector irrelevant.
  */
-import { invert, type FileCorpus, type Postings } from './corpus.js';
+import { invertRows, type Postings } from '../../index/inverted-index.js';
+import { type FileCorpus } from './corpus.js';
 import type { FileRetriever, QueryTerms } from './types.js';
 
 /** How term frequencies are weighted (see the module comment). */
@@ -162,7 +163,7 @@ export class TfidfRetriever implements FileRetriever {
     this.rows = rows;
     this.idf = idf;
     this.norms = norms;
-    this.postings = invert(rows, corpus.vocabulary.size);
+    this.postings = invertRows(rows, corpus.vocabulary.size);
   }
 
   score(query: QueryTerms): Float64Array {

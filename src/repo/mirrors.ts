@@ -3,7 +3,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { GitRepo } from '../../repo/git.js';
+import { GitRepo } from './git.js';
 
 /**
  * The bare git directory of GitHub `owner/name` under `mirrorsDir`: `OWNER+NAME/repo`, else the
