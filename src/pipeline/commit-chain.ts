@@ -58,6 +58,8 @@ export interface ChainResult {
   rerank?: RerankStats;
   /** Milliseconds of the stages before reranking (lexical, embedding the issue, fusion, model, roll-up). */
   retrieveMillis: number;
+  /** Distinct terms of the issue's lexical query (0: only stop words and punctuation); not counted with a model. */
+  queryTerms?: number;
 }
 
 /**
@@ -114,6 +116,7 @@ export class CommitChain {
     const { reranker } = this.opts;
     const depth = Math.max(opts.top, reranker?.options.top ?? 0);
     const stages: StageName[] = ['lexical'];
+    let queryTerms: number | undefined;
     let loc: Localization | undefined;
     if (this.modelRanker) {
       loc = this.modelRanker.localize(
@@ -124,6 +127,7 @@ export class CommitChain {
       stages.push('model');
     } else {
       const query = this.localizer.queryOf(issueText);
+      queryTerms = query.size;
       const lo = { top: depth, signals: opts.signals, matchedTermsPerItem: opts.matchedTermsPerItem };
       if (this.localizer instanceof HybridLocalizer) {
         try {
@@ -138,15 +142,15 @@ export class CommitChain {
     }
     const retrieveMillis = performance.now() - t0;
     if (!reranker || loc.functions.length === 0) {
-      return { localization: cut(loc, opts.top), stages, retrieveMillis };
+      return { localization: cut(loc, opts.top), stages, retrieveMillis, queryTerms };
     }
     const { localization, stats } = await rerankLocalization(loc, this.codeIndex, this.reader, reranker, issueText, opts.top, signal);
     this.reader.forget();
     // every window kept the order before it (endpoint down, nothing usable answered): the
     // previous stage's ranking stands, scores and all, and the rerank stage did not run
-    if (stats.fallbackWindows >= stats.windows) return { localization: cut(loc, opts.top), stages, rerank: stats, retrieveMillis };
+    if (stats.fallbackWindows >= stats.windows) return { localization: cut(loc, opts.top), stages, rerank: stats, retrieveMillis, queryTerms };
     stages.push('rerank');
-    return { localization, stages, rerank: stats, retrieveMillis };
+    return { localization, stages, rerank: stats, retrieveMillis, queryTerms };
   }
 }
 

@@ -332,7 +332,9 @@ class OpenedLocalizer implements IssueLocalizer {
   localize(issueText: string, opts: LocalizeCallOptions = {}): Promise<LocalizeResult> {
     try {
       checkLocalizeCall(issueText, opts, this.options.maxIssueBytes);
-      checkIssueText(issueText, { stem: this.stem });
+      // before the first index is built, and for a model (whose candidates tokenize the issue
+      // themselves); else the lexical stage checks the query it makes anyway (CommitChain)
+      if (this.model || !this.current?.chain) checkIssueText(issueText, { stem: this.stem });
     } catch (e) {
       return Promise.reject(e as Error);
     }
@@ -347,9 +349,10 @@ class OpenedLocalizer implements IssueLocalizer {
     const setupMillis = performance.now() - s0;
     const t0 = performance.now();
     const signals = extractIssueSignals(issueText);
-    const { localization, stages, rerank } = await chain.localize(issueText, {
+    const { localization, stages, rerank, queryTerms } = await chain.localize(issueText, {
       top: opts.top ?? 10, signals, matchedTermsPerItem: opts.matchedTermsPerItem, deadline,
     });
+    if (queryTerms === 0) checkIssueText(issueText, { stem: this.stem }); // throws: nothing searchable
     return { ...localization, commit: at.commit, stages, signals, ...(rerank ? { rerank } : {}), index: at.info, millis: performance.now() - t0, setupMillis };
   }
 
