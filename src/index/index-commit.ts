@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import type { GitRepo } from '../repo/git.js';
 import { IssuelocError } from '../errors.js';
 import { isBinary, decodeSource } from '../corpus/decode.js';
-import { extractUnits } from '../corpus/extract.js';
+import { extractorOf, extractUnits } from '../corpus/extract.js';
+import { specFor } from '../corpus/extract-specs.js';
 import { languageOf } from '../corpus/languages.js';
 import { selectSources } from '../corpus/select.js';
 import { BlobTermsCache, type UnitTerms } from './blob-terms.js';
@@ -70,6 +71,18 @@ export async function indexCommit(repo: GitRepo, commit: string, opts: IndexComm
   });
 }
 
+/**
+ * The blob cache key of a file: its blob and language, plus its extractor when that is not the
+ * language's usual one (`.tsx` parses with the TSX grammar, `.h` with C++'s), so the same bytes
+ * under two grammars never share cached units (a ranking never depends on which path the cache
+ * saw first). Other keys are as they were, so their cached entries stay valid.
+ */
+function blobKey(blob: string, path: string): string {
+  const language = languageOf(path);
+  const extractor = extractorOf(path);
+  return extractor === (specFor('', language)?.grammar ?? 'file') ? `${blob}${language}` : `${blob}${language}:${extractor}`;
+}
+
 /** Builds the index of `commit`; `blobBytes`: what the new blob entries take on disk. */
 async function buildFromTree(repo: GitRepo, commit: string, settings: IndexSettings, opts: IndexCommitOptions): Promise<{ codeIndex: CodeIndex; blobBytes: number }> {
   const { entries, skipped: treeSkipped } = await repo.listTree(commit);
@@ -80,7 +93,7 @@ async function buildFromTree(repo: GitRepo, commit: string, settings: IndexSetti
   const unitsOf = new Map<string, UnitTerms[]>();
   const toParse: typeof sources = [];
   for (const e of sources) {
-    const key = `${e.blob}${languageOf(e.path)}`;
+    const key = blobKey(e.blob, e.path);
     const hit = opts.force ? undefined : cache.get(key);
     if (!hit) toParse.push(e);
     else if (hit.length === 0) skipped.binary++; // cached as binary: a text file has at least its file unit
@@ -101,7 +114,7 @@ async function buildFromTree(repo: GitRepo, commit: string, settings: IndexSetti
       if (buf === null) { skipped.missing++; continue; }
       if (isBinary(buf)) {
         skipped.binary++;
-        cache.set(`${e.blob}${languageOf(e.path)}`, []);
+        cache.set(blobKey(e.blob, e.path), []);
         continue;
       }
       const text = decodeSource(buf);
@@ -110,7 +123,7 @@ async function buildFromTree(repo: GitRepo, commit: string, settings: IndexSetti
         kind: u.kind, qualifiedName: u.qualifiedName, startLine: u.startLine, endLine: u.endLine,
         ...bodyTerms(u.text, u.kind === 'file' ? settings.maxFileWords : settings.maxBodyWords, settings.stem),
       }));
-      cache.set(`${e.blob}${languageOf(e.path)}`, terms);
+      cache.set(blobKey(e.blob, e.path), terms);
       unitsOf.set(e.path, terms);
       if (done % 50 === 0) opts.onProgress?.(done, total);
     }
