@@ -24,7 +24,7 @@ import { extractIssueSignals, type IssueSignals } from '../text/issue-signals.js
 import { Deadline } from '../util/deadline.js';
 import { DEFAULT_RETRY } from '../util/http-json.js';
 import { CommitChain } from './commit-chain.js';
-import { checkChain, rankingOptionsSet, type StageName } from './stages.js';
+import { checkChain, CLI_STAGE_NAMES, rankingOptionsSet, type StageName } from './stages.js';
 import { checkLocalizeCall, checkLocalizerOptions } from './check-options.js';
 import { guardedChatModel, guardedEmbedder } from './guarded-backends.js';
 
@@ -80,7 +80,8 @@ export interface LocalizerOptions {
   /**
    * The names the caller gave its settings under, for refusals (the CLI passes its flags, e.g.
    * `{ ranking: ['--k1'], dense: ['--fusion'] }`; `endpoint`: settings that need the dense or
-   * the rerank stage, e.g. `--deadline`); default: the option names above.
+   * the rerank stage, e.g. `--deadline`); with it, refusals name the stages by the CLI's flags
+   * (`--embedder`, `--model`, `--rerank`). Default: the option names above.
    */
   settingNames?: { ranking?: readonly string[]; dense?: readonly string[]; rerank?: readonly string[]; endpoint?: readonly string[] };
 }
@@ -173,6 +174,7 @@ export async function openLocalizer(options: LocalizerOptions): Promise<IssueLoc
     rankingSettings: names.ranking ?? rankingOptionsSet(options.ranking),
     dense: wantsDense, model: options.model !== undefined, rerank: wantsRerank,
     denseSettings, rerankSettings, endpointSettings: names.endpoint ?? (options.deadlineMs !== undefined ? ['deadlineMs'] : []),
+    stageNames: options.settingNames ? CLI_STAGE_NAMES : { dense: 'embedder', model: 'model', rerank: 'reranker' },
   });
   if (options.fusion !== undefined && !FUSION_METHODS.includes(options.fusion)) {
     throw new IssuelocError(`fusion: unknown method '${String(options.fusion)}' (methods: ${FUSION_METHODS.join(', ')})`);

@@ -30,7 +30,15 @@ export interface ChainRequest {
   rerankSettings?: readonly string[];
   /** Settings that need the dense or the rerank stage (a per-issue deadline, an API key variable). */
   endpointSettings?: readonly string[];
+  /**
+   * How the caller names the stages in messages: the CLI's flags (the default: `--embedder`,
+   * `--model`, `--rerank`) or the library's options (`embedder`, `model`, `reranker`).
+   */
+  stageNames?: { dense: string; model: string; rerank: string };
 }
+
+/** The stage names of the CLI's messages. */
+export const CLI_STAGE_NAMES = { dense: '--embedder', model: '--model', rerank: '--rerank' } as const;
 
 /** The ranking options that are set (an empty `bm25` object sets nothing). */
 export function rankingOptionsSet(r: RankingOptions | undefined): string[] {
@@ -47,22 +55,23 @@ export function rankingOptionsSet(r: RankingOptions | undefined): string[] {
  * @throws IssuelocError (exit 2) for a combination that is not a chain (see the module comment).
  */
 export function checkChain(req: ChainRequest): StageName[] {
+  const n = req.stageNames ?? CLI_STAGE_NAMES;
   if (req.model && req.dense) {
-    throw new IssuelocError('a learned model (--model) ranks the lexical candidates it was trained on: it cannot follow dense fusion (--embedder); use one of them');
+    throw new IssuelocError(`a learned model (${n.model}) ranks the lexical candidates it was trained on: it cannot follow dense fusion (${n.dense}); use one of them`);
   }
   const set = req.rankingSettings ?? [];
   if (req.model && set.length > 0) {
-    throw new IssuelocError(`a learned model (--model) brings the lexical settings its candidates were trained with: ranking options (${set.join(', ')}) cannot change them; drop them or drop --model`);
+    throw new IssuelocError(`a learned model (${n.model}) brings the lexical settings its candidates were trained with: ranking options (${set.join(', ')}) cannot change them; drop them or drop ${n.model}`);
   }
   if (!req.dense && req.denseSettings?.length) {
-    throw new IssuelocError(`${req.denseSettings.join(', ')} set${req.denseSettings.length === 1 ? 's' : ''} up dense retrieval: give --embedder too`);
+    throw new IssuelocError(`${req.denseSettings.join(', ')} set${req.denseSettings.length === 1 ? 's' : ''} up dense retrieval: give ${n.dense} too`);
   }
   if (!req.rerank && req.rerankSettings?.length) {
-    throw new IssuelocError(`${req.rerankSettings.join(', ')} set${req.rerankSettings.length === 1 ? 's' : ''} up LLM reranking: give --rerank too`);
+    throw new IssuelocError(`${req.rerankSettings.join(', ')} set${req.rerankSettings.length === 1 ? 's' : ''} up LLM reranking: give ${n.rerank} too`);
   }
   const endpoint = req.endpointSettings ?? [];
   if (endpoint.length > 0 && !req.dense && !req.rerank) {
-    throw new IssuelocError(`${endpoint.join(', ')} concern${endpoint.length === 1 ? 's' : ''} the embedding or reranking endpoint: give --embedder or --rerank too`);
+    throw new IssuelocError(`${endpoint.join(', ')} concern${endpoint.length === 1 ? 's' : ''} the embedding or reranking endpoint: give ${n.dense} or ${n.rerank} too`);
   }
   return STAGES.filter((s) => s === 'lexical' || req[s]);
 }

@@ -51,6 +51,11 @@ test('bad options of openLocalizer are refused, each naming the option', async (
     [{ rev: 123 }, /^rev must be a non-empty string, got 123$/],
     [{ embedder: { embed: 1 } }, /^embedder must be a spec .* or an object with an id and embed\(\)/],
     [{ repo: 42 }, /^repo must be a non-empty string, got 42$/],
+    // chains that are none, refused in the library's own names
+    [{ model: 'default', embedder: { id: 'e', batchSize: 1, embed: () => Promise.resolve([]) } }, /^a learned model \(model\) ranks the lexical candidates it was trained on: it cannot follow dense fusion \(embedder\); use one of them$/],
+    [{ fusion: 'dense' }, /^fusion sets up dense retrieval: give embedder too$/],
+    [{ rerank: { top: 5 } }, /^rerank sets up LLM reranking: give reranker too$/],
+    [{ model: 'default', ranking: { filePrior: 2 } }, /ranking options \(filePrior\) cannot change them; drop them or drop model$/],
   ];
   for (const [extra, re] of cases) await refused(open(extra), re);
   await refused(openLocalizer(undefined as unknown as LocalizerOptions), /^openLocalizer options must be an object, got undefined$/);
