@@ -17,7 +17,7 @@ import { openChatModel } from '../llm-rerank/spec.js';
 import { RankingModel } from '../ltr/model.js';
 import type { HistoryEvidence } from '../ltr/features.js';
 import { GitRepo } from '../repo/git.js';
-import { FUSION_METHODS, type FusionOptions } from '../retrieve/fusion.js';
+import type { FusionOptions } from '../retrieve/fusion.js';
 import type { Localization, RankingOptions } from '../retrieve/localize.js';
 import { queryTermsOf } from '../retrieve/query.js';
 import { extractIssueSignals, type IssueSignals } from '../text/issue-signals.js';
@@ -176,9 +176,6 @@ export async function openLocalizer(options: LocalizerOptions): Promise<IssueLoc
     denseSettings, rerankSettings, endpointSettings: names.endpoint ?? (options.deadlineMs !== undefined ? ['deadlineMs'] : []),
     stageNames: options.settingNames ? CLI_STAGE_NAMES : { dense: 'embedder', model: 'model', rerank: 'reranker' },
   });
-  if (options.fusion !== undefined && !FUSION_METHODS.includes(options.fusion)) {
-    throw new IssuelocError(`fusion: unknown method '${String(options.fusion)}' (methods: ${FUSION_METHODS.join(', ')})`);
-  }
   const model = typeof options.model === 'string' ? RankingModel.load(options.model) : options.model;
   const repo = await GitRepo.open(options.repo);
   const cacheDir = cacheDirFor(repo, options.cacheDir);
