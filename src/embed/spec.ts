@@ -58,6 +58,8 @@ export interface OpenEmbedderOptions {
   retries?: number;
   /** Told of retries of the endpoint (e.g. to warn on stderr). */
   onRetry?: PostJsonOptions['onRetry'];
+  /** Told once when an openai: endpoint refuses a text as too long and it is cut and sent again. */
+  onWarning?: (message: string) => void;
 }
 
 /**
@@ -71,7 +73,7 @@ export async function openEmbedder(value: string | undefined, opts: OpenEmbedder
   if (spec.kind === 'openai') {
     return new OpenAIEmbedder({
       url: spec.url, model: spec.model, prefixes: opts.prefixes, batchSize: opts.batchSize,
-      apiKey: process.env[opts.apiKeyEnv ?? 'OPENAI_API_KEY'], onRetry: opts.onRetry,
+      apiKey: process.env[opts.apiKeyEnv ?? 'OPENAI_API_KEY'], onRetry: opts.onRetry, onWarning: opts.onWarning,
       timeoutMs: opts.timeoutMs, budgetMs: opts.timeoutMs, retries: opts.retries,
     });
   }

@@ -225,7 +225,7 @@ export async function openEmbedderStage(
   if (typeof options.embedder !== 'string') return options.embedder;
   return openEmbedder(options.embedder, {
     prefixes: options.queryPrefix !== undefined ? { query: options.queryPrefix } : undefined,
-    apiKeyEnv: options.embedderEndpoint?.apiKeyEnv, onRetry: retryWarning(warn),
+    apiKeyEnv: options.embedderEndpoint?.apiKeyEnv, onRetry: retryWarning(warn), onWarning: warn,
     timeoutMs: options.embedderEndpoint?.timeoutMs ?? DEFAULT_RETRY.budgetMs,
     retries: options.embedderEndpoint?.retries ?? DEFAULT_RETRY.retries,
   });

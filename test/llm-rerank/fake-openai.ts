@@ -14,7 +14,9 @@
  * `script` queues special answers for the next requests: an HTTP status to fail with, a delay,
  * a fixed reply text / logprob list, no answer at all (`hang`), or a 200 answer streaming
  * `streamBytes` bytes (`streamed` counts what was written). `embeddingFault` (per model name)
- * breaks the embeddings answered while set. Every request body is recorded.
+ * breaks the embeddings answered while set. `maxInputTokens` (per model name) makes the server
+ * refuse, as vLLM does beyond `max_model_len`, a batch holding an input of more tokens (here:
+ * whitespace-separated words) with HTTP 400 and vLLM's message. Every request body is recorded.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -36,6 +38,8 @@ export interface FakeOpenAI {
   relevance: (header: string) => number;
   /** Model name → how its embeddings are broken (raw JSON text of a vector when the result is a string starting with `raw:`). */
   embeddingFault: Map<string, EmbeddingFault>;
+  /** Model name → the most tokens (words) an embeddings input may have; longer ones get vLLM's HTTP 400. */
+  maxInputTokens: Map<string, number>;
   /** Bytes written by `streamBytes` answers so far. */
   streamed: number;
   close(): Promise<void>;
@@ -51,6 +55,20 @@ export function hashVector(text: string, dim: number): number[] {
   return v;
 }
 
+/** Tokens of an input as the fake counts them: its whitespace-separated words. */
+export function wordCount(text: string): number {
+  return text.match(/\S+/g)?.length ?? 0;
+}
+
+/** vLLM's answer (0.6–0.9, serving_engine.py) to an embeddings input longer than `max_model_len`. */
+export function vllmTooLong(maxModelLen: number, tokens: number): string {
+  return JSON.stringify({
+    object: 'error',
+    message: `This model's maximum context length is ${maxModelLen} tokens. However, you requested ${tokens} tokens in the input for embedding generation. Please reduce the length of the input.`,
+    type: 'BadRequestError', param: null, code: 400,
+  });
+}
+
 /** Default relevance: the number after `f` in the header (f001 best). */
 export function byFunctionNumber(header: string): number {
   const m = /\bf(\d+)\b/.exec(header);
@@ -58,7 +76,7 @@ export function byFunctionNumber(header: string): number {
 }
 
 export async function startFakeOpenAI(): Promise<FakeOpenAI> {
-  const state: Omit<FakeOpenAI, 'url' | 'close'> = { requests: [], script: [], relevance: byFunctionNumber, embeddingFault: new Map(), streamed: 0 };
+  const state: Omit<FakeOpenAI, 'url' | 'close'> = { requests: [], script: [], relevance: byFunctionNumber, embeddingFault: new Map(), maxInputTokens: new Map(), streamed: 0 };
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     let raw = '';
     req.on('data', (c) => { raw += c; });
@@ -80,6 +98,9 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
     if (req.url === '/v1/embeddings') {
       const dim = Number(/hash-(\d+)/.exec(String(body.model))?.[1] ?? 16);
       const input = body.input as string[];
+      const max = state.maxInputTokens.get(String(body.model));
+      const over = max === undefined ? undefined : input.map(wordCount).find((n) => n > max);
+      if (over !== undefined) return send(res, 400, vllmTooLong(max!, over));
       // Answer in reverse order with explicit indexes: clients must use `index`.
       const fault = state.embeddingFault.get(String(body.model));
       const items = input.map((t, index) => {
