@@ -32,9 +32,12 @@ export function indexOfIdentifier(id: string, n: number, style: IdentifierStyle)
  * Robust to what models write (RankGPT's `receive_permutation` rule): identifiers are read in
  * bracketed form first (`[3]`, `[ C ]`), else as bare tokens; unknown identifiers are dropped,
  * repeats keep their first place, and candidates never named follow in their given (retriever)
- * order. Never throws; an empty or unreadable text leaves the order unchanged.
+ * order. A thinking model's reasoning is skipped: only the text after the last `</think>` is
+ * read, and nothing of a text still inside its `<think>` block (cut by the token limit).
+ * Never throws; an empty or unreadable text leaves the order unchanged.
  */
-export function parsePermutation(text: string, n: number, style: IdentifierStyle): { order: number[]; named: number } {
+export function parsePermutation(answer: string, n: number, style: IdentifierStyle): { order: number[]; named: number } {
+  const text = afterThinking(answer);
   const pattern = style === 'numeric' ? /\[\s*(\d+)\s*\]/g : /\[\s*([A-Za-z])\s*\]/g;
   let ids = [...text.matchAll(pattern)].map((m) => m[1].toUpperCase());
   if (ids.length === 0) ids = (text.match(style === 'numeric' ? /\b\d+\b/g : /\b[A-Z]\b/g) ?? []).map((s) => s.toUpperCase());
@@ -69,4 +72,11 @@ export function orderByFirstToken(tokens: readonly { token: string; logprob: num
   const named = all.filter((i) => best[i] > -Infinity).sort((a, b) => best[b] - best[a] || a - b);
   const unnamed = all.filter((i) => best[i] === -Infinity);
   return { order: [...named, ...unnamed], named: named.length };
+}
+
+/** The answer after a thinking model's `<think>…</think>` block; '' while the block is open (the answer was cut in it). */
+export function afterThinking(text: string): string {
+  const close = text.lastIndexOf('</think>');
+  if (close >= 0) return text.slice(close + '</think>'.length);
+  return /^\s*<think>/.test(text) ? '' : text;
 }

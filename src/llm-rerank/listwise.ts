@@ -1,6 +1,6 @@
 import { DeadlineExceeded } from '../util/deadline.js';
 import { HttpRequestError } from '../util/http-json.js';
-import type { ChatModel } from './chat-model.js';
+import type { ChatAnswer, ChatModel } from './chat-model.js';
 import { CachedChatModel } from './response-cache.js';
 import { orderByFirstToken, parsePermutation, type IdentifierStyle } from './candidate-labels.js';
 import { DEFAULT_PROMPT_BUDGET, windowPrompt, type PromptBudget, type RerankCandidate, type RerankMode } from './prompt.js';
@@ -14,11 +14,15 @@ export interface ListwiseOptions {
   window: number;
   /** Step between windows, bottom to top (default 5). */
   stride: number;
-  /** `first-token` (default: order by the first token's log-probabilities) or `permutation` (parse `[2] > [1] > …`). */
+  /**
+   * `first-token` (default: order by the first token's log-probabilities) or `permutation` (parse
+   * `[2] > [1] > …`). First-token mode switches to permutation mode for good when the model's
+   * server gives no usable log-probabilities (see {@link ListwiseReranker.mode}).
+   */
   mode: RerankMode;
   /** Identifiers: default `alpha` in first-token mode, `numeric` in permutation mode. */
   identifiers?: IdentifierStyle;
-  /** Alternatives asked for in first-token mode (default 20; vLLM allows 20 unless started with more). */
+  /** Alternatives asked for in first-token mode (default 20; vLLM allows 20 unless started with another `--max-logprobs`: a lower limit stated in its refusal is used instead). */
   topLogprobs: number;
   budget: PromptBudget;
   /** Told of each problem that made a window keep the retriever's order. */
@@ -53,6 +57,11 @@ export interface RerankStats {
  * order, a warning is given, and after a failed request the remaining windows of the issue are
  * skipped (kept as they are) so a dead endpoint costs one round of retries per issue. A deadline
  * (`signal`) that passes stops reranking the same way: the windows done so far are kept.
+ * First-token mode needs the first token's log-probabilities; the first answer without usable
+ * ones (a server that gives none, such as Ollama's OpenAI layer; a thinking model whose first
+ * token is `<think>`) or an HTTP 400 refusing the `top_logprobs` asked switches the reranker to
+ * permutation mode for its remaining windows and issues, with one warning, and that window is
+ * asked again (a refusal stating the server's limit is first retried once with that limit).
  */
 export class ListwiseReranker {
   readonly options: ListwiseOptions;
@@ -68,7 +77,6 @@ export class ListwiseReranker {
    */
   async rerank(issue: string, candidates: readonly RerankCandidate[], opts: { signal?: AbortSignal } = {}): Promise<{ ranking: RerankCandidate[]; stats: RerankStats }> {
     const o = this.options;
-    const style: IdentifierStyle = o.identifiers ?? (o.mode === 'first-token' ? 'alpha' : 'numeric');
     const t0 = performance.now();
     const stats: RerankStats = { calls: 0, cachedCalls: 0, inputTokens: 0, outputTokens: 0, millis: 0, fallbackWindows: 0, windows: 0 };
     const ranking = [...candidates];
@@ -79,22 +87,9 @@ export class ListwiseReranker {
       const slice = ranking.slice(w.start, w.end);
       if (slice.length < 2) continue;
       if (broken) { stats.fallbackWindows++; continue; }
-      const messages = windowPrompt(issue, slice, o.mode, style, o.budget);
       let order: number[] | undefined;
       try {
-        opts.signal?.throwIfAborted();
-        const answer = await this.model.complete({
-          messages,
-          maxTokens: o.mode === 'first-token' ? 1 : slice.length * 5 + 8,
-          topLogprobs: o.mode === 'first-token' ? o.topLogprobs : undefined,
-        }, { signal: opts.signal });
-        if (this.model instanceof CachedChatModel && this.model.lastWasCached) stats.cachedCalls++;
-        else {
-          stats.calls++;
-          stats.inputTokens += answer.inputTokens;
-          stats.outputTokens += answer.outputTokens;
-        }
-        order = this.orderOf(answer, slice.length, style, w.start);
+        order = await this.windowOrder(issue, slice, w.start, stats, opts.signal);
       } catch (e) {
         broken = true;
         const why = e instanceof DeadlineExceeded ? `${e.message} (reranker ${this.model.id})`
@@ -109,6 +104,76 @@ export class ListwiseReranker {
     return { ranking, stats };
   }
 
+  /** The mode windows are asked in now: `options.mode`, until first-token mode proved unusable with this model. */
+  get mode(): RerankMode {
+    return this.switchedToPermutation ? 'permutation' : this.options.mode;
+  }
+
+  private switchedToPermutation = false;
+  /** `top_logprobs` asked for now: `options.topLogprobs`, or the server's stated limit. */
+  private topLogprobs: number | undefined;
+
+  /**
+   * One window's new order (0-based indexes into `slice`), or undefined (keep the order) when the
+   * answer names no candidate. In first-token mode, an answer without log-probabilities that name
+   * a candidate (a server that gives none, a thinking model's `<think>`), or a refusal of the
+   * `top_logprobs` asked (HTTP 400 naming logprobs: vLLM's `--max-logprobs`), switches this
+   * reranker to permutation mode for good and asks the window again; a refusal that states the
+   * server's limit is first retried once with that limit.
+   * @throws what the model throws otherwise (the caller stops reranking the issue).
+   */
+  private async windowOrder(issue: string, slice: readonly RerankCandidate[], start: number, stats: RerankStats, signal?: AbortSignal): Promise<number[] | undefined> {
+    const o = this.options;
+    for (;;) {
+      const mode = this.mode;
+      const style: IdentifierStyle = o.identifiers ?? (mode === 'first-token' ? 'alpha' : 'numeric');
+      const topLogprobs = this.topLogprobs ?? o.topLogprobs;
+      signal?.throwIfAborted();
+      let answer: ChatAnswer;
+      try {
+        answer = await this.model.complete({
+          messages: windowPrompt(issue, slice, mode, style, o.budget),
+          maxTokens: mode === 'first-token' ? 1 : slice.length * 5 + 8,
+          topLogprobs: mode === 'first-token' ? topLogprobs : undefined,
+        }, { signal });
+      } catch (e) {
+        if (mode !== 'first-token' || !(e instanceof HttpRequestError) || e.status !== 400 || !/logprob/i.test(e.message)) throw e;
+        const limit = Number(/max(?:imum)?[ _]allowed:?\s*(\d+)/i.exec(e.message)?.[1] ?? NaN);
+        if (this.topLogprobs === undefined && Number.isInteger(limit) && limit >= 1 && limit < topLogprobs) {
+          this.topLogprobs = limit;
+          o.onWarning?.(`the reranker ${this.model.id} allows at most ${limit} log-probabilities per token: first-token ranking asks for ${limit} instead of ${topLogprobs} (${e.message})`);
+        } else {
+          this.switchToPermutation(`it refused the log-probabilities asked (${e.message})`);
+        }
+        continue;
+      }
+      if (this.model instanceof CachedChatModel && this.model.lastWasCached) stats.cachedCalls++;
+      else {
+        stats.calls++;
+        stats.inputTokens += answer.inputTokens;
+        stats.outputTokens += answer.outputTokens;
+      }
+      if (mode === 'first-token') {
+        const { order, named } = orderByFirstToken(answer.firstTokenLogprobs ?? [], slice.length, style);
+        if (named > 0) return order;
+        this.switchToPermutation(answer.firstTokenLogprobs?.length
+          ? `its first token names no candidate ('${oneLine(answer.text)}')`
+          : 'it gave no log-probabilities');
+        continue;
+      }
+      const { order, named } = parsePermutation(answer.text, slice.length, style);
+      if (named > 0) return order;
+      this.warnOnce('unreadable', `window at rank ${start + 1}: the answer names no candidate ('${oneLine(answer.text)}'); its order is kept (warned once)`);
+      return undefined;
+    }
+  }
+
+  /** From now on (this issue's remaining windows and later issues) windows are asked in permutation mode; one warning. */
+  private switchToPermutation(why: string): void {
+    this.switchedToPermutation = true;
+    this.warnOnce('permutation', `first-token reranking does not work with ${this.model.id}: ${why}; switching to permutation mode (the model writes the whole order) for the remaining windows and issues`);
+  }
+
   private readonly warned = new Set<string>();
 
   /** Warns once per reranker and kind of problem (19 windows an issue would repeat it). */
@@ -117,18 +182,9 @@ export class ListwiseReranker {
     this.warned.add(kind);
     this.options.onWarning?.(message);
   }
+}
 
-  /** The window's new order from an answer, or undefined (keep the order) when it names no candidate. */
-  private orderOf(answer: { text: string; firstTokenLogprobs?: { token: string; logprob: number }[] }, n: number, style: IdentifierStyle, start: number): number[] | undefined {
-    if (this.options.mode === 'first-token' && answer.firstTokenLogprobs?.length) {
-      const { order, named } = orderByFirstToken(answer.firstTokenLogprobs, n, style);
-      if (named > 0) return order;
-    } else if (this.options.mode === 'first-token') {
-      this.warnOnce('no-logprobs', 'the model gave no log-probabilities: first-token ranking reads the generated identifier instead');
-    }
-    const { order, named } = parsePermutation(answer.text, n, style);
-    if (named > 0) return order;
-    this.warnOnce('unreadable', `window at rank ${start + 1}: the answer names no candidate ('${answer.text.slice(0, 60).replace(/\s+/g, ' ')}'); its order is kept (warned once)`);
-    return undefined;
-  }
+/** The start of a model's text on one line, for a warning. */
+function oneLine(text: string): string {
+  return text.slice(0, 60).replace(/\s+/g, ' ');
 }

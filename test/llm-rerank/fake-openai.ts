@@ -11,6 +11,16 @@
  *     with `logprobs.content[0].top_logprobs` giving candidate i of the true order the
  *     log-probability −i (logprobs asked).
  *
+ * Generated answers are cut at `max_tokens` (tokens: words, punctuation, `<think>` tags), as
+ * servers do. Knobs that make it behave like real servers:
+ *   `logprobs` false: never returns log-probabilities, even when asked (Ollama's OpenAI layer).
+ *   `thinking` true: every answer starts with a short `<think>…</think>` block naming the least
+ *     relevant candidates (a thinking model: Qwen3, DeepSeek-R1); with logprobs, the first token
+ *     is `<think>` and its alternatives name no candidate.
+ *   `maxLogprobs` N: a `top_logprobs` above N is refused with HTTP 400 and vLLM's message
+ *     (`vllm serve --max-logprobs N`; vLLM's processor: "Requested sample logprobs of …, which is
+ *     greater than max allowed: N"); `logprobsRefusal` replaces that message.
+ *
  * `script` queues special answers for the next requests: an HTTP status to fail with, a delay,
  * a fixed reply text / logprob list, no answer at all (`hang`), or a 200 answer streaming
  * `streamBytes` bytes (`streamed` counts what was written). `embeddingFault` (per model name)
@@ -42,6 +52,14 @@ export interface FakeOpenAI {
   maxInputTokens: Map<string, number>;
   /** Bytes written by `streamBytes` answers so far. */
   streamed: number;
+  /** Whether log-probabilities are returned when asked (default true). */
+  logprobs: boolean;
+  /** Whether answers start with a `<think>` block (default false). */
+  thinking: boolean;
+  /** Most `top_logprobs` accepted; above it: HTTP 400 like vLLM (default: no limit). */
+  maxLogprobs?: number;
+  /** Message of that 400 instead of vLLM's. */
+  logprobsRefusal?: string;
   close(): Promise<void>;
 }
 
@@ -76,7 +94,7 @@ export function byFunctionNumber(header: string): number {
 }
 
 export async function startFakeOpenAI(): Promise<FakeOpenAI> {
-  const state: Omit<FakeOpenAI, 'url' | 'close'> = { requests: [], script: [], relevance: byFunctionNumber, embeddingFault: new Map(), maxInputTokens: new Map(), streamed: 0 };
+  const state: Omit<FakeOpenAI, 'url' | 'close'> = { requests: [], script: [], relevance: byFunctionNumber, embeddingFault: new Map(), maxInputTokens: new Map(), streamed: 0, logprobs: true, thinking: false };
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     let raw = '';
     req.on('data', (c) => { raw += c; });
@@ -116,17 +134,27 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
       const headers = [...prompt.matchAll(/^\[(\w+)\] (.+)$/gm)].map((m) => ({ id: m[1], header: m[2] }));
       const ranked = [...headers].sort((a, b) => state.relevance(a.header) - state.relevance(b.header));
       const wantLogprobs = body.logprobs === true;
+      const asked = Number(body.top_logprobs ?? 0);
+      if (wantLogprobs && state.maxLogprobs !== undefined && asked > state.maxLogprobs) {
+        const message = state.logprobsRefusal ?? `Requested sample logprobs of ${asked}, which is greater than max allowed: ${state.maxLogprobs}`;
+        return send(res, 400, { error: { message, type: 'BadRequestError', param: null, code: 400 } });
+      }
       let text: string;
       let top: { token: string; logprob: number }[] | null = null;
       if (next && 'reply' in next) {
         text = next.reply;
         top = next.logprobs === undefined ? (wantLogprobs ? [{ token: text, logprob: -0.1 }] : null) : next.logprobs;
-      } else if (wantLogprobs) {
-        text = ranked[0]?.id ?? '';
-        top = ranked.map((c, i) => ({ token: c.id, logprob: -i }));
       } else {
-        text = ranked.map((c) => `[${c.id}]`).join(' > ');
+        const think = state.thinking ? `<think>Maybe [${ranked[ranked.length - 1]?.id}].</think>\n` : '';
+        const full = think + (wantLogprobs ? ranked[0]?.id ?? '' : ranked.map((c) => `[${c.id}]`).join(' > '));
+        const tokens = full.match(/<\/?think>|\w+|\s*[^\w\s]|\s+/g) ?? [];
+        text = tokens.slice(0, Math.max(1, Number(body.max_tokens ?? tokens.length))).join('');
+        if (wantLogprobs) {
+          top = state.thinking ? [{ token: '<think>', logprob: -0.001 }, { token: '\n', logprob: -7.5 }, { token: 'The', logprob: -9 }]
+            : ranked.map((c, i) => ({ token: c.id, logprob: -i }));
+        }
       }
+      if (!state.logprobs) top = null;
       const logprobs = top ? { content: [{ token: top[0]?.token ?? '', logprob: top[0]?.logprob ?? 0, top_logprobs: top.slice(0, Number(body.top_logprobs ?? 20)) }] } : null;
       return send(res, 200, {
         id: 'x', object: 'chat.completion', model: body.model,

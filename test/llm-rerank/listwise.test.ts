@@ -35,6 +35,10 @@ function reranker(opts: Partial<ListwiseOptions> = {}, warnings: string[] = [], 
   fake.requests.length = 0;
   fake.script.length = 0;
   fake.relevance = byFunctionNumber;
+  fake.logprobs = true;
+  fake.thinking = false;
+  fake.maxLogprobs = undefined;
+  fake.logprobsRefusal = undefined;
   const model = new OpenAIChatModel({ url: fake.url, model: 'ranker', ...retry });
   return new ListwiseReranker(model, { onWarning: (m) => warnings.push(m), ...opts });
 }
@@ -102,13 +106,108 @@ test('bad replies never crash and never lose candidates: unknown, repeated, miss
   assert.ok(warnings.some((w) => /names no candidate/.test(w)), warnings.join('\n'));
 });
 
-test('first-token mode without logprobs from the server reads the generated identifier, with a warning', async () => {
+test('first-token mode: an answer without logprobs switches to permutation mode and asks that window again, with a warning', async () => {
   const warnings: string[] = [];
   const r = reranker({ mode: 'first-token', top: 3, window: 3, stride: 3 }, warnings);
   fake.script.push({ reply: 'C', logprobs: null });
-  const { ranking } = await r.rerank('x', reversed(3));
-  assert.deepEqual(ranking.map((c) => c.qualifiedName), ['f001', 'f003', 'f002']);
-  assert.ok(warnings.some((w) => /no log-probabilities/.test(w)));
+  const { ranking, stats } = await r.rerank('x', reversed(3));
+  assert.deepEqual(ranking.map((c) => c.qualifiedName), ['f001', 'f002', 'f003'], 'the whole order, not only the best');
+  assert.equal(fake.requests.length, 2);
+  assert.equal(fake.requests[1].body.logprobs, undefined);
+  assert.equal(stats.calls, 2);
+  assert.equal(r.mode, 'permutation');
+  assert.equal(warnings.length, 1);
+  assert.match(warnings[0], /gave no log-probabilities; switching to permutation mode/);
+});
+
+/** Reranks two issues of 100 reversed candidates; the top 5 of each must come out in the true order. */
+async function twoIssues(r: ListwiseReranker) {
+  for (const issue of ['fix f001', 'fix f001 again']) {
+    const { ranking, stats } = await r.rerank(issue, reversed(100));
+    assert.deepEqual(ranking.slice(0, 5).map((c) => c.qualifiedName), ['f001', 'f002', 'f003', 'f004', 'f005'], issue);
+    assert.equal(stats.fallbackWindows, 0, issue);
+    assert.equal(new Set(ranking.map((c) => c.id)).size, 100);
+  }
+}
+
+test('a server without logprobs (Ollama): first-token mode switches to permutation for the rest of the issue and later issues', async () => {
+  const warnings: string[] = [];
+  const r = reranker({ mode: 'first-token' }, warnings);
+  fake.logprobs = false;
+  await twoIssues(r);
+  const asked = fake.requests.filter((q) => q.body.logprobs === true);
+  assert.equal(asked.length, 1, 'only the first request asks for logprobs');
+  assert.equal(fake.requests.length, 1 + 19 + 19, 'the first window is asked again');
+  const later = (fake.requests[1].body.messages as { content: string }[])[1].content;
+  assert.match(later, /^\[10\] m\.py — f001$/m, 'permutation mode uses numeric identifiers');
+  assert.equal(warnings.length, 1, warnings.join('\n'));
+  assert.match(warnings[0], /^first-token reranking does not work with openai:.*#ranker: it gave no log-probabilities; switching to permutation mode/);
+});
+
+test('a thinking model (first token <think>, with logprobs): switches to permutation and reads the answer after the think block', async () => {
+  const warnings: string[] = [];
+  const r = reranker({ mode: 'first-token' }, warnings);
+  fake.thinking = true;
+  await twoIssues(r);
+  assert.equal(fake.requests.filter((q) => q.body.logprobs === true).length, 1);
+  assert.equal(warnings.length, 1, warnings.join('\n'));
+  assert.match(warnings[0], /its first token names no candidate \('<think>'\); switching to permutation mode/);
+});
+
+test('a thinking model without logprobs (Ollama): permutation answers are read after the think block', async () => {
+  const warnings: string[] = [];
+  const r = reranker({ mode: 'first-token' }, warnings);
+  fake.thinking = true;
+  fake.logprobs = false;
+  await twoIssues(r);
+  assert.equal(warnings.length, 1, warnings.join('\n'));
+});
+
+test('vLLM with a lower --max-logprobs: the 400 is retried once with the limit it states, for this issue and later ones', async () => {
+  const warnings: string[] = [];
+  const r = reranker({ mode: 'first-token' }, warnings);
+  fake.maxLogprobs = 5;
+  await twoIssues(r);
+  assert.equal(fake.requests[0].body.top_logprobs, 20);
+  assert.ok(fake.requests.slice(1).every((q) => q.body.top_logprobs === 5 && q.body.max_tokens === 1), 'first-token mode kept, with 5 alternatives');
+  assert.equal(fake.requests.length, 1 + 19 + 19);
+  assert.equal(r.mode, 'first-token');
+  assert.equal(warnings.length, 1, warnings.join('\n'));
+  assert.match(warnings[0], /allows at most 5 log-probabilities per token: first-token ranking asks for 5 instead of 20 \(.*HTTP 400: .*Requested sample logprobs of 20, which is greater than max allowed: 5/);
+});
+
+test('a 400 refusing logprobs without a limit, or again with the stated limit, switches to permutation mode; reranking goes on', async () => {
+  let warnings: string[] = [];
+  let r = reranker({ mode: 'first-token' }, warnings);
+  fake.maxLogprobs = 0;
+  fake.logprobsRefusal = 'logprobs are not supported by this model';
+  await twoIssues(r);
+  assert.equal(fake.requests.filter((q) => q.body.logprobs === true).length, 1);
+  assert.equal(r.mode, 'permutation');
+  assert.equal(warnings.length, 1, warnings.join('\n'));
+  assert.match(warnings[0], /it refused the log-probabilities asked \(.*logprobs are not supported by this model.*\); switching to permutation mode/);
+
+  warnings = [];
+  r = reranker({ mode: 'first-token' }, warnings);
+  fake.maxLogprobs = 3;
+  fake.logprobsRefusal = 'Requested sample logprobs of 20, which is greater than max allowed: 5';
+  await twoIssues(r);
+  assert.deepEqual(fake.requests.slice(0, 3).map((q) => q.body.top_logprobs), [20, 5, undefined]);
+  assert.equal(warnings.length, 2, warnings.join('\n'));
+  assert.match(warnings[1], /switching to permutation mode/);
+});
+
+test('a 400 that is not about logprobs still stops reranking the issue (no mode switch)', async () => {
+  const warnings: string[] = [];
+  const r = reranker({ mode: 'first-token', top: 20 }, warnings);
+  fake.script.push({ status: 400, body: '{"error":{"message":"The model `ranker` does not exist."}}' });
+  const input = reversed(20);
+  const { ranking } = await r.rerank('x', input);
+  assert.deepEqual(ranking.map((c) => c.id), input.map((c) => c.id));
+  assert.equal(fake.requests.length, 1);
+  assert.equal(r.mode, 'first-token');
+  assert.equal(warnings.length, 1);
+  assert.match(warnings[0], /reranking stopped/);
 });
 
 test('rate limits and server errors are retried with back-off, then succeed', async () => {

@@ -60,3 +60,9 @@ test('prompt: identifiers, issue, paths, names and code trimmed to the budget', 
   assert.equal(identifierOf(9, 'numeric'), '10');
   assert.equal(trimToTokens('short', 10), 'short');
 });
+
+test('a thinking model\'s permutation is read after its think block; an answer cut inside the block names nothing', () => {
+  assert.deepEqual(parsePermutation('<think>\nMaybe [1] > [3]?\n</think>\n\n[2] > [1]', 3, 'numeric'), { order: [1, 0, 2], named: 2 });
+  assert.deepEqual(parsePermutation('<think>\n[3] looks', 3, 'numeric'), { order: [0, 1, 2], named: 0 });
+  assert.deepEqual(parsePermutation('[3] > [1]', 3, 'numeric'), { order: [2, 0, 1], named: 2 });
+});
