@@ -64,6 +64,7 @@ export function registerLocalizeCommand(program: Command): void {
           index: { built: index.built, millis: Math.round(index.millis), documents: index.documents, files: index.files, skipped: index.skipped },
           queryMillis: Math.round(result.millis * 100) / 100,
           stages: result.stages,
+          ...(localizer.embedderInfo ? { embedder: localizer.embedderInfo } : {}),
           ...(result.rerank ? { rerank: result.rerank } : {}),
         };
         // scores are float32 sums: 6 significant digits say all they hold

@@ -5,6 +5,8 @@ import { FUSION_METHODS, type FusionOptions } from '../retrieve/fusion.js';
 import { DEFAULT_LISTWISE, type RerankStats } from '../llm-rerank/listwise.js';
 import type { LocalizerOptions } from '../pipeline/localizer.js';
 import { DEFAULT_RETRY } from '../util/http-json.js';
+import { parseEmbedderSpec } from '../embed/spec.js';
+import { PRESET_NAMES } from '../embed/presets.js';
 
 /** Defaults of the endpoint options, in the CLI's units (seconds). */
 const ENDPOINT_SECONDS = String(DEFAULT_RETRY.budgetMs / 1000);
@@ -13,9 +15,10 @@ const ENDPOINT_RETRIES = String(DEFAULT_RETRY.retries);
 /** Adds the dense retrieval, fusion and reranking options (`localize`, `export-training`). */
 export function retrievalOptions(cmd: Command, opts: { rerank?: boolean } = {}): Command {
   cmd
-    .option('--embedder <spec>', 'bi-encoder for dense retrieval: onnx:<model folder>, openai:<url>#<model>, or none')
+    .option('--embedder <spec>', 'bi-encoder for dense retrieval: [preset:]onnx:<model folder>, [preset:]openai:<url>#<model>, or none; presets: ' + PRESET_NAMES.join(', '))
     .addOption(new Option('--fusion <method>', 'how lexical and dense rankings combine (with --embedder)').choices([...FUSION_METHODS]).default('rrf'))
-    .option('--query-prefix <text>', 'text put before the issue when embedding it (default: the model folder\'s query prompt)')
+    .option('--query-prefix <text>', 'text put before the issue when embedding it (default: the preset\'s, else the model folder\'s query prompt)')
+    .option('--document-prefix <text>', 'text put before each function when embedding it (default: the preset\'s, else the model folder\'s document prompt)')
     .option('--embedder-timeout <seconds>', 'seconds one call to the embedding endpoint may take in all, retries and back-off included', ENDPOINT_SECONDS)
     .option('--embedder-retries <n>', 'retries of an embedding call after a rate limit, server error, timeout or refused connection', ENDPOINT_RETRIES)
     .option('--api-key-env <name>', 'environment variable holding the API key of openai: endpoints', 'OPENAI_API_KEY');
@@ -33,7 +36,7 @@ export function retrievalOptions(cmd: Command, opts: { rerank?: boolean } = {}):
 
 /** The stage settings of a command's options, as {@link openLocalizer} takes them. */
 export type StageSettings = Pick<LocalizerOptions,
-  'embedder' | 'fusion' | 'queryPrefix' | 'embedderEndpoint' | 'reranker' | 'rerank' | 'rerankerEndpoint' | 'deadlineMs' | 'settingNames'>;
+  'embedder' | 'fusion' | 'queryPrefix' | 'documentPrefix' | 'embedderEndpoint' | 'reranker' | 'rerank' | 'rerankerEndpoint' | 'deadlineMs' | 'settingNames'>;
 
 function whole(v: unknown, name: string, min: number, max?: number): number {
   return parseNumberOption(v, name, { min, max, whole: true });
@@ -51,7 +54,7 @@ export function givenFlags(cmd: Command, keys: readonly string[]): string[] {
     .map((opt) => opt.long ?? opt.attributeName());
 }
 
-const DENSE_KEYS = ['fusion', 'queryPrefix', 'embedderTimeout', 'embedderRetries'];
+const DENSE_KEYS = ['fusion', 'queryPrefix', 'documentPrefix', 'embedderTimeout', 'embedderRetries'];
 const RERANK_KEYS = ['rerankTop', 'rerankWindow', 'rerankStride', 'rerankMode', 'rerankTimeout', 'rerankRetries'];
 const ENDPOINT_KEYS = ['deadline', 'apiKeyEnv'];
 /** The keys of {@link rankingOptions} (src/cli/options.ts). */
@@ -71,10 +74,12 @@ export function stageSettings(o: Record<string, unknown>, cmd: Command): StageSe
   const window = whole(o.rerankWindow ?? DEFAULT_LISTWISE.window, '--rerank-window', 2);
   const stride = whole(o.rerankStride ?? DEFAULT_LISTWISE.stride, '--rerank-stride', 1);
   if (stride > window) throw new IssuelocError(`--rerank-stride (${stride}) must not exceed --rerank-window (${window})`);
+  if (o.embedder !== undefined) parseEmbedderSpec(String(o.embedder)); // an unknown preset or a malformed spec, before the issue is read
   const s: StageSettings = {
     embedder: o.embedder as string | undefined,
     fusion: given('fusion') ? fusion : undefined,
     queryPrefix: o.queryPrefix !== undefined ? String(o.queryPrefix) : undefined,
+    documentPrefix: o.documentPrefix !== undefined ? String(o.documentPrefix) : undefined,
     embedderEndpoint: {
       apiKeyEnv,
       timeoutMs: seconds(o.embedderTimeout ?? ENDPOINT_SECONDS, '--embedder-timeout'),

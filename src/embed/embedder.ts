@@ -28,6 +28,11 @@ export interface Embedder {
   readonly id: string;
   /** For messages: the backend and its URL + model or its folder (default: {@link id}). */
   readonly name?: string;
+  /**
+   * The embedder preset applied (src/embed/presets.ts), named in the spec or picked from the
+   * model's name, and whether it was picked; absent for the generic case.
+   */
+  readonly preset?: { name: string; picked: boolean };
   /** Texts per call to {@link embed} that the backend handles well (callers batch by it). */
   readonly batchSize: number;
   /**

@@ -29,6 +29,14 @@ export interface ModelFolder {
   prefixes: EmbedPrefixes;
   /** Token limit: `sentence_bert_config.json` max_seq_length, else tokenizer `model_max_length` (≤ 8192), else 512. */
   maxTokens: number;
+  /**
+   * Which of the settings above the folder's files state (false: the default was taken):
+   * pooling from `1_Pooling/config.json`, prefixes from `config_sentence_transformers.json`
+   * prompts, the token limit from `sentence_bert_config.json` or the tokenizer config.
+   */
+  states: { pooling: boolean; prefixes: boolean; maxTokens: boolean };
+  /** The model id `config.json` records (`_name_or_path`, e.g. `nomic-ai/CodeRankEmbed`), if any. */
+  modelName?: string;
   /** Digest of the configuration files and the ONNX file's size: changes when the model does. */
   fingerprint: string;
 }
@@ -70,9 +78,9 @@ export function readModelFolder(dir: string, prefer?: string): ModelFolder {
   const sbert = readJson(join(dir, 'sentence_bert_config.json'));
   const tok = readJson(join(dir, 'tokenizer_config.json'));
   const tokMax = Number(tok?.model_max_length);
-  const maxTokens = Number(sbert?.max_seq_length) > 0
-    ? Number(sbert!.max_seq_length)
-    : tokMax > 0 && tokMax <= 8192 ? tokMax : 512;
+  const sbertMax = Number(sbert?.max_seq_length);
+  const statedMax = sbertMax > 0 ? sbertMax : tokMax > 0 && tokMax <= 8192 ? tokMax : undefined;
+  const config = readJson(join(dir, 'config.json'));
   const hash = createHash('sha1');
   for (const f of ['config.json', 'tokenizer.json', 'tokenizer_config.json', '1_Pooling/config.json', 'config_sentence_transformers.json']) {
     const p = join(dir, f);
@@ -84,7 +92,9 @@ export function readModelFolder(dir: string, prefer?: string): ModelFolder {
     externalData: existsSync(`${onnxPath}_data`),
     pooling,
     prefixes: { query: prompts.query ?? '', document: prompts.document ?? prompts.passage ?? '' },
-    maxTokens,
+    maxTokens: statedMax ?? 512,
+    states: { pooling: pool !== undefined, prefixes: st?.prompts !== undefined, maxTokens: statedMax !== undefined },
+    ...(typeof config?._name_or_path === 'string' && config._name_or_path !== '' ? { modelName: config._name_or_path } : {}),
     fingerprint: hash.digest('hex').slice(0, 16),
   };
 }

@@ -9,6 +9,8 @@ export interface OpenAIEmbedderOptions extends Omit<PostJsonOptions, 'onRetry' |
   model: string;
   /** Prefixes per role (default none). */
   prefixes?: Partial<EmbedPrefixes>;
+  /** The preset that set the prefixes (reported, see {@link Embedder.preset}). */
+  preset?: { name: string; picked: boolean };
   /** Texts per request (default 32). */
   batchSize?: number;
   /** Characters of each text sent (default 16 000 ≈ 4 000 tokens; servers reject longer inputs). */
@@ -60,6 +62,7 @@ export class OpenAIEmbedder implements Embedder {
   readonly id: string;
   readonly name: string;
   readonly batchSize: number;
+  readonly preset?: { name: string; picked: boolean };
   private readonly prefixes: EmbedPrefixes;
   private readonly maxChars: number;
   private warnedCut = false;
@@ -70,6 +73,7 @@ export class OpenAIEmbedder implements Embedder {
     this.maxChars = opts.maxChars ?? 16_000;
     this.id = `openai:${opts.url}#${opts.model}|q=${this.prefixes.query}|d=${this.prefixes.document}|c=${this.maxChars}`;
     this.name = `${joinUrl(opts.url, 'embeddings')} (model ${opts.model})`;
+    if (opts.preset) this.preset = opts.preset;
   }
 
   /**

@@ -3,6 +3,7 @@ import { IssuelocError } from '../errors.js';
 import type { EmbedPrefixes, Embedder } from './embedder.js';
 import { OnnxEmbedder } from './onnx-embedder.js';
 import { OpenAIEmbedder } from './openai-embedder.js';
+import { detectPreset, embedderPreset, GENERIC_PRESET, PRESET_NAMES, type EmbedderPreset } from './presets.js';
 import type { PostJsonOptions } from '../util/http-json.js';
 
 /** A parsed `--embedder` / `--rerank` value: which backend, where, which model. */
@@ -46,8 +47,38 @@ export function parseBackendSpec(value: string, option: string, kinds: readonly 
   return { kind, path: expandHome(rest) };
 }
 
+/** A parsed `--embedder` value: an optional preset, then the backend. */
+export interface EmbedderSpec {
+  /** The preset named before the backend; undefined: picked from the model's name when it names one. */
+  preset?: EmbedderPreset | typeof GENERIC_PRESET;
+  backend: BackendSpec;
+}
+
+const EMBEDDER_KINDS: readonly BackendSpec['kind'][] = ['none', 'onnx', 'openai'];
+
+/**
+ * Parses an `--embedder` value: `[<preset>:]<backend>`, where the backend is `none`,
+ * `onnx:<model folder>` or `openai:<url>#<model>` and the preset one of {@link PRESET_NAMES}
+ * (`coderankembed:openai:http://localhost:8001/v1#CodeRankEmbed`).
+ * @throws IssuelocError for an unknown preset (listing them) or a malformed backend spec.
+ */
+export function parseEmbedderSpec(value: string, option = '--embedder'): EmbedderSpec {
+  const v = value.trim();
+  const colon = v.indexOf(':');
+  const head = colon < 0 ? v : v.slice(0, colon);
+  const rest = colon < 0 ? '' : v.slice(colon + 1);
+  if (colon > 0 && !EMBEDDER_KINDS.includes(head as BackendSpec['kind']) && /^(none$|onnx:|openai:)/.test(rest.trim())) {
+    return { preset: embedderPreset(head, option), backend: parseBackendSpec(rest, option, EMBEDDER_KINDS) };
+  }
+  if (colon < 0 && PRESET_NAMES.includes(v.toLowerCase())) {
+    throw new IssuelocError(`${option}: the preset '${v}' needs a backend after it, e.g. ${v}:onnx:<model folder> or ${v}:openai:<url>#<model>`);
+  }
+  return { backend: parseBackendSpec(v, option, EMBEDDER_KINDS) };
+}
+
 /** Options of {@link openEmbedder}. */
 export interface OpenEmbedderOptions {
+  /** Prefixes per role; over the preset's and the model folder's. */
   prefixes?: Partial<EmbedPrefixes>;
   batchSize?: number;
   /** Name of the environment variable holding the endpoint's API key (default OPENAI_API_KEY). */
@@ -63,16 +94,24 @@ export interface OpenEmbedderOptions {
 }
 
 /**
- * The embedder an `--embedder` value names, or undefined for `none`.
- * @throws IssuelocError for a malformed value, an incomplete model folder or a missing optional package.
+ * The embedder an `--embedder` value names ({@link parseEmbedderSpec}), or undefined for `none`.
+ * Its preset — named, else picked from the served model name (`openai:`) or the folder
+ * (`onnx:`, see {@link OnnxEmbedder.load}) when that names exactly one model — sets the
+ * prefixes (an `openai:` server pools, normalises and limits tokens as it was started; vectors
+ * are normalised here anyway), under the prefixes of `opts`.
+ * @throws IssuelocError for a malformed value or an unknown preset, an incomplete model folder or a missing optional package.
  */
 export async function openEmbedder(value: string | undefined, opts: OpenEmbedderOptions = {}): Promise<Embedder | undefined> {
   if (value === undefined) return undefined;
-  const spec = parseBackendSpec(value, '--embedder', ['none', 'onnx', 'openai']);
-  if (spec.kind === 'onnx') return OnnxEmbedder.load(spec.path, { prefixes: opts.prefixes, batchSize: opts.batchSize });
+  const { preset, backend: spec } = parseEmbedderSpec(value);
+  if (spec.kind === 'onnx') return OnnxEmbedder.load(spec.path, { preset, prefixes: opts.prefixes, batchSize: opts.batchSize });
   if (spec.kind === 'openai') {
+    const named = preset !== undefined && preset !== GENERIC_PRESET ? preset : undefined;
+    const chosen = named ?? (preset === undefined ? detectPreset([spec.model]) : undefined);
     return new OpenAIEmbedder({
-      url: spec.url, model: spec.model, prefixes: opts.prefixes, batchSize: opts.batchSize,
+      url: spec.url, model: spec.model, batchSize: opts.batchSize,
+      prefixes: { query: opts.prefixes?.query ?? chosen?.prefixes.query, document: opts.prefixes?.document ?? chosen?.prefixes.document },
+      ...(chosen ? { preset: { name: chosen.name, picked: !named } } : {}),
       apiKey: process.env[opts.apiKeyEnv ?? 'OPENAI_API_KEY'], onRetry: opts.onRetry, onWarning: opts.onWarning,
       timeoutMs: opts.timeoutMs, budgetMs: opts.timeoutMs, retries: opts.retries,
     });

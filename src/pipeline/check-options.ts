@@ -10,12 +10,13 @@ import { DEFAULT_SIGNAL_WEIGHTS } from '../retrieve/signals.js';
 import { FUSION_METHODS } from '../retrieve/fusion.js';
 import { RankingModel } from '../ltr/model.js';
 import { parseNumberOption, type NumberBounds } from '../util/number-option.js';
+import { parseEmbedderSpec } from '../embed/spec.js';
 
 /** Issue texts longer than this many UTF-8 bytes are refused unless `maxIssueBytes` says more (1 MiB). */
 export const DEFAULT_MAX_ISSUE_BYTES = 1 << 20;
 
 const LOCALIZER_KEYS = [
-  'repo', 'rev', 'cacheDir', 'maxCacheBytes', 'index', 'ranking', 'embedder', 'fusion', 'queryPrefix', 'embedderEndpoint',
+  'repo', 'rev', 'cacheDir', 'maxCacheBytes', 'index', 'ranking', 'embedder', 'fusion', 'queryPrefix', 'documentPrefix', 'embedderEndpoint',
   'model', 'reranker', 'rerank', 'rerankerEndpoint', 'deadlineMs', 'maxIssueBytes', 'onProgress', 'onWarning', 'settingNames',
 ] as const;
 const INDEX_KEYS = ['maxBodyWords', 'includeTests', 'maxFileBytes', 'stem', 'maxFileWords', 'languages'];
@@ -122,6 +123,7 @@ export function checkLocalizerOptions(options: unknown): void {
       for (const [k, w] of Object.entries(s)) number(w, `ranking.signals.${k}`, { min: 0 });
     }
   }
+  if (typeof o.embedder === 'string') parseEmbedderSpec(o.embedder, 'embedder'); // an unknown preset or a malformed spec, before anything opens
   if (o.embedder !== undefined && typeof o.embedder !== 'string') {
     const e = o.embedder as Record<string, unknown>;
     if (!isObject(e) || typeof e.id !== 'string' || typeof e.embed !== 'function') throw fail(`embedder must be a spec (onnx:<folder>, openai:<url>#<model>, none) or an object with an id and embed(), got ${describe(o.embedder)}`);
@@ -129,6 +131,7 @@ export function checkLocalizerOptions(options: unknown): void {
   }
   if (o.fusion !== undefined && !FUSION_METHODS.includes(o.fusion as never)) throw fail(`fusion: unknown method ${describe(o.fusion)} (methods: ${FUSION_METHODS.join(', ')})`);
   string(o.queryPrefix, 'queryPrefix');
+  string(o.documentPrefix, 'documentPrefix');
   endpoint(o.embedderEndpoint, 'embedderEndpoint');
   if (o.model !== undefined && typeof o.model !== 'string' && !(o.model instanceof RankingModel)) {
     throw fail(`model must be 'default', a model file or a RankingModel, got ${describe(o.model)}`);

@@ -52,12 +52,20 @@ export interface LocalizerOptions {
   index?: Partial<IndexSettings>;
   /** Lexical stage: BM25F+ parameters, file prior, signal and title weights (defaults DEFAULT_RANKING). Refused with `model`. */
   ranking?: RankingOptions;
-  /** Dense stage: a bi-encoder, `onnx:<model folder>`, `openai:<url>#<model>`, `none`, or an {@link Embedder}. */
+  /**
+   * Dense stage: a bi-encoder, `onnx:<model folder>`, `openai:<url>#<model>`, `none`, or an
+   * {@link Embedder}. A spec may start with a preset that sets the model's prefixes, pooling,
+   * normalisation and token limit (src/embed/presets.ts): `coderankembed:`, `swerankembed-small:`,
+   * `swerankembed-large:`, or `generic:` (none); without one, the preset the served model name or
+   * the model folder names is used (`openai:…#nomic-ai/CodeRankEmbed` → `coderankembed`).
+   */
   embedder?: string | Embedder;
   /** How lexical and dense scores combine (default `rrf`); needs `embedder`. */
   fusion?: FusionOptions['method'];
-  /** Text put before the issue when embedding it (default: the model folder's query prompt); needs `embedder`. */
+  /** Text put before the issue when embedding it (default: the preset's, else the model folder's query prompt); needs `embedder`. */
   queryPrefix?: string;
+  /** Text put before each function when embedding it (default: the preset's, else the model folder's document prompt); needs `embedder`. */
+  documentPrefix?: string;
   embedderEndpoint?: EndpointOptions;
   /** Learned-model stage: `default` (the built-in model), a model file written by `issueloc train`, or a loaded model. */
   model?: string | RankingModel;
@@ -129,10 +137,21 @@ export interface LocalizeResult extends Localization {
   setupMillis: number;
 }
 
+/** Which embedder the dense stage uses, for reports (`--json`). */
+export interface EmbedderInfo {
+  /** The backend and its URL + model or its folder. */
+  name: string;
+  /** The preset applied (null: the generic case), and whether it was picked from the model's name rather than named. */
+  preset: string | null;
+  presetPicked: boolean;
+}
+
 /** A repository opened for localisation; {@link close} it when done. */
 export interface IssueLocalizer {
   /** The stages every call runs (a dense stage may still be skipped for one issue, with a warning). */
   readonly stages: readonly StageName[];
+  /** The dense stage's embedder, when there is one. */
+  readonly embedderInfo?: EmbedderInfo;
   /** The resolved cache folder. */
   readonly cacheDir: string;
   /**
@@ -166,7 +185,7 @@ export interface IssueLocalizer {
 export async function openLocalizer(options: LocalizerOptions): Promise<IssueLocalizer> {
   checkLocalizerOptions(options);
   const names = options.settingNames ?? {};
-  const denseSettings = names.dense ?? (['fusion', 'queryPrefix', 'embedderEndpoint'] as const).filter((k) => options[k] !== undefined);
+  const denseSettings = names.dense ?? (['fusion', 'queryPrefix', 'documentPrefix', 'embedderEndpoint'] as const).filter((k) => options[k] !== undefined);
   const rerankSettings = names.rerank ?? (['rerank', 'rerankerEndpoint'] as const).filter((k) => options[k] !== undefined);
   const wantsDense = options.embedder !== undefined && options.embedder !== 'none';
   const wantsRerank = options.reranker !== undefined && options.reranker !== 'none';
@@ -219,12 +238,12 @@ function retryWarning(warn: (m: string) => void) {
  * @throws IssuelocError for a malformed spec, a missing model folder or optional package.
  */
 export async function openEmbedderStage(
-  options: Pick<LocalizerOptions, 'embedder' | 'queryPrefix' | 'embedderEndpoint'>,
+  options: Pick<LocalizerOptions, 'embedder' | 'queryPrefix' | 'documentPrefix' | 'embedderEndpoint'>,
   warn: (message: string) => void = () => {},
 ): Promise<Embedder | undefined> {
   if (typeof options.embedder !== 'string') return options.embedder;
   return openEmbedder(options.embedder, {
-    prefixes: options.queryPrefix !== undefined ? { query: options.queryPrefix } : undefined,
+    prefixes: { query: options.queryPrefix, document: options.documentPrefix },
     apiKeyEnv: options.embedderEndpoint?.apiKeyEnv, onRetry: retryWarning(warn), onWarning: warn,
     timeoutMs: options.embedderEndpoint?.timeoutMs ?? DEFAULT_RETRY.budgetMs,
     retries: options.embedderEndpoint?.retries ?? DEFAULT_RETRY.retries,
@@ -251,6 +270,7 @@ class OpenedLocalizer implements IssueLocalizer {
   private queue: Promise<unknown> = Promise.resolve();
   private readonly maxCacheBytes: number;
   private readonly stem: boolean;
+  readonly embedderInfo?: EmbedderInfo;
 
   constructor(
     private readonly options: LocalizerOptions,
@@ -263,6 +283,7 @@ class OpenedLocalizer implements IssueLocalizer {
   ) {
     this.maxCacheBytes = options.maxCacheBytes ?? cacheMaxBytes();
     this.stem = options.index?.stem ?? false;
+    if (embedder) this.embedderInfo = { name: embedder.name ?? embedder.id, preset: embedder.preset?.name ?? null, presetPicked: embedder.preset?.picked ?? false };
   }
 
   prepare(rev?: string): Promise<IndexInfo> {

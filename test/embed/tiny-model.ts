@@ -12,6 +12,11 @@
  * E's rows are chosen so that words of one topic point the same way: row of a word in topic t is
  * the unit vector e_t (plus a small per-word offset), so texts about the same topic have high
  * cosine and the ranking of a query is predictable.
+ *
+ * The `contextual` variant makes each token's vector depend on the whole text, as a real encoder's
+ * does: last_hidden_state[t] = (E[id_t] + Σ_u E[id_u] · mask_u) · mask_t, with a non-zero [CLS]
+ * row (2 · e_7). Its CLS vector is then E[CLS] + the sum of the text's rows: distinct from the
+ * mean, and changed by every word of the text (a prefix included).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -69,9 +74,16 @@ const valueInfo = (name: string, type: number, dims: (number | string)[]): Field
 const node = (op: string, inputs: string[], outputs: string[], attrs: Field[][] = []): Field[] =>
   [...inputs.map((i): Field => [1, i]), ...outputs.map((o): Field => [2, o]), [3, `${op}_${outputs[0]}`], [4, op], ...attrs.map((a): Field => [5, a])];
 
-/** The embedding table: row of word w = e_topic(w) + 0.05 · e_((topic+1+i) mod DIM). Special rows are 0. */
-export function embeddingTable(): Float32Array {
+/** Row of [CLS] in the contextual variant. */
+export const CLS_AXIS = 7;
+
+/**
+ * The embedding table: row of word w = e_topic(w) + 0.05 · e_((topic+1+i) mod DIM). Special rows
+ * are 0, but for [CLS] = 2 · e_7 when `contextual`.
+ */
+export function embeddingTable(contextual = false): Float32Array {
   const e = new Float32Array(VOCAB.length * DIM);
+  if (contextual) e[VOCAB.indexOf('[CLS]') * DIM + CLS_AXIS] = 2;
   VOCAB.forEach((w, i) => {
     const t = TOPICS[w];
     if (t === undefined) return;
@@ -81,18 +93,28 @@ export function embeddingTable(): Float32Array {
   return e;
 }
 
-/** The ONNX model bytes. */
-export function onnxModelBytes(): Uint8Array {
-  const table = embeddingTable();
+/** The ONNX model bytes (the contextual variant: see the module comment). */
+export function onnxModelBytes(contextual = false): Uint8Array {
+  const table = embeddingTable(contextual);
   const axes = new BigInt64Array([-1n]);
+  const seqAxis = new BigInt64Array([1n]);
+  const output = contextual
+    ? [
+      [1, node('Mul', ['gathered', 'mask_3d'], ['masked'])],
+      [1, node('ReduceSum', ['masked', 'seq_axis'], ['total'], [[[1, 'keepdims'], [3, 1], [20, 2]]])],
+      [1, node('Add', ['masked', 'total'], ['context'])],
+      [1, node('Mul', ['context', 'mask_3d'], ['last_hidden_state'])],
+    ] satisfies Field[]
+    : [[1, node('Mul', ['gathered', 'mask_3d'], ['last_hidden_state'])]] satisfies Field[];
   const graph: Field[] = [
     [1, node('Gather', ['embeddings', 'input_ids'], ['gathered'])],
     [1, node('Cast', ['attention_mask'], ['mask_f'], [[[1, 'to'], [3, FLOAT], [20, 2]]])],
     [1, node('Unsqueeze', ['mask_f', 'axes'], ['mask_3d'])],
-    [1, node('Mul', ['gathered', 'mask_3d'], ['last_hidden_state'])],
+    ...output,
     [2, 'tiny-embedder'],
     [5, tensor('embeddings', FLOAT, [VOCAB.length, DIM], new Uint8Array(table.buffer))],
     [5, tensor('axes', INT64, [1], new Uint8Array(axes.buffer))],
+    ...(contextual ? [[5, tensor('seq_axis', INT64, [1], new Uint8Array(seqAxis.buffer))]] satisfies Field[] : []),
     [11, valueInfo('input_ids', INT64, ['batch', 'sequence'])],
     [11, valueInfo('attention_mask', INT64, ['batch', 'sequence'])],
     [12, valueInfo('last_hidden_state', FLOAT, ['batch', 'sequence', DIM])],
@@ -128,14 +150,16 @@ export const QUERY_PROMPT = 'Represent this query for searching relevant code: '
 
 /**
  * Writes the model folder under `dir` (created) and returns it.
- * @param omit files to leave out (to test the "incomplete folder" message).
+ * @param omit files to leave out (to test the "incomplete folder" message, or a folder without
+ *   the sentence-transformers files).
+ * @param opts `contextual`: the contextual variant; `modelName`: `_name_or_path` in config.json.
  */
-export function writeTinyModel(dir: string, omit: string[] = []): string {
+export function writeTinyModel(dir: string, omit: string[] = [], opts: { contextual?: boolean; modelName?: string } = {}): string {
   const files: Record<string, string | Uint8Array> = {
-    'onnx/model.onnx': onnxModelBytes(),
+    'onnx/model.onnx': onnxModelBytes(opts.contextual),
     'tokenizer.json': tokenizerJson(),
     'tokenizer_config.json': JSON.stringify({ tokenizer_class: 'BertTokenizer', do_lower_case: true, model_max_length: 64, cls_token: '[CLS]', sep_token: '[SEP]', pad_token: '[PAD]', unk_token: '[UNK]' }),
-    'config.json': JSON.stringify({ model_type: 'bert', hidden_size: DIM, vocab_size: VOCAB.length, max_position_embeddings: 64 }),
+    'config.json': JSON.stringify({ ...(opts.modelName ? { _name_or_path: opts.modelName } : {}), model_type: 'bert', hidden_size: DIM, vocab_size: VOCAB.length, max_position_embeddings: 64 }),
     '1_Pooling/config.json': JSON.stringify({ word_embedding_dimension: DIM, pooling_mode_cls_token: false, pooling_mode_mean_tokens: true }),
     'config_sentence_transformers.json': JSON.stringify({ prompts: { query: QUERY_PROMPT, document: '' } }),
   };
