@@ -12,7 +12,7 @@
  */
 export {
   openLocalizer, checkIssueText,
-  type IssueLocalizer, type LocalizerOptions, type LocalizeCallOptions, type LocalizeResult, type IndexInfo, type EndpointOptions,
+  type IssueLocalizer, type LocalizerOptions, type LocalizeCallOptions, type LocalizeResult, type IndexInfo, type EndpointOptions, type EmbedderInfo,
 } from './pipeline/localizer.js';
 export { STAGES, checkChain, type StageName } from './pipeline/stages.js';
 export type { Localization, RankingOptions } from './retrieve/localize.js';
@@ -22,6 +22,7 @@ export { DEFAULT_INDEX_SETTINGS, type IndexSettings } from './index/code-index.j
 export type { IssueSignals } from './text/issue-signals.js';
 export { extractIssueSignals } from './text/issue-signals.js';
 export type { Embedder, EmbedRole } from './embed/embedder.js';
+export { EMBEDDER_PRESETS, type EmbedderPreset } from './embed/presets.js';
 export type { ChatModel, ChatRequest, ChatAnswer } from './llm-rerank/chat-model.js';
 export type { RerankStats } from './llm-rerank/listwise.js';
 export { RankingModel, DEFAULT_MODEL_PATH } from './ltr/model.js';
