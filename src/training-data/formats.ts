@@ -31,8 +31,9 @@
  * training argument, FlagEmbedding's `--query_instruction_for_retrieval`; written into the data
  * it would be added twice), and each document is the function's text exactly as the retriever
  * embeds it (`path\ncode`, cut at the same length). Strings are made well-formed UTF-16 (a lone
- * surrogate, left by a cut inside a pair, becomes U+FFFD, as the UTF-8 encoding of the request to
- * the embedder makes it): Arrow's JSON reader, under `datasets.load_dataset('json')`, rejects one.
+ * surrogate, left by a cut inside a pair, becomes U+FFFD): Arrow's JSON reader, under `datasets.load_dataset('json')`, is built on
+ * RapidJSON, which refuses the escape `\ud83d` without its pair ("The surrogate pair in string is
+ * invalid"), and a lone low surrogate is not UTF-8.
  *
  * SweRank's own mined data (SweLoc), for comparison: one row per (issue, positive function),
  * `{query, positive_code, negative_codes: [str], negative_code_rank, positive_code_rank, …}`
@@ -75,7 +76,8 @@ export function wellFormed(s: string): string {
 /**
  * The rows of the contrastive file in `format`, in example order, and the issues the format
  * cannot hold (sentence-transformers: fewer hard negatives than `limits.negatives`; FlagEmbedding
- * and sentence-transformers: none at all), with the reason.
+ * and sentence-transformers: none at all), with the reason. Texts are taken as they are
+ * (`exportTraining` makes them well-formed).
  */
 export function contrastiveRows(
   examples: readonly ContrastiveExample[],
@@ -90,9 +92,8 @@ export function contrastiveRows(
       dropped.push({ issue_id: e.issue_id, reason: `${format}: no hard negative (the retriever ranked no other function)` });
       continue;
     }
-    const query = wellFormed(e.query);
     if (format === 'flagembedding') {
-      rows.push({ query, pos: e.pos.map(wellFormed), neg: e.neg.map(wellFormed) } satisfies FlagEmbeddingRow);
+      rows.push({ query: e.query, pos: [...e.pos], neg: [...e.neg] } satisfies FlagEmbeddingRow);
       continue;
     }
     if (e.neg.length < limits.negatives) {
@@ -101,8 +102,8 @@ export function contrastiveRows(
     }
     const columns = negativeColumns(limits.negatives);
     for (const pos of e.pos) {
-      const row: SentenceTransformersRow = { anchor: query, positive: wellFormed(pos) };
-      columns.forEach((c, k) => { row[c] = wellFormed(e.neg[k]); });
+      const row: SentenceTransformersRow = { anchor: e.query, positive: pos };
+      columns.forEach((c, k) => { row[c] = e.neg[k]; });
       rows.push(row);
     }
   }
