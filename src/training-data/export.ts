@@ -19,6 +19,7 @@ import { identifierOf, type IdentifierStyle } from '../llm-rerank/candidate-labe
 import { windowPrompt, type RerankCandidate } from '../llm-rerank/prompt.js';
 import type { ChatMessage } from '../llm-rerank/chat-model.js';
 import type { DatasetRecord } from '../dataset/record.js';
+import { wellFormed } from './formats.js';
 
 /** Options of {@link exportTraining}. */
 export interface TrainingExportOptions {
@@ -45,9 +46,11 @@ export interface TrainingExportOptions {
 }
 
 /**
- * One contrastive example: FlagEmbedding's `{query, pos, neg}` layout (also what
- * sentence-transformers' MultipleNegativesRankingLoss reads as anchor/positive/negative
- * columns), with ids beside the texts. Texts are `path\ncode`, as the retriever embeds them.
+ * One contrastive example as mined (the `issueloc` format of the contrastive file): the issue
+ * text, the texts of its positives and hard negatives with their ids beside them, and where they
+ * come from. Texts are `path\ncode`, as the retriever embeds them. The extra keys make it no
+ * library's input as it stands: {@link contrastiveRows} writes sentence-transformers and
+ * FlagEmbedding rows from it (src/training-data/formats.ts).
  */
 export interface ContrastiveExample {
   query: string;
@@ -125,6 +128,11 @@ export async function exportTraining(
       const query = issueQuery(r);
       const positives = r.positiveFunctions.filter((f) => unitOf.has(f));
       done++;
+      if (query === '') {
+        results.set(i, { d: { issue_id: r.issue.id, reason: 'empty issue text (no title and no body)' } });
+        opts.onProgress?.(done, records.length);
+        continue;
+      }
       if (positives.length === 0) {
         results.set(i, { d: { issue_id: r.issue.id, reason: r.positiveFunctions.length ? 'no positive function is in the index at the a-priori commit' : 'no positive function' } });
         opts.onProgress?.(done, records.length);
@@ -148,9 +156,10 @@ export async function exportTraining(
       const need = [...new Set([...positives, ...negIds, ...window])];
       const texts = new Map<string, string>();
       const codes = await reader.texts(need.map((id) => unitOf.get(id)!));
-      need.forEach((id, k) => texts.set(id, documentText(unitOf.get(id)!.path, codes[k], opts.maxDocumentChars)));
+      need.forEach((id, k) => texts.set(id, wellFormed(documentText(unitOf.get(id)!.path, codes[k], opts.maxDocumentChars))));
+      const text = wellFormed(query);
       const c: ContrastiveExample = {
-        query, pos: positives.map((id) => texts.get(id)!), neg: negIds.map((id) => texts.get(id)!),
+        query: text, pos: positives.map((id) => texts.get(id)!), neg: negIds.map((id) => texts.get(id)!),
         pos_ids: positives, neg_ids: negIds, issue_id: r.issue.id, ...(r.repo ? { repo: r.repo } : {}), commit,
         positive_rank: best + 1,
       };
@@ -159,12 +168,12 @@ export async function exportTraining(
       const ids = window.map((_, k) => identifierOf(k, style));
       const target = ids[window.findIndex((id) => isPositive.has(id))];
       const l: ListwiseExample = {
-        issue_id: r.issue.id, query,
+        issue_id: r.issue.id, query: text,
         candidates: window.map((id, k) => ({ identifier: ids[k], id, text: texts.get(id)! })),
         positive_ids: window.filter((id) => isPositive.has(id)),
         target,
         permutation: order.map((k) => `[${ids[k]}]`).join(' > '),
-        messages: [...windowPrompt(query, candidates, 'first-token', style), { role: 'assistant', content: target }],
+        messages: [...windowPrompt(query, candidates, 'first-token', style).map((m) => ({ ...m, content: wellFormed(m.content) })), { role: 'assistant', content: target }],
       };
       results.set(i, { c, l });
       reader.forget();
