@@ -7,6 +7,10 @@ import { DEFAULT_PROMPT_BUDGET, fitWindowPrompt, windowPrompt, type PromptBudget
 import { TEMPLATE_TOKENS, tokenCounterOf, type TokenCounter } from './token-counter.js';
 import { slidingWindows } from './windows.js';
 
+/** Bounds of a context size given by the user (`contextTokens`, `--rerank-context`): 256 tokens to 10 million. */
+export const MIN_CONTEXT_TOKENS = 256;
+export const MAX_CONTEXT_TOKENS = 10_000_000;
+
 /** Tokens kept free beyond the answer's `max_tokens` (an end-of-turn token, a stray count). */
 export const ANSWER_MARGIN = 16;
 /**
