@@ -160,7 +160,9 @@ export class ListwiseReranker {
 
   /**
    * One window's new order (0-based indexes into `slice`), or undefined (keep the order) when the
-   * answer names no candidate. In first-token mode, an answer without log-probabilities that name
+   * answer names no candidate or the prompt is refused as too long twice. A refusal as too long, or
+   * an answer that read the prompt cut, refits the prompt to a smaller context and asks once more
+   * (see the class comment). In first-token mode, an answer without log-probabilities that name
    * a candidate (a server that gives none, a thinking model's `<think>`), or a refusal of the
    * `top_logprobs` asked (HTTP 400 naming logprobs: vLLM's `--max-logprobs`), switches this
    * reranker to permutation mode for good and asks the window again; a refusal that states the
