@@ -34,7 +34,8 @@ const PROBE_MS = 10_000;
  * vLLM (serving_engine.py): `This model's maximum context length is 2048 tokens. However, you
  * requested 2100 tokens (2040 in the messages, 60 in the completion). Please reduce the length of
  * the messages or completion.` (or `… your request has 2100 input tokens …`); OpenAI's
- * `context_length_exceeded`. Undefined for any other failure.
+ * `context_length_exceeded` (`… However, your messages resulted in 9000 tokens …`). Undefined
+ * for any other failure.
  */
 export function promptTooLong(e: unknown): PromptTooLongError | undefined {
   if (!(e instanceof HttpRequestError) || (e.status !== 400 && e.status !== 413)) return undefined;
@@ -45,7 +46,8 @@ export function promptTooLong(e: unknown): PromptTooLongError | undefined {
     return v ? Number(v) : undefined;
   };
   const limit = num(/context length is (\d+)/i);
-  const prompt = num(/\((\d+) in the messages/i) ?? num(/request has (\d+) input tokens/i) ?? num(/prompt contains at least (\d+) input tokens/i);
+  const prompt = num(/\((\d+) in the messages/i) ?? num(/request has (\d+) input tokens/i) ?? num(/prompt contains at least (\d+) input tokens/i) ??
+    num(/messages resulted in (\d+) tokens/i);
   return new PromptTooLongError(m, limit, prompt);
 }
 

@@ -11,6 +11,7 @@ import { ListwiseReranker, readCut, type ListwiseOptions } from '../../src/llm-r
 import { cutToTokens, fitWindowPrompt, waterLevel, windowPrompt, DEFAULT_PROMPT_BUDGET, type RerankCandidate } from '../../src/llm-rerank/prompt.js';
 import { ESTIMATED_COUNTER, tokenCounterOf, type TokenCounter } from '../../src/llm-rerank/token-counter.js';
 import { HttpRequestError } from '../../src/util/http-json.js';
+import { guardedChatModel } from '../../src/pipeline/guarded-backends.js';
 
 let fake: FakeOpenAI;
 before(async () => { fake = await startFakeOpenAI(); });
@@ -191,6 +192,8 @@ test('promptTooLong reads vLLM\'s and OpenAI\'s refusals; readCut needs a clear 
   assert.ok(e instanceof PromptTooLongError);
   assert.equal(e.contextTokens, 2048);
   assert.equal(e.promptTokens, 2100);
+  const openai = promptTooLong(new HttpRequestError('x refused the request (HTTP 400: {"error":{"message":"This model\'s maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens. Please reduce the length of the messages.","code":"context_length_exceeded"}})', 400, false));
+  assert.deepEqual([openai?.contextTokens, openai?.promptTokens], [8192, 9000]);
   assert.equal(promptTooLong(new HttpRequestError('x refused the request (HTTP 400: {"error":"bad model"})', 400, false)), undefined);
   assert.equal(promptTooLong(new Error('maximum context length')), undefined);
   assert.equal(readCut(2048, 3000, false), true);
@@ -242,4 +245,23 @@ test('gguf: counts by model.tokenize, the context is the loaded one; no prompt o
   for (const n of evaluated) assert.ok(n + 1 <= 1024 && n > 900, `${n} prompt tokens`);
   await assert.rejects(model.complete({ messages: [{ role: 'user', content: 'x'.repeat(3100) }], maxTokens: 8 }),
     (e: unknown) => e instanceof PromptTooLongError && e.contextTokens === 1024 && /do not fit its context of 1024 tokens/.test(e.message));
+});
+
+test('a chat model object from a program: its counts and context are passed on, bounded by the timeout; one that hangs makes the counter estimate', async () => {
+  let hang = false;
+  const inner: ChatModel = {
+    id: 'program', complete: async () => ({ text: '[1]', inputTokens: 1, outputTokens: 1 }),
+    countTokens: (t) => (hang ? new Promise<number>(() => {}) : Promise.resolve(fakeTokens(t))),
+    contextTokens: async () => 2048,
+  };
+  const guarded = guardedChatModel(inner, 200);
+  assert.equal(await guarded.contextTokens!(), 2048);
+  assert.equal(await guarded.countPromptTokens!([]), undefined);
+  const counter = await tokenCounterOf(guarded);
+  assert.equal(counter.exact, true);
+  hang = true;
+  const t0 = Date.now();
+  assert.equal(await counter.count('z'.repeat(40)), 10);
+  assert.ok(Date.now() - t0 < 2000);
+  assert.equal(counter.exact, false);
 });
