@@ -2,7 +2,7 @@ import { Command, Option } from 'commander';
 import { IssuelocError } from '../errors.js';
 import { parseNumberOption } from '../util/number-option.js';
 import { FUSION_METHODS, type FusionOptions } from '../retrieve/fusion.js';
-import { DEFAULT_LISTWISE, type RerankStats } from '../llm-rerank/listwise.js';
+import { DEFAULT_LISTWISE, MAX_CONTEXT_TOKENS, MIN_CONTEXT_TOKENS, type RerankStats } from '../llm-rerank/listwise.js';
 import type { LocalizerOptions } from '../pipeline/localizer.js';
 import { DEFAULT_RETRY } from '../util/http-json.js';
 import { parseEmbedderSpec } from '../embed/spec.js';
@@ -29,6 +29,7 @@ export function retrievalOptions(cmd: Command, opts: { rerank?: boolean } = {}):
     .option('--rerank-window <n>', 'functions per LLM call', String(DEFAULT_LISTWISE.window))
     .option('--rerank-stride <n>', 'step between windows, bottom to top', String(DEFAULT_LISTWISE.stride))
     .addOption(new Option('--rerank-mode <mode>', 'first-token: order by the log-probabilities of the first token; permutation: parse [2] > [1] > …').choices(['first-token', 'permutation']).default(DEFAULT_LISTWISE.mode))
+    .option('--rerank-context <tokens>', 'context window of the reranking model in tokens, for servers that do not report it (Ollama: its context, e.g. OLLAMA_CONTEXT_LENGTH); prompts are fitted to it, leaving room for the answer')
     .option('--rerank-timeout <seconds>', 'seconds one LLM call may take in all, retries and back-off included', ENDPOINT_SECONDS)
     .option('--rerank-retries <n>', 'retries of an LLM call after a rate limit, server error, timeout or refused connection', ENDPOINT_RETRIES)
     .option('--deadline <seconds>', 'seconds for the issue\'s embedding and reranking; past it the stage in flight stops and the best ranking so far is shown, with a warning');
@@ -55,7 +56,7 @@ export function givenFlags(cmd: Command, keys: readonly string[]): string[] {
 }
 
 const DENSE_KEYS = ['fusion', 'queryPrefix', 'documentPrefix', 'embedderTimeout', 'embedderRetries'];
-const RERANK_KEYS = ['rerankTop', 'rerankWindow', 'rerankStride', 'rerankMode', 'rerankTimeout', 'rerankRetries'];
+const RERANK_KEYS = ['rerankTop', 'rerankWindow', 'rerankStride', 'rerankMode', 'rerankContext', 'rerankTimeout', 'rerankRetries'];
 const ENDPOINT_KEYS = ['deadline', 'apiKeyEnv'];
 /** The keys of {@link rankingOptions} (src/cli/options.ts). */
 export const RANKING_KEYS = ['filePrior', 'titleWeight', 'signals', 'signalWeights', 'k1', 'b', 'delta', 'weights'];
@@ -89,6 +90,7 @@ export function stageSettings(o: Record<string, unknown>, cmd: Command): StageSe
     rerank: {
       top: whole(o.rerankTop ?? DEFAULT_LISTWISE.top, '--rerank-top', 1), window, stride,
       mode: (o.rerankMode as 'first-token' | 'permutation' | undefined) ?? DEFAULT_LISTWISE.mode,
+      ...(o.rerankContext !== undefined ? { contextTokens: whole(o.rerankContext, '--rerank-context', MIN_CONTEXT_TOKENS, MAX_CONTEXT_TOKENS) } : {}),
     },
     rerankerEndpoint: {
       apiKeyEnv,

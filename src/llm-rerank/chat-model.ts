@@ -4,6 +4,7 @@
  * OpenAI-compatible chat completions (src/llm-rerank/openai-chat.ts) and a local GGUF model through
  * node-llama-cpp (src/llm-rerank/llama-cpp-chat.ts); src/llm-rerank/response-cache.ts caches any of them.
  */
+import { IssuelocError } from '../errors.js';
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
@@ -49,7 +50,32 @@ export interface ChatModel {
    *   good; the signal's reason when it aborts.
    */
   complete(req: ChatRequest, opts?: ChatCallOptions): Promise<ChatAnswer>;
+  /**
+   * Tokens of `text` alone by the model's own tokenizer (no special tokens), or undefined when
+   * the backend has no tokenizer to ask (callers then use {@link estimateTokens}).
+   */
+  countTokens?(text: string, opts?: ChatCallOptions): Promise<number | undefined>;
+  /**
+   * Tokens of the whole prompt the model reads for `messages` (chat template and generation
+   * prompt included), or undefined when the backend cannot tell.
+   */
+  countPromptTokens?(messages: readonly ChatMessage[], opts?: ChatCallOptions): Promise<number | undefined>;
+  /** The model's context window in tokens (prompt + answer) when the backend says, else undefined. */
+  contextTokens?(opts?: ChatCallOptions): Promise<number | undefined>;
   close?(): Promise<void>;
+}
+
+/**
+ * The backend refused a prompt as longer than the model's context (vLLM's HTTP 400 `This model's
+ * maximum context length is 2048 tokens. However, you requested 2100 tokens (2040 in the messages,
+ * 60 in the completion)…`; a GGUF prompt that does not fit the loaded context). The counts are
+ * the backend's, when it gave them.
+ */
+export class PromptTooLongError extends IssuelocError {
+  constructor(message: string, readonly contextTokens?: number, readonly promptTokens?: number) {
+    super(message);
+    this.name = 'PromptTooLongError';
+  }
 }
 
 /**

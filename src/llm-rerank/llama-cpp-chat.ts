@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { IssuelocError } from '../errors.js';
-import type { ChatAnswer, ChatCallOptions, ChatModel, ChatRequest, TokenLogprob } from './chat-model.js';
+import { PromptTooLongError, type ChatAnswer, type ChatCallOptions, type ChatMessage, type ChatModel, type ChatRequest, type TokenLogprob } from './chat-model.js';
 
 /** The parts of node-llama-cpp v3 used here (an optional package, so typed locally). */
 type Token = number;
@@ -11,9 +11,16 @@ interface Sequence {
 }
 interface Model {
   tokenizer: unknown;
+  tokenize(text: string, specialTokens?: boolean): Token[];
   detokenize(tokens: readonly Token[]): string;
   isEogToken(t: Token): boolean;
-  createContext(o: { contextSize?: number }): Promise<{ getSequence(): Sequence; dispose(): Promise<void> }>;
+  createContext(o: { contextSize?: number }): Promise<Context>;
+  dispose(): Promise<void>;
+}
+interface Context {
+  /** Tokens the context holds (node-llama-cpp: `LlamaContext.contextSize`). */
+  readonly contextSize: number;
+  getSequence(): Sequence;
   dispose(): Promise<void>;
 }
 interface ChatWrapper {
@@ -29,14 +36,17 @@ interface LlamaCppModule {
  * one request at a time on one context sequence. The prompt is laid out by the chat template the
  * model's GGUF metadata names; decoding is greedy; for first-token ranking, the probabilities of
  * the whole vocabulary at the first step are read and the likeliest `topLogprobs` returned as
- * natural logs. Token counts are exact (the model's own tokenizer).
+ * natural logs. Token counts are exact (the model's own tokenizer: `model.tokenize`), and the
+ * context size is the loaded context's: a prompt that leaves no room for the answer is refused
+ * ({@link PromptTooLongError}) rather than evaluated, since node-llama-cpp's context shift would
+ * drop its beginning, where the issue is.
  */
 export class LlamaCppChatModel implements ChatModel {
   readonly id: string;
   private readonly sequence: Sequence;
   private constructor(
     private readonly model: Model,
-    private readonly context: { getSequence(): Sequence; dispose(): Promise<void> },
+    private readonly context: Context,
     private readonly wrapper: ChatWrapper,
     path: string,
   ) {
@@ -45,7 +55,8 @@ export class LlamaCppChatModel implements ChatModel {
   }
 
   /**
-   * @param contextSize tokens of context (default 8192: a window of 10 functions of ≤ 512 tokens + the issue).
+   * @param contextSize tokens of context to allocate (default 8192: a window of 10 functions of
+   *   ≤ 512 tokens + the issue; `--rerank-context` sets it).
    * @throws IssuelocError when the file is missing, the package is not installed, or the model does not load.
    */
   static async load(path: string, contextSize = 8192): Promise<LlamaCppChatModel> {
@@ -62,20 +73,51 @@ export class LlamaCppChatModel implements ChatModel {
       const llama = await mod.getLlama();
       const model = await llama.loadModel({ modelPath: abs });
       const context = await model.createContext({ contextSize });
-      return new LlamaCppChatModel(model, context, mod.resolveChatWrapper(model), abs);
+      return LlamaCppChatModel.of(mod, model, context, abs);
     } catch (e) {
       throw new IssuelocError(`cannot load GGUF model ${path}: ${(e as Error).message.split('\n')[0]}`);
     }
   }
 
-  /** Greedy decoding; the signal is looked at before each generated token. */
-  async complete(req: ChatRequest, call: ChatCallOptions = {}): Promise<ChatAnswer> {
-    call.signal?.throwIfAborted();
+  /** A model over node-llama-cpp objects already loaded (`load` uses it; tests give fakes of the same shape). */
+  static of(mod: Pick<LlamaCppModule, 'resolveChatWrapper'>, model: Model, context: Context, path: string): LlamaCppChatModel {
+    return new LlamaCppChatModel(model, context, mod.resolveChatWrapper(model), path);
+  }
+
+  /** The prompt's tokens as the chat template lays them out (what {@link complete} evaluates). */
+  private promptTokens(messages: readonly ChatMessage[]): Token[] {
     const chatHistory = [
-      ...req.messages.map((m) => (m.role === 'assistant' ? { type: 'model', response: [m.content] } : { type: m.role, text: m.content })),
+      ...messages.map((m) => (m.role === 'assistant' ? { type: 'model', response: [m.content] } : { type: m.role, text: m.content })),
       { type: 'model', response: [] },
     ];
-    const tokens = this.wrapper.generateContextState({ chatHistory }).contextText.tokenize(this.model.tokenizer);
+    return this.wrapper.generateContextState({ chatHistory }).contextText.tokenize(this.model.tokenizer);
+  }
+
+  /** Tokens of `text` by the model's tokenizer (`model.tokenize(text, false)`: special-token text stays text). */
+  async countTokens(text: string): Promise<number> {
+    return this.model.tokenize(text, false).length;
+  }
+
+  async countPromptTokens(messages: readonly ChatMessage[]): Promise<number> {
+    return this.promptTokens(messages).length;
+  }
+
+  /** The loaded context's size. */
+  async contextTokens(): Promise<number> {
+    return this.context.contextSize;
+  }
+
+  /**
+   * Greedy decoding; the signal is looked at before each generated token.
+   * @throws PromptTooLongError when the prompt and `maxTokens` do not fit the context together.
+   */
+  async complete(req: ChatRequest, call: ChatCallOptions = {}): Promise<ChatAnswer> {
+    call.signal?.throwIfAborted();
+    const tokens = this.promptTokens(req.messages);
+    const size = this.context.contextSize;
+    if (tokens.length + req.maxTokens > size) {
+      throw new PromptTooLongError(`${this.id}: the prompt's ${tokens.length} tokens and the answer's ${req.maxTokens} do not fit its context of ${size} tokens`, size, tokens.length);
+    }
     const sequence = this.sequence;
     const out: Token[] = [];
     let firstTokenLogprobs: TokenLogprob[] | undefined;

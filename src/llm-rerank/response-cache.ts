@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { readCheckedJson, writeCheckedJson } from '../util/checked-file.js';
-import { isChatAnswer, type ChatAnswer, type ChatCallOptions, type ChatModel, type ChatRequest } from './chat-model.js';
+import { isChatAnswer, type ChatAnswer, type ChatCallOptions, type ChatMessage, type ChatModel, type ChatRequest } from './chat-model.js';
 
 /** Tag of the answer files (src/util/checked-file.ts). */
 const ANSWER_TAG = 'llm.v2';
@@ -48,6 +48,19 @@ export class CachedChatModel implements ChatModel {
       writeCheckedJson(f, ANSWER_TAG, answer, { fsync: false });
     } catch { /* the cache is an optimisation */ }
     return answer;
+  }
+
+  /** The inner model's count (not cached on disk: counts are asked before each window). */
+  async countTokens(text: string, call: ChatCallOptions = {}): Promise<number | undefined> {
+    return this.inner.countTokens?.(text, call);
+  }
+
+  async countPromptTokens(messages: readonly ChatMessage[], call: ChatCallOptions = {}): Promise<number | undefined> {
+    return this.inner.countPromptTokens?.(messages, call);
+  }
+
+  async contextTokens(call: ChatCallOptions = {}): Promise<number | undefined> {
+    return this.inner.contextTokens?.(call);
   }
 
   close(): Promise<void> {

@@ -18,6 +18,8 @@ export interface OpenChatModelOptions {
   retries?: number;
   backoffMs?: number;
   onRetry?: PostJsonOptions['onRetry'];
+  /** Tokens of context a `gguf:` model is loaded with (default 8192). */
+  contextTokens?: number;
 }
 
 /**
@@ -35,7 +37,7 @@ export async function openChatModel(value: string | undefined, opts: OpenChatMod
       timeoutMs: opts.timeoutMs, budgetMs: opts.timeoutMs, retries: opts.retries, backoffMs: opts.backoffMs, onRetry: opts.onRetry,
     });
   } else if (spec.kind === 'gguf') {
-    model = await LlamaCppChatModel.load(spec.path);
+    model = await LlamaCppChatModel.load(spec.path, opts.contextTokens);
   } else {
     return undefined;
   }

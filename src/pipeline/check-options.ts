@@ -11,6 +11,7 @@ import { FUSION_METHODS } from '../retrieve/fusion.js';
 import { RankingModel } from '../ltr/model.js';
 import { parseNumberOption, type NumberBounds } from '../util/number-option.js';
 import { parseEmbedderSpec } from '../embed/spec.js';
+import { MAX_CONTEXT_TOKENS, MIN_CONTEXT_TOKENS } from '../llm-rerank/listwise.js';
 
 /** Issue texts longer than this many UTF-8 bytes are refused unless `maxIssueBytes` says more (1 MiB). */
 export const DEFAULT_MAX_ISSUE_BYTES = 1 << 20;
@@ -23,7 +24,7 @@ const INDEX_KEYS = ['maxBodyWords', 'includeTests', 'maxFileBytes', 'stem', 'max
 const RANKING_KEYS = ['bm25', 'fileBm25', 'filePrior', 'signals', 'titleWeight'];
 const BM25_KEYS = ['k1', 'b', 'delta', 'weights'];
 const ENDPOINT_KEYS = ['timeoutMs', 'retries', 'apiKeyEnv'];
-const RERANK_KEYS = ['top', 'window', 'stride', 'mode'];
+const RERANK_KEYS = ['top', 'window', 'stride', 'mode', 'contextTokens'];
 const CALL_KEYS = ['top', 'rev', 'matchedTermsPerItem'];
 /** A timer holds at most 2^31−1 ms; a day is plenty for one call or one issue. */
 const MAX_MS = 86_400_000;
@@ -146,6 +147,7 @@ export function checkLocalizerOptions(options: unknown): void {
     number(r.top, 'rerank.top', { min: 1, whole: true });
     number(r.window, 'rerank.window', { min: 2, whole: true });
     number(r.stride, 'rerank.stride', { min: 1, whole: true });
+    number(r.contextTokens, 'rerank.contextTokens', { min: MIN_CONTEXT_TOKENS, max: MAX_CONTEXT_TOKENS, whole: true });
     if (r.mode !== undefined && r.mode !== 'first-token' && r.mode !== 'permutation') throw fail(`rerank.mode must be 'first-token' or 'permutation', got ${describe(r.mode)}`);
   }
   endpoint(o.rerankerEndpoint, 'rerankerEndpoint');

@@ -6,7 +6,7 @@
  * warning, as for an endpoint that is down.
  */
 import { EmbedderFailure, type EmbedCallOptions, type EmbedRole, type Embedder } from '../embed/embedder.js';
-import type { ChatAnswer, ChatCallOptions, ChatModel, ChatRequest } from '../llm-rerank/chat-model.js';
+import type { ChatAnswer, ChatCallOptions, ChatMessage, ChatModel, ChatRequest } from '../llm-rerank/chat-model.js';
 import { IssuelocError } from '../errors.js';
 import { abortable, DeadlineExceeded } from '../util/deadline.js';
 
@@ -45,10 +45,22 @@ export function guardedEmbedder(embedder: Embedder, timeoutMs: number): Embedder
   };
 }
 
-/** `model`, its calls bounded by `timeoutMs` and its errors made IssuelocErrors naming it. */
+/**
+ * `model`, its calls bounded by `timeoutMs` and its errors made IssuelocErrors naming it (a
+ * PromptTooLongError, an IssuelocError, stays one). Its token counts and context size are passed on, bounded
+ * the same way.
+ */
 export function guardedChatModel(model: ChatModel, timeoutMs: number): ChatModel {
+  const count = <T>(what: string, call: ((signal: AbortSignal) => Promise<T | undefined>) | undefined, opts: ChatCallOptions) =>
+    call ? bounded(opts.signal, timeoutMs, `chat model ${model.id} (${what})`, call) : Promise.resolve(undefined);
   return {
     id: model.id,
+    countTokens: (text: string, opts: ChatCallOptions = {}) =>
+      count('countTokens', model.countTokens && ((signal) => model.countTokens!(text, { ...opts, signal })), opts),
+    countPromptTokens: (messages: readonly ChatMessage[], opts: ChatCallOptions = {}) =>
+      count('countPromptTokens', model.countPromptTokens && ((signal) => model.countPromptTokens!(messages, { ...opts, signal })), opts),
+    contextTokens: (opts: ChatCallOptions = {}) =>
+      count('contextTokens', model.contextTokens && ((signal) => model.contextTokens!({ ...opts, signal })), opts),
     async complete(req: ChatRequest, opts: ChatCallOptions = {}): Promise<ChatAnswer> {
       try {
         return await bounded(opts.signal, timeoutMs, `chat model ${model.id}`, (signal) => model.complete(req, { ...opts, signal }));

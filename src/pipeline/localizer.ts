@@ -71,8 +71,12 @@ export interface LocalizerOptions {
   model?: string | RankingModel;
   /** Rerank stage: `openai:<url>#<model>`, `gguf:<model file>`, `none`, or a {@link ChatModel}. */
   reranker?: string | ChatModel;
-  /** Listwise settings (top K, window, stride, mode; SweRank's by default); needs `reranker`. */
-  rerank?: Partial<Pick<ListwiseOptions, 'top' | 'window' | 'stride' | 'mode'>>;
+  /**
+   * Listwise settings (top K, window, stride, mode; SweRank's by default; `contextTokens`: the
+   * model's context window for servers that do not report it, such as Ollama, and the context a
+   * `gguf:` model is loaded with); needs `reranker`.
+   */
+  rerank?: Partial<Pick<ListwiseOptions, 'top' | 'window' | 'stride' | 'mode' | 'contextTokens'>>;
   rerankerEndpoint?: EndpointOptions;
   /** Milliseconds each issue's embedding and reranking may take; past it the best ranking so far is returned, with a warning. */
   deadlineMs?: number;
@@ -210,12 +214,13 @@ export async function openLocalizer(options: LocalizerOptions): Promise<IssueLoc
         apiKeyEnv: options.rerankerEndpoint?.apiKeyEnv,
         timeoutMs: options.rerankerEndpoint?.timeoutMs ?? DEFAULT_RETRY.budgetMs,
         retries: options.rerankerEndpoint?.retries ?? DEFAULT_RETRY.retries,
+        contextTokens: options.rerank?.contextTokens,
       })
       : options.reranker && guardedChatModel(options.reranker, options.rerankerEndpoint?.timeoutMs ?? DEFAULT_RETRY.budgetMs);
     if (chat) {
       const r = { ...DEFAULT_LISTWISE, ...options.rerank };
       if (r.stride > r.window) throw new IssuelocError(`rerank stride (${r.stride}) must not exceed the window (${r.window})`);
-      reranker = new ListwiseReranker(chat, { top: r.top, window: r.window, stride: r.stride, mode: r.mode, onWarning: warn });
+      reranker = new ListwiseReranker(chat, { top: r.top, window: r.window, stride: r.stride, mode: r.mode, contextTokens: r.contextTokens, onWarning: warn });
     }
   } catch (e) {
     await embedder?.close?.();

@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { commitFiles, tempDir, cleanup } from '../repo/git-fixture.js';
 import { startFakeOpenAI, type FakeOpenAI } from './fake-openai.js';
 import { writeTinyModel } from '../embed/tiny-model.js';
+import { checkLocalizerOptions } from '../../src/pipeline/check-options.js';
 
 const bin = join(resolve(dirname(fileURLToPath(import.meta.url)), '../../..'), 'dist/src/cli/bin.js');
 const run = promisify(execFile);
@@ -77,4 +78,30 @@ test('localize --embedder onnx:<folder> runs the local model; bad specs exit 2 w
   assert.match(errs[0].stderr, /^issueloc: model folder not found: .*no-model\n$/);
   assert.match(errs[1].stderr, /--rerank: cannot read 'http:\/\/x'/);
   assert.match(errs[2].stderr, /--rerank-stride \(20\) must not exceed --rerank-window \(10\)/);
+});
+
+test('--rerank-context: prompts fitted to it (counted by vLLM\'s /tokenize); refused without --rerank or out of range, exit 2 with one line', async () => {
+  fake.vllm = { maxModelLen: 100_000 };
+  fake.chatPromptTokens.length = 0;
+  try {
+    const longIssue = `the json parser breaks\n${'when the input holds nested arrays of json objects '.repeat(60)}`;
+    const { stderr } = await run(process.execPath, [bin, 'localize', '--repo', work, '--issue', longIssue, '--json', '--no-progress', '--cache-dir', join(root, 'cache'),
+      '--rerank', `openai:${fake.url}#ranker`, '--rerank-top', '10', '--rerank-mode', 'permutation', '--rerank-context', '900']);
+    assert.doesNotMatch(stderr, /warning/);
+    assert.equal(fake.chatPromptTokens.length, 1);
+    assert.ok(fake.chatPromptTokens[0] + 58 <= 900 && fake.chatPromptTokens[0] > 700, `${fake.chatPromptTokens[0]} prompt tokens`);
+  } finally {
+    fake.vllm = undefined;
+  }
+  const bad = await Promise.allSettled([
+    localize(['--rerank-context', '4096']),
+    localize(['--rerank', `openai:${fake.url}#r`, '--rerank-context', '100']),
+    localize(['--rerank', `openai:${fake.url}#r`, '--rerank-context', 'lots']),
+  ]);
+  const errs = bad.map((r) => (r as PromiseRejectedResult).reason as { code: number; stderr: string });
+  assert.ok(errs.every((e) => e.code === 2 && e.stderr.trim().split('\n').length === 1), errs.map((e) => e.stderr).join(''));
+  assert.match(errs[0].stderr, /^issueloc: --rerank-context sets up LLM reranking: give --rerank too\n$/);
+  assert.match(errs[1].stderr, /^issueloc: --rerank-context .*256/);
+  assert.match(errs[2].stderr, /^issueloc: --rerank-context .*lots/);
+  assert.throws(() => checkLocalizerOptions({ repo: '.', rerank: { contextTokens: 1.5 } }), /^IssuelocError: rerank\.contextTokens /);
 });

@@ -26,7 +26,21 @@
  * `streamBytes` bytes (`streamed` counts what was written). `embeddingFault` (per model name)
  * breaks the embeddings answered while set. `maxInputTokens` (per model name) makes the server
  * refuse, as vLLM does beyond `max_model_len`, a batch holding an input of more tokens (here:
- * whitespace-separated words) with HTTP 400 and vLLM's message. Every request body is recorded.
+ * whitespace-separated words) with HTTP 400 and vLLM's message. Every request body is recorded
+ * (but `/tokenize`'s, counted in `tokenizeCalls`).
+ *
+ * Context limits, as servers have them. Tokens of chat prompts are counted by {@link fakeTokens}
+ * (one per 3 characters: denser than the 4-character estimate, as BPE vocabularies are on code)
+ * over the prompt laid out by {@link fakeChatTemplate}; every chat request's count after any cut,
+ * and the text the server read, go to `chatPromptTokens` and `readPrompts`.
+ *   `vllm` {maxModelLen}: `POST /tokenize` answers vLLM's `{count, max_model_len, tokens}` for
+ *     `{model, prompt, add_special_tokens}` or `{model, messages, add_generation_prompt}` (the
+ *     template applied), and a chat request whose prompt and `max_tokens` exceed `maxModelLen`
+ *     gets HTTP 400 with vLLM's message (serving_engine.py, `_validate_input`). Without it,
+ *     `/tokenize` is 404 (`404 page not found`, as Ollama answers).
+ *   `ollamaContext` N: a chat prompt of more than N tokens is cut silently as Ollama's runner does
+ *     ("truncating input prompt": the first 4 tokens kept, then the last N − 4), read cut, and
+ *     `usage.prompt_tokens` reports the N tokens read.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -60,6 +74,16 @@ export interface FakeOpenAI {
   maxLogprobs?: number;
   /** Message of that 400 instead of vLLM's. */
   logprobsRefusal?: string;
+  /** vLLM's `/tokenize` and context check (see the module comment); none by default. */
+  vllm?: { maxModelLen: number };
+  /** Ollama's silent cut of prompts beyond this many tokens; none by default. */
+  ollamaContext?: number;
+  /** `/tokenize` requests so far. */
+  tokenizeCalls: number;
+  /** Each chat request's prompt tokens as the server read them (after a cut). */
+  chatPromptTokens: number[];
+  /** Each chat request's prompt text as the server read it (template markers included). */
+  readPrompts: string[];
   close(): Promise<void>;
 }
 
@@ -87,6 +111,25 @@ export function vllmTooLong(maxModelLen: number, tokens: number): string {
   });
 }
 
+/** The fake's tokenizer: one token per 3 characters. */
+export function fakeTokens(text: string): number {
+  return Math.ceil(text.length / 3);
+}
+
+/** The fake's chat template (ChatML-like): each message between role markers, then the answer's start. */
+export function fakeChatTemplate(messages: readonly { role: string; content: string }[]): string {
+  return `${messages.map((m) => `<|${m.role}|>\n${m.content}<|end|>\n`).join('')}<|assistant|>\n`;
+}
+
+/** vLLM's refusal of a chat prompt beyond `max_model_len` (serving_engine.py `_validate_input`, 0.5–0.10). */
+export function vllmChatTooLong(maxModelLen: number, promptTokens: number, maxTokens: number): string {
+  return JSON.stringify({
+    object: 'error',
+    message: `This model's maximum context length is ${maxModelLen} tokens. However, you requested ${promptTokens + maxTokens} tokens (${promptTokens} in the messages, ${maxTokens} in the completion). Please reduce the length of the messages or completion.`,
+    type: 'BadRequestError', param: null, code: 400,
+  });
+}
+
 /** Default relevance: the number after `f` in the header (f001 best). */
 export function byFunctionNumber(header: string): number {
   const m = /\bf(\d+)\b/.exec(header);
@@ -94,7 +137,7 @@ export function byFunctionNumber(header: string): number {
 }
 
 export async function startFakeOpenAI(): Promise<FakeOpenAI> {
-  const state: Omit<FakeOpenAI, 'url' | 'close'> = { requests: [], script: [], relevance: byFunctionNumber, embeddingFault: new Map(), maxInputTokens: new Map(), streamed: 0, logprobs: true, thinking: false };
+  const state: Omit<FakeOpenAI, 'url' | 'close'> = { requests: [], script: [], relevance: byFunctionNumber, embeddingFault: new Map(), maxInputTokens: new Map(), streamed: 0, logprobs: true, thinking: false, tokenizeCalls: 0, chatPromptTokens: [], readPrompts: [] };
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     let raw = '';
     req.on('data', (c) => { raw += c; });
@@ -106,6 +149,17 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
   };
   async function handle(req: IncomingMessage, res: ServerResponse, raw: string) {
     const body = JSON.parse(raw || '{}') as Record<string, unknown>;
+    if (req.url === '/tokenize') {
+      state.tokenizeCalls++;
+      if (!state.vllm) {
+        res.writeHead(404, { 'content-type': 'text/plain' });
+        return res.end('404 page not found');
+      }
+      const count = Array.isArray(body.messages)
+        ? fakeTokens(fakeChatTemplate(body.messages as { role: string; content: string }[]))
+        : fakeTokens(String(body.prompt ?? '')) + (body.add_special_tokens === false ? 0 : 1);
+      return send(res, 200, { count, max_model_len: state.vllm.maxModelLen, tokens: new Array<number>(count).fill(0) });
+    }
     state.requests.push({ path: req.url ?? '', body });
     const next = state.script.shift();
     if (next && 'hang' in next) return; // accepted, never answered (closeAllConnections ends it)
@@ -130,7 +184,21 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
     }
     if (req.url === '/v1/chat/completions') {
       const messages = body.messages as { role: string; content: string }[];
-      const prompt = messages.map((m) => m.content).join('\n');
+      let prompt = messages.map((m) => m.content).join('\n');
+      let promptTokens = fakeTokens(fakeChatTemplate(messages));
+      const maxTokens = Number(body.max_tokens ?? 16);
+      if (state.vllm && promptTokens + maxTokens > state.vllm.maxModelLen) {
+        state.chatPromptTokens.push(promptTokens);
+        state.readPrompts.push('');
+        return send(res, 400, vllmChatTooLong(state.vllm.maxModelLen, promptTokens, maxTokens));
+      }
+      if (state.ollamaContext !== undefined && promptTokens > state.ollamaContext) {
+        const text = fakeChatTemplate(messages);
+        prompt = text.slice(0, 12) + text.slice(text.length - 3 * (state.ollamaContext - 4));
+        promptTokens = state.ollamaContext;
+      }
+      state.chatPromptTokens.push(promptTokens);
+      state.readPrompts.push(prompt);
       const headers = [...prompt.matchAll(/^\[(\w+)\] (.+)$/gm)].map((m) => ({ id: m[1], header: m[2] }));
       const ranked = [...headers].sort((a, b) => state.relevance(a.header) - state.relevance(b.header));
       const wantLogprobs = body.logprobs === true;
@@ -159,7 +227,7 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
       return send(res, 200, {
         id: 'x', object: 'chat.completion', model: body.model,
         choices: [{ index: 0, message: { role: 'assistant', content: text }, logprobs, finish_reason: 'stop' }],
-        usage: { prompt_tokens: Math.ceil(prompt.length / 4), completion_tokens: Math.max(1, text.split(/\s+/).length), total_tokens: 0 },
+        usage: { prompt_tokens: state.vllm || state.ollamaContext !== undefined ? promptTokens : Math.ceil(prompt.length / 4), completion_tokens: Math.max(1, text.split(/\s+/).length), total_tokens: 0 },
       });
     }
     send(res, 404, { error: 'not found' });

@@ -39,6 +39,11 @@ function reranker(opts: Partial<ListwiseOptions> = {}, warnings: string[] = [], 
   fake.thinking = false;
   fake.maxLogprobs = undefined;
   fake.logprobsRefusal = undefined;
+  fake.vllm = undefined;
+  fake.ollamaContext = undefined;
+  fake.tokenizeCalls = 0;
+  fake.chatPromptTokens.length = 0;
+  fake.readPrompts.length = 0;
   const model = new OpenAIChatModel({ url: fake.url, model: 'ranker', ...retry });
   return new ListwiseReranker(model, { onWarning: (m) => warnings.push(m), ...opts });
 }
