@@ -100,10 +100,11 @@ export function sha256(text: string | Buffer): string {
 
 /**
  * The id of a job: 32 hex digits of the SHA-256 of the issueloc version, the spec (kind, inputs,
- * settings) and the fingerprint of the inputs' content.
+ * settings; not the cache folder) and the fingerprint of the inputs' content.
  */
 export function jobId(spec: JobSpec, fingerprint: string): string {
-  return sha256(canonicalJson({ version: packageVersion(), spec, fingerprint })).slice(0, 32);
+  const what = { ...spec, cacheDir: undefined }; // where indexes are cached changes no result
+  return sha256(canonicalJson({ version: packageVersion(), spec: what, fingerprint })).slice(0, 32);
 }
 
 /** A short human label of a job for status lines: `index django@abc123def456`. */

@@ -6,7 +6,6 @@
  */
 import type { ConnectionOptions } from 'bullmq';
 import { jobLabel, type BatchJob } from './job-spec.js';
-import { queueStates } from './redis-queue.js';
 import { failedRecord, isDone, readManifest } from './results-folder.js';
 
 export type JobState = 'done' | 'running' | 'waiting' | 'failed' | 'missing';
@@ -21,7 +20,7 @@ export interface BatchStatus { counts: Record<JobState, number>; jobs: JobStatus
 export async function batchStatus(results: string, connection?: ConnectionOptions): Promise<BatchStatus> {
   const jobs = readManifest(results);
   const open = jobs.filter((j) => !isDone(results, j.id));
-  const states = connection && open.length > 0 ? await queueStates(connection, open) : new Map();
+  const states = connection && open.length > 0 ? await (await import('./redis-queue.js')).queueStates(connection, open) : new Map();
   const counts: Record<JobState, number> = { done: 0, running: 0, waiting: 0, failed: 0, missing: 0 };
   const out: JobStatus[] = jobs.map((j: BatchJob): JobStatus => {
     const base = { id: j.id, label: jobLabel(j.spec) };

@@ -13,7 +13,6 @@ import { JOB_KINDS, type BatchJob, type JobKind } from '../batch/job-spec.js';
 import { planDatasetJobs, planEvalJobs, planIndexJobs, planLocalizeJobs } from '../batch/plan.js';
 import { addToManifest, isDone, readManifest } from '../batch/results-folder.js';
 import { runLocalBatch } from '../batch/local-batch.js';
-import { checkRedis, enqueueJobs, runQueueWorker } from '../batch/redis-queue.js';
 import { batchStatus, statusLine } from '../batch/status.js';
 import { collectResults } from '../batch/collect.js';
 import { VARIANTS } from '../dataset/variants.js';
@@ -34,8 +33,11 @@ function resultsOption(cmd: Command): Command {
   return cmd.option('--results <dir>', 'results folder (a path every worker sees)', DEFAULT_RESULTS);
 }
 
+/** BullMQ and its Redis client, loaded only by the commands that use a queue (they cost every command's start-up). */
+const redisQueue = () => import('../batch/redis-queue.js');
+
 async function connect(o: { queue?: string; connectTimeout: number }): Promise<ConnectionOptions | undefined> {
-  return o.queue === undefined ? undefined : checkRedis(o.queue, o.connectTimeout * 1000);
+  return o.queue === undefined ? undefined : (await redisQueue()).checkRedis(o.queue, o.connectTimeout * 1000);
 }
 
 /** Non-empty, non-comment lines of a list file, split on white space. */
@@ -57,7 +59,7 @@ async function submit(jobs: BatchJob[], o: Record<string, unknown>): Promise<voi
   const connection = await connect(o as { queue?: string; connectTimeout: number });
   if (connection) {
     const done = jobs.filter((j) => isDone(results, j.id)).length;
-    await enqueueJobs(connection, jobs.filter((j) => !isDone(results, j.id)), retry);
+    await (await redisQueue()).enqueueJobs(connection, jobs.filter((j) => !isDone(results, j.id)), retry);
     process.stdout.write(`enqueued ${jobs.length} jobs (${fresh} new to ${results}, ${done} already done) on ${String(o.queue)}\n`);
     return;
   }
@@ -138,7 +140,7 @@ function registerWorker(batch: Command): void {
       process.once('SIGTERM', onSignal);
       process.once('SIGINT', onSignal);
       try {
-        await runQueueWorker(connection, {
+        await (await redisQueue()).runQueueWorker(connection, {
           concurrency: o.concurrency, untilEmpty: o.untilEmpty === true, lockMs: o.lockMs, stalledMs: o.stalledMs, signal: stop.signal,
           onJob: (job, outcome, message) => process.stdout.write(`${outcome} ${job.id}${message ? `: ${message}` : ''}\n`),
         });
@@ -157,8 +159,8 @@ function registerStatus(batch: Command): void {
     .option('--no-progress', 'no progress bar on stderr')
     .action(async (o) => {
       const results = resolve(String(o.results));
-      if (readManifest(results).length === 0) throw new IssuelocError(`${results}: no batch here (no batch.json)`);
       const connection = await connect(o);
+      if (readManifest(results).length === 0) throw new IssuelocError(`${results}: no batch here (no batch.json)`);
       let s = await batchStatus(results, connection);
       if (o.wait) {
         const bar = progressBar('batch', o.progress);
