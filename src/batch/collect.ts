@@ -1,7 +1,7 @@
 /**
  * `batch collect`: one output from the finished jobs of a batch, the `result.jsonl` of each job
- * joined in enqueue order (a dataset's records, index summaries, rankings per issue, metrics per
- * dataset), written atomically. Refuses while a job has no result, unless `partial`; then the
+ * joined in enqueue order (a dataset's records, index summaries, metrics per dataset; the rankings
+ * of localize shards in the order of the issue file), written atomically. Refuses while a job has no result, unless `partial`; then the
  * missing jobs are listed in `<out>.missing.jsonl`.
  */
 import { existsSync, readFileSync, rmSync } from 'node:fs';
@@ -49,9 +49,16 @@ export function collectResults(results: string, out: string, opts: { partial?: b
     parts.push(text);
     lines += text === '' ? 0 : text.split('\n').length - 1;
   }
-  writeFileAtomic(out, parts);
+  writeFileAtomic(out, kind === 'localize' ? [byIssueLine(parts)] : parts);
   const mp = missingPath(out);
   if (missing.length > 0) writeFileAtomic(mp, missing.map((m) => `${JSON.stringify(m)}\n`));
   else rmSync(mp, { force: true });
   return { kind, jobs: jobs.length, collected: jobs.length - missing.length, lines, missing, ...(missing.length > 0 ? { missingFile: mp } : {}) };
+}
+
+/** The rankings of localize shards back in the order of the issue file (their `line`). */
+function byIssueLine(parts: readonly string[]): string {
+  const rows = parts.flatMap((p) => p.split('\n').filter((l) => l !== '')).map((l) => ({ l, n: (JSON.parse(l) as { line: number }).line }));
+  rows.sort((a, b) => a.n - b.n);
+  return rows.map((r) => `${r.l}\n`).join('');
 }
