@@ -40,12 +40,13 @@ async function work(spec: JobSpec, dir: string): Promise<void> {
 
 /**
  * Runs `job` unless its result exists, and moves its files to {@link resultDir} atomically
- * (with `job.json`: id, spec, host, pid, milliseconds).
+ * (with `job.json`: id, spec, host, pid, start time (epoch ms), milliseconds).
  * @throws what the job threw (an IssuelocError for bad input: not worth retrying); nothing is
  *   left under `jobs/` then.
  */
 export async function runJob(job: BatchJob): Promise<JobOutcome> {
   const t0 = performance.now();
+  const startedAt = Date.now();
   const final = resultDir(job.results, job.id);
   if (existsSync(final)) return { status: 'existing', millis: performance.now() - t0 };
   const tmpRoot = join(job.results, 'tmp');
@@ -60,7 +61,7 @@ export async function runJob(job: BatchJob): Promise<JobOutcome> {
     const wait = delayMs();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     const millis = performance.now() - t0;
-    writeFileAtomic(join(tmp, 'job.json'), [`${JSON.stringify({ id: job.id, spec: job.spec, fingerprint: job.fingerprint, host: hostname(), pid: process.pid, millis: Math.round(millis) }, null, 2)}\n`]);
+    writeFileAtomic(join(tmp, 'job.json'), [`${JSON.stringify({ id: job.id, spec: job.spec, fingerprint: job.fingerprint, host: hostname(), pid: process.pid, startedAt, millis: Math.round(millis) }, null, 2)}\n`]);
     try {
       renameSync(tmp, final);
     } catch (e) {

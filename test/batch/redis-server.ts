@@ -42,6 +42,11 @@ export async function startRedis(t: TestContext): Promise<TestRedis | null> {
     t.skip(message);
     return null;
   }
+  return launchRedis();
+}
+
+/** Starts a server (redis-server must be installed). @throws when it does not come up within 10 s. */
+export async function launchRedis(): Promise<TestRedis> {
   const dir = mkdtempSync(join(tmpdir(), 'issueloc-redis-'));
   const port = await freePort();
   const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'], { stdio: ['ignore', 'pipe', 'pipe'] });
