@@ -9,7 +9,7 @@ import { fixtureRepo } from '../repo/fixture-repo.js';
 import { openLocalizer } from '../../src/pipeline/localizer.js';
 import { collectResults } from '../../src/batch/collect.js';
 import { runLocalBatch } from '../../src/batch/local-batch.js';
-import { planIndexJobs, planLocalizeJobs } from '../../src/batch/plan.js';
+import { planEvalJobs, planIndexJobs, planLocalizeJobs } from '../../src/batch/plan.js';
 import { addToManifest } from '../../src/batch/results-folder.js';
 import { batchStatus } from '../../src/batch/status.js';
 import { runCli } from './cli-process.js';
@@ -109,4 +109,22 @@ test('a failing attempt is retried with back-off, then parked with its error; ba
   const refused = await runCli(['batch', 'collect', '--results', bad, '-o', join(dir, 'bad.jsonl')]);
   assert.equal(refused.code, 1);
   assert.match(refused.err, /^issueloc: 1 of 1 index jobs have no result yet \(index /);
+});
+
+test('an eval job writes the results folder issueloc eval writes, and one metrics line per split and retriever', async () => {
+  const ds = join(dir, 'eval-ds.jsonl');
+  const built = await runCli(['dataset', 'build', '--repo', repo.dir, '--issues', issuesFile, '--key', 'MNG', '-o', ds, '--no-progress']);
+  assert.equal(built.code, 0, built.err);
+  const direct = join(dir, 'eval-direct');
+  const e = await runCli(['eval', '--dataset', ds, '--repo', repo.dir, '--retrievers', 'bm25f,tfidf', '--split', 'all', '--workers', '1', '-o', direct, '--no-progress']);
+  assert.equal(e.code, 0, e.err);
+  const results = join(dir, 'eval-results');
+  const jobs = await planEvalJobs([ds], results, { repo: repo.dir, retrievers: ['bm25f', 'tfidf'], split: 'all' });
+  addToManifest(results, jobs);
+  assert.equal((await runLocalBatch(jobs)).done, 1);
+  const jobDir = join(results, 'jobs', jobs[0].id);
+  for (const f of ['per-issue.jsonl', 'run.bm25f.txt', 'run.tfidf.txt', 'qrels.txt']) assert.equal(readFileSync(join(jobDir, f), 'utf8'), readFileSync(join(direct, f), 'utf8'), f);
+  const rows = readFileSync(join(jobDir, 'result.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  assert.deepEqual(rows.map((r) => [r.dataset, r.split, r.retriever]), [['eval-ds', 'all', 'bm25f'], ['eval-ds', 'all', 'tfidf']]);
+  assert.equal(typeof rows[0].metrics.MAP?.mean, 'number');
 });
