@@ -3,7 +3,7 @@
  * writes `result.jsonl` (one JSON value a line: what `batch collect` joins) into the folder it
  * is given, and only deterministic content there: timings go to the job's `job.json`.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { IssuelocError } from '../errors.js';
 import { buildDataset } from '../dataset/build.js';
@@ -59,8 +59,8 @@ interface IssueLine { id?: unknown; text?: unknown; title?: unknown; body?: unkn
  * @throws IssuelocError naming `file:line` for a line that is not a JSON object with a text.
  */
 export async function runLocalizeJob(spec: LocalizeJob, dir: string): Promise<void> {
+  if (statSync(spec.issues).size > MAX_ISSUE_FILE_BYTES) throw new IssuelocError(`${spec.issues}: over ${MAX_ISSUE_FILE_BYTES} bytes`);
   const text = readFileSync(spec.issues, 'utf8');
-  if (text.length > MAX_ISSUE_FILE_BYTES) throw new IssuelocError(`${spec.issues}: over ${MAX_ISSUE_FILE_BYTES} bytes`);
   const lines = text.split('\n');
   const localizer = await openLocalizer({ repo: spec.repo, rev: spec.commit, cacheDir: spec.cacheDir });
   const out: unknown[] = [];

@@ -152,19 +152,22 @@ export async function runQueueWorker(connection: ConnectionOptions, opts: QueueW
     await pool.close();
   };
   const running = worker.run();
+  const pollMs = opts.idlePollMs ?? 500;
   try {
-    await new Promise<void>((resolve) => {
-      opts.signal?.addEventListener('abort', () => resolve(), { once: true });
-      if (!opts.untilEmpty) return;
-      let idle = 0;
-      const poll = async () => {
+    let idle = 0;
+    while (!opts.signal?.aborted && idle < 2) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, pollMs);
+        opts.signal?.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
+      });
+      if (!opts.untilEmpty || opts.signal?.aborted) continue;
+      try {
         const c = await queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'paused', 'waiting-children');
         idle = Object.values(c).every((n) => n === 0) ? idle + 1 : 0;
-        if (idle >= 2) resolve();
-        else setTimeout(() => void poll().catch(() => setTimeout(() => void poll(), opts.idlePollMs ?? 500)), opts.idlePollMs ?? 500);
-      };
-      void poll().catch(() => resolve());
-    });
+      } catch {
+        idle = 0; // Redis away: BullMQ reconnects; look again
+      }
+    }
   } finally {
     await stop();
     await running;
