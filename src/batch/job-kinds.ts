@@ -1,0 +1,129 @@
+/**
+ * The work of each job kind, through the same entry points the `issueloc` commands use. Each
+ * writes `result.jsonl` (one JSON value a line: what `batch collect` joins) into the folder it
+ * is given, and only deterministic content there: timings go to the job's `job.json`.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { IssuelocError } from '../errors.js';
+import { buildDataset } from '../dataset/build.js';
+import { addFunctionLevel } from '../dataset/build-functions.js';
+import { githubPattern, jiraPattern, type LinkPattern } from '../dataset/links.js';
+import { toJsonl, writeDataset } from '../dataset/output.js';
+import type { Variant } from '../dataset/variants.js';
+import { DEFAULT_ISSUE_TEXT } from '../eval/issue-text.js';
+import { aggregatesBySplit, RunFileWriter, reportedSplits, writeResults, type RunSummary } from '../eval/results.js';
+import { runEvaluation, type EvalOptions } from '../eval/run-eval.js';
+import { PAPER_TEXT_SETTINGS } from '../eval/text-settings.js';
+import { openIndex } from '../index/open-index.js';
+import { readIssues } from '../issues/read.js';
+import { openLocalizer } from '../pipeline/localizer.js';
+import { writeFileAtomic } from '../util/atomic-write.js';
+import { RESULT_FILE } from './result-file.js';
+import type { DatasetJob, EvalJob, IndexJob, LocalizeJob } from './job-spec.js';
+
+/** `dataset build`: result.jsonl holds the records; result.dropped.jsonl and result.meta.json beside. */
+export async function runDatasetJob(spec: DatasetJob, dir: string): Promise<void> {
+  const read = readIssues(spec.issues);
+  const patterns: LinkPattern[] = [];
+  if (spec.keys.length > 0) patterns.push(jiraPattern(spec.keys));
+  if (spec.github) patterns.push(githubPattern());
+  if (patterns.length === 0 && !read.issues.some((i) => i.fixCommits)) {
+    throw new IssuelocError(`no way to link issues of ${spec.issues}: give keys or github`);
+  }
+  const built = await buildDataset({
+    repo: spec.repo, issues: read.issues, issuesFile: spec.issues, invalidIssueRecords: read.invalid.length,
+    revs: spec.revs, patterns, variant: spec.variant as Variant,
+  });
+  const result = await addFunctionLevel(built, { functions: spec.functions, onlyWithTests: false });
+  writeDataset(join(dir, RESULT_FILE), result);
+}
+
+/** `index`: result.jsonl is one line, what was indexed (no timings, no cache state). */
+export async function runIndexJob(spec: IndexJob, dir: string): Promise<void> {
+  const opened = await openIndex(spec.repo, { rev: spec.commit, cacheDir: spec.cacheDir, settings: spec.settings });
+  await opened.repo.close();
+  const { stats } = opened.codeIndex;
+  writeFileAtomic(join(dir, RESULT_FILE), [toJsonl([{ repo: spec.repo, commit: opened.commit, files: stats.files, documents: stats.units, skipped: stats.skipped }])]);
+}
+
+/** The most issue lines a localize job reads. */
+const MAX_ISSUE_FILE_BYTES = 256 << 20;
+
+/** One issue line of a localize JSONL. */
+interface IssueLine { id?: unknown; text?: unknown; title?: unknown; body?: unknown; rev?: unknown }
+
+/**
+ * `localize`: result.jsonl has one line per issue of the shard, in file order:
+ * `{ line, id, commit, files, modules, functions }` (scores to 6 significant digits, as `localize --json`).
+ * @throws IssuelocError naming `file:line` for a line that is not a JSON object with a text.
+ */
+export async function runLocalizeJob(spec: LocalizeJob, dir: string): Promise<void> {
+  if (statSync(spec.issues).size > MAX_ISSUE_FILE_BYTES) throw new IssuelocError(`${spec.issues}: over ${MAX_ISSUE_FILE_BYTES} bytes`);
+  const text = readFileSync(spec.issues, 'utf8');
+  const lines = text.split('\n');
+  const localizer = await openLocalizer({ repo: spec.repo, rev: spec.commit, cacheDir: spec.cacheDir });
+  const out: unknown[] = [];
+  try {
+    let n = -1;
+    for (let i = 0; i < lines.length; i++) {
+      if (lines[i].trim() === '') continue;
+      n++;
+      if (n % spec.shards !== spec.shard) continue;
+      const line = parseIssueLine(lines[i], `${spec.issues}:${i + 1}`);
+      const issueText = typeof line.text === 'string' ? line.text : `${String(line.title ?? '')}\n${String(line.body ?? '')}`;
+      const r = await localizer.localize(issueText, { top: spec.top, rev: typeof line.rev === 'string' ? line.rev : spec.commit });
+      const round = <T extends { score: number }>(items: T[]) => items.map((it) => ({ ...it, score: Number(it.score.toPrecision(6)) }));
+      out.push({ line: i + 1, id: line.id ?? null, commit: r.commit, files: round(r.files), modules: round(r.modules), functions: round(r.functions) });
+    }
+  } finally {
+    await localizer.close();
+  }
+  writeFileAtomic(join(dir, RESULT_FILE), [toJsonl(out)]);
+}
+
+function parseIssueLine(text: string, where: string): IssueLine {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    throw new IssuelocError(`${where}: not valid JSON`);
+  }
+  if (!v || typeof v !== 'object' || Array.isArray(v)) throw new IssuelocError(`${where}: not a JSON object`);
+  const line = v as IssueLine;
+  if (typeof line.text !== 'string' && typeof line.title !== 'string') throw new IssuelocError(`${where}: no "text" nor "title"`);
+  return line;
+}
+
+/**
+ * `eval` with the paper's settings (`issueloc eval` defaults, one worker thread): the job folder
+ * is a results folder as `eval -o` writes it; result.jsonl has one line per split and retriever
+ * with its aggregates.
+ */
+export async function runEvalJob(spec: EvalJob, dir: string): Promise<void> {
+  const options: EvalOptions = {
+    dataset: spec.dataset, repo: spec.repo, mirrors: spec.mirrors, retrievers: spec.retrievers, split: spec.split,
+    text: PAPER_TEXT_SETTINGS, issueText: DEFAULT_ISSUE_TEXT, includeTests: true, retrieverSettings: {}, workers: 1, runDepth: 1000,
+  };
+  const runs = new RunFileWriter(dir, spec.retrievers);
+  let run;
+  try {
+    run = await runEvaluation(options, (_issue, _split, outcome) => runs.add(outcome));
+    runs.commit();
+  } catch (e) {
+    runs.abort();
+    throw e;
+  }
+  const name = spec.dataset.split('/').pop()?.replace(/\.jsonl$/i, '') ?? spec.dataset;
+  const summary: RunSummary = {
+    tool: 'issueloc eval', name, dataset: spec.dataset, repo: spec.repo ?? `mirrors: ${spec.mirrors}`,
+    settings: { text: options.text, issueText: options.issueText, includeTests: true, runDepth: 1000 },
+    retrievers: spec.retrievers, split: spec.split, counts: run.counts, boundary: run.boundary, timings: run.timings, stats: run.stats, workers: run.workers,
+  };
+  writeResults(dir, summary, run);
+  const rows: unknown[] = [];
+  for (const split of reportedSplits(run.rows)) {
+    for (const [retriever, metrics] of aggregatesBySplit(run.rows, spec.retrievers, split)) rows.push({ dataset: name, split, retriever, metrics });
+  }
+  writeFileAtomic(join(dir, RESULT_FILE), [toJsonl(rows)]);
+}
