@@ -65,6 +65,9 @@ export function buildServer(options: ServerOptions): Service {
       return reply.code(401).send({ error: 'missing or wrong bearer token (Authorization: Bearer <token>)' });
     }
   });
+  app.addHook('onSend', async (_request, reply) => {
+    if (draining) reply.header('connection', 'close');
+  });
   app.addHook('onResponse', async (request, reply) => {
     const t0 = (request as TimedRequest).startedAt ?? performance.now();
     metrics.observe(request.routeOptions.url ?? 'unmatched', request.method, reply.statusCode, (performance.now() - t0) / 1000);
@@ -103,7 +106,14 @@ export function buildServer(options: ServerOptions): Service {
     inFlight: () => inFlight,
     async drain() {
       draining = true;
-      await app.close();
+      const closing = app.close();
+      // a keep-alive connection whose request was in flight turns idle only after its answer
+      const idle = setInterval(() => app.server.closeIdleConnections(), 50);
+      try {
+        await closing;
+      } finally {
+        clearInterval(idle);
+      }
     },
   };
 }
