@@ -159,6 +159,24 @@ test('overload: beyond the concurrency bound 429 with Retry-After; admitted requ
   }
 });
 
+test('overload on the HTTP thread itself: the requests received are counted before a query runs', async () => {
+  const s = await start({ limits: { concurrency: 2 } });
+  try {
+    await post(s.url, { repository: 'demo', issue: ISSUE });
+    // the clients in another process: on this thread they would wait for the server's queries
+    const client = `const body = JSON.stringify({ repository: 'demo', issue: 'parse_date next_day calendar '.repeat(5000) });
+      const rs = await Promise.all(Array.from({ length: 12 }, () => fetch(process.argv[1] + '/v1/localize', { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then((r) => r.status)));
+      console.log(rs.join(' '));`;
+    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', client, s.url], { timeout: 60_000 });
+    const statuses = stdout.trim().split(' ').map(Number);
+    assert.ok(statuses.includes(429), statuses.join(' '));
+    assert.ok(statuses.includes(200), statuses.join(' '));
+    assert.deepEqual(statuses.filter((x) => x !== 200 && x !== 429), []);
+  } finally {
+    await s.close();
+  }
+});
+
 test('a request past the timeout gets 504; its slot is held until its work ends', async () => {
   let release!: () => void;
   const gate = new Promise<void>((r) => { release = r; });
