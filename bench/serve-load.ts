@@ -9,15 +9,20 @@
  * branch, waits for its index to be warm, sends 200 requests to warm the JIT, then for each
  * client count sends --requests requests (SWE-bench Lite problem statements of that repository,
  * in turn) from that many concurrent clients, and prints p50 / p99 latency in ms, requests per
- * second, errors (non-200 answers and failed requests) and the server's RSS. Then overload:
+ * second, errors (non-200 answers and failed requests), the server's CPU time per request (all
+ * its threads; on a machine shared with other work the one figure that load does not inflate
+ * much) and its RSS. Then overload:
  * --overload-clients clients against a server admitting --overload-concurrency at once: how many
- * 429s, p99 of the admitted requests. Last, RSS with the mirror and the --rss-mirrors warm.
+ * 429s, p99 of the admitted requests. Then hostile requests: a 100 MB body, a rev like
+ * `--output=/tmp/x`, a repository `../NAME`, a client gone mid-request. Last, RSS with the mirror
+ * and the --rss-mirrors warm.
  * Data and mirrors folders: ISSUELOC_DATA, ISSUELOC_MIRRORS (bench/lib/data.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Readable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
 import { dataFile, mirrorRepo } from './lib/data.js';
@@ -40,6 +45,11 @@ const MAX_REQUESTS = 100_000;
 const quantile = (xs: number[], q: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length === 0 ? Number.NaN : s[Math.min(s.length - 1, Math.floor(q * s.length))];
+};
+/** CPU milliseconds (user + system) a process has used: its threads included. */
+const cpuMs = (pid: number) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ 100)
 };
 const rssMiB = (pid: number) => {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -101,6 +111,38 @@ async function load(url: string, repository: string, texts: string[], clients: n
   return { p50: quantile(times, 0.5), p99: quantile(times, 0.99), rps: requests / seconds, errors, statuses, okP99: quantile(okTimes, 0.99) };
 }
 
+/** A 100 MB body, an option as rev, a path as name, a client gone mid-request: what each got. */
+async function hostileRequests(url: string, repository: string): Promise<string[]> {
+  const pool = new Pool(url, { connections: 2 });
+  const out: string[] = [];
+  const ask = async (what: string, body: string | Readable) => {
+    const t0 = performance.now();
+    try {
+      const res = await pool.request({ path: '/v1/localize', method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      const text = await res.body.text();
+      out.push(`${what}: ${res.statusCode} in ${(performance.now() - t0).toFixed(0)} ms (${text.slice(0, 60)})`);
+    } catch (e) {
+      out.push(`${what}: connection closed by the server after ${(performance.now() - t0).toFixed(0)} ms (${(e as Error).message})`);
+    }
+  };
+  const chunk = Buffer.alloc(1 << 20, 0x61);
+  await ask('100 MB body', Readable.from((function* () {
+    yield Buffer.from(`{"repository":"${repository}","issue":"`);
+    for (let i = 0; i < 100; i++) yield chunk;
+    yield Buffer.from('"}');
+  })()));
+  await ask('rev --output=/tmp/issueloc-bench-x', JSON.stringify({ repository, rev: '--output=/tmp/issueloc-bench-x', issue: 'parse' }));
+  await ask('repository ../sympy', JSON.stringify({ repository: `../${repository}`, issue: 'parse' }));
+  const gone = new AbortController();
+  const pending = pool.request({ path: '/v1/localize', method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ repository, issue: 'matrix determinant' }), signal: gone.signal }).catch(() => undefined);
+  gone.abort();
+  await pending;
+  await ask('after a client gone mid-request', JSON.stringify({ repository, issue: 'matrix determinant' }));
+  out.push(`/tmp/issueloc-bench-x ${existsSync('/tmp/issueloc-bench-x') ? 'WRITTEN' : 'not written'}`);
+  await pool.close();
+  return out;
+}
+
 async function main() {
   const requests = Math.min(MAX_REQUESTS, Number(args.requests));
   const repoName = args.mirror!.replace(/\+/g, '/');
@@ -110,14 +152,16 @@ async function main() {
   if (texts.length === 0) throw new Error(`no SWE-bench Lite issue of ${repoName}`);
   const repository = args.mirror!.replace(/\W+/g, '-');
   process.stdout.write(`${repoName}: ${texts.length} SWE-bench Lite problem statements, ${requests} requests per row\n\n`);
-  process.stdout.write('| workers | clients | p50 ms | p99 ms | req/s | errors | RSS MiB |\n|---|---|---|---|---|---|---|\n');
+  process.stdout.write('| workers | clients | p50 ms | p99 ms | req/s | errors | server CPU ms/req | RSS MiB |\n|---|---|---|---|---|---|---|---|\n');
   for (const workers of args.workers!.split(',').map(Number)) {
     const server = await startServer([args.mirror!], ['--workers', String(workers)]);
     try {
       await load(server.url, repository, texts, 4, 200);
       for (const clients of args.clients!.split(',').map(Number)) {
+        const c0 = cpuMs(server.child.pid!);
         const r = await load(server.url, repository, texts, clients, requests);
-        process.stdout.write(`| ${workers} | ${clients} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.rps.toFixed(0)} | ${r.errors} | ${rssMiB(server.child.pid!).rss} |\n`);
+        const cpu = (cpuMs(server.child.pid!) - c0) / requests;
+        process.stdout.write(`| ${workers} | ${clients} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.rps.toFixed(0)} | ${r.errors} | ${cpu.toFixed(2)} | ${rssMiB(server.child.pid!).rss} |\n`);
       }
     } finally {
       const code = await server.stop();
@@ -130,11 +174,19 @@ async function main() {
   const workers = args.workers!.split(',').map(Number).at(-1)!;
   const server = await startServer([args.mirror!], ['--workers', String(workers), '--concurrency', bound]);
   try {
+    await load(server.url, repository, texts, 4, 200);
     const r = await load(server.url, repository, texts, oc, requests);
     process.stdout.write(`\noverload: ${oc} clients, --concurrency ${bound}, --workers ${workers}: ${JSON.stringify(r.statuses)}; ` +
       `p99 of admitted ${r.okP99.toFixed(1)} ms, of all ${r.p99.toFixed(1)} ms; ${r.rps.toFixed(0)} answers/s; server ${server.child.exitCode === null ? 'alive' : 'dead'}\n`);
   } finally {
     await server.stop();
+  }
+
+  const hostile = await startServer([args.mirror!], ['--workers', String(workers)]);
+  try {
+    process.stdout.write(`\nhostile requests: ${(await hostileRequests(hostile.url, repository)).join('; ')}; server ${hostile.child.exitCode === null ? 'alive' : 'dead'}, RSS ${rssMiB(hostile.child.pid!).rss} MiB\n`);
+  } finally {
+    await hostile.stop();
   }
 
   const all = [args.mirror!, ...args['rss-mirrors']!.split(',').filter(Boolean)];

@@ -196,13 +196,17 @@ export class LocalizerPool {
   async localize(request: PoolRequest, waitMs = this.config.limits.timeoutMs): Promise<PoolAnswer> {
     const repository = this.repository(request.repository);
     const settings = this.settingsOf(repository, request.settings);
-    const commit = await this.resolveCommit(repository.name, request.rev);
-    const entry = await this.acquire(repository, settings.model, commit, waitMs);
     try {
-      const result = await entry.localizer!.localize(request.text, { rev: commit, top: settings.top });
-      return { repository, settings, result };
-    } finally {
-      await this.release(entry);
+      const commit = await this.resolveCommit(repository.name, request.rev);
+      const entry = await this.acquire(repository, settings.model, commit, waitMs);
+      try {
+        const result = await entry.localizer!.localize(request.text, { rev: commit, top: settings.top });
+        return { repository, settings, result };
+      } finally {
+        await this.release(entry);
+      }
+    } catch (e) {
+      throw withoutPath(e, repository);
     }
   }
 
@@ -350,6 +354,15 @@ export class LocalizerPool {
     }
     await Promise.all(closing);
   }
+}
+
+/**
+ * A bad-input error with the repository's path (git names it) put as its name: answers tell a
+ * client nothing of the server's folders.
+ */
+function withoutPath(e: unknown, repository: RepositoryConfig): unknown {
+  if (!(e instanceof IssuelocError) || e instanceof ServiceError || !e.message.includes(repository.path)) return e;
+  return new IssuelocError(e.message.split(repository.path).join(`repository ${repository.name}`), e.exitCode);
 }
 
 const mib = (n: number) => Math.round(n / 2 ** 20);

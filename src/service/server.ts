@@ -37,6 +37,9 @@ export interface Service {
   drain(): Promise<void>;
 }
 
+/** How much sooner than the request timeout a request stops waiting for an index build (at most a tenth of it). */
+const BUILD_WAIT_MARGIN_MS = 200;
+
 /** Routes whose answers need no token. */
 const OPEN_ROUTES = new Set(['/healthz', '/openapi.json']);
 
@@ -92,7 +95,8 @@ export function buildServer(options: ServerOptions): Service {
     // a query on this thread runs to its end without yielding: queries start one per turn of the
     // event loop, so the requests that arrive meanwhile reach this handler and are counted
     const turn = turns = turns.then(() => new Promise<void>(setImmediate));
-    const work = turn.then(() => backend.localize(request.body, limits.timeoutMs)).finally(() => { inFlight--; });
+    // an index still being built is told as such (503, Retry-After) just before the 504 would be
+    const work = turn.then(() => backend.localize(request.body, limits.timeoutMs - Math.min(BUILD_WAIT_MARGIN_MS, limits.timeoutMs / 10))).finally(() => { inFlight--; });
     const body = await withinMs(work, limits.timeoutMs, () => new ServiceError(`not answered within ${limits.timeoutMs / 1000} s`, 504));
     reply.header('server-timing', `localize;dur=${(performance.now() - t0).toFixed(1)}`);
     return reply.type('application/json; charset=utf-8').send(body);

@@ -122,7 +122,10 @@ test('bad input: a path as a name → 404; an option as rev → 400, nothing wri
     for (const rev of [`--output=${out}`, '-h', 'HEAD~5', 'no such']) {
       const r = await post(s.url, { repository: 'demo', rev, issue: ISSUE });
       assert.equal(r.status, 400, rev);
-      assert.doesNotMatch(((await r.json()) as { error: string }).error, /\n/);
+      const { error } = (await r.json()) as { error: string };
+      assert.doesNotMatch(error, /\n/);
+      assert.equal(error.includes(repo), false, `no server path in ${error}`);
+      assert.match(error, /repository demo|revision/);
     }
     assert.equal(existsSync(out), false);
     for (const body of ['{', '[]', { repository: 'demo' }, { repository: 'demo', issue: ISSUE, top: 0 }, { repository: 'demo', issue: ISSUE, top: '5' }, { repository: 'demo', issue: ISSUE, colour: 1 }, { repository: 'demo', issue: '!!! ???' }]) {
@@ -182,6 +185,7 @@ test('a request past the timeout gets 504; its slot is held until its work ends'
   const gate = new Promise<void>((r) => { release = r; });
   const inner = new InProcessBackend(new LocalizerPool(config()));
   const slow: ServiceBackend = { ...bind(inner), localize: async (req, wait) => { await gate; return inner.localize(req, wait); } };
+  await inner.warmDefaults();
   const s = await start({ limits: { timeoutMs: 200, concurrency: 1 }, backend: slow });
   try {
     const r = await post(s.url, { repository: 'demo', issue: ISSUE });
