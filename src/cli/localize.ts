@@ -4,6 +4,7 @@ import Table from 'cli-table3';
 import { cacheMaxBytes } from '../index/cache-usage.js';
 import type { Localization } from '../retrieve/localize.js';
 import { checkIssueText, openLocalizer } from '../pipeline/localizer.js';
+import { LEVELS, levelsOf, localizeJson, plural, type Level } from '../pipeline/result-json.js';
 import type { RankedItem } from '../retrieve/rollup.js';
 import { DEFAULT_MAX_ISSUE_BYTES, readIssueInput } from './issue-input.js';
 import { SINGLE_ISSUE_FORMATS } from '../issues/single-issue.js';
@@ -14,9 +15,6 @@ import { parseRankingOptions } from '../retrieve/ranking-spec.js';
 import { progressBar } from '../util/progress-bar.js';
 import { flexibleWidths, MAX_EVIDENCE_CHARS, printable, shorten, tableWidth, wrapWords } from './table-layout.js';
 import { rerankSummary, retrievalOptions, stageSettings } from './retrieval-options.js';
-
-const LEVELS = ['file', 'module', 'function'] as const;
-type Level = (typeof LEVELS)[number];
 
 /** `issueloc localize`: rank files, modules and functions for an issue. */
 export function registerLocalizeCommand(program: Command): void {
@@ -56,21 +54,8 @@ export function registerLocalizeCommand(program: Command): void {
     try {
       const result = await localizer.localize(text, { top: o.top }).finally(() => { bars.index.stop(); bars.embed.stop(); });
       if (result.rerank) process.stderr.write(`issueloc: ${rerankSummary(result.rerank)}\n`);
-      const levels: Level[] = o.level === 'all' ? [...LEVELS] : [o.level];
-      if (o.json) {
-        const { index } = result;
-        const out: Record<string, unknown> = {
-          repo: resolve(o.repo), commit: result.commit, level: o.level,
-          index: { built: index.built, millis: Math.round(index.millis), documents: index.documents, files: index.files, skipped: index.skipped },
-          queryMillis: Math.round(result.millis * 100) / 100,
-          stages: result.stages,
-          ...(localizer.embedderInfo ? { embedder: localizer.embedderInfo } : {}),
-          ...(result.rerank ? { rerank: result.rerank } : {}),
-        };
-        // scores are float32 sums: 6 significant digits say all they hold
-        for (const l of levels) out[plural(l)] = result[plural(l)].map((it) => ({ ...it, score: Number(it.score.toPrecision(6)) }));
-        process.stdout.write(`${JSON.stringify(out)}\n`);
-      }
+      const levels = levelsOf(o.level);
+      if (o.json) process.stdout.write(`${JSON.stringify(localizeJson(result, resolve(o.repo), o.level, localizer.embedderInfo))}\n`);
       // the same rule in both modes: exit 0 when any level shown ranks anything
       const shown = levels.some((l) => result[plural(l)].length > 0);
       if (!o.json && shown) {
@@ -85,10 +70,6 @@ export function registerLocalizeCommand(program: Command): void {
       await localizer.close();
     }
   });
-}
-
-function plural(l: Level): 'files' | 'modules' | 'functions' {
-  return `${l}s` as 'files' | 'modules' | 'functions';
 }
 
 /** Why no level shown ranks anything: no issue word in the code, or only at a level not shown. */

@@ -21,6 +21,7 @@ import { registerTrainCommand } from './train.js';
 import { registerExportTrainingCommand } from './export-training.js';
 import { registerCacheCommand } from './cache-cmd.js';
 import { registerBatchCommands } from './batch.js';
+import { registerServeCommand } from './serve.js';
 
 /** The exit codes, as `--help` lists them. */
 export const EXIT_CODES_HELP = 'Exit codes: 0 results, 1 nothing matched, 2 bad input or usage, 3 internal failure (a bug;\n' +
@@ -66,6 +67,7 @@ export function buildProgram(): Command {
   registerExportTrainingCommand(program);
   registerCacheCommand(program);
   registerBatchCommands(program);
+  registerServeCommand(program);
   return program;
 }
 

@@ -1,0 +1,41 @@
+/**
+ * The JSON of one localisation, as `issueloc localize --json` prints it and `issueloc serve`
+ * answers `POST /v1/localize`: one builder, so both say the same thing the same way.
+ */
+import type { EmbedderInfo, LocalizeResult } from './localizer.js';
+
+/** The levels of a ranking. */
+export const LEVELS = ['file', 'module', 'function'] as const;
+export type Level = (typeof LEVELS)[number];
+/** What a result shows: one level, or `all`. */
+export type LevelChoice = Level | 'all';
+
+/** The result's field of a level: `files`, `modules`, `functions`. */
+export function plural(l: Level): 'files' | 'modules' | 'functions' {
+  return `${l}s` as 'files' | 'modules' | 'functions';
+}
+
+/** The levels a choice shows, in order. */
+export function levelsOf(choice: LevelChoice): Level[] {
+  return choice === 'all' ? [...LEVELS] : [choice];
+}
+
+/**
+ * The JSON object of a result: `repo` (as the caller names the repository), `commit`, `level`,
+ * `index` (built, millis, documents, files, skipped), `queryMillis`, `stages`, `embedder` (its
+ * name and preset) when there is one, `rerank` when it ran, then the ranked items of each level shown (`files`, `modules`, `functions`), their
+ * scores cut to 6 significant digits (float32 sums hold no more).
+ */
+export function localizeJson(result: LocalizeResult, repo: string, level: LevelChoice, embedder?: EmbedderInfo): Record<string, unknown> {
+  const { index } = result;
+  const out: Record<string, unknown> = {
+    repo, commit: result.commit, level,
+    index: { built: index.built, millis: Math.round(index.millis), documents: index.documents, files: index.files, skipped: index.skipped },
+    queryMillis: Math.round(result.millis * 100) / 100,
+    stages: result.stages,
+    ...(embedder ? { embedder } : {}),
+    ...(result.rerank ? { rerank: result.rerank } : {}),
+  };
+  for (const l of levelsOf(level)) out[plural(l)] = result[plural(l)].map((it) => ({ ...it, score: Number(it.score.toPrecision(6)) }));
+  return out;
+}

@@ -1,0 +1,378 @@
+/**
+ * The warm localizer pool: {@link IssueLocalizer}s kept open between requests, one per
+ * (repository, settings, base commit), so a query costs the query alone (milliseconds) and not
+ * the index load (a second). Plain class, no HTTP: `issueloc serve` and an MCP server in the
+ * same process (or one pool per worker thread) use it alike.
+ *
+ * - Only configured repositories, by name ({@link ServiceConfig.repositories}); a revision is
+ *   resolved to its commit by git (`rev-parse --verify --end-of-options REV^{commit}`, src/repo/git.ts).
+ * - A commit not yet warm is indexed once: concurrent requests for it wait on the same build, each
+ *   for at most its own bound (then a 503 {@link ServiceError}; the build goes on). One build at a time.
+ * - Warm entries live in an LRU under {@link ServiceLimits.memoryBudgetBytes}, an estimate from
+ *   the sizes of their index files; an idle entry evicted is closed. The entry just built stays
+ *   even when it alone is over the budget (one warning).
+ * - Counters: hits (warm), misses (not warm: built or loaded from the disk cache), builds, evictions.
+ */
+import { statSync } from 'node:fs';
+import { IssuelocError } from '../errors.js';
+import { DEFAULT_INDEX_SETTINGS, indexFilePath } from '../index/code-index.js';
+import { openLocalizer, type IndexInfo, type IssueLocalizer, type LocalizeResult, type LocalizerOptions } from '../pipeline/localizer.js';
+import { GitRepo } from '../repo/git.js';
+import { LEVEL_CHOICES, type RankSettings, type RepositoryConfig, type ServiceConfig } from './config.js';
+import { ServiceError } from './errors.js';
+
+/** One localize request as the pool takes it (already parsed; the pool checks names and revisions). */
+export interface PoolRequest {
+  /** A configured repository name. */
+  repository: string;
+  /** Base commit (any git revision); default: the repository's default commit ({@link LocalizerPool.defaultCommit}). */
+  rev?: string;
+  /** Issue text: title on the first line, then the body. */
+  text: string;
+  /** Overrides of the repository's defaults. */
+  settings?: Partial<RankSettings>;
+}
+
+/** What {@link LocalizerPool.localize} answers. */
+export interface PoolAnswer {
+  repository: RepositoryConfig;
+  /** The settings used: the repository's defaults under the request's. */
+  settings: RankSettings;
+  result: LocalizeResult;
+}
+
+/** Counters since the pool was made. */
+export interface PoolCounters {
+  /** Requests whose (repository, settings, commit) was warm. */
+  hits: number;
+  /** Requests that had to wait for it to be opened (built now or loaded from the disk cache). */
+  misses: number;
+  /** Entries opened (one per miss that was not already being opened). */
+  builds: number;
+  /** Builds that failed. */
+  buildFailures: number;
+  /** Entries closed to stay under the memory budget. */
+  evictions: number;
+}
+
+/** A warm (or opening) entry, as {@link LocalizerPool.warm} lists it. */
+export interface WarmEntry {
+  repository: string;
+  model: string;
+  commit: string;
+  /** Estimated bytes in memory (0 while opening). */
+  bytes: number;
+  /** false while the index is being built or loaded. */
+  ready: boolean;
+}
+
+/** Options of {@link LocalizerPool}. */
+export interface PoolOptions {
+  /** Where fallbacks and pool events are reported, one line each (default none). */
+  onWarning?: (message: string) => void;
+  /** Opens a localizer (default {@link openLocalizer}; tests count calls). */
+  open?: (options: LocalizerOptions) => Promise<IssueLocalizer>;
+  /** Estimated bytes of an opened entry (default {@link estimateIndexBytes}). */
+  estimateBytes?: (localizer: IssueLocalizer, info: IndexInfo) => number;
+}
+
+interface Entry {
+  key: string;
+  repository: string;
+  model: string;
+  commit: string;
+  /** Resolves when the localizer is open and its commit indexed. */
+  opening: Promise<IssueLocalizer>;
+  localizer?: IssueLocalizer;
+  bytes: number;
+  /** Requests using it now (an entry in use is never evicted). */
+  busy: number;
+}
+
+const FULL_SHA = /^[0-9a-f]{40}$/;
+
+/**
+ * Bytes a warm index holds, estimated from its files on disk (the function- and file-level
+ * inverted indexes, which load as typed arrays, plus what reading them keeps: 1.5 × their size)
+ * and about 500 bytes per function (its id, path, line range as JS strings). Measured on sympy
+ * (22.9 k functions, index files of 12 MiB): 30 MiB estimated; heap and buffers grew by 31 MiB
+ * loading it and answering a first query.
+ */
+export function estimateIndexBytes(localizer: IssueLocalizer, info: IndexInfo): number {
+  const size = (level: 'function' | 'file') => {
+    try {
+      return statSync(indexFilePath(localizer.cacheDir, info.commit, DEFAULT_INDEX_SETTINGS, level)).size;
+    } catch {
+      return 0;
+    }
+  };
+  return Math.round(1.5 * (size('function') + size('file')) + 500 * info.documents);
+}
+
+/** Warm localizers under a memory budget; see the file comment. {@link close} it when done. */
+export class LocalizerPool {
+  readonly counters: PoolCounters = { hits: 0, misses: 0, builds: 0, buildFailures: 0, evictions: 0 };
+  /** Entries, least recently used first (a Map keeps insertion order; a use re-inserts). */
+  private readonly entries = new Map<string, Entry>();
+  /** One git per repository, for resolving revisions. */
+  private readonly gits = new Map<string, Promise<GitRepo>>();
+  /** The default commit of each repository: its `rev` resolved once, then moved by {@link refreshDefault}. */
+  private readonly defaults = new Map<string, string>();
+  /** Builds run one after the other. */
+  private buildQueue: Promise<unknown> = Promise.resolve();
+  private closed = false;
+  private warnedOverBudget = false;
+  private readonly warn: (message: string) => void;
+  private readonly open: (options: LocalizerOptions) => Promise<IssueLocalizer>;
+  private readonly estimate: (localizer: IssueLocalizer, info: IndexInfo) => number;
+
+  constructor(readonly config: ServiceConfig, options: PoolOptions = {}) {
+    this.warn = options.onWarning ?? (() => {});
+    this.open = options.open ?? openLocalizer;
+    this.estimate = options.estimateBytes ?? estimateIndexBytes;
+  }
+
+  /**
+   * The configured repository of that name.
+   * @throws ServiceError 404 for any other name (a path, `../x`, a name not configured).
+   */
+  repository(name: string): RepositoryConfig {
+    const r = typeof name === 'string' ? this.config.repositories.get(name) : undefined;
+    if (!r) throw new ServiceError(`unknown repository '${String(name).slice(0, 100)}' (configured: ${[...this.config.repositories.keys()].join(', ')})`, 404);
+    return r;
+  }
+
+  /**
+   * The commit a revision of a repository names (full SHA); `rev` undefined: the default commit.
+   * A full SHA already warm needs no git call.
+   * @throws ServiceError 404 for an unknown repository; IssuelocError (400) for a revision that
+   *   names no commit (an option such as `--output=x` included: git never sees it as one).
+   */
+  async resolveCommit(name: string, rev?: string): Promise<string> {
+    const repo = this.repository(name);
+    if (rev === undefined) return this.defaultCommit(name);
+    if (typeof rev !== 'string') throw new IssuelocError('rev must be a string');
+    const lower = rev.toLowerCase();
+    if (FULL_SHA.test(lower) && ([...this.entries.values()].some((e) => e.commit === lower && e.repository === name) || this.defaults.get(name) === lower)) return lower;
+    return (await this.git(repo)).resolveCommit(rev);
+  }
+
+  /** The commit requests without a revision use: the repository's `rev`, resolved on first use. */
+  async defaultCommit(name: string): Promise<string> {
+    const repo = this.repository(name);
+    const known = this.defaults.get(name);
+    if (known) return known;
+    const commit = await (await this.git(repo)).resolveCommit(repo.rev);
+    this.defaults.set(name, commit);
+    return commit;
+  }
+
+  /** The default commit when already resolved (no git call), else undefined. */
+  knownDefault(name: string): string | undefined {
+    return this.defaults.get(name);
+  }
+
+  /**
+   * Resolves the repository's `rev` again; when it moved, warms the new commit with the
+   * repository's default settings, then makes it the default (requests in between keep the old one).
+   * @returns the new commit when it moved, else undefined.
+   */
+  async refreshDefault(name: string): Promise<string | undefined> {
+    const repo = this.repository(name);
+    const commit = await (await this.git(repo)).resolveCommit(repo.rev);
+    const before = this.defaults.get(name);
+    if (before === commit) return undefined;
+    if (before !== undefined) await this.release(await this.acquire(repo, repo.defaults.model, commit, Number.POSITIVE_INFINITY));
+    this.defaults.set(name, commit);
+    return before !== undefined ? commit : undefined;
+  }
+
+  /**
+   * Ranks an issue at a base commit of a configured repository.
+   * @param waitMs how long to wait for the index when it is not warm (default the configured timeout).
+   * @throws ServiceError 404 (unknown repository), 503 (index still being built after `waitMs`);
+   *   IssuelocError (400) for a bad revision, setting or issue text.
+   */
+  async localize(request: PoolRequest, waitMs = this.config.limits.timeoutMs): Promise<PoolAnswer> {
+    const repository = this.repository(request.repository);
+    const settings = this.settingsOf(repository, request.settings);
+    try {
+      const commit = await this.resolveCommit(repository.name, request.rev);
+      const entry = await this.acquire(repository, settings.model, commit, waitMs);
+      try {
+        const result = await entry.localizer!.localize(request.text, { rev: commit, top: settings.top });
+        return { repository, settings, result };
+      } finally {
+        await this.release(entry);
+      }
+    } catch (e) {
+      throw withoutPath(e, repository);
+    }
+  }
+
+  /**
+   * Warms a base commit (default: the default commit) with a model (default: the repository's).
+   * @returns what the index is and how it was had.
+   */
+  async prepare(name: string, rev?: string, model?: string): Promise<IndexInfo> {
+    const repository = this.repository(name);
+    const settings = this.settingsOf(repository, model !== undefined ? { model } : undefined);
+    const commit = await this.resolveCommit(name, rev);
+    const entry = await this.acquire(repository, settings.model, commit, Number.POSITIVE_INFINITY);
+    try {
+      return await entry.localizer!.prepare(commit);
+    } finally {
+      await this.release(entry);
+    }
+  }
+
+  /** The entries, least recently used first. */
+  warm(): WarmEntry[] {
+    return [...this.entries.values()].map((e) => ({ repository: e.repository, model: e.model, commit: e.commit, bytes: e.bytes, ready: e.localizer !== undefined }));
+  }
+
+  /** Estimated bytes of the warm entries. */
+  warmBytes(): number {
+    let n = 0;
+    for (const e of this.entries.values()) n += e.bytes;
+    return n;
+  }
+
+  /** Closes every localizer and git; later calls are refused. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.buildQueue;
+    const entries = [...this.entries.values()];
+    this.entries.clear();
+    await Promise.all(entries.map(async (e) => (await e.opening.catch(() => undefined))?.close()));
+    const gits = [...this.gits.values()];
+    this.gits.clear();
+    await Promise.all(gits.map(async (g) => (await g.catch(() => undefined))?.close()));
+  }
+
+  /**
+   * The repository's defaults under a request's settings.
+   * @throws IssuelocError (400) for an unknown model name or level, or a `top` out of bounds.
+   */
+  settingsOf(repository: RepositoryConfig, over: Partial<RankSettings> = {}): RankSettings {
+    const s = { ...repository.defaults, ...Object.fromEntries(Object.entries(over).filter(([, v]) => v !== undefined)) } as RankSettings;
+    if (!(s.model === 'none' || s.model === 'default' || this.config.models.has(s.model))) {
+      throw new IssuelocError(`unknown model '${String(s.model).slice(0, 100)}' (known: none, default${[...this.config.models.keys()].map((m) => `, ${m}`).join('')})`);
+    }
+    if (!LEVEL_CHOICES.includes(s.level)) throw new IssuelocError(`level must be one of ${LEVEL_CHOICES.join(', ')}`);
+    if (!Number.isInteger(s.top) || s.top < 1 || s.top > this.config.limits.maxTop) throw new IssuelocError(`top must be a whole number from 1 to ${this.config.limits.maxTop}`);
+    return s;
+  }
+
+  private git(repo: RepositoryConfig): Promise<GitRepo> {
+    if (this.closed) return Promise.reject(new ServiceError('the service is shutting down', 503, 1));
+    let g = this.gits.get(repo.name);
+    if (!g) {
+      g = GitRepo.open(repo.path);
+      g.catch(() => this.gits.delete(repo.name));
+      this.gits.set(repo.name, g);
+    }
+    return g;
+  }
+
+  /** The entry of (repository, model, commit), opened when not warm; waits at most `waitMs` for it. */
+  private async acquire(repository: RepositoryConfig, model: string, commit: string, waitMs: number): Promise<Entry> {
+    if (this.closed) throw new ServiceError('the service is shutting down', 503, 1);
+    const key = `${repository.name}\0${model}\0${commit}`;
+    let entry = this.entries.get(key);
+    if (entry?.localizer) this.counters.hits++;
+    else this.counters.misses++;
+    if (!entry) {
+      entry = { key, repository: repository.name, model, commit, bytes: 0, busy: 0, opening: undefined as unknown as Promise<IssueLocalizer> };
+      entry.opening = this.build(repository, model, commit, entry);
+      this.entries.set(key, entry);
+    } else {
+      this.entries.delete(key);
+      this.entries.set(key, entry);
+    }
+    entry.busy++;
+    try {
+      if (!entry.localizer) await withinMs(entry.opening, waitMs, `the index of ${repository.name} at ${commit.slice(0, 12)} is still being built: retry later`);
+    } catch (e) {
+      entry.busy--;
+      throw e;
+    }
+    return entry;
+  }
+
+  private async release(entry: Entry): Promise<void> {
+    entry.busy--;
+    await this.evict();
+  }
+
+  /** Opens the localizer of an entry after the builds before it; a failed build leaves no entry. */
+  private build(repository: RepositoryConfig, model: string, commit: string, entry: Entry): Promise<IssueLocalizer> {
+    const run = this.buildQueue.then(async () => {
+      if (this.closed) throw new ServiceError('the service is shutting down', 503, 1);
+      this.counters.builds++;
+      const localizer = await this.open({
+        repo: repository.path, rev: commit, cacheDir: this.config.cacheDir, maxIssueBytes: this.config.limits.maxIssueBytes,
+        ...(model === 'none' ? {} : { model: model === 'default' ? 'default' : this.config.models.get(model)! }),
+        onWarning: (m) => this.warn(`${repository.name}: ${m}`),
+      });
+      try {
+        const info = await localizer.prepare(commit);
+        entry.bytes = this.estimate(localizer, info);
+      } catch (e) {
+        await localizer.close();
+        throw e;
+      }
+      entry.localizer = localizer;
+      return localizer;
+    });
+    this.buildQueue = run.catch(() => undefined);
+    run.catch(() => {
+      this.counters.buildFailures++;
+      if (this.entries.get(entry.key) === entry) this.entries.delete(entry.key);
+    });
+    return run;
+  }
+
+  /** Closes idle entries, least recently used first, until the warm bytes fit the budget. */
+  private async evict(): Promise<void> {
+    const budget = this.config.limits.memoryBudgetBytes;
+    let total = this.warmBytes();
+    if (total <= budget) return;
+    const closing: Promise<void>[] = [];
+    for (const e of [...this.entries.values()]) {
+      if (total <= budget) break;
+      if (e.busy > 0 || !e.localizer) continue;
+      this.entries.delete(e.key);
+      total -= e.bytes;
+      this.counters.evictions++;
+      closing.push(e.localizer.close());
+    }
+    if (total > budget && !this.warnedOverBudget) {
+      this.warnedOverBudget = true;
+      this.warn(`the indexes in use (about ${mib(total)} MiB) are over the memory budget (${mib(budget)} MiB): raise limits.memoryBudget`);
+    }
+    await Promise.all(closing);
+  }
+}
+
+/**
+ * A bad-input error with the repository's path (git names it) put as its name: answers tell a
+ * client nothing of the server's folders.
+ */
+function withoutPath(e: unknown, repository: RepositoryConfig): unknown {
+  if (!(e instanceof IssuelocError) || e instanceof ServiceError || !e.message.includes(repository.path)) return e;
+  return new IssuelocError(e.message.split(repository.path).join(`repository ${repository.name}`), e.exitCode);
+}
+
+const mib = (n: number) => Math.round(n / 2 ** 20);
+
+/** `p`, or a 503 {@link ServiceError} after `ms` (p goes on). */
+function withinMs<T>(p: Promise<T>, ms: number, message: string): Promise<T> {
+  if (!Number.isFinite(ms)) return p;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ServiceError(message, 503, Math.max(1, Math.ceil(ms / 1000)))), ms);
+  });
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+}
