@@ -138,7 +138,8 @@ async function submit(event) {
   $('submit').disabled = true;
   status('ranking…');
   try {
-    const result = await api('/v1/localize', { repository, issue, level: $('level').value, top: Number($('top').value) || 10, explain: true });
+    const rev = $('rev').value.trim() || undefined;
+    const result = await api('/v1/localize', { repository, rev, issue, level: $('level').value, top: Number($('top').value) || 10, explain: true });
     let shown = 0;
     for (const [key] of LEVELS) {
       const list = result[key];
