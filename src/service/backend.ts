@@ -5,6 +5,7 @@
  */
 import { localizeJson } from '../pipeline/result-json.js';
 import type { LevelChoice } from '../pipeline/result-json.js';
+import { readForge, type Forge } from '../repo/forge.js';
 import type { RankSettings } from './config.js';
 import { ServiceError } from './errors.js';
 import type { LocalizerPool, PoolCounters } from './localizer-pool.js';
@@ -34,6 +35,8 @@ export interface RepoListing {
   defaults: RankSettings;
   /** Warm indexes: commit, model, estimated bytes. */
   warm: { commit: string; model: string; bytes: number }[];
+  /** The repository's home on GitHub or GitLab, from its git remote (no credentials), when it has one there. */
+  forge?: Forge;
 }
 
 /** Pool counters with the warm entries' count and estimated bytes (summed over workers). */
@@ -71,13 +74,19 @@ export async function answerLocalize(pool: LocalizerPool, request: LocalizeReque
 }
 
 /** The listing of a pool's repositories. */
-export function listRepos(pool: LocalizerPool): RepoListing[] {
+export async function listRepos(pool: LocalizerPool): Promise<RepoListing[]> {
   const warm = pool.warm().filter((e) => e.ready);
-  return [...pool.config.repositories.values()].map((r) => ({
+  return Promise.all([...pool.config.repositories.values()].map(async (r) => ({
     name: r.name, rev: r.rev, ...(pool.knownDefault(r.name) ? { commit: pool.knownDefault(r.name) } : {}), defaults: r.defaults,
     warm: warm.filter((e) => e.repository === r.name).map((e) => ({ commit: e.commit, model: e.model, bytes: e.bytes })),
-  }));
+    ...withForge(await forgeOf(r.path)),
+  })));
 }
+
+/** The forge of each repository path, read once per process. */
+const forges = new Map<string, Promise<Forge | undefined>>();
+const forgeOf = (path: string) => forges.get(path) ?? forges.set(path, readForge(path).catch(() => undefined)).get(path)!;
+const withForge = (forge: Forge | undefined) => (forge ? { forge } : {});
 
 /** A pool's counters and warm entries. */
 export function poolStats(pool: LocalizerPool): BackendStats {

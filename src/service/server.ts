@@ -40,7 +40,7 @@ export interface Service {
 /** How much sooner than the request timeout a request stops waiting for an index build (at most a tenth of it). */
 const BUILD_WAIT_MARGIN_MS = 200;
 
-/** Routes whose answers need no token. */
+/** Routes whose answers need no token (and those registered with `config: { open: true }`: the web page). */
 const OPEN_ROUTES = new Set(['/healthz', '/openapi.json']);
 
 /** Builds the server (not listening yet: `app.listen`). */
@@ -64,7 +64,7 @@ export function buildServer(options: ServerOptions): Service {
 
   app.addHook('onRequest', async (request, reply) => {
     (request as TimedRequest).startedAt = performance.now();
-    if (checkToken && !OPEN_ROUTES.has(request.routeOptions.url ?? '') && !checkToken(request.headers.authorization)) {
+    if (checkToken && !OPEN_ROUTES.has(request.routeOptions.url ?? '') && (request.routeOptions.config as { open?: boolean }).open !== true && !checkToken(request.headers.authorization)) {
       reply.header('www-authenticate', 'Bearer');
       return reply.code(401).send({ error: 'missing or wrong bearer token (Authorization: Bearer <token>)' });
     }

@@ -1,0 +1,111 @@
+/**
+ * Where the ranked items of a result are in the repository, for the web page: each item's path
+ * and line range at the base commit (to link it on the forge) and, when asked, the lines of a
+ * function with the words that hold the item's matched terms marked (tokenized as the index
+ * tokenizes code, so `parseHTTPServer` is marked for the term `http`).
+ */
+import { decodeSource, isBinary } from '../../corpus/decode.js';
+import { extractUnits } from '../../corpus/extract.js';
+import type { CodeUnit } from '../../corpus/types.js';
+import { DEFAULT_INDEX_SETTINGS } from '../../index/code-index.js';
+import type { GitRepo } from '../../repo/git.js';
+import { tokenize } from '../../text/tokenize.js';
+
+/** Most lines of one preview; longer units are cut there (`more` tells how many were left). */
+export const PREVIEW_LINES = 60;
+/** Files larger than this are not read (the index skips them too by default). */
+const MAX_FILE_BYTES = DEFAULT_INDEX_SETTINGS.maxFileBytes;
+
+/** One item asked for: its id (`path`, `path:Top`, `path:Q.name`), and whether to send its lines. */
+export interface PreviewItem {
+  id: string;
+  /** Terms to mark in the lines (the item's `matchedTerms`). */
+  terms?: string[];
+  lines?: boolean;
+}
+
+/** Where an item is, and its lines when asked. */
+export interface ItemPreview {
+  id: string;
+  path: string;
+  /** 1-based, inclusive; absent for a whole file. */
+  startLine?: number;
+  endLine?: number;
+  /** Lines from `startLine` (at most {@link PREVIEW_LINES}), LF-split, as in the file. */
+  lines?: string[];
+  /** Marked words: [line index in `lines`, start column, end column (exclusive), the terms it holds]. */
+  marks?: [number, number, number, string[]][];
+  /** Lines of the unit past the preview. */
+  more?: number;
+}
+
+/**
+ * The previews of `items` at `commit` (a full SHA the caller verified), in order; an item whose
+ * file is absent, binary or too large is left out.
+ */
+export async function previewItems(git: GitRepo, commit: string, items: readonly PreviewItem[]): Promise<ItemPreview[]> {
+  const files = new Map<string, Promise<ParsedFile | undefined>>();
+  const fileOf = (path: string) => {
+    let f = files.get(path);
+    if (!f) files.set(path, (f = parseFile(git, commit, path)));
+    return f;
+  };
+  const out: ItemPreview[] = [];
+  for (const item of items) {
+    const found = await locate(item.id, fileOf);
+    if (!found) continue;
+    const { path, file, unit } = found;
+    const p: ItemPreview = { id: item.id, path };
+    if (unit) { p.startLine = unit.startLine; p.endLine = unit.endLine; }
+    if (item.lines) {
+      const start = unit?.startLine ?? 1;
+      const end = unit?.endLine ?? file.lines.length;
+      const last = Math.min(end, start + PREVIEW_LINES - 1);
+      p.lines = file.lines.slice(start - 1, last);
+      p.marks = markTerms(p.lines, item.terms ?? []);
+      if (end > last) p.more = end - last;
+    }
+    out.push(p);
+  }
+  return out;
+}
+
+interface ParsedFile {
+  lines: string[];
+  units: CodeUnit[];
+}
+
+async function parseFile(git: GitRepo, commit: string, path: string): Promise<ParsedFile | undefined> {
+  const obj = await git.readFileAt(commit, path);
+  if (!obj || obj.type !== 'blob' || obj.data.length > MAX_FILE_BYTES || isBinary(obj.data)) return undefined;
+  const text = decodeSource(obj.data);
+  return { lines: text.split('\n'), units: await extractUnits(path, text) };
+}
+
+/** The file and unit of an id: the whole id as a path, else split at a `:` (leftmost first) into path and qualified name. */
+async function locate(id: string, fileOf: (path: string) => Promise<ParsedFile | undefined>): Promise<{ path: string; file: ParsedFile; unit?: CodeUnit } | undefined> {
+  const whole = await fileOf(id);
+  if (whole) return { path: id, file: whole };
+  for (let i = id.indexOf(':'); i > 0; i = id.indexOf(':', i + 1)) {
+    const path = id.slice(0, i);
+    const file = await fileOf(path);
+    if (!file) continue;
+    const unit = file.units.find((u) => u.id === id);
+    if (unit) return { path, file, unit };
+  }
+  return undefined;
+}
+
+/** The words of `lines` whose tokens include one of `terms` (the index's tokenizer: split identifiers, lower case). */
+export function markTerms(lines: readonly string[], terms: readonly string[]): [number, number, number, string[]][] {
+  const wanted = new Set(terms);
+  const marks: [number, number, number, string[]][] = [];
+  if (wanted.size === 0) return marks;
+  lines.forEach((line, i) => {
+    for (const m of line.matchAll(/[A-Za-z0-9_]+/g)) {
+      const hit = [...new Set(tokenize(m[0], { stem: DEFAULT_INDEX_SETTINGS.stem }))].filter((t) => wanted.has(t));
+      if (hit.length > 0) marks.push([i, m.index, m.index + m[0].length, hit]);
+    }
+  });
+  return marks;
+}

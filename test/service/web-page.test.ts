@@ -1,0 +1,117 @@
+// The web page of `issueloc serve` in a real headless browser (Debian's chromium, playwright-core):
+// the real server on 127.0.0.1 with a repository built here (its remote on GitHub), the page
+// picks it, an issue is pasted or dropped as a file, and the rankings, evidence, previews and
+// forge links are read back from the DOM. Skipped, with the reason, where chromium is missing
+// (never under CI: see ./browser.ts).
+import { test, after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { cleanup, commitFiles, git, tempDir } from '../repo/git-fixture.js';
+import { browserMissing, launchBrowser, startServe, type RunningServer } from './browser.js';
+
+const missing = browserMissing();
+const dir = tempDir('issueloc-web-');
+const repo = join(dir, 'repo');
+let commit = '';
+let server: RunningServer | undefined;
+let browser: Browser | undefined;
+
+const PARSER = [
+  '"""Header parsing."""', '', '',
+  'def parse_header(line):',
+  '    """Parse one header line into a name and a value."""',
+  '    name, value = line.split(":", 1)',
+  '    return name.strip(), value.strip()', '', '',
+  'class HeaderParser:',
+  '    def split_fields(self, text):',
+  '        """Fields of a header block; <b id=codemarkup>bold</b> is no markup here."""',
+  '        return [parse_header(line) for line in text.splitlines()]', '',
+].join('\n');
+
+before(async () => {
+  if (missing) return;
+  commitFiles(repo, {
+    'pkg/parser.py': PARSER,
+    'pkg/network.py': 'import socket\n\n\ndef open_socket(host, port):\n    return socket.create_connection((host, port))\n',
+    'pkg/cache.py': 'class Cache:\n    def get(self, key):\n        return self.store.get(key)\n',
+  });
+  git(repo, 'remote', 'add', 'origin', 'https://github.com/example/demo.git');
+  commit = git(repo, 'rev-parse', 'HEAD');
+  server = await startServe(['--repo', `demo=${repo}`, '--cache-dir', join(dir, 'cache'), '--no-warm']);
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+  cleanup(dir);
+});
+
+/** The page with the repository picked; dialogs (an `alert`) are recorded. */
+async function openPage(): Promise<{ page: Page; dialogs: string[] }> {
+  const page = await browser!.newPage();
+  const dialogs: string[] = [];
+  page.on('dialog', (d) => { dialogs.push(d.message()); void d.dismiss(); });
+  await page.goto(server!.url + '/');
+  await page.waitForSelector('#repo option[value="demo"]', { state: 'attached', timeout: 20_000 });
+  await page.selectOption('#repo', 'demo');
+  return { page, dialogs };
+}
+
+async function localize(page: Page): Promise<void> {
+  await page.evaluate(() => { delete document.body.dataset.state; });
+  await page.click('#submit');
+  await page.waitForSelector('body[data-state]', { timeout: 60_000 });
+  assert.equal(await page.getAttribute('body', 'data-state'), 'done', `the page says: ${await page.textContent('#status')}`);
+}
+
+test('the page ranks a pasted issue: the right file first, matched terms marked in a function preview, links to the lines on GitHub', { skip: missing }, async () => {
+  const { page } = await openPage();
+  await page.fill('#issue', 'parse_header fails on folded header lines\n\nHeaderParser.split_fields raises ValueError for a continuation line.');
+  await localize(page);
+
+  const files = await page.$$eval('#files > li', (lis) => lis.map((li) => li.getAttribute('data-id')));
+  assert.equal(files[0], 'pkg/parser.py');
+  const fn = page.locator('#functions > li[data-id="pkg/parser.py:HeaderParser.split_fields"]');
+  assert.equal(await fn.count(), 1);
+  // matched terms and the evidence of a signal
+  assert.ok((await fn.locator('.term').allTextContents()).includes('split_fields'));
+  assert.match((await fn.locator('.evidence').first().textContent()) ?? '', /namedFunction: split_fields/);
+  // the preview marks words holding matched terms, as text
+  const marks = await fn.locator('pre.preview mark').allTextContents();
+  assert.ok(marks.includes('split_fields') && marks.includes('parse_header'), `marked: ${marks.join(', ')}`);
+  assert.match((await fn.locator('pre.preview').textContent()) ?? '', /^11\s+def split_fields/);
+  // the forge links: a function's lines, a file
+  assert.equal(await fn.locator('a.forge').getAttribute('href'), `https://github.com/example/demo/blob/${commit}/pkg/parser.py#L11-L13`);
+  assert.equal(await page.locator('#files > li').first().locator('a.forge').getAttribute('href'), `https://github.com/example/demo/blob/${commit}/pkg/parser.py`);
+  // explain: what the issue names
+  assert.match((await page.textContent('#signal-list')) ?? '', /HeaderParser\.split_fields/);
+  await page.close();
+});
+
+test('markup in an issue or in code is shown as text: no element made of it, no script run', { skip: missing }, async () => {
+  const { page, dialogs } = await openPage();
+  const evil = '<img src=x onerror=alert(1)>';
+  await page.fill('#issue', `split_fields breaks ${evil}\n\nTraceback (most recent call last):\n  File "pkg/parser.py", line 13, in split_fields ${evil}\nValueError: ${evil}`);
+  await localize(page);
+  assert.equal(await page.locator('img').count(), 0, 'an <img> element was made from the issue');
+  assert.ok(((await page.textContent('#signal-list')) ?? '').includes(evil), 'the stack frame is shown with its text');
+  assert.equal(await page.locator('#codemarkup').count(), 0, 'an element was made from code');
+  const code = await page.locator('#functions > li[data-id="pkg/parser.py:HeaderParser.split_fields"] pre.preview').textContent();
+  assert.ok((code ?? '').includes('<b id=codemarkup>bold</b>'), 'the code is shown with its text');
+  assert.deepEqual(dialogs, []);
+  await page.close();
+});
+
+test('a dropped `gh issue view --json` file is read as the CLI reads it: title, then the body', { skip: missing }, async () => {
+  const { page } = await openPage();
+  const gh = JSON.stringify({ title: 'open_socket ignores the port', body: 'Calling `open_socket` with a port uses the default one.', number: 7 });
+  await page.setInputFiles('#file', { name: 'issue.json', mimeType: 'application/json', buffer: Buffer.from(gh) });
+  await page.waitForFunction(() => (document.getElementById('issue') as HTMLTextAreaElement).value !== '');
+  assert.equal(await page.inputValue('#issue'), 'open_socket ignores the port\n\nCalling open_socket with a port uses the default one.');
+  assert.match((await page.textContent('#status')) ?? '', /read as a GitHub issue/);
+  await localize(page);
+  assert.equal(await page.locator('#files > li').first().getAttribute('data-id'), 'pkg/network.py');
+  await page.close();
+});
