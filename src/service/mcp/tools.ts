@@ -23,7 +23,7 @@ import { withinMs, type LocalizerPool } from '../localizer-pool.js';
 import { ItemSpans, type LineRange } from './item-spans.js';
 
 /** What the tools need of a pool ({@link LocalizerPool} is one). */
-export type McpSource = Pick<LocalizerPool, 'config' | 'localize' | 'defaultCommit'>;
+export type McpSource = Pick<LocalizerPool, 'config' | 'repository' | 'localize' | 'defaultCommit'>;
 
 /** Items per level a `localize` call may ask for at most. */
 export const MAX_TOP = 50;
@@ -81,7 +81,7 @@ export class McpTools {
     const maxIssueBytes = this.source.config.limits.maxIssueBytes;
     const repository = z.string().max(64).optional()
       .describe(names.length === 1 ? `configured repository name (default ${names[0]})` : `configured repository name, one of: ${names.join(', ')}`);
-    const issue = z.string().min(1).max(maxIssueBytes, { error: `issue: over ${maxIssueBytes} bytes` })
+    const issue = z.string().min(1).max(maxIssueBytes, { error: `over ${maxIssueBytes} bytes (limits.maxIssueBytes)` })
       .describe(`the issue text: title on the first line, then the body (at most ${maxIssueBytes} bytes)`);
     const rev = z.string().min(1).max(256).optional().describe('base commit to search: any git revision (default: the repository\'s configured one)');
     const model = z.string().max(64).optional().describe('ranking: "none" (lexical), "default" (the built-in learned model) or a configured model name');
@@ -135,6 +135,7 @@ export class McpTools {
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     }, () => this.guarded(() => this.listRepositories()));
+    oneLineToolErrors(server);
     return server;
   }
 
@@ -147,7 +148,7 @@ export class McpTools {
 
   private async localize(args: { issue: string; repository?: string; rev?: string; level?: LevelChoice; top?: number; model?: string }): Promise<CallToolResult> {
     const name = this.repositoryName(args.repository);
-    const defaults = this.source.config.repositories.get(name)!.defaults;
+    const { defaults } = this.source.repository(name);
     const top = args.top ?? Math.min(defaults.top, DEFAULT_MCP_TOP);
     const { result, settings } = await this.rank(name, args.issue, args.rev, { level: args.level, top, model: args.model });
     const spans = this.spansOf(name);
@@ -224,10 +225,13 @@ export class McpTools {
       `no answer within ${Math.round(this.timeoutMs / 1000)} s (limits.timeoutSeconds): retry later`);
   }
 
-  /** The name a call means: the one given, or the only one configured. */
+  /**
+   * The name a call means: the one given, or the only one configured.
+   * @throws ServiceError for a name not configured; IssuelocError when none is given and several are.
+   */
   private repositoryName(given: string | undefined): string {
     const names = [...this.source.config.repositories.keys()];
-    if (given !== undefined) return given;
+    if (given !== undefined) return this.source.repository(given).name;
     if (names.length === 1) return names[0];
     throw new IssuelocError(`repository: name one of ${names.join(', ')}`);
   }
@@ -235,7 +239,7 @@ export class McpTools {
   private spansOf(name: string): ItemSpans {
     let s = this.spans.get(name);
     if (!s) {
-      s = new ItemSpans(this.source.config.repositories.get(name)!.path);
+      s = new ItemSpans(this.source.repository(name).path);
       this.spans.set(name, s);
     }
     return s;
@@ -252,6 +256,21 @@ export class McpTools {
       return { isError: true, content: [{ type: 'text', text: `${expected ? '' : 'internal error: '}${oneLine(e)}${retry}` }] };
     }
   }
+}
+
+/**
+ * Makes the SDK's own tool errors (arguments that fail their schema, one line per problem) one
+ * line: `localize: invalid arguments: Too big: expected number to be <=50 at top; …`. The SDK
+ * builds them in McpServer's `createToolError` (private in its types, a plain method in 1.x);
+ * test/service/mcp-stdio.test.ts fails if that stops working.
+ */
+function oneLineToolErrors(server: McpServer): void {
+  const s = server as unknown as { createToolError?: (message: string) => CallToolResult };
+  const original = s.createToolError?.bind(server);
+  if (!original) return;
+  s.createToolError = (message) => original(message
+    .replace(/^MCP error -32602: Input validation error: Invalid arguments for tool ([\w-]+): /, '$1: invalid arguments: ')
+    .split('\n').join('; '));
 }
 
 /** An item of the pool's result as the tools answer it. */
