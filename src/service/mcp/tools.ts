@@ -222,7 +222,7 @@ export class McpTools {
     const bytes = Buffer.byteLength(issue, 'utf8');
     if (bytes > max) throw new IssuelocError(`issue: ${bytes} bytes, over the limit of ${max} (limits.maxIssueBytes)`);
     return withinMs(this.source.localize({ repository: name, rev, text: issue, settings }, this.timeoutMs), this.timeoutMs,
-      `no answer within ${Math.round(this.timeoutMs / 1000)} s (limits.timeoutSeconds): retry later`);
+      `no answer within ${this.timeoutMs / 1000} s (limits.timeoutSeconds): retry later`);
   }
 
   /**
