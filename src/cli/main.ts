@@ -20,6 +20,7 @@ import { registerEvalCommands } from './eval.js';
 import { registerTrainCommand } from './train.js';
 import { registerExportTrainingCommand } from './export-training.js';
 import { registerCacheCommand } from './cache-cmd.js';
+import { registerServeCommand } from './serve.js';
 import { registerMcpCommand } from './mcp.js';
 
 /** The exit codes, as `--help` lists them. */
@@ -65,6 +66,7 @@ export function buildProgram(): Command {
   registerTrainCommand(program);
   registerExportTrainingCommand(program);
   registerCacheCommand(program);
+  registerServeCommand(program);
   registerMcpCommand(program);
   return program;
 }

@@ -1,0 +1,126 @@
+/**
+ * The HTTP server of `issueloc serve` (fastify): `POST /v1/localize`, `GET /v1/repos`,
+ * `GET /healthz`, `GET /metrics`, `GET /openapi.json`, on a {@link ServiceBackend}.
+ *
+ * Limits: bodies over `maxBodyBytes` → 413 (reading stops there); a body against the schema →
+ * 400; more than `concurrency` localize requests in flight → 429 with `Retry-After`; a request
+ * not answered within `timeoutMs` → 504 (its work still holds its slot until done, so the bound
+ * holds); with a token, every route but `/healthz` and `/openapi.json` needs
+ * `Authorization: Bearer <token>` (compared in constant time) → else 401. While draining
+ * (SIGTERM), new localize requests get 503 and `/healthz` says so; requests in flight finish.
+ * Errors are `{"error": "<one line>"}`.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { ServiceLimits } from './config.js';
+import type { LocalizeRequest, ServiceBackend } from './backend.js';
+import { ServiceError, statusOf } from './errors.js';
+import { ServiceMetrics } from './metrics.js';
+import { localizeBodySchema, openApiDocument } from './openapi.js';
+
+/** Options of {@link buildServer}. */
+export interface ServerOptions {
+  backend: ServiceBackend;
+  limits: ServiceLimits;
+  /** Bearer token every route but `/healthz` and `/openapi.json` needs (default: none). */
+  token?: string;
+  /** Where unexpected errors are told, one line each (default stderr). */
+  onInternalError?: (message: string) => void;
+}
+
+/** A built server: fastify's instance, and {@link drain} for a graceful stop. */
+export interface Service {
+  app: FastifyInstance;
+  /** Localize requests in flight now. */
+  inFlight(): number;
+  /** Refuses new localize requests (503), waits for those in flight, closes the listener. */
+  drain(): Promise<void>;
+}
+
+/** Routes whose answers need no token. */
+const OPEN_ROUTES = new Set(['/healthz', '/openapi.json']);
+
+/** Builds the server (not listening yet: `app.listen`). */
+export function buildServer(options: ServerOptions): Service {
+  const { backend, limits } = options;
+  const internal = options.onInternalError ?? ((m: string) => process.stderr.write(`issueloc: internal error: ${m}\n`));
+  const app = Fastify({
+    bodyLimit: limits.maxBodyBytes,
+    requestTimeout: limits.timeoutMs,
+    forceCloseConnections: 'idle',
+    return503OnClosing: true,
+    logger: false,
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false } },
+  });
+  const metrics = new ServiceMetrics(() => backend.stats());
+  const checkToken = options.token !== undefined ? tokenChecker(options.token) : undefined;
+  let inFlight = 0;
+  let draining = false;
+  const started = Date.now();
+
+  app.addHook('onRequest', async (request, reply) => {
+    (request as TimedRequest).startedAt = performance.now();
+    if (checkToken && !OPEN_ROUTES.has(request.routeOptions.url ?? '') && !checkToken(request.headers.authorization)) {
+      reply.header('www-authenticate', 'Bearer');
+      return reply.code(401).send({ error: 'missing or wrong bearer token (Authorization: Bearer <token>)' });
+    }
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    const t0 = (request as TimedRequest).startedAt ?? performance.now();
+    metrics.observe(request.routeOptions.url ?? 'unmatched', request.method, reply.statusCode, (performance.now() - t0) / 1000);
+  });
+  app.setErrorHandler((error: Error & { statusCode?: number; validation?: unknown }, _request, reply) => {
+    const status = error.validation ? 400 : error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : statusOf(error);
+    if (error instanceof ServiceError && error.retryAfterSeconds) reply.header('retry-after', String(error.retryAfterSeconds));
+    if (status >= 500 && !(error instanceof ServiceError)) {
+      internal(error.message.split('\n')[0]);
+      return reply.code(500).send({ error: 'internal error' });
+    }
+    return reply.code(status).send({ error: oneLine(error.message) });
+  });
+  app.setNotFoundHandler((request, reply) => reply.code(404).send({ error: `no route ${request.method} ${oneLine(request.url).slice(0, 200)}` }));
+
+  app.post('/v1/localize', { schema: { body: localizeBodySchema(limits) } }, async (request: FastifyRequest<{ Body: LocalizeRequest }>, reply: FastifyReply) => {
+    if (draining) throw new ServiceError('the service is shutting down', 503, 1);
+    if (inFlight >= limits.concurrency) throw new ServiceError(`too many requests in flight (${limits.concurrency}): retry later`, 429, 1);
+    inFlight++;
+    const t0 = performance.now();
+    const work = backend.localize(request.body, limits.timeoutMs).finally(() => { inFlight--; });
+    const body = await withinMs(work, limits.timeoutMs, () => new ServiceError(`not answered within ${limits.timeoutMs / 1000} s`, 504));
+    reply.header('server-timing', `localize;dur=${(performance.now() - t0).toFixed(1)}`);
+    return reply.type('application/json; charset=utf-8').send(body);
+  });
+  app.get('/v1/repos', async () => ({ repositories: await backend.repos() }));
+  app.get('/healthz', async (_request, reply) => reply.code(draining ? 503 : 200).send({
+    status: draining ? 'draining' : 'ok', uptimeSeconds: Math.round((Date.now() - started) / 1000), inFlight,
+  }));
+  app.get('/metrics', async (_request, reply) => reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()));
+  const openapi = JSON.stringify(openApiDocument(limits, options.token !== undefined));
+  app.get('/openapi.json', async (_request, reply) => reply.type('application/json; charset=utf-8').send(openapi));
+
+  return {
+    app,
+    inFlight: () => inFlight,
+    async drain() {
+      draining = true;
+      await app.close();
+    },
+  };
+}
+
+interface TimedRequest extends FastifyRequest { startedAt?: number }
+
+/** A check of `Authorization` against `Bearer <token>` in constant time (digests of equal length). */
+function tokenChecker(token: string): (header: string | undefined) => boolean {
+  const expected = createHash('sha256').update(`Bearer ${token}`).digest();
+  return (header) => timingSafeEqual(createHash('sha256').update(header ?? '').digest(), expected);
+}
+
+const oneLine = (s: string) => s.split('\n')[0].replace(/[\u0000-\u001f\u007f]/g, ' ');
+
+/** `p`, or the error `late()` after `ms` (p goes on). */
+function withinMs<T>(p: Promise<T>, ms: number, late: () => Error): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(late()), ms); });
+  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
+}
