@@ -3,6 +3,7 @@ import { basename } from 'node:path';
 import { Command } from 'commander';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { GitRepo } from '../repo/git.js';
+import { InProcessBackend } from '../service/backend.js';
 import { CONFIG_FILE_NAMES, loadServiceConfig, type ServiceLimits } from '../service/config.js';
 import { LocalizerPool } from '../service/localizer-pool.js';
 import { McpTools, oneLine } from '../service/mcp/tools.js';
@@ -33,7 +34,7 @@ export function registerMcpCommand(program: Command): void {
       const repo = o.config === undefined && o.repo.length === 0 && !CONFIG_FILE_NAMES.some((n) => existsSync(n)) ? [await currentRepository()] : o.repo;
       const config = loadServiceConfig({ config: o.config, repo, cacheDir: o.cacheDir, limits });
       const pool = new LocalizerPool(config, { onWarning: warn });
-      const tools = new McpTools(pool, { onError: (m) => process.stderr.write(`issueloc: ${m}\n`) });
+      const tools = new McpTools({ config, backend: new InProcessBackend(pool) }, { onError: (m) => process.stderr.write(`issueloc: ${m}\n`) });
       const server = tools.server();
       const transport = new StdioServerTransport();
       const closed = new Promise<void>((resolve) => {

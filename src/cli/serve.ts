@@ -6,6 +6,7 @@ import { InProcessBackend, type ServiceBackend } from '../service/backend.js';
 import { loadServiceConfig, type ServiceConfig, type ServiceLimits } from '../service/config.js';
 import { LocalizerPool } from '../service/localizer-pool.js';
 import { buildServer } from '../service/server.js';
+import { registerMcpRoute } from '../service/mcp/http-route.js';
 import { watchDefaultBranches, WATCH_INTERVAL_BOUNDS, type Watch } from '../service/watch.js';
 import { WorkerBackend } from '../service/worker-backend.js';
 import { wholeOption } from './options.js';
@@ -62,6 +63,7 @@ async function serve(config: ServiceConfig, o: ServeOptions): Promise<void> {
     ? new WorkerBackend(config, { workers: o.workers, replicas: o.replicas, onWarning: o.warn })
     : new InProcessBackend(new LocalizerPool(config, { onWarning: o.warn }));
   const service = buildServer({ backend, limits: config.limits, token: o.token });
+  registerMcpRoute(service.app, { config, backend });
   let address: string;
   try {
     address = await service.app.listen({ host: o.host, port: o.port });

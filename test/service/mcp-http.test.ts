@@ -8,24 +8,26 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { InProcessBackend } from '../../src/service/backend.js';
 import { DEFAULT_LIMITS, DEFAULT_RANK_SETTINGS, type ServiceConfig } from '../../src/service/config.js';
 import { LocalizerPool } from '../../src/service/localizer-pool.js';
 import { registerMcpRoute } from '../../src/service/mcp/http-route.js';
+import { buildServer } from '../../src/service/server.js';
 import { cleanup, tempDir } from '../repo/git-fixture.js';
 import { buildDemoRepo, ISSUE } from './mcp-fixture.js';
 
-let dir: string, pool: LocalizerPool, app: FastifyInstance, url: URL;
+let dir: string, config: ServiceConfig, pool: LocalizerPool, app: FastifyInstance, url: URL;
 before(async () => {
   dir = tempDir('issueloc-mcp-http-');
   const repo = join(dir, 'demo');
   buildDemoRepo(repo);
-  const config: ServiceConfig = {
+  config = {
     repositories: new Map([['demo', { name: 'demo', path: repo, rev: 'HEAD', defaults: { ...DEFAULT_RANK_SETTINGS } }]]),
     models: new Map(), cacheDir: join(dir, 'cache'), limits: { ...DEFAULT_LIMITS }, source: 'test',
   };
   pool = new LocalizerPool(config);
   app = Fastify();
-  registerMcpRoute(app, pool);
+  registerMcpRoute(app, { config, backend: new InProcessBackend(pool) });
   const address = await app.listen({ host: '127.0.0.1', port: 0 });
   url = new URL('/mcp', address);
 });
@@ -64,4 +66,23 @@ test('a page of another origin is refused; GET and DELETE answer 405', async () 
   assert.equal(same.status, 200);
   assert.equal(((await same.json()) as { result: { serverInfo: { name: string } } }).result.serverInfo.name, 'issueloc');
   for (const method of ['GET', 'DELETE']) assert.equal((await fetch(url, { method })).status, 405, method);
+});
+
+test("under issueloc serve's server, /mcp asks for its bearer token like every other route", async () => {
+  const backend = new InProcessBackend(pool);
+  const service = buildServer({ backend, limits: config.limits, token: 's3cret' });
+  registerMcpRoute(service.app, { config, backend });
+  const address = await service.app.listen({ host: '127.0.0.1', port: 0 });
+  try {
+    const mcp = new URL('/mcp', address);
+    const refused = new Client({ name: 't', version: '0' });
+    await assert.rejects(refused.connect(new StreamableHTTPClientTransport(mcp)), /401|token/i);
+    const client = new Client({ name: 't', version: '0' });
+    await client.connect(new StreamableHTTPClientTransport(mcp, { requestInit: { headers: { authorization: 'Bearer s3cret' } } }));
+    const answer = await client.callTool({ name: 'localize', arguments: { issue: ISSUE, level: 'file', top: 1 } }) as CallToolResult;
+    assert.equal((answer.structuredContent as { files: { id: string }[] }).files[0].id, 'pkg/parse.py');
+    await client.close();
+  } finally {
+    await service.drain();
+  }
 });

@@ -1,8 +1,10 @@
 /**
  * The MCP tools of issueloc, for coding agents: `localize` (an issue → the files, modules and
  * functions to change, with line ranges and the reasons), `explain_item` (one item of such an
- * answer → its evidence and a preview of its lines) and `list_repositories`. One
- * {@link McpTools} holds what calls share (the localizer pool, the files read for line ranges);
+ * answer → its evidence and a preview of its lines) and `list_repositories`. They run on a
+ * backend of `issueloc serve` (backend.ts: in-process on a pool, or worker threads) and answer
+ * from its JSON (the CLI's `--json`). One {@link McpTools} holds what calls share (the backend,
+ * the files read for line ranges);
  * {@link McpTools.server} makes an MCP server with the tools registered, for any transport
  * (stdio: src/cli/mcp.ts; streamable HTTP: http-route.ts).
  *
@@ -14,16 +16,27 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { IssuelocError } from '../../errors.js';
-import { LEVELS, levelsOf, plural, type LevelChoice } from '../../pipeline/result-json.js';
+import { LEVELS, levelsOf, plural, type Level, type LevelChoice } from '../../pipeline/result-json.js';
 import type { RankedItem } from '../../retrieve/rollup.js';
 import { packageVersion } from '../../version.js';
-import { LEVEL_CHOICES } from '../config.js';
+import type { ServiceBackend } from '../backend.js';
+import { LEVEL_CHOICES, type ServiceConfig } from '../config.js';
 import { ServiceError } from '../errors.js';
-import { withinMs, type LocalizerPool } from '../localizer-pool.js';
+import { withinMs } from '../localizer-pool.js';
 import { ItemSpans, type LineRange } from './item-spans.js';
 
-/** What the tools need of a pool ({@link LocalizerPool} is one). */
-export type McpSource = Pick<LocalizerPool, 'config' | 'repository' | 'localize' | 'defaultCommit'>;
+/** What the tools run on: the configuration (names, defaults, limits) and a backend of `issueloc serve`. */
+export interface McpSource {
+  config: ServiceConfig;
+  backend: Pick<ServiceBackend, 'localize' | 'repos'>;
+}
+
+/** The backend's JSON answer (pipeline/result-json.ts), as far as the tools read it. */
+interface LocalizeAnswer extends Partial<Record<'files' | 'modules' | 'functions', RankedItem[]>> {
+  commit: string;
+  level: LevelChoice;
+  stages: string[];
+}
 
 /** Items per level a `localize` call may ask for at most. */
 export const MAX_TOP = 50;
@@ -128,8 +141,8 @@ export class McpTools {
       inputSchema: {},
       outputSchema: {
         repositories: z.array(z.object({
-          name: z.string(), rev: z.string(), commit: z.string().optional(), error: z.string().optional(),
-          level: z.string(), top: z.number().int(), model: z.string(),
+          name: z.string(), rev: z.string(), commit: z.string().optional(),
+          level: z.string(), top: z.number().int(), model: z.string(), warm: z.boolean(),
         })),
         models: z.array(z.string()),
       },
@@ -148,14 +161,14 @@ export class McpTools {
 
   private async localize(args: { issue: string; repository?: string; rev?: string; level?: LevelChoice; top?: number; model?: string }): Promise<CallToolResult> {
     const name = this.repositoryName(args.repository);
-    const { defaults } = this.source.repository(name);
-    const top = args.top ?? Math.min(defaults.top, DEFAULT_MCP_TOP);
-    const { result, settings } = await this.rank(name, args.issue, args.rev, { level: args.level, top, model: args.model });
+    const defaultTop = this.source.config.repositories.get(name)?.defaults.top ?? DEFAULT_MCP_TOP;
+    const top = args.top ?? Math.min(defaultTop, DEFAULT_MCP_TOP);
+    const result = await this.rank(name, args.issue, args.rev, { level: args.level, top, model: args.model });
     const spans = this.spansOf(name);
-    const out: Record<string, unknown> = { repository: name, commit: result.commit, level: settings.level, stages: result.stages };
+    const out: Record<string, unknown> = { repository: name, commit: result.commit, level: result.level, stages: result.stages };
     const text = [`${name} @ ${result.commit.slice(0, 12)} (${result.stages.join(' → ')}); lines are 1-based, inclusive; [matched issue terms]`];
-    for (const level of levelsOf(settings.level)) {
-      const ranked = result[plural(level)];
+    for (const level of levelsOf(result.level)) {
+      const ranked = itemsOf(result, level);
       const ranges = level === 'file' ? [] : await spans.rangesOf(result.commit, ranked.map((it) => it.id));
       const items = ranked.map((it, i) => mcpItem(it, i + 1, ranges[i]));
       out[plural(level)] = items;
@@ -166,14 +179,14 @@ export class McpTools {
 
   private async explain(args: { item: string; issue: string; repository?: string; rev?: string; model?: string }): Promise<CallToolResult> {
     const name = this.repositoryName(args.repository);
-    const { result } = await this.rank(name, args.issue, args.rev, { level: 'all', top: MAX_TOP, model: args.model });
+    const result = await this.rank(name, args.issue, args.rev, { level: 'all', top: MAX_TOP, model: args.model });
     const ranks: Record<string, number> = {};
     let found: RankedItem | undefined;
     for (const level of LEVELS) {
-      const i = result[plural(level)].findIndex((it) => it.id === args.item);
+      const i = itemsOf(result, level).findIndex((it) => it.id === args.item);
       if (i < 0) continue;
       ranks[level] = i + 1;
-      found ??= result[plural(level)][i];
+      found ??= itemsOf(result, level)[i];
     }
     if (!found) throw new IssuelocError(`item '${args.item.slice(0, 200)}' is not among the top ${MAX_TOP} files, modules or functions of this issue in ${name} at ${result.commit.slice(0, 12)}`);
     const preview = await this.spansOf(name).previewOf(result.commit, args.item);
@@ -201,37 +214,32 @@ export class McpTools {
   }
 
   private async listRepositories(): Promise<CallToolResult> {
-    const repositories = await Promise.all([...this.source.config.repositories.values()].map(async (r) => {
-      let commit: string | undefined, error: string | undefined;
-      try {
-        commit = await this.source.defaultCommit(r.name);
-      } catch (e) {
-        error = oneLine(e);
-      }
-      return { name: r.name, rev: r.rev, ...(commit ? { commit } : {}), ...(error ? { error } : {}), ...r.defaults };
+    const repositories = (await this.source.backend.repos()).map((r) => ({
+      name: r.name, rev: r.rev, ...(r.commit ? { commit: r.commit } : {}), ...r.defaults, warm: r.warm.length > 0,
     }));
     const models = ['none', 'default', ...this.source.config.models.keys()];
-    const text = repositories.map((r) => `${r.name}: ${r.rev}${r.commit ? ` = ${r.commit.slice(0, 12)}` : ''}${r.error ? ` (${r.error})` : ''}; level ${r.level}, top ${r.top}, model ${r.model}`);
+    const text = repositories.map((r) => `${r.name}: ${r.rev}${r.commit ? ` = ${r.commit.slice(0, 12)}` : ' (not resolved yet)'}; level ${r.level}, top ${r.top}, model ${r.model}${r.warm ? '; warm' : ''}`);
     text.push(`models: ${models.join(', ')}`);
     return { content: [{ type: 'text', text: text.join('\n') }], structuredContent: { repositories, models } };
   }
 
-  /** The pool's answer, bounded in size and time. */
-  private async rank(name: string, issue: string, rev: string | undefined, settings: { level?: LevelChoice; top: number; model?: string }) {
+  /** The backend's answer, bounded in size and time. */
+  private async rank(name: string, issue: string, rev: string | undefined, settings: { level?: LevelChoice; top: number; model?: string }): Promise<LocalizeAnswer> {
     const max = this.source.config.limits.maxIssueBytes;
     const bytes = Buffer.byteLength(issue, 'utf8');
     if (bytes > max) throw new IssuelocError(`issue: ${bytes} bytes, over the limit of ${max} (limits.maxIssueBytes)`);
-    return withinMs(this.source.localize({ repository: name, rev, text: issue, settings }, this.timeoutMs), this.timeoutMs,
+    const json = await withinMs(this.source.backend.localize({ repository: name, rev, issue, ...settings }, this.timeoutMs), this.timeoutMs,
       `no answer within ${this.timeoutMs / 1000} s (limits.timeoutSeconds): retry later`);
+    return JSON.parse(json) as LocalizeAnswer;
   }
 
   /**
-   * The name a call means: the one given, or the only one configured.
-   * @throws ServiceError for a name not configured; IssuelocError when none is given and several are.
+   * The name a call means: the one given (the backend refuses a name not configured), or the only one configured.
+   * @throws IssuelocError when none is given and several are configured.
    */
   private repositoryName(given: string | undefined): string {
     const names = [...this.source.config.repositories.keys()];
-    if (given !== undefined) return this.source.repository(given).name;
+    if (given !== undefined) return given;
     if (names.length === 1) return names[0];
     throw new IssuelocError(`repository: name one of ${names.join(', ')}`);
   }
@@ -239,7 +247,7 @@ export class McpTools {
   private spansOf(name: string): ItemSpans {
     let s = this.spans.get(name);
     if (!s) {
-      s = new ItemSpans(this.source.repository(name).path);
+      s = new ItemSpans(this.source.config.repositories.get(name)!.path);
       this.spans.set(name, s);
     }
     return s;
@@ -273,7 +281,12 @@ function oneLineToolErrors(server: McpServer): void {
     .split('\n').join('; '));
 }
 
-/** An item of the pool's result as the tools answer it. */
+/** The items of one level of an answer (none when the level was not asked for). */
+function itemsOf(answer: LocalizeAnswer, level: Level): RankedItem[] {
+  return answer[plural(level)] ?? [];
+}
+
+/** An item of the backend's answer as the tools answer it. */
 function mcpItem(it: RankedItem, rank: number, range: LineRange | undefined): McpItem {
   return {
     rank, id: it.id, score: round(it.score),
