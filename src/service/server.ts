@@ -55,6 +55,7 @@ export function buildServer(options: ServerOptions): Service {
   const metrics = new ServiceMetrics(() => backend.stats());
   const checkToken = options.token !== undefined ? tokenChecker(options.token) : undefined;
   let inFlight = 0;
+  let turns: Promise<void> = Promise.resolve();
   let draining = false;
   const started = Date.now();
 
@@ -64,6 +65,9 @@ export function buildServer(options: ServerOptions): Service {
       reply.header('www-authenticate', 'Bearer');
       return reply.code(401).send({ error: 'missing or wrong bearer token (Authorization: Bearer <token>)' });
     }
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (draining) reply.header('connection', 'close');
   });
   app.addHook('onResponse', async (request, reply) => {
     const t0 = (request as TimedRequest).startedAt ?? performance.now();
@@ -85,7 +89,10 @@ export function buildServer(options: ServerOptions): Service {
     if (inFlight >= limits.concurrency) throw new ServiceError(`too many requests in flight (${limits.concurrency}): retry later`, 429, 1);
     inFlight++;
     const t0 = performance.now();
-    const work = backend.localize(request.body, limits.timeoutMs).finally(() => { inFlight--; });
+    // a query on this thread runs to its end without yielding: queries start one per turn of the
+    // event loop, so the requests that arrive meanwhile reach this handler and are counted
+    const turn = turns = turns.then(() => new Promise<void>(setImmediate));
+    const work = turn.then(() => backend.localize(request.body, limits.timeoutMs)).finally(() => { inFlight--; });
     const body = await withinMs(work, limits.timeoutMs, () => new ServiceError(`not answered within ${limits.timeoutMs / 1000} s`, 504));
     reply.header('server-timing', `localize;dur=${(performance.now() - t0).toFixed(1)}`);
     return reply.type('application/json; charset=utf-8').send(body);
@@ -103,7 +110,14 @@ export function buildServer(options: ServerOptions): Service {
     inFlight: () => inFlight,
     async drain() {
       draining = true;
-      await app.close();
+      const closing = app.close();
+      // a keep-alive connection whose request was in flight turns idle only after its answer
+      const idle = setInterval(() => app.server.closeIdleConnections(), 50);
+      try {
+        await closing;
+      } finally {
+        clearInterval(idle);
+      }
     },
   };
 }

@@ -1,0 +1,89 @@
+// `issueloc serve` as a child process: SIGTERM drains the request in flight and exits 0; bad
+// configuration, a missing token variable and a port in use are one-line errors with exit 2.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile, spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { cleanup, commitFiles, tempDir } from '../repo/git-fixture.js';
+
+const bin = join(resolve(dirname(fileURLToPath(import.meta.url)), '../../..'), 'dist/src/cli/bin.js');
+let root: string, repo: string;
+before(() => {
+  root = tempDir('issueloc-serve-cli-');
+  repo = join(root, 'repo');
+  const files: Record<string, string> = {};
+  // enough code that indexing it takes a while: the request waiting on it is in flight at SIGTERM
+  for (let i = 0; i < 60; i++) files[`pkg/m${i}.py`] = Array.from({ length: 8 }, (_, k) => `def parse_${i}_${k}(text):\n    return text.split("${k}") + [${i}]\n`).join('\n');
+  commitFiles(repo, files);
+});
+after(() => cleanup(root));
+
+/** Runs the CLI to its end (bounded). */
+function run(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    execFile(process.execPath, [bin, ...args], { env, timeout: 60_000 }, (e, stdout, stderr) => done({ code: e ? Number((e as { code?: number }).code ?? 3) : 0, stdout, stderr }));
+  });
+}
+
+test('SIGTERM: the request in flight is answered, then exit 0', async () => {
+  const child = spawn(process.execPath, [bin, 'serve', '--repo', `demo=${repo}`, '--port', '0', '--no-warm', '--cache-dir', join(root, 'cache')], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => { stdout += d; });
+  child.stderr.on('data', (d) => { stderr += d; });
+  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+  try {
+    const t0 = Date.now();
+    while (!/http:\/\/\S+/.test(stdout)) {
+      assert.ok(Date.now() - t0 < 30_000, `no address printed: ${stderr}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const url = /http:\/\/\S+/.exec(stdout)![0];
+    const answer = fetch(`${url}/v1/localize`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ repository: 'demo', issue: 'parse_3_4 splits wrong' }) });
+    for (;;) {
+      const h = await (await fetch(`${url}/healthz`)).json() as { inFlight: number };
+      if (h.inFlight === 1) break;
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    child.kill('SIGTERM');
+    const res = await answer;
+    assert.equal(res.status, 200);
+    assert.equal(((await res.json()) as { functions: { id: string }[] }).functions[0].id, 'pkg/m3.py:parse_3_4');
+    assert.equal(await exited, 0, stderr);
+    assert.match(stderr, /SIGTERM: finishing 1 requests in flight/);
+    await assert.rejects(fetch(`${url}/healthz`), 'no longer listening');
+  } finally {
+    child.kill('SIGKILL');
+  }
+});
+
+test('bad configuration, a missing token variable, a port in use: one line, exit 2', async () => {
+  const bad = join(root, 'bad.json');
+  writeFileSync(bad, JSON.stringify({ repositories: { demo: { path: repo, top: -1 } } }));
+  const cases: [string[], RegExp][] = [
+    [['serve', '--config', bad], /^issueloc: bad\.json: repositories\.demo\.top: must be a whole number from 1 to 1000\n$/],
+    [['serve', '--repo', `demo=${root}/nothing`], /^issueloc: repository demo \(--repo flags\): .*nothing/],
+    [['serve', '--repo', `demo=${repo}`, '--token-env', 'ISSUELOC_TEST_NO_SUCH_VAR'], /^issueloc: --token-env ISSUELOC_TEST_NO_SUCH_VAR: the variable is unset or empty\n$/],
+    [['serve', '--repo', `demo=${repo}`, '--watch', '0'], /--watch/],
+    [['serve'], /no repository configured/],
+  ];
+  for (const [args, message] of cases) {
+    const r = await run(args, { ...process.env, ISSUELOC_TEST_NO_SUCH_VAR: '' });
+    assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stderr, message);
+    assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+  }
+  const taken = createServer();
+  await new Promise<void>((r) => taken.listen(0, '127.0.0.1', r));
+  try {
+    const port = (taken.address() as { port: number }).port;
+    const r = await run(['serve', '--repo', `demo=${repo}`, '--port', String(port), '--no-warm']);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, new RegExp(`^issueloc: cannot listen on 127\\.0\\.0\\.1:${port}: EADDRINUSE\\n$`));
+  } finally {
+    taken.close();
+  }
+});
