@@ -22,6 +22,7 @@ import { registerExportTrainingCommand } from './export-training.js';
 import { registerCacheCommand } from './cache-cmd.js';
 import { registerBatchCommands } from './batch.js';
 import { registerServeCommand } from './serve.js';
+import { registerMcpCommand } from './mcp.js';
 
 /** The exit codes, as `--help` lists them. */
 export const EXIT_CODES_HELP = 'Exit codes: 0 results, 1 nothing matched, 2 bad input or usage, 3 internal failure (a bug;\n' +
@@ -68,6 +69,7 @@ export function buildProgram(): Command {
   registerCacheCommand(program);
   registerBatchCommands(program);
   registerServeCommand(program);
+  registerMcpCommand(program);
   return program;
 }
 

@@ -7,6 +7,7 @@ import { loadServiceConfig, type ServiceConfig, type ServiceLimits } from '../se
 import { LocalizerPool } from '../service/localizer-pool.js';
 import { buildServer } from '../service/server.js';
 import { registerWebPage } from '../service/web/page.js';
+import { registerMcpRoute } from '../service/mcp/http-route.js';
 import { watchDefaultBranches, WATCH_INTERVAL_BOUNDS, type Watch } from '../service/watch.js';
 import { WorkerBackend } from '../service/worker-backend.js';
 import { wholeOption } from './options.js';
@@ -64,6 +65,7 @@ async function serve(config: ServiceConfig, o: ServeOptions): Promise<void> {
     : new InProcessBackend(new LocalizerPool(config, { onWarning: o.warn }));
   const service = buildServer({ backend, limits: config.limits, token: o.token });
   registerWebPage(service.app, { repositories: config.repositories });
+  registerMcpRoute(service.app, { config, backend });
   let address: string;
   try {
     address = await service.app.listen({ host: o.host, port: o.port });

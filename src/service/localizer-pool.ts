@@ -368,7 +368,7 @@ function withoutPath(e: unknown, repository: RepositoryConfig): unknown {
 const mib = (n: number) => Math.round(n / 2 ** 20);
 
 /** `p`, or a 503 {@link ServiceError} after `ms` (p goes on). */
-function withinMs<T>(p: Promise<T>, ms: number, message: string): Promise<T> {
+export function withinMs<T>(p: Promise<T>, ms: number, message: string): Promise<T> {
   if (!Number.isFinite(ms)) return p;
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {

@@ -1,0 +1,68 @@
+import { existsSync } from 'node:fs';
+import { basename } from 'node:path';
+import { Command } from 'commander';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { GitRepo } from '../repo/git.js';
+import { InProcessBackend } from '../service/backend.js';
+import { CONFIG_FILE_NAMES, loadServiceConfig, type ServiceLimits } from '../service/config.js';
+import { LocalizerPool } from '../service/localizer-pool.js';
+import { McpTools, oneLine } from '../service/mcp/tools.js';
+import { wholeOption } from './options.js';
+
+const warn = (m: string) => process.stderr.write(`issueloc: warning: ${m}\n`);
+
+/**
+ * `issueloc mcp`: an MCP server on stdin/stdout for coding agents (tools localize, explain_item,
+ * list_repositories). Repositories as for `issueloc serve` (`--config`, `--repo NAME=PATH`,
+ * `issueloc.config.json` here); with none of them, the repository of the current folder. stdout
+ * carries only protocol messages; warnings go to stderr. Leaves when stdin closes (or on SIGTERM).
+ */
+export function registerMcpCommand(program: Command): void {
+  program
+    .command('mcp')
+    .description('serve the MCP tools localize, explain_item and list_repositories on stdio, for coding agents')
+    .option('--config <file>', `repositories and limits (default: ${CONFIG_FILE_NAMES.join(' or ')} here, if there)`)
+    .option('--repo <name=path>', 'a repository by name (repeatable); without --repo or a config: the current folder\'s repository', (v, all: string[]) => [...all, v], [])
+    .option('--cache-dir <path>', 'cache folder of every repository (default: each its own, see issueloc localize)')
+    .option('--timeout <seconds>', 'seconds one tool call may take, an index build included (default 30)', wholeOption('--timeout', 1, 3600))
+    .option('--max-issue-bytes <n>', 'refuse an issue text longer than this many bytes (1 MiB by default)', wholeOption('--max-issue-bytes', 1, 1 << 30))
+    .action(async (o: { config?: string; repo: string[]; cacheDir?: string; timeout?: number; maxIssueBytes?: number }) => {
+      const limits: Partial<ServiceLimits> = {
+        ...(o.timeout !== undefined ? { timeoutMs: o.timeout * 1000 } : {}),
+        ...(o.maxIssueBytes !== undefined ? { maxIssueBytes: o.maxIssueBytes } : {}),
+      };
+      const repo = o.config === undefined && o.repo.length === 0 && !CONFIG_FILE_NAMES.some((n) => existsSync(n)) ? [await currentRepository()] : o.repo;
+      const config = loadServiceConfig({ config: o.config, repo, cacheDir: o.cacheDir, limits });
+      const pool = new LocalizerPool(config, { onWarning: warn });
+      const tools = new McpTools({ config, backend: new InProcessBackend(pool) }, { onError: (m) => process.stderr.write(`issueloc: ${m}\n`) });
+      const server = tools.server();
+      const transport = new StdioServerTransport();
+      const closed = new Promise<void>((resolve) => {
+        transport.onclose = resolve;
+        process.stdin.once('end', resolve);
+        process.once('SIGTERM', resolve);
+        process.once('SIGINT', resolve);
+      });
+      await server.connect(transport);
+      // the default commits are indexed now, so the agent's first call finds them warm
+      void (async () => {
+        for (const name of config.repositories.keys()) await pool.prepare(name).catch((e) => warn(`${name}: ${oneLine(e)}`));
+      })();
+      await closed;
+      await server.close().catch(() => undefined);
+      await tools.close();
+      await pool.close();
+    });
+}
+
+/** `--repo NAME=PATH` of the repository holding the current folder, named after its top folder. */
+async function currentRepository(): Promise<string> {
+  const git = await GitRepo.open('.');
+  try {
+    const top = git.workTree ?? git.gitDir;
+    const name = basename(top).replace(/\.git$/, '').replace(/[^A-Za-z0-9._-]/g, '-').replace(/^[.-]+/, '').slice(0, 64) || 'repo';
+    return `${name}=${top}`;
+  } finally {
+    await git.close();
+  }
+}

@@ -1,0 +1,313 @@
+/**
+ * The MCP tools of issueloc, for coding agents: `localize` (an issue → the files, modules and
+ * functions to change, with line ranges and the reasons), `explain_item` (one item of such an
+ * answer → its evidence and a preview of its lines) and `list_repositories`. They run on a
+ * backend of `issueloc serve` (backend.ts: in-process on a pool, or worker threads) and answer
+ * from its JSON (the CLI's `--json`). One {@link McpTools} holds what calls share (the backend,
+ * the files read for line ranges);
+ * {@link McpTools.server} makes an MCP server with the tools registered, for any transport
+ * (stdio: src/cli/mcp.ts; streamable HTTP: http-route.ts).
+ *
+ * Every answer is sized for an agent's context (top 10 per level by default, at most
+ * {@link MAX_TOP}); every call is bounded (issue text cap, per-call timeout); every failure is a
+ * tool error (`isError`) with one line, never a crash of the server.
+ */
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { IssuelocError } from '../../errors.js';
+import { LEVELS, levelsOf, plural, type Level, type LevelChoice } from '../../pipeline/result-json.js';
+import type { RankedItem } from '../../retrieve/rollup.js';
+import { packageVersion } from '../../version.js';
+import type { ServiceBackend } from '../backend.js';
+import { LEVEL_CHOICES, type ServiceConfig } from '../config.js';
+import { ServiceError } from '../errors.js';
+import { withinMs } from '../localizer-pool.js';
+import { ItemSpans, type LineRange } from './item-spans.js';
+
+/** What the tools run on: the configuration (names, defaults, limits) and a backend of `issueloc serve`. */
+export interface McpSource {
+  config: ServiceConfig;
+  backend: Pick<ServiceBackend, 'localize' | 'repos'>;
+}
+
+/** The backend's JSON answer (pipeline/result-json.ts), as far as the tools read it. */
+interface LocalizeAnswer extends Partial<Record<'files' | 'modules' | 'functions', RankedItem[]>> {
+  commit: string;
+  level: LevelChoice;
+  stages: string[];
+}
+
+/** Items per level a `localize` call may ask for at most. */
+export const MAX_TOP = 50;
+/** Items per level when a call names no `top` and the repository's default is larger. */
+export const DEFAULT_MCP_TOP = 10;
+/** Characters of one evidence string (a stack frame's line, a path) in an answer at most. */
+const EVIDENCE_CHARS = 200;
+
+/** Options of {@link McpTools}. */
+export interface McpToolsOptions {
+  /** Milliseconds one call may take, waiting for an index build included (default: the config's `limits.timeoutMs`). */
+  timeoutMs?: number;
+  /** Where unexpected errors are logged, one line each (never stdout: it carries the protocol). */
+  onError?: (message: string) => void;
+}
+
+/** One ranked item as the tools answer it. */
+export interface McpItem {
+  rank: number;
+  id: string;
+  score: number;
+  /** Lines of a function or module (1-based, inclusive); absent for files (the whole file). */
+  startLine?: number;
+  endLine?: number;
+  matchedTerms: string[];
+  signals: string[];
+  evidence?: string[];
+}
+
+const itemShape = z.object({
+  rank: z.number().int(), id: z.string(), score: z.number(),
+  startLine: z.number().int().optional(), endLine: z.number().int().optional(),
+  matchedTerms: z.array(z.string()), signals: z.array(z.string()), evidence: z.array(z.string()).optional(),
+});
+
+/** The tools' shared state; see the file comment. {@link close} it when done (the pool is the caller's). */
+export class McpTools {
+  private readonly spans = new Map<string, ItemSpans>();
+  private readonly timeoutMs: number;
+  private readonly onError: (message: string) => void;
+
+  constructor(readonly source: McpSource, options: McpToolsOptions = {}) {
+    this.timeoutMs = options.timeoutMs ?? source.config.limits.timeoutMs;
+    this.onError = options.onError ?? (() => {});
+  }
+
+  /** A new MCP server with the three tools registered (one per connection: a server holds one transport). */
+  server(): McpServer {
+    const server = new McpServer({ name: 'issueloc', version: packageVersion() }, {
+      instructions: 'issueloc ranks the files, modules and functions of a git repository that an issue needs changed. ' +
+        'Call localize with the issue text (title on the first line), then read the top functions at their line ranges; ' +
+        'explain_item shows why one item ranks and a preview of its lines.',
+    });
+    const names = [...this.source.config.repositories.keys()];
+    const maxIssueBytes = this.source.config.limits.maxIssueBytes;
+    const repository = z.string().max(64).optional()
+      .describe(names.length === 1 ? `configured repository name (default ${names[0]})` : `configured repository name, one of: ${names.join(', ')}`);
+    const issue = z.string().min(1).max(maxIssueBytes, { error: `over ${maxIssueBytes} bytes (limits.maxIssueBytes)` })
+      .describe(`the issue text: title on the first line, then the body (at most ${maxIssueBytes} bytes)`);
+    const rev = z.string().min(1).max(256).optional().describe('base commit to search: any git revision (default: the repository\'s configured one)');
+    const model = z.string().max(64).optional().describe('ranking: "none" (lexical), "default" (the built-in learned model) or a configured model name');
+
+    server.registerTool('localize', {
+      title: 'Localize an issue',
+      description: 'Rank the files, modules and functions of a repository that an issue most likely needs changed, best first, ' +
+        'with line ranges and the reasons (issue terms matched, signals such as a stack frame or a path named in the issue).',
+      inputSchema: {
+        issue, repository, rev,
+        level: z.enum(LEVEL_CHOICES as [LevelChoice, ...LevelChoice[]]).optional().describe('which rankings to answer (default: the repository\'s, usually all)'),
+        top: z.number().int().min(1).max(MAX_TOP).optional().describe(`items per level (default ${DEFAULT_MCP_TOP}, at most ${MAX_TOP})`),
+        model,
+      },
+      outputSchema: {
+        repository: z.string(), commit: z.string(), level: z.string(), stages: z.array(z.string()),
+        files: z.array(itemShape).optional(), modules: z.array(itemShape).optional(), functions: z.array(itemShape).optional(),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    }, (args) => this.guarded(() => this.localize(args)));
+
+    server.registerTool('explain_item', {
+      title: 'Explain one ranked item',
+      description: 'Why one item of a localize answer ranks where it does for the issue: its rank at each level, the issue terms it matches ' +
+        '(with the lines they occur on), the signals that raised it, and a preview of its lines. Give the same issue text as to localize.',
+      inputSchema: {
+        item: z.string().min(1).max(2000).describe('an item id from a localize answer: path, path:Module or path:Qualified.name'),
+        issue, repository, rev, model,
+      },
+      outputSchema: {
+        repository: z.string(), commit: z.string(), item: z.string(),
+        ranks: z.record(z.string(), z.number().int()), score: z.number(),
+        startLine: z.number().int().optional(), endLine: z.number().int().optional(),
+        matchedTerms: z.array(z.string()), termLines: z.record(z.string(), z.array(z.number().int())),
+        signals: z.array(z.string()), evidence: z.array(z.string()),
+        preview: z.array(z.string()), previewCut: z.boolean(),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    }, (args) => this.guarded(() => this.explain(args)));
+
+    server.registerTool('list_repositories', {
+      title: 'List repositories',
+      description: 'The repositories this server can localize issues in, by name, with their default revision, commit and settings.',
+      inputSchema: {},
+      outputSchema: {
+        repositories: z.array(z.object({
+          name: z.string(), rev: z.string(), commit: z.string().optional(),
+          level: z.string(), top: z.number().int(), model: z.string(), warm: z.boolean(),
+        })),
+        models: z.array(z.string()),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    }, () => this.guarded(() => this.listRepositories()));
+    oneLineToolErrors(server);
+    return server;
+  }
+
+  /** Stops the git processes of line ranges. */
+  async close(): Promise<void> {
+    const spans = [...this.spans.values()];
+    this.spans.clear();
+    await Promise.all(spans.map((s) => s.close()));
+  }
+
+  private async localize(args: { issue: string; repository?: string; rev?: string; level?: LevelChoice; top?: number; model?: string }): Promise<CallToolResult> {
+    const name = this.repositoryName(args.repository);
+    const defaultTop = this.source.config.repositories.get(name)?.defaults.top ?? DEFAULT_MCP_TOP;
+    const top = args.top ?? Math.min(defaultTop, DEFAULT_MCP_TOP);
+    const result = await this.rank(name, args.issue, args.rev, { level: args.level, top, model: args.model });
+    const spans = this.spansOf(name);
+    const out: Record<string, unknown> = { repository: name, commit: result.commit, level: result.level, stages: result.stages };
+    const text = [`${name} @ ${result.commit.slice(0, 12)} (${result.stages.join(' → ')}); lines are 1-based, inclusive; [matched issue terms]`];
+    for (const level of levelsOf(result.level)) {
+      const ranked = itemsOf(result, level);
+      const ranges = level === 'file' ? [] : await spans.rangesOf(result.commit, ranked.map((it) => it.id));
+      const items = ranked.map((it, i) => mcpItem(it, i + 1, ranges[i]));
+      out[plural(level)] = items;
+      text.push(`${plural(level)}:`, ...(items.length > 0 ? items.map(itemLine) : ['  (none)']));
+    }
+    return { content: [{ type: 'text', text: text.join('\n') }], structuredContent: out };
+  }
+
+  private async explain(args: { item: string; issue: string; repository?: string; rev?: string; model?: string }): Promise<CallToolResult> {
+    const name = this.repositoryName(args.repository);
+    const result = await this.rank(name, args.issue, args.rev, { level: 'all', top: MAX_TOP, model: args.model });
+    const ranks: Record<string, number> = {};
+    let found: RankedItem | undefined;
+    for (const level of LEVELS) {
+      const i = itemsOf(result, level).findIndex((it) => it.id === args.item);
+      if (i < 0) continue;
+      ranks[level] = i + 1;
+      found ??= itemsOf(result, level)[i];
+    }
+    if (!found) throw new IssuelocError(`item '${args.item.slice(0, 200)}' is not among the top ${MAX_TOP} files, modules or functions of this issue in ${name} at ${result.commit.slice(0, 12)}`);
+    const preview = await this.spansOf(name).previewOf(result.commit, args.item);
+    const terms = found.matchedTerms ?? [];
+    const termLines: Record<string, number[]> = {};
+    for (const t of terms) {
+      const lines = (preview?.lines ?? []).filter((l) => l.slice(l.indexOf(':') + 1).toLowerCase().includes(t.toLowerCase())).map((l) => Number(l.slice(0, l.indexOf(':'))));
+      termLines[t] = lines.slice(0, 8);
+    }
+    const evidence = (found.evidence ?? []).map((e) => cut(e, EVIDENCE_CHARS));
+    const out = {
+      repository: name, commit: result.commit, item: args.item, ranks, score: round(found.score),
+      ...(preview && !ranks.file ? { startLine: preview.range.start, endLine: preview.range.end } : {}),
+      matchedTerms: terms, termLines, signals: found.signals ?? [], evidence,
+      preview: preview?.lines ?? [], previewCut: preview?.cut ?? false,
+    };
+    const text = [
+      `${args.item} in ${name} @ ${result.commit.slice(0, 12)}: rank ${Object.entries(ranks).map(([l, r]) => `${r} of the ${l}s`).join(', ')}; score ${out.score}`,
+      ...(out.startLine !== undefined ? [`lines ${out.startLine}-${out.endLine}`] : []),
+      `matched issue terms: ${terms.length > 0 ? terms.map((t) => `${t}${termLines[t].length > 0 ? ` (lines ${termLines[t].join(', ')})` : ''}`).join('; ') : 'none'}`,
+      ...(out.signals.length > 0 ? [`signals: ${out.signals.map((s, i) => (evidence[i] ? `${s} (${evidence[i]})` : s)).join('; ')}`] : []),
+      ...(preview ? [`preview${preview.cut ? ` (first ${preview.lines.length} lines)` : ''}:`, ...preview.lines] : ['preview: not available (file missing, binary or too large)']),
+    ];
+    return { content: [{ type: 'text', text: text.join('\n') }], structuredContent: out };
+  }
+
+  private async listRepositories(): Promise<CallToolResult> {
+    const repositories = (await this.source.backend.repos()).map((r) => ({
+      name: r.name, rev: r.rev, ...(r.commit ? { commit: r.commit } : {}), ...r.defaults, warm: r.warm.length > 0,
+    }));
+    const models = ['none', 'default', ...this.source.config.models.keys()];
+    const text = repositories.map((r) => `${r.name}: ${r.rev}${r.commit ? ` = ${r.commit.slice(0, 12)}` : ' (not resolved yet)'}; level ${r.level}, top ${r.top}, model ${r.model}${r.warm ? '; warm' : ''}`);
+    text.push(`models: ${models.join(', ')}`);
+    return { content: [{ type: 'text', text: text.join('\n') }], structuredContent: { repositories, models } };
+  }
+
+  /** The backend's answer, bounded in size and time. */
+  private async rank(name: string, issue: string, rev: string | undefined, settings: { level?: LevelChoice; top: number; model?: string }): Promise<LocalizeAnswer> {
+    const max = this.source.config.limits.maxIssueBytes;
+    const bytes = Buffer.byteLength(issue, 'utf8');
+    if (bytes > max) throw new IssuelocError(`issue: ${bytes} bytes, over the limit of ${max} (limits.maxIssueBytes)`);
+    const json = await withinMs(this.source.backend.localize({ repository: name, rev, issue, ...settings }, this.timeoutMs), this.timeoutMs,
+      `no answer within ${this.timeoutMs / 1000} s (limits.timeoutSeconds): retry later`);
+    return JSON.parse(json) as LocalizeAnswer;
+  }
+
+  /**
+   * The name a call means: the one given (the backend refuses a name not configured), or the only one configured.
+   * @throws IssuelocError when none is given and several are configured.
+   */
+  private repositoryName(given: string | undefined): string {
+    const names = [...this.source.config.repositories.keys()];
+    if (given !== undefined) return given;
+    if (names.length === 1) return names[0];
+    throw new IssuelocError(`repository: name one of ${names.join(', ')}`);
+  }
+
+  private spansOf(name: string): ItemSpans {
+    let s = this.spans.get(name);
+    if (!s) {
+      s = new ItemSpans(this.source.config.repositories.get(name)!.path);
+      this.spans.set(name, s);
+    }
+    return s;
+  }
+
+  /** The tool's result, or a tool error of one line (unexpected errors also logged). */
+  private async guarded(work: () => Promise<CallToolResult>): Promise<CallToolResult> {
+    try {
+      return await work();
+    } catch (e) {
+      const expected = e instanceof IssuelocError;
+      if (!expected) this.onError(`internal error in an MCP tool: ${oneLine(e)}${process.env.ISSUELOC_DEBUG && e instanceof Error ? `\n${e.stack}` : ''}`);
+      const retry = e instanceof ServiceError && e.retryAfterSeconds ? ` (retry in ${e.retryAfterSeconds} s)` : '';
+      return { isError: true, content: [{ type: 'text', text: `${expected ? '' : 'internal error: '}${oneLine(e)}${retry}` }] };
+    }
+  }
+}
+
+/**
+ * Makes the SDK's own tool errors (arguments that fail their schema, one line per problem) one
+ * line: `localize: invalid arguments: Too big: expected number to be <=50 at top; …`. The SDK
+ * builds them in McpServer's `createToolError` (private in its types, a plain method in 1.x);
+ * test/service/mcp-stdio.test.ts fails if that stops working.
+ */
+function oneLineToolErrors(server: McpServer): void {
+  const s = server as unknown as { createToolError?: (message: string) => CallToolResult };
+  const original = s.createToolError?.bind(server);
+  if (!original) return;
+  s.createToolError = (message) => original(message
+    .replace(/^MCP error -32602: Input validation error: Invalid arguments for tool ([\w-]+): /, '$1: invalid arguments: ')
+    .split('\n').join('; '));
+}
+
+/** The items of one level of an answer (none when the level was not asked for). */
+function itemsOf(answer: LocalizeAnswer, level: Level): RankedItem[] {
+  return answer[plural(level)] ?? [];
+}
+
+/** An item of the backend's answer as the tools answer it. */
+function mcpItem(it: RankedItem, rank: number, range: LineRange | undefined): McpItem {
+  return {
+    rank, id: it.id, score: round(it.score),
+    ...(range ? { startLine: range.start, endLine: range.end } : {}),
+    matchedTerms: it.matchedTerms ?? [], signals: it.signals ?? [],
+    ...(it.evidence?.length ? { evidence: it.evidence.map((e) => cut(e, EVIDENCE_CHARS)) } : {}),
+  };
+}
+
+/** `  1. path:name  L10-24  [term, term]  signals: frameFunction (its evidence)`. */
+function itemLine(it: McpItem): string {
+  const lines = it.startLine !== undefined ? `  L${it.startLine}-${it.endLine}` : '';
+  const terms = it.matchedTerms.length > 0 ? `  [${it.matchedTerms.join(', ')}]` : '';
+  const signals = it.signals.length > 0 ? `  signals: ${it.signals.map((s, i) => (it.evidence?.[i] ? `${s} (${cut(it.evidence[i], 60)})` : s)).join(', ')}` : '';
+  return `  ${it.rank}. ${it.id}${lines}${terms}${signals}`;
+}
+
+const round = (x: number) => Number(x.toPrecision(4));
+const cut = (s: string, n: number) => (s.length > n ? `${s.slice(0, n)}…` : s);
+
+/** The first line of an error's message, at most 300 characters. */
+export function oneLine(e: unknown): string {
+  return cut((e instanceof Error ? e.message : String(e)).split('\n')[0], 300);
+}
