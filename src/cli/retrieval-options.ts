@@ -3,6 +3,7 @@ import { IssuelocError } from '../errors.js';
 import { parseNumberOption } from '../util/number-option.js';
 import { FUSION_METHODS, type FusionOptions } from '../retrieve/fusion.js';
 import { DEFAULT_LISTWISE, type RerankStats } from '../llm-rerank/listwise.js';
+import { RERANK_PRESET_NAMES } from '../llm-rerank/presets.js';
 import type { LocalizerOptions } from '../pipeline/localizer.js';
 import { DEFAULT_RETRY } from '../util/http-json.js';
 
@@ -21,11 +22,11 @@ export function retrievalOptions(cmd: Command, opts: { rerank?: boolean } = {}):
     .option('--api-key-env <name>', 'environment variable holding the API key of openai: endpoints', 'OPENAI_API_KEY');
   if (opts.rerank === false) return cmd;
   return cmd
-    .option('--rerank <spec>', 'listwise LLM reranker: openai:<url>#<model> or gguf:<model file>')
+    .option('--rerank <spec>', `listwise LLM reranker: [<preset>:]openai:<url>#<model> or [<preset>:]gguf:<model file>; presets: ${RERANK_PRESET_NAMES.join(', ')} (swerankllm: SweRank's prompt and permutation mode; generic: any chat model, the default)`)
     .option('--rerank-top <n>', 'functions reranked (K)', String(DEFAULT_LISTWISE.top))
     .option('--rerank-window <n>', 'functions per LLM call', String(DEFAULT_LISTWISE.window))
     .option('--rerank-stride <n>', 'step between windows, bottom to top', String(DEFAULT_LISTWISE.stride))
-    .addOption(new Option('--rerank-mode <mode>', 'first-token: order by the log-probabilities of the first token; permutation: parse [2] > [1] > …').choices(['first-token', 'permutation']).default(DEFAULT_LISTWISE.mode))
+    .addOption(new Option('--rerank-mode <mode>', 'first-token: order by the log-probabilities of the first token; permutation: parse [2] > [1] > … (default: the preset\'s: first-token for generic, switching to permutation when the server gives no log-probabilities; permutation for swerankllm)').choices(['first-token', 'permutation']))
     .option('--rerank-timeout <seconds>', 'seconds one LLM call may take in all, retries and back-off included', ENDPOINT_SECONDS)
     .option('--rerank-retries <n>', 'retries of an LLM call after a rate limit, server error, timeout or refused connection', ENDPOINT_RETRIES)
     .option('--deadline <seconds>', 'seconds for the issue\'s embedding and reranking; past it the stage in flight stops and the best ranking so far is shown, with a warning');
@@ -81,9 +82,12 @@ export function stageSettings(o: Record<string, unknown>, cmd: Command): StageSe
       retries: whole(o.embedderRetries ?? ENDPOINT_RETRIES, '--embedder-retries', 0, 100),
     },
     reranker: o.rerank as string | undefined,
+    // Only what the user gave: the rest is the preset's (src/llm-rerank/presets.ts).
     rerank: {
-      top: whole(o.rerankTop ?? DEFAULT_LISTWISE.top, '--rerank-top', 1), window, stride,
-      mode: (o.rerankMode as 'first-token' | 'permutation' | undefined) ?? DEFAULT_LISTWISE.mode,
+      top: given('rerankTop') ? whole(o.rerankTop, '--rerank-top', 1) : undefined,
+      window: given('rerankWindow') ? window : undefined,
+      stride: given('rerankStride') ? stride : undefined,
+      mode: given('rerankMode') ? o.rerankMode as 'first-token' | 'permutation' : undefined,
     },
     rerankerEndpoint: {
       apiKeyEnv,

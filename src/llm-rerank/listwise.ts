@@ -3,7 +3,7 @@ import { HttpRequestError } from '../util/http-json.js';
 import type { ChatAnswer, ChatModel } from './chat-model.js';
 import { CachedChatModel } from './response-cache.js';
 import { orderByFirstToken, parsePermutation, type IdentifierStyle } from './candidate-labels.js';
-import { DEFAULT_PROMPT_BUDGET, windowPrompt, type PromptBudget, type RerankCandidate, type RerankMode } from './prompt.js';
+import { DEFAULT_PROMPT_BUDGET, windowPrompt, type PromptBudget, type PromptLayout, type RerankCandidate, type RerankMode } from './prompt.js';
 import { slidingWindows } from './windows.js';
 
 /** Settings of {@link ListwiseReranker}; defaults are SweRank's published ones. */
@@ -22,6 +22,11 @@ export interface ListwiseOptions {
   mode: RerankMode;
   /** Identifiers: default `alpha` in first-token mode, `numeric` in permutation mode. */
   identifiers?: IdentifierStyle;
+  /**
+   * How prompts are worded and laid out (default `issueloc`; `swerank`: SweRank's own prompt, with
+   * numeric identifiers, for permutation mode). Part of each request, so of the response cache key.
+   */
+  layout: PromptLayout;
   /** Alternatives asked for in first-token mode (default 20; vLLM allows 20 unless started with another `--max-logprobs`: a lower limit stated in its refusal is used instead). */
   topLogprobs: number;
   budget: PromptBudget;
@@ -30,7 +35,7 @@ export interface ListwiseOptions {
 }
 
 export const DEFAULT_LISTWISE: ListwiseOptions = {
-  top: 100, window: 10, stride: 5, mode: 'first-token', topLogprobs: 20, budget: DEFAULT_PROMPT_BUDGET,
+  top: 100, window: 10, stride: 5, mode: 'first-token', layout: 'issueloc', topLogprobs: 20, budget: DEFAULT_PROMPT_BUDGET,
 };
 
 /** What reranking one issue cost. */
@@ -126,13 +131,14 @@ export class ListwiseReranker {
     const o = this.options;
     for (;;) {
       const mode = this.mode;
-      const style: IdentifierStyle = o.identifiers ?? (mode === 'first-token' ? 'alpha' : 'numeric');
+      const style: IdentifierStyle = o.layout === 'swerank' ? 'numeric' : o.identifiers ?? (mode === 'first-token' ? 'alpha' : 'numeric');
       const topLogprobs = this.topLogprobs ?? o.topLogprobs;
       signal?.throwIfAborted();
       let answer: ChatAnswer;
       try {
         answer = await this.model.complete({
-          messages: windowPrompt(issue, slice, mode, style, o.budget),
+          messages: windowPrompt(issue, slice, mode, style, o.budget, o.layout),
+          layout: o.layout,
           maxTokens: mode === 'first-token' ? 1 : slice.length * 5 + 8,
           topLogprobs: mode === 'first-token' ? topLogprobs : undefined,
         }, { signal });
