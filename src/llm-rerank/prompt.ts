@@ -103,7 +103,11 @@ export const SWERANK_SYSTEM = 'You are CodeRanker, an intelligent code reviewer 
  *   taken for identifiers.
  * SweRank cuts each document to 1 024 tokens and the issue only when the prompt would not fit
  * its 32 768-token context; the swerankllm preset's budget does the same (src/llm-rerank/presets.ts).
- * Not reproduced: ftfy's `fix_text` over the prompt (Unicode repair).
+ * Not reproduced: ftfy's `fix_text` over the prompt (Unicode repair). SweRankLLM's training
+ * prompts (src/reranker/get_rerank_train_data.py) differ slightly (no empty line after the first
+ * paragraph, no space before the last line break, the example `[4] > [2]`) and their target is the
+ * positive's identifier alone (`--first_identifier_only`): such an answer `[k]` puts k first and
+ * keeps the others' order, as SweRank's `receive_permutation` does.
  */
 function swerankParts(issueText: string, n: number): LayoutParts {
   return {
