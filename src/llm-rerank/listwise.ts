@@ -70,8 +70,10 @@ export interface RerankStats {
  */
 export class ListwiseReranker {
   readonly options: ListwiseOptions;
+  /** @param opts settings; those left out or undefined are {@link DEFAULT_LISTWISE}'s. */
   constructor(readonly model: ChatModel, opts: Partial<ListwiseOptions> = {}) {
-    this.options = { ...DEFAULT_LISTWISE, ...opts, budget: { ...DEFAULT_LISTWISE.budget, ...opts.budget } };
+    const given = Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined)) as Partial<ListwiseOptions>;
+    this.options = { ...DEFAULT_LISTWISE, ...given, budget: { ...DEFAULT_LISTWISE.budget, ...opts.budget } };
   }
 
   /**

@@ -107,12 +107,14 @@ test('bad presets and settings the preset cannot take exit 2 with one line', asy
 });
 
 test('library: reranker \'swerankllm:openai:…\' or a chat model object with rerank.preset', async () => {
-  for (const options of [
+  for (const [i, options] of [
     { reranker: `swerankllm:openai:${fake.url}#SweRankLLM-Small` },
     { reranker: new OpenAIChatModel({ url: fake.url, model: 'SweRankLLM-Small' }), rerank: { preset: 'swerankllm' as const } },
-  ]) {
+    // Settings left undefined are the preset's (they were NaN windows: a reranking that never ended).
+    { reranker: `swerankllm:openai:${fake.url}#SweRankLLM-Small`, rerank: { top: undefined, window: undefined, stride: undefined, mode: undefined } },
+  ].entries()) {
     const warnings: string[] = [];
-    const localizer = await openLocalizer({ repo: work, cacheDir: join(root, 'lib-cache'), onWarning: (m) => warnings.push(m), ...options });
+    const localizer = await openLocalizer({ repo: work, cacheDir: join(root, `lib-cache-${i}`), onWarning: (m) => warnings.push(m), ...options });
     try {
       fake.requests.length = 0;
       const result = await localizer.localize('the json parser breaks', { top: 30 });

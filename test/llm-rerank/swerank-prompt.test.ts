@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { SWERANK_SYSTEM, windowPrompt, type RerankCandidate } from '../../src/llm-rerank/prompt.js';
 import { presetListwise, RERANK_PRESETS, splitRerankSpec } from '../../src/llm-rerank/presets.js';
 import { CachedChatModel } from '../../src/llm-rerank/response-cache.js';
+import { ListwiseReranker } from '../../src/llm-rerank/listwise.js';
 import type { ChatModel, ChatRequest } from '../../src/llm-rerank/chat-model.js';
 
 const candidates: RerankCandidate[] = [
@@ -78,4 +79,10 @@ test('response cache: the same messages under another prompt layout are another 
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('ListwiseReranker: settings given as undefined are the defaults', () => {
+  const model: ChatModel = { id: 'm', complete: async () => ({ text: '', inputTokens: 0, outputTokens: 0 }) };
+  const r = new ListwiseReranker(model, { top: undefined, window: undefined, stride: undefined, mode: undefined, layout: undefined });
+  assert.deepEqual([r.options.top, r.options.window, r.options.stride, r.options.mode, r.options.layout], [100, 10, 5, 'first-token', 'issueloc']);
 });
