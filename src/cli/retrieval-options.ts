@@ -3,6 +3,7 @@ import { IssuelocError } from '../errors.js';
 import { parseNumberOption } from '../util/number-option.js';
 import { FUSION_METHODS, type FusionOptions } from '../retrieve/fusion.js';
 import { DEFAULT_LISTWISE, MAX_CONTEXT_TOKENS, MIN_CONTEXT_TOKENS, type RerankStats } from '../llm-rerank/listwise.js';
+import { RERANK_PRESET_NAMES } from '../llm-rerank/presets.js';
 import type { LocalizerOptions } from '../pipeline/localizer.js';
 import { DEFAULT_RETRY } from '../util/http-json.js';
 import { parseEmbedderSpec } from '../embed/spec.js';
@@ -24,12 +25,12 @@ export function retrievalOptions(cmd: Command, opts: { rerank?: boolean } = {}):
     .option('--api-key-env <name>', 'environment variable holding the API key of openai: endpoints', 'OPENAI_API_KEY');
   if (opts.rerank === false) return cmd;
   return cmd
-    .option('--rerank <spec>', 'listwise LLM reranker: openai:<url>#<model> or gguf:<model file>')
+    .option('--rerank <spec>', `listwise LLM reranker: [<preset>:]openai:<url>#<model> or [<preset>:]gguf:<model file>; presets: ${RERANK_PRESET_NAMES.join(', ')} (swerankllm: SweRank's prompt and permutation mode; generic: any chat model, the default)`)
     .option('--rerank-top <n>', 'functions reranked (K)', String(DEFAULT_LISTWISE.top))
     .option('--rerank-window <n>', 'functions per LLM call', String(DEFAULT_LISTWISE.window))
     .option('--rerank-stride <n>', 'step between windows, bottom to top', String(DEFAULT_LISTWISE.stride))
-    .addOption(new Option('--rerank-mode <mode>', 'first-token: order by the log-probabilities of the first token; permutation: parse [2] > [1] > …').choices(['first-token', 'permutation']).default(DEFAULT_LISTWISE.mode))
-    .option('--rerank-context <tokens>', 'context window of the reranking model in tokens, for servers that do not report it (Ollama: its context, e.g. OLLAMA_CONTEXT_LENGTH); prompts are fitted to it, leaving room for the answer')
+    .addOption(new Option('--rerank-mode <mode>', 'first-token: order by the log-probabilities of the first token; permutation: parse [2] > [1] > … (default: the preset\'s: first-token for generic, switching to permutation when the server gives no log-probabilities; permutation for swerankllm)').choices(['first-token', 'permutation']))
+    .option('--rerank-context <tokens>', 'context window of the reranking model in tokens, for servers that do not report it (Ollama: its context, e.g. OLLAMA_CONTEXT_LENGTH); prompts are fitted to it, leaving room for the answer (default: the server\'s, else the preset\'s: 32768 for swerankllm)')
     .option('--rerank-timeout <seconds>', 'seconds one LLM call may take in all, retries and back-off included', ENDPOINT_SECONDS)
     .option('--rerank-retries <n>', 'retries of an LLM call after a rate limit, server error, timeout or refused connection', ENDPOINT_RETRIES)
     .option('--deadline <seconds>', 'seconds for the issue\'s embedding and reranking; past it the stage in flight stops and the best ranking so far is shown, with a warning');
@@ -87,9 +88,12 @@ export function stageSettings(o: Record<string, unknown>, cmd: Command): StageSe
       retries: whole(o.embedderRetries ?? ENDPOINT_RETRIES, '--embedder-retries', 0, 100),
     },
     reranker: o.rerank as string | undefined,
+    // Only what the user gave: the rest is the preset's (src/llm-rerank/presets.ts).
     rerank: {
-      top: whole(o.rerankTop ?? DEFAULT_LISTWISE.top, '--rerank-top', 1), window, stride,
-      mode: (o.rerankMode as 'first-token' | 'permutation' | undefined) ?? DEFAULT_LISTWISE.mode,
+      top: given('rerankTop') ? whole(o.rerankTop, '--rerank-top', 1) : undefined,
+      window: given('rerankWindow') ? window : undefined,
+      stride: given('rerankStride') ? stride : undefined,
+      mode: given('rerankMode') ? o.rerankMode as 'first-token' | 'permutation' : undefined,
       ...(o.rerankContext !== undefined ? { contextTokens: whole(o.rerankContext, '--rerank-context', MIN_CONTEXT_TOKENS, MAX_CONTEXT_TOKENS) } : {}),
     },
     rerankerEndpoint: {

@@ -18,6 +18,8 @@ export interface ChatRequest {
   maxTokens: number;
   /** When > 0: return the `topLogprobs` likeliest first tokens with their log-probabilities. */
   topLogprobs?: number;
+  /** The prompt layout the messages follow (src/llm-rerank/prompt.ts); not sent, part of the response cache key. */
+  layout?: string;
 }
 
 /** A token and its natural-log probability. */

@@ -3,7 +3,7 @@ import { HttpRequestError } from '../util/http-json.js';
 import { PromptTooLongError, type ChatAnswer, type ChatMessage, type ChatModel } from './chat-model.js';
 import { CachedChatModel } from './response-cache.js';
 import { orderByFirstToken, parsePermutation, type IdentifierStyle } from './candidate-labels.js';
-import { DEFAULT_PROMPT_BUDGET, fitWindowPrompt, windowPrompt, type PromptBudget, type RerankCandidate, type RerankMode } from './prompt.js';
+import { DEFAULT_PROMPT_BUDGET, fitWindowPrompt, windowPrompt, type PromptBudget, type PromptLayout, type RerankCandidate, type RerankMode } from './prompt.js';
 import { TEMPLATE_TOKENS, tokenCounterOf, type TokenCounter } from './token-counter.js';
 import { slidingWindows } from './windows.js';
 
@@ -45,6 +45,11 @@ export interface ListwiseOptions {
   mode: RerankMode;
   /** Identifiers: default `alpha` in first-token mode, `numeric` in permutation mode. */
   identifiers?: IdentifierStyle;
+  /**
+   * How prompts are worded and laid out (default `issueloc`; `swerank`: SweRank's own prompt, with
+   * numeric identifiers, for permutation mode). Part of each request, so of the response cache key.
+   */
+  layout: PromptLayout;
   /** Alternatives asked for in first-token mode (default 20; vLLM allows 20 unless started with another `--max-logprobs`: a lower limit stated in its refusal is used instead). */
   topLogprobs: number;
   /**
@@ -58,12 +63,18 @@ export interface ListwiseOptions {
    * `max_model_len`, a GGUF context's size).
    */
   contextTokens?: number;
+  /**
+   * The context assumed when neither `contextTokens` nor the backend gives one (a preset's: the
+   * swerankllm preset's 32 768 tokens, SweRank's); undefined: none, and prompts are fitted to the
+   * budget alone.
+   */
+  defaultContextTokens?: number;
   /** Told of each problem that made a window keep the retriever's order. */
   onWarning?: (message: string) => void;
 }
 
 export const DEFAULT_LISTWISE: ListwiseOptions = {
-  top: 100, window: 10, stride: 5, mode: 'first-token', topLogprobs: 20, budget: DEFAULT_PROMPT_BUDGET,
+  top: 100, window: 10, stride: 5, mode: 'first-token', layout: 'issueloc', topLogprobs: 20, budget: DEFAULT_PROMPT_BUDGET,
 };
 
 /** What reranking one issue cost. */
@@ -98,9 +109,9 @@ export interface RerankStats {
  *
  * Prompts fit the model's context: each window's prompt is at most the budget's
  * `maxPromptTokens` and at most the context (`contextTokens`, else the backend's: vLLM's
- * `max_model_len`, a GGUF context) less the answer's `max_tokens` and {@link ANSWER_MARGIN};
+ * `max_model_len`, a GGUF context; else `defaultContextTokens`, a preset's) less the answer's `max_tokens` and {@link ANSWER_MARGIN};
  * counted by the model's tokenizer when the backend has one (then cut token-exactly by
- * {@link fitWindowPrompt}), else estimated (4 characters a token, {@link ESTIMATE_SAFETY} of
+ * {@link fitWindowPrompt}, in any prompt layout), else estimated (4 characters a token, {@link ESTIMATE_SAFETY} of
  * the room). A refusal as too long (vLLM's 400 "maximum context length") fits the window to the
  * context the refusal states (else 80 % of the last) and asks once more; refused again, the
  * window keeps its order with a warning and reranking goes on. A server that reads fewer prompt
@@ -110,8 +121,10 @@ export interface RerankStats {
  */
 export class ListwiseReranker {
   readonly options: ListwiseOptions;
+  /** @param opts settings; those left out or undefined are {@link DEFAULT_LISTWISE}'s. */
   constructor(readonly model: ChatModel, opts: Partial<ListwiseOptions> = {}) {
-    this.options = { ...DEFAULT_LISTWISE, ...opts, budget: { ...DEFAULT_LISTWISE.budget, ...opts.budget } };
+    const given = Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined)) as Partial<ListwiseOptions>;
+    this.options = { ...DEFAULT_LISTWISE, ...given, budget: { ...DEFAULT_LISTWISE.budget, ...opts.budget } };
   }
 
   /**
@@ -175,7 +188,7 @@ export class ListwiseReranker {
     let reasked = false;
     for (;;) {
       const mode = this.mode;
-      const style: IdentifierStyle = o.identifiers ?? (mode === 'first-token' ? 'alpha' : 'numeric');
+      const style: IdentifierStyle = o.layout === 'swerank' ? 'numeric' : o.identifiers ?? (mode === 'first-token' ? 'alpha' : 'numeric');
       const topLogprobs = this.topLogprobs ?? o.topLogprobs;
       signal?.throwIfAborted();
       const maxTokens = mode === 'first-token' ? 1 : slice.length * 5 + 8;
@@ -184,6 +197,7 @@ export class ListwiseReranker {
       try {
         answer = await this.model.complete({
           messages: prompt.messages,
+          layout: o.layout,
           maxTokens,
           topLogprobs: mode === 'first-token' ? topLogprobs : undefined,
         }, { signal });
@@ -248,12 +262,15 @@ export class ListwiseReranker {
   /** A context learned from the server's answers (a refusal as too long, a prompt read cut): smaller than the one before. */
   private learnedContext: number | undefined;
 
-  /** The context prompts are fitted to: learned from answers, else `options.contextTokens`, else the backend's; undefined when unknown. */
+  /**
+   * The context prompts are fitted to: learned from answers, else `options.contextTokens`, else
+   * the backend's, else `options.defaultContextTokens`; undefined when unknown.
+   */
   private async contextTokens(): Promise<number | undefined> {
     if (this.learnedContext !== undefined) return this.learnedContext;
     if (this.options.contextTokens !== undefined) return this.options.contextTokens;
     this.backendContext ??= (this.model.contextTokens?.() ?? Promise.resolve(undefined)).catch(() => undefined);
-    return this.backendContext;
+    return (await this.backendContext) ?? this.options.defaultContextTokens;
   }
 
   /**
@@ -272,10 +289,10 @@ export class ListwiseReranker {
     }
     const budget = { ...this.options.budget, maxPromptTokens };
     if (counter.exact) {
-      const fitted = await fitWindowPrompt(issue, slice, mode, style, budget, counter, signal);
+      const fitted = await fitWindowPrompt(issue, slice, mode, style, budget, this.options.layout, counter, signal);
       if (counter.exact) return { messages: fitted.messages, tokens: fitted.promptTokens, exact: true };
     }
-    const messages = windowPrompt(issue, slice, mode, style, budget);
+    const messages = windowPrompt(issue, slice, mode, style, budget, this.options.layout);
     return { messages, tokens: await counter.prompt(messages, signal), exact: false };
   }
 

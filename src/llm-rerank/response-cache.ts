@@ -9,7 +9,8 @@ const ANSWER_TAG = 'llm.v2';
 /**
  * A {@link ChatModel} that answers repeated requests from disk: one JSON file per request at
  * `<dir>/<aa>/<rest>.json`, keyed by the SHA-256 of the model id and the whole request
- * (messages, max tokens, log-probabilities asked). Decoding is greedy, so a cached answer is the
+ * (prompt layout, messages, max tokens, log-probabilities asked): an answer given to one layout
+ * or mode is never reused for another. Decoding is greedy, so a cached answer is the
  * one the model would give again; rerunning a benchmark or a command costs no calls.
  * Entries are checked files (src/util/checked-file.ts, tag {@link ANSWER_TAG}, also part of the
  * key so files of an older format are not read); writes are atomic; a corrupt entry is a miss
@@ -25,7 +26,7 @@ export class CachedChatModel implements ChatModel {
   }
 
   private file(req: ChatRequest): string {
-    const key = createHash('sha256').update(JSON.stringify([ANSWER_TAG, this.inner.id, req.messages, req.maxTokens, req.topLogprobs ?? 0])).digest('hex');
+    const key = createHash('sha256').update(JSON.stringify([ANSWER_TAG, this.inner.id, req.layout ?? '', req.messages, req.maxTokens, req.topLogprobs ?? 0])).digest('hex');
     return join(this.dir, key.slice(0, 2), `${key.slice(2)}.json`);
   }
 

@@ -15,10 +15,12 @@ export interface Window {
  * Windows for reranking the first `k` candidates, in the order they are processed (bottom first).
  * K = 100, window 10, stride 5 gives 19 windows: [90,100), [85,95), …, [5,15), [0,10).
  * When k ≤ window there is one window [0, k). The last window always starts at 0.
- * @throws RangeError for window < 1, stride < 1 or stride > window (candidates would be skipped).
+ * @throws RangeError for window < 1, stride < 1 or stride > window (candidates would be skipped),
+ *   or a k that is not a number (NaN would plan windows without end).
  */
 export function slidingWindows(k: number, window: number, stride: number): Window[] {
   if (!(window >= 1) || !(stride >= 1) || stride > window) throw new RangeError(`window ${window} and stride ${stride}: need 1 ≤ stride ≤ window`);
+  if (Number.isNaN(k)) throw new RangeError('slidingWindows: k is not a number');
   if (k <= 0) return [];
   const out: Window[] = [];
   let end = k;

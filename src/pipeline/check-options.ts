@@ -9,6 +9,7 @@ import { LANGUAGE_BY_EXTENSION } from '../corpus/languages.js';
 import { DEFAULT_SIGNAL_WEIGHTS } from '../retrieve/signals.js';
 import { FUSION_METHODS } from '../retrieve/fusion.js';
 import { RankingModel } from '../ltr/model.js';
+import { RERANK_PRESET_NAMES } from '../llm-rerank/presets.js';
 import { parseNumberOption, type NumberBounds } from '../util/number-option.js';
 import { parseEmbedderSpec } from '../embed/spec.js';
 import { MAX_CONTEXT_TOKENS, MIN_CONTEXT_TOKENS } from '../llm-rerank/listwise.js';
@@ -24,7 +25,7 @@ const INDEX_KEYS = ['maxBodyWords', 'includeTests', 'maxFileBytes', 'stem', 'max
 const RANKING_KEYS = ['bm25', 'fileBm25', 'filePrior', 'signals', 'titleWeight'];
 const BM25_KEYS = ['k1', 'b', 'delta', 'weights'];
 const ENDPOINT_KEYS = ['timeoutMs', 'retries', 'apiKeyEnv'];
-const RERANK_KEYS = ['top', 'window', 'stride', 'mode', 'contextTokens'];
+const RERANK_KEYS = ['top', 'window', 'stride', 'mode', 'contextTokens', 'preset'];
 const CALL_KEYS = ['top', 'rev', 'matchedTermsPerItem'];
 /** A timer holds at most 2^31−1 ms; a day is plenty for one call or one issue. */
 const MAX_MS = 86_400_000;
@@ -140,7 +141,7 @@ export function checkLocalizerOptions(options: unknown): void {
   if (typeof o.model === 'string' && o.model === '') throw fail("model must be 'default' or the path of a model file, got ''");
   if (o.reranker !== undefined && typeof o.reranker !== 'string') {
     const m = o.reranker as Record<string, unknown>;
-    if (!isObject(m) || typeof m.id !== 'string' || typeof m.complete !== 'function') throw fail(`reranker must be a spec (openai:<url>#<model>, gguf:<file>, none) or an object with an id and complete(), got ${describe(o.reranker)}`);
+    if (!isObject(m) || typeof m.id !== 'string' || typeof m.complete !== 'function') throw fail(`reranker must be a spec ([<preset>:]openai:<url>#<model>, [<preset>:]gguf:<file>, none) or an object with an id and complete(), got ${describe(o.reranker)}`);
   }
   if (o.rerank !== undefined) {
     const r = record(o.rerank, 'rerank', RERANK_KEYS);
@@ -149,6 +150,7 @@ export function checkLocalizerOptions(options: unknown): void {
     number(r.stride, 'rerank.stride', { min: 1, whole: true });
     number(r.contextTokens, 'rerank.contextTokens', { min: MIN_CONTEXT_TOKENS, max: MAX_CONTEXT_TOKENS, whole: true });
     if (r.mode !== undefined && r.mode !== 'first-token' && r.mode !== 'permutation') throw fail(`rerank.mode must be 'first-token' or 'permutation', got ${describe(r.mode)}`);
+    if (r.preset !== undefined && !(RERANK_PRESET_NAMES as readonly unknown[]).includes(r.preset)) throw fail(`rerank.preset must be one of ${RERANK_PRESET_NAMES.join(', ')}, got ${describe(r.preset)}`);
   }
   endpoint(o.rerankerEndpoint, 'rerankerEndpoint');
   number(o.deadlineMs, 'deadlineMs', { min: 0, aboveMin: true, max: MAX_MS });

@@ -12,8 +12,9 @@ import { cacheMaxBytes } from '../index/cache-usage.js';
 import type { CodeIndex, IndexSettings } from '../index/code-index.js';
 import { indexCommit } from '../index/index-commit.js';
 import type { ChatModel } from '../llm-rerank/chat-model.js';
-import { DEFAULT_LISTWISE, ListwiseReranker, type ListwiseOptions, type RerankStats } from '../llm-rerank/listwise.js';
+import { ListwiseReranker, type ListwiseOptions, type RerankStats } from '../llm-rerank/listwise.js';
 import { openChatModel } from '../llm-rerank/spec.js';
+import { presetListwise, RERANK_PRESETS, splitRerankSpec, type RerankPreset, type RerankPresetName } from '../llm-rerank/presets.js';
 import { RankingModel } from '../ltr/model.js';
 import type { HistoryEvidence } from '../ltr/features.js';
 import { GitRepo } from '../repo/git.js';
@@ -72,11 +73,14 @@ export interface LocalizerOptions {
   /** Rerank stage: `openai:<url>#<model>`, `gguf:<model file>`, `none`, or a {@link ChatModel}. */
   reranker?: string | ChatModel;
   /**
-   * Listwise settings (top K, window, stride, mode; SweRank's by default; `contextTokens`: the
-   * model's context window for servers that do not report it, such as Ollama, and the context a
-   * `gguf:` model is loaded with); needs `reranker`.
+   * Listwise settings (top K, window, stride, mode: the preset's by default, SweRank's 100 / 10 / 5;
+   * `contextTokens`: the model's context window for servers that do not report it, such as
+   * Ollama, and the context a `gguf:` model is loaded with; default: the backend's, else the
+   * preset's, 32 768 for swerankllm); needs `reranker`. `preset` (`generic`, `swerankllm`;
+   * src/llm-rerank/presets.ts) names the conventions of a chat model object; a spec string names
+   * its own (`swerankllm:openai:…`).
    */
-  rerank?: Partial<Pick<ListwiseOptions, 'top' | 'window' | 'stride' | 'mode' | 'contextTokens'>>;
+  rerank?: Partial<Pick<ListwiseOptions, 'top' | 'window' | 'stride' | 'mode' | 'contextTokens'>> & { preset?: RerankPresetName };
   rerankerEndpoint?: EndpointOptions;
   /** Milliseconds each issue's embedding and reranking may take; past it the best ranking so far is returned, with a warning. */
   deadlineMs?: number;
@@ -199,6 +203,8 @@ export async function openLocalizer(options: LocalizerOptions): Promise<IssueLoc
     denseSettings, rerankSettings, endpointSettings: names.endpoint ?? (options.deadlineMs !== undefined ? ['deadlineMs'] : []),
     stageNames: options.settingNames ? CLI_STAGE_NAMES : { dense: 'embedder', model: 'model', rerank: 'reranker' },
   });
+  const { preset: _preset, contextTokens, ...overrides } = options.rerank ?? {};
+  const listwise = wantsRerank ? presetListwise(rerankPreset(options), overrides, options.settingNames ? '--rerank-mode' : 'rerank.mode') : undefined;
   const model = typeof options.model === 'string' ? RankingModel.load(options.model) : options.model;
   const repo = await GitRepo.open(options.repo);
   const cacheDir = cacheDirFor(repo, options.cacheDir);
@@ -217,17 +223,25 @@ export async function openLocalizer(options: LocalizerOptions): Promise<IssueLoc
         contextTokens: options.rerank?.contextTokens,
       })
       : options.reranker && guardedChatModel(options.reranker, options.rerankerEndpoint?.timeoutMs ?? DEFAULT_RETRY.budgetMs);
-    if (chat) {
-      const r = { ...DEFAULT_LISTWISE, ...options.rerank };
-      if (r.stride > r.window) throw new IssuelocError(`rerank stride (${r.stride}) must not exceed the window (${r.window})`);
-      reranker = new ListwiseReranker(chat, { top: r.top, window: r.window, stride: r.stride, mode: r.mode, contextTokens: r.contextTokens, onWarning: warn });
-    }
+    if (chat && listwise) reranker = new ListwiseReranker(chat, { ...listwise, contextTokens, onWarning: warn });
   } catch (e) {
     await embedder?.close?.();
     await repo.close();
     throw e;
   }
   return new OpenedLocalizer(options, stages, repo, cacheDir, embedder, reranker, model);
+}
+
+/**
+ * The reranker preset the options name: the spec's (`swerankllm:openai:…`) or `rerank.preset`
+ * (for a chat model object), else `generic`.
+ * @throws IssuelocError (exit 2) for an unknown preset, or a spec and `rerank.preset` that disagree.
+ */
+function rerankPreset(options: Pick<LocalizerOptions, 'reranker' | 'rerank'>): RerankPreset {
+  const fromSpec = typeof options.reranker === 'string' ? splitRerankSpec(options.reranker).preset : undefined;
+  const given = options.rerank?.preset;
+  if (fromSpec && given && fromSpec !== given) throw new IssuelocError(`rerank.preset '${given}' differs from the reranker spec's preset '${fromSpec}'`);
+  return RERANK_PRESETS[fromSpec ?? given ?? 'generic'];
 }
 
 /** Endpoint retries as warnings. */

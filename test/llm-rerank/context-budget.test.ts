@@ -150,7 +150,7 @@ test('fitWindowPrompt: the counted prompt is within maxPromptTokens, the issue a
   cands[4] = { ...cands[4], code: Array.from({ length: 300 }, (_, i) => `x${i} = ${i}`).join('\n') };
   const counter = fakeCounter();
   const budget = { ...DEFAULT_PROMPT_BUDGET, maxPromptTokens: 1500 };
-  const { messages, promptTokens } = await fitWindowPrompt(ISSUE, cands, 'permutation', 'numeric', budget, counter);
+  const { messages, promptTokens } = await fitWindowPrompt(ISSUE, cands, 'permutation', 'numeric', budget, 'issueloc', counter);
   assert.equal(promptTokens, await counter.prompt(messages));
   assert.ok(promptTokens <= 1500 && promptTokens > 1400, `${promptTokens} tokens`);
   assert.match(messages[1].content, /Issue:\nISSUE-START parse_date/);

@@ -20,6 +20,7 @@ test('windows: fewer candidates than a window, uneven tails, bad settings', () =
   assert.deepEqual(slidingWindows(0, 10, 5), []);
   assert.throws(() => slidingWindows(100, 10, 11), RangeError);
   assert.throws(() => slidingWindows(100, 0, 1), RangeError);
+  assert.throws(() => slidingWindows(NaN, 10, 5), RangeError, 'NaN planned windows without end');
 });
 
 test('permutation parsing: clean, unknown, repeated and missing identifiers keep the retriever order', () => {
