@@ -23,7 +23,7 @@ import { IssuelocError } from '../errors.js';
 import { toJsonl } from '../dataset/output.js';
 import { DEFAULT_ISSUE_TEXT } from '../eval/issue-text.js';
 import { aggregatesBySplit, RunFileWriter, reportedSplits, writeResults, type RunResults, type RunSummary } from '../eval/results.js';
-import { mergeCollected, runEvaluation, type EvalCounts, type EvalOptions, type EvalRun, type EvalTimings, type IssueResultRow, type SplitLabel } from '../eval/run-eval.js';
+import { mergeCollected, runEvaluation, type EvalCounts, type EvalOptions, type EvalRun, type EvalTimings, type IssueResultRow } from '../eval/run-eval.js';
 import { PAPER_TEXT_SETTINGS } from '../eval/text-settings.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { makeDirs } from '../util/make-dirs.js';
@@ -90,7 +90,7 @@ function readShard(results: string, job: BatchJob): ShardFiles {
     try {
       return readFileSync(join(dir, name), 'utf8');
     } catch {
-      throw new IssuelocError(`${join(dir, name)}: missing from a finished eval job (a job of an older issueloc? enqueue it again)`, 3);
+      throw new IssuelocError(`${join(dir, name)}: missing from a finished eval job (a job of an older issueloc? remove it and enqueue again)`);
     }
   };
   try {
@@ -98,7 +98,7 @@ function readShard(results: string, job: BatchJob): ShardFiles {
     return { spec: job.spec as EvalJob, dir, rows, record: JSON.parse(read('shard.json')) as ShardRecord, timings: JSON.parse(read('timings.json')) as EvalTimings };
   } catch (e) {
     if (e instanceof IssuelocError) throw e;
-    throw new IssuelocError(`${dir}: corrupt eval shard (${(e as Error).message})`, 3);
+    throw new IssuelocError(`${dir}: corrupt eval shard (${(e as Error).message})`);
   }
 }
 
@@ -112,10 +112,9 @@ function mergeCounts(parts: readonly EvalCounts[]): EvalCounts {
   };
 }
 
-/** Writes `path` atomically as the bytes of `sources` one after another (one source in memory at a time). */
-function concatFilesAtomic(path: string, sources: readonly string[]): void {
-  const tmp = `${path}.tmp-${process.pid}`;
-  const fd = openSync(tmp, 'w');
+/** Writes `path` as the bytes of `sources` one after another (one source in memory at a time). */
+function concatFiles(path: string, sources: readonly string[]): void {
+  const fd = openSync(path, 'w');
   try {
     for (const s of sources) {
       const buf = readFileSync(s);
@@ -125,7 +124,6 @@ function concatFilesAtomic(path: string, sources: readonly string[]): void {
   } finally {
     closeSync(fd);
   }
-  renameSync(tmp, path);
 }
 
 /** One evaluation merged from its shards: the results folder, and its metric lines for the collect output. */
@@ -157,7 +155,7 @@ function mergeEvaluation(shards: readonly ShardFiles[], total: number, dir: stri
     ...(missingShards.length > 0 ? { partial: { shards: total, missingShards, issues: first.record.unsharded } } : {}),
   };
   makeDirs(dir);
-  for (const r of spec.retrievers) concatFilesAtomic(join(dir, `run.${r}.txt`), shards.map((s) => join(s.dir, `run.${r}.txt`)));
+  for (const r of spec.retrievers) concatFiles(join(dir, `run.${r}.txt`), shards.map((s) => join(s.dir, `run.${r}.txt`)));
   writeResults(dir, summary, run);
   const lines: unknown[] = [];
   for (const split of reportedSplits(rows)) {
@@ -175,7 +173,9 @@ function mergeEvaluation(shards: readonly ShardFiles[], total: number, dir: stri
  * `-3` … when a name repeats), replacing `folder` as a whole.
  * @returns the metric lines (dataset, split, retriever, metrics; with `partial` coverage when
  *   shards are missing) of every evaluation, in enqueue order.
- * @throws IssuelocError (exit 3) for a finished shard whose files are missing or corrupt.
+ * @throws IssuelocError (exit 2) for a finished shard whose files are missing or corrupt; (exit 3)
+ *   when the shards of one evaluation disagree on its records or split (a bug). Nothing is
+ *   written then.
  */
 export function mergeEvalShards(results: string, jobs: readonly BatchJob[], folder: string): string {
   const groups = new Map<string, BatchJob[]>();
