@@ -1,7 +1,9 @@
 /**
  * `batch collect`: one output from the finished jobs of a batch, the `result.jsonl` of each job
- * joined in enqueue order (a dataset's records, index summaries, metrics per dataset; the rankings
- * of localize shards in the order of the issue file), written atomically. Refuses while a job has no result, unless `partial`; then the
+ * joined in enqueue order (a dataset's records, index summaries; the rankings of localize shards
+ * in the order of the issue file), written atomically. Eval shards are merged per dataset into
+ * the results folder `issueloc eval` writes (eval-shards.ts), beside the output, and the output
+ * holds their metric lines. Refuses while a job has no result, unless `partial`; then the
  * missing jobs are listed in `<out>.missing.jsonl`.
  */
 import { existsSync, readFileSync, rmSync } from 'node:fs';
@@ -9,12 +11,13 @@ import { join } from 'node:path';
 import { IssuelocError } from '../errors.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { jobLabel, type JobKind } from './job-spec.js';
+import { evalFolderPath, mergeEvalShards } from './eval-shards.js';
 import { RESULT_FILE } from './result-file.js';
 import { isDone, readManifest } from './results-folder.js';
 import { resultDir } from './run-job.js';
 
-/** What {@link collectResults} wrote. */
-export interface Collected { kind: JobKind; jobs: number; collected: number; lines: number; missing: { id: string; label: string }[]; missingFile?: string }
+/** What {@link collectResults} wrote (for eval jobs also `resultsFolder`: the merged `issueloc eval` results folders). */
+export interface Collected { kind: JobKind; jobs: number; collected: number; lines: number; missing: { id: string; label: string }[]; missingFile?: string; resultsFolder?: string }
 
 /** The missing-jobs file beside an output: `x.jsonl` → `x.missing.jsonl`. */
 export function missingPath(out: string): string {
@@ -41,19 +44,21 @@ export function collectResults(results: string, out: string, opts: { partial?: b
     throw new IssuelocError(`${missing.length} of ${jobs.length} ${kind} jobs have no result yet (${some}${missing.length > 3 ? '; …' : ''}); issueloc batch status shows why, --partial collects the others`, 1);
   }
   const parts: string[] = [];
-  let lines = 0;
-  for (const j of jobs) {
-    if (!isDone(results, j.id)) continue;
-    const path = join(resultDir(results, j.id), RESULT_FILE);
-    const text = existsSync(path) ? readFileSync(path, 'utf8') : '';
-    parts.push(text);
-    lines += text === '' ? 0 : text.split('\n').length - 1;
+  const folder = kind === 'eval' ? evalFolderPath(out) : undefined;
+  if (folder) parts.push(mergeEvalShards(results, jobs, folder));
+  else {
+    for (const j of jobs) {
+      if (!isDone(results, j.id)) continue;
+      const path = join(resultDir(results, j.id), RESULT_FILE);
+      parts.push(existsSync(path) ? readFileSync(path, 'utf8') : '');
+    }
   }
+  const lines = parts.reduce((n, text) => n + (text === '' ? 0 : text.split('\n').length - 1), 0);
   writeFileAtomic(out, kind === 'localize' ? [byIssueLine(parts)] : parts);
   const mp = missingPath(out);
   if (missing.length > 0) writeFileAtomic(mp, missing.map((m) => `${JSON.stringify(m)}\n`));
   else rmSync(mp, { force: true });
-  return { kind, jobs: jobs.length, collected: jobs.length - missing.length, lines, missing, ...(missing.length > 0 ? { missingFile: mp } : {}) };
+  return { kind, jobs: jobs.length, collected: jobs.length - missing.length, lines, missing, ...(missing.length > 0 ? { missingFile: mp } : {}), ...(folder ? { resultsFolder: folder } : {}) };
 }
 
 /** The rankings of localize shards back in the order of the issue file (their `line`). */

@@ -1,6 +1,6 @@
 /**
- * The work of each job kind, through the same entry points the `issueloc` commands use. Each
- * writes `result.jsonl` (one JSON value a line: what `batch collect` joins) into the folder it
+ * The work of the dataset, index and localize jobs (eval jobs: eval-shards.ts), through the same
+ * entry points the `issueloc` commands use. Each writes `result.jsonl` (one JSON value a line: what `batch collect` joins) into the folder it
  * is given, and only deterministic content there: timings go to the job's `job.json`.
  */
 import { readFileSync, statSync } from 'node:fs';
@@ -11,16 +11,12 @@ import { addFunctionLevel } from '../dataset/build-functions.js';
 import { githubPattern, jiraPattern, type LinkPattern } from '../dataset/links.js';
 import { toJsonl, writeDataset } from '../dataset/output.js';
 import type { Variant } from '../dataset/variants.js';
-import { DEFAULT_ISSUE_TEXT } from '../eval/issue-text.js';
-import { aggregatesBySplit, RunFileWriter, reportedSplits, writeResults, type RunSummary } from '../eval/results.js';
-import { runEvaluation, type EvalOptions } from '../eval/run-eval.js';
-import { PAPER_TEXT_SETTINGS } from '../eval/text-settings.js';
 import { openIndex } from '../index/open-index.js';
 import { readIssues } from '../issues/read.js';
 import { openLocalizer } from '../pipeline/localizer.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { RESULT_FILE } from './result-file.js';
-import type { DatasetJob, EvalJob, IndexJob, LocalizeJob } from './job-spec.js';
+import type { DatasetJob, IndexJob, LocalizeJob } from './job-spec.js';
 
 /** `dataset build`: result.jsonl holds the records; result.dropped.jsonl and result.meta.json beside. */
 export async function runDatasetJob(spec: DatasetJob, dir: string): Promise<void> {
@@ -93,37 +89,4 @@ function parseIssueLine(text: string, where: string): IssueLine {
   const line = v as IssueLine;
   if (typeof line.text !== 'string' && typeof line.title !== 'string') throw new IssuelocError(`${where}: no "text" nor "title"`);
   return line;
-}
-
-/**
- * `eval` with the paper's settings (`issueloc eval` defaults, one worker thread): the job folder
- * is a results folder as `eval -o` writes it; result.jsonl has one line per split and retriever
- * with its aggregates.
- */
-export async function runEvalJob(spec: EvalJob, dir: string): Promise<void> {
-  const options: EvalOptions = {
-    dataset: spec.dataset, repo: spec.repo, mirrors: spec.mirrors, retrievers: spec.retrievers, split: spec.split,
-    text: PAPER_TEXT_SETTINGS, issueText: DEFAULT_ISSUE_TEXT, includeTests: true, retrieverSettings: {}, workers: 1, runDepth: 1000,
-  };
-  const runs = new RunFileWriter(dir, spec.retrievers);
-  let run;
-  try {
-    run = await runEvaluation(options, (_issue, _split, outcome) => runs.add(outcome));
-    runs.commit();
-  } catch (e) {
-    runs.abort();
-    throw e;
-  }
-  const name = spec.dataset.split('/').pop()?.replace(/\.jsonl$/i, '') ?? spec.dataset;
-  const summary: RunSummary = {
-    tool: 'issueloc eval', name, dataset: spec.dataset, repo: spec.repo ?? `mirrors: ${spec.mirrors}`,
-    settings: { text: options.text, issueText: options.issueText, includeTests: true, runDepth: 1000 },
-    retrievers: spec.retrievers, split: spec.split, counts: run.counts, boundary: run.boundary, timings: run.timings, stats: run.stats, workers: run.workers,
-  };
-  writeResults(dir, summary, run);
-  const rows: unknown[] = [];
-  for (const split of reportedSplits(run.rows)) {
-    for (const [retriever, metrics] of aggregatesBySplit(run.rows, spec.retrievers, split)) rows.push({ dataset: name, split, retriever, metrics });
-  }
-  writeFileAtomic(join(dir, RESULT_FILE), [toJsonl(rows)]);
 }

@@ -1,6 +1,6 @@
 /**
  * Batch jobs: one unit of batch work each (mine one repository's dataset, index one commit,
- * localize one shard of a JSONL of issues, evaluate one dataset), written down as plain JSON so
+ * localize one shard of a JSONL of issues, evaluate one shard of a dataset), written down as plain JSON so
  * it can travel through a queue. A job's id is a digest of its kind, inputs and settings and of
  * the content of its inputs (the issue file's bytes, the commits the revisions name), so the
  * same work enqueued twice is one job, and changed inputs are a new one.
@@ -60,7 +60,7 @@ export interface LocalizeJob {
   cacheDir?: string;
 }
 
-/** Evaluate the file retrievers on one dataset (`issueloc eval`). */
+/** Evaluate the file retrievers on one shard of a dataset (`issueloc eval`; src/batch/eval-shards.ts). */
 export interface EvalJob {
   kind: 'eval';
   /** Absolute path of the dataset file. */
@@ -69,6 +69,9 @@ export interface EvalJob {
   mirrors?: string;
   retrievers: string[];
   split: 'temporal' | 'all';
+  /** This job's shard: the `shard`-th (0-based) of `shards` contiguous slices of the run's work order. */
+  shard: number;
+  shards: number;
 }
 
 export type JobSpec = DatasetJob | IndexJob | LocalizeJob | EvalJob;
@@ -114,6 +117,6 @@ export function jobLabel(spec: JobSpec): string {
     case 'dataset': return `dataset ${name(spec.repo)}`;
     case 'index': return `index ${name(spec.repo)}@${spec.commit.slice(0, 12)}`;
     case 'localize': return `localize ${name(spec.issues)} shard ${spec.shard + 1}/${spec.shards}`;
-    case 'eval': return `eval ${name(spec.dataset)}`;
+    case 'eval': return `eval ${name(spec.dataset)}${spec.shards > 1 ? ` shard ${spec.shard + 1}/${spec.shards}` : ''}`;
   }
 }

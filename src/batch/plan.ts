@@ -7,6 +7,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { IssuelocError } from '../errors.js';
 import type { IndexSettings } from '../index/code-index.js';
+import { readRows } from '../dataset/import/rows.js';
 import { GitRepo } from '../repo/git.js';
 import { jobId, sha256, type BatchJob, type JobSpec } from './job-spec.js';
 
@@ -90,20 +91,28 @@ export async function planLocalizeJobs(
   return jobs;
 }
 
-/** One `eval` job per dataset file. */
+/**
+ * The `eval` jobs of each dataset file: `shards` of them, or ⌈rows / `shardSize`⌉ (rows of the
+ * file, before records are checked: about `shardSize` issues each).
+ */
 export async function planEvalJobs(
-  datasets: readonly string[], results: string, opts: { repo?: string; mirrors?: string; retrievers: string[]; split: 'temporal' | 'all' },
+  datasets: readonly string[], results: string,
+  opts: { repo?: string; mirrors?: string; retrievers: string[]; split: 'temporal' | 'all'; shards?: number; shardSize?: number },
 ): Promise<BatchJob[]> {
   if ((opts.repo === undefined) === (opts.mirrors === undefined)) throw new IssuelocError('eval jobs need --repo or --mirrors (one of them)');
+  if (opts.shards !== undefined && opts.shardSize !== undefined) throw new IssuelocError('give --shards or --shard-size, not both');
   const jobs: BatchJob[] = [];
   for (const d of datasets) {
     const dataset = resolve(d);
     const parts = [fileDigest(dataset)];
     if (opts.repo) parts.push(...await resolveCommits(resolve(opts.repo), ['HEAD']));
-    jobs.push(jobOf({
-      kind: 'eval', dataset, retrievers: opts.retrievers, split: opts.split,
-      ...(opts.repo ? { repo: resolve(opts.repo) } : { mirrors: resolve(opts.mirrors!) }),
-    }, parts, results));
+    const shards = opts.shardSize !== undefined ? Math.max(1, Math.ceil(readRows(dataset).rows.length / opts.shardSize)) : (opts.shards ?? 1);
+    for (let shard = 0; shard < shards; shard++) {
+      jobs.push(jobOf({
+        kind: 'eval', dataset, retrievers: opts.retrievers, split: opts.split, shard, shards,
+        ...(opts.repo ? { repo: resolve(opts.repo) } : { mirrors: resolve(opts.mirrors!) }),
+      }, parts, results));
+    }
   }
   return jobs;
 }

@@ -11,7 +11,8 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import type { BatchJob, JobSpec } from './job-spec.js';
-import { runDatasetJob, runEvalJob, runIndexJob, runLocalizeJob } from './job-kinds.js';
+import { runEvalJob } from './eval-shards.js';
+import { runDatasetJob, runIndexJob, runLocalizeJob } from './job-kinds.js';
 
 /** The folder of a job's result: `<results>/jobs/<id>`. */
 export function resultDir(results: string, id: string): string {

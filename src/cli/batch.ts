@@ -118,13 +118,17 @@ function registerEnqueue(batch: Command): void {
     .option('--top <n>', 'items per level', wholeOption('--top', 1), 10)
     .option('--cache-dir <path>', 'cache folder of the indexes')
     .action(async (o) => submit(await planLocalizeJobs(o.repo, o.issues, o.results, { shards: o.shards, top: o.top, rev: o.rev, cacheDir: o.cacheDir }), o));
-  enqueueCommand(enqueue, 'eval', 'one job per dataset: evaluate the file retrievers (issueloc eval, paper settings)')
+  enqueueCommand(enqueue, 'eval', 'jobs over shards of each dataset: evaluate the file retrievers (issueloc eval, paper settings)')
     .requiredOption('--dataset <files...>', 'dataset files')
     .option('--repo <path>', 'the git repository of the datasets')
     .option('--mirrors <dir>', 'instead of --repo: folder of fetched repositories')
     .option('--retrievers <list>', 'comma-separated: bm25f, tfidf, rvsm, lsi<k>', PAPER_RETRIEVERS.join(','))
     .addOption(new Option('--split <mode>', 'temporal or all').choices(['temporal', 'all']).default('temporal'))
-    .action(async (o) => submit(await planEvalJobs(o.dataset, o.results, { repo: o.repo, mirrors: o.mirrors, retrievers: parseRetrieverList(o.retrievers), split: o.split }), o));
+    .option('--shards <n>', 'jobs per dataset (default 1)', wholeOption('--shards', 1, 100000))
+    .option('--shard-size <k>', 'instead: one job per k rows of the dataset file', wholeOption('--shard-size', 1))
+    .action(async (o) => submit(await planEvalJobs(o.dataset, o.results, {
+      repo: o.repo, mirrors: o.mirrors, retrievers: parseRetrieverList(o.retrievers), split: o.split, shards: o.shards, shardSize: o.shardSize,
+    }), o));
 }
 
 function registerWorker(batch: Command): void {
@@ -186,12 +190,12 @@ function registerStatus(batch: Command): void {
 
 function registerCollect(batch: Command): void {
   resultsOption(batch.command('collect').description('join the results of the finished jobs into one file (refuses while jobs are missing)'))
-    .requiredOption('-o, --out <file>', 'output JSONL (a dataset, index summaries, rankings, metrics)')
+    .requiredOption('-o, --out <file>', 'output JSONL (a dataset, index summaries, rankings, metrics; eval: results folders in <out>.eval/)')
     .option('--partial', 'collect what is finished and list the missing jobs in <out>.missing.jsonl')
     .addOption(new Option('--kind <kind>', 'which jobs, when the batch holds several kinds').choices([...JOB_KINDS]))
     .action((o) => {
       const c = collectResults(resolve(String(o.results)), resolve(String(o.out)), { partial: o.partial === true, kind: o.kind as JobKind | undefined });
-      process.stdout.write(`collected ${c.collected} of ${c.jobs} ${c.kind} jobs (${c.lines} lines) into ${o.out}${c.missingFile ? `; missing jobs in ${c.missingFile}` : ''}\n`);
+      process.stdout.write(`collected ${c.collected} of ${c.jobs} ${c.kind} jobs (${c.lines} lines) into ${o.out}${c.resultsFolder ? `, results folders in ${c.resultsFolder}` : ''}${c.missingFile ? `; missing jobs in ${c.missingFile}` : ''}\n`);
       if (c.missing.length > 0) process.stderr.write(`issueloc: warning: ${c.missing.length} of ${c.jobs} jobs have no result (--partial)\n`);
     });
 }

@@ -95,7 +95,16 @@ export interface RunSummary {
   readonly timings: EvalRun['timings'] & { writeMillis?: number };
   readonly stats: EvalRun['stats'];
   readonly workers: number;
+  /**
+   * Set when the results are merged from some of the shards of a run only (`batch collect
+   * --partial`): how many shards the run has, which are missing, and the issues of the whole run
+   * per split label. Table titles then say `n of N issues`.
+   */
+  readonly partial?: { readonly shards: number; readonly missingShards: readonly number[]; readonly issues: Readonly<Record<SplitLabel, number>> };
 }
+
+/** What {@link writeResults} reads of a run: its rows, skipped records and issues (id, split label, positives), in work order. */
+export type RunResults = Pick<EvalRun, 'rows' | 'skipped'> & { readonly issues: readonly Pick<EvalRun['issues'][number], 'id' | 'split' | 'positives'>[] };
 
 /** The splits a run reports: validation and test for a temporal split, else all. */
 export function reportedSplits(rows: readonly IssueResultRow[]): SplitLabel[] {
@@ -128,7 +137,7 @@ export function retrieverTable(
  * Writes everything but the runs (which {@link RunFileWriter} streams).
  * @returns the paths written.
  */
-export function writeResults(dir: string, summary: RunSummary, run: EvalRun): string[] {
+export function writeResults(dir: string, summary: RunSummary, run: RunResults): string[] {
   const written: string[] = [];
   const put = (name: string, text: string) => {
     writeFileAtomic(join(dir, name), [text]);
@@ -142,7 +151,9 @@ export function writeResults(dir: string, summary: RunSummary, run: EvalRun): st
   for (const split of splits) {
     if (split !== 'all') put(`qrels.${split}.txt`, qrelsOf(split));
     const n = run.issues.filter((i) => i.split === split).length;
-    const title = `${summary.name}: ${split === 'all' ? 'all issues' : `${split} split`} (${n} issues)`;
+    const p = summary.partial;
+    const covers = p ? `${n} of ${p.issues[split]} issues; ${p.missingShards.length} of ${p.shards} shards missing` : `${n} issues`;
+    const title = `${summary.name}: ${split === 'all' ? 'all issues' : `${split} split`} (${covers})`;
     written.push(...writeTable(dir, `table3.${split}`, retrieverTable(run.rows, summary.retrievers, split, title)));
     written.push(...writeTable(dir, `metrics.${split}`, retrieverTable(run.rows, summary.retrievers, split, title, DEFAULT_METRICS)));
   }

@@ -63,6 +63,14 @@ export interface EvalOptions {
   readonly maxFileBytes?: number;
   /** Evaluate only the first `limit` issues in work order (quick runs). */
   readonly limit?: number;
+  /**
+   * Evaluate only shard `index` (0-based) of `count`: the index-th of `count` contiguous slices of
+   * the work order (after `limit`). Records are checked and the split is labelled on the whole
+   * dataset first, so each issue keeps the split label (and the run the boundary) of the unsharded
+   * run; the shards' rows and runs, joined in shard order, are the unsharded run's (with one
+   * thread each, and `lsiRefit` 0: a reused LSI model would depend on the slice).
+   */
+  readonly shard?: { readonly index: number; readonly count: number };
   /** Progress: phase, done, total. */
   readonly onProgress?: (phase: 'prepare' | 'evaluate', done: number, total: number) => void;
 }
@@ -129,6 +137,13 @@ export interface EvalRun {
   /** Counters per retriever (LSI fits, …) and of the blob cache, summed over workers. */
   readonly stats: Record<string, Record<string, number>>;
   readonly workers: number;
+  /** Issues per split label of the whole (unsharded) work order; `counts` and `issues` are the shard's. */
+  readonly unsharded: Readonly<Record<SplitLabel, number>>;
+}
+
+/** Slice `index` of `count` contiguous slices of `items` (sizes differ by one at most). */
+export function sliceOf<T>(items: readonly T[], index: number, count: number): T[] {
+  return items.slice(Math.floor((index * items.length) / count), Math.floor(((index + 1) * items.length) / count));
 }
 
 /**
@@ -152,6 +167,13 @@ export async function runEvaluation(options: EvalOptions, sink: OutcomeSink = ()
   let order = [...labelled.issues].sort((a, b) => (a.repoPath < b.repoPath ? -1 : a.repoPath > b.repoPath ? 1 : 0)
     || a.aprioriTime - b.aprioriTime || compareIdsNatural(a.id, b.id));
   if (options.limit !== undefined) order = order.slice(0, options.limit);
+  const unsharded = { validation: 0, test: 0, all: 0 };
+  for (const i of order) unsharded[i.split]++;
+  if (options.shard) {
+    const { index, count } = options.shard;
+    if (!(Number.isInteger(count) && count >= 1 && Number.isInteger(index) && index >= 0 && index < count)) throw new IssuelocError(`shard ${index} of ${count}: not a shard`);
+    order = sliceOf(order, index, count);
+  }
   const byId = new Map(order.map((i) => [i.id, i]));
   const rows: IssueResultRow[] = [];
   const counts: EvalCounts = {
@@ -191,7 +213,7 @@ export async function runEvaluation(options: EvalOptions, sink: OutcomeSink = ()
   return {
     rows, issues: order, skipped: prepared.skipped, counts,
     timings: { ...timings, prepareMillis, evaluateWallMillis: performance.now() - t1 },
-    boundary: labelled.boundary, stats, workers,
+    boundary: labelled.boundary, stats, workers, unsharded,
   };
 }
 
@@ -245,7 +267,7 @@ function labelSplit(issues: PreparedIssue[], mode: SplitMode): {
   };
 }
 
-type Collected = { timings: LoopTimings; stats: Record<string, Record<string, number>> };
+export type Collected = { timings: LoopTimings; stats: Record<string, Record<string, number>> };
 
 async function evaluateInThread(settings: LoopSettings, tasks: IssueTask[], onOutcome: (o: IssueOutcome) => void): Promise<Collected> {
   const ev = new IssueEvaluator(settings);
@@ -261,9 +283,7 @@ async function evaluateInWorkers(
   settings: LoopSettings, tasks: IssueTask[], workers: number, onOutcome: (o: IssueOutcome) => void,
 ): Promise<Collected> {
   const slices: IssueTask[][] = [];
-  for (let w = 0; w < workers; w++) {
-    slices.push(tasks.slice(Math.floor((w * tasks.length) / workers), Math.floor(((w + 1) * tasks.length) / workers)));
-  }
+  for (let w = 0; w < workers; w++) slices.push(sliceOf(tasks, w, workers));
   const started: Worker[] = [];
   const stopAll = () => {
     for (const w of started) void w.terminate();
@@ -291,8 +311,8 @@ async function evaluateInWorkers(
   return mergeCollected(results);
 }
 
-/** Sums timings and counters of several threads. */
-function mergeCollected(parts: readonly Collected[]): Collected {
+/** Sums timings and counters of several threads (or of the shards of a run). */
+export function mergeCollected(parts: readonly Collected[]): Collected {
   const timings: LoopTimings = { listMillis: 0, readMillis: 0, tokenizeMillis: 0, indexMillis: {}, scoreMillis: {} };
   const stats: Collected['stats'] = {};
   for (const p of parts) {

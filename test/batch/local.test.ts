@@ -111,7 +111,7 @@ test('a failing attempt is retried with back-off, then parked with its error; ba
   assert.match(refused.err, /^issueloc: 1 of 1 index jobs have no result yet \(index /);
 });
 
-test('an eval job writes the results folder issueloc eval writes, and one metrics line per split and retriever', async () => {
+test('an eval job, collected, writes the results folder issueloc eval writes, and one metrics line per split and retriever', async () => {
   const ds = join(dir, 'eval-ds.jsonl');
   const built = await runCli(['dataset', 'build', '--repo', repo.dir, '--issues', issuesFile, '--key', 'MNG', '-o', ds, '--no-progress']);
   assert.equal(built.code, 0, built.err);
@@ -122,9 +122,11 @@ test('an eval job writes the results folder issueloc eval writes, and one metric
   const jobs = await planEvalJobs([ds], results, { repo: repo.dir, retrievers: ['bm25f', 'tfidf'], split: 'all' });
   addToManifest(results, jobs);
   assert.equal((await runLocalBatch(jobs)).done, 1);
-  const jobDir = join(results, 'jobs', jobs[0].id);
-  for (const f of ['per-issue.jsonl', 'run.bm25f.txt', 'run.tfidf.txt', 'qrels.txt']) assert.equal(readFileSync(join(jobDir, f), 'utf8'), readFileSync(join(direct, f), 'utf8'), f);
-  const rows = readFileSync(join(jobDir, 'result.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  const out = join(dir, 'eval-metrics.jsonl');
+  collectResults(results, out);
+  const merged = join(dir, 'eval-metrics.eval', 'eval-ds');
+  for (const f of ['per-issue.jsonl', 'run.bm25f.txt', 'run.tfidf.txt', 'qrels.txt']) assert.equal(readFileSync(join(merged, f), 'utf8'), readFileSync(join(direct, f), 'utf8'), f);
+  const rows = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
   assert.deepEqual(rows.map((r) => [r.dataset, r.split, r.retriever]), [['eval-ds', 'all', 'bm25f'], ['eval-ds', 'all', 'tfidf']]);
   assert.equal(typeof rows[0].metrics.MAP?.mean, 'number');
 });
