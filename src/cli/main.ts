@@ -20,6 +20,7 @@ import { registerEvalCommands } from './eval.js';
 import { registerTrainCommand } from './train.js';
 import { registerExportTrainingCommand } from './export-training.js';
 import { registerCacheCommand } from './cache-cmd.js';
+import { registerCommentCommand } from './comment.js';
 
 /** The exit codes, as `--help` lists them. */
 export const EXIT_CODES_HELP = 'Exit codes: 0 results, 1 nothing matched, 2 bad input or usage, 3 internal failure (a bug;\n' +
@@ -64,6 +65,7 @@ export function buildProgram(): Command {
   registerTrainCommand(program);
   registerExportTrainingCommand(program);
   registerCacheCommand(program);
+  registerCommentCommand(program);
   return program;
 }
 
