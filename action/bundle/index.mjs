@@ -25766,6 +25766,14 @@ var init_dist_bundle5 = __esm({
 });
 
 // node_modules/@actions/github/lib/utils.js
+var utils_exports = {};
+__export(utils_exports, {
+  GitHub: () => GitHub,
+  context: () => context,
+  defaults: () => defaults,
+  getOctokitOptions: () => getOctokitOptions,
+  getUserAgentWithOrchestrationId: () => getUserAgentWithOrchestrationId
+});
 function getOctokitOptions(token, options) {
   const opts = Object.assign({}, options || {});
   const auth2 = getAuthString(token, opts);
@@ -37912,22 +37920,25 @@ function githubMessage(e) {
 }
 async function openGitHub(opts) {
   const { getOctokit: getOctokit2 } = await Promise.resolve().then(() => (init_github(), github_exports));
+  const { defaults: defaults2 } = await Promise.resolve().then(() => (init_utils2(), utils_exports));
   const policy = { ...DEFAULT_GITHUB_RETRY, ...definedOnly(opts) };
   const baseUrl2 = opts.baseUrl.replace(/\/+$/, "");
-  const octokit = getOctokit2(opts.token, { baseUrl: baseUrl2 });
+  const proxyFetch = defaults2.request.fetch;
+  const timedFetch = (url, init2) => proxyFetch(url, { ...init2, signal: AbortSignal.timeout(policy.timeoutMs) });
+  const octokit = getOctokit2(opts.token, { baseUrl: baseUrl2, request: { fetch: timedFetch } });
   octokit.hook.wrap("request", async (request2, options) => {
     const call = `${options.method} ${callPath(String(options.url), options, baseUrl2)}`;
     for (let attempt = 0; ; attempt++) {
       try {
-        return await request2({ ...options, request: { ...options.request, signal: AbortSignal.timeout(policy.timeoutMs) } });
+        return await request2(options);
       } catch (err2) {
         const e = err2;
         const timedOut = e.name === "TimeoutError" || /aborted|timeout/i.test(e.message ?? "");
-        const status = e.status ?? 0;
+        const status = e.response ? e.status ?? 0 : 0;
         const limitWait = rateLimitWaitMs(e);
         const retryable = limitWait !== void 0 || retryableStatus(status) || timedOut || status === 0;
         const wait = Math.max(policy.backoffMs * 2 ** attempt, limitWait ?? 0);
-        const what = status ? `${status} ${githubMessage(e)}` : timedOut ? `no answer within ${policy.timeoutMs} ms` : githubMessage(e);
+        const what = status ? `${status} ${githubMessage(e)}` : timedOut ? `no answer within ${policy.timeoutMs} ms` : `no answer (${githubMessage(e)})`;
         if (!retryable || attempt >= policy.retries || wait > policy.maxWaitMs) {
           const why = retryable && attempt < policy.retries ? ` (retry in ${Math.round(wait / 1e3)} s is longer than the ${Math.round(policy.maxWaitMs / 1e3)} s allowed)` : attempt > 0 ? ` (after ${attempt + 1} tries)` : "";
           throw new IssuelocError(`GitHub API ${call} failed: ${what}${why}`);

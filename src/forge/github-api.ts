@@ -99,23 +99,27 @@ function githubMessage(e: OctokitLikeError): string {
  */
 export async function openGitHub(opts: GitHubOptions): Promise<GitHubClient> {
   const { getOctokit } = await import('@actions/github');
+  const { defaults } = await import('@actions/github/lib/utils');
   const policy = { ...DEFAULT_GITHUB_RETRY, ...definedOnly(opts) };
   const baseUrl = opts.baseUrl.replace(/\/+$/, '');
-  const octokit = getOctokit(opts.token, { baseUrl });
+  // @actions/github's fetch (it honours the runner's proxy settings) with a timeout on each request
+  const proxyFetch = defaults.request!.fetch as typeof fetch;
+  const timedFetch = (url: string | URL | Request, init?: RequestInit) => proxyFetch(url, { ...init, signal: AbortSignal.timeout(policy.timeoutMs) });
+  const octokit = getOctokit(opts.token, { baseUrl, request: { fetch: timedFetch } });
   octokit.hook.wrap('request', async (request, options) => {
     const call = `${options.method} ${callPath(String(options.url), options as Record<string, unknown>, baseUrl)}`;
     for (let attempt = 0; ; attempt++) {
       try {
-        return await request({ ...options, request: { ...options.request, signal: AbortSignal.timeout(policy.timeoutMs) } });
+        return await request(options);
       } catch (err) {
         const e = err as OctokitLikeError;
         const timedOut = e.name === 'TimeoutError' || /aborted|timeout/i.test(e.message ?? '');
-        const status = e.status ?? 0;
+        // octokit reports a request that got no answer (refused, reset, timed out) as a 500 without a response
+        const status = e.response ? e.status ?? 0 : 0;
         const limitWait = rateLimitWaitMs(e);
-        // octokit reports a request that got no answer (refused, reset, aborted) as status 500
         const retryable = limitWait !== undefined || retryableStatus(status) || timedOut || status === 0;
         const wait = Math.max(policy.backoffMs * 2 ** attempt, limitWait ?? 0);
-        const what = status ? `${status} ${githubMessage(e)}` : timedOut ? `no answer within ${policy.timeoutMs} ms` : githubMessage(e);
+        const what = status ? `${status} ${githubMessage(e)}` : timedOut ? `no answer within ${policy.timeoutMs} ms` : `no answer (${githubMessage(e)})`;
         if (!retryable || attempt >= policy.retries || wait > policy.maxWaitMs) {
           const why = retryable && attempt < policy.retries ? ` (retry in ${Math.round(wait / 1000)} s is longer than the ${Math.round(policy.maxWaitMs / 1000)} s allowed)` : attempt > 0 ? ` (after ${attempt + 1} tries)` : '';
           throw new IssuelocError(`GitHub API ${call} failed: ${what}${why}`);

@@ -24,6 +24,8 @@ export interface Fault {
   status: number;
   headers?: Record<string, string>;
   message?: string;
+  /** Never answer (the client's timeout must end the wait). */
+  hang?: boolean;
 }
 
 export class FakeGitHub {
@@ -78,6 +80,7 @@ export class FakeGitHub {
     const fault = this.faults.findIndex((f) => !f.method || f.method === req.method);
     if (fault >= 0) {
       const [f] = this.faults.splice(fault, 1);
+      if (f.hang) return;
       return send(f.status, { message: f.message ?? `fault ${f.status}` }, f.headers);
     }
     if (req.headers.authorization !== `token ${this.token}` && req.headers.authorization !== `Bearer ${this.token}`) {
