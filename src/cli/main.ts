@@ -23,6 +23,7 @@ import { registerCacheCommand } from './cache-cmd.js';
 import { registerBatchCommands } from './batch.js';
 import { registerServeCommand } from './serve.js';
 import { registerMcpCommand } from './mcp.js';
+import { registerCommentCommand } from './comment.js';
 
 /** The exit codes, as `--help` lists them. */
 export const EXIT_CODES_HELP = 'Exit codes: 0 results, 1 nothing matched, 2 bad input or usage, 3 internal failure (a bug;\n' +
@@ -70,6 +71,7 @@ export function buildProgram(): Command {
   registerBatchCommands(program);
   registerServeCommand(program);
   registerMcpCommand(program);
+  registerCommentCommand(program);
   return program;
 }
 
