@@ -43,15 +43,8 @@ const ready = (async () => {
   assert.equal(e.code, 0, e.err);
 })();
 
-/**
- * A results file as compared: LSI run scores to 12 significant digits. A thread's term ids are
- * given in first-seen order and a file's terms are summed in id order, so the LSI fit of a state
- * rounds differently after different histories (ranks and metrics are the same; see docs/batch.md).
- */
-const bytesOf = (folder: string, f: string) => {
-  const text = readFileSync(join(folder, f), 'utf8');
-  return f.startsWith('run.lsi') ? text.replace(/ (-?[0-9.e+-]+) (lsi\d+)$/gm, (_m, score: string, tag: string) => ` ${Number(score).toPrecision(12)} ${tag}`) : text;
-};
+/** A results file's text: every file, LSI runs included, must be the same bytes. */
+const bytesOf = (folder: string, f: string) => readFileSync(join(folder, f), 'utf8');
 /** The files of a results folder but summary.json (whose settings and command the CLI words its own way, and timings). */
 const filesOf = (folder: string) => readdirSync(folder).filter((f) => f !== 'summary.json').sort();
 const summaryOf = (folder: string) => {
