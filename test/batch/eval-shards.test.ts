@@ -111,3 +111,14 @@ test('a missing eval shard: collect refuses (exit 1); --partial writes what is t
   for (const f of filesOf(direct)) assert.equal(bytesOf(folder, f), bytesOf(direct, f), f);
   assert.equal(existsSync(join(dir, 'partial.missing.jsonl')), false);
 });
+
+test('issueloc eval --workers 2 writes the bytes --workers 1 writes (rows and runs in work order)', async () => {
+  await ready;
+  const two = join(dir, 'two', 'shop');
+  const e = await runCli(['eval', '--dataset', ds, '--repo', repo.dir, '--retrievers', RETRIEVERS, '--workers', '2', '--lsi-refit', '0', '-o', two, '--no-progress']);
+  assert.equal(e.code, 0, e.err);
+  assert.equal(JSON.parse(readFileSync(join(two, 'summary.json'), 'utf8')).workers, 2);
+  assert.deepEqual(filesOf(two), filesOf(direct));
+  for (const f of filesOf(direct)) assert.equal(bytesOf(two, f), bytesOf(direct, f), f);
+  assert.deepEqual(summaryOf(two), summaryOf(direct));
+});
