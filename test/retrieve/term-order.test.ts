@@ -83,3 +83,17 @@ test('vocabulary ranks follow term order as terms are added; bags and joint rows
   assert.deepEqual([...joint.term].map((id) => v.terms[id]), ['b', 'c', 'q', 'z']);
   assert.deepEqual([...joint.tf], [1, 1, 1, 2]);
 });
+
+test('vocabulary ranks stay in term order over many additions in batches', () => {
+  const v = new Vocabulary();
+  let seed = 7;
+  const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0);
+  for (let batch = 0; batch < 30; batch++) {
+    for (let j = next() % 200; j > 0; j--) v.idOf(`t${next() % 5000}`);
+    const r = v.ranks();
+    const want = [...v.terms].sort();
+    const got: string[] = new Array(v.size);
+    for (let id = 0; id < v.size; id++) got[r[id]] = v.terms[id];
+    assert.deepEqual(got, want, `after batch ${batch}`);
+  }
+});

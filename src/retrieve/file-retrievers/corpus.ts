@@ -27,7 +27,7 @@ export class Vocabulary {
   readonly terms: string[] = [];
   private readonly map = new Map<string, number>();
   /** Ids of the first `byTerm.length` terms, in term order (see {@link ranks}). */
-  private byTerm: number[] = [];
+  private byTerm = new Uint32Array(0);
   private rank = new Uint32Array(0);
 
   /** The id of `term`, adding it when new. */
@@ -60,8 +60,8 @@ export class Vocabulary {
    * Each id's rank in term order (ascending term strings, UTF-16 code units): `ranks()[a] <
    * ranks()[b]` iff `terms[a] < terms[b]`. Ranks are renumbered when terms are added (the order of
    * two terms never changes), so read a fresh array after adding terms.
-   * @returns a Uint32Array of {@link size} ranks (do not modify). Cost O(size) after terms were
-   *   added (a merge with the new terms, sorted), O(1) otherwise.
+   * @returns a Uint32Array of {@link size} ranks (do not modify). Cost O(size) integer writes
+   *   and O(a log size) string comparisons after a terms were added, O(1) otherwise.
    */
   ranks(): Uint32Array {
     const n = this.terms.length;
@@ -69,12 +69,25 @@ export class Vocabulary {
     const added: number[] = [];
     for (let id = this.byTerm.length; id < n; id++) added.push(id);
     added.sort(this.compareTerms);
+    // each new term goes where a binary search over the old order puts it: O(a log V) string
+    // comparisons for a new terms, then plain copies
     const old = this.byTerm;
-    const merged: number[] = new Array(n);
-    let i = 0, j = 0, o = 0;
-    while (i < old.length && j < added.length) merged[o++] = this.terms[old[i]] < this.terms[added[j]] ? old[i++] : added[j++];
-    while (i < old.length) merged[o++] = old[i++];
-    while (j < added.length) merged[o++] = added[j++];
+    const merged = new Uint32Array(n);
+    let i = 0, o = 0;
+    for (const id of added) {
+      const t = this.terms[id];
+      let lo = i, hi = old.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (this.terms[old[mid]] < t) lo = mid + 1;
+        else hi = mid;
+      }
+      merged.set(old.subarray(i, lo), o);
+      o += lo - i;
+      i = lo;
+      merged[o++] = id;
+    }
+    merged.set(old.subarray(i), o);
     const rank = new Uint32Array(n);
     for (let r = 0; r < n; r++) rank[merged[r]] = r;
     this.byTerm = merged;
