@@ -8,10 +8,12 @@
  * consecutive states share blobs (cached term counts) and LSI models; with `workers` > 1 the
  * ordered list is cut into that many contiguous slices, each evaluated by a worker thread with its
  * own repository process and caches. With `lsiRefit` > 0 LSI results depend slightly on the slices
- * (a model is reused within a slice), so the worker count is part of a run's settings.
+ * (a model is reused within a slice), so the worker count is part of a run's settings; with
+ * `lsiRefit` 0 every score is the same bits for any worker count (scores do not depend on what a
+ * thread evaluated before).
  *
- * Outcomes stream to a sink as they come (their full rankings are large); the run keeps only the
- * compact per-issue rows.
+ * Outcomes stream to a sink in work order, whatever order the threads finish them in (early ones
+ * wait packed, `outcome-order.ts`); the run keeps only the compact per-issue rows, in work order too.
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
@@ -24,6 +26,7 @@ import type { RetrieverSettings } from '../retrieve/file-retrievers/registry.js'
 import { IssueEvaluator, type IssueOutcome, type IssueTask, type LoopSettings, type LoopTimings } from './issue-evaluator.js';
 import type { IssueTextOptions } from './issue-text.js';
 import type { MetricValues } from '../metrics/ranking-metrics.js';
+import { inWorkOrder } from './outcome-order.js';
 import { prepareIssues, type PreparedIssue, type SkippedRecord } from './prepare.js';
 import { compareIdsNatural, temporalSplit } from './split.js';
 import type { TextSettings } from './text-settings.js';
@@ -101,7 +104,7 @@ export interface IssueResultRow {
   readonly top: readonly string[];
 }
 
-/** Receives each issue's full outcome as it is evaluated. */
+/** Receives each issue's full outcome, in work order (with any number of worker threads). */
 export type OutcomeSink = (issue: PreparedIssue, split: SplitLabel, outcome: IssueOutcome) => void;
 
 /** Counts of a run, for the summary and the CLI. */
@@ -284,6 +287,8 @@ async function evaluateInWorkers(
 ): Promise<Collected> {
   const slices: IssueTask[][] = [];
   for (let w = 0; w < workers; w++) slices.push(sliceOf(tasks, w, workers));
+  const position = new Map(tasks.map((t, i) => [t.id, i]));
+  const add = inWorkOrder(onOutcome);
   const started: Worker[] = [];
   const stopAll = () => {
     for (const w of started) void w.terminate();
@@ -298,7 +303,10 @@ async function evaluateInWorkers(
       reject(new IssuelocError(`evaluation worker failed: ${message}`, exitCode));
     };
     worker.on('message', (m: { kind: string; outcome?: IssueOutcome; timings?: LoopTimings; stats?: Collected['stats']; message?: string; exitCode?: number }) => {
-      if (m.kind === 'outcome') onOutcome(m.outcome as IssueOutcome);
+      if (m.kind === 'outcome') {
+        const o = m.outcome as IssueOutcome;
+        add(position.get(o.id) as number, o);
+      }
       else if (m.kind === 'done') done = { timings: m.timings as LoopTimings, stats: m.stats ?? {} };
       else if (m.kind === 'error') fail(m.message ?? 'unknown error', m.exitCode);
     });

@@ -43,15 +43,8 @@ const ready = (async () => {
   assert.equal(e.code, 0, e.err);
 })();
 
-/**
- * A results file as compared: LSI run scores to 12 significant digits. A thread's term ids are
- * given in first-seen order and a file's terms are summed in id order, so the LSI fit of a state
- * rounds differently after different histories (ranks and metrics are the same; see docs/batch.md).
- */
-const bytesOf = (folder: string, f: string) => {
-  const text = readFileSync(join(folder, f), 'utf8');
-  return f.startsWith('run.lsi') ? text.replace(/ (-?[0-9.e+-]+) (lsi\d+)$/gm, (_m, score: string, tag: string) => ` ${Number(score).toPrecision(12)} ${tag}`) : text;
-};
+/** A results file's text: every file, LSI runs included, must be the same bytes. */
+const bytesOf = (folder: string, f: string) => readFileSync(join(folder, f), 'utf8');
 /** The files of a results folder but summary.json (whose settings and command the CLI words its own way, and timings). */
 const filesOf = (folder: string) => readdirSync(folder).filter((f) => f !== 'summary.json').sort();
 const summaryOf = (folder: string) => {
@@ -117,4 +110,15 @@ test('a missing eval shard: collect refuses (exit 1); --partial writes what is t
   collectResults(results, out);
   for (const f of filesOf(direct)) assert.equal(bytesOf(folder, f), bytesOf(direct, f), f);
   assert.equal(existsSync(join(dir, 'partial.missing.jsonl')), false);
+});
+
+test('issueloc eval --workers 2 writes the bytes --workers 1 writes (rows and runs in work order)', async () => {
+  await ready;
+  const two = join(dir, 'two', 'shop');
+  const e = await runCli(['eval', '--dataset', ds, '--repo', repo.dir, '--retrievers', RETRIEVERS, '--workers', '2', '--lsi-refit', '0', '-o', two, '--no-progress']);
+  assert.equal(e.code, 0, e.err);
+  assert.equal(JSON.parse(readFileSync(join(two, 'summary.json'), 'utf8')).workers, 2);
+  assert.deepEqual(filesOf(two), filesOf(direct));
+  for (const f of filesOf(direct)) assert.equal(bytesOf(two, f), bytesOf(direct, f), f);
+  assert.deepEqual(summaryOf(two), summaryOf(direct));
 });

@@ -26,11 +26,11 @@ const DOCS = [
   { id: 'b/Util.java', fields: [['util', 'java'], ['string', 'join']] },
 ];
 
-test('bags count tokens with ids ascending; joint field sums fields; invert lists postings by term', () => {
+test('bags count tokens in term order; joint field sums fields; invert lists postings by term', () => {
   const v = new Vocabulary();
   const bag = bagOf(['b', 'a', 'b', 'c'], v);
-  assert.deepEqual([...bag.terms], [0, 1, 2]);
-  assert.deepEqual([...bag.tf], [2, 1, 1]);
+  assert.deepEqual([...bag.terms], [1, 0, 2]); // ids b 0, a 1, c 2, in term order a b c
+  assert.deepEqual([...bag.tf], [1, 2, 1]);
   assert.equal(bag.length, 4);
   const c = corpusFromTokens(DOCS);
   const joint = jointField(c);

@@ -8,9 +8,15 @@
  * (consecutive a-priori states share most files) and build each issue's corpus by concatenating
  * cached arrays, without touching strings.
  *
+ * Why term order: ids are handed out in first-seen order, so they depend on what a run read
+ * before (which issues, in which order, in which thread). Every sum over a document's terms (a
+ * norm, a row of the LSI matrix product) runs in the document's entry order, and floating-point
+ * sums round by order: term order makes each state's numbers a function of its files alone.
+ *
  * Layout of a {@link FieldMatrix} with n documents and P (document, term) pairs:
  * - `start[d] .. start[d+1]`: the slice of document d (Uint32Array, n + 1);
- * - `term[p]`: the term id, strictly ascending within a document (Uint32Array, P);
+ * - `term[p]`: the term id; within a document the terms are in **term order** (ascending term
+ *   strings, {@link Vocabulary.ranks}), not in id order (Uint32Array, P);
  * - `tf[p]`: the term's count in that field (Uint32Array, P);
  * - `length[d]`: the field's length in tokens, duplicates included (Uint32Array, n).
  */
@@ -20,6 +26,9 @@ import { IssuelocError } from '../../errors.js';
 export class Vocabulary {
   readonly terms: string[] = [];
   private readonly map = new Map<string, number>();
+  /** Ids of the first `byTerm.length` terms, in term order (see {@link ranks}). */
+  private byTerm = new Uint32Array(0);
+  private rank = new Uint32Array(0);
 
   /** The id of `term`, adding it when new. */
   idOf(term: string): number {
@@ -46,9 +55,54 @@ export class Vocabulary {
   get ids(): ReadonlyMap<string, number> {
     return this.map;
   }
+
+  /**
+   * Each id's rank in term order (ascending term strings, UTF-16 code units): `ranks()[a] <
+   * ranks()[b]` iff `terms[a] < terms[b]`. Ranks are renumbered when terms are added (the order of
+   * two terms never changes), so read a fresh array after adding terms.
+   * @returns a Uint32Array of {@link size} ranks (do not modify). Cost O(size) integer writes
+   *   and O(a log size) string comparisons after a terms were added, O(1) otherwise.
+   */
+  ranks(): Uint32Array {
+    const n = this.terms.length;
+    if (this.byTerm.length === n) return this.rank;
+    const added: number[] = [];
+    for (let id = this.byTerm.length; id < n; id++) added.push(id);
+    added.sort(this.compareTerms);
+    // each new term goes where a binary search over the old order puts it: O(a log V) string
+    // comparisons for a new terms, then plain copies
+    const old = this.byTerm;
+    const merged = new Uint32Array(n);
+    let i = 0, o = 0;
+    for (const id of added) {
+      const t = this.terms[id];
+      let lo = i, hi = old.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (this.terms[old[mid]] < t) lo = mid + 1;
+        else hi = mid;
+      }
+      merged.set(old.subarray(i, lo), o);
+      o += lo - i;
+      i = lo;
+      merged[o++] = id;
+    }
+    merged.set(old.subarray(i), o);
+    const rank = new Uint32Array(n);
+    for (let r = 0; r < n; r++) rank[merged[r]] = r;
+    this.byTerm = merged;
+    this.rank = rank;
+    return rank;
+  }
+
+  /** Compares two ids by their terms (term order); ids are distinct terms, so never 0 for a ≠ b. */
+  readonly compareTerms = (a: number, b: number): number => {
+    const x = this.terms[a], y = this.terms[b];
+    return x < y ? -1 : x > y ? 1 : 0;
+  };
 }
 
-/** Term counts of one field of one document: ids ascending, counts aligned, total tokens. */
+/** Term counts of one field of one document: ids in term order, counts aligned, total tokens. */
 export interface TermBag {
   readonly terms: Uint32Array;
   readonly tf: Uint32Array;
@@ -70,7 +124,7 @@ export function bagOf(tokens: readonly string[], vocabulary: Vocabulary): TermBa
     const id = vocabulary.idOf(t);
     counts.set(id, (counts.get(id) ?? 0) + 1);
   }
-  const ids = Uint32Array.from(counts.keys()).sort();
+  const ids = Uint32Array.from(counts.keys()).sort(vocabulary.compareTerms);
   const tf = new Uint32Array(ids.length);
   for (let i = 0; i < ids.length; i++) tf[i] = counts.get(ids[i]) as number;
   return { terms: ids, tf, length: tokens.length };
@@ -181,7 +235,7 @@ export function corpusFromTokens(
 }
 
 /**
- * The joint document of every file: all fields' counts summed per term (ids ascending), and the
+ * The joint document of every file: all fields' counts summed per term (in term order), and the
  * joint length. This is the single-text view that VSM, rVSM and LSI use when they do not weight
  * fields apart.
  */
@@ -194,6 +248,7 @@ export function jointField(c: FileCorpus): FieldMatrix {
   const tf: number[] = [];
   const length = new Uint32Array(n);
   const acc = new Map<number, number>();
+  const rank = c.vocabulary.ranks();
   for (let d = 0; d < n; d++) {
     acc.clear();
     let len = 0;
@@ -201,7 +256,7 @@ export function jointField(c: FileCorpus): FieldMatrix {
       for (let p = fm.start[d]; p < fm.start[d + 1]; p++) acc.set(fm.term[p], (acc.get(fm.term[p]) ?? 0) + fm.tf[p]);
       len += fm.length[d];
     }
-    const ids = [...acc.keys()].sort((a, b) => a - b);
+    const ids = [...acc.keys()].sort((a, b) => rank[a] - rank[b]);
     for (const t of ids) {
       term.push(t);
       tf.push(acc.get(t) as number);

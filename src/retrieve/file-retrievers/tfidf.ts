@@ -34,8 +34,9 @@ export function smoothIdf(df: number, n: number): number {
 }
 
 /**
- * The term-frequency part of every document: fields merged term by term (ids ascending), each
- * entry's value = Σ_f tf_f / |d_f| (`'fields'`) or Σ_f tf_f (`'joint'`). Linear in the entries.
+ * The term-frequency part of every document: fields merged term by term (in term order, as the
+ * fields: see `corpus.ts`), each entry's value = Σ_f tf_f / |d_f| (`'fields'`) or Σ_f tf_f
+ * (`'joint'`). Linear in the entries.
  */
 export function termFrequencyRows(c: FileCorpus, weighting: TfWeighting): WeightedRows {
   const n = c.ids.length;
@@ -48,6 +49,7 @@ export function termFrequencyRows(c: FileCorpus, weighting: TfWeighting): Weight
   const pos = new Uint32Array(F);
   const end = new Uint32Array(F);
   const scale = new Float64Array(F);
+  const rank = c.vocabulary.ranks();
   let out = 0;
   for (let d = 0; d < n; d++) {
     for (let f = 0; f < F; f++) {
@@ -57,9 +59,15 @@ export function termFrequencyRows(c: FileCorpus, weighting: TfWeighting): Weight
       scale[f] = weighting === 'joint' ? 1 : fm.length[d] > 0 ? 1 / fm.length[d] : 0;
     }
     for (;;) {
-      let t = 0xffffffff;
-      for (let f = 0; f < F; f++) if (pos[f] < end[f] && c.fields[f].term[pos[f]] < t) t = c.fields[f].term[pos[f]];
-      if (t === 0xffffffff) break;
+      let t = -1;
+      let r = Infinity;
+      for (let f = 0; f < F; f++) {
+        if (pos[f] < end[f] && rank[c.fields[f].term[pos[f]]] < r) {
+          t = c.fields[f].term[pos[f]];
+          r = rank[t];
+        }
+      }
+      if (t < 0) break;
       let v = 0;
       for (let f = 0; f < F; f++) {
         if (pos[f] < end[f] && c.fields[f].term[pos[f]] === t) {
