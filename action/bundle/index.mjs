@@ -55731,6 +55731,60 @@ function idfOf(df, docCount) {
 function topK(scores, k) {
   k = Math.min(Math.floor(k), scores.length);
   if (!(k > 0)) return [];
+  let n = 0;
+  for (let d = 0; d < scores.length; d++) {
+    const s = scores[d];
+    if (s > 0) n++;
+    else if (s !== s) return topKByHeap(scores, k);
+  }
+  const out2 = [];
+  if (n <= k) {
+    for (let d = 0; d < scores.length; d++) if (scores[d] > 0) out2.push({ doc: d, score: scores[d] });
+  } else {
+    const positive = new Float64Array(n);
+    for (let d = 0, i2 = 0; d < scores.length; d++) if (scores[d] > 0) positive[i2++] = scores[d];
+    const kth = kthLargest(positive, k);
+    let atKth = k;
+    for (let d = 0; d < scores.length; d++) if (scores[d] > kth) atKth--;
+    for (let d = 0; d < scores.length; d++) {
+      const s = scores[d];
+      if (s > kth) out2.push({ doc: d, score: s });
+      else if (s === kth && atKth > 0) {
+        out2.push({ doc: d, score: s });
+        atKth--;
+      }
+    }
+  }
+  out2.sort((a, c) => c.score - a.score || a.doc - c.doc);
+  return out2;
+}
+function kthLargest(xs, k) {
+  let lo = 0, hi = xs.length - 1;
+  const want = k - 1;
+  for (; ; ) {
+    if (lo === hi) return xs[lo];
+    const a = xs[lo], b = xs[lo + hi >> 1], c = xs[hi];
+    const pivot = a < b ? b < c ? b : a < c ? c : a : a < c ? a : b < c ? c : b;
+    let gt = lo, i2 = lo, lt = hi;
+    while (i2 <= lt) {
+      const x = xs[i2];
+      if (x > pivot) {
+        xs[i2] = xs[gt];
+        xs[gt] = x;
+        gt++;
+        i2++;
+      } else if (x < pivot) {
+        xs[i2] = xs[lt];
+        xs[lt] = x;
+        lt--;
+      } else i2++;
+    }
+    if (want < gt) hi = gt - 1;
+    else if (want <= lt) return pivot;
+    else lo = lt + 1;
+  }
+}
+function topKByHeap(scores, k) {
   const heapDoc = new Int32Array(k);
   const heapScore = new Float64Array(k);
   let size = 0;
@@ -56245,12 +56299,17 @@ var Localizer = class {
     const { scores, reasons, evidence, functionless = [] } = this.scoreAll(query, opts.signals);
     const hits = topK(scores, depth);
     const seen = /* @__PURE__ */ new Set();
+    const paths = /* @__PURE__ */ new Set();
+    const moduleIds = /* @__PURE__ */ new Set();
     const ranked = [];
     for (const h of hits) {
+      if (ranked.length >= top && paths.size >= top && moduleIds.size >= top) break;
       const u = this.units[h.doc];
       const id = unitId(u);
       if (seen.has(id)) continue;
       seen.add(id);
+      paths.add(u.path);
+      moduleIds.add(moduleIdOf(u.path, u.qualifiedName));
       ranked.push({ id, path: u.path, qualifiedName: u.qualifiedName, score: h.score, doc: h.doc });
     }
     const rolled = rollUp(ranked, top);

@@ -119,12 +119,65 @@ export interface Hit {
 /**
  * The `k` highest-scoring documents with score > 0, best first; ties keep document order
  * (lower id first, i.e. corpus order: path, then line). A `k` above the number of documents
- * means all of them (the heap is never bigger than the documents).
- * Uses a bounded min-heap: O(D log k).
+ * means all of them.
+ * The k-th best score is found by selection (O(D) expected), then the documents above it and
+ * the first ones at it are kept and sorted: O(D + k log k), the same list a bounded heap gives.
  */
 export function topK(scores: Float32Array, k: number): Hit[] {
   k = Math.min(Math.floor(k), scores.length);
   if (!(k > 0)) return [];
+  let n = 0;
+  for (let d = 0; d < scores.length; d++) {
+    const s = scores[d];
+    if (s > 0) n++;
+    else if (s !== s) return topKByHeap(scores, k); // NaN: no order to select by
+  }
+  const out: Hit[] = [];
+  if (n <= k) {
+    for (let d = 0; d < scores.length; d++) if (scores[d] > 0) out.push({ doc: d, score: scores[d] });
+  } else {
+    const positive = new Float64Array(n);
+    for (let d = 0, i = 0; d < scores.length; d++) if (scores[d] > 0) positive[i++] = scores[d];
+    const kth = kthLargest(positive, k);
+    let atKth = k;
+    for (let d = 0; d < scores.length; d++) if (scores[d] > kth) atKth--;
+    for (let d = 0; d < scores.length; d++) {
+      const s = scores[d];
+      if (s > kth) out.push({ doc: d, score: s });
+      else if (s === kth && atKth > 0) {
+        out.push({ doc: d, score: s });
+        atKth--;
+      }
+    }
+  }
+  out.sort((a, c) => c.score - a.score || a.doc - c.doc);
+  return out;
+}
+
+/** The k-th largest value of `xs` (1 ≤ k ≤ length; reorders xs): quickselect, three-way partitions. */
+function kthLargest(xs: Float64Array, k: number): number {
+  let lo = 0, hi = xs.length - 1;
+  const want = k - 1; // index in descending order
+  for (;;) {
+    if (lo === hi) return xs[lo];
+    const a = xs[lo], b = xs[(lo + hi) >> 1], c = xs[hi];
+    const pivot = a < b ? (b < c ? b : a < c ? c : a) : (a < c ? a : b < c ? c : b);
+    // [lo, gt) > pivot, [gt, i) === pivot, (lt, hi] < pivot
+    let gt = lo, i = lo, lt = hi;
+    while (i <= lt) {
+      const x = xs[i];
+      if (x > pivot) { xs[i] = xs[gt]; xs[gt] = x; gt++; i++; }
+      else if (x < pivot) { xs[i] = xs[lt]; xs[lt] = x; lt--; }
+      else i++;
+    }
+    if (want < gt) hi = gt - 1;
+    else if (want <= lt) return pivot;
+    else lo = lt + 1;
+  }
+}
+
+/** {@link topK} by a bounded min-heap (O(D log k)): for scores with a NaN, which selection cannot order. */
+function topKByHeap(scores: Float32Array, k: number): Hit[] {
   const heapDoc = new Int32Array(k);
   const heapScore = new Float64Array(k);
   let size = 0;

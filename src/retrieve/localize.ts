@@ -202,13 +202,20 @@ export class Localizer {
     const { scores, reasons, evidence, functionless = [] } = this.scoreAll(query, opts.signals);
     const hits = topK(scores, depth);
     // A name defined twice in one file (e.g. in both branches of an `if`) ranks once, at its best.
+    // Only the head of the ranking is read: the `top` functions, and the functions up to where the
+    // roll-up has `top` files and `top` modules (their first occurrences, and so their best documents).
     const seen = new Set<string>();
+    const paths = new Set<string>();
+    const moduleIds = new Set<string>();
     const ranked = [];
     for (const h of hits) {
+      if (ranked.length >= top && paths.size >= top && moduleIds.size >= top) break;
       const u = this.units[h.doc];
       const id = unitId(u);
       if (seen.has(id)) continue;
       seen.add(id);
+      paths.add(u.path);
+      moduleIds.add(moduleIdOf(u.path, u.qualifiedName));
       ranked.push({ id, path: u.path, qualifiedName: u.qualifiedName, score: h.score, doc: h.doc });
     }
     const rolled = rollUp(ranked, top);

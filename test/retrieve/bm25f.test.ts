@@ -69,3 +69,20 @@ test('a wrong number of field weights is refused', () => {
   b.add([m({ a: 1 }), m({ a: 1 })]);
   assert.throws(() => new Bm25fScorer(b.build(), { weights: [1] }), /needs 2 field weights/);
 });
+
+test('topK by selection is the sorted list cut at k, ties at the cut in document order (random scores with many ties)', () => {
+  let seed = 7;
+  const rand = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+  const reference = (scores: Float32Array, k: number) => [...scores].map((score, doc) => ({ doc, score }))
+    .filter((h) => h.score > 0).sort((a, b) => b.score - a.score || a.doc - b.doc).slice(0, k);
+  for (let round = 0; round < 200; round++) {
+    const n = 1 + Math.floor(rand() * 300);
+    const levels = 1 + Math.floor(rand() * 8); // few distinct values: ties at the cut
+    const scores = Float32Array.from({ length: n }, () => (rand() < 0.2 ? 0 : Math.floor(rand() * levels) / 3 + (rand() < 0.5 ? 0 : 0.125)));
+    for (const k of [1, 2, Math.floor(n / 3) + 1, n - 1, n, n + 5]) assert.deepEqual(topK(scores, k), reference(scores, k), `n ${n} k ${k}`);
+  }
+  const withNaN = Float32Array.from([0.5, Number.NaN, 0.7, 0, 0.5]);
+  // a NaN (never made by scoreAll) gets the bounded heap's answer, as before: no throw, no loop
+  assert.deepEqual(topK(withNaN, 2).map((h) => h.doc), [1, 2]);
+  assert.deepEqual(topK(withNaN, 5).map((h) => h.doc).sort(), [0, 1, 2, 4]);
+});
