@@ -11,6 +11,7 @@ import { registerMcpRoute } from '../service/mcp/http-route.js';
 import { watchDefaultBranches, WATCH_INTERVAL_BOUNDS, type Watch } from '../service/watch.js';
 import { WorkerBackend } from '../service/worker-backend.js';
 import { wholeOption } from './options.js';
+import { onStopSignal } from './stop-signals.js';
 
 /** `issueloc serve`: the warm HTTP service (src/service/). */
 export function registerServeCommand(program: Command): void {
@@ -75,10 +76,8 @@ async function serve(config: ServiceConfig, o: ServeOptions): Promise<void> {
     throw new IssuelocError(`cannot listen on ${o.host}:${o.port}: ${err.code ?? err.message}`);
   }
   process.stdout.write(`issueloc: serving ${[...config.repositories.keys()].join(', ')} on ${address}\n`);
-  const stopped = new Promise<NodeJS.Signals>((resolve) => {
-    process.once('SIGTERM', () => resolve('SIGTERM'));
-    process.once('SIGINT', () => resolve('SIGINT'));
-  });
+  let removeSignals = () => {};
+  const stopped = new Promise<NodeJS.Signals>((resolve) => { removeSignals = onStopSignal(resolve); });
   if (o.warm) {
     backend.warmDefaults().then(
       () => process.stderr.write('issueloc: default revisions indexed\n'),
@@ -100,6 +99,7 @@ async function serve(config: ServiceConfig, o: ServeOptions): Promise<void> {
   } finally {
     clearTimeout(cut);
     await backend.close();
+    removeSignals();
   }
 }
 
