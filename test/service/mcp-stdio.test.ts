@@ -89,6 +89,9 @@ test('the tools, a ranking with line ranges, an item explained, bad calls as one
       ['localize', { issue: ISSUE, top: 500 }, /^localize: invalid arguments: Too big: expected number to be <=50 at top$/],
       ['localize', { issue: ISSUE, top: 0, level: 'x' }, /^localize: invalid arguments: .* at level; .* at top$/],
       ['localize', { issue: ISSUE, model: 'nope' }, /^unknown model 'nope'/],
+      ['localize', { issue: ISSUE, frobnicate: 1 }, /^localize: invalid arguments: .*frobnicate/],
+      ['explain_item', { item: 'pkg/parse.py:parse_date', issue: ISSUE, frobnicate: 1 }, /^explain_item: invalid arguments: .*frobnicate/],
+      ['list_repositories', { frobnicate: 1 }, /^list_repositories: invalid arguments: .*frobnicate/],
       ['localize', { issue: 'the and of' }, /no searchable word/],
       ['explain_item', { item: 'pkg/none.py:nothing', issue: ISSUE }, /^item 'pkg\/none\.py:nothing' is not among the top 50/],
     ];
