@@ -45998,8 +45998,10 @@ function parseBackendSpec(value, option, kinds) {
     const hash = rest.lastIndexOf("#");
     const url = hash < 0 ? "" : rest.slice(0, hash);
     const model = hash < 0 ? "" : rest.slice(hash + 1);
-    if (!/^https?:\/\/[^\s]+$/.test(url) || !URL.canParse(url) || model === "") {
-      throw new IssuelocError(`${option}: '${value}' needs a URL and a model name, e.g. openai:http://localhost:8000/v1#my-model`);
+    const example = "e.g. openai:http://localhost:8000/v1#my-model";
+    if (url === "" || model === "") throw new IssuelocError(`${option}: '${value}' needs a URL and a model name, ${example}`);
+    if (!/^https?:\/\/[^\s]+$/.test(url) || !URL.canParse(url)) {
+      throw new IssuelocError(`${option}: '${value}': the URL '${url}' must be a valid http:// or https:// URL, ${example}`);
     }
     return { kind, url, model };
   }
@@ -52510,13 +52512,15 @@ async function withBuildLock(dir, opts, build) {
       if (PERMISSION.has(code)) throw notWritable(code);
       if (code !== "ELOCKED") throw new IssuelocError(`cannot lock cache folder ${dir} (${code || e.message})`);
     }
-    const holder = owner ? `${owner.what} (pid ${owner.pid}${local ? "" : ` on ${owner.host}`})` : "in this cache";
+    const ours = local && owner.pid === process.pid;
+    const holder = !owner ? "in this cache" : ours ? owner.what : `${owner.what} (pid ${owner.pid}${local ? "" : ` on ${owner.host}`})`;
+    const who = ours ? "another thread of this process" : "another issueloc process";
     if (Date.now() >= deadline) {
-      throw new IssuelocError(`gave up after ${Math.round(waitMs / 1e3)} s waiting for another issueloc process building ${holder} in ${dir}; set ISSUELOC_LOCK_WAIT (seconds) to wait longer`);
+      throw new IssuelocError(`gave up after ${Math.round(waitMs / 1e3)} s waiting for ${who} building ${holder} in ${dir}; set ISSUELOC_LOCK_WAIT (seconds) to wait longer`);
     }
     if (!announced) {
       announced = true;
-      (opts.onWait ?? ((l) => process.stderr.write(l)))(`issueloc: waiting for another issueloc process building ${holder}\u2026
+      (opts.onWait ?? ((l) => process.stderr.write(l)))(`issueloc: waiting for ${who} building ${holder}\u2026
 `);
     }
     await sleep2(Math.min(500, Math.max(0, deadline - Date.now())));
@@ -54600,11 +54604,11 @@ var GitRepo = class _GitRepo {
     if (rev.length === 0 || rev.startsWith("-") || /[\s\0]/.test(rev)) {
       throw new IssuelocError(`unknown revision '${rev}' in ${this.path}`);
     }
-    const ok = await this.exec(["rev-parse", "--verify", "--quiet", "--end-of-options", `${rev}^{commit}`]);
-    if (ok.code === 0) return ok.stdout.toString("utf8").trim();
     const any = await this.exec(["rev-parse", "--verify", "--quiet", "--end-of-options", rev]);
     if (any.code === 0) {
       const sha = any.stdout.toString("utf8").trim();
+      const ok = await this.exec(["rev-parse", "--verify", "--quiet", "--end-of-options", `${sha}^{commit}`]);
+      if (ok.code === 0) return ok.stdout.toString("utf8").trim();
       const type = await this.exec(["cat-file", "-t", sha]);
       if (type.code === 0) {
         throw new IssuelocError(`'${rev}' is a ${type.stdout.toString("utf8").trim()}, not a commit, in ${this.path}`);

@@ -16,6 +16,7 @@ import { readIssues } from '../issues/read.js';
 import { openLocalizer } from '../pipeline/localizer.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { RESULT_FILE } from './result-file.js';
+import { MAX_ISSUE_FILE_BYTES, parseIssueLine } from './issue-line.js';
 import type { DatasetJob, IndexJob, LocalizeJob } from './job-spec.js';
 
 /** `dataset build`: result.jsonl holds the records; result.dropped.jsonl and result.meta.json beside. */
@@ -42,12 +43,6 @@ export async function runIndexJob(spec: IndexJob, dir: string): Promise<void> {
   const { stats } = opened.codeIndex;
   writeFileAtomic(join(dir, RESULT_FILE), [toJsonl([{ repo: spec.repo, commit: opened.commit, files: stats.files, documents: stats.units, skipped: stats.skipped }])]);
 }
-
-/** The most issue lines a localize job reads. */
-const MAX_ISSUE_FILE_BYTES = 256 << 20;
-
-/** One issue line of a localize JSONL. */
-interface IssueLine { id?: unknown; text?: unknown; title?: unknown; body?: unknown; rev?: unknown }
 
 /**
  * `localize`: result.jsonl has one line per issue of the shard, in file order:
@@ -76,17 +71,4 @@ export async function runLocalizeJob(spec: LocalizeJob, dir: string): Promise<vo
     await localizer.close();
   }
   writeFileAtomic(join(dir, RESULT_FILE), [toJsonl(out)]);
-}
-
-function parseIssueLine(text: string, where: string): IssueLine {
-  let v: unknown;
-  try {
-    v = JSON.parse(text);
-  } catch {
-    throw new IssuelocError(`${where}: not valid JSON`);
-  }
-  if (!v || typeof v !== 'object' || Array.isArray(v)) throw new IssuelocError(`${where}: not a JSON object`);
-  const line = v as IssueLine;
-  if (typeof line.text !== 'string' && typeof line.title !== 'string') throw new IssuelocError(`${where}: no "text" nor "title"`);
-  return line;
 }

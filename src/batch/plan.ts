@@ -9,6 +9,7 @@ import { IssuelocError } from '../errors.js';
 import type { IndexSettings } from '../index/code-index.js';
 import { readRows } from '../dataset/import/rows.js';
 import { GitRepo } from '../repo/git.js';
+import { MAX_ISSUE_FILE_BYTES, parseIssueLine } from './issue-line.js';
 import { jobId, sha256, type BatchJob, type JobSpec } from './job-spec.js';
 
 /** Most bytes of an input file digested into a job id. */
@@ -81,6 +82,7 @@ export async function planLocalizeJobs(
   const path = resolve(issues);
   const digest = fileDigest(path);
   const [commit] = await resolveCommits(resolve(repo), [opts.rev]);
+  await checkIssueLines(resolve(repo), path);
   const jobs: BatchJob[] = [];
   for (let shard = 0; shard < opts.shards; shard++) {
     jobs.push(jobOf({
@@ -89,6 +91,34 @@ export async function planLocalizeJobs(
     }, [digest], results));
   }
   return jobs;
+}
+
+/**
+ * Every line of the JSONL `path` parses and its `"rev"`, if any, names a commit of `repo`.
+ * @throws IssuelocError naming `file:line` (and the revision) for the first bad line.
+ */
+async function checkIssueLines(repo: string, path: string): Promise<void> {
+  if (statSync(path).size > MAX_ISSUE_FILE_BYTES) throw new IssuelocError(`${path}: over ${MAX_ISSUE_FILE_BYTES} bytes`);
+  const lines = readFileSync(path, 'utf8').split('\n');
+  const git = await GitRepo.open(repo);
+  try {
+    const good = new Set<string>();
+    for (let i = 0; i < lines.length; i++) {
+      if (lines[i].trim() === '') continue;
+      const where = `${path}:${i + 1}`;
+      const rev = parseIssueLine(lines[i], where).rev;
+      if (typeof rev !== 'string' || good.has(rev)) continue;
+      try {
+        await git.resolveCommit(rev);
+      } catch (e) {
+        if (e instanceof IssuelocError) throw new IssuelocError(`${where}: "rev": ${e.message}`);
+        throw e;
+      }
+      good.add(rev);
+    }
+  } finally {
+    await git.close();
+  }
 }
 
 /**

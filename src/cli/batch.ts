@@ -19,6 +19,7 @@ import { VARIANTS } from '../dataset/variants.js';
 import { PAPER_RETRIEVERS, parseRetrieverList } from '../retrieve/file-retrievers/registry.js';
 import { progressBar } from '../util/progress-bar.js';
 import { indexOptions, parseIndexSettings, wholeOption } from './options.js';
+import { onStopSignal } from './stop-signals.js';
 
 const DEFAULT_RESULTS = 'issueloc-batch';
 
@@ -140,17 +141,14 @@ function registerWorker(batch: Command): void {
     .action(async (o) => {
       const connection = (await connect(o))!;
       const stop = new AbortController();
-      const onSignal = () => stop.abort();
-      process.once('SIGTERM', onSignal);
-      process.once('SIGINT', onSignal);
+      const removeSignals = onStopSignal(() => stop.abort());
       try {
         await (await redisQueue()).runQueueWorker(connection, {
           concurrency: o.concurrency, untilEmpty: o.untilEmpty === true, lockMs: o.lockMs, stalledMs: o.stalledMs, signal: stop.signal,
           onJob: (job, outcome, message) => process.stdout.write(`${outcome} ${job.id}${message ? `: ${message}` : ''}\n`),
         });
       } finally {
-        process.off('SIGTERM', onSignal);
-        process.off('SIGINT', onSignal);
+        removeSignals();
       }
     });
 }

@@ -19,7 +19,7 @@ export function registerCommentCommand(program: Command): void {
     .option('--event <file>', 'the event payload (default: GITHUB_EVENT_PATH)')
     .option('--event-name <name>', 'the event name (default: GITHUB_EVENT_NAME; unset: told by the payload)')
     .option('--repo <path>', 'the checked-out git repository', '.')
-    .option('--rev <rev>', 'base commit to rank (default: the checked-out commit)', 'HEAD')
+    .addOption(new Option('--rev <rev>', 'base commit to rank').default('HEAD', 'HEAD, the checked-out commit'))
     .option('--repository <owner/name>', 'the GitHub repository (default: GITHUB_REPOSITORY, else the payload\'s)')
     .option('--api-url <url>', 'REST API root (default: GITHUB_API_URL, else https://api.github.com)')
     .option('--server-url <url>', 'web root for the links (default: GITHUB_SERVER_URL, else https://github.com)')

@@ -60,6 +60,8 @@ export function buildProgram(): Command {
     .version(packageVersion())
     .showHelpAfterError(false)
     .addHelpText('after', `\n${EXIT_CODES_HELP}`)
+    // usage errors read as every other error: `issueloc: …` (commander says `error: …`); inherited by the commands
+    .configureOutput({ outputError: (text, write) => write(text.replace(/^error: /, 'issueloc: ')) })
     .exitOverride();
   registerLocalizeCommand(program);
   registerIndexCommand(program);

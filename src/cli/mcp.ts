@@ -8,6 +8,7 @@ import { CONFIG_FILE_NAMES, loadServiceConfig, type ServiceLimits } from '../ser
 import { LocalizerPool } from '../service/localizer-pool.js';
 import { McpTools, oneLine } from '../service/mcp/tools.js';
 import { wholeOption } from './options.js';
+import { onStopSignal } from './stop-signals.js';
 
 const warn = (m: string) => process.stderr.write(`issueloc: warning: ${m}\n`);
 
@@ -37,11 +38,11 @@ export function registerMcpCommand(program: Command): void {
       const tools = new McpTools({ config, backend: new InProcessBackend(pool) }, { onError: (m) => process.stderr.write(`issueloc: ${m}\n`) });
       const server = tools.server();
       const transport = new StdioServerTransport();
+      let removeSignals = () => {};
       const closed = new Promise<void>((resolve) => {
         transport.onclose = resolve;
         process.stdin.once('end', resolve);
-        process.once('SIGTERM', resolve);
-        process.once('SIGINT', resolve);
+        removeSignals = onStopSignal(() => resolve());
       });
       await server.connect(transport);
       // the default commits are indexed now, so the agent's first call finds them warm
@@ -52,6 +53,7 @@ export function registerMcpCommand(program: Command): void {
       await server.close().catch(() => undefined);
       await tools.close();
       await pool.close();
+      removeSignals();
     });
 }
 

@@ -11,6 +11,7 @@ import { registerMcpRoute } from '../service/mcp/http-route.js';
 import { watchDefaultBranches, WATCH_INTERVAL_BOUNDS, type Watch } from '../service/watch.js';
 import { WorkerBackend } from '../service/worker-backend.js';
 import { wholeOption } from './options.js';
+import { onStopSignal } from './stop-signals.js';
 
 /** `issueloc serve`: the warm HTTP service (src/service/). */
 export function registerServeCommand(program: Command): void {
@@ -22,7 +23,7 @@ export function registerServeCommand(program: Command): void {
     .option('--cache-dir <path>', 'cache folder of every repository (default: each repository\'s own, ISSUELOC_CACHE_DIR)')
     .option('--host <address>', 'address to listen on', '127.0.0.1')
     .option('--port <n>', 'port to listen on (0: any free one; the address is printed)', wholeOption('--port', 0, 65535), 8787)
-    .option('--token-env <name>', 'environment variable holding a bearer token every request but /healthz must bring')
+    .option('--token-env <name>', 'environment variable holding a bearer token every request must bring but /healthz, /openapi.json and the web page\'s files (/, /web/app.js, /web/style.css)')
     .option('--workers <n>', 'worker threads running the queries (0: on the HTTP thread)', wholeOption('--workers', 0, 64), 0)
     .option('--replicas <n>', 'with --workers: threads per repository (default: all)', wholeOption('--replicas', 1, 64))
     .addOption(new Option('--watch [seconds]', `re-index each repository's default revision when it moves, polling every so many seconds (${WATCH_INTERVAL_BOUNDS.min}-${WATCH_INTERVAL_BOUNDS.max})`).argParser(wholeOption('--watch', WATCH_INTERVAL_BOUNDS.min, WATCH_INTERVAL_BOUNDS.max)).preset(30))
@@ -75,10 +76,8 @@ async function serve(config: ServiceConfig, o: ServeOptions): Promise<void> {
     throw new IssuelocError(`cannot listen on ${o.host}:${o.port}: ${err.code ?? err.message}`);
   }
   process.stdout.write(`issueloc: serving ${[...config.repositories.keys()].join(', ')} on ${address}\n`);
-  const stopped = new Promise<NodeJS.Signals>((resolve) => {
-    process.once('SIGTERM', () => resolve('SIGTERM'));
-    process.once('SIGINT', () => resolve('SIGINT'));
-  });
+  let removeSignals = () => {};
+  const stopped = new Promise<NodeJS.Signals>((resolve) => { removeSignals = onStopSignal(resolve); });
   if (o.warm) {
     backend.warmDefaults().then(
       () => process.stderr.write('issueloc: default revisions indexed\n'),
@@ -100,6 +99,7 @@ async function serve(config: ServiceConfig, o: ServeOptions): Promise<void> {
   } finally {
     clearTimeout(cut);
     await backend.close();
+    removeSignals();
   }
 }
 

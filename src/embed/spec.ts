@@ -38,8 +38,10 @@ export function parseBackendSpec(value: string, option: string, kinds: readonly 
     const hash = rest.lastIndexOf('#');
     const url = hash < 0 ? '' : rest.slice(0, hash);
     const model = hash < 0 ? '' : rest.slice(hash + 1);
-    if (!/^https?:\/\/[^\s]+$/.test(url) || !URL.canParse(url) || model === '') {
-      throw new IssuelocError(`${option}: '${value}' needs a URL and a model name, e.g. openai:http://localhost:8000/v1#my-model`);
+    const example = 'e.g. openai:http://localhost:8000/v1#my-model';
+    if (url === '' || model === '') throw new IssuelocError(`${option}: '${value}' needs a URL and a model name, ${example}`);
+    if (!/^https?:\/\/[^\s]+$/.test(url) || !URL.canParse(url)) {
+      throw new IssuelocError(`${option}: '${value}': the URL '${url}' must be a valid http:// or https:// URL, ${example}`);
     }
     return { kind, url, model };
   }

@@ -8,7 +8,8 @@
  * holder) and beside it `<dir>.owner`, JSON {pid, host, what, token} of the holder.
  * - permission errors (EACCES, EPERM, EROFS) fail at once with one line naming the folder;
  * - a waiter says once on stderr whom it waits for
- *   (`issueloc: waiting for another issueloc process building <what> (pid N)…`);
+ *   (`issueloc: waiting for another issueloc process building <what> (pid N)…`, or `another
+ *   thread of this process` when the holder's pid is ours);
  * - a holder on this host whose pid is gone (kill -9) is taken over at once; a holder of another
  *   host, or one that left no owner file, counts as dead after 30 s without a refresh (5 min for a
  *   live pid of this host, whose event loop may be busy parsing);
@@ -102,14 +103,17 @@ export async function withBuildLock<T>(dir: string, opts: BuildLockOptions, buil
       if (PERMISSION.has(code)) throw notWritable(code);
       if (code !== 'ELOCKED') throw new IssuelocError(`cannot lock cache folder ${dir} (${code || (e as Error).message})`);
     }
-    const holder = owner ? `${owner.what} (pid ${owner.pid}${local ? '' : ` on ${owner.host}`})` : 'in this cache';
+    // a worker thread of this very process (serve --workers) holds the same pid
+    const ours = local && owner.pid === process.pid;
+    const holder = !owner ? 'in this cache' : ours ? owner.what : `${owner.what} (pid ${owner.pid}${local ? '' : ` on ${owner.host}`})`;
+    const who = ours ? 'another thread of this process' : 'another issueloc process';
     if (Date.now() >= deadline) {
-      throw new IssuelocError(`gave up after ${Math.round(waitMs / 1000)} s waiting for another issueloc process building ${holder} in ${dir}; ` +
+      throw new IssuelocError(`gave up after ${Math.round(waitMs / 1000)} s waiting for ${who} building ${holder} in ${dir}; ` +
         'set ISSUELOC_LOCK_WAIT (seconds) to wait longer');
     }
     if (!announced) {
       announced = true;
-      (opts.onWait ?? ((l) => process.stderr.write(l)))(`issueloc: waiting for another issueloc process building ${holder}…\n`);
+      (opts.onWait ?? ((l) => process.stderr.write(l)))(`issueloc: waiting for ${who} building ${holder}…\n`);
     }
     await sleep(Math.min(500, Math.max(0, deadline - Date.now())));
   }

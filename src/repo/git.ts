@@ -91,12 +91,12 @@ export class GitRepo {
     if (rev.length === 0 || rev.startsWith('-') || /[\s\0]/.test(rev)) {
       throw new IssuelocError(`unknown revision '${rev}' in ${this.path}`);
     }
-    const ok = await this.exec(['rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`]);
-    if (ok.code === 0) return ok.stdout.toString('utf8').trim();
-
+    // resolved first, then peeled: `REV^{commit}` would break `:/text` revisions (a commit message search)
     const any = await this.exec(['rev-parse', '--verify', '--quiet', '--end-of-options', rev]);
     if (any.code === 0) {
       const sha = any.stdout.toString('utf8').trim();
+      const ok = await this.exec(['rev-parse', '--verify', '--quiet', '--end-of-options', `${sha}^{commit}`]);
+      if (ok.code === 0) return ok.stdout.toString('utf8').trim();
       const type = await this.exec(['cat-file', '-t', sha]);
       if (type.code === 0) {
         throw new IssuelocError(`'${rev}' is a ${type.stdout.toString('utf8').trim()}, not a commit, in ${this.path}`);

@@ -62,7 +62,9 @@ export async function assertFullRepository(repo: string): Promise<void> {
  */
 export async function resolveRevision(repo: string, rev: string): Promise<string> {
   try {
-    return (await gitText(['-C', repo, 'rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`])).trim();
+    // resolved first, then peeled: `REV^{commit}` would break `:/text` revisions (a commit message search)
+    const sha = (await gitText(['-C', repo, 'rev-parse', '--verify', '--quiet', '--end-of-options', rev])).trim();
+    return (await gitText(['-C', repo, 'rev-parse', '--verify', '--quiet', '--end-of-options', `${sha}^{commit}`])).trim();
   } catch {
     throw new IssuelocError(`unknown revision '${rev}' in ${repo}`);
   }

@@ -78,6 +78,18 @@ test('localize shards give the rankings openLocalizer gives, collected in issue-
   }
 });
 
+test('enqueue localize checks each line\'s "rev": one line naming file:line and the revision, exit 2, no job run', async () => {
+  const jsonl = join(dir, 'bad-rev.jsonl');
+  writeFileSync(jsonl, [{ text: 'parseDate fails' }, { text: 'renderRows', rev: repo.sha('A') }, { text: 'rows', rev: 'no-such-branch' }].map((l) => JSON.stringify(l)).join('\n') + '\n');
+  const results = join(dir, 'bad-rev-results');
+  const r = await runCli(['batch', 'enqueue', 'localize', '--repo', repo.dir, '--issues', jsonl, '--results', results, '--shards', '2']);
+  assert.equal(r.code, 2, r.err);
+  assert.equal(r.err, `issueloc: ${jsonl}:3: "rev": unknown revision 'no-such-branch' in ${repo.dir}\n`);
+  assert.equal(existsSync(join(results, 'jobs')), false, 'no job ran');
+  writeFileSync(jsonl, `${JSON.stringify({ text: 'x', rev: 7 })}\n`);
+  await assert.rejects(planLocalizeJobs(repo.dir, jsonl, results, { shards: 1, top: 5, rev: 'HEAD' }), { message: `${jsonl}:1: "rev" must be a string (a git revision)` });
+});
+
 test('a failing attempt is retried with back-off, then parked with its error; bad input is parked at once', async () => {
   const results = join(dir, 'failing');
   const jobs = await planIndexJobs([{ repo: repo.dir, rev: 'HEAD' }], results, { cacheDir: join(dir, 'fail-cache') });

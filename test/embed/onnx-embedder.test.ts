@@ -64,6 +64,7 @@ test('openEmbedder reads onnx:/openai:/none specs; bad specs are one-line errors
   assert.equal(await openEmbedder('none'), undefined);
   assert.deepEqual(parseBackendSpec('openai:http://localhost:8000/v1#code-embed', '--embedder', ['openai']), { kind: 'openai', url: 'http://localhost:8000/v1', model: 'code-embed' });
   assert.throws(() => parseBackendSpec('openai:http://localhost:8000/v1', '--embedder', ['openai']), /needs a URL and a model name/);
+  assert.throws(() => parseBackendSpec('openai:ftp://x/v1#m', '--embedder', ['openai']), /--embedder: 'openai:ftp:\/\/x\/v1#m': the URL 'ftp:\/\/x\/v1' must be a valid http:\/\/ or https:\/\/ URL/);
   assert.throws(() => parseBackendSpec('tfidf:x', '--embedder', ['none', 'onnx', 'openai']), /--embedder: cannot read 'tfidf:x' \(forms: none, onnx:<path>, openai:<url>#<model>\)/);
   await assert.rejects(openEmbedder(`onnx:${join(dir, 'nothing-here')}`), /model folder not found/);
 });

@@ -40,9 +40,10 @@ test('the bundle carries every grammar of the extraction specs', () => {
   }
 });
 
-test('action.yml runs the bundle on node20 and declares every input the entry reads', () => {
+test('action.yml runs the bundle on node24 (built for node20 and up) and declares every input the entry reads', () => {
   const yml = readFileSync(join(root, 'action.yml'), 'utf8');
-  assert.match(yml, /^runs:\n {2}using: node20\n {2}main: action\/bundle\/index\.mjs\n/m);
+  assert.match(yml, /^runs:\n {2}using: node24\n {2}main: action\/bundle\/index\.mjs\n/m);
+  assert.match(readFileSync(join(root, 'action/build.mjs'), 'utf8'), /target: 'node20'/, 'the bundle still runs on Node 20');
   const declared = new Set([...(/^inputs:\n((?: {2}.*\n)+)/m.exec(yml)![1].matchAll(/^ {2}([a-z-]+):$/gm))].map((m) => m[1]));
   const read = new Set([...readFileSync(join(root, 'src/forge/action.ts'), 'utf8').matchAll(/(?:getInput|wholeInput)\('([a-z-]+)'/g)].map((m) => m[1]));
   assert.deepEqual([...read].sort(), [...declared].sort());

@@ -151,5 +151,5 @@ test('bad endpoint options exit 2 with one line', async () => {
   assert.match(reasons[0].stderr, /^issueloc: --deadline takes a number > 0 and ≤ 86400, got '0'\n$/);
   assert.match(reasons[1].stderr, /--embedder-timeout takes a number > 0/);
   assert.match(reasons[2].stderr, /--rerank-retries takes a whole number from 0 to 100, got '-1'/);
-  assert.match(reasons[3].stderr, /--embedder: 'openai:http:\/\/\[bad#m' needs a URL and a model name/);
+  assert.match(reasons[3].stderr, /--embedder: 'openai:http:\/\/\[bad#m': the URL 'http:\/\/\[bad' must be a valid http:\/\/ or https:\/\/ URL/);
 });

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { GitRepo } from '../../src/repo/git.js';
+import { resolveRevision } from '../../src/repo/log-walk.js';
 import { IssuelocError } from '../../src/errors.js';
 import { cleanup, commitFiles, git, tempDir } from './git-fixture.js';
 
@@ -73,6 +74,18 @@ describe('GitRepo', () => {
     const absent = 'c0ffee'.repeat(6) + 'c0ff';
     await assert.rejects(repo.resolveCommit(absent), { message: `commit ${absent} is not in ${work}` });
     await repo.close();
+  });
+
+  test('resolves a commit message search (:/text) and an annotated tag to their commits', async () => {
+    git(work, 'tag', '-a', '-m', 'release one', 'v-first', first);
+    const repo = await GitRepo.open(work);
+    assert.equal(await repo.resolveCommit(':/first'), first);
+    assert.equal(await repo.resolveCommit(':/^second'), git(work, 'rev-parse', 'HEAD~1'));
+    assert.equal(await repo.resolveCommit('v-first'), first);
+    await assert.rejects(repo.resolveCommit(':/nomessagelikethis'), { message: `unknown revision ':/nomessagelikethis' in ${work}` });
+    await repo.close();
+    assert.equal(await resolveRevision(work, ':/first'), first);
+    assert.equal(await resolveRevision(work, 'v-first'), first);
   });
 
   test('an empty repository (no commit yet) is named as such, work tree or bare', async () => {

@@ -3,6 +3,7 @@
 // as tool errors of one line by a server that goes on answering.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -88,6 +89,9 @@ test('the tools, a ranking with line ranges, an item explained, bad calls as one
       ['localize', { issue: ISSUE, top: 500 }, /^localize: invalid arguments: Too big: expected number to be <=50 at top$/],
       ['localize', { issue: ISSUE, top: 0, level: 'x' }, /^localize: invalid arguments: .* at level; .* at top$/],
       ['localize', { issue: ISSUE, model: 'nope' }, /^unknown model 'nope'/],
+      ['localize', { issue: ISSUE, frobnicate: 1 }, /^localize: invalid arguments: .*frobnicate/],
+      ['explain_item', { item: 'pkg/parse.py:parse_date', issue: ISSUE, frobnicate: 1 }, /^explain_item: invalid arguments: .*frobnicate/],
+      ['list_repositories', { frobnicate: 1 }, /^list_repositories: invalid arguments: .*frobnicate/],
       ['localize', { issue: 'the and of' }, /no searchable word/],
       ['explain_item', { item: 'pkg/none.py:nothing', issue: ISSUE }, /^item 'pkg\/none\.py:nothing' is not among the top 50/],
     ];
@@ -117,5 +121,30 @@ test('without a config or --repo, the repository of the current folder is the on
     assert.equal((answer.structuredContent as { functions: { id: string }[] }).functions[0].id, 'pkg/parse.py:parse_date');
   } finally {
     await client.close();
+  }
+});
+
+test('SIGTERM after an index build (signal-exit loaded by the build lock): exit 0', async () => {
+  const child = spawn(process.execPath, [bin, 'mcp', '--repo', `demo=${repo}`, '--cache-dir', join(dir, 'cache-signal')], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => { stdout += d; });
+  child.stderr.on('data', (d) => { stderr += d; });
+  const exited = new Promise<[number | null, string | null]>((r) => child.on('exit', (code, signal) => r([code, signal])));
+  try {
+    const send = (m: object) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...m })}\n`);
+    send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '0' } } });
+    send({ method: 'notifications/initialized' });
+    send({ id: 2, method: 'tools/call', params: { name: 'localize', arguments: { issue: ISSUE } } });
+    const t0 = Date.now();
+    while (!/"id":2\b/.test(stdout)) {
+      assert.ok(Date.now() - t0 < 60_000, `no answer: ${stderr}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    assert.match(stdout, /parse_date/, 'the index is built');
+    child.kill('SIGTERM');
+    assert.deepEqual(await exited, [0, null], stderr);
+  } finally {
+    child.kill('SIGKILL');
   }
 });

@@ -18,6 +18,7 @@ before(() => {
   // enough code that indexing it takes a while: the request waiting on it is in flight at SIGTERM
   for (let i = 0; i < 60; i++) files[`pkg/m${i}.py`] = Array.from({ length: 8 }, (_, k) => `def parse_${i}_${k}(text):\n    return text.split("${k}") + [${i}]\n`).join('\n');
   commitFiles(repo, files);
+  commitFiles(repo, { 'pkg/extra.py': 'def extra(text):\n    return text\n' }, 'second commit');
 });
 after(() => cleanup(root));
 
@@ -55,6 +56,38 @@ test('SIGTERM: the request in flight is answered, then exit 0', async () => {
     assert.equal(await exited, 0, stderr);
     assert.match(stderr, /SIGTERM: finishing 1 requests in flight/);
     await assert.rejects(fetch(`${url}/healthz`), 'no longer listening');
+  } finally {
+    child.kill('SIGKILL');
+  }
+});
+
+test('SIGTERM after an index build (signal-exit loaded by the build lock): the request in flight is answered, then exit 0', async () => {
+  const child = spawn(process.execPath, [bin, 'serve', '--repo', `demo=${repo}`, '--port', '0', '--no-warm', '--cache-dir', join(root, 'cache-built')], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => { stdout += d; });
+  child.stderr.on('data', (d) => { stderr += d; });
+  const exited = new Promise<[number | null, string | null]>((r) => child.on('exit', (code, signal) => r([code, signal])));
+  try {
+    const t0 = Date.now();
+    while (!/http:\/\/\S+/.test(stdout)) {
+      assert.ok(Date.now() - t0 < 30_000, `no address printed: ${stderr}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const url = /http:\/\/\S+/.exec(stdout)![0];
+    const localize = (rev: string) => fetch(`${url}/v1/localize`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ repository: 'demo', rev, issue: 'parse_3_4 splits wrong' }) });
+    assert.equal((await localize('HEAD')).status, 200, 'the first build is done');
+    const answer = localize('HEAD~1');
+    for (;;) {
+      const h = await (await fetch(`${url}/healthz`)).json() as { inFlight: number };
+      if (h.inFlight === 1) break;
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    child.kill('SIGTERM');
+    const res = await answer;
+    assert.equal(res.status, 200);
+    assert.equal(((await res.json()) as { functions: { id: string }[] }).functions[0].id, 'pkg/m3.py:parse_3_4');
+    assert.deepEqual(await exited, [0, null], stderr);
   } finally {
     child.kill('SIGKILL');
   }

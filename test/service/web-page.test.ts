@@ -115,3 +115,27 @@ test('a dropped `gh issue view --json` file is read as the CLI reads it: title, 
   assert.equal(await page.locator('#files > li').first().getAttribute('data-id'), 'pkg/network.py');
   await page.close();
 });
+
+test('an error hides the previous answer: no rankings under the red message; no request of the page fails (a favicon)', { skip: missing }, async () => {
+  const page = await browser!.newPage();
+  const failed: string[] = [];
+  page.on('response', (r) => { if (r.status() >= 400) failed.push(`${r.status()} ${r.url()}`); });
+  page.on('requestfailed', (r) => failed.push(`failed ${r.url()}`));
+  await page.goto(server!.url + '/');
+  await page.waitForSelector('#repo option[value="demo"]', { state: 'attached', timeout: 20_000 });
+  await page.selectOption('#repo', 'demo');
+  await page.fill('#issue', 'parse_header fails on folded header lines');
+  await localize(page);
+  assert.ok(await page.locator('#files > li').count() > 0);
+  assert.deepEqual(failed, [], 'every request of the page succeeded');
+  await page.fill('#rev', 'no-such-branch');
+  await page.evaluate(() => { delete document.body.dataset.state; });
+  await page.click('#submit');
+  await page.waitForSelector('body[data-state]', { timeout: 60_000 });
+  assert.equal(await page.getAttribute('body', 'data-state'), 'error');
+  assert.match((await page.textContent('#status')) ?? '', /no-such-branch/);
+  assert.equal(await page.locator('#results').isHidden(), true, 'the previous rankings are hidden');
+  assert.equal(await page.locator('#files > li').count(), 0, 'and emptied');
+  assert.equal(await page.locator('#signals').isHidden(), true);
+  await page.close();
+});

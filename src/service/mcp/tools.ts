@@ -103,12 +103,13 @@ export class McpTools {
       title: 'Localize an issue',
       description: 'Rank the files, modules and functions of a repository that an issue most likely needs changed, best first, ' +
         'with line ranges and the reasons (issue terms matched, signals such as a stack frame or a path named in the issue).',
-      inputSchema: {
+      // strict: an unknown argument is a tool error, as an unknown field is a 400 over HTTP
+      inputSchema: z.object({
         issue, repository, rev,
         level: z.enum(LEVEL_CHOICES as [LevelChoice, ...LevelChoice[]]).optional().describe('which rankings to answer (default: the repository\'s, usually all)'),
         top: z.number().int().min(1).max(MAX_TOP).optional().describe(`items per level (default ${DEFAULT_MCP_TOP}, at most ${MAX_TOP})`),
         model,
-      },
+      }).strict(),
       outputSchema: {
         repository: z.string(), commit: z.string(), level: z.string(), stages: z.array(z.string()),
         files: z.array(itemShape).optional(), modules: z.array(itemShape).optional(), functions: z.array(itemShape).optional(),
@@ -120,10 +121,10 @@ export class McpTools {
       title: 'Explain one ranked item',
       description: 'Why one item of a localize answer ranks where it does for the issue: its rank at each level, the issue terms it matches ' +
         '(with the lines they occur on), the signals that raised it, and a preview of its lines. Give the same issue text as to localize.',
-      inputSchema: {
+      inputSchema: z.object({
         item: z.string().min(1).max(2000).describe('an item id from a localize answer: path, path:Module or path:Qualified.name'),
         issue, repository, rev, model,
-      },
+      }).strict(),
       outputSchema: {
         repository: z.string(), commit: z.string(), item: z.string(),
         ranks: z.record(z.string(), z.number().int()), score: z.number(),
@@ -138,7 +139,7 @@ export class McpTools {
     server.registerTool('list_repositories', {
       title: 'List repositories',
       description: 'The repositories this server can localize issues in, by name, with their default revision, commit and settings.',
-      inputSchema: {},
+      inputSchema: z.object({}).strict(),
       outputSchema: {
         repositories: z.array(z.object({
           name: z.string(), rev: z.string(), commit: z.string().optional(),

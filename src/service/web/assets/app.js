@@ -129,6 +129,13 @@ async function addPreviews(result, repository) {
   }
 }
 
+/** Hides and empties the rankings and signals of the last answer (a new query, or an error). */
+function clearResults() {
+  $('results').hidden = true;
+  for (const [key] of LEVELS) $(key).replaceChildren();
+  signalsView(undefined);
+}
+
 async function submit(event) {
   event.preventDefault();
   const repository = $('repo').value;
@@ -136,6 +143,7 @@ async function submit(event) {
   if (!repository) return status('pick a repository', true);
   if (!/[A-Za-z0-9]/.test(issue)) return status('paste an issue first', true);
   $('submit').disabled = true;
+  clearResults();
   status('ranking…');
   try {
     const rev = $('rev').value.trim() || undefined;
@@ -154,6 +162,7 @@ async function submit(event) {
     await addPreviews(result, repository).catch((e) => status(`previews: ${e.message}`, true));
     document.body.dataset.state = 'done';
   } catch (e) {
+    clearResults();
     status(e.message, true);
     document.body.dataset.state = 'error';
   } finally {

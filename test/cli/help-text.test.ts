@@ -1,0 +1,24 @@
+// Help texts say what the code does (what --token-env leaves open, one default per option); usage errors read as the rest.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { runCli } from '../batch/cli-process.js';
+
+test('serve --help names every route open without the token; comment --help gives --rev one default', async () => {
+  const serve = await runCli(['serve', '--help']);
+  assert.equal(serve.code, 0, serve.err);
+  assert.match(serve.out.replace(/\s+/g, ' '), /--token-env <name> .*but \/healthz, \/openapi\.json and the web page's files \(\/, \/web\/app\.js, \/web\/style\.css\)/);
+  const comment = await runCli(['comment', '--help']);
+  assert.equal(comment.code, 0, comment.err);
+  const rev = /--rev <rev>[^]*?(?=\n\s+-)/.exec(comment.out)?.[0] ?? '';
+  assert.equal(rev.match(/\(default:/g)?.length, 1, rev);
+  assert.match(rev.replace(/\s+/g, ' '), /\(default: HEAD, the checked-out commit\)/);
+});
+
+test('commander\'s usage errors read as every other error: issueloc: …, exit 2', async () => {
+  const bad = await runCli(['localize', '--level', 'class', 'some issue']);
+  assert.equal(bad.code, 2, bad.err);
+  assert.match(bad.err, /^issueloc: option '--level <level>' argument 'class' is invalid\. Allowed choices are /);
+  const unknown = await runCli(['localize', '--frobnicate']);
+  assert.equal(unknown.code, 2, unknown.err);
+  assert.match(unknown.err, /^issueloc: unknown option '--frobnicate'/);
+});
