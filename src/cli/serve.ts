@@ -24,7 +24,7 @@ export function registerServeCommand(program: Command): void {
     .option('--host <address>', 'address to listen on', '127.0.0.1')
     .option('--port <n>', 'port to listen on (0: any free one; the address is printed)', wholeOption('--port', 0, 65535), 8787)
     .option('--token-env <name>', 'environment variable holding a bearer token every request must bring but /healthz, /openapi.json and the web page\'s files (/, /web/app.js, /web/style.css)')
-    .option('--workers <n>', 'worker threads running the queries (0: on the HTTP thread)', wholeOption('--workers', 0, 64), 0)
+    .option('--workers <n>', 'worker threads running the queries and index builds (0: on the HTTP thread, which then stops answering, /healthz included, while it builds an index)', wholeOption('--workers', 0, 64), 1)
     .option('--replicas <n>', 'with --workers: threads per repository (default: all)', wholeOption('--replicas', 1, 64))
     .addOption(new Option('--watch [seconds]', `re-index each repository's default revision when it moves, polling every so many seconds (${WATCH_INTERVAL_BOUNDS.min}-${WATCH_INTERVAL_BOUNDS.max})`).argParser(wholeOption('--watch', WATCH_INTERVAL_BOUNDS.min, WATCH_INTERVAL_BOUNDS.max)).preset(30))
     .option('--no-warm', 'do not index the default revisions at start (the first request does)')

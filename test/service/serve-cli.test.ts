@@ -62,7 +62,7 @@ test('SIGTERM: the request in flight is answered, then exit 0', async () => {
 });
 
 test('SIGTERM after an index build (signal-exit loaded by the build lock): the request in flight is answered, then exit 0', async () => {
-  const child = spawn(process.execPath, [bin, 'serve', '--repo', `demo=${repo}`, '--port', '0', '--no-warm', '--cache-dir', join(root, 'cache-built')], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [bin, 'serve', '--repo', `demo=${repo}`, '--port', '0', '--no-warm', '--workers', '0', '--cache-dir', join(root, 'cache-built')], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => { stdout += d; });
