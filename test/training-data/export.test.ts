@@ -11,11 +11,12 @@ import { commitFiles, tempDir, cleanup } from '../repo/git-fixture.js';
 import { GitRepo } from '../../src/repo/git.js';
 import { exportTraining, issueQuery } from '../../src/training-data/export.js';
 import type { DatasetRecord } from '../../src/dataset/record.js';
+import { pyFunction, trainingRecord } from './records.js';
 
 const bin = join(resolve(dirname(fileURLToPath(import.meta.url)), '../../..'), 'dist/src/cli/bin.js');
 let root: string, work: string, commit: string, repo: GitRepo;
 
-const fn = (name: string, words: string) => `def ${name}(x):\n    # ${words}\n    return x\n\n\n`;
+const fn = pyFunction;
 before(async () => {
   root = tempDir('issueloc-train-');
   work = join(root, 'repo');
@@ -32,13 +33,7 @@ after(async () => {
   cleanup(root);
 });
 
-function record(id: string, title: string, body: string, positives: string[]): DatasetRecord {
-  return {
-    issue: { id, title, body, bodyRaw: body, type: 'Bug', category: 'Bug', created: null, resolved: null, labels: [] },
-    repo: 'test/app', commits: [], aprioriCommit: commit, positives: [...new Set(positives.map((p) => p.split(':')[0]))],
-    positiveFunctions: positives, candidates: 4, variant: 'test', provenance: {},
-  };
-}
+const record = (id: string, title: string, body: string, positives: string[]): DatasetRecord => trainingRecord(commit, id, title, body, positives);
 
 const RECORDS = [
   record('A-1', 'Header parsing splits on the wrong colon', 'parse_header splits the header token at every colon; the html title and the socket host are fine', ['app/parser.py:parse_header']),

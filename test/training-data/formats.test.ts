@@ -15,12 +15,13 @@ import {
   contrastiveJsonl, contrastiveRows, listwiseJsonl, negativeColumns, TrainingFormatError, validateContrastiveRow, validateListwiseRow,
 } from '../../src/training-data/formats.js';
 import type { DatasetRecord } from '../../src/dataset/record.js';
+import { pyFunction, trainingRecord } from './records.js';
 
 const run = promisify(execFile);
 const bin = join(resolve(dirname(fileURLToPath(import.meta.url)), '../../..'), 'dist/src/cli/bin.js');
 let root: string, work: string, commit: string, repo: GitRepo;
 
-const fn = (name: string, words: string) => `def ${name}(x):\n    # ${words}\n    return x\n\n\n`;
+const fn = pyFunction;
 const EMOJI_FN = 'def parse_header(x):\n    # header \u{1F600} token colon split\n    return x\n\n\n';
 before(async () => {
   root = tempDir('issueloc-formats-');
@@ -38,13 +39,7 @@ after(async () => {
   cleanup(root);
 });
 
-function record(id: string, title: string, body: string, positives: string[]): DatasetRecord {
-  return {
-    issue: { id, title, body, bodyRaw: body, type: 'Bug', category: 'Bug', created: null, resolved: null, labels: [] },
-    repo: 'test/app', commits: [], aprioriCommit: commit, positives: [...new Set(positives.map((p) => p.split(':')[0]))],
-    positiveFunctions: positives, candidates: 4, variant: 'test', provenance: {},
-  };
-}
+const record = (id: string, title: string, body: string, positives: string[]): DatasetRecord => trainingRecord(commit, id, title, body, positives);
 
 const RECORDS = [
   record('A-1', 'Header parsing splits on the wrong colon', 'parse_header splits the header token at every colon; the html title and the socket host are fine', ['app/parser.py:parse_header']),
