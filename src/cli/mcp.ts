@@ -1,12 +1,10 @@
 import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
 import { Command } from 'commander';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { GitRepo } from '../repo/git.js';
 import { InProcessBackend } from '../service/backend.js';
 import { CONFIG_FILE_NAMES, loadServiceConfig, type ServiceLimits } from '../service/config.js';
 import { LocalizerPool } from '../service/localizer-pool.js';
-import { McpTools, oneLine } from '../service/mcp/tools.js';
 import { wholeOption } from './options.js';
 import { onStopSignal } from './stop-signals.js';
 
@@ -34,6 +32,10 @@ export function registerMcpCommand(program: Command): void {
       };
       const repo = o.config === undefined && o.repo.length === 0 && !CONFIG_FILE_NAMES.some((n) => existsSync(n)) ? [await currentRepository()] : o.repo;
       const config = loadServiceConfig({ config: o.config, repo, cacheDir: o.cacheDir, limits });
+      // loaded here, not at start: the MCP SDK costs every other command a second of start-up
+      const [{ StdioServerTransport }, { McpTools, oneLine }] = await Promise.all([
+        import('@modelcontextprotocol/sdk/server/stdio.js'), import('../service/mcp/tools.js'),
+      ]);
       const pool = new LocalizerPool(config, { onWarning: warn });
       const tools = new McpTools({ config, backend: new InProcessBackend(pool) }, { onError: (m) => process.stderr.write(`issueloc: ${m}\n`) });
       const server = tools.server();

@@ -5,11 +5,7 @@ import { GitRepo } from '../repo/git.js';
 import { InProcessBackend, type ServiceBackend } from '../service/backend.js';
 import { loadServiceConfig, type ServiceConfig, type ServiceLimits } from '../service/config.js';
 import { LocalizerPool } from '../service/localizer-pool.js';
-import { buildServer } from '../service/server.js';
-import { registerWebPage } from '../service/web/page.js';
-import { registerMcpRoute } from '../service/mcp/http-route.js';
 import { watchDefaultBranches, WATCH_INTERVAL_BOUNDS, type Watch } from '../service/watch.js';
-import { WorkerBackend } from '../service/worker-backend.js';
 import { wholeOption } from './options.js';
 import { onStopSignal } from './stop-signals.js';
 
@@ -61,6 +57,10 @@ interface ServeOptions {
 
 /** Runs the service until SIGTERM or SIGINT, then drains the requests in flight and returns. */
 async function serve(config: ServiceConfig, o: ServeOptions): Promise<void> {
+  // loaded here, not at start: fastify and the MCP SDK cost every other command a second of start-up
+  const [{ buildServer }, { registerWebPage }, { registerMcpRoute }, { WorkerBackend }] = await Promise.all([
+    import('../service/server.js'), import('../service/web/page.js'), import('../service/mcp/http-route.js'), import('../service/worker-backend.js'),
+  ]);
   const backend: ServiceBackend = o.workers > 0
     ? new WorkerBackend(config, { workers: o.workers, replicas: o.replicas, onWarning: o.warn })
     : new InProcessBackend(new LocalizerPool(config, { onWarning: o.warn }));

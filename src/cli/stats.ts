@@ -7,10 +7,7 @@
 import { join } from 'node:path';
 import { Command, Option } from 'commander';
 import { IssuelocError } from '../errors.js';
-import {
-  correlationHeatmap, correlationReport, identifierCorrelations, rowsOf, typeAnalysisOf, typeAnalysisReport, typeChartSpec,
-  type CountKind, type GroupBy,
-} from '../eval/analyse.js';
+import type { CountKind, GroupBy } from '../eval/analyse.js';
 import { readResults, reportedSplits, retrieverLabel } from '../eval/results.js';
 import type { SplitLabel } from '../eval/run-eval.js';
 import type { writeChart as WriteChart } from '../stats/chart-render.js';
@@ -32,6 +29,10 @@ export function registerStatsCommand(program: Command): void {
     .option('--no-charts', 'do not render SVG/PNG charts')
     .option('--json', 'JSON lines on stdout instead of Markdown')
     .action(async (dir: string, o) => {
+      // loaded here, not at start: the statistics libraries cost every other command half a second
+      const {
+        correlationHeatmap, correlationReport, identifierCorrelations, rowsOf, typeAnalysisOf, typeAnalysisReport, typeChartSpec,
+      } = await import('../eval/analyse.js');
       const res = readResults(dir);
       const present = reportedSplits(res.rows);
       const split: SplitLabel | 'all' = o.split ?? (present.includes('test') ? 'test' : 'all');
