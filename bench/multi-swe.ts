@@ -15,7 +15,7 @@
  *   over the default index (every language, tests left out), as `openLocalizer` with no stage;
  *   `--configs` replaces it with a JSON list of {"name", ...RankingOptions}, all ranked on the
  *   same loaded index of each base commit;
- * - `--model default` (and every further `--model`): the learned model with history evidence
+ * - `model default` (`--model default`, and every further `--model`): the learned model with history evidence
  *   (the repository's git history before the base commit, read once per repository and cached),
  *   as `openLocalizer({ model })`; `--model none` leaves the row out.
  *
@@ -31,7 +31,7 @@
  * the top 10 of each system, and the gold files the code index has no document for.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { IssuelocError } from '../src/errors.js';
 import type { CodeIndex } from '../src/index/code-index.js';
 import { forEachIssue, type LabelledIssue } from '../src/ltr/labelled-issues.js';
@@ -41,48 +41,38 @@ import { GitRepo } from '../src/repo/git.js';
 import { mirrorPath } from '../src/repo/mirrors.js';
 import { Localizer, type RankingOptions } from '../src/retrieve/localize.js';
 import { progressBar } from '../src/util/progress-bar.js';
-import { ALL_GOLD_KEYS, allGoldMetrics, goldRanks } from './lib/all-gold.js';
+import { ALL_GOLD_KEYS, allGoldMetrics, goldRanks, type IssueOutcome } from './lib/all-gold.js';
 import { dataFile, MIRRORS_DIR } from './lib/data.js';
 import { repositoryFolds } from './lib/folds.js';
 import { WholeFileBm25 } from './lib/whole-file-bm25.js';
 
 const KEYS = ALL_GOLD_KEYS;
 
-const { values: args } = parseArgs({
-  options: {
-    data: { type: 'string', default: dataFile('multi-swe/multi-swe-dev.jsonl') },
-    mirrors: { type: 'string', default: MIRRORS_DIR },
-    repos: { type: 'string' },
-    languages: { type: 'string' },
-    limit: { type: 'string' },
-    'cache-dir': { type: 'string', default: '/tmp/issueloc-bench-cache' },
-    configs: { type: 'string' },
-    model: { type: 'string', multiple: true, default: ['default'] },
-    'no-bm25': { type: 'boolean', default: false },
-    'bm25-tests': { type: 'boolean', default: false },
-    'bm25-files': { type: 'string', default: 'source' },
-    folds: { type: 'string' },
-    top: { type: 'string', default: '100' },
-    out: { type: 'string' },
-    json: { type: 'boolean', default: false },
-  },
-});
+const OPTIONS = {
+  data: { type: 'string', default: dataFile('multi-swe/multi-swe-dev.jsonl') },
+  mirrors: { type: 'string', default: MIRRORS_DIR },
+  repos: { type: 'string' },
+  languages: { type: 'string' },
+  limit: { type: 'string' },
+  'cache-dir': { type: 'string', default: '/tmp/issueloc-bench-cache' },
+  configs: { type: 'string' },
+  model: { type: 'string', multiple: true, default: ['default'] },
+  'no-bm25': { type: 'boolean', default: false },
+  'bm25-tests': { type: 'boolean', default: false },
+  'bm25-files': { type: 'string', default: 'source' },
+  folds: { type: 'string' },
+  top: { type: 'string', default: '100' },
+  out: { type: 'string' },
+  json: { type: 'boolean', default: false },
+} satisfies ParseArgsConfig['options'];
+
+/** The options, parsed in main() so that a bad option is a usage error (exit 2), not a crash. */
+let args: ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>['values'];
 
 /** One line of multi-swe-dev.jsonl. */
 interface Instance {
   instance_id: string; repo: string; language: string; base_commit: string;
   problem_statement: string; patch: string; gold_files: string[];
-}
-
-/** One evaluated issue: per system, the metric values, the gold ranks and the top 10. */
-export interface IssueOutcome {
-  id: string; repo: string; language: string;
-  gold: string[];
-  /** Gold files the code index has no document for (non-source, or a language without units). */
-  notIndexed: string[];
-  values: Record<string, number>[];
-  ranks: (number | null)[][];
-  top: string[][];
 }
 
 type System =
@@ -124,12 +114,17 @@ function systemsOf(): System[] {
   if (!Array.isArray(configs) || configs.some((c) => typeof c?.name !== 'string')) throw new IssuelocError(`--configs ${args.configs}: expected a JSON list of {"name", ...ranking options}`);
   for (const { name, ...ranking } of configs) systems.push({ name, kind: 'lexical', ranking });
   for (const spec of args.model!.filter((m) => m !== 'none')) {
-    systems.push({ name: spec === 'default' ? '--model default' : `--model ${spec}`, kind: 'model', model: RankingModel.load(spec) });
+    systems.push({ name: `model ${spec}`, kind: 'model', model: RankingModel.load(spec) });
   }
   return systems;
 }
 
 async function main() {
+  try {
+    args = parseArgs({ options: OPTIONS }).values;
+  } catch (e) {
+    throw new IssuelocError((e as Error).message);
+  }
   const systems = systemsOf();
   const folds = positiveInt('folds', args.folds);
   if (args['bm25-files'] !== 'source' && args['bm25-files'] !== 'all') throw new IssuelocError(`--bm25-files: expected source or all, got '${args['bm25-files']}'`);
