@@ -16,7 +16,7 @@ const REVERT = /^\s*(\[[^\]]*\]\s*)?revert(ed|s|ing)?\b|^this reverts commit [0-
 /** Version bumps and releases, judged on the subject. */
 const VERSION_BUMP = /^\s*(\[[^\]]*\]\s*)?(bump(ed|s)?\b|(prepare[sd]?\s+(for\s+)?)?release[sd]?\s+v?\d|releasing\b|(update[sd]?|increment(ed)?|set)\s+(the\s+)?version|version\s+(bump|\d)|v?\d+(\.\d+)+\s*$|post-release|back to development)/i;
 /** Formatting-only changes, judged on the subject. */
-const FORMATTING = /\b(re-?format(ted|ting|s)?|format(ted)?\s+(code|with|using|files?)|black|isort|prettier|clang-format|gofmt|autopep8|yapf|pep\s?8|flake8|pyflakes|lint(ing|er)?\s+(fix|error|warning)s?|whitespace|trailing\s+spaces?|indentation|code\s+style|style\s+(fix|change|cleanup)s?|sort(ed)?\s+imports?|unused\s+imports?)\b/i;
+const FORMATTING = /\b(re-?format(ted|ting|s)?|format(ted)?\s+(the\s+)?(code|files?|sources?)|(with|using|run|ran|apply|applied|by)\s+(black|isort|prettier|clang-format|gofmt|autopep8|yapf|ruff)|pep\s?8|flake8|pyflakes|lint(ing|er)?\s+(fix|error|warning|issue)s?|(fix(ed|es)?|clean(ed)?\s*up|remove[sd]?)\s+(trailing\s+)?white\s?space|white\s?space\s+(fix|change|cleanup)s?|trailing\s+(white\s?)?spaces?|(fix(ed)?|correct(ed)?)\s+indentation|code\s+style|style\s+(fix|change|cleanup)s?|sort(ed)?\s+imports?|unused\s+imports?)\b/i;
 /** Typo and spelling fixes, judged on the subject. */
 const TYPO = /\b(typos?|spelling|misspell(ed|ing|ings)?|grammar)\b/i;
 /** A word as the length rule counts it: two or more Latin letters (so a CJK sentence is not several words). */
