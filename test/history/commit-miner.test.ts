@@ -3,7 +3,7 @@
 // ancestors of the base commit are ever mined).
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mineCommits, type MineOptions, type PseudoIssue } from '../../src/history/commit-miner.js';
@@ -101,6 +101,11 @@ test('--max-commits and --since read the most recent commits only; a second run 
   assert.equal(second.summary.parsedBlobs, 0);
   assert.deepEqual(second.issues, first.issues);
   // day 9 (J) onwards: M and J
+  // a corrupt cache file is rebuilt, never an error
+  const [file] = readdirSync(join(cacheDir, 'history')).filter((f) => f.startsWith('mined-'));
+  writeFileSync(join(cacheDir, 'history', file), 'garbage');
+  const rebuilt = await mine(repo.dir, repo.sha('M'), { cacheDir, maxCommits: 3 });
+  assert.deepEqual([rebuilt.summary.cached, rebuilt.issues], [0, first.issues]);
   const since = await mine(repo.dir, repo.sha('M'), { since: Date.UTC(2020, 0, 10) / 1000 });
   assert.deepEqual(since.issues.map((p) => p.sha), [repo.sha('J')]);
 });
@@ -148,6 +153,26 @@ test('bad input: one commit, only merges and empty messages give no pseudo-issue
   } finally {
     one.remove();
   }
+});
+
+test('the consistency check drops pseudo-issues whose positives the ranking misses and keeps hard negatives', async () => {
+  const asked: string[] = [];
+  const { issues, summary } = await mine(repo.dir, repo.sha('M'), {
+    consistency: {
+      topK: 2, negatives: 1,
+      rank: async (text, commit) => {
+        asked.push(commit);
+        // ranks parse first, then render, then load: I's positive (load) is third
+        return { functions: ['pkg/parser.py:parse', 'pkg/parser.py:render', 'pkg/config.py:load'], files: ['pkg/parser.py', 'pkg/config.py'] };
+      },
+    },
+  });
+  assert.deepEqual(issues.map((p) => [p.sha, p.positiveRank, p.hardNegatives]), [
+    [repo.sha('J'), 2, ['pkg/parser.py:parse']],
+    [repo.sha('B'), 1, ['pkg/parser.py:render']],
+  ]);
+  assert.equal(summary.dropped.inconsistent, 1);
+  assert.ok(asked.includes(repo.sha('H')) && asked.includes(repo.sha('A')), 'ranked at each parent');
 });
 
 test('message filters: bots, reverts, version bumps, formatting, typos, short or non-Latin messages', () => {
