@@ -25,6 +25,12 @@ const WORD = /[A-Za-z][A-Za-z'-]+/g;
 /** Trailer and tool lines that say nothing about the change (removed from the body). */
 const NOISE_LINE = /^\s*((signed-off-by|co-authored-by|reviewed-by|acked-by|tested-by|reported-by|suggested-by|cc|change-id|reviewed-on|pr-url|git-svn-id|backport-of)\s*:.*|\(cherry picked from commit [0-9a-f]+\))\s*$/i;
 
+/**
+ * The message rules themselves as text: part of the miner's cache key, so a cache filled under
+ * other rules is never read.
+ */
+export const MESSAGE_RULES = [BOT_AUTHOR, REVERT, VERSION_BUMP, FORMATTING, TYPO, WORD, NOISE_LINE].map((r) => r.source).join('\n');
+
 /** A commit message split as a pseudo-issue: subject (title) and body (trailers removed). */
 export interface SplitMessage {
   subject: string;

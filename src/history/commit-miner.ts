@@ -23,7 +23,7 @@ import { modulesOf } from '../dataset/function-positives.js';
 import type { DatasetRecord } from '../dataset/record.js';
 import { IssuelocError } from '../errors.js';
 import type { GitRepo } from '../repo/git.js';
-import { messageVerdict, splitMessage, type MessageReason } from './commit-filters.js';
+import { MESSAGE_RULES, messageVerdict, splitMessage, type MessageReason } from './commit-filters.js';
 import { isFixCommit } from './fix-commits.js';
 import { HistoryLog } from './history-log.js';
 import { commitDiffs } from './mining/commit-diffs.js';
@@ -148,7 +148,7 @@ export interface MinedCommits extends AsyncIterable<PseudoIssue> {
   readonly summary: MineSummary;
 }
 
-/** Version of what a cache entry holds; with the extractor's, part of the cache key. */
+/** Version of what a cache entry holds and of the file rules; with the extractor's and the message rules, part of the cache key. */
 const MINER_FORMAT = 'm1';
 
 /** A commit object's first parent, author and message (`git cat-file` text). */
@@ -218,7 +218,7 @@ async function* mine(repo: GitRepo, baseCommit: string, o: Settled, summary: Min
     if (o.maxCommits === undefined || selected.length < o.maxCommits) selected.push(i);
   }
   summary.read = selected.length;
-  const settings = `${MINER_FORMAT}|${BLOB_FORMAT_VERSION}|K=${o.maxFiles}|words=${o.minWords}`;
+  const settings = `${MINER_FORMAT}|${BLOB_FORMAT_VERSION}|K=${o.maxFiles}|words=${o.minWords}|${MESSAGE_RULES}`;
   const cache = MinedCache.load(repo.isShallow ? undefined : o.cacheDir, repo.gitDir, settings);
   const uncached = selected.reduce((n, i) => n + (cache.entries.has(log.shaOf(i)) ? 0 : 1), 0);
   const pool = new SpanPool(o.threads ?? SpanPool.threadsFor(uncached));
