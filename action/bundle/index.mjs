@@ -46878,6 +46878,14 @@ var HistoryLog = class _HistoryLog {
   indexOf(sha) {
     return this.indexOfSha.get(sha);
   }
+  /** Full SHA of commit `i`. */
+  shaOf(i2) {
+    return this.data.shas[i2];
+  }
+  /** Log indices of commit `i`'s parents, first parent first (parents outside the log, as at a shallow clone's cut, are left out). */
+  parentsOf(i2) {
+    return this.data.parents[i2];
+  }
   /** Committer time of commit `i` (seconds since the epoch). */
   timeOf(i2) {
     return this.data.times[i2];
