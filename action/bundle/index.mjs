@@ -51870,6 +51870,13 @@ function assignmentRole(node) {
   const name2 = right.type === "object" ? target.replace(/^(module\.)?exports(\.|$)/, "").replace(/\.prototype$/, "") : target.replace(/^(module\.)?exports\./, "").replace(/\.prototype\./, ".");
   return /^[\w$.#]*$/.test(name2) ? byValue(right, name2) : null;
 }
+function objectAssignRole(node) {
+  const callee = field(node, "function");
+  const target = field(node, "arguments")?.namedChild(0) ?? null;
+  if (callee?.text !== "Object.assign" || !target || target.type !== "identifier" && target.type !== "member_expression") return null;
+  const name2 = target.text.replace(/\s+/g, "").replace(/\.prototype$/, "");
+  return /^[\w$.]+$/.test(name2) ? { as: "scope", name: () => name2 } : null;
+}
 var orDefault = (n) => field(n, "name")?.text ?? "default";
 function jsSpec(grammar) {
   return {
@@ -51890,7 +51897,8 @@ function jsSpec(grammar) {
       assignment_expression: { as: "pick", pick: assignmentRole },
       // object literals reached through a scope above (or `export default { … }`): their methods
       // and `key: () => …` / `key: function …` / `key: { … }` properties
-      ...roles([[DESCEND, ["object", ...VALUE_WRAPPERS]]]),
+      ...roles([[DESCEND, ["object", "arguments", ...VALUE_WRAPPERS]]]),
+      call_expression: { as: "pick", pick: objectAssignRole },
       pair: { as: "pick", pick: (n) => byValue(field(n, "value"), keyName(field(n, "key"))) },
       internal_module: { as: "scope", name: (n) => dotted(field(n, "name")?.text ?? "") },
       module: { as: "scope", name: () => "" }

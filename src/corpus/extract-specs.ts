@@ -269,7 +269,11 @@ const SWIFT: LanguageSpec = {
 
 // ------------------------------------------------------------------------------ Go, Rust
 
-/** Go method `func (s *Server[T]) Serve()` → `Server.Serve`. */
+/**
+ * Go method `func (s *Server[T]) Serve()` → `Server.Serve`: value and pointer receivers alike
+ * (never `(*Server).Serve`, as Go stack traces write it), so a type's methods share its module
+ * `Server`.
+ */
 function goMethodName(node: Node): string | null {
   const name = field(node, 'name');
   const receiver = field(node, 'receiver');
@@ -392,6 +396,15 @@ function assignmentRole(node: Node): Exclude<Role, { as: 'pick' }> | null {
   return /^[\w$.#]*$/.test(name) ? byValue(right, name) : null;
 }
 
+/** `Object.assign(Foo.prototype, { bar() {} })` → a scope `Foo` (its objects' functions are `Foo.bar`). */
+function objectAssignRole(node: Node): Exclude<Role, { as: 'pick' }> | null {
+  const callee = field(node, 'function');
+  const target = field(node, 'arguments')?.namedChild(0) ?? null;
+  if (callee?.text !== 'Object.assign' || !target || (target.type !== 'identifier' && target.type !== 'member_expression')) return null;
+  const name = target.text.replace(/\s+/g, '').replace(/\.prototype$/, '');
+  return /^[\w$.]+$/.test(name) ? { as: 'scope', name: () => name } : null;
+}
+
 /** The declared name, or `default` for an anonymous `export default`. */
 const orDefault: NameOf = (n) => field(n, 'name')?.text ?? 'default';
 
@@ -414,7 +427,8 @@ function jsSpec(grammar: string): LanguageSpec {
       assignment_expression: { as: 'pick', pick: assignmentRole },
       // object literals reached through a scope above (or `export default { … }`): their methods
       // and `key: () => …` / `key: function …` / `key: { … }` properties
-      ...roles([[DESCEND, ['object', ...VALUE_WRAPPERS]]]),
+      ...roles([[DESCEND, ['object', 'arguments', ...VALUE_WRAPPERS]]]),
+      call_expression: { as: 'pick', pick: objectAssignRole },
       pair: { as: 'pick', pick: (n) => byValue(field(n, 'value'), keyName(field(n, 'key'))) },
       internal_module: { as: 'scope', name: (n) => dotted(field(n, 'name')?.text ?? '') },
       module: { as: 'scope', name: () => '' },

@@ -435,7 +435,7 @@ test('other languages and unparsable text give the file unit only', async () => 
   assert.deepEqual(empty.map((u) => [u.kind, u.startLine, u.endLine]), [['file', 1, 1]]);
 });
 
-test('JavaScript/TypeScript: object-literal methods and function-valued properties qualify by the object', async () => {
+test('JavaScript/TypeScript: object-literal methods and function-valued properties qualify by the object (also Object.assign)', async () => {
   assert.deepEqual(await outline('lib/api.js', [
     'module.exports = {',                        // 1
     '  f() {},',                                 // 2
@@ -449,6 +449,11 @@ test('JavaScript/TypeScript: object-literal methods and function-valued properti
     'Foo.prototype = { bar() {} };',             // 10
     'exports.util = { u: async () => {} };',     // 11
     'module.exports = () => 0;',                 // 12
+    'Object.assign(Headers.prototype, {',        // 13
+    '  set: function (k, v) {},',                // 14
+    '});',                                       // 15
+    'Object.assign(Headers, { from(x) {} });',   // 16
+    'other.assign(X, { no() {} });',             // 17
   ]), [
     'function f 2-2',
     'function g 3-3',
@@ -458,6 +463,8 @@ test('JavaScript/TypeScript: object-literal methods and function-valued properti
     'function Foo.bar 10-10',
     'function util.u 11-11',
     'function module.exports 12-12',
+    'function Headers.set 14-14',
+    'function Headers.from 16-16',
   ]);
   assert.deepEqual(await outline('src/api.ts', [
     'export const handlers = {',
