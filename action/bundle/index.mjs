@@ -51563,6 +51563,42 @@ function isVendoredPath(path) {
   return false;
 }
 
+// src/corpus/c-macros.ts
+var MACRO = String.raw`[A-Z][A-Z0-9_]*[A-Z0-9]`;
+var blank = (s) => s.replace(/[^\n]/g, " ");
+var CLASS_MACRO = new RegExp(String.raw`(\b(?:class|struct|union)\s+)(${MACRO}(?:\s*\([^()\n]*\))?)(?=\s+[A-Za-z_]\w*(?:\s*<[^;{}]*>)?\s*(?:final\b)?\s*[:{\n])`, "g");
+var LEADING_MACROS = new RegExp(String.raw`^(\s*(?:(?:static|inline|extern|virtual|explicit|constexpr|friend)\s+)*)((?:${MACRO}\s+)+)(?=[A-Za-z_])`, "gm");
+var TRAILING_MACRO = new RegExp(String.raw`(\)\s*(?:const\s*)?(?:noexcept\s*)?)(${MACRO}(?:\s*\([^()\n]*\))?)(?=\s*(?:[{;:=]|->|override\b|final\b|$))`, "gm");
+var MACRO_LINE = new RegExp(String.raw`^[ \t]*${MACRO}[ \t]*$`, "gm");
+function firstBranches(text) {
+  const original = text.split("\n");
+  const lines = original.slice();
+  const open2 = [];
+  for (let i2 = 0; i2 < lines.length; i2++) {
+    const m = /^\s*#\s*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b(.*)$/.exec(lines[i2]);
+    const dropping = open2.some((o) => o.dropping);
+    if (m) {
+      const top = open2[open2.length - 1];
+      if (m[1].startsWith("if")) {
+        const never = m[1] === "if" && /^\s*0\s*(\/[/*].*)?$/.test(m[2]);
+        open2.push({ kept: !never, dropping: never });
+      } else if (m[1] === "endif") {
+        open2.pop();
+      } else if (top) {
+        top.dropping = top.kept;
+        top.kept = true;
+      }
+    }
+    if (!m && !dropping) continue;
+    lines[i2] = blank(lines[i2]);
+    while (m && /\\\s*$/.test(original[i2]) && i2 + 1 < lines.length) lines[++i2] = blank(lines[i2]);
+  }
+  return lines.join("\n");
+}
+function maskCMacros(text) {
+  return firstBranches(text).replace(CLASS_MACRO, (_, before, macro) => before + blank(macro)).replace(LEADING_MACROS, (_, before, macros) => before + blank(macros)).replace(TRAILING_MACRO, (_, before, macro) => before + blank(macro)).replace(MACRO_LINE, blank);
+}
+
 // src/corpus/extract-specs.ts
 var CLASS2 = { as: "class" };
 var FUNCTION = { as: "function" };
@@ -51611,6 +51647,13 @@ function cDeclaratorName(node) {
   }
   return null;
 }
+function cDeclaredFunctionName(node) {
+  let d = field(node, "declarator");
+  while (d && (d.type === "pointer_declarator" || d.type === "reference_declarator")) d = field(d, "declarator") ?? d.namedChildren.find((c) => c !== null && c.type.endsWith("declarator")) ?? null;
+  if (!d || d.type !== "function_declarator") return null;
+  const inner = field(d, "declarator");
+  return inner && inner.type !== "parenthesized_declarator" ? cDeclaratorName(node) : null;
+}
 function cRecordName(node) {
   const name2 = field(node, "name");
   return name2 && field(node, "body") ? dotted(name2.text) : null;
@@ -51628,7 +51671,8 @@ var C2 = {
     function_definition: { as: "function", name: cDeclaratorName },
     struct_specifier: { as: "class", name: cRecordName },
     union_specifier: { as: "class", name: cRecordName }
-  }
+  },
+  mask: maskCMacros
 };
 var CPP = {
   grammar: "cpp",
@@ -51639,7 +51683,20 @@ var CPP = {
     struct_specifier: { as: "class", name: cRecordName },
     union_specifier: { as: "class", name: cRecordName },
     namespace_definition: { as: "scope", name: namespaceName }
+  },
+  mask: maskCMacros
+};
+var DECLARATION = {
+  as: "pick",
+  pick: (n) => {
+    const name2 = cDeclaredFunctionName(n);
+    return name2 === null ? WRAP : { as: "function", name: () => name2 };
   }
+};
+var CPP_HEADER = {
+  ...CPP,
+  id: "cpp-header",
+  roles: { ...CPP.roles, declaration: DECLARATION, field_declaration: DECLARATION }
 };
 var PYTHON = {
   grammar: "python",
@@ -51753,7 +51810,8 @@ var RUST = {
   roles: {
     ...roles([
       [CLASS2, ["struct_item", "enum_item", "union_item", "trait_item"]],
-      [FUNCTION, ["function_item", "function_signature_item"]],
+      // `macro_rules! name { … }` is a unit like a function (its expansion is not parsed)
+      [FUNCTION, ["function_item", "function_signature_item", "macro_definition"]],
       [DESCEND, ["source_file", "declaration_list"]]
     ]),
     // `impl<T> Trait for path::Type<T> { fn f() }` → `Type.f`
@@ -51791,23 +51849,41 @@ var PHP = {
   ])
 };
 var FUNCTION_VALUES = ["arrow_function", "function_expression", "function", "generator_function"];
-function declaratorFunctionName(node) {
-  const value = field(node, "value");
+var VALUE_WRAPPERS = ["parenthesized_expression", "as_expression", "satisfies_expression"];
+function keyName(key) {
+  if (!key) return null;
+  if (key.type === "string") return key.text.slice(1, -1) || null;
+  return key.type === "computed_property_name" ? null : key.text;
+}
+function byValue(value, name2) {
+  for (let guard = 0; value && guard < 4 && VALUE_WRAPPERS.includes(value.type); guard++) value = value.namedChild(0);
+  if (!value || name2 === null) return null;
+  if (FUNCTION_VALUES.includes(value.type)) return { as: "function", name: () => name2 };
+  return value.type === "object" ? { as: "scope", name: () => name2 } : null;
+}
+function declaratorRole(node) {
   const name2 = field(node, "name");
-  return value && name2 && name2.type === "identifier" && FUNCTION_VALUES.includes(value.type) ? name2.text : null;
+  return name2 && name2.type === "identifier" ? byValue(field(node, "value"), name2.text) : null;
 }
 function fieldFunctionName(node) {
   const value = field(node, "value");
   const name2 = field(node, "name") ?? field(node, "property");
   return value && name2 && FUNCTION_VALUES.includes(value.type) ? name2.text : null;
 }
-function assignedFunctionName(node) {
+function assignmentRole(node) {
   const right = field(node, "right");
   const left = field(node, "left");
-  if (!right || !left || !FUNCTION_VALUES.includes(right.type)) return null;
-  if (left.type !== "identifier" && left.type !== "member_expression") return null;
-  const name2 = left.text.replace(/\s+/g, "").replace(/^(module\.)?exports\./, "").replace(/\.prototype\./, ".");
-  return /^[\w$.#]+$/.test(name2) ? name2 : null;
+  if (!right || !left || left.type !== "identifier" && left.type !== "member_expression") return null;
+  const target = left.text.replace(/\s+/g, "");
+  const name2 = right.type === "object" ? target.replace(/^(module\.)?exports(\.|$)/, "").replace(/\.prototype$/, "") : target.replace(/^(module\.)?exports\./, "").replace(/\.prototype\./, ".");
+  return /^[\w$.#]*$/.test(name2) ? byValue(right, name2) : null;
+}
+function objectAssignRole(node) {
+  const callee = field(node, "function");
+  const target = field(node, "arguments")?.namedChild(0) ?? null;
+  if (callee?.text !== "Object.assign" || !target || target.type !== "identifier" && target.type !== "member_expression") return null;
+  const name2 = target.text.replace(/\s+/g, "").replace(/\.prototype$/, "");
+  return /^[\w$.]+$/.test(name2) ? { as: "scope", name: () => name2 } : null;
 }
 var orDefault = (n) => field(n, "name")?.text ?? "default";
 function jsSpec(grammar) {
@@ -51823,10 +51899,15 @@ function jsSpec(grammar) {
       // `export default class { … }`, `export default function () { … }`, `export default () => …`
       class: { as: "class", name: orDefault },
       ...roles([[{ as: "function", name: orDefault }, FUNCTION_VALUES]]),
-      variable_declarator: { as: "function", name: declaratorFunctionName },
+      variable_declarator: { as: "pick", pick: declaratorRole },
       public_field_definition: { as: "function", name: fieldFunctionName },
       field_definition: { as: "function", name: fieldFunctionName },
-      assignment_expression: { as: "function", name: assignedFunctionName },
+      assignment_expression: { as: "pick", pick: assignmentRole },
+      // object literals reached through a scope above (or `export default { … }`): their methods
+      // and `key: () => …` / `key: function …` / `key: { … }` properties
+      ...roles([[DESCEND, ["object", "arguments", ...VALUE_WRAPPERS]]]),
+      call_expression: { as: "pick", pick: objectAssignRole },
+      pair: { as: "pick", pick: (n) => byValue(field(n, "value"), keyName(field(n, "key"))) },
       internal_module: { as: "scope", name: (n) => dotted(field(n, "name")?.text ?? "") },
       module: { as: "scope", name: () => "" }
     },
@@ -51855,9 +51936,9 @@ function specFor(path, language) {
     case "typescript":
       return path.endsWith(".tsx") ? SPECS.tsx : SPECS.typescript;
     case "c":
-      return path.endsWith(".h") ? SPECS.cpp : SPECS.c;
+      return path.endsWith(".h") ? CPP_HEADER : SPECS.c;
     case "cpp":
-      return SPECS.cpp;
+      return /\.(hpp|hh|hxx|h\+\+)$/.test(path) ? CPP_HEADER : SPECS.cpp;
     case "csharp":
       return SPECS.c_sharp;
     case void 0:
@@ -51887,7 +51968,8 @@ function parserFor(grammar) {
   return p;
 }
 function extractorOf(path) {
-  return specFor(path, languageOf(path))?.grammar ?? "file";
+  const spec = specFor(path, languageOf(path));
+  return spec ? spec.id ?? spec.grammar : "file";
 }
 function fileUnit(path, text) {
   const lines = text.length === 0 ? 1 : text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
@@ -51903,31 +51985,40 @@ async function extractUnits(path, text) {
   } catch {
     return [file];
   }
-  const tree = parser.parse(text);
-  if (!tree) return [file];
-  try {
-    const found = walk2(tree.rootNode, spec, MAX_UNITS_PER_FILE);
-    if (found.length === 0) return [file];
-    const lineStart = lineStarts(text);
-    const units = [file];
-    for (const f of found) {
-      const from = lineStart[f.startLine - 1];
-      const to = f.endLine < lineStart.length ? lineStart[f.endLine] - 1 : text.length;
-      const outside = f.startIndex - from + Math.max(0, to - f.endIndex);
-      units.push({
-        id: `${path}:${f.qualifiedName}`,
-        path,
-        kind: f.kind,
-        qualifiedName: f.qualifiedName,
-        startLine: f.startLine,
-        endLine: f.endLine,
-        text: outside > MAX_TEXT_OUTSIDE_UNIT ? text.slice(f.startIndex, f.endIndex) : text.slice(from, to)
-      });
-    }
-    return units;
-  } finally {
-    tree.delete();
+  const found = unitsIn(parser, spec, text);
+  if (found.length === 0) return [file];
+  const lineStart = lineStarts(text);
+  const units = [file];
+  for (const f of found) {
+    const from = lineStart[f.startLine - 1];
+    const to = f.endLine < lineStart.length ? lineStart[f.endLine] - 1 : text.length;
+    const outside = f.startIndex - from + Math.max(0, to - f.endIndex);
+    units.push({
+      id: `${path}:${f.qualifiedName}`,
+      path,
+      kind: f.kind,
+      qualifiedName: f.qualifiedName,
+      startLine: f.startLine,
+      endLine: f.endLine,
+      text: outside > MAX_TEXT_OUTSIDE_UNIT ? text.slice(f.startIndex, f.endIndex) : text.slice(from, to)
+    });
   }
+  return units;
+}
+function unitsIn(parser, spec, text) {
+  const parsed = (source) => {
+    const tree = parser.parse(source);
+    if (!tree) return { found: [], hasError: true };
+    try {
+      return { found: walk2(tree.rootNode, spec, MAX_UNITS_PER_FILE), hasError: tree.rootNode.hasError };
+    } finally {
+      tree.delete();
+    }
+  };
+  const plain = parsed(text);
+  if (!plain.hasError || !spec.mask) return plain.found;
+  const masked = parsed(spec.mask(text));
+  return masked.found.length > plain.found.length ? masked.found : plain.found;
 }
 var MAX_PARSE_CHARS = 4 << 20;
 var MAX_UNITS_PER_FILE = 5e4;
@@ -51964,8 +52055,9 @@ function walk2(root, spec, limit) {
   pushChildren(root, "", void 0);
   while (stack.length > 0 && found.length < limit) {
     const { node, prefix, start: start2 } = stack.pop();
-    const role = spec.roles[node.type];
-    switch (role.as) {
+    const given = spec.roles[node.type];
+    const role = given.as === "pick" ? given.pick(node) : given;
+    switch (role?.as) {
       case "descend":
         pushChildren(node, prefix, void 0);
         break;
@@ -52322,7 +52414,7 @@ var DEFAULT_INDEX_SETTINGS = {
   maxFileWords: 0,
   languages: []
 };
-var BLOB_FORMAT_VERSION = "v5";
+var BLOB_FORMAT_VERSION = "v6";
 var INDEX_FORMAT_VERSION = "v7";
 var digest = (parts2) => createHash4("sha1").update(JSON.stringify(parts2)).digest("hex").slice(0, 10);
 function blobSettingsKey(s) {

@@ -1,5 +1,6 @@
 import type { Node } from 'web-tree-sitter';
 import type { Language } from './languages.js';
+import { maskCMacros } from './c-macros.js';
 
 /** Name of a node as a unit or qualifier; null = this node is not one (it is skipped whole). */
 export type NameOf = (node: Node) => string | null;
@@ -15,19 +16,29 @@ export type NameOf = (node: Node) => string | null;
  *   means look inside without qualifying;
  * - `descend`: look inside (bodies, `if`/`try` blocks at module level, preprocessor blocks);
  * - `wrap`: look inside; a unit directly inside starts where this node starts (Python decorators,
- *   `export`, C++ `template<…>`, `const f = () => …`).
+ *   `export`, C++ `template<…>`, `const f = () => …`);
+ * - `pick`: one of the above chosen by the node itself (null: skip it), for node types that are a
+ *   function or a scope by their value (`const f = () => …` vs `const api = { f() {} }`).
  */
 export type Role =
   | { as: 'class'; name?: NameOf }
   | { as: 'function'; name?: NameOf }
   | { as: 'scope'; name: NameOf }
   | { as: 'descend' }
-  | { as: 'wrap' };
+  | { as: 'wrap' }
+  | { as: 'pick'; pick: (node: Node) => Exclude<Role, { as: 'pick' }> | null };
 
 /** How the units of one language are found in its tree-sitter tree. */
 export interface LanguageSpec {
   /** Grammar file: `tree-sitter-<grammar>.wasm` of the tree-sitter-wasms package. */
   grammar: string;
+  /** Name of this extractor when it is not the grammar's (two specs of one grammar: C++ headers). */
+  id?: string;
+  /**
+   * A same-length copy of a text whose parse has errors, to parse instead (C/C++: preprocessor
+   * macros masked); its units are taken when they are more.
+   */
+  mask?: (text: string) => string;
   roles: Readonly<Record<string, Role>>;
   /** Node types that, right before a unit, belong to its span (Rust `#[…]` attribute items). */
   leading?: readonly string[];
@@ -98,6 +109,19 @@ function cDeclaratorName(node: Node): string | null {
   return null;
 }
 
+/**
+ * Name of a function a declaration declares (`void f(int);`, `Foo();` in a class body,
+ * `static Foo& get();`), as {@link cDeclaratorName} names definitions; null for anything else
+ * (variables, fields, function pointers `void (*cb)(int);`).
+ */
+function cDeclaredFunctionName(node: Node): string | null {
+  let d: Node | null = field(node, 'declarator');
+  while (d && (d.type === 'pointer_declarator' || d.type === 'reference_declarator')) d = field(d, 'declarator') ?? d.namedChildren.find((c) => c !== null && c.type.endsWith('declarator')) ?? null;
+  if (!d || d.type !== 'function_declarator') return null;
+  const inner = field(d, 'declarator');
+  return inner && inner.type !== 'parenthesized_declarator' ? cDeclaratorName(node) : null;
+}
+
 /** Struct/class/union with a body (a definition, not a mere use of the type). */
 function cRecordName(node: Node): string | null {
   const name = field(node, 'name');
@@ -123,6 +147,7 @@ const C: LanguageSpec = {
     struct_specifier: { as: 'class', name: cRecordName },
     union_specifier: { as: 'class', name: cRecordName },
   },
+  mask: maskCMacros,
 };
 
 const CPP: LanguageSpec = {
@@ -135,6 +160,27 @@ const CPP: LanguageSpec = {
     union_specifier: { as: 'class', name: cRecordName },
     namespace_definition: { as: 'scope', name: namespaceName },
   },
+  mask: maskCMacros,
+};
+
+/** A function declared, else a wrap (a struct defined in it): in headers, declarations are units. */
+const DECLARATION: Role = {
+  as: 'pick',
+  pick: (n) => {
+    const name = cDeclaredFunctionName(n);
+    return name === null ? WRAP : { as: 'function', name: () => name };
+  },
+};
+
+/**
+ * C and C++ headers: as C++, and each function declared (`void f(int);`, a method declared in a
+ * class body) is a function unit too, named as its definition in the `.c`/`.cc` file is
+ * (`ns.Foo.bar` in the header and for `void ns::Foo::bar() {…}`), so a name reaches both.
+ */
+const CPP_HEADER: LanguageSpec = {
+  ...CPP,
+  id: 'cpp-header',
+  roles: { ...CPP.roles, declaration: DECLARATION, field_declaration: DECLARATION },
 };
 
 // ------------------------------------------------------------------------------ Python
@@ -223,7 +269,11 @@ const SWIFT: LanguageSpec = {
 
 // ------------------------------------------------------------------------------ Go, Rust
 
-/** Go method `func (s *Server[T]) Serve()` → `Server.Serve`. */
+/**
+ * Go method `func (s *Server[T]) Serve()` → `Server.Serve`: value and pointer receivers alike
+ * (never `(*Server).Serve`, as Go stack traces write it), so a type's methods share its module
+ * `Server`.
+ */
 function goMethodName(node: Node): string | null {
   const name = field(node, 'name');
   const receiver = field(node, 'receiver');
@@ -254,7 +304,8 @@ const RUST: LanguageSpec = {
   roles: {
     ...roles([
       [CLASS, ['struct_item', 'enum_item', 'union_item', 'trait_item']],
-      [FUNCTION, ['function_item', 'function_signature_item']],
+      // `macro_rules! name { … }` is a unit like a function (its expansion is not parsed)
+      [FUNCTION, ['function_item', 'function_signature_item', 'macro_definition']],
       [DESCEND, ['source_file', 'declaration_list']],
     ]),
     // `impl<T> Trait for path::Type<T> { fn f() }` → `Type.f`
@@ -294,12 +345,32 @@ const PHP: LanguageSpec = {
 // ------------------------------------------------------------------------------ JavaScript, TypeScript
 
 const FUNCTION_VALUES = ['arrow_function', 'function_expression', 'function', 'generator_function'];
+const VALUE_WRAPPERS = ['parenthesized_expression', 'as_expression', 'satisfies_expression'];
 
-/** `const f = () => …` / `const f = function …`; other declarators are not units. */
-function declaratorFunctionName(node: Node): string | null {
-  const value = field(node, 'value');
+/** A property key as a name: `f`, `'b-c'` → `b-c`, `#p`; computed keys (`[k]`) are not names. */
+function keyName(key: Node | null): string | null {
+  if (!key) return null;
+  if (key.type === 'string') return key.text.slice(1, -1) || null;
+  return key.type === 'computed_property_name' ? null : key.text;
+}
+
+/**
+ * A value that holds functions: a function is a `function` unit named `name`; an object literal
+ * is a `scope` that qualifies its methods and function-valued properties with `name` ('' = no
+ * qualifier); anything else is skipped.
+ */
+function byValue(value: Node | null, name: string | null): Exclude<Role, { as: 'pick' }> | null {
+  // `(…)`, TypeScript `{ … } as const`, `{ … } satisfies Api`
+  for (let guard = 0; value && guard < 4 && VALUE_WRAPPERS.includes(value.type); guard++) value = value.namedChild(0);
+  if (!value || name === null) return null;
+  if (FUNCTION_VALUES.includes(value.type)) return { as: 'function', name: () => name };
+  return value.type === 'object' ? { as: 'scope', name: () => name } : null;
+}
+
+/** `const f = () => …`, `const f = function …` (a function); `const api = { f() {} }` (a scope). */
+function declaratorRole(node: Node): Exclude<Role, { as: 'pick' }> | null {
   const name = field(node, 'name');
-  return value && name && name.type === 'identifier' && FUNCTION_VALUES.includes(value.type) ? name.text : null;
+  return name && name.type === 'identifier' ? byValue(field(node, 'value'), name.text) : null;
 }
 
 /** Class field holding a function: `handler = () => {…}`. */
@@ -309,14 +380,29 @@ function fieldFunctionName(node: Node): string | null {
   return value && name && FUNCTION_VALUES.includes(value.type) ? name.text : null;
 }
 
-/** `Foo.prototype.bar = function …` → `Foo.bar`; `module.exports.f = …` / `exports.f = …` → `f`. */
-function assignedFunctionName(node: Node): string | null {
+/**
+ * `Foo.prototype.bar = function …` → `Foo.bar`; `module.exports.f = …` / `exports.f = …` → `f`
+ * (`module.exports = () => …` → `module.exports`); objects qualify their functions:
+ * `module.exports = { f() {} }` → `f`, `Foo.prototype = { bar() {} }` → `Foo.bar`.
+ */
+function assignmentRole(node: Node): Exclude<Role, { as: 'pick' }> | null {
   const right = field(node, 'right');
   const left = field(node, 'left');
-  if (!right || !left || !FUNCTION_VALUES.includes(right.type)) return null;
-  if (left.type !== 'identifier' && left.type !== 'member_expression') return null;
-  const name = left.text.replace(/\s+/g, '').replace(/^(module\.)?exports\./, '').replace(/\.prototype\./, '.');
-  return /^[\w$.#]+$/.test(name) ? name : null;
+  if (!right || !left || (left.type !== 'identifier' && left.type !== 'member_expression')) return null;
+  const target = left.text.replace(/\s+/g, '');
+  const name = right.type === 'object'
+    ? target.replace(/^(module\.)?exports(\.|$)/, '').replace(/\.prototype$/, '')
+    : target.replace(/^(module\.)?exports\./, '').replace(/\.prototype\./, '.');
+  return /^[\w$.#]*$/.test(name) ? byValue(right, name) : null;
+}
+
+/** `Object.assign(Foo.prototype, { bar() {} })` → a scope `Foo` (its objects' functions are `Foo.bar`). */
+function objectAssignRole(node: Node): Exclude<Role, { as: 'pick' }> | null {
+  const callee = field(node, 'function');
+  const target = field(node, 'arguments')?.namedChild(0) ?? null;
+  if (callee?.text !== 'Object.assign' || !target || (target.type !== 'identifier' && target.type !== 'member_expression')) return null;
+  const name = target.text.replace(/\s+/g, '').replace(/\.prototype$/, '');
+  return /^[\w$.]+$/.test(name) ? { as: 'scope', name: () => name } : null;
 }
 
 /** The declared name, or `default` for an anonymous `export default`. */
@@ -335,10 +421,15 @@ function jsSpec(grammar: string): LanguageSpec {
       // `export default class { … }`, `export default function () { … }`, `export default () => …`
       class: { as: 'class', name: orDefault },
       ...roles([[{ as: 'function', name: orDefault }, FUNCTION_VALUES]]),
-      variable_declarator: { as: 'function', name: declaratorFunctionName },
+      variable_declarator: { as: 'pick', pick: declaratorRole },
       public_field_definition: { as: 'function', name: fieldFunctionName },
       field_definition: { as: 'function', name: fieldFunctionName },
-      assignment_expression: { as: 'function', name: assignedFunctionName },
+      assignment_expression: { as: 'pick', pick: assignmentRole },
+      // object literals reached through a scope above (or `export default { … }`): their methods
+      // and `key: () => …` / `key: function …` / `key: { … }` properties
+      ...roles([[DESCEND, ['object', 'arguments', ...VALUE_WRAPPERS]]]),
+      call_expression: { as: 'pick', pick: objectAssignRole },
+      pair: { as: 'pick', pick: (n) => byValue(field(n, 'value'), keyName(field(n, 'key'))) },
       internal_module: { as: 'scope', name: (n) => dotted(field(n, 'name')?.text ?? '') },
       module: { as: 'scope', name: () => '' },
     },
@@ -356,13 +447,14 @@ export const SPECS: Readonly<Record<string, LanguageSpec>> = {
 /**
  * The extraction spec for a file, or undefined when its language is indexed at file level only.
  * `.tsx` uses the TSX grammar; `.h` the C++ grammar (a superset good enough for C headers, and
- * right for the C++ headers that share the extension).
+ * right for the C++ headers that share the extension); headers (`.h`, `.hpp`, `.hh`, `.hxx`,
+ * `.h++`) also make their function declarations units (`CPP_HEADER`).
  */
 export function specFor(path: string, language: Language | undefined): LanguageSpec | undefined {
   switch (language) {
     case 'typescript': return path.endsWith('.tsx') ? SPECS.tsx : SPECS.typescript;
-    case 'c': return path.endsWith('.h') ? SPECS.cpp : SPECS.c;
-    case 'cpp': return SPECS.cpp;
+    case 'c': return path.endsWith('.h') ? CPP_HEADER : SPECS.c;
+    case 'cpp': return /\.(hpp|hh|hxx|h\+\+)$/.test(path) ? CPP_HEADER : SPECS.cpp;
     case 'csharp': return SPECS.c_sharp;
     case undefined: return undefined;
     default: return SPECS[language];

@@ -31,7 +31,8 @@ function parserFor(grammar: string): Promise<Parser> {
  * files. Two paths with the same extractor give the same units for the same bytes.
  */
 export function extractorOf(path: string): string {
-  return specFor(path, languageOf(path))?.grammar ?? 'file';
+  const spec = specFor(path, languageOf(path));
+  return spec ? spec.id ?? spec.grammar : 'file';
 }
 
 /** The whole-file unit: id = path, qualifiedName ''. */
@@ -77,28 +78,42 @@ export async function extractUnits(path: string, text: string): Promise<CodeUnit
   } catch {
     return [file];
   }
-  const tree = parser.parse(text);
-  if (!tree) return [file];
-  try {
-    const found = walk(tree.rootNode, spec, MAX_UNITS_PER_FILE);
-    if (found.length === 0) return [file];
-    const lineStart = lineStarts(text);
-    const units = [file];
-    for (const f of found) {
-      // the unit's lines, from the start of its first line to the end of its last
-      const from = lineStart[f.startLine - 1];
-      const to = f.endLine < lineStart.length ? lineStart[f.endLine] - 1 : text.length;
-      const outside = (f.startIndex - from) + Math.max(0, to - f.endIndex);
-      units.push({
-        id: `${path}:${f.qualifiedName}`, path, kind: f.kind, qualifiedName: f.qualifiedName,
-        startLine: f.startLine, endLine: f.endLine,
-        text: outside > MAX_TEXT_OUTSIDE_UNIT ? text.slice(f.startIndex, f.endIndex) : text.slice(from, to),
-      });
-    }
-    return units;
-  } finally {
-    tree.delete();
+  const found = unitsIn(parser, spec, text);
+  if (found.length === 0) return [file];
+  const lineStart = lineStarts(text);
+  const units = [file];
+  for (const f of found) {
+    // the unit's lines, from the start of its first line to the end of its last
+    const from = lineStart[f.startLine - 1];
+    const to = f.endLine < lineStart.length ? lineStart[f.endLine] - 1 : text.length;
+    const outside = (f.startIndex - from) + Math.max(0, to - f.endIndex);
+    units.push({
+      id: `${path}:${f.qualifiedName}`, path, kind: f.kind, qualifiedName: f.qualifiedName,
+      startLine: f.startLine, endLine: f.endLine,
+      text: outside > MAX_TEXT_OUTSIDE_UNIT ? text.slice(f.startIndex, f.endIndex) : text.slice(from, to),
+    });
   }
+  return units;
+}
+
+/**
+ * The units the parse of `text` yields; when that parse has errors and the spec has a `mask`,
+ * those of the masked copy if it yields more (C/C++ macros, see `c-macros.ts`).
+ */
+function unitsIn(parser: Parser, spec: LanguageSpec, text: string): Found[] {
+  const parsed = (source: string): { found: Found[]; hasError: boolean } => {
+    const tree = parser.parse(source);
+    if (!tree) return { found: [], hasError: true };
+    try {
+      return { found: walk(tree.rootNode, spec, MAX_UNITS_PER_FILE), hasError: tree.rootNode.hasError };
+    } finally {
+      tree.delete();
+    }
+  };
+  const plain = parsed(text);
+  if (!plain.hasError || !spec.mask) return plain.found;
+  const masked = parsed(spec.mask(text));
+  return masked.found.length > plain.found.length ? masked.found : plain.found;
 }
 
 /**
@@ -187,8 +202,9 @@ function walk(root: Node, spec: LanguageSpec, limit: number): Found[] {
   pushChildren(root, '', undefined);
   while (stack.length > 0 && found.length < limit) {
     const { node, prefix, start } = stack.pop()!;
-    const role = spec.roles[node.type];
-    switch (role.as) {
+    const given = spec.roles[node.type];
+    const role = given.as === 'pick' ? given.pick(node) : given;
+    switch (role?.as) {
       case 'descend':
         pushChildren(node, prefix, undefined);
         break;

@@ -93,9 +93,10 @@ export interface CodeIndex {
 /**
  * Version of blob-level results (extraction + tokenization); bump to invalidate blob caches.
  * v5: snake_case parts kept whole (`GitHub_token_v2` → also `github`, `v2`); the text of a unit on
- * a long (minified) line is its own source range.
+ * a long (minified) line is its own source range. v6: more units outside Python (object-literal
+ * methods, `macro_rules!`, C/C++ behind macros, declarations in headers; `extract-specs.ts`).
  */
-export const BLOB_FORMAT_VERSION = 'v5';
+export const BLOB_FORMAT_VERSION = 'v6';
 /**
  * Version of the index files (document choice, fields, the tokens of paths and names); bump to
  * invalidate saved indexes. v7: snake_case parts kept whole; checked files (src/util/checked-file.ts).

@@ -137,6 +137,7 @@ test('JavaScript: classes, declarations, top-level arrows, prototype and CommonJ
     'function Foo.bar 2-4',
     'function helper 5-5',
     'function default 6-6',
+    'function obj.m 7-7',
     'function gen 8-8',
     'class Widget 9-13',
     'function Widget.constructor 10-10',
@@ -266,7 +267,7 @@ test('C++: namespaces qualify, out-of-line Foo::bar is Foo.bar, templates in the
   ]);
   // .h is C by extension but parsed with the C++ grammar, so C++ headers work.
   assert.deepEqual(await outline('include/w.h', ['class W { int f() { return 1; } };']), ['class W 1-1', 'function W.f 1-1']);
-  assert.deepEqual(await outline('a.hpp', ['struct S { void g(); };', 'void S::g() {}']), ['class S 1-1', 'function S.g 2-2']);
+  assert.deepEqual(await outline('a.hpp', ['struct S { void g(); };', 'void S::g() {}']), ['class S 1-1', 'function S.g 1-1', 'function S.g 2-2']);
 });
 
 test('C#: attributes in the span, constructors, properties, operators, nested types', async () => {
@@ -432,4 +433,217 @@ test('other languages and unparsable text give the file unit only', async () => 
   assert.equal(junk[0].endLine, 2);
   const empty = await extractUnits('empty.py', '');
   assert.deepEqual(empty.map((u) => [u.kind, u.startLine, u.endLine]), [['file', 1, 1]]);
+});
+
+test('JavaScript/TypeScript: object-literal methods and function-valued properties qualify by the object (also Object.assign)', async () => {
+  assert.deepEqual(await outline('lib/api.js', [
+    'module.exports = {',                        // 1
+    '  f() {},',                                 // 2
+    '  g: () => 1,',                             // 3
+    "  'h-i': function () {},",                  // 4
+    '  nested: { deep() {} },',                  // 5
+    '  value: 1,',                               // 6
+    '  [computed]: () => 2,',                    // 7
+    '};',                                        // 8
+    'const api = { get(id) { return id; } };',  // 9
+    'Foo.prototype = { bar() {} };',             // 10
+    'exports.util = { u: async () => {} };',     // 11
+    'module.exports = () => 0;',                 // 12
+    'Object.assign(Headers.prototype, {',        // 13
+    '  set: function (k, v) {},',                // 14
+    '});',                                       // 15
+    'Object.assign(Headers, { from(x) {} });',   // 16
+    'other.assign(X, { no() {} });',             // 17
+  ]), [
+    'function f 2-2',
+    'function g 3-3',
+    'function h-i 4-4',
+    'function nested.deep 5-5',
+    'function api.get 9-9',
+    'function Foo.bar 10-10',
+    'function util.u 11-11',
+    'function module.exports 12-12',
+    'function Headers.set 14-14',
+    'function Headers.from 16-16',
+  ]);
+  assert.deepEqual(await outline('src/api.ts', [
+    'export const handlers = {',
+    '  onLoad: (e: Event): void => {},',
+    '} as const;',
+    'export default { name: "x", methods: { click() {} } };',
+  ]), ['function handlers.onLoad 2-2', 'function methods.click 4-4']);
+});
+
+test('Rust: macro_rules! definitions are units; methods of trait impls qualify by the type', async () => {
+  assert.deepEqual(await outline('src/macros.rs', [
+    '#[macro_export]',                                 // 1
+    'macro_rules! bail {',                             // 2
+    '    ($e:expr) => { return Err($e.into()) };',     // 3
+    '}',                                               // 4
+    'mod inner {',                                     // 5
+    '    pub struct Printer<W> { w: W }',              // 6
+    '    impl<W: Write> Printer<W> {',                 // 7
+    '        pub fn new(w: W) -> Self { Printer { w } }', // 8
+    '    }',                                           // 9
+    '    impl<W> fmt::Debug for Printer<W> {',         // 10
+    '        fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result { Ok(()) }', // 11
+    '    }',                                           // 12
+    '}',                                               // 13
+  ]), [
+    'function bail 1-4',
+    'class inner.Printer 6-6',
+    'function inner.Printer.new 8-8',
+    'function inner.Printer.fmt 11-11',
+  ]);
+});
+
+test('Go: grouped type declarations; value and pointer receivers are both Type.Method', async () => {
+  assert.deepEqual(await outline('pkg/store.go', [
+    'package store',                                   // 1
+    'type (',                                          // 2
+    '  Store struct { m map[string]int }',             // 3
+    '  Getter interface { Get(k string) int }',        // 4
+    ')',                                               // 5
+    'func (s *Store) Get(k string) int { return s.m[k] }', // 6
+    'func (s Store) Len() int { return len(s.m) }',    // 7
+    'func New() *Store { return &Store{} }',           // 8
+  ]), [
+    'class Store 3-3',
+    'class Getter 4-4',
+    'function Store.Get 6-6',
+    'function Store.Len 7-7',
+    'function New 8-8',
+  ]);
+});
+
+test('Java and Kotlin: inner classes qualify; anonymous classes and lambdas belong to their method', async () => {
+  assert.deepEqual(await outline('src/main/java/x/Outer.java', [
+    'public class Outer {',                                            // 1
+    '  class Inner {',                                                 // 2
+    '    class Deepest { void m() {} }',                               // 3
+    '  }',                                                             // 4
+    '  void run() {',                                                  // 5
+    '    Runnable r = () -> { class Local { void hidden() {} } };',    // 6
+    '    new Thread(new Runnable() { public void run() {} }).start();', // 7
+    '  }',                                                             // 8
+    '  enum Kind { A, B; Kind next() { return B; } }',                 // 9
+    '  interface Visitor { void visit(); }',                           // 10
+    '  record Pair(int a, int b) {}',                                  // 11
+    '}',                                                               // 12
+  ]), [
+    'class Outer 1-12',
+    'class Outer.Inner 2-4',
+    'class Outer.Inner.Deepest 3-3',
+    'function Outer.Inner.Deepest.m 3-3',
+    'function Outer.run 5-8',
+    'class Outer.Kind 9-9',
+    'function Outer.Kind.next 9-9',
+    'class Outer.Visitor 10-10',
+    'function Outer.Visitor.visit 10-10',
+    'class Outer.Pair 11-11',
+  ]);
+  assert.deepEqual(await outline('src/O.kt', [
+    'class O {',                                   // 1
+    '  inner class In {',                          // 2
+    '    fun m() {',                               // 3
+    '      val r = object : Runnable {',           // 4
+    '        override fun run() {}',               // 5
+    '      }',                                     // 6
+    '      list.forEach { x -> println(x) }',      // 7
+    '    }',                                       // 8
+    '  }',                                         // 9
+    '}',                                           // 10
+    'interface I {',                               // 11
+    '  fun i()',                                   // 12
+    '}',                                           // 13
+    'enum class E {',                              // 14
+    '  A, B;',                                     // 15
+    '  fun f() {}',                                // 16
+    '}',                                           // 17
+  ]), ['class O 1-10', 'class O.In 2-9', 'function O.In.m 3-8', 'class I 11-13', 'function I.i 12-12', 'class E 14-17', 'function E.f 16-16']);
+});
+
+test('C/C++: functions and classes behind macros, split #ifdef headers, BEGIN/END macro lines', async () => {
+  assert.deepEqual(await outline('src/gadget.cpp', [
+    'FMT_BEGIN_NAMESPACE',                                // 1
+    'class EXPORT Gadget : public Base {',                // 2
+    ' public:',                                           // 3
+    '  int size() const FMT_NOEXCEPT { return n_; }',     // 4
+    '  FMT_CONSTEXPR20 void grow(int n) { n_ += n; }',    // 5
+    '};',                                                 // 6
+    'static JV_ATTR int foo(int x) { return x; }',        // 7
+    'FMT_API void vprint(int fd) {}',                     // 8
+    'FMT_END_NAMESPACE',                                  // 9
+  ]), [
+    'class Gadget 2-6',
+    'function Gadget.size 4-4',
+    'function Gadget.grow 5-5',
+    'function foo 7-7',
+    'function vprint 8-8',
+  ]);
+  assert.deepEqual(await outline('src/main.c', [
+    '#ifdef WIN32',                                       // 1
+    'int wmain(int argc, wchar_t* wargv[]) { return 0; }', // 2
+    'int umain(int argc, char* argv[]) {',                // 3
+    '#else',                                              // 4
+    'int main(int argc, char* argv[]) {',                 // 5
+    '#endif',                                             // 6
+    '  return run(argc, argv);',                          // 7
+    '}',                                                  // 8
+    '#if 0',                                              // 9
+    'int dead(void) {',                                   // 10
+    '#else',                                              // 11
+    'int live(void) {',                                   // 12
+    '#endif',                                             // 13
+    '  return 1;',                                        // 14
+    '}',                                                  // 15
+    'static void after(void) {}',                         // 16
+  ]), ['function wmain 2-2', 'function umain 3-8', 'function live 12-15', 'function after 16-16']);
+});
+
+test('C/C++: a header declaration and its out-of-line definition share the qualified name', async () => {
+  const header = await outline('include/ns/gadget.h', [
+    '#ifndef GADGET_H',                            // 1
+    '#define GADGET_H',                            // 2
+    'namespace ns {',                              // 3
+    'class GADGET_API Gadget {',                   // 4
+    ' public:',                                    // 5
+    '  Gadget();',                                 // 6
+    '  virtual void run() = 0;',                   // 7
+    '  static Gadget& get();',                     // 8
+    '  template <typename T> void put(T v);',      // 9
+    '  int size() const { return n_; }',           // 10
+    ' private:',                                   // 11
+    '  void (*callback_)(int);',                   // 12
+    '  int n_;',                                   // 13
+    '};',                                          // 14
+    'int helper(const char* s);',                  // 15
+    '}  // namespace ns',                          // 16
+    'extern int counter;',                         // 17
+    '#endif',                                      // 18
+  ]);
+  assert.deepEqual(header, [
+    'class ns.Gadget 4-14',
+    'function ns.Gadget.Gadget 6-6',
+    'function ns.Gadget.run 7-7',
+    'function ns.Gadget.get 8-8',
+    'function ns.Gadget.put 9-9',
+    'function ns.Gadget.size 10-10',
+    'function ns.helper 15-15',
+  ]);
+  const source = await outline('src/gadget.cc', [
+    '#include "ns/gadget.h"',                                  // 1
+    'namespace ns {',                                          // 2
+    'Gadget::Gadget() : n_(0) {}',                             // 3
+    'Gadget& Gadget::get() { static Gadget g; return g; }',    // 4
+    'int helper(const char* s) { return 0; }',                 // 5
+    'int forward(int);',                                       // 6
+    '}',                                                       // 7
+    'template <typename T> void ns::Gadget::put(T v) {}',      // 8
+  ]);
+  assert.deepEqual(source, ['function ns.Gadget.Gadget 3-3', 'function ns.Gadget.get 4-4', 'function ns.helper 5-5', 'function ns.Gadget.put 8-8']);
+  const names = (lines: string[]) => new Set(lines.map((l) => l.split(' ')[1]));
+  for (const name of names(source)) assert.ok(names(header).has(name), name);
+  // a C source file's prototypes are not units (only headers declare)
+  assert.deepEqual(await outline('src/m.c', ['int proto(void);', 'int proto(void) { return 0; }']), ['function proto 2-2']);
 });
