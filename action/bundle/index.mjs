@@ -55090,6 +55090,48 @@ function findInlineCodeNames(text) {
   }
   return [...names];
 }
+function findScopedNames(text) {
+  const seen = /* @__PURE__ */ new Set();
+  const n = text.length;
+  const identEnd = (i3) => {
+    while (i3 < n && charClass(text.charCodeAt(i3)) !== 0) i3++;
+    return i3;
+  };
+  const startsIdent = (i3) => {
+    if (i3 >= n) return false;
+    const k = charClass(text.charCodeAt(i3));
+    return k === 1 || k === 2 || k === 4;
+  };
+  let i2 = 0;
+  while (i2 < n) {
+    if (!startsIdent(i2) || i2 > 0 && charClass(text.charCodeAt(i2 - 1)) !== 0) {
+      i2++;
+      continue;
+    }
+    const s = i2;
+    let e = identEnd(i2);
+    let parts2 = 1;
+    const firstUpper = charClass(text.charCodeAt(s)) === 1;
+    const prev = s > 0 ? text.charCodeAt(s - 1) : 0;
+    for (; ; ) {
+      if (text.charCodeAt(e) === 58 && text.charCodeAt(e + 1) === 58) {
+        const t = text.charCodeAt(e + 2) === 126 ? e + 3 : e + 2;
+        if (!startsIdent(t)) break;
+        e = identEnd(t);
+      } else if (text.charCodeAt(e) === 35 && parts2 === 1 && firstUpper && prev !== 46 && prev !== 47 && prev !== 35 && startsIdent(e + 1)) {
+        e = identEnd(e + 1);
+      } else break;
+      if (++parts2 > MAX_DOTTED_PARTS) break;
+    }
+    i2 = e;
+    if (parts2 < 2 || parts2 > MAX_DOTTED_PARTS || e - s > MAX_NAME_CHARS) continue;
+    seen.add(text.slice(s, e));
+  }
+  return [...seen];
+}
+function scopedNameParts(name2) {
+  return name2.split(/::|#/).filter((p) => p.length > 0);
+}
 
 // src/text/stack-frames.ts
 function parseStackFrames(text) {
@@ -55117,6 +55159,7 @@ function parseStackFrames(text) {
     if (line.indexOf("at") >= 0) atFrames(line, prev, add);
     if (line.indexOf(".go:") >= 0) goFrame(line, prev, add);
     if (line.indexOf("panicked at") >= 0) rustPanics(line, add);
+    if (line.indexOf("#") >= 0 || line.indexOf("==") >= 0) debuggerFrame(line, add);
   }
   ipython.end();
   return frames;
@@ -55378,6 +55421,58 @@ function rustName(path) {
   if (owner.length > 0) out2.module = owner.join("::");
   return out2;
 }
+var DBG_HEAD = /\s*(?:\*\s+)?(?:frame\s+)?#\d{1,5}:?\s+(0x[0-9a-fA-F]{1,16}\s+)?(?:in\s+)?/y;
+var VALGRIND_HEAD = /==\d{1,10}==\s+(?:at|by)\s+0x[0-9a-fA-F]{1,16}:\s+/y;
+var DBG_LOCATION = /^(\S+\.[A-Za-z+]{1,4}):(\d{1,9})(?::\d{1,9})?$/;
+function debuggerFrame(line, add) {
+  if (line.length > 3e3) return;
+  let head = -1;
+  let address = true;
+  DBG_HEAD.lastIndex = 0;
+  const d = DBG_HEAD.exec(line);
+  if (d !== null) {
+    head = DBG_HEAD.lastIndex;
+    address = d[1] !== void 0;
+  } else {
+    VALGRIND_HEAD.lastIndex = 0;
+    if (VALGRIND_HEAD.test(line)) head = VALGRIND_HEAD.lastIndex;
+  }
+  if (head < 0) return;
+  let rest = line.slice(head).trimEnd();
+  const f = { language: "c", raw: rawOf(line) };
+  const closed = rest.endsWith(")");
+  const body2 = closed ? rest.slice(0, -1) : rest;
+  const cut2 = Math.max(body2.lastIndexOf(" "), body2.lastIndexOf("	"), closed ? body2.lastIndexOf("(") : -1);
+  const loc = cut2 >= 0 ? DBG_LOCATION.exec(body2.slice(cut2 + 1)) : null;
+  if (loc !== null && CODE_EXTENSIONS.has(extensionOf2(loc[1]))) {
+    f.file = slashes(loc[1]);
+    f.line = Number(loc[2]);
+    rest = body2.slice(0, cut2).replace(/\s+at$/, "");
+  } else if (!address) return;
+  const tick = rest.indexOf("`");
+  if (tick >= 0) rest = rest.slice(tick + 1);
+  Object.assign(f, cFunctionName(rest));
+  if (f.file !== void 0 || f.function !== void 0) add(f);
+}
+function cFunctionName(text) {
+  let name2 = "";
+  let depth = 0;
+  for (let i2 = 0; i2 < text.length; i2++) {
+    const c = text[i2];
+    if (c === "<") depth++;
+    else if (c === ">") depth = Math.max(0, depth - 1);
+    else if (depth === 0) {
+      if (c === "(" || c === " " || c === "	") {
+        if (name2.length > 0) break;
+        if (c === "(") return {};
+        continue;
+      }
+      name2 += c;
+    }
+  }
+  if (!/^[A-Za-z_~][\w:~]*$/.test(name2) || name2.length > 500) return {};
+  return splitQualified(name2, "::");
+}
 function firstNonSpace(line) {
   let i2 = 0;
   while (i2 < line.length && (line.charCodeAt(i2) === 32 || line.charCodeAt(i2) === 9)) i2++;
@@ -55411,6 +55506,7 @@ function extractIssueSignals(text) {
     identifiers: [...identifiers],
     filePaths: first(findFilePaths(text)),
     dottedNames: first(findDottedNames(text)),
+    scopedNames: first(findScopedNames(text)),
     frames: first(parseStackFrames(text)),
     calledNames: first(findCalledNames(text)),
     inlineCode: first(findInlineCodeNames(text))
@@ -55905,6 +56001,7 @@ var SignalResolver = class {
     this.maxAmbiguous = maxAmbiguous;
     const { filePaths, units, fileOfUnit } = codeIndex;
     this.splitPaths = filePaths.map((p) => p.split("/"));
+    this.languages = filePaths.map((p) => languageOf(p));
     filePaths.forEach((p, f) => {
       const base = fileStem(p);
       push(this.filesByBase, base, f);
@@ -55926,6 +56023,9 @@ var SignalResolver = class {
   docsByName = /* @__PURE__ */ new Map();
   splitPaths;
   moduleTrie;
+  scopedTrie;
+  /** Per file: its language (undefined for none). */
+  languages;
   /** Boosts of every document for an issue's signals. */
   boosts(signals, weights = DEFAULT_SIGNAL_WEIGHTS) {
     const D = this.codeIndex.units.length;
@@ -55949,7 +56049,7 @@ var SignalResolver = class {
     };
     const { units } = this.codeIndex;
     for (const frame of signals.frames) {
-      const files2 = frame.file ? this.resolvePath(frame.file) : frame.className ? this.resolveDotted(frame.className).files : [];
+      const files2 = this.frameFiles(frame);
       const why = frame.raw.length > 120 ? `${frame.raw.slice(0, 117)}...` : frame.raw;
       for (const f of files2) fireFile("frameFile", f, why);
       if (frame.function) {
@@ -55970,6 +56070,24 @@ var SignalResolver = class {
           return q === rest || q.startsWith(`${rest}.`) || rest.startsWith(`${q}.`);
         }), name2);
       }
+    }
+    for (const name2 of signals.scopedNames ?? []) {
+      const parts2 = scopedNameParts(name2);
+      const { files: files2, rest } = this.resolveScoped(parts2);
+      for (const f of files2) {
+        fireFile("mentionedFile", f, name2);
+        if (rest) fire("mentionedUnit", this.docsOfFile[f].filter((d) => {
+          const q = units[d].qualifiedName;
+          return q === rest || q.startsWith(`${rest}.`) || rest.startsWith(`${q}.`);
+        }), name2);
+      }
+      fire("mentionedUnit", this.unitsBySuffix(parts2), name2);
+    }
+    for (const name2 of signals.dottedNames) fire("mentionedUnit", this.unitsBySuffix(name2.split(".")), name2);
+    for (const name2 of signals.scopedNames ?? []) {
+      const parts2 = scopedNameParts(name2);
+      const docs = this.docsByName.get(parts2[parts2.length - 1]);
+      if (docs && docs.length <= 20) fire("namedFunction", docs.filter((d) => !this.isPythonDoc(d)), name2);
     }
     const codeNames = /* @__PURE__ */ new Set();
     for (const id of signals.identifiers) if (!id.includes(".")) codeNames.add(id);
@@ -56004,6 +56122,51 @@ var SignalResolver = class {
       }
     }
     return { boost, reasons, evidence, files };
+  }
+  /**
+   * The files of a stack frame: its written path; for a JVM frame, first its class
+   * (`com.pkg.Outer$Inner` → `com/pkg/Outer.java`, non-Python files only), which tells apart
+   * files of one base name.
+   */
+  frameFiles(frame) {
+    if (frame.language === "java" && frame.className) {
+      const cls = frame.className.replace(/\$.*$/, "");
+      const files = this.resolveDotted(cls).files.filter((f) => !isPythonLanguage(this.languages[f]));
+      if (files.length > 0) return files;
+    }
+    return frame.file ? this.resolvePath(frame.file) : frame.className ? this.resolveDotted(frame.className).files : [];
+  }
+  isPythonDoc(d) {
+    return isPythonLanguage(this.languages[this.codeIndex.fileOfUnit[d]]);
+  }
+  /**
+   * Function-level documents of non-Python files whose qualified name ends with the last two or
+   * more parts of `parts` (`Bytes::make_mut` → `Bytes.make_mut`; `fmt::v10::detail::checker` →
+   * `fmt.detail.checker`; `Gson#toJson`); a Go unit's name is read with its package (its folder)
+   * in front, so `http.ListenAndServe` names `ListenAndServe` of `net/http/server.go`. None when
+   * more than 20 match. Python files are left to the module-path resolution of dotted names.
+   */
+  unitsBySuffix(parts2) {
+    if (parts2.length < 2 || parts2.length > MAX_DOTTED_PARTS) return [];
+    const last = parts2[parts2.length - 1];
+    const before = parts2[parts2.length - 2];
+    const { units, fileOfUnit } = this.codeIndex;
+    const out2 = [];
+    for (const d of this.docsByName.get(last) ?? []) {
+      const f = fileOfUnit[d];
+      const language = this.languages[f];
+      if (isPythonLanguage(language)) continue;
+      const q = units[d].qualifiedName;
+      const dot = q.lastIndexOf(".", q.length - last.length - 2);
+      const owner = q.length > last.length ? q.slice(dot + 1, q.length - last.length - 1) : "";
+      let ok = owner === before;
+      if (!ok && language === "go" && owner === "") {
+        const segs = this.splitPaths[f];
+        ok = segs.length >= 2 && segs[segs.length - 2] === before;
+      }
+      if (ok && out2.push(d) > 20) return [];
+    }
+    return out2;
   }
   /** File documents that a written path names (longest component-wise suffix match). */
   resolvePath(written2) {
@@ -56057,33 +56220,83 @@ var SignalResolver = class {
     return { files: [], rest: "" };
   }
   /**
+   * Files that a scoped name (`crate::module::func`, `grep_regex::literal::LiteralSets`,
+   * `fmt::format`, parts as {@link scopedNameParts} gives them) names, by the module paths of the
+   * Rust, C and C++ files: a Rust file's path without `src` folders, `-` read as `_` and
+   * `mod.rs`, `lib.rs`, `main.rs` standing for their folder (`grep-regex/src/literal.rs` →
+   * `grep_regex::literal`); a C/C++ file's folders and stem (`include/fmt/format.h`). A leading
+   * `crate`, `self` or `super` is dropped. Two parts must match, or one Rust module named first
+   * (`walk::Walk`, at most `maxAmbiguous` files); `rest` is the remainder, joined by dots.
+   */
+  resolveScoped(written2) {
+    let parts2 = written2;
+    while (parts2.length > 0 && (parts2[0] === "crate" || parts2[0] === "self" || parts2[0] === "super")) parts2 = parts2.slice(1);
+    if (parts2.length === 0 || parts2.length > MAX_DOTTED_PARTS) return { files: [], rest: "" };
+    const trie = this.scopedTrie ??= this.buildScopedTrie();
+    for (let i2 = parts2.length; i2 >= 1; i2--) {
+      let node = 0;
+      let n = 0;
+      while (n < i2) {
+        const child = trie.edges.get(`${node}/${parts2[i2 - 1 - n]}`);
+        if (child === void 0) break;
+        node = child;
+        n++;
+      }
+      if (n === 0) continue;
+      const files = trie.files[node];
+      if (n === 1 && (i2 > 1 || files.length > this.maxAmbiguous || files.some((f) => this.languages[f] !== "rust"))) continue;
+      return { files: files.slice(), rest: parts2.slice(i2).join(".") };
+    }
+    return { files: [], rest: "" };
+  }
+  /** The trie of {@link resolveScoped}: module paths of Rust, C and C++ files, read backwards. */
+  buildScopedTrie() {
+    const paths = this.splitPaths.map((segments, f) => {
+      const language = this.languages[f];
+      const stem = fileStem(segments[segments.length - 1]);
+      if (language === "c" || language === "cpp") return [...segments.slice(0, -1), stem];
+      if (language !== "rust") return void 0;
+      const dirs = segments.slice(0, -1).filter((s) => s !== "src").map((s) => s.replace(/-/g, "_"));
+      return stem === "mod" || stem === "lib" || stem === "main" ? dirs : [...dirs, stem];
+    });
+    return trieOf(paths);
+  }
+  /**
    * The module paths of the files as a trie read backwards (`django/db/models/query.py` →
    * query, models, db, django): node 0 is the root, `edges` maps `${node}/${part}` to a child,
    * `files[node]` lists (in file order) the files whose module path ends with that node's parts.
    */
   buildModuleTrie() {
-    const edges = /* @__PURE__ */ new Map();
-    const files = [[]];
-    this.splitPaths.forEach((segments, f) => {
+    return trieOf(this.splitPaths.map((segments) => {
       const base = fileStem(segments[segments.length - 1]);
-      const last = base === "__init__" || base === "index" || base === "mod" ? segments.length - 2 : segments.length - 1;
-      let node = 0;
-      for (let k = last; k >= 0; k--) {
-        const part = k === segments.length - 1 ? base : segments[k];
-        const key = `${node}/${part}`;
-        let child = edges.get(key);
-        if (child === void 0) {
-          child = files.length;
-          edges.set(key, child);
-          files.push([]);
-        }
-        node = child;
-        files[node].push(f);
-      }
-    });
-    return { edges, files };
+      const folders = segments.slice(0, -1);
+      return base === "__init__" || base === "index" || base === "mod" ? folders : [...folders, base];
+    }));
   }
 };
+function trieOf(paths) {
+  const edges = /* @__PURE__ */ new Map();
+  const files = [[]];
+  paths.forEach((path, f) => {
+    if (path === void 0) return;
+    let node = 0;
+    for (let k = path.length - 1; k >= 0; k--) {
+      const key = `${node}/${path[k]}`;
+      let child = edges.get(key);
+      if (child === void 0) {
+        child = files.length;
+        edges.set(key, child);
+        files.push([]);
+      }
+      node = child;
+      files[node].push(f);
+    }
+  });
+  return { edges, files };
+}
+function isPythonLanguage(language) {
+  return language === "python" || language === "cython";
+}
 function push(m, k, v) {
   const list = m.get(k);
   if (list) list.push(v);
