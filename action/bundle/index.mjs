@@ -51512,8 +51512,14 @@ var TEST_PATH_RULES = [
   { part: "dir", pattern: /^testdata$/, languages: ["go"], source: "go help packages" },
   { part: "file", pattern: /^(Test\w*|\w*(Tests?|TestCase|IT|ITCase))\.\w+$/, languages: JVM, source: "Maven Surefire/Failsafe includes" },
   { part: "file", pattern: /\w(Spec|Suite)\.scala$/, languages: ["scala"], source: "ScalaTest" },
-  { part: "dir", pattern: /^(androidTest|testFixtures)$/, languages: JVM, source: "Android / Gradle source sets" },
-  { part: "file", pattern: /\.(test|spec)\.[cm]?[jt]sx?$/, languages: JS, source: "Jest testMatch" },
+  {
+    part: "dir",
+    pattern: /^(androidTest|androidUnitTest|androidInstrumentedTest|testFixtures|integrationTest|functionalTest|(common|jvm|js|native|ios|macos|linux|mingw|desktop|wasmJs|wasm)Test)$/,
+    languages: JVM,
+    source: "Android / Gradle / Kotlin Multiplatform source sets"
+  },
+  { part: "file", pattern: /\.(test|spec)\.[cm]?[jt]sx?$|\.test-d\.[cm]?tsx?$/, languages: JS, source: "Jest testMatch; tsd" },
+  { part: "file", pattern: /^tests?\.rs$/, languages: ["rust"], source: "Cargo unit-test modules" },
   { part: "dir", pattern: /^__(tests|mocks)__$/, languages: JS, source: "Jest testMatch" },
   { part: "file", pattern: /_(spec|test)\.rb$/, languages: ["ruby"], source: "RSpec, Minitest" },
   { part: "dir", pattern: /^spec$/, languages: ["ruby"], source: "RSpec" },
@@ -51522,7 +51528,7 @@ var TEST_PATH_RULES = [
   { part: "dir", pattern: /(^|\.)Tests?$|\.(Unit|Integration)Tests$/, languages: ["csharp"], source: "xUnit/NUnit project naming" },
   { part: "file", pattern: /\wTests?\.swift$/, languages: ["swift"], source: "XCTest" },
   { part: "dir", pattern: /^Tests$/, languages: ["swift"], source: "SwiftPM layout" },
-  { part: "file", pattern: /_(unit)?test\.(c|cc|cpp|cxx)$/, languages: ["c", "cpp"], source: "GoogleTest / Chromium naming" }
+  { part: "file", pattern: /_(unit)?tests?\.(c|cc|cpp|cxx)$/, languages: ["c", "cpp"], source: "GoogleTest / Chromium naming" }
 ];
 function isTestPath(path) {
   const parts2 = path.split("/");
@@ -52315,7 +52321,7 @@ var DEFAULT_INDEX_SETTINGS = {
   languages: []
 };
 var BLOB_FORMAT_VERSION = "v5";
-var INDEX_FORMAT_VERSION = "v7";
+var INDEX_FORMAT_VERSION = "v8";
 var digest = (parts2) => createHash4("sha1").update(JSON.stringify(parts2)).digest("hex").slice(0, 10);
 function blobSettingsKey(s) {
   return digest([BLOB_FORMAT_VERSION, s.maxBodyWords, s.includeTests, s.maxFileBytes, s.stem, s.maxFileWords]);
