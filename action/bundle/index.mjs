@@ -53861,9 +53861,9 @@ var features7 = {
   length: { doc: "ln(1 + lines) / ln 1000, at most 1", normalise: "none", value: (r) => r.unit.length },
   depth: { doc: "path depth / 10, at most 1", normalise: "none", value: (r) => r.file.depth },
   isTest: { doc: "1 for a test file (src/corpus/languages.ts)", normalise: "none", value: (r) => r.file.isTest },
-  isInit: { doc: "1 for `__init__.py`, `index.*` or `mod.rs`", normalise: "none", value: (r) => r.file.isInit },
+  isInit: { doc: "1 for `__init__.py`, `index.*`, `mod.rs` or a Rust crate root (`lib.rs`, `main.rs`)", normalise: "none", value: (r) => r.file.isInit },
   notFunction: { doc: "1 for a class or file document", normalise: "none", value: (r) => r.unit.notFunction },
-  isPrivate: { doc: "1 for a `_name` (not a dunder)", normalise: "none", value: (r) => r.unit.isPrivate },
+  isPrivate: { doc: "1 for a `_name` (not a dunder), or an unexported (lower-case) Go name", normalise: "none", value: (r) => r.unit.isPrivate },
   isDunder: { doc: "1 for a `__name__`", normalise: "none", value: (r) => r.unit.isDunder }
 };
 var shapeGroup = {
@@ -53878,7 +53878,7 @@ var shapeGroup = {
 var FEATURE_GROUPS = [lexicalGroup, fileGroup, callsGroup, signalsGroup, namesGroup, historyGroup, shapeGroup];
 var FEATURE_REGISTRY = FEATURE_GROUPS.flatMap((g) => Object.entries(g.features).map(([name2, f]) => ({ name: name2, group: g.name, doc: f.doc, normalise: f.normalise })));
 var FEATURES = FEATURE_REGISTRY.map((f) => f.name);
-var FEATURE_COMPUTATION_VERSION = 3;
+var FEATURE_COMPUTATION_VERSION = 4;
 function featureVersion(features8, computationVersion = FEATURE_COMPUTATION_VERSION) {
   const digest2 = createHash6("sha1").update(JSON.stringify(features8.map((f) => [f.name, f.group, f.normalise]))).digest("hex");
   return `${computationVersion}.${digest2.slice(0, 12)}`;
@@ -56791,7 +56791,7 @@ var CandidateShapes = class {
       shape = this.files[f] = {
         depth: Math.min(1, (path.split("/").length - 1) / 10),
         isTest: isTestPath(path) ? 1 : 0,
-        isInit: base === "__init__" || base === "index" || base === "mod" ? 1 : 0,
+        isInit: base === "__init__" || base === "index" || base === "mod" || (base === "lib" || base === "main") && path.endsWith(".rs") ? 1 : 0,
         nameTokens: [...new Set(tokenize(base, { stem: this.codeIndex.settings.stem }))]
       };
     }
@@ -56808,7 +56808,7 @@ var CandidateShapes = class {
         length: Math.min(1, Math.log1p(Math.max(0, u.endLine - u.startLine + 1)) / Math.log(1e3)),
         notFunction: u.kind === "function" ? 0 : 1,
         isDunder: dunder ? 1 : 0,
-        isPrivate: name2.startsWith("_") && !dunder ? 1 : 0,
+        isPrivate: name2.startsWith("_") && !dunder || u.path.endsWith(".go") && /^[a-z]/.test(name2) ? 1 : 0,
         nameTokens: name2 ? [...new Set(tokenize(name2, { stem: this.codeIndex.settings.stem }))] : [],
         name: name2,
         className: u.qualifiedName.includes(".") ? u.qualifiedName.slice(0, u.qualifiedName.indexOf(".")) : "",
