@@ -46878,14 +46878,6 @@ var HistoryLog = class _HistoryLog {
   indexOf(sha) {
     return this.indexOfSha.get(sha);
   }
-  /** Full SHA of commit `i`. */
-  shaOf(i2) {
-    return this.data.shas[i2];
-  }
-  /** Log indices of commit `i`'s parents, first parent first (parents outside the log, as at a shallow clone's cut, are left out). */
-  parentsOf(i2) {
-    return this.data.parents[i2];
-  }
   /** Committer time of commit `i` (seconds since the epoch). */
   timeOf(i2) {
     return this.data.times[i2];
@@ -51520,8 +51512,14 @@ var TEST_PATH_RULES = [
   { part: "dir", pattern: /^testdata$/, languages: ["go"], source: "go help packages" },
   { part: "file", pattern: /^(Test\w*|\w*(Tests?|TestCase|IT|ITCase))\.\w+$/, languages: JVM, source: "Maven Surefire/Failsafe includes" },
   { part: "file", pattern: /\w(Spec|Suite)\.scala$/, languages: ["scala"], source: "ScalaTest" },
-  { part: "dir", pattern: /^(androidTest|testFixtures)$/, languages: JVM, source: "Android / Gradle source sets" },
-  { part: "file", pattern: /\.(test|spec)\.[cm]?[jt]sx?$/, languages: JS, source: "Jest testMatch" },
+  {
+    part: "dir",
+    pattern: /^(androidTest|androidUnitTest|androidInstrumentedTest|testFixtures|integrationTest|functionalTest|(common|jvm|js|native|ios|macos|linux|mingw|desktop|wasmJs|wasm)Test)$/,
+    languages: JVM,
+    source: "Android / Gradle / Kotlin Multiplatform source sets"
+  },
+  { part: "file", pattern: /\.(test|spec)\.[cm]?[jt]sx?$|\.test-d\.[cm]?tsx?$/, languages: JS, source: "Jest testMatch; tsd" },
+  { part: "file", pattern: /^tests?\.rs$/, languages: ["rust"], source: "Cargo unit-test modules" },
   { part: "dir", pattern: /^__(tests|mocks)__$/, languages: JS, source: "Jest testMatch" },
   { part: "file", pattern: /_(spec|test)\.rb$/, languages: ["ruby"], source: "RSpec, Minitest" },
   { part: "dir", pattern: /^spec$/, languages: ["ruby"], source: "RSpec" },
@@ -51530,7 +51528,7 @@ var TEST_PATH_RULES = [
   { part: "dir", pattern: /(^|\.)Tests?$|\.(Unit|Integration)Tests$/, languages: ["csharp"], source: "xUnit/NUnit project naming" },
   { part: "file", pattern: /\wTests?\.swift$/, languages: ["swift"], source: "XCTest" },
   { part: "dir", pattern: /^Tests$/, languages: ["swift"], source: "SwiftPM layout" },
-  { part: "file", pattern: /_(unit)?test\.(c|cc|cpp|cxx)$/, languages: ["c", "cpp"], source: "GoogleTest / Chromium naming" }
+  { part: "file", pattern: /_(unit)?tests?\.(c|cc|cpp|cxx)$/, languages: ["c", "cpp"], source: "GoogleTest / Chromium naming" }
 ];
 function isTestPath(path) {
   const parts2 = path.split("/");
@@ -51561,42 +51559,6 @@ function isVendoredPath(path) {
   const parts2 = path.split("/");
   for (let i2 = 0; i2 < parts2.length - 1; i2++) if (VENDORED_DIRS.has(parts2[i2])) return true;
   return false;
-}
-
-// src/corpus/c-macros.ts
-var MACRO = String.raw`[A-Z][A-Z0-9_]*[A-Z0-9]`;
-var blank = (s) => s.replace(/[^\n]/g, " ");
-var CLASS_MACRO = new RegExp(String.raw`(\b(?:class|struct|union)\s+)(${MACRO}(?:\s*\([^()\n]*\))?)(?=\s+[A-Za-z_]\w*(?:\s*<[^;{}]*>)?\s*(?:final\b)?\s*[:{\n])`, "g");
-var LEADING_MACROS = new RegExp(String.raw`^(\s*(?:(?:static|inline|extern|virtual|explicit|constexpr|friend)\s+)*)((?:${MACRO}\s+)+)(?=[A-Za-z_])`, "gm");
-var TRAILING_MACRO = new RegExp(String.raw`(\)\s*(?:const\s*)?(?:noexcept\s*)?)(${MACRO}(?:\s*\([^()\n]*\))?)(?=\s*(?:[{;:=]|->|override\b|final\b|$))`, "gm");
-var MACRO_LINE = new RegExp(String.raw`^[ \t]*${MACRO}[ \t]*$`, "gm");
-function firstBranches(text) {
-  const original = text.split("\n");
-  const lines = original.slice();
-  const open2 = [];
-  for (let i2 = 0; i2 < lines.length; i2++) {
-    const m = /^\s*#\s*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b(.*)$/.exec(lines[i2]);
-    const dropping = open2.some((o) => o.dropping);
-    if (m) {
-      const top = open2[open2.length - 1];
-      if (m[1].startsWith("if")) {
-        const never = m[1] === "if" && /^\s*0\s*(\/[/*].*)?$/.test(m[2]);
-        open2.push({ kept: !never, dropping: never });
-      } else if (m[1] === "endif") {
-        open2.pop();
-      } else if (top) {
-        top.dropping = top.kept;
-        top.kept = true;
-      }
-    }
-    if (!m && !dropping) continue;
-    lines[i2] = blank(lines[i2]);
-    while (m && /\\\s*$/.test(original[i2]) && i2 + 1 < lines.length) lines[++i2] = blank(lines[i2]);
-  }
-  return lines.join("\n");
-}
-function maskCMacros(text) {
-  return firstBranches(text).replace(CLASS_MACRO, (_, before, macro) => before + blank(macro)).replace(LEADING_MACROS, (_, before, macros) => before + blank(macros)).replace(TRAILING_MACRO, (_, before, macro) => before + blank(macro)).replace(MACRO_LINE, blank);
 }
 
 // src/corpus/extract-specs.ts
@@ -51647,13 +51609,6 @@ function cDeclaratorName(node) {
   }
   return null;
 }
-function cDeclaredFunctionName(node) {
-  let d = field(node, "declarator");
-  while (d && (d.type === "pointer_declarator" || d.type === "reference_declarator")) d = field(d, "declarator") ?? d.namedChildren.find((c) => c !== null && c.type.endsWith("declarator")) ?? null;
-  if (!d || d.type !== "function_declarator") return null;
-  const inner = field(d, "declarator");
-  return inner && inner.type !== "parenthesized_declarator" ? cDeclaratorName(node) : null;
-}
 function cRecordName(node) {
   const name2 = field(node, "name");
   return name2 && field(node, "body") ? dotted(name2.text) : null;
@@ -51671,8 +51626,7 @@ var C2 = {
     function_definition: { as: "function", name: cDeclaratorName },
     struct_specifier: { as: "class", name: cRecordName },
     union_specifier: { as: "class", name: cRecordName }
-  },
-  mask: maskCMacros
+  }
 };
 var CPP = {
   grammar: "cpp",
@@ -51683,20 +51637,7 @@ var CPP = {
     struct_specifier: { as: "class", name: cRecordName },
     union_specifier: { as: "class", name: cRecordName },
     namespace_definition: { as: "scope", name: namespaceName }
-  },
-  mask: maskCMacros
-};
-var DECLARATION = {
-  as: "pick",
-  pick: (n) => {
-    const name2 = cDeclaredFunctionName(n);
-    return name2 === null ? WRAP : { as: "function", name: () => name2 };
   }
-};
-var CPP_HEADER = {
-  ...CPP,
-  id: "cpp-header",
-  roles: { ...CPP.roles, declaration: DECLARATION, field_declaration: DECLARATION }
 };
 var PYTHON = {
   grammar: "python",
@@ -51810,8 +51751,7 @@ var RUST = {
   roles: {
     ...roles([
       [CLASS2, ["struct_item", "enum_item", "union_item", "trait_item"]],
-      // `macro_rules! name { … }` is a unit like a function (its expansion is not parsed)
-      [FUNCTION, ["function_item", "function_signature_item", "macro_definition"]],
+      [FUNCTION, ["function_item", "function_signature_item"]],
       [DESCEND, ["source_file", "declaration_list"]]
     ]),
     // `impl<T> Trait for path::Type<T> { fn f() }` → `Type.f`
@@ -51849,41 +51789,23 @@ var PHP = {
   ])
 };
 var FUNCTION_VALUES = ["arrow_function", "function_expression", "function", "generator_function"];
-var VALUE_WRAPPERS = ["parenthesized_expression", "as_expression", "satisfies_expression"];
-function keyName(key) {
-  if (!key) return null;
-  if (key.type === "string") return key.text.slice(1, -1) || null;
-  return key.type === "computed_property_name" ? null : key.text;
-}
-function byValue(value, name2) {
-  for (let guard = 0; value && guard < 4 && VALUE_WRAPPERS.includes(value.type); guard++) value = value.namedChild(0);
-  if (!value || name2 === null) return null;
-  if (FUNCTION_VALUES.includes(value.type)) return { as: "function", name: () => name2 };
-  return value.type === "object" ? { as: "scope", name: () => name2 } : null;
-}
-function declaratorRole(node) {
+function declaratorFunctionName(node) {
+  const value = field(node, "value");
   const name2 = field(node, "name");
-  return name2 && name2.type === "identifier" ? byValue(field(node, "value"), name2.text) : null;
+  return value && name2 && name2.type === "identifier" && FUNCTION_VALUES.includes(value.type) ? name2.text : null;
 }
 function fieldFunctionName(node) {
   const value = field(node, "value");
   const name2 = field(node, "name") ?? field(node, "property");
   return value && name2 && FUNCTION_VALUES.includes(value.type) ? name2.text : null;
 }
-function assignmentRole(node) {
+function assignedFunctionName(node) {
   const right = field(node, "right");
   const left = field(node, "left");
-  if (!right || !left || left.type !== "identifier" && left.type !== "member_expression") return null;
-  const target = left.text.replace(/\s+/g, "");
-  const name2 = right.type === "object" ? target.replace(/^(module\.)?exports(\.|$)/, "").replace(/\.prototype$/, "") : target.replace(/^(module\.)?exports\./, "").replace(/\.prototype\./, ".");
-  return /^[\w$.#]*$/.test(name2) ? byValue(right, name2) : null;
-}
-function objectAssignRole(node) {
-  const callee = field(node, "function");
-  const target = field(node, "arguments")?.namedChild(0) ?? null;
-  if (callee?.text !== "Object.assign" || !target || target.type !== "identifier" && target.type !== "member_expression") return null;
-  const name2 = target.text.replace(/\s+/g, "").replace(/\.prototype$/, "");
-  return /^[\w$.]+$/.test(name2) ? { as: "scope", name: () => name2 } : null;
+  if (!right || !left || !FUNCTION_VALUES.includes(right.type)) return null;
+  if (left.type !== "identifier" && left.type !== "member_expression") return null;
+  const name2 = left.text.replace(/\s+/g, "").replace(/^(module\.)?exports\./, "").replace(/\.prototype\./, ".");
+  return /^[\w$.#]+$/.test(name2) ? name2 : null;
 }
 var orDefault = (n) => field(n, "name")?.text ?? "default";
 function jsSpec(grammar) {
@@ -51899,15 +51821,10 @@ function jsSpec(grammar) {
       // `export default class { … }`, `export default function () { … }`, `export default () => …`
       class: { as: "class", name: orDefault },
       ...roles([[{ as: "function", name: orDefault }, FUNCTION_VALUES]]),
-      variable_declarator: { as: "pick", pick: declaratorRole },
+      variable_declarator: { as: "function", name: declaratorFunctionName },
       public_field_definition: { as: "function", name: fieldFunctionName },
       field_definition: { as: "function", name: fieldFunctionName },
-      assignment_expression: { as: "pick", pick: assignmentRole },
-      // object literals reached through a scope above (or `export default { … }`): their methods
-      // and `key: () => …` / `key: function …` / `key: { … }` properties
-      ...roles([[DESCEND, ["object", "arguments", ...VALUE_WRAPPERS]]]),
-      call_expression: { as: "pick", pick: objectAssignRole },
-      pair: { as: "pick", pick: (n) => byValue(field(n, "value"), keyName(field(n, "key"))) },
+      assignment_expression: { as: "function", name: assignedFunctionName },
       internal_module: { as: "scope", name: (n) => dotted(field(n, "name")?.text ?? "") },
       module: { as: "scope", name: () => "" }
     },
@@ -51936,9 +51853,9 @@ function specFor(path, language) {
     case "typescript":
       return path.endsWith(".tsx") ? SPECS.tsx : SPECS.typescript;
     case "c":
-      return path.endsWith(".h") ? CPP_HEADER : SPECS.c;
+      return path.endsWith(".h") ? SPECS.cpp : SPECS.c;
     case "cpp":
-      return /\.(hpp|hh|hxx|h\+\+)$/.test(path) ? CPP_HEADER : SPECS.cpp;
+      return SPECS.cpp;
     case "csharp":
       return SPECS.c_sharp;
     case void 0:
@@ -51968,8 +51885,7 @@ function parserFor(grammar) {
   return p;
 }
 function extractorOf(path) {
-  const spec = specFor(path, languageOf(path));
-  return spec ? spec.id ?? spec.grammar : "file";
+  return specFor(path, languageOf(path))?.grammar ?? "file";
 }
 function fileUnit(path, text) {
   const lines = text.length === 0 ? 1 : text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
@@ -51985,40 +51901,31 @@ async function extractUnits(path, text) {
   } catch {
     return [file];
   }
-  const found = unitsIn(parser, spec, text);
-  if (found.length === 0) return [file];
-  const lineStart = lineStarts(text);
-  const units = [file];
-  for (const f of found) {
-    const from = lineStart[f.startLine - 1];
-    const to = f.endLine < lineStart.length ? lineStart[f.endLine] - 1 : text.length;
-    const outside = f.startIndex - from + Math.max(0, to - f.endIndex);
-    units.push({
-      id: `${path}:${f.qualifiedName}`,
-      path,
-      kind: f.kind,
-      qualifiedName: f.qualifiedName,
-      startLine: f.startLine,
-      endLine: f.endLine,
-      text: outside > MAX_TEXT_OUTSIDE_UNIT ? text.slice(f.startIndex, f.endIndex) : text.slice(from, to)
-    });
-  }
-  return units;
-}
-function unitsIn(parser, spec, text) {
-  const parsed = (source) => {
-    const tree = parser.parse(source);
-    if (!tree) return { found: [], hasError: true };
-    try {
-      return { found: walk2(tree.rootNode, spec, MAX_UNITS_PER_FILE), hasError: tree.rootNode.hasError };
-    } finally {
-      tree.delete();
+  const tree = parser.parse(text);
+  if (!tree) return [file];
+  try {
+    const found = walk2(tree.rootNode, spec, MAX_UNITS_PER_FILE);
+    if (found.length === 0) return [file];
+    const lineStart = lineStarts(text);
+    const units = [file];
+    for (const f of found) {
+      const from = lineStart[f.startLine - 1];
+      const to = f.endLine < lineStart.length ? lineStart[f.endLine] - 1 : text.length;
+      const outside = f.startIndex - from + Math.max(0, to - f.endIndex);
+      units.push({
+        id: `${path}:${f.qualifiedName}`,
+        path,
+        kind: f.kind,
+        qualifiedName: f.qualifiedName,
+        startLine: f.startLine,
+        endLine: f.endLine,
+        text: outside > MAX_TEXT_OUTSIDE_UNIT ? text.slice(f.startIndex, f.endIndex) : text.slice(from, to)
+      });
     }
-  };
-  const plain = parsed(text);
-  if (!plain.hasError || !spec.mask) return plain.found;
-  const masked = parsed(spec.mask(text));
-  return masked.found.length > plain.found.length ? masked.found : plain.found;
+    return units;
+  } finally {
+    tree.delete();
+  }
 }
 var MAX_PARSE_CHARS = 4 << 20;
 var MAX_UNITS_PER_FILE = 5e4;
@@ -52055,9 +51962,8 @@ function walk2(root, spec, limit) {
   pushChildren(root, "", void 0);
   while (stack.length > 0 && found.length < limit) {
     const { node, prefix, start: start2 } = stack.pop();
-    const given = spec.roles[node.type];
-    const role = given.as === "pick" ? given.pick(node) : given;
-    switch (role?.as) {
+    const role = spec.roles[node.type];
+    switch (role.as) {
       case "descend":
         pushChildren(node, prefix, void 0);
         break;
@@ -52414,8 +52320,8 @@ var DEFAULT_INDEX_SETTINGS = {
   maxFileWords: 0,
   languages: []
 };
-var BLOB_FORMAT_VERSION = "v6";
-var INDEX_FORMAT_VERSION = "v7";
+var BLOB_FORMAT_VERSION = "v5";
+var INDEX_FORMAT_VERSION = "v8";
 var digest = (parts2) => createHash4("sha1").update(JSON.stringify(parts2)).digest("hex").slice(0, 10);
 function blobSettingsKey(s) {
   return digest([BLOB_FORMAT_VERSION, s.maxBodyWords, s.includeTests, s.maxFileBytes, s.stem, s.maxFileWords]);
@@ -53955,9 +53861,9 @@ var features7 = {
   length: { doc: "ln(1 + lines) / ln 1000, at most 1", normalise: "none", value: (r) => r.unit.length },
   depth: { doc: "path depth / 10, at most 1", normalise: "none", value: (r) => r.file.depth },
   isTest: { doc: "1 for a test file (src/corpus/languages.ts)", normalise: "none", value: (r) => r.file.isTest },
-  isInit: { doc: "1 for `__init__.py`, `index.*` or `mod.rs`", normalise: "none", value: (r) => r.file.isInit },
+  isInit: { doc: "1 for `__init__.py`, `index.*`, `mod.rs` or a Rust crate root (`lib.rs`, `main.rs`)", normalise: "none", value: (r) => r.file.isInit },
   notFunction: { doc: "1 for a class or file document", normalise: "none", value: (r) => r.unit.notFunction },
-  isPrivate: { doc: "1 for a `_name` (not a dunder)", normalise: "none", value: (r) => r.unit.isPrivate },
+  isPrivate: { doc: "1 for a `_name` (not a dunder), or an unexported (lower-case) Go name", normalise: "none", value: (r) => r.unit.isPrivate },
   isDunder: { doc: "1 for a `__name__`", normalise: "none", value: (r) => r.unit.isDunder }
 };
 var shapeGroup = {
@@ -53972,7 +53878,7 @@ var shapeGroup = {
 var FEATURE_GROUPS = [lexicalGroup, fileGroup, callsGroup, signalsGroup, namesGroup, historyGroup, shapeGroup];
 var FEATURE_REGISTRY = FEATURE_GROUPS.flatMap((g) => Object.entries(g.features).map(([name2, f]) => ({ name: name2, group: g.name, doc: f.doc, normalise: f.normalise })));
 var FEATURES = FEATURE_REGISTRY.map((f) => f.name);
-var FEATURE_COMPUTATION_VERSION = 3;
+var FEATURE_COMPUTATION_VERSION = 4;
 function featureVersion(features8, computationVersion = FEATURE_COMPUTATION_VERSION) {
   const digest2 = createHash6("sha1").update(JSON.stringify(features8.map((f) => [f.name, f.group, f.normalise]))).digest("hex");
   return `${computationVersion}.${digest2.slice(0, 12)}`;
@@ -55190,6 +55096,48 @@ function findInlineCodeNames(text) {
   }
   return [...names];
 }
+function findScopedNames(text) {
+  const seen = /* @__PURE__ */ new Set();
+  const n = text.length;
+  const identEnd = (i3) => {
+    while (i3 < n && charClass(text.charCodeAt(i3)) !== 0) i3++;
+    return i3;
+  };
+  const startsIdent = (i3) => {
+    if (i3 >= n) return false;
+    const k = charClass(text.charCodeAt(i3));
+    return k === 1 || k === 2 || k === 4;
+  };
+  let i2 = 0;
+  while (i2 < n) {
+    if (!startsIdent(i2) || i2 > 0 && charClass(text.charCodeAt(i2 - 1)) !== 0) {
+      i2++;
+      continue;
+    }
+    const s = i2;
+    let e = identEnd(i2);
+    let parts2 = 1;
+    const firstUpper = charClass(text.charCodeAt(s)) === 1;
+    const prev = s > 0 ? text.charCodeAt(s - 1) : 0;
+    for (; ; ) {
+      if (text.charCodeAt(e) === 58 && text.charCodeAt(e + 1) === 58) {
+        const t = text.charCodeAt(e + 2) === 126 ? e + 3 : e + 2;
+        if (!startsIdent(t)) break;
+        e = identEnd(t);
+      } else if (text.charCodeAt(e) === 35 && parts2 === 1 && firstUpper && prev !== 46 && prev !== 47 && prev !== 35 && startsIdent(e + 1)) {
+        e = identEnd(e + 1);
+      } else break;
+      if (++parts2 > MAX_DOTTED_PARTS) break;
+    }
+    i2 = e;
+    if (parts2 < 2 || parts2 > MAX_DOTTED_PARTS || e - s > MAX_NAME_CHARS) continue;
+    seen.add(text.slice(s, e));
+  }
+  return [...seen];
+}
+function scopedNameParts(name2) {
+  return name2.split(/::|#/).filter((p) => p.length > 0);
+}
 
 // src/text/stack-frames.ts
 function parseStackFrames(text) {
@@ -55217,6 +55165,7 @@ function parseStackFrames(text) {
     if (line.indexOf("at") >= 0) atFrames(line, prev, add);
     if (line.indexOf(".go:") >= 0) goFrame(line, prev, add);
     if (line.indexOf("panicked at") >= 0) rustPanics(line, add);
+    if (line.indexOf("#") >= 0 || line.indexOf("==") >= 0) debuggerFrame(line, add);
   }
   ipython.end();
   return frames;
@@ -55478,6 +55427,58 @@ function rustName(path) {
   if (owner.length > 0) out2.module = owner.join("::");
   return out2;
 }
+var DBG_HEAD = /\s*(?:\*\s+)?(?:frame\s+)?#\d{1,5}:?\s+(0x[0-9a-fA-F]{1,16}\s+)?(?:in\s+)?/y;
+var VALGRIND_HEAD = /==\d{1,10}==\s+(?:at|by)\s+0x[0-9a-fA-F]{1,16}:\s+/y;
+var DBG_LOCATION = /^(\S+\.[A-Za-z+]{1,4}):(\d{1,9})(?::\d{1,9})?$/;
+function debuggerFrame(line, add) {
+  if (line.length > 3e3) return;
+  let head = -1;
+  let address = true;
+  DBG_HEAD.lastIndex = 0;
+  const d = DBG_HEAD.exec(line);
+  if (d !== null) {
+    head = DBG_HEAD.lastIndex;
+    address = d[1] !== void 0;
+  } else {
+    VALGRIND_HEAD.lastIndex = 0;
+    if (VALGRIND_HEAD.test(line)) head = VALGRIND_HEAD.lastIndex;
+  }
+  if (head < 0) return;
+  let rest = line.slice(head).trimEnd();
+  const f = { language: "c", raw: rawOf(line) };
+  const closed = rest.endsWith(")");
+  const body2 = closed ? rest.slice(0, -1) : rest;
+  const cut2 = Math.max(body2.lastIndexOf(" "), body2.lastIndexOf("	"), closed ? body2.lastIndexOf("(") : -1);
+  const loc = cut2 >= 0 ? DBG_LOCATION.exec(body2.slice(cut2 + 1)) : null;
+  if (loc !== null && CODE_EXTENSIONS.has(extensionOf2(loc[1]))) {
+    f.file = slashes(loc[1]);
+    f.line = Number(loc[2]);
+    rest = body2.slice(0, cut2).replace(/\s+at$/, "");
+  } else if (!address) return;
+  const tick = rest.indexOf("`");
+  if (tick >= 0) rest = rest.slice(tick + 1);
+  Object.assign(f, cFunctionName(rest));
+  if (f.file !== void 0 || f.function !== void 0) add(f);
+}
+function cFunctionName(text) {
+  let name2 = "";
+  let depth = 0;
+  for (let i2 = 0; i2 < text.length; i2++) {
+    const c = text[i2];
+    if (c === "<") depth++;
+    else if (c === ">") depth = Math.max(0, depth - 1);
+    else if (depth === 0) {
+      if (c === "(" || c === " " || c === "	") {
+        if (name2.length > 0) break;
+        if (c === "(") return {};
+        continue;
+      }
+      name2 += c;
+    }
+  }
+  if (!/^[A-Za-z_~][\w:~]*$/.test(name2) || name2.length > 500) return {};
+  return splitQualified(name2, "::");
+}
 function firstNonSpace(line) {
   let i2 = 0;
   while (i2 < line.length && (line.charCodeAt(i2) === 32 || line.charCodeAt(i2) === 9)) i2++;
@@ -55511,6 +55512,7 @@ function extractIssueSignals(text) {
     identifiers: [...identifiers],
     filePaths: first(findFilePaths(text)),
     dottedNames: first(findDottedNames(text)),
+    scopedNames: first(findScopedNames(text)),
     frames: first(parseStackFrames(text)),
     calledNames: first(findCalledNames(text)),
     inlineCode: first(findInlineCodeNames(text))
@@ -56005,6 +56007,7 @@ var SignalResolver = class {
     this.maxAmbiguous = maxAmbiguous;
     const { filePaths, units, fileOfUnit } = codeIndex;
     this.splitPaths = filePaths.map((p) => p.split("/"));
+    this.languages = filePaths.map((p) => languageOf(p));
     filePaths.forEach((p, f) => {
       const base = fileStem(p);
       push(this.filesByBase, base, f);
@@ -56026,6 +56029,9 @@ var SignalResolver = class {
   docsByName = /* @__PURE__ */ new Map();
   splitPaths;
   moduleTrie;
+  scopedTrie;
+  /** Per file: its language (undefined for none). */
+  languages;
   /** Boosts of every document for an issue's signals. */
   boosts(signals, weights = DEFAULT_SIGNAL_WEIGHTS) {
     const D = this.codeIndex.units.length;
@@ -56049,7 +56055,7 @@ var SignalResolver = class {
     };
     const { units } = this.codeIndex;
     for (const frame of signals.frames) {
-      const files2 = frame.file ? this.resolvePath(frame.file) : frame.className ? this.resolveDotted(frame.className).files : [];
+      const files2 = this.frameFiles(frame);
       const why = frame.raw.length > 120 ? `${frame.raw.slice(0, 117)}...` : frame.raw;
       for (const f of files2) fireFile("frameFile", f, why);
       if (frame.function) {
@@ -56070,6 +56076,24 @@ var SignalResolver = class {
           return q === rest || q.startsWith(`${rest}.`) || rest.startsWith(`${q}.`);
         }), name2);
       }
+    }
+    for (const name2 of signals.scopedNames ?? []) {
+      const parts2 = scopedNameParts(name2);
+      const { files: files2, rest } = this.resolveScoped(parts2);
+      for (const f of files2) {
+        fireFile("mentionedFile", f, name2);
+        if (rest) fire("mentionedUnit", this.docsOfFile[f].filter((d) => {
+          const q = units[d].qualifiedName;
+          return q === rest || q.startsWith(`${rest}.`) || rest.startsWith(`${q}.`);
+        }), name2);
+      }
+      fire("mentionedUnit", this.unitsBySuffix(parts2), name2);
+    }
+    for (const name2 of signals.dottedNames) fire("mentionedUnit", this.unitsBySuffix(name2.split(".")), name2);
+    for (const name2 of signals.scopedNames ?? []) {
+      const parts2 = scopedNameParts(name2);
+      const docs = this.docsByName.get(parts2[parts2.length - 1]);
+      if (docs && docs.length <= 20) fire("namedFunction", docs.filter((d) => !this.isPythonDoc(d)), name2);
     }
     const codeNames = /* @__PURE__ */ new Set();
     for (const id of signals.identifiers) if (!id.includes(".")) codeNames.add(id);
@@ -56104,6 +56128,51 @@ var SignalResolver = class {
       }
     }
     return { boost, reasons, evidence, files };
+  }
+  /**
+   * The files of a stack frame: its written path; for a JVM frame, first its class
+   * (`com.pkg.Outer$Inner` → `com/pkg/Outer.java`, non-Python files only), which tells apart
+   * files of one base name.
+   */
+  frameFiles(frame) {
+    if (frame.language === "java" && frame.className) {
+      const cls = frame.className.replace(/\$.*$/, "");
+      const files = this.resolveDotted(cls).files.filter((f) => !isPythonLanguage(this.languages[f]));
+      if (files.length > 0) return files;
+    }
+    return frame.file ? this.resolvePath(frame.file) : frame.className ? this.resolveDotted(frame.className).files : [];
+  }
+  isPythonDoc(d) {
+    return isPythonLanguage(this.languages[this.codeIndex.fileOfUnit[d]]);
+  }
+  /**
+   * Function-level documents of non-Python files whose qualified name ends with the last two or
+   * more parts of `parts` (`Bytes::make_mut` → `Bytes.make_mut`; `fmt::v10::detail::checker` →
+   * `fmt.detail.checker`; `Gson#toJson`); a Go unit's name is read with its package (its folder)
+   * in front, so `http.ListenAndServe` names `ListenAndServe` of `net/http/server.go`. None when
+   * more than 20 match. Python files are left to the module-path resolution of dotted names.
+   */
+  unitsBySuffix(parts2) {
+    if (parts2.length < 2 || parts2.length > MAX_DOTTED_PARTS) return [];
+    const last = parts2[parts2.length - 1];
+    const before = parts2[parts2.length - 2];
+    const { units, fileOfUnit } = this.codeIndex;
+    const out2 = [];
+    for (const d of this.docsByName.get(last) ?? []) {
+      const f = fileOfUnit[d];
+      const language = this.languages[f];
+      if (isPythonLanguage(language)) continue;
+      const q = units[d].qualifiedName;
+      const dot = q.lastIndexOf(".", q.length - last.length - 2);
+      const owner = q.length > last.length ? q.slice(dot + 1, q.length - last.length - 1) : "";
+      let ok = owner === before;
+      if (!ok && language === "go" && owner === "") {
+        const segs = this.splitPaths[f];
+        ok = segs.length >= 2 && segs[segs.length - 2] === before;
+      }
+      if (ok && out2.push(d) > 20) return [];
+    }
+    return out2;
   }
   /** File documents that a written path names (longest component-wise suffix match). */
   resolvePath(written2) {
@@ -56157,33 +56226,83 @@ var SignalResolver = class {
     return { files: [], rest: "" };
   }
   /**
+   * Files that a scoped name (`crate::module::func`, `grep_regex::literal::LiteralSets`,
+   * `fmt::format`, parts as {@link scopedNameParts} gives them) names, by the module paths of the
+   * Rust, C and C++ files: a Rust file's path without `src` folders, `-` read as `_` and
+   * `mod.rs`, `lib.rs`, `main.rs` standing for their folder (`grep-regex/src/literal.rs` →
+   * `grep_regex::literal`); a C/C++ file's folders and stem (`include/fmt/format.h`). A leading
+   * `crate`, `self` or `super` is dropped. Two parts must match, or one Rust module named first
+   * (`walk::Walk`, at most `maxAmbiguous` files); `rest` is the remainder, joined by dots.
+   */
+  resolveScoped(written2) {
+    let parts2 = written2;
+    while (parts2.length > 0 && (parts2[0] === "crate" || parts2[0] === "self" || parts2[0] === "super")) parts2 = parts2.slice(1);
+    if (parts2.length === 0 || parts2.length > MAX_DOTTED_PARTS) return { files: [], rest: "" };
+    const trie = this.scopedTrie ??= this.buildScopedTrie();
+    for (let i2 = parts2.length; i2 >= 1; i2--) {
+      let node = 0;
+      let n = 0;
+      while (n < i2) {
+        const child = trie.edges.get(`${node}/${parts2[i2 - 1 - n]}`);
+        if (child === void 0) break;
+        node = child;
+        n++;
+      }
+      if (n === 0) continue;
+      const files = trie.files[node];
+      if (n === 1 && (i2 > 1 || files.length > this.maxAmbiguous || files.some((f) => this.languages[f] !== "rust"))) continue;
+      return { files: files.slice(), rest: parts2.slice(i2).join(".") };
+    }
+    return { files: [], rest: "" };
+  }
+  /** The trie of {@link resolveScoped}: module paths of Rust, C and C++ files, read backwards. */
+  buildScopedTrie() {
+    const paths = this.splitPaths.map((segments, f) => {
+      const language = this.languages[f];
+      const stem = fileStem(segments[segments.length - 1]);
+      if (language === "c" || language === "cpp") return [...segments.slice(0, -1), stem];
+      if (language !== "rust") return void 0;
+      const dirs = segments.slice(0, -1).filter((s) => s !== "src").map((s) => s.replace(/-/g, "_"));
+      return stem === "mod" || stem === "lib" || stem === "main" ? dirs : [...dirs, stem];
+    });
+    return trieOf(paths);
+  }
+  /**
    * The module paths of the files as a trie read backwards (`django/db/models/query.py` →
    * query, models, db, django): node 0 is the root, `edges` maps `${node}/${part}` to a child,
    * `files[node]` lists (in file order) the files whose module path ends with that node's parts.
    */
   buildModuleTrie() {
-    const edges = /* @__PURE__ */ new Map();
-    const files = [[]];
-    this.splitPaths.forEach((segments, f) => {
+    return trieOf(this.splitPaths.map((segments) => {
       const base = fileStem(segments[segments.length - 1]);
-      const last = base === "__init__" || base === "index" || base === "mod" ? segments.length - 2 : segments.length - 1;
-      let node = 0;
-      for (let k = last; k >= 0; k--) {
-        const part = k === segments.length - 1 ? base : segments[k];
-        const key = `${node}/${part}`;
-        let child = edges.get(key);
-        if (child === void 0) {
-          child = files.length;
-          edges.set(key, child);
-          files.push([]);
-        }
-        node = child;
-        files[node].push(f);
-      }
-    });
-    return { edges, files };
+      const folders = segments.slice(0, -1);
+      return base === "__init__" || base === "index" || base === "mod" ? folders : [...folders, base];
+    }));
   }
 };
+function trieOf(paths) {
+  const edges = /* @__PURE__ */ new Map();
+  const files = [[]];
+  paths.forEach((path, f) => {
+    if (path === void 0) return;
+    let node = 0;
+    for (let k = path.length - 1; k >= 0; k--) {
+      const key = `${node}/${path[k]}`;
+      let child = edges.get(key);
+      if (child === void 0) {
+        child = files.length;
+        edges.set(key, child);
+        files.push([]);
+      }
+      node = child;
+      files[node].push(f);
+    }
+  });
+  return { edges, files };
+}
+function isPythonLanguage(language) {
+  return language === "python" || language === "cython";
+}
 function push(m, k, v) {
   const list = m.get(k);
   if (list) list.push(v);
@@ -56672,7 +56791,7 @@ var CandidateShapes = class {
       shape = this.files[f] = {
         depth: Math.min(1, (path.split("/").length - 1) / 10),
         isTest: isTestPath(path) ? 1 : 0,
-        isInit: base === "__init__" || base === "index" || base === "mod" ? 1 : 0,
+        isInit: base === "__init__" || base === "index" || base === "mod" || (base === "lib" || base === "main") && path.endsWith(".rs") ? 1 : 0,
         nameTokens: [...new Set(tokenize(base, { stem: this.codeIndex.settings.stem }))]
       };
     }
@@ -56689,7 +56808,7 @@ var CandidateShapes = class {
         length: Math.min(1, Math.log1p(Math.max(0, u.endLine - u.startLine + 1)) / Math.log(1e3)),
         notFunction: u.kind === "function" ? 0 : 1,
         isDunder: dunder ? 1 : 0,
-        isPrivate: name2.startsWith("_") && !dunder ? 1 : 0,
+        isPrivate: name2.startsWith("_") && !dunder || u.path.endsWith(".go") && /^[a-z]/.test(name2) ? 1 : 0,
         nameTokens: name2 ? [...new Set(tokenize(name2, { stem: this.codeIndex.settings.stem }))] : [],
         name: name2,
         className: u.qualifiedName.includes(".") ? u.qualifiedName.slice(0, u.qualifiedName.indexOf(".")) : "",

@@ -137,6 +137,6 @@ function printSignals(s: IssueSignals): void {
   process.stdout.write('\nissue read as (signals)\n' +
     `  stack frames:   ${cap(frames)}\n` +
     `  paths:          ${cap(s.filePaths)}\n` +
-    `  dotted names:   ${cap(s.dottedNames)}\n` +
+    `  dotted names:   ${cap([...s.dottedNames, ...s.scopedNames])}\n` +
     `  names in code:  ${cap([...new Set([...s.calledNames, ...s.inlineCode])])}\n`);
 }

@@ -92,13 +92,14 @@ const JS: Language[] = ['javascript', 'typescript', 'vue', 'svelte'];
  * | file | `*_test.go`; dir `testdata`                | go                   | `go help test`, `go help packages` |
  * | file | `Test*`, `*Test`, `*Tests`, `*TestCase`, `*IT`, `*ITCase` | JVM languages | Maven Surefire/Failsafe default includes |
  * | file | `*Spec.scala`, `*Suite.scala`              | scala                | ScalaTest naming                |
- * | dir  | `androidTest`, `testFixtures`              | JVM languages        | Android / Gradle source sets    |
- * | file | `*.test.*`, `*.spec.*`; dir `__tests__`, `__mocks__` | JS/TS      | Jest default `testMatch`        |
+ * | dir  | `androidTest`, `testFixtures`, `integrationTest`, `commonTest`, `jvmTest`, … | JVM languages | Android / Gradle / Kotlin Multiplatform source sets |
+ * | file | `*.test.*`, `*.spec.*`, `*.test-d.ts`; dir `__tests__`, `__mocks__` | JS/TS | Jest default `testMatch`; tsd |
+ * | file | `tests.rs`, `test.rs`                      | rust                 | Cargo unit-test modules (`#[cfg(test)] mod tests;`) |
  * | file | `*_spec.rb`, `*_test.rb`; dir `spec`       | ruby                 | RSpec, Minitest                 |
  * | file | `*Test.php`                                | php                  | PHPUnit                         |
  * | file | `*Test.cs`, `*Tests.cs`; dir `*.Tests`, `*.Test`, `Tests` | csharp | xUnit/NUnit project naming   |
  * | file | `*Tests.swift`, `*Test.swift`; dir `Tests` | swift                | SwiftPM layout, XCTest          |
- * | file | `*_test.c/cc/cpp`, `*_unittest.cc/cpp`     | c, cpp               | GoogleTest / Chromium naming    |
+ * | file | `*_test(s).c/cc/cpp`, `*_unittest.cc/cpp`  | c, cpp               | GoogleTest / Chromium naming    |
  */
 export const TEST_PATH_RULES: readonly TestPathRule[] = [
   { part: 'dir', pattern: /^tests?$/, languages: 'all', source: 'SWE-bench protocol (ref_eval.py is_test_path)' },
@@ -108,8 +109,14 @@ export const TEST_PATH_RULES: readonly TestPathRule[] = [
   { part: 'dir', pattern: /^testdata$/, languages: ['go'], source: 'go help packages' },
   { part: 'file', pattern: /^(Test\w*|\w*(Tests?|TestCase|IT|ITCase))\.\w+$/, languages: JVM, source: 'Maven Surefire/Failsafe includes' },
   { part: 'file', pattern: /\w(Spec|Suite)\.scala$/, languages: ['scala'], source: 'ScalaTest' },
-  { part: 'dir', pattern: /^(androidTest|testFixtures)$/, languages: JVM, source: 'Android / Gradle source sets' },
-  { part: 'file', pattern: /\.(test|spec)\.[cm]?[jt]sx?$/, languages: JS, source: 'Jest testMatch' },
+  {
+    part: 'dir',
+    pattern: /^(androidTest|androidUnitTest|androidInstrumentedTest|testFixtures|integrationTest|functionalTest|(common|jvm|js|native|ios|macos|linux|mingw|desktop|wasmJs|wasm)Test)$/,
+    languages: JVM,
+    source: 'Android / Gradle / Kotlin Multiplatform source sets',
+  },
+  { part: 'file', pattern: /\.(test|spec)\.[cm]?[jt]sx?$|\.test-d\.[cm]?tsx?$/, languages: JS, source: 'Jest testMatch; tsd' },
+  { part: 'file', pattern: /^tests?\.rs$/, languages: ['rust'], source: 'Cargo unit-test modules' },
   { part: 'dir', pattern: /^__(tests|mocks)__$/, languages: JS, source: 'Jest testMatch' },
   { part: 'file', pattern: /_(spec|test)\.rb$/, languages: ['ruby'], source: 'RSpec, Minitest' },
   { part: 'dir', pattern: /^spec$/, languages: ['ruby'], source: 'RSpec' },
@@ -118,7 +125,7 @@ export const TEST_PATH_RULES: readonly TestPathRule[] = [
   { part: 'dir', pattern: /(^|\.)Tests?$|\.(Unit|Integration)Tests$/, languages: ['csharp'], source: 'xUnit/NUnit project naming' },
   { part: 'file', pattern: /\wTests?\.swift$/, languages: ['swift'], source: 'XCTest' },
   { part: 'dir', pattern: /^Tests$/, languages: ['swift'], source: 'SwiftPM layout' },
-  { part: 'file', pattern: /_(unit)?test\.(c|cc|cpp|cxx)$/, languages: ['c', 'cpp'], source: 'GoogleTest / Chromium naming' },
+  { part: 'file', pattern: /_(unit)?tests?\.(c|cc|cpp|cxx)$/, languages: ['c', 'cpp'], source: 'GoogleTest / Chromium naming' },
 ];
 
 /**

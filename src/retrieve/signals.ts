@@ -1,7 +1,8 @@
 import type { CodeIndex } from '../index/code-index.js';
 import type { IssueSignals } from '../text/issue-signals.js';
 import { fileStem, lastNamePart } from '../corpus/names.js';
-import { MAX_DOTTED_PARTS } from '../text/mentions.js';
+import { MAX_DOTTED_PARTS, scopedNameParts } from '../text/mentions.js';
+import { languageOf, type Language } from '../corpus/languages.js';
 
 /**
  * Weights of the issue-text signals, added to a function's normalised score (the best function
@@ -14,7 +15,10 @@ export interface SignalWeights {
   frameFunction: number;
   /** The function's file is mentioned as a path (`src/x.py`, `Foo.java`) or dotted module name. */
   mentionedFile: number;
-  /** The function (or its class) is named in a dotted name (`pkg.mod.Class.method`). */
+  /**
+   * The function (or its class) is named in a dotted or scoped name (`pkg.mod.Class.method`,
+   * `crate::module::func`, `ns::Class::method`, `Class#method`, Go `pkg.Func`).
+   */
   mentionedUnit: number;
   /** The function's own name is written in the issue as code (`snake_case`, `camelCase`, `name(`, `` `name` ``). */
   namedFunction: number;
@@ -70,10 +74,14 @@ export class SignalResolver {
   private readonly docsByName = new Map<string, number[]>();
   private readonly splitPaths: string[][];
   private moduleTrie: ModuleTrie | undefined;
+  private scopedTrie: ModuleTrie | undefined;
+  /** Per file: its language (undefined for none). */
+  private readonly languages: (Language | undefined)[];
 
   constructor(private readonly codeIndex: CodeIndex, private readonly maxAmbiguous = 3) {
     const { filePaths, units, fileOfUnit } = codeIndex;
     this.splitPaths = filePaths.map((p) => p.split('/'));
+    this.languages = filePaths.map((p) => languageOf(p));
     filePaths.forEach((p, f) => {
       const base = fileStem(p);
       push(this.filesByBase, base, f);
@@ -115,7 +123,7 @@ export class SignalResolver {
     const { units } = this.codeIndex;
 
     for (const frame of signals.frames) {
-      const files = frame.file ? this.resolvePath(frame.file) : frame.className ? this.resolveDotted(frame.className).files : [];
+      const files = this.frameFiles(frame);
       const why = frame.raw.length > 120 ? `${frame.raw.slice(0, 117)}...` : frame.raw;
       for (const f of files) fireFile('frameFile', f, why);
       if (frame.function) {
@@ -136,6 +144,25 @@ export class SignalResolver {
           return q === rest || q.startsWith(`${rest}.`) || rest.startsWith(`${q}.`);
         }), name);
       }
+    }
+    for (const name of signals.scopedNames ?? []) {
+      const parts = scopedNameParts(name);
+      const { files, rest } = this.resolveScoped(parts);
+      for (const f of files) {
+        fireFile('mentionedFile', f, name);
+        if (rest) fire('mentionedUnit', this.docsOfFile[f].filter((d) => {
+          const q = units[d].qualifiedName;
+          return q === rest || q.startsWith(`${rest}.`) || rest.startsWith(`${q}.`);
+        }), name);
+      }
+      fire('mentionedUnit', this.unitsBySuffix(parts), name);
+    }
+    for (const name of signals.dottedNames) fire('mentionedUnit', this.unitsBySuffix(name.split('.')), name);
+    // last parts of scoped names name functions of the languages that write them (not Python's)
+    for (const name of signals.scopedNames ?? []) {
+      const parts = scopedNameParts(name);
+      const docs = this.docsByName.get(parts[parts.length - 1]);
+      if (docs && docs.length <= 20) fire('namedFunction', docs.filter((d) => !this.isPythonDoc(d)), name);
     }
     const codeNames = new Set<string>();
     for (const id of signals.identifiers) if (!id.includes('.')) codeNames.add(id);
@@ -161,6 +188,54 @@ export class SignalResolver {
       }
     }
     return { boost, reasons, evidence, files };
+  }
+
+  /**
+   * The files of a stack frame: its written path; for a JVM frame, first its class
+   * (`com.pkg.Outer$Inner` → `com/pkg/Outer.java`, non-Python files only), which tells apart
+   * files of one base name.
+   */
+  private frameFiles(frame: IssueSignals['frames'][number]): number[] {
+    if (frame.language === 'java' && frame.className) {
+      const cls = frame.className.replace(/\$.*$/, '');
+      const files = this.resolveDotted(cls).files.filter((f) => !isPythonLanguage(this.languages[f]));
+      if (files.length > 0) return files;
+    }
+    return frame.file ? this.resolvePath(frame.file) : frame.className ? this.resolveDotted(frame.className).files : [];
+  }
+
+  private isPythonDoc(d: number): boolean {
+    return isPythonLanguage(this.languages[this.codeIndex.fileOfUnit[d]]);
+  }
+
+  /**
+   * Function-level documents of non-Python files whose qualified name ends with the last two or
+   * more parts of `parts` (`Bytes::make_mut` → `Bytes.make_mut`; `fmt::v10::detail::checker` →
+   * `fmt.detail.checker`; `Gson#toJson`); a Go unit's name is read with its package (its folder)
+   * in front, so `http.ListenAndServe` names `ListenAndServe` of `net/http/server.go`. None when
+   * more than 20 match. Python files are left to the module-path resolution of dotted names.
+   */
+  unitsBySuffix(parts: readonly string[]): number[] {
+    if (parts.length < 2 || parts.length > MAX_DOTTED_PARTS) return [];
+    const last = parts[parts.length - 1];
+    const before = parts[parts.length - 2];
+    const { units, fileOfUnit } = this.codeIndex;
+    const out: number[] = [];
+    for (const d of this.docsByName.get(last) ?? []) {
+      const f = fileOfUnit[d];
+      const language = this.languages[f];
+      if (isPythonLanguage(language)) continue;
+      const q = units[d].qualifiedName;
+      const dot = q.lastIndexOf('.', q.length - last.length - 2);
+      const owner = q.length > last.length ? q.slice(dot + 1, q.length - last.length - 1) : '';
+      let ok = owner === before;
+      if (!ok && language === 'go' && owner === '') {
+        const segs = this.splitPaths[f];
+        ok = segs.length >= 2 && segs[segs.length - 2] === before;
+      }
+      if (ok && out.push(d) > 20) return [];
+    }
+    return out;
   }
 
   /** File documents that a written path names (longest component-wise suffix match). */
@@ -216,32 +291,90 @@ export class SignalResolver {
   }
 
   /**
+   * Files that a scoped name (`crate::module::func`, `grep_regex::literal::LiteralSets`,
+   * `fmt::format`, parts as {@link scopedNameParts} gives them) names, by the module paths of the
+   * Rust, C and C++ files: a Rust file's path without `src` folders, `-` read as `_` and
+   * `mod.rs`, `lib.rs`, `main.rs` standing for their folder (`grep-regex/src/literal.rs` →
+   * `grep_regex::literal`); a C/C++ file's folders and stem (`include/fmt/format.h`). A leading
+   * `crate`, `self` or `super` is dropped. Two parts must match, or one Rust module named first
+   * (`walk::Walk`, at most `maxAmbiguous` files); `rest` is the remainder, joined by dots.
+   */
+  resolveScoped(written: readonly string[]): { files: number[]; rest: string } {
+    let parts = written;
+    while (parts.length > 0 && (parts[0] === 'crate' || parts[0] === 'self' || parts[0] === 'super')) parts = parts.slice(1);
+    if (parts.length === 0 || parts.length > MAX_DOTTED_PARTS) return { files: [], rest: '' };
+    const trie = (this.scopedTrie ??= this.buildScopedTrie());
+    for (let i = parts.length; i >= 1; i--) {
+      let node = 0;
+      let n = 0;
+      while (n < i) {
+        const child = trie.edges.get(`${node}/${parts[i - 1 - n]}`);
+        if (child === undefined) break;
+        node = child;
+        n++;
+      }
+      if (n === 0) continue;
+      const files = trie.files[node];
+      if (n === 1 && (i > 1 || files.length > this.maxAmbiguous || files.some((f) => this.languages[f] !== 'rust'))) continue;
+      return { files: files.slice(), rest: parts.slice(i).join('.') };
+    }
+    return { files: [], rest: '' };
+  }
+
+  /** The trie of {@link resolveScoped}: module paths of Rust, C and C++ files, read backwards. */
+  private buildScopedTrie(): ModuleTrie {
+    const paths: (string[] | undefined)[] = this.splitPaths.map((segments, f) => {
+      const language = this.languages[f];
+      const stem = fileStem(segments[segments.length - 1]);
+      if (language === 'c' || language === 'cpp') return [...segments.slice(0, -1), stem];
+      if (language !== 'rust') return undefined;
+      const dirs = segments.slice(0, -1).filter((s) => s !== 'src').map((s) => s.replace(/-/g, '_'));
+      return stem === 'mod' || stem === 'lib' || stem === 'main' ? dirs : [...dirs, stem];
+    });
+    return trieOf(paths);
+  }
+
+  /**
    * The module paths of the files as a trie read backwards (`django/db/models/query.py` →
    * query, models, db, django): node 0 is the root, `edges` maps `${node}/${part}` to a child,
    * `files[node]` lists (in file order) the files whose module path ends with that node's parts.
    */
   private buildModuleTrie(): ModuleTrie {
-    const edges = new Map<string, number>();
-    const files: number[][] = [[]];
-    this.splitPaths.forEach((segments, f) => {
+    return trieOf(this.splitPaths.map((segments) => {
       const base = fileStem(segments[segments.length - 1]);
-      const last = base === '__init__' || base === 'index' || base === 'mod' ? segments.length - 2 : segments.length - 1;
-      let node = 0;
-      for (let k = last; k >= 0; k--) {
-        const part = k === segments.length - 1 ? base : segments[k];
-        const key = `${node}/${part}`;
-        let child = edges.get(key);
-        if (child === undefined) {
-          child = files.length;
-          edges.set(key, child);
-          files.push([]);
-        }
-        node = child;
-        files[node].push(f);
-      }
-    });
-    return { edges, files };
+      const folders = segments.slice(0, -1);
+      return base === '__init__' || base === 'index' || base === 'mod' ? folders : [...folders, base];
+    }));
   }
+}
+
+/**
+ * A trie of module paths read backwards (see `buildModuleTrie`): `paths[f]` is file f's module
+ * path (undefined: not in the trie).
+ */
+function trieOf(paths: readonly (readonly string[] | undefined)[]): ModuleTrie {
+  const edges = new Map<string, number>();
+  const files: number[][] = [[]];
+  paths.forEach((path, f) => {
+    if (path === undefined) return;
+    let node = 0;
+    for (let k = path.length - 1; k >= 0; k--) {
+      const key = `${node}/${path[k]}`;
+      let child = edges.get(key);
+      if (child === undefined) {
+        child = files.length;
+        edges.set(key, child);
+        files.push([]);
+      }
+      node = child;
+      files[node].push(f);
+    }
+  });
+  return { edges, files };
+}
+
+function isPythonLanguage(language: Language | undefined): boolean {
+  return language === 'python' || language === 'cython';
 }
 
 interface ModuleTrie {

@@ -8,7 +8,7 @@
  */
 
 import { scanIdentifiers, type IdentifierPattern } from './identifiers.js';
-import { findCalledNames, findDottedNames, findFilePaths, findInlineCodeNames, forEachFilePath } from './mentions.js';
+import { findCalledNames, findDottedNames, findFilePaths, findInlineCodeNames, findScopedNames, forEachFilePath } from './mentions.js';
 import { parseStackFrames, type StackFrame } from './stack-frames.js';
 import { IssuelocError } from '../errors.js';
 
@@ -24,7 +24,9 @@ export type { IdentifierPattern } from './identifiers.js';
  *   split into ≥ 2 parts); see `identifiers.ts`.
  * - `filePaths`: paths or file names with a code extension (`src/foo/bar.py`, `Foo.java`).
  * - `dottedNames`: module/package/class paths (`django.db.models.query`, `org.apache.Foo`).
- * - `frames`: stack-trace frames (Python, JVM, JS/TS, Go, Rust, C#); see `stack-frames.ts`.
+ * - `scopedNames`: names joined by `::` or `#` (`crate::module::func`, `ns::Class::method`,
+ *   `Gson#toJson`).
+ * - `frames`: stack-trace frames (Python, JVM, JS/TS, Go, Rust, C#, C/C++ debuggers); see `stack-frames.ts`.
  * - `calledNames`: names written directly before `(` (`foo_bar`, `obj.method`).
  * - `inlineCode`: identifiers inside backtick spans (`` `simplify` ``), dotted ones also by last part.
  */
@@ -32,6 +34,7 @@ export interface IssueSignals {
   identifiers: string[];
   filePaths: string[];
   dottedNames: string[];
+  scopedNames: string[];
   frames: StackFrame[];
   calledNames: string[];
   inlineCode: string[];
@@ -59,6 +62,7 @@ export function extractIssueSignals(text: string): IssueSignals {
     identifiers: [...identifiers],
     filePaths: first(findFilePaths(text)),
     dottedNames: first(findDottedNames(text)),
+    scopedNames: first(findScopedNames(text)),
     frames: first(parseStackFrames(text)),
     calledNames: first(findCalledNames(text)),
     inlineCode: first(findInlineCodeNames(text)),

@@ -4,7 +4,9 @@
  *
  * - file paths with a code extension (`src/foo/bar.py`, `bar.py`, `Foo.java`, `lib\x.rs`);
  * - dotted names (`django.db.models.query`, `org.apache.Foo`);
- * - called names: a name written directly before `(` (`foo_bar(`, `obj.method(`).
+ * - called names: a name written directly before `(` (`foo_bar(`, `obj.method(`);
+ * - scoped names: identifiers joined by `::` or `#` (`crate::module::func`, `Type::method`,
+ *   `ns::Class::~Class`, `Class#method`), the name paths of Rust, C++, Ruby and Javadoc.
  *
  * Results are unique, in order of first occurrence, as written (paths with `/` separators).
  */
@@ -199,4 +201,61 @@ export function findInlineCodeNames(text: string): string[] {
     }
   }
   return [...names];
+}
+
+/**
+ * Names of two or more identifiers joined by `::` (Rust, C++: `crate::module::func`,
+ * `fmt::v10::detail::checker`, `Capturer::~Capturer`) or by one `#` after a capitalised
+ * identifier (Javadoc, Ruby: `Gson#toJson`), as written. A leading `::` (C++ global scope) is
+ * dropped; template or generic arguments end the name (`std::vector<int>::iterator` →
+ * `std::vector`); a `#` name must not follow `.`, `/` or `#` (URL fragments, `a.html#x`). At most
+ * {@link MAX_DOTTED_PARTS} parts and {@link MAX_NAME_CHARS} characters. Unique, in order of first
+ * occurrence; linear time.
+ */
+export function findScopedNames(text: string): string[] {
+  const seen = new Set<string>();
+  const n = text.length;
+  const identEnd = (i: number) => {
+    while (i < n && charClass(text.charCodeAt(i)) !== 0) i++;
+    return i;
+  };
+  const startsIdent = (i: number) => {
+    if (i >= n) return false;
+    const k = charClass(text.charCodeAt(i));
+    return k === 1 || k === 2 || k === 4;
+  };
+  let i = 0;
+  while (i < n) {
+    if (!startsIdent(i) || (i > 0 && charClass(text.charCodeAt(i - 1)) !== 0)) {
+      i++;
+      continue;
+    }
+    const s = i;
+    let e = identEnd(i);
+    let parts = 1;
+    const firstUpper = charClass(text.charCodeAt(s)) === 1;
+    const prev = s > 0 ? text.charCodeAt(s - 1) : 0;
+    for (;;) {
+      if (text.charCodeAt(e) === 58 && text.charCodeAt(e + 1) === 58) {
+        const t = text.charCodeAt(e + 2) === 126 ? e + 3 : e + 2; // `::~Dtor`
+        if (!startsIdent(t)) break;
+        e = identEnd(t);
+      } else if (text.charCodeAt(e) === 35 && parts === 1 && firstUpper && prev !== 46 && prev !== 47 && prev !== 35 && startsIdent(e + 1)) {
+        e = identEnd(e + 1);
+      } else break;
+      if (++parts > MAX_DOTTED_PARTS) break;
+    }
+    i = e;
+    if (parts < 2 || parts > MAX_DOTTED_PARTS || e - s > MAX_NAME_CHARS) continue;
+    seen.add(text.slice(s, e));
+  }
+  return [...seen];
+}
+
+/**
+ * The parts of a scoped name (`a::b::~C` → `a`, `b`, `~C`; `Gson#toJson` → `Gson`, `toJson`), as
+ * unit qualified names write them.
+ */
+export function scopedNameParts(name: string): string[] {
+  return name.split(/::|#/).filter((p) => p.length > 0);
 }

@@ -9,7 +9,10 @@
  *   `\t/path/file.go:N +0x…`;
  * - Rust: `panicked at src/x.rs:N:M` (and the older `panicked at 'msg', src/x.rs:N:M`), and
  *   backtraces `N: crate::module::func` + `at ./src/x.rs:N:M`;
- * - C#: `at Ns.Class.Method(args) in C:\x\File.cs:line N`, and `at Ns.Class.Method()` lines.
+ * - C#: `at Ns.Class.Method(args) in C:\x\File.cs:line N`, and `at Ns.Class.Method()` lines;
+ * - C / C++ debuggers: gdb `#N  0x… in fn (args) at file.c:N`, AddressSanitizer
+ *   `#N 0x… in ns::Class::method(int) /path/file.cpp:N:M`, lldb `frame #N: 0x… lib`fn at file.c:N:M`,
+ *   valgrind `==PID==    at 0x…: fn (file.c:N)`.
  *
  * The text is read line by line; on each line, anchors (`File "`, `at `, `.go:`, `.rs:`,
  * `panicked at `, `.py:`) are found with `indexOf` or an anchored scan, and sticky regular
@@ -17,10 +20,10 @@
  * (a 1 MB body is parsed in milliseconds; see `bench/text-speed.ts`).
  */
 
-import { JVM_EXTENSIONS, extensionOf } from './code-extensions.js';
+import { CODE_EXTENSIONS, JVM_EXTENSIONS, extensionOf } from './code-extensions.js';
 
 /** The trace format a frame was read from (Kotlin/Scala frames are `java`, TypeScript `javascript`). */
-export type FrameLanguage = 'python' | 'java' | 'javascript' | 'go' | 'rust' | 'csharp';
+export type FrameLanguage = 'python' | 'java' | 'javascript' | 'go' | 'rust' | 'csharp' | 'c';
 
 /**
  * One frame of a stack trace found in issue text.
@@ -30,7 +33,8 @@ export type FrameLanguage = 'python' | 'java' | 'javascript' | 'go' | 'rust' | '
  * - `line`: 1-based line number when the frame has one.
  * - `function`: the function or method name alone (`get_queryset`, `execute`, `Method`).
  * - `className`: the class or type the function belongs to, as qualified as the frame writes it
- *   (JVM/C#: `org.apache.maven.DefaultMaven`; JS: `Object`; Go receiver: `Server`; Rust: `Foo`).
+ *   (JVM/C#: `org.apache.maven.DefaultMaven`; JS: `Object`; Go receiver: `Server`; Rust: `Foo`;
+ *   C++: `fmt::v8::detail::buffer`).
  * - `module`: the package or module path when the format gives one apart from the class (Go
  *   `net/http`, Rust `mycrate::module`).
  * - `raw`: the trimmed line the frame came from (capped at 300 characters), for `--explain`.
@@ -73,6 +77,7 @@ export function parseStackFrames(text: string): StackFrame[] {
     if (line.indexOf('at') >= 0) atFrames(line, prev, add);
     if (line.indexOf('.go:') >= 0) goFrame(line, prev, add);
     if (line.indexOf('panicked at') >= 0) rustPanics(line, add);
+    if (line.indexOf('#') >= 0 || line.indexOf('==') >= 0) debuggerFrame(line, add);
   }
   ipython.end();
   return frames;
@@ -392,6 +397,73 @@ function rustName(path: string): Pick<StackFrame, 'function' | 'className' | 'mo
   if (owner.length > 0 && /^[A-Z]/.test(owner[owner.length - 1])) out.className = owner.pop();
   if (owner.length > 0) out.module = owner.join('::');
   return out;
+}
+
+/** gdb / ASan / lldb frame head: `#N  0x… in ` or `frame #N: 0x… `; the rest is function and location. */
+const DBG_HEAD = /\s*(?:\*\s+)?(?:frame\s+)?#\d{1,5}:?\s+(0x[0-9a-fA-F]{1,16}\s+)?(?:in\s+)?/y;
+/** valgrind frame head: `==PID==    at 0x…: ` or `by 0x…: `. */
+const VALGRIND_HEAD = /==\d{1,10}==\s+(?:at|by)\s+0x[0-9a-fA-F]{1,16}:\s+/y;
+/** A debugger frame's location token: `path.ext:N[:M]`. */
+const DBG_LOCATION = /^(\S+\.[A-Za-z+]{1,4}):(\d{1,9})(?::\d{1,9})?$/;
+
+/**
+ * A C / C++ debugger frame (gdb, AddressSanitizer, lldb, valgrind): function (template and call
+ * arguments dropped, `ns::Class::method` → class `ns::Class`, function `method`) and, when the
+ * frame has one, the source location (the last word of the line, or in parentheses for
+ * valgrind). A gdb-style line needs an address or a location (so `#123 fixed` is no frame);
+ * frames without a source file (`(libc.so.6+0x29d8f)`) give their function alone. Lines longer
+ * than 3,000 characters are not frames.
+ */
+function debuggerFrame(line: string, add: Add): void {
+  if (line.length > 3000) return;
+  let head = -1;
+  let address = true;
+  DBG_HEAD.lastIndex = 0;
+  const d = DBG_HEAD.exec(line);
+  if (d !== null) {
+    head = DBG_HEAD.lastIndex;
+    address = d[1] !== undefined;
+  } else {
+    VALGRIND_HEAD.lastIndex = 0;
+    if (VALGRIND_HEAD.test(line)) head = VALGRIND_HEAD.lastIndex;
+  }
+  if (head < 0) return;
+  let rest = line.slice(head).trimEnd();
+  const f: StackFrame = { language: 'c', raw: rawOf(line) };
+  const closed = rest.endsWith(')');
+  const body = closed ? rest.slice(0, -1) : rest;
+  const cut = Math.max(body.lastIndexOf(' '), body.lastIndexOf('\t'), closed ? body.lastIndexOf('(') : -1);
+  const loc = cut >= 0 ? DBG_LOCATION.exec(body.slice(cut + 1)) : null;
+  if (loc !== null && CODE_EXTENSIONS.has(extensionOf(loc[1]))) {
+    f.file = slashes(loc[1]);
+    f.line = Number(loc[2]);
+    rest = body.slice(0, cut).replace(/\s+at$/, '');
+  } else if (!address) return;
+  const tick = rest.indexOf('`'); // lldb `module`function`
+  if (tick >= 0) rest = rest.slice(tick + 1);
+  Object.assign(f, cFunctionName(rest));
+  if (f.file !== undefined || f.function !== undefined) add(f);
+}
+
+/** `ns::Foo<int>::bar(int, char) const + 12` → { className: 'ns::Foo', function: 'bar' }; `??` → {}. */
+function cFunctionName(text: string): Pick<StackFrame, 'function' | 'className'> {
+  let name = '';
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '<') depth++;
+    else if (c === '>') depth = Math.max(0, depth - 1);
+    else if (depth === 0) {
+      if (c === '(' || c === ' ' || c === '\t') {
+        if (name.length > 0) break;
+        if (c === '(') return {};
+        continue;
+      }
+      name += c;
+    }
+  }
+  if (!/^[A-Za-z_~][\w:~]*$/.test(name) || name.length > 500) return {};
+  return splitQualified(name, '::');
 }
 
 function firstNonSpace(line: string): number {

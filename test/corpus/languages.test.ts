@@ -31,11 +31,13 @@ test('isTestPath: each ecosystem\'s own convention', () => {
     'src/a.test.ts', 'src/a.spec.js', 'src/__tests__/a.tsx', 'web/b.test.jsx', 'spec/models/user_spec.rb',
     'lib/foo_test.rb', 'src/FooTest.php', 'Lib.Tests/FooTests.cs', 'App.UnitTests/Util.cs', 'Tests/AppTests/A.swift',
     'base/strings_unittest.cc', 'src/list_test.c', 'tests/integration.rs',
+    'src/walk/tests.rs', 'src/test.rs', 'lib/src/commonTest/kotlin/A.kt', 'app/src/jvmTest/A.kt', 'app/src/integrationTest/java/A.java',
+    'types/index.test-d.ts', 'src/list_tests.cpp',
   ];
   const no = [
     'pkg/server.go', 'src/main/java/a/Foo.java', 'core/Testimony.kt'.replace('Testimony', 'Protest'), 'src/a.ts',
     'src/contest.js', 'lib/spec_helper_x.py', 'app/models/spec.rb', 'src/Foo.php', 'Lib/Foo.cs', 'Sources/A.swift',
-    'src/list.c', 'src/lib.rs', 'web/spec/a.js',
+    'src/list.c', 'src/lib.rs', 'web/spec/a.js', 'src/testing.rs', 'src/attest.rs', 'app/src/contest/A.kt', 'pkg/tests.go',
   ];
   for (const p of yes) assert.equal(isTestPath(p), true, p);
   for (const p of no) assert.equal(isTestPath(p), false, p);

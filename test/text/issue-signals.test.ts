@@ -74,3 +74,11 @@ test('bad input: a non-string is an IssuelocError', () => {
   assert.throws(() => extractIssueSignals(null as unknown as string), IssuelocError);
   assert.throws(() => countIdentifiers(42 as unknown as string), IssuelocError);
 });
+
+test('scoped names: `::` paths of Rust and C++, `Class#method`; not URL fragments, issue numbers or slices', () => {
+  const s = extractIssueSignals(
+    'use crate::module::func; Type::method and ::ns::Class::~Class, std::vector<int>::iterator, '
+    + 'Gson#toJson, docs/a.html#Foo, issue #12, Foo#12, x[::2], .. note:: see src/foo.rs:12:5 and foo.go:42');
+  assert.deepEqual(s.scopedNames, ['crate::module::func', 'Type::method', 'ns::Class::~Class', 'std::vector', 'Gson#toJson']);
+  assert.deepEqual(s.filePaths, ['src/foo.rs', 'foo.go']);
+});

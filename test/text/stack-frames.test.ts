@@ -146,3 +146,26 @@ test('prose with "at" and calls is not a frame; duplicates are dropped', () => {
   assert.equal(parseStackFrames(twice).length, 1);
   assert.equal(parseStackFrames(twice)[0].raw, 'File "a.py", line 1, in f');
 });
+
+test('C / C++ debugger frames: gdb, AddressSanitizer, lldb, valgrind', () => {
+  const text = [
+    '==1234==    at 0x4C2AB80: malloc (vg_replace_malloc.c:299)',
+    '==1234==    by 0x40053E: jv_parse (src/jv_parse.c:5)',
+    '    #0 0x4f3b2c in fmt::v8::detail::buffer<char>::push_back(char) /src/fmt/include/fmt/core.h:123:5',
+    '    #3 0x7f in __libc_start_main (/lib/x86_64-linux-gnu/libc.so.6+0x29d8f)',
+    '#0  0x00007ffff7a42428 in __GI_raise (sig=sig@entry=6) at ../sysdeps/unix/sysv/linux/raise.c:54',
+    '#1  main () at src/main.c:12',
+    '  * frame #0: 0x0000000100003f50 jq`jv_free at src/jv.c:5:3',
+    '#123 fixed this, see #45',
+  ].join('\n');
+  const got = parseStackFrames(text).filter((f) => f.language === 'c').map((f) => [f.file, f.line, f.className, f.function]);
+  assert.deepEqual(got, [
+    ['vg_replace_malloc.c', 299, undefined, 'malloc'],
+    ['src/jv_parse.c', 5, undefined, 'jv_parse'],
+    ['/src/fmt/include/fmt/core.h', 123, 'fmt::v8::detail::buffer', 'push_back'],
+    [undefined, undefined, undefined, '__libc_start_main'],
+    ['../sysdeps/unix/sysv/linux/raise.c', 54, undefined, '__GI_raise'],
+    ['src/main.c', 12, undefined, 'main'],
+    ['src/jv.c', 5, undefined, 'jv_free'],
+  ]);
+});

@@ -155,3 +155,15 @@ test('termFrequencies counts tokens', () => {
   const tf = termFrequencies(tokenize('foo_bar foo bar foo'));
   assert.deepEqual([...tf], [['foo_bar', 1], ['foo', 3], ['bar', 2]]);
 });
+
+test('names of every language split into their words: ::, ->, #, Go initialisms, SCREAMING_CASE', () => {
+  const t = (w: string) => tokenize(w, { stem: false });
+  assert.deepEqual(t('parseURL'), ['parseurl', 'parse', 'url']);
+  assert.deepEqual(t('getHTTPResponseCode'), ['gethttpresponsecode', 'get', 'http', 'response', 'code']);
+  assert.deepEqual(t('userID'), ['userid', 'user', 'id']);
+  assert.deepEqual(t('crate::module::read_to_end'), ['crate', 'module', 'read_to_end', 'read', 'end']);
+  assert.deepEqual(t('ptr->next_node'), ['ptr', 'next_node', 'next', 'node']);
+  assert.deepEqual(t('MAX_BUFFER_SIZE'), ['max_buffer_size', 'max', 'buffer', 'size']);
+  assert.deepEqual(t('Gson#toJson'), ['gson', 'tojson', 'json']);
+  assert.deepEqual(t('$scope'), ['scope']);
+});

@@ -45,9 +45,11 @@ export const FEATURES: readonly FeatureName[] = FEATURE_REGISTRY.map((f) => f.na
 /**
  * Bump when feature values change meaning while the registry's names, groups and normalisations
  * stay (3: history features over the base commit's ancestors only; similar issues weighed by
- * earlier issues only).
+ * earlier issues only; 4: signals and shapes of other languages than Python — scoped names,
+ * C/C++ debugger frames, JVM frames by class, Rust crate roots, unexported Go names — Python's
+ * values unchanged).
  */
-export const FEATURE_COMPUTATION_VERSION = 3;
+export const FEATURE_COMPUTATION_VERSION = 4;
 
 /**
  * Version of a feature list: the computation version and a digest of each feature's name, group

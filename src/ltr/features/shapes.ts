@@ -12,7 +12,7 @@ export interface FileShape {
   /** Path depth / 10, at most 1. */
   depth: number;
   isTest: number;
-  /** 1 for `__init__.py`, `index.*`, `mod.rs`. */
+  /** 1 for `__init__.py`, `index.*`, `mod.rs` and the Rust crate roots `lib.rs`, `main.rs`. */
   isInit: number;
   /** Distinct tokens of the file name without extension. */
   nameTokens: string[];
@@ -26,7 +26,7 @@ export interface UnitShape {
   notFunction: number;
   /** 1 for a `__name__`. */
   isDunder: number;
-  /** 1 for a `_name` that is not a dunder. */
+  /** 1 for a `_name` that is not a dunder; in Go also for an unexported (lower-case) name. */
   isPrivate: number;
   /** Distinct tokens of the own name. */
   nameTokens: string[];
@@ -62,7 +62,7 @@ export class CandidateShapes {
       shape = this.files[f] = {
         depth: Math.min(1, (path.split('/').length - 1) / 10),
         isTest: isTestPath(path) ? 1 : 0,
-        isInit: base === '__init__' || base === 'index' || base === 'mod' ? 1 : 0,
+        isInit: base === '__init__' || base === 'index' || base === 'mod' || ((base === 'lib' || base === 'main') && path.endsWith('.rs')) ? 1 : 0,
         nameTokens: [...new Set(tokenize(base, { stem: this.codeIndex.settings.stem }))],
       };
     }
@@ -80,7 +80,7 @@ export class CandidateShapes {
         length: Math.min(1, Math.log1p(Math.max(0, u.endLine - u.startLine + 1)) / Math.log(1000)),
         notFunction: u.kind === 'function' ? 0 : 1,
         isDunder: dunder ? 1 : 0,
-        isPrivate: name.startsWith('_') && !dunder ? 1 : 0,
+        isPrivate: (name.startsWith('_') && !dunder) || (u.path.endsWith('.go') && /^[a-z]/.test(name)) ? 1 : 0,
         nameTokens: name ? [...new Set(tokenize(name, { stem: this.codeIndex.settings.stem }))] : [],
         name,
         className: u.qualifiedName.includes('.') ? u.qualifiedName.slice(0, u.qualifiedName.indexOf('.')) : '',
