@@ -8,8 +8,9 @@
  * index build, and cached), it times the default lexical `localize` (Localizer, top 10, matched
  * terms) and `localize --model` (ModelRanker: candidates, features, SimiScore over commit
  * messages, scoring, roll-up, matched terms), each the fastest of `--repeats` runs, and prints
- * the medians and the median of the per-issue difference. Also the per-commit history cost
- * (file history at the base commit) and the history read (first issue of each repository).
+ * the medians and the median of the per-issue difference, and the part of it the history field
+ * takes (src/history/history-field.ts). Also the per-commit history cost (file history and
+ * history fields at the base commit) and the history read (first issue of each repository).
  */
 import { parseArgs } from 'node:util';
 import { Localizer } from '../src/retrieve/localize.js';
@@ -19,6 +20,7 @@ import { RankingModel } from '../src/ltr/model.js';
 import { ModelRanker } from '../src/ltr/model-ranker.js';
 import { median } from './lib/stats.js';
 import { MIRRORS_DIR, dataFile } from './lib/data.js';
+import { historyFieldScores } from '../src/history/history-field.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -58,11 +60,16 @@ async function main() {
   const learned: number[] = [];
   const extra: number[] = [];
   const perCommit: number[] = [];
+  const fieldBuild: number[] = [];
+  const fieldQuery: number[] = [];
   let documents = 0;
   await forEachIssue(issues, { repoRoot: args.mirrors!, cacheRoot: args['cache-dir']!, indexSettings: dataset.indexSettings }, (ctx) => {
     const t0 = performance.now();
     ctx.repoHistory?.at(ctx.commit);
     perCommit.push(performance.now() - t0);
+    const t1 = performance.now();
+    if (ctx.repoHistory) historyFieldScores(ctx.repoHistory, ctx.commit, ''); // builds the commit's history fields
+    fieldBuild.push(performance.now() - t1);
     documents = ctx.codeIndex.units.length;
     const localizer = new Localizer(ctx.codeIndex);
     const ranker = new ModelRanker(ctx.codeIndex, model);
@@ -71,7 +78,9 @@ async function main() {
     const a = fastest(repeats, () => localizer.localize(localizer.queryOf(ctx.issue.text), { top: 10, signals: ctx.signals }));
     const b = fastest(repeats, () => ranker.localize(issue, {
       files: history?.at(ctx.commit).files, messageScores: history?.messageScores(ctx.commit, ctx.issue.text),
+      fieldScores: history && historyFieldScores(history, ctx.commit, ctx.issue.text),
     }, { top: 10 }));
+    if (history) fieldQuery.push(fastest(repeats, () => historyFieldScores(history, ctx.commit, ctx.issue.text)));
     lexical.push(a);
     learned.push(b);
     extra.push(b - a);
@@ -82,7 +91,9 @@ async function main() {
   process.stdout.write(`| lexical localize (defaults) | ${f(median(lexical))} |\n`);
   process.stdout.write(`| localize --model (${args.model}) | ${f(median(learned))} |\n`);
   process.stdout.write(`| added by the model (per-issue difference) | ${f(median(extra))} |\n`);
+  process.stdout.write(`| of which: BM25 of the issue against the history fields | ${f(median(fieldQuery))} |\n`);
   process.stdout.write(`| per base commit: file history at the commit | ${f(median(perCommit))} |\n`);
+  process.stdout.write(`| per base commit: history fields at the commit | ${f(median(fieldBuild))} |\n`);
 }
 
 main().catch((e) => {

@@ -47273,6 +47273,121 @@ var RepoHistory = class _RepoHistory {
   }
 };
 
+// src/history/history-field.ts
+var HistoryField = class {
+  constructor(log, ancestorsOf, opts = {}) {
+    this.log = log;
+    this.ancestorsOf = ancestorsOf;
+    this.commits = opts.commits ?? 20;
+    this.maxFiles = opts.maxFiles ?? 100;
+    this.k1 = opts.k1 ?? 1.2;
+    this.b = opts.b ?? 0.75;
+  }
+  log;
+  ancestorsOf;
+  memo = /* @__PURE__ */ new Map();
+  messages;
+  /** Per file: the current word's count over its field (0 between words). */
+  scratch;
+  commits;
+  maxFiles;
+  k1;
+  b;
+  messagePostings() {
+    if (this.messages) return this.messages;
+    const lists = /* @__PURE__ */ new Map();
+    const lengths = new Int32Array(this.log.size);
+    for (let i2 = 0; i2 < this.log.size; i2++) {
+      const words2 = this.log.wordsOf(i2);
+      lengths[i2] = words2.length;
+      const tf = /* @__PURE__ */ new Map();
+      for (const w of words2) tf.set(w, (tf.get(w) ?? 0) + 1);
+      for (const [w, n] of tf) {
+        let p = lists.get(w);
+        if (!p) lists.set(w, p = { commits: [], tfs: [] });
+        p.commits.push(i2);
+        p.tfs.push(n);
+      }
+    }
+    const postings = /* @__PURE__ */ new Map();
+    for (const [w, p] of lists) postings.set(w, { commits: Int32Array.from(p.commits), tfs: Int32Array.from(p.tfs) });
+    return this.messages = { postings, lengths };
+  }
+  fieldAt(commit) {
+    let f = this.memo.get(commit);
+    if (f) return f;
+    const ancestors = this.ancestorsOf(commit);
+    const { lengths: messageLengths } = this.messagePostings();
+    const order = this.log.canonicalOrder();
+    const count = new Int32Array(this.log.paths.length);
+    const lengths = new Float64Array(this.log.paths.length);
+    const filesOf = new Array(this.log.size);
+    let size = 0, total = 0;
+    for (let k = order.length - 1; k >= 0; k--) {
+      const i2 = order[k];
+      if (ancestors[i2] !== 1) continue;
+      const files = this.log.filesOf(i2);
+      if (files.length === 0 || files.length > this.maxFiles) continue;
+      for (const file of files) {
+        if (count[file] >= this.commits) continue;
+        if (count[file]++ === 0) size++;
+        (filesOf[i2] ??= []).push(file);
+        lengths[file] += messageLengths[i2];
+        total += messageLengths[i2];
+      }
+    }
+    f = { filesOf, lengths, size, avgLength: size > 0 ? total / size : 0 };
+    if (this.memo.size >= 4) this.memo.delete(this.memo.keys().next().value);
+    this.memo.set(commit, f);
+    return f;
+  }
+  /**
+   * BM25 (k1, b; idf ln(1 + (N − df + 0.5) / (df + 0.5)), N = files with a field, df = those whose
+   * field holds the word) of the issue's distinct words against each file's history field at
+   * `commit`; words with df > max(50, N / 4) are left out.
+   * @returns path → score (absent = 0).
+   * @throws IssuelocError when `commit` is not in the log.
+   */
+  scores(commit, issueText2) {
+    const { filesOf, lengths, size: N, avgLength } = this.fieldAt(commit);
+    const { postings } = this.messagePostings();
+    const acc = /* @__PURE__ */ new Map();
+    const tf = this.scratch ??= new Int32Array(this.log.paths.length);
+    const touched = [];
+    for (const w of new Set(tokenize(issueText2))) {
+      const p = postings.get(w);
+      if (!p) continue;
+      for (let j = 0; j < p.commits.length; j++) {
+        const files = filesOf[p.commits[j]];
+        if (!files) continue;
+        for (const file of files) {
+          if (tf[file] === 0) touched.push(file);
+          tf[file] += p.tfs[j];
+        }
+      }
+      const df = touched.length;
+      if (df <= Math.max(50, 0.25 * N)) {
+        const idf = Math.log(1 + (N - df + 0.5) / (df + 0.5));
+        for (const file of touched) {
+          const t = tf[file];
+          const norm = this.k1 * (1 - this.b + this.b * lengths[file] / avgLength);
+          acc.set(file, (acc.get(file) ?? 0) + idf * t * (this.k1 + 1) / (t + norm));
+        }
+      }
+      for (const file of touched) tf[file] = 0;
+      touched.length = 0;
+    }
+    const paths = this.log.paths;
+    return new Map([...acc].map(([file, s]) => [paths[file], s]));
+  }
+};
+var fields = /* @__PURE__ */ new WeakMap();
+function historyFieldScores(history, commit, issueText2) {
+  let f = fields.get(history);
+  if (!f) fields.set(history, f = new HistoryField(history.log, (c) => history.at(c).ancestors));
+  return f.scores(commit, issueText2);
+}
+
 // src/index/cache-dir.ts
 import { createHash as createHash3 } from "node:crypto";
 import { accessSync, constants as constants3, lstatSync, mkdirSync as mkdirSync2 } from "node:fs";
@@ -52100,12 +52215,12 @@ function invertRows(rows, termCount) {
   }
   return { start: start2, doc, entry };
 }
-function invertFields(fieldNames, vocabulary, termIds, fields) {
-  const F2 = fields.length;
+function invertFields(fieldNames, vocabulary, termIds, fields2) {
+  const F2 = fields2.length;
   const T = vocabulary.length;
-  const D = F2 === 0 ? 0 : fields[0].length.length;
+  const D = F2 === 0 ? 0 : fields2[0].length.length;
   let bound = 0;
-  for (const r of fields) bound += r.start[D];
+  for (const r of fields2) bound += r.start[D];
   const docStart = new Uint32Array(D + 1);
   const docTerm = new Uint32Array(bound);
   const docTf = new Uint16Array(bound * F2);
@@ -52114,7 +52229,7 @@ function invertFields(fieldNames, vocabulary, termIds, fields) {
   let u = 0;
   for (let d = 0; d < D; d++) {
     for (let f = 0; f < F2; f++) {
-      const { start: start2, term, tf } = fields[f];
+      const { start: start2, term, tf } = fields2[f];
       for (let e = start2[d], end = start2[d + 1]; e < end; e++) {
         const t = term[e];
         if (lastDoc[t] !== d) {
@@ -52136,7 +52251,7 @@ function invertFields(fieldNames, vocabulary, termIds, fields) {
   }
   const fieldLength = new Uint32Array(D * F2);
   for (let f = 0; f < F2; f++) {
-    const { length } = fields[f];
+    const { length } = fields2[f];
     for (let d = 0; d < D; d++) fieldLength[d * F2 + f] = length[d];
   }
   return { fieldNames, vocabulary, termIds, docCount: D, postingStart: postings.start, postingDoc: postings.doc, postingTf, fieldLength };
@@ -52182,12 +52297,12 @@ var IndexBuilder = class {
    * @param fields term counts per field, same order and count as `fieldNames`.
    * @param lengths token count per field; defaults to the sum of each field's counts.
    */
-  add(fields, lengths) {
+  add(fields2, lengths) {
     const F2 = this.fieldNames.length;
-    if (fields.length !== F2) throw new Error(`document has ${fields.length} fields, index has ${F2}`);
+    if (fields2.length !== F2) throw new Error(`document has ${fields2.length} fields, index has ${F2}`);
     for (let f = 0; f < F2; f++) {
       const rows = this.rows[f];
-      const terms = fields[f];
+      const terms = fields2[f];
       rows.term.reserve(terms.size);
       rows.tf.reserve(terms.size);
       const termBuf = rows.term.buf;
@@ -52219,8 +52334,8 @@ var IndexBuilder = class {
   }
   /** Freezes the collected documents into typed arrays. The builder must not be reused. */
   build() {
-    const fields = this.rows.map((r) => ({ start: r.start.view(), term: r.term.view(), tf: r.tf.view(), length: r.length.view() }));
-    const index = invertFields(this.fieldNames, this.vocabulary, this.termIds, fields);
+    const fields2 = this.rows.map((r) => ({ start: r.start.view(), term: r.term.view(), tf: r.tf.view(), length: r.length.view() }));
+    const index = invertFields(this.fieldNames, this.vocabulary, this.termIds, fields2);
     this.rows.length = 0;
     return index;
   }
@@ -53839,6 +53954,7 @@ var features6 = {
   changes: { doc: "ln(1 + commits changing the file)", normalise: "max", value: (r) => r.file ? Math.log1p(r.file.changes) : 0 },
   changeRecency: { doc: "recency of the file's last change, as `fixRecency`", normalise: "none", value: (r) => r.file?.changeRecency ?? 0 },
   messageSim: { doc: "SimiScore (Zhou, Zhang & Lo 2012) over earlier commit messages", normalise: "max", value: (r) => r.messages },
+  historyField: { doc: "BM25 of the issue against the messages of the 20 latest earlier commits that changed the file (history-expanded document)", normalise: "max", value: (r) => r.field },
   similarIssues: { doc: "SimiScore over a dataset's earlier issues (Ye et al. 2014 f3)", normalise: "max", value: (r) => r.issues }
 };
 var historyGroup = {
@@ -53846,11 +53962,12 @@ var historyGroup = {
   features: features6,
   prepare(ctx) {
     const { paths, history } = ctx;
-    const row = { file: void 0, messages: 0, issues: 0 };
+    const row = { file: void 0, messages: 0, issues: 0, field: 0 };
     return (i2) => {
       row.file = history.files?.get(paths[i2]);
       row.messages = history.messageScores?.get(paths[i2]) ?? 0;
       row.issues = history.similarIssues?.get(paths[i2]) ?? 0;
+      row.field = history.fieldScores?.get(paths[i2]) ?? 0;
       return row;
     };
   }
@@ -56834,8 +56951,8 @@ var FeatureExtractor = class {
     this.depth = opts.depth ?? 200;
     this.fnScorer = new DocFieldScorer(codeIndex.index, ranking.bm25);
     this.fileScorer = new DocFieldScorer(codeIndex.fileIndex, ranking.fileBm25 ?? ranking.bm25);
-    const fields = codeIndex.index.fieldNames;
-    this.fieldAt = { path: fields.indexOf("path"), name: fields.indexOf("name"), body: fields.indexOf("body") };
+    const fields2 = codeIndex.index.fieldNames;
+    this.fieldAt = { path: fields2.indexOf("path"), name: fields2.indexOf("name"), body: fields2.indexOf("body") };
     this.shapes = new CandidateShapes(codeIndex);
     const sig = ranking.signals;
     this.allSignalsOn = sig !== void 0 && sig !== false && Object.keys(ALL_SIGNALS).every((k) => (sig[k] ?? 0) > 0);
@@ -57540,7 +57657,7 @@ var OpenedLocalizer = class {
     let history;
     if (this.model && this.model.file.training?.history !== false) {
       const h = await this.historyAt(at.commit);
-      history = (text) => ({ files: h.at(at.commit).files, messageScores: h.messageScores(at.commit, text) });
+      history = (text) => ({ files: h.at(at.commit).files, messageScores: h.messageScores(at.commit, text), fieldScores: historyFieldScores(h, at.commit, text) });
     }
     at.chain = await CommitChain.open(this.repo, at.codeIndex, {
       ranking: this.model ? this.model.candidates.ranking : o.ranking,

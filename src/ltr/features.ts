@@ -31,6 +31,8 @@ export interface HistoryEvidence {
   files?: ReadonlyMap<string, FileHistory>;
   /** SimiScore over earlier commit messages, per file. */
   messageScores?: ReadonlyMap<string, number>;
+  /** BM25 of the issue against each file's history field (src/history/history-field.ts), per file. */
+  fieldScores?: ReadonlyMap<string, number>;
   /** SimiScore over a dataset of earlier issues, per file. */
   similarIssues?: ReadonlyMap<string, number>;
 }

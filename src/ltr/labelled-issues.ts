@@ -13,6 +13,7 @@ import { modulesOf } from '../dataset/function-positives.js';
 import type { DatasetRecord } from '../dataset/record.js';
 import { extractIssueSignals, type IssueSignals } from '../text/issue-signals.js';
 import { RepoHistory } from '../history/repo-history.js';
+import { historyFieldScores } from '../history/history-field.js';
 import type { SimilarIssues } from '../history/similar-issues.js';
 import type { HistoryEvidence } from './features.js';
 import type { Level } from './objective.js';
@@ -129,6 +130,7 @@ export async function forEachIssue(
           history: () => (evidence ??= {
             files: history?.at(commit).files,
             messageScores: history?.messageScores(commit, issue.text),
+            fieldScores: history && historyFieldScores(history, commit, issue.text),
             similarIssues: similar?.scores(issue.text, issue.created),
           }),
         });

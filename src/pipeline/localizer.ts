@@ -7,6 +7,7 @@ import { IssuelocError } from '../errors.js';
 import type { Embedder } from '../embed/embedder.js';
 import { openEmbedder } from '../embed/spec.js';
 import { RepoHistory } from '../history/repo-history.js';
+import { historyFieldScores } from '../history/history-field.js';
 import { cacheDirFor } from '../index/cache-dir.js';
 import { cacheMaxBytes } from '../index/cache-usage.js';
 import type { CodeIndex, IndexSettings } from '../index/code-index.js';
@@ -341,7 +342,7 @@ class OpenedLocalizer implements IssueLocalizer {
     let history: ((text: string) => HistoryEvidence) | undefined;
     if (this.model && this.model.file.training?.history !== false) {
       const h = await this.historyAt(at.commit);
-      history = (text) => ({ files: h.at(at.commit).files, messageScores: h.messageScores(at.commit, text) });
+      history = (text) => ({ files: h.at(at.commit).files, messageScores: h.messageScores(at.commit, text), fieldScores: historyFieldScores(h, at.commit, text) });
     }
     at.chain = await CommitChain.open(this.repo, at.codeIndex, {
       ranking: this.model ? this.model.candidates.ranking : o.ranking,

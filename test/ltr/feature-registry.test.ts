@@ -101,6 +101,7 @@ test('extractor: columns in registry order, each "max" column divided by its lar
   const set = new FeatureExtractor(ci, DEFAULT_CANDIDATES).extract({ signals: extractIssueSignals(text), text }, {
     files: new Map([['pkg/parse.py', { changes: 4, fixes: 2, fixRecency: 0.5, fixWeighted: 0.3, changeRecency: 0.7 }]]),
     messageScores: new Map([['pkg/io/read.py', 0.4], ['pkg/parse.py', 0.1]]),
+    fieldScores: new Map([['pkg/parse.py', 2.5], ['pkg/io/read.py', 5]]),
   });
   const n = set.docs.length;
   assert.equal(n, 3);
@@ -116,6 +117,8 @@ test('extractor: columns in registry order, each "max" column divided by its lar
   assert.equal(at(row('pkg/io/read.py:read_file'), 'fixes'), 0);
   assert.equal(at(row('pkg/io/read.py:read_file'), 'messageSim'), 1);
   assert.ok(Math.abs(at(row('pkg/parse.py:Parser._split'), 'messageSim') - 0.25) < 1e-6);
+  assert.equal(at(row('pkg/io/read.py:read_file'), 'historyField'), 1);
+  assert.equal(at(row('pkg/parse.py:Parser._split'), 'historyField'), 0.5);
   assert.equal(at(row('pkg/parse.py:Parser._split'), 'isPrivate'), 1);
   assert.equal(at(0, 'pipeline'), 1);
 });

@@ -10,6 +10,8 @@ export interface HistoryRow {
   file: FileHistory | undefined;
   /** SimiScore over earlier commit messages, and over earlier issues (0: none). */
   messages: number; issues: number;
+  /** BM25 of the issue against the file's history field (0: none). */
+  field: number;
 }
 
 const features = {
@@ -19,6 +21,7 @@ const features = {
   changes: { doc: 'ln(1 + commits changing the file)', normalise: 'max', value: (r) => (r.file ? Math.log1p(r.file.changes) : 0) },
   changeRecency: { doc: "recency of the file's last change, as `fixRecency`", normalise: 'none', value: (r) => r.file?.changeRecency ?? 0 },
   messageSim: { doc: 'SimiScore (Zhou, Zhang & Lo 2012) over earlier commit messages', normalise: 'max', value: (r) => r.messages },
+  historyField: { doc: 'BM25 of the issue against the messages of the 20 latest earlier commits that changed the file (history-expanded document)', normalise: 'max', value: (r) => r.field },
   similarIssues: { doc: "SimiScore over a dataset's earlier issues (Ye et al. 2014 f3)", normalise: 'max', value: (r) => r.issues },
 } satisfies Record<string, FeatureSpec<HistoryRow>>;
 
@@ -27,11 +30,12 @@ export const historyGroup: FeatureGroup<HistoryRow, keyof typeof features> = {
   features,
   prepare(ctx: CandidateContext) {
     const { paths, history } = ctx;
-    const row: HistoryRow = { file: undefined, messages: 0, issues: 0 };
+    const row: HistoryRow = { file: undefined, messages: 0, issues: 0, field: 0 };
     return (i) => {
       row.file = history.files?.get(paths[i]);
       row.messages = history.messageScores?.get(paths[i]) ?? 0;
       row.issues = history.similarIssues?.get(paths[i]) ?? 0;
+      row.field = history.fieldScores?.get(paths[i]) ?? 0;
       return row;
     };
   },
