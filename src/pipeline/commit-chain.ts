@@ -11,7 +11,9 @@ import { UnitSourceReader } from '../embed/unit-source.js';
 import { buildVectorIndex, type VectorIndex } from '../embed/vector-index.js';
 import type { FusionOptions } from '../retrieve/fusion.js';
 import { HybridLocalizer } from '../retrieve/hybrid.js';
-import { Localizer, type Localization, type RankingOptions } from '../retrieve/localize.js';
+import { Localizer, DEFAULT_RANKING, type Localization, type RankingOptions } from '../retrieve/localize.js';
+import { DEFAULT_NON_SOURCE_PLACEMENT, NonSourceRanker, placeNonSource, type NonSourcePlacement } from '../retrieve/non-source.js';
+import { coChangeRates } from '../history/co-change.js';
 import { extractIssueSignals, type IssueSignals } from '../text/issue-signals.js';
 import type { ListwiseReranker, RerankStats } from '../llm-rerank/listwise.js';
 import { rerankLocalization } from '../llm-rerank/rerank-localization.js';
@@ -24,6 +26,8 @@ import type { StageName } from './stages.js';
 export interface CommitChainOptions {
   /** Lexical ranking options (BM25F+, file prior, signals); with a model, its candidates' options. */
   ranking?: RankingOptions;
+  /** Where non-source files join the file ranking (when the index has them); default: `ranking.nonSource`, else `DEFAULT_NON_SOURCE_PLACEMENT`. */
+  nonSource?: Partial<NonSourcePlacement>;
   /** Bi-encoder: the dense stage; none = lexical retrieval only. */
   embedder?: Embedder;
   fusion?: Partial<FusionOptions>;
@@ -74,6 +78,7 @@ export class CommitChain {
     private readonly opts: CommitChainOptions,
     private readonly reader: UnitSourceReader,
     readonly codeIndex: CodeIndex,
+    private readonly nonSource: { ranker: NonSourceRanker; placement: NonSourcePlacement; rates: Map<string, number> } | undefined,
   ) {}
 
   /**
@@ -100,7 +105,16 @@ export class CommitChain {
     }
     const modelRanker = opts.model ? new ModelRanker(codeIndex, opts.model) : undefined;
     localizer ??= modelRanker?.extractor.localizer ?? new Localizer(codeIndex, opts.ranking ?? {});
-    return new CommitChain(localizer, vectors, modelRanker, opts, new UnitSourceReader(repo, codeIndex.commit), codeIndex);
+    const nonSource = codeIndex.nonSource && {
+      ranker: new NonSourceRanker(codeIndex.nonSource, { ...DEFAULT_RANKING.bm25, ...opts.ranking?.bm25, ...opts.ranking?.fileBm25 }),
+      placement: { ...DEFAULT_NON_SOURCE_PLACEMENT, ...opts.ranking?.nonSource, ...opts.nonSource },
+      rates: await coChangeRates(repo, codeIndex.commit).then((c) => c.rates, (e: Error) => {
+        if (!opts.onWarning) throw e;
+        opts.onWarning(`non-source files left out of the ranking: ${e.message}`);
+        return new Map<string, number>();
+      }),
+    };
+    return new CommitChain(localizer, vectors, modelRanker, opts, new UnitSourceReader(repo, codeIndex.commit), codeIndex, nonSource);
   }
 
   /**
@@ -111,6 +125,16 @@ export class CommitChain {
    * @param opts.deadline this issue's deadline (default: the one given to {@link open}).
    */
   async localize(issueText: string, opts: { top: number; signals?: IssueSignals; matchedTermsPerItem?: number; deadline?: Deadline }): Promise<ChainResult> {
+    const result = await this.localizeSources(issueText, opts);
+    if (!this.nonSource) return result;
+    const { ranker, placement, rates } = this.nonSource;
+    const nonSource = ranker.rank(this.localizer.queryOf(issueText), rates, placement);
+    const files = placeNonSource(result.localization.files, nonSource, placement.rank, opts.top);
+    return { ...result, localization: { ...result.localization, files } };
+  }
+
+  /** {@link localize} over the source files only. */
+  private async localizeSources(issueText: string, opts: { top: number; signals?: IssueSignals; matchedTermsPerItem?: number; deadline?: Deadline }): Promise<ChainResult> {
     const t0 = performance.now();
     const signal = (opts.deadline ?? this.opts.deadline)?.signal;
     const { reranker } = this.opts;
