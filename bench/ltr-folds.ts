@@ -33,6 +33,7 @@ import type { TrainingQuery } from '../src/ltr/objective.js';
 import { DEFAULT_CANDIDATES, fitModel, type FitOptions } from '../src/ltr/train.js';
 import { COLUMNS, columnKeys, columnMeans, issueValues, markdownTable } from './lib/metrics-table.js';
 import { MIRRORS_DIR, dataFile } from './lib/data.js';
+import { repositoryFolds } from './lib/folds.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -146,19 +147,6 @@ async function main() {
   process.stdout.write(markdownTable(rows, [...keys, 'mean']));
   process.stdout.write('\n| setting | fit time over all folds (s) |\n|---|---|\n');
   for (const [name, s] of seconds) process.stdout.write(`| ${name} | ${s.toFixed(1)} |\n`);
-}
-
-/** Repositories into k folds of similar issue counts: largest first, each to the emptiest fold. */
-function repositoryFolds(issues: readonly LabelledIssue[], k: number): LabelledIssue[][] {
-  const byRepo = new Map<string, LabelledIssue[]>();
-  for (const i of issues) byRepo.set(i.repo, [...(byRepo.get(i.repo) ?? []), i]);
-  const folds: LabelledIssue[][] = Array.from({ length: k }, () => []);
-  const repos = [...byRepo].sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0]));
-  for (const [, list] of repos) {
-    const f = folds.reduce((best, fold, at) => (fold.length < folds[best].length ? at : best), 0);
-    folds[f].push(...list);
-  }
-  return folds.filter((f) => f.length > 0);
 }
 
 main().catch((e) => {

@@ -1,0 +1,234 @@
+/**
+ * bench/multi-swe: file localisation on Multi-SWE-bench issues in C, C++, Go, Java, JavaScript and
+ * Rust (issue 18), per language and overall.
+ *
+ *   node dist/bench/multi-swe.js [--data FILE] [--mirrors DIR] [--repos a/b,c/d] [--languages c,cpp,...]
+ *       [--limit N] [--cache-dir DIR] [--configs grid.json] [--model default|FILE|none ...]
+ *       [--no-bm25] [--bm25-files source|all] [--bm25-tests] [--folds N] [--top 100] [--out per-issue.json] [--json]
+ *
+ * Systems (rows):
+ * - `plain BM25 (whole files)`: our own plain BM25 on one document per file, path + content
+ *   (bench/lib/whole-file-bm25.ts): the source files the code index takes (`--bm25-files source`,
+ *   the default), or every text file, CHANGELOG.md, Cargo.toml … too (`--bm25-files all`); test
+ *   files left out unless `--bm25-tests`;
+ * - `issueloc default`: the lexical pipeline with the library defaults (src/retrieve/localize.ts),
+ *   over the default index (every language, tests left out), as `openLocalizer` with no stage;
+ *   `--configs` replaces it with a JSON list of {"name", ...RankingOptions}, all ranked on the
+ *   same loaded index of each base commit;
+ * - `--model default` (and every further `--model`): the learned model with history evidence
+ *   (the repository's git history before the base commit, read once per repository and cached),
+ *   as `openLocalizer({ model })`; `--model none` leaves the row out.
+ *
+ * Protocol (the data folder's README.md): query = `problem_statement`; gold = `gold_files` (paths
+ * the fix changes that exist at the base commit, test paths left out), non-source files included:
+ * a system that cannot rank them misses them. All-gold Acc@k (every gold file in the top k,
+ * strictly) and MRR (first gold file; 0 when none is in the top `--top`, default 100).
+ *
+ * Prints the Markdown table of each system per language and overall (and per fold of
+ * repositories with `--folds N`: repositories by issue count, each to the emptiest fold, for
+ * tuning by folds); `--json` prints one line {data, evaluated, skipped, keys, systems, rows:
+ * [{system, group, issues, values}]}; `--out` writes per issue the gold files, their ranks and
+ * the top 10 of each system, and the gold files the code index has no document for.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { IssuelocError } from '../src/errors.js';
+import type { CodeIndex } from '../src/index/code-index.js';
+import { forEachIssue, type LabelledIssue } from '../src/ltr/labelled-issues.js';
+import { ModelRanker } from '../src/ltr/model-ranker.js';
+import { RankingModel } from '../src/ltr/model.js';
+import { GitRepo } from '../src/repo/git.js';
+import { mirrorPath } from '../src/repo/mirrors.js';
+import { Localizer, type RankingOptions } from '../src/retrieve/localize.js';
+import { progressBar } from '../src/util/progress-bar.js';
+import { ALL_GOLD_KEYS, allGoldMetrics, goldRanks } from './lib/all-gold.js';
+import { dataFile, MIRRORS_DIR } from './lib/data.js';
+import { repositoryFolds } from './lib/folds.js';
+import { WholeFileBm25 } from './lib/whole-file-bm25.js';
+
+const KEYS = ALL_GOLD_KEYS;
+
+const { values: args } = parseArgs({
+  options: {
+    data: { type: 'string', default: dataFile('multi-swe/multi-swe-dev.jsonl') },
+    mirrors: { type: 'string', default: MIRRORS_DIR },
+    repos: { type: 'string' },
+    languages: { type: 'string' },
+    limit: { type: 'string' },
+    'cache-dir': { type: 'string', default: '/tmp/issueloc-bench-cache' },
+    configs: { type: 'string' },
+    model: { type: 'string', multiple: true, default: ['default'] },
+    'no-bm25': { type: 'boolean', default: false },
+    'bm25-tests': { type: 'boolean', default: false },
+    'bm25-files': { type: 'string', default: 'source' },
+    folds: { type: 'string' },
+    top: { type: 'string', default: '100' },
+    out: { type: 'string' },
+    json: { type: 'boolean', default: false },
+  },
+});
+
+/** One line of multi-swe-dev.jsonl. */
+interface Instance {
+  instance_id: string; repo: string; language: string; base_commit: string;
+  problem_statement: string; patch: string; gold_files: string[];
+}
+
+/** One evaluated issue: per system, the metric values, the gold ranks and the top 10. */
+export interface IssueOutcome {
+  id: string; repo: string; language: string;
+  gold: string[];
+  /** Gold files the code index has no document for (non-source, or a language without units). */
+  notIndexed: string[];
+  values: Record<string, number>[];
+  ranks: (number | null)[][];
+  top: string[][];
+}
+
+type System =
+  | { name: string; kind: 'bm25' }
+  | { name: string; kind: 'lexical'; ranking: RankingOptions }
+  | { name: string; kind: 'model'; model: RankingModel };
+
+function positiveInt(name: string, v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new IssuelocError(`--${name}: expected a positive integer, got '${v}'`);
+  return n;
+}
+
+function readInstances(path: string): Instance[] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new IssuelocError(`--data ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  return text.split('\n').filter((l) => l.trim() !== '').map((l, i) => {
+    try {
+      const r = JSON.parse(l) as Instance;
+      if (typeof r.repo !== 'string' || typeof r.base_commit !== 'string' || !Array.isArray(r.gold_files)) throw new Error('missing repo, base_commit or gold_files');
+      return r;
+    } catch (e) {
+      throw new IssuelocError(`--data ${path}: line ${i + 1}: ${(e as Error).message}`);
+    }
+  });
+}
+
+function systemsOf(): System[] {
+  const systems: System[] = [];
+  if (!args['no-bm25']) systems.push({ name: args['bm25-files'] === 'all' ? 'plain BM25 (whole files, every text file)' : 'plain BM25 (whole source files)', kind: 'bm25' });
+  const configs: (RankingOptions & { name: string })[] = args.configs
+    ? JSON.parse(readFileSync(args.configs, 'utf8'))
+    : [{ name: 'issueloc default' }];
+  if (!Array.isArray(configs) || configs.some((c) => typeof c?.name !== 'string')) throw new IssuelocError(`--configs ${args.configs}: expected a JSON list of {"name", ...ranking options}`);
+  for (const { name, ...ranking } of configs) systems.push({ name, kind: 'lexical', ranking });
+  for (const spec of args.model!.filter((m) => m !== 'none')) {
+    systems.push({ name: spec === 'default' ? '--model default' : `--model ${spec}`, kind: 'model', model: RankingModel.load(spec) });
+  }
+  return systems;
+}
+
+async function main() {
+  const systems = systemsOf();
+  const folds = positiveInt('folds', args.folds);
+  if (args['bm25-files'] !== 'source' && args['bm25-files'] !== 'all') throw new IssuelocError(`--bm25-files: expected source or all, got '${args['bm25-files']}'`);
+  const top = positiveInt('top', args.top)!;
+  const limit = positiveInt('limit', args.limit) ?? Infinity;
+  const wantedRepos = args.repos ? new Set(args.repos.split(',')) : undefined;
+  const wantedLanguages = args.languages ? new Set(args.languages.split(',')) : undefined;
+  const perRepo = new Map<string, number>();
+  const instances = readInstances(args.data!).filter((r) => {
+    if ((wantedRepos && !wantedRepos.has(r.repo)) || (wantedLanguages && !wantedLanguages.has(r.language))) return false;
+    perRepo.set(r.repo, (perRepo.get(r.repo) ?? 0) + 1);
+    return perRepo.get(r.repo)! <= limit;
+  });
+  const byId = new Map(instances.map((r) => [r.instance_id, r]));
+  const issues: LabelledIssue[] = instances.map((r) => ({
+    id: r.instance_id, repo: r.repo, commit: r.base_commit, text: r.problem_statement, created: NaN,
+    gold: { file: r.gold_files, module: [], function: [] },
+  }));
+  const outcomes: IssueOutcome[] = [];
+  const skipped: string[] = [];
+  const bar = progressBar('multi-swe', !args.json);
+  const history = systems.some((s) => s.kind === 'model' && s.model.file.training?.history !== false);
+  // per repository: its whole-file BM25 (blob cache); per base commit: the rankers built on its index
+  let bm25: { repo: string; git: GitRepo; ranker: WholeFileBm25 } | undefined;
+  let atCommit: { index: CodeIndex; rankers: (Localizer | ModelRanker | undefined)[] } | undefined;
+  try {
+    await forEachIssue(issues, {
+      repoRoot: args.mirrors!, cacheRoot: args['cache-dir']!, history,
+      onSkip: (i, reason) => skipped.push(`${i.id}: ${reason}`),
+      onProgress: bar.update,
+    }, async (ctx) => {
+      const inst = byId.get(ctx.issue.id)!;
+      if (!args['no-bm25'] && bm25?.repo !== inst.repo) {
+        await bm25?.git.close();
+        const git = await GitRepo.open(mirrorPath(args.mirrors!, inst.repo)!);
+        bm25 = { repo: inst.repo, git, ranker: new WholeFileBm25(git, { includeTests: args['bm25-tests'], files: args['bm25-files'] as 'source' | 'all' }) };
+      }
+      if (atCommit?.index !== ctx.codeIndex) {
+        atCommit = {
+          index: ctx.codeIndex,
+          rankers: systems.map((s) => (s.kind === 'lexical' ? new Localizer(ctx.codeIndex, s.ranking) : s.kind === 'model' ? new ModelRanker(ctx.codeIndex, s.model) : undefined)),
+        };
+      }
+      const gold = inst.gold_files;
+      const indexed = new Set(ctx.codeIndex.filePaths);
+      const outcome: IssueOutcome = {
+        id: inst.instance_id, repo: inst.repo, language: inst.language, gold,
+        notIndexed: gold.filter((g) => !indexed.has(g)), values: [], ranks: [], top: [],
+      };
+      for (const [s, system] of systems.entries()) {
+        let ranked: string[];
+        const ranker = atCommit.rankers[s];
+        if (system.kind === 'bm25') ranked = await bm25!.ranker.rank(ctx.commit, inst.problem_statement);
+        else if (ranker instanceof ModelRanker) {
+          ranked = ranker.localize({ signals: ctx.signals, text: inst.problem_statement }, history ? ctx.history() : {}, { top, matchedTermsPerItem: 0 }).files.map((f) => f.id);
+        } else {
+          const localizer = ranker as Localizer;
+          ranked = localizer.localize(localizer.queryOf(inst.problem_statement), { top, matchedTermsPerItem: 0, signals: ctx.signals }).files.map((f) => f.id);
+        }
+        ranked = ranked.slice(0, top);
+        const ranks = goldRanks(ranked, gold);
+        outcome.values.push(allGoldMetrics(ranks));
+        outcome.ranks.push(ranks);
+        outcome.top.push(ranked.slice(0, 10));
+      }
+      outcomes.push(outcome);
+    });
+  } finally {
+    bar.stop();
+    await bm25?.git.close();
+  }
+  for (const s of skipped) process.stderr.write(`multi-swe: warning: skipped ${s}\n`);
+
+  const groups: { group: string; issues: IssueOutcome[] }[] = [{ group: 'all', issues: outcomes }];
+  for (const language of [...new Set(outcomes.map((o) => o.language))].sort()) groups.push({ group: language, issues: outcomes.filter((o) => o.language === language) });
+  if (folds) {
+    repositoryFolds(outcomes, folds).forEach((fold, f) => groups.push({ group: `fold ${f + 1} (${[...new Set(fold.map((o) => o.repo))].join(', ')})`, issues: fold }));
+  }
+  const rows = groups.flatMap(({ group, issues: list }) => systems.map((system, s) => ({
+    system: system.name, group, issues: list.length,
+    values: KEYS.map((k) => {
+      const m = list.reduce((sum, o) => sum + o.values[s][k], 0) / list.length;
+      return k === 'MRR' ? m : 100 * m;
+    }),
+  })));
+  if (args.out) writeFileSync(args.out, `${JSON.stringify({ systems: systems.map((s) => s.name), keys: KEYS, outcomes }, null, 1)}\n`);
+  if (args.json) {
+    process.stdout.write(`${JSON.stringify({ data: args.data, evaluated: outcomes.length, skipped: skipped.length, keys: KEYS, systems: systems.map((s) => s.name), rows })}\n`);
+    return;
+  }
+  const nonSource = outcomes.filter((o) => o.notIndexed.length > 0).length;
+  process.stdout.write(`\n${args.data}: ${outcomes.length} issues evaluated (${skipped.length} skipped); ${nonSource} have a gold file the code index has no document for\n\n`);
+  process.stdout.write('| group | issues | system | file Acc@1 / 3 / 5 / 10 | MRR |\n|---|---|---|---|---|\n');
+  for (const r of rows) {
+    process.stdout.write(`| ${r.group} | ${r.issues} | ${r.system} | ${r.values.slice(0, 4).map((v) => v.toFixed(1)).join(' / ')} | ${r.values[4].toFixed(3)} |\n`);
+  }
+}
+
+main().catch((e) => {
+  process.stderr.write(e instanceof IssuelocError ? `multi-swe: ${e.message}\n` : `multi-swe: internal error: ${(e as Error).stack ?? e}\n`);
+  process.exitCode = e instanceof IssuelocError ? 2 : 3;
+});
