@@ -56495,6 +56495,27 @@ var HybridLocalizer = class extends Localizer {
   }
 };
 
+// src/history/co-change.ts
+var DEFAULT_CO_CHANGE = { commits: 100, maxFiles: 100 };
+async function coChangeRates(repo, commit, opts = {}) {
+  const commits = opts.commits ?? DEFAULT_CO_CHANGE.commits;
+  const maxFiles = opts.maxFiles ?? DEFAULT_CO_CHANGE.maxFiles;
+  const res = await repo.exec(["-c", "core.quotePath=false", "log", "--no-merges", "--no-renames", "--format=%x01", "--name-only", "-n", String(6 * commits), commit, "--"]);
+  if (res.code !== 0) throw new IssuelocError(`cannot read the history of ${commit.slice(0, 12)} in ${repo.path}: ${res.stderr.trim().split("\n")[0] ?? ""}`);
+  const counts2 = /* @__PURE__ */ new Map();
+  let counted = 0;
+  for (const block of res.stdout.toString("utf8").split("")) {
+    if (counted >= commits) break;
+    const files = [...new Set(block.split("\n").filter((l) => l !== ""))];
+    if (files.length === 0 || files.length > maxFiles || !files.some((f) => languageOf(f) !== void 0)) continue;
+    counted++;
+    for (const f of files) if (languageOf(f) === void 0) counts2.set(f, (counts2.get(f) ?? 0) + 1);
+  }
+  const rates = /* @__PURE__ */ new Map();
+  for (const [f, c] of counts2) rates.set(f, c / counted);
+  return { rates, commits: counted };
+}
+
 // src/retrieve/non-source.ts
 var DEFAULT_NON_SOURCE_PLACEMENT = { rank: 3, count: 2, minRate: 0.1 };
 var NonSourceRanker = class {
@@ -56535,26 +56556,22 @@ function placeNonSource(files, nonSource, rank2, limit) {
   const score = at < files.length ? files[at].score : files.length > 0 ? files[files.length - 1].score : 0;
   return [...files.slice(0, at), ...joining.map((n) => ({ ...n, score })), ...files.slice(at)].slice(0, limit);
 }
-
-// src/history/co-change.ts
-var DEFAULT_CO_CHANGE = { commits: 100, maxFiles: 100 };
-async function coChangeRates(repo, commit, opts = {}) {
-  const commits = opts.commits ?? DEFAULT_CO_CHANGE.commits;
-  const maxFiles = opts.maxFiles ?? DEFAULT_CO_CHANGE.maxFiles;
-  const res = await repo.exec(["-c", "core.quotePath=false", "log", "--no-merges", "--no-renames", "--format=%x01", "--name-only", "-n", String(6 * commits), commit, "--"]);
-  if (res.code !== 0) throw new IssuelocError(`cannot read the history of ${commit.slice(0, 12)} in ${repo.path}: ${res.stderr.trim().split("\n")[0] ?? ""}`);
-  const counts2 = /* @__PURE__ */ new Map();
-  let counted = 0;
-  for (const block of res.stdout.toString("utf8").split("")) {
-    if (counted >= commits) break;
-    const files = [...new Set(block.split("\n").filter((l) => l !== ""))];
-    if (files.length === 0 || files.length > maxFiles || !files.some((f) => languageOf(f) !== void 0)) continue;
-    counted++;
-    for (const f of files) if (languageOf(f) === void 0) counts2.set(f, (counts2.get(f) ?? 0) + 1);
+async function openNonSourcePlacer(repo, codeIndex, opts = {}) {
+  if (!codeIndex.nonSource) return void 0;
+  const ranker = new NonSourceRanker(codeIndex.nonSource, opts.bm25 ?? {});
+  const placement = { ...DEFAULT_NON_SOURCE_PLACEMENT, ...opts.placement };
+  let rates;
+  try {
+    rates = (await coChangeRates(repo, codeIndex.commit)).rates;
+  } catch (e) {
+    if (!opts.onWarning) throw e;
+    opts.onWarning(`non-source files left out of the ranking: ${e.message}`);
+    rates = /* @__PURE__ */ new Map();
   }
-  const rates = /* @__PURE__ */ new Map();
-  for (const [f, c] of counts2) rates.set(f, c / counted);
-  return { rates, commits: counted };
+  return {
+    placement,
+    place: (files, query, limit) => placeNonSource(files, ranker.rank(query, rates, placement), placement.rank, limit)
+  };
 }
 
 // src/llm-rerank/rerank-localization.ts
@@ -56993,15 +57010,11 @@ var CommitChain = class _CommitChain {
     }
     const modelRanker = opts.model ? new ModelRanker(codeIndex, opts.model) : void 0;
     localizer ??= modelRanker?.extractor.localizer ?? new Localizer(codeIndex, opts.ranking ?? {});
-    const nonSource = codeIndex.nonSource && {
-      ranker: new NonSourceRanker(codeIndex.nonSource, { ...DEFAULT_RANKING.bm25, ...opts.ranking?.bm25, ...opts.ranking?.fileBm25 }),
-      placement: { ...DEFAULT_NON_SOURCE_PLACEMENT, ...opts.ranking?.nonSource, ...opts.nonSource },
-      rates: await coChangeRates(repo, codeIndex.commit).then((c) => c.rates, (e) => {
-        if (!opts.onWarning) throw e;
-        opts.onWarning(`non-source files left out of the ranking: ${e.message}`);
-        return /* @__PURE__ */ new Map();
-      })
-    };
+    const nonSource = await openNonSourcePlacer(repo, codeIndex, {
+      bm25: { ...DEFAULT_RANKING.bm25, ...opts.ranking?.bm25, ...opts.ranking?.fileBm25 },
+      placement: { ...opts.ranking?.nonSource, ...opts.nonSource },
+      onWarning: opts.onWarning
+    });
     return new _CommitChain(localizer, vectors, modelRanker, opts, new UnitSourceReader(repo, codeIndex.commit), codeIndex, nonSource);
   }
   /**
@@ -57014,9 +57027,7 @@ var CommitChain = class _CommitChain {
   async localize(issueText2, opts) {
     const result = await this.localizeSources(issueText2, opts);
     if (!this.nonSource) return result;
-    const { ranker, placement, rates } = this.nonSource;
-    const nonSource = ranker.rank(this.localizer.queryOf(issueText2), rates, placement);
-    const files = placeNonSource(result.localization.files, nonSource, placement.rank, opts.top);
+    const files = this.nonSource.place(result.localization.files, this.localizer.queryOf(issueText2), opts.top);
     return { ...result, localization: { ...result.localization, files } };
   }
   /** {@link localize} over the source files only. */

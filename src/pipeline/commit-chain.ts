@@ -12,8 +12,7 @@ import { buildVectorIndex, type VectorIndex } from '../embed/vector-index.js';
 import type { FusionOptions } from '../retrieve/fusion.js';
 import { HybridLocalizer } from '../retrieve/hybrid.js';
 import { Localizer, DEFAULT_RANKING, type Localization, type RankingOptions } from '../retrieve/localize.js';
-import { DEFAULT_NON_SOURCE_PLACEMENT, NonSourceRanker, placeNonSource, type NonSourcePlacement } from '../retrieve/non-source.js';
-import { coChangeRates } from '../history/co-change.js';
+import { openNonSourcePlacer, type NonSourcePlacement, type NonSourcePlacer } from '../retrieve/non-source.js';
 import { extractIssueSignals, type IssueSignals } from '../text/issue-signals.js';
 import type { ListwiseReranker, RerankStats } from '../llm-rerank/listwise.js';
 import { rerankLocalization } from '../llm-rerank/rerank-localization.js';
@@ -78,7 +77,7 @@ export class CommitChain {
     private readonly opts: CommitChainOptions,
     private readonly reader: UnitSourceReader,
     readonly codeIndex: CodeIndex,
-    private readonly nonSource: { ranker: NonSourceRanker; placement: NonSourcePlacement; rates: Map<string, number> } | undefined,
+    private readonly nonSource: NonSourcePlacer | undefined,
   ) {}
 
   /**
@@ -105,15 +104,10 @@ export class CommitChain {
     }
     const modelRanker = opts.model ? new ModelRanker(codeIndex, opts.model) : undefined;
     localizer ??= modelRanker?.extractor.localizer ?? new Localizer(codeIndex, opts.ranking ?? {});
-    const nonSource = codeIndex.nonSource && {
-      ranker: new NonSourceRanker(codeIndex.nonSource, { ...DEFAULT_RANKING.bm25, ...opts.ranking?.bm25, ...opts.ranking?.fileBm25 }),
-      placement: { ...DEFAULT_NON_SOURCE_PLACEMENT, ...opts.ranking?.nonSource, ...opts.nonSource },
-      rates: await coChangeRates(repo, codeIndex.commit).then((c) => c.rates, (e: Error) => {
-        if (!opts.onWarning) throw e;
-        opts.onWarning(`non-source files left out of the ranking: ${e.message}`);
-        return new Map<string, number>();
-      }),
-    };
+    const nonSource = await openNonSourcePlacer(repo, codeIndex, {
+      bm25: { ...DEFAULT_RANKING.bm25, ...opts.ranking?.bm25, ...opts.ranking?.fileBm25 },
+      placement: { ...opts.ranking?.nonSource, ...opts.nonSource }, onWarning: opts.onWarning,
+    });
     return new CommitChain(localizer, vectors, modelRanker, opts, new UnitSourceReader(repo, codeIndex.commit), codeIndex, nonSource);
   }
 
@@ -127,9 +121,7 @@ export class CommitChain {
   async localize(issueText: string, opts: { top: number; signals?: IssueSignals; matchedTermsPerItem?: number; deadline?: Deadline }): Promise<ChainResult> {
     const result = await this.localizeSources(issueText, opts);
     if (!this.nonSource) return result;
-    const { ranker, placement, rates } = this.nonSource;
-    const nonSource = ranker.rank(this.localizer.queryOf(issueText), rates, placement);
-    const files = placeNonSource(result.localization.files, nonSource, placement.rank, opts.top);
+    const files = this.nonSource.place(result.localization.files, this.localizer.queryOf(issueText), opts.top);
     return { ...result, localization: { ...result.localization, files } };
   }
 
