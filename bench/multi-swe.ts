@@ -4,7 +4,7 @@
  *
  *   node dist/bench/multi-swe.js [--data FILE] [--mirrors DIR] [--repos a/b,c/d] [--languages c,cpp,...]
  *       [--limit N] [--cache-dir DIR] [--configs grid.json] [--model default|FILE|none ...]
- *       [--no-bm25] [--bm25-files source|all] [--bm25-tests] [--folds N] [--top 100] [--out per-issue.json] [--json]
+ *       [--no-bm25] [--bm25-files source|all] [--bm25-tests] [--files source|all] [--folds N] [--top 100] [--out per-issue.json] [--json]
  *
  * Systems (rows):
  * - `plain BM25 (whole files)`: our own plain BM25 on one document per file, path + content
@@ -14,7 +14,9 @@
  * - `issueloc default`: the lexical pipeline with the library defaults (src/retrieve/localize.ts),
  *   over the default index (every language, tests left out), as `openLocalizer` with no stage;
  *   `--configs` replaces it with a JSON list of {"name", ...RankingOptions}, all ranked on the
- *   same loaded index of each base commit;
+ *   same loaded index of each base commit; `--files all` indexes the non-source files too
+ *   (`index.files`) and places them into each lexical and model ranking as `openLocalizer` does
+ *   (`ranking.nonSource` of a config sets the placement; src/retrieve/non-source.ts);
  * - `model default` (`--model default`, and every further `--model`): the learned model with history evidence
  *   (the repository's git history before the base commit, read once per repository and cached),
  *   as `openLocalizer({ model })`; `--model none` leaves the row out.
@@ -39,7 +41,8 @@ import { ModelRanker } from '../src/ltr/model-ranker.js';
 import { RankingModel } from '../src/ltr/model.js';
 import { GitRepo } from '../src/repo/git.js';
 import { mirrorPath } from '../src/repo/mirrors.js';
-import { Localizer, type RankingOptions } from '../src/retrieve/localize.js';
+import { DEFAULT_RANKING, Localizer, type RankingOptions } from '../src/retrieve/localize.js';
+import { openNonSourcePlacer, type NonSourcePlacer } from '../src/retrieve/non-source.js';
 import { progressBar } from '../src/util/progress-bar.js';
 import { ALL_GOLD_KEYS, allGoldMetrics, goldRanks, type IssueOutcome } from './lib/all-gold.js';
 import { dataFile, MIRRORS_DIR } from './lib/data.js';
@@ -60,6 +63,7 @@ const OPTIONS = {
   'no-bm25': { type: 'boolean', default: false },
   'bm25-tests': { type: 'boolean', default: false },
   'bm25-files': { type: 'string', default: 'source' },
+  files: { type: 'string', default: 'source' },
   folds: { type: 'string' },
   top: { type: 'string', default: '100' },
   out: { type: 'string' },
@@ -128,6 +132,7 @@ async function main() {
   const systems = systemsOf();
   const folds = positiveInt('folds', args.folds);
   if (args['bm25-files'] !== 'source' && args['bm25-files'] !== 'all') throw new IssuelocError(`--bm25-files: expected source or all, got '${args['bm25-files']}'`);
+  if (args.files !== 'source' && args.files !== 'all') throw new IssuelocError(`--files: expected source or all, got '${args.files}'`);
   const top = positiveInt('top', args.top)!;
   const limit = positiveInt('limit', args.limit) ?? Infinity;
   const wantedRepos = args.repos ? new Set(args.repos.split(',')) : undefined;
@@ -149,10 +154,11 @@ async function main() {
   const history = systems.some((s) => s.kind === 'model' && s.model.file.training?.history !== false);
   // per repository: its whole-file BM25 (blob cache); per base commit: the rankers built on its index
   let bm25: { repo: string; git: GitRepo; ranker: WholeFileBm25 } | undefined;
-  let atCommit: { index: CodeIndex; rankers: (Localizer | ModelRanker | undefined)[] } | undefined;
+  let atCommit: { index: CodeIndex; rankers: (Localizer | ModelRanker | undefined)[]; placers: (NonSourcePlacer | undefined)[] } | undefined;
+  let placerGit: { repo: string; git: GitRepo } | undefined;
   try {
     await forEachIssue(issues, {
-      repoRoot: args.mirrors!, cacheRoot: args['cache-dir']!, history,
+      repoRoot: args.mirrors!, cacheRoot: args['cache-dir']!, history, indexSettings: { files: args.files as 'source' | 'all' },
       onSkip: (i, reason) => skipped.push(`${i.id}: ${reason}`),
       onProgress: bar.update,
     }, async (ctx) => {
@@ -162,14 +168,26 @@ async function main() {
         const git = await GitRepo.open(mirrorPath(args.mirrors!, inst.repo)!);
         bm25 = { repo: inst.repo, git, ranker: new WholeFileBm25(git, { includeTests: args['bm25-tests'], files: args['bm25-files'] as 'source' | 'all' }) };
       }
+      if (args.files === 'all' && placerGit?.repo !== inst.repo) {
+        await placerGit?.git.close();
+        placerGit = { repo: inst.repo, git: await GitRepo.open(mirrorPath(args.mirrors!, inst.repo)!) };
+      }
       if (atCommit?.index !== ctx.codeIndex) {
+        const placers: (NonSourcePlacer | undefined)[] = [];
+        for (const s of systems) {
+          const ranking = s.kind === 'lexical' ? s.ranking : s.kind === 'model' ? s.model.candidates.ranking : undefined;
+          placers.push(placerGit && ranking ? await openNonSourcePlacer(placerGit.git, ctx.codeIndex, {
+            bm25: { ...DEFAULT_RANKING.bm25, ...ranking.bm25, ...ranking.fileBm25 }, placement: ranking.nonSource,
+          }) : undefined);
+        }
         atCommit = {
           index: ctx.codeIndex,
           rankers: systems.map((s) => (s.kind === 'lexical' ? new Localizer(ctx.codeIndex, s.ranking) : s.kind === 'model' ? new ModelRanker(ctx.codeIndex, s.model) : undefined)),
+          placers,
         };
       }
       const gold = inst.gold_files;
-      const indexed = new Set(ctx.codeIndex.filePaths);
+      const indexed = new Set([...ctx.codeIndex.filePaths, ...(ctx.codeIndex.nonSource?.paths ?? [])]);
       const outcome: IssueOutcome = {
         id: inst.instance_id, repo: inst.repo, language: inst.language, gold,
         notIndexed: gold.filter((g) => !indexed.has(g)), values: [], ranks: [], top: [],
@@ -177,12 +195,16 @@ async function main() {
       for (const [s, system] of systems.entries()) {
         let ranked: string[];
         const ranker = atCommit.rankers[s];
+        const placer = atCommit.placers[s];
         if (system.kind === 'bm25') ranked = await bm25!.ranker.rank(ctx.commit, inst.problem_statement);
         else if (ranker instanceof ModelRanker) {
-          ranked = ranker.localize({ signals: ctx.signals, text: inst.problem_statement }, history ? ctx.history() : {}, { top, matchedTermsPerItem: 0 }).files.map((f) => f.id);
+          const files = ranker.localize({ signals: ctx.signals, text: inst.problem_statement }, history ? ctx.history() : {}, { top, matchedTermsPerItem: 0 }).files;
+          ranked = (placer ? placer.place(files, ranker.extractor.localizer.queryOf(inst.problem_statement), top) : files).map((f) => f.id);
         } else {
           const localizer = ranker as Localizer;
-          ranked = localizer.localize(localizer.queryOf(inst.problem_statement), { top, matchedTermsPerItem: 0, signals: ctx.signals }).files.map((f) => f.id);
+          const query = localizer.queryOf(inst.problem_statement);
+          const files = localizer.localize(query, { top, matchedTermsPerItem: 0, signals: ctx.signals }).files;
+          ranked = (placer ? placer.place(files, query, top) : files).map((f) => f.id);
         }
         ranked = ranked.slice(0, top);
         const ranks = goldRanks(ranked, gold);
@@ -195,6 +217,7 @@ async function main() {
   } finally {
     bar.stop();
     await bm25?.git.close();
+    await placerGit?.git.close();
   }
   for (const s of skipped) process.stderr.write(`multi-swe: warning: skipped ${s}\n`);
 

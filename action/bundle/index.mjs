@@ -52152,6 +52152,10 @@ function selectSources(entries, opts = {}) {
   }
   return { sources, skipped: skipped2 };
 }
+function selectNonSources(entries, opts = {}) {
+  const max = opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  return entries.filter((e) => !languageOf(e.path) && !isVendoredPath(e.path) && !isTestPath(e.path) && !(e.size !== void 0 && e.size > max));
+}
 
 // src/index/blob-terms.ts
 import { join as join5 } from "node:path";
@@ -52427,13 +52431,15 @@ function isHeader(x) {
 
 // src/index/code-index.ts
 var FIELDS = ["path", "name", "body"];
+var FILE_SELECTIONS = ["source", "all"];
 var DEFAULT_INDEX_SETTINGS = {
   maxBodyWords: 1024,
   includeTests: false,
   maxFileBytes: 1 << 20,
   stem: false,
   maxFileWords: 0,
-  languages: []
+  languages: [],
+  files: "source"
 };
 var BLOB_FORMAT_VERSION = "v5";
 var INDEX_FORMAT_VERSION = "v8";
@@ -52442,10 +52448,13 @@ function blobSettingsKey(s) {
   return digest([BLOB_FORMAT_VERSION, s.maxBodyWords, s.includeTests, s.maxFileBytes, s.stem, s.maxFileWords]);
 }
 function settingsKey(s) {
-  return digest([INDEX_FORMAT_VERSION, blobSettingsKey(s), [...s.languages].sort()]);
+  const parts2 = [INDEX_FORMAT_VERSION, blobSettingsKey(s), [...s.languages].sort()];
+  if ((s.files ?? "source") !== "source") parts2.push(s.files);
+  return digest(parts2);
 }
 function indexFilePath(cacheDir, commit, s, level = "function") {
-  return join6(cacheDir, "index", `${commit}.${settingsKey(s)}${level === "file" ? ".files" : ""}.bin`);
+  const suffix = level === "file" ? ".files" : level === "nonSource" ? ".nonsource" : "";
+  return join6(cacheDir, "index", `${commit}.${settingsKey(s)}${suffix}.bin`);
 }
 function blobCacheDir(cacheDir, s) {
   return join6(cacheDir, `blobs-${blobSettingsKey(s)}`);
@@ -52460,7 +52469,7 @@ function bodyTerms(text, maxWords, stem) {
   const tokens = tokenize(cut2, { stem });
   return { body: [...counts(tokens)], bodyLength: tokens.length };
 }
-function buildCodeIndex(commit, settings, files, stats) {
+function buildCodeIndex(commit, settings, files, stats, nonSourceFiles) {
   const builder = new IndexBuilder(FIELDS);
   const fileBuilder = new IndexBuilder(FIELDS);
   const units = [];
@@ -52498,8 +52507,20 @@ function buildCodeIndex(commit, settings, files, stats) {
     fileIndex: fileBuilder.build(),
     filePaths,
     fileOfUnit: Uint32Array.from(fileOf),
+    ...nonSourceFiles ? { nonSource: buildNonSourceIndex(nonSourceFiles, settings.stem) } : {},
     stats: { ...stats, units: units.length }
   };
+}
+function buildNonSourceIndex(files, stem) {
+  const builder = new IndexBuilder(FIELDS);
+  const paths = [];
+  for (const { path, text } of files) {
+    const pathTerms = counts(tokenize(path, { stem }));
+    const nameTerms = counts(tokenize(path.slice(path.lastIndexOf("/") + 1), { stem }));
+    builder.add([pathTerms, nameTerms, new Map(text.body)], [sumOf(pathTerms), sumOf(nameTerms), text.bodyLength]);
+    paths.push(path);
+  }
+  return { index: builder.build(), paths };
 }
 function cutBody(u, maxWords) {
   if (maxWords <= 0 || u.bodyLength <= maxWords) return u;
@@ -52530,6 +52551,7 @@ function saveCodeIndex(cacheDir, ci) {
   });
   const meta = { format: 1, commit: ci.commit, settings: ci.settings, paths, units: table, stats: ci.stats };
   writeIndexFile(indexFilePath(cacheDir, ci.commit, ci.settings, "file"), ci.fileIndex, { filePaths: ci.filePaths, fileOfUnit: [...ci.fileOfUnit] });
+  if (ci.nonSource) writeIndexFile(indexFilePath(cacheDir, ci.commit, ci.settings, "nonSource"), ci.nonSource.index, { paths: ci.nonSource.paths });
   const file = indexFilePath(cacheDir, ci.commit, ci.settings);
   writeIndexFile(file, ci.index, meta);
   return file;
@@ -52541,6 +52563,12 @@ function loadCodeIndex(cacheDir, commit, settings) {
   if (!fn2) return void 0;
   const files = readIndexFile(fileLevel, isFileLevelMeta);
   if (!files) return void 0;
+  const nonSourceFile = indexFilePath(cacheDir, commit, settings, "nonSource");
+  const nonSource = settings.files === "all" ? readIndexFile(nonSourceFile, isNonSourceMeta) : void 0;
+  if (settings.files === "all" && (!nonSource || nonSource.meta.paths.length !== nonSource.index.docCount)) {
+    if (nonSource) warnCorruptCacheFile(nonSourceFile);
+    return void 0;
+  }
   const { index, meta } = fn2;
   const { fileOfUnit, filePaths } = files.meta;
   if (meta.commit !== commit || settingsKey(meta.settings) !== settingsKey(settings) || meta.units.length !== index.docCount || filePaths.length !== files.index.docCount || fileOfUnit.length !== meta.units.length || !fileOfUnit.every((f) => f < filePaths.length)) {
@@ -52562,6 +52590,7 @@ function loadCodeIndex(cacheDir, commit, settings) {
     fileIndex: files.index,
     filePaths,
     fileOfUnit: Uint32Array.from(fileOfUnit),
+    ...nonSource ? { nonSource: { index: nonSource.index, paths: nonSource.meta.paths } } : {},
     stats: meta.stats
   };
 }
@@ -52570,6 +52599,9 @@ function isCodeIndexMeta(m) {
   if (!isRecord(m) || m.format !== 1 || typeof m.commit !== "string" || !isRecord(m.settings) || !isStringArray(m.settings.languages) || !isRecord(m.stats) || !isStringArray(m.paths)) return false;
   const paths = m.paths.length;
   return Array.isArray(m.units) && m.units.every((u) => Array.isArray(u) && u.length === 5 && isInt(u[0]) && u[0] < paths && UNIT_KINDS2.has(u[1]) && typeof u[2] === "string" && isInt(u[3]) && isInt(u[4]));
+}
+function isNonSourceMeta(m) {
+  return isRecord(m) && isStringArray(m.paths);
 }
 function isFileLevelMeta(m) {
   return isRecord(m) && isStringArray(m.filePaths) && isIntArray(m.fileOfUnit);
@@ -52719,6 +52751,7 @@ async function indexCommit(repo, commit, opts) {
     const { codeIndex, blobBytes } = await buildFromTree(repo, commit, settings, opts);
     saveCodeIndex(opts.cacheDir, codeIndex);
     const saved = [indexFilePath(opts.cacheDir, commit, settings), indexFilePath(opts.cacheDir, commit, settings, "file")];
+    if (codeIndex.nonSource) saved.push(indexFilePath(opts.cacheDir, commit, settings, "nonSource"));
     try {
       trimAfterBuild(opts.cacheDir, maxBytes, blobBytes + saved.reduce((s, f) => s + statSync4(f).size, 0), new Set(saved));
     } catch {
@@ -52783,13 +52816,44 @@ async function buildFromTree(repo, commit, settings, opts) {
   }
   opts.onProgress?.(total, total);
   const files = sources.filter((e) => unitsOf.has(e.path)).map((e) => ({ path: e.path, units: unitsOf.get(e.path) }));
+  const nonSource = settings.files === "all" ? await nonSourceTerms(repo, entries, settings, cache, opts.force === true) : void 0;
   const codeIndex = buildCodeIndex(commit, settings, files, {
     files: files.length,
     skipped: skipped2,
     parsedBlobs: pathsOfBlob.size,
     cachedBlobs: cache.hits
-  });
+  }, nonSource);
   return { codeIndex, blobBytes: cache.bytesWritten };
+}
+async function nonSourceTerms(repo, entries, settings, cache, force) {
+  const chosen = selectNonSources(entries, settings);
+  const termsOf = /* @__PURE__ */ new Map();
+  const toRead = /* @__PURE__ */ new Set();
+  for (const e of chosen) {
+    if (termsOf.has(e.blob)) continue;
+    const hit = force ? void 0 : cache.get(`${e.blob}:text`);
+    if (hit) termsOf.set(e.blob, hit[0] ?? null);
+    else toRead.add(e.blob);
+  }
+  for await (const [blob, buf] of repo.readBlobs([...toRead])) {
+    if (buf === null) {
+      termsOf.set(blob, null);
+      continue;
+    }
+    if (isBinary(buf)) {
+      termsOf.set(blob, null);
+      cache.set(`${blob}:text`, []);
+      continue;
+    }
+    const u = fileUnit("", decodeSource(buf));
+    const terms = { kind: "file", qualifiedName: "", startLine: u.startLine, endLine: u.endLine, ...bodyTerms(u.text, settings.maxFileWords, settings.stem) };
+    termsOf.set(blob, terms);
+    cache.set(`${blob}:text`, [terms]);
+  }
+  return chosen.flatMap((e) => {
+    const text = termsOf.get(e.blob);
+    return text ? [{ path: e.path, text }] : [];
+  });
 }
 
 // src/llm-rerank/chat-model.ts
@@ -56767,6 +56831,85 @@ var HybridLocalizer = class extends Localizer {
   }
 };
 
+// src/history/co-change.ts
+var DEFAULT_CO_CHANGE = { commits: 100, maxFiles: 100 };
+async function coChangeRates(repo, commit, opts = {}) {
+  const commits = opts.commits ?? DEFAULT_CO_CHANGE.commits;
+  const maxFiles = opts.maxFiles ?? DEFAULT_CO_CHANGE.maxFiles;
+  const res = await repo.exec(["-c", "core.quotePath=false", "log", "--no-merges", "--no-renames", "--format=%x01", "--name-only", "-n", String(6 * commits), commit, "--"]);
+  if (res.code !== 0) throw new IssuelocError(`cannot read the history of ${commit.slice(0, 12)} in ${repo.path}: ${res.stderr.trim().split("\n")[0] ?? ""}`);
+  const counts2 = /* @__PURE__ */ new Map();
+  let counted = 0;
+  for (const block of res.stdout.toString("utf8").split("")) {
+    if (counted >= commits) break;
+    const files = [...new Set(block.split("\n").filter((l) => l !== ""))];
+    if (files.length === 0 || files.length > maxFiles || !files.some((f) => languageOf(f) !== void 0)) continue;
+    counted++;
+    for (const f of files) if (languageOf(f) === void 0) counts2.set(f, (counts2.get(f) ?? 0) + 1);
+  }
+  const rates = /* @__PURE__ */ new Map();
+  for (const [f, c] of counts2) rates.set(f, c / counted);
+  return { rates, commits: counted };
+}
+
+// src/retrieve/non-source.ts
+var DEFAULT_NON_SOURCE_PLACEMENT = { rank: 3, count: 2, minRate: 0.1 };
+var NonSourceRanker = class {
+  scorer;
+  paths;
+  /** @param params BM25F+ parameters (field weights in `FIELDS` order), the file level's. */
+  constructor(nonSource, params) {
+    this.scorer = new Bm25fScorer(nonSource.index, params);
+    this.paths = nonSource.paths;
+  }
+  /**
+   * The non-source files that may join for `query`: co-change rate (`rates`: path → 0 … 1) at
+   * least `placement.minRate` and a positive score, highest rate first (then score, then path
+   * order), at most `placement.count`. Each item's `score` is its BM25F+ score; `evidence` gives its rate.
+   */
+  rank(query, rates, placement) {
+    if (placement.count <= 0 || rates.size === 0) return [];
+    const scores = this.scorer.scoreAll(query);
+    const hits = [];
+    for (let d = 0; d < scores.length; d++) {
+      const rate = rates.get(this.paths[d]) ?? 0;
+      if (scores[d] > 0 && rate > 0 && rate >= placement.minRate) hits.push({ doc: d, rate });
+    }
+    hits.sort((x, y) => y.rate - x.rate || scores[y.doc] - scores[x.doc] || x.doc - y.doc);
+    return hits.slice(0, placement.count).map(({ doc, rate }) => ({
+      id: this.paths[doc],
+      score: scores[doc],
+      signals: ["nonSource"],
+      evidence: [`changed with ${Math.round(rate * 100)}% of recent commits to source code`]
+    }));
+  }
+};
+function placeNonSource(files, nonSource, rank2, limit) {
+  const have = new Set(files.map((f) => f.id));
+  const joining = nonSource.filter((n) => !have.has(n.id));
+  if (joining.length === 0) return files.slice(0, limit);
+  const at = Math.min(Math.max(0, rank2 - 1), files.length);
+  const score = at < files.length ? files[at].score : files.length > 0 ? files[files.length - 1].score : 0;
+  return [...files.slice(0, at), ...joining.map((n) => ({ ...n, score })), ...files.slice(at)].slice(0, limit);
+}
+async function openNonSourcePlacer(repo, codeIndex, opts = {}) {
+  if (!codeIndex.nonSource) return void 0;
+  const ranker = new NonSourceRanker(codeIndex.nonSource, opts.bm25 ?? {});
+  const placement = { ...DEFAULT_NON_SOURCE_PLACEMENT, ...opts.placement };
+  let rates;
+  try {
+    rates = (await coChangeRates(repo, codeIndex.commit)).rates;
+  } catch (e) {
+    if (!opts.onWarning) throw e;
+    opts.onWarning(`non-source files left out of the ranking: ${e.message}`);
+    rates = /* @__PURE__ */ new Map();
+  }
+  return {
+    placement,
+    place: (files, query, limit) => placeNonSource(files, ranker.rank(query, rates, placement), placement.rank, limit)
+  };
+}
+
 // src/llm-rerank/rerank-localization.ts
 async function rerankLocalization(loc, codeIndex, reader, reranker, issueText2, top, signal) {
   const unitOf = /* @__PURE__ */ new Map();
@@ -57160,13 +57303,14 @@ var ModelRanker = class {
 
 // src/pipeline/commit-chain.ts
 var CommitChain = class _CommitChain {
-  constructor(localizer, vectors, modelRanker, opts, reader, codeIndex) {
+  constructor(localizer, vectors, modelRanker, opts, reader, codeIndex, nonSource) {
     this.localizer = localizer;
     this.vectors = vectors;
     this.modelRanker = modelRanker;
     this.opts = opts;
     this.reader = reader;
     this.codeIndex = codeIndex;
+    this.nonSource = nonSource;
   }
   localizer;
   vectors;
@@ -57174,6 +57318,7 @@ var CommitChain = class _CommitChain {
   opts;
   reader;
   codeIndex;
+  nonSource;
   /**
    * Builds what the stages need: the vector index of every function (cached by blob and model)
    * when an embedder is given, the feature extractor of a model. With `onWarning` set, an
@@ -57201,7 +57346,12 @@ var CommitChain = class _CommitChain {
     }
     const modelRanker = opts.model ? new ModelRanker(codeIndex, opts.model) : void 0;
     localizer ??= modelRanker?.extractor.localizer ?? new Localizer(codeIndex, opts.ranking ?? {});
-    return new _CommitChain(localizer, vectors, modelRanker, opts, new UnitSourceReader(repo, codeIndex.commit), codeIndex);
+    const nonSource = await openNonSourcePlacer(repo, codeIndex, {
+      bm25: { ...DEFAULT_RANKING.bm25, ...opts.ranking?.bm25, ...opts.ranking?.fileBm25 },
+      placement: { ...opts.ranking?.nonSource, ...opts.nonSource },
+      onWarning: opts.onWarning
+    });
+    return new _CommitChain(localizer, vectors, modelRanker, opts, new UnitSourceReader(repo, codeIndex.commit), codeIndex, nonSource);
   }
   /**
    * Rankings for one issue, `top` items per level. With a warning place (see
@@ -57211,6 +57361,13 @@ var CommitChain = class _CommitChain {
    * @param opts.deadline this issue's deadline (default: the one given to {@link open}).
    */
   async localize(issueText2, opts) {
+    const result = await this.localizeSources(issueText2, opts);
+    if (!this.nonSource) return result;
+    const files = this.nonSource.place(result.localization.files, this.localizer.queryOf(issueText2), opts.top);
+    return { ...result, localization: { ...result.localization, files } };
+  }
+  /** {@link localize} over the source files only. */
+  async localizeSources(issueText2, opts) {
     const t0 = performance.now();
     const signal = (opts.deadline ?? this.opts.deadline)?.signal;
     const { reranker } = this.opts;
@@ -57341,8 +57498,8 @@ var LOCALIZER_KEYS = [
   "onWarning",
   "settingNames"
 ];
-var INDEX_KEYS = ["maxBodyWords", "includeTests", "maxFileBytes", "stem", "maxFileWords", "languages"];
-var RANKING_KEYS = ["bm25", "fileBm25", "filePrior", "signals", "titleWeight"];
+var INDEX_KEYS = ["maxBodyWords", "includeTests", "maxFileBytes", "stem", "maxFileWords", "languages", "files"];
+var RANKING_KEYS = ["bm25", "fileBm25", "filePrior", "signals", "titleWeight", "nonSource"];
 var BM25_KEYS = ["k1", "b", "delta", "weights"];
 var ENDPOINT_KEYS = ["timeoutMs", "retries", "apiKeyEnv"];
 var RERANK_KEYS = ["top", "window", "stride", "mode", "contextTokens", "preset"];
@@ -57410,6 +57567,7 @@ function checkLocalizerOptions(options) {
     number(ix.maxFileWords, "index.maxFileWords", { min: 0, whole: true });
     boolean(ix.includeTests, "index.includeTests");
     boolean(ix.stem, "index.stem");
+    if (ix.files !== void 0 && !FILE_SELECTIONS.includes(ix.files)) throw fail(`index.files must be one of ${FILE_SELECTIONS.join(", ")}, got ${describe(ix.files)}`);
     if (ix.languages !== void 0) {
       const known = new Set(Object.values(LANGUAGE_BY_EXTENSION));
       if (!Array.isArray(ix.languages) || ix.languages.some((l) => typeof l !== "string")) throw fail(`index.languages must be a list of language names, got ${describe(ix.languages)}`);
@@ -57423,6 +57581,12 @@ function checkLocalizerOptions(options) {
     bm25(r.fileBm25, "ranking.fileBm25");
     number(r.filePrior, "ranking.filePrior", { min: 0 });
     number(r.titleWeight, "ranking.titleWeight", { min: 0 });
+    if (r.nonSource !== void 0) {
+      const n = record(r.nonSource, "ranking.nonSource", ["rank", "count", "minRate"]);
+      number(n.rank, "ranking.nonSource.rank", { min: 1, whole: true });
+      number(n.count, "ranking.nonSource.count", { min: 0, whole: true });
+      number(n.minRate, "ranking.nonSource.minRate", { min: 0, max: 1 });
+    }
     if (r.signals !== void 0 && r.signals !== false) {
       const s = record(r.signals, "ranking.signals", Object.keys(DEFAULT_SIGNAL_WEIGHTS));
       for (const [k, w] of Object.entries(s)) number(w, `ranking.signals.${k}`, { min: 0 });

@@ -1,6 +1,6 @@
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { IssuelocError } from '../errors.js';
-import { DEFAULT_INDEX_SETTINGS, FIELDS, type IndexSettings } from '../index/code-index.js';
+import { DEFAULT_INDEX_SETTINGS, FIELDS, FILE_SELECTIONS, type FileSelection, type IndexSettings } from '../index/code-index.js';
 import { parseNumberOption } from '../util/number-option.js';
 import { DEFAULT_TITLE_WEIGHT } from '../retrieve/query.js';
 import { LANGUAGE_BY_EXTENSION, type Language } from '../corpus/languages.js';
@@ -12,6 +12,7 @@ export function indexOptions(cmd: Command): Command {
     .option('--cache-max-size <size>', 'size cap of the cache folder, least recently used entries removed after a build (default: ISSUELOC_CACHE_MAX_SIZE, else 2G)')
     .option('--include-tests', 'index test files too')
     .option('--languages <list>', 'index only these languages, e.g. python,java (default: all)')
+    .addOption(new Option('--files <which>', 'source: source files only (SweRank protocol); all: also rank the files that are not code (CHANGELOG.md, Cargo.toml, docs, config) as whole files (default: source)').choices([...FILE_SELECTIONS]))
     .option('--stem', 'Porter-stem tokens')
     .option('--max-file-bytes <n>', `skip files larger than this (default ${DEFAULT_INDEX_SETTINGS.maxFileBytes})`)
     .option('--max-body-words <n>', `words of each function kept (default ${DEFAULT_INDEX_SETTINGS.maxBodyWords})`);
@@ -22,6 +23,10 @@ export function parseIndexSettings(o: Record<string, unknown>): Partial<IndexSet
   const s: Partial<IndexSettings> = {};
   if (o.includeTests) s.includeTests = true;
   if (o.stem) s.stem = true;
+  if (o.files !== undefined) {
+    if (!FILE_SELECTIONS.includes(o.files as FileSelection)) throw new IssuelocError(`--files: unknown value '${String(o.files)}' (values: ${FILE_SELECTIONS.join(', ')})`);
+    s.files = o.files as FileSelection;
+  }
   if (o.languages !== undefined) {
     s.languages = String(o.languages).split(',').map((l) => l.trim().toLowerCase()).filter(Boolean);
     if (s.languages.length === 0) throw new IssuelocError('--languages: no language given (e.g. python,java)');

@@ -104,3 +104,16 @@ export function selectSources(entries: readonly TreeEntry[], opts: SelectOptions
   }
   return { sources, skipped };
 }
+
+/**
+ * The files of a tree listing that are not source code but may be changed by a fix (build and
+ * package manifests, changelogs, docs, configuration: `Cargo.toml`, `CMakeLists.txt`,
+ * `CHANGELOG.md`, `*.yml` …), in listing order, for the code index's non-source documents
+ * (`IndexSettings.files` = `all`): files whose extension is not code (`languageOf`), outside
+ * vendored folders, not test paths (`isTestPath`: its language-independent rules), and at most
+ * `maxFileBytes` (default 1 MiB). Binary files are found when they are read.
+ */
+export function selectNonSources(entries: readonly TreeEntry[], opts: Pick<SelectOptions, 'maxFileBytes'> = {}): TreeEntry[] {
+  const max = opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  return entries.filter((e) => !languageOf(e.path) && !isVendoredPath(e.path) && !isTestPath(e.path) && !(e.size !== undefined && e.size > max));
+}

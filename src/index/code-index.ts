@@ -32,7 +32,19 @@ export interface IndexSettings {
   maxFileWords: number;
   /** Languages to index (names of src/corpus/languages.ts); empty = every language. */
   languages: string[];
+  /**
+   * `source` (default): source files only, as the SweRank protocol's corpus; `all`: also the files
+   * that are not source code (manifests, changelogs, docs, configuration: `selectNonSources`),
+   * each one whole-file document of {@link CodeIndex.nonSource}, never a unit.
+   */
+  files: FileSelection;
 }
+
+/** Which files the code index holds (see {@link IndexSettings.files}). */
+export type FileSelection = 'source' | 'all';
+
+/** The values of {@link FileSelection}. */
+export const FILE_SELECTIONS: readonly FileSelection[] = ['source', 'all'];
 
 export const DEFAULT_INDEX_SETTINGS: IndexSettings = {
   maxBodyWords: 1024,
@@ -41,6 +53,7 @@ export const DEFAULT_INDEX_SETTINGS: IndexSettings = {
   stem: false,
   maxFileWords: 0,
   languages: [],
+  files: 'source',
 };
 
 /** A document of the index: where its unit is. */
@@ -87,6 +100,12 @@ export interface CodeIndex {
   filePaths: string[];
   /** fileOfUnit[u] = the file-level document of unit u. */
   fileOfUnit: Uint32Array;
+  /**
+   * The files that are not source code, when `settings.files` is `all`: one document each (path,
+   * file name, whole text as body, fields `FIELDS`), in an index of their own, so the statistics
+   * and scores of the source files stay as they are without them (src/retrieve/non-source.ts).
+   */
+  nonSource?: { index: InvertedIndex; paths: string[] };
   stats: CorpusStats;
 }
 
@@ -112,14 +131,23 @@ export function blobSettingsKey(s: IndexSettings): string {
   return digest([BLOB_FORMAT_VERSION, s.maxBodyWords, s.includeTests, s.maxFileBytes, s.stem, s.maxFileWords]);
 }
 
-/** Digest of every setting that changes an index (not the commit). */
+/**
+ * Digest of every setting that changes an index (not the commit). `files` counts only when it is
+ * not `source`, so the keys of source-only indexes are those they had before it existed.
+ */
 export function settingsKey(s: IndexSettings): string {
-  return digest([INDEX_FORMAT_VERSION, blobSettingsKey(s), [...s.languages].sort()]);
+  const parts: unknown[] = [INDEX_FORMAT_VERSION, blobSettingsKey(s), [...s.languages].sort()];
+  if ((s.files ?? 'source') !== 'source') parts.push(s.files);
+  return digest(parts);
 }
 
-/** Path of the index file of `commit` under a cache folder (`level` file: the file-level index). */
-export function indexFilePath(cacheDir: string, commit: string, s: IndexSettings, level: 'function' | 'file' = 'function'): string {
-  return join(cacheDir, 'index', `${commit}.${settingsKey(s)}${level === 'file' ? '.files' : ''}.bin`);
+/**
+ * Path of the index file of `commit` under a cache folder (`level` file: the file-level index;
+ * `nonSource`: the documents of the files that are not source code).
+ */
+export function indexFilePath(cacheDir: string, commit: string, s: IndexSettings, level: 'function' | 'file' | 'nonSource' = 'function'): string {
+  const suffix = level === 'file' ? '.files' : level === 'nonSource' ? '.nonsource' : '';
+  return join(cacheDir, 'index', `${commit}.${settingsKey(s)}${suffix}.bin`);
 }
 
 /** Folder of the blob-level cache under a cache folder. */
@@ -160,6 +188,7 @@ export function buildCodeIndex(
   settings: IndexSettings,
   files: readonly { path: string; units: readonly UnitTerms[] }[],
   stats: Omit<CorpusStats, 'units'>,
+  nonSourceFiles?: readonly { path: string; text: UnitTerms }[],
 ): CodeIndex {
   const builder = new IndexBuilder(FIELDS);
   const fileBuilder = new IndexBuilder(FIELDS);
@@ -193,8 +222,25 @@ export function buildCodeIndex(
   return {
     commit, settings, index: builder.build(), units,
     fileIndex: fileBuilder.build(), filePaths, fileOfUnit: Uint32Array.from(fileOf),
+    ...(nonSourceFiles ? { nonSource: buildNonSourceIndex(nonSourceFiles, settings.stem) } : {}),
     stats: { ...stats, units: units.length },
   };
+}
+
+/**
+ * The index of the files that are not source code ({@link CodeIndex.nonSource}): per file, its
+ * path's tokens, its file name's tokens and its whole text (`text`: its file unit's terms).
+ */
+function buildNonSourceIndex(files: readonly { path: string; text: UnitTerms }[], stem: boolean): { index: InvertedIndex; paths: string[] } {
+  const builder = new IndexBuilder(FIELDS);
+  const paths: string[] = [];
+  for (const { path, text } of files) {
+    const pathTerms = counts(tokenize(path, { stem }));
+    const nameTerms = counts(tokenize(path.slice(path.lastIndexOf('/') + 1), { stem }));
+    builder.add([pathTerms, nameTerms, new Map(text.body)], [sumOf(pathTerms), sumOf(nameTerms), text.bodyLength]);
+    paths.push(path);
+  }
+  return { index: builder.build(), paths };
 }
 
 /** A unit whose body counts are scaled down proportionally to a length of `maxWords` tokens. */
@@ -229,8 +275,9 @@ export function saveCodeIndex(cacheDir: string, ci: CodeIndex): string {
     return [p, u.kind, u.qualifiedName, u.startLine, u.endLine];
   });
   const meta: CodeIndexMeta = { format: 1, commit: ci.commit, settings: ci.settings, paths, units: table, stats: ci.stats };
-  // The file-level index first: a reader finding the function-level file finds both.
+  // The file-level (and non-source) index first: a reader finding the function-level file finds them all.
   writeIndexFile(indexFilePath(cacheDir, ci.commit, ci.settings, 'file'), ci.fileIndex, { filePaths: ci.filePaths, fileOfUnit: [...ci.fileOfUnit] });
+  if (ci.nonSource) writeIndexFile(indexFilePath(cacheDir, ci.commit, ci.settings, 'nonSource'), ci.nonSource.index, { paths: ci.nonSource.paths });
   const file = indexFilePath(cacheDir, ci.commit, ci.settings);
   writeIndexFile(file, ci.index, meta);
   return file;
@@ -249,6 +296,12 @@ export function loadCodeIndex(cacheDir: string, commit: string, settings: IndexS
   if (!fn) return undefined;
   const files = readIndexFile(fileLevel, isFileLevelMeta);
   if (!files) return undefined;
+  const nonSourceFile = indexFilePath(cacheDir, commit, settings, 'nonSource');
+  const nonSource = settings.files === 'all' ? readIndexFile(nonSourceFile, isNonSourceMeta) : undefined;
+  if (settings.files === 'all' && (!nonSource || nonSource.meta.paths.length !== nonSource.index.docCount)) {
+    if (nonSource) warnCorruptCacheFile(nonSourceFile);
+    return undefined;
+  }
   const { index, meta } = fn;
   const { fileOfUnit, filePaths } = files.meta;
   if (meta.commit !== commit || settingsKey(meta.settings) !== settingsKey(settings) || meta.units.length !== index.docCount ||
@@ -263,6 +316,7 @@ export function loadCodeIndex(cacheDir: string, commit: string, settings: IndexS
   return {
     commit: meta.commit, settings: meta.settings, index, units,
     fileIndex: files.index, filePaths, fileOfUnit: Uint32Array.from(fileOfUnit),
+    ...(nonSource ? { nonSource: { index: nonSource.index, paths: nonSource.meta.paths } } : {}),
     stats: meta.stats,
   };
 }
@@ -274,6 +328,10 @@ function isCodeIndexMeta(m: unknown): m is CodeIndexMeta {
   const paths = m.paths.length;
   return Array.isArray(m.units) && m.units.every((u: unknown) => Array.isArray(u) && u.length === 5 &&
     isInt(u[0]) && u[0] < paths && UNIT_KINDS.has(u[1]) && typeof u[2] === 'string' && isInt(u[3]) && isInt(u[4]));
+}
+
+function isNonSourceMeta(m: unknown): m is { paths: string[] } {
+  return isRecord(m) && isStringArray(m.paths);
 }
 
 function isFileLevelMeta(m: unknown): m is { filePaths: string[]; fileOfUnit: number[] } {

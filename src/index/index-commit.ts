@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import type { GitRepo } from '../repo/git.js';
 import { IssuelocError } from '../errors.js';
 import { isBinary, decodeSource } from '../corpus/decode.js';
-import { extractorOf, extractUnits } from '../corpus/extract.js';
+import { extractorOf, extractUnits, fileUnit } from '../corpus/extract.js';
 import { specFor } from '../corpus/extract-specs.js';
 import { languageOf } from '../corpus/languages.js';
-import { selectSources } from '../corpus/select.js';
+import { selectNonSources, selectSources } from '../corpus/select.js';
 import { BlobTermsCache, type UnitTerms } from './blob-terms.js';
 import {
   blobCacheDir, bodyTerms, buildCodeIndex, DEFAULT_INDEX_SETTINGS, indexFilePath, loadCodeIndex, saveCodeIndex,
@@ -64,6 +64,7 @@ export async function indexCommit(repo: GitRepo, commit: string, opts: IndexComm
     const { codeIndex, blobBytes } = await buildFromTree(repo, commit, settings, opts);
     saveCodeIndex(opts.cacheDir, codeIndex);
     const saved = [indexFilePath(opts.cacheDir, commit, settings), indexFilePath(opts.cacheDir, commit, settings, 'file')];
+    if (codeIndex.nonSource) saved.push(indexFilePath(opts.cacheDir, commit, settings, 'nonSource'));
     try {
       trimAfterBuild(opts.cacheDir, maxBytes, blobBytes + saved.reduce((s, f) => s + statSync(f).size, 0), new Set(saved));
     } catch { /* a file that cannot be removed stays; the next build tries again */ }
@@ -130,11 +131,45 @@ async function buildFromTree(repo: GitRepo, commit: string, settings: IndexSetti
   }
   opts.onProgress?.(total, total);
   const files = sources.filter((e) => unitsOf.has(e.path)).map((e) => ({ path: e.path, units: unitsOf.get(e.path)! }));
+  const nonSource = settings.files === 'all' ? await nonSourceTerms(repo, entries, settings, cache, opts.force === true) : undefined;
   const codeIndex = buildCodeIndex(commit, settings, files, {
     files: files.length,
     skipped,
     parsedBlobs: pathsOfBlob.size,
     cachedBlobs: cache.hits,
-  });
+  }, nonSource);
   return { codeIndex, blobBytes: cache.bytesWritten };
+}
+
+/**
+ * The whole-text terms of the files of a tree that are not source code (`selectNonSources`), in
+ * listing order; binary and unreadable files are left out. Blob cache entries are keyed
+ * `<blob>:text`, apart from any language's.
+ */
+async function nonSourceTerms(repo: GitRepo, entries: Parameters<typeof selectNonSources>[0], settings: IndexSettings, cache: BlobTermsCache, force: boolean): Promise<{ path: string; text: UnitTerms }[]> {
+  const chosen = selectNonSources(entries, settings);
+  const termsOf = new Map<string, UnitTerms | null>();
+  const toRead = new Set<string>();
+  for (const e of chosen) {
+    if (termsOf.has(e.blob)) continue;
+    const hit = force ? undefined : cache.get(`${e.blob}:text`);
+    if (hit) termsOf.set(e.blob, hit[0] ?? null);
+    else toRead.add(e.blob);
+  }
+  for await (const [blob, buf] of repo.readBlobs([...toRead])) {
+    if (buf === null) { termsOf.set(blob, null); continue; }
+    if (isBinary(buf)) {
+      termsOf.set(blob, null);
+      cache.set(`${blob}:text`, []);
+      continue;
+    }
+    const u = fileUnit('', decodeSource(buf));
+    const terms: UnitTerms = { kind: 'file', qualifiedName: '', startLine: u.startLine, endLine: u.endLine, ...bodyTerms(u.text, settings.maxFileWords, settings.stem) };
+    termsOf.set(blob, terms);
+    cache.set(`${blob}:text`, [terms]);
+  }
+  return chosen.flatMap((e) => {
+    const text = termsOf.get(e.blob);
+    return text ? [{ path: e.path, text }] : [];
+  });
 }

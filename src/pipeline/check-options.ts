@@ -9,6 +9,7 @@ import { LANGUAGE_BY_EXTENSION } from '../corpus/languages.js';
 import { DEFAULT_SIGNAL_WEIGHTS } from '../retrieve/signals.js';
 import { FUSION_METHODS } from '../retrieve/fusion.js';
 import { RankingModel } from '../ltr/model.js';
+import { FILE_SELECTIONS } from '../index/code-index.js';
 import { RERANK_PRESET_NAMES } from '../llm-rerank/presets.js';
 import { parseNumberOption, type NumberBounds } from '../util/number-option.js';
 import { parseEmbedderSpec } from '../embed/spec.js';
@@ -21,8 +22,8 @@ const LOCALIZER_KEYS = [
   'repo', 'rev', 'cacheDir', 'maxCacheBytes', 'index', 'ranking', 'embedder', 'fusion', 'queryPrefix', 'documentPrefix', 'embedderEndpoint',
   'model', 'reranker', 'rerank', 'rerankerEndpoint', 'deadlineMs', 'maxIssueBytes', 'onProgress', 'onWarning', 'settingNames',
 ] as const;
-const INDEX_KEYS = ['maxBodyWords', 'includeTests', 'maxFileBytes', 'stem', 'maxFileWords', 'languages'];
-const RANKING_KEYS = ['bm25', 'fileBm25', 'filePrior', 'signals', 'titleWeight'];
+const INDEX_KEYS = ['maxBodyWords', 'includeTests', 'maxFileBytes', 'stem', 'maxFileWords', 'languages', 'files'];
+const RANKING_KEYS = ['bm25', 'fileBm25', 'filePrior', 'signals', 'titleWeight', 'nonSource'];
 const BM25_KEYS = ['k1', 'b', 'delta', 'weights'];
 const ENDPOINT_KEYS = ['timeoutMs', 'retries', 'apiKeyEnv'];
 const RERANK_KEYS = ['top', 'window', 'stride', 'mode', 'contextTokens', 'preset'];
@@ -107,6 +108,7 @@ export function checkLocalizerOptions(options: unknown): void {
     number(ix.maxFileWords, 'index.maxFileWords', { min: 0, whole: true });
     boolean(ix.includeTests, 'index.includeTests');
     boolean(ix.stem, 'index.stem');
+    if (ix.files !== undefined && !(FILE_SELECTIONS as readonly unknown[]).includes(ix.files)) throw fail(`index.files must be one of ${FILE_SELECTIONS.join(', ')}, got ${describe(ix.files)}`);
     if (ix.languages !== undefined) {
       const known = new Set<string>(Object.values(LANGUAGE_BY_EXTENSION));
       if (!Array.isArray(ix.languages) || ix.languages.some((l) => typeof l !== 'string')) throw fail(`index.languages must be a list of language names, got ${describe(ix.languages)}`);
@@ -120,6 +122,12 @@ export function checkLocalizerOptions(options: unknown): void {
     bm25(r.fileBm25, 'ranking.fileBm25');
     number(r.filePrior, 'ranking.filePrior', { min: 0 });
     number(r.titleWeight, 'ranking.titleWeight', { min: 0 });
+    if (r.nonSource !== undefined) {
+      const n = record(r.nonSource, 'ranking.nonSource', ['rank', 'count', 'minRate']);
+      number(n.rank, 'ranking.nonSource.rank', { min: 1, whole: true });
+      number(n.count, 'ranking.nonSource.count', { min: 0, whole: true });
+      number(n.minRate, 'ranking.nonSource.minRate', { min: 0, max: 1 });
+    }
     if (r.signals !== undefined && r.signals !== false) {
       const s = record(r.signals, 'ranking.signals', Object.keys(DEFAULT_SIGNAL_WEIGHTS));
       for (const [k, w] of Object.entries(s)) number(w, `ranking.signals.${k}`, { min: 0 });

@@ -11,7 +11,8 @@ import { UnitSourceReader } from '../embed/unit-source.js';
 import { buildVectorIndex, type VectorIndex } from '../embed/vector-index.js';
 import type { FusionOptions } from '../retrieve/fusion.js';
 import { HybridLocalizer } from '../retrieve/hybrid.js';
-import { Localizer, type Localization, type RankingOptions } from '../retrieve/localize.js';
+import { Localizer, DEFAULT_RANKING, type Localization, type RankingOptions } from '../retrieve/localize.js';
+import { openNonSourcePlacer, type NonSourcePlacement, type NonSourcePlacer } from '../retrieve/non-source.js';
 import { extractIssueSignals, type IssueSignals } from '../text/issue-signals.js';
 import type { ListwiseReranker, RerankStats } from '../llm-rerank/listwise.js';
 import { rerankLocalization } from '../llm-rerank/rerank-localization.js';
@@ -24,6 +25,8 @@ import type { StageName } from './stages.js';
 export interface CommitChainOptions {
   /** Lexical ranking options (BM25F+, file prior, signals); with a model, its candidates' options. */
   ranking?: RankingOptions;
+  /** Where non-source files join the file ranking (when the index has them); default: `ranking.nonSource`, else `DEFAULT_NON_SOURCE_PLACEMENT`. */
+  nonSource?: Partial<NonSourcePlacement>;
   /** Bi-encoder: the dense stage; none = lexical retrieval only. */
   embedder?: Embedder;
   fusion?: Partial<FusionOptions>;
@@ -74,6 +77,7 @@ export class CommitChain {
     private readonly opts: CommitChainOptions,
     private readonly reader: UnitSourceReader,
     readonly codeIndex: CodeIndex,
+    private readonly nonSource: NonSourcePlacer | undefined,
   ) {}
 
   /**
@@ -100,7 +104,11 @@ export class CommitChain {
     }
     const modelRanker = opts.model ? new ModelRanker(codeIndex, opts.model) : undefined;
     localizer ??= modelRanker?.extractor.localizer ?? new Localizer(codeIndex, opts.ranking ?? {});
-    return new CommitChain(localizer, vectors, modelRanker, opts, new UnitSourceReader(repo, codeIndex.commit), codeIndex);
+    const nonSource = await openNonSourcePlacer(repo, codeIndex, {
+      bm25: { ...DEFAULT_RANKING.bm25, ...opts.ranking?.bm25, ...opts.ranking?.fileBm25 },
+      placement: { ...opts.ranking?.nonSource, ...opts.nonSource }, onWarning: opts.onWarning,
+    });
+    return new CommitChain(localizer, vectors, modelRanker, opts, new UnitSourceReader(repo, codeIndex.commit), codeIndex, nonSource);
   }
 
   /**
@@ -111,6 +119,14 @@ export class CommitChain {
    * @param opts.deadline this issue's deadline (default: the one given to {@link open}).
    */
   async localize(issueText: string, opts: { top: number; signals?: IssueSignals; matchedTermsPerItem?: number; deadline?: Deadline }): Promise<ChainResult> {
+    const result = await this.localizeSources(issueText, opts);
+    if (!this.nonSource) return result;
+    const files = this.nonSource.place(result.localization.files, this.localizer.queryOf(issueText), opts.top);
+    return { ...result, localization: { ...result.localization, files } };
+  }
+
+  /** {@link localize} over the source files only. */
+  private async localizeSources(issueText: string, opts: { top: number; signals?: IssueSignals; matchedTermsPerItem?: number; deadline?: Deadline }): Promise<ChainResult> {
     const t0 = performance.now();
     const signal = (opts.deadline ?? this.opts.deadline)?.signal;
     const { reranker } = this.opts;

@@ -6,6 +6,7 @@ import type { IssueSignals } from '../text/issue-signals.js';
 import { DEFAULT_TITLE_WEIGHT, queryTermsOf } from './query.js';
 import { WholeFileScorer } from './whole-files.js';
 import { annotateItems, type ItemSource } from './annotate.js';
+import type { NonSourcePlacement } from './non-source.js';
 
 /** Rankings at the three levels, best first. */
 export interface Localization {
@@ -50,10 +51,15 @@ export interface RankingOptions {
    * {@link Localizer.queryOf} (default `DEFAULT_TITLE_WEIGHT` of src/retrieve/query.ts).
    */
   titleWeight?: number;
+  /**
+   * Where the files that are not source code join the file ranking, when the index holds them
+   * (`IndexSettings.files` = `all`; default `DEFAULT_NON_SOURCE_PLACEMENT`, src/retrieve/non-source.ts).
+   */
+  nonSource?: Partial<NonSourcePlacement>;
 }
 
 /** The default ranking options (chosen by measurement on SWE-bench Lite: docs/results.md). */
-export const DEFAULT_RANKING: Required<Omit<RankingOptions, 'fileBm25'>> = {
+export const DEFAULT_RANKING: Required<Omit<RankingOptions, 'fileBm25' | 'nonSource'>> = {
   bm25: { k1: 1.2, b: 0.75, delta: 0, weights: [3, 3, 1] },
   filePrior: 1.0,
   signals: {},
