@@ -1,6 +1,6 @@
 /**
  * bench/multi-swe-analysis: why gold files miss the top k on the multi-language dev set, per
- * language (issue 18, part 1). Reads the per-issue results of bench/multi-swe (`--out`) and the
+ * language (docs/multi-language.md). Reads the per-issue results of bench/multi-swe (`--out`) and the
  * code index of each base commit (from the cache bench/multi-swe filled: same `--cache-dir`).
  *
  *   node dist/bench/multi-swe.js --out /tmp/ms.json
@@ -12,13 +12,12 @@
  * mentions, stack traces; with whether the signal extractor found frames). Prints a table of
  * causes by language, a table of flags, and a few examples per language and cause.
  */
-import { readFileSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { languageOf } from '../src/corpus/languages.js';
 import { parsePatch, type FilePatch } from '../src/dataset/patch.js';
 import { IssuelocError } from '../src/errors.js';
 import { forEachIssue, type LabelledIssue } from '../src/ltr/labelled-issues.js';
-import type { IssueOutcome } from './lib/all-gold.js';
+import { readInstances, readOutcomes } from './lib/multi-swe-data.js';
 import { dataFile, MIRRORS_DIR } from './lib/data.js';
 import { MISS_CAUSES, missCause, textFlags, TEXT_FLAGS, type MissCause, type TextFlag } from './lib/miss-causes.js';
 
@@ -36,7 +35,6 @@ const OPTIONS = {
 /** The options, parsed in main() so that a bad option is a usage error (exit 2), not a crash. */
 let args: ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>['values'];
 
-interface Instance { instance_id: string; repo: string; language: string; base_commit: string; problem_statement: string; patch: string; gold_files: string[] }
 
 /** Old-side lines a file patch changes: removed lines, and the line each insertion follows. */
 function changedOldLines(fp: FilePatch): number[] {
@@ -61,10 +59,10 @@ async function main() {
   if (!args.results) throw new IssuelocError('--results: give the per-issue file of bench/multi-swe --out');
   const k = Number(args.k);
   if (!Number.isInteger(k) || k < 1) throw new IssuelocError(`--k: expected a positive integer, got '${args.k}'`);
-  const results = JSON.parse(readFileSync(args.results, 'utf8')) as { systems: string[]; outcomes: IssueOutcome[] };
+  const results = readOutcomes(args.results);
   const s = results.systems.indexOf(args.system!);
   if (s < 0) throw new IssuelocError(`--system '${args.system}' is not in ${args.results} (${results.systems.join(', ')})`);
-  const instances = new Map(readFileSync(args.data!, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Instance).map((r) => [r.instance_id, r]));
+  const instances = new Map(readInstances(args.data!).map((r) => [r.instance_id, r]));
   const missed = results.outcomes.filter((o) => o.ranks[s].some((r) => r === null || r > k));
   const issues: LabelledIssue[] = missed.map((o) => {
     const inst = instances.get(o.id);
@@ -113,6 +111,7 @@ async function main() {
   out += row(['issues', ...cols.map((l) => inLang(results.outcomes, l).length)]);
   out += row([`all-gold Acc@${k}`, ...cols.map((l) => accAtK(l).toFixed(1))]);
   out += row(['issues missed', ...cols.map((l) => inLang(flags, l).length)]);
+  out += row([`issues with more than ${k} gold files (unreachable)`, ...cols.map((l) => inLang(results.outcomes, l).filter((o) => o.gold.length > k).length)]);
   out += row(['gold files missed', ...cols.map((l) => inLang(misses, l).length)]);
   for (const cause of MISS_CAUSES) out += row([`– ${cause}`, ...cols.map((l) => inLang(misses, l).filter((m) => m.cause === cause).length)]);
   // per issue: an issue turns into a hit only when every one of its misses is mended

@@ -1,6 +1,6 @@
 /**
  * bench/multi-swe: file localisation on Multi-SWE-bench issues in C, C++, Go, Java, JavaScript and
- * Rust (issue 18), per language and overall.
+ * Rust, per language and overall (docs/multi-language.md).
  *
  *   node dist/bench/multi-swe.js [--data FILE] [--mirrors DIR] [--repos a/b,c/d] [--languages c,cpp,...]
  *       [--limit N] [--cache-dir DIR] [--configs grid.json] [--model default|FILE|none ...]
@@ -41,10 +41,12 @@ import { ModelRanker } from '../src/ltr/model-ranker.js';
 import { RankingModel } from '../src/ltr/model.js';
 import { GitRepo } from '../src/repo/git.js';
 import { mirrorPath } from '../src/repo/mirrors.js';
+import { checkLocalizerOptions } from '../src/pipeline/check-options.js';
 import { DEFAULT_RANKING, Localizer, type RankingOptions } from '../src/retrieve/localize.js';
 import { openNonSourcePlacer, type NonSourcePlacer } from '../src/retrieve/non-source.js';
 import { progressBar } from '../src/util/progress-bar.js';
-import { ALL_GOLD_KEYS, allGoldMetrics, goldRanks, type IssueOutcome } from './lib/all-gold.js';
+import { ALL_GOLD_KEYS, allGoldMetrics, goldRanks } from './lib/all-gold.js';
+import { readInstances, type IssueOutcome } from './lib/multi-swe-data.js';
 import { dataFile, MIRRORS_DIR } from './lib/data.js';
 import { repositoryFolds } from './lib/folds.js';
 import { WholeFileBm25 } from './lib/whole-file-bm25.js';
@@ -73,12 +75,6 @@ const OPTIONS = {
 /** The options, parsed in main() so that a bad option is a usage error (exit 2), not a crash. */
 let args: ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>['values'];
 
-/** One line of multi-swe-dev.jsonl. */
-interface Instance {
-  instance_id: string; repo: string; language: string; base_commit: string;
-  problem_statement: string; patch: string; gold_files: string[];
-}
-
 type System =
   | { name: string; kind: 'bm25' }
   | { name: string; kind: 'lexical'; ranking: RankingOptions }
@@ -91,32 +87,26 @@ function positiveInt(name: string, v: string | undefined): number | undefined {
   return n;
 }
 
-function readInstances(path: string): Instance[] {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    throw new IssuelocError(`--data ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-  }
-  return text.split('\n').filter((l) => l.trim() !== '').map((l, i) => {
-    try {
-      const r = JSON.parse(l) as Instance;
-      if (typeof r.repo !== 'string' || typeof r.base_commit !== 'string' || !Array.isArray(r.gold_files)) throw new Error('missing repo, base_commit or gold_files');
-      return r;
-    } catch (e) {
-      throw new IssuelocError(`--data ${path}: line ${i + 1}: ${(e as Error).message}`);
-    }
-  });
-}
-
 function systemsOf(): System[] {
   const systems: System[] = [];
   if (!args['no-bm25']) systems.push({ name: args['bm25-files'] === 'all' ? 'plain BM25 (whole files, every text file)' : 'plain BM25 (whole source files)', kind: 'bm25' });
-  const configs: (RankingOptions & { name: string })[] = args.configs
-    ? JSON.parse(readFileSync(args.configs, 'utf8'))
-    : [{ name: 'issueloc default' }];
+  let configs: (RankingOptions & { name: string })[] = [{ name: 'issueloc default' }];
+  if (args.configs) {
+    try {
+      configs = JSON.parse(readFileSync(args.configs, 'utf8'));
+    } catch (e) {
+      throw new IssuelocError(`--configs ${args.configs}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    }
+  }
   if (!Array.isArray(configs) || configs.some((c) => typeof c?.name !== 'string')) throw new IssuelocError(`--configs ${args.configs}: expected a JSON list of {"name", ...ranking options}`);
-  for (const { name, ...ranking } of configs) systems.push({ name, kind: 'lexical', ranking });
+  for (const { name, ...ranking } of configs) {
+    try {
+      checkLocalizerOptions({ repo: '.', ranking }); // the library's checks: unknown keys, bad values
+    } catch (e) {
+      throw new IssuelocError(`--configs ${args.configs}: '${name}': ${(e as Error).message}`);
+    }
+    systems.push({ name, kind: 'lexical', ranking });
+  }
   for (const spec of args.model!.filter((m) => m !== 'none')) {
     systems.push({ name: `model ${spec}`, kind: 'model', model: RankingModel.load(spec) });
   }

@@ -1,4 +1,4 @@
-/** The file-level metrics of the multi-language bench (bench/multi-swe.ts) and its per-issue outcome. */
+/** The file-level metrics of the multi-language bench (bench/multi-swe.ts). */
 
 /** Metric columns, in table order. */
 export const ALL_GOLD_KEYS = ['Acc@1', 'Acc@3', 'Acc@5', 'Acc@10', 'MRR'] as const;
@@ -23,15 +23,4 @@ export function goldRanks(ranked: readonly string[], gold: readonly string[]): (
   const at = new Map<string, number>();
   ranked.forEach((id, i) => { if (!at.has(id)) at.set(id, i + 1); });
   return gold.map((g) => at.get(g) ?? null);
-}
-
-/** One evaluated issue: per system, the metric values, the gold ranks and the top 10. */
-export interface IssueOutcome {
-  id: string; repo: string; language: string;
-  gold: string[];
-  /** Gold files the code index has no document for (non-source, or a language without units). */
-  notIndexed: string[];
-  values: Record<string, number>[];
-  ranks: (number | null)[][];
-  top: string[][];
 }

@@ -1,5 +1,5 @@
 /**
- * Why a gold file missed the top k (issue 18, part 1): one cause per missed gold file, from facts
+ * Why a gold file missed the top k (docs/multi-language.md): one cause per missed gold file, from facts
  * about the file, the index and the issue (bench/multi-swe-analysis.ts gathers them), and flags
  * of the issue text (stack traces, qualified mentions) that say what the issue offered.
  *
