@@ -78,6 +78,10 @@ export class HistoryLog {
   get paths(): readonly string[] { return this.data.paths; }
   /** The commit's index, or undefined when it is not in the log. */
   indexOf(sha: string): number | undefined { return this.indexOfSha.get(sha); }
+  /** Full SHA of commit `i`. */
+  shaOf(i: number): string { return this.data.shas[i]; }
+  /** Log indices of commit `i`'s parents, first parent first (parents outside the log, as at a shallow clone's cut, are left out). */
+  parentsOf(i: number): readonly number[] { return this.data.parents[i]; }
   /** Committer time of commit `i` (seconds since the epoch). */
   timeOf(i: number): number { return this.data.times[i]; }
   /** Whether commit `i` is a fix. */
