@@ -68,7 +68,6 @@ async function main() {
       if (res.code !== 0 || at === '') throw new Error(`${name}: the base commits have no common ancestor`);
       const oldest = bases.includes(at) ? ' (the oldest base commit)' : '';
       const bar = progressBar(`adapting ${name}`, !args.json);
-      const t0 = performance.now();
       const got = await adaptedModel(repo, at, {
         cacheDir: join(args['cache-dir']!, name.replace('/', '+')), index: dataset.indexSettings, featuresCache: args['features-cache'],
         settings: args.commits ? { limit: Number(args.commits) } : {},

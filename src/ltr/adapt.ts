@@ -21,8 +21,8 @@
  */
 import { IssuelocError } from '../errors.js';
 import type { IndexSettings } from '../index/code-index.js';
+import type { PseudoIssue } from '../history/commit-miner.js';
 import type { GitRepo } from '../repo/git.js';
-import { modulesOf } from '../dataset/function-positives.js';
 import { FEATURES } from './features/registry.js';
 import type { LabelledIssue } from './labelled-issues.js';
 import { fitLambdaMart } from './lambdamart.js';
@@ -31,27 +31,12 @@ import { labelQuery, parseObjective, type LabelledQuery } from './objective.js';
 import type { TreeNodeJson } from './regression-tree.js';
 import { collectQueries, modelObjective } from './train.js';
 
-/** A commit as a labelled example. */
-export interface PseudoIssue {
-  /** Full SHA of the commit. */
-  commit: string;
-  /** Full SHA of its first parent (the state its message speaks of). */
-  parent: string;
-  /** Subject and body. */
-  message: string;
-  /** Committer time, seconds since the epoch. */
-  time: number;
-  /** Files it changed (paths at the parent). */
-  files: string[];
-  /** Functions it changed, `path:Qualified.name` (may be empty: then file-level labels only). */
-  functions: string[];
-}
-
 /**
  * Where pseudo-issues come from: at most `limit` of the commits that are ancestors of `base`
- * (full SHA), newest first.
+ * (full SHA), newest first (default: the commit miner, src/ltr/adapt-source.ts).
+ * @param cacheDir the repository's cache folder.
  */
-export type PseudoIssueSource = (repo: GitRepo, base: string, limit: number) => Promise<PseudoIssue[]>;
+export type PseudoIssueSource = (repo: GitRepo, base: string, limit: number, cacheDir: string) => Promise<PseudoIssue[]>;
 
 /** Settings of an adaptation (part of the cache key). */
 export interface AdaptSettings {
@@ -123,7 +108,7 @@ export async function adaptModel(repo: GitRepo, base: string, opts: AdaptOptions
   const s = { ...ADAPT_DEFAULTS, ...opts.settings };
   const builtIn = RankingModel.load('default');
   opts.onProgress?.('mine', 0, 1);
-  const pseudo = (await opts.source(repo, base, s.limit)).filter((p) => p.parent !== '' && p.files.length > 0).slice(0, s.limit);
+  const pseudo = (await opts.source(repo, base, s.limit, opts.cacheDir)).filter((p) => p.parent !== '' && p.files.length > 0).slice(0, s.limit);
   opts.onProgress?.('mine', 1, 1);
   const issues = await labelledPseudoIssues(repo, pseudo, s.snapshots);
   const queries = await collectQueries(issues, {
@@ -147,8 +132,8 @@ async function labelledPseudoIssues(repo: GitRepo, pseudo: readonly PseudoIssue[
     if (!snapshot) continue;
     for (const p of group) {
       out.push({
-        id: `commit:${p.commit}`, repo: '', commit: snapshot, text: p.message, created: p.time * 1000, repoPath: repo.gitDir,
-        gold: { function: p.functions, module: modulesOf(p.functions), file: p.files },
+        id: `commit:${p.sha}`, repo: '', commit: snapshot, text: p.body ? `${p.subject}\n${p.body}` : p.subject, created: p.time * 1000, repoPath: repo.gitDir,
+        gold: { function: p.functions, module: p.modules, file: p.files },
       });
     }
   }

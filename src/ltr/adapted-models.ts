@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { DEFAULT_INDEX_SETTINGS, INDEX_FORMAT_VERSION, type IndexSettings } from '../index/code-index.js';
 import type { GitRepo } from '../repo/git.js';
 import { ADAPT_DEFAULTS, ADAPT_VERSION, adaptModel, type AdaptOptions, type AdaptResult, type AdaptSettings, type PseudoIssueSource } from './adapt.js';
-import { gitLogPseudoIssues } from './adapt-source.js';
+import { minedPseudoIssues } from './adapt-source.js';
 import { FEATURE_VERSION } from './features/registry.js';
 import { DEFAULT_MODEL_PATH, RankingModel } from './model.js';
 
@@ -36,7 +36,7 @@ export interface AdaptedModel {
 }
 
 /** Tag of the pseudo-issue source, part of the key. */
-const SOURCE_TAG = 'git-log.v1';
+const SOURCE_TAG = 'commit-miner.v1';
 
 /** The cache key of the model adapted at `base` (24 hex digits). */
 export function adaptedModelKey(repo: Pick<GitRepo, 'gitDir'>, base: string, settings: AdaptSettings, index: Partial<IndexSettings> = {}): string {
@@ -69,7 +69,7 @@ export async function adaptedModel(repo: GitRepo, base: string, opts: AdaptedMod
       opts.onWarning?.(`adapted model ${file} is unreadable (${(e as Error).message}): training it again`);
     }
   }
-  const trained = await adaptModel(repo, base, { ...opts, settings, source: opts.source ?? gitLogPseudoIssues });
+  const trained = await adaptModel(repo, base, { ...opts, settings, source: opts.source ?? minedPseudoIssues });
   (trained.model.file.training!.adapted as Record<string, unknown>).key = key;
   trained.model.save(file);
   return { model: trained.model, file, trained };

@@ -7,15 +7,15 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { commitFiles, git, tempDir, cleanup } from '../repo/git-fixture.js';
-import { adaptedModel } from '../../src/ltr/adapted-models.js';
-import { gitLogPseudoIssues } from '../../src/ltr/adapt-source.js';
-import type { PseudoIssueSource } from '../../src/ltr/adapt.js';
+import { adaptedModel, adaptedModelFile, adaptedModelKey } from '../../src/ltr/adapted-models.js';
+import { minedPseudoIssues } from '../../src/ltr/adapt-source.js';
+import { ADAPT_DEFAULTS, type PseudoIssueSource } from '../../src/ltr/adapt.js';
 import { GitRepo } from '../../src/repo/git.js';
 import { openLocalizer, IssuelocError } from '../../src/index.js';
 
 let root: string, work: string, base: string, future: string;
 const TOPICS = ['parser json input', 'network socket timeout', 'cache entry eviction', 'render html template'];
-const SETTINGS = { limit: 40, snapshots: 2, maxTrees: 20, holdOut: 0.25, minExamples: 4 };
+const SETTINGS = { limit: 40, snapshots: 1, maxTrees: 20, holdOut: 0.25, minExamples: 4 };
 
 const fn = (name: string, k: number) => `def ${name}(x):\n    """${name.replace(/_/g, ' ')}"""\n    return x + ${k}\n`;
 
@@ -36,9 +36,9 @@ after(() => cleanup(root));
 
 /** A source that records the commits it handed out. */
 function recording(seen: Set<string>): PseudoIssueSource {
-  return async (repo, at, limit) => {
-    const out = await gitLogPseudoIssues(repo, at, limit);
-    for (const p of out) seen.add(p.commit);
+  return async (repo, at, limit, cacheDir) => {
+    const out = await minedPseudoIssues(repo, at, limit, cacheDir);
+    for (const p of out) seen.add(p.sha);
     return out;
   };
 }
@@ -62,7 +62,7 @@ test('an adapted model learns from the base commit\'s ancestors only, and a futu
     git(past, 'gc', '-q', '--prune=now');
     const pastRepo = await GitRepo.open(past);
     try {
-      const other = await adaptedModel(pastRepo, base, { cacheDir: join(root, 'cache-b'), settings: SETTINGS, source: gitLogPseudoIssues });
+      const other = await adaptedModel(pastRepo, base, { cacheDir: join(root, 'cache-b'), settings: SETTINGS, source: minedPseudoIssues });
       const strip = (m: typeof first.model) => JSON.stringify({ ...m.file, training: { ...m.file.training, adapted: { ...(m.file.training!.adapted as object), key: '' } } });
       assert.equal(strip(other.model), strip(first.model));
     } finally {
@@ -72,8 +72,7 @@ test('an adapted model learns from the base commit\'s ancestors only, and a futu
     const again = await adaptedModel(repo, base, { cacheDir, settings: SETTINGS, source: recording(seen) });
     assert.equal(again.trained, undefined);
     assert.equal(again.file, first.file);
-    const later = await adaptedModel(repo, future, { cacheDir, settings: SETTINGS });
-    assert.notEqual(later.file, first.file);
+    assert.notEqual(adaptedModelFile(cacheDir, adaptedModelKey(repo, future, { ...ADAPT_DEFAULTS, ...SETTINGS })), first.file);
     // a corrupt entry: one warning, trained again
     writeFileSync(first.file, '{"format": "nonsense"');
     const warnings: string[] = [];
