@@ -5,7 +5,13 @@
  * history (`--model repo@A`).
  *
  *   node dist/bench/adapt.js [--data FILE] [--mirrors DIR] [--repos a/b,c/d] [--created-from DATE]
- *       [--cache-dir DIR] [--features-cache DIR] [--commits N] [--json]
+ *       [--cache-dir DIR] [--features-cache DIR] [--commits N] [--limit N] [--json]
+ *
+ * `--limit N` evaluates the first N issues of each repository in the dataset's order (the
+ * adaptation commit is still the merge base of all the repository's evaluated issues).
+ * `--cached-only` evaluates only issues whose candidate features are in the features cache, with
+ * no index loaded: rows "lexical pipeline (candidates' order)" (the model {pipeline: 1}), the
+ * built-in and the adapted model.
  *
  * Per repository the model is adapted once, at A = the merge base of every evaluated issue's base
  * commit (an ancestor of all of them, so no evaluated issue's fix, nor anything after A, is
@@ -38,6 +44,8 @@ const { values: args } = parseArgs({
     'cache-dir': { type: 'string', default: '/tmp/issueloc-bench-cache' },
     'features-cache': { type: 'string', default: '/tmp/issueloc-ltr-features' },
     commits: { type: 'string' },
+    limit: { type: 'string' },
+    'cached-only': { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
   },
 });
@@ -52,6 +60,12 @@ async function main() {
   const wanted = args.repos ? new Set(args.repos.split(',')) : undefined;
   const from = args['created-from'] ? Date.parse(args['created-from']) : -Infinity;
   const issues = dataset.issues.filter((i) => (!wanted || wanted.has(i.repo)) && (from === -Infinity || i.created >= from));
+  const limit = args.limit ? Number(args.limit) : Infinity;
+  const perRepo = new Map<string, number>();
+  const evaluated = issues.filter((i) => {
+    perRepo.set(i.repo, (perRepo.get(i.repo) ?? 0) + 1);
+    return perRepo.get(i.repo)! <= limit;
+  });
   const builtIn = RankingModel.load('default');
   const byRepo = new Map<string, LabelledIssue[]>();
   for (const i of issues) byRepo.set(i.repo, [...(byRepo.get(i.repo) ?? []), i]);
@@ -86,7 +100,15 @@ async function main() {
   const cache = new FeatureCache(args['features-cache']!, { candidates: builtIn.candidates, index: dataset.indexSettings, history: true, similar: false });
   const results: Record<string, number>[][] = [];
   const bar = progressBar('issues', !args.json);
-  await forEachIssue(issues, { repoRoot: args.mirrors!, cacheRoot: args['cache-dir']!, indexSettings: dataset.indexSettings, onProgress: bar.update }, (ctx) => {
+  const names = args['cached-only'] ? ['full lexical pipeline (candidates\' order, cached features)', ...NAMES.slice(2)] : NAMES;
+  if (args['cached-only']) {
+    const lexical = new RankingModel({ weights: { pipeline: 1 }, candidates: builtIn.candidates });
+    for (const i of evaluated) {
+      const q = cache.get(i);
+      if (!q) continue;
+      results.push([lexical, builtIn, adapted.get(i.repo) ?? builtIn].map((m) => issueValues(rankLevels(q, m), i.gold, columns)));
+    }
+  } else await forEachIssue(evaluated, { repoRoot: args.mirrors!, cacheRoot: args['cache-dir']!, indexSettings: dataset.indexSettings, onProgress: bar.update }, (ctx) => {
     const values: Record<string, number>[] = [];
     for (const config of [PLAIN, DEFAULT_CANDIDATES.ranking]) {
       const localizer = new Localizer(ctx.codeIndex, config);
@@ -103,7 +125,7 @@ async function main() {
     results.push(values);
   });
   bar.stop();
-  const rows = NAMES.map((name, c) => ({ name, values: columnMeans(results.map((r) => r[c]), keys) }));
+  const rows = names.map((name, c) => ({ name, values: columnMeans(results.map((r) => r[c]), keys) }));
   if (args.json) {
     process.stdout.write(`${JSON.stringify({ data: args.data, evaluated: results.length, keys, rows, adapted: info })}\n`);
     return;
