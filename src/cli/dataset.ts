@@ -15,6 +15,7 @@ import { sidecarPaths, writeDataset } from '../dataset/output.js';
 import { datasetStats, type DatasetStats, type Summary } from '../dataset/stats.js';
 import { VARIANTS, type Variant } from '../dataset/variants.js';
 import { registerImport } from './dataset-import.js';
+import { registerMineCommits } from './mine-commits.js';
 import { progressBar } from '../util/progress-bar.js';
 
 /** Parses `--max-gap`: `p90`, `none`, or a positive number of days. */
@@ -157,4 +158,5 @@ export function registerDatasetCommands(program: Command): void {
   registerBuild(dataset);
   registerImport(dataset);
   registerStats(dataset);
+  registerMineCommits(dataset);
 }

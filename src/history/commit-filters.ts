@@ -16,7 +16,7 @@ const REVERT = /^\s*(\[[^\]]*\]\s*)?revert(ed|s|ing)?\b|^this reverts commit [0-
 /** Version bumps and releases, judged on the subject. */
 const VERSION_BUMP = /^\s*(\[[^\]]*\]\s*)?(bump(ed|s)?\b|(prepare[sd]?\s+(for\s+)?)?release[sd]?\s+v?\d|releasing\b|(update[sd]?|increment(ed)?|set)\s+(the\s+)?version|version\s+(bump|\d)|v?\d+(\.\d+)+\s*$|post-release|back to development)/i;
 /** Formatting-only changes, judged on the subject. */
-const FORMATTING = /\b(re-?format(ted|ting|s)?|format(ted)?\s+(code|with|using|files?)|black|isort|prettier|clang-format|gofmt|autopep8|yapf|pep\s?8|flake8|pyflakes|lint(ing|er)?\s+(fix|error|warning)s?|whitespace|trailing\s+spaces?|indentation|code\s+style|style\s+(fix|change|cleanup)s?|sort(ed)?\s+imports?|unused\s+imports?)\b/i;
+const FORMATTING = /\b(re-?format(ted|ting|s)?|format(ted)?\s+(the\s+)?(code|files?|sources?)|(with|using|run|ran|apply|applied|by)\s+(black|isort|prettier|clang-format|gofmt|autopep8|yapf|ruff)|pep\s?8|flake8|pyflakes|lint(ing|er)?\s+(fix|error|warning|issue)s?|(fix(ed|es)?|clean(ed)?\s*up|remove[sd]?)\s+(trailing\s+)?white\s?space|white\s?space\s+(fix|change|cleanup)s?|trailing\s+(white\s?)?spaces?|(fix(ed)?|correct(ed)?)\s+indentation|code\s+style|style\s+(fix|change|cleanup)s?|sort(ed)?\s+imports?|unused\s+imports?)\b/i;
 /** Typo and spelling fixes, judged on the subject. */
 const TYPO = /\b(typos?|spelling|misspell(ed|ing|ings)?|grammar)\b/i;
 /** A word as the length rule counts it: two or more Latin letters (so a CJK sentence is not several words). */
@@ -24,6 +24,12 @@ const WORD = /[A-Za-z][A-Za-z'-]+/g;
 
 /** Trailer and tool lines that say nothing about the change (removed from the body). */
 const NOISE_LINE = /^\s*((signed-off-by|co-authored-by|reviewed-by|acked-by|tested-by|reported-by|suggested-by|cc|change-id|reviewed-on|pr-url|git-svn-id|backport-of)\s*:.*|\(cherry picked from commit [0-9a-f]+\))\s*$/i;
+
+/**
+ * The message rules themselves as text: part of the miner's cache key, so a cache filled under
+ * other rules is never read.
+ */
+export const MESSAGE_RULES = [BOT_AUTHOR, REVERT, VERSION_BUMP, FORMATTING, TYPO, WORD, NOISE_LINE].map((r) => r.source).join('\n');
 
 /** A commit message split as a pseudo-issue: subject (title) and body (trailers removed). */
 export interface SplitMessage {

@@ -23,11 +23,12 @@ import { modulesOf } from '../dataset/function-positives.js';
 import type { DatasetRecord } from '../dataset/record.js';
 import { IssuelocError } from '../errors.js';
 import type { GitRepo } from '../repo/git.js';
-import { messageVerdict, splitMessage, type MessageReason } from './commit-filters.js';
+import { MESSAGE_RULES, messageVerdict, splitMessage, type MessageReason } from './commit-filters.js';
 import { isFixCommit } from './fix-commits.js';
 import { HistoryLog } from './history-log.js';
 import { commitDiffs } from './mining/commit-diffs.js';
 import { editedFunctions, SpanCache } from './mining/edited-functions.js';
+import { SpanPool } from './mining/span-pool.js';
 import { MinedCache, type MinedEntry } from './mining/mined-cache.js';
 
 /** Commits processed together (one `git diff-tree` process, one round of blob reads). */
@@ -81,6 +82,8 @@ export interface MineOptions {
   requireFunctions?: boolean;
   /** Consistency filter and hard negatives (default none). Never cached. */
   consistency?: ConsistencyCheck;
+  /** Worker threads parsing blobs (default: none for a few commits to mine, else the cores, at most 4). */
+  threads?: number;
   /** Called after each batch: (commits done, commits to read). */
   onProgress?: (done: number, total: number) => void;
 }
@@ -145,7 +148,7 @@ export interface MinedCommits extends AsyncIterable<PseudoIssue> {
   readonly summary: MineSummary;
 }
 
-/** Version of what a cache entry holds; with the extractor's, part of the cache key. */
+/** Version of what a cache entry holds and of the file rules; with the extractor's and the message rules, part of the cache key. */
 const MINER_FORMAT = 'm1';
 
 /** A commit object's first parent, author and message (`git cat-file` text). */
@@ -215,9 +218,11 @@ async function* mine(repo: GitRepo, baseCommit: string, o: Settled, summary: Min
     if (o.maxCommits === undefined || selected.length < o.maxCommits) selected.push(i);
   }
   summary.read = selected.length;
-  const settings = `${MINER_FORMAT}|${BLOB_FORMAT_VERSION}|K=${o.maxFiles}|words=${o.minWords}`;
+  const settings = `${MINER_FORMAT}|${BLOB_FORMAT_VERSION}|K=${o.maxFiles}|words=${o.minWords}|${MESSAGE_RULES}`;
   const cache = MinedCache.load(repo.isShallow ? undefined : o.cacheDir, repo.gitDir, settings);
-  const spans = new SpanCache();
+  const uncached = selected.reduce((n, i) => n + (cache.entries.has(log.shaOf(i)) ? 0 : 1), 0);
+  const pool = new SpanPool(o.threads ?? SpanPool.threadsFor(uncached));
+  const spans = new SpanCache(pool);
   const sourceRule = { includeTests: false, includeVendored: false };
   try {
     for (let at = 0; at < selected.length; at += BATCH) {
@@ -256,6 +261,7 @@ async function* mine(repo: GitRepo, baseCommit: string, o: Settled, summary: Min
       o.onProgress?.(Math.min(at + BATCH, selected.length), selected.length);
     }
   } finally {
+    await pool.close();
     cache.save((sha) => log.indexOf(sha) !== undefined);
     summary.millis = Date.now() - started;
   }
@@ -298,7 +304,8 @@ async function mineBatch(repo: GitRepo, log: HistoryLog, todo: readonly number[]
     });
   });
   const diffs = await commitDiffs(repo, wanted.map((w) => ({ sha: w.sha, paths: w.paths })));
-  for (const w of wanted) {
+  // every commit's blobs at once, so the span pool's threads all have work
+  await Promise.all(wanted.map(async (w) => {
     const diff = diffs.get(w.sha)!;
     const existing = diff.files.filter((f) => f.oldPath !== null);
     const added = diff.files.filter((f) => f.oldPath === null).map((f) => f.path);
@@ -308,20 +315,20 @@ async function mineBatch(repo: GitRepo, log: HistoryLog, todo: readonly number[]
     const files = [...existing.map((f) => f.path), ...untexted, ...diff.unreadable];
     if (files.length === 0) {
       cache.entries.set(w.sha, 'only-new-files');
-      continue;
+      return;
     }
     const edited = await editedFunctions(repo, w.sha, w.parent, existing, spans);
     const unreadable = [...diff.unreadable, ...edited.unreadable];
     if (unreadable.length === files.length) {
       cache.entries.set(w.sha, 'unreadable');
-      continue;
+      return;
     }
     const entry: MinedEntry = {
       parent: w.parent, time: log.timeOf(w.i), author: w.author, message: w.message,
       files, added, functions: [...new Set(edited.functions)], changesTests: w.tests, unreadable,
     };
     cache.entries.set(w.sha, entry);
-  }
+  }));
 }
 
 function pseudoIssueOf(sha: string, e: MinedEntry): PseudoIssue {

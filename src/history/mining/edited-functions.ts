@@ -3,26 +3,27 @@
  * (`editedFunctionNames`, src/dataset/function-positives.ts: a removed line in a function's span
  * at the parent, or an added line in the span, in the commit, of a function the parent has),
  * from −U0 hunks, whose line numbers are exact at the parent and the commit. Function spans are
- * extracted per blob and kept in memory by blob id, so a blob that is the new side of one commit
+ * extracted per blob (on worker threads when there are many: ./span-pool.ts) and kept in memory by blob id, so a blob that is the new side of one commit
  * and the old side of the next one touching its file is parsed once.
  */
 import type { GitRepo } from '../../repo/git.js';
-import { decodeSource } from '../../corpus/decode.js';
-import { extractUnits } from '../../corpus/extract.js';
 import { editedFunctionNames, type FunctionSpan } from '../../dataset/function-positives.js';
+import type { SpanPool } from './span-pool.js';
 import { addedNewLines, removedOldLines, type FilePatch } from '../../dataset/patch.js';
 
 /** Blobs whose function spans are kept (a few hundred bytes each). */
 const SPAN_CACHE_SIZE = 8192;
 
-/** Function spans per blob id, least recently used dropped first. */
+/** Function spans per blob id (parses in flight included), least recently used dropped first. */
 export class SpanCache {
-  private readonly spans = new Map<string, FunctionSpan[]>();
+  private readonly spans = new Map<string, Promise<FunctionSpan[]>>();
   /** Blobs parsed so far. */
   parsed = 0;
 
+  constructor(private readonly pool: SpanPool) {}
+
   /** Spans of the functions in `data` (the blob `blob` at `path`). */
-  async of(blob: string, path: string, data: Buffer): Promise<FunctionSpan[]> {
+  of(blob: string, path: string, data: Buffer): Promise<FunctionSpan[]> {
     const hit = this.spans.get(blob);
     if (hit) {
       this.spans.delete(blob);
@@ -30,8 +31,7 @@ export class SpanCache {
       return hit;
     }
     this.parsed++;
-    const units = await extractUnits(path, decodeSource(data));
-    const found = units.filter((u) => u.kind === 'function').map((u) => ({ qualifiedName: u.qualifiedName, startLine: u.startLine, endLine: u.endLine }));
+    const found = this.pool.parse(path, data);
     this.spans.set(blob, found);
     if (this.spans.size > SPAN_CACHE_SIZE) this.spans.delete(this.spans.keys().next().value!);
     return found;
@@ -63,9 +63,11 @@ export async function editedFunctions(repo: GitRepo, sha: string, parent: string
       out.unreadable.push(f.path);
       continue;
     }
-    const oldSpans = await spans.of(before.sha, f.path, before.data);
+    const [oldSpans, newSpans] = await Promise.all([
+      spans.of(before.sha, f.path, before.data),
+      after ? spans.of(after.sha, f.newPath!, after.data) : Promise.resolve([]),
+    ]);
     if (oldSpans.length === 0) continue;
-    const newSpans = after ? await spans.of(after.sha, f.newPath!, after.data) : [];
     const names = editedFunctionNames(oldSpans, newSpans, new Set(removedOldLines(f)), new Set(addedNewLines(f)));
     for (const q of names) out.functions.push(`${f.path}:${q}`);
   }

@@ -1,0 +1,61 @@
+// `issueloc dataset mine-commits` writes the dataset format: `train`, `eval` and
+// `export-training` take its output as it is.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { readDataset } from '../../src/dataset/read.js';
+import { fixtureRepo } from '../repo/fixture-repo.js';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+const bin = join(root, 'dist/src/cli/bin.js');
+const run = (args: string[]) => {
+  const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8' });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+};
+
+const PARSER = 'def parse_header(line):\n    return line.split(":")\n\n\ndef parse_body(text):\n    return text.strip()\n';
+const RENDER = 'def render_page(page):\n    return "<html>" + page\n\n\ndef render_header(header):\n    return header.upper()\n';
+const fx = fixtureRepo([
+  { id: 'A', message: 'initial import', files: { 'app/parser.py': PARSER, 'app/render.py': RENDER } },
+  { id: 'B', parents: ['A'], message: 'Fix header parsing when the line has no colon', files: { 'app/parser.py': PARSER.replace('split(":")', 'partition(":")') } },
+  { id: 'C', parents: ['B'], message: 'Render the page header in upper case only once', files: { 'app/render.py': RENDER.replace('header.upper()', 'header.upper().strip()') } },
+  { id: 'D', parents: ['C'], message: 'Strip whitespace around the parsed body text', files: { 'app/parser.py': PARSER.replace('partition(":")', 'split(":")').replace('text.strip()', 'text.strip(" ")') } },
+]);
+const dir = mkdtempSync(join(tmpdir(), 'issueloc-mine-cli-'));
+after(() => {
+  fx.remove();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('mine-commits output is a dataset that train, export-training and eval take as it is', () => {
+  const out = join(dir, 'mined.jsonl');
+  const cache = join(dir, 'cache');
+  const mined = run(['dataset', 'mine-commits', '--repo', fx.dir, '-o', out, '--cache-dir', cache, '--json', '--no-progress']);
+  assert.equal(mined.code, 0, mined.err);
+  const summary = JSON.parse(mined.out);
+  assert.equal(summary.kept, 3);
+  assert.equal(summary.dropped.root, 1);
+  const records = readDataset(out);
+  assert.deepEqual(records.map((r) => [r.issue.title, r.aprioriCommit, r.positiveFunctions]), [
+    ['Strip whitespace around the parsed body text', fx.sha('C'), ['app/parser.py:parse_header', 'app/parser.py:parse_body']],
+    ['Render the page header in upper case only once', fx.sha('B'), ['app/render.py:render_header']],
+    ['Fix header parsing when the line has no colon', fx.sha('A'), ['app/parser.py:parse_header']],
+  ]);
+  assert.ok(existsSync(join(dir, 'mined.meta.json')));
+
+  const model = join(dir, 'm.json');
+  const trained = run(['train', '--dataset', out, '-o', model, '--cache-dir', cache, '--restarts', '0', '--no-progress']);
+  assert.equal(trained.code, 0, trained.err);
+  assert.match(trained.err, /on 3 issues/);
+
+  const exported = run(['export-training', '--dataset', out, '--repo', fx.dir, '-o', join(dir, 'train.jsonl'), '--cache-dir', cache, '--filter-top', '0', '--no-progress']);
+  assert.equal(exported.code, 0, exported.err);
+  assert.equal(readFileSync(join(dir, 'train.jsonl'), 'utf8').trim().split('\n').length, 3);
+
+  const evaluated = run(['eval', '--dataset', out, '--repo', fx.dir, '-o', join(dir, 'eval'), '--retrievers', 'bm25f', '--workers', '1']);
+  assert.equal(evaluated.code, 0, evaluated.err);
+});
