@@ -57302,10 +57302,11 @@ function round(x) {
 var BOT_AUTHOR = /\[bot\]|\bdependabot\b|\brenovate\b|\bpre-commit-ci\b|\bgithub-actions\b|\bweblate\b|\btransifex\b|^bot\b|\bbot@|noreply\.bot/i;
 var REVERT = /^\s*(\[[^\]]*\]\s*)?revert(ed|s|ing)?\b|^this reverts commit [0-9a-f]{7,}/im;
 var VERSION_BUMP = /^\s*(\[[^\]]*\]\s*)?(bump(ed|s)?\b|(prepare[sd]?\s+(for\s+)?)?release[sd]?\s+v?\d|releasing\b|(update[sd]?|increment(ed)?|set)\s+(the\s+)?version|version\s+(bump|\d)|v?\d+(\.\d+)+\s*$|post-release|back to development)/i;
-var FORMATTING = /\b(re-?format(ted|ting|s)?|format(ted)?\s+(code|with|using|files?)|black|isort|prettier|clang-format|gofmt|autopep8|yapf|pep\s?8|flake8|pyflakes|lint(ing|er)?\s+(fix|error|warning)s?|whitespace|trailing\s+spaces?|indentation|code\s+style|style\s+(fix|change|cleanup)s?|sort(ed)?\s+imports?|unused\s+imports?)\b/i;
+var FORMATTING = /\b(re-?format(ted|ting|s)?|format(ted)?\s+(the\s+)?(code|files?|sources?)|(with|using|run|ran|apply|applied|by)\s+(black|isort|prettier|clang-format|gofmt|autopep8|yapf|ruff)|pep\s?8|flake8|pyflakes|lint(ing|er)?\s+(fix|error|warning|issue)s?|(fix(ed|es)?|clean(ed)?\s*up|remove[sd]?)\s+(trailing\s+)?white\s?space|white\s?space\s+(fix|change|cleanup)s?|trailing\s+(white\s?)?spaces?|(fix(ed)?|correct(ed)?)\s+indentation|code\s+style|style\s+(fix|change|cleanup)s?|sort(ed)?\s+imports?|unused\s+imports?)\b/i;
 var TYPO = /\b(typos?|spelling|misspell(ed|ing|ings)?|grammar)\b/i;
 var WORD = /[A-Za-z][A-Za-z'-]+/g;
 var NOISE_LINE = /^\s*((signed-off-by|co-authored-by|reviewed-by|acked-by|tested-by|reported-by|suggested-by|cc|change-id|reviewed-on|pr-url|git-svn-id|backport-of)\s*:.*|\(cherry picked from commit [0-9a-f]+\))\s*$/i;
+var MESSAGE_RULES = [BOT_AUTHOR, REVERT, VERSION_BUMP, FORMATTING, TYPO, WORD, NOISE_LINE].map((r) => r.source).join("\n");
 function splitMessage(message) {
   const lines = message.replace(/\r\n?/g, "\n").split("\n");
   let k = 0;
@@ -57399,11 +57400,15 @@ async function diffTree(repo, paths, input) {
 // src/history/mining/edited-functions.ts
 var SPAN_CACHE_SIZE = 8192;
 var SpanCache = class {
+  constructor(pool) {
+    this.pool = pool;
+  }
+  pool;
   spans = /* @__PURE__ */ new Map();
   /** Blobs parsed so far. */
   parsed = 0;
   /** Spans of the functions in `data` (the blob `blob` at `path`). */
-  async of(blob, path, data) {
+  of(blob, path, data) {
     const hit = this.spans.get(blob);
     if (hit) {
       this.spans.delete(blob);
@@ -57411,8 +57416,7 @@ var SpanCache = class {
       return hit;
     }
     this.parsed++;
-    const units = await extractUnits(path, decodeSource(data));
-    const found = units.filter((u) => u.kind === "function").map((u) => ({ qualifiedName: u.qualifiedName, startLine: u.startLine, endLine: u.endLine }));
+    const found = this.pool.parse(path, data);
     this.spans.set(blob, found);
     if (this.spans.size > SPAN_CACHE_SIZE) this.spans.delete(this.spans.keys().next().value);
     return found;
@@ -57431,14 +57435,72 @@ async function editedFunctions(repo, sha, parent, files, spans) {
       out2.unreadable.push(f.path);
       continue;
     }
-    const oldSpans = await spans.of(before.sha, f.path, before.data);
+    const [oldSpans, newSpans] = await Promise.all([
+      spans.of(before.sha, f.path, before.data),
+      after ? spans.of(after.sha, f.newPath, after.data) : Promise.resolve([])
+    ]);
     if (oldSpans.length === 0) continue;
-    const newSpans = after ? await spans.of(after.sha, f.newPath, after.data) : [];
     const names = editedFunctionNames(oldSpans, newSpans, new Set(removedOldLines(f)), new Set(addedNewLines(f)));
     for (const q of names) out2.functions.push(`${f.path}:${q}`);
   }
   return out2;
 }
+
+// src/history/mining/span-pool.ts
+import { availableParallelism } from "node:os";
+import { Worker } from "node:worker_threads";
+async function functionSpans(path, data) {
+  const units = await extractUnits(path, decodeSource(data));
+  return units.filter((u) => u.kind === "function").map((u) => ({ qualifiedName: u.qualifiedName, startLine: u.startLine, endLine: u.endLine }));
+}
+var SpanPool = class {
+  workers = [];
+  waiting = /* @__PURE__ */ new Map();
+  next = 0;
+  failure;
+  constructor(threads) {
+    for (let k = 0; k < threads; k++) {
+      const w = new Worker(new URL("./span-worker.js", import.meta.url));
+      w.on("message", (m) => {
+        const entry = this.waiting.get(m.id);
+        this.waiting.delete(m.id);
+        if (m.spans) entry?.resolve(m.spans);
+        else entry?.reject(new Error(m.error ?? "span worker failed"));
+      });
+      w.on("error", (e) => this.fail(e));
+      w.unref();
+      this.workers.push(w);
+    }
+  }
+  /** Worker threads worth starting for `blobs` parses: none for a few, else up to the cores (at most 4). */
+  static threadsFor(blobs) {
+    return blobs < 200 ? 0 : Math.min(4, Math.max(1, availableParallelism()));
+  }
+  /** Spans of the functions of `data` (the file at `path`). */
+  parse(path, data) {
+    if (this.workers.length === 0) return functionSpans(path, data);
+    if (this.failure) return Promise.reject(this.failure);
+    const id = this.next++;
+    const worker = this.workers[id % this.workers.length];
+    return new Promise((resolve7, reject) => {
+      this.waiting.set(id, { resolve: resolve7, reject });
+      worker.ref();
+      worker.postMessage({ id, path, data });
+    }).finally(() => {
+      if (this.waiting.size === 0) for (const w of this.workers) w.unref();
+    });
+  }
+  fail(e) {
+    this.failure = e;
+    for (const w of this.waiting.values()) w.reject(e);
+    this.waiting.clear();
+  }
+  /** Stops the worker threads. */
+  async close() {
+    await Promise.all(this.workers.map((w) => w.terminate()));
+    this.workers.length = 0;
+  }
+};
 
 // src/history/mining/mined-cache.ts
 import { createHash as createHash9 } from "node:crypto";
@@ -57558,9 +57620,11 @@ async function* mine(repo, baseCommit, o, summary2) {
     if (o.maxCommits === void 0 || selected.length < o.maxCommits) selected.push(i2);
   }
   summary2.read = selected.length;
-  const settings = `${MINER_FORMAT}|${BLOB_FORMAT_VERSION}|K=${o.maxFiles}|words=${o.minWords}`;
+  const settings = `${MINER_FORMAT}|${BLOB_FORMAT_VERSION}|K=${o.maxFiles}|words=${o.minWords}|${MESSAGE_RULES}`;
   const cache = MinedCache.load(repo.isShallow ? void 0 : o.cacheDir, repo.gitDir, settings);
-  const spans = new SpanCache();
+  const uncached = selected.reduce((n, i2) => n + (cache.entries.has(log.shaOf(i2)) ? 0 : 1), 0);
+  const pool = new SpanPool(o.threads ?? SpanPool.threadsFor(uncached));
+  const spans = new SpanCache(pool);
   const sourceRule = { includeTests: false, includeVendored: false };
   try {
     for (let at = 0; at < selected.length; at += BATCH) {
@@ -57599,6 +57663,7 @@ async function* mine(repo, baseCommit, o, summary2) {
       o.onProgress?.(Math.min(at + BATCH, selected.length), selected.length);
     }
   } finally {
+    await pool.close();
     cache.save((sha) => log.indexOf(sha) !== void 0);
     summary2.millis = Date.now() - started;
   }
@@ -57642,7 +57707,7 @@ async function mineBatch(repo, log, todo, o, spans, cache) {
     });
   });
   const diffs = await commitDiffs(repo, wanted.map((w) => ({ sha: w.sha, paths: w.paths })));
-  for (const w of wanted) {
+  await Promise.all(wanted.map(async (w) => {
     const diff = diffs.get(w.sha);
     const existing = diff.files.filter((f) => f.oldPath !== null);
     const added = diff.files.filter((f) => f.oldPath === null).map((f) => f.path);
@@ -57651,13 +57716,13 @@ async function mineBatch(repo, log, todo, o, spans, cache) {
     const files = [...existing.map((f) => f.path), ...untexted, ...diff.unreadable];
     if (files.length === 0) {
       cache.entries.set(w.sha, "only-new-files");
-      continue;
+      return;
     }
     const edited = await editedFunctions(repo, w.sha, w.parent, existing, spans);
     const unreadable = [...diff.unreadable, ...edited.unreadable];
     if (unreadable.length === files.length) {
       cache.entries.set(w.sha, "unreadable");
-      continue;
+      return;
     }
     const entry = {
       parent: w.parent,
@@ -57671,7 +57736,7 @@ async function mineBatch(repo, log, todo, o, spans, cache) {
       unreadable
     };
     cache.entries.set(w.sha, entry);
-  }
+  }));
 }
 function pseudoIssueOf(sha, e) {
   const { subject, body: body2 } = splitMessage(e.message);
