@@ -2173,9 +2173,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve6, reject) => {
+          return new Promise((resolve7, reject) => {
             this.close((err2, data) => {
-              return err2 ? reject(err2) : resolve6(data);
+              return err2 ? reject(err2) : resolve7(data);
             });
           });
         }
@@ -2213,12 +2213,12 @@ var require_dispatcher_base = __commonJS({
           err2 = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve6, reject) => {
+          return new Promise((resolve7, reject) => {
             this.destroy(err2, (err3, data) => {
               return err3 ? (
                 /* istanbul ignore next: should never error */
                 reject(err3)
-              ) : resolve6(data);
+              ) : resolve7(data);
             });
           });
         }
@@ -4485,8 +4485,8 @@ var require_util2 = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve6, reject) => {
-        res = resolve6;
+      const promise = new Promise((resolve7, reject) => {
+        res = resolve7;
         rej = reject;
       });
       return { promise, resolve: res, reject: rej };
@@ -5661,12 +5661,12 @@ Content-Type: ${value.type || "application/octet-stream"}\r
             if (mimeType !== null) {
               switch (mimeType.essence) {
                 case "multipart/form-data": {
-                  const parsed = multipartFormDataParser(value, mimeType);
-                  if (parsed === "failure") {
+                  const parsed2 = multipartFormDataParser(value, mimeType);
+                  if (parsed2 === "failure") {
                     throw new TypeError("Failed to parse body as FormData.");
                   }
                   const fd = new FormData();
-                  fd[kState] = parsed;
+                  fd[kState] = parsed2;
                   return fd;
                 }
                 case "application/x-www-form-urlencoded": {
@@ -6737,12 +6737,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve6, reject) => {
+      const waitForDrain = () => new Promise((resolve7, reject) => {
         assert2(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve6;
+          callback = resolve7;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -7412,12 +7412,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve6, reject) => {
+      const waitForDrain = () => new Promise((resolve7, reject) => {
         assert2(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve6;
+          callback = resolve7;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -7896,16 +7896,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       async [kClose]() {
-        return new Promise((resolve6) => {
+        return new Promise((resolve7) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve6;
+            this[kClosedResolve] = resolve7;
           } else {
-            resolve6(null);
+            resolve7(null);
           }
         });
       }
       async [kDestroy](err2) {
-        return new Promise((resolve6) => {
+        return new Promise((resolve7) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i2 = 0; i2 < requests.length; i2++) {
             const request2 = requests[i2];
@@ -7916,7 +7916,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve6(null);
+            resolve7(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err2, callback);
@@ -7967,7 +7967,7 @@ var require_client = __commonJS({
         });
       }
       try {
-        const socket = await new Promise((resolve6, reject) => {
+        const socket = await new Promise((resolve7, reject) => {
           client[kConnector]({
             host,
             hostname: hostname2,
@@ -7979,7 +7979,7 @@ var require_client = __commonJS({
             if (err2) {
               reject(err2);
             } else {
-              resolve6(socket2);
+              resolve7(socket2);
             }
           });
         });
@@ -8315,8 +8315,8 @@ var require_pool_base = __commonJS({
         if (this[kQueue].isEmpty()) {
           await Promise.all(this[kClients].map((c) => c.close()));
         } else {
-          await new Promise((resolve6) => {
-            this[kClosedResolve] = resolve6;
+          await new Promise((resolve7) => {
+            this[kClosedResolve] = resolve7;
           });
         }
       }
@@ -9046,10 +9046,10 @@ var require_env_http_proxy_agent = __commonJS({
           if (!entry) {
             continue;
           }
-          const parsed = entry.match(/^(.+):(\d+)$/);
+          const parsed2 = entry.match(/^(.+):(\d+)$/);
           noProxyEntries.push({
-            hostname: (parsed ? parsed[1] : entry).toLowerCase(),
-            port: parsed ? Number.parseInt(parsed[2], 10) : 0
+            hostname: (parsed2 ? parsed2[1] : entry).toLowerCase(),
+            port: parsed2 ? Number.parseInt(parsed2[2], 10) : 0
           });
         }
         this.#noProxyValue = noProxyValue;
@@ -9585,7 +9585,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return null;
         }
-        return await new Promise((resolve6, reject) => {
+        return await new Promise((resolve7, reject) => {
           if (this[kContentLength] > limit) {
             this.destroy(new AbortError());
           }
@@ -9598,7 +9598,7 @@ var require_readable = __commonJS({
             if (signal?.aborted) {
               reject(signal.reason ?? new AbortError());
             } else {
-              resolve6(null);
+              resolve7(null);
             }
           }).on("error", noop3).on("data", function(chunk) {
             limit -= chunk.length;
@@ -9617,7 +9617,7 @@ var require_readable = __commonJS({
     }
     async function consume(stream, type) {
       assert2(!stream[kConsume]);
-      return new Promise((resolve6, reject) => {
+      return new Promise((resolve7, reject) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -9634,7 +9634,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve6,
+              resolve: resolve7,
               reject,
               length: 0,
               body: []
@@ -9704,18 +9704,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2) {
-      const { type, body: body2, resolve: resolve6, stream, length } = consume2;
+      const { type, body: body2, resolve: resolve7, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve6(chunksDecode(body2, length));
+          resolve7(chunksDecode(body2, length));
         } else if (type === "json") {
-          resolve6(JSON.parse(chunksDecode(body2, length)));
+          resolve7(JSON.parse(chunksDecode(body2, length)));
         } else if (type === "arrayBuffer") {
-          resolve6(chunksConcat(body2, length).buffer);
+          resolve7(chunksConcat(body2, length).buffer);
         } else if (type === "blob") {
-          resolve6(new Blob(body2, { type: stream[kContentType] }));
+          resolve7(new Blob(body2, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve6(chunksConcat(body2, length));
+          resolve7(chunksConcat(body2, length));
         }
         consumeFinish(consume2);
       } catch (err2) {
@@ -9972,9 +9972,9 @@ var require_api_request = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve6, reject) => {
+        return new Promise((resolve7, reject) => {
           request2.call(this, opts, (err2, data) => {
-            return err2 ? reject(err2) : resolve6(data);
+            return err2 ? reject(err2) : resolve7(data);
           });
         });
       }
@@ -10197,9 +10197,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve6, reject) => {
+        return new Promise((resolve7, reject) => {
           stream.call(this, opts, factory, (err2, data) => {
-            return err2 ? reject(err2) : resolve6(data);
+            return err2 ? reject(err2) : resolve7(data);
           });
         });
       }
@@ -10484,9 +10484,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve6, reject) => {
+        return new Promise((resolve7, reject) => {
           upgrade.call(this, opts, (err2, data) => {
-            return err2 ? reject(err2) : resolve6(data);
+            return err2 ? reject(err2) : resolve7(data);
           });
         });
       }
@@ -10578,9 +10578,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve6, reject) => {
+        return new Promise((resolve7, reject) => {
           connect.call(this, opts, (err2, data) => {
-            return err2 ? reject(err2) : resolve6(data);
+            return err2 ? reject(err2) : resolve7(data);
           });
         });
       }
@@ -14443,7 +14443,7 @@ var require_fetch = __commonJS({
       function dispatch({ body: body2 }) {
         const url = requestCurrentURL(request2);
         const agent = fetchParams.controller.dispatcher;
-        return new Promise((resolve6, reject) => agent.dispatch(
+        return new Promise((resolve7, reject) => agent.dispatch(
           {
             path: url.pathname + url.search,
             origin: url.origin,
@@ -14519,7 +14519,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable({ read: resume });
               const onError = this.onError.bind(this);
-              resolve6({
+              resolve7({
                 status,
                 statusText,
                 headersList,
@@ -14562,7 +14562,7 @@ var require_fetch = __commonJS({
               for (let i2 = 0; i2 < rawHeaders.length; i2 += 2) {
                 headersList.append(bufferToLowerCasedHeaderName(rawHeaders[i2]), rawHeaders[i2 + 1].toString("latin1"), true);
               }
-              resolve6({
+              resolve7({
                 status,
                 statusText: STATUS_CODES[status],
                 headersList,
@@ -15053,9 +15053,9 @@ var require_util4 = __commonJS({
       switch (type) {
         case "DataURL": {
           let dataURL = "data:";
-          const parsed = parseMIMEType(mimeType || "application/octet-stream");
-          if (parsed !== "failure") {
-            dataURL += serializeAMimeType(parsed);
+          const parsed2 = parseMIMEType(mimeType || "application/octet-stream");
+          if (parsed2 !== "failure") {
+            dataURL += serializeAMimeType(parsed2);
           }
           dataURL += ";base64,";
           const decoder = new StringDecoder2("latin1");
@@ -18303,8 +18303,8 @@ var require_util8 = __commonJS({
       return true;
     }
     function delay(ms) {
-      return new Promise((resolve6) => {
-        setTimeout(resolve6, ms).unref();
+      return new Promise((resolve7) => {
+        setTimeout(resolve7, ms).unref();
       });
     }
     module2.exports = {
@@ -20661,12 +20661,12 @@ var require_adapter = __commonJS({
       return newFs;
     }
     function toPromise(method) {
-      return (...args2) => new Promise((resolve6, reject) => {
+      return (...args2) => new Promise((resolve7, reject) => {
         args2.push((err2, result) => {
           if (err2) {
             reject(err2);
           } else {
-            resolve6(result);
+            resolve7(result);
           }
         });
         method(...args2);
@@ -20740,7 +20740,7 @@ var require_proper_lockfile = __commonJS({
 });
 
 // node_modules/@actions/github/lib/context.js
-import { readFileSync as readFileSync5, existsSync as existsSync6 } from "fs";
+import { readFileSync as readFileSync6, existsSync as existsSync8 } from "fs";
 import { EOL as EOL5 } from "os";
 var Context;
 var init_context = __esm({
@@ -20753,8 +20753,8 @@ var init_context = __esm({
         var _a, _b, _c;
         this.payload = {};
         if (process.env.GITHUB_EVENT_PATH) {
-          if (existsSync6(process.env.GITHUB_EVENT_PATH)) {
-            this.payload = JSON.parse(readFileSync5(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
+          if (existsSync8(process.env.GITHUB_EVENT_PATH)) {
+            this.payload = JSON.parse(readFileSync6(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
           } else {
             const path = process.env.GITHUB_EVENT_PATH;
             process.stdout.write(`GITHUB_EVENT_PATH ${path} does not exist${EOL5}`);
@@ -22764,9 +22764,9 @@ var require_dispatcher_base2 = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve6, reject) => {
+          return new Promise((resolve7, reject) => {
             this.close((err2, data) => {
-              return err2 ? reject(err2) : resolve6(data);
+              return err2 ? reject(err2) : resolve7(data);
             });
           });
         }
@@ -22804,12 +22804,12 @@ var require_dispatcher_base2 = __commonJS({
           err2 = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve6, reject) => {
+          return new Promise((resolve7, reject) => {
             this.destroy(err2, (err3, data) => {
               return err3 ? (
                 /* istanbul ignore next: should never error */
                 reject(err3)
-              ) : resolve6(data);
+              ) : resolve7(data);
             });
           });
         }
@@ -25076,8 +25076,8 @@ var require_util10 = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve6, reject) => {
-        res = resolve6;
+      const promise = new Promise((resolve7, reject) => {
+        res = resolve7;
         rej = reject;
       });
       return { promise, resolve: res, reject: rej };
@@ -26252,12 +26252,12 @@ Content-Type: ${value.type || "application/octet-stream"}\r
             if (mimeType !== null) {
               switch (mimeType.essence) {
                 case "multipart/form-data": {
-                  const parsed = multipartFormDataParser(value, mimeType);
-                  if (parsed === "failure") {
+                  const parsed2 = multipartFormDataParser(value, mimeType);
+                  if (parsed2 === "failure") {
                     throw new TypeError("Failed to parse body as FormData.");
                   }
                   const fd = new FormData();
-                  fd[kState] = parsed;
+                  fd[kState] = parsed2;
                   return fd;
                 }
                 case "application/x-www-form-urlencoded": {
@@ -27328,12 +27328,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve6, reject) => {
+      const waitForDrain = () => new Promise((resolve7, reject) => {
         assert2(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve6;
+          callback = resolve7;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -28003,12 +28003,12 @@ var require_client_h22 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve6, reject) => {
+      const waitForDrain = () => new Promise((resolve7, reject) => {
         assert2(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve6;
+          callback = resolve7;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -28487,16 +28487,16 @@ var require_client2 = __commonJS({
         return this[kNeedDrain] < 2;
       }
       async [kClose]() {
-        return new Promise((resolve6) => {
+        return new Promise((resolve7) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve6;
+            this[kClosedResolve] = resolve7;
           } else {
-            resolve6(null);
+            resolve7(null);
           }
         });
       }
       async [kDestroy](err2) {
-        return new Promise((resolve6) => {
+        return new Promise((resolve7) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i2 = 0; i2 < requests.length; i2++) {
             const request2 = requests[i2];
@@ -28507,7 +28507,7 @@ var require_client2 = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve6(null);
+            resolve7(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err2, callback);
@@ -28558,7 +28558,7 @@ var require_client2 = __commonJS({
         });
       }
       try {
-        const socket = await new Promise((resolve6, reject) => {
+        const socket = await new Promise((resolve7, reject) => {
           client[kConnector]({
             host,
             hostname: hostname2,
@@ -28570,7 +28570,7 @@ var require_client2 = __commonJS({
             if (err2) {
               reject(err2);
             } else {
-              resolve6(socket2);
+              resolve7(socket2);
             }
           });
         });
@@ -28906,8 +28906,8 @@ var require_pool_base2 = __commonJS({
         if (this[kQueue].isEmpty()) {
           await Promise.all(this[kClients].map((c) => c.close()));
         } else {
-          await new Promise((resolve6) => {
-            this[kClosedResolve] = resolve6;
+          await new Promise((resolve7) => {
+            this[kClosedResolve] = resolve7;
           });
         }
       }
@@ -29637,10 +29637,10 @@ var require_env_http_proxy_agent2 = __commonJS({
           if (!entry) {
             continue;
           }
-          const parsed = entry.match(/^(.+):(\d+)$/);
+          const parsed2 = entry.match(/^(.+):(\d+)$/);
           noProxyEntries.push({
-            hostname: (parsed ? parsed[1] : entry).toLowerCase(),
-            port: parsed ? Number.parseInt(parsed[2], 10) : 0
+            hostname: (parsed2 ? parsed2[1] : entry).toLowerCase(),
+            port: parsed2 ? Number.parseInt(parsed2[2], 10) : 0
           });
         }
         this.#noProxyValue = noProxyValue;
@@ -30176,7 +30176,7 @@ var require_readable2 = __commonJS({
         if (this._readableState.closeEmitted) {
           return null;
         }
-        return await new Promise((resolve6, reject) => {
+        return await new Promise((resolve7, reject) => {
           if (this[kContentLength] > limit) {
             this.destroy(new AbortError());
           }
@@ -30189,7 +30189,7 @@ var require_readable2 = __commonJS({
             if (signal?.aborted) {
               reject(signal.reason ?? new AbortError());
             } else {
-              resolve6(null);
+              resolve7(null);
             }
           }).on("error", noop3).on("data", function(chunk) {
             limit -= chunk.length;
@@ -30208,7 +30208,7 @@ var require_readable2 = __commonJS({
     }
     async function consume(stream, type) {
       assert2(!stream[kConsume]);
-      return new Promise((resolve6, reject) => {
+      return new Promise((resolve7, reject) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -30225,7 +30225,7 @@ var require_readable2 = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve6,
+              resolve: resolve7,
               reject,
               length: 0,
               body: []
@@ -30295,18 +30295,18 @@ var require_readable2 = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2) {
-      const { type, body: body2, resolve: resolve6, stream, length } = consume2;
+      const { type, body: body2, resolve: resolve7, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve6(chunksDecode(body2, length));
+          resolve7(chunksDecode(body2, length));
         } else if (type === "json") {
-          resolve6(JSON.parse(chunksDecode(body2, length)));
+          resolve7(JSON.parse(chunksDecode(body2, length)));
         } else if (type === "arrayBuffer") {
-          resolve6(chunksConcat(body2, length).buffer);
+          resolve7(chunksConcat(body2, length).buffer);
         } else if (type === "blob") {
-          resolve6(new Blob(body2, { type: stream[kContentType] }));
+          resolve7(new Blob(body2, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve6(chunksConcat(body2, length));
+          resolve7(chunksConcat(body2, length));
         }
         consumeFinish(consume2);
       } catch (err2) {
@@ -30563,9 +30563,9 @@ var require_api_request2 = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve6, reject) => {
+        return new Promise((resolve7, reject) => {
           request2.call(this, opts, (err2, data) => {
-            return err2 ? reject(err2) : resolve6(data);
+            return err2 ? reject(err2) : resolve7(data);
           });
         });
       }
@@ -30788,9 +30788,9 @@ var require_api_stream2 = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve6, reject) => {
+        return new Promise((resolve7, reject) => {
           stream.call(this, opts, factory, (err2, data) => {
-            return err2 ? reject(err2) : resolve6(data);
+            return err2 ? reject(err2) : resolve7(data);
           });
         });
       }
@@ -31075,9 +31075,9 @@ var require_api_upgrade2 = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve6, reject) => {
+        return new Promise((resolve7, reject) => {
           upgrade.call(this, opts, (err2, data) => {
-            return err2 ? reject(err2) : resolve6(data);
+            return err2 ? reject(err2) : resolve7(data);
           });
         });
       }
@@ -31169,9 +31169,9 @@ var require_api_connect2 = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve6, reject) => {
+        return new Promise((resolve7, reject) => {
           connect.call(this, opts, (err2, data) => {
-            return err2 ? reject(err2) : resolve6(data);
+            return err2 ? reject(err2) : resolve7(data);
           });
         });
       }
@@ -35034,7 +35034,7 @@ var require_fetch2 = __commonJS({
       function dispatch({ body: body2 }) {
         const url = requestCurrentURL(request2);
         const agent = fetchParams.controller.dispatcher;
-        return new Promise((resolve6, reject) => agent.dispatch(
+        return new Promise((resolve7, reject) => agent.dispatch(
           {
             path: url.pathname + url.search,
             origin: url.origin,
@@ -35110,7 +35110,7 @@ var require_fetch2 = __commonJS({
               }
               this.body = new Readable({ read: resume });
               const onError = this.onError.bind(this);
-              resolve6({
+              resolve7({
                 status,
                 statusText,
                 headersList,
@@ -35153,7 +35153,7 @@ var require_fetch2 = __commonJS({
               for (let i2 = 0; i2 < rawHeaders.length; i2 += 2) {
                 headersList.append(bufferToLowerCasedHeaderName(rawHeaders[i2]), rawHeaders[i2 + 1].toString("latin1"), true);
               }
-              resolve6({
+              resolve7({
                 status,
                 statusText: STATUS_CODES[status],
                 headersList,
@@ -35644,9 +35644,9 @@ var require_util12 = __commonJS({
       switch (type) {
         case "DataURL": {
           let dataURL = "data:";
-          const parsed = parseMIMEType(mimeType || "application/octet-stream");
-          if (parsed !== "failure") {
-            dataURL += serializeAMimeType(parsed);
+          const parsed2 = parseMIMEType(mimeType || "application/octet-stream");
+          if (parsed2 !== "failure") {
+            dataURL += serializeAMimeType(parsed2);
           }
           dataURL += ";base64,";
           const decoder = new StringDecoder2("latin1");
@@ -38894,8 +38894,8 @@ var require_util16 = __commonJS({
       return true;
     }
     function delay(ms) {
-      return new Promise((resolve6) => {
-        setTimeout(resolve6, ms).unref();
+      return new Promise((resolve7) => {
+        setTimeout(resolve7, ms).unref();
       });
     }
     module2.exports = {
@@ -39796,11 +39796,11 @@ var require_lib = __commonJS({
     })();
     var __awaiter3 = exports && exports.__awaiter || function(thisArg, _arguments, P, generator) {
       function adopt(value) {
-        return value instanceof P ? value : new P(function(resolve6) {
-          resolve6(value);
+        return value instanceof P ? value : new P(function(resolve7) {
+          resolve7(value);
         });
       }
-      return new (P || (P = Promise))(function(resolve6, reject) {
+      return new (P || (P = Promise))(function(resolve7, reject) {
         function fulfilled(value) {
           try {
             step(generator.next(value));
@@ -39816,7 +39816,7 @@ var require_lib = __commonJS({
           }
         }
         function step(result) {
-          result.done ? resolve6(result.value) : adopt(result.value).then(fulfilled, rejected);
+          result.done ? resolve7(result.value) : adopt(result.value).then(fulfilled, rejected);
         }
         step((generator = generator.apply(thisArg, _arguments || [])).next());
       });
@@ -39903,26 +39903,26 @@ var require_lib = __commonJS({
       }
       readBody() {
         return __awaiter3(this, void 0, void 0, function* () {
-          return new Promise((resolve6) => __awaiter3(this, void 0, void 0, function* () {
+          return new Promise((resolve7) => __awaiter3(this, void 0, void 0, function* () {
             let output = Buffer.alloc(0);
             this.message.on("data", (chunk) => {
               output = Buffer.concat([output, chunk]);
             });
             this.message.on("end", () => {
-              resolve6(output.toString());
+              resolve7(output.toString());
             });
           }));
         });
       }
       readBodyBuffer() {
         return __awaiter3(this, void 0, void 0, function* () {
-          return new Promise((resolve6) => __awaiter3(this, void 0, void 0, function* () {
+          return new Promise((resolve7) => __awaiter3(this, void 0, void 0, function* () {
             const chunks = [];
             this.message.on("data", (chunk) => {
               chunks.push(chunk);
             });
             this.message.on("end", () => {
-              resolve6(Buffer.concat(chunks));
+              resolve7(Buffer.concat(chunks));
             });
           }));
         });
@@ -40130,14 +40130,14 @@ var require_lib = __commonJS({
        */
       requestRaw(info3, data) {
         return __awaiter3(this, void 0, void 0, function* () {
-          return new Promise((resolve6, reject) => {
+          return new Promise((resolve7, reject) => {
             function callbackForResult(err2, res) {
               if (err2) {
                 reject(err2);
               } else if (!res) {
                 reject(new Error("Unknown error"));
               } else {
-                resolve6(res);
+                resolve7(res);
               }
             }
             this.requestRawWithCallback(info3, data, callbackForResult);
@@ -40381,12 +40381,12 @@ var require_lib = __commonJS({
         return __awaiter3(this, void 0, void 0, function* () {
           retryNumber = Math.min(ExponentialBackoffCeiling, retryNumber);
           const ms = ExponentialBackoffTimeSlice * Math.pow(2, retryNumber);
-          return new Promise((resolve6) => setTimeout(() => resolve6(), ms));
+          return new Promise((resolve7) => setTimeout(() => resolve7(), ms));
         });
       }
       _processResponse(res, options) {
         return __awaiter3(this, void 0, void 0, function* () {
-          return new Promise((resolve6, reject) => __awaiter3(this, void 0, void 0, function* () {
+          return new Promise((resolve7, reject) => __awaiter3(this, void 0, void 0, function* () {
             const statusCode = res.message.statusCode || 0;
             const response = {
               statusCode,
@@ -40394,7 +40394,7 @@ var require_lib = __commonJS({
               headers: {}
             };
             if (statusCode === HttpCodes2.NotFound) {
-              resolve6(response);
+              resolve7(response);
             }
             function dateTimeDeserializer(key, value) {
               if (typeof value === "string") {
@@ -40433,7 +40433,7 @@ var require_lib = __commonJS({
               err2.result = response.result;
               reject(err2);
             } else {
-              resolve6(response);
+              resolve7(response);
             }
           }));
         });
@@ -40491,11 +40491,11 @@ var init_utils = __esm({
     import_undici2 = __toESM(require_undici2(), 1);
     __awaiter2 = function(thisArg, _arguments, P, generator) {
       function adopt(value) {
-        return value instanceof P ? value : new P(function(resolve6) {
-          resolve6(value);
+        return value instanceof P ? value : new P(function(resolve7) {
+          resolve7(value);
         });
       }
-      return new (P || (P = Promise))(function(resolve6, reject) {
+      return new (P || (P = Promise))(function(resolve7, reject) {
         function fulfilled(value) {
           try {
             step(generator.next(value));
@@ -40511,7 +40511,7 @@ var init_utils = __esm({
           }
         }
         function step(result) {
-          result.done ? resolve6(result.value) : adopt(result.value).then(fulfilled, rejected);
+          result.done ? resolve7(result.value) : adopt(result.value).then(fulfilled, rejected);
         }
         step((generator = generator.apply(thisArg, _arguments || [])).next());
       });
@@ -41430,8 +41430,8 @@ var init_json_with_bigint = __esm({
     MAX_DIGITS = MAX_INT.length;
     stringsOrLargeNumbers = /"(?:[^"\\]|\\.)*"|-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/g;
     noiseValueWithQuotes = /^"-?\d+n+"$/;
-    applyReviverIteratively = (parsed, userReviver) => {
-      const rootHolder = { "": parsed };
+    applyReviverIteratively = (parsed2, userReviver) => {
+      const rootHolder = { "": parsed2 };
       const stack = [{ parent: rootHolder, key: "", visited: false }];
       while (stack.length > 0) {
         const node = stack[stack.length - 1];
@@ -41499,8 +41499,8 @@ var init_json_with_bigint = __esm({
       } catch (error2) {
         if (error2 instanceof RangeError) {
           const serializedData = serializeBigInts(text);
-          const parsed = originalParse(serializedData);
-          return applyReviverIteratively(parsed, reviver);
+          const parsed2 = originalParse(serializedData);
+          return applyReviverIteratively(parsed2, reviver);
         }
         throw error2;
       }
@@ -44866,11 +44866,11 @@ import { EOL as EOL3 } from "os";
 import { constants, promises } from "fs";
 var __awaiter = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve6) {
-      resolve6(value);
+    return value instanceof P ? value : new P(function(resolve7) {
+      resolve7(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve6, reject) {
+  return new (P || (P = Promise))(function(resolve7, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -44886,7 +44886,7 @@ var __awaiter = function(thisArg, _arguments, P, generator) {
       }
     }
     function step(result) {
-      result.done ? resolve6(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve7(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -45311,13 +45311,13 @@ var Deadline = class _Deadline {
 function abortable(promise, signal) {
   if (!signal) return promise;
   if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise((resolve6, reject) => {
+  return new Promise((resolve7, reject) => {
     const onAbort = () => reject(signal.reason);
     signal.addEventListener("abort", onAbort, { once: true });
     promise.then(
       (v) => {
         signal.removeEventListener("abort", onAbort);
-        resolve6(v);
+        resolve7(v);
       },
       (e) => {
         signal.removeEventListener("abort", onAbort);
@@ -45428,7 +45428,7 @@ async function postJson(url, body2, opts = {}) {
   }
 }
 function tryOnce(url, payload, headers, o) {
-  return new Promise((resolve6, reject) => {
+  return new Promise((resolve7, reject) => {
     const send = url.protocol === "https:" ? httpsRequest : httpRequest;
     const timers = [];
     let settled = false;
@@ -45441,7 +45441,7 @@ function tryOnce(url, payload, headers, o) {
         req.destroy();
         reject(err2);
       } else {
-        resolve6(answer);
+        resolve7(answer);
       }
     };
     const onAbort = () => finish(o.signal.reason);
@@ -45482,14 +45482,14 @@ function tryOnce(url, payload, headers, o) {
   });
 }
 function sleep(ms, signal) {
-  return new Promise((resolve6, reject) => {
+  return new Promise((resolve7, reject) => {
     const onAbort = () => {
       clearTimeout(t);
       reject(signal.reason);
     };
     const t = setTimeout(() => {
       signal?.removeEventListener("abort", onAbort);
-      resolve6();
+      resolve7();
     }, ms);
     signal?.addEventListener("abort", onAbort, { once: true });
   });
@@ -46511,7 +46511,7 @@ function gitFailure(args2, outcome, options = {}) {
   return new IssuelocError(`git ${subcommand(args2)} failed in ${repoOf(args2, options)} (${status})${reason ? `: ${reason}` : ""}`);
 }
 function run2(args2, options, onChunk) {
-  return new Promise((resolve6, reject) => {
+  return new Promise((resolve7, reject) => {
     const child = options.input === void 0 ? spawnGit(args2, "ignore") : spawnGit(args2, "pipe");
     let stderr = "";
     let failed = null;
@@ -46535,7 +46535,7 @@ function run2(args2, options, onChunk) {
     child.on("error", (e) => reject(new IssuelocError(`cannot run git ${subcommand(args2)} in ${repoOf(args2, options)}: ${e.message}`)));
     child.on("close", (code, signal) => {
       if (failed !== null) reject(failed);
-      else resolve6({ code, signal, stderr });
+      else resolve7({ code, signal, stderr });
     });
   });
 }
@@ -46877,6 +46877,14 @@ var HistoryLog = class _HistoryLog {
   /** The commit's index, or undefined when it is not in the log. */
   indexOf(sha) {
     return this.indexOfSha.get(sha);
+  }
+  /** Full SHA of commit `i`. */
+  shaOf(i2) {
+    return this.data.shas[i2];
+  }
+  /** Log indices of commit `i`'s parents, first parent first (parents outside the log, as at a shallow clone's cut, are left out). */
+  parentsOf(i2) {
+    return this.data.parents[i2];
   }
   /** Committer time of commit `i` (seconds since the epoch). */
   timeOf(i2) {
@@ -47272,121 +47280,6 @@ var RepoHistory = class _RepoHistory {
     return simiScore(hits, (k) => this.log.filesOf(order[k]).map((f) => paths[f]));
   }
 };
-
-// src/history/history-field.ts
-var HistoryField = class {
-  constructor(log, ancestorsOf, opts = {}) {
-    this.log = log;
-    this.ancestorsOf = ancestorsOf;
-    this.commits = opts.commits ?? 20;
-    this.maxFiles = opts.maxFiles ?? 100;
-    this.k1 = opts.k1 ?? 1.2;
-    this.b = opts.b ?? 0.75;
-  }
-  log;
-  ancestorsOf;
-  memo = /* @__PURE__ */ new Map();
-  messages;
-  /** Per file: the current word's count over its field (0 between words). */
-  scratch;
-  commits;
-  maxFiles;
-  k1;
-  b;
-  messagePostings() {
-    if (this.messages) return this.messages;
-    const lists = /* @__PURE__ */ new Map();
-    const lengths = new Int32Array(this.log.size);
-    for (let i2 = 0; i2 < this.log.size; i2++) {
-      const words2 = this.log.wordsOf(i2);
-      lengths[i2] = words2.length;
-      const tf = /* @__PURE__ */ new Map();
-      for (const w of words2) tf.set(w, (tf.get(w) ?? 0) + 1);
-      for (const [w, n] of tf) {
-        let p = lists.get(w);
-        if (!p) lists.set(w, p = { commits: [], tfs: [] });
-        p.commits.push(i2);
-        p.tfs.push(n);
-      }
-    }
-    const postings = /* @__PURE__ */ new Map();
-    for (const [w, p] of lists) postings.set(w, { commits: Int32Array.from(p.commits), tfs: Int32Array.from(p.tfs) });
-    return this.messages = { postings, lengths };
-  }
-  fieldAt(commit) {
-    let f = this.memo.get(commit);
-    if (f) return f;
-    const ancestors = this.ancestorsOf(commit);
-    const { lengths: messageLengths } = this.messagePostings();
-    const order = this.log.canonicalOrder();
-    const count = new Int32Array(this.log.paths.length);
-    const lengths = new Float64Array(this.log.paths.length);
-    const filesOf = new Array(this.log.size);
-    let size = 0, total = 0;
-    for (let k = order.length - 1; k >= 0; k--) {
-      const i2 = order[k];
-      if (ancestors[i2] !== 1) continue;
-      const files = this.log.filesOf(i2);
-      if (files.length === 0 || files.length > this.maxFiles) continue;
-      for (const file of files) {
-        if (count[file] >= this.commits) continue;
-        if (count[file]++ === 0) size++;
-        (filesOf[i2] ??= []).push(file);
-        lengths[file] += messageLengths[i2];
-        total += messageLengths[i2];
-      }
-    }
-    f = { filesOf, lengths, size, avgLength: size > 0 ? total / size : 0 };
-    if (this.memo.size >= 4) this.memo.delete(this.memo.keys().next().value);
-    this.memo.set(commit, f);
-    return f;
-  }
-  /**
-   * BM25 (k1, b; idf ln(1 + (N − df + 0.5) / (df + 0.5)), N = files with a field, df = those whose
-   * field holds the word) of the issue's distinct words against each file's history field at
-   * `commit`; words with df > max(50, N / 4) are left out.
-   * @returns path → score (absent = 0).
-   * @throws IssuelocError when `commit` is not in the log.
-   */
-  scores(commit, issueText2) {
-    const { filesOf, lengths, size: N, avgLength } = this.fieldAt(commit);
-    const { postings } = this.messagePostings();
-    const acc = /* @__PURE__ */ new Map();
-    const tf = this.scratch ??= new Int32Array(this.log.paths.length);
-    const touched = [];
-    for (const w of new Set(tokenize(issueText2))) {
-      const p = postings.get(w);
-      if (!p) continue;
-      for (let j = 0; j < p.commits.length; j++) {
-        const files = filesOf[p.commits[j]];
-        if (!files) continue;
-        for (const file of files) {
-          if (tf[file] === 0) touched.push(file);
-          tf[file] += p.tfs[j];
-        }
-      }
-      const df = touched.length;
-      if (df <= Math.max(50, 0.25 * N)) {
-        const idf = Math.log(1 + (N - df + 0.5) / (df + 0.5));
-        for (const file of touched) {
-          const t = tf[file];
-          const norm = this.k1 * (1 - this.b + this.b * lengths[file] / avgLength);
-          acc.set(file, (acc.get(file) ?? 0) + idf * t * (this.k1 + 1) / (t + norm));
-        }
-      }
-      for (const file of touched) tf[file] = 0;
-      touched.length = 0;
-    }
-    const paths = this.log.paths;
-    return new Map([...acc].map(([file, s]) => [paths[file], s]));
-  }
-};
-var fields = /* @__PURE__ */ new WeakMap();
-function historyFieldScores(history, commit, issueText2) {
-  let f = fields.get(history);
-  if (!f) fields.set(history, f = new HistoryField(history.log, (c) => history.at(c).ancestors));
-  return f.scores(commit, issueText2);
-}
 
 // src/index/cache-dir.ts
 import { createHash as createHash3 } from "node:crypto";
@@ -49647,8 +49540,8 @@ var Module2 = (() => {
     var moduleRtn;
     var Module = moduleArg;
     var readyPromiseResolve, readyPromiseReject;
-    var readyPromise = new Promise((resolve6, reject) => {
-      readyPromiseResolve = resolve6;
+    var readyPromise = new Promise((resolve7, reject) => {
+      readyPromiseResolve = resolve7;
       readyPromiseReject = reject;
     });
     var ENVIRONMENT_IS_WEB = typeof window == "object";
@@ -49731,13 +49624,13 @@ var Module2 = (() => {
         }
         readAsync = /* @__PURE__ */ __name(async (url) => {
           if (isFileURI(url)) {
-            return new Promise((resolve6, reject) => {
+            return new Promise((resolve7, reject) => {
               var xhr = new XMLHttpRequest();
               xhr.open("GET", url, true);
               xhr.responseType = "arraybuffer";
               xhr.onload = () => {
                 if (xhr.status == 200 || xhr.status == 0 && xhr.response) {
-                  resolve6(xhr.response);
+                  resolve7(xhr.response);
                   return;
                 }
                 reject(xhr.status);
@@ -49961,10 +49854,10 @@ var Module2 = (() => {
       __name(receiveInstantiationResult, "receiveInstantiationResult");
       var info22 = getWasmImports();
       if (Module["instantiateWasm"]) {
-        return new Promise((resolve6, reject) => {
+        return new Promise((resolve7, reject) => {
           Module["instantiateWasm"](info22, (mod, inst) => {
             receiveInstance(mod, inst);
-            resolve6(mod.exports);
+            resolve7(mod.exports);
           });
         });
       }
@@ -51627,14 +51520,8 @@ var TEST_PATH_RULES = [
   { part: "dir", pattern: /^testdata$/, languages: ["go"], source: "go help packages" },
   { part: "file", pattern: /^(Test\w*|\w*(Tests?|TestCase|IT|ITCase))\.\w+$/, languages: JVM, source: "Maven Surefire/Failsafe includes" },
   { part: "file", pattern: /\w(Spec|Suite)\.scala$/, languages: ["scala"], source: "ScalaTest" },
-  {
-    part: "dir",
-    pattern: /^(androidTest|androidUnitTest|androidInstrumentedTest|testFixtures|integrationTest|functionalTest|(common|jvm|js|native|ios|macos|linux|mingw|desktop|wasmJs|wasm)Test)$/,
-    languages: JVM,
-    source: "Android / Gradle / Kotlin Multiplatform source sets"
-  },
-  { part: "file", pattern: /\.(test|spec)\.[cm]?[jt]sx?$|\.test-d\.[cm]?tsx?$/, languages: JS, source: "Jest testMatch; tsd" },
-  { part: "file", pattern: /^tests?\.rs$/, languages: ["rust"], source: "Cargo unit-test modules" },
+  { part: "dir", pattern: /^(androidTest|testFixtures)$/, languages: JVM, source: "Android / Gradle source sets" },
+  { part: "file", pattern: /\.(test|spec)\.[cm]?[jt]sx?$/, languages: JS, source: "Jest testMatch" },
   { part: "dir", pattern: /^__(tests|mocks)__$/, languages: JS, source: "Jest testMatch" },
   { part: "file", pattern: /_(spec|test)\.rb$/, languages: ["ruby"], source: "RSpec, Minitest" },
   { part: "dir", pattern: /^spec$/, languages: ["ruby"], source: "RSpec" },
@@ -51643,7 +51530,7 @@ var TEST_PATH_RULES = [
   { part: "dir", pattern: /(^|\.)Tests?$|\.(Unit|Integration)Tests$/, languages: ["csharp"], source: "xUnit/NUnit project naming" },
   { part: "file", pattern: /\wTests?\.swift$/, languages: ["swift"], source: "XCTest" },
   { part: "dir", pattern: /^Tests$/, languages: ["swift"], source: "SwiftPM layout" },
-  { part: "file", pattern: /_(unit)?tests?\.(c|cc|cpp|cxx)$/, languages: ["c", "cpp"], source: "GoogleTest / Chromium naming" }
+  { part: "file", pattern: /_(unit)?test\.(c|cc|cpp|cxx)$/, languages: ["c", "cpp"], source: "GoogleTest / Chromium naming" }
 ];
 function isTestPath(path) {
   const parts2 = path.split("/");
@@ -52135,6 +52022,9 @@ function notSourceReason(path, rule, size) {
   if (size !== void 0 && rule.maxFileBytes !== void 0 && size > rule.maxFileBytes) return "tooLarge";
   return void 0;
 }
+function isSourceFile(path, rule, size) {
+  return notSourceReason(path, rule, size) === void 0;
+}
 var DEFAULT_MAX_FILE_BYTES = 1 << 20;
 function selectSources(entries, opts = {}) {
   const rule = {
@@ -52151,10 +52041,6 @@ function selectSources(entries, opts = {}) {
     else sources.push({ entry, language: languageOf(entry.path) });
   }
   return { sources, skipped: skipped2 };
-}
-function selectNonSources(entries, opts = {}) {
-  const max = opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
-  return entries.filter((e) => !languageOf(e.path) && !isVendoredPath(e.path) && !isTestPath(e.path) && !(e.size !== void 0 && e.size > max));
 }
 
 // src/index/blob-terms.ts
@@ -52219,12 +52105,12 @@ function invertRows(rows, termCount) {
   }
   return { start: start2, doc, entry };
 }
-function invertFields(fieldNames, vocabulary, termIds, fields2) {
-  const F2 = fields2.length;
+function invertFields(fieldNames, vocabulary, termIds, fields) {
+  const F2 = fields.length;
   const T = vocabulary.length;
-  const D = F2 === 0 ? 0 : fields2[0].length.length;
+  const D = F2 === 0 ? 0 : fields[0].length.length;
   let bound = 0;
-  for (const r of fields2) bound += r.start[D];
+  for (const r of fields) bound += r.start[D];
   const docStart = new Uint32Array(D + 1);
   const docTerm = new Uint32Array(bound);
   const docTf = new Uint16Array(bound * F2);
@@ -52233,7 +52119,7 @@ function invertFields(fieldNames, vocabulary, termIds, fields2) {
   let u = 0;
   for (let d = 0; d < D; d++) {
     for (let f = 0; f < F2; f++) {
-      const { start: start2, term, tf } = fields2[f];
+      const { start: start2, term, tf } = fields[f];
       for (let e = start2[d], end = start2[d + 1]; e < end; e++) {
         const t = term[e];
         if (lastDoc[t] !== d) {
@@ -52255,7 +52141,7 @@ function invertFields(fieldNames, vocabulary, termIds, fields2) {
   }
   const fieldLength = new Uint32Array(D * F2);
   for (let f = 0; f < F2; f++) {
-    const { length } = fields2[f];
+    const { length } = fields[f];
     for (let d = 0; d < D; d++) fieldLength[d * F2 + f] = length[d];
   }
   return { fieldNames, vocabulary, termIds, docCount: D, postingStart: postings.start, postingDoc: postings.doc, postingTf, fieldLength };
@@ -52301,12 +52187,12 @@ var IndexBuilder = class {
    * @param fields term counts per field, same order and count as `fieldNames`.
    * @param lengths token count per field; defaults to the sum of each field's counts.
    */
-  add(fields2, lengths) {
+  add(fields, lengths) {
     const F2 = this.fieldNames.length;
-    if (fields2.length !== F2) throw new Error(`document has ${fields2.length} fields, index has ${F2}`);
+    if (fields.length !== F2) throw new Error(`document has ${fields.length} fields, index has ${F2}`);
     for (let f = 0; f < F2; f++) {
       const rows = this.rows[f];
-      const terms = fields2[f];
+      const terms = fields[f];
       rows.term.reserve(terms.size);
       rows.tf.reserve(terms.size);
       const termBuf = rows.term.buf;
@@ -52338,8 +52224,8 @@ var IndexBuilder = class {
   }
   /** Freezes the collected documents into typed arrays. The builder must not be reused. */
   build() {
-    const fields2 = this.rows.map((r) => ({ start: r.start.view(), term: r.term.view(), tf: r.tf.view(), length: r.length.view() }));
-    const index = invertFields(this.fieldNames, this.vocabulary, this.termIds, fields2);
+    const fields = this.rows.map((r) => ({ start: r.start.view(), term: r.term.view(), tf: r.tf.view(), length: r.length.view() }));
+    const index = invertFields(this.fieldNames, this.vocabulary, this.termIds, fields);
     this.rows.length = 0;
     return index;
   }
@@ -52431,30 +52317,25 @@ function isHeader(x) {
 
 // src/index/code-index.ts
 var FIELDS = ["path", "name", "body"];
-var FILE_SELECTIONS = ["source", "all"];
 var DEFAULT_INDEX_SETTINGS = {
   maxBodyWords: 1024,
   includeTests: false,
   maxFileBytes: 1 << 20,
   stem: false,
   maxFileWords: 0,
-  languages: [],
-  files: "source"
+  languages: []
 };
 var BLOB_FORMAT_VERSION = "v5";
-var INDEX_FORMAT_VERSION = "v8";
+var INDEX_FORMAT_VERSION = "v7";
 var digest = (parts2) => createHash4("sha1").update(JSON.stringify(parts2)).digest("hex").slice(0, 10);
 function blobSettingsKey(s) {
   return digest([BLOB_FORMAT_VERSION, s.maxBodyWords, s.includeTests, s.maxFileBytes, s.stem, s.maxFileWords]);
 }
 function settingsKey(s) {
-  const parts2 = [INDEX_FORMAT_VERSION, blobSettingsKey(s), [...s.languages].sort()];
-  if ((s.files ?? "source") !== "source") parts2.push(s.files);
-  return digest(parts2);
+  return digest([INDEX_FORMAT_VERSION, blobSettingsKey(s), [...s.languages].sort()]);
 }
 function indexFilePath(cacheDir, commit, s, level = "function") {
-  const suffix = level === "file" ? ".files" : level === "nonSource" ? ".nonsource" : "";
-  return join6(cacheDir, "index", `${commit}.${settingsKey(s)}${suffix}.bin`);
+  return join6(cacheDir, "index", `${commit}.${settingsKey(s)}${level === "file" ? ".files" : ""}.bin`);
 }
 function blobCacheDir(cacheDir, s) {
   return join6(cacheDir, `blobs-${blobSettingsKey(s)}`);
@@ -52469,7 +52350,7 @@ function bodyTerms(text, maxWords, stem) {
   const tokens = tokenize(cut2, { stem });
   return { body: [...counts(tokens)], bodyLength: tokens.length };
 }
-function buildCodeIndex(commit, settings, files, stats, nonSourceFiles) {
+function buildCodeIndex(commit, settings, files, stats) {
   const builder = new IndexBuilder(FIELDS);
   const fileBuilder = new IndexBuilder(FIELDS);
   const units = [];
@@ -52507,20 +52388,8 @@ function buildCodeIndex(commit, settings, files, stats, nonSourceFiles) {
     fileIndex: fileBuilder.build(),
     filePaths,
     fileOfUnit: Uint32Array.from(fileOf),
-    ...nonSourceFiles ? { nonSource: buildNonSourceIndex(nonSourceFiles, settings.stem) } : {},
     stats: { ...stats, units: units.length }
   };
-}
-function buildNonSourceIndex(files, stem) {
-  const builder = new IndexBuilder(FIELDS);
-  const paths = [];
-  for (const { path, text } of files) {
-    const pathTerms = counts(tokenize(path, { stem }));
-    const nameTerms = counts(tokenize(path.slice(path.lastIndexOf("/") + 1), { stem }));
-    builder.add([pathTerms, nameTerms, new Map(text.body)], [sumOf(pathTerms), sumOf(nameTerms), text.bodyLength]);
-    paths.push(path);
-  }
-  return { index: builder.build(), paths };
 }
 function cutBody(u, maxWords) {
   if (maxWords <= 0 || u.bodyLength <= maxWords) return u;
@@ -52551,7 +52420,6 @@ function saveCodeIndex(cacheDir, ci) {
   });
   const meta = { format: 1, commit: ci.commit, settings: ci.settings, paths, units: table, stats: ci.stats };
   writeIndexFile(indexFilePath(cacheDir, ci.commit, ci.settings, "file"), ci.fileIndex, { filePaths: ci.filePaths, fileOfUnit: [...ci.fileOfUnit] });
-  if (ci.nonSource) writeIndexFile(indexFilePath(cacheDir, ci.commit, ci.settings, "nonSource"), ci.nonSource.index, { paths: ci.nonSource.paths });
   const file = indexFilePath(cacheDir, ci.commit, ci.settings);
   writeIndexFile(file, ci.index, meta);
   return file;
@@ -52563,12 +52431,6 @@ function loadCodeIndex(cacheDir, commit, settings) {
   if (!fn2) return void 0;
   const files = readIndexFile(fileLevel, isFileLevelMeta);
   if (!files) return void 0;
-  const nonSourceFile = indexFilePath(cacheDir, commit, settings, "nonSource");
-  const nonSource = settings.files === "all" ? readIndexFile(nonSourceFile, isNonSourceMeta) : void 0;
-  if (settings.files === "all" && (!nonSource || nonSource.meta.paths.length !== nonSource.index.docCount)) {
-    if (nonSource) warnCorruptCacheFile(nonSourceFile);
-    return void 0;
-  }
   const { index, meta } = fn2;
   const { fileOfUnit, filePaths } = files.meta;
   if (meta.commit !== commit || settingsKey(meta.settings) !== settingsKey(settings) || meta.units.length !== index.docCount || filePaths.length !== files.index.docCount || fileOfUnit.length !== meta.units.length || !fileOfUnit.every((f) => f < filePaths.length)) {
@@ -52590,7 +52452,6 @@ function loadCodeIndex(cacheDir, commit, settings) {
     fileIndex: files.index,
     filePaths,
     fileOfUnit: Uint32Array.from(fileOfUnit),
-    ...nonSource ? { nonSource: { index: nonSource.index, paths: nonSource.meta.paths } } : {},
     stats: meta.stats
   };
 }
@@ -52599,9 +52460,6 @@ function isCodeIndexMeta(m) {
   if (!isRecord(m) || m.format !== 1 || typeof m.commit !== "string" || !isRecord(m.settings) || !isStringArray(m.settings.languages) || !isRecord(m.stats) || !isStringArray(m.paths)) return false;
   const paths = m.paths.length;
   return Array.isArray(m.units) && m.units.every((u) => Array.isArray(u) && u.length === 5 && isInt(u[0]) && u[0] < paths && UNIT_KINDS2.has(u[1]) && typeof u[2] === "string" && isInt(u[3]) && isInt(u[4]));
-}
-function isNonSourceMeta(m) {
-  return isRecord(m) && isStringArray(m.paths);
 }
 function isFileLevelMeta(m) {
   return isRecord(m) && isStringArray(m.filePaths) && isIntArray(m.fileOfUnit);
@@ -52751,7 +52609,6 @@ async function indexCommit(repo, commit, opts) {
     const { codeIndex, blobBytes } = await buildFromTree(repo, commit, settings, opts);
     saveCodeIndex(opts.cacheDir, codeIndex);
     const saved = [indexFilePath(opts.cacheDir, commit, settings), indexFilePath(opts.cacheDir, commit, settings, "file")];
-    if (codeIndex.nonSource) saved.push(indexFilePath(opts.cacheDir, commit, settings, "nonSource"));
     try {
       trimAfterBuild(opts.cacheDir, maxBytes, blobBytes + saved.reduce((s, f) => s + statSync4(f).size, 0), new Set(saved));
     } catch {
@@ -52816,44 +52673,13 @@ async function buildFromTree(repo, commit, settings, opts) {
   }
   opts.onProgress?.(total, total);
   const files = sources.filter((e) => unitsOf.has(e.path)).map((e) => ({ path: e.path, units: unitsOf.get(e.path) }));
-  const nonSource = settings.files === "all" ? await nonSourceTerms(repo, entries, settings, cache, opts.force === true) : void 0;
   const codeIndex = buildCodeIndex(commit, settings, files, {
     files: files.length,
     skipped: skipped2,
     parsedBlobs: pathsOfBlob.size,
     cachedBlobs: cache.hits
-  }, nonSource);
-  return { codeIndex, blobBytes: cache.bytesWritten };
-}
-async function nonSourceTerms(repo, entries, settings, cache, force) {
-  const chosen = selectNonSources(entries, settings);
-  const termsOf = /* @__PURE__ */ new Map();
-  const toRead = /* @__PURE__ */ new Set();
-  for (const e of chosen) {
-    if (termsOf.has(e.blob)) continue;
-    const hit = force ? void 0 : cache.get(`${e.blob}:text`);
-    if (hit) termsOf.set(e.blob, hit[0] ?? null);
-    else toRead.add(e.blob);
-  }
-  for await (const [blob, buf] of repo.readBlobs([...toRead])) {
-    if (buf === null) {
-      termsOf.set(blob, null);
-      continue;
-    }
-    if (isBinary(buf)) {
-      termsOf.set(blob, null);
-      cache.set(`${blob}:text`, []);
-      continue;
-    }
-    const u = fileUnit("", decodeSource(buf));
-    const terms = { kind: "file", qualifiedName: "", startLine: u.startLine, endLine: u.endLine, ...bodyTerms(u.text, settings.maxFileWords, settings.stem) };
-    termsOf.set(blob, terms);
-    cache.set(`${blob}:text`, [terms]);
-  }
-  return chosen.flatMap((e) => {
-    const text = termsOf.get(e.blob);
-    return text ? [{ path: e.path, text }] : [];
   });
+  return { codeIndex, blobBytes: cache.bytesWritten };
 }
 
 // src/llm-rerank/chat-model.ts
@@ -53101,7 +52927,7 @@ async function fitWindowPrompt(issue2, candidates, mode, style, budget, layout, 
   for (const d of documents) counts2.push(await counter.count(d, signal));
   const max = Math.max(MIN_CANDIDATE_TOKENS, budget.maxCandidateTokens);
   let fitted;
-  for (let round = 0; round < 3; round++) {
+  for (let round2 = 0; round2 < 3; round2++) {
     const cap = waterLevel(counts2, room, MIN_CANDIDATE_TOKENS, max);
     const codes = [];
     for (let i2 = 0; i2 < documents.length; i2++) codes.push(counts2[i2] <= cap ? documents[i2] : await cutToTokens(documents[i2], cap, counter, signal));
@@ -53695,62 +53521,10 @@ async function openChatModel(value, opts = {}) {
   return opts.cacheDir ? new CachedChatModel(model, join9(opts.cacheDir, "llm")) : model;
 }
 
-// src/ltr/model.ts
-import { readFileSync as readFileSync4 } from "node:fs";
-import { fileURLToPath } from "node:url";
-
-// src/retrieve/rollup.ts
-function moduleIdOf(path, qualifiedName) {
-  if (!qualifiedName) return path;
-  const dot = qualifiedName.indexOf(".");
-  return `${path}:${dot < 0 ? qualifiedName : qualifiedName.slice(0, dot)}`;
-}
-function rollUp(functions, limit = Infinity) {
-  const files = [];
-  const modules = [];
-  const seenFiles = /* @__PURE__ */ new Set();
-  const seenModules = /* @__PURE__ */ new Set();
-  for (const f of functions) {
-    if (files.length < limit && !seenFiles.has(f.path)) {
-      seenFiles.add(f.path);
-      files.push({ id: f.path, score: f.score, matchedTerms: f.matchedTerms });
-    }
-    const m = moduleIdOf(f.path, f.qualifiedName);
-    if (modules.length < limit && !seenModules.has(m)) {
-      seenModules.add(m);
-      modules.push({ id: m, score: f.score, matchedTerms: f.matchedTerms });
-    }
-    if (files.length >= limit && modules.length >= limit) break;
-  }
-  return { files, modules };
-}
-function functionlessFiles(fileOfUnit, fileCount) {
-  const has = new Uint8Array(fileCount);
-  for (let d = 0; d < fileOfUnit.length; d++) has[fileOfUnit[d]] = 1;
-  const out2 = [];
-  for (let f = 0; f < fileCount; f++) if (!has[f]) out2.push(f);
-  return Uint32Array.from(out2);
-}
-function mergeByScore(first2, second, limit) {
-  const out2 = [];
-  let i2 = 0, j = 0;
-  while (out2.length < limit && (i2 < first2.length || j < second.length)) {
-    if (j >= second.length || i2 < first2.length && first2[i2].score >= second[j].score) out2.push(first2[i2++]);
-    else out2.push(second[j++]);
-  }
-  return out2;
-}
-function insertAtLexicalRank(ranked, extra, pipelineScore, limit) {
-  const scores = ranked.map(pipelineScore);
-  const after = extra.map((e) => scores.reduce((k, s) => k + (s >= e.score ? 1 : 0), 0));
-  const out2 = [];
-  let j = 0;
-  for (let k = 0; k <= ranked.length && out2.length < limit; k++) {
-    while (j < extra.length && after[j] <= k && out2.length < limit) out2.push(extra[j++]);
-    if (k < ranked.length && out2.length < limit) out2.push(ranked[k]);
-  }
-  return out2;
-}
+// src/ltr/adapted-models.ts
+import { createHash as createHash10 } from "node:crypto";
+import { existsSync as existsSync7, readFileSync as readFileSync5 } from "node:fs";
+import { join as join14 } from "node:path";
 
 // src/ltr/features/registry.ts
 import { createHash as createHash6 } from "node:crypto";
@@ -54018,7 +53792,6 @@ var features6 = {
   changes: { doc: "ln(1 + commits changing the file)", normalise: "max", value: (r) => r.file ? Math.log1p(r.file.changes) : 0 },
   changeRecency: { doc: "recency of the file's last change, as `fixRecency`", normalise: "none", value: (r) => r.file?.changeRecency ?? 0 },
   messageSim: { doc: "SimiScore (Zhou, Zhang & Lo 2012) over earlier commit messages", normalise: "max", value: (r) => r.messages },
-  historyField: { doc: "BM25 of the issue against the messages of the 20 latest earlier commits that changed the file (history-expanded document)", normalise: "max", value: (r) => r.field },
   similarIssues: { doc: "SimiScore over a dataset's earlier issues (Ye et al. 2014 f3)", normalise: "max", value: (r) => r.issues }
 };
 var historyGroup = {
@@ -54026,12 +53799,11 @@ var historyGroup = {
   features: features6,
   prepare(ctx) {
     const { paths, history } = ctx;
-    const row = { file: void 0, messages: 0, issues: 0, field: 0 };
+    const row = { file: void 0, messages: 0, issues: 0 };
     return (i2) => {
       row.file = history.files?.get(paths[i2]);
       row.messages = history.messageScores?.get(paths[i2]) ?? 0;
       row.issues = history.similarIssues?.get(paths[i2]) ?? 0;
-      row.field = history.fieldScores?.get(paths[i2]) ?? 0;
       return row;
     };
   }
@@ -54042,9 +53814,9 @@ var features7 = {
   length: { doc: "ln(1 + lines) / ln 1000, at most 1", normalise: "none", value: (r) => r.unit.length },
   depth: { doc: "path depth / 10, at most 1", normalise: "none", value: (r) => r.file.depth },
   isTest: { doc: "1 for a test file (src/corpus/languages.ts)", normalise: "none", value: (r) => r.file.isTest },
-  isInit: { doc: "1 for `__init__.py`, `index.*`, `mod.rs` or a Rust crate root (`lib.rs`, `main.rs`)", normalise: "none", value: (r) => r.file.isInit },
+  isInit: { doc: "1 for `__init__.py`, `index.*` or `mod.rs`", normalise: "none", value: (r) => r.file.isInit },
   notFunction: { doc: "1 for a class or file document", normalise: "none", value: (r) => r.unit.notFunction },
-  isPrivate: { doc: "1 for a `_name` (not a dunder), or an unexported (lower-case) Go name", normalise: "none", value: (r) => r.unit.isPrivate },
+  isPrivate: { doc: "1 for a `_name` (not a dunder)", normalise: "none", value: (r) => r.unit.isPrivate },
   isDunder: { doc: "1 for a `__name__`", normalise: "none", value: (r) => r.unit.isDunder }
 };
 var shapeGroup = {
@@ -54059,12 +53831,111 @@ var shapeGroup = {
 var FEATURE_GROUPS = [lexicalGroup, fileGroup, callsGroup, signalsGroup, namesGroup, historyGroup, shapeGroup];
 var FEATURE_REGISTRY = FEATURE_GROUPS.flatMap((g) => Object.entries(g.features).map(([name2, f]) => ({ name: name2, group: g.name, doc: f.doc, normalise: f.normalise })));
 var FEATURES = FEATURE_REGISTRY.map((f) => f.name);
-var FEATURE_COMPUTATION_VERSION = 4;
+var FEATURE_COMPUTATION_VERSION = 3;
 function featureVersion(features8, computationVersion = FEATURE_COMPUTATION_VERSION) {
   const digest2 = createHash6("sha1").update(JSON.stringify(features8.map((f) => [f.name, f.group, f.normalise]))).digest("hex");
   return `${computationVersion}.${digest2.slice(0, 12)}`;
 }
 var FEATURE_VERSION = featureVersion(FEATURE_REGISTRY);
+
+// src/ltr/feature-bins.ts
+var MAX_BINS = 256;
+function binFeatures(x, rows, features8, maxBins = 32) {
+  if (!Number.isInteger(maxBins) || maxBins < 2 || maxBins > MAX_BINS) throw new IssuelocError(`bins per feature must be an integer in [2, ${MAX_BINS}], got ${maxBins}`);
+  if (x.length !== rows * features8) throw new IssuelocError(`feature matrix has ${x.length} values, expected ${rows} rows \xD7 ${features8} features`);
+  const bins = new Uint8Array(rows * features8);
+  const cuts = [];
+  const column = new Float32Array(rows);
+  for (let j = 0; j < features8; j++) {
+    for (let i2 = 0; i2 < rows; i2++) column[i2] = x[i2 * features8 + j];
+    column.sort();
+    const c = cutPoints(column, maxBins);
+    cuts.push(c);
+    for (let i2 = 0; i2 < rows; i2++) bins[i2 * features8 + j] = binOf(c, x[i2 * features8 + j]);
+  }
+  return { rows, features: features8, bins, cuts };
+}
+function cutPoints(sorted, maxBins) {
+  const n = sorted.length;
+  if (n === 0) return new Float64Array(0);
+  const max = sorted[n - 1];
+  const distinct = [];
+  for (let i2 = 0; i2 < n && distinct.length <= maxBins; i2++) if (i2 === 0 || sorted[i2] !== sorted[i2 - 1]) distinct.push(sorted[i2]);
+  if (distinct.length <= maxBins) return Float64Array.from(distinct.slice(0, -1));
+  const out2 = [];
+  for (let k = 1; k < maxBins; k++) {
+    const v = sorted[Math.ceil(k * n / maxBins) - 1];
+    if (v < max && (out2.length === 0 || v > out2[out2.length - 1])) out2.push(v);
+  }
+  return Float64Array.from(out2);
+}
+function binOf(cuts, v) {
+  let lo = 0;
+  let hi = cuts.length;
+  while (lo < hi) {
+    const mid = lo + hi >> 1;
+    if (v <= cuts[mid]) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+// src/ltr/model.ts
+import { readFileSync as readFileSync4 } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+// src/retrieve/rollup.ts
+function moduleIdOf(path, qualifiedName) {
+  if (!qualifiedName) return path;
+  const dot = qualifiedName.indexOf(".");
+  return `${path}:${dot < 0 ? qualifiedName : qualifiedName.slice(0, dot)}`;
+}
+function rollUp(functions, limit = Infinity) {
+  const files = [];
+  const modules = [];
+  const seenFiles = /* @__PURE__ */ new Set();
+  const seenModules = /* @__PURE__ */ new Set();
+  for (const f of functions) {
+    if (files.length < limit && !seenFiles.has(f.path)) {
+      seenFiles.add(f.path);
+      files.push({ id: f.path, score: f.score, matchedTerms: f.matchedTerms });
+    }
+    const m = moduleIdOf(f.path, f.qualifiedName);
+    if (modules.length < limit && !seenModules.has(m)) {
+      seenModules.add(m);
+      modules.push({ id: m, score: f.score, matchedTerms: f.matchedTerms });
+    }
+    if (files.length >= limit && modules.length >= limit) break;
+  }
+  return { files, modules };
+}
+function functionlessFiles(fileOfUnit, fileCount) {
+  const has = new Uint8Array(fileCount);
+  for (let d = 0; d < fileOfUnit.length; d++) has[fileOfUnit[d]] = 1;
+  const out2 = [];
+  for (let f = 0; f < fileCount; f++) if (!has[f]) out2.push(f);
+  return Uint32Array.from(out2);
+}
+function mergeByScore(first2, second, limit) {
+  const out2 = [];
+  let i2 = 0, j = 0;
+  while (out2.length < limit && (i2 < first2.length || j < second.length)) {
+    if (j >= second.length || i2 < first2.length && first2[i2].score >= second[j].score) out2.push(first2[i2++]);
+    else out2.push(second[j++]);
+  }
+  return out2;
+}
+function insertAtLexicalRank(ranked, extra, pipelineScore, limit) {
+  const scores = ranked.map(pipelineScore);
+  const after = extra.map((e) => scores.reduce((k, s) => k + (s >= e.score ? 1 : 0), 0));
+  const out2 = [];
+  let j = 0;
+  for (let k = 0; k <= ranked.length && out2.length < limit; k++) {
+    while (j < extra.length && after[j] <= k && out2.length < limit) out2.push(extra[j++]);
+    if (k < ranked.length && out2.length < limit) out2.push(ranked[k]);
+  }
+  return out2;
+}
 
 // src/metrics/ranking-metrics.ts
 var PAPER_METRICS = [
@@ -54089,6 +53960,115 @@ var DEFAULT_METRICS = [
   "Acc@10",
   "Acc@15"
 ];
+function parseMetric(name2) {
+  if (name2 === "RP" || name2 === "MRR" || name2 === "MAP") return { name: name2, kind: name2 };
+  const m = /^(P|H|R|Acc)@([1-9][0-9]*)$/.exec(name2);
+  if (!m) {
+    throw new IssuelocError(
+      `unknown metric '${name2}' (expected P@k, H@k, R@k, Acc@k, RP, MRR or MAP)`
+    );
+  }
+  return { name: name2, kind: m[1], k: Number(m[2]) };
+}
+
+// src/ltr/objective.ts
+var LEVELS2 = ["function", "module", "file"];
+function parseObjective(spec) {
+  const terms = spec.split(",").map((s) => s.trim()).filter(Boolean).map((part) => {
+    const m = /^(\w+):([^=]+)(?:=(.+))?$/.exec(part);
+    if (!m) throw new IssuelocError(`objective term '${part}' is not level:metric[=weight]`);
+    const level = m[1];
+    if (!LEVELS2.includes(level)) throw new IssuelocError(`objective term '${part}': unknown level '${m[1]}' (levels: ${LEVELS2.join(", ")})`);
+    const weight = m[3] === void 0 ? 1 : Number(m[3]);
+    if (!Number.isFinite(weight) || weight <= 0) throw new IssuelocError(`objective term '${part}': weight must be a positive number`);
+    return { level, metric: parseMetric(m[2]), weight };
+  });
+  if (terms.length === 0) throw new IssuelocError("objective is empty");
+  return terms;
+}
+function labelQuery(query) {
+  const keys = { function: query.ids, module: query.modules, file: query.paths };
+  const group = {};
+  const goldGroup = {};
+  const nGold = {};
+  for (const level of LEVELS2) {
+    const gold = new Set(query.gold[level]);
+    const ids = /* @__PURE__ */ new Map();
+    const g = new Int32Array(query.n);
+    const flags2 = [];
+    keys[level].forEach((key, i2) => {
+      let id = ids.get(key);
+      if (id === void 0) {
+        id = ids.size;
+        ids.set(key, id);
+        flags2.push(gold.has(key) ? 1 : 0);
+      }
+      g[i2] = id;
+    });
+    group[level] = g;
+    goldGroup[level] = Uint8Array.from(flags2);
+    nGold[level] = gold.size;
+  }
+  return { query, group, goldGroup, nGold };
+}
+function metricFromRanks(spec, ranks, nGold) {
+  if (nGold === 0) return null;
+  const k = spec.k ?? 0;
+  let within = 0;
+  while (within < ranks.length && ranks[within] <= (spec.kind === "RP" ? nGold : k)) within++;
+  switch (spec.kind) {
+    case "P":
+      return within / k;
+    case "H":
+      return within > 0 ? 1 : 0;
+    case "R":
+      return within / nGold;
+    case "Acc":
+      return within === Math.min(nGold, k) ? 1 : 0;
+    case "RP":
+      return within / nGold;
+    case "MRR":
+      return ranks.length > 0 ? 1 / ranks[0] : 0;
+    case "MAP": {
+      let sum = 0;
+      for (let i2 = 0; i2 < ranks.length; i2++) sum += (i2 + 1) / ranks[i2];
+      return sum / nGold;
+    }
+  }
+}
+function goldRanksByScore(q, scores, level) {
+  const g = q.group[level];
+  const goldGroup = q.goldGroup[level];
+  const G = goldGroup.length;
+  const best = new Float64Array(G).fill(-Infinity);
+  const bestAt = new Int32Array(G).fill(-1);
+  for (let i2 = 0; i2 < g.length; i2++) {
+    const id = g[i2];
+    if (scores[i2] > best[id] || bestAt[id] < 0) {
+      best[id] = scores[i2];
+      bestAt[id] = i2;
+    }
+  }
+  const ranks = [];
+  for (let a = 0; a < G; a++) {
+    if (!goldGroup[a]) continue;
+    let rank2 = 1;
+    for (let b = 0; b < G; b++) {
+      if (best[b] > best[a] || best[b] === best[a] && bestAt[b] < bestAt[a]) rank2++;
+    }
+    ranks.push(rank2);
+  }
+  return ranks.sort((x, y) => x - y);
+}
+function queryObjective(q, scores, objective) {
+  let total = 0;
+  const ranksOf = {};
+  for (const t of objective) {
+    const ranks = ranksOf[t.level] ??= goldRanksByScore(q, scores, t.level);
+    total += t.weight * (metricFromRanks(t.metric, ranks, q.nGold[t.level]) ?? 0);
+  }
+  return total;
+}
 
 // src/ltr/regression-tree.ts
 var MAX_TREE_DEPTH = 32;
@@ -54376,6 +54356,1672 @@ function orderByScore(scores) {
   return idx.sort((a, b) => scores[b] - scores[a] || a - b);
 }
 
+// src/ltr/tree-growth.ts
+function growTree(data, g, h, opts, out2) {
+  const F2 = data.features;
+  const { bins, cuts } = data;
+  const nBins = cuts.map((c) => c.length + 1);
+  const stride = Math.max(1, ...nBins);
+  const usable2 = [];
+  for (let j = 0; j < F2; j++) if (nBins[j] > 1 && (!opts.allowed || opts.allowed[j])) usable2.push(j);
+  const order = new Int32Array(data.rows);
+  for (let i2 = 0; i2 < data.rows; i2++) order[i2] = i2;
+  const scratch = new Int32Array(data.rows);
+  const builder = new TreeBuilder();
+  const minLeaf = Math.max(1, opts.minLeaf);
+  const l2 = opts.l2;
+  const histogramOf = (from, to) => histogram(order, from, to, bins, g, h, F2, stride);
+  const leaf = (from, to, G2, H2) => {
+    const v = H2 + l2 > 0 ? G2 / (H2 + l2) : 0;
+    for (let k = from; k < to; k++) out2[order[k]] = v;
+    return builder.leaf(v);
+  };
+  const grow = (from, to, G2, H2, depth, hist) => {
+    const n = to - from;
+    if (!hist || depth >= opts.maxDepth || n < 2 * minLeaf || H2 + l2 <= 0) return leaf(from, to, G2, H2);
+    const parentTerm = G2 * G2 / (H2 + l2);
+    let bestGain = 1e-12;
+    let bestJ = -1;
+    let bestB = -1;
+    let best = { G: 0, H: 0, n: 0 };
+    for (const j of usable2) {
+      let gl = 0;
+      let hl = 0;
+      let nl = 0;
+      const at = 3 * j * stride;
+      for (let b = 0; b < nBins[j] - 1; b++) {
+        gl += hist[at + 3 * b];
+        hl += hist[at + 3 * b + 1];
+        nl += hist[at + 3 * b + 2];
+        if (nl < minLeaf) continue;
+        if (n - nl < minLeaf) break;
+        const gr = G2 - gl;
+        const hr = H2 - hl;
+        if (hl + l2 <= 0 || hr + l2 <= 0) continue;
+        const gain = gl * gl / (hl + l2) + gr * gr / (hr + l2) - parentTerm;
+        if (gain > bestGain) {
+          bestGain = gain;
+          bestJ = j;
+          bestB = b;
+          best = { G: gl, H: hl, n: nl };
+        }
+      }
+    }
+    if (bestJ < 0) return leaf(from, to, G2, H2);
+    let l = from;
+    let r = 0;
+    for (let k = from; k < to; k++) {
+      const i2 = order[k];
+      if (bins[i2 * F2 + bestJ] <= bestB) order[l++] = i2;
+      else scratch[r++] = i2;
+    }
+    order.set(scratch.subarray(0, r), l);
+    const mid = from + best.n;
+    const node = builder.split(bestJ, cuts[bestJ][bestB]);
+    let leftHist;
+    let rightHist;
+    if (depth + 1 < opts.maxDepth) {
+      const leftSmaller = best.n <= n - best.n;
+      const small = leftSmaller ? histogramOf(from, mid) : histogramOf(mid, to);
+      for (let a = 0; a < hist.length; a++) hist[a] -= small[a];
+      [leftHist, rightHist] = leftSmaller ? [small, hist] : [hist, small];
+    }
+    const left = grow(from, mid, best.G, best.H, depth + 1, leftHist);
+    const right = grow(mid, to, G2 - best.G, H2 - best.H, depth + 1, rightHist);
+    builder.setChildren(node, left, right);
+    return node;
+  };
+  let G = 0;
+  let H = 0;
+  for (let i2 = 0; i2 < data.rows; i2++) {
+    G += g[i2];
+    H += h[i2];
+  }
+  grow(0, data.rows, G, H, 0, opts.maxDepth > 0 ? histogramOf(0, data.rows) : void 0);
+  return builder.build();
+}
+function histogram(order, from, to, bins, g, h, F2, stride) {
+  const hist = new Float64Array(3 * F2 * stride);
+  for (let k = from; k < to; k++) {
+    const i2 = order[k];
+    const gi = g[i2];
+    const hi = h[i2];
+    const row = i2 * F2;
+    for (let j = 0; j < F2; j++) {
+      const at = 3 * (j * stride + bins[row + j]);
+      hist[at] += gi;
+      hist[at + 1] += hi;
+      hist[at + 2]++;
+    }
+  }
+  return hist;
+}
+
+// src/ltr/lambdamart.ts
+var LAMBDAMART_DEFAULTS = { trees: 100, maxDepth: 2, learningRate: 0.1, minLeaf: 20, l2: 1, maxBins: 32 };
+function levelLabels(q, level) {
+  const group = q.group[level];
+  const gold = q.goldGroup[level];
+  return Uint8Array.from(group, (g) => gold[g]);
+}
+function fitLambdaMart(queries, level, opts = {}) {
+  const o = lambdaMartSettings(opts);
+  const F2 = FEATURES.length;
+  const used = queries.map((q) => ({ q, labels: levelLabels(q, level) })).filter(({ labels: labels2 }) => {
+    let gold = 0;
+    for (const y of labels2) gold += y;
+    return gold > 0 && gold < labels2.length;
+  });
+  if (used.length === 0) throw new IssuelocError(`no training query has both gold and other candidates at the ${level} level`);
+  const offsets = new Int32Array(used.length + 1);
+  used.forEach(({ q }, k) => {
+    offsets[k + 1] = offsets[k] + q.query.n;
+  });
+  const rows = offsets[used.length];
+  const x = new Float32Array(rows * F2);
+  const labels = new Uint8Array(rows);
+  used.forEach(({ q, labels: y }, k) => {
+    x.set(q.query.features, offsets[k] * F2);
+    labels.set(y, offsets[k]);
+  });
+  const init2 = new Float64Array(F2);
+  const start2 = opts.init ?? (!opts.features || opts.features.includes("pipeline") ? { pipeline: 1 } : {});
+  for (const [name2, w] of Object.entries(start2)) init2[FEATURES.indexOf(name2)] = w ?? 0;
+  const scores = opts.start ? opts.start(x, rows) : scoreRows(x, rows, init2);
+  const binned = binFeatures(x, rows, F2, o.maxBins);
+  const allowed = new Uint8Array(F2).fill(opts.features ? 0 : 1);
+  for (const f of opts.features ?? []) allowed[FEATURES.indexOf(f)] = 1;
+  const lambda = new Float64Array(rows);
+  const weight = new Float64Array(rows);
+  const step = new Float64Array(rows);
+  const orders = used.map(({ q }) => Int32Array.from({ length: q.query.n }, (_, i2) => i2));
+  const gradients = () => {
+    let ndcg2 = 0;
+    for (let k = 0; k < used.length; k++) {
+      const a = offsets[k];
+      const b = offsets[k + 1];
+      ndcg2 += lambdaGradients(scores.subarray(a, b), labels.subarray(a, b), orders[k], lambda.subarray(a, b), weight.subarray(a, b));
+    }
+    return ndcg2 / used.length;
+  };
+  const initialNdcg = gradients();
+  let ndcg = initialNdcg;
+  const trees = [];
+  for (let t = 0; t < o.trees; t++) {
+    const tree = growTree(binned, lambda, weight, { maxDepth: o.maxDepth, minLeaf: o.minLeaf, l2: o.l2, allowed }, step);
+    trees.push(tree);
+    for (let i2 = 0; i2 < rows; i2++) scores[i2] += o.learningRate * step[i2];
+    ndcg = gradients();
+  }
+  return { init: init2, ensemble: new TreeEnsemble(o.learningRate, trees), initialNdcg, ndcg };
+}
+function lambdaGradients(scores, labels, order, lambda, weight) {
+  const n = scores.length;
+  for (let k = 1; k < n; k++) {
+    const i2 = order[k];
+    let m = k - 1;
+    while (m >= 0 && (scores[order[m]] < scores[i2] || scores[order[m]] === scores[i2] && order[m] > i2)) {
+      order[m + 1] = order[m];
+      m--;
+    }
+    order[m + 1] = i2;
+  }
+  const discount = new Float64Array(n);
+  let gold = 0;
+  let dcg = 0;
+  for (let r = 0; r < n; r++) {
+    const i2 = order[r];
+    discount[i2] = 1 / Math.log2(r + 2);
+    if (labels[i2]) {
+      gold++;
+      dcg += discount[i2];
+    }
+  }
+  lambda.fill(0);
+  weight.fill(0);
+  if (gold === 0 || gold === n) return gold === 0 ? 0 : 1;
+  let maxDcg = 0;
+  for (let r = 0; r < gold; r++) maxDcg += 1 / Math.log2(r + 2);
+  const invMax = 1 / maxDcg;
+  const top = scores[order[0]];
+  const others = new Int32Array(n - gold);
+  const otherExp = new Float64Array(n - gold);
+  const otherDiscount = new Float64Array(n - gold);
+  const otherLambda = new Float64Array(n - gold);
+  const otherWeight = new Float64Array(n - gold);
+  for (let j = 0, m = 0; j < n; j++) {
+    if (labels[j]) continue;
+    others[m] = j;
+    otherExp[m] = Math.exp(top - scores[j]);
+    otherDiscount[m++] = discount[j];
+  }
+  for (let i2 = 0; i2 < n; i2++) {
+    if (!labels[i2]) continue;
+    const ei = Math.exp(scores[i2] - top);
+    const di = discount[i2];
+    let li = 0;
+    let wi = 0;
+    for (let m = 0; m < others.length; m++) {
+      const delta = Math.abs(di - otherDiscount[m]) * invMax;
+      const rho = 1 / (1 + ei * otherExp[m]);
+      const l = delta * rho;
+      const w = l * (1 - rho);
+      li += l;
+      wi += w;
+      otherLambda[m] -= l;
+      otherWeight[m] += w;
+    }
+    lambda[i2] = li;
+    weight[i2] = wi;
+  }
+  for (let m = 0; m < others.length; m++) {
+    lambda[others[m]] = otherLambda[m];
+    weight[others[m]] = otherWeight[m];
+  }
+  return dcg / maxDcg;
+}
+function lambdaMartSettings(opts) {
+  const o = { ...LAMBDAMART_DEFAULTS };
+  for (const k of Object.keys(o)) if (opts[k] !== void 0) o[k] = opts[k];
+  if (!Number.isInteger(o.trees) || o.trees < 0) throw new IssuelocError(`trees must be a whole number \u2265 0, got ${o.trees}`);
+  if (!Number.isInteger(o.maxDepth) || o.maxDepth < 1) throw new IssuelocError(`tree depth must be a whole number \u2265 1, got ${o.maxDepth}`);
+  if (!(o.learningRate > 0) || !Number.isFinite(o.learningRate)) throw new IssuelocError(`learning rate must be a positive number, got ${o.learningRate}`);
+  if (!Number.isInteger(o.minLeaf) || o.minLeaf < 1) throw new IssuelocError(`min leaf must be a whole number \u2265 1, got ${o.minLeaf}`);
+  if (!(o.l2 >= 0)) throw new IssuelocError(`l2 must be a number \u2265 0, got ${o.l2}`);
+  return o;
+}
+
+// src/history/similar-issues.ts
+import { createHash as createHash7 } from "node:crypto";
+var SimilarIssues = class {
+  /**
+   * @param issues the dataset (issues with an unknown time, NaN, are left out).
+   * @param top similar issues summed per query (default 50).
+   */
+  constructor(issues, top = 50) {
+    this.issues = issues;
+    this.top = top;
+    this.index = new CosineIndex(issues.map((i2) => tokenize(i2.text)));
+  }
+  issues;
+  top;
+  index;
+  earlierThan(time) {
+    const mark = new Uint8Array(this.issues.length);
+    for (let i2 = 0; i2 < this.issues.length; i2++) mark[i2] = this.issues[i2].time < time ? 1 : 0;
+    return mark;
+  }
+  /**
+   * SimiScore of each file for an issue reported at `time` (ms since the epoch).
+   * @returns path → score (absent = 0); empty when no earlier issue is similar.
+   */
+  scores(text, time) {
+    const hits = this.index.similar(tokenize(text), this.top, { within: this.index.collection(this.earlierThan(time)) });
+    return simiScore(hits, (i2) => this.issues[i2].files);
+  }
+  /**
+   * A digest (hex) of everything {@link scores} reads for an issue reported at `time`: the
+   * earlier issues' ids, times, texts and files, in the dataset's order. Equal digests give equal
+   * scores; feature caches key on it.
+   */
+  digestBefore(time) {
+    this.digests ??= this.issues.map((i2) => createHash7("sha1").update(JSON.stringify([i2.id, i2.time, i2.text, i2.files])).digest());
+    const h = createHash7("sha1").update(String(this.top));
+    const mark = this.earlierThan(time);
+    this.digests.forEach((d, k) => {
+      if (mark[k] === 1) h.update(d);
+    });
+    return h.digest("hex");
+  }
+  digests;
+};
+
+// src/ltr/feature-cache.ts
+import { createHash as createHash8 } from "node:crypto";
+import { join as join10 } from "node:path";
+var FEATURES_TAG = "feat.v2";
+function featureCacheKey(settings, featureVersion2 = FEATURE_VERSION) {
+  return createHash8("sha1").update(JSON.stringify([featureVersion2, FEATURES_TAG, INDEX_FORMAT_VERSION, DEFAULT_TITLE_WEIGHT, settings])).digest("hex").slice(0, 12);
+}
+var FeatureCache = class {
+  /**
+   * @param root the cache root folder.
+   * @param settings everything besides the features' version that changes the features (JSON-able).
+   * @param similarIssues the similar-issue evidence per repository (`owner/name`), when used:
+   *   each issue's entry is keyed by the earlier issues its score reads.
+   */
+  constructor(root, settings, similarIssues) {
+    this.similarIssues = similarIssues;
+    this.dir = join10(root, featureCacheKey(settings));
+  }
+  similarIssues;
+  dir;
+  fileOf(issue2) {
+    const similar = this.similarIssues?.(issue2.repo)?.digestBefore(issue2.created) ?? "";
+    const name2 = createHash8("sha1").update(JSON.stringify([issue2.repo, issue2.id, issue2.commit, issue2.text, similar])).digest("hex").slice(0, 20);
+    return join10(this.dir, `${name2}.json`);
+  }
+  /** The cached features of an issue (gold taken from the issue), or undefined (missing, or corrupt: then one warning line). */
+  get(issue2) {
+    const v = readCheckedJson(this.fileOf(issue2), FEATURES_TAG, isStoredQuery);
+    if (!v) return void 0;
+    const buf = Buffer.from(v.features, "base64");
+    const features8 = new Float32Array(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength));
+    return { ...v, features: features8, gold: issue2.gold };
+  }
+  /** Stores an issue's features (atomically). */
+  set(issue2, q) {
+    const { features: features8, gold: _gold, ...rest } = q;
+    const data = Buffer.from(features8.buffer, features8.byteOffset, features8.byteLength).toString("base64");
+    writeCheckedJson(this.fileOf(issue2), FEATURES_TAG, { ...rest, features: data }, { fsync: false });
+  }
+};
+function isStoredQuery(x) {
+  if (!isRecord(x) || typeof x.id !== "string" || typeof x.repo !== "string" || !isInt(x.n) || typeof x.features !== "string") return false;
+  const n = x.n;
+  return [x.ids, x.paths, x.modules].every((a) => isStringArray(a) && a.length === n) && Buffer.byteLength(x.features, "base64") === 4 * n * FEATURES.length && (x.otherFiles === void 0 || Array.isArray(x.otherFiles) && x.otherFiles.every((o) => isRecord(o) && typeof o.path === "string" && typeof o.score === "number"));
+}
+
+// src/retrieve/bm25f.ts
+function defaultBm25fParams(fieldCount) {
+  return { k1: 1.2, b: 0.75, delta: 1, weights: new Array(fieldCount).fill(1) };
+}
+var Bm25fScorer = class {
+  index;
+  params;
+  /** inverse of the per-field length norm, per document: w_f / (1 − b + b · len / avglen), D × F. */
+  fieldFactor;
+  scratch;
+  constructor(index, params = {}) {
+    const F2 = index.fieldNames.length;
+    this.index = index;
+    this.params = { ...defaultBm25fParams(F2), ...params };
+    if (this.params.weights.length !== F2) {
+      throw new Error(`BM25F needs ${F2} field weights (${index.fieldNames.join(", ")}), got ${this.params.weights.length}`);
+    }
+    const bs = typeof this.params.b === "number" ? new Array(F2).fill(this.params.b) : this.params.b;
+    const avg = averageFieldLengths(index);
+    const D = index.docCount;
+    this.fieldFactor = new Float32Array(D * F2);
+    for (let d = 0; d < D; d++) {
+      for (let f = 0; f < F2; f++) {
+        const norm = avg[f] > 0 ? 1 - bs[f] + bs[f] * index.fieldLength[d * F2 + f] / avg[f] : 1;
+        this.fieldFactor[d * F2 + f] = this.params.weights[f] / norm;
+      }
+    }
+    this.scratch = new Float32Array(D);
+  }
+  /** idf(t) = ln(1 + (N − df + 0.5) / (df + 0.5)). */
+  idf(termId) {
+    const { postingStart, docCount } = this.index;
+    return idfOf(postingStart[termId + 1] - postingStart[termId], docCount);
+  }
+  /**
+   * Scores every document for `query`.
+   * @returns a Float32Array of length docCount (0 for documents matching no query term). The
+   *   array is reused by the next call: copy it to keep it.
+   */
+  scoreAll(query) {
+    const { postingStart, postingDoc, postingTf, termIds } = this.index;
+    const F2 = this.index.fieldNames.length;
+    const { k1, delta } = this.params;
+    const scores = this.scratch;
+    scores.fill(0);
+    const factor = this.fieldFactor;
+    for (const [term, qw] of query) {
+      const t = termIds.get(term);
+      if (t === void 0 || qw <= 0) continue;
+      const w = qw * this.idf(t);
+      const end = postingStart[t + 1];
+      for (let p = postingStart[t]; p < end; p++) {
+        const d = postingDoc[p];
+        let tf = 0;
+        const base = p * F2;
+        const fb = d * F2;
+        for (let f = 0; f < F2; f++) tf += postingTf[base + f] * factor[fb + f];
+        if (tf > 0) scores[d] += w * ((k1 + 1) * tf / (k1 + tf) + delta);
+      }
+    }
+    return scores;
+  }
+};
+function idfOf(df, docCount) {
+  return Math.log(1 + (docCount - df + 0.5) / (df + 0.5));
+}
+function topK(scores, k) {
+  k = Math.min(Math.floor(k), scores.length);
+  if (!(k > 0)) return [];
+  let n = 0;
+  for (let d = 0; d < scores.length; d++) {
+    const s = scores[d];
+    if (s > 0) n++;
+    else if (s !== s) return topKByHeap(scores, k);
+  }
+  const out2 = [];
+  if (n <= k) {
+    for (let d = 0; d < scores.length; d++) if (scores[d] > 0) out2.push({ doc: d, score: scores[d] });
+  } else {
+    const positive = new Float64Array(n);
+    for (let d = 0, i2 = 0; d < scores.length; d++) if (scores[d] > 0) positive[i2++] = scores[d];
+    const kth = kthLargest(positive, k);
+    let atKth = k;
+    for (let d = 0; d < scores.length; d++) if (scores[d] > kth) atKth--;
+    for (let d = 0; d < scores.length; d++) {
+      const s = scores[d];
+      if (s > kth) out2.push({ doc: d, score: s });
+      else if (s === kth && atKth > 0) {
+        out2.push({ doc: d, score: s });
+        atKth--;
+      }
+    }
+  }
+  out2.sort((a, c) => c.score - a.score || a.doc - c.doc);
+  return out2;
+}
+function kthLargest(xs, k) {
+  let lo = 0, hi = xs.length - 1;
+  const want = k - 1;
+  for (; ; ) {
+    if (lo === hi) return xs[lo];
+    const a = xs[lo], b = xs[lo + hi >> 1], c = xs[hi];
+    const pivot = a < b ? b < c ? b : a < c ? c : a : a < c ? a : b < c ? c : b;
+    let gt = lo, i2 = lo, lt = hi;
+    while (i2 <= lt) {
+      const x = xs[i2];
+      if (x > pivot) {
+        xs[i2] = xs[gt];
+        xs[gt] = x;
+        gt++;
+        i2++;
+      } else if (x < pivot) {
+        xs[i2] = xs[lt];
+        xs[lt] = x;
+        lt--;
+      } else i2++;
+    }
+    if (want < gt) hi = gt - 1;
+    else if (want <= lt) return pivot;
+    else lo = lt + 1;
+  }
+}
+function topKByHeap(scores, k) {
+  const heapDoc = new Int32Array(k);
+  const heapScore = new Float64Array(k);
+  let size = 0;
+  const worse = (i2, j) => heapScore[i2] < heapScore[j] || heapScore[i2] === heapScore[j] && heapDoc[i2] > heapDoc[j];
+  const swap = (i2, j) => {
+    const d = heapDoc[i2];
+    heapDoc[i2] = heapDoc[j];
+    heapDoc[j] = d;
+    const s = heapScore[i2];
+    heapScore[i2] = heapScore[j];
+    heapScore[j] = s;
+  };
+  const siftDown = (i2) => {
+    for (; ; ) {
+      const l = 2 * i2 + 1, r = l + 1;
+      let m = i2;
+      if (l < size && worse(l, m)) m = l;
+      if (r < size && worse(r, m)) m = r;
+      if (m === i2) return;
+      swap(i2, m);
+      i2 = m;
+    }
+  };
+  for (let d = 0; d < scores.length; d++) {
+    const s = scores[d];
+    if (s <= 0) continue;
+    if (size < k) {
+      heapDoc[size] = d;
+      heapScore[size] = s;
+      let i2 = size++;
+      while (i2 > 0) {
+        const parent = i2 - 1 >> 1;
+        if (!worse(i2, parent)) break;
+        swap(i2, parent);
+        i2 = parent;
+      }
+    } else if (s > heapScore[0]) {
+      heapDoc[0] = d;
+      heapScore[0] = s;
+      siftDown(0);
+    }
+  }
+  const out2 = [];
+  for (let i2 = 0; i2 < size; i2++) out2.push({ doc: heapDoc[i2], score: heapScore[i2] });
+  out2.sort((a, c) => c.score - a.score || a.doc - c.doc);
+  return out2;
+}
+
+// src/corpus/names.ts
+function lastNamePart(qualifiedName) {
+  const i2 = qualifiedName.lastIndexOf(".");
+  return i2 < 0 ? qualifiedName : qualifiedName.slice(i2 + 1);
+}
+function fileStem(path) {
+  const base = path.slice(path.lastIndexOf("/") + 1);
+  const dot = base.lastIndexOf(".");
+  return dot > 0 ? base.slice(0, dot) : base;
+}
+
+// src/text/code-extensions.ts
+var CODE_EXTENSIONS = /* @__PURE__ */ new Set([
+  "py",
+  "pyi",
+  "pyx",
+  "pxd",
+  "java",
+  "kt",
+  "kts",
+  "scala",
+  "groovy",
+  "gradle",
+  "clj",
+  "js",
+  "jsx",
+  "mjs",
+  "cjs",
+  "ts",
+  "tsx",
+  "mts",
+  "cts",
+  "vue",
+  "svelte",
+  "go",
+  "rs",
+  "c",
+  "h",
+  "cc",
+  "cpp",
+  "cxx",
+  "c++",
+  "hpp",
+  "hh",
+  "hxx",
+  "inl",
+  "ipp",
+  "cs",
+  "fs",
+  "vb",
+  "rb",
+  "rake",
+  "php",
+  "swift",
+  "m",
+  "mm",
+  "lua",
+  "pl",
+  "pm",
+  "r",
+  "jl",
+  "sh",
+  "bash",
+  "dart",
+  "ex",
+  "exs",
+  "erl",
+  "hs",
+  "ml",
+  "mli",
+  "jsp"
+]);
+var JVM_EXTENSIONS = /* @__PURE__ */ new Set(["java", "kt", "kts", "scala", "groovy", "clj"]);
+var NON_MODULE_SUFFIXES = /* @__PURE__ */ new Set([
+  "com",
+  "org",
+  "net",
+  "io",
+  "edu",
+  "gov",
+  "dev",
+  "html",
+  "htm",
+  "md",
+  "rst",
+  "txt",
+  "json",
+  "yaml",
+  "yml",
+  "xml",
+  "cfg",
+  "ini",
+  "toml",
+  "lock",
+  "png",
+  "jpg",
+  "jpeg",
+  "gif",
+  "svg",
+  "pdf",
+  "zip",
+  "gz",
+  "tgz",
+  "tar",
+  "jar",
+  "war",
+  "whl",
+  "egg",
+  "log",
+  "csv",
+  "tsv",
+  "properties",
+  "pom",
+  "css",
+  "scss",
+  "exe",
+  "dll",
+  "so",
+  "dylib",
+  "bin"
+]);
+function extensionOf2(path) {
+  const slash = Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\"));
+  const dot = path.lastIndexOf(".");
+  return dot > slash + 1 ? path.slice(dot + 1).toLowerCase() : "";
+}
+
+// src/text/identifiers.ts
+var DOT = 46;
+var UNDERSCORE = 95;
+function forEachDottedWord(text, onWord) {
+  const n = text.length;
+  let i2 = 0;
+  while (i2 < n) {
+    const c = text.charCodeAt(i2);
+    if (c !== DOT && charClass(c) === 0) {
+      i2++;
+      continue;
+    }
+    let s = i2;
+    for (i2++; i2 < n; i2++) {
+      const d = text.charCodeAt(i2);
+      if (d !== DOT && charClass(d) === 0) break;
+    }
+    let e = i2;
+    while (s < e && text.charCodeAt(s) === DOT) s++;
+    while (e > s && text.charCodeAt(e - 1) === DOT) e--;
+    if (e > s) onWord(s, e);
+  }
+}
+function scanIdentifiers(text, onHit) {
+  forEachDottedWord(text, (s, e) => {
+    let dot = -1;
+    let candidate = false;
+    for (let i2 = s; i2 < e; i2++) {
+      const c = text.charCodeAt(i2);
+      if (c === DOT) {
+        if (dot < 0) dot = i2;
+        candidate = true;
+      } else {
+        const k = charClass(c);
+        if (k === 1 || k === 4) candidate = true;
+      }
+    }
+    if (!candidate) return;
+    if (dot < 0) {
+      const p = classifyRange(text, s, e);
+      if (p !== void 0) onHit(s, e, p);
+      return;
+    }
+    if (isDottedPathRange(text, s, e)) {
+      onHit(s, e, "dotted");
+      return;
+    }
+    let ps = s;
+    for (let i2 = s; i2 <= e; i2++) {
+      if (i2 < e && text.charCodeAt(i2) !== DOT) continue;
+      if (i2 > ps) {
+        const p = classifyRange(text, ps, i2);
+        if (p !== void 0) onHit(ps, i2, p);
+      }
+      ps = i2 + 1;
+    }
+  });
+}
+function classifyRange(text, s, e) {
+  while (s < e && text.charCodeAt(s) === UNDERSCORE) s++;
+  while (e > s && text.charCodeAt(e - 1) === UNDERSCORE) e--;
+  if (e - s < 2) return void 0;
+  let upper = 0;
+  let lower = 0;
+  let inner = false;
+  for (let i2 = s; i2 < e; i2++) {
+    const k = charClass(text.charCodeAt(i2));
+    if (k === 1) upper++;
+    else if (k === 2) lower++;
+    else if (k === 4) inner = true;
+  }
+  const k0 = charClass(text.charCodeAt(s));
+  if (k0 !== 1 && k0 !== 2) return void 0;
+  if (inner) {
+    if (upper > 0 && lower > 0) return void 0;
+    return upper > 0 ? "upperSnake" : "lowerSnake";
+  }
+  return isCamelRange(text, s, e, upper, lower) ? "camelCase" : void 0;
+}
+function isCamelRange(text, s, e, upper, lower) {
+  if (upper === 0 || lower === 0) return false;
+  if (charClass(text.charCodeAt(s)) !== 1) return true;
+  for (let i2 = s + 1; i2 < e; i2++) if (charClass(text.charCodeAt(i2)) !== 2) return true;
+  return false;
+}
+function isDottedPathRange(text, s, e) {
+  let ps = s;
+  let nParts = 0;
+  for (let i2 = s; i2 < e; i2++) {
+    if (text.charCodeAt(i2) !== DOT) continue;
+    if (!isIdentifierRange(text, ps, i2)) return false;
+    nParts++;
+    ps = i2 + 1;
+  }
+  if (nParts === 0 || ps >= e) return false;
+  let digits = true;
+  let upper = 0;
+  let lower = 0;
+  let other = false;
+  for (let i2 = ps; i2 < e; i2++) {
+    const k = charClass(text.charCodeAt(i2));
+    if (k !== 3) digits = false;
+    if (k === 1) upper++;
+    else if (k === 2) lower++;
+    else if (k !== 3) other = true;
+  }
+  if (digits) return true;
+  const k0 = charClass(text.charCodeAt(ps));
+  if (k0 === 3 || k0 === 0) return false;
+  if (k0 === 1 && lower > 0) return true;
+  return !other && k0 === 2 && isCamelRange(text, ps, e, upper, lower);
+}
+function isIdentifierRange(text, s, e) {
+  if (e <= s) return false;
+  const k0 = charClass(text.charCodeAt(s));
+  if (k0 === 0 || k0 === 3) return false;
+  for (let i2 = s + 1; i2 < e; i2++) if (charClass(text.charCodeAt(i2)) === 0) return false;
+  return true;
+}
+
+// src/text/mentions.ts
+var MAX_EXT = Math.max(...[...CODE_EXTENSIONS].map((x) => x.length));
+function isPathChar(c) {
+  return charClass(c) !== 0 || c === 46 || c === 45 || c === 47 || c === 92 || c === 126 || c === 43 || c === 64 || c === 36;
+}
+function normaliseFilePath(run3) {
+  let p = run3.replace(/\\/g, "/");
+  let e = p.length;
+  while (e > 0 && p.charCodeAt(e - 1) === 46) e--;
+  p = p.slice(0, e);
+  if (p.startsWith("//")) {
+    const m = /\/(?:blob|tree|raw|blame)\/[^/]+\/(.+)$/.exec(p);
+    if (m === null) return void 0;
+    p = m[1];
+  }
+  while (p.startsWith("./")) p = p.slice(2);
+  const ext = extensionOf2(p);
+  if (!CODE_EXTENSIONS.has(ext)) return void 0;
+  const base = p.slice(p.lastIndexOf("/") + 1, p.length - ext.length - 1);
+  for (let i2 = 0; i2 < base.length; i2++) {
+    const k = charClass(base.charCodeAt(i2));
+    if (k === 1 || k === 2) return p;
+  }
+  return void 0;
+}
+function forEachFilePath(text, onPath) {
+  const memo = /* @__PURE__ */ new Map();
+  const n = text.length;
+  let i2 = 0;
+  while (i2 < n) {
+    if (!isPathChar(text.charCodeAt(i2))) {
+      i2++;
+      continue;
+    }
+    const s = i2;
+    let lastDot = -1;
+    for (; i2 < n; i2++) {
+      const c = text.charCodeAt(i2);
+      if (!isPathChar(c)) break;
+      if (c === 46) lastDot = i2;
+    }
+    let e = i2;
+    while (e > s && text.charCodeAt(e - 1) === 46) e--;
+    if (e < i2) {
+      lastDot = -1;
+      for (let j = e - 1; j > s; j--) {
+        if (text.charCodeAt(j) === 46) {
+          lastDot = j;
+          break;
+        }
+      }
+    }
+    if (lastDot <= s || e - lastDot - 1 > MAX_EXT || !CODE_EXTENSIONS.has(text.slice(lastDot + 1, e).toLowerCase())) continue;
+    const run3 = text.slice(s, e);
+    let p = memo.get(run3);
+    if (p === void 0 && !memo.has(run3)) {
+      p = normaliseFilePath(run3);
+      memo.set(run3, p);
+    }
+    if (p !== void 0) onPath(p);
+  }
+}
+function findFilePaths(text) {
+  const seen = /* @__PURE__ */ new Set();
+  forEachFilePath(text, (p) => seen.add(p));
+  return [...seen];
+}
+var MAX_DOTTED_PARTS = 32;
+var MAX_NAME_CHARS = 256;
+var RECEIVERS = /* @__PURE__ */ new Set(["self", "this", "cls"]);
+function findDottedNames(text) {
+  const seen = /* @__PURE__ */ new Set();
+  forEachDottedWord(text, (s, e) => {
+    if (e - s > MAX_NAME_CHARS) return;
+    let ps = s;
+    let longPart = false;
+    let firstEnd = -1;
+    let lastStart = s;
+    let nParts = 0;
+    for (let i2 = s; i2 <= e; i2++) {
+      if (i2 < e && text.charCodeAt(i2) !== 46) continue;
+      if (i2 === ps || ++nParts > MAX_DOTTED_PARTS) return;
+      const k0 = charClass(text.charCodeAt(ps));
+      if (k0 === 0 || k0 === 3) return;
+      if (i2 - ps > 1) longPart = true;
+      if (firstEnd < 0) firstEnd = i2;
+      lastStart = ps;
+      ps = i2 + 1;
+    }
+    if (firstEnd === e || !longPart) return;
+    const last = text.slice(lastStart, e).toLowerCase();
+    if (CODE_EXTENSIONS.has(last) || NON_MODULE_SUFFIXES.has(last) || RECEIVERS.has(text.slice(s, firstEnd))) return;
+    seen.add(text.slice(s, e));
+  });
+  return [...seen];
+}
+var NOT_CALLS = /* @__PURE__ */ new Set(["if", "for", "while", "switch", "catch", "return", "elif", "and", "or", "not", "in", "with", "function", "sizeof", "typeof", "def", "fn", "func"]);
+function findCalledNames(text) {
+  const seen = /* @__PURE__ */ new Set();
+  let floor = 0;
+  for (let p = text.indexOf("("); p >= 0; p = text.indexOf("(", p + 1)) {
+    let s = p;
+    while (s > floor && isNameChar(text.charCodeAt(s - 1))) s--;
+    floor = p + 1;
+    let e = p;
+    while (s < e && text.charCodeAt(s) === 46) s++;
+    while (e > s && text.charCodeAt(e - 1) === 46) e--;
+    if (e === s || e - s > MAX_NAME_CHARS) continue;
+    const k0 = charClass(text.charCodeAt(s));
+    if (k0 === 3 || k0 === 0 && text.charCodeAt(s) !== 36) continue;
+    const name2 = text.slice(s, e);
+    if (!NOT_CALLS.has(name2)) seen.add(name2);
+  }
+  return [...seen];
+}
+function isNameChar(c) {
+  return charClass(c) !== 0 || c === 46 || c === 36;
+}
+function findInlineCodeNames(text) {
+  const names = /* @__PURE__ */ new Set();
+  const span = /(?<!`)`{1,2}([^`\n]{1,200})`{1,2}(?!`)/g;
+  const word = /[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*/g;
+  let m;
+  while ((m = span.exec(text)) !== null) {
+    for (const w of m[1].match(word) ?? []) {
+      names.add(w);
+      const dot = w.lastIndexOf(".");
+      if (dot >= 0) names.add(w.slice(dot + 1));
+    }
+  }
+  return [...names];
+}
+
+// src/retrieve/signals.ts
+var DEFAULT_SIGNAL_WEIGHTS = {
+  frameFile: 0.1,
+  frameFunction: 0.15,
+  mentionedFile: 0.1,
+  mentionedUnit: 0.15,
+  namedFunction: 0.075
+};
+var SignalResolver = class {
+  constructor(codeIndex, maxAmbiguous = 3) {
+    this.codeIndex = codeIndex;
+    this.maxAmbiguous = maxAmbiguous;
+    const { filePaths, units, fileOfUnit } = codeIndex;
+    this.splitPaths = filePaths.map((p) => p.split("/"));
+    filePaths.forEach((p, f) => {
+      const base = fileStem(p);
+      push(this.filesByBase, base, f);
+      if (base === "__init__" || base === "index" || base === "mod") {
+        const parts2 = p.split("/");
+        if (parts2.length >= 2) push(this.filesByBase, parts2[parts2.length - 2], f);
+      }
+    });
+    this.docsOfFile = filePaths.map(() => []);
+    units.forEach((u, d) => {
+      this.docsOfFile[fileOfUnit[d]].push(d);
+      if (u.qualifiedName) push(this.docsByName, lastNamePart(u.qualifiedName), d);
+    });
+  }
+  codeIndex;
+  maxAmbiguous;
+  filesByBase = /* @__PURE__ */ new Map();
+  docsOfFile;
+  docsByName = /* @__PURE__ */ new Map();
+  splitPaths;
+  moduleTrie;
+  /** Boosts of every document for an issue's signals. */
+  boosts(signals, weights = DEFAULT_SIGNAL_WEIGHTS) {
+    const D = this.codeIndex.units.length;
+    const boost = new Float32Array(D);
+    const reasons = /* @__PURE__ */ new Map();
+    const evidence = /* @__PURE__ */ new Map();
+    const fired2 = /* @__PURE__ */ new Map();
+    const fire = (name2, docs, why) => {
+      if (weights[name2] <= 0) return;
+      let set = fired2.get(name2);
+      if (!set) fired2.set(name2, set = /* @__PURE__ */ new Map());
+      for (const d of docs) if (!set.has(d)) set.set(d, why);
+    };
+    const firedFiles = /* @__PURE__ */ new Map();
+    const fireFile = (name2, f, why) => {
+      if (weights[name2] <= 0) return;
+      fire(name2, this.docsOfFile[f], why);
+      let set = firedFiles.get(name2);
+      if (!set) firedFiles.set(name2, set = /* @__PURE__ */ new Map());
+      if (!set.has(f)) set.set(f, why);
+    };
+    const { units } = this.codeIndex;
+    for (const frame of signals.frames) {
+      const files2 = frame.file ? this.resolvePath(frame.file) : frame.className ? this.resolveDotted(frame.className).files : [];
+      const why = frame.raw.length > 120 ? `${frame.raw.slice(0, 117)}...` : frame.raw;
+      for (const f of files2) fireFile("frameFile", f, why);
+      if (frame.function) {
+        const fn2 = lastNamePart(frame.function);
+        const candidates = files2.length > 0 ? files2.flatMap((f) => this.docsOfFile[f]) : [];
+        fire("frameFunction", candidates.filter((d) => lastNamePart(units[d].qualifiedName) === fn2), why);
+      }
+    }
+    for (const p of signals.filePaths) {
+      for (const f of this.resolvePath(p)) fireFile("mentionedFile", f, p);
+    }
+    for (const name2 of signals.dottedNames) {
+      const { files: files2, rest } = this.resolveDotted(name2);
+      for (const f of files2) {
+        fireFile("mentionedFile", f, name2);
+        if (rest) fire("mentionedUnit", this.docsOfFile[f].filter((d) => {
+          const q = units[d].qualifiedName;
+          return q === rest || q.startsWith(`${rest}.`) || rest.startsWith(`${q}.`);
+        }), name2);
+      }
+    }
+    const codeNames = /* @__PURE__ */ new Set();
+    for (const id of signals.identifiers) if (!id.includes(".")) codeNames.add(id);
+    for (const c of signals.calledNames) codeNames.add(lastNamePart(c));
+    for (const c of signals.inlineCode ?? []) if (!c.includes(".")) codeNames.add(c);
+    for (const name2 of codeNames) {
+      const docs = this.docsByName.get(name2);
+      if (docs && docs.length <= 20) fire("namedFunction", docs, name2);
+    }
+    for (const [name2, docs] of fired2) {
+      for (const [d, why] of docs) {
+        boost[d] += weights[name2];
+        const r = reasons.get(d);
+        if (r) {
+          r.push(name2);
+          evidence.get(d).push(why);
+        } else {
+          reasons.set(d, [name2]);
+          evidence.set(d, [why]);
+        }
+      }
+    }
+    const files = /* @__PURE__ */ new Map();
+    for (const [name2, set] of firedFiles) {
+      for (const [f, why] of set) {
+        const b = files.get(f);
+        if (b) {
+          b.boost += weights[name2];
+          b.reasons.push(name2);
+          b.evidence.push(why);
+        } else files.set(f, { boost: weights[name2], reasons: [name2], evidence: [why] });
+      }
+    }
+    return { boost, reasons, evidence, files };
+  }
+  /** File documents that a written path names (longest component-wise suffix match). */
+  resolvePath(written2) {
+    const parts2 = written2.replace(/\\/g, "/").split("/").filter((p) => p && p !== ".");
+    if (parts2.length === 0) return [];
+    const candidates = this.filesByBase.get(fileStem(parts2[parts2.length - 1])) ?? [];
+    let best = 0;
+    let bestFiles = [];
+    for (const f of candidates) {
+      const mine2 = this.splitPaths[f];
+      if (mine2[mine2.length - 1] !== parts2[parts2.length - 1]) continue;
+      let n = 1;
+      while (n < parts2.length && n < mine2.length && mine2[mine2.length - 1 - n] === parts2[parts2.length - 1 - n]) n++;
+      if (n > best) {
+        best = n;
+        bestFiles = [f];
+      } else if (n === best) bestFiles.push(f);
+    }
+    if (best === 1 && bestFiles.length > this.maxAmbiguous) return [];
+    return bestFiles;
+  }
+  /**
+   * Files that a dotted name names (`django.db.models.query.QuerySet` → django/db/models/query.py,
+   * rest `QuerySet`): the longest prefix of the name that ends a file's module path (its folders
+   * and file name without extension; the folders alone for `__init__`, `index` and `mod` files).
+   * Among the files whose module path ends with the most parts of that prefix, all are returned
+   * (in file order); a prefix matched by one part only counts when it is the whole prefix (the
+   * name's first part) and names at most `maxAmbiguous` files.
+   *
+   * Cost: at most {@link MAX_DOTTED_PARTS}² lookups in a trie of the module paths read backwards
+   * (built on first use), whatever the repository's size; a name of more parts names nothing.
+   */
+  resolveDotted(name2) {
+    const parts2 = name2.split(".").filter(Boolean);
+    if (parts2.length > MAX_DOTTED_PARTS) return { files: [], rest: "" };
+    const trie = this.moduleTrie ??= this.buildModuleTrie();
+    for (let i2 = parts2.length; i2 >= 1; i2--) {
+      let node = 0;
+      let n = 0;
+      while (n < i2) {
+        const child = trie.edges.get(`${node}/${parts2[i2 - 1 - n]}`);
+        if (child === void 0) break;
+        node = child;
+        n++;
+      }
+      if (n === 0) continue;
+      const files = trie.files[node];
+      if (n === 1 && (files.length > this.maxAmbiguous || i2 > 1)) continue;
+      return { files: files.slice(), rest: parts2.slice(i2).join(".") };
+    }
+    return { files: [], rest: "" };
+  }
+  /**
+   * The module paths of the files as a trie read backwards (`django/db/models/query.py` →
+   * query, models, db, django): node 0 is the root, `edges` maps `${node}/${part}` to a child,
+   * `files[node]` lists (in file order) the files whose module path ends with that node's parts.
+   */
+  buildModuleTrie() {
+    const edges = /* @__PURE__ */ new Map();
+    const files = [[]];
+    this.splitPaths.forEach((segments, f) => {
+      const base = fileStem(segments[segments.length - 1]);
+      const last = base === "__init__" || base === "index" || base === "mod" ? segments.length - 2 : segments.length - 1;
+      let node = 0;
+      for (let k = last; k >= 0; k--) {
+        const part = k === segments.length - 1 ? base : segments[k];
+        const key = `${node}/${part}`;
+        let child = edges.get(key);
+        if (child === void 0) {
+          child = files.length;
+          edges.set(key, child);
+          files.push([]);
+        }
+        node = child;
+        files[node].push(f);
+      }
+    });
+    return { edges, files };
+  }
+};
+function push(m, k, v) {
+  const list = m.get(k);
+  if (list) list.push(v);
+  else m.set(k, [v]);
+}
+
+// src/retrieve/whole-files.ts
+var PATH = FIELDS.indexOf("path");
+var NAME = FIELDS.indexOf("name");
+var BODY = FIELDS.indexOf("body");
+var WholeFileScorer = class {
+  /**
+   * @param files the function-less file-level documents (ascending).
+   * @param params the function-level BM25F+ parameters (field weights in `FIELDS` order).
+   */
+  constructor(codeIndex, files, params) {
+    this.codeIndex = codeIndex;
+    this.params = params;
+    const F2 = FIELDS.length;
+    const { fieldLength } = codeIndex.fileIndex;
+    const avg = averageFieldLengths(codeIndex.index);
+    const bs = typeof params.b === "number" ? new Array(F2).fill(params.b) : params.b;
+    this.at = new Int32Array(codeIndex.filePaths.length).fill(-1);
+    this.factor = new Float32Array(files.length * F2);
+    files.forEach((file, i2) => {
+      this.at[file] = i2;
+      const pathLength = fieldLength[file * F2 + PATH];
+      const lengths = [];
+      lengths[PATH] = pathLength;
+      lengths[NAME] = fieldLength[file * F2 + NAME];
+      lengths[BODY] = pathLength;
+      for (let f = 0; f < F2; f++) {
+        const norm = avg[f] > 0 ? 1 - bs[f] + bs[f] * lengths[f] / avg[f] : 1;
+        this.factor[i2 * F2 + f] = params.weights[f] / norm;
+      }
+    });
+    this.scores = new Float32Array(files.length);
+  }
+  codeIndex;
+  params;
+  at;
+  /** Per function-less file and field: w_f / (1 − b_f + b_f · len_f / avglen_f) of its document. */
+  factor;
+  scores;
+  /** Score of each function-less file, in the order given to the constructor (a reused array). */
+  scoreAll(query) {
+    const F2 = FIELDS.length;
+    const { fileIndex, index } = this.codeIndex;
+    const { postingStart, postingDoc, postingTf, termIds } = fileIndex;
+    const { k1, delta } = this.params;
+    const scores = this.scores;
+    scores.fill(0);
+    if (scores.length === 0) return scores;
+    for (const [term, qw] of query) {
+      const t = termIds.get(term);
+      if (t === void 0 || qw <= 0) continue;
+      const ft = index.termIds.get(term);
+      const df = ft === void 0 ? 0 : index.postingStart[ft + 1] - index.postingStart[ft];
+      const w = qw * idfOf(df, index.docCount);
+      for (let p = postingStart[t], end = postingStart[t + 1]; p < end; p++) {
+        const i2 = this.at[postingDoc[p]];
+        if (i2 < 0) continue;
+        const inPath = postingTf[p * F2 + PATH];
+        const tf = inPath * (this.factor[i2 * F2 + PATH] + this.factor[i2 * F2 + BODY]) + postingTf[p * F2 + NAME] * this.factor[i2 * F2 + NAME];
+        if (tf > 0) scores[i2] += w * ((k1 + 1) * tf / (k1 + tf) + delta);
+      }
+    }
+    return scores;
+  }
+};
+
+// src/retrieve/annotate.ts
+function annotateItems(localizer, query, perItem, levels, functionless) {
+  if (perItem <= 0) return;
+  const fileOf = localizer.codeIndex.fileOfUnit;
+  const memo = /* @__PURE__ */ new Map();
+  for (const { items, wholeFile, sourceOf } of levels) {
+    for (const it of items) {
+      const source = sourceOf(it.id);
+      if (!source) {
+        const bare = functionless.get(it.id);
+        if (!bare) continue;
+        it.matchedTerms = localizer.matchedFileTerms(bare.file, query, perItem);
+        if (bare.signals) {
+          it.signals = bare.signals;
+          it.evidence = bare.evidence;
+        }
+        continue;
+      }
+      if (wholeFile) {
+        it.matchedTerms = localizer.matchedFileTerms(fileOf[source.doc], query, perItem);
+      } else {
+        let t = memo.get(source.doc);
+        if (!t) memo.set(source.doc, t = localizer.matchedTerms(source.doc, query, perItem));
+        it.matchedTerms = t;
+      }
+      if (source.signals) {
+        it.signals = source.signals;
+        it.evidence = source.evidence;
+      }
+    }
+  }
+}
+
+// src/retrieve/localize.ts
+var DEFAULT_RANKING = {
+  bm25: { k1: 1.2, b: 0.75, delta: 0, weights: [3, 3, 1] },
+  filePrior: 1,
+  signals: {},
+  titleWeight: DEFAULT_TITLE_WEIGHT
+};
+var Localizer = class {
+  constructor(codeIndex, opts = {}) {
+    this.codeIndex = codeIndex;
+    this.index = codeIndex.index;
+    this.units = codeIndex.units;
+    const bm252 = { ...DEFAULT_RANKING.bm25, ...opts.bm25 };
+    this.scorer = new Bm25fScorer(codeIndex.index, bm252);
+    this.fileScorer = new Bm25fScorer(codeIndex.fileIndex, { ...bm252, ...opts.fileBm25 });
+    this.filePrior = opts.filePrior ?? DEFAULT_RANKING.filePrior;
+    this.titleWeight = opts.titleWeight ?? DEFAULT_RANKING.titleWeight;
+    this.combined = new Float32Array(codeIndex.index.docCount);
+    const sig = opts.signals ?? DEFAULT_RANKING.signals;
+    this.signalWeights = sig === false ? void 0 : { ...DEFAULT_SIGNAL_WEIGHTS, ...sig };
+    this.resolver = this.signalWeights ? new SignalResolver(codeIndex) : void 0;
+    this.functionless = functionlessFiles(codeIndex.fileOfUnit, codeIndex.filePaths.length);
+    this.functionlessAt = new Int32Array(codeIndex.filePaths.length).fill(-1);
+    this.functionless.forEach((f, i2) => {
+      this.functionlessAt[f] = i2;
+    });
+    this.functionlessScores = new Float32Array(this.functionless.length);
+    this.wholeFiles = new WholeFileScorer(codeIndex, this.functionless, this.scorer.params);
+  }
+  codeIndex;
+  scorer;
+  fileScorer;
+  filePrior;
+  combined;
+  signalWeights;
+  resolver;
+  titleWeight;
+  /** Function-less file-level documents, and each file's place in that list (−1: has functions). */
+  functionless;
+  functionlessAt;
+  functionlessScores;
+  wholeFiles;
+  index;
+  units;
+  /**
+   * The query of an issue text for this index: tokenized and stemmed like the index, title
+   * tokens weighted by the ranking's `titleWeight` (`queryTermsOf`).
+   */
+  queryOf(text) {
+    return queryTermsOf(text, { stem: this.codeIndex.settings.stem, titleWeight: this.titleWeight });
+  }
+  /**
+   * Scores of every function-level document: BM25F+, fused with the file prior, normalised so
+   * the best scores 1 when a prior or signals are used, plus the signal boosts. Reused array.
+   * `functionless`: the function-less files with a positive score on the same scale (their
+   * function part, file part and file-level boosts, see {@link Localizer}; a named one may score
+   * above 1), best first. `reasons` and `evidence`: the signals that raised a document and what
+   * in the issue fired each (`SignalBoosts`).
+   */
+  scoreAll(query, signals) {
+    const fn2 = this.scorer.scoreAll(query);
+    const useSignals = signals !== void 0 && this.signalWeights !== void 0;
+    const bare = this.functionless;
+    const bareScores = this.functionlessScores;
+    bareScores.set(this.wholeFiles.scoreAll(query));
+    if (this.filePrior <= 0 && !useSignals) return { scores: fn2, functionless: this.scoredFunctionless() };
+    const out2 = this.combined;
+    const fileOf = this.codeIndex.fileOfUnit;
+    if (this.filePrior > 0) {
+      const file = this.fileScorer.scoreAll(query);
+      const a = 1 / maxOf(fn2, 1);
+      const c = this.filePrior / maxOf(file, 1);
+      for (let d = 0; d < fn2.length; d++) out2[d] = fn2[d] * a + file[fileOf[d]] * c;
+      for (let i2 = 0; i2 < bare.length; i2++) bareScores[i2] = bareScores[i2] * a + file[bare[i2]] * c;
+    } else {
+      out2.set(fn2);
+    }
+    if (!useSignals) return { scores: out2, functionless: this.scoredFunctionless() };
+    const top = maxOf(out2, 1);
+    for (let d = 0; d < out2.length; d++) out2[d] /= top;
+    for (let i2 = 0; i2 < bare.length; i2++) bareScores[i2] /= top;
+    const { boost, reasons, evidence, files } = this.resolver.boosts(signals, this.signalWeights);
+    for (let d = 0; d < out2.length; d++) out2[d] += boost[d];
+    const why = /* @__PURE__ */ new Map();
+    for (const [f, b] of files) {
+      const i2 = this.functionlessAt[f];
+      if (i2 < 0) continue;
+      bareScores[i2] += b.boost;
+      why.set(f, b);
+    }
+    return { scores: out2, reasons, evidence, functionless: this.scoredFunctionless(why) };
+  }
+  /** The function-less files with a positive score, best first (ties: path order). */
+  scoredFunctionless(why) {
+    const out2 = [];
+    const bare = this.functionless;
+    for (let i2 = 0; i2 < bare.length; i2++) {
+      const score = this.functionlessScores[i2];
+      if (!(score > 0)) continue;
+      const w = why?.get(bare[i2]);
+      out2.push(w ? { file: bare[i2], score, signals: w.reasons, evidence: w.evidence } : { file: bare[i2], score });
+    }
+    return out2.sort((x, y) => y.score - x.score || x.file - y.file);
+  }
+  /**
+   * @param query issue terms with weights (see `queryTermsOf` in src/retrieve/query.ts).
+   * @returns rankings; empty lists when no query term occurs in the index.
+   */
+  localize(query, opts = {}) {
+    const top = opts.top ?? 10;
+    const depth = Math.max(top, opts.depth ?? Math.max(2e3, 50 * top));
+    const perItem = opts.matchedTermsPerItem ?? 8;
+    const { scores, reasons, evidence, functionless = [] } = this.scoreAll(query, opts.signals);
+    const hits = topK(scores, depth);
+    const seen = /* @__PURE__ */ new Set();
+    const paths = /* @__PURE__ */ new Set();
+    const moduleIds = /* @__PURE__ */ new Set();
+    const ranked = [];
+    for (const h of hits) {
+      if (ranked.length >= top && paths.size >= top && moduleIds.size >= top) break;
+      const u = this.units[h.doc];
+      const id = unitId(u);
+      if (seen.has(id)) continue;
+      seen.add(id);
+      paths.add(u.path);
+      moduleIds.add(moduleIdOf(u.path, u.qualifiedName));
+      ranked.push({ id, path: u.path, qualifiedName: u.qualifiedName, score: h.score, doc: h.doc });
+    }
+    const rolled = rollUp(ranked, top);
+    const { modules } = rolled;
+    const bareOf = /* @__PURE__ */ new Map();
+    const bareItems = functionless.slice(0, top).map((s) => {
+      const id = this.codeIndex.filePaths[s.file];
+      bareOf.set(id, s);
+      return s.signals ? { id, score: s.score, signals: s.signals, evidence: s.evidence } : { id, score: s.score };
+    });
+    const files = mergeByScore(rolled.files, bareItems, top);
+    const functions = ranked.slice(0, top).map((r) => ({ id: r.id, score: r.score }));
+    if (perItem > 0) {
+      const bestDoc = /* @__PURE__ */ new Map();
+      for (const r of ranked) {
+        if (!bestDoc.has(r.path)) bestDoc.set(r.path, r.doc);
+        const m = moduleIdOf(r.path, r.qualifiedName);
+        if (!bestDoc.has(m)) bestDoc.set(m, r.doc);
+        if (!bestDoc.has(r.id)) bestDoc.set(r.id, r.doc);
+      }
+      const sourceOf = (id) => {
+        const doc = bestDoc.get(id);
+        return doc === void 0 ? void 0 : { doc, signals: reasons?.get(doc), evidence: evidence?.get(doc) };
+      };
+      annotateItems(this, query, perItem, [
+        { items: functions, wholeFile: false, sourceOf },
+        { items: files, wholeFile: true, sourceOf },
+        { items: modules, wholeFile: false, sourceOf }
+      ], bareOf);
+    }
+    return { files, modules, functions, matchedQueryTerms: this.matchedQueryTerms(query) };
+  }
+  /** How many distinct terms of `query` occur in the function- or file-level index (0: nothing can match). */
+  matchedQueryTerms(query) {
+    let present = 0;
+    for (const t of query.keys()) if (this.index.termIds.has(t) || this.codeIndex.fileIndex.termIds.has(t)) present++;
+    return present;
+  }
+  /** The query terms found in function-level document `doc`, highest idf first (binary search in postings). */
+  matchedTerms(doc, query, limit) {
+    return termsInDoc(this.scorer, doc, query, limit);
+  }
+  /** The query terms found in file-level document `file`, highest file-level idf first. */
+  matchedFileTerms(file, query, limit) {
+    return termsInDoc(this.fileScorer, file, query, limit);
+  }
+};
+function termsInDoc(scorer, doc, query, limit) {
+  const { postingStart, postingDoc, termIds } = scorer.index;
+  const found = [];
+  for (const term of query.keys()) {
+    const t = termIds.get(term);
+    if (t === void 0) continue;
+    let lo = postingStart[t], hi = postingStart[t + 1] - 1;
+    while (lo <= hi) {
+      const mid = lo + hi >> 1;
+      const d = postingDoc[mid];
+      if (d === doc) {
+        found.push({ term, idf: scorer.idf(t) });
+        break;
+      }
+      if (d < doc) lo = mid + 1;
+      else hi = mid - 1;
+    }
+  }
+  found.sort((a, b) => b.idf - a.idf || (a.term < b.term ? -1 : 1));
+  return found.slice(0, limit).map((f) => f.term);
+}
+function unitId(u) {
+  return u.qualifiedName ? `${u.path}:${u.qualifiedName}` : u.path;
+}
+function maxOf(xs, fallback) {
+  let m = 0;
+  for (let i2 = 0; i2 < xs.length; i2++) if (xs[i2] > m) m = xs[i2];
+  return m > 0 ? m : fallback;
+}
+
+// src/ltr/doc-scores.ts
+var DocFieldScorer = class {
+  constructor(index, params = {}) {
+    this.index = index;
+    this.fields = index.fieldNames.length;
+    this.params = { ...defaultBm25fParams(this.fields), ...params };
+    this.avg = averageFieldLengths(index);
+    const b = this.params.b;
+    this.bs = typeof b === "number" ? new Array(this.fields).fill(b) : [...b];
+    this.norm = new Float64Array(this.fields);
+  }
+  index;
+  params;
+  avg;
+  bs;
+  norm;
+  fields;
+  /** The query's terms that occur in the index, each with qw · idf. */
+  prepare(query) {
+    const { termIds, postingStart, docCount } = this.index;
+    const out2 = [];
+    for (const [term, qw] of query) {
+      const t = termIds.get(term);
+      if (t === void 0 || qw <= 0) continue;
+      const df = postingStart[t + 1] - postingStart[t];
+      out2.push({ termId: t, weight: qw * Math.log(1 + (docCount - df + 0.5) / (df + 0.5)) });
+    }
+    return out2;
+  }
+  /**
+   * Scores document `doc`: out[0] = BM25F+, out[1 + f] = BM25 of field f alone.
+   * @param out an array of at least 1 + fields numbers, overwritten.
+   */
+  score(doc, terms, out2) {
+    const { postingStart, postingDoc, postingTf, fieldLength } = this.index;
+    const F2 = this.fields;
+    const { k1, delta, weights } = this.params;
+    out2.fill(0, 0, F2 + 1);
+    const norm = this.norm;
+    for (let f = 0; f < F2; f++) {
+      norm[f] = this.avg[f] > 0 ? 1 - this.bs[f] + this.bs[f] * fieldLength[doc * F2 + f] / this.avg[f] : 1;
+    }
+    for (const { termId, weight } of terms) {
+      let lo = postingStart[termId], hi = postingStart[termId + 1] - 1;
+      let p = -1;
+      while (lo <= hi) {
+        const mid = lo + hi >>> 1;
+        const d = postingDoc[mid];
+        if (d === doc) {
+          p = mid;
+          break;
+        }
+        if (d < doc) lo = mid + 1;
+        else hi = mid - 1;
+      }
+      if (p < 0) continue;
+      let tf = 0;
+      for (let f = 0; f < F2; f++) {
+        const raw = postingTf[p * F2 + f];
+        if (raw === 0) continue;
+        const tff = raw / norm[f];
+        tf += weights[f] * tff;
+        out2[1 + f] += weight * ((k1 + 1) * tff / (k1 + tff));
+      }
+      if (tf > 0) out2[0] += weight * ((k1 + 1) * tf / (k1 + tf) + delta);
+    }
+  }
+};
+
+// src/ltr/features/issue-queries.ts
+function codeTermsOf(text, stem) {
+  const q = /* @__PURE__ */ new Map();
+  for (const m of text.matchAll(/[A-Za-z_][A-Za-z0-9_]*/g)) {
+    const w = m[0];
+    if (!/[a-z0-9]_[a-zA-Z0-9]|[a-z][A-Z]|[A-Za-z][0-9]/.test(w)) continue;
+    const toks = tokenize(w, { stem });
+    if (toks.length > 0) q.set(toks[0], (q.get(toks[0]) ?? 0) + 1);
+  }
+  return q;
+}
+function titleTermsOf(text, stem) {
+  return queryTermsOf(titleOf(text), { stem, titleWeight: 0 });
+}
+
+// src/ltr/features/shapes.ts
+var CandidateShapes = class {
+  constructor(codeIndex) {
+    this.codeIndex = codeIndex;
+  }
+  codeIndex;
+  files = [];
+  units = [];
+  candidates = [];
+  /** The shapes of function-level document `d` and of its file. */
+  of(d) {
+    return this.candidates[d] ??= { unit: this.unit(d), file: this.file(this.codeIndex.fileOfUnit[d]) };
+  }
+  /** Path features of file-level document `f`. */
+  file(f) {
+    let shape = this.files[f];
+    if (!shape) {
+      const path = this.codeIndex.filePaths[f];
+      const base = fileStem(path);
+      shape = this.files[f] = {
+        depth: Math.min(1, (path.split("/").length - 1) / 10),
+        isTest: isTestPath(path) ? 1 : 0,
+        isInit: base === "__init__" || base === "index" || base === "mod" ? 1 : 0,
+        nameTokens: [...new Set(tokenize(base, { stem: this.codeIndex.settings.stem }))]
+      };
+    }
+    return shape;
+  }
+  /** Name and size features of function-level document `d`. */
+  unit(d) {
+    let shape = this.units[d];
+    if (!shape) {
+      const u = this.codeIndex.units[d];
+      const name2 = lastNamePart(u.qualifiedName);
+      const dunder = /^__\w+__$/.test(name2);
+      shape = this.units[d] = {
+        length: Math.min(1, Math.log1p(Math.max(0, u.endLine - u.startLine + 1)) / Math.log(1e3)),
+        notFunction: u.kind === "function" ? 0 : 1,
+        isDunder: dunder ? 1 : 0,
+        isPrivate: name2.startsWith("_") && !dunder ? 1 : 0,
+        nameTokens: name2 ? [...new Set(tokenize(name2, { stem: this.codeIndex.settings.stem }))] : [],
+        name: name2,
+        className: u.qualifiedName.includes(".") ? u.qualifiedName.slice(0, u.qualifiedName.indexOf(".")) : "",
+        nameTerm: -1
+      };
+      const whole = name2.length >= 3 ? tokenize(name2, { stem: this.codeIndex.settings.stem })[0] : void 0;
+      if (whole !== void 0) shape.nameTerm = this.codeIndex.index.termIds.get(whole) ?? -1;
+    }
+    return shape;
+  }
+};
+
+// src/ltr/features.ts
+var F = FEATURES.length;
+var GROUP_VALUES = FEATURE_GROUPS.map((g) => Object.values(g.features).map((f) => f.value));
+var MAX_NORMALISED = FEATURE_REGISTRY.flatMap((f, j) => f.normalise === "max" ? [j] : []);
+var OTHER_FILES = 100;
+var FeatureExtractor = class {
+  constructor(codeIndex, opts = {}) {
+    this.codeIndex = codeIndex;
+    const ranking = opts.ranking ?? {};
+    this.localizer = new Localizer(codeIndex, ranking);
+    this.depth = opts.depth ?? 200;
+    this.fnScorer = new DocFieldScorer(codeIndex.index, ranking.bm25);
+    this.fileScorer = new DocFieldScorer(codeIndex.fileIndex, ranking.fileBm25 ?? ranking.bm25);
+    const fields = codeIndex.index.fieldNames;
+    this.fieldAt = { path: fields.indexOf("path"), name: fields.indexOf("name"), body: fields.indexOf("body") };
+    this.shapes = new CandidateShapes(codeIndex);
+    const sig = ranking.signals;
+    this.allSignalsOn = sig !== void 0 && sig !== false && Object.keys(ALL_SIGNALS).every((k) => (sig[k] ?? 0) > 0);
+  }
+  codeIndex;
+  localizer;
+  depth;
+  fnScorer;
+  fileScorer;
+  resolver;
+  allSignalsOn;
+  /** Position of the path, name and body fields in the index (−1 when absent). */
+  fieldAt;
+  shapes;
+  /** Per file-level document, its best pipeline score (reused across queries). */
+  fileBest;
+  /**
+   * The top `depth` distinct functions of the pipeline for an issue, with their features
+   * ({@link FEATURES} columns, each group of src/ltr/features/registry.ts in turn).
+   * @param issue the issue's terms (`queryTermsOf`, stemmed like the index), signals
+   *   (`extractIssueSignals`) and text.
+   * @param history history evidence of the query's base commit, if any.
+   */
+  extract(issue2, history = {}) {
+    const { signals } = issue2;
+    const query = this.localizer.queryOf(issue2.text);
+    const { units } = this.codeIndex;
+    const pipeline = this.localizer.scoreAll(query, signals);
+    const { docs, ids, pipelineScores } = this.candidates(pipeline.scores);
+    const otherFiles = this.otherFiles(pipeline.scores, pipeline.functionless ?? [], docs);
+    const paths = docs.map((d) => units[d].path);
+    const modules = docs.map((d) => moduleIdOf(units[d].path, units[d].qualifiedName));
+    const { reasons, evidence } = this.allSignalsOn && pipeline.reasons && pipeline.evidence ? { reasons: pipeline.reasons, evidence: pipeline.evidence } : (this.resolver ??= new SignalResolver(this.codeIndex)).boosts(signals, ALL_SIGNALS);
+    const candidateSignals = /* @__PURE__ */ new Map();
+    const candidateEvidence = /* @__PURE__ */ new Map();
+    docs.forEach((d, i2) => {
+      const why = reasons.get(d);
+      if (!why) return;
+      candidateSignals.set(i2, why);
+      candidateEvidence.set(i2, evidence.get(d));
+    });
+    const { stem } = this.codeIndex.settings;
+    const features8 = featureMatrix({
+      codeIndex: this.codeIndex,
+      fnScorer: this.fnScorer,
+      fileScorer: this.fileScorer,
+      fieldAt: this.fieldAt,
+      shapes: this.shapes,
+      issue: issue2,
+      query,
+      codeQuery: codeTermsOf(issue2.text, stem),
+      titleQuery: titleTermsOf(issue2.text, stem),
+      docs,
+      paths,
+      modules,
+      pipelineScores,
+      reasons,
+      history
+    });
+    return {
+      query,
+      docs: Int32Array.from(docs),
+      ids,
+      paths,
+      modules,
+      pipelineScores: Float32Array.from(pipelineScores),
+      features: features8,
+      signals: candidateSignals,
+      evidence: candidateEvidence,
+      otherFiles
+    };
+  }
+  /** The best `depth` distinct functions (by {@link unitId}) of the pipeline's scores, best first. */
+  candidates(scores) {
+    const { units } = this.codeIndex;
+    const seen = /* @__PURE__ */ new Set();
+    const docs = [];
+    const ids = [];
+    const pipelineScores = [];
+    for (const h of topK(scores, this.depth * 2)) {
+      const id = unitId(units[h.doc]);
+      if (seen.has(id)) continue;
+      seen.add(id);
+      docs.push(h.doc);
+      ids.push(id);
+      pipelineScores.push(h.score);
+      if (docs.length >= this.depth) break;
+    }
+    return { docs, ids, pipelineScores };
+  }
+  /**
+   * The best files by pipeline score (a file's best function, or its own score when it has no
+   * function) that hold none of the candidates: one pass over the scores, O(documents).
+   */
+  otherFiles(scores, functionless, candidates) {
+    const { fileOfUnit, filePaths } = this.codeIndex;
+    const best = this.fileBest ??= new Float32Array(filePaths.length);
+    best.fill(0);
+    for (let d = 0; d < scores.length; d++) if (scores[d] > best[fileOfUnit[d]]) best[fileOfUnit[d]] = scores[d];
+    const bare = /* @__PURE__ */ new Map();
+    for (const s of functionless) {
+      best[s.file] = s.score;
+      bare.set(s.file, s);
+    }
+    for (const d of candidates) best[fileOfUnit[d]] = 0;
+    return topK(best, OTHER_FILES).filter((h) => h.score > 0).map((h) => {
+      const b = bare.get(h.doc);
+      return b?.signals ? { file: h.doc, score: h.score, signals: b.signals, evidence: b.evidence } : { file: h.doc, score: h.score };
+    });
+  }
+};
+function featureMatrix(ctx) {
+  const n = ctx.docs.length;
+  const x = new Float32Array(n * F);
+  let column = 0;
+  FEATURE_GROUPS.forEach((g, k) => {
+    const values = GROUP_VALUES[k];
+    const rowOf = g.prepare(ctx);
+    for (let i2 = 0; i2 < n; i2++) {
+      const row = rowOf(i2);
+      const at = i2 * F + column;
+      for (let j = 0; j < values.length; j++) x[at + j] = values[j](row);
+    }
+    column += values.length;
+  });
+  for (const c of MAX_NORMALISED) normaliseColumn(x, n, c);
+  return x;
+}
+function normaliseColumn(x, n, c) {
+  let m = 0;
+  for (let i2 = 0; i2 < n; i2++) if (x[i2 * F + c] > m) m = x[i2 * F + c];
+  if (m <= 0) return;
+  for (let i2 = 0; i2 < n; i2++) x[i2 * F + c] /= m;
+}
+
+// src/ltr/labelled-issues.ts
+import { join as join12 } from "node:path";
+
 // src/repo/git.ts
 import { existsSync as existsSync5 } from "node:fs";
 import { resolve as resolvePath } from "node:path";
@@ -54478,8 +56124,8 @@ var BatchSession = class {
   parser;
   stderr = "";
   request(names) {
-    const promises3 = names.map(() => new Promise((resolve6, reject) => {
-      this.waiting.push({ resolve: resolve6, reject });
+    const promises3 = names.map(() => new Promise((resolve7, reject) => {
+      this.waiting.push({ resolve: resolve7, reject });
     }));
     this.setHeld(true);
     this.proc.stdin.write(names.join("\n") + "\n");
@@ -54488,8 +56134,8 @@ var BatchSession = class {
   end() {
     if (this.dead) return Promise.resolve();
     this.setHeld(true);
-    return new Promise((resolve6) => {
-      this.proc.once("close", () => resolve6());
+    return new Promise((resolve7) => {
+      this.proc.once("close", () => resolve7());
       this.proc.stdin.end();
     });
   }
@@ -54909,415 +56555,180 @@ var GitRepo = class _GitRepo {
   }
 };
 
-// src/text/identifiers.ts
-var DOT = 46;
-var UNDERSCORE = 95;
-function forEachDottedWord(text, onWord) {
-  const n = text.length;
-  let i2 = 0;
-  while (i2 < n) {
-    const c = text.charCodeAt(i2);
-    if (c !== DOT && charClass(c) === 0) {
-      i2++;
-      continue;
-    }
-    let s = i2;
-    for (i2++; i2 < n; i2++) {
-      const d = text.charCodeAt(i2);
-      if (d !== DOT && charClass(d) === 0) break;
-    }
-    let e = i2;
-    while (s < e && text.charCodeAt(s) === DOT) s++;
-    while (e > s && text.charCodeAt(e - 1) === DOT) e--;
-    if (e > s) onWord(s, e);
+// src/repo/mirrors.ts
+import { existsSync as existsSync6 } from "node:fs";
+import { join as join11 } from "node:path";
+function mirrorPath(mirrorsDir, ownerName) {
+  const [owner, name2] = ownerName.split("/");
+  if (!owner || !name2) return null;
+  for (const dir of [`${owner}+${name2}`, `swe-bench+${owner}__${name2}`]) {
+    const p = join11(mirrorsDir, dir, "repo");
+    if (existsSync6(p)) return p;
   }
-}
-function scanIdentifiers(text, onHit) {
-  forEachDottedWord(text, (s, e) => {
-    let dot = -1;
-    let candidate = false;
-    for (let i2 = s; i2 < e; i2++) {
-      const c = text.charCodeAt(i2);
-      if (c === DOT) {
-        if (dot < 0) dot = i2;
-        candidate = true;
-      } else {
-        const k = charClass(c);
-        if (k === 1 || k === 4) candidate = true;
-      }
-    }
-    if (!candidate) return;
-    if (dot < 0) {
-      const p = classifyRange(text, s, e);
-      if (p !== void 0) onHit(s, e, p);
-      return;
-    }
-    if (isDottedPathRange(text, s, e)) {
-      onHit(s, e, "dotted");
-      return;
-    }
-    let ps = s;
-    for (let i2 = s; i2 <= e; i2++) {
-      if (i2 < e && text.charCodeAt(i2) !== DOT) continue;
-      if (i2 > ps) {
-        const p = classifyRange(text, ps, i2);
-        if (p !== void 0) onHit(ps, i2, p);
-      }
-      ps = i2 + 1;
-    }
-  });
-}
-function classifyRange(text, s, e) {
-  while (s < e && text.charCodeAt(s) === UNDERSCORE) s++;
-  while (e > s && text.charCodeAt(e - 1) === UNDERSCORE) e--;
-  if (e - s < 2) return void 0;
-  let upper = 0;
-  let lower = 0;
-  let inner = false;
-  for (let i2 = s; i2 < e; i2++) {
-    const k = charClass(text.charCodeAt(i2));
-    if (k === 1) upper++;
-    else if (k === 2) lower++;
-    else if (k === 4) inner = true;
-  }
-  const k0 = charClass(text.charCodeAt(s));
-  if (k0 !== 1 && k0 !== 2) return void 0;
-  if (inner) {
-    if (upper > 0 && lower > 0) return void 0;
-    return upper > 0 ? "upperSnake" : "lowerSnake";
-  }
-  return isCamelRange(text, s, e, upper, lower) ? "camelCase" : void 0;
-}
-function isCamelRange(text, s, e, upper, lower) {
-  if (upper === 0 || lower === 0) return false;
-  if (charClass(text.charCodeAt(s)) !== 1) return true;
-  for (let i2 = s + 1; i2 < e; i2++) if (charClass(text.charCodeAt(i2)) !== 2) return true;
-  return false;
-}
-function isDottedPathRange(text, s, e) {
-  let ps = s;
-  let nParts = 0;
-  for (let i2 = s; i2 < e; i2++) {
-    if (text.charCodeAt(i2) !== DOT) continue;
-    if (!isIdentifierRange(text, ps, i2)) return false;
-    nParts++;
-    ps = i2 + 1;
-  }
-  if (nParts === 0 || ps >= e) return false;
-  let digits = true;
-  let upper = 0;
-  let lower = 0;
-  let other = false;
-  for (let i2 = ps; i2 < e; i2++) {
-    const k = charClass(text.charCodeAt(i2));
-    if (k !== 3) digits = false;
-    if (k === 1) upper++;
-    else if (k === 2) lower++;
-    else if (k !== 3) other = true;
-  }
-  if (digits) return true;
-  const k0 = charClass(text.charCodeAt(ps));
-  if (k0 === 3 || k0 === 0) return false;
-  if (k0 === 1 && lower > 0) return true;
-  return !other && k0 === 2 && isCamelRange(text, ps, e, upper, lower);
-}
-function isIdentifierRange(text, s, e) {
-  if (e <= s) return false;
-  const k0 = charClass(text.charCodeAt(s));
-  if (k0 === 0 || k0 === 3) return false;
-  for (let i2 = s + 1; i2 < e; i2++) if (charClass(text.charCodeAt(i2)) === 0) return false;
-  return true;
+  return null;
 }
 
-// src/text/code-extensions.ts
-var CODE_EXTENSIONS = /* @__PURE__ */ new Set([
-  "py",
-  "pyi",
-  "pyx",
-  "pxd",
-  "java",
-  "kt",
-  "kts",
-  "scala",
-  "groovy",
-  "gradle",
-  "clj",
-  "js",
-  "jsx",
-  "mjs",
-  "cjs",
-  "ts",
-  "tsx",
-  "mts",
-  "cts",
-  "vue",
-  "svelte",
-  "go",
-  "rs",
-  "c",
-  "h",
-  "cc",
-  "cpp",
-  "cxx",
-  "c++",
-  "hpp",
-  "hh",
-  "hxx",
-  "inl",
-  "ipp",
-  "cs",
-  "fs",
-  "vb",
-  "rb",
-  "rake",
-  "php",
-  "swift",
-  "m",
-  "mm",
-  "lua",
-  "pl",
-  "pm",
-  "r",
-  "jl",
-  "sh",
-  "bash",
-  "dart",
-  "ex",
-  "exs",
-  "erl",
-  "hs",
-  "ml",
-  "mli",
-  "jsp"
-]);
-var JVM_EXTENSIONS = /* @__PURE__ */ new Set(["java", "kt", "kts", "scala", "groovy", "clj"]);
-var NON_MODULE_SUFFIXES = /* @__PURE__ */ new Set([
-  "com",
-  "org",
-  "net",
-  "io",
-  "edu",
-  "gov",
-  "dev",
-  "html",
-  "htm",
-  "md",
-  "rst",
-  "txt",
-  "json",
-  "yaml",
-  "yml",
-  "xml",
-  "cfg",
-  "ini",
-  "toml",
-  "lock",
-  "png",
-  "jpg",
-  "jpeg",
-  "gif",
-  "svg",
-  "pdf",
-  "zip",
-  "gz",
-  "tgz",
-  "tar",
-  "jar",
-  "war",
-  "whl",
-  "egg",
-  "log",
-  "csv",
-  "tsv",
-  "properties",
-  "pom",
-  "css",
-  "scss",
-  "exe",
-  "dll",
-  "so",
-  "dylib",
-  "bin"
-]);
-function extensionOf2(path) {
-  const slash = Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\"));
-  const dot = path.lastIndexOf(".");
-  return dot > slash + 1 ? path.slice(dot + 1).toLowerCase() : "";
-}
-
-// src/text/mentions.ts
-var MAX_EXT = Math.max(...[...CODE_EXTENSIONS].map((x) => x.length));
-function isPathChar(c) {
-  return charClass(c) !== 0 || c === 46 || c === 45 || c === 47 || c === 92 || c === 126 || c === 43 || c === 64 || c === 36;
-}
-function normaliseFilePath(run3) {
-  let p = run3.replace(/\\/g, "/");
-  let e = p.length;
-  while (e > 0 && p.charCodeAt(e - 1) === 46) e--;
-  p = p.slice(0, e);
-  if (p.startsWith("//")) {
-    const m = /\/(?:blob|tree|raw|blame)\/[^/]+\/(.+)$/.exec(p);
-    if (m === null) return void 0;
-    p = m[1];
-  }
-  while (p.startsWith("./")) p = p.slice(2);
-  const ext = extensionOf2(p);
-  if (!CODE_EXTENSIONS.has(ext)) return void 0;
-  const base = p.slice(p.lastIndexOf("/") + 1, p.length - ext.length - 1);
-  for (let i2 = 0; i2 < base.length; i2++) {
-    const k = charClass(base.charCodeAt(i2));
-    if (k === 1 || k === 2) return p;
-  }
-  return void 0;
-}
-function forEachFilePath(text, onPath) {
-  const memo = /* @__PURE__ */ new Map();
-  const n = text.length;
-  let i2 = 0;
-  while (i2 < n) {
-    if (!isPathChar(text.charCodeAt(i2))) {
-      i2++;
+// src/dataset/patch.ts
+var HUNK_HEADER = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
+var DEV_NULL = "/dev/null";
+function unquote(path) {
+  if (!path.startsWith('"') || !path.endsWith('"') || path.length < 2) return path;
+  const bytes = [];
+  const body2 = path.slice(1, -1);
+  const simple = { n: 10, t: 9, r: 13, b: 8, f: 12, a: 7, v: 11, "\\": 92, '"': 34 };
+  for (let i2 = 0; i2 < body2.length; i2++) {
+    const c = body2[i2];
+    if (c !== "\\") {
+      bytes.push(...Buffer.from(c, "utf8"));
       continue;
     }
-    const s = i2;
-    let lastDot = -1;
-    for (; i2 < n; i2++) {
-      const c = text.charCodeAt(i2);
-      if (!isPathChar(c)) break;
-      if (c === 46) lastDot = i2;
+    const next = body2[i2 + 1] ?? "";
+    if (/[0-7]/.test(next)) {
+      const oct = /^[0-7]{1,3}/.exec(body2.slice(i2 + 1))[0];
+      bytes.push(parseInt(oct, 8));
+      i2 += oct.length;
+    } else {
+      bytes.push(simple[next] ?? next.charCodeAt(0));
+      i2 += 1;
     }
-    let e = i2;
-    while (e > s && text.charCodeAt(e - 1) === 46) e--;
-    if (e < i2) {
-      lastDot = -1;
-      for (let j = e - 1; j > s; j--) {
-        if (text.charCodeAt(j) === 46) {
-          lastDot = j;
-          break;
+  }
+  return Buffer.from(bytes).toString("utf8");
+}
+function headerPath(line, prefix) {
+  const raw = unquote(line.slice(4).split("	")[0]);
+  return raw.startsWith(prefix) ? raw.slice(2) : raw;
+}
+function parsePatch(text) {
+  return readPatch(text).files;
+}
+function readPatch(text) {
+  const lines = text.split(/\r?\n/);
+  const files = /* @__PURE__ */ new Map();
+  const pureRenames = [];
+  let renameFrom = null;
+  let renameTo = null;
+  let sectionHasHeader = false;
+  const endSection = () => {
+    if (renameFrom !== null && renameTo !== null && !sectionHasHeader) pureRenames.push({ from: renameFrom, to: renameTo });
+    renameFrom = renameTo = null;
+    sectionHasHeader = false;
+  };
+  let cur = null;
+  let i2 = 0;
+  while (i2 < lines.length) {
+    const line = lines[i2];
+    if (line.startsWith("diff --git ")) {
+      endSection();
+      i2 += 1;
+      continue;
+    }
+    if (line.startsWith("rename from ")) renameFrom = unquote(line.slice(12));
+    else if (line.startsWith("rename to ")) renameTo = unquote(line.slice(10));
+    if (line.startsWith("--- ") && i2 + 1 < lines.length && lines[i2 + 1].startsWith("+++ ")) {
+      sectionHasHeader = true;
+      const oldP = headerPath(line, "a/");
+      const newP = headerPath(lines[i2 + 1], "b/");
+      const key = oldP === DEV_NULL ? newP : oldP;
+      cur = files.get(key) ?? null;
+      if (!cur) {
+        cur = {
+          path: key,
+          oldPath: oldP === DEV_NULL ? null : oldP,
+          newPath: newP === DEV_NULL ? null : newP,
+          hunks: []
+        };
+        files.set(key, cur);
+      }
+      i2 += 2;
+      continue;
+    }
+    const m = HUNK_HEADER.exec(line);
+    if (m) {
+      if (!cur) throw new IssuelocError(`patch line ${i2 + 1}: hunk header before any '--- '/'+++ ' file header`);
+      const hunk = {
+        oldStart: Number(m[1]),
+        oldCount: m[2] === void 0 ? 1 : Number(m[2]),
+        newStart: Number(m[3]),
+        newCount: m[4] === void 0 ? 1 : Number(m[4]),
+        lines: []
+      };
+      const headerLine = i2 + 1;
+      i2 += 1;
+      let nOld = 0;
+      let nNew = 0;
+      while (nOld < hunk.oldCount || nNew < hunk.newCount) {
+        if (i2 >= lines.length) {
+          throw new IssuelocError(
+            `patch line ${headerLine}: hunk of ${cur.path} is truncated (read ${nOld}/${hunk.oldCount} old and ${nNew}/${hunk.newCount} new lines)`
+          );
         }
+        const l = lines[i2];
+        i2 += 1;
+        if (l.startsWith("\\")) continue;
+        const tag = l[0] === "-" || l[0] === "+" ? l[0] : " ";
+        if (tag === "-") nOld++;
+        else if (tag === "+") nNew++;
+        else {
+          nOld++;
+          nNew++;
+        }
+        hunk.lines.push({ tag, text: l.slice(1) });
       }
-    }
-    if (lastDot <= s || e - lastDot - 1 > MAX_EXT || !CODE_EXTENSIONS.has(text.slice(lastDot + 1, e).toLowerCase())) continue;
-    const run3 = text.slice(s, e);
-    let p = memo.get(run3);
-    if (p === void 0 && !memo.has(run3)) {
-      p = normaliseFilePath(run3);
-      memo.set(run3, p);
-    }
-    if (p !== void 0) onPath(p);
-  }
-}
-function findFilePaths(text) {
-  const seen = /* @__PURE__ */ new Set();
-  forEachFilePath(text, (p) => seen.add(p));
-  return [...seen];
-}
-var MAX_DOTTED_PARTS = 32;
-var MAX_NAME_CHARS = 256;
-var RECEIVERS = /* @__PURE__ */ new Set(["self", "this", "cls"]);
-function findDottedNames(text) {
-  const seen = /* @__PURE__ */ new Set();
-  forEachDottedWord(text, (s, e) => {
-    if (e - s > MAX_NAME_CHARS) return;
-    let ps = s;
-    let longPart = false;
-    let firstEnd = -1;
-    let lastStart = s;
-    let nParts = 0;
-    for (let i2 = s; i2 <= e; i2++) {
-      if (i2 < e && text.charCodeAt(i2) !== 46) continue;
-      if (i2 === ps || ++nParts > MAX_DOTTED_PARTS) return;
-      const k0 = charClass(text.charCodeAt(ps));
-      if (k0 === 0 || k0 === 3) return;
-      if (i2 - ps > 1) longPart = true;
-      if (firstEnd < 0) firstEnd = i2;
-      lastStart = ps;
-      ps = i2 + 1;
-    }
-    if (firstEnd === e || !longPart) return;
-    const last = text.slice(lastStart, e).toLowerCase();
-    if (CODE_EXTENSIONS.has(last) || NON_MODULE_SUFFIXES.has(last) || RECEIVERS.has(text.slice(s, firstEnd))) return;
-    seen.add(text.slice(s, e));
-  });
-  return [...seen];
-}
-var NOT_CALLS = /* @__PURE__ */ new Set(["if", "for", "while", "switch", "catch", "return", "elif", "and", "or", "not", "in", "with", "function", "sizeof", "typeof", "def", "fn", "func"]);
-function findCalledNames(text) {
-  const seen = /* @__PURE__ */ new Set();
-  let floor = 0;
-  for (let p = text.indexOf("("); p >= 0; p = text.indexOf("(", p + 1)) {
-    let s = p;
-    while (s > floor && isNameChar(text.charCodeAt(s - 1))) s--;
-    floor = p + 1;
-    let e = p;
-    while (s < e && text.charCodeAt(s) === 46) s++;
-    while (e > s && text.charCodeAt(e - 1) === 46) e--;
-    if (e === s || e - s > MAX_NAME_CHARS) continue;
-    const k0 = charClass(text.charCodeAt(s));
-    if (k0 === 3 || k0 === 0 && text.charCodeAt(s) !== 36) continue;
-    const name2 = text.slice(s, e);
-    if (!NOT_CALLS.has(name2)) seen.add(name2);
-  }
-  return [...seen];
-}
-function isNameChar(c) {
-  return charClass(c) !== 0 || c === 46 || c === 36;
-}
-function findInlineCodeNames(text) {
-  const names = /* @__PURE__ */ new Set();
-  const span = /(?<!`)`{1,2}([^`\n]{1,200})`{1,2}(?!`)/g;
-  const word = /[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*/g;
-  let m;
-  while ((m = span.exec(text)) !== null) {
-    for (const w of m[1].match(word) ?? []) {
-      names.add(w);
-      const dot = w.lastIndexOf(".");
-      if (dot >= 0) names.add(w.slice(dot + 1));
-    }
-  }
-  return [...names];
-}
-function findScopedNames(text) {
-  const seen = /* @__PURE__ */ new Set();
-  const n = text.length;
-  const identEnd = (i3) => {
-    while (i3 < n && charClass(text.charCodeAt(i3)) !== 0) i3++;
-    return i3;
-  };
-  const startsIdent = (i3) => {
-    if (i3 >= n) return false;
-    const k = charClass(text.charCodeAt(i3));
-    return k === 1 || k === 2 || k === 4;
-  };
-  let i2 = 0;
-  while (i2 < n) {
-    if (!startsIdent(i2) || i2 > 0 && charClass(text.charCodeAt(i2 - 1)) !== 0) {
-      i2++;
+      cur.hunks.push(hunk);
       continue;
     }
-    const s = i2;
-    let e = identEnd(i2);
-    let parts2 = 1;
-    const firstUpper = charClass(text.charCodeAt(s)) === 1;
-    const prev = s > 0 ? text.charCodeAt(s - 1) : 0;
-    for (; ; ) {
-      if (text.charCodeAt(e) === 58 && text.charCodeAt(e + 1) === 58) {
-        const t = text.charCodeAt(e + 2) === 126 ? e + 3 : e + 2;
-        if (!startsIdent(t)) break;
-        e = identEnd(t);
-      } else if (text.charCodeAt(e) === 35 && parts2 === 1 && firstUpper && prev !== 46 && prev !== 47 && prev !== 35 && startsIdent(e + 1)) {
-        e = identEnd(e + 1);
-      } else break;
-      if (++parts2 > MAX_DOTTED_PARTS) break;
-    }
-    i2 = e;
-    if (parts2 < 2 || parts2 > MAX_DOTTED_PARTS || e - s > MAX_NAME_CHARS) continue;
-    seen.add(text.slice(s, e));
+    i2 += 1;
   }
-  return [...seen];
+  endSection();
+  return { files: [...files.values()], pureRenames };
 }
-function scopedNameParts(name2) {
-  return name2.split(/::|#/).filter((p) => p.length > 0);
+function taggedLines(file, tag) {
+  const out2 = [];
+  for (const h of file.hunks) {
+    const [start2, count] = tag === "-" ? [h.oldStart, h.oldCount] : [h.newStart, h.newCount];
+    let n = count > 0 ? start2 : start2 + 1;
+    for (const l of h.lines) {
+      if (l.tag === tag) out2.push(n++);
+      else if (l.tag === " ") n++;
+    }
+  }
+  return out2;
+}
+function removedOldLines(file) {
+  return taggedLines(file, "-");
+}
+function addedNewLines(file) {
+  return taggedLines(file, "+");
+}
+
+// src/dataset/function-positives.ts
+function editedFunctionNames(oldFunctions, newFunctions, removed, added) {
+  const hit = (span, lines) => {
+    if (span.endLine - span.startLine + 1 <= lines.size) {
+      for (let l = span.startLine; l <= span.endLine; l++) if (lines.has(l)) return true;
+      return false;
+    }
+    for (const l of lines) if (l >= span.startLine && l <= span.endLine) return true;
+    return false;
+  };
+  const existing = new Set(oldFunctions.map((f) => f.qualifiedName));
+  const gold = /* @__PURE__ */ new Set();
+  for (const f of oldFunctions) if (hit(f, removed)) gold.add(f.qualifiedName);
+  for (const f of newFunctions) if (existing.has(f.qualifiedName) && hit(f, added)) gold.add(f.qualifiedName);
+  const out2 = [];
+  for (const f of oldFunctions) {
+    if (gold.delete(f.qualifiedName)) out2.push(f.qualifiedName);
+  }
+  return out2;
+}
+function moduleOf(functionId) {
+  const sep2 = functionId.indexOf(":");
+  const path = functionId.slice(0, sep2);
+  const qualified = functionId.slice(sep2 + 1);
+  return `${path}:${qualified.split(".")[0]}`;
+}
+function modulesOf(functionIds) {
+  return [...new Set(functionIds.map(moduleOf))];
 }
 
 // src/text/stack-frames.ts
@@ -55346,7 +56757,6 @@ function parseStackFrames(text) {
     if (line.indexOf("at") >= 0) atFrames(line, prev, add);
     if (line.indexOf(".go:") >= 0) goFrame(line, prev, add);
     if (line.indexOf("panicked at") >= 0) rustPanics(line, add);
-    if (line.indexOf("#") >= 0 || line.indexOf("==") >= 0) debuggerFrame(line, add);
   }
   ipython.end();
   return frames;
@@ -55608,58 +57018,6 @@ function rustName(path) {
   if (owner.length > 0) out2.module = owner.join("::");
   return out2;
 }
-var DBG_HEAD = /\s*(?:\*\s+)?(?:frame\s+)?#\d{1,5}:?\s+(0x[0-9a-fA-F]{1,16}\s+)?(?:in\s+)?/y;
-var VALGRIND_HEAD = /==\d{1,10}==\s+(?:at|by)\s+0x[0-9a-fA-F]{1,16}:\s+/y;
-var DBG_LOCATION = /^(\S+\.[A-Za-z+]{1,4}):(\d{1,9})(?::\d{1,9})?$/;
-function debuggerFrame(line, add) {
-  if (line.length > 3e3) return;
-  let head = -1;
-  let address = true;
-  DBG_HEAD.lastIndex = 0;
-  const d = DBG_HEAD.exec(line);
-  if (d !== null) {
-    head = DBG_HEAD.lastIndex;
-    address = d[1] !== void 0;
-  } else {
-    VALGRIND_HEAD.lastIndex = 0;
-    if (VALGRIND_HEAD.test(line)) head = VALGRIND_HEAD.lastIndex;
-  }
-  if (head < 0) return;
-  let rest = line.slice(head).trimEnd();
-  const f = { language: "c", raw: rawOf(line) };
-  const closed = rest.endsWith(")");
-  const body2 = closed ? rest.slice(0, -1) : rest;
-  const cut2 = Math.max(body2.lastIndexOf(" "), body2.lastIndexOf("	"), closed ? body2.lastIndexOf("(") : -1);
-  const loc = cut2 >= 0 ? DBG_LOCATION.exec(body2.slice(cut2 + 1)) : null;
-  if (loc !== null && CODE_EXTENSIONS.has(extensionOf2(loc[1]))) {
-    f.file = slashes(loc[1]);
-    f.line = Number(loc[2]);
-    rest = body2.slice(0, cut2).replace(/\s+at$/, "");
-  } else if (!address) return;
-  const tick = rest.indexOf("`");
-  if (tick >= 0) rest = rest.slice(tick + 1);
-  Object.assign(f, cFunctionName(rest));
-  if (f.file !== void 0 || f.function !== void 0) add(f);
-}
-function cFunctionName(text) {
-  let name2 = "";
-  let depth = 0;
-  for (let i2 = 0; i2 < text.length; i2++) {
-    const c = text[i2];
-    if (c === "<") depth++;
-    else if (c === ">") depth = Math.max(0, depth - 1);
-    else if (depth === 0) {
-      if (c === "(" || c === " " || c === "	") {
-        if (name2.length > 0) break;
-        if (c === "(") return {};
-        continue;
-      }
-      name2 += c;
-    }
-  }
-  if (!/^[A-Za-z_~][\w:~]*$/.test(name2) || name2.length > 500) return {};
-  return splitQualified(name2, "::");
-}
 function firstNonSpace(line) {
   let i2 = 0;
   while (i2 < line.length && (line.charCodeAt(i2) === 32 || line.charCodeAt(i2) === 9)) i2++;
@@ -55693,7 +57051,6 @@ function extractIssueSignals(text) {
     identifiers: [...identifiers],
     filePaths: first(findFilePaths(text)),
     dottedNames: first(findDottedNames(text)),
-    scopedNames: first(findScopedNames(text)),
     frames: first(parseStackFrames(text)),
     calledNames: first(findCalledNames(text)),
     inlineCode: first(findInlineCodeNames(text))
@@ -55704,6 +57061,753 @@ function first(xs) {
 }
 function checkText(text) {
   if (typeof text !== "string") throw new IssuelocError(`issue text must be a string, got ${typeof text}`);
+}
+
+// src/ltr/labelled-issues.ts
+async function forEachIssue(issues, opts, visit) {
+  const byRepo = /* @__PURE__ */ new Map();
+  for (const i2 of issues) {
+    const list = byRepo.get(i2.repo);
+    if (list) list.push(i2);
+    else byRepo.set(i2.repo, [i2]);
+  }
+  let done = 0;
+  for (const [name2, list] of byRepo) {
+    const path = list[0].repoPath ?? mirrorPath(opts.repoRoot, name2);
+    if (!path) {
+      for (const i2 of list) opts.onSkip?.(i2, `repository ${name2} not found under ${opts.repoRoot}`);
+      continue;
+    }
+    const repo = await GitRepo.open(path);
+    try {
+      const cacheDir = join12(opts.cacheRoot, name2.replace("/", "+"));
+      const commits = /* @__PURE__ */ new Map();
+      for (const i2 of list) {
+        try {
+          commits.set(i2, await repo.resolveCommit(i2.commit));
+        } catch {
+          opts.onSkip?.(i2, `base commit ${i2.commit} missing in ${path}`);
+        }
+      }
+      const history = opts.history === false || commits.size === 0 ? void 0 : await RepoHistory.open(repo.gitDir, [...new Set(commits.values())], { cacheDir });
+      const similar = opts.similarIssues?.(name2);
+      for (const [issue2, commit] of commits) {
+        const t0 = performance.now();
+        const { codeIndex, built } = await indexCommit(repo, commit, { cacheDir, settings: opts.indexSettings });
+        const indexMillis = performance.now() - t0;
+        let evidence;
+        await visit({
+          issue: issue2,
+          commit,
+          codeIndex,
+          built,
+          indexMillis,
+          signals: extractIssueSignals(issue2.text),
+          repoHistory: history,
+          history: () => evidence ??= {
+            files: history?.at(commit).files,
+            messageScores: history?.messageScores(commit, issue2.text),
+            similarIssues: similar?.scores(issue2.text, issue2.created)
+          }
+        });
+        opts.onProgress?.(++done, issues.length);
+      }
+    } finally {
+      await repo.close();
+    }
+  }
+}
+
+// src/ltr/training-query.ts
+function trainingQueryOf(ctx, extractor) {
+  const set = extractor.extract({ signals: ctx.signals, text: ctx.issue.text }, ctx.history());
+  return {
+    id: ctx.issue.id,
+    repo: ctx.issue.repo,
+    n: set.docs.length,
+    features: set.features,
+    ids: set.ids,
+    paths: set.paths,
+    modules: set.modules,
+    gold: ctx.issue.gold,
+    otherFiles: set.otherFiles.map((f) => ({ path: ctx.codeIndex.filePaths[f.file], score: set.pipelineScores[0] > 0 ? Math.fround(f.score / set.pipelineScores[0]) : 0 }))
+    // as the float32 `pipeline` feature
+  };
+}
+
+// src/ltr/train.ts
+var DEFAULT_CANDIDATES = {
+  depth: 200,
+  ranking: {
+    bm25: { k1: 1.2, b: 0.75, delta: 0, weights: [3, 3, 1] },
+    filePrior: 1,
+    signals: { frameFile: 0.1, frameFunction: 0.15, mentionedFile: 0.1, mentionedUnit: 0.15, namedFunction: 0.075 },
+    titleWeight: 2
+  }
+};
+async function collectQueries(issues, opts) {
+  const candidates = opts.candidates ?? DEFAULT_CANDIDATES;
+  const similar = opts.similarIssues ? similarIssuesByRepo(issues) : void 0;
+  const similarOf = similar ? (repo) => similar.get(repo) : void 0;
+  const cache = opts.featuresCache ? new FeatureCache(opts.featuresCache, { candidates, index: opts.indexSettings ?? {}, history: opts.history !== false, similar: opts.similarIssues === true }, similarOf) : void 0;
+  const out2 = /* @__PURE__ */ new Map();
+  const todo = [];
+  for (const i2 of issues) {
+    if (i2.gold.file.length === 0) continue;
+    const hit = cache?.get(i2);
+    if (hit) out2.set(i2, hit);
+    else todo.push(i2);
+  }
+  await forEachIssue(todo, { ...opts, similarIssues: similarOf }, (ctx) => {
+    const q = trainingQueryOf(ctx, new FeatureExtractor(ctx.codeIndex, candidates));
+    cache?.set(ctx.issue, q);
+    out2.set(ctx.issue, q);
+  });
+  return issues.filter((i2) => out2.has(i2)).map((i2) => out2.get(i2));
+}
+function similarIssuesByRepo(issues) {
+  const byRepo = /* @__PURE__ */ new Map();
+  for (const i2 of issues) {
+    if (Number.isNaN(i2.created)) continue;
+    const list = byRepo.get(i2.repo) ?? [];
+    list.push({ id: i2.id, text: i2.text, time: i2.created, files: i2.gold.file });
+    byRepo.set(i2.repo, list);
+  }
+  return new Map([...byRepo].map(([repo, list]) => [repo, new SimilarIssues(list)]));
+}
+function modelObjective(labelled, model, terms) {
+  const norm = terms.reduce((s, t) => s + t.weight, 0) * labelled.length;
+  let sum = 0;
+  for (const q of labelled) {
+    const scores = /* @__PURE__ */ new Map();
+    for (const t of terms) {
+      const scorer = model.scorers[t.level];
+      let s = scores.get(scorer);
+      if (!s) scores.set(scorer, s = scorer.score(q.query.features, q.query.n));
+      sum += queryObjective(q, s, [t]);
+    }
+  }
+  return norm > 0 ? sum / norm : 0;
+}
+
+// src/ltr/adapt.ts
+var ADAPT_DEFAULTS = { limit: 400, snapshots: 4, maxTrees: 100, holdOut: 0.2, minExamples: 30 };
+var ADAPT_VERSION = "adapt.v1";
+var OBJECTIVE = parseObjective("file:MAP,function:MAP");
+async function adaptModel(repo, base, opts) {
+  const t0 = performance.now();
+  const s = { ...ADAPT_DEFAULTS, ...opts.settings };
+  const builtIn = RankingModel.load("default");
+  opts.onProgress?.("mine", 0, 1);
+  const pseudo = (await opts.source(repo, base, s.limit, opts.cacheDir)).filter((p) => p.parent !== "" && p.files.length > 0).slice(0, s.limit);
+  opts.onProgress?.("mine", 1, 1);
+  const issues = await labelledPseudoIssues(repo, pseudo, s.snapshots);
+  const queries = await collectQueries(issues, {
+    repoRoot: "",
+    cacheRoot: opts.cacheDir,
+    indexSettings: opts.index,
+    candidates: { depth: builtIn.candidates.depth, ranking: builtIn.candidates.ranking },
+    featuresCache: opts.featuresCache,
+    onProgress: (done, total) => opts.onProgress?.("features", done, total)
+  });
+  opts.onProgress?.("fit", 0, 1);
+  const labelled = queries.map(labelQuery).filter(hasPositive);
+  const { model, choice } = fitAdapted(builtIn, labelled, s, base);
+  opts.onProgress?.("fit", 1, 1);
+  return { model, mined: pseudo.length, used: labelled.length, choice, millis: performance.now() - t0 };
+}
+async function labelledPseudoIssues(repo, pseudo, snapshots) {
+  const size = Math.max(1, Math.ceil(pseudo.length / Math.max(1, snapshots)));
+  const out2 = [];
+  for (let g = 0; g < pseudo.length; g += size) {
+    const group = pseudo.slice(g, g + size);
+    const snapshot = await mergeBase(repo, [...new Set(group.map((p) => p.parent))]);
+    if (!snapshot) continue;
+    for (const p of group) {
+      out2.push({
+        id: `commit:${p.sha}`,
+        repo: "",
+        commit: snapshot,
+        text: p.body ? `${p.subject}
+${p.body}` : p.subject,
+        created: p.time * 1e3,
+        repoPath: repo.gitDir,
+        gold: { function: p.functions, module: p.modules, file: p.files }
+      });
+    }
+  }
+  return out2;
+}
+async function mergeBase(repo, commits) {
+  if (commits.length === 1) return commits[0];
+  const res = await repo.exec(["merge-base", "--octopus", ...commits]);
+  const sha = res.stdout.toString("utf8").trim();
+  return res.code === 0 && /^[0-9a-f]{40,64}$/.test(sha) ? sha : void 0;
+}
+function hasPositive(q) {
+  return q.goldGroup.file.some((g) => g === 1);
+}
+function fitAdapted(builtIn, labelled, s, base) {
+  const start2 = (x, rows) => builtIn.scorers.function.score(x, rows);
+  const none = { level: "function", trees: 0, builtIn: 0, chosen: 0 };
+  if (labelled.length < s.minExamples) return { model: withTrees(builtIn, [], 0.1, base, labelled.length, none), choice: none };
+  const cut2 = Math.max(1, Math.round(labelled.length * s.holdOut));
+  const held = labelled.slice(0, cut2);
+  const train = labelled.slice(cut2);
+  const builtInValue = modelObjective(held, builtIn, OBJECTIVE);
+  let choice = { ...none, builtIn: builtInValue, chosen: builtInValue };
+  for (const level of ["function", "file"]) {
+    const fit2 = tryFit(train, level, s.maxTrees, start2);
+    if (!fit2) continue;
+    const trees = fit2.ensemble.toJson(FEATURES).trees;
+    for (let t = 10; t <= trees.length; t += 10) {
+      const value = modelObjective(held, withTrees(builtIn, trees.slice(0, t), fit2.ensemble.learningRate, base, 0, none), OBJECTIVE);
+      if (value > choice.chosen + 1e-9) choice = { level, trees: t, builtIn: builtInValue, chosen: value };
+    }
+  }
+  if (choice.trees === 0) return { model: withTrees(builtIn, [], 0.1, base, labelled.length, choice), choice };
+  const fit = tryFit(labelled, choice.level, choice.trees, start2);
+  return { model: withTrees(builtIn, fit.ensemble.toJson(FEATURES).trees, fit.ensemble.learningRate, base, labelled.length, choice), choice };
+}
+function tryFit(queries, level, trees, start2) {
+  try {
+    return fitLambdaMart(queries, level, { trees, start: start2 });
+  } catch (e) {
+    if (e instanceof IssuelocError) return void 0;
+    throw e;
+  }
+}
+function withTrees(builtIn, added, rate, base, queries, choice) {
+  const own = builtIn.file.trees;
+  const scale = rate / own.learningRate;
+  const scaled = added.map((t) => scaleLeaves(t, scale));
+  return new RankingModel({
+    ...builtIn.file,
+    trees: { learningRate: own.learningRate, trees: [...own.trees, ...scaled] },
+    training: {
+      ...builtIn.file.training,
+      adapted: { version: ADAPT_VERSION, base, pseudoIssues: queries, level: choice.level, trees: choice.trees, holdOut: { builtIn: round(choice.builtIn), adapted: round(choice.chosen) } }
+    }
+  });
+}
+function scaleLeaves(node, k) {
+  if (typeof node === "number") return node * k;
+  return [node[0], node[1], scaleLeaves(node[2], k), scaleLeaves(node[3], k)];
+}
+function round(x) {
+  return Number(x.toFixed(4));
+}
+
+// src/history/commit-filters.ts
+var BOT_AUTHOR = /\[bot\]|\bdependabot\b|\brenovate\b|\bpre-commit-ci\b|\bgithub-actions\b|\bweblate\b|\btransifex\b|^bot\b|\bbot@|noreply\.bot/i;
+var REVERT = /^\s*(\[[^\]]*\]\s*)?revert(ed|s|ing)?\b|^this reverts commit [0-9a-f]{7,}/im;
+var VERSION_BUMP = /^\s*(\[[^\]]*\]\s*)?(bump(ed|s)?\b|(prepare[sd]?\s+(for\s+)?)?release[sd]?\s+v?\d|releasing\b|(update[sd]?|increment(ed)?|set)\s+(the\s+)?version|version\s+(bump|\d)|v?\d+(\.\d+)+\s*$|post-release|back to development)/i;
+var FORMATTING = /\b(re-?format(ted|ting|s)?|format(ted)?\s+(the\s+)?(code|files?|sources?)|(with|using|run|ran|apply|applied|by)\s+(black|isort|prettier|clang-format|gofmt|autopep8|yapf|ruff)|pep\s?8|flake8|pyflakes|lint(ing|er)?\s+(fix|error|warning|issue)s?|(fix(ed|es)?|clean(ed)?\s*up|remove[sd]?)\s+(trailing\s+)?white\s?space|white\s?space\s+(fix|change|cleanup)s?|trailing\s+(white\s?)?spaces?|(fix(ed)?|correct(ed)?)\s+indentation|code\s+style|style\s+(fix|change|cleanup)s?|sort(ed)?\s+imports?|unused\s+imports?)\b/i;
+var TYPO = /\b(typos?|spelling|misspell(ed|ing|ings)?|grammar)\b/i;
+var WORD = /[A-Za-z][A-Za-z'-]+/g;
+var NOISE_LINE = /^\s*((signed-off-by|co-authored-by|reviewed-by|acked-by|tested-by|reported-by|suggested-by|cc|change-id|reviewed-on|pr-url|git-svn-id|backport-of)\s*:.*|\(cherry picked from commit [0-9a-f]+\))\s*$/i;
+var MESSAGE_RULES = [BOT_AUTHOR, REVERT, VERSION_BUMP, FORMATTING, TYPO, WORD, NOISE_LINE].map((r) => r.source).join("\n");
+function splitMessage(message) {
+  const lines = message.replace(/\r\n?/g, "\n").split("\n");
+  let k = 0;
+  while (k < lines.length && lines[k].trim() === "") k++;
+  const subject = (lines[k] ?? "").trim();
+  const body2 = lines.slice(k + 1).filter((l) => !NOISE_LINE.test(l)).join("\n").trim();
+  return { subject, body: body2 };
+}
+function messageVerdict(message, author, minWords) {
+  const { subject, body: body2 } = splitMessage(message);
+  if (BOT_AUTHOR.test(author)) return "bot";
+  if (REVERT.test(subject) || REVERT.test(body2)) return "revert";
+  if (VERSION_BUMP.test(subject)) return "version-bump";
+  if (FORMATTING.test(subject)) return "formatting";
+  if (TYPO.test(subject)) return "typo";
+  const words2 = (`${subject}
+${body2}`.match(WORD) ?? []).length;
+  if (words2 < minWords) return "short-message";
+  return void 0;
+}
+
+// src/history/mining/commit-diffs.ts
+var DIFF_ARGS = ["diff-tree", "-r", "-p", "-U0", "--no-renames", "--no-ext-diff", "--no-textconv", "--no-color"];
+var COMMIT_LINE = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
+function splitByCommit(text) {
+  const out2 = /* @__PURE__ */ new Map();
+  let sha;
+  let start2 = 0;
+  let pos = 0;
+  while (pos <= text.length) {
+    const nl = text.indexOf("\n", pos);
+    const end = nl < 0 ? text.length : nl;
+    const line = text.slice(pos, end);
+    if (COMMIT_LINE.test(line)) {
+      if (sha !== void 0) out2.set(sha, text.slice(start2, pos));
+      sha = line;
+      start2 = end + 1;
+    }
+    if (nl < 0) break;
+    pos = nl + 1;
+  }
+  if (sha !== void 0) out2.set(sha, text.slice(Math.min(start2, text.length)));
+  return out2;
+}
+function parsed(text, paths) {
+  try {
+    return { files: parsePatch(text), unreadable: [] };
+  } catch {
+    return { files: [], unreadable: [...paths] };
+  }
+}
+async function commitDiffs(repo, requests) {
+  const out2 = /* @__PURE__ */ new Map();
+  if (requests.length === 0) return out2;
+  const union = [...new Set(requests.flatMap((r) => r.paths))];
+  const whole = await diffTree(repo, union, `${requests.map((r) => r.sha).join("\n")}
+`);
+  if (whole !== void 0) {
+    const byCommit = splitByCommit(whole);
+    for (const r of requests) {
+      const d = parsed(byCommit.get(r.sha) ?? "", r.paths);
+      const wanted = new Set(r.paths);
+      out2.set(r.sha, { files: d.files.filter((f) => wanted.has(f.path)), unreadable: d.unreadable });
+    }
+    return out2;
+  }
+  for (const r of requests) {
+    const one = await diffTree(repo, r.paths, `${r.sha}
+`);
+    if (one !== void 0) {
+      out2.set(r.sha, parsed(splitByCommit(one).get(r.sha) ?? "", r.paths));
+      continue;
+    }
+    const diff = { files: [], unreadable: [] };
+    for (const p of r.paths) {
+      const text = await diffTree(repo, [p], `${r.sha}
+`);
+      const d = text === void 0 ? void 0 : parsed(splitByCommit(text).get(r.sha) ?? "", [p]);
+      if (d === void 0 || d.unreadable.length > 0) diff.unreadable.push(p);
+      else diff.files.push(...d.files);
+    }
+    out2.set(r.sha, diff);
+  }
+  return out2;
+}
+async function diffTree(repo, paths, input) {
+  const res = await runGit([`--git-dir=${repo.gitDir}`, "--literal-pathspecs", ...DIFF_ARGS, "--stdin", "--", ...paths], { repo: repo.path, input });
+  return res.code === 0 ? res.stdout.toString("utf8") : void 0;
+}
+
+// src/history/mining/edited-functions.ts
+var SPAN_CACHE_SIZE = 8192;
+var SpanCache = class {
+  constructor(pool) {
+    this.pool = pool;
+  }
+  pool;
+  spans = /* @__PURE__ */ new Map();
+  /** Blobs parsed so far. */
+  parsed = 0;
+  /** Spans of the functions in `data` (the blob `blob` at `path`). */
+  of(blob, path, data) {
+    const hit = this.spans.get(blob);
+    if (hit) {
+      this.spans.delete(blob);
+      this.spans.set(blob, hit);
+      return hit;
+    }
+    this.parsed++;
+    const found = this.pool.parse(path, data);
+    this.spans.set(blob, found);
+    if (this.spans.size > SPAN_CACHE_SIZE) this.spans.delete(this.spans.keys().next().value);
+    return found;
+  }
+};
+async function editedFunctions(repo, sha, parent, files, spans) {
+  const out2 = { functions: [], unreadable: [] };
+  const reads = files.map((f) => Promise.all([
+    repo.readFileAt(parent, f.path),
+    f.newPath === null ? Promise.resolve(null) : repo.readFileAt(sha, f.newPath)
+  ]));
+  for (let k = 0; k < files.length; k++) {
+    const f = files[k];
+    const [before, after] = await reads[k];
+    if (!before || before.type !== "blob" || f.newPath !== null && (!after || after.type !== "blob")) {
+      out2.unreadable.push(f.path);
+      continue;
+    }
+    const [oldSpans, newSpans] = await Promise.all([
+      spans.of(before.sha, f.path, before.data),
+      after ? spans.of(after.sha, f.newPath, after.data) : Promise.resolve([])
+    ]);
+    if (oldSpans.length === 0) continue;
+    const names = editedFunctionNames(oldSpans, newSpans, new Set(removedOldLines(f)), new Set(addedNewLines(f)));
+    for (const q of names) out2.functions.push(`${f.path}:${q}`);
+  }
+  return out2;
+}
+
+// src/history/mining/span-pool.ts
+import { availableParallelism } from "node:os";
+import { Worker } from "node:worker_threads";
+async function functionSpans(path, data) {
+  const units = await extractUnits(path, decodeSource(data));
+  return units.filter((u) => u.kind === "function").map((u) => ({ qualifiedName: u.qualifiedName, startLine: u.startLine, endLine: u.endLine }));
+}
+var SpanPool = class {
+  workers = [];
+  waiting = /* @__PURE__ */ new Map();
+  next = 0;
+  failure;
+  constructor(threads) {
+    for (let k = 0; k < threads; k++) {
+      const w = new Worker(new URL("./span-worker.js", import.meta.url));
+      w.on("message", (m) => {
+        const entry = this.waiting.get(m.id);
+        this.waiting.delete(m.id);
+        if (m.spans) entry?.resolve(m.spans);
+        else entry?.reject(new Error(m.error ?? "span worker failed"));
+      });
+      w.on("error", (e) => this.fail(e));
+      w.unref();
+      this.workers.push(w);
+    }
+  }
+  /** Worker threads worth starting for `blobs` parses: none for a few, else up to the cores (at most 4). */
+  static threadsFor(blobs) {
+    return blobs < 200 ? 0 : Math.min(4, Math.max(1, availableParallelism()));
+  }
+  /** Spans of the functions of `data` (the file at `path`). */
+  parse(path, data) {
+    if (this.workers.length === 0) return functionSpans(path, data);
+    if (this.failure) return Promise.reject(this.failure);
+    const id = this.next++;
+    const worker = this.workers[id % this.workers.length];
+    return new Promise((resolve7, reject) => {
+      this.waiting.set(id, { resolve: resolve7, reject });
+      worker.ref();
+      worker.postMessage({ id, path, data });
+    }).finally(() => {
+      if (this.waiting.size === 0) for (const w of this.workers) w.unref();
+    });
+  }
+  fail(e) {
+    this.failure = e;
+    for (const w of this.waiting.values()) w.reject(e);
+    this.waiting.clear();
+  }
+  /** Stops the worker threads. */
+  async close() {
+    await Promise.all(this.workers.map((w) => w.terminate()));
+    this.workers.length = 0;
+  }
+};
+
+// src/history/mining/mined-cache.ts
+import { createHash as createHash9 } from "node:crypto";
+import { join as join13, resolve as resolve6 } from "node:path";
+var TAG = "mined.v1";
+function minedCacheFile(cacheDir, repoPath, settings) {
+  const digest2 = createHash9("sha1").update(`${resolve6(repoPath)}\0${settings}`).digest("hex").slice(0, 16);
+  return join13(cacheDir, "history", `mined-${digest2}.json`);
+}
+function isEntry(v) {
+  if (typeof v === "string") return true;
+  return isRecord(v) && typeof v.parent === "string" && Number.isInteger(v.time) && typeof v.author === "string" && typeof v.message === "string" && isStringArray(v.files) && isStringArray(v.added) && isStringArray(v.functions) && typeof v.changesTests === "boolean" && isStringArray(v.unreadable);
+}
+function isCacheFile(x, settings) {
+  return isRecord(x) && x.format === 1 && x.settings === settings && isRecord(x.entries) && Object.values(x.entries).every(isEntry);
+}
+var MinedCache = class _MinedCache {
+  constructor(file, settings, entries) {
+    this.file = file;
+    this.settings = settings;
+    this.entries = entries;
+  }
+  file;
+  settings;
+  entries;
+  /** Loads the cache (an empty one when `cacheDir` is absent, or the file is missing, corrupt or of other settings). */
+  static load(cacheDir, repoPath, settings) {
+    const file = cacheDir === void 0 ? void 0 : minedCacheFile(cacheDir, repoPath, settings);
+    const data = file ? readCheckedJson(file, TAG, (x) => isCacheFile(x, settings)) : void 0;
+    return new _MinedCache(file, settings, new Map(Object.entries(data?.entries ?? {})));
+  }
+  /**
+   * Saves the entries of the commits `keep` accepts (atomically); a cache folder that cannot
+   * take it costs one warning line, never the run.
+   */
+  save(keep) {
+    if (!this.file) return;
+    const entries = {};
+    for (const [sha, v] of this.entries) if (keep(sha)) entries[sha] = v;
+    try {
+      writeCheckedJson(this.file, TAG, { format: 1, settings: this.settings, entries }, { fsync: false });
+    } catch (e) {
+      process.stderr.write(`issueloc: warning: cannot save the mined-commits cache ${this.file} (${e.code ?? e.message}); commits are mined again next time
+`);
+    }
+  }
+};
+
+// src/history/commit-miner.ts
+var BATCH = 256;
+var DROP_REASONS = [
+  "merge",
+  "root",
+  "no-source-files",
+  "too-many-files",
+  "bot",
+  "revert",
+  "version-bump",
+  "formatting",
+  "typo",
+  "short-message",
+  "only-new-files",
+  "unreadable",
+  "no-functions",
+  "inconsistent"
+];
+var MINER_FORMAT = "m1";
+function parseCommitObject(data) {
+  const text = data.toString("utf8");
+  const end = text.indexOf("\n\n");
+  const head = end < 0 ? text : text.slice(0, end);
+  const parents = [];
+  let author = "";
+  for (const line of head.split("\n")) {
+    if (line.startsWith("parent ")) parents.push(line.slice(7).trim());
+    else if (line.startsWith("author ")) author = line.slice(7).replace(/\s+\d+\s+[+-]\d{4}\s*$/, "");
+  }
+  return { parents, author, message: end < 0 ? "" : text.slice(end + 2) };
+}
+function mineCommits(repo, baseCommit, options = {}) {
+  const maxFiles = options.maxFiles ?? 5;
+  const minWords = options.minWords ?? 3;
+  if (!Number.isInteger(maxFiles) || maxFiles < 1) throw new IssuelocError(`maxFiles must be a whole number \u2265 1, got ${maxFiles}`);
+  if (!Number.isInteger(minWords) || minWords < 1) throw new IssuelocError(`minWords must be a whole number \u2265 1, got ${minWords}`);
+  if (options.maxCommits !== void 0 && (!Number.isInteger(options.maxCommits) || options.maxCommits < 1)) {
+    throw new IssuelocError(`maxCommits must be a whole number \u2265 1, got ${options.maxCommits}`);
+  }
+  const summary2 = {
+    base: "",
+    ancestors: 0,
+    read: 0,
+    cached: 0,
+    kept: 0,
+    parsedBlobs: 0,
+    shallow: repo.isShallow,
+    millis: 0,
+    dropped: Object.fromEntries(DROP_REASONS.map((r) => [r, 0]))
+  };
+  return {
+    summary: summary2,
+    [Symbol.asyncIterator]: () => mine(repo, baseCommit, { ...options, maxFiles, minWords }, summary2)
+  };
+}
+async function* mine(repo, baseCommit, o, summary2) {
+  const started = Date.now();
+  const base = await repo.resolveCommit(baseCommit);
+  summary2.base = base;
+  const log = await HistoryLog.load(repo.gitDir, [base], { cacheDir: o.cacheDir });
+  const ancestors = log.ancestorsOf(base);
+  const order = log.canonicalOrder();
+  const selected = [];
+  for (let k = order.length - 1; k >= 0; k--) {
+    const i2 = order[k];
+    if (ancestors[i2] === 0) continue;
+    summary2.ancestors++;
+    if (o.since !== void 0 && log.timeOf(i2) < o.since) continue;
+    if (o.maxCommits === void 0 || selected.length < o.maxCommits) selected.push(i2);
+  }
+  summary2.read = selected.length;
+  const settings = `${MINER_FORMAT}|${BLOB_FORMAT_VERSION}|K=${o.maxFiles}|words=${o.minWords}|${MESSAGE_RULES}`;
+  const cache = MinedCache.load(repo.isShallow ? void 0 : o.cacheDir, repo.gitDir, settings);
+  const uncached = selected.reduce((n, i2) => n + (cache.entries.has(log.shaOf(i2)) ? 0 : 1), 0);
+  const pool = new SpanPool(o.threads ?? SpanPool.threadsFor(uncached));
+  const spans = new SpanCache(pool);
+  const sourceRule = { includeTests: false, includeVendored: false };
+  try {
+    for (let at = 0; at < selected.length; at += BATCH) {
+      const batch = selected.slice(at, at + BATCH);
+      const todo = [];
+      for (const i2 of batch) {
+        const sha = log.shaOf(i2);
+        if (cache.entries.has(sha)) summary2.cached++;
+        else {
+          const reason = prefilter(log, i2, o.maxFiles, sourceRule);
+          if (reason) cache.entries.set(sha, reason);
+          else todo.push(i2);
+        }
+      }
+      await mineBatch(repo, log, todo, o, spans, cache);
+      summary2.parsedBlobs = spans.parsed;
+      for (const i2 of batch) {
+        const sha = log.shaOf(i2);
+        const value = cache.entries.get(sha);
+        if (typeof value === "string") {
+          summary2.dropped[value]++;
+          continue;
+        }
+        if (o.requireFunctions && value.functions.length === 0) {
+          summary2.dropped["no-functions"]++;
+          continue;
+        }
+        const issue2 = pseudoIssueOf(sha, value);
+        if (o.consistency && !await consistent(issue2, o.consistency)) {
+          summary2.dropped.inconsistent++;
+          continue;
+        }
+        summary2.kept++;
+        yield issue2;
+      }
+      o.onProgress?.(Math.min(at + BATCH, selected.length), selected.length);
+    }
+  } finally {
+    await pool.close();
+    cache.save((sha) => log.indexOf(sha) !== void 0);
+    summary2.millis = Date.now() - started;
+  }
+}
+function prefilter(log, i2, maxFiles, rule) {
+  const parents = log.parentsOf(i2).length;
+  if (parents > 1) return "merge";
+  if (parents === 0) return "root";
+  let n = 0;
+  for (const f of log.filesOf(i2)) if (isSourceFile(log.paths[f], rule)) n++;
+  if (n === 0) return "no-source-files";
+  if (n > maxFiles) return "too-many-files";
+  return void 0;
+}
+async function mineBatch(repo, log, todo, o, spans, cache) {
+  const sourceRule = { includeTests: false, includeVendored: false };
+  const objects = await Promise.all(todo.map((i2) => repo.readObject(log.shaOf(i2))));
+  const wanted = [];
+  todo.forEach((i2, k) => {
+    const sha = log.shaOf(i2);
+    const obj = objects[k];
+    if (!obj || obj.type !== "commit") {
+      cache.entries.set(sha, "unreadable");
+      return;
+    }
+    const c = parseCommitObject(obj.data);
+    const reason = messageVerdict(c.message, c.author, o.minWords);
+    if (reason) {
+      cache.entries.set(sha, reason);
+      return;
+    }
+    const changed = log.filesOf(i2).map((f) => log.paths[f]);
+    wanted.push({
+      i: i2,
+      sha,
+      parent: c.parents[0],
+      author: c.author,
+      message: c.message,
+      paths: changed.filter((p) => isSourceFile(p, sourceRule)),
+      tests: changed.some(isTestPath)
+    });
+  });
+  const diffs = await commitDiffs(repo, wanted.map((w) => ({ sha: w.sha, paths: w.paths })));
+  await Promise.all(wanted.map(async (w) => {
+    const diff = diffs.get(w.sha);
+    const existing = diff.files.filter((f) => f.oldPath !== null);
+    const added = diff.files.filter((f) => f.oldPath === null).map((f) => f.path);
+    const listed = new Set(diff.files.map((f) => f.path));
+    const untexted = w.paths.filter((p) => !listed.has(p) && !diff.unreadable.includes(p));
+    const files = [...existing.map((f) => f.path), ...untexted, ...diff.unreadable];
+    if (files.length === 0) {
+      cache.entries.set(w.sha, "only-new-files");
+      return;
+    }
+    const edited = await editedFunctions(repo, w.sha, w.parent, existing, spans);
+    const unreadable = [...diff.unreadable, ...edited.unreadable];
+    if (unreadable.length === files.length) {
+      cache.entries.set(w.sha, "unreadable");
+      return;
+    }
+    const entry = {
+      parent: w.parent,
+      time: log.timeOf(w.i),
+      author: w.author,
+      message: w.message,
+      files,
+      added,
+      functions: [...new Set(edited.functions)],
+      changesTests: w.tests,
+      unreadable
+    };
+    cache.entries.set(w.sha, entry);
+  }));
+}
+function pseudoIssueOf(sha, e) {
+  const { subject, body: body2 } = splitMessage(e.message);
+  return {
+    sha,
+    parent: e.parent,
+    time: e.time,
+    author: e.author,
+    subject,
+    body: body2,
+    fix: isFixCommit(e.message),
+    files: e.files,
+    functions: e.functions,
+    modules: modulesOf(e.functions),
+    added: e.added,
+    changesTests: e.changesTests,
+    unreadable: e.unreadable
+  };
+}
+async function consistent(issue2, check) {
+  const ranking = await check.rank(issue2.body ? `${issue2.subject}
+${issue2.body}` : issue2.subject, issue2.parent);
+  const byFunction = issue2.functions.length > 0;
+  const ranked = byFunction ? ranking.functions : ranking.files;
+  const positives = new Set(byFunction ? issue2.functions : issue2.files);
+  const rank2 = ranked.findIndex((id) => positives.has(id));
+  if (rank2 < 0 || rank2 >= check.topK) return false;
+  issue2.positiveRank = rank2 + 1;
+  issue2.hardNegatives = ranked.filter((id) => !positives.has(id)).slice(0, check.negatives ?? 10);
+  return true;
+}
+
+// src/ltr/adapt-source.ts
+var READ_PER_ISSUE = 4;
+var minedPseudoIssues = async (repo, base, limit, cacheDir) => {
+  const out2 = [];
+  for await (const p of mineCommits(repo, base, { cacheDir, maxCommits: limit * READ_PER_ISSUE })) {
+    out2.push(p);
+    if (out2.length >= limit) break;
+  }
+  return out2;
+};
+
+// src/ltr/adapted-models.ts
+var SOURCE_TAG = "commit-miner.v1";
+function adaptedModelKey(repo, base, settings, index = {}) {
+  const builtIn = createHash10("sha256").update(readFileSync5(DEFAULT_MODEL_PATH)).digest("hex");
+  const parts2 = [ADAPT_VERSION, SOURCE_TAG, FEATURE_VERSION, INDEX_FORMAT_VERSION, repo.gitDir, base, settings, { ...DEFAULT_INDEX_SETTINGS, ...index }, builtIn];
+  return createHash10("sha256").update(JSON.stringify(parts2)).digest("hex").slice(0, 24);
+}
+function adaptedModelFile(cacheDir, key) {
+  return join14(cacheDir, "models", `adapted-${key}.json`);
+}
+async function adaptedModel(repo, base, opts) {
+  const settings = { ...ADAPT_DEFAULTS, ...opts.settings };
+  const key = adaptedModelKey(repo, base, settings, opts.index);
+  const file = adaptedModelFile(opts.cacheDir, key);
+  if (!opts.force && existsSync7(file)) {
+    try {
+      const model = RankingModel.load(file);
+      const adapted = model.file.training?.adapted;
+      if (adapted?.key === key) return { model, file };
+      opts.onWarning?.(`adapted model ${file} is for another history or settings: training it again`);
+    } catch (e) {
+      opts.onWarning?.(`adapted model ${file} is unreadable (${e.message}): training it again`);
+    }
+  }
+  const trained = await adaptModel(repo, base, { ...opts, settings, source: opts.source ?? minedPseudoIssues });
+  trained.model.file.training.adapted.key = key;
+  trained.model.save(file);
+  return { model: trained.model, file, trained };
 }
 
 // src/embed/unit-source.ts
@@ -55753,18 +57857,18 @@ var UnitSourceReader = class {
 };
 
 // src/embed/vector-cache.ts
-import { createHash as createHash7 } from "node:crypto";
-import { join as join10 } from "node:path";
+import { createHash as createHash11 } from "node:crypto";
+import { join as join15 } from "node:path";
 var DOCUMENT_FORMAT = "d1";
 var ENTRY_TAG = "vec.v2";
 var MODEL_TAG = "vecmod.2";
 var VectorCache = class {
   constructor(cacheDir, modelId) {
     this.modelId = modelId;
-    this.dir = join10(cacheDir, "vectors", createHash7("sha1").update(`${DOCUMENT_FORMAT}
+    this.dir = join15(cacheDir, "vectors", createHash11("sha1").update(`${DOCUMENT_FORMAT}
 ${ENTRY_TAG}
 ${modelId}`).digest("hex").slice(0, 16));
-    const m = readCheckedJson(join10(this.dir, "model.json"), MODEL_TAG, (x) => isRecord(x) && typeof x.model === "string" && isInt(x.dim, 1));
+    const m = readCheckedJson(join15(this.dir, "model.json"), MODEL_TAG, (x) => isRecord(x) && typeof x.model === "string" && isInt(x.dim, 1));
     if (m?.model === modelId) this.dim = m.dim;
   }
   modelId;
@@ -55774,10 +57878,10 @@ ${modelId}`).digest("hex").slice(0, 16));
   dim;
   /** The key of a file's entry: its blob and its path (the path is part of the embedded text). */
   static key(blob, path) {
-    return createHash7("sha1").update(`${blob}\0${path}`).digest("hex");
+    return createHash11("sha1").update(`${blob}\0${path}`).digest("hex");
   }
   file(key) {
-    return join10(this.dir, key.slice(0, 2), `${key.slice(2)}.f32`);
+    return join15(this.dir, key.slice(0, 2), `${key.slice(2)}.f32`);
   }
   /**
    * Records the dimension of vectors the model gives now, and checks it against the cached ones.
@@ -55788,7 +57892,7 @@ ${modelId}`).digest("hex").slice(0, 16));
     if (this.dim === void 0) {
       this.dim = dim;
       try {
-        writeCheckedJson(join10(this.dir, "model.json"), MODEL_TAG, { model: this.modelId, dim }, { fsync: false });
+        writeCheckedJson(join15(this.dir, "model.json"), MODEL_TAG, { model: this.modelId, dim }, { fsync: false });
       } catch {
       }
       return;
@@ -55949,177 +58053,6 @@ function cosineScores(index, query, out2 = new Float32Array(index.count)) {
   return out2;
 }
 
-// src/retrieve/bm25f.ts
-function defaultBm25fParams(fieldCount) {
-  return { k1: 1.2, b: 0.75, delta: 1, weights: new Array(fieldCount).fill(1) };
-}
-var Bm25fScorer = class {
-  index;
-  params;
-  /** inverse of the per-field length norm, per document: w_f / (1 − b + b · len / avglen), D × F. */
-  fieldFactor;
-  scratch;
-  constructor(index, params = {}) {
-    const F2 = index.fieldNames.length;
-    this.index = index;
-    this.params = { ...defaultBm25fParams(F2), ...params };
-    if (this.params.weights.length !== F2) {
-      throw new Error(`BM25F needs ${F2} field weights (${index.fieldNames.join(", ")}), got ${this.params.weights.length}`);
-    }
-    const bs = typeof this.params.b === "number" ? new Array(F2).fill(this.params.b) : this.params.b;
-    const avg = averageFieldLengths(index);
-    const D = index.docCount;
-    this.fieldFactor = new Float32Array(D * F2);
-    for (let d = 0; d < D; d++) {
-      for (let f = 0; f < F2; f++) {
-        const norm = avg[f] > 0 ? 1 - bs[f] + bs[f] * index.fieldLength[d * F2 + f] / avg[f] : 1;
-        this.fieldFactor[d * F2 + f] = this.params.weights[f] / norm;
-      }
-    }
-    this.scratch = new Float32Array(D);
-  }
-  /** idf(t) = ln(1 + (N − df + 0.5) / (df + 0.5)). */
-  idf(termId) {
-    const { postingStart, docCount } = this.index;
-    return idfOf(postingStart[termId + 1] - postingStart[termId], docCount);
-  }
-  /**
-   * Scores every document for `query`.
-   * @returns a Float32Array of length docCount (0 for documents matching no query term). The
-   *   array is reused by the next call: copy it to keep it.
-   */
-  scoreAll(query) {
-    const { postingStart, postingDoc, postingTf, termIds } = this.index;
-    const F2 = this.index.fieldNames.length;
-    const { k1, delta } = this.params;
-    const scores = this.scratch;
-    scores.fill(0);
-    const factor = this.fieldFactor;
-    for (const [term, qw] of query) {
-      const t = termIds.get(term);
-      if (t === void 0 || qw <= 0) continue;
-      const w = qw * this.idf(t);
-      const end = postingStart[t + 1];
-      for (let p = postingStart[t]; p < end; p++) {
-        const d = postingDoc[p];
-        let tf = 0;
-        const base = p * F2;
-        const fb = d * F2;
-        for (let f = 0; f < F2; f++) tf += postingTf[base + f] * factor[fb + f];
-        if (tf > 0) scores[d] += w * ((k1 + 1) * tf / (k1 + tf) + delta);
-      }
-    }
-    return scores;
-  }
-};
-function idfOf(df, docCount) {
-  return Math.log(1 + (docCount - df + 0.5) / (df + 0.5));
-}
-function topK(scores, k) {
-  k = Math.min(Math.floor(k), scores.length);
-  if (!(k > 0)) return [];
-  let n = 0;
-  for (let d = 0; d < scores.length; d++) {
-    const s = scores[d];
-    if (s > 0) n++;
-    else if (s !== s) return topKByHeap(scores, k);
-  }
-  const out2 = [];
-  if (n <= k) {
-    for (let d = 0; d < scores.length; d++) if (scores[d] > 0) out2.push({ doc: d, score: scores[d] });
-  } else {
-    const positive = new Float64Array(n);
-    for (let d = 0, i2 = 0; d < scores.length; d++) if (scores[d] > 0) positive[i2++] = scores[d];
-    const kth = kthLargest(positive, k);
-    let atKth = k;
-    for (let d = 0; d < scores.length; d++) if (scores[d] > kth) atKth--;
-    for (let d = 0; d < scores.length; d++) {
-      const s = scores[d];
-      if (s > kth) out2.push({ doc: d, score: s });
-      else if (s === kth && atKth > 0) {
-        out2.push({ doc: d, score: s });
-        atKth--;
-      }
-    }
-  }
-  out2.sort((a, c) => c.score - a.score || a.doc - c.doc);
-  return out2;
-}
-function kthLargest(xs, k) {
-  let lo = 0, hi = xs.length - 1;
-  const want = k - 1;
-  for (; ; ) {
-    if (lo === hi) return xs[lo];
-    const a = xs[lo], b = xs[lo + hi >> 1], c = xs[hi];
-    const pivot = a < b ? b < c ? b : a < c ? c : a : a < c ? a : b < c ? c : b;
-    let gt = lo, i2 = lo, lt = hi;
-    while (i2 <= lt) {
-      const x = xs[i2];
-      if (x > pivot) {
-        xs[i2] = xs[gt];
-        xs[gt] = x;
-        gt++;
-        i2++;
-      } else if (x < pivot) {
-        xs[i2] = xs[lt];
-        xs[lt] = x;
-        lt--;
-      } else i2++;
-    }
-    if (want < gt) hi = gt - 1;
-    else if (want <= lt) return pivot;
-    else lo = lt + 1;
-  }
-}
-function topKByHeap(scores, k) {
-  const heapDoc = new Int32Array(k);
-  const heapScore = new Float64Array(k);
-  let size = 0;
-  const worse = (i2, j) => heapScore[i2] < heapScore[j] || heapScore[i2] === heapScore[j] && heapDoc[i2] > heapDoc[j];
-  const swap = (i2, j) => {
-    const d = heapDoc[i2];
-    heapDoc[i2] = heapDoc[j];
-    heapDoc[j] = d;
-    const s = heapScore[i2];
-    heapScore[i2] = heapScore[j];
-    heapScore[j] = s;
-  };
-  const siftDown = (i2) => {
-    for (; ; ) {
-      const l = 2 * i2 + 1, r = l + 1;
-      let m = i2;
-      if (l < size && worse(l, m)) m = l;
-      if (r < size && worse(r, m)) m = r;
-      if (m === i2) return;
-      swap(i2, m);
-      i2 = m;
-    }
-  };
-  for (let d = 0; d < scores.length; d++) {
-    const s = scores[d];
-    if (s <= 0) continue;
-    if (size < k) {
-      heapDoc[size] = d;
-      heapScore[size] = s;
-      let i2 = size++;
-      while (i2 > 0) {
-        const parent = i2 - 1 >> 1;
-        if (!worse(i2, parent)) break;
-        swap(i2, parent);
-        i2 = parent;
-      }
-    } else if (s > heapScore[0]) {
-      heapDoc[0] = d;
-      heapScore[0] = s;
-      siftDown(0);
-    }
-  }
-  const out2 = [];
-  for (let i2 = 0; i2 < size; i2++) out2.push({ doc: heapDoc[i2], score: heapScore[i2] });
-  out2.sort((a, c) => c.score - a.score || a.doc - c.doc);
-  return out2;
-}
-
 // src/retrieve/fusion.ts
 var FUSION_METHODS = ["rrf", "weighted", "dense", "lexical"];
 var DEFAULT_FUSION = { method: "rrf", rrfK: 60, depth: 1e3, denseWeight: 0.5 };
@@ -56163,634 +58096,6 @@ function fuseScores(lexical, cosine, opts = {}) {
   }
 }
 
-// src/corpus/names.ts
-function lastNamePart(qualifiedName) {
-  const i2 = qualifiedName.lastIndexOf(".");
-  return i2 < 0 ? qualifiedName : qualifiedName.slice(i2 + 1);
-}
-function fileStem(path) {
-  const base = path.slice(path.lastIndexOf("/") + 1);
-  const dot = base.lastIndexOf(".");
-  return dot > 0 ? base.slice(0, dot) : base;
-}
-
-// src/retrieve/signals.ts
-var DEFAULT_SIGNAL_WEIGHTS = {
-  frameFile: 0.1,
-  frameFunction: 0.15,
-  mentionedFile: 0.1,
-  mentionedUnit: 0.15,
-  namedFunction: 0.075
-};
-var SignalResolver = class {
-  constructor(codeIndex, maxAmbiguous = 3) {
-    this.codeIndex = codeIndex;
-    this.maxAmbiguous = maxAmbiguous;
-    const { filePaths, units, fileOfUnit } = codeIndex;
-    this.splitPaths = filePaths.map((p) => p.split("/"));
-    this.languages = filePaths.map((p) => languageOf(p));
-    filePaths.forEach((p, f) => {
-      const base = fileStem(p);
-      push(this.filesByBase, base, f);
-      if (base === "__init__" || base === "index" || base === "mod") {
-        const parts2 = p.split("/");
-        if (parts2.length >= 2) push(this.filesByBase, parts2[parts2.length - 2], f);
-      }
-    });
-    this.docsOfFile = filePaths.map(() => []);
-    units.forEach((u, d) => {
-      this.docsOfFile[fileOfUnit[d]].push(d);
-      if (u.qualifiedName) push(this.docsByName, lastNamePart(u.qualifiedName), d);
-    });
-  }
-  codeIndex;
-  maxAmbiguous;
-  filesByBase = /* @__PURE__ */ new Map();
-  docsOfFile;
-  docsByName = /* @__PURE__ */ new Map();
-  splitPaths;
-  moduleTrie;
-  scopedTrie;
-  /** Per file: its language (undefined for none). */
-  languages;
-  /** Boosts of every document for an issue's signals. */
-  boosts(signals, weights = DEFAULT_SIGNAL_WEIGHTS) {
-    const D = this.codeIndex.units.length;
-    const boost = new Float32Array(D);
-    const reasons = /* @__PURE__ */ new Map();
-    const evidence = /* @__PURE__ */ new Map();
-    const fired2 = /* @__PURE__ */ new Map();
-    const fire = (name2, docs, why) => {
-      if (weights[name2] <= 0) return;
-      let set = fired2.get(name2);
-      if (!set) fired2.set(name2, set = /* @__PURE__ */ new Map());
-      for (const d of docs) if (!set.has(d)) set.set(d, why);
-    };
-    const firedFiles = /* @__PURE__ */ new Map();
-    const fireFile = (name2, f, why) => {
-      if (weights[name2] <= 0) return;
-      fire(name2, this.docsOfFile[f], why);
-      let set = firedFiles.get(name2);
-      if (!set) firedFiles.set(name2, set = /* @__PURE__ */ new Map());
-      if (!set.has(f)) set.set(f, why);
-    };
-    const { units } = this.codeIndex;
-    for (const frame of signals.frames) {
-      const files2 = this.frameFiles(frame);
-      const why = frame.raw.length > 120 ? `${frame.raw.slice(0, 117)}...` : frame.raw;
-      for (const f of files2) fireFile("frameFile", f, why);
-      if (frame.function) {
-        const fn2 = lastNamePart(frame.function);
-        const candidates = files2.length > 0 ? files2.flatMap((f) => this.docsOfFile[f]) : [];
-        fire("frameFunction", candidates.filter((d) => lastNamePart(units[d].qualifiedName) === fn2), why);
-      }
-    }
-    for (const p of signals.filePaths) {
-      for (const f of this.resolvePath(p)) fireFile("mentionedFile", f, p);
-    }
-    for (const name2 of signals.dottedNames) {
-      const { files: files2, rest } = this.resolveDotted(name2);
-      for (const f of files2) {
-        fireFile("mentionedFile", f, name2);
-        if (rest) fire("mentionedUnit", this.docsOfFile[f].filter((d) => {
-          const q = units[d].qualifiedName;
-          return q === rest || q.startsWith(`${rest}.`) || rest.startsWith(`${q}.`);
-        }), name2);
-      }
-    }
-    for (const name2 of signals.scopedNames ?? []) {
-      const parts2 = scopedNameParts(name2);
-      const { files: files2, rest } = this.resolveScoped(parts2);
-      for (const f of files2) {
-        fireFile("mentionedFile", f, name2);
-        if (rest) fire("mentionedUnit", this.docsOfFile[f].filter((d) => {
-          const q = units[d].qualifiedName;
-          return q === rest || q.startsWith(`${rest}.`) || rest.startsWith(`${q}.`);
-        }), name2);
-      }
-      fire("mentionedUnit", this.unitsBySuffix(parts2), name2);
-    }
-    for (const name2 of signals.dottedNames) fire("mentionedUnit", this.unitsBySuffix(name2.split(".")), name2);
-    for (const name2 of signals.scopedNames ?? []) {
-      const parts2 = scopedNameParts(name2);
-      const docs = this.docsByName.get(parts2[parts2.length - 1]);
-      if (docs && docs.length <= 20) fire("namedFunction", docs.filter((d) => !this.isPythonDoc(d)), name2);
-    }
-    const codeNames = /* @__PURE__ */ new Set();
-    for (const id of signals.identifiers) if (!id.includes(".")) codeNames.add(id);
-    for (const c of signals.calledNames) codeNames.add(lastNamePart(c));
-    for (const c of signals.inlineCode ?? []) if (!c.includes(".")) codeNames.add(c);
-    for (const name2 of codeNames) {
-      const docs = this.docsByName.get(name2);
-      if (docs && docs.length <= 20) fire("namedFunction", docs, name2);
-    }
-    for (const [name2, docs] of fired2) {
-      for (const [d, why] of docs) {
-        boost[d] += weights[name2];
-        const r = reasons.get(d);
-        if (r) {
-          r.push(name2);
-          evidence.get(d).push(why);
-        } else {
-          reasons.set(d, [name2]);
-          evidence.set(d, [why]);
-        }
-      }
-    }
-    const files = /* @__PURE__ */ new Map();
-    for (const [name2, set] of firedFiles) {
-      for (const [f, why] of set) {
-        const b = files.get(f);
-        if (b) {
-          b.boost += weights[name2];
-          b.reasons.push(name2);
-          b.evidence.push(why);
-        } else files.set(f, { boost: weights[name2], reasons: [name2], evidence: [why] });
-      }
-    }
-    return { boost, reasons, evidence, files };
-  }
-  /**
-   * The files of a stack frame: its written path; for a JVM frame, first its class
-   * (`com.pkg.Outer$Inner` → `com/pkg/Outer.java`, non-Python files only), which tells apart
-   * files of one base name.
-   */
-  frameFiles(frame) {
-    if (frame.language === "java" && frame.className) {
-      const cls = frame.className.replace(/\$.*$/, "");
-      const files = this.resolveDotted(cls).files.filter((f) => !isPythonLanguage(this.languages[f]));
-      if (files.length > 0) return files;
-    }
-    return frame.file ? this.resolvePath(frame.file) : frame.className ? this.resolveDotted(frame.className).files : [];
-  }
-  isPythonDoc(d) {
-    return isPythonLanguage(this.languages[this.codeIndex.fileOfUnit[d]]);
-  }
-  /**
-   * Function-level documents of non-Python files whose qualified name ends with the last two or
-   * more parts of `parts` (`Bytes::make_mut` → `Bytes.make_mut`; `fmt::v10::detail::checker` →
-   * `fmt.detail.checker`; `Gson#toJson`); a Go unit's name is read with its package (its folder)
-   * in front, so `http.ListenAndServe` names `ListenAndServe` of `net/http/server.go`. None when
-   * more than 20 match. Python files are left to the module-path resolution of dotted names.
-   */
-  unitsBySuffix(parts2) {
-    if (parts2.length < 2 || parts2.length > MAX_DOTTED_PARTS) return [];
-    const last = parts2[parts2.length - 1];
-    const before = parts2[parts2.length - 2];
-    const { units, fileOfUnit } = this.codeIndex;
-    const out2 = [];
-    for (const d of this.docsByName.get(last) ?? []) {
-      const f = fileOfUnit[d];
-      const language = this.languages[f];
-      if (isPythonLanguage(language)) continue;
-      const q = units[d].qualifiedName;
-      const dot = q.lastIndexOf(".", q.length - last.length - 2);
-      const owner = q.length > last.length ? q.slice(dot + 1, q.length - last.length - 1) : "";
-      let ok = owner === before;
-      if (!ok && language === "go" && owner === "") {
-        const segs = this.splitPaths[f];
-        ok = segs.length >= 2 && segs[segs.length - 2] === before;
-      }
-      if (ok && out2.push(d) > 20) return [];
-    }
-    return out2;
-  }
-  /** File documents that a written path names (longest component-wise suffix match). */
-  resolvePath(written2) {
-    const parts2 = written2.replace(/\\/g, "/").split("/").filter((p) => p && p !== ".");
-    if (parts2.length === 0) return [];
-    const candidates = this.filesByBase.get(fileStem(parts2[parts2.length - 1])) ?? [];
-    let best = 0;
-    let bestFiles = [];
-    for (const f of candidates) {
-      const mine = this.splitPaths[f];
-      if (mine[mine.length - 1] !== parts2[parts2.length - 1]) continue;
-      let n = 1;
-      while (n < parts2.length && n < mine.length && mine[mine.length - 1 - n] === parts2[parts2.length - 1 - n]) n++;
-      if (n > best) {
-        best = n;
-        bestFiles = [f];
-      } else if (n === best) bestFiles.push(f);
-    }
-    if (best === 1 && bestFiles.length > this.maxAmbiguous) return [];
-    return bestFiles;
-  }
-  /**
-   * Files that a dotted name names (`django.db.models.query.QuerySet` → django/db/models/query.py,
-   * rest `QuerySet`): the longest prefix of the name that ends a file's module path (its folders
-   * and file name without extension; the folders alone for `__init__`, `index` and `mod` files).
-   * Among the files whose module path ends with the most parts of that prefix, all are returned
-   * (in file order); a prefix matched by one part only counts when it is the whole prefix (the
-   * name's first part) and names at most `maxAmbiguous` files.
-   *
-   * Cost: at most {@link MAX_DOTTED_PARTS}² lookups in a trie of the module paths read backwards
-   * (built on first use), whatever the repository's size; a name of more parts names nothing.
-   */
-  resolveDotted(name2) {
-    const parts2 = name2.split(".").filter(Boolean);
-    if (parts2.length > MAX_DOTTED_PARTS) return { files: [], rest: "" };
-    const trie = this.moduleTrie ??= this.buildModuleTrie();
-    for (let i2 = parts2.length; i2 >= 1; i2--) {
-      let node = 0;
-      let n = 0;
-      while (n < i2) {
-        const child = trie.edges.get(`${node}/${parts2[i2 - 1 - n]}`);
-        if (child === void 0) break;
-        node = child;
-        n++;
-      }
-      if (n === 0) continue;
-      const files = trie.files[node];
-      if (n === 1 && (files.length > this.maxAmbiguous || i2 > 1)) continue;
-      return { files: files.slice(), rest: parts2.slice(i2).join(".") };
-    }
-    return { files: [], rest: "" };
-  }
-  /**
-   * Files that a scoped name (`crate::module::func`, `grep_regex::literal::LiteralSets`,
-   * `fmt::format`, parts as {@link scopedNameParts} gives them) names, by the module paths of the
-   * Rust, C and C++ files: a Rust file's path without `src` folders, `-` read as `_` and
-   * `mod.rs`, `lib.rs`, `main.rs` standing for their folder (`grep-regex/src/literal.rs` →
-   * `grep_regex::literal`); a C/C++ file's folders and stem (`include/fmt/format.h`). A leading
-   * `crate`, `self` or `super` is dropped. Two parts must match, or one Rust module named first
-   * (`walk::Walk`, at most `maxAmbiguous` files); `rest` is the remainder, joined by dots.
-   */
-  resolveScoped(written2) {
-    let parts2 = written2;
-    while (parts2.length > 0 && (parts2[0] === "crate" || parts2[0] === "self" || parts2[0] === "super")) parts2 = parts2.slice(1);
-    if (parts2.length === 0 || parts2.length > MAX_DOTTED_PARTS) return { files: [], rest: "" };
-    const trie = this.scopedTrie ??= this.buildScopedTrie();
-    for (let i2 = parts2.length; i2 >= 1; i2--) {
-      let node = 0;
-      let n = 0;
-      while (n < i2) {
-        const child = trie.edges.get(`${node}/${parts2[i2 - 1 - n]}`);
-        if (child === void 0) break;
-        node = child;
-        n++;
-      }
-      if (n === 0) continue;
-      const files = trie.files[node];
-      if (n === 1 && (i2 > 1 || files.length > this.maxAmbiguous || files.some((f) => this.languages[f] !== "rust"))) continue;
-      return { files: files.slice(), rest: parts2.slice(i2).join(".") };
-    }
-    return { files: [], rest: "" };
-  }
-  /** The trie of {@link resolveScoped}: module paths of Rust, C and C++ files, read backwards. */
-  buildScopedTrie() {
-    const paths = this.splitPaths.map((segments, f) => {
-      const language = this.languages[f];
-      const stem = fileStem(segments[segments.length - 1]);
-      if (language === "c" || language === "cpp") return [...segments.slice(0, -1), stem];
-      if (language !== "rust") return void 0;
-      const dirs = segments.slice(0, -1).filter((s) => s !== "src").map((s) => s.replace(/-/g, "_"));
-      return stem === "mod" || stem === "lib" || stem === "main" ? dirs : [...dirs, stem];
-    });
-    return trieOf(paths);
-  }
-  /**
-   * The module paths of the files as a trie read backwards (`django/db/models/query.py` →
-   * query, models, db, django): node 0 is the root, `edges` maps `${node}/${part}` to a child,
-   * `files[node]` lists (in file order) the files whose module path ends with that node's parts.
-   */
-  buildModuleTrie() {
-    return trieOf(this.splitPaths.map((segments) => {
-      const base = fileStem(segments[segments.length - 1]);
-      const folders = segments.slice(0, -1);
-      return base === "__init__" || base === "index" || base === "mod" ? folders : [...folders, base];
-    }));
-  }
-};
-function trieOf(paths) {
-  const edges = /* @__PURE__ */ new Map();
-  const files = [[]];
-  paths.forEach((path, f) => {
-    if (path === void 0) return;
-    let node = 0;
-    for (let k = path.length - 1; k >= 0; k--) {
-      const key = `${node}/${path[k]}`;
-      let child = edges.get(key);
-      if (child === void 0) {
-        child = files.length;
-        edges.set(key, child);
-        files.push([]);
-      }
-      node = child;
-      files[node].push(f);
-    }
-  });
-  return { edges, files };
-}
-function isPythonLanguage(language) {
-  return language === "python" || language === "cython";
-}
-function push(m, k, v) {
-  const list = m.get(k);
-  if (list) list.push(v);
-  else m.set(k, [v]);
-}
-
-// src/retrieve/whole-files.ts
-var PATH = FIELDS.indexOf("path");
-var NAME = FIELDS.indexOf("name");
-var BODY = FIELDS.indexOf("body");
-var WholeFileScorer = class {
-  /**
-   * @param files the function-less file-level documents (ascending).
-   * @param params the function-level BM25F+ parameters (field weights in `FIELDS` order).
-   */
-  constructor(codeIndex, files, params) {
-    this.codeIndex = codeIndex;
-    this.params = params;
-    const F2 = FIELDS.length;
-    const { fieldLength } = codeIndex.fileIndex;
-    const avg = averageFieldLengths(codeIndex.index);
-    const bs = typeof params.b === "number" ? new Array(F2).fill(params.b) : params.b;
-    this.at = new Int32Array(codeIndex.filePaths.length).fill(-1);
-    this.factor = new Float32Array(files.length * F2);
-    files.forEach((file, i2) => {
-      this.at[file] = i2;
-      const pathLength = fieldLength[file * F2 + PATH];
-      const lengths = [];
-      lengths[PATH] = pathLength;
-      lengths[NAME] = fieldLength[file * F2 + NAME];
-      lengths[BODY] = pathLength;
-      for (let f = 0; f < F2; f++) {
-        const norm = avg[f] > 0 ? 1 - bs[f] + bs[f] * lengths[f] / avg[f] : 1;
-        this.factor[i2 * F2 + f] = params.weights[f] / norm;
-      }
-    });
-    this.scores = new Float32Array(files.length);
-  }
-  codeIndex;
-  params;
-  at;
-  /** Per function-less file and field: w_f / (1 − b_f + b_f · len_f / avglen_f) of its document. */
-  factor;
-  scores;
-  /** Score of each function-less file, in the order given to the constructor (a reused array). */
-  scoreAll(query) {
-    const F2 = FIELDS.length;
-    const { fileIndex, index } = this.codeIndex;
-    const { postingStart, postingDoc, postingTf, termIds } = fileIndex;
-    const { k1, delta } = this.params;
-    const scores = this.scores;
-    scores.fill(0);
-    if (scores.length === 0) return scores;
-    for (const [term, qw] of query) {
-      const t = termIds.get(term);
-      if (t === void 0 || qw <= 0) continue;
-      const ft = index.termIds.get(term);
-      const df = ft === void 0 ? 0 : index.postingStart[ft + 1] - index.postingStart[ft];
-      const w = qw * idfOf(df, index.docCount);
-      for (let p = postingStart[t], end = postingStart[t + 1]; p < end; p++) {
-        const i2 = this.at[postingDoc[p]];
-        if (i2 < 0) continue;
-        const inPath = postingTf[p * F2 + PATH];
-        const tf = inPath * (this.factor[i2 * F2 + PATH] + this.factor[i2 * F2 + BODY]) + postingTf[p * F2 + NAME] * this.factor[i2 * F2 + NAME];
-        if (tf > 0) scores[i2] += w * ((k1 + 1) * tf / (k1 + tf) + delta);
-      }
-    }
-    return scores;
-  }
-};
-
-// src/retrieve/annotate.ts
-function annotateItems(localizer, query, perItem, levels, functionless) {
-  if (perItem <= 0) return;
-  const fileOf = localizer.codeIndex.fileOfUnit;
-  const memo = /* @__PURE__ */ new Map();
-  for (const { items, wholeFile, sourceOf } of levels) {
-    for (const it of items) {
-      const source = sourceOf(it.id);
-      if (!source) {
-        const bare = functionless.get(it.id);
-        if (!bare) continue;
-        it.matchedTerms = localizer.matchedFileTerms(bare.file, query, perItem);
-        if (bare.signals) {
-          it.signals = bare.signals;
-          it.evidence = bare.evidence;
-        }
-        continue;
-      }
-      if (wholeFile) {
-        it.matchedTerms = localizer.matchedFileTerms(fileOf[source.doc], query, perItem);
-      } else {
-        let t = memo.get(source.doc);
-        if (!t) memo.set(source.doc, t = localizer.matchedTerms(source.doc, query, perItem));
-        it.matchedTerms = t;
-      }
-      if (source.signals) {
-        it.signals = source.signals;
-        it.evidence = source.evidence;
-      }
-    }
-  }
-}
-
-// src/retrieve/localize.ts
-var DEFAULT_RANKING = {
-  bm25: { k1: 1.2, b: 0.75, delta: 0, weights: [3, 3, 1] },
-  filePrior: 1,
-  signals: {},
-  titleWeight: DEFAULT_TITLE_WEIGHT
-};
-var Localizer = class {
-  constructor(codeIndex, opts = {}) {
-    this.codeIndex = codeIndex;
-    this.index = codeIndex.index;
-    this.units = codeIndex.units;
-    const bm252 = { ...DEFAULT_RANKING.bm25, ...opts.bm25 };
-    this.scorer = new Bm25fScorer(codeIndex.index, bm252);
-    this.fileScorer = new Bm25fScorer(codeIndex.fileIndex, { ...bm252, ...opts.fileBm25 });
-    this.filePrior = opts.filePrior ?? DEFAULT_RANKING.filePrior;
-    this.titleWeight = opts.titleWeight ?? DEFAULT_RANKING.titleWeight;
-    this.combined = new Float32Array(codeIndex.index.docCount);
-    const sig = opts.signals ?? DEFAULT_RANKING.signals;
-    this.signalWeights = sig === false ? void 0 : { ...DEFAULT_SIGNAL_WEIGHTS, ...sig };
-    this.resolver = this.signalWeights ? new SignalResolver(codeIndex) : void 0;
-    this.functionless = functionlessFiles(codeIndex.fileOfUnit, codeIndex.filePaths.length);
-    this.functionlessAt = new Int32Array(codeIndex.filePaths.length).fill(-1);
-    this.functionless.forEach((f, i2) => {
-      this.functionlessAt[f] = i2;
-    });
-    this.functionlessScores = new Float32Array(this.functionless.length);
-    this.wholeFiles = new WholeFileScorer(codeIndex, this.functionless, this.scorer.params);
-  }
-  codeIndex;
-  scorer;
-  fileScorer;
-  filePrior;
-  combined;
-  signalWeights;
-  resolver;
-  titleWeight;
-  /** Function-less file-level documents, and each file's place in that list (−1: has functions). */
-  functionless;
-  functionlessAt;
-  functionlessScores;
-  wholeFiles;
-  index;
-  units;
-  /**
-   * The query of an issue text for this index: tokenized and stemmed like the index, title
-   * tokens weighted by the ranking's `titleWeight` (`queryTermsOf`).
-   */
-  queryOf(text) {
-    return queryTermsOf(text, { stem: this.codeIndex.settings.stem, titleWeight: this.titleWeight });
-  }
-  /**
-   * Scores of every function-level document: BM25F+, fused with the file prior, normalised so
-   * the best scores 1 when a prior or signals are used, plus the signal boosts. Reused array.
-   * `functionless`: the function-less files with a positive score on the same scale (their
-   * function part, file part and file-level boosts, see {@link Localizer}; a named one may score
-   * above 1), best first. `reasons` and `evidence`: the signals that raised a document and what
-   * in the issue fired each (`SignalBoosts`).
-   */
-  scoreAll(query, signals) {
-    const fn2 = this.scorer.scoreAll(query);
-    const useSignals = signals !== void 0 && this.signalWeights !== void 0;
-    const bare = this.functionless;
-    const bareScores = this.functionlessScores;
-    bareScores.set(this.wholeFiles.scoreAll(query));
-    if (this.filePrior <= 0 && !useSignals) return { scores: fn2, functionless: this.scoredFunctionless() };
-    const out2 = this.combined;
-    const fileOf = this.codeIndex.fileOfUnit;
-    if (this.filePrior > 0) {
-      const file = this.fileScorer.scoreAll(query);
-      const a = 1 / maxOf(fn2, 1);
-      const c = this.filePrior / maxOf(file, 1);
-      for (let d = 0; d < fn2.length; d++) out2[d] = fn2[d] * a + file[fileOf[d]] * c;
-      for (let i2 = 0; i2 < bare.length; i2++) bareScores[i2] = bareScores[i2] * a + file[bare[i2]] * c;
-    } else {
-      out2.set(fn2);
-    }
-    if (!useSignals) return { scores: out2, functionless: this.scoredFunctionless() };
-    const top = maxOf(out2, 1);
-    for (let d = 0; d < out2.length; d++) out2[d] /= top;
-    for (let i2 = 0; i2 < bare.length; i2++) bareScores[i2] /= top;
-    const { boost, reasons, evidence, files } = this.resolver.boosts(signals, this.signalWeights);
-    for (let d = 0; d < out2.length; d++) out2[d] += boost[d];
-    const why = /* @__PURE__ */ new Map();
-    for (const [f, b] of files) {
-      const i2 = this.functionlessAt[f];
-      if (i2 < 0) continue;
-      bareScores[i2] += b.boost;
-      why.set(f, b);
-    }
-    return { scores: out2, reasons, evidence, functionless: this.scoredFunctionless(why) };
-  }
-  /** The function-less files with a positive score, best first (ties: path order). */
-  scoredFunctionless(why) {
-    const out2 = [];
-    const bare = this.functionless;
-    for (let i2 = 0; i2 < bare.length; i2++) {
-      const score = this.functionlessScores[i2];
-      if (!(score > 0)) continue;
-      const w = why?.get(bare[i2]);
-      out2.push(w ? { file: bare[i2], score, signals: w.reasons, evidence: w.evidence } : { file: bare[i2], score });
-    }
-    return out2.sort((x, y) => y.score - x.score || x.file - y.file);
-  }
-  /**
-   * @param query issue terms with weights (see `queryTermsOf` in src/retrieve/query.ts).
-   * @returns rankings; empty lists when no query term occurs in the index.
-   */
-  localize(query, opts = {}) {
-    const top = opts.top ?? 10;
-    const depth = Math.max(top, opts.depth ?? Math.max(2e3, 50 * top));
-    const perItem = opts.matchedTermsPerItem ?? 8;
-    const { scores, reasons, evidence, functionless = [] } = this.scoreAll(query, opts.signals);
-    const hits = topK(scores, depth);
-    const seen = /* @__PURE__ */ new Set();
-    const paths = /* @__PURE__ */ new Set();
-    const moduleIds = /* @__PURE__ */ new Set();
-    const ranked = [];
-    for (const h of hits) {
-      if (ranked.length >= top && paths.size >= top && moduleIds.size >= top) break;
-      const u = this.units[h.doc];
-      const id = unitId(u);
-      if (seen.has(id)) continue;
-      seen.add(id);
-      paths.add(u.path);
-      moduleIds.add(moduleIdOf(u.path, u.qualifiedName));
-      ranked.push({ id, path: u.path, qualifiedName: u.qualifiedName, score: h.score, doc: h.doc });
-    }
-    const rolled = rollUp(ranked, top);
-    const { modules } = rolled;
-    const bareOf = /* @__PURE__ */ new Map();
-    const bareItems = functionless.slice(0, top).map((s) => {
-      const id = this.codeIndex.filePaths[s.file];
-      bareOf.set(id, s);
-      return s.signals ? { id, score: s.score, signals: s.signals, evidence: s.evidence } : { id, score: s.score };
-    });
-    const files = mergeByScore(rolled.files, bareItems, top);
-    const functions = ranked.slice(0, top).map((r) => ({ id: r.id, score: r.score }));
-    if (perItem > 0) {
-      const bestDoc = /* @__PURE__ */ new Map();
-      for (const r of ranked) {
-        if (!bestDoc.has(r.path)) bestDoc.set(r.path, r.doc);
-        const m = moduleIdOf(r.path, r.qualifiedName);
-        if (!bestDoc.has(m)) bestDoc.set(m, r.doc);
-        if (!bestDoc.has(r.id)) bestDoc.set(r.id, r.doc);
-      }
-      const sourceOf = (id) => {
-        const doc = bestDoc.get(id);
-        return doc === void 0 ? void 0 : { doc, signals: reasons?.get(doc), evidence: evidence?.get(doc) };
-      };
-      annotateItems(this, query, perItem, [
-        { items: functions, wholeFile: false, sourceOf },
-        { items: files, wholeFile: true, sourceOf },
-        { items: modules, wholeFile: false, sourceOf }
-      ], bareOf);
-    }
-    return { files, modules, functions, matchedQueryTerms: this.matchedQueryTerms(query) };
-  }
-  /** How many distinct terms of `query` occur in the function- or file-level index (0: nothing can match). */
-  matchedQueryTerms(query) {
-    let present = 0;
-    for (const t of query.keys()) if (this.index.termIds.has(t) || this.codeIndex.fileIndex.termIds.has(t)) present++;
-    return present;
-  }
-  /** The query terms found in function-level document `doc`, highest idf first (binary search in postings). */
-  matchedTerms(doc, query, limit) {
-    return termsInDoc(this.scorer, doc, query, limit);
-  }
-  /** The query terms found in file-level document `file`, highest file-level idf first. */
-  matchedFileTerms(file, query, limit) {
-    return termsInDoc(this.fileScorer, file, query, limit);
-  }
-};
-function termsInDoc(scorer, doc, query, limit) {
-  const { postingStart, postingDoc, termIds } = scorer.index;
-  const found = [];
-  for (const term of query.keys()) {
-    const t = termIds.get(term);
-    if (t === void 0) continue;
-    let lo = postingStart[t], hi = postingStart[t + 1] - 1;
-    while (lo <= hi) {
-      const mid = lo + hi >> 1;
-      const d = postingDoc[mid];
-      if (d === doc) {
-        found.push({ term, idf: scorer.idf(t) });
-        break;
-      }
-      if (d < doc) lo = mid + 1;
-      else hi = mid - 1;
-    }
-  }
-  found.sort((a, b) => b.idf - a.idf || (a.term < b.term ? -1 : 1));
-  return found.slice(0, limit).map((f) => f.term);
-}
-function unitId(u) {
-  return u.qualifiedName ? `${u.path}:${u.qualifiedName}` : u.path;
-}
-function maxOf(xs, fallback) {
-  let m = 0;
-  for (let i2 = 0; i2 < xs.length; i2++) if (xs[i2] > m) m = xs[i2];
-  return m > 0 ? m : fallback;
-}
-
 // src/retrieve/hybrid.ts
 var HybridLocalizer = class extends Localizer {
   constructor(codeIndex, ranking, vectors, embedder, fusion = {}) {
@@ -56831,85 +58136,6 @@ var HybridLocalizer = class extends Localizer {
   }
 };
 
-// src/history/co-change.ts
-var DEFAULT_CO_CHANGE = { commits: 100, maxFiles: 100 };
-async function coChangeRates(repo, commit, opts = {}) {
-  const commits = opts.commits ?? DEFAULT_CO_CHANGE.commits;
-  const maxFiles = opts.maxFiles ?? DEFAULT_CO_CHANGE.maxFiles;
-  const res = await repo.exec(["-c", "core.quotePath=false", "log", "--no-merges", "--no-renames", "--format=%x01", "--name-only", "-n", String(6 * commits), commit, "--"]);
-  if (res.code !== 0) throw new IssuelocError(`cannot read the history of ${commit.slice(0, 12)} in ${repo.path}: ${res.stderr.trim().split("\n")[0] ?? ""}`);
-  const counts2 = /* @__PURE__ */ new Map();
-  let counted = 0;
-  for (const block of res.stdout.toString("utf8").split("")) {
-    if (counted >= commits) break;
-    const files = [...new Set(block.split("\n").filter((l) => l !== ""))];
-    if (files.length === 0 || files.length > maxFiles || !files.some((f) => languageOf(f) !== void 0)) continue;
-    counted++;
-    for (const f of files) if (languageOf(f) === void 0) counts2.set(f, (counts2.get(f) ?? 0) + 1);
-  }
-  const rates = /* @__PURE__ */ new Map();
-  for (const [f, c] of counts2) rates.set(f, c / counted);
-  return { rates, commits: counted };
-}
-
-// src/retrieve/non-source.ts
-var DEFAULT_NON_SOURCE_PLACEMENT = { rank: 3, count: 2, minRate: 0.1 };
-var NonSourceRanker = class {
-  scorer;
-  paths;
-  /** @param params BM25F+ parameters (field weights in `FIELDS` order), the file level's. */
-  constructor(nonSource, params) {
-    this.scorer = new Bm25fScorer(nonSource.index, params);
-    this.paths = nonSource.paths;
-  }
-  /**
-   * The non-source files that may join for `query`: co-change rate (`rates`: path → 0 … 1) at
-   * least `placement.minRate` and a positive score, highest rate first (then score, then path
-   * order), at most `placement.count`. Each item's `score` is its BM25F+ score; `evidence` gives its rate.
-   */
-  rank(query, rates, placement) {
-    if (placement.count <= 0 || rates.size === 0) return [];
-    const scores = this.scorer.scoreAll(query);
-    const hits = [];
-    for (let d = 0; d < scores.length; d++) {
-      const rate = rates.get(this.paths[d]) ?? 0;
-      if (scores[d] > 0 && rate > 0 && rate >= placement.minRate) hits.push({ doc: d, rate });
-    }
-    hits.sort((x, y) => y.rate - x.rate || scores[y.doc] - scores[x.doc] || x.doc - y.doc);
-    return hits.slice(0, placement.count).map(({ doc, rate }) => ({
-      id: this.paths[doc],
-      score: scores[doc],
-      signals: ["nonSource"],
-      evidence: [`changed with ${Math.round(rate * 100)}% of recent commits to source code`]
-    }));
-  }
-};
-function placeNonSource(files, nonSource, rank2, limit) {
-  const have = new Set(files.map((f) => f.id));
-  const joining = nonSource.filter((n) => !have.has(n.id));
-  if (joining.length === 0) return files.slice(0, limit);
-  const at = Math.min(Math.max(0, rank2 - 1), files.length);
-  const score = at < files.length ? files[at].score : files.length > 0 ? files[files.length - 1].score : 0;
-  return [...files.slice(0, at), ...joining.map((n) => ({ ...n, score })), ...files.slice(at)].slice(0, limit);
-}
-async function openNonSourcePlacer(repo, codeIndex, opts = {}) {
-  if (!codeIndex.nonSource) return void 0;
-  const ranker = new NonSourceRanker(codeIndex.nonSource, opts.bm25 ?? {});
-  const placement = { ...DEFAULT_NON_SOURCE_PLACEMENT, ...opts.placement };
-  let rates;
-  try {
-    rates = (await coChangeRates(repo, codeIndex.commit)).rates;
-  } catch (e) {
-    if (!opts.onWarning) throw e;
-    opts.onWarning(`non-source files left out of the ranking: ${e.message}`);
-    rates = /* @__PURE__ */ new Map();
-  }
-  return {
-    placement,
-    place: (files, query, limit) => placeNonSource(files, ranker.rank(query, rates, placement), placement.rank, limit)
-  };
-}
-
 // src/llm-rerank/rerank-localization.ts
 async function rerankLocalization(loc, codeIndex, reader, reranker, issueText2, top, signal) {
   const unitOf = /* @__PURE__ */ new Map();
@@ -56943,292 +58169,6 @@ async function rerankLocalization(loc, codeIndex, reader, reranker, issueText2, 
     },
     stats
   };
-}
-
-// src/ltr/doc-scores.ts
-var DocFieldScorer = class {
-  constructor(index, params = {}) {
-    this.index = index;
-    this.fields = index.fieldNames.length;
-    this.params = { ...defaultBm25fParams(this.fields), ...params };
-    this.avg = averageFieldLengths(index);
-    const b = this.params.b;
-    this.bs = typeof b === "number" ? new Array(this.fields).fill(b) : [...b];
-    this.norm = new Float64Array(this.fields);
-  }
-  index;
-  params;
-  avg;
-  bs;
-  norm;
-  fields;
-  /** The query's terms that occur in the index, each with qw · idf. */
-  prepare(query) {
-    const { termIds, postingStart, docCount } = this.index;
-    const out2 = [];
-    for (const [term, qw] of query) {
-      const t = termIds.get(term);
-      if (t === void 0 || qw <= 0) continue;
-      const df = postingStart[t + 1] - postingStart[t];
-      out2.push({ termId: t, weight: qw * Math.log(1 + (docCount - df + 0.5) / (df + 0.5)) });
-    }
-    return out2;
-  }
-  /**
-   * Scores document `doc`: out[0] = BM25F+, out[1 + f] = BM25 of field f alone.
-   * @param out an array of at least 1 + fields numbers, overwritten.
-   */
-  score(doc, terms, out2) {
-    const { postingStart, postingDoc, postingTf, fieldLength } = this.index;
-    const F2 = this.fields;
-    const { k1, delta, weights } = this.params;
-    out2.fill(0, 0, F2 + 1);
-    const norm = this.norm;
-    for (let f = 0; f < F2; f++) {
-      norm[f] = this.avg[f] > 0 ? 1 - this.bs[f] + this.bs[f] * fieldLength[doc * F2 + f] / this.avg[f] : 1;
-    }
-    for (const { termId, weight } of terms) {
-      let lo = postingStart[termId], hi = postingStart[termId + 1] - 1;
-      let p = -1;
-      while (lo <= hi) {
-        const mid = lo + hi >>> 1;
-        const d = postingDoc[mid];
-        if (d === doc) {
-          p = mid;
-          break;
-        }
-        if (d < doc) lo = mid + 1;
-        else hi = mid - 1;
-      }
-      if (p < 0) continue;
-      let tf = 0;
-      for (let f = 0; f < F2; f++) {
-        const raw = postingTf[p * F2 + f];
-        if (raw === 0) continue;
-        const tff = raw / norm[f];
-        tf += weights[f] * tff;
-        out2[1 + f] += weight * ((k1 + 1) * tff / (k1 + tff));
-      }
-      if (tf > 0) out2[0] += weight * ((k1 + 1) * tf / (k1 + tf) + delta);
-    }
-  }
-};
-
-// src/ltr/features/issue-queries.ts
-function codeTermsOf(text, stem) {
-  const q = /* @__PURE__ */ new Map();
-  for (const m of text.matchAll(/[A-Za-z_][A-Za-z0-9_]*/g)) {
-    const w = m[0];
-    if (!/[a-z0-9]_[a-zA-Z0-9]|[a-z][A-Z]|[A-Za-z][0-9]/.test(w)) continue;
-    const toks = tokenize(w, { stem });
-    if (toks.length > 0) q.set(toks[0], (q.get(toks[0]) ?? 0) + 1);
-  }
-  return q;
-}
-function titleTermsOf(text, stem) {
-  return queryTermsOf(titleOf(text), { stem, titleWeight: 0 });
-}
-
-// src/ltr/features/shapes.ts
-var CandidateShapes = class {
-  constructor(codeIndex) {
-    this.codeIndex = codeIndex;
-  }
-  codeIndex;
-  files = [];
-  units = [];
-  candidates = [];
-  /** The shapes of function-level document `d` and of its file. */
-  of(d) {
-    return this.candidates[d] ??= { unit: this.unit(d), file: this.file(this.codeIndex.fileOfUnit[d]) };
-  }
-  /** Path features of file-level document `f`. */
-  file(f) {
-    let shape = this.files[f];
-    if (!shape) {
-      const path = this.codeIndex.filePaths[f];
-      const base = fileStem(path);
-      shape = this.files[f] = {
-        depth: Math.min(1, (path.split("/").length - 1) / 10),
-        isTest: isTestPath(path) ? 1 : 0,
-        isInit: base === "__init__" || base === "index" || base === "mod" || (base === "lib" || base === "main") && path.endsWith(".rs") ? 1 : 0,
-        nameTokens: [...new Set(tokenize(base, { stem: this.codeIndex.settings.stem }))]
-      };
-    }
-    return shape;
-  }
-  /** Name and size features of function-level document `d`. */
-  unit(d) {
-    let shape = this.units[d];
-    if (!shape) {
-      const u = this.codeIndex.units[d];
-      const name2 = lastNamePart(u.qualifiedName);
-      const dunder = /^__\w+__$/.test(name2);
-      shape = this.units[d] = {
-        length: Math.min(1, Math.log1p(Math.max(0, u.endLine - u.startLine + 1)) / Math.log(1e3)),
-        notFunction: u.kind === "function" ? 0 : 1,
-        isDunder: dunder ? 1 : 0,
-        isPrivate: name2.startsWith("_") && !dunder || u.path.endsWith(".go") && /^[a-z]/.test(name2) ? 1 : 0,
-        nameTokens: name2 ? [...new Set(tokenize(name2, { stem: this.codeIndex.settings.stem }))] : [],
-        name: name2,
-        className: u.qualifiedName.includes(".") ? u.qualifiedName.slice(0, u.qualifiedName.indexOf(".")) : "",
-        nameTerm: -1
-      };
-      const whole = name2.length >= 3 ? tokenize(name2, { stem: this.codeIndex.settings.stem })[0] : void 0;
-      if (whole !== void 0) shape.nameTerm = this.codeIndex.index.termIds.get(whole) ?? -1;
-    }
-    return shape;
-  }
-};
-
-// src/ltr/features.ts
-var F = FEATURES.length;
-var GROUP_VALUES = FEATURE_GROUPS.map((g) => Object.values(g.features).map((f) => f.value));
-var MAX_NORMALISED = FEATURE_REGISTRY.flatMap((f, j) => f.normalise === "max" ? [j] : []);
-var OTHER_FILES = 100;
-var FeatureExtractor = class {
-  constructor(codeIndex, opts = {}) {
-    this.codeIndex = codeIndex;
-    const ranking = opts.ranking ?? {};
-    this.localizer = new Localizer(codeIndex, ranking);
-    this.depth = opts.depth ?? 200;
-    this.fnScorer = new DocFieldScorer(codeIndex.index, ranking.bm25);
-    this.fileScorer = new DocFieldScorer(codeIndex.fileIndex, ranking.fileBm25 ?? ranking.bm25);
-    const fields2 = codeIndex.index.fieldNames;
-    this.fieldAt = { path: fields2.indexOf("path"), name: fields2.indexOf("name"), body: fields2.indexOf("body") };
-    this.shapes = new CandidateShapes(codeIndex);
-    const sig = ranking.signals;
-    this.allSignalsOn = sig !== void 0 && sig !== false && Object.keys(ALL_SIGNALS).every((k) => (sig[k] ?? 0) > 0);
-  }
-  codeIndex;
-  localizer;
-  depth;
-  fnScorer;
-  fileScorer;
-  resolver;
-  allSignalsOn;
-  /** Position of the path, name and body fields in the index (−1 when absent). */
-  fieldAt;
-  shapes;
-  /** Per file-level document, its best pipeline score (reused across queries). */
-  fileBest;
-  /**
-   * The top `depth` distinct functions of the pipeline for an issue, with their features
-   * ({@link FEATURES} columns, each group of src/ltr/features/registry.ts in turn).
-   * @param issue the issue's terms (`queryTermsOf`, stemmed like the index), signals
-   *   (`extractIssueSignals`) and text.
-   * @param history history evidence of the query's base commit, if any.
-   */
-  extract(issue2, history = {}) {
-    const { signals } = issue2;
-    const query = this.localizer.queryOf(issue2.text);
-    const { units } = this.codeIndex;
-    const pipeline = this.localizer.scoreAll(query, signals);
-    const { docs, ids, pipelineScores } = this.candidates(pipeline.scores);
-    const otherFiles = this.otherFiles(pipeline.scores, pipeline.functionless ?? [], docs);
-    const paths = docs.map((d) => units[d].path);
-    const modules = docs.map((d) => moduleIdOf(units[d].path, units[d].qualifiedName));
-    const { reasons, evidence } = this.allSignalsOn && pipeline.reasons && pipeline.evidence ? { reasons: pipeline.reasons, evidence: pipeline.evidence } : (this.resolver ??= new SignalResolver(this.codeIndex)).boosts(signals, ALL_SIGNALS);
-    const candidateSignals = /* @__PURE__ */ new Map();
-    const candidateEvidence = /* @__PURE__ */ new Map();
-    docs.forEach((d, i2) => {
-      const why = reasons.get(d);
-      if (!why) return;
-      candidateSignals.set(i2, why);
-      candidateEvidence.set(i2, evidence.get(d));
-    });
-    const { stem } = this.codeIndex.settings;
-    const features8 = featureMatrix({
-      codeIndex: this.codeIndex,
-      fnScorer: this.fnScorer,
-      fileScorer: this.fileScorer,
-      fieldAt: this.fieldAt,
-      shapes: this.shapes,
-      issue: issue2,
-      query,
-      codeQuery: codeTermsOf(issue2.text, stem),
-      titleQuery: titleTermsOf(issue2.text, stem),
-      docs,
-      paths,
-      modules,
-      pipelineScores,
-      reasons,
-      history
-    });
-    return {
-      query,
-      docs: Int32Array.from(docs),
-      ids,
-      paths,
-      modules,
-      pipelineScores: Float32Array.from(pipelineScores),
-      features: features8,
-      signals: candidateSignals,
-      evidence: candidateEvidence,
-      otherFiles
-    };
-  }
-  /** The best `depth` distinct functions (by {@link unitId}) of the pipeline's scores, best first. */
-  candidates(scores) {
-    const { units } = this.codeIndex;
-    const seen = /* @__PURE__ */ new Set();
-    const docs = [];
-    const ids = [];
-    const pipelineScores = [];
-    for (const h of topK(scores, this.depth * 2)) {
-      const id = unitId(units[h.doc]);
-      if (seen.has(id)) continue;
-      seen.add(id);
-      docs.push(h.doc);
-      ids.push(id);
-      pipelineScores.push(h.score);
-      if (docs.length >= this.depth) break;
-    }
-    return { docs, ids, pipelineScores };
-  }
-  /**
-   * The best files by pipeline score (a file's best function, or its own score when it has no
-   * function) that hold none of the candidates: one pass over the scores, O(documents).
-   */
-  otherFiles(scores, functionless, candidates) {
-    const { fileOfUnit, filePaths } = this.codeIndex;
-    const best = this.fileBest ??= new Float32Array(filePaths.length);
-    best.fill(0);
-    for (let d = 0; d < scores.length; d++) if (scores[d] > best[fileOfUnit[d]]) best[fileOfUnit[d]] = scores[d];
-    const bare = /* @__PURE__ */ new Map();
-    for (const s of functionless) {
-      best[s.file] = s.score;
-      bare.set(s.file, s);
-    }
-    for (const d of candidates) best[fileOfUnit[d]] = 0;
-    return topK(best, OTHER_FILES).filter((h) => h.score > 0).map((h) => {
-      const b = bare.get(h.doc);
-      return b?.signals ? { file: h.doc, score: h.score, signals: b.signals, evidence: b.evidence } : { file: h.doc, score: h.score };
-    });
-  }
-};
-function featureMatrix(ctx) {
-  const n = ctx.docs.length;
-  const x = new Float32Array(n * F);
-  let column = 0;
-  FEATURE_GROUPS.forEach((g, k) => {
-    const values = GROUP_VALUES[k];
-    const rowOf = g.prepare(ctx);
-    for (let i2 = 0; i2 < n; i2++) {
-      const row = rowOf(i2);
-      const at = i2 * F + column;
-      for (let j = 0; j < values.length; j++) x[at + j] = values[j](row);
-    }
-    column += values.length;
-  });
-  for (const c of MAX_NORMALISED) normaliseColumn(x, n, c);
-  return x;
-}
-function normaliseColumn(x, n, c) {
-  let m = 0;
-  for (let i2 = 0; i2 < n; i2++) if (x[i2 * F + c] > m) m = x[i2 * F + c];
-  if (m <= 0) return;
-  for (let i2 = 0; i2 < n; i2++) x[i2 * F + c] /= m;
 }
 
 // src/ltr/model-ranker.ts
@@ -57303,14 +58243,13 @@ var ModelRanker = class {
 
 // src/pipeline/commit-chain.ts
 var CommitChain = class _CommitChain {
-  constructor(localizer, vectors, modelRanker, opts, reader, codeIndex, nonSource) {
+  constructor(localizer, vectors, modelRanker, opts, reader, codeIndex) {
     this.localizer = localizer;
     this.vectors = vectors;
     this.modelRanker = modelRanker;
     this.opts = opts;
     this.reader = reader;
     this.codeIndex = codeIndex;
-    this.nonSource = nonSource;
   }
   localizer;
   vectors;
@@ -57318,7 +58257,6 @@ var CommitChain = class _CommitChain {
   opts;
   reader;
   codeIndex;
-  nonSource;
   /**
    * Builds what the stages need: the vector index of every function (cached by blob and model)
    * when an embedder is given, the feature extractor of a model. With `onWarning` set, an
@@ -57346,12 +58284,7 @@ var CommitChain = class _CommitChain {
     }
     const modelRanker = opts.model ? new ModelRanker(codeIndex, opts.model) : void 0;
     localizer ??= modelRanker?.extractor.localizer ?? new Localizer(codeIndex, opts.ranking ?? {});
-    const nonSource = await openNonSourcePlacer(repo, codeIndex, {
-      bm25: { ...DEFAULT_RANKING.bm25, ...opts.ranking?.bm25, ...opts.ranking?.fileBm25 },
-      placement: { ...opts.ranking?.nonSource, ...opts.nonSource },
-      onWarning: opts.onWarning
-    });
-    return new _CommitChain(localizer, vectors, modelRanker, opts, new UnitSourceReader(repo, codeIndex.commit), codeIndex, nonSource);
+    return new _CommitChain(localizer, vectors, modelRanker, opts, new UnitSourceReader(repo, codeIndex.commit), codeIndex);
   }
   /**
    * Rankings for one issue, `top` items per level. With a warning place (see
@@ -57361,13 +58294,6 @@ var CommitChain = class _CommitChain {
    * @param opts.deadline this issue's deadline (default: the one given to {@link open}).
    */
   async localize(issueText2, opts) {
-    const result = await this.localizeSources(issueText2, opts);
-    if (!this.nonSource) return result;
-    const files = this.nonSource.place(result.localization.files, this.localizer.queryOf(issueText2), opts.top);
-    return { ...result, localization: { ...result.localization, files } };
-  }
-  /** {@link localize} over the source files only. */
-  async localizeSources(issueText2, opts) {
     const t0 = performance.now();
     const signal = (opts.deadline ?? this.opts.deadline)?.signal;
     const { reranker } = this.opts;
@@ -57498,8 +58424,8 @@ var LOCALIZER_KEYS = [
   "onWarning",
   "settingNames"
 ];
-var INDEX_KEYS = ["maxBodyWords", "includeTests", "maxFileBytes", "stem", "maxFileWords", "languages", "files"];
-var RANKING_KEYS = ["bm25", "fileBm25", "filePrior", "signals", "titleWeight", "nonSource"];
+var INDEX_KEYS = ["maxBodyWords", "includeTests", "maxFileBytes", "stem", "maxFileWords", "languages"];
+var RANKING_KEYS = ["bm25", "fileBm25", "filePrior", "signals", "titleWeight"];
 var BM25_KEYS = ["k1", "b", "delta", "weights"];
 var ENDPOINT_KEYS = ["timeoutMs", "retries", "apiKeyEnv"];
 var RERANK_KEYS = ["top", "window", "stride", "mode", "contextTokens", "preset"];
@@ -57567,7 +58493,6 @@ function checkLocalizerOptions(options) {
     number(ix.maxFileWords, "index.maxFileWords", { min: 0, whole: true });
     boolean(ix.includeTests, "index.includeTests");
     boolean(ix.stem, "index.stem");
-    if (ix.files !== void 0 && !FILE_SELECTIONS.includes(ix.files)) throw fail(`index.files must be one of ${FILE_SELECTIONS.join(", ")}, got ${describe(ix.files)}`);
     if (ix.languages !== void 0) {
       const known = new Set(Object.values(LANGUAGE_BY_EXTENSION));
       if (!Array.isArray(ix.languages) || ix.languages.some((l) => typeof l !== "string")) throw fail(`index.languages must be a list of language names, got ${describe(ix.languages)}`);
@@ -57581,12 +58506,6 @@ function checkLocalizerOptions(options) {
     bm25(r.fileBm25, "ranking.fileBm25");
     number(r.filePrior, "ranking.filePrior", { min: 0 });
     number(r.titleWeight, "ranking.titleWeight", { min: 0 });
-    if (r.nonSource !== void 0) {
-      const n = record(r.nonSource, "ranking.nonSource", ["rank", "count", "minRate"]);
-      number(n.rank, "ranking.nonSource.rank", { min: 1, whole: true });
-      number(n.count, "ranking.nonSource.count", { min: 0, whole: true });
-      number(n.minRate, "ranking.nonSource.minRate", { min: 0, max: 1 });
-    }
     if (r.signals !== void 0 && r.signals !== false) {
       const s = record(r.signals, "ranking.signals", Object.keys(DEFAULT_SIGNAL_WEIGHTS));
       for (const [k, w] of Object.entries(s)) number(w, `ranking.signals.${k}`, { min: 0 });
@@ -57703,7 +58622,7 @@ async function openLocalizer(options) {
   });
   const { preset: _preset, contextTokens, ...overrides } = options.rerank ?? {};
   const listwise = wantsRerank ? presetListwise(rerankPreset(options), overrides, options.settingNames ? "--rerank-mode" : "rerank.mode") : void 0;
-  const model = typeof options.model === "string" ? RankingModel.load(options.model) : options.model;
+  const model = typeof options.model === "string" ? repoModelRev(options.model) === void 0 ? RankingModel.load(options.model) : void 0 : options.model;
   const repo = await GitRepo.open(options.repo);
   const cacheDir = cacheDirFor(repo, options.cacheDir);
   const warn = options.onWarning ?? (() => {
@@ -57755,6 +58674,13 @@ function checkIssueText(text, opts = {}) {
     throw new IssuelocError(`issue text${opts.source ? ` (from ${opts.source})` : ""} has no searchable word: only stop words and punctuation`);
   }
 }
+function repoModelRev(spec) {
+  if (spec === "repo") return "";
+  if (!spec.startsWith("repo@")) return void 0;
+  const rev = spec.slice(5);
+  if (rev === "") throw new IssuelocError("model 'repo@' needs a revision: repo@REV (or 'repo' for the base commit)");
+  return rev;
+}
 var OpenedLocalizer = class {
   constructor(options, stages, repo, cacheDir, embedder, reranker, model) {
     this.options = options;
@@ -57777,6 +58703,8 @@ var OpenedLocalizer = class {
   model;
   current;
   history;
+  /** Models adapted to this repository, by the commit they were adapted at. */
+  adapted = /* @__PURE__ */ new Map();
   closed = false;
   /** The calls in flight, one after the other: they share the chain of one base commit. */
   queue = Promise.resolve();
@@ -57818,16 +58746,17 @@ var OpenedLocalizer = class {
   async chainOf(at, deadline) {
     if (at.chain) return at.chain;
     const o = this.options;
+    const model = await this.modelAt(at.commit);
     let history;
-    if (this.model && this.model.file.training?.history !== false) {
+    if (model && model.file.training?.history !== false) {
       const h = await this.historyAt(at.commit);
-      history = (text) => ({ files: h.at(at.commit).files, messageScores: h.messageScores(at.commit, text), fieldScores: historyFieldScores(h, at.commit, text) });
+      history = (text) => ({ files: h.at(at.commit).files, messageScores: h.messageScores(at.commit, text) });
     }
     at.chain = await CommitChain.open(this.repo, at.codeIndex, {
-      ranking: this.model ? this.model.candidates.ranking : o.ranking,
+      ranking: model ? model.candidates.ranking : o.ranking,
       embedder: this.embedder,
       fusion: o.fusion !== void 0 ? { method: o.fusion } : {},
-      model: this.model,
+      model,
       history,
       reranker: this.reranker,
       cacheDir: this.cacheDir,
@@ -57837,6 +58766,36 @@ var OpenedLocalizer = class {
       deadline
     });
     return at.chain;
+  }
+  /**
+   * The model of the learned stage at base commit `commit`: the one given, or for `repo` /
+   * `repo@REV` the model adapted at the commit or at REV (which must be its ancestor), from the
+   * cache or trained now.
+   */
+  async modelAt(commit) {
+    const rev = typeof this.options.model === "string" ? repoModelRev(this.options.model) : void 0;
+    if (rev === void 0) return this.model;
+    const base = rev === "" ? commit : await this.repo.resolveCommit(rev);
+    if (base !== commit) {
+      const res = await this.repo.exec(["merge-base", "--is-ancestor", base, commit]);
+      if (res.code !== 0) {
+        throw new IssuelocError(`model repo@${rev}: ${base.slice(0, 12)} is not an ancestor of the base commit ${commit.slice(0, 12)} (an adapted model may learn only from the base commit's past)`);
+      }
+    }
+    let model = this.adapted.get(base);
+    if (!model) {
+      const progress = this.options.onProgress;
+      model = (await adaptedModel(this.repo, base, {
+        cacheDir: this.cacheDir,
+        index: this.options.index,
+        onWarning: this.options.onWarning,
+        onProgress: progress && ((step, done, total) => {
+          if (step === "features") progress("adapt", done, total);
+        })
+      })).model;
+      this.adapted.set(base, model);
+    }
+    return model;
   }
   /** The repository's history covering `commit` (read from git once, then cached on disk). */
   async historyAt(commit) {
@@ -57854,7 +58813,7 @@ var OpenedLocalizer = class {
   localize(issueText2, opts = {}) {
     try {
       checkLocalizeCall(issueText2, opts, this.options.maxIssueBytes);
-      if (this.model || !this.current?.chain) checkIssueText(issueText2, { stem: this.stem });
+      if (this.options.model !== void 0 || !this.current?.chain) checkIssueText(issueText2, { stem: this.stem });
     } catch (e) {
       return Promise.reject(e);
     }
@@ -57950,8 +58909,8 @@ async function openGitHub(opts) {
     async findComment({ owner, repo, issueNumber }, marker) {
       let pages = 0;
       for await (const page of octokit.paginate.iterator(octokit.rest.issues.listComments, { owner, repo, issue_number: issueNumber, per_page: 100 })) {
-        const mine = page.data.find((c) => (c.body ?? "").startsWith(marker));
-        if (mine) return toComment(mine);
+        const mine2 = page.data.find((c) => (c.body ?? "").startsWith(marker));
+        if (mine2) return toComment(mine2);
         if (++pages >= MAX_COMMENT_PAGES) {
           opts.onWarning?.(`issue #${issueNumber} has more than ${MAX_COMMENT_PAGES * 100} comments: looked for the issueloc comment in the first ${MAX_COMMENT_PAGES * 100} only`);
           break;

@@ -31,7 +31,7 @@ export function registerLocalizeCommand(program: Command): void {
     .option('--top <n>', 'items per level (a larger n than there are items shows them all)', wholeOption('--top', 1), 10)
     .option('--json', 'machine output: one JSON object')
     .option('--explain', 'also show which issue-text signals (stack frames, paths, names) raised each item')
-    .option('--model <file>', 'rerank with a learned model: a file written by issueloc train, or "default" (docs/learning-to-rank.md)')
+    .option('--model <file>', 'rerank with a learned model: a file written by issueloc train, "default", or "repo" / "repo@REV" (the built-in model adapted to this repository\'s history before the base commit or REV: issueloc adapt; docs/learning-to-rank.md)')
     .option('--no-progress', 'no progress bar on stderr');
   indexOptions(cmd);
   rankingOptions(cmd);
@@ -44,7 +44,7 @@ export function registerLocalizeCommand(program: Command): void {
     const { text, source, warning } = await readIssueInput(o);
     if (warning) process.stderr.write(`issueloc: warning: ${warning}\n`);
     checkIssueText(text, { stem: settings.stem, source });
-    const bars = { index: progressBar('indexing', o.progress), embed: progressBar('embedding functions', o.progress) };
+    const bars = { index: progressBar('indexing', o.progress), embed: progressBar('embedding functions', o.progress), adapt: progressBar('adapting to past commits', o.progress) };
     const localizer = await openLocalizer({
       repo: o.repo, rev: o.rev, cacheDir: o.cacheDir, maxCacheBytes: cacheMaxBytes(o.cacheMaxSize), index: settings,
       ranking, model: o.model, ...stages,
@@ -52,7 +52,7 @@ export function registerLocalizeCommand(program: Command): void {
       onWarning: (m) => process.stderr.write(`issueloc: warning: ${m}\n`),
     });
     try {
-      const result = await localizer.localize(text, { top: o.top }).finally(() => { bars.index.stop(); bars.embed.stop(); });
+      const result = await localizer.localize(text, { top: o.top }).finally(() => { bars.index.stop(); bars.embed.stop(); bars.adapt.stop(); });
       if (result.rerank) process.stderr.write(`issueloc: ${rerankSummary(result.rerank)}\n`);
       const levels = levelsOf(o.level);
       if (o.json) process.stdout.write(`${JSON.stringify(localizeJson(result, resolve(o.repo), o.level, localizer.embedderInfo))}\n`);

@@ -18,6 +18,7 @@ import { registerIndexCommand } from './index-cmd.js';
 import { registerDatasetCommands } from './dataset.js';
 import { registerEvalCommands } from './eval.js';
 import { registerTrainCommand } from './train.js';
+import { registerAdaptCommand } from './adapt.js';
 import { registerExportTrainingCommand } from './export-training.js';
 import { registerCacheCommand } from './cache-cmd.js';
 import { registerBatchCommands } from './batch.js';
@@ -68,6 +69,7 @@ export function buildProgram(): Command {
   registerDatasetCommands(program);
   registerEvalCommands(program);
   registerTrainCommand(program);
+  registerAdaptCommand(program);
   registerExportTrainingCommand(program);
   registerCacheCommand(program);
   registerBatchCommands(program);

@@ -47,6 +47,12 @@ export interface LambdaMartOptions {
   init?: Partial<Record<FeatureName, number>>;
   /** Features the trees may split on (default all). */
   features?: readonly FeatureName[];
+  /**
+   * Scores boosting starts from, for the rows of the stacked feature matrix (rows × FEATURES,
+   * row-major), instead of `init` · x: another model's scores, when trees are added to it
+   * (per-repository adaptation, src/ltr/adapt.ts). `init` is still returned as given.
+   */
+  start?: (x: Float32Array, rows: number) => Float64Array;
 }
 
 /**
@@ -102,7 +108,7 @@ export function fitLambdaMart(queries: readonly LabelledQuery[], level: Level, o
   // boosting starts from the pipeline score, unless the trees may not use it
   const start = opts.init ?? (!opts.features || opts.features.includes('pipeline') ? { pipeline: 1 } : {});
   for (const [name, w] of Object.entries(start)) init[FEATURES.indexOf(name as FeatureName)] = w ?? 0;
-  const scores = scoreRows(x, rows, init);
+  const scores = opts.start ? opts.start(x, rows) : scoreRows(x, rows, init);
   const binned = binFeatures(x, rows, F, o.maxBins);
   const allowed = new Uint8Array(F).fill(opts.features ? 0 : 1);
   for (const f of opts.features ?? []) allowed[FEATURES.indexOf(f)] = 1;

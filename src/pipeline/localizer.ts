@@ -16,6 +16,7 @@ import type { ChatModel } from '../llm-rerank/chat-model.js';
 import { ListwiseReranker, type ListwiseOptions, type RerankStats } from '../llm-rerank/listwise.js';
 import { openChatModel } from '../llm-rerank/spec.js';
 import { presetListwise, RERANK_PRESETS, splitRerankSpec, type RerankPreset, type RerankPresetName } from '../llm-rerank/presets.js';
+import { adaptedModel } from '../ltr/adapted-models.js';
 import { RankingModel } from '../ltr/model.js';
 import type { HistoryEvidence } from '../ltr/features.js';
 import { GitRepo } from '../repo/git.js';
@@ -69,7 +70,12 @@ export interface LocalizerOptions {
   /** Text put before each function when embedding it (default: the preset's, else the model folder's document prompt); needs `embedder`. */
   documentPrefix?: string;
   embedderEndpoint?: EndpointOptions;
-  /** Learned-model stage: `default` (the built-in model), a model file written by `issueloc train`, or a loaded model. */
+  /**
+   * Learned-model stage: `default` (the built-in model), a model file written by `issueloc train`,
+   * a loaded model, or `repo` / `repo@REV`: the built-in model adapted to this repository's own
+   * history before the base commit (`repo`) or before REV, an ancestor of every base commit asked
+   * (`issueloc adapt`; trained on first use and kept in the cache, src/ltr/adapted-models.ts).
+   */
   model?: string | RankingModel;
   /** Rerank stage: `openai:<url>#<model>`, `gguf:<model file>`, `none`, or a {@link ChatModel}. */
   reranker?: string | ChatModel;
@@ -88,7 +94,7 @@ export interface LocalizerOptions {
   /** Issue texts longer than this many UTF-8 bytes are refused (default 1 MiB, `DEFAULT_MAX_ISSUE_BYTES`). */
   maxIssueBytes?: number;
   /** Progress of long steps: indexing a commit, embedding its functions (done, total). */
-  onProgress?: (step: 'index' | 'embed', done: number, total: number) => void;
+  onProgress?: (step: 'index' | 'embed' | 'adapt', done: number, total: number) => void;
   /**
    * Where fallbacks are reported, one line each (endpoint retries, a failing embedder that
    * leaves lexical ranking, a rerank window that keeps the retriever's order). Default: none.
@@ -206,7 +212,7 @@ export async function openLocalizer(options: LocalizerOptions): Promise<IssueLoc
   });
   const { preset: _preset, contextTokens, ...overrides } = options.rerank ?? {};
   const listwise = wantsRerank ? presetListwise(rerankPreset(options), overrides, options.settingNames ? '--rerank-mode' : 'rerank.mode') : undefined;
-  const model = typeof options.model === 'string' ? RankingModel.load(options.model) : options.model;
+  const model = typeof options.model === 'string' ? (repoModelRev(options.model) === undefined ? RankingModel.load(options.model) : undefined) : options.model;
   const repo = await GitRepo.open(options.repo);
   const cacheDir = cacheDirFor(repo, options.cacheDir);
   const warn = options.onWarning ?? (() => {});
@@ -281,10 +287,25 @@ export function checkIssueText(text: string, opts: { stem?: boolean; source?: st
   }
 }
 
+/**
+ * For a `repo` or `repo@REV` model spec: the revision it adapts at (`''` for the base commit
+ * itself); undefined for any other spec.
+ * @throws IssuelocError for `repo@` without a revision.
+ */
+export function repoModelRev(spec: string): string | undefined {
+  if (spec === 'repo') return '';
+  if (!spec.startsWith('repo@')) return undefined;
+  const rev = spec.slice(5);
+  if (rev === '') throw new IssuelocError("model 'repo@' needs a revision: repo@REV (or 'repo' for the base commit)");
+  return rev;
+}
+
 /** The facade's state: the repository, the opened stages, and the chain of the last base commit. */
 class OpenedLocalizer implements IssueLocalizer {
   private current: { commit: string; codeIndex: CodeIndex; info: IndexInfo; chain?: CommitChain } | undefined;
   private history: RepoHistory | undefined;
+  /** Models adapted to this repository, by the commit they were adapted at. */
+  private readonly adapted = new Map<string, RankingModel>();
   private closed = false;
   /** The calls in flight, one after the other: they share the chain of one base commit. */
   private queue: Promise<unknown> = Promise.resolve();
@@ -339,19 +360,47 @@ class OpenedLocalizer implements IssueLocalizer {
   private async chainOf(at: NonNullable<OpenedLocalizer['current']>, deadline: Deadline | undefined): Promise<CommitChain> {
     if (at.chain) return at.chain;
     const o = this.options;
+    const model = await this.modelAt(at.commit);
     let history: ((text: string) => HistoryEvidence) | undefined;
-    if (this.model && this.model.file.training?.history !== false) {
+    if (model && model.file.training?.history !== false) {
       const h = await this.historyAt(at.commit);
       history = (text) => ({ files: h.at(at.commit).files, messageScores: h.messageScores(at.commit, text), fieldScores: historyFieldScores(h, at.commit, text) });
     }
     at.chain = await CommitChain.open(this.repo, at.codeIndex, {
-      ranking: this.model ? this.model.candidates.ranking : o.ranking,
+      ranking: model ? model.candidates.ranking : o.ranking,
       embedder: this.embedder, fusion: o.fusion !== undefined ? { method: o.fusion } : {},
-      model: this.model, history, reranker: this.reranker, cacheDir: this.cacheDir,
+      model, history, reranker: this.reranker, cacheDir: this.cacheDir,
       onProgress: o.onProgress && ((done, total) => o.onProgress!('embed', done, total)),
       onWarning: o.onWarning ?? (() => {}), deadline,
     });
     return at.chain;
+  }
+
+  /**
+   * The model of the learned stage at base commit `commit`: the one given, or for `repo` /
+   * `repo@REV` the model adapted at the commit or at REV (which must be its ancestor), from the
+   * cache or trained now.
+   */
+  private async modelAt(commit: string): Promise<RankingModel | undefined> {
+    const rev = typeof this.options.model === 'string' ? repoModelRev(this.options.model) : undefined;
+    if (rev === undefined) return this.model;
+    const base = rev === '' ? commit : await this.repo.resolveCommit(rev);
+    if (base !== commit) {
+      const res = await this.repo.exec(['merge-base', '--is-ancestor', base, commit]);
+      if (res.code !== 0) {
+        throw new IssuelocError(`model repo@${rev}: ${base.slice(0, 12)} is not an ancestor of the base commit ${commit.slice(0, 12)} (an adapted model may learn only from the base commit's past)`);
+      }
+    }
+    let model = this.adapted.get(base);
+    if (!model) {
+      const progress = this.options.onProgress;
+      model = (await adaptedModel(this.repo, base, {
+        cacheDir: this.cacheDir, index: this.options.index, onWarning: this.options.onWarning,
+        onProgress: progress && ((step, done, total) => { if (step === 'features') progress('adapt', done, total); }),
+      })).model;
+      this.adapted.set(base, model);
+    }
+    return model;
   }
 
   /** The repository's history covering `commit` (read from git once, then cached on disk). */
@@ -374,7 +423,7 @@ class OpenedLocalizer implements IssueLocalizer {
       checkLocalizeCall(issueText, opts, this.options.maxIssueBytes);
       // before the first index is built, and for a model (whose candidates tokenize the issue
       // themselves); else the lexical stage checks the query it makes anyway (CommitChain)
-      if (this.model || !this.current?.chain) checkIssueText(issueText, { stem: this.stem });
+      if (this.options.model !== undefined || !this.current?.chain) checkIssueText(issueText, { stem: this.stem });
     } catch (e) {
       return Promise.reject(e as Error);
     }
