@@ -47281,6 +47281,121 @@ var RepoHistory = class _RepoHistory {
   }
 };
 
+// src/history/history-field.ts
+var HistoryField = class {
+  constructor(log, ancestorsOf, opts = {}) {
+    this.log = log;
+    this.ancestorsOf = ancestorsOf;
+    this.commits = opts.commits ?? 20;
+    this.maxFiles = opts.maxFiles ?? 100;
+    this.k1 = opts.k1 ?? 1.2;
+    this.b = opts.b ?? 0.75;
+  }
+  log;
+  ancestorsOf;
+  memo = /* @__PURE__ */ new Map();
+  messages;
+  /** Per file: the current word's count over its field (0 between words). */
+  scratch;
+  commits;
+  maxFiles;
+  k1;
+  b;
+  messagePostings() {
+    if (this.messages) return this.messages;
+    const lists = /* @__PURE__ */ new Map();
+    const lengths = new Int32Array(this.log.size);
+    for (let i2 = 0; i2 < this.log.size; i2++) {
+      const words2 = this.log.wordsOf(i2);
+      lengths[i2] = words2.length;
+      const tf = /* @__PURE__ */ new Map();
+      for (const w of words2) tf.set(w, (tf.get(w) ?? 0) + 1);
+      for (const [w, n] of tf) {
+        let p = lists.get(w);
+        if (!p) lists.set(w, p = { commits: [], tfs: [] });
+        p.commits.push(i2);
+        p.tfs.push(n);
+      }
+    }
+    const postings = /* @__PURE__ */ new Map();
+    for (const [w, p] of lists) postings.set(w, { commits: Int32Array.from(p.commits), tfs: Int32Array.from(p.tfs) });
+    return this.messages = { postings, lengths };
+  }
+  fieldAt(commit) {
+    let f = this.memo.get(commit);
+    if (f) return f;
+    const ancestors = this.ancestorsOf(commit);
+    const { lengths: messageLengths } = this.messagePostings();
+    const order = this.log.canonicalOrder();
+    const count = new Int32Array(this.log.paths.length);
+    const lengths = new Float64Array(this.log.paths.length);
+    const filesOf = new Array(this.log.size);
+    let size = 0, total = 0;
+    for (let k = order.length - 1; k >= 0; k--) {
+      const i2 = order[k];
+      if (ancestors[i2] !== 1) continue;
+      const files = this.log.filesOf(i2);
+      if (files.length === 0 || files.length > this.maxFiles) continue;
+      for (const file of files) {
+        if (count[file] >= this.commits) continue;
+        if (count[file]++ === 0) size++;
+        (filesOf[i2] ??= []).push(file);
+        lengths[file] += messageLengths[i2];
+        total += messageLengths[i2];
+      }
+    }
+    f = { filesOf, lengths, size, avgLength: size > 0 ? total / size : 0 };
+    if (this.memo.size >= 4) this.memo.delete(this.memo.keys().next().value);
+    this.memo.set(commit, f);
+    return f;
+  }
+  /**
+   * BM25 (k1, b; idf ln(1 + (N − df + 0.5) / (df + 0.5)), N = files with a field, df = those whose
+   * field holds the word) of the issue's distinct words against each file's history field at
+   * `commit`; words with df > max(50, N / 4) are left out.
+   * @returns path → score (absent = 0).
+   * @throws IssuelocError when `commit` is not in the log.
+   */
+  scores(commit, issueText2) {
+    const { filesOf, lengths, size: N, avgLength } = this.fieldAt(commit);
+    const { postings } = this.messagePostings();
+    const acc = /* @__PURE__ */ new Map();
+    const tf = this.scratch ??= new Int32Array(this.log.paths.length);
+    const touched = [];
+    for (const w of new Set(tokenize(issueText2))) {
+      const p = postings.get(w);
+      if (!p) continue;
+      for (let j = 0; j < p.commits.length; j++) {
+        const files = filesOf[p.commits[j]];
+        if (!files) continue;
+        for (const file of files) {
+          if (tf[file] === 0) touched.push(file);
+          tf[file] += p.tfs[j];
+        }
+      }
+      const df = touched.length;
+      if (df <= Math.max(50, 0.25 * N)) {
+        const idf = Math.log(1 + (N - df + 0.5) / (df + 0.5));
+        for (const file of touched) {
+          const t = tf[file];
+          const norm = this.k1 * (1 - this.b + this.b * lengths[file] / avgLength);
+          acc.set(file, (acc.get(file) ?? 0) + idf * t * (this.k1 + 1) / (t + norm));
+        }
+      }
+      for (const file of touched) tf[file] = 0;
+      touched.length = 0;
+    }
+    const paths = this.log.paths;
+    return new Map([...acc].map(([file, s]) => [paths[file], s]));
+  }
+};
+var fields = /* @__PURE__ */ new WeakMap();
+function historyFieldScores(history, commit, issueText2) {
+  let f = fields.get(history);
+  if (!f) fields.set(history, f = new HistoryField(history.log, (c) => history.at(c).ancestors));
+  return f.scores(commit, issueText2);
+}
+
 // src/index/cache-dir.ts
 import { createHash as createHash3 } from "node:crypto";
 import { accessSync, constants as constants3, lstatSync, mkdirSync as mkdirSync2 } from "node:fs";
@@ -51520,8 +51635,14 @@ var TEST_PATH_RULES = [
   { part: "dir", pattern: /^testdata$/, languages: ["go"], source: "go help packages" },
   { part: "file", pattern: /^(Test\w*|\w*(Tests?|TestCase|IT|ITCase))\.\w+$/, languages: JVM, source: "Maven Surefire/Failsafe includes" },
   { part: "file", pattern: /\w(Spec|Suite)\.scala$/, languages: ["scala"], source: "ScalaTest" },
-  { part: "dir", pattern: /^(androidTest|testFixtures)$/, languages: JVM, source: "Android / Gradle source sets" },
-  { part: "file", pattern: /\.(test|spec)\.[cm]?[jt]sx?$/, languages: JS, source: "Jest testMatch" },
+  {
+    part: "dir",
+    pattern: /^(androidTest|androidUnitTest|androidInstrumentedTest|testFixtures|integrationTest|functionalTest|(common|jvm|js|native|ios|macos|linux|mingw|desktop|wasmJs|wasm)Test)$/,
+    languages: JVM,
+    source: "Android / Gradle / Kotlin Multiplatform source sets"
+  },
+  { part: "file", pattern: /\.(test|spec)\.[cm]?[jt]sx?$|\.test-d\.[cm]?tsx?$/, languages: JS, source: "Jest testMatch; tsd" },
+  { part: "file", pattern: /^tests?\.rs$/, languages: ["rust"], source: "Cargo unit-test modules" },
   { part: "dir", pattern: /^__(tests|mocks)__$/, languages: JS, source: "Jest testMatch" },
   { part: "file", pattern: /_(spec|test)\.rb$/, languages: ["ruby"], source: "RSpec, Minitest" },
   { part: "dir", pattern: /^spec$/, languages: ["ruby"], source: "RSpec" },
@@ -51530,7 +51651,7 @@ var TEST_PATH_RULES = [
   { part: "dir", pattern: /(^|\.)Tests?$|\.(Unit|Integration)Tests$/, languages: ["csharp"], source: "xUnit/NUnit project naming" },
   { part: "file", pattern: /\wTests?\.swift$/, languages: ["swift"], source: "XCTest" },
   { part: "dir", pattern: /^Tests$/, languages: ["swift"], source: "SwiftPM layout" },
-  { part: "file", pattern: /_(unit)?test\.(c|cc|cpp|cxx)$/, languages: ["c", "cpp"], source: "GoogleTest / Chromium naming" }
+  { part: "file", pattern: /_(unit)?tests?\.(c|cc|cpp|cxx)$/, languages: ["c", "cpp"], source: "GoogleTest / Chromium naming" }
 ];
 function isTestPath(path) {
   const parts2 = path.split("/");
@@ -51561,6 +51682,42 @@ function isVendoredPath(path) {
   const parts2 = path.split("/");
   for (let i2 = 0; i2 < parts2.length - 1; i2++) if (VENDORED_DIRS.has(parts2[i2])) return true;
   return false;
+}
+
+// src/corpus/c-macros.ts
+var MACRO = String.raw`[A-Z][A-Z0-9_]*[A-Z0-9]`;
+var blank = (s) => s.replace(/[^\n]/g, " ");
+var CLASS_MACRO = new RegExp(String.raw`(\b(?:class|struct|union)\s+)(${MACRO}(?:\s*\([^()\n]*\))?)(?=\s+[A-Za-z_]\w*(?:\s*<[^;{}]*>)?\s*(?:final\b)?\s*[:{\n])`, "g");
+var LEADING_MACROS = new RegExp(String.raw`^(\s*(?:(?:static|inline|extern|virtual|explicit|constexpr|friend)\s+)*)((?:${MACRO}\s+)+)(?=[A-Za-z_])`, "gm");
+var TRAILING_MACRO = new RegExp(String.raw`(\)\s*(?:const\s*)?(?:noexcept\s*)?)(${MACRO}(?:\s*\([^()\n]*\))?)(?=\s*(?:[{;:=]|->|override\b|final\b|$))`, "gm");
+var MACRO_LINE = new RegExp(String.raw`^[ \t]*${MACRO}[ \t]*$`, "gm");
+function firstBranches(text) {
+  const original = text.split("\n");
+  const lines = original.slice();
+  const open2 = [];
+  for (let i2 = 0; i2 < lines.length; i2++) {
+    const m = /^\s*#\s*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b(.*)$/.exec(lines[i2]);
+    const dropping = open2.some((o) => o.dropping);
+    if (m) {
+      const top = open2[open2.length - 1];
+      if (m[1].startsWith("if")) {
+        const never = m[1] === "if" && /^\s*0\s*(\/[/*].*)?$/.test(m[2]);
+        open2.push({ kept: !never, dropping: never });
+      } else if (m[1] === "endif") {
+        open2.pop();
+      } else if (top) {
+        top.dropping = top.kept;
+        top.kept = true;
+      }
+    }
+    if (!m && !dropping) continue;
+    lines[i2] = blank(lines[i2]);
+    while (m && /\\\s*$/.test(original[i2]) && i2 + 1 < lines.length) lines[++i2] = blank(lines[i2]);
+  }
+  return lines.join("\n");
+}
+function maskCMacros(text) {
+  return firstBranches(text).replace(CLASS_MACRO, (_, before, macro) => before + blank(macro)).replace(LEADING_MACROS, (_, before, macros) => before + blank(macros)).replace(TRAILING_MACRO, (_, before, macro) => before + blank(macro)).replace(MACRO_LINE, blank);
 }
 
 // src/corpus/extract-specs.ts
@@ -51611,6 +51768,13 @@ function cDeclaratorName(node) {
   }
   return null;
 }
+function cDeclaredFunctionName(node) {
+  let d = field(node, "declarator");
+  while (d && (d.type === "pointer_declarator" || d.type === "reference_declarator")) d = field(d, "declarator") ?? d.namedChildren.find((c) => c !== null && c.type.endsWith("declarator")) ?? null;
+  if (!d || d.type !== "function_declarator") return null;
+  const inner = field(d, "declarator");
+  return inner && inner.type !== "parenthesized_declarator" ? cDeclaratorName(node) : null;
+}
 function cRecordName(node) {
   const name2 = field(node, "name");
   return name2 && field(node, "body") ? dotted(name2.text) : null;
@@ -51628,7 +51792,8 @@ var C2 = {
     function_definition: { as: "function", name: cDeclaratorName },
     struct_specifier: { as: "class", name: cRecordName },
     union_specifier: { as: "class", name: cRecordName }
-  }
+  },
+  mask: maskCMacros
 };
 var CPP = {
   grammar: "cpp",
@@ -51639,7 +51804,20 @@ var CPP = {
     struct_specifier: { as: "class", name: cRecordName },
     union_specifier: { as: "class", name: cRecordName },
     namespace_definition: { as: "scope", name: namespaceName }
+  },
+  mask: maskCMacros
+};
+var DECLARATION = {
+  as: "pick",
+  pick: (n) => {
+    const name2 = cDeclaredFunctionName(n);
+    return name2 === null ? WRAP : { as: "function", name: () => name2 };
   }
+};
+var CPP_HEADER = {
+  ...CPP,
+  id: "cpp-header",
+  roles: { ...CPP.roles, declaration: DECLARATION, field_declaration: DECLARATION }
 };
 var PYTHON = {
   grammar: "python",
@@ -51753,7 +51931,8 @@ var RUST = {
   roles: {
     ...roles([
       [CLASS2, ["struct_item", "enum_item", "union_item", "trait_item"]],
-      [FUNCTION, ["function_item", "function_signature_item"]],
+      // `macro_rules! name { … }` is a unit like a function (its expansion is not parsed)
+      [FUNCTION, ["function_item", "function_signature_item", "macro_definition"]],
       [DESCEND, ["source_file", "declaration_list"]]
     ]),
     // `impl<T> Trait for path::Type<T> { fn f() }` → `Type.f`
@@ -51791,23 +51970,41 @@ var PHP = {
   ])
 };
 var FUNCTION_VALUES = ["arrow_function", "function_expression", "function", "generator_function"];
-function declaratorFunctionName(node) {
-  const value = field(node, "value");
+var VALUE_WRAPPERS = ["parenthesized_expression", "as_expression", "satisfies_expression"];
+function keyName(key) {
+  if (!key) return null;
+  if (key.type === "string") return key.text.slice(1, -1) || null;
+  return key.type === "computed_property_name" ? null : key.text;
+}
+function byValue(value, name2) {
+  for (let guard = 0; value && guard < 4 && VALUE_WRAPPERS.includes(value.type); guard++) value = value.namedChild(0);
+  if (!value || name2 === null) return null;
+  if (FUNCTION_VALUES.includes(value.type)) return { as: "function", name: () => name2 };
+  return value.type === "object" ? { as: "scope", name: () => name2 } : null;
+}
+function declaratorRole(node) {
   const name2 = field(node, "name");
-  return value && name2 && name2.type === "identifier" && FUNCTION_VALUES.includes(value.type) ? name2.text : null;
+  return name2 && name2.type === "identifier" ? byValue(field(node, "value"), name2.text) : null;
 }
 function fieldFunctionName(node) {
   const value = field(node, "value");
   const name2 = field(node, "name") ?? field(node, "property");
   return value && name2 && FUNCTION_VALUES.includes(value.type) ? name2.text : null;
 }
-function assignedFunctionName(node) {
+function assignmentRole(node) {
   const right = field(node, "right");
   const left = field(node, "left");
-  if (!right || !left || !FUNCTION_VALUES.includes(right.type)) return null;
-  if (left.type !== "identifier" && left.type !== "member_expression") return null;
-  const name2 = left.text.replace(/\s+/g, "").replace(/^(module\.)?exports\./, "").replace(/\.prototype\./, ".");
-  return /^[\w$.#]+$/.test(name2) ? name2 : null;
+  if (!right || !left || left.type !== "identifier" && left.type !== "member_expression") return null;
+  const target = left.text.replace(/\s+/g, "");
+  const name2 = right.type === "object" ? target.replace(/^(module\.)?exports(\.|$)/, "").replace(/\.prototype$/, "") : target.replace(/^(module\.)?exports\./, "").replace(/\.prototype\./, ".");
+  return /^[\w$.#]*$/.test(name2) ? byValue(right, name2) : null;
+}
+function objectAssignRole(node) {
+  const callee = field(node, "function");
+  const target = field(node, "arguments")?.namedChild(0) ?? null;
+  if (callee?.text !== "Object.assign" || !target || target.type !== "identifier" && target.type !== "member_expression") return null;
+  const name2 = target.text.replace(/\s+/g, "").replace(/\.prototype$/, "");
+  return /^[\w$.]+$/.test(name2) ? { as: "scope", name: () => name2 } : null;
 }
 var orDefault = (n) => field(n, "name")?.text ?? "default";
 function jsSpec(grammar) {
@@ -51823,10 +52020,15 @@ function jsSpec(grammar) {
       // `export default class { … }`, `export default function () { … }`, `export default () => …`
       class: { as: "class", name: orDefault },
       ...roles([[{ as: "function", name: orDefault }, FUNCTION_VALUES]]),
-      variable_declarator: { as: "function", name: declaratorFunctionName },
+      variable_declarator: { as: "pick", pick: declaratorRole },
       public_field_definition: { as: "function", name: fieldFunctionName },
       field_definition: { as: "function", name: fieldFunctionName },
-      assignment_expression: { as: "function", name: assignedFunctionName },
+      assignment_expression: { as: "pick", pick: assignmentRole },
+      // object literals reached through a scope above (or `export default { … }`): their methods
+      // and `key: () => …` / `key: function …` / `key: { … }` properties
+      ...roles([[DESCEND, ["object", "arguments", ...VALUE_WRAPPERS]]]),
+      call_expression: { as: "pick", pick: objectAssignRole },
+      pair: { as: "pick", pick: (n) => byValue(field(n, "value"), keyName(field(n, "key"))) },
       internal_module: { as: "scope", name: (n) => dotted(field(n, "name")?.text ?? "") },
       module: { as: "scope", name: () => "" }
     },
@@ -51855,9 +52057,9 @@ function specFor(path, language) {
     case "typescript":
       return path.endsWith(".tsx") ? SPECS.tsx : SPECS.typescript;
     case "c":
-      return path.endsWith(".h") ? SPECS.cpp : SPECS.c;
+      return path.endsWith(".h") ? CPP_HEADER : SPECS.c;
     case "cpp":
-      return SPECS.cpp;
+      return /\.(hpp|hh|hxx|h\+\+)$/.test(path) ? CPP_HEADER : SPECS.cpp;
     case "csharp":
       return SPECS.c_sharp;
     case void 0:
@@ -51887,7 +52089,8 @@ function parserFor(grammar) {
   return p;
 }
 function extractorOf(path) {
-  return specFor(path, languageOf(path))?.grammar ?? "file";
+  const spec = specFor(path, languageOf(path));
+  return spec ? spec.id ?? spec.grammar : "file";
 }
 function fileUnit(path, text) {
   const lines = text.length === 0 ? 1 : text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
@@ -51903,31 +52106,40 @@ async function extractUnits(path, text) {
   } catch {
     return [file];
   }
-  const tree = parser.parse(text);
-  if (!tree) return [file];
-  try {
-    const found = walk2(tree.rootNode, spec, MAX_UNITS_PER_FILE);
-    if (found.length === 0) return [file];
-    const lineStart = lineStarts(text);
-    const units = [file];
-    for (const f of found) {
-      const from = lineStart[f.startLine - 1];
-      const to = f.endLine < lineStart.length ? lineStart[f.endLine] - 1 : text.length;
-      const outside = f.startIndex - from + Math.max(0, to - f.endIndex);
-      units.push({
-        id: `${path}:${f.qualifiedName}`,
-        path,
-        kind: f.kind,
-        qualifiedName: f.qualifiedName,
-        startLine: f.startLine,
-        endLine: f.endLine,
-        text: outside > MAX_TEXT_OUTSIDE_UNIT ? text.slice(f.startIndex, f.endIndex) : text.slice(from, to)
-      });
-    }
-    return units;
-  } finally {
-    tree.delete();
+  const found = unitsIn(parser, spec, text);
+  if (found.length === 0) return [file];
+  const lineStart = lineStarts(text);
+  const units = [file];
+  for (const f of found) {
+    const from = lineStart[f.startLine - 1];
+    const to = f.endLine < lineStart.length ? lineStart[f.endLine] - 1 : text.length;
+    const outside = f.startIndex - from + Math.max(0, to - f.endIndex);
+    units.push({
+      id: `${path}:${f.qualifiedName}`,
+      path,
+      kind: f.kind,
+      qualifiedName: f.qualifiedName,
+      startLine: f.startLine,
+      endLine: f.endLine,
+      text: outside > MAX_TEXT_OUTSIDE_UNIT ? text.slice(f.startIndex, f.endIndex) : text.slice(from, to)
+    });
   }
+  return units;
+}
+function unitsIn(parser, spec, text) {
+  const parsed2 = (source) => {
+    const tree = parser.parse(source);
+    if (!tree) return { found: [], hasError: true };
+    try {
+      return { found: walk2(tree.rootNode, spec, MAX_UNITS_PER_FILE), hasError: tree.rootNode.hasError };
+    } finally {
+      tree.delete();
+    }
+  };
+  const plain = parsed2(text);
+  if (!plain.hasError || !spec.mask) return plain.found;
+  const masked = parsed2(spec.mask(text));
+  return masked.found.length > plain.found.length ? masked.found : plain.found;
 }
 var MAX_PARSE_CHARS = 4 << 20;
 var MAX_UNITS_PER_FILE = 5e4;
@@ -51964,8 +52176,9 @@ function walk2(root, spec, limit) {
   pushChildren(root, "", void 0);
   while (stack.length > 0 && found.length < limit) {
     const { node, prefix, start: start2 } = stack.pop();
-    const role = spec.roles[node.type];
-    switch (role.as) {
+    const given = spec.roles[node.type];
+    const role = given.as === "pick" ? given.pick(node) : given;
+    switch (role?.as) {
       case "descend":
         pushChildren(node, prefix, void 0);
         break;
@@ -52042,6 +52255,10 @@ function selectSources(entries, opts = {}) {
   }
   return { sources, skipped: skipped2 };
 }
+function selectNonSources(entries, opts = {}) {
+  const max = opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  return entries.filter((e) => !languageOf(e.path) && !isVendoredPath(e.path) && !isTestPath(e.path) && !(e.size !== void 0 && e.size > max));
+}
 
 // src/index/blob-terms.ts
 import { join as join5 } from "node:path";
@@ -52105,12 +52322,12 @@ function invertRows(rows, termCount) {
   }
   return { start: start2, doc, entry };
 }
-function invertFields(fieldNames, vocabulary, termIds, fields) {
-  const F2 = fields.length;
+function invertFields(fieldNames, vocabulary, termIds, fields2) {
+  const F2 = fields2.length;
   const T = vocabulary.length;
-  const D = F2 === 0 ? 0 : fields[0].length.length;
+  const D = F2 === 0 ? 0 : fields2[0].length.length;
   let bound = 0;
-  for (const r of fields) bound += r.start[D];
+  for (const r of fields2) bound += r.start[D];
   const docStart = new Uint32Array(D + 1);
   const docTerm = new Uint32Array(bound);
   const docTf = new Uint16Array(bound * F2);
@@ -52119,7 +52336,7 @@ function invertFields(fieldNames, vocabulary, termIds, fields) {
   let u = 0;
   for (let d = 0; d < D; d++) {
     for (let f = 0; f < F2; f++) {
-      const { start: start2, term, tf } = fields[f];
+      const { start: start2, term, tf } = fields2[f];
       for (let e = start2[d], end = start2[d + 1]; e < end; e++) {
         const t = term[e];
         if (lastDoc[t] !== d) {
@@ -52141,7 +52358,7 @@ function invertFields(fieldNames, vocabulary, termIds, fields) {
   }
   const fieldLength = new Uint32Array(D * F2);
   for (let f = 0; f < F2; f++) {
-    const { length } = fields[f];
+    const { length } = fields2[f];
     for (let d = 0; d < D; d++) fieldLength[d * F2 + f] = length[d];
   }
   return { fieldNames, vocabulary, termIds, docCount: D, postingStart: postings.start, postingDoc: postings.doc, postingTf, fieldLength };
@@ -52187,12 +52404,12 @@ var IndexBuilder = class {
    * @param fields term counts per field, same order and count as `fieldNames`.
    * @param lengths token count per field; defaults to the sum of each field's counts.
    */
-  add(fields, lengths) {
+  add(fields2, lengths) {
     const F2 = this.fieldNames.length;
-    if (fields.length !== F2) throw new Error(`document has ${fields.length} fields, index has ${F2}`);
+    if (fields2.length !== F2) throw new Error(`document has ${fields2.length} fields, index has ${F2}`);
     for (let f = 0; f < F2; f++) {
       const rows = this.rows[f];
-      const terms = fields[f];
+      const terms = fields2[f];
       rows.term.reserve(terms.size);
       rows.tf.reserve(terms.size);
       const termBuf = rows.term.buf;
@@ -52224,8 +52441,8 @@ var IndexBuilder = class {
   }
   /** Freezes the collected documents into typed arrays. The builder must not be reused. */
   build() {
-    const fields = this.rows.map((r) => ({ start: r.start.view(), term: r.term.view(), tf: r.tf.view(), length: r.length.view() }));
-    const index = invertFields(this.fieldNames, this.vocabulary, this.termIds, fields);
+    const fields2 = this.rows.map((r) => ({ start: r.start.view(), term: r.term.view(), tf: r.tf.view(), length: r.length.view() }));
+    const index = invertFields(this.fieldNames, this.vocabulary, this.termIds, fields2);
     this.rows.length = 0;
     return index;
   }
@@ -52317,25 +52534,30 @@ function isHeader(x) {
 
 // src/index/code-index.ts
 var FIELDS = ["path", "name", "body"];
+var FILE_SELECTIONS = ["source", "all"];
 var DEFAULT_INDEX_SETTINGS = {
   maxBodyWords: 1024,
   includeTests: false,
   maxFileBytes: 1 << 20,
   stem: false,
   maxFileWords: 0,
-  languages: []
+  languages: [],
+  files: "source"
 };
-var BLOB_FORMAT_VERSION = "v5";
-var INDEX_FORMAT_VERSION = "v7";
+var BLOB_FORMAT_VERSION = "v6";
+var INDEX_FORMAT_VERSION = "v8";
 var digest = (parts2) => createHash4("sha1").update(JSON.stringify(parts2)).digest("hex").slice(0, 10);
 function blobSettingsKey(s) {
   return digest([BLOB_FORMAT_VERSION, s.maxBodyWords, s.includeTests, s.maxFileBytes, s.stem, s.maxFileWords]);
 }
 function settingsKey(s) {
-  return digest([INDEX_FORMAT_VERSION, blobSettingsKey(s), [...s.languages].sort()]);
+  const parts2 = [INDEX_FORMAT_VERSION, blobSettingsKey(s), [...s.languages].sort()];
+  if ((s.files ?? "source") !== "source") parts2.push(s.files);
+  return digest(parts2);
 }
 function indexFilePath(cacheDir, commit, s, level = "function") {
-  return join6(cacheDir, "index", `${commit}.${settingsKey(s)}${level === "file" ? ".files" : ""}.bin`);
+  const suffix = level === "file" ? ".files" : level === "nonSource" ? ".nonsource" : "";
+  return join6(cacheDir, "index", `${commit}.${settingsKey(s)}${suffix}.bin`);
 }
 function blobCacheDir(cacheDir, s) {
   return join6(cacheDir, `blobs-${blobSettingsKey(s)}`);
@@ -52350,7 +52572,7 @@ function bodyTerms(text, maxWords, stem) {
   const tokens = tokenize(cut2, { stem });
   return { body: [...counts(tokens)], bodyLength: tokens.length };
 }
-function buildCodeIndex(commit, settings, files, stats) {
+function buildCodeIndex(commit, settings, files, stats, nonSourceFiles) {
   const builder = new IndexBuilder(FIELDS);
   const fileBuilder = new IndexBuilder(FIELDS);
   const units = [];
@@ -52388,8 +52610,20 @@ function buildCodeIndex(commit, settings, files, stats) {
     fileIndex: fileBuilder.build(),
     filePaths,
     fileOfUnit: Uint32Array.from(fileOf),
+    ...nonSourceFiles ? { nonSource: buildNonSourceIndex(nonSourceFiles, settings.stem) } : {},
     stats: { ...stats, units: units.length }
   };
+}
+function buildNonSourceIndex(files, stem) {
+  const builder = new IndexBuilder(FIELDS);
+  const paths = [];
+  for (const { path, text } of files) {
+    const pathTerms = counts(tokenize(path, { stem }));
+    const nameTerms = counts(tokenize(path.slice(path.lastIndexOf("/") + 1), { stem }));
+    builder.add([pathTerms, nameTerms, new Map(text.body)], [sumOf(pathTerms), sumOf(nameTerms), text.bodyLength]);
+    paths.push(path);
+  }
+  return { index: builder.build(), paths };
 }
 function cutBody(u, maxWords) {
   if (maxWords <= 0 || u.bodyLength <= maxWords) return u;
@@ -52420,6 +52654,7 @@ function saveCodeIndex(cacheDir, ci) {
   });
   const meta = { format: 1, commit: ci.commit, settings: ci.settings, paths, units: table, stats: ci.stats };
   writeIndexFile(indexFilePath(cacheDir, ci.commit, ci.settings, "file"), ci.fileIndex, { filePaths: ci.filePaths, fileOfUnit: [...ci.fileOfUnit] });
+  if (ci.nonSource) writeIndexFile(indexFilePath(cacheDir, ci.commit, ci.settings, "nonSource"), ci.nonSource.index, { paths: ci.nonSource.paths });
   const file = indexFilePath(cacheDir, ci.commit, ci.settings);
   writeIndexFile(file, ci.index, meta);
   return file;
@@ -52431,6 +52666,12 @@ function loadCodeIndex(cacheDir, commit, settings) {
   if (!fn2) return void 0;
   const files = readIndexFile(fileLevel, isFileLevelMeta);
   if (!files) return void 0;
+  const nonSourceFile = indexFilePath(cacheDir, commit, settings, "nonSource");
+  const nonSource = settings.files === "all" ? readIndexFile(nonSourceFile, isNonSourceMeta) : void 0;
+  if (settings.files === "all" && (!nonSource || nonSource.meta.paths.length !== nonSource.index.docCount)) {
+    if (nonSource) warnCorruptCacheFile(nonSourceFile);
+    return void 0;
+  }
   const { index, meta } = fn2;
   const { fileOfUnit, filePaths } = files.meta;
   if (meta.commit !== commit || settingsKey(meta.settings) !== settingsKey(settings) || meta.units.length !== index.docCount || filePaths.length !== files.index.docCount || fileOfUnit.length !== meta.units.length || !fileOfUnit.every((f) => f < filePaths.length)) {
@@ -52452,6 +52693,7 @@ function loadCodeIndex(cacheDir, commit, settings) {
     fileIndex: files.index,
     filePaths,
     fileOfUnit: Uint32Array.from(fileOfUnit),
+    ...nonSource ? { nonSource: { index: nonSource.index, paths: nonSource.meta.paths } } : {},
     stats: meta.stats
   };
 }
@@ -52460,6 +52702,9 @@ function isCodeIndexMeta(m) {
   if (!isRecord(m) || m.format !== 1 || typeof m.commit !== "string" || !isRecord(m.settings) || !isStringArray(m.settings.languages) || !isRecord(m.stats) || !isStringArray(m.paths)) return false;
   const paths = m.paths.length;
   return Array.isArray(m.units) && m.units.every((u) => Array.isArray(u) && u.length === 5 && isInt(u[0]) && u[0] < paths && UNIT_KINDS2.has(u[1]) && typeof u[2] === "string" && isInt(u[3]) && isInt(u[4]));
+}
+function isNonSourceMeta(m) {
+  return isRecord(m) && isStringArray(m.paths);
 }
 function isFileLevelMeta(m) {
   return isRecord(m) && isStringArray(m.filePaths) && isIntArray(m.fileOfUnit);
@@ -52609,6 +52854,7 @@ async function indexCommit(repo, commit, opts) {
     const { codeIndex, blobBytes } = await buildFromTree(repo, commit, settings, opts);
     saveCodeIndex(opts.cacheDir, codeIndex);
     const saved = [indexFilePath(opts.cacheDir, commit, settings), indexFilePath(opts.cacheDir, commit, settings, "file")];
+    if (codeIndex.nonSource) saved.push(indexFilePath(opts.cacheDir, commit, settings, "nonSource"));
     try {
       trimAfterBuild(opts.cacheDir, maxBytes, blobBytes + saved.reduce((s, f) => s + statSync4(f).size, 0), new Set(saved));
     } catch {
@@ -52673,13 +52919,44 @@ async function buildFromTree(repo, commit, settings, opts) {
   }
   opts.onProgress?.(total, total);
   const files = sources.filter((e) => unitsOf.has(e.path)).map((e) => ({ path: e.path, units: unitsOf.get(e.path) }));
+  const nonSource = settings.files === "all" ? await nonSourceTerms(repo, entries, settings, cache, opts.force === true) : void 0;
   const codeIndex = buildCodeIndex(commit, settings, files, {
     files: files.length,
     skipped: skipped2,
     parsedBlobs: pathsOfBlob.size,
     cachedBlobs: cache.hits
-  });
+  }, nonSource);
   return { codeIndex, blobBytes: cache.bytesWritten };
+}
+async function nonSourceTerms(repo, entries, settings, cache, force) {
+  const chosen = selectNonSources(entries, settings);
+  const termsOf = /* @__PURE__ */ new Map();
+  const toRead = /* @__PURE__ */ new Set();
+  for (const e of chosen) {
+    if (termsOf.has(e.blob)) continue;
+    const hit = force ? void 0 : cache.get(`${e.blob}:text`);
+    if (hit) termsOf.set(e.blob, hit[0] ?? null);
+    else toRead.add(e.blob);
+  }
+  for await (const [blob, buf] of repo.readBlobs([...toRead])) {
+    if (buf === null) {
+      termsOf.set(blob, null);
+      continue;
+    }
+    if (isBinary(buf)) {
+      termsOf.set(blob, null);
+      cache.set(`${blob}:text`, []);
+      continue;
+    }
+    const u = fileUnit("", decodeSource(buf));
+    const terms = { kind: "file", qualifiedName: "", startLine: u.startLine, endLine: u.endLine, ...bodyTerms(u.text, settings.maxFileWords, settings.stem) };
+    termsOf.set(blob, terms);
+    cache.set(`${blob}:text`, [terms]);
+  }
+  return chosen.flatMap((e) => {
+    const text = termsOf.get(e.blob);
+    return text ? [{ path: e.path, text }] : [];
+  });
 }
 
 // src/llm-rerank/chat-model.ts
@@ -53792,6 +54069,7 @@ var features6 = {
   changes: { doc: "ln(1 + commits changing the file)", normalise: "max", value: (r) => r.file ? Math.log1p(r.file.changes) : 0 },
   changeRecency: { doc: "recency of the file's last change, as `fixRecency`", normalise: "none", value: (r) => r.file?.changeRecency ?? 0 },
   messageSim: { doc: "SimiScore (Zhou, Zhang & Lo 2012) over earlier commit messages", normalise: "max", value: (r) => r.messages },
+  historyField: { doc: "BM25 of the issue against the messages of the 20 latest earlier commits that changed the file (history-expanded document)", normalise: "max", value: (r) => r.field },
   similarIssues: { doc: "SimiScore over a dataset's earlier issues (Ye et al. 2014 f3)", normalise: "max", value: (r) => r.issues }
 };
 var historyGroup = {
@@ -53799,11 +54077,12 @@ var historyGroup = {
   features: features6,
   prepare(ctx) {
     const { paths, history } = ctx;
-    const row = { file: void 0, messages: 0, issues: 0 };
+    const row = { file: void 0, messages: 0, issues: 0, field: 0 };
     return (i2) => {
       row.file = history.files?.get(paths[i2]);
       row.messages = history.messageScores?.get(paths[i2]) ?? 0;
       row.issues = history.similarIssues?.get(paths[i2]) ?? 0;
+      row.field = history.fieldScores?.get(paths[i2]) ?? 0;
       return row;
     };
   }
@@ -53814,9 +54093,9 @@ var features7 = {
   length: { doc: "ln(1 + lines) / ln 1000, at most 1", normalise: "none", value: (r) => r.unit.length },
   depth: { doc: "path depth / 10, at most 1", normalise: "none", value: (r) => r.file.depth },
   isTest: { doc: "1 for a test file (src/corpus/languages.ts)", normalise: "none", value: (r) => r.file.isTest },
-  isInit: { doc: "1 for `__init__.py`, `index.*` or `mod.rs`", normalise: "none", value: (r) => r.file.isInit },
+  isInit: { doc: "1 for `__init__.py`, `index.*`, `mod.rs` or a Rust crate root (`lib.rs`, `main.rs`)", normalise: "none", value: (r) => r.file.isInit },
   notFunction: { doc: "1 for a class or file document", normalise: "none", value: (r) => r.unit.notFunction },
-  isPrivate: { doc: "1 for a `_name` (not a dunder)", normalise: "none", value: (r) => r.unit.isPrivate },
+  isPrivate: { doc: "1 for a `_name` (not a dunder), or an unexported (lower-case) Go name", normalise: "none", value: (r) => r.unit.isPrivate },
   isDunder: { doc: "1 for a `__name__`", normalise: "none", value: (r) => r.unit.isDunder }
 };
 var shapeGroup = {
@@ -53831,7 +54110,7 @@ var shapeGroup = {
 var FEATURE_GROUPS = [lexicalGroup, fileGroup, callsGroup, signalsGroup, namesGroup, historyGroup, shapeGroup];
 var FEATURE_REGISTRY = FEATURE_GROUPS.flatMap((g) => Object.entries(g.features).map(([name2, f]) => ({ name: name2, group: g.name, doc: f.doc, normalise: f.normalise })));
 var FEATURES = FEATURE_REGISTRY.map((f) => f.name);
-var FEATURE_COMPUTATION_VERSION = 3;
+var FEATURE_COMPUTATION_VERSION = 4;
 function featureVersion(features8, computationVersion = FEATURE_COMPUTATION_VERSION) {
   const digest2 = createHash6("sha1").update(JSON.stringify(features8.map((f) => [f.name, f.group, f.normalise]))).digest("hex");
   return `${computationVersion}.${digest2.slice(0, 12)}`;
@@ -55232,6 +55511,48 @@ function findInlineCodeNames(text) {
   }
   return [...names];
 }
+function findScopedNames(text) {
+  const seen = /* @__PURE__ */ new Set();
+  const n = text.length;
+  const identEnd = (i3) => {
+    while (i3 < n && charClass(text.charCodeAt(i3)) !== 0) i3++;
+    return i3;
+  };
+  const startsIdent = (i3) => {
+    if (i3 >= n) return false;
+    const k = charClass(text.charCodeAt(i3));
+    return k === 1 || k === 2 || k === 4;
+  };
+  let i2 = 0;
+  while (i2 < n) {
+    if (!startsIdent(i2) || i2 > 0 && charClass(text.charCodeAt(i2 - 1)) !== 0) {
+      i2++;
+      continue;
+    }
+    const s = i2;
+    let e = identEnd(i2);
+    let parts2 = 1;
+    const firstUpper = charClass(text.charCodeAt(s)) === 1;
+    const prev = s > 0 ? text.charCodeAt(s - 1) : 0;
+    for (; ; ) {
+      if (text.charCodeAt(e) === 58 && text.charCodeAt(e + 1) === 58) {
+        const t = text.charCodeAt(e + 2) === 126 ? e + 3 : e + 2;
+        if (!startsIdent(t)) break;
+        e = identEnd(t);
+      } else if (text.charCodeAt(e) === 35 && parts2 === 1 && firstUpper && prev !== 46 && prev !== 47 && prev !== 35 && startsIdent(e + 1)) {
+        e = identEnd(e + 1);
+      } else break;
+      if (++parts2 > MAX_DOTTED_PARTS) break;
+    }
+    i2 = e;
+    if (parts2 < 2 || parts2 > MAX_DOTTED_PARTS || e - s > MAX_NAME_CHARS) continue;
+    seen.add(text.slice(s, e));
+  }
+  return [...seen];
+}
+function scopedNameParts(name2) {
+  return name2.split(/::|#/).filter((p) => p.length > 0);
+}
 
 // src/retrieve/signals.ts
 var DEFAULT_SIGNAL_WEIGHTS = {
@@ -55247,6 +55568,7 @@ var SignalResolver = class {
     this.maxAmbiguous = maxAmbiguous;
     const { filePaths, units, fileOfUnit } = codeIndex;
     this.splitPaths = filePaths.map((p) => p.split("/"));
+    this.languages = filePaths.map((p) => languageOf(p));
     filePaths.forEach((p, f) => {
       const base = fileStem(p);
       push(this.filesByBase, base, f);
@@ -55268,6 +55590,9 @@ var SignalResolver = class {
   docsByName = /* @__PURE__ */ new Map();
   splitPaths;
   moduleTrie;
+  scopedTrie;
+  /** Per file: its language (undefined for none). */
+  languages;
   /** Boosts of every document for an issue's signals. */
   boosts(signals, weights = DEFAULT_SIGNAL_WEIGHTS) {
     const D = this.codeIndex.units.length;
@@ -55291,7 +55616,7 @@ var SignalResolver = class {
     };
     const { units } = this.codeIndex;
     for (const frame of signals.frames) {
-      const files2 = frame.file ? this.resolvePath(frame.file) : frame.className ? this.resolveDotted(frame.className).files : [];
+      const files2 = this.frameFiles(frame);
       const why = frame.raw.length > 120 ? `${frame.raw.slice(0, 117)}...` : frame.raw;
       for (const f of files2) fireFile("frameFile", f, why);
       if (frame.function) {
@@ -55312,6 +55637,24 @@ var SignalResolver = class {
           return q === rest || q.startsWith(`${rest}.`) || rest.startsWith(`${q}.`);
         }), name2);
       }
+    }
+    for (const name2 of signals.scopedNames ?? []) {
+      const parts2 = scopedNameParts(name2);
+      const { files: files2, rest } = this.resolveScoped(parts2);
+      for (const f of files2) {
+        fireFile("mentionedFile", f, name2);
+        if (rest) fire("mentionedUnit", this.docsOfFile[f].filter((d) => {
+          const q = units[d].qualifiedName;
+          return q === rest || q.startsWith(`${rest}.`) || rest.startsWith(`${q}.`);
+        }), name2);
+      }
+      fire("mentionedUnit", this.unitsBySuffix(parts2), name2);
+    }
+    for (const name2 of signals.dottedNames) fire("mentionedUnit", this.unitsBySuffix(name2.split(".")), name2);
+    for (const name2 of signals.scopedNames ?? []) {
+      const parts2 = scopedNameParts(name2);
+      const docs = this.docsByName.get(parts2[parts2.length - 1]);
+      if (docs && docs.length <= 20) fire("namedFunction", docs.filter((d) => !this.isPythonDoc(d)), name2);
     }
     const codeNames = /* @__PURE__ */ new Set();
     for (const id of signals.identifiers) if (!id.includes(".")) codeNames.add(id);
@@ -55346,6 +55689,51 @@ var SignalResolver = class {
       }
     }
     return { boost, reasons, evidence, files };
+  }
+  /**
+   * The files of a stack frame: its written path; for a JVM frame, first its class
+   * (`com.pkg.Outer$Inner` → `com/pkg/Outer.java`, non-Python files only), which tells apart
+   * files of one base name.
+   */
+  frameFiles(frame) {
+    if (frame.language === "java" && frame.className) {
+      const cls = frame.className.replace(/\$.*$/, "");
+      const files = this.resolveDotted(cls).files.filter((f) => !isPythonLanguage(this.languages[f]));
+      if (files.length > 0) return files;
+    }
+    return frame.file ? this.resolvePath(frame.file) : frame.className ? this.resolveDotted(frame.className).files : [];
+  }
+  isPythonDoc(d) {
+    return isPythonLanguage(this.languages[this.codeIndex.fileOfUnit[d]]);
+  }
+  /**
+   * Function-level documents of non-Python files whose qualified name ends with the last two or
+   * more parts of `parts` (`Bytes::make_mut` → `Bytes.make_mut`; `fmt::v10::detail::checker` →
+   * `fmt.detail.checker`; `Gson#toJson`); a Go unit's name is read with its package (its folder)
+   * in front, so `http.ListenAndServe` names `ListenAndServe` of `net/http/server.go`. None when
+   * more than 20 match. Python files are left to the module-path resolution of dotted names.
+   */
+  unitsBySuffix(parts2) {
+    if (parts2.length < 2 || parts2.length > MAX_DOTTED_PARTS) return [];
+    const last = parts2[parts2.length - 1];
+    const before = parts2[parts2.length - 2];
+    const { units, fileOfUnit } = this.codeIndex;
+    const out2 = [];
+    for (const d of this.docsByName.get(last) ?? []) {
+      const f = fileOfUnit[d];
+      const language = this.languages[f];
+      if (isPythonLanguage(language)) continue;
+      const q = units[d].qualifiedName;
+      const dot = q.lastIndexOf(".", q.length - last.length - 2);
+      const owner = q.length > last.length ? q.slice(dot + 1, q.length - last.length - 1) : "";
+      let ok = owner === before;
+      if (!ok && language === "go" && owner === "") {
+        const segs = this.splitPaths[f];
+        ok = segs.length >= 2 && segs[segs.length - 2] === before;
+      }
+      if (ok && out2.push(d) > 20) return [];
+    }
+    return out2;
   }
   /** File documents that a written path names (longest component-wise suffix match). */
   resolvePath(written2) {
@@ -55399,33 +55787,83 @@ var SignalResolver = class {
     return { files: [], rest: "" };
   }
   /**
+   * Files that a scoped name (`crate::module::func`, `grep_regex::literal::LiteralSets`,
+   * `fmt::format`, parts as {@link scopedNameParts} gives them) names, by the module paths of the
+   * Rust, C and C++ files: a Rust file's path without `src` folders, `-` read as `_` and
+   * `mod.rs`, `lib.rs`, `main.rs` standing for their folder (`grep-regex/src/literal.rs` →
+   * `grep_regex::literal`); a C/C++ file's folders and stem (`include/fmt/format.h`). A leading
+   * `crate`, `self` or `super` is dropped. Two parts must match, or one Rust module named first
+   * (`walk::Walk`, at most `maxAmbiguous` files); `rest` is the remainder, joined by dots.
+   */
+  resolveScoped(written2) {
+    let parts2 = written2;
+    while (parts2.length > 0 && (parts2[0] === "crate" || parts2[0] === "self" || parts2[0] === "super")) parts2 = parts2.slice(1);
+    if (parts2.length === 0 || parts2.length > MAX_DOTTED_PARTS) return { files: [], rest: "" };
+    const trie = this.scopedTrie ??= this.buildScopedTrie();
+    for (let i2 = parts2.length; i2 >= 1; i2--) {
+      let node = 0;
+      let n = 0;
+      while (n < i2) {
+        const child = trie.edges.get(`${node}/${parts2[i2 - 1 - n]}`);
+        if (child === void 0) break;
+        node = child;
+        n++;
+      }
+      if (n === 0) continue;
+      const files = trie.files[node];
+      if (n === 1 && (i2 > 1 || files.length > this.maxAmbiguous || files.some((f) => this.languages[f] !== "rust"))) continue;
+      return { files: files.slice(), rest: parts2.slice(i2).join(".") };
+    }
+    return { files: [], rest: "" };
+  }
+  /** The trie of {@link resolveScoped}: module paths of Rust, C and C++ files, read backwards. */
+  buildScopedTrie() {
+    const paths = this.splitPaths.map((segments, f) => {
+      const language = this.languages[f];
+      const stem = fileStem(segments[segments.length - 1]);
+      if (language === "c" || language === "cpp") return [...segments.slice(0, -1), stem];
+      if (language !== "rust") return void 0;
+      const dirs = segments.slice(0, -1).filter((s) => s !== "src").map((s) => s.replace(/-/g, "_"));
+      return stem === "mod" || stem === "lib" || stem === "main" ? dirs : [...dirs, stem];
+    });
+    return trieOf(paths);
+  }
+  /**
    * The module paths of the files as a trie read backwards (`django/db/models/query.py` →
    * query, models, db, django): node 0 is the root, `edges` maps `${node}/${part}` to a child,
    * `files[node]` lists (in file order) the files whose module path ends with that node's parts.
    */
   buildModuleTrie() {
-    const edges = /* @__PURE__ */ new Map();
-    const files = [[]];
-    this.splitPaths.forEach((segments, f) => {
+    return trieOf(this.splitPaths.map((segments) => {
       const base = fileStem(segments[segments.length - 1]);
-      const last = base === "__init__" || base === "index" || base === "mod" ? segments.length - 2 : segments.length - 1;
-      let node = 0;
-      for (let k = last; k >= 0; k--) {
-        const part = k === segments.length - 1 ? base : segments[k];
-        const key = `${node}/${part}`;
-        let child = edges.get(key);
-        if (child === void 0) {
-          child = files.length;
-          edges.set(key, child);
-          files.push([]);
-        }
-        node = child;
-        files[node].push(f);
-      }
-    });
-    return { edges, files };
+      const folders = segments.slice(0, -1);
+      return base === "__init__" || base === "index" || base === "mod" ? folders : [...folders, base];
+    }));
   }
 };
+function trieOf(paths) {
+  const edges = /* @__PURE__ */ new Map();
+  const files = [[]];
+  paths.forEach((path, f) => {
+    if (path === void 0) return;
+    let node = 0;
+    for (let k = path.length - 1; k >= 0; k--) {
+      const key = `${node}/${path[k]}`;
+      let child = edges.get(key);
+      if (child === void 0) {
+        child = files.length;
+        edges.set(key, child);
+        files.push([]);
+      }
+      node = child;
+      files[node].push(f);
+    }
+  });
+  return { edges, files };
+}
+function isPythonLanguage(language) {
+  return language === "python" || language === "cython";
+}
 function push(m, k, v) {
   const list = m.get(k);
   if (list) list.push(v);
@@ -55839,7 +56277,7 @@ var CandidateShapes = class {
       shape = this.files[f] = {
         depth: Math.min(1, (path.split("/").length - 1) / 10),
         isTest: isTestPath(path) ? 1 : 0,
-        isInit: base === "__init__" || base === "index" || base === "mod" ? 1 : 0,
+        isInit: base === "__init__" || base === "index" || base === "mod" || (base === "lib" || base === "main") && path.endsWith(".rs") ? 1 : 0,
         nameTokens: [...new Set(tokenize(base, { stem: this.codeIndex.settings.stem }))]
       };
     }
@@ -55856,7 +56294,7 @@ var CandidateShapes = class {
         length: Math.min(1, Math.log1p(Math.max(0, u.endLine - u.startLine + 1)) / Math.log(1e3)),
         notFunction: u.kind === "function" ? 0 : 1,
         isDunder: dunder ? 1 : 0,
-        isPrivate: name2.startsWith("_") && !dunder ? 1 : 0,
+        isPrivate: name2.startsWith("_") && !dunder || u.path.endsWith(".go") && /^[a-z]/.test(name2) ? 1 : 0,
         nameTokens: name2 ? [...new Set(tokenize(name2, { stem: this.codeIndex.settings.stem }))] : [],
         name: name2,
         className: u.qualifiedName.includes(".") ? u.qualifiedName.slice(0, u.qualifiedName.indexOf(".")) : "",
@@ -55882,8 +56320,8 @@ var FeatureExtractor = class {
     this.depth = opts.depth ?? 200;
     this.fnScorer = new DocFieldScorer(codeIndex.index, ranking.bm25);
     this.fileScorer = new DocFieldScorer(codeIndex.fileIndex, ranking.fileBm25 ?? ranking.bm25);
-    const fields = codeIndex.index.fieldNames;
-    this.fieldAt = { path: fields.indexOf("path"), name: fields.indexOf("name"), body: fields.indexOf("body") };
+    const fields2 = codeIndex.index.fieldNames;
+    this.fieldAt = { path: fields2.indexOf("path"), name: fields2.indexOf("name"), body: fields2.indexOf("body") };
     this.shapes = new CandidateShapes(codeIndex);
     const sig = ranking.signals;
     this.allSignalsOn = sig !== void 0 && sig !== false && Object.keys(ALL_SIGNALS).every((k) => (sig[k] ?? 0) > 0);
@@ -56757,6 +57195,7 @@ function parseStackFrames(text) {
     if (line.indexOf("at") >= 0) atFrames(line, prev, add);
     if (line.indexOf(".go:") >= 0) goFrame(line, prev, add);
     if (line.indexOf("panicked at") >= 0) rustPanics(line, add);
+    if (line.indexOf("#") >= 0 || line.indexOf("==") >= 0) debuggerFrame(line, add);
   }
   ipython.end();
   return frames;
@@ -57018,6 +57457,58 @@ function rustName(path) {
   if (owner.length > 0) out2.module = owner.join("::");
   return out2;
 }
+var DBG_HEAD = /\s*(?:\*\s+)?(?:frame\s+)?#\d{1,5}:?\s+(0x[0-9a-fA-F]{1,16}\s+)?(?:in\s+)?/y;
+var VALGRIND_HEAD = /==\d{1,10}==\s+(?:at|by)\s+0x[0-9a-fA-F]{1,16}:\s+/y;
+var DBG_LOCATION = /^(\S+\.[A-Za-z+]{1,4}):(\d{1,9})(?::\d{1,9})?$/;
+function debuggerFrame(line, add) {
+  if (line.length > 3e3) return;
+  let head = -1;
+  let address = true;
+  DBG_HEAD.lastIndex = 0;
+  const d = DBG_HEAD.exec(line);
+  if (d !== null) {
+    head = DBG_HEAD.lastIndex;
+    address = d[1] !== void 0;
+  } else {
+    VALGRIND_HEAD.lastIndex = 0;
+    if (VALGRIND_HEAD.test(line)) head = VALGRIND_HEAD.lastIndex;
+  }
+  if (head < 0) return;
+  let rest = line.slice(head).trimEnd();
+  const f = { language: "c", raw: rawOf(line) };
+  const closed = rest.endsWith(")");
+  const body2 = closed ? rest.slice(0, -1) : rest;
+  const cut2 = Math.max(body2.lastIndexOf(" "), body2.lastIndexOf("	"), closed ? body2.lastIndexOf("(") : -1);
+  const loc = cut2 >= 0 ? DBG_LOCATION.exec(body2.slice(cut2 + 1)) : null;
+  if (loc !== null && CODE_EXTENSIONS.has(extensionOf2(loc[1]))) {
+    f.file = slashes(loc[1]);
+    f.line = Number(loc[2]);
+    rest = body2.slice(0, cut2).replace(/\s+at$/, "");
+  } else if (!address) return;
+  const tick = rest.indexOf("`");
+  if (tick >= 0) rest = rest.slice(tick + 1);
+  Object.assign(f, cFunctionName(rest));
+  if (f.file !== void 0 || f.function !== void 0) add(f);
+}
+function cFunctionName(text) {
+  let name2 = "";
+  let depth = 0;
+  for (let i2 = 0; i2 < text.length; i2++) {
+    const c = text[i2];
+    if (c === "<") depth++;
+    else if (c === ">") depth = Math.max(0, depth - 1);
+    else if (depth === 0) {
+      if (c === "(" || c === " " || c === "	") {
+        if (name2.length > 0) break;
+        if (c === "(") return {};
+        continue;
+      }
+      name2 += c;
+    }
+  }
+  if (!/^[A-Za-z_~][\w:~]*$/.test(name2) || name2.length > 500) return {};
+  return splitQualified(name2, "::");
+}
 function firstNonSpace(line) {
   let i2 = 0;
   while (i2 < line.length && (line.charCodeAt(i2) === 32 || line.charCodeAt(i2) === 9)) i2++;
@@ -57051,6 +57542,7 @@ function extractIssueSignals(text) {
     identifiers: [...identifiers],
     filePaths: first(findFilePaths(text)),
     dottedNames: first(findDottedNames(text)),
+    scopedNames: first(findScopedNames(text)),
     frames: first(parseStackFrames(text)),
     calledNames: first(findCalledNames(text)),
     inlineCode: first(findInlineCodeNames(text))
@@ -57107,6 +57599,7 @@ async function forEachIssue(issues, opts, visit) {
           history: () => evidence ??= {
             files: history?.at(commit).files,
             messageScores: history?.messageScores(commit, issue2.text),
+            fieldScores: history && historyFieldScores(history, commit, issue2.text),
             similarIssues: similar?.scores(issue2.text, issue2.created)
           }
         });
@@ -58136,6 +58629,85 @@ var HybridLocalizer = class extends Localizer {
   }
 };
 
+// src/history/co-change.ts
+var DEFAULT_CO_CHANGE = { commits: 100, maxFiles: 100 };
+async function coChangeRates(repo, commit, opts = {}) {
+  const commits = opts.commits ?? DEFAULT_CO_CHANGE.commits;
+  const maxFiles = opts.maxFiles ?? DEFAULT_CO_CHANGE.maxFiles;
+  const res = await repo.exec(["-c", "core.quotePath=false", "log", "--no-merges", "--no-renames", "--format=%x01", "--name-only", "-n", String(6 * commits), commit, "--"]);
+  if (res.code !== 0) throw new IssuelocError(`cannot read the history of ${commit.slice(0, 12)} in ${repo.path}: ${res.stderr.trim().split("\n")[0] ?? ""}`);
+  const counts2 = /* @__PURE__ */ new Map();
+  let counted = 0;
+  for (const block of res.stdout.toString("utf8").split("")) {
+    if (counted >= commits) break;
+    const files = [...new Set(block.split("\n").filter((l) => l !== ""))];
+    if (files.length === 0 || files.length > maxFiles || !files.some((f) => languageOf(f) !== void 0)) continue;
+    counted++;
+    for (const f of files) if (languageOf(f) === void 0) counts2.set(f, (counts2.get(f) ?? 0) + 1);
+  }
+  const rates = /* @__PURE__ */ new Map();
+  for (const [f, c] of counts2) rates.set(f, c / counted);
+  return { rates, commits: counted };
+}
+
+// src/retrieve/non-source.ts
+var DEFAULT_NON_SOURCE_PLACEMENT = { rank: 3, count: 2, minRate: 0.1 };
+var NonSourceRanker = class {
+  scorer;
+  paths;
+  /** @param params BM25F+ parameters (field weights in `FIELDS` order), the file level's. */
+  constructor(nonSource, params) {
+    this.scorer = new Bm25fScorer(nonSource.index, params);
+    this.paths = nonSource.paths;
+  }
+  /**
+   * The non-source files that may join for `query`: co-change rate (`rates`: path → 0 … 1) at
+   * least `placement.minRate` and a positive score, highest rate first (then score, then path
+   * order), at most `placement.count`. Each item's `score` is its BM25F+ score; `evidence` gives its rate.
+   */
+  rank(query, rates, placement) {
+    if (placement.count <= 0 || rates.size === 0) return [];
+    const scores = this.scorer.scoreAll(query);
+    const hits = [];
+    for (let d = 0; d < scores.length; d++) {
+      const rate = rates.get(this.paths[d]) ?? 0;
+      if (scores[d] > 0 && rate > 0 && rate >= placement.minRate) hits.push({ doc: d, rate });
+    }
+    hits.sort((x, y) => y.rate - x.rate || scores[y.doc] - scores[x.doc] || x.doc - y.doc);
+    return hits.slice(0, placement.count).map(({ doc, rate }) => ({
+      id: this.paths[doc],
+      score: scores[doc],
+      signals: ["nonSource"],
+      evidence: [`changed with ${Math.round(rate * 100)}% of recent commits to source code`]
+    }));
+  }
+};
+function placeNonSource(files, nonSource, rank2, limit) {
+  const have = new Set(files.map((f) => f.id));
+  const joining = nonSource.filter((n) => !have.has(n.id));
+  if (joining.length === 0) return files.slice(0, limit);
+  const at = Math.min(Math.max(0, rank2 - 1), files.length);
+  const score = at < files.length ? files[at].score : files.length > 0 ? files[files.length - 1].score : 0;
+  return [...files.slice(0, at), ...joining.map((n) => ({ ...n, score })), ...files.slice(at)].slice(0, limit);
+}
+async function openNonSourcePlacer(repo, codeIndex, opts = {}) {
+  if (!codeIndex.nonSource) return void 0;
+  const ranker = new NonSourceRanker(codeIndex.nonSource, opts.bm25 ?? {});
+  const placement = { ...DEFAULT_NON_SOURCE_PLACEMENT, ...opts.placement };
+  let rates;
+  try {
+    rates = (await coChangeRates(repo, codeIndex.commit)).rates;
+  } catch (e) {
+    if (!opts.onWarning) throw e;
+    opts.onWarning(`non-source files left out of the ranking: ${e.message}`);
+    rates = /* @__PURE__ */ new Map();
+  }
+  return {
+    placement,
+    place: (files, query, limit) => placeNonSource(files, ranker.rank(query, rates, placement), placement.rank, limit)
+  };
+}
+
 // src/llm-rerank/rerank-localization.ts
 async function rerankLocalization(loc, codeIndex, reader, reranker, issueText2, top, signal) {
   const unitOf = /* @__PURE__ */ new Map();
@@ -58243,13 +58815,14 @@ var ModelRanker = class {
 
 // src/pipeline/commit-chain.ts
 var CommitChain = class _CommitChain {
-  constructor(localizer, vectors, modelRanker, opts, reader, codeIndex) {
+  constructor(localizer, vectors, modelRanker, opts, reader, codeIndex, nonSource) {
     this.localizer = localizer;
     this.vectors = vectors;
     this.modelRanker = modelRanker;
     this.opts = opts;
     this.reader = reader;
     this.codeIndex = codeIndex;
+    this.nonSource = nonSource;
   }
   localizer;
   vectors;
@@ -58257,6 +58830,7 @@ var CommitChain = class _CommitChain {
   opts;
   reader;
   codeIndex;
+  nonSource;
   /**
    * Builds what the stages need: the vector index of every function (cached by blob and model)
    * when an embedder is given, the feature extractor of a model. With `onWarning` set, an
@@ -58284,7 +58858,12 @@ var CommitChain = class _CommitChain {
     }
     const modelRanker = opts.model ? new ModelRanker(codeIndex, opts.model) : void 0;
     localizer ??= modelRanker?.extractor.localizer ?? new Localizer(codeIndex, opts.ranking ?? {});
-    return new _CommitChain(localizer, vectors, modelRanker, opts, new UnitSourceReader(repo, codeIndex.commit), codeIndex);
+    const nonSource = await openNonSourcePlacer(repo, codeIndex, {
+      bm25: { ...DEFAULT_RANKING.bm25, ...opts.ranking?.bm25, ...opts.ranking?.fileBm25 },
+      placement: { ...opts.ranking?.nonSource, ...opts.nonSource },
+      onWarning: opts.onWarning
+    });
+    return new _CommitChain(localizer, vectors, modelRanker, opts, new UnitSourceReader(repo, codeIndex.commit), codeIndex, nonSource);
   }
   /**
    * Rankings for one issue, `top` items per level. With a warning place (see
@@ -58294,6 +58873,13 @@ var CommitChain = class _CommitChain {
    * @param opts.deadline this issue's deadline (default: the one given to {@link open}).
    */
   async localize(issueText2, opts) {
+    const result = await this.localizeSources(issueText2, opts);
+    if (!this.nonSource) return result;
+    const files = this.nonSource.place(result.localization.files, this.localizer.queryOf(issueText2), opts.top);
+    return { ...result, localization: { ...result.localization, files } };
+  }
+  /** {@link localize} over the source files only. */
+  async localizeSources(issueText2, opts) {
     const t0 = performance.now();
     const signal = (opts.deadline ?? this.opts.deadline)?.signal;
     const { reranker } = this.opts;
@@ -58424,8 +59010,8 @@ var LOCALIZER_KEYS = [
   "onWarning",
   "settingNames"
 ];
-var INDEX_KEYS = ["maxBodyWords", "includeTests", "maxFileBytes", "stem", "maxFileWords", "languages"];
-var RANKING_KEYS = ["bm25", "fileBm25", "filePrior", "signals", "titleWeight"];
+var INDEX_KEYS = ["maxBodyWords", "includeTests", "maxFileBytes", "stem", "maxFileWords", "languages", "files"];
+var RANKING_KEYS = ["bm25", "fileBm25", "filePrior", "signals", "titleWeight", "nonSource"];
 var BM25_KEYS = ["k1", "b", "delta", "weights"];
 var ENDPOINT_KEYS = ["timeoutMs", "retries", "apiKeyEnv"];
 var RERANK_KEYS = ["top", "window", "stride", "mode", "contextTokens", "preset"];
@@ -58493,6 +59079,7 @@ function checkLocalizerOptions(options) {
     number(ix.maxFileWords, "index.maxFileWords", { min: 0, whole: true });
     boolean(ix.includeTests, "index.includeTests");
     boolean(ix.stem, "index.stem");
+    if (ix.files !== void 0 && !FILE_SELECTIONS.includes(ix.files)) throw fail(`index.files must be one of ${FILE_SELECTIONS.join(", ")}, got ${describe(ix.files)}`);
     if (ix.languages !== void 0) {
       const known = new Set(Object.values(LANGUAGE_BY_EXTENSION));
       if (!Array.isArray(ix.languages) || ix.languages.some((l) => typeof l !== "string")) throw fail(`index.languages must be a list of language names, got ${describe(ix.languages)}`);
@@ -58506,6 +59093,12 @@ function checkLocalizerOptions(options) {
     bm25(r.fileBm25, "ranking.fileBm25");
     number(r.filePrior, "ranking.filePrior", { min: 0 });
     number(r.titleWeight, "ranking.titleWeight", { min: 0 });
+    if (r.nonSource !== void 0) {
+      const n = record(r.nonSource, "ranking.nonSource", ["rank", "count", "minRate"]);
+      number(n.rank, "ranking.nonSource.rank", { min: 1, whole: true });
+      number(n.count, "ranking.nonSource.count", { min: 0, whole: true });
+      number(n.minRate, "ranking.nonSource.minRate", { min: 0, max: 1 });
+    }
     if (r.signals !== void 0 && r.signals !== false) {
       const s = record(r.signals, "ranking.signals", Object.keys(DEFAULT_SIGNAL_WEIGHTS));
       for (const [k, w] of Object.entries(s)) number(w, `ranking.signals.${k}`, { min: 0 });
@@ -58750,7 +59343,7 @@ var OpenedLocalizer = class {
     let history;
     if (model && model.file.training?.history !== false) {
       const h = await this.historyAt(at.commit);
-      history = (text) => ({ files: h.at(at.commit).files, messageScores: h.messageScores(at.commit, text) });
+      history = (text) => ({ files: h.at(at.commit).files, messageScores: h.messageScores(at.commit, text), fieldScores: historyFieldScores(h, at.commit, text) });
     }
     at.chain = await CommitChain.open(this.repo, at.codeIndex, {
       ranking: model ? model.candidates.ranking : o.ranking,
