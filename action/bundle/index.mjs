@@ -55770,21 +55770,7 @@ var SignalResolver = class {
     const parts2 = name2.split(".").filter(Boolean);
     if (parts2.length > MAX_DOTTED_PARTS) return { files: [], rest: "" };
     const trie = this.moduleTrie ??= this.buildModuleTrie();
-    for (let i2 = parts2.length; i2 >= 1; i2--) {
-      let node = 0;
-      let n = 0;
-      while (n < i2) {
-        const child = trie.edges.get(`${node}/${parts2[i2 - 1 - n]}`);
-        if (child === void 0) break;
-        node = child;
-        n++;
-      }
-      if (n === 0) continue;
-      const files = trie.files[node];
-      if (n === 1 && (files.length > this.maxAmbiguous || i2 > 1)) continue;
-      return { files: files.slice(), rest: parts2.slice(i2).join(".") };
-    }
-    return { files: [], rest: "" };
+    return longestModuleMatch(trie, parts2, (files, i2) => files.length <= this.maxAmbiguous && i2 === 1);
   }
   /**
    * Files that a scoped name (`crate::module::func`, `grep_regex::literal::LiteralSets`,
@@ -55800,21 +55786,7 @@ var SignalResolver = class {
     while (parts2.length > 0 && (parts2[0] === "crate" || parts2[0] === "self" || parts2[0] === "super")) parts2 = parts2.slice(1);
     if (parts2.length === 0 || parts2.length > MAX_DOTTED_PARTS) return { files: [], rest: "" };
     const trie = this.scopedTrie ??= this.buildScopedTrie();
-    for (let i2 = parts2.length; i2 >= 1; i2--) {
-      let node = 0;
-      let n = 0;
-      while (n < i2) {
-        const child = trie.edges.get(`${node}/${parts2[i2 - 1 - n]}`);
-        if (child === void 0) break;
-        node = child;
-        n++;
-      }
-      if (n === 0) continue;
-      const files = trie.files[node];
-      if (n === 1 && (i2 > 1 || files.length > this.maxAmbiguous || files.some((f) => this.languages[f] !== "rust"))) continue;
-      return { files: files.slice(), rest: parts2.slice(i2).join(".") };
-    }
-    return { files: [], rest: "" };
+    return longestModuleMatch(trie, parts2, (files, i2) => i2 === 1 && files.length <= this.maxAmbiguous && files.every((f) => this.languages[f] === "rust"));
   }
   /** The trie of {@link resolveScoped}: module paths of Rust, C and C++ files, read backwards. */
   buildScopedTrie() {
@@ -55863,6 +55835,23 @@ function trieOf(paths) {
 }
 function isPythonLanguage(language) {
   return language === "python" || language === "cython";
+}
+function longestModuleMatch(trie, parts2, acceptSingle) {
+  for (let i2 = parts2.length; i2 >= 1; i2--) {
+    let node = 0;
+    let n = 0;
+    while (n < i2) {
+      const child = trie.edges.get(`${node}/${parts2[i2 - 1 - n]}`);
+      if (child === void 0) break;
+      node = child;
+      n++;
+    }
+    if (n === 0) continue;
+    const files = trie.files[node];
+    if (n === 1 && !acceptSingle(files, i2)) continue;
+    return { files: files.slice(), rest: parts2.slice(i2).join(".") };
+  }
+  return { files: [], rest: "" };
 }
 function push(m, k, v) {
   const list = m.get(k);

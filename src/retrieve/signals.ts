@@ -272,22 +272,7 @@ export class SignalResolver {
     const parts = name.split('.').filter(Boolean);
     if (parts.length > MAX_DOTTED_PARTS) return { files: [], rest: '' };
     const trie = (this.moduleTrie ??= this.buildModuleTrie());
-    for (let i = parts.length; i >= 1; i--) {
-      // walk the module paths backwards from parts[i - 1]: the deepest node is the longest match
-      let node = 0;
-      let n = 0;
-      while (n < i) {
-        const child = trie.edges.get(`${node}/${parts[i - 1 - n]}`);
-        if (child === undefined) break;
-        node = child;
-        n++;
-      }
-      if (n === 0) continue;
-      const files = trie.files[node];
-      if (n === 1 && (files.length > this.maxAmbiguous || i > 1)) continue;
-      return { files: files.slice(), rest: parts.slice(i).join('.') };
-    }
-    return { files: [], rest: '' };
+    return longestModuleMatch(trie, parts, (files, i) => files.length <= this.maxAmbiguous && i === 1);
   }
 
   /**
@@ -304,21 +289,7 @@ export class SignalResolver {
     while (parts.length > 0 && (parts[0] === 'crate' || parts[0] === 'self' || parts[0] === 'super')) parts = parts.slice(1);
     if (parts.length === 0 || parts.length > MAX_DOTTED_PARTS) return { files: [], rest: '' };
     const trie = (this.scopedTrie ??= this.buildScopedTrie());
-    for (let i = parts.length; i >= 1; i--) {
-      let node = 0;
-      let n = 0;
-      while (n < i) {
-        const child = trie.edges.get(`${node}/${parts[i - 1 - n]}`);
-        if (child === undefined) break;
-        node = child;
-        n++;
-      }
-      if (n === 0) continue;
-      const files = trie.files[node];
-      if (n === 1 && (i > 1 || files.length > this.maxAmbiguous || files.some((f) => this.languages[f] !== 'rust'))) continue;
-      return { files: files.slice(), rest: parts.slice(i).join('.') };
-    }
-    return { files: [], rest: '' };
+    return longestModuleMatch(trie, parts, (files, i) => i === 1 && files.length <= this.maxAmbiguous && files.every((f) => this.languages[f] === 'rust'));
   }
 
   /** The trie of {@link resolveScoped}: module paths of Rust, C and C++ files, read backwards. */
@@ -375,6 +346,30 @@ function trieOf(paths: readonly (readonly string[] | undefined)[]): ModuleTrie {
 
 function isPythonLanguage(language: Language | undefined): boolean {
   return language === 'python' || language === 'cython';
+}
+
+/**
+ * The longest match of a name's parts against a {@link ModuleTrie}: for each end part i (last
+ * first), the module paths are walked backwards from parts[i - 1]; the deepest node reached is the
+ * match, its files and the parts after i (`rest`, joined by dots). A match of one part only counts
+ * when `acceptSingle(files, i)` says so.
+ */
+function longestModuleMatch(trie: ModuleTrie, parts: readonly string[], acceptSingle: (files: readonly number[], i: number) => boolean): { files: number[]; rest: string } {
+  for (let i = parts.length; i >= 1; i--) {
+    let node = 0;
+    let n = 0;
+    while (n < i) {
+      const child = trie.edges.get(`${node}/${parts[i - 1 - n]}`);
+      if (child === undefined) break;
+      node = child;
+      n++;
+    }
+    if (n === 0) continue;
+    const files = trie.files[node];
+    if (n === 1 && !acceptSingle(files, i)) continue;
+    return { files: files.slice(), rest: parts.slice(i).join('.') };
+  }
+  return { files: [], rest: '' };
 }
 
 interface ModuleTrie {
