@@ -58060,7 +58060,7 @@ var DROP_REASONS = [
   "no-functions",
   "inconsistent"
 ];
-var MINER_FORMAT = "m1";
+var MINER_FORMAT = "m2";
 function parseCommitObject(data) {
   const text = data.toString("utf8");
   const end = text.indexOf("\n\n");
@@ -58203,9 +58203,11 @@ async function mineBatch(repo, log, todo, o, spans, cache) {
   await Promise.all(wanted.map(async (w) => {
     const diff = diffs.get(w.sha);
     const existing = diff.files.filter((f) => f.oldPath !== null);
-    const added = diff.files.filter((f) => f.oldPath === null).map((f) => f.path);
     const listed = new Set(diff.files.map((f) => f.path));
-    const untexted = w.paths.filter((p) => !listed.has(p) && !diff.unreadable.includes(p));
+    const noText = w.paths.filter((p) => !listed.has(p) && !diff.unreadable.includes(p));
+    const inParent = await pathsIn(repo, w.parent, noText);
+    const untexted = noText.filter((p) => inParent.has(p));
+    const added = [...diff.files.filter((f) => f.oldPath === null).map((f) => f.path), ...noText.filter((p) => !inParent.has(p))];
     const files = [...existing.map((f) => f.path), ...untexted, ...diff.unreadable];
     if (files.length === 0) {
       cache.entries.set(w.sha, "only-new-files");
@@ -58230,6 +58232,12 @@ async function mineBatch(repo, log, todo, o, spans, cache) {
     };
     cache.entries.set(w.sha, entry);
   }));
+}
+async function pathsIn(repo, commit, paths) {
+  if (paths.length === 0) return /* @__PURE__ */ new Set();
+  const res = await repo.exec(["--literal-pathspecs", "ls-tree", "-z", "--name-only", "--full-tree", commit, "--", ...paths]);
+  if (res.code !== 0) throw new IssuelocError(`git ls-tree ${commit} failed: ${res.stderr.trim().split("\n")[0]}`, 3);
+  return new Set(res.stdout.toString("utf8").split("\0").filter((p) => p !== ""));
 }
 function pseudoIssueOf(sha, e) {
   const { subject, body: body2 } = splitMessage(e.message);
