@@ -2173,9 +2173,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve7, reject) => {
+          return new Promise((resolve8, reject) => {
             this.close((err2, data) => {
-              return err2 ? reject(err2) : resolve7(data);
+              return err2 ? reject(err2) : resolve8(data);
             });
           });
         }
@@ -2213,12 +2213,12 @@ var require_dispatcher_base = __commonJS({
           err2 = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve7, reject) => {
+          return new Promise((resolve8, reject) => {
             this.destroy(err2, (err3, data) => {
               return err3 ? (
                 /* istanbul ignore next: should never error */
                 reject(err3)
-              ) : resolve7(data);
+              ) : resolve8(data);
             });
           });
         }
@@ -4485,8 +4485,8 @@ var require_util2 = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve7, reject) => {
-        res = resolve7;
+      const promise = new Promise((resolve8, reject) => {
+        res = resolve8;
         rej = reject;
       });
       return { promise, resolve: res, reject: rej };
@@ -6737,12 +6737,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve7, reject) => {
+      const waitForDrain = () => new Promise((resolve8, reject) => {
         assert2(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve7;
+          callback = resolve8;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -7412,12 +7412,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve7, reject) => {
+      const waitForDrain = () => new Promise((resolve8, reject) => {
         assert2(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve7;
+          callback = resolve8;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -7896,16 +7896,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       async [kClose]() {
-        return new Promise((resolve7) => {
+        return new Promise((resolve8) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve7;
+            this[kClosedResolve] = resolve8;
           } else {
-            resolve7(null);
+            resolve8(null);
           }
         });
       }
       async [kDestroy](err2) {
-        return new Promise((resolve7) => {
+        return new Promise((resolve8) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i2 = 0; i2 < requests.length; i2++) {
             const request2 = requests[i2];
@@ -7916,7 +7916,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve7(null);
+            resolve8(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err2, callback);
@@ -7967,7 +7967,7 @@ var require_client = __commonJS({
         });
       }
       try {
-        const socket = await new Promise((resolve7, reject) => {
+        const socket = await new Promise((resolve8, reject) => {
           client[kConnector]({
             host,
             hostname: hostname2,
@@ -7979,7 +7979,7 @@ var require_client = __commonJS({
             if (err2) {
               reject(err2);
             } else {
-              resolve7(socket2);
+              resolve8(socket2);
             }
           });
         });
@@ -8315,8 +8315,8 @@ var require_pool_base = __commonJS({
         if (this[kQueue].isEmpty()) {
           await Promise.all(this[kClients].map((c) => c.close()));
         } else {
-          await new Promise((resolve7) => {
-            this[kClosedResolve] = resolve7;
+          await new Promise((resolve8) => {
+            this[kClosedResolve] = resolve8;
           });
         }
       }
@@ -9585,7 +9585,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return null;
         }
-        return await new Promise((resolve7, reject) => {
+        return await new Promise((resolve8, reject) => {
           if (this[kContentLength] > limit) {
             this.destroy(new AbortError());
           }
@@ -9598,7 +9598,7 @@ var require_readable = __commonJS({
             if (signal?.aborted) {
               reject(signal.reason ?? new AbortError());
             } else {
-              resolve7(null);
+              resolve8(null);
             }
           }).on("error", noop3).on("data", function(chunk) {
             limit -= chunk.length;
@@ -9617,7 +9617,7 @@ var require_readable = __commonJS({
     }
     async function consume(stream, type) {
       assert2(!stream[kConsume]);
-      return new Promise((resolve7, reject) => {
+      return new Promise((resolve8, reject) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -9634,7 +9634,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve7,
+              resolve: resolve8,
               reject,
               length: 0,
               body: []
@@ -9704,18 +9704,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2) {
-      const { type, body: body2, resolve: resolve7, stream, length } = consume2;
+      const { type, body: body2, resolve: resolve8, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve7(chunksDecode(body2, length));
+          resolve8(chunksDecode(body2, length));
         } else if (type === "json") {
-          resolve7(JSON.parse(chunksDecode(body2, length)));
+          resolve8(JSON.parse(chunksDecode(body2, length)));
         } else if (type === "arrayBuffer") {
-          resolve7(chunksConcat(body2, length).buffer);
+          resolve8(chunksConcat(body2, length).buffer);
         } else if (type === "blob") {
-          resolve7(new Blob(body2, { type: stream[kContentType] }));
+          resolve8(new Blob(body2, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve7(chunksConcat(body2, length));
+          resolve8(chunksConcat(body2, length));
         }
         consumeFinish(consume2);
       } catch (err2) {
@@ -9972,9 +9972,9 @@ var require_api_request = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve7, reject) => {
+        return new Promise((resolve8, reject) => {
           request2.call(this, opts, (err2, data) => {
-            return err2 ? reject(err2) : resolve7(data);
+            return err2 ? reject(err2) : resolve8(data);
           });
         });
       }
@@ -10197,9 +10197,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve7, reject) => {
+        return new Promise((resolve8, reject) => {
           stream.call(this, opts, factory, (err2, data) => {
-            return err2 ? reject(err2) : resolve7(data);
+            return err2 ? reject(err2) : resolve8(data);
           });
         });
       }
@@ -10484,9 +10484,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve7, reject) => {
+        return new Promise((resolve8, reject) => {
           upgrade.call(this, opts, (err2, data) => {
-            return err2 ? reject(err2) : resolve7(data);
+            return err2 ? reject(err2) : resolve8(data);
           });
         });
       }
@@ -10578,9 +10578,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve7, reject) => {
+        return new Promise((resolve8, reject) => {
           connect.call(this, opts, (err2, data) => {
-            return err2 ? reject(err2) : resolve7(data);
+            return err2 ? reject(err2) : resolve8(data);
           });
         });
       }
@@ -14443,7 +14443,7 @@ var require_fetch = __commonJS({
       function dispatch({ body: body2 }) {
         const url = requestCurrentURL(request2);
         const agent = fetchParams.controller.dispatcher;
-        return new Promise((resolve7, reject) => agent.dispatch(
+        return new Promise((resolve8, reject) => agent.dispatch(
           {
             path: url.pathname + url.search,
             origin: url.origin,
@@ -14519,7 +14519,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable({ read: resume });
               const onError = this.onError.bind(this);
-              resolve7({
+              resolve8({
                 status,
                 statusText,
                 headersList,
@@ -14562,7 +14562,7 @@ var require_fetch = __commonJS({
               for (let i2 = 0; i2 < rawHeaders.length; i2 += 2) {
                 headersList.append(bufferToLowerCasedHeaderName(rawHeaders[i2]), rawHeaders[i2 + 1].toString("latin1"), true);
               }
-              resolve7({
+              resolve8({
                 status,
                 statusText: STATUS_CODES[status],
                 headersList,
@@ -18303,8 +18303,8 @@ var require_util8 = __commonJS({
       return true;
     }
     function delay(ms) {
-      return new Promise((resolve7) => {
-        setTimeout(resolve7, ms).unref();
+      return new Promise((resolve8) => {
+        setTimeout(resolve8, ms).unref();
       });
     }
     module2.exports = {
@@ -20661,12 +20661,12 @@ var require_adapter = __commonJS({
       return newFs;
     }
     function toPromise(method) {
-      return (...args2) => new Promise((resolve7, reject) => {
+      return (...args2) => new Promise((resolve8, reject) => {
         args2.push((err2, result) => {
           if (err2) {
             reject(err2);
           } else {
-            resolve7(result);
+            resolve8(result);
           }
         });
         method(...args2);
@@ -22764,9 +22764,9 @@ var require_dispatcher_base2 = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve7, reject) => {
+          return new Promise((resolve8, reject) => {
             this.close((err2, data) => {
-              return err2 ? reject(err2) : resolve7(data);
+              return err2 ? reject(err2) : resolve8(data);
             });
           });
         }
@@ -22804,12 +22804,12 @@ var require_dispatcher_base2 = __commonJS({
           err2 = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve7, reject) => {
+          return new Promise((resolve8, reject) => {
             this.destroy(err2, (err3, data) => {
               return err3 ? (
                 /* istanbul ignore next: should never error */
                 reject(err3)
-              ) : resolve7(data);
+              ) : resolve8(data);
             });
           });
         }
@@ -25076,8 +25076,8 @@ var require_util10 = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve7, reject) => {
-        res = resolve7;
+      const promise = new Promise((resolve8, reject) => {
+        res = resolve8;
         rej = reject;
       });
       return { promise, resolve: res, reject: rej };
@@ -27328,12 +27328,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve7, reject) => {
+      const waitForDrain = () => new Promise((resolve8, reject) => {
         assert2(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve7;
+          callback = resolve8;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -28003,12 +28003,12 @@ var require_client_h22 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve7, reject) => {
+      const waitForDrain = () => new Promise((resolve8, reject) => {
         assert2(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve7;
+          callback = resolve8;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -28487,16 +28487,16 @@ var require_client2 = __commonJS({
         return this[kNeedDrain] < 2;
       }
       async [kClose]() {
-        return new Promise((resolve7) => {
+        return new Promise((resolve8) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve7;
+            this[kClosedResolve] = resolve8;
           } else {
-            resolve7(null);
+            resolve8(null);
           }
         });
       }
       async [kDestroy](err2) {
-        return new Promise((resolve7) => {
+        return new Promise((resolve8) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i2 = 0; i2 < requests.length; i2++) {
             const request2 = requests[i2];
@@ -28507,7 +28507,7 @@ var require_client2 = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve7(null);
+            resolve8(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err2, callback);
@@ -28558,7 +28558,7 @@ var require_client2 = __commonJS({
         });
       }
       try {
-        const socket = await new Promise((resolve7, reject) => {
+        const socket = await new Promise((resolve8, reject) => {
           client[kConnector]({
             host,
             hostname: hostname2,
@@ -28570,7 +28570,7 @@ var require_client2 = __commonJS({
             if (err2) {
               reject(err2);
             } else {
-              resolve7(socket2);
+              resolve8(socket2);
             }
           });
         });
@@ -28906,8 +28906,8 @@ var require_pool_base2 = __commonJS({
         if (this[kQueue].isEmpty()) {
           await Promise.all(this[kClients].map((c) => c.close()));
         } else {
-          await new Promise((resolve7) => {
-            this[kClosedResolve] = resolve7;
+          await new Promise((resolve8) => {
+            this[kClosedResolve] = resolve8;
           });
         }
       }
@@ -30176,7 +30176,7 @@ var require_readable2 = __commonJS({
         if (this._readableState.closeEmitted) {
           return null;
         }
-        return await new Promise((resolve7, reject) => {
+        return await new Promise((resolve8, reject) => {
           if (this[kContentLength] > limit) {
             this.destroy(new AbortError());
           }
@@ -30189,7 +30189,7 @@ var require_readable2 = __commonJS({
             if (signal?.aborted) {
               reject(signal.reason ?? new AbortError());
             } else {
-              resolve7(null);
+              resolve8(null);
             }
           }).on("error", noop3).on("data", function(chunk) {
             limit -= chunk.length;
@@ -30208,7 +30208,7 @@ var require_readable2 = __commonJS({
     }
     async function consume(stream, type) {
       assert2(!stream[kConsume]);
-      return new Promise((resolve7, reject) => {
+      return new Promise((resolve8, reject) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -30225,7 +30225,7 @@ var require_readable2 = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve7,
+              resolve: resolve8,
               reject,
               length: 0,
               body: []
@@ -30295,18 +30295,18 @@ var require_readable2 = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2) {
-      const { type, body: body2, resolve: resolve7, stream, length } = consume2;
+      const { type, body: body2, resolve: resolve8, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve7(chunksDecode(body2, length));
+          resolve8(chunksDecode(body2, length));
         } else if (type === "json") {
-          resolve7(JSON.parse(chunksDecode(body2, length)));
+          resolve8(JSON.parse(chunksDecode(body2, length)));
         } else if (type === "arrayBuffer") {
-          resolve7(chunksConcat(body2, length).buffer);
+          resolve8(chunksConcat(body2, length).buffer);
         } else if (type === "blob") {
-          resolve7(new Blob(body2, { type: stream[kContentType] }));
+          resolve8(new Blob(body2, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve7(chunksConcat(body2, length));
+          resolve8(chunksConcat(body2, length));
         }
         consumeFinish(consume2);
       } catch (err2) {
@@ -30563,9 +30563,9 @@ var require_api_request2 = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve7, reject) => {
+        return new Promise((resolve8, reject) => {
           request2.call(this, opts, (err2, data) => {
-            return err2 ? reject(err2) : resolve7(data);
+            return err2 ? reject(err2) : resolve8(data);
           });
         });
       }
@@ -30788,9 +30788,9 @@ var require_api_stream2 = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve7, reject) => {
+        return new Promise((resolve8, reject) => {
           stream.call(this, opts, factory, (err2, data) => {
-            return err2 ? reject(err2) : resolve7(data);
+            return err2 ? reject(err2) : resolve8(data);
           });
         });
       }
@@ -31075,9 +31075,9 @@ var require_api_upgrade2 = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve7, reject) => {
+        return new Promise((resolve8, reject) => {
           upgrade.call(this, opts, (err2, data) => {
-            return err2 ? reject(err2) : resolve7(data);
+            return err2 ? reject(err2) : resolve8(data);
           });
         });
       }
@@ -31169,9 +31169,9 @@ var require_api_connect2 = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve7, reject) => {
+        return new Promise((resolve8, reject) => {
           connect.call(this, opts, (err2, data) => {
-            return err2 ? reject(err2) : resolve7(data);
+            return err2 ? reject(err2) : resolve8(data);
           });
         });
       }
@@ -35034,7 +35034,7 @@ var require_fetch2 = __commonJS({
       function dispatch({ body: body2 }) {
         const url = requestCurrentURL(request2);
         const agent = fetchParams.controller.dispatcher;
-        return new Promise((resolve7, reject) => agent.dispatch(
+        return new Promise((resolve8, reject) => agent.dispatch(
           {
             path: url.pathname + url.search,
             origin: url.origin,
@@ -35110,7 +35110,7 @@ var require_fetch2 = __commonJS({
               }
               this.body = new Readable({ read: resume });
               const onError = this.onError.bind(this);
-              resolve7({
+              resolve8({
                 status,
                 statusText,
                 headersList,
@@ -35153,7 +35153,7 @@ var require_fetch2 = __commonJS({
               for (let i2 = 0; i2 < rawHeaders.length; i2 += 2) {
                 headersList.append(bufferToLowerCasedHeaderName(rawHeaders[i2]), rawHeaders[i2 + 1].toString("latin1"), true);
               }
-              resolve7({
+              resolve8({
                 status,
                 statusText: STATUS_CODES[status],
                 headersList,
@@ -38894,8 +38894,8 @@ var require_util16 = __commonJS({
       return true;
     }
     function delay(ms) {
-      return new Promise((resolve7) => {
-        setTimeout(resolve7, ms).unref();
+      return new Promise((resolve8) => {
+        setTimeout(resolve8, ms).unref();
       });
     }
     module2.exports = {
@@ -39796,11 +39796,11 @@ var require_lib = __commonJS({
     })();
     var __awaiter3 = exports && exports.__awaiter || function(thisArg, _arguments, P, generator) {
       function adopt(value) {
-        return value instanceof P ? value : new P(function(resolve7) {
-          resolve7(value);
+        return value instanceof P ? value : new P(function(resolve8) {
+          resolve8(value);
         });
       }
-      return new (P || (P = Promise))(function(resolve7, reject) {
+      return new (P || (P = Promise))(function(resolve8, reject) {
         function fulfilled(value) {
           try {
             step(generator.next(value));
@@ -39816,7 +39816,7 @@ var require_lib = __commonJS({
           }
         }
         function step(result) {
-          result.done ? resolve7(result.value) : adopt(result.value).then(fulfilled, rejected);
+          result.done ? resolve8(result.value) : adopt(result.value).then(fulfilled, rejected);
         }
         step((generator = generator.apply(thisArg, _arguments || [])).next());
       });
@@ -39903,26 +39903,26 @@ var require_lib = __commonJS({
       }
       readBody() {
         return __awaiter3(this, void 0, void 0, function* () {
-          return new Promise((resolve7) => __awaiter3(this, void 0, void 0, function* () {
+          return new Promise((resolve8) => __awaiter3(this, void 0, void 0, function* () {
             let output = Buffer.alloc(0);
             this.message.on("data", (chunk) => {
               output = Buffer.concat([output, chunk]);
             });
             this.message.on("end", () => {
-              resolve7(output.toString());
+              resolve8(output.toString());
             });
           }));
         });
       }
       readBodyBuffer() {
         return __awaiter3(this, void 0, void 0, function* () {
-          return new Promise((resolve7) => __awaiter3(this, void 0, void 0, function* () {
+          return new Promise((resolve8) => __awaiter3(this, void 0, void 0, function* () {
             const chunks = [];
             this.message.on("data", (chunk) => {
               chunks.push(chunk);
             });
             this.message.on("end", () => {
-              resolve7(Buffer.concat(chunks));
+              resolve8(Buffer.concat(chunks));
             });
           }));
         });
@@ -40130,14 +40130,14 @@ var require_lib = __commonJS({
        */
       requestRaw(info3, data) {
         return __awaiter3(this, void 0, void 0, function* () {
-          return new Promise((resolve7, reject) => {
+          return new Promise((resolve8, reject) => {
             function callbackForResult(err2, res) {
               if (err2) {
                 reject(err2);
               } else if (!res) {
                 reject(new Error("Unknown error"));
               } else {
-                resolve7(res);
+                resolve8(res);
               }
             }
             this.requestRawWithCallback(info3, data, callbackForResult);
@@ -40381,12 +40381,12 @@ var require_lib = __commonJS({
         return __awaiter3(this, void 0, void 0, function* () {
           retryNumber = Math.min(ExponentialBackoffCeiling, retryNumber);
           const ms = ExponentialBackoffTimeSlice * Math.pow(2, retryNumber);
-          return new Promise((resolve7) => setTimeout(() => resolve7(), ms));
+          return new Promise((resolve8) => setTimeout(() => resolve8(), ms));
         });
       }
       _processResponse(res, options) {
         return __awaiter3(this, void 0, void 0, function* () {
-          return new Promise((resolve7, reject) => __awaiter3(this, void 0, void 0, function* () {
+          return new Promise((resolve8, reject) => __awaiter3(this, void 0, void 0, function* () {
             const statusCode = res.message.statusCode || 0;
             const response = {
               statusCode,
@@ -40394,7 +40394,7 @@ var require_lib = __commonJS({
               headers: {}
             };
             if (statusCode === HttpCodes2.NotFound) {
-              resolve7(response);
+              resolve8(response);
             }
             function dateTimeDeserializer(key, value) {
               if (typeof value === "string") {
@@ -40433,7 +40433,7 @@ var require_lib = __commonJS({
               err2.result = response.result;
               reject(err2);
             } else {
-              resolve7(response);
+              resolve8(response);
             }
           }));
         });
@@ -40491,11 +40491,11 @@ var init_utils = __esm({
     import_undici2 = __toESM(require_undici2(), 1);
     __awaiter2 = function(thisArg, _arguments, P, generator) {
       function adopt(value) {
-        return value instanceof P ? value : new P(function(resolve7) {
-          resolve7(value);
+        return value instanceof P ? value : new P(function(resolve8) {
+          resolve8(value);
         });
       }
-      return new (P || (P = Promise))(function(resolve7, reject) {
+      return new (P || (P = Promise))(function(resolve8, reject) {
         function fulfilled(value) {
           try {
             step(generator.next(value));
@@ -40511,7 +40511,7 @@ var init_utils = __esm({
           }
         }
         function step(result) {
-          result.done ? resolve7(result.value) : adopt(result.value).then(fulfilled, rejected);
+          result.done ? resolve8(result.value) : adopt(result.value).then(fulfilled, rejected);
         }
         step((generator = generator.apply(thisArg, _arguments || [])).next());
       });
@@ -44866,11 +44866,11 @@ import { EOL as EOL3 } from "os";
 import { constants, promises } from "fs";
 var __awaiter = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve7) {
-      resolve7(value);
+    return value instanceof P ? value : new P(function(resolve8) {
+      resolve8(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve7, reject) {
+  return new (P || (P = Promise))(function(resolve8, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -44886,7 +44886,7 @@ var __awaiter = function(thisArg, _arguments, P, generator) {
       }
     }
     function step(result) {
-      result.done ? resolve7(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve8(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -45311,13 +45311,13 @@ var Deadline = class _Deadline {
 function abortable(promise, signal) {
   if (!signal) return promise;
   if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise((resolve7, reject) => {
+  return new Promise((resolve8, reject) => {
     const onAbort = () => reject(signal.reason);
     signal.addEventListener("abort", onAbort, { once: true });
     promise.then(
       (v) => {
         signal.removeEventListener("abort", onAbort);
-        resolve7(v);
+        resolve8(v);
       },
       (e) => {
         signal.removeEventListener("abort", onAbort);
@@ -45428,7 +45428,7 @@ async function postJson(url, body2, opts = {}) {
   }
 }
 function tryOnce(url, payload, headers, o) {
-  return new Promise((resolve7, reject) => {
+  return new Promise((resolve8, reject) => {
     const send = url.protocol === "https:" ? httpsRequest : httpRequest;
     const timers = [];
     let settled = false;
@@ -45441,7 +45441,7 @@ function tryOnce(url, payload, headers, o) {
         req.destroy();
         reject(err2);
       } else {
-        resolve7(answer);
+        resolve8(answer);
       }
     };
     const onAbort = () => finish(o.signal.reason);
@@ -45482,14 +45482,14 @@ function tryOnce(url, payload, headers, o) {
   });
 }
 function sleep(ms, signal) {
-  return new Promise((resolve7, reject) => {
+  return new Promise((resolve8, reject) => {
     const onAbort = () => {
       clearTimeout(t);
       reject(signal.reason);
     };
     const t = setTimeout(() => {
       signal?.removeEventListener("abort", onAbort);
-      resolve7();
+      resolve8();
     }, ms);
     signal?.addEventListener("abort", onAbort, { once: true });
   });
@@ -46511,7 +46511,7 @@ function gitFailure(args2, outcome, options = {}) {
   return new IssuelocError(`git ${subcommand(args2)} failed in ${repoOf(args2, options)} (${status})${reason ? `: ${reason}` : ""}`);
 }
 function run2(args2, options, onChunk) {
-  return new Promise((resolve7, reject) => {
+  return new Promise((resolve8, reject) => {
     const child = options.input === void 0 ? spawnGit(args2, "ignore") : spawnGit(args2, "pipe");
     let stderr = "";
     let failed = null;
@@ -46535,7 +46535,7 @@ function run2(args2, options, onChunk) {
     child.on("error", (e) => reject(new IssuelocError(`cannot run git ${subcommand(args2)} in ${repoOf(args2, options)}: ${e.message}`)));
     child.on("close", (code, signal) => {
       if (failed !== null) reject(failed);
-      else resolve7({ code, signal, stderr });
+      else resolve8({ code, signal, stderr });
     });
   });
 }
@@ -49655,8 +49655,8 @@ var Module2 = (() => {
     var moduleRtn;
     var Module = moduleArg;
     var readyPromiseResolve, readyPromiseReject;
-    var readyPromise = new Promise((resolve7, reject) => {
-      readyPromiseResolve = resolve7;
+    var readyPromise = new Promise((resolve8, reject) => {
+      readyPromiseResolve = resolve8;
       readyPromiseReject = reject;
     });
     var ENVIRONMENT_IS_WEB = typeof window == "object";
@@ -49739,13 +49739,13 @@ var Module2 = (() => {
         }
         readAsync = /* @__PURE__ */ __name(async (url) => {
           if (isFileURI(url)) {
-            return new Promise((resolve7, reject) => {
+            return new Promise((resolve8, reject) => {
               var xhr = new XMLHttpRequest();
               xhr.open("GET", url, true);
               xhr.responseType = "arraybuffer";
               xhr.onload = () => {
                 if (xhr.status == 200 || xhr.status == 0 && xhr.response) {
-                  resolve7(xhr.response);
+                  resolve8(xhr.response);
                   return;
                 }
                 reject(xhr.status);
@@ -49969,10 +49969,10 @@ var Module2 = (() => {
       __name(receiveInstantiationResult, "receiveInstantiationResult");
       var info22 = getWasmImports();
       if (Module["instantiateWasm"]) {
-        return new Promise((resolve7, reject) => {
+        return new Promise((resolve8, reject) => {
           Module["instantiateWasm"](info22, (mod, inst) => {
             receiveInstance(mod, inst);
-            resolve7(mod.exports);
+            resolve8(mod.exports);
           });
         });
       }
@@ -53801,7 +53801,7 @@ async function openChatModel(value, opts = {}) {
 // src/ltr/adapted-models.ts
 import { createHash as createHash10 } from "node:crypto";
 import { existsSync as existsSync7, readFileSync as readFileSync5 } from "node:fs";
-import { join as join14 } from "node:path";
+import { join as join14, resolve as resolve7 } from "node:path";
 
 // src/ltr/features/registry.ts
 import { createHash as createHash6 } from "node:crypto";
@@ -56551,8 +56551,8 @@ var BatchSession = class {
   parser;
   stderr = "";
   request(names) {
-    const promises3 = names.map(() => new Promise((resolve7, reject) => {
-      this.waiting.push({ resolve: resolve7, reject });
+    const promises3 = names.map(() => new Promise((resolve8, reject) => {
+      this.waiting.push({ resolve: resolve8, reject });
     }));
     this.setHeld(true);
     this.proc.stdin.write(names.join("\n") + "\n");
@@ -56561,8 +56561,8 @@ var BatchSession = class {
   end() {
     if (this.dead) return Promise.resolve();
     this.setHeld(true);
-    return new Promise((resolve7) => {
-      this.proc.once("close", () => resolve7());
+    return new Promise((resolve8) => {
+      this.proc.once("close", () => resolve8());
       this.proc.stdin.end();
     });
   }
@@ -57964,8 +57964,8 @@ var SpanPool = class {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.next++;
     const worker = this.workers[id % this.workers.length];
-    return new Promise((resolve7, reject) => {
-      this.waiting.set(id, { resolve: resolve7, reject });
+    return new Promise((resolve8, reject) => {
+      this.waiting.set(id, { resolve: resolve8, reject });
       worker.ref();
       worker.postMessage({ id, path, data });
     }).finally(() => {
@@ -58049,7 +58049,7 @@ var DROP_REASONS = [
   "no-functions",
   "inconsistent"
 ];
-var MINER_FORMAT = "m1";
+var MINER_FORMAT = "m2";
 function parseCommitObject(data) {
   const text = data.toString("utf8");
   const end = text.indexOf("\n\n");
@@ -58192,9 +58192,11 @@ async function mineBatch(repo, log, todo, o, spans, cache) {
   await Promise.all(wanted.map(async (w) => {
     const diff = diffs.get(w.sha);
     const existing = diff.files.filter((f) => f.oldPath !== null);
-    const added = diff.files.filter((f) => f.oldPath === null).map((f) => f.path);
     const listed = new Set(diff.files.map((f) => f.path));
-    const untexted = w.paths.filter((p) => !listed.has(p) && !diff.unreadable.includes(p));
+    const noText = w.paths.filter((p) => !listed.has(p) && !diff.unreadable.includes(p));
+    const inParent = await pathsIn(repo, w.parent, noText);
+    const untexted = noText.filter((p) => inParent.has(p));
+    const added = [...diff.files.filter((f) => f.oldPath === null).map((f) => f.path), ...noText.filter((p) => !inParent.has(p))];
     const files = [...existing.map((f) => f.path), ...untexted, ...diff.unreadable];
     if (files.length === 0) {
       cache.entries.set(w.sha, "only-new-files");
@@ -58219,6 +58221,12 @@ async function mineBatch(repo, log, todo, o, spans, cache) {
     };
     cache.entries.set(w.sha, entry);
   }));
+}
+async function pathsIn(repo, commit, paths) {
+  if (paths.length === 0) return /* @__PURE__ */ new Set();
+  const res = await repo.exec(["--literal-pathspecs", "ls-tree", "-z", "--name-only", "--full-tree", commit, "--", ...paths]);
+  if (res.code !== 0) throw new IssuelocError(`git ls-tree ${commit} failed: ${res.stderr.trim().split("\n")[0]}`, 3);
+  return new Set(res.stdout.toString("utf8").split("\0").filter((p) => p !== ""));
 }
 function pseudoIssueOf(sha, e) {
   const { subject, body: body2 } = splitMessage(e.message);
@@ -58264,9 +58272,26 @@ var minedPseudoIssues = async (repo, base, limit, cacheDir) => {
 
 // src/ltr/adapted-models.ts
 var SOURCE_TAG = "commit-miner.v1";
+function shallowCut(repo) {
+  if (!repo.isShallow) return null;
+  const dirs = [repo.gitDir];
+  try {
+    dirs.push(resolve7(repo.gitDir, readFileSync5(join14(repo.gitDir, "commondir"), "utf8").trim()));
+  } catch {
+  }
+  for (const dir of dirs) {
+    try {
+      return readFileSync5(join14(dir, "shallow"), "utf8");
+    } catch {
+    }
+  }
+  return "shallow";
+}
 function adaptedModelKey(repo, base, settings, index = {}) {
   const builtIn = createHash10("sha256").update(readFileSync5(DEFAULT_MODEL_PATH)).digest("hex");
   const parts2 = [ADAPT_VERSION, SOURCE_TAG, FEATURE_VERSION, INDEX_FORMAT_VERSION, repo.gitDir, base, settings, { ...DEFAULT_INDEX_SETTINGS, ...index }, builtIn];
+  const cut2 = shallowCut(repo);
+  if (cut2 !== null) parts2.push(cut2);
   return createHash10("sha256").update(JSON.stringify(parts2)).digest("hex").slice(0, 24);
 }
 function adaptedModelFile(cacheDir, key) {

@@ -26,6 +26,7 @@ export function registerAdaptCommand(program: Command): void {
     const repo = await GitRepo.open(o.repo);
     try {
       const base = await repo.resolveCommit(o.rev);
+      if (repo.isShallow) process.stderr.write(`issueloc: warning: ${o.repo} is a shallow clone: only the commits after its cut are learned from (git fetch --unshallow for the whole history)\n`);
       const cacheDir = cacheDirFor(repo, o.cacheDir);
       const bar = progressBar('adapting: features of past commits', o.progress);
       const got = await adaptedModel(repo, base, {

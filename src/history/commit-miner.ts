@@ -149,7 +149,7 @@ export interface MinedCommits extends AsyncIterable<PseudoIssue> {
 }
 
 /** Version of what a cache entry holds and of the file rules; with the extractor's and the message rules, part of the cache key. */
-const MINER_FORMAT = 'm1';
+const MINER_FORMAT = 'm2';
 
 /** A commit object's first parent, author and message (`git cat-file` text). */
 function parseCommitObject(data: Buffer): { parents: string[]; author: string; message: string } {
@@ -308,10 +308,12 @@ async function mineBatch(repo: GitRepo, log: HistoryLog, todo: readonly number[]
   await Promise.all(wanted.map(async (w) => {
     const diff = diffs.get(w.sha)!;
     const existing = diff.files.filter((f) => f.oldPath !== null);
-    const added = diff.files.filter((f) => f.oldPath === null).map((f) => f.path);
     const listed = new Set(diff.files.map((f) => f.path));
-    // binary or mode-only changes have no text patch: positives by the log, no functions
-    const untexted = w.paths.filter((p) => !listed.has(p) && !diff.unreadable.includes(p));
+    // binary, empty or mode-only changes have no text patch: positives when the parent has them, no functions
+    const noText = w.paths.filter((p) => !listed.has(p) && !diff.unreadable.includes(p));
+    const inParent = await pathsIn(repo, w.parent, noText);
+    const untexted = noText.filter((p) => inParent.has(p));
+    const added = [...diff.files.filter((f) => f.oldPath === null).map((f) => f.path), ...noText.filter((p) => !inParent.has(p))];
     const files = [...existing.map((f) => f.path), ...untexted, ...diff.unreadable];
     if (files.length === 0) {
       cache.entries.set(w.sha, 'only-new-files');
@@ -329,6 +331,14 @@ async function mineBatch(repo: GitRepo, log: HistoryLog, todo: readonly number[]
     };
     cache.entries.set(w.sha, entry);
   }));
+}
+
+/** Which of `paths` the tree of `commit` holds (one `git ls-tree`; none asked, none read). */
+async function pathsIn(repo: GitRepo, commit: string, paths: readonly string[]): Promise<Set<string>> {
+  if (paths.length === 0) return new Set();
+  const res = await repo.exec(['--literal-pathspecs', 'ls-tree', '-z', '--name-only', '--full-tree', commit, '--', ...paths]);
+  if (res.code !== 0) throw new IssuelocError(`git ls-tree ${commit} failed: ${res.stderr.trim().split('\n')[0]}`, 3);
+  return new Set(res.stdout.toString('utf8').split('\0').filter((p) => p !== ''));
 }
 
 function pseudoIssueOf(sha: string, e: MinedEntry): PseudoIssue {

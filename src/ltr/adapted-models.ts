@@ -1,14 +1,15 @@
 /**
  * Adapted models in the cache: `<cacheDir>/models/adapted-<key>.json`, the key a digest of what
  * the model is a function of — the repository (its git folder), the base commit B (a SHA fixes
- * B's whole history, so a rewritten history gives another key), the adaptation settings and
+ * B's whole history, so a rewritten history gives another key; a shallow clone's cut is part of
+ * the key too), the adaptation settings and
  * version, the index settings, the features' version and the built-in model it starts from. A
  * model is never reused for another history; a corrupt or foreign entry is rebuilt with one
  * warning.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { DEFAULT_INDEX_SETTINGS, INDEX_FORMAT_VERSION, type IndexSettings } from '../index/code-index.js';
 import type { GitRepo } from '../repo/git.js';
 import { ADAPT_DEFAULTS, ADAPT_VERSION, adaptModel, type AdaptOptions, type AdaptResult, type AdaptSettings, type PseudoIssueSource } from './adapt.js';
@@ -38,10 +39,31 @@ export interface AdaptedModel {
 /** Tag of the pseudo-issue source, part of the key. */
 const SOURCE_TAG = 'commit-miner.v1';
 
+/**
+ * The commits a shallow clone's history is cut at (git's `shallow` file; in a linked work tree,
+ * the common folder's), or null for a whole history: a deepened or unshallowed clone has
+ * another history before the same base commit, so another key.
+ */
+function shallowCut(repo: Pick<GitRepo, 'gitDir' | 'isShallow'>): string | null {
+  if (!repo.isShallow) return null;
+  const dirs = [repo.gitDir];
+  try {
+    dirs.push(resolve(repo.gitDir, readFileSync(join(repo.gitDir, 'commondir'), 'utf8').trim()));
+  } catch { /* not a linked work tree */ }
+  for (const dir of dirs) {
+    try {
+      return readFileSync(join(dir, 'shallow'), 'utf8');
+    } catch { /* try the next */ }
+  }
+  return 'shallow';
+}
+
 /** The cache key of the model adapted at `base` (24 hex digits). */
-export function adaptedModelKey(repo: Pick<GitRepo, 'gitDir'>, base: string, settings: AdaptSettings, index: Partial<IndexSettings> = {}): string {
+export function adaptedModelKey(repo: Pick<GitRepo, 'gitDir' | 'isShallow'>, base: string, settings: AdaptSettings, index: Partial<IndexSettings> = {}): string {
   const builtIn = createHash('sha256').update(readFileSync(DEFAULT_MODEL_PATH)).digest('hex');
   const parts = [ADAPT_VERSION, SOURCE_TAG, FEATURE_VERSION, INDEX_FORMAT_VERSION, repo.gitDir, base, settings, { ...DEFAULT_INDEX_SETTINGS, ...index }, builtIn];
+  const cut = shallowCut(repo);
+  if (cut !== null) parts.push(cut);
   return createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 24);
 }
 

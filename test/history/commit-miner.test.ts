@@ -155,6 +155,19 @@ test('bad input: one commit, only merges and empty messages give no pseudo-issue
   }
 });
 
+test('a file the commit adds without a text patch (empty or binary) is an added file, never a positive', async () => {
+  const r = fixtureRepo([
+    { id: 'A', message: 'initial import of the parser', files: { 'pkg/parser.py': PARSER } },
+    { id: 'B', parents: ['A'], message: 'Add an empty index module for later', files: { 'pkg/parser.py': PARSER_FIXED, 'pkg/index.py': '', 'pkg/blob.py': 'x\0y' } },
+  ]);
+  try {
+    const { issues } = await mine(r.dir, 'HEAD');
+    assert.deepEqual(issues.map((p) => [p.files, [...p.added].sort()]), [[['pkg/parser.py'], ['pkg/blob.py', 'pkg/index.py']]]);
+  } finally {
+    r.remove();
+  }
+});
+
 test('the consistency check drops pseudo-issues whose positives the ranking misses and keeps hard negatives', async () => {
   const asked: string[] = [];
   const { issues, summary } = await mine(repo.dir, repo.sha('M'), {

@@ -86,6 +86,26 @@ test('an adapted model learns from the base commit\'s ancestors only, and a futu
   }
 });
 
+test('a model adapted in a shallow clone is not reused once the clone is deepened', async () => {
+  const shallow = join(root, 'shallow');
+  git(root, 'clone', '-q', '--depth', '2', `file://${work}`, shallow);
+  const cacheDir = join(root, 'cache-shallow');
+  const open = async () => GitRepo.open(shallow);
+  let repo = await open();
+  const cut = await adaptedModel(repo, future, { cacheDir, settings: SETTINGS, source: async () => [] });
+  await repo.close();
+  git(shallow, 'fetch', '-q', '--unshallow');
+  repo = await open();
+  try {
+    assert.equal(repo.isShallow, false);
+    const whole = await adaptedModel(repo, future, { cacheDir, settings: SETTINGS, source: async () => [] });
+    assert.ok(whole.trained, 'trained again on the whole history');
+    assert.notEqual(whole.file, cut.file);
+  } finally {
+    await repo.close();
+  }
+});
+
 test('localize --model repo@REV adapts at REV, and refuses a REV that is not an ancestor of the base commit', async () => {
   const cacheDir = join(root, 'cache-c');
   const localizer = await openLocalizer({ repo: work, cacheDir, model: `repo@${base.slice(0, 10)}` });
