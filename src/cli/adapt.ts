@@ -42,7 +42,9 @@ export function registerAdaptCommand(program: Command): void {
       };
       if (o.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
       else {
-        const how = adapted.trees === 0
+        const how = adapted.pseudoIssues < ADAPT_DEFAULTS.minExamples
+          ? `fewer than ${ADAPT_DEFAULTS.minExamples} usable past commits: the model is the built-in one`
+          : adapted.trees === 0
           ? 'no added tree beat the built-in model on the newest held-out commits: the model is the built-in one'
           : `${adapted.trees} trees (${adapted.level} level) added to the built-in model; held-out MAP ${adapted.holdOut.builtIn} -> ${adapted.holdOut.adapted}`;
         process.stdout.write(`${t ? `adapted in ${summary.seconds} s` : 'already adapted'} at ${base.slice(0, 12)}: ${adapted.pseudoIssues} past commits as examples; ${how}\n` +

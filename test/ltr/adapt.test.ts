@@ -5,7 +5,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { commitFiles, git, tempDir, cleanup } from '../repo/git-fixture.js';
 import { adaptedModel, adaptedModelFile, adaptedModelKey } from '../../src/ltr/adapted-models.js';
 import { minedPseudoIssues } from '../../src/ltr/adapt-source.js';
@@ -122,4 +124,10 @@ test('localize --model repo@REV adapts at REV, and refuses a REV that is not an 
     await localizer.close();
   }
   await assert.rejects(openLocalizer({ repo: work, cacheDir, model: 'repo@' }), /^IssuelocError: model 'repo@' needs a revision/);
+});
+
+test('issueloc adapt says when too few past commits were usable, rather than that no tree won', () => {
+  const bin = join(dirname(fileURLToPath(import.meta.url)), '../../src/cli/bin.js');
+  const out = execFileSync(process.execPath, [bin, 'adapt', '--repo', work, '--rev', base, '--cache-dir', join(root, 'cli-cache')], { encoding: 'utf8' });
+  assert.match(out, new RegExp(`fewer than ${ADAPT_DEFAULTS.minExamples} usable past commits: the model is the built-in one`));
 });
