@@ -55628,8 +55628,7 @@ var SignalResolver = class {
     for (const p of signals.filePaths) {
       for (const f of this.resolvePath(p)) fireFile("mentionedFile", f, p);
     }
-    for (const name2 of signals.dottedNames) {
-      const { files: files2, rest } = this.resolveDotted(name2);
+    const fireResolved = (name2, { files: files2, rest }) => {
       for (const f of files2) {
         fireFile("mentionedFile", f, name2);
         if (rest) fire("mentionedUnit", this.docsOfFile[f].filter((d) => {
@@ -55637,17 +55636,11 @@ var SignalResolver = class {
           return q === rest || q.startsWith(`${rest}.`) || rest.startsWith(`${q}.`);
         }), name2);
       }
-    }
+    };
+    for (const name2 of signals.dottedNames) fireResolved(name2, this.resolveDotted(name2));
     for (const name2 of signals.scopedNames ?? []) {
       const parts2 = scopedNameParts(name2);
-      const { files: files2, rest } = this.resolveScoped(parts2);
-      for (const f of files2) {
-        fireFile("mentionedFile", f, name2);
-        if (rest) fire("mentionedUnit", this.docsOfFile[f].filter((d) => {
-          const q = units[d].qualifiedName;
-          return q === rest || q.startsWith(`${rest}.`) || rest.startsWith(`${q}.`);
-        }), name2);
-      }
+      fireResolved(name2, this.resolveScoped(parts2));
       fire("mentionedUnit", this.unitsBySuffix(parts2), name2);
     }
     for (const name2 of signals.dottedNames) fire("mentionedUnit", this.unitsBySuffix(name2.split(".")), name2);

@@ -135,8 +135,8 @@ export class SignalResolver {
     for (const p of signals.filePaths) {
       for (const f of this.resolvePath(p)) fireFile('mentionedFile', f, p);
     }
-    for (const name of signals.dottedNames) {
-      const { files, rest } = this.resolveDotted(name);
+    // a resolved name fires its files, and within them the units its remainder names
+    const fireResolved = (name: string, { files, rest }: { files: number[]; rest: string }) => {
       for (const f of files) {
         fireFile('mentionedFile', f, name);
         if (rest) fire('mentionedUnit', this.docsOfFile[f].filter((d) => {
@@ -144,17 +144,11 @@ export class SignalResolver {
           return q === rest || q.startsWith(`${rest}.`) || rest.startsWith(`${q}.`);
         }), name);
       }
-    }
+    };
+    for (const name of signals.dottedNames) fireResolved(name, this.resolveDotted(name));
     for (const name of signals.scopedNames ?? []) {
       const parts = scopedNameParts(name);
-      const { files, rest } = this.resolveScoped(parts);
-      for (const f of files) {
-        fireFile('mentionedFile', f, name);
-        if (rest) fire('mentionedUnit', this.docsOfFile[f].filter((d) => {
-          const q = units[d].qualifiedName;
-          return q === rest || q.startsWith(`${rest}.`) || rest.startsWith(`${q}.`);
-        }), name);
-      }
+      fireResolved(name, this.resolveScoped(parts));
       fire('mentionedUnit', this.unitsBySuffix(parts), name);
     }
     for (const name of signals.dottedNames) fire('mentionedUnit', this.unitsBySuffix(name.split('.')), name);
