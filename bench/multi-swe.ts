@@ -3,7 +3,7 @@
  * Rust, per language and overall (docs/multi-language.md).
  *
  *   node dist/bench/multi-swe.js [--data FILE] [--mirrors DIR] [--repos a/b,c/d] [--languages c,cpp,...]
- *       [--limit N] [--cache-dir DIR] [--configs grid.json] [--model default|FILE|none ...]
+ *       [--limit N] [--cache-dir DIR] [--configs grid.json] [--model default|repo|FILE|none ...]
  *       [--no-bm25] [--bm25-files source|all] [--bm25-tests] [--files source|all] [--folds N] [--top 100] [--out per-issue.json] [--json]
  *
  * Systems (rows):
@@ -19,7 +19,12 @@
  *   (`ranking.nonSource` of a config sets the placement; src/retrieve/non-source.ts);
  * - `model default` (`--model default`, and every further `--model`): the learned model with history evidence
  *   (the repository's git history before the base commit, read once per repository and cached),
- *   as `openLocalizer({ model })`; `--model none` leaves the row out.
+ *   as `openLocalizer({ model })`; `--model none` leaves the row out;
+ * - `model repo` (`--model repo`): the built-in model adapted to each repository's own commit
+ *   history (src/ltr/adapted-models.ts, as `issueloc adapt`), once per repository at the merge
+ *   base of its evaluated issues' base commits (an ancestor of all of them: no evaluated issue's
+ *   fix, nor anything after it, is learned from); the adapted models are cached under
+ *   `--cache-dir`.
  *
  * Protocol (the data folder's README.md): query = `problem_statement`; gold = `gold_files` (paths
  * the fix changes that exist at the base commit, test paths left out), non-source files included:
@@ -33,12 +38,14 @@
  * the top 10 of each system, and the gold files the code index has no document for.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { IssuelocError } from '../src/errors.js';
 import type { CodeIndex } from '../src/index/code-index.js';
 import { forEachIssue, type LabelledIssue } from '../src/ltr/labelled-issues.js';
 import { ModelRanker } from '../src/ltr/model-ranker.js';
 import { RankingModel } from '../src/ltr/model.js';
+import { adaptedModel } from '../src/ltr/adapted-models.js';
 import { GitRepo } from '../src/repo/git.js';
 import { mirrorPath } from '../src/repo/mirrors.js';
 import { checkLocalizerOptions } from '../src/pipeline/check-options.js';
@@ -78,7 +85,9 @@ let args: ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>['values'];
 type System =
   | { name: string; kind: 'bm25' }
   | { name: string; kind: 'lexical'; ranking: RankingOptions }
-  | { name: string; kind: 'model'; model: RankingModel };
+  | { name: string; kind: 'model'; model: RankingModel }
+  /** The built-in model adapted per repository (filled by {@link adaptPerRepository}). */
+  | { name: string; kind: 'adapted'; model: RankingModel; perRepo: Map<string, RankingModel> };
 
 function positiveInt(name: string, v: string | undefined): number | undefined {
   if (v === undefined) return undefined;
@@ -108,9 +117,49 @@ function systemsOf(): System[] {
     systems.push({ name, kind: 'lexical', ranking });
   }
   for (const spec of args.model!.filter((m) => m !== 'none')) {
-    systems.push({ name: `model ${spec}`, kind: 'model', model: RankingModel.load(spec) });
+    if (spec === 'repo') systems.push({ name: 'model repo (adapted per repository)', kind: 'adapted', model: RankingModel.load('default'), perRepo: new Map() });
+    else systems.push({ name: `model ${spec}`, kind: 'model', model: RankingModel.load(spec) });
   }
   return systems;
+}
+
+/**
+ * Adapts the built-in model once per repository of `issues`, at the merge base of their base
+ * commits, into `system.perRepo`; a repository whose history gives no model keeps the built-in
+ * one (with a warning). Returns one line per repository for the report.
+ */
+async function adaptPerRepository(system: Extract<System, { kind: 'adapted' }>, issues: LabelledIssue[]): Promise<string[]> {
+  const info: string[] = [];
+  const byRepo = new Map<string, LabelledIssue[]>();
+  for (const i of issues) byRepo.set(i.repo, [...(byRepo.get(i.repo) ?? []), i]);
+  for (const [name, list] of byRepo) {
+    const path = mirrorPath(args.mirrors!, name);
+    if (!path) continue;
+    const repo = await GitRepo.open(path);
+    try {
+      const bases = [...new Set(await Promise.all(list.map((i) => repo.resolveCommit(i.commit).catch(() => ''))))].filter(Boolean);
+      if (bases.length === 0) continue;
+      const res = await repo.exec(['merge-base', '--octopus', ...bases]);
+      const at = res.stdout.toString('utf8').trim();
+      if (res.code !== 0 || at === '') {
+        process.stderr.write(`multi-swe: warning: ${name}: the base commits have no common ancestor; the built-in model ranks its issues\n`);
+        continue;
+      }
+      const bar = progressBar(`adapting ${name}`, !args.json);
+      const got = await adaptedModel(repo, at, {
+        cacheDir: join(args['cache-dir']!, name.replace('/', '+')), index: {},
+        onProgress: (step, done, total) => { if (step === 'features') bar.update(done, total); },
+        onWarning: (m) => process.stderr.write(`multi-swe: warning: adapt ${name}: ${m}\n`),
+      }).finally(() => bar.stop());
+      system.perRepo.set(name, got.model);
+      const a = got.model.file.training?.adapted as { level?: string; trees?: number; examples?: number } | undefined;
+      info.push(`${name}: adapted at ${at.slice(0, 12)}${bases.includes(at) ? ' (the oldest base commit)' : ''} for ${list.length} issues; ` +
+        `${got.trained ? `${got.trained.mined} commits mined, trained in ${(got.trained.millis / 1000).toFixed(1)} s` : 'from the cache'}; ${JSON.stringify(a)}`);
+    } finally {
+      await repo.close();
+    }
+  }
+  return info;
 }
 
 async function main() {
@@ -138,10 +187,12 @@ async function main() {
     id: r.instance_id, repo: r.repo, commit: r.base_commit, text: r.problem_statement, created: NaN,
     gold: { file: r.gold_files, module: [], function: [] },
   }));
+  const adaptInfo: string[] = [];
+  for (const s of systems) if (s.kind === 'adapted') adaptInfo.push(...await adaptPerRepository(s, issues));
   const outcomes: IssueOutcome[] = [];
   const skipped: string[] = [];
   const bar = progressBar('multi-swe', !args.json);
-  const history = systems.some((s) => s.kind === 'model' && s.model.file.training?.history !== false);
+  const history = systems.some((s) => (s.kind === 'model' || s.kind === 'adapted') && s.model.file.training?.history !== false);
   // per repository: its whole-file BM25 (blob cache); per base commit: the rankers built on its index
   let bm25: { repo: string; git: GitRepo; ranker: WholeFileBm25 } | undefined;
   let atCommit: { index: CodeIndex; rankers: (Localizer | ModelRanker | undefined)[]; placers: (NonSourcePlacer | undefined)[] } | undefined;
@@ -165,14 +216,16 @@ async function main() {
       if (atCommit?.index !== ctx.codeIndex) {
         const placers: (NonSourcePlacer | undefined)[] = [];
         for (const s of systems) {
-          const ranking = s.kind === 'lexical' ? s.ranking : s.kind === 'model' ? s.model.candidates.ranking : undefined;
+          const ranking = s.kind === 'lexical' ? s.ranking : s.kind === 'model' || s.kind === 'adapted' ? s.model.candidates.ranking : undefined;
           placers.push(placerGit && ranking ? await openNonSourcePlacer(placerGit.git, ctx.codeIndex, {
             bm25: { ...DEFAULT_RANKING.bm25, ...ranking.bm25, ...ranking.fileBm25 }, placement: ranking.nonSource,
           }) : undefined);
         }
         atCommit = {
           index: ctx.codeIndex,
-          rankers: systems.map((s) => (s.kind === 'lexical' ? new Localizer(ctx.codeIndex, s.ranking) : s.kind === 'model' ? new ModelRanker(ctx.codeIndex, s.model) : undefined)),
+          rankers: systems.map((s) => (s.kind === 'lexical' ? new Localizer(ctx.codeIndex, s.ranking)
+            : s.kind === 'model' ? new ModelRanker(ctx.codeIndex, s.model)
+              : s.kind === 'adapted' ? new ModelRanker(ctx.codeIndex, s.perRepo.get(inst.repo) ?? s.model) : undefined)),
           placers,
         };
       }
@@ -225,11 +278,12 @@ async function main() {
   })));
   if (args.out) writeFileSync(args.out, `${JSON.stringify({ systems: systems.map((s) => s.name), keys: KEYS, outcomes }, null, 1)}\n`);
   if (args.json) {
-    process.stdout.write(`${JSON.stringify({ data: args.data, evaluated: outcomes.length, skipped: skipped.length, keys: KEYS, systems: systems.map((s) => s.name), rows })}\n`);
+    process.stdout.write(`${JSON.stringify({ data: args.data, evaluated: outcomes.length, skipped: skipped.length, keys: KEYS, systems: systems.map((s) => s.name), rows, adapted: adaptInfo })}\n`);
     return;
   }
   const nonSource = outcomes.filter((o) => o.notIndexed.length > 0).length;
   process.stdout.write(`\n${args.data}: ${outcomes.length} issues evaluated (${skipped.length} skipped); ${nonSource} have a gold file the code index has no document for\n\n`);
+  if (adaptInfo.length > 0) process.stdout.write(`${adaptInfo.join('\n')}\n\n`);
   process.stdout.write('| group | issues | system | file Acc@1 / 3 / 5 / 10 | MRR |\n|---|---|---|---|---|\n');
   for (const r of rows) {
     process.stdout.write(`| ${r.group} | ${r.issues} | ${r.system} | ${r.values.slice(0, 4).map((v) => v.toFixed(1)).join(' / ')} | ${r.values[4].toFixed(3)} |\n`);
