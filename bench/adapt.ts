@@ -15,22 +15,21 @@
  *
  * Per repository the model is adapted once, at A = the merge base of every evaluated issue's base
  * commit (an ancestor of all of them, so no evaluated issue's fix, nor anything after A, is
- * learned from; for a linear history, the oldest base commit). The evaluated issues are never
+ * learned from; for a linear history, the oldest base commit); base commits with no common
+ * ancestor (a history with several roots) are adapted for at one merge base per group
+ * (bench/lib/adapt-anchors.ts). The evaluated issues are never
  * read by the adaptation: only commits before A are.
  */
 import { parseArgs } from 'node:util';
-import { join } from 'node:path';
 import { Localizer, type RankingOptions } from '../src/retrieve/localize.js';
 import { readLabelledIssues } from '../src/ltr/datasets.js';
-import { forEachIssue, type LabelledIssue } from '../src/ltr/labelled-issues.js';
+import { forEachIssue } from '../src/ltr/labelled-issues.js';
 import { FeatureCache } from '../src/ltr/feature-cache.js';
 import { FeatureExtractor } from '../src/ltr/features.js';
 import { RankingModel, rankLevels } from '../src/ltr/model.js';
 import { trainingQueryOf } from '../src/ltr/training-query.js';
 import { DEFAULT_CANDIDATES } from '../src/ltr/train.js';
-import { adaptedModel } from '../src/ltr/adapted-models.js';
-import { GitRepo } from '../src/repo/git.js';
-import { mirrorPath } from '../src/repo/mirrors.js';
+import { adaptPerRepository } from './lib/adapt-anchors.js';
 import { COLUMNS, columnKeys, columnMeans, issueValues, listsOf, markdownTable } from './lib/metrics-table.js';
 import { progressBar } from '../src/util/progress-bar.js';
 import { MIRRORS_DIR, dataFile } from './lib/data.js';
@@ -67,36 +66,10 @@ async function main() {
     return perRepo.get(i.repo)! <= limit;
   });
   const builtIn = RankingModel.load('default');
-  const byRepo = new Map<string, LabelledIssue[]>();
-  for (const i of issues) byRepo.set(i.repo, [...(byRepo.get(i.repo) ?? []), i]);
-  const adapted = new Map<string, RankingModel>();
-  const info: string[] = [];
-  for (const [name, list] of byRepo) {
-    const path = list[0].repoPath ?? mirrorPath(args.mirrors!, name);
-    if (!path) continue;
-    const repo = await GitRepo.open(path);
-    try {
-      const bases = [...new Set(await Promise.all(list.map((i) => repo.resolveCommit(i.commit).catch(() => ''))))].filter(Boolean);
-      const res = await repo.exec(['merge-base', '--octopus', ...bases]);
-      const at = res.stdout.toString('utf8').trim();
-      if (res.code !== 0 || at === '') throw new Error(`${name}: the base commits have no common ancestor`);
-      const oldest = bases.includes(at) ? ' (the oldest base commit)' : '';
-      const bar = progressBar(`adapting ${name}`, !args.json);
-      const got = await adaptedModel(repo, at, {
-        cacheDir: join(args['cache-dir']!, name.replace('/', '+')), index: dataset.indexSettings, featuresCache: args['features-cache'],
-        settings: args.commits ? { limit: Number(args.commits) } : {},
-        onProgress: (step, done, total) => { if (step === 'features') bar.update(done, total); },
-        onWarning: (m) => process.stderr.write(`adapt: warning: ${m}\n`),
-      });
-      bar.stop();
-      adapted.set(name, got.model);
-      const a = got.model.file.training?.adapted as Record<string, unknown>;
-      info.push(`${name}: adapted at ${at.slice(0, 12)}${oldest} for ${list.length} issues with ${bases.length} base commits; ` +
-        `${got.trained ? `${got.trained.mined} commits mined, trained in ${(got.trained.millis / 1000).toFixed(1)} s` : 'from the cache'}; ${JSON.stringify(a)}`);
-    } finally {
-      await repo.close();
-    }
-  }
+  const { models: adapted, info } = await adaptPerRepository(issues, {
+    mirrors: args.mirrors!, cacheDir: args['cache-dir']!, index: dataset.indexSettings, featuresCache: args['features-cache'],
+    settings: args.commits ? { limit: Number(args.commits) } : {}, progress: !args.json, name: 'adapt',
+  });
   const cache = new FeatureCache(args['features-cache']!, { candidates: builtIn.candidates, index: dataset.indexSettings, history: true, similar: false });
   const results: Record<string, number>[][] = [];
   const bar = progressBar('issues', !args.json);
@@ -106,7 +79,7 @@ async function main() {
     for (const i of evaluated) {
       const q = cache.get(i);
       if (!q) continue;
-      results.push([lexical, builtIn, adapted.get(i.repo) ?? builtIn].map((m) => issueValues(rankLevels(q, m), i.gold, columns)));
+      results.push([lexical, builtIn, adapted.get(i.id) ?? builtIn].map((m) => issueValues(rankLevels(q, m), i.gold, columns)));
     }
   } else await forEachIssue(evaluated, { repoRoot: args.mirrors!, cacheRoot: args['cache-dir']!, indexSettings: dataset.indexSettings, onProgress: bar.update }, (ctx) => {
     const values: Record<string, number>[] = [];
@@ -121,7 +94,7 @@ async function main() {
       cache.set(ctx.issue, q);
     }
     values.push(issueValues(rankLevels(q, builtIn), ctx.issue.gold, columns));
-    values.push(issueValues(rankLevels(q, adapted.get(ctx.issue.repo) ?? builtIn), ctx.issue.gold, columns));
+    values.push(issueValues(rankLevels(q, adapted.get(ctx.issue.id) ?? builtIn), ctx.issue.gold, columns));
     results.push(values);
   });
   bar.stop();

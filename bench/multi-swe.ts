@@ -38,14 +38,12 @@
  * the top 10 of each system, and the gold files the code index has no document for.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { IssuelocError } from '../src/errors.js';
 import type { CodeIndex } from '../src/index/code-index.js';
 import { forEachIssue, type LabelledIssue } from '../src/ltr/labelled-issues.js';
 import { ModelRanker } from '../src/ltr/model-ranker.js';
 import { RankingModel } from '../src/ltr/model.js';
-import { adaptedModel } from '../src/ltr/adapted-models.js';
 import { GitRepo } from '../src/repo/git.js';
 import { mirrorPath } from '../src/repo/mirrors.js';
 import { checkLocalizerOptions } from '../src/pipeline/check-options.js';
@@ -56,6 +54,7 @@ import { ALL_GOLD_KEYS, allGoldMetrics, goldRanks } from './lib/all-gold.js';
 import { readInstances, type IssueOutcome } from './lib/multi-swe-data.js';
 import { dataFile, MIRRORS_DIR } from './lib/data.js';
 import { repositoryFolds } from './lib/folds.js';
+import { adaptPerRepository } from './lib/adapt-anchors.js';
 import { WholeFileBm25 } from './lib/whole-file-bm25.js';
 
 const KEYS = ALL_GOLD_KEYS;
@@ -86,8 +85,8 @@ type System =
   | { name: string; kind: 'bm25' }
   | { name: string; kind: 'lexical'; ranking: RankingOptions }
   | { name: string; kind: 'model'; model: RankingModel }
-  /** The built-in model adapted per repository (filled by {@link adaptPerRepository}). */
-  | { name: string; kind: 'adapted'; model: RankingModel; perRepo: Map<string, RankingModel> };
+  /** The built-in model adapted per repository (per issue id; filled by bench/lib/adapt-anchors.ts). */
+  | { name: string; kind: 'adapted'; model: RankingModel; perIssue: Map<string, RankingModel> };
 
 function positiveInt(name: string, v: string | undefined): number | undefined {
   if (v === undefined) return undefined;
@@ -117,49 +116,10 @@ function systemsOf(): System[] {
     systems.push({ name, kind: 'lexical', ranking });
   }
   for (const spec of args.model!.filter((m) => m !== 'none')) {
-    if (spec === 'repo') systems.push({ name: 'model repo (adapted per repository)', kind: 'adapted', model: RankingModel.load('default'), perRepo: new Map() });
+    if (spec === 'repo') systems.push({ name: 'model repo (adapted per repository)', kind: 'adapted', model: RankingModel.load('default'), perIssue: new Map() });
     else systems.push({ name: `model ${spec}`, kind: 'model', model: RankingModel.load(spec) });
   }
   return systems;
-}
-
-/**
- * Adapts the built-in model once per repository of `issues`, at the merge base of their base
- * commits, into `system.perRepo`; a repository whose history gives no model keeps the built-in
- * one (with a warning). Returns one line per repository for the report.
- */
-async function adaptPerRepository(system: Extract<System, { kind: 'adapted' }>, issues: LabelledIssue[]): Promise<string[]> {
-  const info: string[] = [];
-  const byRepo = new Map<string, LabelledIssue[]>();
-  for (const i of issues) byRepo.set(i.repo, [...(byRepo.get(i.repo) ?? []), i]);
-  for (const [name, list] of byRepo) {
-    const path = mirrorPath(args.mirrors!, name);
-    if (!path) continue;
-    const repo = await GitRepo.open(path);
-    try {
-      const bases = [...new Set(await Promise.all(list.map((i) => repo.resolveCommit(i.commit).catch(() => ''))))].filter(Boolean);
-      if (bases.length === 0) continue;
-      const res = await repo.exec(['merge-base', '--octopus', ...bases]);
-      const at = res.stdout.toString('utf8').trim();
-      if (res.code !== 0 || at === '') {
-        process.stderr.write(`multi-swe: warning: ${name}: the base commits have no common ancestor; the built-in model ranks its issues\n`);
-        continue;
-      }
-      const bar = progressBar(`adapting ${name}`, !args.json);
-      const got = await adaptedModel(repo, at, {
-        cacheDir: join(args['cache-dir']!, name.replace('/', '+')), index: {},
-        onProgress: (step, done, total) => { if (step === 'features') bar.update(done, total); },
-        onWarning: (m) => process.stderr.write(`multi-swe: warning: adapt ${name}: ${m}\n`),
-      }).finally(() => bar.stop());
-      system.perRepo.set(name, got.model);
-      const a = got.model.file.training?.adapted as { level?: string; trees?: number; examples?: number } | undefined;
-      info.push(`${name}: adapted at ${at.slice(0, 12)}${bases.includes(at) ? ' (the oldest base commit)' : ''} for ${list.length} issues; ` +
-        `${got.trained ? `${got.trained.mined} commits mined, trained in ${(got.trained.millis / 1000).toFixed(1)} s` : 'from the cache'}; ${JSON.stringify(a)}`);
-    } finally {
-      await repo.close();
-    }
-  }
-  return info;
 }
 
 async function main() {
@@ -188,7 +148,12 @@ async function main() {
     gold: { file: r.gold_files, module: [], function: [] },
   }));
   const adaptInfo: string[] = [];
-  for (const s of systems) if (s.kind === 'adapted') adaptInfo.push(...await adaptPerRepository(s, issues));
+  for (const s of systems) {
+    if (s.kind !== 'adapted') continue;
+    const got = await adaptPerRepository(issues, { mirrors: args.mirrors!, cacheDir: args['cache-dir']!, index: {}, progress: !args.json, name: 'multi-swe' });
+    s.perIssue = got.models;
+    adaptInfo.push(...got.info);
+  }
   const outcomes: IssueOutcome[] = [];
   const skipped: string[] = [];
   const bar = progressBar('multi-swe', !args.json);
@@ -225,7 +190,7 @@ async function main() {
           index: ctx.codeIndex,
           rankers: systems.map((s) => (s.kind === 'lexical' ? new Localizer(ctx.codeIndex, s.ranking)
             : s.kind === 'model' ? new ModelRanker(ctx.codeIndex, s.model)
-              : s.kind === 'adapted' ? new ModelRanker(ctx.codeIndex, s.perRepo.get(inst.repo) ?? s.model) : undefined)),
+              : s.kind === 'adapted' ? new ModelRanker(ctx.codeIndex, s.perIssue.get(inst.instance_id) ?? s.model) : undefined)),
           placers,
         };
       }
