@@ -190,21 +190,25 @@ function tryFit(queries: readonly LabelledQuery[], level: 'function' | 'file', t
   }
 }
 
-/**
- * The built-in model with `added` trees (learning rate `rate`) after its own, in one ensemble at
- * the built-in model's learning rate (leaves rescaled).
- */
+/** The built-in model with `added` trees after its own, its training record saying how it was adapted. */
 function withTrees(builtIn: RankingModel, added: readonly TreeNodeJson[], rate: number, base: string, queries: number, choice: AdaptChoice): RankingModel {
-  const own = builtIn.file.trees!;
+  return withAddedTrees(builtIn, added, rate, {
+    adapted: { version: ADAPT_VERSION, base, pseudoIssues: queries, level: choice.level, trees: choice.trees, holdOut: { builtIn: round(choice.builtIn), adapted: round(choice.chosen) } },
+  });
+}
+
+/**
+ * `model` (a LambdaMART model) with `added` trees (fitted at learning rate `rate`, e.g. boosted
+ * from its scores) after its own, in one ensemble at the model's learning rate (leaves rescaled);
+ * `training` is merged into the model file's training record.
+ */
+export function withAddedTrees(model: RankingModel, added: readonly TreeNodeJson[], rate: number, training: Record<string, unknown>): RankingModel {
+  const own = model.file.trees!;
   const scale = rate / own.learningRate;
-  const scaled = added.map((t) => scaleLeaves(t, scale));
   return new RankingModel({
-    ...builtIn.file,
-    trees: { learningRate: own.learningRate, trees: [...own.trees, ...scaled] },
-    training: {
-      ...builtIn.file.training,
-      adapted: { version: ADAPT_VERSION, base, pseudoIssues: queries, level: choice.level, trees: choice.trees, holdOut: { builtIn: round(choice.builtIn), adapted: round(choice.chosen) } },
-    },
+    ...model.file,
+    trees: { learningRate: own.learningRate, trees: [...own.trees, ...added.map((t) => scaleLeaves(t, scale))] },
+    training: { ...model.file.training, ...training },
   });
 }
 
