@@ -57687,7 +57687,7 @@ async function adaptModel(repo, base, opts) {
   });
   opts.onProgress?.("fit", 0, 1);
   const labelled = queries.map(labelQuery).filter(hasPositive);
-  const { model, choice } = fitAdapted(builtIn, labelled, s, base);
+  const { model, choice } = fitAdapted(builtIn, labelled, s, { base, mined: pseudo.length });
   opts.onProgress?.("fit", 1, 1);
   return { model, mined: pseudo.length, used: labelled.length, choice, millis: performance.now() - t0 };
 }
@@ -57722,10 +57722,10 @@ async function mergeBase(repo, commits) {
 function hasPositive(q) {
   return q.goldGroup.file.some((g) => g === 1);
 }
-function fitAdapted(builtIn, labelled, s, base) {
+function fitAdapted(builtIn, labelled, s, origin) {
   const start2 = (x, rows) => builtIn.scorers.function.score(x, rows);
   const none = { level: "function", trees: 0, builtIn: 0, chosen: 0 };
-  if (labelled.length < s.minExamples) return { model: withTrees(builtIn, [], 0.1, base, labelled.length, none), choice: none };
+  if (labelled.length < s.minExamples) return { model: withTrees(builtIn, [], 0.1, origin, labelled.length, none), choice: none };
   const cut2 = Math.max(1, Math.round(labelled.length * s.holdOut));
   const held = labelled.slice(0, cut2);
   const train = labelled.slice(cut2);
@@ -57736,13 +57736,13 @@ function fitAdapted(builtIn, labelled, s, base) {
     if (!fit2) continue;
     const trees = fit2.ensemble.toJson(FEATURES).trees;
     for (let t = 10; t <= trees.length; t += 10) {
-      const value = modelObjective(held, withTrees(builtIn, trees.slice(0, t), fit2.ensemble.learningRate, base, 0, none), OBJECTIVE);
+      const value = modelObjective(held, withTrees(builtIn, trees.slice(0, t), fit2.ensemble.learningRate, origin, 0, none), OBJECTIVE);
       if (value > choice.chosen + 1e-9) choice = { level, trees: t, builtIn: builtInValue, chosen: value };
     }
   }
-  if (choice.trees === 0) return { model: withTrees(builtIn, [], 0.1, base, labelled.length, choice), choice };
+  if (choice.trees === 0) return { model: withTrees(builtIn, [], 0.1, origin, labelled.length, choice), choice };
   const fit = tryFit(labelled, choice.level, choice.trees, start2);
-  return { model: withTrees(builtIn, fit.ensemble.toJson(FEATURES).trees, fit.ensemble.learningRate, base, labelled.length, choice), choice };
+  return { model: withTrees(builtIn, fit.ensemble.toJson(FEATURES).trees, fit.ensemble.learningRate, origin, labelled.length, choice), choice };
 }
 function tryFit(queries, level, trees, start2) {
   try {
@@ -57752,7 +57752,7 @@ function tryFit(queries, level, trees, start2) {
     throw e;
   }
 }
-function withTrees(builtIn, added, rate, base, queries, choice) {
+function withTrees(builtIn, added, rate, origin, queries, choice) {
   const own = builtIn.file.trees;
   const scale = rate / own.learningRate;
   const scaled = added.map((t) => scaleLeaves(t, scale));
@@ -57761,7 +57761,15 @@ function withTrees(builtIn, added, rate, base, queries, choice) {
     trees: { learningRate: own.learningRate, trees: [...own.trees, ...scaled] },
     training: {
       ...builtIn.file.training,
-      adapted: { version: ADAPT_VERSION, base, pseudoIssues: queries, level: choice.level, trees: choice.trees, holdOut: { builtIn: round(choice.builtIn), adapted: round(choice.chosen) } }
+      adapted: {
+        version: ADAPT_VERSION,
+        base: origin.base,
+        mined: origin.mined,
+        pseudoIssues: queries,
+        level: choice.level,
+        trees: choice.trees,
+        holdOut: { builtIn: round(choice.builtIn), adapted: round(choice.chosen) }
+      }
     }
   });
 }
