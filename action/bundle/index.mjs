@@ -47396,6 +47396,42 @@ function historyFieldScores(history, commit, issueText2) {
   return f.scores(commit, issueText2);
 }
 
+// src/ltr/features/history.ts
+var features = {
+  fixes: { doc: "ln(1 + commits fixing the file) (bug-fixing frequency, Ye et al. 2014 f6)", normalise: "max", value: (r) => r.file ? Math.log1p(r.file.fixes) : 0 },
+  fixRecency: { doc: "recency of the file's last fix, 1 / (months since + 1) (Ye et al. 2014 f5)", normalise: "none", value: (r) => r.file?.fixRecency ?? 0 },
+  fixWeighted: { doc: "time-weighted fix score of Lewis et al. (2013)", normalise: "max", value: (r) => r.file?.fixWeighted ?? 0 },
+  changes: { doc: "ln(1 + commits changing the file)", normalise: "max", value: (r) => r.file ? Math.log1p(r.file.changes) : 0 },
+  changeRecency: { doc: "recency of the file's last change, as `fixRecency`", normalise: "none", value: (r) => r.file?.changeRecency ?? 0 },
+  messageSim: { doc: "SimiScore (Zhou, Zhang & Lo 2012) over earlier commit messages", normalise: "max", value: (r) => r.messages },
+  historyField: { doc: "BM25 of the issue against the messages of the 20 latest earlier commits that changed the file (history-expanded document)", normalise: "max", value: (r) => r.field },
+  similarIssues: { doc: "SimiScore over a dataset's earlier issues (Ye et al. 2014 f3)", normalise: "max", value: (r) => r.issues }
+};
+var FILE_HISTORY_FEATURES = ["fixes", "fixRecency", "fixWeighted", "changes", "changeRecency"];
+function historyEvidenceRead(reads) {
+  return {
+    files: FILE_HISTORY_FEATURES.some((f) => reads.has(f)),
+    messageScores: reads.has("messageSim"),
+    fieldScores: reads.has("historyField"),
+    similarIssues: reads.has("similarIssues")
+  };
+}
+var historyGroup = {
+  name: "history",
+  features,
+  prepare(ctx) {
+    const { paths, history } = ctx;
+    const row = { file: void 0, messages: 0, issues: 0, field: 0 };
+    return (i2) => {
+      row.file = history.files?.get(paths[i2]);
+      row.messages = history.messageScores?.get(paths[i2]) ?? 0;
+      row.issues = history.similarIssues?.get(paths[i2]) ?? 0;
+      row.field = history.fieldScores?.get(paths[i2]) ?? 0;
+      return row;
+    };
+  }
+};
+
 // src/index/cache-dir.ts
 import { createHash as createHash3 } from "node:crypto";
 import { accessSync, constants as constants3, lstatSync, mkdirSync as mkdirSync2 } from "node:fs";
@@ -53807,7 +53843,7 @@ import { join as join14, resolve as resolve7 } from "node:path";
 import { createHash as createHash6 } from "node:crypto";
 
 // src/ltr/features/lexical.ts
-var features = {
+var features2 = {
   pipeline: { doc: "the lexical pipeline's score (src/retrieve/localize.ts)", normalise: "max", value: (r) => r.pipeline },
   pipelineRank: { doc: "1 / log\u2082(1 + the candidate's rank in the pipeline)", normalise: "none", value: (r) => 1 / Math.log2(2 + r.rank) },
   bm25f: { doc: "the function's BM25F+ for the issue", normalise: "max", value: (r) => r.bm25f },
@@ -53829,7 +53865,7 @@ var features = {
 };
 var lexicalGroup = {
   name: "lexical",
-  features,
+  features: features2,
   prepare(ctx) {
     const { fnScorer, fieldAt, docs, pipelineScores } = ctx;
     const terms = fnScorer.prepare(ctx.query);
@@ -53864,7 +53900,7 @@ var lexicalGroup = {
 };
 
 // src/ltr/features/file.ts
-var features2 = {
+var features3 = {
   fileBm25f: { doc: "the whole file's BM25F+ for the issue (file-level index)", normalise: "max", value: (r) => r.bm25f },
   fileBm25Code: { doc: "the whole file's BM25F+ for the issue's code identifiers alone", normalise: "max", value: (r) => r.code },
   fileTitleBm25: { doc: "the whole file's BM25F+ for the issue's title alone", normalise: "max", value: (r) => r.title },
@@ -53876,7 +53912,7 @@ var features2 = {
 };
 var fileGroup = {
   name: "file",
-  features: features2,
+  features: features3,
   prepare(ctx) {
     const { fileScorer, docs, paths, modules, pipelineScores } = ctx;
     const { fileOfUnit } = ctx.codeIndex;
@@ -53921,7 +53957,7 @@ var fileGroup = {
 
 // src/ltr/features/calls.ts
 var TOP = 10;
-var features3 = {
+var features4 = {
   calledByTop: {
     doc: `the best pipeline score (\xF7 the best candidate's) of the top ${TOP} candidates whose body uses the candidate's name (a helper of the functions the issue is about)`,
     normalise: "none",
@@ -53940,7 +53976,7 @@ var features3 = {
 };
 var callsGroup = {
   name: "calls",
-  features: features3,
+  features: features4,
   prepare(ctx) {
     const { calledBy, calls, calledByCount } = callLinks(ctx);
     const row = { calledBy: 0, calls: 0, calledByCount: 0, best: ctx.pipelineScores[0] };
@@ -53991,7 +54027,7 @@ function bodyHas(codeIndex, body2, doc, t) {
 // src/ltr/features/signals.ts
 var NONE = [];
 var fired = (s) => (why) => why.includes(s) ? 1 : 0;
-var features4 = {
+var features5 = {
   frameFile: { doc: "1 when the function's file appears in a stack-trace frame", normalise: "none", value: fired("frameFile") },
   frameFunction: { doc: "1 when the function is a frame's function (in the frame's file when it names one)", normalise: "none", value: fired("frameFunction") },
   mentionedFile: { doc: "1 when the function's file is mentioned as a path or dotted module name", normalise: "none", value: fired("mentionedFile") },
@@ -54000,12 +54036,12 @@ var features4 = {
 };
 var signalsGroup = {
   name: "signals",
-  features: features4,
+  features: features5,
   prepare(ctx) {
     return (i2) => ctx.reasons.get(ctx.docs[i2]) ?? NONE;
   }
 };
-var ALL_SIGNALS = Object.fromEntries(Object.keys(features4).map((s) => [s, 1]));
+var ALL_SIGNALS = Object.fromEntries(Object.keys(features5).map((s) => [s, 1]));
 
 // src/retrieve/query.ts
 var DEFAULT_TITLE_WEIGHT = 2;
@@ -54023,7 +54059,7 @@ function titleOf(text) {
 
 // src/ltr/features/names.ts
 var written = (name2, words2) => name2.length >= 3 && words2.has(name2) ? 1 : 0;
-var features5 = {
+var features6 = {
   nameCoverage: { doc: "share of the tokens of the function's own name found in the issue's query", normalise: "none", value: (r) => coverage(r.unit.nameTokens, r.queryTokens) },
   fileNameCoverage: { doc: "the same for the file name without extension", normalise: "none", value: (r) => coverage(r.file.nameTokens, r.queryTokens) },
   nameInText: { doc: "1 when the function's own name (3+ characters) is written in the issue as a word, case kept", normalise: "none", value: (r) => written(r.unit.name, r.words) },
@@ -54033,7 +54069,7 @@ var features5 = {
 };
 var namesGroup = {
   name: "names",
-  features: features5,
+  features: features6,
   prepare(ctx) {
     const { docs, shapes } = ctx;
     const queryTokens = new Set(ctx.query.keys());
@@ -54060,33 +54096,6 @@ function coverage(tokens, queryTokens) {
   for (const t of tokens) if (queryTokens.has(t)) hit++;
   return hit / tokens.length;
 }
-
-// src/ltr/features/history.ts
-var features6 = {
-  fixes: { doc: "ln(1 + commits fixing the file) (bug-fixing frequency, Ye et al. 2014 f6)", normalise: "max", value: (r) => r.file ? Math.log1p(r.file.fixes) : 0 },
-  fixRecency: { doc: "recency of the file's last fix, 1 / (months since + 1) (Ye et al. 2014 f5)", normalise: "none", value: (r) => r.file?.fixRecency ?? 0 },
-  fixWeighted: { doc: "time-weighted fix score of Lewis et al. (2013)", normalise: "max", value: (r) => r.file?.fixWeighted ?? 0 },
-  changes: { doc: "ln(1 + commits changing the file)", normalise: "max", value: (r) => r.file ? Math.log1p(r.file.changes) : 0 },
-  changeRecency: { doc: "recency of the file's last change, as `fixRecency`", normalise: "none", value: (r) => r.file?.changeRecency ?? 0 },
-  messageSim: { doc: "SimiScore (Zhou, Zhang & Lo 2012) over earlier commit messages", normalise: "max", value: (r) => r.messages },
-  historyField: { doc: "BM25 of the issue against the messages of the 20 latest earlier commits that changed the file (history-expanded document)", normalise: "max", value: (r) => r.field },
-  similarIssues: { doc: "SimiScore over a dataset's earlier issues (Ye et al. 2014 f3)", normalise: "max", value: (r) => r.issues }
-};
-var historyGroup = {
-  name: "history",
-  features: features6,
-  prepare(ctx) {
-    const { paths, history } = ctx;
-    const row = { file: void 0, messages: 0, issues: 0, field: 0 };
-    return (i2) => {
-      row.file = history.files?.get(paths[i2]);
-      row.messages = history.messageScores?.get(paths[i2]) ?? 0;
-      row.issues = history.similarIssues?.get(paths[i2]) ?? 0;
-      row.field = history.fieldScores?.get(paths[i2]) ?? 0;
-      return row;
-    };
-  }
-};
 
 // src/ltr/features/shape.ts
 var features7 = {
@@ -54459,6 +54468,12 @@ var TreeEnsemble = class _TreeEnsemble {
       }
     }
   }
+  /** The columns some split of some tree reads (the ensemble's value depends on no other). */
+  columns() {
+    const out2 = /* @__PURE__ */ new Set();
+    for (const t of this.trees) for (const j of t.feature) if (j >= 0) out2.add(j);
+    return out2;
+  }
   toJson(names) {
     return { learningRate: this.learningRate, trees: this.trees.map((t) => t.toJson(names)) };
   }
@@ -54493,6 +54508,14 @@ var LevelScorer = class {
   }
   weights;
   ensemble;
+  /** The columns the score depends on: non-zero weights and the columns the trees split on. */
+  columns() {
+    const out2 = this.ensemble?.columns() ?? /* @__PURE__ */ new Set();
+    this.weights.forEach((w, j) => {
+      if (w !== 0) out2.add(j);
+    });
+    return out2;
+  }
   /** Scores of the n rows of a row-major feature matrix ({@link FEATURES} columns). */
   score(x, n) {
     const s = scoreRows(x, n, this.weights);
@@ -54504,6 +54527,11 @@ var RankingModel = class _RankingModel {
   file;
   /** Scorer of each level (the same object where levels share one). */
   scorers;
+  /**
+   * The features some level's score depends on (a non-zero weight or a split of a tree): the
+   * others need not be computed, their values change no score (`FeatureExtractor`'s `reads`).
+   */
+  reads;
   /**
    * @param spec the model file without its format tag (chosen here: linear or with trees).
    * @param source names the file in error messages about its trees.
@@ -54521,6 +54549,8 @@ var RankingModel = class _RankingModel {
       return new LevelScorer(vectorOf(weights ?? {}), trees ? TreeEnsemble.fromJson(trees, names, `${source}: "levelTrees".${level}`) : void 0);
     };
     this.scorers = { function: main, module: own("module"), file: own("file") };
+    const columns = new Set(LEVELS2.flatMap((level) => [...this.scorers[level].columns()]));
+    this.reads = new Set(FEATURES.filter((_, j) => columns.has(j)));
   }
   /** Depth and ranking options of the candidate pipeline. */
   get candidates() {
@@ -56305,6 +56335,8 @@ var FeatureExtractor = class {
     const fields2 = codeIndex.index.fieldNames;
     this.fieldAt = { path: fields2.indexOf("path"), name: fields2.indexOf("name"), body: fields2.indexOf("body") };
     this.shapes = new CandidateShapes(codeIndex);
+    const reads = opts.reads;
+    this.computed = FEATURE_GROUPS.map((g) => Object.keys(g.features).map((name2) => !reads || reads.has(name2)));
     const sig = ranking.signals;
     this.allSignalsOn = sig !== void 0 && sig !== false && Object.keys(ALL_SIGNALS).every((k) => (sig[k] ?? 0) > 0);
   }
@@ -56320,6 +56352,8 @@ var FeatureExtractor = class {
   shapes;
   /** Per file-level document, its best pipeline score (reused across queries). */
   fileBest;
+  /** Per group ({@link FEATURE_GROUPS} order), whether each of its features is computed. */
+  computed;
   /**
    * The top `depth` distinct functions of the pipeline for an issue, with their features
    * ({@link FEATURES} columns, each group of src/ltr/features/registry.ts in turn).
@@ -56346,7 +56380,7 @@ var FeatureExtractor = class {
       candidateEvidence.set(i2, evidence.get(d));
     });
     const { stem } = this.codeIndex.settings;
-    const features8 = featureMatrix({
+    const features8 = featureMatrix(this.computed, {
       codeIndex: this.codeIndex,
       fnScorer: this.fnScorer,
       fileScorer: this.fileScorer,
@@ -56415,17 +56449,20 @@ var FeatureExtractor = class {
     });
   }
 };
-function featureMatrix(ctx) {
+function featureMatrix(computed, ctx) {
   const n = ctx.docs.length;
   const x = new Float32Array(n * F);
   let column = 0;
   FEATURE_GROUPS.forEach((g, k) => {
     const values = GROUP_VALUES[k];
-    const rowOf = g.prepare(ctx);
-    for (let i2 = 0; i2 < n; i2++) {
-      const row = rowOf(i2);
-      const at = i2 * F + column;
-      for (let j = 0; j < values.length; j++) x[at + j] = values[j](row);
+    const columns = values.flatMap((_, j) => computed[k][j] ? [j] : []);
+    if (columns.length > 0) {
+      const rowOf = g.prepare(ctx);
+      for (let i2 = 0; i2 < n; i2++) {
+        const row = rowOf(i2);
+        const at = i2 * F + column;
+        for (const j of columns) x[at + j] = values[j](row);
+      }
     }
     column += values.length;
   });
@@ -58763,7 +58800,7 @@ var ModelRanker = class {
   constructor(codeIndex, model) {
     this.codeIndex = codeIndex;
     this.model = model;
-    this.extractor = new FeatureExtractor(codeIndex, model.candidates);
+    this.extractor = new FeatureExtractor(codeIndex, { ...model.candidates, reads: model.reads });
   }
   codeIndex;
   model;
@@ -59356,9 +59393,14 @@ var OpenedLocalizer = class {
     const o = this.options;
     const model = await this.modelAt(at.commit);
     let history;
-    if (model && model.file.training?.history !== false) {
+    const reads = model && model.file.training?.history !== false ? historyEvidenceRead(model.reads) : void 0;
+    if (reads && (reads.files || reads.messageScores || reads.fieldScores)) {
       const h = await this.historyAt(at.commit);
-      history = (text) => ({ files: h.at(at.commit).files, messageScores: h.messageScores(at.commit, text), fieldScores: historyFieldScores(h, at.commit, text) });
+      history = (text) => ({
+        ...reads.files ? { files: h.at(at.commit).files } : {},
+        ...reads.messageScores ? { messageScores: h.messageScores(at.commit, text) } : {},
+        ...reads.fieldScores ? { fieldScores: historyFieldScores(h, at.commit, text) } : {}
+      });
     }
     at.chain = await CommitChain.open(this.repo, at.codeIndex, {
       ranking: model ? model.candidates.ranking : o.ranking,

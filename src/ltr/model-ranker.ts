@@ -36,7 +36,7 @@ export class ModelRanker {
   readonly extractor: FeatureExtractor;
 
   constructor(readonly codeIndex: CodeIndex, readonly model: RankingModel) {
-    this.extractor = new FeatureExtractor(codeIndex, model.candidates);
+    this.extractor = new FeatureExtractor(codeIndex, { ...model.candidates, reads: model.reads });
   }
 
   /**
