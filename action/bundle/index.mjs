@@ -51839,7 +51839,7 @@ var CPP = {
     class_specifier: { as: "class", name: cRecordName },
     struct_specifier: { as: "class", name: cRecordName },
     union_specifier: { as: "class", name: cRecordName },
-    namespace_definition: { as: "scope", name: namespaceName }
+    namespace_definition: { as: "scope", name: namespaceName, namespace: true }
   },
   mask: maskCMacros
 };
@@ -51977,7 +51977,7 @@ var RUST = {
       return t ? bareType(t.text) : null;
     } },
     // inline `mod m { … }` qualifies like a namespace; `mod m;` has nothing inside
-    mod_item: { as: "scope", name: (n) => field(n, "body") ? field(n, "name")?.text ?? null : null }
+    mod_item: { as: "scope", name: (n) => field(n, "body") ? field(n, "name")?.text ?? null : null, namespace: true }
   },
   leading: ["attribute_item"]
 };
@@ -52065,7 +52065,7 @@ function jsSpec(grammar) {
       ...roles([[DESCEND, ["object", "arguments", ...VALUE_WRAPPERS]]]),
       call_expression: { as: "pick", pick: objectAssignRole },
       pair: { as: "pick", pick: (n) => byValue(field(n, "value"), keyName(field(n, "key"))) },
-      internal_module: { as: "scope", name: (n) => dotted(field(n, "name")?.text ?? "") },
+      internal_module: { as: "scope", name: (n) => dotted(field(n, "name")?.text ?? ""), namespace: true },
       module: { as: "scope", name: () => "" }
     },
     leading: ["decorator"]
@@ -52155,6 +52155,7 @@ async function extractUnits(path, text) {
       path,
       kind: f.kind,
       qualifiedName: f.qualifiedName,
+      ...f.namespaceParts > 0 ? { namespaceParts: f.namespaceParts } : {},
       startLine: f.startLine,
       endLine: f.endLine,
       text: outside > MAX_TEXT_OUTSIDE_UNIT ? text.slice(f.startIndex, f.endIndex) : text.slice(from, to)
@@ -52191,7 +52192,7 @@ function walk2(root, spec, limit) {
   const found = [];
   const stack = [];
   const leading = spec.leading ?? [];
-  const pushChildren = (node, prefix, wrapStart) => {
+  const pushChildren = (node, prefix, namespaces, inNamespace, wrapStart) => {
     const kids = node.namedChildren;
     const visits = [];
     let lead;
@@ -52203,27 +52204,41 @@ function walk2(root, spec, limit) {
       }
       if (kid.type.includes("comment")) continue;
       if (Object.hasOwn(spec.roles, kid.type)) {
-        visits.push({ node: kid, prefix, start: earlier(earlier(startOf(kid), wrapStart), lead) });
+        visits.push({ node: kid, prefix, namespaces, inNamespace, start: earlier(earlier(startOf(kid), wrapStart), lead) });
       }
       lead = void 0;
     }
     for (let i2 = visits.length - 1; i2 >= 0; i2--) stack.push(visits[i2]);
   };
-  pushChildren(root, "", void 0);
+  const namespacePaths = /* @__PURE__ */ new Set();
+  const namespacePartsOf = (qualifiedName, inScope) => {
+    const parts2 = qualifiedName.split(".");
+    let n = inScope;
+    while (n + 1 < parts2.length && namespacePaths.has(parts2.slice(0, n + 1).join("."))) n++;
+    return n;
+  };
+  pushChildren(root, "", 0, true, void 0);
   while (stack.length > 0 && found.length < limit) {
-    const { node, prefix, start: start2 } = stack.pop();
+    const { node, prefix, namespaces, inNamespace, start: start2 } = stack.pop();
     const given = spec.roles[node.type];
     const role = given.as === "pick" ? given.pick(node) : given;
     switch (role?.as) {
       case "descend":
-        pushChildren(node, prefix, void 0);
+        pushChildren(node, prefix, namespaces, inNamespace, void 0);
         break;
       case "wrap":
-        pushChildren(node, prefix, start2);
+        pushChildren(node, prefix, namespaces, inNamespace, start2);
         break;
       case "scope": {
         const name2 = role.name(node);
-        if (name2 !== null) pushChildren(node, name2 === "" ? prefix : `${prefix}${name2}.`, void 0);
+        if (name2 === null) break;
+        if (name2 === "") pushChildren(node, prefix, namespaces, inNamespace, void 0);
+        else if (role.namespace && inNamespace) {
+          const path = `${prefix}${name2}`;
+          for (let at = path.indexOf(".", prefix.length); at >= 0; at = path.indexOf(".", at + 1)) namespacePaths.add(path.slice(0, at));
+          namespacePaths.add(path);
+          pushChildren(node, `${path}.`, namespaces + name2.split(".").length, true, void 0);
+        } else pushChildren(node, `${prefix}${name2}.`, namespaces, false, void 0);
         break;
       }
       case "class":
@@ -52232,8 +52247,9 @@ function walk2(root, spec, limit) {
         if (name2 === null || name2 === "") break;
         const qualifiedName = prefix + name2;
         const end = endOf(node, spec);
-        found.push({ kind: role.as, qualifiedName, startLine: start2.row + 1, endLine: end.line, startIndex: start2.index, endIndex: end.index });
-        if (role.as === "class") pushChildren(node, `${qualifiedName}.`, void 0);
+        const namespaceParts = inNamespace ? namespacePartsOf(qualifiedName, namespaces) : namespaces;
+        found.push({ kind: role.as, qualifiedName, namespaceParts, startLine: start2.row + 1, endLine: end.line, startIndex: start2.index, endIndex: end.index });
+        if (role.as === "class") pushChildren(node, `${qualifiedName}.`, namespaceParts, false, void 0);
         break;
       }
     }
@@ -52330,7 +52346,7 @@ var BlobTermsCache = class {
   }
 };
 function isUnitTermsList(x) {
-  return Array.isArray(x) && x.every((u) => isRecord(u) && UNIT_KINDS.has(u.kind) && typeof u.qualifiedName === "string" && isInt(u.startLine) && isInt(u.endLine) && isInt(u.bodyLength) && Array.isArray(u.body) && u.body.every((p) => Array.isArray(p) && p.length === 2 && typeof p[0] === "string" && isInt(p[1])));
+  return Array.isArray(x) && x.every((u) => isRecord(u) && UNIT_KINDS.has(u.kind) && typeof u.qualifiedName === "string" && (u.namespaceParts === void 0 || isInt(u.namespaceParts)) && isInt(u.startLine) && isInt(u.endLine) && isInt(u.bodyLength) && Array.isArray(u.body) && u.body.every((p) => Array.isArray(p) && p.length === 2 && typeof p[0] === "string" && isInt(p[1])));
 }
 
 // src/index/code-index.ts
@@ -52580,8 +52596,8 @@ var DEFAULT_INDEX_SETTINGS = {
   languages: [],
   files: "source"
 };
-var BLOB_FORMAT_VERSION = "v6";
-var INDEX_FORMAT_VERSION = "v8";
+var BLOB_FORMAT_VERSION = "v7";
+var INDEX_FORMAT_VERSION = "v9";
 var digest = (parts2) => createHash4("sha1").update(JSON.stringify(parts2)).digest("hex").slice(0, 10);
 function blobSettingsKey(s) {
   return digest([BLOB_FORMAT_VERSION, s.maxBodyWords, s.includeTests, s.maxFileBytes, s.stem, s.maxFileWords]);
@@ -52634,7 +52650,7 @@ function buildCodeIndex(commit, settings, files, stats, nonSourceFiles) {
       const body2 = new Map(pathTerms);
       for (const [t, c] of u.body) body2.set(t, (body2.get(t) ?? 0) + c);
       builder.add([pathTerms, nameTerms, body2], [pathLength, sumOf(nameTerms), pathLength + u.bodyLength]);
-      units.push({ path, kind: u.kind, qualifiedName: u.qualifiedName, startLine: u.startLine, endLine: u.endLine });
+      units.push({ path, kind: u.kind, qualifiedName: u.qualifiedName, ...u.namespaceParts ? { namespaceParts: u.namespaceParts } : {}, startLine: u.startLine, endLine: u.endLine });
       fileOf.push(fileDoc);
     }
   }
@@ -52686,7 +52702,7 @@ function saveCodeIndex(cacheDir, ci) {
       pathIds.set(u.path, p);
       paths.push(u.path);
     }
-    return [p, u.kind, u.qualifiedName, u.startLine, u.endLine];
+    return u.namespaceParts ? [p, u.kind, u.qualifiedName, u.startLine, u.endLine, u.namespaceParts] : [p, u.kind, u.qualifiedName, u.startLine, u.endLine];
   });
   const meta = { format: 1, commit: ci.commit, settings: ci.settings, paths, units: table, stats: ci.stats };
   writeIndexFile(indexFilePath(cacheDir, ci.commit, ci.settings, "file"), ci.fileIndex, { filePaths: ci.filePaths, fileOfUnit: [...ci.fileOfUnit] });
@@ -52714,10 +52730,11 @@ function loadCodeIndex(cacheDir, commit, settings) {
     warnCorruptCacheFile(file);
     return void 0;
   }
-  const units = meta.units.map(([p, kind, qualifiedName, startLine, endLine]) => ({
+  const units = meta.units.map(([p, kind, qualifiedName, startLine, endLine, namespaceParts]) => ({
     path: meta.paths[p],
     kind,
     qualifiedName,
+    ...namespaceParts ? { namespaceParts } : {},
     startLine,
     endLine
   }));
@@ -52737,7 +52754,7 @@ var UNIT_KINDS2 = /* @__PURE__ */ new Set(["file", "class", "function"]);
 function isCodeIndexMeta(m) {
   if (!isRecord(m) || m.format !== 1 || typeof m.commit !== "string" || !isRecord(m.settings) || !isStringArray(m.settings.languages) || !isRecord(m.stats) || !isStringArray(m.paths)) return false;
   const paths = m.paths.length;
-  return Array.isArray(m.units) && m.units.every((u) => Array.isArray(u) && u.length === 5 && isInt(u[0]) && u[0] < paths && UNIT_KINDS2.has(u[1]) && typeof u[2] === "string" && isInt(u[3]) && isInt(u[4]));
+  return Array.isArray(m.units) && m.units.every((u) => Array.isArray(u) && (u.length === 5 || u.length === 6 && isInt(u[5])) && isInt(u[0]) && u[0] < paths && UNIT_KINDS2.has(u[1]) && typeof u[2] === "string" && isInt(u[3]) && isInt(u[4]));
 }
 function isNonSourceMeta(m) {
   return isRecord(m) && isStringArray(m.paths);
@@ -52944,6 +52961,7 @@ async function buildFromTree(repo, commit, settings, opts) {
       const terms = units.map((u) => ({
         kind: u.kind,
         qualifiedName: u.qualifiedName,
+        ...u.namespaceParts ? { namespaceParts: u.namespaceParts } : {},
         startLine: u.startLine,
         endLine: u.endLine,
         ...bodyTerms(u.text, u.kind === "file" ? settings.maxFileWords : settings.maxBodyWords, settings.stem)
@@ -54119,7 +54137,7 @@ var shapeGroup = {
 var FEATURE_GROUPS = [lexicalGroup, fileGroup, callsGroup, signalsGroup, namesGroup, historyGroup, shapeGroup];
 var FEATURE_REGISTRY = FEATURE_GROUPS.flatMap((g) => Object.entries(g.features).map(([name2, f]) => ({ name: name2, group: g.name, doc: f.doc, normalise: f.normalise })));
 var FEATURES = FEATURE_REGISTRY.map((f) => f.name);
-var FEATURE_COMPUTATION_VERSION = 4;
+var FEATURE_COMPUTATION_VERSION = 5;
 function featureVersion(features8, computationVersion = FEATURE_COMPUTATION_VERSION) {
   const digest2 = createHash6("sha1").update(JSON.stringify(features8.map((f) => [f.name, f.group, f.normalise]))).digest("hex");
   return `${computationVersion}.${digest2.slice(0, 12)}`;
@@ -54172,12 +54190,28 @@ function binOf(cuts, v) {
 import { readFileSync as readFileSync4 } from "node:fs";
 import { fileURLToPath } from "node:url";
 
-// src/retrieve/rollup.ts
-function moduleIdOf(path, qualifiedName) {
-  if (!qualifiedName) return path;
-  const dot = qualifiedName.indexOf(".");
-  return `${path}:${dot < 0 ? qualifiedName : qualifiedName.slice(0, dot)}`;
+// src/corpus/names.ts
+function lastNamePart(qualifiedName) {
+  const i2 = qualifiedName.lastIndexOf(".");
+  return i2 < 0 ? qualifiedName : qualifiedName.slice(i2 + 1);
 }
+function moduleIdOf(unit) {
+  const { path, qualifiedName } = unit;
+  if (!qualifiedName) return path;
+  let end = -1;
+  for (let k = 0; k <= (unit.namespaceParts ?? 0); k++) {
+    end = qualifiedName.indexOf(".", end + 1);
+    if (end < 0) break;
+  }
+  return `${path}:${end < 0 ? qualifiedName : qualifiedName.slice(0, end)}`;
+}
+function fileStem(path) {
+  const base = path.slice(path.lastIndexOf("/") + 1);
+  const dot = base.lastIndexOf(".");
+  return dot > 0 ? base.slice(0, dot) : base;
+}
+
+// src/retrieve/rollup.ts
 function rollUp(functions, limit = Infinity) {
   const files = [];
   const modules = [];
@@ -54188,7 +54222,7 @@ function rollUp(functions, limit = Infinity) {
       seenFiles.add(f.path);
       files.push({ id: f.path, score: f.score, matchedTerms: f.matchedTerms });
     }
-    const m = moduleIdOf(f.path, f.qualifiedName);
+    const m = moduleIdOf(f);
     if (modules.length < limit && !seenModules.has(m)) {
       seenModules.add(m);
       modules.push({ id: m, score: f.score, matchedTerms: f.matchedTerms });
@@ -55162,17 +55196,6 @@ function topKByHeap(scores, k) {
   return out2;
 }
 
-// src/corpus/names.ts
-function lastNamePart(qualifiedName) {
-  const i2 = qualifiedName.lastIndexOf(".");
-  return i2 < 0 ? qualifiedName : qualifiedName.slice(i2 + 1);
-}
-function fileStem(path) {
-  const base = path.slice(path.lastIndexOf("/") + 1);
-  const dot = base.lastIndexOf(".");
-  return dot > 0 ? base.slice(0, dot) : base;
-}
-
 // src/text/code-extensions.ts
 var CODE_EXTENSIONS = /* @__PURE__ */ new Set([
   "py",
@@ -56105,8 +56128,8 @@ var Localizer = class {
       if (seen.has(id)) continue;
       seen.add(id);
       paths.add(u.path);
-      moduleIds.add(moduleIdOf(u.path, u.qualifiedName));
-      ranked.push({ id, path: u.path, qualifiedName: u.qualifiedName, score: h.score, doc: h.doc });
+      moduleIds.add(moduleIdOf(u));
+      ranked.push({ id, path: u.path, qualifiedName: u.qualifiedName, namespaceParts: u.namespaceParts, score: h.score, doc: h.doc });
     }
     const rolled = rollUp(ranked, top);
     const { modules } = rolled;
@@ -56122,7 +56145,7 @@ var Localizer = class {
       const bestDoc = /* @__PURE__ */ new Map();
       for (const r of ranked) {
         if (!bestDoc.has(r.path)) bestDoc.set(r.path, r.doc);
-        const m = moduleIdOf(r.path, r.qualifiedName);
+        const m = moduleIdOf(r);
         if (!bestDoc.has(m)) bestDoc.set(m, r.doc);
         if (!bestDoc.has(r.id)) bestDoc.set(r.id, r.doc);
       }
@@ -56309,7 +56332,7 @@ var CandidateShapes = class {
         isPrivate: name2.startsWith("_") && !dunder || u.path.endsWith(".go") && /^[a-z]/.test(name2) ? 1 : 0,
         nameTokens: name2 ? [...new Set(tokenize(name2, { stem: this.codeIndex.settings.stem }))] : [],
         name: name2,
-        className: u.qualifiedName.includes(".") ? u.qualifiedName.slice(0, u.qualifiedName.indexOf(".")) : "",
+        className: classNameOf(u.qualifiedName, u.namespaceParts ?? 0),
         nameTerm: -1
       };
       const whole = name2.length >= 3 ? tokenize(name2, { stem: this.codeIndex.settings.stem })[0] : void 0;
@@ -56318,6 +56341,10 @@ var CandidateShapes = class {
     return shape;
   }
 };
+function classNameOf(qualifiedName, namespaceParts) {
+  const parts2 = qualifiedName.split(".");
+  return parts2.length > namespaceParts + 1 ? parts2[namespaceParts] : "";
+}
 
 // src/ltr/features.ts
 var F = FEATURES.length;
@@ -56369,7 +56396,7 @@ var FeatureExtractor = class {
     const { docs, ids, pipelineScores } = this.candidates(pipeline.scores);
     const otherFiles = this.otherFiles(pipeline.scores, pipeline.functionless ?? [], docs);
     const paths = docs.map((d) => units[d].path);
-    const modules = docs.map((d) => moduleIdOf(units[d].path, units[d].qualifiedName));
+    const modules = docs.map((d) => moduleIdOf(units[d]));
     const { reasons, evidence } = this.allSignalsOn && pipeline.reasons && pipeline.evidence ? { reasons: pipeline.reasons, evidence: pipeline.evidence } : (this.resolver ??= new SignalResolver(this.codeIndex)).boosts(signals, ALL_SIGNALS);
     const candidateSignals = /* @__PURE__ */ new Map();
     const candidateEvidence = /* @__PURE__ */ new Map();
@@ -57178,14 +57205,13 @@ function editedFunctionNames(oldFunctions, newFunctions, removed, added) {
   }
   return out2;
 }
-function moduleOf(functionId) {
-  const sep2 = functionId.indexOf(":");
-  const path = functionId.slice(0, sep2);
-  const qualified = functionId.slice(sep2 + 1);
-  return `${path}:${qualified.split(".")[0]}`;
-}
-function modulesOf(functionIds) {
-  return [...new Set(functionIds.map(moduleOf))];
+function editedFunctionsIn(path, oldFunctions, newFunctions, removed, added) {
+  const spanOf = /* @__PURE__ */ new Map();
+  for (const f of oldFunctions) if (!spanOf.has(f.qualifiedName)) spanOf.set(f.qualifiedName, f);
+  return editedFunctionNames(oldFunctions, newFunctions, removed, added).map((qualifiedName) => ({
+    id: `${path}:${qualifiedName}`,
+    module: moduleIdOf({ path, qualifiedName, namespaceParts: spanOf.get(qualifiedName)?.namespaceParts })
+  }));
 }
 
 // src/text/stack-frames.ts
@@ -57943,7 +57969,7 @@ var SpanCache = class {
   }
 };
 async function editedFunctions(repo, sha, parent, files, spans) {
-  const out2 = { functions: [], unreadable: [] };
+  const out2 = { functions: [], modules: [], unreadable: [] };
   const reads = files.map((f) => Promise.all([
     repo.readFileAt(parent, f.path),
     f.newPath === null ? Promise.resolve(null) : repo.readFileAt(sha, f.newPath)
@@ -57960,8 +57986,10 @@ async function editedFunctions(repo, sha, parent, files, spans) {
       after ? spans.of(after.sha, f.newPath, after.data) : Promise.resolve([])
     ]);
     if (oldSpans.length === 0) continue;
-    const names = editedFunctionNames(oldSpans, newSpans, new Set(removedOldLines(f)), new Set(addedNewLines(f)));
-    for (const q of names) out2.functions.push(`${f.path}:${q}`);
+    for (const e of editedFunctionsIn(f.path, oldSpans, newSpans, new Set(removedOldLines(f)), new Set(addedNewLines(f)))) {
+      out2.functions.push(e.id);
+      out2.modules.push(e.module);
+    }
   }
   return out2;
 }
@@ -57971,7 +57999,12 @@ import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 async function functionSpans(path, data) {
   const units = await extractUnits(path, decodeSource(data));
-  return units.filter((u) => u.kind === "function").map((u) => ({ qualifiedName: u.qualifiedName, startLine: u.startLine, endLine: u.endLine }));
+  return units.filter((u) => u.kind === "function").map((u) => ({
+    qualifiedName: u.qualifiedName,
+    ...u.namespaceParts ? { namespaceParts: u.namespaceParts } : {},
+    startLine: u.startLine,
+    endLine: u.endLine
+  }));
 }
 var SpanPool = class {
   workers = [];
@@ -58032,7 +58065,7 @@ function minedCacheFile(cacheDir, repoPath, settings) {
 }
 function isEntry(v) {
   if (typeof v === "string") return true;
-  return isRecord(v) && typeof v.parent === "string" && Number.isInteger(v.time) && typeof v.author === "string" && typeof v.message === "string" && isStringArray(v.files) && isStringArray(v.added) && isStringArray(v.functions) && typeof v.changesTests === "boolean" && isStringArray(v.unreadable);
+  return isRecord(v) && typeof v.parent === "string" && Number.isInteger(v.time) && typeof v.author === "string" && typeof v.message === "string" && isStringArray(v.files) && isStringArray(v.added) && isStringArray(v.functions) && isStringArray(v.modules) && typeof v.changesTests === "boolean" && isStringArray(v.unreadable);
 }
 function isCacheFile(x, settings) {
   return isRecord(x) && x.format === 1 && x.settings === settings && isRecord(x.entries) && Object.values(x.entries).every(isEntry);
@@ -58254,6 +58287,7 @@ async function mineBatch(repo, log, todo, o, spans, cache) {
       files,
       added,
       functions: [...new Set(edited.functions)],
+      modules: [...new Set(edited.modules)],
       changesTests: w.tests,
       unreadable
     };
@@ -58278,7 +58312,7 @@ function pseudoIssueOf(sha, e) {
     fix: isFixCommit(e.message),
     files: e.files,
     functions: e.functions,
-    modules: modulesOf(e.functions),
+    modules: e.modules,
     added: e.added,
     changesTests: e.changesTests,
     unreadable: e.unreadable
@@ -58779,7 +58813,7 @@ async function rerankLocalization(loc, codeIndex, reader, reranker, issueText2, 
     code: codes[i2]
   })), { signal });
   const functions = [...ranking.map((c) => byId.get(c.id)), ...loc.functions.slice(k)].map((f, i2) => ({ ...f, score: 1 / (i2 + 1) }));
-  const rolled = rollUp(ranking.map((c, i2) => ({ ...functions[i2], path: c.path, qualifiedName: c.qualifiedName })));
+  const rolled = rollUp(ranking.map((c, i2) => ({ ...functions[i2], path: c.path, qualifiedName: c.qualifiedName, namespaceParts: unitOf.get(c.id)?.namespaceParts })));
   const merge2 = (first2, rest) => {
     const seen = new Set(first2.map((x) => x.id));
     return [...first2, ...rest.filter((x) => !seen.has(x.id))].slice(0, top).map((x, i2) => ({ ...x, score: 1 / (i2 + 1) }));
@@ -58824,7 +58858,7 @@ var ModelRanker = class {
         const scores = scorer.score(set.features, set.docs.length);
         ranked = Array.from(orderByScore(scores), (i2) => {
           const u = units[set.docs[i2]];
-          return { id: set.ids[i2], path: u.path, qualifiedName: u.qualifiedName, score: scores[i2], i: i2 };
+          return { id: set.ids[i2], path: u.path, qualifiedName: u.qualifiedName, namespaceParts: u.namespaceParts, score: scores[i2], i: i2 };
         });
         orderings.set(scorer, ranked);
       }
@@ -59654,7 +59688,7 @@ function lineRangesOf(units) {
   for (const u of units) {
     if (u.kind === "file" || !u.qualifiedName) continue;
     if (!ranges.has(u.id)) ranges.set(u.id, { path: u.path, start: u.startLine, end: u.endLine });
-    const m = moduleIdOf(u.path, u.qualifiedName);
+    const m = moduleIdOf(u);
     const s = spans.get(m);
     if (s) {
       s.start = Math.min(s.start, u.startLine);

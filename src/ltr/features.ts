@@ -8,7 +8,7 @@
 import type { CodeIndex } from '../index/code-index.js';
 import { topK, type QueryTerms } from '../retrieve/bm25f.js';
 import { Localizer, unitId, type RankingOptions, type ScoredFile } from '../retrieve/localize.js';
-import { moduleIdOf } from '../retrieve/rollup.js';
+import { moduleIdOf } from '../corpus/names.js';
 import { SignalResolver, type SignalName } from '../retrieve/signals.js';
 import type { IssueSignals } from '../text/issue-signals.js';
 import type { FileHistory } from '../history/file-history.js';
@@ -134,7 +134,7 @@ export class FeatureExtractor {
     const { docs, ids, pipelineScores } = this.candidates(pipeline.scores);
     const otherFiles = this.otherFiles(pipeline.scores, pipeline.functionless ?? [], docs);
     const paths = docs.map((d) => units[d].path);
-    const modules = docs.map((d) => moduleIdOf(units[d].path, units[d].qualifiedName));
+    const modules = docs.map((d) => moduleIdOf(units[d]));
     // the pipeline's reasons name every signal when all of its signal weights are on
     const { reasons, evidence } = this.allSignalsOn && pipeline.reasons && pipeline.evidence
       ? { reasons: pipeline.reasons, evidence: pipeline.evidence }
