@@ -6,11 +6,15 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import { goldForCommit } from '../../src/dataset/gold.js';
 import { mineCommits } from '../../src/history/commit-miner.js';
 import { openLocalizer } from '../../src/pipeline/localizer.js';
 import { GitRepo } from '../../src/repo/git.js';
 import { fixtureRepo } from '../repo/fixture-repo.js';
+
+// the C++ grammar's large lexer: the baseline wasm compiler suffices (as test/corpus/extract.test.ts)
+setFlagsFromString('--liftoff-only');
 
 const SOURCE = [
   'namespace fmt {',
