@@ -5,6 +5,10 @@
  *       [--issues DATA/swebench-lite/swebench_lite.jsonl] [--match sympy/sympy]
  *       [--cache-dir DIR] [--configs bench/configs/ablation.json] [--rounds 3]
  *
+ * A configuration is `{ "name": …, …RankingOptions }`, or with `"model": "default"` (or a model
+ * file, or `repo[@REV]`) the learned stage with that model (`--model`), e.g.
+ * `[{"name": "default"}, {"name": "model default", "model": "default"}]`.
+ *
  * Builds (or loads) the index of --rev, then runs the problem statements of the issues whose
  * `repo` equals --match as queries, --rounds times, and prints: index build or load time,
  * documents, and per configuration the median and 90th-percentile query time in milliseconds of
@@ -40,12 +44,12 @@ async function main() {
     .filter((i: { repo: string }) => !args.match || i.repo === args.match)
     .map((i: { problem_statement: string }) => i.problem_statement);
   if (texts.length === 0) throw new Error('no issue matches --match');
-  const configs: (RankingOptions & { name: string })[] = args.configs
+  const configs: (RankingOptions & { name: string; model?: string })[] = args.configs
     ? JSON.parse(readFileSync(args.configs, 'utf8'))
     : [{ name: 'default' }];
   let header = false;
-  for (const { name, ...ranking } of configs) {
-    const localizer = await openLocalizer({ repo: args.repo, rev: args.rev, cacheDir: args['cache-dir'], ranking });
+  for (const { name, model, ...ranking } of configs) {
+    const localizer = await openLocalizer({ repo: args.repo, rev: args.rev, cacheDir: args['cache-dir'], ranking, ...(model !== undefined ? { model } : {}) });
     try {
       const index = await localizer.prepare();
       if (!header) {

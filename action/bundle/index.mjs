@@ -47396,6 +47396,42 @@ function historyFieldScores(history, commit, issueText2) {
   return f.scores(commit, issueText2);
 }
 
+// src/ltr/features/history.ts
+var features = {
+  fixes: { doc: "ln(1 + commits fixing the file) (bug-fixing frequency, Ye et al. 2014 f6)", normalise: "max", value: (r) => r.file ? Math.log1p(r.file.fixes) : 0 },
+  fixRecency: { doc: "recency of the file's last fix, 1 / (months since + 1) (Ye et al. 2014 f5)", normalise: "none", value: (r) => r.file?.fixRecency ?? 0 },
+  fixWeighted: { doc: "time-weighted fix score of Lewis et al. (2013)", normalise: "max", value: (r) => r.file?.fixWeighted ?? 0 },
+  changes: { doc: "ln(1 + commits changing the file)", normalise: "max", value: (r) => r.file ? Math.log1p(r.file.changes) : 0 },
+  changeRecency: { doc: "recency of the file's last change, as `fixRecency`", normalise: "none", value: (r) => r.file?.changeRecency ?? 0 },
+  messageSim: { doc: "SimiScore (Zhou, Zhang & Lo 2012) over earlier commit messages", normalise: "max", value: (r) => r.messages },
+  historyField: { doc: "BM25 of the issue against the messages of the 20 latest earlier commits that changed the file (history-expanded document)", normalise: "max", value: (r) => r.field },
+  similarIssues: { doc: "SimiScore over a dataset's earlier issues (Ye et al. 2014 f3)", normalise: "max", value: (r) => r.issues }
+};
+var FILE_HISTORY_FEATURES = ["fixes", "fixRecency", "fixWeighted", "changes", "changeRecency"];
+function historyEvidenceRead(reads) {
+  return {
+    files: FILE_HISTORY_FEATURES.some((f) => reads.has(f)),
+    messageScores: reads.has("messageSim"),
+    fieldScores: reads.has("historyField"),
+    similarIssues: reads.has("similarIssues")
+  };
+}
+var historyGroup = {
+  name: "history",
+  features,
+  prepare(ctx) {
+    const { paths, history } = ctx;
+    const row = { file: void 0, messages: 0, issues: 0, field: 0 };
+    return (i2) => {
+      row.file = history.files?.get(paths[i2]);
+      row.messages = history.messageScores?.get(paths[i2]) ?? 0;
+      row.issues = history.similarIssues?.get(paths[i2]) ?? 0;
+      row.field = history.fieldScores?.get(paths[i2]) ?? 0;
+      return row;
+    };
+  }
+};
+
 // src/index/cache-dir.ts
 import { createHash as createHash3 } from "node:crypto";
 import { accessSync, constants as constants3, lstatSync, mkdirSync as mkdirSync2 } from "node:fs";
@@ -51803,7 +51839,7 @@ var CPP = {
     class_specifier: { as: "class", name: cRecordName },
     struct_specifier: { as: "class", name: cRecordName },
     union_specifier: { as: "class", name: cRecordName },
-    namespace_definition: { as: "scope", name: namespaceName }
+    namespace_definition: { as: "scope", name: namespaceName, namespace: true }
   },
   mask: maskCMacros
 };
@@ -51941,7 +51977,7 @@ var RUST = {
       return t ? bareType(t.text) : null;
     } },
     // inline `mod m { … }` qualifies like a namespace; `mod m;` has nothing inside
-    mod_item: { as: "scope", name: (n) => field(n, "body") ? field(n, "name")?.text ?? null : null }
+    mod_item: { as: "scope", name: (n) => field(n, "body") ? field(n, "name")?.text ?? null : null, namespace: true }
   },
   leading: ["attribute_item"]
 };
@@ -52029,7 +52065,7 @@ function jsSpec(grammar) {
       ...roles([[DESCEND, ["object", "arguments", ...VALUE_WRAPPERS]]]),
       call_expression: { as: "pick", pick: objectAssignRole },
       pair: { as: "pick", pick: (n) => byValue(field(n, "value"), keyName(field(n, "key"))) },
-      internal_module: { as: "scope", name: (n) => dotted(field(n, "name")?.text ?? "") },
+      internal_module: { as: "scope", name: (n) => dotted(field(n, "name")?.text ?? ""), namespace: true },
       module: { as: "scope", name: () => "" }
     },
     leading: ["decorator"]
@@ -52119,6 +52155,7 @@ async function extractUnits(path, text) {
       path,
       kind: f.kind,
       qualifiedName: f.qualifiedName,
+      ...f.namespaceParts > 0 ? { namespaceParts: f.namespaceParts } : {},
       startLine: f.startLine,
       endLine: f.endLine,
       text: outside > MAX_TEXT_OUTSIDE_UNIT ? text.slice(f.startIndex, f.endIndex) : text.slice(from, to)
@@ -52155,7 +52192,7 @@ function walk2(root, spec, limit) {
   const found = [];
   const stack = [];
   const leading = spec.leading ?? [];
-  const pushChildren = (node, prefix, wrapStart) => {
+  const pushChildren = (node, prefix, namespaces, inNamespace, wrapStart) => {
     const kids = node.namedChildren;
     const visits = [];
     let lead;
@@ -52167,27 +52204,41 @@ function walk2(root, spec, limit) {
       }
       if (kid.type.includes("comment")) continue;
       if (Object.hasOwn(spec.roles, kid.type)) {
-        visits.push({ node: kid, prefix, start: earlier(earlier(startOf(kid), wrapStart), lead) });
+        visits.push({ node: kid, prefix, namespaces, inNamespace, start: earlier(earlier(startOf(kid), wrapStart), lead) });
       }
       lead = void 0;
     }
     for (let i2 = visits.length - 1; i2 >= 0; i2--) stack.push(visits[i2]);
   };
-  pushChildren(root, "", void 0);
+  const namespacePaths = /* @__PURE__ */ new Set();
+  const namespacePartsOf = (qualifiedName, inScope) => {
+    const parts2 = qualifiedName.split(".");
+    let n = inScope;
+    while (n + 1 < parts2.length && namespacePaths.has(parts2.slice(0, n + 1).join("."))) n++;
+    return n;
+  };
+  pushChildren(root, "", 0, true, void 0);
   while (stack.length > 0 && found.length < limit) {
-    const { node, prefix, start: start2 } = stack.pop();
+    const { node, prefix, namespaces, inNamespace, start: start2 } = stack.pop();
     const given = spec.roles[node.type];
     const role = given.as === "pick" ? given.pick(node) : given;
     switch (role?.as) {
       case "descend":
-        pushChildren(node, prefix, void 0);
+        pushChildren(node, prefix, namespaces, inNamespace, void 0);
         break;
       case "wrap":
-        pushChildren(node, prefix, start2);
+        pushChildren(node, prefix, namespaces, inNamespace, start2);
         break;
       case "scope": {
         const name2 = role.name(node);
-        if (name2 !== null) pushChildren(node, name2 === "" ? prefix : `${prefix}${name2}.`, void 0);
+        if (name2 === null) break;
+        if (name2 === "") pushChildren(node, prefix, namespaces, inNamespace, void 0);
+        else if (role.namespace && inNamespace) {
+          const path = `${prefix}${name2}`;
+          for (let at = path.indexOf(".", prefix.length); at >= 0; at = path.indexOf(".", at + 1)) namespacePaths.add(path.slice(0, at));
+          namespacePaths.add(path);
+          pushChildren(node, `${path}.`, namespaces + name2.split(".").length, true, void 0);
+        } else pushChildren(node, `${prefix}${name2}.`, namespaces, false, void 0);
         break;
       }
       case "class":
@@ -52196,8 +52247,9 @@ function walk2(root, spec, limit) {
         if (name2 === null || name2 === "") break;
         const qualifiedName = prefix + name2;
         const end = endOf(node, spec);
-        found.push({ kind: role.as, qualifiedName, startLine: start2.row + 1, endLine: end.line, startIndex: start2.index, endIndex: end.index });
-        if (role.as === "class") pushChildren(node, `${qualifiedName}.`, void 0);
+        const namespaceParts = inNamespace ? namespacePartsOf(qualifiedName, namespaces) : namespaces;
+        found.push({ kind: role.as, qualifiedName, namespaceParts, startLine: start2.row + 1, endLine: end.line, startIndex: start2.index, endIndex: end.index });
+        if (role.as === "class") pushChildren(node, `${qualifiedName}.`, namespaceParts, false, void 0);
         break;
       }
     }
@@ -52294,7 +52346,7 @@ var BlobTermsCache = class {
   }
 };
 function isUnitTermsList(x) {
-  return Array.isArray(x) && x.every((u) => isRecord(u) && UNIT_KINDS.has(u.kind) && typeof u.qualifiedName === "string" && isInt(u.startLine) && isInt(u.endLine) && isInt(u.bodyLength) && Array.isArray(u.body) && u.body.every((p) => Array.isArray(p) && p.length === 2 && typeof p[0] === "string" && isInt(p[1])));
+  return Array.isArray(x) && x.every((u) => isRecord(u) && UNIT_KINDS.has(u.kind) && typeof u.qualifiedName === "string" && (u.namespaceParts === void 0 || isInt(u.namespaceParts)) && isInt(u.startLine) && isInt(u.endLine) && isInt(u.bodyLength) && Array.isArray(u.body) && u.body.every((p) => Array.isArray(p) && p.length === 2 && typeof p[0] === "string" && isInt(p[1])));
 }
 
 // src/index/code-index.ts
@@ -52544,8 +52596,8 @@ var DEFAULT_INDEX_SETTINGS = {
   languages: [],
   files: "source"
 };
-var BLOB_FORMAT_VERSION = "v6";
-var INDEX_FORMAT_VERSION = "v8";
+var BLOB_FORMAT_VERSION = "v7";
+var INDEX_FORMAT_VERSION = "v9";
 var digest = (parts2) => createHash4("sha1").update(JSON.stringify(parts2)).digest("hex").slice(0, 10);
 function blobSettingsKey(s) {
   return digest([BLOB_FORMAT_VERSION, s.maxBodyWords, s.includeTests, s.maxFileBytes, s.stem, s.maxFileWords]);
@@ -52598,7 +52650,7 @@ function buildCodeIndex(commit, settings, files, stats, nonSourceFiles) {
       const body2 = new Map(pathTerms);
       for (const [t, c] of u.body) body2.set(t, (body2.get(t) ?? 0) + c);
       builder.add([pathTerms, nameTerms, body2], [pathLength, sumOf(nameTerms), pathLength + u.bodyLength]);
-      units.push({ path, kind: u.kind, qualifiedName: u.qualifiedName, startLine: u.startLine, endLine: u.endLine });
+      units.push({ path, kind: u.kind, qualifiedName: u.qualifiedName, ...u.namespaceParts ? { namespaceParts: u.namespaceParts } : {}, startLine: u.startLine, endLine: u.endLine });
       fileOf.push(fileDoc);
     }
   }
@@ -52650,7 +52702,7 @@ function saveCodeIndex(cacheDir, ci) {
       pathIds.set(u.path, p);
       paths.push(u.path);
     }
-    return [p, u.kind, u.qualifiedName, u.startLine, u.endLine];
+    return u.namespaceParts ? [p, u.kind, u.qualifiedName, u.startLine, u.endLine, u.namespaceParts] : [p, u.kind, u.qualifiedName, u.startLine, u.endLine];
   });
   const meta = { format: 1, commit: ci.commit, settings: ci.settings, paths, units: table, stats: ci.stats };
   writeIndexFile(indexFilePath(cacheDir, ci.commit, ci.settings, "file"), ci.fileIndex, { filePaths: ci.filePaths, fileOfUnit: [...ci.fileOfUnit] });
@@ -52678,10 +52730,11 @@ function loadCodeIndex(cacheDir, commit, settings) {
     warnCorruptCacheFile(file);
     return void 0;
   }
-  const units = meta.units.map(([p, kind, qualifiedName, startLine, endLine]) => ({
+  const units = meta.units.map(([p, kind, qualifiedName, startLine, endLine, namespaceParts]) => ({
     path: meta.paths[p],
     kind,
     qualifiedName,
+    ...namespaceParts ? { namespaceParts } : {},
     startLine,
     endLine
   }));
@@ -52701,7 +52754,7 @@ var UNIT_KINDS2 = /* @__PURE__ */ new Set(["file", "class", "function"]);
 function isCodeIndexMeta(m) {
   if (!isRecord(m) || m.format !== 1 || typeof m.commit !== "string" || !isRecord(m.settings) || !isStringArray(m.settings.languages) || !isRecord(m.stats) || !isStringArray(m.paths)) return false;
   const paths = m.paths.length;
-  return Array.isArray(m.units) && m.units.every((u) => Array.isArray(u) && u.length === 5 && isInt(u[0]) && u[0] < paths && UNIT_KINDS2.has(u[1]) && typeof u[2] === "string" && isInt(u[3]) && isInt(u[4]));
+  return Array.isArray(m.units) && m.units.every((u) => Array.isArray(u) && (u.length === 5 || u.length === 6 && isInt(u[5])) && isInt(u[0]) && u[0] < paths && UNIT_KINDS2.has(u[1]) && typeof u[2] === "string" && isInt(u[3]) && isInt(u[4]));
 }
 function isNonSourceMeta(m) {
   return isRecord(m) && isStringArray(m.paths);
@@ -52908,6 +52961,7 @@ async function buildFromTree(repo, commit, settings, opts) {
       const terms = units.map((u) => ({
         kind: u.kind,
         qualifiedName: u.qualifiedName,
+        ...u.namespaceParts ? { namespaceParts: u.namespaceParts } : {},
         startLine: u.startLine,
         endLine: u.endLine,
         ...bodyTerms(u.text, u.kind === "file" ? settings.maxFileWords : settings.maxBodyWords, settings.stem)
@@ -53807,7 +53861,7 @@ import { join as join14, resolve as resolve7 } from "node:path";
 import { createHash as createHash6 } from "node:crypto";
 
 // src/ltr/features/lexical.ts
-var features = {
+var features2 = {
   pipeline: { doc: "the lexical pipeline's score (src/retrieve/localize.ts)", normalise: "max", value: (r) => r.pipeline },
   pipelineRank: { doc: "1 / log\u2082(1 + the candidate's rank in the pipeline)", normalise: "none", value: (r) => 1 / Math.log2(2 + r.rank) },
   bm25f: { doc: "the function's BM25F+ for the issue", normalise: "max", value: (r) => r.bm25f },
@@ -53829,7 +53883,7 @@ var features = {
 };
 var lexicalGroup = {
   name: "lexical",
-  features,
+  features: features2,
   prepare(ctx) {
     const { fnScorer, fieldAt, docs, pipelineScores } = ctx;
     const terms = fnScorer.prepare(ctx.query);
@@ -53864,7 +53918,7 @@ var lexicalGroup = {
 };
 
 // src/ltr/features/file.ts
-var features2 = {
+var features3 = {
   fileBm25f: { doc: "the whole file's BM25F+ for the issue (file-level index)", normalise: "max", value: (r) => r.bm25f },
   fileBm25Code: { doc: "the whole file's BM25F+ for the issue's code identifiers alone", normalise: "max", value: (r) => r.code },
   fileTitleBm25: { doc: "the whole file's BM25F+ for the issue's title alone", normalise: "max", value: (r) => r.title },
@@ -53876,7 +53930,7 @@ var features2 = {
 };
 var fileGroup = {
   name: "file",
-  features: features2,
+  features: features3,
   prepare(ctx) {
     const { fileScorer, docs, paths, modules, pipelineScores } = ctx;
     const { fileOfUnit } = ctx.codeIndex;
@@ -53921,7 +53975,7 @@ var fileGroup = {
 
 // src/ltr/features/calls.ts
 var TOP = 10;
-var features3 = {
+var features4 = {
   calledByTop: {
     doc: `the best pipeline score (\xF7 the best candidate's) of the top ${TOP} candidates whose body uses the candidate's name (a helper of the functions the issue is about)`,
     normalise: "none",
@@ -53940,7 +53994,7 @@ var features3 = {
 };
 var callsGroup = {
   name: "calls",
-  features: features3,
+  features: features4,
   prepare(ctx) {
     const { calledBy, calls, calledByCount } = callLinks(ctx);
     const row = { calledBy: 0, calls: 0, calledByCount: 0, best: ctx.pipelineScores[0] };
@@ -53991,7 +54045,7 @@ function bodyHas(codeIndex, body2, doc, t) {
 // src/ltr/features/signals.ts
 var NONE = [];
 var fired = (s) => (why) => why.includes(s) ? 1 : 0;
-var features4 = {
+var features5 = {
   frameFile: { doc: "1 when the function's file appears in a stack-trace frame", normalise: "none", value: fired("frameFile") },
   frameFunction: { doc: "1 when the function is a frame's function (in the frame's file when it names one)", normalise: "none", value: fired("frameFunction") },
   mentionedFile: { doc: "1 when the function's file is mentioned as a path or dotted module name", normalise: "none", value: fired("mentionedFile") },
@@ -54000,12 +54054,12 @@ var features4 = {
 };
 var signalsGroup = {
   name: "signals",
-  features: features4,
+  features: features5,
   prepare(ctx) {
     return (i2) => ctx.reasons.get(ctx.docs[i2]) ?? NONE;
   }
 };
-var ALL_SIGNALS = Object.fromEntries(Object.keys(features4).map((s) => [s, 1]));
+var ALL_SIGNALS = Object.fromEntries(Object.keys(features5).map((s) => [s, 1]));
 
 // src/retrieve/query.ts
 var DEFAULT_TITLE_WEIGHT = 2;
@@ -54023,7 +54077,7 @@ function titleOf(text) {
 
 // src/ltr/features/names.ts
 var written = (name2, words2) => name2.length >= 3 && words2.has(name2) ? 1 : 0;
-var features5 = {
+var features6 = {
   nameCoverage: { doc: "share of the tokens of the function's own name found in the issue's query", normalise: "none", value: (r) => coverage(r.unit.nameTokens, r.queryTokens) },
   fileNameCoverage: { doc: "the same for the file name without extension", normalise: "none", value: (r) => coverage(r.file.nameTokens, r.queryTokens) },
   nameInText: { doc: "1 when the function's own name (3+ characters) is written in the issue as a word, case kept", normalise: "none", value: (r) => written(r.unit.name, r.words) },
@@ -54033,7 +54087,7 @@ var features5 = {
 };
 var namesGroup = {
   name: "names",
-  features: features5,
+  features: features6,
   prepare(ctx) {
     const { docs, shapes } = ctx;
     const queryTokens = new Set(ctx.query.keys());
@@ -54061,33 +54115,6 @@ function coverage(tokens, queryTokens) {
   return hit / tokens.length;
 }
 
-// src/ltr/features/history.ts
-var features6 = {
-  fixes: { doc: "ln(1 + commits fixing the file) (bug-fixing frequency, Ye et al. 2014 f6)", normalise: "max", value: (r) => r.file ? Math.log1p(r.file.fixes) : 0 },
-  fixRecency: { doc: "recency of the file's last fix, 1 / (months since + 1) (Ye et al. 2014 f5)", normalise: "none", value: (r) => r.file?.fixRecency ?? 0 },
-  fixWeighted: { doc: "time-weighted fix score of Lewis et al. (2013)", normalise: "max", value: (r) => r.file?.fixWeighted ?? 0 },
-  changes: { doc: "ln(1 + commits changing the file)", normalise: "max", value: (r) => r.file ? Math.log1p(r.file.changes) : 0 },
-  changeRecency: { doc: "recency of the file's last change, as `fixRecency`", normalise: "none", value: (r) => r.file?.changeRecency ?? 0 },
-  messageSim: { doc: "SimiScore (Zhou, Zhang & Lo 2012) over earlier commit messages", normalise: "max", value: (r) => r.messages },
-  historyField: { doc: "BM25 of the issue against the messages of the 20 latest earlier commits that changed the file (history-expanded document)", normalise: "max", value: (r) => r.field },
-  similarIssues: { doc: "SimiScore over a dataset's earlier issues (Ye et al. 2014 f3)", normalise: "max", value: (r) => r.issues }
-};
-var historyGroup = {
-  name: "history",
-  features: features6,
-  prepare(ctx) {
-    const { paths, history } = ctx;
-    const row = { file: void 0, messages: 0, issues: 0, field: 0 };
-    return (i2) => {
-      row.file = history.files?.get(paths[i2]);
-      row.messages = history.messageScores?.get(paths[i2]) ?? 0;
-      row.issues = history.similarIssues?.get(paths[i2]) ?? 0;
-      row.field = history.fieldScores?.get(paths[i2]) ?? 0;
-      return row;
-    };
-  }
-};
-
 // src/ltr/features/shape.ts
 var features7 = {
   length: { doc: "ln(1 + lines) / ln 1000, at most 1", normalise: "none", value: (r) => r.unit.length },
@@ -54110,7 +54137,7 @@ var shapeGroup = {
 var FEATURE_GROUPS = [lexicalGroup, fileGroup, callsGroup, signalsGroup, namesGroup, historyGroup, shapeGroup];
 var FEATURE_REGISTRY = FEATURE_GROUPS.flatMap((g) => Object.entries(g.features).map(([name2, f]) => ({ name: name2, group: g.name, doc: f.doc, normalise: f.normalise })));
 var FEATURES = FEATURE_REGISTRY.map((f) => f.name);
-var FEATURE_COMPUTATION_VERSION = 4;
+var FEATURE_COMPUTATION_VERSION = 5;
 function featureVersion(features8, computationVersion = FEATURE_COMPUTATION_VERSION) {
   const digest2 = createHash6("sha1").update(JSON.stringify(features8.map((f) => [f.name, f.group, f.normalise]))).digest("hex");
   return `${computationVersion}.${digest2.slice(0, 12)}`;
@@ -54163,12 +54190,28 @@ function binOf(cuts, v) {
 import { readFileSync as readFileSync4 } from "node:fs";
 import { fileURLToPath } from "node:url";
 
-// src/retrieve/rollup.ts
-function moduleIdOf(path, qualifiedName) {
-  if (!qualifiedName) return path;
-  const dot = qualifiedName.indexOf(".");
-  return `${path}:${dot < 0 ? qualifiedName : qualifiedName.slice(0, dot)}`;
+// src/corpus/names.ts
+function lastNamePart(qualifiedName) {
+  const i2 = qualifiedName.lastIndexOf(".");
+  return i2 < 0 ? qualifiedName : qualifiedName.slice(i2 + 1);
 }
+function moduleIdOf(unit) {
+  const { path, qualifiedName } = unit;
+  if (!qualifiedName) return path;
+  let end = -1;
+  for (let k = 0; k <= (unit.namespaceParts ?? 0); k++) {
+    end = qualifiedName.indexOf(".", end + 1);
+    if (end < 0) break;
+  }
+  return `${path}:${end < 0 ? qualifiedName : qualifiedName.slice(0, end)}`;
+}
+function fileStem(path) {
+  const base = path.slice(path.lastIndexOf("/") + 1);
+  const dot = base.lastIndexOf(".");
+  return dot > 0 ? base.slice(0, dot) : base;
+}
+
+// src/retrieve/rollup.ts
 function rollUp(functions, limit = Infinity) {
   const files = [];
   const modules = [];
@@ -54179,7 +54222,7 @@ function rollUp(functions, limit = Infinity) {
       seenFiles.add(f.path);
       files.push({ id: f.path, score: f.score, matchedTerms: f.matchedTerms });
     }
-    const m = moduleIdOf(f.path, f.qualifiedName);
+    const m = moduleIdOf(f);
     if (modules.length < limit && !seenModules.has(m)) {
       seenModules.add(m);
       modules.push({ id: m, score: f.score, matchedTerms: f.matchedTerms });
@@ -54459,6 +54502,12 @@ var TreeEnsemble = class _TreeEnsemble {
       }
     }
   }
+  /** The columns some split of some tree reads (the ensemble's value depends on no other). */
+  columns() {
+    const out2 = /* @__PURE__ */ new Set();
+    for (const t of this.trees) for (const j of t.feature) if (j >= 0) out2.add(j);
+    return out2;
+  }
   toJson(names) {
     return { learningRate: this.learningRate, trees: this.trees.map((t) => t.toJson(names)) };
   }
@@ -54493,6 +54542,14 @@ var LevelScorer = class {
   }
   weights;
   ensemble;
+  /** The columns the score depends on: non-zero weights and the columns the trees split on. */
+  columns() {
+    const out2 = this.ensemble?.columns() ?? /* @__PURE__ */ new Set();
+    this.weights.forEach((w, j) => {
+      if (w !== 0) out2.add(j);
+    });
+    return out2;
+  }
   /** Scores of the n rows of a row-major feature matrix ({@link FEATURES} columns). */
   score(x, n) {
     const s = scoreRows(x, n, this.weights);
@@ -54504,6 +54561,11 @@ var RankingModel = class _RankingModel {
   file;
   /** Scorer of each level (the same object where levels share one). */
   scorers;
+  /**
+   * The features some level's score depends on (a non-zero weight or a split of a tree): the
+   * others need not be computed, their values change no score (`FeatureExtractor`'s `reads`).
+   */
+  reads;
   /**
    * @param spec the model file without its format tag (chosen here: linear or with trees).
    * @param source names the file in error messages about its trees.
@@ -54521,6 +54583,8 @@ var RankingModel = class _RankingModel {
       return new LevelScorer(vectorOf(weights ?? {}), trees ? TreeEnsemble.fromJson(trees, names, `${source}: "levelTrees".${level}`) : void 0);
     };
     this.scorers = { function: main, module: own("module"), file: own("file") };
+    const columns = new Set(LEVELS2.flatMap((level) => [...this.scorers[level].columns()]));
+    this.reads = new Set(FEATURES.filter((_, j) => columns.has(j)));
   }
   /** Depth and ranking options of the candidate pipeline. */
   get candidates() {
@@ -55130,17 +55194,6 @@ function topKByHeap(scores, k) {
   for (let i2 = 0; i2 < size; i2++) out2.push({ doc: heapDoc[i2], score: heapScore[i2] });
   out2.sort((a, c) => c.score - a.score || a.doc - c.doc);
   return out2;
-}
-
-// src/corpus/names.ts
-function lastNamePart(qualifiedName) {
-  const i2 = qualifiedName.lastIndexOf(".");
-  return i2 < 0 ? qualifiedName : qualifiedName.slice(i2 + 1);
-}
-function fileStem(path) {
-  const base = path.slice(path.lastIndexOf("/") + 1);
-  const dot = base.lastIndexOf(".");
-  return dot > 0 ? base.slice(0, dot) : base;
 }
 
 // src/text/code-extensions.ts
@@ -56075,8 +56128,8 @@ var Localizer = class {
       if (seen.has(id)) continue;
       seen.add(id);
       paths.add(u.path);
-      moduleIds.add(moduleIdOf(u.path, u.qualifiedName));
-      ranked.push({ id, path: u.path, qualifiedName: u.qualifiedName, score: h.score, doc: h.doc });
+      moduleIds.add(moduleIdOf(u));
+      ranked.push({ id, path: u.path, qualifiedName: u.qualifiedName, namespaceParts: u.namespaceParts, score: h.score, doc: h.doc });
     }
     const rolled = rollUp(ranked, top);
     const { modules } = rolled;
@@ -56092,7 +56145,7 @@ var Localizer = class {
       const bestDoc = /* @__PURE__ */ new Map();
       for (const r of ranked) {
         if (!bestDoc.has(r.path)) bestDoc.set(r.path, r.doc);
-        const m = moduleIdOf(r.path, r.qualifiedName);
+        const m = moduleIdOf(r);
         if (!bestDoc.has(m)) bestDoc.set(m, r.doc);
         if (!bestDoc.has(r.id)) bestDoc.set(r.id, r.doc);
       }
@@ -56279,7 +56332,7 @@ var CandidateShapes = class {
         isPrivate: name2.startsWith("_") && !dunder || u.path.endsWith(".go") && /^[a-z]/.test(name2) ? 1 : 0,
         nameTokens: name2 ? [...new Set(tokenize(name2, { stem: this.codeIndex.settings.stem }))] : [],
         name: name2,
-        className: u.qualifiedName.includes(".") ? u.qualifiedName.slice(0, u.qualifiedName.indexOf(".")) : "",
+        className: classNameOf(u.qualifiedName, u.namespaceParts ?? 0),
         nameTerm: -1
       };
       const whole = name2.length >= 3 ? tokenize(name2, { stem: this.codeIndex.settings.stem })[0] : void 0;
@@ -56288,6 +56341,10 @@ var CandidateShapes = class {
     return shape;
   }
 };
+function classNameOf(qualifiedName, namespaceParts) {
+  const parts2 = qualifiedName.split(".");
+  return parts2.length > namespaceParts + 1 ? parts2[namespaceParts] : "";
+}
 
 // src/ltr/features.ts
 var F = FEATURES.length;
@@ -56305,6 +56362,8 @@ var FeatureExtractor = class {
     const fields2 = codeIndex.index.fieldNames;
     this.fieldAt = { path: fields2.indexOf("path"), name: fields2.indexOf("name"), body: fields2.indexOf("body") };
     this.shapes = new CandidateShapes(codeIndex);
+    const reads = opts.reads;
+    this.computed = FEATURE_GROUPS.map((g) => Object.keys(g.features).map((name2) => !reads || reads.has(name2)));
     const sig = ranking.signals;
     this.allSignalsOn = sig !== void 0 && sig !== false && Object.keys(ALL_SIGNALS).every((k) => (sig[k] ?? 0) > 0);
   }
@@ -56320,6 +56379,8 @@ var FeatureExtractor = class {
   shapes;
   /** Per file-level document, its best pipeline score (reused across queries). */
   fileBest;
+  /** Per group ({@link FEATURE_GROUPS} order), whether each of its features is computed. */
+  computed;
   /**
    * The top `depth` distinct functions of the pipeline for an issue, with their features
    * ({@link FEATURES} columns, each group of src/ltr/features/registry.ts in turn).
@@ -56335,7 +56396,7 @@ var FeatureExtractor = class {
     const { docs, ids, pipelineScores } = this.candidates(pipeline.scores);
     const otherFiles = this.otherFiles(pipeline.scores, pipeline.functionless ?? [], docs);
     const paths = docs.map((d) => units[d].path);
-    const modules = docs.map((d) => moduleIdOf(units[d].path, units[d].qualifiedName));
+    const modules = docs.map((d) => moduleIdOf(units[d]));
     const { reasons, evidence } = this.allSignalsOn && pipeline.reasons && pipeline.evidence ? { reasons: pipeline.reasons, evidence: pipeline.evidence } : (this.resolver ??= new SignalResolver(this.codeIndex)).boosts(signals, ALL_SIGNALS);
     const candidateSignals = /* @__PURE__ */ new Map();
     const candidateEvidence = /* @__PURE__ */ new Map();
@@ -56346,7 +56407,7 @@ var FeatureExtractor = class {
       candidateEvidence.set(i2, evidence.get(d));
     });
     const { stem } = this.codeIndex.settings;
-    const features8 = featureMatrix({
+    const features8 = featureMatrix(this.computed, {
       codeIndex: this.codeIndex,
       fnScorer: this.fnScorer,
       fileScorer: this.fileScorer,
@@ -56415,17 +56476,20 @@ var FeatureExtractor = class {
     });
   }
 };
-function featureMatrix(ctx) {
+function featureMatrix(computed, ctx) {
   const n = ctx.docs.length;
   const x = new Float32Array(n * F);
   let column = 0;
   FEATURE_GROUPS.forEach((g, k) => {
     const values = GROUP_VALUES[k];
-    const rowOf = g.prepare(ctx);
-    for (let i2 = 0; i2 < n; i2++) {
-      const row = rowOf(i2);
-      const at = i2 * F + column;
-      for (let j = 0; j < values.length; j++) x[at + j] = values[j](row);
+    const columns = values.flatMap((_, j) => computed[k][j] ? [j] : []);
+    if (columns.length > 0) {
+      const rowOf = g.prepare(ctx);
+      for (let i2 = 0; i2 < n; i2++) {
+        const row = rowOf(i2);
+        const at = i2 * F + column;
+        for (const j of columns) x[at + j] = values[j](row);
+      }
     }
     column += values.length;
   });
@@ -57141,14 +57205,13 @@ function editedFunctionNames(oldFunctions, newFunctions, removed, added) {
   }
   return out2;
 }
-function moduleOf(functionId) {
-  const sep2 = functionId.indexOf(":");
-  const path = functionId.slice(0, sep2);
-  const qualified = functionId.slice(sep2 + 1);
-  return `${path}:${qualified.split(".")[0]}`;
-}
-function modulesOf(functionIds) {
-  return [...new Set(functionIds.map(moduleOf))];
+function editedFunctionsIn(path, oldFunctions, newFunctions, removed, added) {
+  const spanOf = /* @__PURE__ */ new Map();
+  for (const f of oldFunctions) if (!spanOf.has(f.qualifiedName)) spanOf.set(f.qualifiedName, f);
+  return editedFunctionNames(oldFunctions, newFunctions, removed, added).map((qualifiedName) => ({
+    id: `${path}:${qualifiedName}`,
+    module: moduleIdOf({ path, qualifiedName, namespaceParts: spanOf.get(qualifiedName)?.namespaceParts })
+  }));
 }
 
 // src/text/stack-frames.ts
@@ -57687,7 +57750,7 @@ async function adaptModel(repo, base, opts) {
   });
   opts.onProgress?.("fit", 0, 1);
   const labelled = queries.map(labelQuery).filter(hasPositive);
-  const { model, choice } = fitAdapted(builtIn, labelled, s, base);
+  const { model, choice } = fitAdapted(builtIn, labelled, s, { base, mined: pseudo.length });
   opts.onProgress?.("fit", 1, 1);
   return { model, mined: pseudo.length, used: labelled.length, choice, millis: performance.now() - t0 };
 }
@@ -57722,10 +57785,10 @@ async function mergeBase(repo, commits) {
 function hasPositive(q) {
   return q.goldGroup.file.some((g) => g === 1);
 }
-function fitAdapted(builtIn, labelled, s, base) {
+function fitAdapted(builtIn, labelled, s, origin) {
   const start2 = (x, rows) => builtIn.scorers.function.score(x, rows);
   const none = { level: "function", trees: 0, builtIn: 0, chosen: 0 };
-  if (labelled.length < s.minExamples) return { model: withTrees(builtIn, [], 0.1, base, labelled.length, none), choice: none };
+  if (labelled.length < s.minExamples) return { model: withTrees(builtIn, [], 0.1, origin, labelled.length, none), choice: none };
   const cut2 = Math.max(1, Math.round(labelled.length * s.holdOut));
   const held = labelled.slice(0, cut2);
   const train = labelled.slice(cut2);
@@ -57736,13 +57799,13 @@ function fitAdapted(builtIn, labelled, s, base) {
     if (!fit2) continue;
     const trees = fit2.ensemble.toJson(FEATURES).trees;
     for (let t = 10; t <= trees.length; t += 10) {
-      const value = modelObjective(held, withTrees(builtIn, trees.slice(0, t), fit2.ensemble.learningRate, base, 0, none), OBJECTIVE);
+      const value = modelObjective(held, withTrees(builtIn, trees.slice(0, t), fit2.ensemble.learningRate, origin, 0, none), OBJECTIVE);
       if (value > choice.chosen + 1e-9) choice = { level, trees: t, builtIn: builtInValue, chosen: value };
     }
   }
-  if (choice.trees === 0) return { model: withTrees(builtIn, [], 0.1, base, labelled.length, choice), choice };
+  if (choice.trees === 0) return { model: withTrees(builtIn, [], 0.1, origin, labelled.length, choice), choice };
   const fit = tryFit(labelled, choice.level, choice.trees, start2);
-  return { model: withTrees(builtIn, fit.ensemble.toJson(FEATURES).trees, fit.ensemble.learningRate, base, labelled.length, choice), choice };
+  return { model: withTrees(builtIn, fit.ensemble.toJson(FEATURES).trees, fit.ensemble.learningRate, origin, labelled.length, choice), choice };
 }
 function tryFit(queries, level, trees, start2) {
   try {
@@ -57752,7 +57815,7 @@ function tryFit(queries, level, trees, start2) {
     throw e;
   }
 }
-function withTrees(builtIn, added, rate, base, queries, choice) {
+function withTrees(builtIn, added, rate, origin, queries, choice) {
   const own = builtIn.file.trees;
   const scale = rate / own.learningRate;
   const scaled = added.map((t) => scaleLeaves(t, scale));
@@ -57761,7 +57824,15 @@ function withTrees(builtIn, added, rate, base, queries, choice) {
     trees: { learningRate: own.learningRate, trees: [...own.trees, ...scaled] },
     training: {
       ...builtIn.file.training,
-      adapted: { version: ADAPT_VERSION, base, pseudoIssues: queries, level: choice.level, trees: choice.trees, holdOut: { builtIn: round(choice.builtIn), adapted: round(choice.chosen) } }
+      adapted: {
+        version: ADAPT_VERSION,
+        base: origin.base,
+        mined: origin.mined,
+        pseudoIssues: queries,
+        level: choice.level,
+        trees: choice.trees,
+        holdOut: { builtIn: round(choice.builtIn), adapted: round(choice.chosen) }
+      }
     }
   });
 }
@@ -57898,7 +57969,7 @@ var SpanCache = class {
   }
 };
 async function editedFunctions(repo, sha, parent, files, spans) {
-  const out2 = { functions: [], unreadable: [] };
+  const out2 = { functions: [], modules: [], unreadable: [] };
   const reads = files.map((f) => Promise.all([
     repo.readFileAt(parent, f.path),
     f.newPath === null ? Promise.resolve(null) : repo.readFileAt(sha, f.newPath)
@@ -57915,8 +57986,10 @@ async function editedFunctions(repo, sha, parent, files, spans) {
       after ? spans.of(after.sha, f.newPath, after.data) : Promise.resolve([])
     ]);
     if (oldSpans.length === 0) continue;
-    const names = editedFunctionNames(oldSpans, newSpans, new Set(removedOldLines(f)), new Set(addedNewLines(f)));
-    for (const q of names) out2.functions.push(`${f.path}:${q}`);
+    for (const e of editedFunctionsIn(f.path, oldSpans, newSpans, new Set(removedOldLines(f)), new Set(addedNewLines(f)))) {
+      out2.functions.push(e.id);
+      out2.modules.push(e.module);
+    }
   }
   return out2;
 }
@@ -57926,7 +57999,12 @@ import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 async function functionSpans(path, data) {
   const units = await extractUnits(path, decodeSource(data));
-  return units.filter((u) => u.kind === "function").map((u) => ({ qualifiedName: u.qualifiedName, startLine: u.startLine, endLine: u.endLine }));
+  return units.filter((u) => u.kind === "function").map((u) => ({
+    qualifiedName: u.qualifiedName,
+    ...u.namespaceParts ? { namespaceParts: u.namespaceParts } : {},
+    startLine: u.startLine,
+    endLine: u.endLine
+  }));
 }
 var SpanPool = class {
   workers = [];
@@ -57987,7 +58065,7 @@ function minedCacheFile(cacheDir, repoPath, settings) {
 }
 function isEntry(v) {
   if (typeof v === "string") return true;
-  return isRecord(v) && typeof v.parent === "string" && Number.isInteger(v.time) && typeof v.author === "string" && typeof v.message === "string" && isStringArray(v.files) && isStringArray(v.added) && isStringArray(v.functions) && typeof v.changesTests === "boolean" && isStringArray(v.unreadable);
+  return isRecord(v) && typeof v.parent === "string" && Number.isInteger(v.time) && typeof v.author === "string" && typeof v.message === "string" && isStringArray(v.files) && isStringArray(v.added) && isStringArray(v.functions) && isStringArray(v.modules) && typeof v.changesTests === "boolean" && isStringArray(v.unreadable);
 }
 function isCacheFile(x, settings) {
   return isRecord(x) && x.format === 1 && x.settings === settings && isRecord(x.entries) && Object.values(x.entries).every(isEntry);
@@ -58209,6 +58287,7 @@ async function mineBatch(repo, log, todo, o, spans, cache) {
       files,
       added,
       functions: [...new Set(edited.functions)],
+      modules: [...new Set(edited.modules)],
       changesTests: w.tests,
       unreadable
     };
@@ -58233,7 +58312,7 @@ function pseudoIssueOf(sha, e) {
     fix: isFixCommit(e.message),
     files: e.files,
     functions: e.functions,
-    modules: modulesOf(e.functions),
+    modules: e.modules,
     added: e.added,
     changesTests: e.changesTests,
     unreadable: e.unreadable
@@ -58734,7 +58813,7 @@ async function rerankLocalization(loc, codeIndex, reader, reranker, issueText2, 
     code: codes[i2]
   })), { signal });
   const functions = [...ranking.map((c) => byId.get(c.id)), ...loc.functions.slice(k)].map((f, i2) => ({ ...f, score: 1 / (i2 + 1) }));
-  const rolled = rollUp(ranking.map((c, i2) => ({ ...functions[i2], path: c.path, qualifiedName: c.qualifiedName })));
+  const rolled = rollUp(ranking.map((c, i2) => ({ ...functions[i2], path: c.path, qualifiedName: c.qualifiedName, namespaceParts: unitOf.get(c.id)?.namespaceParts })));
   const merge2 = (first2, rest) => {
     const seen = new Set(first2.map((x) => x.id));
     return [...first2, ...rest.filter((x) => !seen.has(x.id))].slice(0, top).map((x, i2) => ({ ...x, score: 1 / (i2 + 1) }));
@@ -58755,7 +58834,7 @@ var ModelRanker = class {
   constructor(codeIndex, model) {
     this.codeIndex = codeIndex;
     this.model = model;
-    this.extractor = new FeatureExtractor(codeIndex, model.candidates);
+    this.extractor = new FeatureExtractor(codeIndex, { ...model.candidates, reads: model.reads });
   }
   codeIndex;
   model;
@@ -58779,7 +58858,7 @@ var ModelRanker = class {
         const scores = scorer.score(set.features, set.docs.length);
         ranked = Array.from(orderByScore(scores), (i2) => {
           const u = units[set.docs[i2]];
-          return { id: set.ids[i2], path: u.path, qualifiedName: u.qualifiedName, score: scores[i2], i: i2 };
+          return { id: set.ids[i2], path: u.path, qualifiedName: u.qualifiedName, namespaceParts: u.namespaceParts, score: scores[i2], i: i2 };
         });
         orderings.set(scorer, ranked);
       }
@@ -59348,9 +59427,14 @@ var OpenedLocalizer = class {
     const o = this.options;
     const model = await this.modelAt(at.commit);
     let history;
-    if (model && model.file.training?.history !== false) {
+    const reads = model && model.file.training?.history !== false ? historyEvidenceRead(model.reads) : void 0;
+    if (reads && (reads.files || reads.messageScores || reads.fieldScores)) {
       const h = await this.historyAt(at.commit);
-      history = (text) => ({ files: h.at(at.commit).files, messageScores: h.messageScores(at.commit, text), fieldScores: historyFieldScores(h, at.commit, text) });
+      history = (text) => ({
+        ...reads.files ? { files: h.at(at.commit).files } : {},
+        ...reads.messageScores ? { messageScores: h.messageScores(at.commit, text) } : {},
+        ...reads.fieldScores ? { fieldScores: historyFieldScores(h, at.commit, text) } : {}
+      });
     }
     at.chain = await CommitChain.open(this.repo, at.codeIndex, {
       ranking: model ? model.candidates.ranking : o.ranking,
@@ -59604,7 +59688,7 @@ function lineRangesOf(units) {
   for (const u of units) {
     if (u.kind === "file" || !u.qualifiedName) continue;
     if (!ranges.has(u.id)) ranges.set(u.id, { path: u.path, start: u.startLine, end: u.endLine });
-    const m = moduleIdOf(u.path, u.qualifiedName);
+    const m = moduleIdOf(u);
     const s = spans.get(m);
     if (s) {
       s.start = Math.min(s.start, u.startLine);

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { cacheDirFor } from '../index/cache-dir.js';
-import { ADAPT_DEFAULTS } from '../ltr/adapt.js';
+import { ADAPT_DEFAULTS, type AdaptedTraining } from '../ltr/adapt.js';
 import { adaptedModel } from '../ltr/adapted-models.js';
 import { GitRepo } from '../repo/git.js';
 import { progressBar } from '../util/progress-bar.js';
@@ -18,7 +18,7 @@ export function registerAdaptCommand(program: Command): void {
     .option('--rev <rev>', 'base commit: only its ancestors are learned from (any git revision)', 'HEAD')
     .option('--commits <n>', `most recent commits used as training examples (default ${ADAPT_DEFAULTS.limit})`, wholeOption('--commits', 1, 100_000))
     .option('--force', 'train again even when the cache holds the model')
-    .option('--json', 'machine output')
+    .option('--json', 'one JSON object: commit, model, trained, fromCache, seconds, commits (mined), examples, level, trees, holdOut (the same fields when read from the cache)')
     .option('--no-progress', 'no progress bar on stderr');
   indexOptions(cmd);
   cmd.action(async (o) => {
@@ -34,11 +34,12 @@ export function registerAdaptCommand(program: Command): void {
         onProgress: (step, done, total) => { if (step === 'features') bar.update(done, total); },
         onWarning: (m) => process.stderr.write(`issueloc: warning: ${m}\n`),
       }).finally(() => bar.stop());
-      const adapted = got.model.file.training?.adapted as { pseudoIssues: number; level: string; trees: number; holdOut: { builtIn: number; adapted: number } };
+      const adapted = got.model.file.training?.adapted as AdaptedTraining;
       const t = got.trained;
+      // the same fields trained now or read from the cache (training.adapted of the model file)
       const summary = {
-        commit: base, model: got.file, trained: t !== undefined, seconds: t ? Math.round(t.millis) / 1000 : 0,
-        commits: t?.mined, examples: adapted.pseudoIssues, level: adapted.level, trees: adapted.trees, holdOut: adapted.holdOut,
+        commit: base, model: got.file, trained: t !== undefined, fromCache: t === undefined, seconds: t ? Math.round(t.millis) / 1000 : 0,
+        commits: adapted.mined ?? null, examples: adapted.pseudoIssues, level: adapted.level, trees: adapted.trees, holdOut: adapted.holdOut,
       };
       if (o.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
       else {

@@ -34,7 +34,7 @@ export function registerEvalCommand(program: Command): void {
     .command('eval')
     .description('evaluate file retrievers on a localisation dataset (temporal split, P/H/R@k, RP, MRR, MAP, Acc@k; TREC runs and tables)')
     .requiredOption('--dataset <file>', 'dataset JSONL (issueloc dataset build or dataset import), or a SWE-bench, Loc-Bench or Tomcat file (SWE-bench and Tomcat with --mirrors)')
-    .option('--repo <path>', 'the git repository of the dataset (work tree or bare)')
+    .option('--repo <path>', 'the git repository of the dataset (work tree or bare); default: where its records say they were mined or imported (provenance.repoPath of dataset build, mine-commits, import)')
     .option('--mirrors <dir>', 'instead of --repo: folder of fetched repositories (OWNER+NAME/repo) found by each record\'s repo')
     .requiredOption('-o, --out <dir>', 'results folder to write')
     .option('--retrievers <list>', 'comma-separated: bm25f, tfidf, rvsm, lsi<k>', PAPER_RETRIEVERS.join(','))
@@ -102,7 +102,7 @@ export function registerEvalCommand(program: Command): void {
       }
       const t0 = performance.now();
       const summary: RunSummary = {
-        tool: 'issueloc eval', name: o.name ?? basename(out), dataset: o.dataset, repo: o.repo ?? `mirrors: ${o.mirrors}`,
+        tool: 'issueloc eval', name: o.name ?? basename(out), dataset: o.dataset, repo: o.repo ?? (o.mirrors === undefined ? 'where the records were mined (provenance.repoPath)' : `mirrors: ${o.mirrors}`),
         command: `issueloc ${process.argv.slice(2).join(' ')}`,
         settings: { text, textLabel: textSettingsLabel(text), issueText, includeTests: options.includeTests, retrieverSettings, runDepth: options.runDepth, maxFileBytes: options.maxFileBytes ?? null, limit: options.limit ?? null },
         retrievers, split: options.split, counts: run.counts, boundary: run.boundary, timings: run.timings, stats: run.stats, workers: run.workers,

@@ -13,7 +13,9 @@ export type NameOf = (node: Node) => string | null;
  * - `function`: a function or method unit; what is inside belongs to it (nested functions are
  *   part of their parent, as in the SWE-bench protocol);
  * - `scope`: only a qualifier, no unit (C++ namespace, Rust `impl`/`mod`, TS namespace); name ''
- *   means look inside without qualifying;
+ *   means look inside without qualifying; a `namespace` scope (C++ `namespace`, Rust inline `mod`,
+ *   TS `namespace`) qualifies names but is no module: the module of what is inside is its
+ *   top-level class or function (`fmt.Formatter`, not `fmt`), an `impl` block is its type's;
  * - `descend`: look inside (bodies, `if`/`try` blocks at module level, preprocessor blocks);
  * - `wrap`: look inside; a unit directly inside starts where this node starts (Python decorators,
  *   `export`, C++ `template<…>`, `const f = () => …`);
@@ -23,7 +25,7 @@ export type NameOf = (node: Node) => string | null;
 export type Role =
   | { as: 'class'; name?: NameOf }
   | { as: 'function'; name?: NameOf }
-  | { as: 'scope'; name: NameOf }
+  | { as: 'scope'; name: NameOf; namespace?: boolean }
   | { as: 'descend' }
   | { as: 'wrap' }
   | { as: 'pick'; pick: (node: Node) => Exclude<Role, { as: 'pick' }> | null };
@@ -158,7 +160,7 @@ const CPP: LanguageSpec = {
     class_specifier: { as: 'class', name: cRecordName },
     struct_specifier: { as: 'class', name: cRecordName },
     union_specifier: { as: 'class', name: cRecordName },
-    namespace_definition: { as: 'scope', name: namespaceName },
+    namespace_definition: { as: 'scope', name: namespaceName, namespace: true },
   },
   mask: maskCMacros,
 };
@@ -311,7 +313,7 @@ const RUST: LanguageSpec = {
     // `impl<T> Trait for path::Type<T> { fn f() }` → `Type.f`
     impl_item: { as: 'scope', name: (n) => { const t = field(n, 'type'); return t ? bareType(t.text) : null; } },
     // inline `mod m { … }` qualifies like a namespace; `mod m;` has nothing inside
-    mod_item: { as: 'scope', name: (n) => (field(n, 'body') ? field(n, 'name')?.text ?? null : null) },
+    mod_item: { as: 'scope', name: (n) => (field(n, 'body') ? field(n, 'name')?.text ?? null : null), namespace: true },
   },
   leading: ['attribute_item'],
 };
@@ -430,7 +432,7 @@ function jsSpec(grammar: string): LanguageSpec {
       ...roles([[DESCEND, ['object', 'arguments', ...VALUE_WRAPPERS]]]),
       call_expression: { as: 'pick', pick: objectAssignRole },
       pair: { as: 'pick', pick: (n) => byValue(field(n, 'value'), keyName(field(n, 'key'))) },
-      internal_module: { as: 'scope', name: (n) => dotted(field(n, 'name')?.text ?? '') },
+      internal_module: { as: 'scope', name: (n) => dotted(field(n, 'name')?.text ?? ''), namespace: true },
       module: { as: 'scope', name: () => '' },
     },
     leading: ['decorator'],

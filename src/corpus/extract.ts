@@ -89,6 +89,7 @@ export async function extractUnits(path: string, text: string): Promise<CodeUnit
     const outside = (f.startIndex - from) + Math.max(0, to - f.endIndex);
     units.push({
       id: `${path}:${f.qualifiedName}`, path, kind: f.kind, qualifiedName: f.qualifiedName,
+      ...(f.namespaceParts > 0 ? { namespaceParts: f.namespaceParts } : {}),
       startLine: f.startLine, endLine: f.endLine,
       text: outside > MAX_TEXT_OUTSIDE_UNIT ? text.slice(f.startIndex, f.endIndex) : text.slice(from, to),
     });
@@ -149,6 +150,8 @@ function lineStarts(text: string): number[] {
 interface Found {
   kind: UnitKind;
   qualifiedName: string;
+  /** Leading parts of the name that are namespaces (`CodeUnit.namespaceParts`; 0: none). */
+  namespaceParts: number;
   startLine: number;
   endLine: number;
   /** Where the unit's source starts and ends in the text (string indexes, end exclusive). */
@@ -165,6 +168,10 @@ interface Start {
 interface Visit {
   node: Node;
   prefix: string;
+  /** Leading parts of `prefix` that are namespaces. */
+  namespaces: number;
+  /** Whether `prefix` is namespaces only (a namespace met now adds its parts). */
+  inNamespace: boolean;
   start: Start;
 }
 
@@ -180,7 +187,7 @@ function walk(root: Node, spec: LanguageSpec, limit: number): Found[] {
   const found: Found[] = [];
   const stack: Visit[] = [];
   const leading = spec.leading ?? [];
-  const pushChildren = (node: Node, prefix: string, wrapStart: Start | undefined): void => {
+  const pushChildren = (node: Node, prefix: string, namespaces: number, inNamespace: boolean, wrapStart: Start | undefined): void => {
     const kids = node.namedChildren;
     const visits: Visit[] = [];
     let lead: Start | undefined;
@@ -192,28 +199,45 @@ function walk(root: Node, spec: LanguageSpec, limit: number): Found[] {
       }
       if (kid.type.includes('comment')) continue;
       if (Object.hasOwn(spec.roles, kid.type)) {
-        visits.push({ node: kid, prefix, start: earlier(earlier(startOf(kid), wrapStart), lead) });
+        visits.push({ node: kid, prefix, namespaces, inNamespace, start: earlier(earlier(startOf(kid), wrapStart), lead) });
       }
       lead = undefined;
     }
     for (let i = visits.length - 1; i >= 0; i--) stack.push(visits[i]);
   };
 
-  pushChildren(root, '', undefined);
+  // namespace paths opened so far (`ns`, `ns.inner`): an out-of-line `ns::inner::Foo::baz` after
+  // them has `ns.inner` as namespace qualifiers too
+  const namespacePaths = new Set<string>();
+  const namespacePartsOf = (qualifiedName: string, inScope: number): number => {
+    const parts = qualifiedName.split('.');
+    let n = inScope;
+    while (n + 1 < parts.length && namespacePaths.has(parts.slice(0, n + 1).join('.'))) n++;
+    return n;
+  };
+  pushChildren(root, '', 0, true, undefined);
   while (stack.length > 0 && found.length < limit) {
-    const { node, prefix, start } = stack.pop()!;
+    const { node, prefix, namespaces, inNamespace, start } = stack.pop()!;
     const given = spec.roles[node.type];
     const role = given.as === 'pick' ? given.pick(node) : given;
     switch (role?.as) {
       case 'descend':
-        pushChildren(node, prefix, undefined);
+        pushChildren(node, prefix, namespaces, inNamespace, undefined);
         break;
       case 'wrap':
-        pushChildren(node, prefix, start);
+        pushChildren(node, prefix, namespaces, inNamespace, start);
         break;
       case 'scope': {
         const name = role.name(node);
-        if (name !== null) pushChildren(node, name === '' ? prefix : `${prefix}${name}.`, undefined);
+        if (name === null) break;
+        if (name === '') pushChildren(node, prefix, namespaces, inNamespace, undefined);
+        else if (role.namespace && inNamespace) {
+          const path = `${prefix}${name}`;
+          for (let at = path.indexOf('.', prefix.length); at >= 0; at = path.indexOf('.', at + 1)) namespacePaths.add(path.slice(0, at));
+          namespacePaths.add(path);
+          pushChildren(node, `${path}.`, namespaces + name.split('.').length, true, undefined); // `a::b`: two
+        }
+        else pushChildren(node, `${prefix}${name}.`, namespaces, false, undefined);
         break;
       }
       case 'class':
@@ -222,8 +246,9 @@ function walk(root: Node, spec: LanguageSpec, limit: number): Found[] {
         if (name === null || name === '') break;
         const qualifiedName = prefix + name;
         const end = endOf(node, spec);
-        found.push({ kind: role.as, qualifiedName, startLine: start.row + 1, endLine: end.line, startIndex: start.index, endIndex: end.index });
-        if (role.as === 'class') pushChildren(node, `${qualifiedName}.`, undefined);
+        const namespaceParts = inNamespace ? namespacePartsOf(qualifiedName, namespaces) : namespaces;
+        found.push({ kind: role.as, qualifiedName, namespaceParts, startLine: start.row + 1, endLine: end.line, startIndex: start.index, endIndex: end.index });
+        if (role.as === 'class') pushChildren(node, `${qualifiedName}.`, namespaceParts, false, undefined);
         break;
       }
     }

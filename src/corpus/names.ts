@@ -10,6 +10,23 @@ export function lastNamePart(qualifiedName: string): string {
   return i < 0 ? qualifiedName : qualifiedName.slice(i + 1);
 }
 
+/**
+ * Module id of a unit: `path:TopLevelName`, its top-level class (of a method) or function — the
+ * first part of its qualified name after its `namespaceParts` namespace qualifiers
+ * (`fmt.Formatter.format` in `namespace fmt` → `path:fmt.Formatter`; Python `A.b` → `path:A`); the
+ * file itself when the unit has no qualified name (a file-level document).
+ */
+export function moduleIdOf(unit: { path: string; qualifiedName: string; namespaceParts?: number }): string {
+  const { path, qualifiedName } = unit;
+  if (!qualifiedName) return path;
+  let end = -1;
+  for (let k = 0; k <= (unit.namespaceParts ?? 0); k++) {
+    end = qualifiedName.indexOf('.', end + 1);
+    if (end < 0) break;
+  }
+  return `${path}:${end < 0 ? qualifiedName : qualifiedName.slice(0, end)}`;
+}
+
 /** A path's file name without its last extension (`a/b/c.test.ts` → `c.test`; `.bashrc` unchanged). */
 export function fileStem(path: string): string {
   const base = path.slice(path.lastIndexOf('/') + 1);

@@ -19,6 +19,12 @@ export interface CodeUnit {
   path: string;
   kind: UnitKind;
   qualifiedName: string;
+  /**
+   * Leading parts of `qualifiedName` that are namespaces (C++ `namespace`, Rust inline `mod`, TS
+   * `namespace`): qualifiers of the name, not its module (`moduleIdOf`, src/corpus/names.ts).
+   * Absent when none (every Python unit).
+   */
+  namespaceParts?: number;
   startLine: number;
   endLine: number;
   text: string;

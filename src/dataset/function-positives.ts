@@ -8,6 +8,7 @@
  * number) lies in its span in the patched file. Code inserted inside a function body counts; a
  * new function inserted between two others does not; a removed function counts.
  */
+import { moduleIdOf } from '../corpus/names.js';
 import type { CodeUnit } from '../corpus/types.js';
 import { applyHunks, sourceLines, type FilePatch } from './patch.js';
 
@@ -17,6 +18,8 @@ export type UnitExtractor = (path: string, text: string) => Promise<CodeUnit[]>;
 /** A function's qualified name and 1-based inclusive line span (decorators included). */
 export interface FunctionSpan {
   qualifiedName: string;
+  /** Namespace qualifiers leading the name (`CodeUnit.namespaceParts`; absent: none). */
+  namespaceParts?: number;
   startLine: number;
   endLine: number;
 }
@@ -56,6 +59,30 @@ export function editedFunctionNames(
   return out;
 }
 
+/** An edited function: its id `path:Qualified.name` and its module (`moduleIdOf` of its unit). */
+export interface EditedFunction {
+  id: string;
+  module: string;
+}
+
+/**
+ * The functions of `path` a change edits ({@link editedFunctionNames}), with their modules from
+ * their spans (a C++ namespace qualifies a module, it is none).
+ */
+export function editedFunctionsIn(
+  path: string,
+  oldFunctions: readonly FunctionSpan[],
+  newFunctions: readonly FunctionSpan[],
+  removed: ReadonlySet<number>,
+  added: ReadonlySet<number>,
+): EditedFunction[] {
+  const spanOf = new Map<string, FunctionSpan>();
+  for (const f of oldFunctions) if (!spanOf.has(f.qualifiedName)) spanOf.set(f.qualifiedName, f);
+  return editedFunctionNames(oldFunctions, newFunctions, removed, added).map((qualifiedName) => ({
+    id: `${path}:${qualifiedName}`, module: moduleIdOf({ path, qualifiedName, namespaceParts: spanOf.get(qualifiedName)?.namespaceParts }),
+  }));
+}
+
 /** Function units of a file, as spans. */
 async function functionsOf(extract: UnitExtractor, path: string, text: string): Promise<FunctionSpan[]> {
   const units = await extract(path, text);
@@ -83,14 +110,14 @@ export interface EditedFunctionOptions {
  * @param extract the corpus extractor (same one that builds the retrieval corpus, so gold ids
  *   and document ids agree).
  * @param options see {@link EditedFunctionOptions}.
- * @returns function ids `path:Qualified.name`, in base-file order.
+ * @returns the functions (ids `path:Qualified.name` and modules), in base-file order.
  */
 export async function editedFunctionsOfFile(
   file: FilePatch,
   baseText: string,
   extract: UnitExtractor,
   options: EditedFunctionOptions = {},
-): Promise<string[]> {
+): Promise<EditedFunction[]> {
   const oldLines = sourceLines(baseText);
   const applied = applyHunks(file.hunks, oldLines);
   const oldFunctions = await functionsOf(extract, file.path, oldLines.join('\n'));
@@ -102,19 +129,20 @@ export async function editedFunctionsOfFile(
     removed = new Set([...removed].filter((n) => !blank(oldLines[n - 1])));
     added = new Set([...added].filter((n) => !blank(applied.newLines[n - 1])));
   }
-  return editedFunctionNames(oldFunctions, newFunctions, removed, added).map((q) => `${file.path}:${q}`);
+  return editedFunctionsIn(file.path, oldFunctions, newFunctions, removed, added);
 }
 
 /**
  * Module of a function id: `path:TopLevelName` (the top-level class of a method, or the
- * top-level function itself), as LocAgent/SweRank roll functions up to modules.
+ * top-level function itself), as LocAgent/SweRank roll functions up to modules. An id does not
+ * say which leading parts are namespaces (C++, Rust `mod`, TS): where the unit is at hand, take
+ * its module (`EditedFunction.module`, `moduleIdOf`); this is right for Python and for names
+ * outside namespaces.
  * @param functionId `path:Qualified.name`
  */
 export function moduleOf(functionId: string): string {
   const sep = functionId.indexOf(':');
-  const path = functionId.slice(0, sep);
-  const qualified = functionId.slice(sep + 1);
-  return `${path}:${qualified.split('.')[0]}`;
+  return moduleIdOf({ path: functionId.slice(0, sep), qualifiedName: functionId.slice(sep + 1) });
 }
 
 /** Modules of function ids, first occurrence kept (order preserved). */

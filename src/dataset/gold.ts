@@ -8,7 +8,7 @@ import { IssuelocError } from '../errors.js';
 import type { GitRepo } from '../repo/git.js';
 import { decodeSource } from '../corpus/decode.js';
 import { extractUnits } from '../corpus/extract.js';
-import { editedFunctionsOfFile, modulesOf, type UnitExtractor } from './function-positives.js';
+import { editedFunctionsOfFile, type EditedFunction, type UnitExtractor } from './function-positives.js';
 import { parsePatch } from './patch.js';
 import { isTestPath } from '../corpus/languages.js';
 import { touchesTests } from './source-files.js';
@@ -21,6 +21,8 @@ export interface Gold {
   modules: string[];
   /** `path:Qualified.name` of each existing function the change edits, per file in base order. */
   functions: string[];
+  /** The module of each of `functions` (same order). */
+  functionModules: string[];
 }
 
 /** Options of {@link goldForPatch}. */
@@ -50,15 +52,16 @@ export interface GoldOptions {
 export async function goldForPatch(repo: GitRepo, baseCommit: string, patch: string, options: GoldOptions = {}): Promise<Gold> {
   const extract = options.extract ?? extractUnits;
   const files = parsePatch(patch);
-  const functions: string[] = [];
+  const edited: EditedFunction[] = [];
   for (const file of files) {
     if (file.oldPath === null) continue; // added: no existing function
     if (options.skipTestFunctions && isTestPath(file.path)) continue;
     const obj = await repo.readFileAt(baseCommit, file.path);
     if (!obj || obj.type !== 'blob') continue;
-    functions.push(...(await editedFunctionsOfFile(file, decodeSource(obj.data), extract, options)));
+    edited.push(...(await editedFunctionsOfFile(file, decodeSource(obj.data), extract, options)));
   }
-  return { files: files.map((f) => f.path), modules: modulesOf(functions), functions };
+  const functionModules = edited.map((f) => f.module);
+  return { files: files.map((f) => f.path), modules: [...new Set(functionModules)], functions: edited.map((f) => f.id), functionModules };
 }
 
 /** Gold items of a commit, plus whether it changes tests. */

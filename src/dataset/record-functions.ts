@@ -5,7 +5,7 @@
 import type { GitRepo } from '../repo/git.js';
 import { decodeSource } from '../corpus/decode.js';
 import { extractUnits } from '../corpus/extract.js';
-import { modulesOf, type UnitExtractor } from './function-positives.js';
+import type { UnitExtractor } from './function-positives.js';
 import { goldForCommit } from './gold.js';
 import type { DatasetRecord } from './record.js';
 
@@ -65,12 +65,13 @@ export async function addFunctionPositives(
     } else {
       const positives = new Set(record.positives);
       const functions: string[] = [];
+      const modules: string[] = [];
       const seen = new Set<string>();
       const existing = new Map<string, Set<string>>(); // path -> function ids at the a-priori state
       for (const commit of record.commits) {
         const gold = await goldForCommit(repo, commit, { extract });
         if (gold.unreadable.length > 0) out.unreadableCommits.push(commit);
-        for (const id of gold.functions) {
+        for (const [k, id] of gold.functions.entries()) {
           const path = id.slice(0, id.indexOf(':'));
           if (!positives.has(path) || seen.has(id)) continue;
           if (gold.parent !== record.aprioriCommit) {
@@ -83,10 +84,11 @@ export async function addFunctionPositives(
           }
           seen.add(id);
           functions.push(id);
+          modules.push(gold.functionModules[k]);
         }
       }
       if (functions.length === 0) out.withoutFunctions++;
-      out.records.push({ ...record, positiveFunctions: functions, positiveModules: modulesOf(functions) });
+      out.records.push({ ...record, positiveFunctions: functions, positiveModules: [...new Set(modules)] });
     }
     options.progress?.(++done, records.length);
   }

@@ -15,6 +15,7 @@
  * Outcomes stream to a sink in work order, whatever order the threads finish them in (early ones
  * wait packed, `outcome-order.ts`); the run keeps only the compact per-issue rows, in work order too.
  */
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { IssuelocError } from '../errors.js';
@@ -50,6 +51,9 @@ export interface EvalOptions {
    * Instead of `repo`: a folder of fetched mirrors (`OWNER+NAME/repo`, `swe-bench+OWNER__NAME/repo`)
    * where each record's repository (`record.repo`, GitHub `owner/name`) is looked up; records of
    * repositories not there are skipped with that reason (multi-repository sets such as Loc-Bench).
+   * Without `repo`, a record not found there (or every record, without `mirrors`) is opened where
+   * it says it was mined or imported from (`provenance.repoPath`: `dataset mine-commits`,
+   * `dataset build`, `dataset import`), when that folder exists.
    */
   readonly mirrors?: string;
   readonly retrievers: readonly string[];
@@ -158,7 +162,9 @@ export async function runEvaluation(options: EvalOptions, sink: OutcomeSink = ()
   const loaded = await loadDataset(options.dataset, { mirrors: options.mirrors });
   const { records } = loaded;
   if (records.length === 0) throw new IssuelocError(`${options.dataset} holds no dataset records`);
-  if (!options.repo && !options.mirrors) throw new IssuelocError('give --repo (one repository) or --mirrors (a folder of repositories)');
+  if (!options.repo && !options.mirrors && !records.some((r) => typeof r.provenance.repoPath === 'string')) {
+    throw new IssuelocError(`${options.dataset}: its records name no repository folder: give --repo (one repository) or --mirrors (a folder of repositories)`);
+  }
   const t0 = performance.now();
   const prepared = await prepareAll(records, options);
   prepared.skipped.unshift(...loaded.dropped);
@@ -220,22 +226,39 @@ export async function runEvaluation(options: EvalOptions, sink: OutcomeSink = ()
   };
 }
 
+/**
+ * Where a record's repository is, without `--repo`: under `mirrors` by its `owner/name`, else at
+ * its `provenance.repoPath` when that exists; else why not (one line naming the repository).
+ */
+function locateRepository(r: DatasetRecord, mirrors: string | undefined): { path: string } | { reason: string } {
+  const name = r.repo ?? '(none named)';
+  const mirrored = mirrors !== undefined && typeof r.repo === 'string' ? mirrorPath(mirrors, r.repo) : null;
+  if (mirrored !== null) return { path: mirrored };
+  const recorded = r.provenance.repoPath;
+  if (typeof recorded === 'string' && existsSync(recorded)) return { path: recorded };
+  const at = typeof recorded === 'string' ? recorded : null;
+  if (mirrors !== undefined) return { reason: `repository ${name} is not under ${mirrors}${at === null ? '' : ` nor at ${at}`}` };
+  return { reason: at === null ? `repository ${name}: the record names no repository folder` : `repository ${name} is not at ${at} any more` };
+}
+
 /** Resolves each record's repository and prepares the records of each (see prepare.ts). */
 async function prepareAll(records: readonly DatasetRecord[], options: EvalOptions): Promise<{ issues: PreparedIssue[]; skipped: SkippedRecord[] }> {
   const groups = new Map<string, DatasetRecord[]>();
   const skipped: SkippedRecord[] = [];
   for (const r of records) {
-    let path: string | null = options.repo ?? null;
-    if (path === null) {
-      path = typeof r.repo === 'string' ? mirrorPath(options.mirrors as string, r.repo) : null;
-      if (path === null) {
-        skipped.push({ id: r.issue.id, reason: `repository ${r.repo ?? '(none named)'} is not under ${options.mirrors}` });
-        continue;
-      }
+    const located = options.repo === undefined ? locateRepository(r, options.mirrors) : { path: options.repo };
+    if ('reason' in located) {
+      skipped.push({ id: r.issue.id, reason: located.reason });
+      continue;
     }
-    const list = groups.get(path) ?? [];
+    const list = groups.get(located.path) ?? [];
     list.push(r);
-    groups.set(path, list);
+    groups.set(located.path, list);
+  }
+  if (groups.size === 0 && options.mirrors === undefined) {
+    // No record's repository could be opened (a mined file moved to another machine, a deleted clone):
+    // one line that says what to give, not a list of skipped records.
+    throw new IssuelocError(`${options.dataset}: ${skipped[0].reason}: give --repo <path> (the repository it was mined from)`);
   }
   const issues: PreparedIssue[] = [];
   const seen = new Set<string>();

@@ -8,7 +8,7 @@ import { decodeSource, isBinary } from '../corpus/decode.js';
 import { extractUnits } from '../corpus/extract.js';
 import type { CodeUnit } from '../corpus/types.js';
 import { GitRepo } from '../repo/git.js';
-import { moduleIdOf } from '../retrieve/rollup.js';
+import { moduleIdOf } from '../corpus/names.js';
 
 /** 1-based, inclusive lines of an item in its file. */
 export interface LineRange {
@@ -30,7 +30,7 @@ export function lineRangesOf(units: readonly CodeUnit[]): Map<string, LineRange>
   for (const u of units) {
     if (u.kind === 'file' || !u.qualifiedName) continue;
     if (!ranges.has(u.id)) ranges.set(u.id, { path: u.path, start: u.startLine, end: u.endLine });
-    const m = moduleIdOf(u.path, u.qualifiedName);
+    const m = moduleIdOf(u);
     const s = spans.get(m);
     if (s) {
       s.start = Math.min(s.start, u.startLine);

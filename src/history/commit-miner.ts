@@ -19,7 +19,6 @@
 import { BLOB_FORMAT_VERSION } from '../index/code-index.js';
 import { isTestPath } from '../corpus/languages.js';
 import { isSourceFile } from '../corpus/select.js';
-import { modulesOf } from '../dataset/function-positives.js';
 import type { DatasetRecord } from '../dataset/record.js';
 import { IssuelocError } from '../errors.js';
 import type { GitRepo } from '../repo/git.js';
@@ -327,7 +326,7 @@ async function mineBatch(repo: GitRepo, log: HistoryLog, todo: readonly number[]
     }
     const entry: MinedEntry = {
       parent: w.parent, time: log.timeOf(w.i), author: w.author, message: w.message,
-      files, added, functions: [...new Set(edited.functions)], changesTests: w.tests, unreadable,
+      files, added, functions: [...new Set(edited.functions)], modules: [...new Set(edited.modules)], changesTests: w.tests, unreadable,
     };
     cache.entries.set(w.sha, entry);
   }));
@@ -345,7 +344,7 @@ function pseudoIssueOf(sha: string, e: MinedEntry): PseudoIssue {
   const { subject, body } = splitMessage(e.message);
   return {
     sha, parent: e.parent, time: e.time, author: e.author, subject, body, fix: isFixCommit(e.message),
-    files: e.files, functions: e.functions, modules: modulesOf(e.functions), added: e.added,
+    files: e.files, functions: e.functions, modules: e.modules, added: e.added,
     changesTests: e.changesTests, unreadable: e.unreadable,
   };
 }

@@ -6,6 +6,8 @@ import { isInt, isRecord, readCheckedJson, writeCheckedJson } from '../util/chec
 export interface UnitTerms {
   kind: UnitKind;
   qualifiedName: string;
+  /** Namespace qualifiers leading the qualified name (`CodeUnit.namespaceParts`; absent: none). */
+  namespaceParts?: number;
   startLine: number;
   endLine: number;
   /** [term, count] pairs of the unit's body (source text, cut to the configured word budget). */
@@ -61,6 +63,6 @@ export class BlobTermsCache {
 
 function isUnitTermsList(x: unknown): x is UnitTerms[] {
   return Array.isArray(x) && x.every((u: unknown) => isRecord(u) && UNIT_KINDS.has(u.kind) && typeof u.qualifiedName === 'string' &&
-    isInt(u.startLine) && isInt(u.endLine) && isInt(u.bodyLength) &&
+    (u.namespaceParts === undefined || isInt(u.namespaceParts)) && isInt(u.startLine) && isInt(u.endLine) && isInt(u.bodyLength) &&
     Array.isArray(u.body) && u.body.every((p: unknown) => Array.isArray(p) && p.length === 2 && typeof p[0] === 'string' && isInt(p[1])));
 }

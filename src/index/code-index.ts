@@ -61,6 +61,8 @@ export interface IndexedUnit {
   path: string;
   kind: UnitKind;
   qualifiedName: string;
+  /** Namespace qualifiers leading the qualified name (`CodeUnit.namespaceParts`; absent: none). */
+  namespaceParts?: number;
   startLine: number;
   endLine: number;
 }
@@ -79,9 +81,12 @@ export interface CodeIndexMeta {
   format: 1;
   commit: string;
   settings: IndexSettings;
-  /** Compact unit table: [path index, kind, qualifiedName, startLine, endLine] per document. */
+  /**
+   * Compact unit table: [path index, kind, qualifiedName, startLine, endLine] per document, and
+   * namespaceParts sixth when the unit has namespace qualifiers.
+   */
   paths: string[];
-  units: [number, UnitKind, string, number, number][];
+  units: ([number, UnitKind, string, number, number] | [number, UnitKind, string, number, number, number])[];
   stats: CorpusStats;
 }
 
@@ -114,15 +119,18 @@ export interface CodeIndex {
  * v5: snake_case parts kept whole (`GitHub_token_v2` → also `github`, `v2`); the text of a unit on
  * a long (minified) line is its own source range. v6: more units outside Python (object-literal
  * methods, `macro_rules!`, C/C++ behind macros, declarations in headers; `extract-specs.ts`).
+ * v7: units inside C++ namespaces, Rust inline `mod`s and TS namespaces carry `namespaceParts`
+ * (their module is their top-level class or function, not the namespace).
  */
-export const BLOB_FORMAT_VERSION = 'v6';
+export const BLOB_FORMAT_VERSION = 'v7';
 /**
  * Version of the index files (document choice, fields, the tokens of paths and names); bump to
  * invalidate saved indexes. v7: snake_case parts kept whole; checked files (src/util/checked-file.ts).
  * v8: test-file rules for Rust `tests.rs`, Kotlin Multiplatform / Gradle test source sets, tsd
- * `*.test-d.ts`, C/C++ `*_tests.cpp` (src/corpus/languages.ts).
+ * `*.test-d.ts`, C/C++ `*_tests.cpp` (src/corpus/languages.ts). v9: units carry `namespaceParts`
+ * (a sixth entry in the unit table when not 0).
  */
-export const INDEX_FORMAT_VERSION = 'v8';
+export const INDEX_FORMAT_VERSION = 'v9';
 
 const digest = (parts: unknown[]) => createHash('sha1').update(JSON.stringify(parts)).digest('hex').slice(0, 10);
 
@@ -215,7 +223,7 @@ export function buildCodeIndex(
       const body = new Map(pathTerms);
       for (const [t, c] of u.body) body.set(t, (body.get(t) ?? 0) + c);
       builder.add([pathTerms, nameTerms, body], [pathLength, sumOf(nameTerms), pathLength + u.bodyLength]);
-      units.push({ path, kind: u.kind, qualifiedName: u.qualifiedName, startLine: u.startLine, endLine: u.endLine });
+      units.push({ path, kind: u.kind, qualifiedName: u.qualifiedName, ...(u.namespaceParts ? { namespaceParts: u.namespaceParts } : {}), startLine: u.startLine, endLine: u.endLine });
       fileOf.push(fileDoc);
     }
   }
@@ -272,7 +280,7 @@ export function saveCodeIndex(cacheDir: string, ci: CodeIndex): string {
       pathIds.set(u.path, p);
       paths.push(u.path);
     }
-    return [p, u.kind, u.qualifiedName, u.startLine, u.endLine];
+    return u.namespaceParts ? [p, u.kind, u.qualifiedName, u.startLine, u.endLine, u.namespaceParts] : [p, u.kind, u.qualifiedName, u.startLine, u.endLine];
   });
   const meta: CodeIndexMeta = { format: 1, commit: ci.commit, settings: ci.settings, paths, units: table, stats: ci.stats };
   // The file-level (and non-source) index first: a reader finding the function-level file finds them all.
@@ -310,8 +318,8 @@ export function loadCodeIndex(cacheDir: string, commit: string, settings: IndexS
     warnCorruptCacheFile(file);
     return undefined;
   }
-  const units = meta.units.map(([p, kind, qualifiedName, startLine, endLine]) => ({
-    path: meta.paths[p], kind, qualifiedName, startLine, endLine,
+  const units: IndexedUnit[] = meta.units.map(([p, kind, qualifiedName, startLine, endLine, namespaceParts]) => ({
+    path: meta.paths[p], kind, qualifiedName, ...(namespaceParts ? { namespaceParts } : {}), startLine, endLine,
   }));
   return {
     commit: meta.commit, settings: meta.settings, index, units,
@@ -326,7 +334,7 @@ const UNIT_KINDS: ReadonlySet<unknown> = new Set<UnitKind>(['file', 'class', 'fu
 function isCodeIndexMeta(m: unknown): m is CodeIndexMeta {
   if (!isRecord(m) || m.format !== 1 || typeof m.commit !== 'string' || !isRecord(m.settings) || !isStringArray(m.settings.languages) || !isRecord(m.stats) || !isStringArray(m.paths)) return false;
   const paths = m.paths.length;
-  return Array.isArray(m.units) && m.units.every((u: unknown) => Array.isArray(u) && u.length === 5 &&
+  return Array.isArray(m.units) && m.units.every((u: unknown) => Array.isArray(u) && (u.length === 5 || (u.length === 6 && isInt(u[5]))) &&
     isInt(u[0]) && u[0] < paths && UNIT_KINDS.has(u[1]) && typeof u[2] === 'string' && isInt(u[3]) && isInt(u[4]));
 }
 

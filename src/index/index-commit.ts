@@ -121,7 +121,8 @@ async function buildFromTree(repo: GitRepo, commit: string, settings: IndexSetti
       const text = decodeSource(buf);
       const units = await extractUnits(e.path, text);
       const terms: UnitTerms[] = units.map((u) => ({
-        kind: u.kind, qualifiedName: u.qualifiedName, startLine: u.startLine, endLine: u.endLine,
+        kind: u.kind, qualifiedName: u.qualifiedName, ...(u.namespaceParts ? { namespaceParts: u.namespaceParts } : {}),
+        startLine: u.startLine, endLine: u.endLine,
         ...bodyTerms(u.text, u.kind === 'file' ? settings.maxFileWords : settings.maxBodyWords, settings.stem),
       }));
       cache.set(blobKey(e.blob, e.path), terms);

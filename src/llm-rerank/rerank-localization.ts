@@ -39,7 +39,7 @@ export async function rerankLocalization(
   })), { signal });
   const functions: RankedItem[] = [...ranking.map((c) => byId.get(c.id)!), ...loc.functions.slice(k)]
     .map((f, i) => ({ ...f, score: 1 / (i + 1) }));
-  const rolled = rollUp(ranking.map((c, i) => ({ ...functions[i], path: c.path, qualifiedName: c.qualifiedName })));
+  const rolled = rollUp(ranking.map((c, i) => ({ ...functions[i], path: c.path, qualifiedName: c.qualifiedName, namespaceParts: unitOf.get(c.id)?.namespaceParts })));
   const merge = (first: RankedItem[], rest: RankedItem[]) => {
     const seen = new Set(first.map((x) => x.id));
     return [...first, ...rest.filter((x) => !seen.has(x.id))].slice(0, top).map((x, i) => ({ ...x, score: 1 / (i + 1) }));

@@ -71,6 +71,27 @@ export interface AdaptChoice {
   chosen: number;
 }
 
+/**
+ * How an adapted model was made, as its model file stores it (`training.adapted`), so a model read
+ * back from the cache reports what its training run did.
+ */
+export interface AdaptedTraining {
+  version: string;
+  /** The base commit (full SHA). */
+  base: string;
+  /** Pseudo-issues mined before the base commit (absent in models cached before it was stored). */
+  mined?: number;
+  /** Those that gave a training query (a positive among the candidates). */
+  pseudoIssues: number;
+  level: AdaptChoice['level'];
+  /** Trees added to the built-in model (0: it is the built-in model). */
+  trees: number;
+  /** Hold-out objective (file:MAP,function:MAP) of the built-in model and of the chosen one. */
+  holdOut: { builtIn: number; adapted: number };
+  /** The cache key (src/ltr/adapted-models.ts). */
+  key?: string;
+}
+
 /** Options of {@link adaptModel}. */
 export interface AdaptOptions {
   /** Folder of the index and history caches of this repository. */
@@ -117,7 +138,7 @@ export async function adaptModel(repo: GitRepo, base: string, opts: AdaptOptions
   });
   opts.onProgress?.('fit', 0, 1);
   const labelled = queries.map(labelQuery).filter(hasPositive);
-  const { model, choice } = fitAdapted(builtIn, labelled, s, base);
+  const { model, choice } = fitAdapted(builtIn, labelled, s, { base, mined: pseudo.length });
   opts.onProgress?.('fit', 1, 1);
   return { model, mined: pseudo.length, used: labelled.length, choice, millis: performance.now() - t0 };
 }
@@ -153,14 +174,20 @@ function hasPositive(q: LabelledQuery): boolean {
   return q.goldGroup.file.some((g) => g === 1);
 }
 
+/** The base commit a model is adapted at, and the pseudo-issues mined before it. */
+interface Origin {
+  base: string;
+  mined: number;
+}
+
 /**
  * The built-in model plus the trees the hold-out chooses, refitted on every query (see the
  * module comment); the built-in model itself with too few queries.
  */
-function fitAdapted(builtIn: RankingModel, labelled: readonly LabelledQuery[], s: AdaptSettings, base: string): { model: RankingModel; choice: AdaptChoice } {
+function fitAdapted(builtIn: RankingModel, labelled: readonly LabelledQuery[], s: AdaptSettings, origin: Origin): { model: RankingModel; choice: AdaptChoice } {
   const start = (x: Float32Array, rows: number) => builtIn.scorers.function.score(x, rows);
   const none: AdaptChoice = { level: 'function', trees: 0, builtIn: 0, chosen: 0 };
-  if (labelled.length < s.minExamples) return { model: withTrees(builtIn, [], 0.1, base, labelled.length, none), choice: none };
+  if (labelled.length < s.minExamples) return { model: withTrees(builtIn, [], 0.1, origin, labelled.length, none), choice: none };
   // queries are newest first: hold out the newest
   const cut = Math.max(1, Math.round(labelled.length * s.holdOut));
   const held = labelled.slice(0, cut);
@@ -172,13 +199,13 @@ function fitAdapted(builtIn: RankingModel, labelled: readonly LabelledQuery[], s
     if (!fit) continue;
     const trees = fit.ensemble.toJson(FEATURES as readonly string[]).trees;
     for (let t = 10; t <= trees.length; t += 10) {
-      const value = modelObjective(held, withTrees(builtIn, trees.slice(0, t), fit.ensemble.learningRate, base, 0, none), OBJECTIVE);
+      const value = modelObjective(held, withTrees(builtIn, trees.slice(0, t), fit.ensemble.learningRate, origin, 0, none), OBJECTIVE);
       if (value > choice.chosen + 1e-9) choice = { level, trees: t, builtIn: builtInValue, chosen: value };
     }
   }
-  if (choice.trees === 0) return { model: withTrees(builtIn, [], 0.1, base, labelled.length, choice), choice };
+  if (choice.trees === 0) return { model: withTrees(builtIn, [], 0.1, origin, labelled.length, choice), choice };
   const fit = tryFit(labelled, choice.level, choice.trees, start)!;
-  return { model: withTrees(builtIn, fit.ensemble.toJson(FEATURES as readonly string[]).trees, fit.ensemble.learningRate, base, labelled.length, choice), choice };
+  return { model: withTrees(builtIn, fit.ensemble.toJson(FEATURES as readonly string[]).trees, fit.ensemble.learningRate, origin, labelled.length, choice), choice };
 }
 
 function tryFit(queries: readonly LabelledQuery[], level: 'function' | 'file', trees: number, start: (x: Float32Array, rows: number) => Float64Array) {
@@ -191,9 +218,12 @@ function tryFit(queries: readonly LabelledQuery[], level: 'function' | 'file', t
 }
 
 /** The built-in model with `added` trees after its own, its training record saying how it was adapted. */
-function withTrees(builtIn: RankingModel, added: readonly TreeNodeJson[], rate: number, base: string, queries: number, choice: AdaptChoice): RankingModel {
+function withTrees(builtIn: RankingModel, added: readonly TreeNodeJson[], rate: number, origin: Origin, queries: number, choice: AdaptChoice): RankingModel {
   return withAddedTrees(builtIn, added, rate, {
-    adapted: { version: ADAPT_VERSION, base, pseudoIssues: queries, level: choice.level, trees: choice.trees, holdOut: { builtIn: round(choice.builtIn), adapted: round(choice.chosen) } },
+    adapted: {
+      version: ADAPT_VERSION, base: origin.base, mined: origin.mined, pseudoIssues: queries, level: choice.level, trees: choice.trees,
+      holdOut: { builtIn: round(choice.builtIn), adapted: round(choice.chosen) },
+    } satisfies AdaptedTraining,
   });
 }
 

@@ -12,7 +12,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DEFAULT_INDEX_SETTINGS, INDEX_FORMAT_VERSION, type IndexSettings } from '../index/code-index.js';
 import type { GitRepo } from '../repo/git.js';
-import { ADAPT_DEFAULTS, ADAPT_VERSION, adaptModel, type AdaptOptions, type AdaptResult, type AdaptSettings, type PseudoIssueSource } from './adapt.js';
+import { ADAPT_DEFAULTS, ADAPT_VERSION, adaptModel, type AdaptedTraining, type AdaptOptions, type AdaptResult, type AdaptSettings, type PseudoIssueSource } from './adapt.js';
 import { minedPseudoIssues } from './adapt-source.js';
 import { FEATURE_VERSION } from './features/registry.js';
 import { DEFAULT_MODEL_PATH, RankingModel } from './model.js';
@@ -84,7 +84,7 @@ export async function adaptedModel(repo: GitRepo, base: string, opts: AdaptedMod
   if (!opts.force && existsSync(file)) {
     try {
       const model = RankingModel.load(file);
-      const adapted = model.file.training?.adapted as { key?: string } | undefined;
+      const adapted = model.file.training?.adapted as AdaptedTraining | undefined;
       if (adapted?.key === key) return { model, file };
       opts.onWarning?.(`adapted model ${file} is for another history or settings: training it again`);
     } catch (e) {
@@ -92,7 +92,7 @@ export async function adaptedModel(repo: GitRepo, base: string, opts: AdaptedMod
     }
   }
   const trained = await adaptModel(repo, base, { ...opts, settings, source: opts.source ?? minedPseudoIssues });
-  (trained.model.file.training!.adapted as Record<string, unknown>).key = key;
+  (trained.model.file.training!.adapted as AdaptedTraining).key = key;
   trained.model.save(file);
   return { model: trained.model, file, trained };
 }

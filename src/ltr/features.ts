@@ -8,14 +8,14 @@
 import type { CodeIndex } from '../index/code-index.js';
 import { topK, type QueryTerms } from '../retrieve/bm25f.js';
 import { Localizer, unitId, type RankingOptions, type ScoredFile } from '../retrieve/localize.js';
-import { moduleIdOf } from '../retrieve/rollup.js';
+import { moduleIdOf } from '../corpus/names.js';
 import { SignalResolver, type SignalName } from '../retrieve/signals.js';
 import type { IssueSignals } from '../text/issue-signals.js';
 import type { FileHistory } from '../history/file-history.js';
 import { DocFieldScorer } from './doc-scores.js';
 import type { CandidateContext, FeatureGroup, FeatureSpec } from './features/group.js';
 import { codeTermsOf, titleTermsOf } from './features/issue-queries.js';
-import { FEATURE_GROUPS, FEATURE_REGISTRY, FEATURES } from './features/registry.js';
+import { FEATURE_GROUPS, FEATURE_REGISTRY, FEATURES, type FeatureName } from './features/registry.js';
 import { CandidateShapes } from './features/shapes.js';
 import { ALL_SIGNALS } from './features/signals.js';
 
@@ -75,6 +75,11 @@ export interface FeatureOptions {
   ranking?: RankingOptions;
   /** Candidates kept per query (default 200). */
   depth?: number;
+  /**
+   * The features to compute (default: all): the others' columns stay 0, and a group none of whose
+   * features is read is not prepared. A model's `reads` (its scores depend on no other feature).
+   */
+  reads?: ReadonlySet<FeatureName>;
 }
 
 /**
@@ -96,6 +101,8 @@ export class FeatureExtractor {
   private readonly shapes: CandidateShapes;
   /** Per file-level document, its best pipeline score (reused across queries). */
   private fileBest: Float32Array | undefined;
+  /** Per group ({@link FEATURE_GROUPS} order), whether each of its features is computed. */
+  private readonly computed: readonly (readonly boolean[])[];
 
   constructor(readonly codeIndex: CodeIndex, opts: FeatureOptions = {}) {
     const ranking = opts.ranking ?? {};
@@ -106,6 +113,8 @@ export class FeatureExtractor {
     const fields = codeIndex.index.fieldNames;
     this.fieldAt = { path: fields.indexOf('path'), name: fields.indexOf('name'), body: fields.indexOf('body') };
     this.shapes = new CandidateShapes(codeIndex);
+    const reads = opts.reads;
+    this.computed = FEATURE_GROUPS.map((g: FeatureGroup<unknown>) => Object.keys(g.features).map((name) => !reads || reads.has(name as FeatureName)));
     const sig = ranking.signals;
     this.allSignalsOn = sig !== undefined && sig !== false && Object.keys(ALL_SIGNALS).every((k) => (sig[k as SignalName] ?? 0) > 0);
   }
@@ -125,7 +134,7 @@ export class FeatureExtractor {
     const { docs, ids, pipelineScores } = this.candidates(pipeline.scores);
     const otherFiles = this.otherFiles(pipeline.scores, pipeline.functionless ?? [], docs);
     const paths = docs.map((d) => units[d].path);
-    const modules = docs.map((d) => moduleIdOf(units[d].path, units[d].qualifiedName));
+    const modules = docs.map((d) => moduleIdOf(units[d]));
     // the pipeline's reasons name every signal when all of its signal weights are on
     const { reasons, evidence } = this.allSignalsOn && pipeline.reasons && pipeline.evidence
       ? { reasons: pipeline.reasons, evidence: pipeline.evidence }
@@ -139,7 +148,7 @@ export class FeatureExtractor {
       candidateEvidence.set(i, evidence.get(d)!);
     });
     const { stem } = this.codeIndex.settings;
-    const features = featureMatrix({
+    const features = featureMatrix(this.computed, {
       codeIndex: this.codeIndex, fnScorer: this.fnScorer, fileScorer: this.fileScorer, fieldAt: this.fieldAt, shapes: this.shapes,
       issue, query, codeQuery: codeTermsOf(issue.text, stem), titleQuery: titleTermsOf(issue.text, stem),
       docs, paths, modules, pipelineScores, reasons, history,
@@ -201,20 +210,23 @@ export interface IssueQuery {
 
 /**
  * The feature matrix of a query's candidates (row-major, {@link FEATURES} columns): each group of
- * the registry fills its columns from its per-candidate record, then the "max" columns are
- * divided by their largest value.
+ * the registry fills its `computed` columns from its per-candidate record (the others stay 0; a
+ * group with none is not prepared), then the "max" columns are divided by their largest value.
  */
-function featureMatrix(ctx: CandidateContext): Float32Array {
+function featureMatrix(computed: readonly (readonly boolean[])[], ctx: CandidateContext): Float32Array {
   const n = ctx.docs.length;
   const x = new Float32Array(n * F);
   let column = 0;
   FEATURE_GROUPS.forEach((g: FeatureGroup<unknown>, k) => {
     const values = GROUP_VALUES[k];
-    const rowOf = g.prepare(ctx);
-    for (let i = 0; i < n; i++) {
-      const row = rowOf(i);
-      const at = i * F + column;
-      for (let j = 0; j < values.length; j++) x[at + j] = values[j](row);
+    const columns = values.flatMap((_, j) => (computed[k][j] ? [j] : []));
+    if (columns.length > 0) {
+      const rowOf = g.prepare(ctx);
+      for (let i = 0; i < n; i++) {
+        const row = rowOf(i);
+        const at = i * F + column;
+        for (const j of columns) x[at + j] = values[j](row);
+      }
     }
     column += values.length;
   });

@@ -36,7 +36,7 @@ export class ModelRanker {
   readonly extractor: FeatureExtractor;
 
   constructor(readonly codeIndex: CodeIndex, readonly model: RankingModel) {
-    this.extractor = new FeatureExtractor(codeIndex, model.candidates);
+    this.extractor = new FeatureExtractor(codeIndex, { ...model.candidates, reads: model.reads });
   }
 
   /**
@@ -52,14 +52,14 @@ export class ModelRanker {
     const { query } = set;
     const { units } = this.codeIndex;
     // one ordering per distinct scorer (functions; files and modules when the model has their own)
-    const orderings = new Map<LevelScorer, { id: string; path: string; qualifiedName: string; score: number; i: number }[]>();
+    const orderings = new Map<LevelScorer, { id: string; path: string; qualifiedName: string; namespaceParts?: number; score: number; i: number }[]>();
     const rankedBy = (scorer: LevelScorer) => {
       let ranked = orderings.get(scorer);
       if (!ranked) {
         const scores = scorer.score(set.features, set.docs.length);
         ranked = Array.from(orderByScore(scores), (i) => {
           const u = units[set.docs[i]];
-          return { id: set.ids[i], path: u.path, qualifiedName: u.qualifiedName, score: scores[i], i };
+          return { id: set.ids[i], path: u.path, qualifiedName: u.qualifiedName, namespaceParts: u.namespaceParts, score: scores[i], i };
         });
         orderings.set(scorer, ranked);
       }

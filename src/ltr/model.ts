@@ -16,7 +16,7 @@ import type { RankingOptions } from '../retrieve/localize.js';
 import { insertAtLexicalRank, type RankedItem } from '../retrieve/rollup.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import type { CandidateSet } from './features.js';
-import { FEATURES } from './features/registry.js';
+import { FEATURES, type FeatureName } from './features/registry.js';
 import { LEVELS, rankedIds, type Level, type TrainingQuery } from './objective.js';
 import { TreeEnsemble, type EnsembleJson } from './regression-tree.js';
 
@@ -63,6 +63,13 @@ export class LevelScorer {
    */
   constructor(readonly weights: Float64Array, readonly ensemble?: TreeEnsemble) {}
 
+  /** The columns the score depends on: non-zero weights and the columns the trees split on. */
+  columns(): Set<number> {
+    const out = this.ensemble?.columns() ?? new Set<number>();
+    this.weights.forEach((w, j) => { if (w !== 0) out.add(j); });
+    return out;
+  }
+
   /** Scores of the n rows of a row-major feature matrix ({@link FEATURES} columns). */
   score(x: Float32Array, n: number): Float64Array {
     const s = scoreRows(x, n, this.weights);
@@ -80,6 +87,11 @@ export class RankingModel {
   readonly file: ModelFile;
   /** Scorer of each level (the same object where levels share one). */
   readonly scorers: Record<Level, LevelScorer>;
+  /**
+   * The features some level's score depends on (a non-zero weight or a split of a tree): the
+   * others need not be computed, their values change no score (`FeatureExtractor`'s `reads`).
+   */
+  readonly reads: ReadonlySet<FeatureName>;
 
   /**
    * @param spec the model file without its format tag (chosen here: linear or with trees).
@@ -98,6 +110,8 @@ export class RankingModel {
       return new LevelScorer(vectorOf(weights ?? {}), trees ? TreeEnsemble.fromJson(trees, names, `${source}: "levelTrees".${level}`) : undefined);
     };
     this.scorers = { function: main, module: own('module'), file: own('file') };
+    const columns = new Set(LEVELS.flatMap((level) => [...this.scorers[level].columns()]));
+    this.reads = new Set(FEATURES.filter((_, j) => columns.has(j)));
   }
 
   /** Depth and ranking options of the candidate pipeline. */

@@ -134,6 +134,13 @@ export class TreeEnsemble {
     }
   }
 
+  /** The columns some split of some tree reads (the ensemble's value depends on no other). */
+  columns(): Set<number> {
+    const out = new Set<number>();
+    for (const t of this.trees) for (const j of t.feature) if (j >= 0) out.add(j);
+    return out;
+  }
+
   toJson(names: readonly string[]): EnsembleJson {
     return { learningRate: this.learningRate, trees: this.trees.map((t) => t.toJson(names)) };
   }

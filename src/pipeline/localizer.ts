@@ -8,6 +8,7 @@ import type { Embedder } from '../embed/embedder.js';
 import { openEmbedder } from '../embed/spec.js';
 import { RepoHistory } from '../history/repo-history.js';
 import { historyFieldScores } from '../history/history-field.js';
+import { historyEvidenceRead } from '../ltr/features/history.js';
 import { cacheDirFor } from '../index/cache-dir.js';
 import { cacheMaxBytes } from '../index/cache-usage.js';
 import type { CodeIndex, IndexSettings } from '../index/code-index.js';
@@ -362,9 +363,15 @@ class OpenedLocalizer implements IssueLocalizer {
     const o = this.options;
     const model = await this.modelAt(at.commit);
     let history: ((text: string) => HistoryEvidence) | undefined;
-    if (model && model.file.training?.history !== false) {
+    // only the evidence the model's features read (the built-in model reads no history field)
+    const reads = model && model.file.training?.history !== false ? historyEvidenceRead(model.reads) : undefined;
+    if (reads && (reads.files || reads.messageScores || reads.fieldScores)) {
       const h = await this.historyAt(at.commit);
-      history = (text) => ({ files: h.at(at.commit).files, messageScores: h.messageScores(at.commit, text), fieldScores: historyFieldScores(h, at.commit, text) });
+      history = (text) => ({
+        ...(reads.files ? { files: h.at(at.commit).files } : {}),
+        ...(reads.messageScores ? { messageScores: h.messageScores(at.commit, text) } : {}),
+        ...(reads.fieldScores ? { fieldScores: historyFieldScores(h, at.commit, text) } : {}),
+      });
     }
     at.chain = await CommitChain.open(this.repo, at.codeIndex, {
       ranking: model ? model.candidates.ranking : o.ranking,

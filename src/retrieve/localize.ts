@@ -1,6 +1,7 @@
 import type { CodeIndex, IndexedUnit } from '../index/code-index.js';
 import { Bm25fScorer, topK, type Bm25fParams, type QueryTerms } from './bm25f.js';
-import { functionlessFiles, mergeByScore, moduleIdOf, rollUp, type RankedItem } from './rollup.js';
+import { moduleIdOf } from '../corpus/names.js';
+import { functionlessFiles, mergeByScore, rollUp, type RankedItem } from './rollup.js';
 import { DEFAULT_SIGNAL_WEIGHTS, SignalResolver, type SignalName, type SignalWeights } from './signals.js';
 import type { IssueSignals } from '../text/issue-signals.js';
 import { DEFAULT_TITLE_WEIGHT, queryTermsOf } from './query.js';
@@ -221,8 +222,8 @@ export class Localizer {
       if (seen.has(id)) continue;
       seen.add(id);
       paths.add(u.path);
-      moduleIds.add(moduleIdOf(u.path, u.qualifiedName));
-      ranked.push({ id, path: u.path, qualifiedName: u.qualifiedName, score: h.score, doc: h.doc });
+      moduleIds.add(moduleIdOf(u));
+      ranked.push({ id, path: u.path, qualifiedName: u.qualifiedName, namespaceParts: u.namespaceParts, score: h.score, doc: h.doc });
     }
     const rolled = rollUp(ranked, top);
     const { modules } = rolled;
@@ -239,7 +240,7 @@ export class Localizer {
       const bestDoc = new Map<string, number>();
       for (const r of ranked) {
         if (!bestDoc.has(r.path)) bestDoc.set(r.path, r.doc);
-        const m = moduleIdOf(r.path, r.qualifiedName);
+        const m = moduleIdOf(r);
         if (!bestDoc.has(m)) bestDoc.set(m, r.doc);
         if (!bestDoc.has(r.id)) bestDoc.set(r.id, r.doc);
       }

@@ -2,6 +2,7 @@
  * Roll-up from a function ranking to module and file rankings, first occurrence kept
  * (the SweRank / LocAgent protocol: a file's or module's rank is that of its best function).
  */
+import { moduleIdOf } from '../corpus/names.js';
 
 /** One ranked item at any level. `id` is `path` (file), `path:Top` (module) or `path:Q.name`. */
 export interface RankedItem {
@@ -19,17 +20,8 @@ export interface RankedItem {
 export interface RollupSource extends RankedItem {
   path: string;
   qualifiedName: string;
-}
-
-/**
- * Module id of a unit: `path:TopLevelName`, where TopLevelName is the first part of the
- * qualified name (the top-level class of a method, or the top-level function); the file itself
- * when the unit has no qualified name (a file-level document).
- */
-export function moduleIdOf(path: string, qualifiedName: string): string {
-  if (!qualifiedName) return path;
-  const dot = qualifiedName.indexOf('.');
-  return `${path}:${dot < 0 ? qualifiedName : qualifiedName.slice(0, dot)}`;
+  /** Namespace qualifiers leading the qualified name (`CodeUnit.namespaceParts`). */
+  namespaceParts?: number;
 }
 
 /**
@@ -47,7 +39,7 @@ export function rollUp(functions: readonly RollupSource[], limit = Infinity): { 
       seenFiles.add(f.path);
       files.push({ id: f.path, score: f.score, matchedTerms: f.matchedTerms });
     }
-    const m = moduleIdOf(f.path, f.qualifiedName);
+    const m = moduleIdOf(f);
     if (modules.length < limit && !seenModules.has(m)) {
       seenModules.add(m);
       modules.push({ id: m, score: f.score, matchedTerms: f.matchedTerms });

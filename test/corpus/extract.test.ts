@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setFlagsFromString } from 'node:v8';
 import { extractUnits } from '../../src/corpus/extract.js';
+import { moduleIdOf } from '../../src/corpus/names.js';
 
 // This file loads 14 grammars to parse a few lines each: V8's optimising compiler would spend
 // ~15 s of CPU on their large lexers (measured on 2 cores). The baseline compiler suffices here.
@@ -646,4 +647,50 @@ test('C/C++: a header declaration and its out-of-line definition share the quali
   for (const name of names(source)) assert.ok(names(header).has(name), name);
   // a C source file's prototypes are not units (only headers declare)
   assert.deepEqual(await outline('src/m.c', ['int proto(void);', 'int proto(void) { return 0; }']), ['function proto 2-2']);
+});
+
+test('C++ namespaces, Rust inline mods and TS namespaces qualify names but are no modules: the module is the top-level class or function', async () => {
+  const modules = async (path: string, lines: string[]) => (await extractUnits(path, lines.join('\n') + '\n')).slice(1).map((u) => `${u.qualifiedName} → ${moduleIdOf(u)}`);
+  assert.deepEqual(await modules('src/format.cc', [
+    'namespace fmt {',                                   // 1
+    'class Formatter { void format_width(int w) {} };',  // 2
+    'void vprint(int w) {}',                             // 3
+    'namespace detail { struct Buffer { void grow() {} }; }', // 4
+    '}',                                                 // 5
+    'namespace a::b { class Widget { void resize() {} }; }',  // 6
+    'void fmt::detail::Buffer::clear() {}',              // 7: out of line, after the namespaces
+    'void fmt::print() {}',                              // 8
+    'void Other::run() {}',                              // 9: no namespace known: Other is the class
+    'namespace { void anon() {} }',                      // 10
+  ]), [
+    'fmt.Formatter → src/format.cc:fmt.Formatter',
+    'fmt.Formatter.format_width → src/format.cc:fmt.Formatter',
+    'fmt.vprint → src/format.cc:fmt.vprint',
+    'fmt.detail.Buffer → src/format.cc:fmt.detail.Buffer',
+    'fmt.detail.Buffer.grow → src/format.cc:fmt.detail.Buffer',
+    'a.b.Widget → src/format.cc:a.b.Widget',
+    'a.b.Widget.resize → src/format.cc:a.b.Widget',
+    'fmt.detail.Buffer.clear → src/format.cc:fmt.detail.Buffer',
+    'fmt.print → src/format.cc:fmt.print',
+    'Other.run → src/format.cc:Other',
+    'anon → src/format.cc:anon',
+  ]);
+  assert.deepEqual(await modules('src/lib.rs', [
+    'mod parser {',
+    '  pub struct Tokenizer;',
+    '  impl Tokenizer { pub fn next(&self) {} }',
+    '  pub fn parse() {}',
+    '}',
+    'impl Config { fn load() {} }',
+  ]), [
+    'parser.Tokenizer → src/lib.rs:parser.Tokenizer',
+    'parser.Tokenizer.next → src/lib.rs:parser.Tokenizer',
+    'parser.parse → src/lib.rs:parser.parse',
+    'Config.load → src/lib.rs:Config',
+  ]);
+  assert.deepEqual(await modules('src/a.ts', ['export namespace NS { export function inNs() {} export class K { m() {} } }']), [
+    'NS.inNs → src/a.ts:NS.inNs', 'NS.K → src/a.ts:NS.K', 'NS.K.m → src/a.ts:NS.K',
+  ]);
+  // Python is unchanged: the first part is the module
+  assert.deepEqual(await modules('p.py', ['class A:', '    class B:', '        def m(self): pass']), ['A → p.py:A', 'A.B → p.py:A', 'A.B.m → p.py:A']);
 });

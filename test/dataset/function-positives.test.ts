@@ -82,27 +82,27 @@ test('editedFunctionNames: removed lines hit old spans, added lines hit new span
 
 test('a line changed inside a method makes the method a positive', async () => {
   const [f] = parsePatch(patchOf(['@@ -7,2 +7,2 @@', '     def n(self):', '-        return 2', '+        return 22']));
-  assert.deepEqual(await editedFunctionsOfFile(f, BASE, fakeExtract), ['pkg/mod.py:A.n']);
+  assert.deepEqual((await editedFunctionsOfFile(f, BASE, fakeExtract)).map((f) => f.id), ['pkg/mod.py:A.n']);
 });
 
 test('code added inside a body counts; a new method between two methods does not', async () => {
   const inside = parsePatch(patchOf(['@@ -11,0 +12,1 @@', '+    print(4)']))[0];
-  assert.deepEqual(await editedFunctionsOfFile(inside, BASE, fakeExtract), ['pkg/mod.py:top']);
+  assert.deepEqual((await editedFunctionsOfFile(inside, BASE, fakeExtract)).map((f) => f.id), ['pkg/mod.py:top']);
   const between = parsePatch(
     patchOf(['@@ -6,0 +7,3 @@', '+    def fresh(self):', '+        return 0', '+']),
   )[0];
-  assert.deepEqual(await editedFunctionsOfFile(between, BASE, fakeExtract), []);
+  assert.deepEqual((await editedFunctionsOfFile(between, BASE, fakeExtract)).map((f) => f.id), []);
 });
 
 test('a removed function is a positive; a header offset is absorbed by locating the hunk', async () => {
   // header says line 1 but the context is at line 10
   const [f] = parsePatch(patchOf(['@@ -1,2 +1,0 @@', '-def top():', '-    return 3']));
-  assert.deepEqual(await editedFunctionsOfFile(f, BASE, fakeExtract), ['pkg/mod.py:top']);
+  assert.deepEqual((await editedFunctionsOfFile(f, BASE, fakeExtract)).map((f) => f.id), ['pkg/mod.py:top']);
 });
 
 test('CRLF base text gives the same positives as LF', async () => {
   const [f] = parsePatch(patchOf(['@@ -5 +5 @@', '-        return 1', '+        return 0']));
-  assert.deepEqual(await editedFunctionsOfFile(f, BASE.replace(/\n/g, '\r\n'), fakeExtract), ['pkg/mod.py:A.m']);
+  assert.deepEqual((await editedFunctionsOfFile(f, BASE.replace(/\n/g, '\r\n'), fakeExtract)).map((f) => f.id), ['pkg/mod.py:A.m']);
 });
 
 test('moduleOf / modulesOf roll methods up to their top-level class', () => {

@@ -3,7 +3,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -58,4 +58,23 @@ test('mine-commits output is a dataset that train, export-training and eval take
 
   const evaluated = run(['eval', '--dataset', out, '--repo', fx.dir, '-o', join(dir, 'eval'), '--retrievers', 'bm25f', '--workers', '1']);
   assert.equal(evaluated.code, 0, evaluated.err);
+});
+
+test('eval of a mined file needs no --repo: it opens the repository the records were mined from, else says to give --repo (exit 2)', () => {
+  const out = join(dir, 'mined-norepo.jsonl');
+  const cache = join(dir, 'cache-norepo');
+  assert.equal(run(['dataset', 'mine-commits', '--repo', fx.dir, '-o', out, '--cache-dir', cache, '--no-progress']).code, 0);
+  const evaluated = run(['eval', '--dataset', out, '-o', join(dir, 'eval-norepo'), '--retrievers', 'bm25f', '--workers', '1', '--split', 'all', '--json', '--no-progress']);
+  assert.equal(evaluated.code, 0, evaluated.err);
+  const summary = JSON.parse(evaluated.out.trim().split('\n').at(-1) as string);
+  assert.equal(summary.counts.evaluated, 3);
+
+  const moved = join(dir, 'moved.jsonl');
+  const gone = join(dir, 'gone.git');
+  const recorded = readDataset(out)[0].provenance.repoPath as string;
+  writeFileSync(moved, readFileSync(out, 'utf8').split(JSON.stringify(recorded)).join(JSON.stringify(gone)));
+  const refused = run(['eval', '--dataset', moved, '-o', join(dir, 'eval-moved'), '--retrievers', 'bm25f', '--workers', '1', '--no-progress']);
+  assert.equal(refused.code, 2, refused.err);
+  assert.equal(refused.err.trim().split('\n').length, 1, refused.err);
+  assert.match(refused.err, new RegExp(`repository local/\\S+ is not at ${gone.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} any more: give --repo`));
 });

@@ -131,3 +131,18 @@ test('issueloc adapt says when too few past commits were usable, rather than tha
   const out = execFileSync(process.execPath, [bin, 'adapt', '--repo', work, '--rev', base, '--cache-dir', join(root, 'cli-cache')], { encoding: 'utf8' });
   assert.match(out, new RegExp(`fewer than ${ADAPT_DEFAULTS.minExamples} usable past commits: the model is the built-in one`));
 });
+
+test('issueloc adapt --json from the cache carries the fields of the run that trained the model, marked as from the cache', () => {
+  const bin = join(dirname(fileURLToPath(import.meta.url)), '../../src/cli/bin.js');
+  const adapt = () => JSON.parse(execFileSync(process.execPath, [bin, 'adapt', '--repo', work, '--rev', base, '--cache-dir', join(root, 'cli-json-cache'), '--json', '--no-progress'], { encoding: 'utf8' }));
+  const first = adapt();
+  const cached = adapt();
+  assert.equal(first.trained, true);
+  assert.equal(first.fromCache, false);
+  assert.equal(first.commits, 16);
+  assert.equal(cached.fromCache, true);
+  assert.equal(cached.trained, false);
+  assert.deepEqual(Object.keys(cached), Object.keys(first));
+  const training = ({ trained: _t, fromCache: _c, seconds: _s, ...rest }: Record<string, unknown>) => rest;
+  assert.deepEqual(training(cached), training(first));
+});

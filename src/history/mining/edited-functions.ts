@@ -7,7 +7,7 @@
  * and the old side of the next one touching its file is parsed once.
  */
 import type { GitRepo } from '../../repo/git.js';
-import { editedFunctionNames, type FunctionSpan } from '../../dataset/function-positives.js';
+import { editedFunctionsIn, type FunctionSpan } from '../../dataset/function-positives.js';
 import type { SpanPool } from './span-pool.js';
 import { addedNewLines, removedOldLines, type FilePatch } from '../../dataset/patch.js';
 
@@ -42,6 +42,8 @@ export class SpanCache {
 export interface EditedFunctions {
   /** `path:Qualified.name`, per file in patch order, in parent-file order within a file. */
   functions: string[];
+  /** The module of each of `functions` (same order). */
+  modules: string[];
   /** Paths whose blob at the parent or the commit is missing (no functions from them). */
   unreadable: string[];
 }
@@ -51,7 +53,7 @@ export interface EditedFunctions {
  * @param sha the commit; `parent` its first parent.
  */
 export async function editedFunctions(repo: GitRepo, sha: string, parent: string, files: readonly FilePatch[], spans: SpanCache): Promise<EditedFunctions> {
-  const out: EditedFunctions = { functions: [], unreadable: [] };
+  const out: EditedFunctions = { functions: [], modules: [], unreadable: [] };
   const reads = files.map((f) => Promise.all([
     repo.readFileAt(parent, f.path),
     f.newPath === null ? Promise.resolve(null) : repo.readFileAt(sha, f.newPath),
@@ -68,8 +70,10 @@ export async function editedFunctions(repo: GitRepo, sha: string, parent: string
       after ? spans.of(after.sha, f.newPath!, after.data) : Promise.resolve([]),
     ]);
     if (oldSpans.length === 0) continue;
-    const names = editedFunctionNames(oldSpans, newSpans, new Set(removedOldLines(f)), new Set(addedNewLines(f)));
-    for (const q of names) out.functions.push(`${f.path}:${q}`);
+    for (const e of editedFunctionsIn(f.path, oldSpans, newSpans, new Set(removedOldLines(f)), new Set(addedNewLines(f)))) {
+      out.functions.push(e.id);
+      out.modules.push(e.module);
+    }
   }
   return out;
 }

@@ -23,6 +23,8 @@ export interface MinedEntry {
   added: string[];
   /** Positive functions `path:Qualified.name`. */
   functions: string[];
+  /** Their modules `path:TopLevelName`, each once. */
+  modules: string[];
   changesTests: boolean;
   /** Positive files whose diff or blobs could not be read (missing blobs). */
   unreadable: string[];
@@ -48,7 +50,7 @@ export function minedCacheFile(cacheDir: string, repoPath: string, settings: str
 function isEntry(v: unknown): v is CacheValue {
   if (typeof v === 'string') return true;
   return isRecord(v) && typeof v.parent === 'string' && Number.isInteger(v.time) && typeof v.author === 'string' && typeof v.message === 'string' &&
-    isStringArray(v.files) && isStringArray(v.added) && isStringArray(v.functions) && typeof v.changesTests === 'boolean' && isStringArray(v.unreadable);
+    isStringArray(v.files) && isStringArray(v.added) && isStringArray(v.functions) && isStringArray(v.modules) && typeof v.changesTests === 'boolean' && isStringArray(v.unreadable);
 }
 
 function isCacheFile(x: unknown, settings: string): x is MinedCacheFile {

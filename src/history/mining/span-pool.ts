@@ -11,7 +11,9 @@ import type { FunctionSpan } from '../../dataset/function-positives.js';
 /** The function units of a source file's bytes as spans (the corpus extractor, as the index and the gold rule use it). */
 export async function functionSpans(path: string, data: Buffer): Promise<FunctionSpan[]> {
   const units = await extractUnits(path, decodeSource(data));
-  return units.filter((u) => u.kind === 'function').map((u) => ({ qualifiedName: u.qualifiedName, startLine: u.startLine, endLine: u.endLine }));
+  return units.filter((u) => u.kind === 'function').map((u) => ({
+    qualifiedName: u.qualifiedName, ...(u.namespaceParts ? { namespaceParts: u.namespaceParts } : {}), startLine: u.startLine, endLine: u.endLine,
+  }));
 }
 
 /** Parses blobs for function spans: `threads` worker threads (0 = in this thread). */

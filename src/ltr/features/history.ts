@@ -3,6 +3,7 @@
  * statistic over the base commit's ancestors, or earlier issues, alone). Missing evidence gives 0.
  */
 import type { FileHistory } from '../../history/file-history.js';
+import type { HistoryEvidence } from '../features.js';
 import type { CandidateContext, FeatureGroup, FeatureSpec } from './group.js';
 
 /** The history group's record of a candidate (its file's evidence). */
@@ -24,6 +25,22 @@ const features = {
   historyField: { doc: 'BM25 of the issue against the messages of the 20 latest earlier commits that changed the file (history-expanded document)', normalise: 'max', value: (r) => r.field },
   similarIssues: { doc: "SimiScore over a dataset's earlier issues (Ye et al. 2014 f3)", normalise: 'max', value: (r) => r.issues },
 } satisfies Record<string, FeatureSpec<HistoryRow>>;
+
+/** The features of the file-history part of the evidence (`HistoryEvidence.files`). */
+const FILE_HISTORY_FEATURES = ['fixes', 'fixRecency', 'fixWeighted', 'changes', 'changeRecency'] as const satisfies readonly (keyof typeof features)[];
+
+/**
+ * Which parts of a query's history evidence (src/ltr/features.ts `HistoryEvidence`) the features
+ * `reads` (a model's `reads`) depend on: a part no read feature uses need not be computed.
+ */
+export function historyEvidenceRead(reads: ReadonlySet<string>): Record<keyof HistoryEvidence, boolean> {
+  return {
+    files: FILE_HISTORY_FEATURES.some((f) => reads.has(f)),
+    messageScores: reads.has('messageSim'),
+    fieldScores: reads.has('historyField'),
+    similarIssues: reads.has('similarIssues'),
+  };
+}
 
 export const historyGroup: FeatureGroup<HistoryRow, keyof typeof features> = {
   name: 'history',

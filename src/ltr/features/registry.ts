@@ -47,9 +47,10 @@ export const FEATURES: readonly FeatureName[] = FEATURE_REGISTRY.map((f) => f.na
  * stay (3: history features over the base commit's ancestors only; similar issues weighed by
  * earlier issues only; 4: signals and shapes of other languages than Python — scoped names,
  * C/C++ debugger frames, JVM frames by class, Rust crate roots, unexported Go names — Python's
- * values unchanged).
+ * values unchanged; 5: C++/Rust/TS namespaces are qualifiers, not modules or classes — `moduleBest`,
+ * `moduleCandidates`, `classInText`, `classInTitle` of units inside them — Python's unchanged).
  */
-export const FEATURE_COMPUTATION_VERSION = 4;
+export const FEATURE_COMPUTATION_VERSION = 5;
 
 /**
  * Version of a feature list: the computation version and a digest of each feature's name, group

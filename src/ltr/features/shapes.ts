@@ -83,7 +83,7 @@ export class CandidateShapes {
         isPrivate: (name.startsWith('_') && !dunder) || (u.path.endsWith('.go') && /^[a-z]/.test(name)) ? 1 : 0,
         nameTokens: name ? [...new Set(tokenize(name, { stem: this.codeIndex.settings.stem }))] : [],
         name,
-        className: u.qualifiedName.includes('.') ? u.qualifiedName.slice(0, u.qualifiedName.indexOf('.')) : '',
+        className: classNameOf(u.qualifiedName, u.namespaceParts ?? 0),
         nameTerm: -1,
       };
       const whole = name.length >= 3 ? tokenize(name, { stem: this.codeIndex.settings.stem })[0] : undefined;
@@ -91,4 +91,10 @@ export class CandidateShapes {
     }
     return shape;
   }
+}
+
+/** The top-level class of a qualified name: its first part after the namespace qualifiers when more parts follow ('' for a top-level function). */
+function classNameOf(qualifiedName: string, namespaceParts: number): string {
+  const parts = qualifiedName.split('.');
+  return parts.length > namespaceParts + 1 ? parts[namespaceParts] : '';
 }
