@@ -120,9 +120,10 @@ export const BLOB_FORMAT_VERSION = 'v6';
  * Version of the index files (document choice, fields, the tokens of paths and names); bump to
  * invalidate saved indexes. v7: snake_case parts kept whole; checked files (src/util/checked-file.ts).
  * v8: test-file rules for Rust `tests.rs`, Kotlin Multiplatform / Gradle test source sets, tsd
- * `*.test-d.ts`, C/C++ `*_tests.cpp` (src/corpus/languages.ts).
+ * `*.test-d.ts`, C/C++ `*_tests.cpp` (src/corpus/languages.ts). v9: build outputs left out
+ * (`buildOutputs`, src/corpus/select.ts).
  */
-export const INDEX_FORMAT_VERSION = 'v8';
+export const INDEX_FORMAT_VERSION = 'v9';
 
 const digest = (parts: unknown[]) => createHash('sha1').update(JSON.stringify(parts)).digest('hex').slice(0, 10);
 
