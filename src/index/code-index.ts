@@ -5,7 +5,6 @@ import { extractorOf } from '../corpus/extract.js';
 import { IndexBuilder, type InvertedIndex } from './inverted-index.js';
 import { readIndexFile, writeIndexFile } from './store.js';
 import type { UnitTerms } from './blob-terms.js';
-import type { RustCrate } from '../corpus/cargo.js';
 import { tokenize } from '../text/tokenize.js';
 import { firstWords } from '../text/first-words.js';
 import { isInt, isIntArray, isRecord, isStringArray, warnCorruptCacheFile } from '../util/checked-file.js';
@@ -84,8 +83,6 @@ export interface CodeIndexMeta {
   paths: string[];
   units: [number, UnitKind, string, number, number][];
   stats: CorpusStats;
-  /** The Rust crates of the commit as [folder, name] (absent: none). */
-  crates?: [string, string][];
 }
 
 /**
@@ -109,11 +106,6 @@ export interface CodeIndex {
    * and scores of the source files stay as they are without them (src/retrieve/non-source.ts).
    */
   nonSource?: { index: InvertedIndex; paths: string[] };
-  /**
-   * The Rust crates of the commit, when it has Rust source files and `Cargo.toml` manifests
-   * naming crates (src/corpus/cargo.ts): the names `crate::…` mentions are written under.
-   */
-  crates?: RustCrate[];
   stats: CorpusStats;
 }
 
@@ -129,7 +121,7 @@ export const BLOB_FORMAT_VERSION = 'v6';
  * invalidate saved indexes. v7: snake_case parts kept whole; checked files (src/util/checked-file.ts).
  * v8: test-file rules for Rust `tests.rs`, Kotlin Multiplatform / Gradle test source sets, tsd
  * `*.test-d.ts`, C/C++ `*_tests.cpp` (src/corpus/languages.ts). v9: build outputs left out
- * (`buildOutputs`, src/corpus/select.ts); the Rust crates of the commit (`crates`, src/corpus/cargo.ts).
+ * (`buildOutputs`, src/corpus/select.ts).
  */
 export const INDEX_FORMAT_VERSION = 'v9';
 
@@ -284,7 +276,6 @@ export function saveCodeIndex(cacheDir: string, ci: CodeIndex): string {
     return [p, u.kind, u.qualifiedName, u.startLine, u.endLine];
   });
   const meta: CodeIndexMeta = { format: 1, commit: ci.commit, settings: ci.settings, paths, units: table, stats: ci.stats };
-  if (ci.crates) meta.crates = ci.crates.map((c) => [c.folder, c.name]);
   // The file-level (and non-source) index first: a reader finding the function-level file finds them all.
   writeIndexFile(indexFilePath(cacheDir, ci.commit, ci.settings, 'file'), ci.fileIndex, { filePaths: ci.filePaths, fileOfUnit: [...ci.fileOfUnit] });
   if (ci.nonSource) writeIndexFile(indexFilePath(cacheDir, ci.commit, ci.settings, 'nonSource'), ci.nonSource.index, { paths: ci.nonSource.paths });
@@ -327,7 +318,6 @@ export function loadCodeIndex(cacheDir: string, commit: string, settings: IndexS
     commit: meta.commit, settings: meta.settings, index, units,
     fileIndex: files.index, filePaths, fileOfUnit: Uint32Array.from(fileOfUnit),
     ...(nonSource ? { nonSource: { index: nonSource.index, paths: nonSource.meta.paths } } : {}),
-    ...(meta.crates ? { crates: meta.crates.map(([folder, name]) => ({ folder, name })) } : {}),
     stats: meta.stats,
   };
 }
@@ -337,7 +327,6 @@ const UNIT_KINDS: ReadonlySet<unknown> = new Set<UnitKind>(['file', 'class', 'fu
 function isCodeIndexMeta(m: unknown): m is CodeIndexMeta {
   if (!isRecord(m) || m.format !== 1 || typeof m.commit !== 'string' || !isRecord(m.settings) || !isStringArray(m.settings.languages) || !isRecord(m.stats) || !isStringArray(m.paths)) return false;
   const paths = m.paths.length;
-  if (m.crates !== undefined && !(Array.isArray(m.crates) && m.crates.every((c: unknown) => isStringArray(c) && c.length === 2))) return false;
   return Array.isArray(m.units) && m.units.every((u: unknown) => Array.isArray(u) && u.length === 5 &&
     isInt(u[0]) && u[0] < paths && UNIT_KINDS.has(u[1]) && typeof u[2] === 'string' && isInt(u[3]) && isInt(u[4]));
 }

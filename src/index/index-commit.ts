@@ -7,7 +7,6 @@ import { extractorOf, extractUnits, fileUnit } from '../corpus/extract.js';
 import { specFor } from '../corpus/extract-specs.js';
 import { languageOf } from '../corpus/languages.js';
 import { selectNonSources, selectSources } from '../corpus/select.js';
-import { cargoManifests, crateNameOf, manifestFolder, type RustCrate } from '../corpus/cargo.js';
 import { BlobTermsCache, type UnitTerms } from './blob-terms.js';
 import {
   blobCacheDir, bodyTerms, buildCodeIndex, DEFAULT_INDEX_SETTINGS, indexFilePath, loadCodeIndex, saveCodeIndex,
@@ -139,30 +138,7 @@ async function buildFromTree(repo: GitRepo, commit: string, settings: IndexSetti
     parsedBlobs: pathsOfBlob.size,
     cachedBlobs: cache.hits,
   }, nonSource);
-  if (selection.sources.some((s) => s.language === 'rust')) {
-    const crates = await rustCrates(repo, entries);
-    if (crates.length > 0) codeIndex.crates = crates;
-  }
   return { codeIndex, blobBytes: cache.bytesWritten };
-}
-
-/**
- * The Rust crates of a tree (`cargoManifests`, at most `MAX_CARGO_MANIFESTS` blobs read), in
- * listing order; a manifest that is missing, binary or has no crate name is left out.
- */
-async function rustCrates(repo: GitRepo, entries: Parameters<typeof cargoManifests>[0]): Promise<RustCrate[]> {
-  const manifests = cargoManifests(entries);
-  const textOf = new Map<string, string>();
-  for await (const [blob, buf] of repo.readBlobs([...new Set(manifests.map((e) => e.blob))])) {
-    if (buf !== null && !isBinary(buf)) textOf.set(blob, decodeSource(buf));
-  }
-  const crates: RustCrate[] = [];
-  for (const e of manifests) {
-    const text = textOf.get(e.blob);
-    const name = text === undefined ? undefined : crateNameOf(text);
-    if (name !== undefined) crates.push({ folder: manifestFolder(e.path), name });
-  }
-  return crates;
 }
 
 /**

@@ -75,8 +75,6 @@ export class SignalResolver {
   private readonly splitPaths: string[][];
   private moduleTrie: ModuleTrie | undefined;
   private scopedTrie: ModuleTrie | undefined;
-  /** Per Rust crate name: its indexed files (filled with {@link scopedTrie}). */
-  private readonly filesOfCrate = new Map<string, number[]>();
   /** Per file: its language (undefined for none). */
   private readonly languages: (Language | undefined)[];
 
@@ -276,56 +274,27 @@ export class SignalResolver {
    * `fmt::format`, parts as {@link scopedNameParts} gives them) names, by the module paths of the
    * Rust, C and C++ files: a Rust file's path without `src` folders, `-` read as `_` and
    * `mod.rs`, `lib.rs`, `main.rs` standing for their folder (`grep-regex/src/literal.rs` →
-   * `grep_regex::literal`), and also its path inside its crate behind the crate's name
-   * (`crates/searcher/src/searcher/mod.rs` of `grep-searcher` → `grep_searcher::searcher`;
-   * {@link CodeIndex.crates}); a C/C++ file's folders and stem (`include/fmt/format.h`). A leading
+   * `grep_regex::literal`); a C/C++ file's folders and stem (`include/fmt/format.h`). A leading
    * `crate`, `self` or `super` is dropped. Two parts must match, or one Rust module named first
    * (`walk::Walk`, at most `maxAmbiguous` files); `rest` is the remainder, joined by dots.
-   * A crate's name followed by an item (`grep_searcher::Searcher`, `bytes::BytesMut::freeze`)
-   * names the files of that crate with a unit the item, or its longest start, names
-   * (`Searcher.new`; at most `maxAmbiguous` files), rather than the crate's root (`lib.rs`) alone.
    */
   resolveScoped(written: readonly string[]): { files: number[]; rest: string } {
     let parts = written;
     while (parts.length > 0 && (parts[0] === 'crate' || parts[0] === 'self' || parts[0] === 'super')) parts = parts.slice(1);
     if (parts.length === 0 || parts.length > MAX_DOTTED_PARTS) return { files: [], rest: '' };
     const trie = (this.scopedTrie ??= this.buildScopedTrie());
-    const hit = longestModuleMatch(trie, parts, (files, i) => i === 1 && files.length <= this.maxAmbiguous && files.every((f) => this.languages[f] === 'rust'));
-    const crateFiles = parts.length >= 2 ? this.filesOfCrate.get(parts[0]) : undefined;
-    if (crateFiles && hit.rest === parts.slice(1).join('.')) {
-      const { units } = this.codeIndex;
-      // the longest start of the item (`Bytes.make_mut`, then `Bytes`) that units of the crate have
-      for (let k = parts.length - 1; k >= 1; k--) {
-        const item = parts.slice(1, k + 1).join('.');
-        const named = crateFiles.filter((f) => this.docsOfFile[f].some((d) => {
-          const q = units[d].qualifiedName;
-          return q === item || q.startsWith(`${item}.`);
-        }));
-        if (named.length > 0 && named.length <= this.maxAmbiguous) return { files: named, rest: hit.rest };
-      }
-    }
-    return hit;
+    return longestModuleMatch(trie, parts, (files, i) => i === 1 && files.length <= this.maxAmbiguous && files.every((f) => this.languages[f] === 'rust'));
   }
 
   /** The trie of {@link resolveScoped}: module paths of Rust, C and C++ files, read backwards. */
   private buildScopedTrie(): ModuleTrie {
-    const crates = [...(this.codeIndex.crates ?? [])].sort((a, b) => b.folder.length - a.folder.length);
-    const rustModule = (segments: readonly string[]): string[] => {
+    const paths: (string[] | undefined)[] = this.splitPaths.map((segments, f) => {
+      const language = this.languages[f];
       const stem = fileStem(segments[segments.length - 1]);
+      if (language === 'c' || language === 'cpp') return [...segments.slice(0, -1), stem];
+      if (language !== 'rust') return undefined;
       const dirs = segments.slice(0, -1).filter((s) => s !== 'src').map((s) => s.replace(/-/g, '_'));
       return stem === 'mod' || stem === 'lib' || stem === 'main' ? dirs : [...dirs, stem];
-    };
-    const paths: string[][][] = this.splitPaths.map((segments, f) => {
-      const language = this.languages[f];
-      if (language === 'c' || language === 'cpp') return [[...segments.slice(0, -1), fileStem(segments[segments.length - 1])]];
-      if (language !== 'rust') return [];
-      // the deepest crate whose folder holds the file
-      const path = this.codeIndex.filePaths[f];
-      const crate = crates.find((c) => c.folder === '' || path.startsWith(`${c.folder}/`));
-      if (!crate) return [rustModule(segments)];
-      push(this.filesOfCrate, crate.name, f);
-      const inside = crate.folder === '' ? segments : segments.slice(crate.folder.split('/').length);
-      return [rustModule(segments), [crate.name, ...rustModule(inside)]];
     });
     return trieOf(paths);
   }
@@ -339,33 +308,31 @@ export class SignalResolver {
     return trieOf(this.splitPaths.map((segments) => {
       const base = fileStem(segments[segments.length - 1]);
       const folders = segments.slice(0, -1);
-      return [base === '__init__' || base === 'index' || base === 'mod' ? folders : [...folders, base]];
+      return base === '__init__' || base === 'index' || base === 'mod' ? folders : [...folders, base];
     }));
   }
 }
 
 /**
- * A trie of module paths read backwards (see `buildModuleTrie`): `paths[f]` are file f's module
- * paths (none: not in the trie); a file is listed once per node however many of its paths pass.
+ * A trie of module paths read backwards (see `buildModuleTrie`): `paths[f]` is file f's module
+ * path (undefined: not in the trie).
  */
-function trieOf(paths: readonly (readonly (readonly string[])[])[]): ModuleTrie {
+function trieOf(paths: readonly (readonly string[] | undefined)[]): ModuleTrie {
   const edges = new Map<string, number>();
   const files: number[][] = [[]];
-  paths.forEach((modulePaths, f) => {
-    for (const path of modulePaths) {
-      let node = 0;
-      for (let k = path.length - 1; k >= 0; k--) {
-        const key = `${node}/${path[k]}`;
-        let child = edges.get(key);
-        if (child === undefined) {
-          child = files.length;
-          edges.set(key, child);
-          files.push([]);
-        }
-        node = child;
-        const list = files[node];
-        if (list[list.length - 1] !== f) list.push(f);
+  paths.forEach((path, f) => {
+    if (path === undefined) return;
+    let node = 0;
+    for (let k = path.length - 1; k >= 0; k--) {
+      const key = `${node}/${path[k]}`;
+      let child = edges.get(key);
+      if (child === undefined) {
+        child = files.length;
+        edges.set(key, child);
+        files.push([]);
       }
+      node = child;
+      files[node].push(f);
     }
   });
   return { edges, files };
