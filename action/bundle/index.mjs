@@ -52291,6 +52291,38 @@ function isSourceFile(path, rule, size) {
   return notSourceReason(path, rule, size) === void 0;
 }
 var DEFAULT_MAX_FILE_BYTES = 1 << 20;
+var DIST_LANGUAGES = /* @__PURE__ */ new Set(["javascript", "typescript"]);
+function buildOutputs(entries) {
+  const out2 = /* @__PURE__ */ new Set();
+  const paths = new Set(entries.map((e) => e.path));
+  for (const p of paths) {
+    if (p.endsWith(".map") && paths.has(p.slice(0, -4))) {
+      out2.add(p);
+      out2.add(p.slice(0, -4));
+    }
+  }
+  const distRoot = (path) => {
+    const parts2 = path.split("/");
+    for (let i2 = 0; i2 < parts2.length - 1; i2++) if (parts2[i2] === "dist") return parts2.slice(0, i2 + 1).join("/");
+    return void 0;
+  };
+  const distsWithCode = /* @__PURE__ */ new Set();
+  let codeOutside = false;
+  for (const p of paths) {
+    const language = languageOf(p);
+    if (!language || !DIST_LANGUAGES.has(language)) continue;
+    const root = distRoot(p);
+    if (root === void 0) codeOutside = true;
+    else distsWithCode.add(root);
+  }
+  if (codeOutside && distsWithCode.size > 0) {
+    for (const p of paths) {
+      const root = distRoot(p);
+      if (root !== void 0 && distsWithCode.has(root)) out2.add(p);
+    }
+  }
+  return out2;
+}
 function selectSources(entries, opts = {}) {
   const rule = {
     includeTests: opts.includeTests ?? false,
@@ -52298,10 +52330,11 @@ function selectSources(entries, opts = {}) {
     languages: opts.languages,
     maxFileBytes: opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES
   };
-  const skipped2 = { nonSource: 0, otherLanguages: 0, vendored: 0, tests: 0, tooLarge: 0 };
+  const skipped2 = { nonSource: 0, otherLanguages: 0, vendored: 0, tests: 0, tooLarge: 0, buildOutput: 0 };
   const sources = [];
+  const built = buildOutputs(entries);
   for (const entry of entries) {
-    const reason = notSourceReason(entry.path, rule, entry.size);
+    const reason = notSourceReason(entry.path, rule, entry.size) ?? (built.has(entry.path) ? "buildOutput" : void 0);
     if (reason) skipped2[reason]++;
     else sources.push({ entry, language: languageOf(entry.path) });
   }
@@ -52309,7 +52342,8 @@ function selectSources(entries, opts = {}) {
 }
 function selectNonSources(entries, opts = {}) {
   const max = opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
-  return entries.filter((e) => !languageOf(e.path) && !isVendoredPath(e.path) && !isTestPath(e.path) && !(e.size !== void 0 && e.size > max));
+  const built = buildOutputs(entries);
+  return entries.filter((e) => !languageOf(e.path) && !isVendoredPath(e.path) && !isTestPath(e.path) && !built.has(e.path) && !(e.size !== void 0 && e.size > max));
 }
 
 // src/index/blob-terms.ts
@@ -52597,7 +52631,7 @@ var DEFAULT_INDEX_SETTINGS = {
   files: "source"
 };
 var BLOB_FORMAT_VERSION = "v7";
-var INDEX_FORMAT_VERSION = "v9";
+var INDEX_FORMAT_VERSION = "v10";
 var digest = (parts2) => createHash4("sha1").update(JSON.stringify(parts2)).digest("hex").slice(0, 10);
 function blobSettingsKey(s) {
   return digest([BLOB_FORMAT_VERSION, s.maxBodyWords, s.includeTests, s.maxFileBytes, s.stem, s.maxFileWords]);
@@ -57816,24 +57850,25 @@ function tryFit(queries, level, trees, start2) {
   }
 }
 function withTrees(builtIn, added, rate, origin, queries, choice) {
-  const own = builtIn.file.trees;
-  const scale = rate / own.learningRate;
-  const scaled = added.map((t) => scaleLeaves(t, scale));
-  return new RankingModel({
-    ...builtIn.file,
-    trees: { learningRate: own.learningRate, trees: [...own.trees, ...scaled] },
-    training: {
-      ...builtIn.file.training,
-      adapted: {
-        version: ADAPT_VERSION,
-        base: origin.base,
-        mined: origin.mined,
-        pseudoIssues: queries,
-        level: choice.level,
-        trees: choice.trees,
-        holdOut: { builtIn: round(choice.builtIn), adapted: round(choice.chosen) }
-      }
+  return withAddedTrees(builtIn, added, rate, {
+    adapted: {
+      version: ADAPT_VERSION,
+      base: origin.base,
+      mined: origin.mined,
+      pseudoIssues: queries,
+      level: choice.level,
+      trees: choice.trees,
+      holdOut: { builtIn: round(choice.builtIn), adapted: round(choice.chosen) }
     }
+  });
+}
+function withAddedTrees(model, added, rate, training) {
+  const own = model.file.trees;
+  const scale = rate / own.learningRate;
+  return new RankingModel({
+    ...model.file,
+    trees: { learningRate: own.learningRate, trees: [...own.trees, ...added.map((t) => scaleLeaves(t, scale))] },
+    training: { ...model.file.training, ...training }
   });
 }
 function scaleLeaves(node, k) {

@@ -42,6 +42,8 @@ export interface SelectionSkipped {
   tests: number;
   /** Larger than `maxFileBytes`. */
   tooLarge: number;
+  /** Build outputs committed beside their sources (see {@link buildOutputs}). */
+  buildOutput: number;
 }
 
 /**
@@ -80,10 +82,61 @@ export interface SelectOptions {
 /** Default cap on file size: 1 MiB. */
 export const DEFAULT_MAX_FILE_BYTES = 1 << 20;
 
+/** JavaScript and TypeScript: the languages whose builds write `dist/` folders. */
+const DIST_LANGUAGES: ReadonlySet<Language> = new Set(['javascript', 'typescript']);
+
+/**
+ * The build outputs of a tree listing: files a build wrote that the repository commits beside the
+ * sources they were built from (bundles such as axios's `dist/axios.js`, `dist/node/axios.cjs`,
+ * which hold every function of `lib/` once more and outrank it). Left out of the code index, like
+ * vendored folders; never a fix's target in the Multi-SWE-bench dev set nor in SWE-bench Lite
+ * (docs/multi-language.md). Two rules, both on the listing alone:
+ * 1. source maps: a file `X.map` with `X` beside it — both are build outputs (`axios.js.map`,
+ *    `axios.js`; any language or extension);
+ * 2. `dist` folders of JavaScript: every file under a folder named `dist` that holds
+ *    JavaScript or TypeScript code, when the listing also has JavaScript or TypeScript code
+ *    outside every `dist` folder (the sources; a repository whose only code is its `dist` keeps it).
+ *    Only `dist` — the npm convention — and only these languages: `build/` folders hold build
+ *    scripts (bat's Rust `build/`), Go's `cmd/dist` is source.
+ * @returns the paths of the build outputs (empty when there are none).
+ */
+export function buildOutputs(entries: readonly TreeEntry[]): Set<string> {
+  const out = new Set<string>();
+  const paths = new Set(entries.map((e) => e.path));
+  for (const p of paths) {
+    if (p.endsWith('.map') && paths.has(p.slice(0, -4))) {
+      out.add(p);
+      out.add(p.slice(0, -4));
+    }
+  }
+  const distRoot = (path: string): string | undefined => {
+    const parts = path.split('/');
+    for (let i = 0; i < parts.length - 1; i++) if (parts[i] === 'dist') return parts.slice(0, i + 1).join('/');
+    return undefined;
+  };
+  const distsWithCode = new Set<string>();
+  let codeOutside = false;
+  for (const p of paths) {
+    const language = languageOf(p);
+    if (!language || !DIST_LANGUAGES.has(language)) continue;
+    const root = distRoot(p);
+    if (root === undefined) codeOutside = true;
+    else distsWithCode.add(root);
+  }
+  if (codeOutside && distsWithCode.size > 0) {
+    for (const p of paths) {
+      const root = distRoot(p);
+      if (root !== undefined && distsWithCode.has(root)) out.add(p);
+    }
+  }
+  return out;
+}
+
 /**
  * The source files of a tree listing for the code index, in listing order, with their language:
- * {@link isSourceFile} with vendored folders left out, tests by `includeTests` (default false) and
- * sizes capped at `maxFileBytes` (default 1 MiB); everything left out is counted by reason.
+ * {@link isSourceFile} with vendored folders left out, tests by `includeTests` (default false),
+ * sizes capped at `maxFileBytes` (default 1 MiB) and build outputs ({@link buildOutputs}) left
+ * out; everything left out is counted by reason (build outputs after the other reasons).
  */
 export function selectSources(entries: readonly TreeEntry[], opts: SelectOptions = {}): {
   sources: { entry: TreeEntry; language: Language }[];
@@ -95,10 +148,11 @@ export function selectSources(entries: readonly TreeEntry[], opts: SelectOptions
     languages: opts.languages,
     maxFileBytes: opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
   };
-  const skipped: SelectionSkipped = { nonSource: 0, otherLanguages: 0, vendored: 0, tests: 0, tooLarge: 0 };
+  const skipped: SelectionSkipped = { nonSource: 0, otherLanguages: 0, vendored: 0, tests: 0, tooLarge: 0, buildOutput: 0 };
   const sources: { entry: TreeEntry; language: Language }[] = [];
+  const built = buildOutputs(entries);
   for (const entry of entries) {
-    const reason = notSourceReason(entry.path, rule, entry.size);
+    const reason = notSourceReason(entry.path, rule, entry.size) ?? (built.has(entry.path) ? 'buildOutput' : undefined);
     if (reason) skipped[reason]++;
     else sources.push({ entry, language: languageOf(entry.path) as Language });
   }
@@ -110,10 +164,12 @@ export function selectSources(entries: readonly TreeEntry[], opts: SelectOptions
  * package manifests, changelogs, docs, configuration: `Cargo.toml`, `CMakeLists.txt`,
  * `CHANGELOG.md`, `*.yml` …), in listing order, for the code index's non-source documents
  * (`IndexSettings.files` = `all`): files whose extension is not code (`languageOf`), outside
- * vendored folders, not test paths (`isTestPath`: its language-independent rules), and at most
- * `maxFileBytes` (default 1 MiB). Binary files are found when they are read.
+ * vendored folders, not test paths (`isTestPath`: its language-independent rules), not build
+ * outputs ({@link buildOutputs}: source maps) and at most `maxFileBytes` (default 1 MiB). Binary
+ * files are found when they are read.
  */
 export function selectNonSources(entries: readonly TreeEntry[], opts: Pick<SelectOptions, 'maxFileBytes'> = {}): TreeEntry[] {
   const max = opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
-  return entries.filter((e) => !languageOf(e.path) && !isVendoredPath(e.path) && !isTestPath(e.path) && !(e.size !== undefined && e.size > max));
+  const built = buildOutputs(entries);
+  return entries.filter((e) => !languageOf(e.path) && !isVendoredPath(e.path) && !isTestPath(e.path) && !built.has(e.path) && !(e.size !== undefined && e.size > max));
 }

@@ -128,9 +128,10 @@ export const BLOB_FORMAT_VERSION = 'v7';
  * invalidate saved indexes. v7: snake_case parts kept whole; checked files (src/util/checked-file.ts).
  * v8: test-file rules for Rust `tests.rs`, Kotlin Multiplatform / Gradle test source sets, tsd
  * `*.test-d.ts`, C/C++ `*_tests.cpp` (src/corpus/languages.ts). v9: units carry `namespaceParts`
- * (a sixth entry in the unit table when not 0).
+ * (a sixth entry in the unit table when not 0). v10: build outputs left out (`buildOutputs`,
+ * src/corpus/select.ts).
  */
-export const INDEX_FORMAT_VERSION = 'v9';
+export const INDEX_FORMAT_VERSION = 'v10';
 
 const digest = (parts: unknown[]) => createHash('sha1').update(JSON.stringify(parts)).digest('hex').slice(0, 10);
 

@@ -17,7 +17,7 @@ test('selectSources keeps code, counts docs, vendored, tests, other languages an
   ];
   const all = selectSources(entries);
   assert.deepEqual(all.sources.map((s) => s.entry.path), ['src/app.py', 'web/main.ts']);
-  assert.deepEqual(all.skipped, { nonSource: 1, otherLanguages: 0, vendored: 2, tests: 1, tooLarge: 1 });
+  assert.deepEqual(all.skipped, { nonSource: 1, otherLanguages: 0, vendored: 2, tests: 1, tooLarge: 1, buildOutput: 0 });
   const py = selectSources(entries, { languages: ['python'], includeTests: true });
   assert.deepEqual(py.sources.map((s) => s.entry.path), ['src/app.py', 'tests/test_app.py']);
   assert.equal(py.skipped.otherLanguages, 2, 'main.ts and jquery.js');

@@ -53,7 +53,7 @@ test('indexCommit: source files cut into units; every other file counted by reas
   const { codeIndex } = await indexCommit(repo, head, { cacheDir: cacheDir(), settings: { maxFileBytes: 2000 }, onProgress: (d, t) => progress.push([d, t]) });
   assert.equal(codeIndex.commit, head);
   assert.deepEqual(codeIndex.filePaths, ['src/app.py', 'src/copy.py', 'src/latin.py', 'src/util.go']);
-  assert.deepEqual(codeIndex.stats.skipped, { binary: 1, tooLarge: 1, missing: 1, nonSource: 2, otherLanguages: 0, vendored: 0, tests: 1, symlinks: 1, submodules: 1 });
+  assert.deepEqual(codeIndex.stats.skipped, { binary: 1, tooLarge: 1, missing: 1, nonSource: 2, otherLanguages: 0, vendored: 0, tests: 1, buildOutput: 0, symlinks: 1, submodules: 1 });
   assert.deepEqual(unitIds(codeIndex), [
     'src/app.py:App.run 2-3', 'src/app.py:main 6-7', 'src/copy.py:App.run 2-3', 'src/copy.py:main 6-7',
     'src/latin.py:f 2-3', 'src/util.go:Util.Do 3-3',
