@@ -84,9 +84,8 @@ let args: ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>['values'];
 type System =
   | { name: string; kind: 'bm25' }
   | { name: string; kind: 'lexical'; ranking: RankingOptions }
-  | { name: string; kind: 'model'; model: RankingModel }
-  /** The built-in model adapted per repository (per issue id; filled by bench/lib/adapt-anchors.ts). */
-  | { name: string; kind: 'adapted'; model: RankingModel; perIssue: Map<string, RankingModel> };
+  /** `perIssue`: `--model repo`'s models adapted per repository, by issue id (bench/lib/adapt-anchors.ts); `model` ranks the others. */
+  | { name: string; kind: 'model'; model: RankingModel; perIssue?: Map<string, RankingModel> };
 
 function positiveInt(name: string, v: string | undefined): number | undefined {
   if (v === undefined) return undefined;
@@ -116,7 +115,7 @@ function systemsOf(): System[] {
     systems.push({ name, kind: 'lexical', ranking });
   }
   for (const spec of args.model!.filter((m) => m !== 'none')) {
-    if (spec === 'repo') systems.push({ name: 'model repo (adapted per repository)', kind: 'adapted', model: RankingModel.load('default'), perIssue: new Map() });
+    if (spec === 'repo') systems.push({ name: 'model repo (adapted per repository)', kind: 'model', model: RankingModel.load('default'), perIssue: new Map() });
     else systems.push({ name: `model ${spec}`, kind: 'model', model: RankingModel.load(spec) });
   }
   return systems;
@@ -149,7 +148,7 @@ async function main() {
   }));
   const adaptInfo: string[] = [];
   for (const s of systems) {
-    if (s.kind !== 'adapted') continue;
+    if (s.kind !== 'model' || !s.perIssue) continue;
     const got = await adaptPerRepository(issues, { mirrors: args.mirrors!, cacheDir: args['cache-dir']!, index: {}, progress: !args.json, name: 'multi-swe' });
     s.perIssue = got.models;
     adaptInfo.push(...got.info);
@@ -157,7 +156,7 @@ async function main() {
   const outcomes: IssueOutcome[] = [];
   const skipped: string[] = [];
   const bar = progressBar('multi-swe', !args.json);
-  const history = systems.some((s) => (s.kind === 'model' || s.kind === 'adapted') && s.model.file.training?.history !== false);
+  const history = systems.some((s) => s.kind === 'model' && s.model.file.training?.history !== false);
   // per repository: its whole-file BM25 (blob cache); per base commit: the rankers built on its index
   let bm25: { repo: string; git: GitRepo; ranker: WholeFileBm25 } | undefined;
   let atCommit: { index: CodeIndex; rankers: (Localizer | ModelRanker | undefined)[]; placers: (NonSourcePlacer | undefined)[] } | undefined;
@@ -181,7 +180,7 @@ async function main() {
       if (atCommit?.index !== ctx.codeIndex) {
         const placers: (NonSourcePlacer | undefined)[] = [];
         for (const s of systems) {
-          const ranking = s.kind === 'lexical' ? s.ranking : s.kind === 'model' || s.kind === 'adapted' ? s.model.candidates.ranking : undefined;
+          const ranking = s.kind === 'lexical' ? s.ranking : s.kind === 'model' ? s.model.candidates.ranking : undefined;
           placers.push(placerGit && ranking ? await openNonSourcePlacer(placerGit.git, ctx.codeIndex, {
             bm25: { ...DEFAULT_RANKING.bm25, ...ranking.bm25, ...ranking.fileBm25 }, placement: ranking.nonSource,
           }) : undefined);
@@ -189,8 +188,7 @@ async function main() {
         atCommit = {
           index: ctx.codeIndex,
           rankers: systems.map((s) => (s.kind === 'lexical' ? new Localizer(ctx.codeIndex, s.ranking)
-            : s.kind === 'model' ? new ModelRanker(ctx.codeIndex, s.model)
-              : s.kind === 'adapted' ? new ModelRanker(ctx.codeIndex, s.perIssue.get(inst.instance_id) ?? s.model) : undefined)),
+            : s.kind === 'model' ? new ModelRanker(ctx.codeIndex, s.perIssue?.get(inst.instance_id) ?? s.model) : undefined)),
           placers,
         };
       }
