@@ -5,7 +5,7 @@
  *   node dist/bench/locbench.js [--data FILE] [--mirrors DIR] [--repos a/b,c/d] [--exclude-repos a/b] [--created-from DATE]
  *       [--limit N] [--cache-dir DIR] [--features-cache DIR] [--model NAME=model.json ...]
  *       [--configs grid.json] [--no-lexical] [--no-history] [--similar-issues] [--fresh-features]
- *       [--include-tests] [--out per-issue.json] [--json]
+ *       [--include-tests] [--placements] [--out per-issue.json] [--out-lists N] [--json]
  *
  * Rows: plain BM25, BM25F with path/name weights, the file prior, each issue-text signal alone,
  * the full lexical pipeline (src/retrieve/localize.ts), then each `--model` (src/ltr/; history
@@ -27,7 +27,9 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { Localizer, type RankingOptions } from '../src/retrieve/localize.js';
+import { Localizer, type Localization, type RankingOptions } from '../src/retrieve/localize.js';
+import { openPlacements } from '../src/retrieve/placements.js';
+import { queryTermsOf } from '../src/retrieve/query.js';
 import { readLabelledIssues } from '../src/ltr/datasets.js';
 import { forEachIssue } from '../src/ltr/labelled-issues.js';
 import { FeatureCache } from '../src/ltr/feature-cache.js';
@@ -35,7 +37,7 @@ import { FeatureExtractor } from '../src/ltr/features.js';
 import { RankingModel, rankLevels } from '../src/ltr/model.js';
 import { trainingQueryOf } from '../src/ltr/training-query.js';
 import { DEFAULT_CANDIDATES, similarIssuesByRepo } from '../src/ltr/train.js';
-import { COLUMNS, columnKeys, columnMeans, issueValues, listsOf, markdownTable } from './lib/metrics-table.js';
+import { COLUMNS, columnKeys, columnMeans, issueValues, listsOf, markdownTable, type RankedLists } from './lib/metrics-table.js';
 import { median } from './lib/stats.js';
 import { progressBar } from '../src/util/progress-bar.js';
 import type { SignalWeights } from '../src/retrieve/signals.js';
@@ -59,6 +61,8 @@ const { values: args } = parseArgs({
     'fresh-features': { type: 'boolean', default: false },
     'include-tests': { type: 'boolean', default: false },
     out: { type: 'string' },
+    'out-lists': { type: 'string', default: '0' },
+    placements: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
   },
 });
@@ -82,7 +86,18 @@ const LEXICAL: (RankingOptions & { name: string })[] = [
   { name: 'full lexical pipeline (prior + signals)', ...FULL },
 ];
 
-interface IssueResult { id: string; repo: string; values: Record<string, number>[] }
+interface IssueResult { id: string; repo: string; values: Record<string, number>[]; gold?: Record<string, readonly string[]>; lists?: Record<string, string[]>[] }
+
+/** Ranked ids as a localization (scores descending by rank), cut to `n` per level: for the placement rules, which read order only. */
+function localizationOf(lists: RankedLists, n: number): Localization {
+  const items = (ids: readonly string[]) => ids.slice(0, n).map((id, i) => ({ id, score: -i }));
+  return { files: items(lists.file), modules: items(lists.module), functions: items(lists.function), matchedQueryTerms: 1 };
+}
+
+/** Each level's list cut to its first `n` items (`--out-lists`). */
+function cutLists(lists: Record<string, readonly string[]>, n: number): Record<string, string[]> {
+  return Object.fromEntries(Object.entries(lists).map(([level, ids]) => [level, ids.slice(0, n)]));
+}
 
 async function main() {
   const dataset = await readLabelledIssues(args.data!, args.mirrors!);
@@ -94,6 +109,7 @@ async function main() {
   const excluded = new Set((args['exclude-repos'] ?? '').split(',').filter(Boolean));
   const perRepo = new Map<string, number>();
   const limit = args.limit ? Number(args.limit) : Infinity;
+  const outLists = Number(args['out-lists']);
   const from = args['created-from'] ? Date.parse(args['created-from']) : -Infinity;
   const issues = dataset.issues.filter((i) => {
     if ((wanted && !wanted.has(i.repo)) || excluded.has(i.repo) || !(i.created >= from || from === -Infinity)) return false;
@@ -116,7 +132,9 @@ async function main() {
   const results: IssueResult[] = [];
   const times = new Map<string, { lexical: number[]; models: number[][] }>();
   const skipped: string[] = [];
-  const names = [...lexical.map((c) => c.name), ...models.map((m) => m.name)];
+  // --placements: the full lexical pipeline and each model once more, with the placement rules (src/retrieve/placements.ts)
+  const placed = args.placements ? [...lexical.filter((c) => c.name === LEXICAL[LEXICAL.length - 1].name), ...models] : [];
+  const names = [...lexical.map((c) => c.name), ...models.map((m) => m.name), ...placed.map((p) => `${p.name} + placements`)];
 
   const bar = progressBar('issues', !args.json);
   await forEachIssue(issues, {
@@ -124,10 +142,12 @@ async function main() {
     similarIssues: similar ? (repo) => similar.get(repo) : undefined,
     onSkip: (i, reason) => skipped.push(`${i.id}: ${reason}`),
     onProgress: bar.update,
-  }, (ctx) => {
+  }, async (ctx) => {
     const t = times.get(ctx.issue.repo) ?? { lexical: [], models: models.map(() => []) };
     times.set(ctx.issue.repo, t);
     const values: Record<string, number>[] = [];
+    const lists: Record<string, string[]>[] = [];
+    const modelLists: RankedLists[] = [];
     for (const config of lexical) {
       const localizer = new Localizer(ctx.codeIndex, config);
       const query = localizer.queryOf(ctx.issue.text);
@@ -135,6 +155,7 @@ async function main() {
       const loc = localizer.localize(query, { top: 100, matchedTermsPerItem: 0, signals: ctx.signals });
       if (config.name === LEXICAL[LEXICAL.length - 1].name) t.lexical.push(performance.now() - t0);
       values.push(issueValues(listsOf(loc), ctx.issue.gold, columns));
+      if (outLists > 0) lists.push(cutLists(listsOf(loc), outLists));
     }
     ctx.repoHistory?.at(ctx.commit); // per-commit history (like the index) outside the timed part
     models.forEach(({ model }, m) => {
@@ -147,9 +168,30 @@ async function main() {
         t.models[m].push(performance.now() - t0);
         cache.set(ctx.issue, q);
       }
-      values.push(issueValues(rankLevels(q, model), ctx.issue.gold, columns));
+      const ranked = rankLevels(q, model);
+      modelLists[m] = ranked;
+      values.push(issueValues(ranked, ctx.issue.gold, columns));
+      if (outLists > 0) lists.push(cutLists(ranked, outLists));
     });
-    results.push({ id: ctx.issue.id, repo: ctx.issue.repo, values });
+    if (placed.length > 0) {
+      const placements = await openPlacements(ctx.repo, ctx.codeIndex, { bm25: { ...FULL.bm25, ...FULL.fileBm25 } });
+      for (const p of placed) {
+        const depth = placements.depth(100);
+        let loc: Localization;
+        if ('model' in p) {
+          const m = models.indexOf(p);
+          loc = localizationOf(modelLists[m], depth);
+        } else {
+          const localizer = new Localizer(ctx.codeIndex, p);
+          loc = localizer.localize(localizer.queryOf(ctx.issue.text), { top: depth, matchedTermsPerItem: 0, signals: ctx.signals });
+        }
+        const query = queryTermsOf(ctx.issue.text, { stem: ctx.codeIndex.settings.stem, titleWeight: FULL.titleWeight });
+        const ranked = listsOf(placements.finish(placements.demote(loc, ctx.issue.text), query, 100));
+        values.push(issueValues(ranked, ctx.issue.gold, columns));
+        if (outLists > 0) lists.push(cutLists(ranked, outLists));
+      }
+    }
+    results.push(outLists > 0 ? { id: ctx.issue.id, repo: ctx.issue.repo, values, gold: ctx.issue.gold, lists } : { id: ctx.issue.id, repo: ctx.issue.repo, values });
   });
   bar.stop();
   const rows = names.map((name, c) => ({ name, values: columnMeans(results.map((r) => r.values[c]), keys) }));

@@ -4,7 +4,8 @@
  *
  *   node dist/bench/multi-swe.js [--data FILE] [--mirrors DIR] [--repos a/b,c/d] [--languages c,cpp,...]
  *       [--limit N] [--cache-dir DIR] [--configs grid.json] [--model default|repo|FILE|none ...]
- *       [--no-bm25] [--bm25-files source|all] [--bm25-tests] [--files source|all] [--folds N] [--top 100] [--out per-issue.json] [--json]
+ *       [--no-bm25] [--bm25-files source|all] [--bm25-tests] [--files source|all] [--folds N] [--top 100] [--out per-issue.json] [--out-top 10]
+ *       [--model-placement '{"peripheral": {"place": 0}, "coChange": {"rank": 0}, "nonSource": {…}}'] [--json]
  *
  * Systems (rows):
  * - `plain BM25 (whole files)`: our own plain BM25 on one document per file, path + content
@@ -35,7 +36,7 @@
  * repositories with `--folds N`: repositories by issue count, each to the emptiest fold, for
  * tuning by folds); `--json` prints one line {data, evaluated, skipped, keys, systems, rows:
  * [{system, group, issues, values}]}; `--out` writes per issue the gold files, their ranks and
- * the top 10 of each system, and the gold files the code index has no document for.
+ * the top 10 (`--out-top`) of each system, and the gold files the code index has no document for.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
@@ -48,7 +49,7 @@ import { GitRepo } from '../src/repo/git.js';
 import { mirrorPath } from '../src/repo/mirrors.js';
 import { checkLocalizerOptions } from '../src/pipeline/check-options.js';
 import { DEFAULT_RANKING, Localizer, type RankingOptions } from '../src/retrieve/localize.js';
-import { openNonSourcePlacer, type NonSourcePlacer } from '../src/retrieve/non-source.js';
+import { openPlacements, type PlacementOptions, type Placements } from '../src/retrieve/placements.js';
 import { progressBar } from '../src/util/progress-bar.js';
 import { ALL_GOLD_KEYS, allGoldMetrics, goldRanks } from './lib/all-gold.js';
 import { readInstances, type IssueOutcome } from './lib/multi-swe-data.js';
@@ -75,6 +76,8 @@ const OPTIONS = {
   folds: { type: 'string' },
   top: { type: 'string', default: '100' },
   out: { type: 'string' },
+  'out-top': { type: 'string', default: '10' },
+  'model-placement': { type: 'string' },
   json: { type: 'boolean', default: false },
 } satisfies ParseArgsConfig['options'];
 
@@ -92,6 +95,20 @@ function positiveInt(name: string, v: string | undefined): number | undefined {
   const n = Number(v);
   if (!Number.isInteger(n) || n < 1) throw new IssuelocError(`--${name}: expected a positive integer, got '${v}'`);
   return n;
+}
+
+/** The placement rules of the model systems (`--model-placement JSON`; default: each rule's default). */
+let modelPlacement: PlacementOptions = {};
+
+function placementOf(json: string | undefined): PlacementOptions {
+  if (json === undefined) return {};
+  try {
+    const p = JSON.parse(json) as PlacementOptions;
+    checkLocalizerOptions({ repo: '.', ranking: p });
+    return p;
+  } catch (e) {
+    throw new IssuelocError(`--model-placement: ${(e as Error).message}`);
+  }
 }
 
 function systemsOf(): System[] {
@@ -133,6 +150,8 @@ async function main() {
   if (args.files !== 'source' && args.files !== 'all') throw new IssuelocError(`--files: expected source or all, got '${args.files}'`);
   const top = positiveInt('top', args.top)!;
   const limit = positiveInt('limit', args.limit) ?? Infinity;
+  const outTop = positiveInt('out-top', args['out-top'])!;
+  modelPlacement = placementOf(args['model-placement']);
   const wantedRepos = args.repos ? new Set(args.repos.split(',')) : undefined;
   const wantedLanguages = args.languages ? new Set(args.languages.split(',')) : undefined;
   const perRepo = new Map<string, number>();
@@ -159,8 +178,7 @@ async function main() {
   const history = systems.some((s) => s.kind === 'model' && s.model.file.training?.history !== false);
   // per repository: its whole-file BM25 (blob cache); per base commit: the rankers built on its index
   let bm25: { repo: string; git: GitRepo; ranker: WholeFileBm25 } | undefined;
-  let atCommit: { index: CodeIndex; rankers: (Localizer | ModelRanker | undefined)[]; placers: (NonSourcePlacer | undefined)[] } | undefined;
-  let placerGit: { repo: string; git: GitRepo } | undefined;
+  let atCommit: { index: CodeIndex; rankers: (Localizer | ModelRanker | undefined)[]; placers: (Placements | undefined)[] } | undefined;
   try {
     await forEachIssue(issues, {
       repoRoot: args.mirrors!, cacheRoot: args['cache-dir']!, history, indexSettings: { files: args.files as 'source' | 'all' },
@@ -173,16 +191,13 @@ async function main() {
         const git = await GitRepo.open(mirrorPath(args.mirrors!, inst.repo)!);
         bm25 = { repo: inst.repo, git, ranker: new WholeFileBm25(git, { includeTests: args['bm25-tests'], files: args['bm25-files'] as 'source' | 'all' }) };
       }
-      if (args.files === 'all' && placerGit?.repo !== inst.repo) {
-        await placerGit?.git.close();
-        placerGit = { repo: inst.repo, git: await GitRepo.open(mirrorPath(args.mirrors!, inst.repo)!) };
-      }
       if (atCommit?.index !== ctx.codeIndex) {
-        const placers: (NonSourcePlacer | undefined)[] = [];
+        const placers: (Placements | undefined)[] = [];
         for (const s of systems) {
           const ranking = s.kind === 'lexical' ? s.ranking : s.kind === 'model' ? s.model.candidates.ranking : undefined;
-          placers.push(placerGit && ranking ? await openNonSourcePlacer(placerGit.git, ctx.codeIndex, {
-            bm25: { ...DEFAULT_RANKING.bm25, ...ranking.bm25, ...ranking.fileBm25 }, placement: ranking.nonSource,
+          const placement: PlacementOptions = s.kind === 'model' ? modelPlacement : { nonSource: ranking?.nonSource, peripheral: ranking?.peripheral, coChange: ranking?.coChange };
+          placers.push(ranking ? await openPlacements(ctx.repo, ctx.codeIndex, {
+            bm25: { ...DEFAULT_RANKING.bm25, ...ranking.bm25, ...ranking.fileBm25 }, ...placement,
           }) : undefined);
         }
         atCommit = {
@@ -204,26 +219,25 @@ async function main() {
         const placer = atCommit.placers[s];
         if (system.kind === 'bm25') ranked = await bm25!.ranker.rank(ctx.commit, inst.problem_statement);
         else if (ranker instanceof ModelRanker) {
-          const files = ranker.localize({ signals: ctx.signals, text: inst.problem_statement }, history ? ctx.history() : {}, { top, matchedTermsPerItem: 0 }).files;
-          ranked = (placer ? placer.place(files, ranker.extractor.localizer.queryOf(inst.problem_statement), top) : files).map((f) => f.id);
+          const loc = ranker.localize({ signals: ctx.signals, text: inst.problem_statement }, history ? ctx.history() : {}, { top: placer!.depth(top), matchedTermsPerItem: 0 });
+          ranked = placer!.finish(placer!.demote(loc, inst.problem_statement), ranker.extractor.localizer.queryOf(inst.problem_statement), top).files.map((f) => f.id);
         } else {
           const localizer = ranker as Localizer;
           const query = localizer.queryOf(inst.problem_statement);
-          const files = localizer.localize(query, { top, matchedTermsPerItem: 0, signals: ctx.signals }).files;
-          ranked = (placer ? placer.place(files, query, top) : files).map((f) => f.id);
+          const loc = localizer.localize(query, { top: placer!.depth(top), matchedTermsPerItem: 0, signals: ctx.signals });
+          ranked = placer!.finish(placer!.demote(loc, inst.problem_statement), query, top).files.map((f) => f.id);
         }
         ranked = ranked.slice(0, top);
         const ranks = goldRanks(ranked, gold);
         outcome.values.push(allGoldMetrics(ranks));
         outcome.ranks.push(ranks);
-        outcome.top.push(ranked.slice(0, 10));
+        outcome.top.push(ranked.slice(0, outTop));
       }
       outcomes.push(outcome);
     });
   } finally {
     bar.stop();
     await bm25?.git.close();
-    await placerGit?.git.close();
   }
   for (const s of skipped) process.stderr.write(`multi-swe: warning: skipped ${s}\n`);
 

@@ -1,54 +1,106 @@
 /**
- * How often a repository's recent commits change each file that is not source code alongside
- * source code: the prior by which non-source files (CHANGELOG.md, Cargo.toml, readme.md …) join
- * a file ranking (src/retrieve/non-source.ts).
+ * Which files a repository's recent commits change together, at a base commit: the co-change
+ * rates by which non-source files (CHANGELOG.md, Cargo.toml, readme.md …) join a file ranking
+ * (src/retrieve/non-source.ts), and the source files changed together with a given one, by
+ * which a ranking's first file brings its habitual partner along (src/retrieve/co-changed.ts).
  */
 import type { GitRepo } from '../repo/git.js';
-import { languageOf } from '../corpus/languages.js';
+import { isTestPath, languageOf } from '../corpus/languages.js';
 import { IssuelocError } from '../errors.js';
 
-/** Options of {@link coChangeRates}. */
+/** Options of {@link readCoChange}. */
 export interface CoChangeOptions {
-  /** Commits counted: the latest ones before (and at) the base commit that change source code (default 100). */
+  /** Commits the non-source rates count: the latest ones before (and at) the base commit that change source code (default 100). */
   commits?: number;
+  /** Commits the partners of a source file are counted over, likewise (default 1000). */
+  partnerCommits?: number;
   /** Commits changing more files than this (bulk edits, releases, vendoring) are passed over (default 100). */
   maxFiles?: number;
 }
 
 /** Defaults of {@link CoChangeOptions}. */
-export const DEFAULT_CO_CHANGE = { commits: 100, maxFiles: 100 } as const;
+export const DEFAULT_CO_CHANGE = { commits: 100, partnerCommits: 1000, maxFiles: 100 } as const;
 
-/** Co-change rates of non-source files at one base commit (see {@link coChangeRates}). */
-export interface CoChangeRates {
-  /** Path → the fraction (0 … 1) of the counted commits that changed it; files never changed are absent. */
+/** A source file changed together with another one (see {@link CoChange.partnersOf}). */
+export interface CoChangePartner {
+  path: string;
+  /** Commits that changed both. */
+  together: number;
+  /** Commits that changed the other file. */
+  support: number;
+  /** `together` / the commits that changed the other file: the association rule's confidence (0 … 1). */
+  confidence: number;
+}
+
+/** What the recent history at one base commit says of files changed together (see {@link readCoChange}). */
+export interface CoChange {
+  /** Non-source path → the fraction (0 … 1) of the `commits` latest source commits that changed it; files never changed are absent. */
   rates: Map<string, number>;
-  /** How many commits were counted (at most `commits`; 0 when the history has none). */
+  /** How many commits the rates count (at most `commits`; 0 when the history has none). */
   commits: number;
+  /**
+   * The non-test source files changed together with source file `path` in the `partnerCommits`
+   * latest source commits, with at least `minTogether` such commits (default 1) and a confidence
+   * of at least `minConfidence` (default 0); none when fewer than `minSupport` commits (default 3)
+   * changed `path`. Best first: highest confidence, then the one changed with it most recently.
+   */
+  partnersOf(path: string, opts?: { minSupport?: number; minConfidence?: number; minTogether?: number }): CoChangePartner[];
 }
 
 /**
- * For each file that is not source code (no code extension, `languageOf`), the fraction of the
- * base commit's latest `commits` ancestors (itself included; merges left out; git's order from
- * the base commit, newest first) changing 1 … `maxFiles` files, at least one of them source code,
- * that changed it too. A function of the base commit alone: nothing after it is read. At most
- * 6 × `commits` commits are scanned (one `git log`).
+ * Reads the base commit's latest ancestors (itself included; merges left out; git's order from
+ * the base commit, newest first) that change 1 … `maxFiles` files, at least one of them source
+ * code (`languageOf`): the first `commits` of them give each non-source file's co-change rate,
+ * the first `partnerCommits` the partners of source files. A function of the base commit alone:
+ * nothing after it is read. At most 6 × max(`commits`, `partnerCommits`) commits are scanned
+ * (one `git log`, names only: no blob is read, so snapshots without large blobs work).
  * @throws IssuelocError when git cannot read the history of `commit`.
  */
-export async function coChangeRates(repo: GitRepo, commit: string, opts: CoChangeOptions = {}): Promise<CoChangeRates> {
+export async function readCoChange(repo: GitRepo, commit: string, opts: CoChangeOptions = {}): Promise<CoChange> {
   const commits = opts.commits ?? DEFAULT_CO_CHANGE.commits;
+  const partnerCommits = opts.partnerCommits ?? DEFAULT_CO_CHANGE.partnerCommits;
   const maxFiles = opts.maxFiles ?? DEFAULT_CO_CHANGE.maxFiles;
-  const res = await repo.exec(['-c', 'core.quotePath=false', 'log', '--no-merges', '--no-renames', '--format=%x01', '--name-only', '-n', String(6 * commits), commit, '--']);
+  const scan = 6 * Math.max(commits, partnerCommits);
+  const res = await repo.exec(['-c', 'core.quotePath=false', 'log', '--no-merges', '--no-renames', '--format=%x01', '--name-only', '-n', String(scan), commit, '--']);
   if (res.code !== 0) throw new IssuelocError(`cannot read the history of ${commit.slice(0, 12)} in ${repo.path}: ${res.stderr.trim().split('\n')[0] ?? ''}`);
   const counts = new Map<string, number>();
   let counted = 0;
+  // the source files of each counted commit, newest first
+  const sourceSets: string[][] = [];
   for (const block of res.stdout.toString('utf8').split('\x01')) {
-    if (counted >= commits) break;
+    if (counted >= commits && sourceSets.length >= partnerCommits) break;
     const files = [...new Set(block.split('\n').filter((l) => l !== ''))];
-    if (files.length === 0 || files.length > maxFiles || !files.some((f) => languageOf(f) !== undefined)) continue;
+    if (files.length === 0 || files.length > maxFiles) continue;
+    const sources = files.filter((f) => languageOf(f) !== undefined);
+    if (sources.length === 0) continue;
+    if (sourceSets.length < partnerCommits) sourceSets.push(sources);
+    if (counted >= commits) continue;
     counted++;
     for (const f of files) if (languageOf(f) === undefined) counts.set(f, (counts.get(f) ?? 0) + 1);
   }
   const rates = new Map<string, number>();
   for (const [f, c] of counts) rates.set(f, c / counted);
-  return { rates, commits: counted };
+  return { rates, commits: counted, partnersOf: (path, o = {}) => partnersIn(sourceSets, path, o) };
+}
+
+/** {@link CoChange.partnersOf} over the source files of each counted commit. */
+function partnersIn(sourceSets: readonly string[][], path: string, opts: { minSupport?: number; minConfidence?: number; minTogether?: number }): CoChangePartner[] {
+  const minSupport = opts.minSupport ?? 3;
+  const minConfidence = opts.minConfidence ?? 0;
+  const minTogether = opts.minTogether ?? 1;
+  let support = 0;
+  const together = new Map<string, number>(); // in order of the newest commit that changed both
+  for (const files of sourceSets) {
+    if (!files.includes(path)) continue;
+    support++;
+    for (const f of files) if (f !== path && !isTestPath(f)) together.set(f, (together.get(f) ?? 0) + 1);
+  }
+  const newest = new Map([...together.keys()].map((f, i) => [f, i]));
+  if (support < minSupport) return [];
+  const out: CoChangePartner[] = [];
+  for (const [f, n] of together) {
+    const confidence = n / support;
+    if (n >= minTogether && confidence >= minConfidence) out.push({ path: f, together: n, support, confidence });
+  }
+  return out.sort((a, b) => b.confidence - a.confidence || newest.get(a.path)! - newest.get(b.path)!);
 }

@@ -67,6 +67,8 @@ export interface IssueLoopOptions {
 /** What the visitor gets for one issue. */
 export interface IssueContext {
   issue: LabelledIssue;
+  /** The issue's repository, open while the visit runs. */
+  repo: GitRepo;
   /** Full SHA of the base commit. */
   commit: string;
   codeIndex: CodeIndex;
@@ -124,7 +126,7 @@ export async function forEachIssue(
         const indexMillis = performance.now() - t0;
         let evidence: HistoryEvidence | undefined;
         await visit({
-          issue, commit, codeIndex, built, indexMillis,
+          issue, repo, commit, codeIndex, built, indexMillis,
           signals: extractIssueSignals(issue.text),
           repoHistory: history,
           history: () => (evidence ??= {

@@ -23,7 +23,7 @@ const LOCALIZER_KEYS = [
   'model', 'reranker', 'rerank', 'rerankerEndpoint', 'deadlineMs', 'maxIssueBytes', 'onProgress', 'onWarning', 'settingNames',
 ] as const;
 const INDEX_KEYS = ['maxBodyWords', 'includeTests', 'maxFileBytes', 'stem', 'maxFileWords', 'languages', 'files'];
-const RANKING_KEYS = ['bm25', 'fileBm25', 'filePrior', 'signals', 'titleWeight', 'nonSource'];
+const RANKING_KEYS = ['bm25', 'fileBm25', 'filePrior', 'signals', 'titleWeight', 'nonSource', 'peripheral', 'coChange'];
 const BM25_KEYS = ['k1', 'b', 'delta', 'weights'];
 const ENDPOINT_KEYS = ['timeoutMs', 'retries', 'apiKeyEnv'];
 const RERANK_KEYS = ['top', 'window', 'stride', 'mode', 'contextTokens', 'preset'];
@@ -127,6 +127,17 @@ export function checkLocalizerOptions(options: unknown): void {
       number(n.rank, 'ranking.nonSource.rank', { min: 1, whole: true });
       number(n.count, 'ranking.nonSource.count', { min: 0, whole: true });
       number(n.minRate, 'ranking.nonSource.minRate', { min: 0, max: 1 });
+    }
+    if (r.peripheral !== undefined) {
+      const p = record(r.peripheral, 'ranking.peripheral', ['place', 'minShare']);
+      number(p.place, 'ranking.peripheral.place', { min: 0, whole: true });
+      number(p.minShare, 'ranking.peripheral.minShare', { min: 0, max: 1 });
+    }
+    if (r.coChange !== undefined) {
+      const c = record(r.coChange, 'ranking.coChange', ['rank', 'minConfidence', 'minSupport']);
+      number(c.rank, 'ranking.coChange.rank', { min: 0, whole: true });
+      number(c.minConfidence, 'ranking.coChange.minConfidence', { min: 0, max: 1 });
+      number(c.minSupport, 'ranking.coChange.minSupport', { min: 1, whole: true });
     }
     if (r.signals !== undefined && r.signals !== false) {
       const s = record(r.signals, 'ranking.signals', Object.keys(DEFAULT_SIGNAL_WEIGHTS));

@@ -12,7 +12,7 @@ import { buildVectorIndex, type VectorIndex } from '../embed/vector-index.js';
 import type { FusionOptions } from '../retrieve/fusion.js';
 import { HybridLocalizer } from '../retrieve/hybrid.js';
 import { Localizer, DEFAULT_RANKING, type Localization, type RankingOptions } from '../retrieve/localize.js';
-import { openNonSourcePlacer, type NonSourcePlacement, type NonSourcePlacer } from '../retrieve/non-source.js';
+import { openPlacements, type PlacementOptions, type Placements } from '../retrieve/placements.js';
 import { extractIssueSignals, type IssueSignals } from '../text/issue-signals.js';
 import type { ListwiseReranker, RerankStats } from '../llm-rerank/listwise.js';
 import { rerankLocalization } from '../llm-rerank/rerank-localization.js';
@@ -25,8 +25,11 @@ import type { StageName } from './stages.js';
 export interface CommitChainOptions {
   /** Lexical ranking options (BM25F+, file prior, signals); with a model, its candidates' options. */
   ranking?: RankingOptions;
-  /** Where non-source files join the file ranking (when the index has them); default: `ranking.nonSource`, else `DEFAULT_NON_SOURCE_PLACEMENT`. */
-  nonSource?: Partial<NonSourcePlacement>;
+  /**
+   * The placement rules (peripheral code, non-source files, the first file's partner in the
+   * history); each default: `ranking`'s, else the rule's `DEFAULT_*_PLACEMENT`.
+   */
+  placement?: PlacementOptions;
   /** Bi-encoder: the dense stage; none = lexical retrieval only. */
   embedder?: Embedder;
   fusion?: Partial<FusionOptions>;
@@ -77,7 +80,7 @@ export class CommitChain {
     private readonly opts: CommitChainOptions,
     private readonly reader: UnitSourceReader,
     readonly codeIndex: CodeIndex,
-    private readonly nonSource: NonSourcePlacer | undefined,
+    private readonly placements: Placements,
   ) {}
 
   /**
@@ -104,11 +107,15 @@ export class CommitChain {
     }
     const modelRanker = opts.model ? new ModelRanker(codeIndex, opts.model) : undefined;
     localizer ??= modelRanker?.extractor.localizer ?? new Localizer(codeIndex, opts.ranking ?? {});
-    const nonSource = await openNonSourcePlacer(repo, codeIndex, {
-      bm25: { ...DEFAULT_RANKING.bm25, ...opts.ranking?.bm25, ...opts.ranking?.fileBm25 },
-      placement: { ...opts.ranking?.nonSource, ...opts.nonSource }, onWarning: opts.onWarning,
+    const r = opts.ranking;
+    const placements = await openPlacements(repo, codeIndex, {
+      bm25: { ...DEFAULT_RANKING.bm25, ...r?.bm25, ...r?.fileBm25 },
+      nonSource: { ...r?.nonSource, ...opts.placement?.nonSource },
+      peripheral: { ...r?.peripheral, ...opts.placement?.peripheral },
+      coChange: { ...r?.coChange, ...opts.placement?.coChange },
+      onWarning: opts.onWarning,
     });
-    return new CommitChain(localizer, vectors, modelRanker, opts, new UnitSourceReader(repo, codeIndex.commit), codeIndex, nonSource);
+    return new CommitChain(localizer, vectors, modelRanker, opts, new UnitSourceReader(repo, codeIndex.commit), codeIndex, placements);
   }
 
   /**
@@ -120,17 +127,16 @@ export class CommitChain {
    */
   async localize(issueText: string, opts: { top: number; signals?: IssueSignals; matchedTermsPerItem?: number; deadline?: Deadline }): Promise<ChainResult> {
     const result = await this.localizeSources(issueText, opts);
-    if (!this.nonSource) return result;
-    const files = this.nonSource.place(result.localization.files, this.localizer.queryOf(issueText), opts.top);
+    const files = this.placements.placeFiles(result.localization.files, this.localizer.queryOf(issueText), opts.top);
     return { ...result, localization: { ...result.localization, files } };
   }
 
-  /** {@link localize} over the source files only. */
+  /** {@link localize} before the file placements: the stages, peripheral items moved down before the rerank stage. */
   private async localizeSources(issueText: string, opts: { top: number; signals?: IssueSignals; matchedTermsPerItem?: number; deadline?: Deadline }): Promise<ChainResult> {
     const t0 = performance.now();
     const signal = (opts.deadline ?? this.opts.deadline)?.signal;
     const { reranker } = this.opts;
-    const depth = Math.max(opts.top, reranker?.options.top ?? 0);
+    const depth = Math.max(this.placements.depth(opts.top), reranker?.options.top ?? 0);
     const stages: StageName[] = ['lexical'];
     let queryTerms: number | undefined;
     let loc: Localization | undefined;
@@ -156,6 +162,7 @@ export class CommitChain {
       }
       loc ??= this.localizer.localize(query, lo);
     }
+    loc = this.placements.demote(loc, issueText);
     const retrieveMillis = performance.now() - t0;
     if (!reranker || loc.functions.length === 0) {
       return { localization: cut(loc, opts.top), stages, retrieveMillis, queryTerms };

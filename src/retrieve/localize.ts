@@ -8,6 +8,8 @@ import { DEFAULT_TITLE_WEIGHT, queryTermsOf } from './query.js';
 import { WholeFileScorer } from './whole-files.js';
 import { annotateItems, type ItemSource } from './annotate.js';
 import type { NonSourcePlacement } from './non-source.js';
+import type { PeripheralPlacement } from './peripheral.js';
+import type { CoChangePlacement } from './co-changed.js';
 
 /** Rankings at the three levels, best first. */
 export interface Localization {
@@ -57,10 +59,20 @@ export interface RankingOptions {
    * (`IndexSettings.files` = `all`; default `DEFAULT_NON_SOURCE_PLACEMENT`, src/retrieve/non-source.ts).
    */
   nonSource?: Partial<NonSourcePlacement>;
+  /**
+   * Where peripheral code (examples, benchmarks, scripts, docs folders; a minority language)
+   * may rank (default `DEFAULT_PERIPHERAL_PLACEMENT`, src/retrieve/peripheral.ts).
+   */
+  peripheral?: Partial<PeripheralPlacement>;
+  /**
+   * Where the first file's habitual partner in the history joins the file ranking (default
+   * `DEFAULT_CO_CHANGE_PLACEMENT`, src/retrieve/co-changed.ts).
+   */
+  coChange?: Partial<CoChangePlacement>;
 }
 
 /** The default ranking options (chosen by measurement on SWE-bench Lite: docs/results.md). */
-export const DEFAULT_RANKING: Required<Omit<RankingOptions, 'fileBm25' | 'nonSource'>> = {
+export const DEFAULT_RANKING: Required<Omit<RankingOptions, 'fileBm25' | 'nonSource' | 'peripheral' | 'coChange'>> = {
   bm25: { k1: 1.2, b: 0.75, delta: 0, weights: [3, 3, 1] },
   filePrior: 1.0,
   signals: {},

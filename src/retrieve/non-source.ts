@@ -1,6 +1,4 @@
 import type { CodeIndex } from '../index/code-index.js';
-import { coChangeRates } from '../history/co-change.js';
-import type { GitRepo } from '../repo/git.js';
 import { Bm25fScorer, type Bm25fParams, type QueryTerms } from './bm25f.js';
 import type { RankedItem } from './rollup.js';
 
@@ -80,40 +78,4 @@ export function placeNonSource(files: readonly RankedItem[], nonSource: readonly
   const at = Math.min(Math.max(0, rank - 1), files.length);
   const score = at < files.length ? files[at].score : files.length > 0 ? files[files.length - 1].score : 0;
   return [...files.slice(0, at), ...joining.map((n) => ({ ...n, score })), ...files.slice(at)].slice(0, limit);
-}
-
-/** Places the non-source files of one code index into file rankings (see {@link openNonSourcePlacer}). */
-export interface NonSourcePlacer {
-  readonly placement: NonSourcePlacement;
-  /** `files` (best first) with the joining non-source files of `query` placed, cut to `limit`. */
-  place(files: readonly RankedItem[], query: QueryTerms, limit: number): RankedItem[];
-}
-
-/**
- * The placer of a code index's non-source files at its commit: their ranker, and their co-change
- * rates read from the history before the commit (one `git log`, src/history/co-change.ts).
- * Undefined when the index has no non-source documents (`IndexSettings.files` = `source`).
- * @param bm25 the file level's BM25F+ parameters.
- * @param onWarning told when the history cannot be read; then no non-source file joins. Without
- *   it, that error is thrown.
- */
-export async function openNonSourcePlacer(
-  repo: GitRepo, codeIndex: CodeIndex,
-  opts: { bm25?: Partial<Bm25fParams>; placement?: Partial<NonSourcePlacement>; onWarning?: (message: string) => void } = {},
-): Promise<NonSourcePlacer | undefined> {
-  if (!codeIndex.nonSource) return undefined;
-  const ranker = new NonSourceRanker(codeIndex.nonSource, opts.bm25 ?? {});
-  const placement = { ...DEFAULT_NON_SOURCE_PLACEMENT, ...opts.placement };
-  let rates: ReadonlyMap<string, number>;
-  try {
-    rates = (await coChangeRates(repo, codeIndex.commit)).rates;
-  } catch (e) {
-    if (!opts.onWarning) throw e;
-    opts.onWarning(`non-source files left out of the ranking: ${(e as Error).message}`);
-    rates = new Map();
-  }
-  return {
-    placement,
-    place: (files, query, limit) => placeNonSource(files, ranker.rank(query, rates, placement), placement.rank, limit),
-  };
 }

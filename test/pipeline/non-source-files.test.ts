@@ -11,7 +11,7 @@ import { commitFiles, tempDir, cleanup } from '../repo/git-fixture.js';
 import { openLocalizer, IssuelocError, type LocalizerOptions } from '../../src/index.js';
 import { DEFAULT_INDEX_SETTINGS, settingsKey } from '../../src/index/code-index.js';
 import { GitRepo } from '../../src/repo/git.js';
-import { coChangeRates } from '../../src/history/co-change.js';
+import { readCoChange } from '../../src/history/co-change.js';
 import { placeNonSource } from '../../src/retrieve/non-source.js';
 
 let root: string, work: string;
@@ -92,13 +92,13 @@ test('co-change rates count the commits that change source code, up to the base 
   const repo = await GitRepo.open(work);
   try {
     const head = await repo.resolveCommit('HEAD');
-    const { rates, commits } = await coChangeRates(repo, head);
+    const { rates, commits } = await readCoChange(repo, head);
     assert.equal(commits, 11);
     assert.equal(rates.get('CHANGELOG.md'), 6 / 11);
     assert.equal(rates.get('Cargo.toml'), 1 / 11);
     assert.equal(rates.has('src/body.rs'), false, 'source files have no rate');
     const first = await repo.resolveCommit('HEAD~10');
-    assert.equal((await coChangeRates(repo, first)).rates.get('CHANGELOG.md'), 1, 'nothing after the base commit');
+    assert.equal((await readCoChange(repo, first)).rates.get('CHANGELOG.md'), 1, 'nothing after the base commit');
   } finally {
     await repo.close();
   }

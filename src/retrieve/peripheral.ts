@@ -1,0 +1,164 @@
+import type { CodeIndex } from '../index/code-index.js';
+import { languageOf, type Language } from '../corpus/languages.js';
+import type { Localization } from './localize.js';
+import type { RankedItem } from './rollup.js';
+
+/**
+ * Code that a fix seldom changes, though it is source code: the examples, benchmarks, scripts,
+ * docs, CI, fuzzing and task-runner folders of the ecosystems' conventions, and code in a
+ * language the repository holds little of (fmt's Python release scripts beside its C++, a Ruby
+ * Homebrew formula in a Rust project, a Python project's admin JavaScript). Such files stay in
+ * the index and keep their scores; they only may not rank above place `place` (1-based) of a
+ * ranking unless the issue names them (see {@link PeripheralRule}).
+ *
+ * Measured on the Multi-SWE-bench dev set (docs/multi-language.md): the folders alone, then with
+ * the language rule, each place chosen by folds of repositories.
+ */
+export interface PeripheralPlacement {
+  /** The first place a peripheral item may take (11: out of the top 10; 0 = the rule is off). */
+  place: number;
+  /** A language family holding less than this share (0 … 1) of the indexed source text is peripheral (0 = no language is). */
+  minShare: number;
+}
+
+/** The default (chosen by folds of Multi-SWE-bench repositories: docs/multi-language.md). */
+export const DEFAULT_PERIPHERAL_PLACEMENT: PeripheralPlacement = { place: 11, minShare: 0.1 };
+
+/**
+ * Folder names whose code is not the product, by the conventions that name them: Cargo's package
+ * layout (`examples/`, `benches/`), cargo-fuzz (`fuzz/`), the xtask pattern (`xtask/`), Go's
+ * `_examples` (ignored by the go tool), npm's and Python's `scripts/`, `benchmarks/` (asv,
+ * pytest-benchmark), `docs/`/`doc/` (Sphinx, rustdoc, godoc sites), `ci/`, `misc/`. Not `contrib/`:
+ * Django's and many libraries' `contrib` packages are their product (18 SWE-bench Lite fixes).
+ * A path is peripheral when its first or second folder has such a name (`examples/x.rs`,
+ * `crates/examples/…`, `sympy/benchmarks/…`), never deeper (`src/docs/` of a docs generator
+ * is its product).
+ */
+export const PERIPHERAL_DIRS: ReadonlySet<string> = new Set([
+  'examples', 'example', '_examples', 'benches', 'benchmarks', 'benchmark', 'bench',
+  'scripts', 'script', 'docs', 'doc', 'ci', 'fuzz', 'xtask', 'misc',
+]);
+
+/** Whether `path` lies in a folder of {@link PERIPHERAL_DIRS}, as its first or second folder. */
+export function inPeripheralFolder(path: string): boolean {
+  const parts = path.split('/');
+  for (let i = 0; i < Math.min(2, parts.length - 1); i++) if (PERIPHERAL_DIRS.has(parts[i])) return true;
+  return false;
+}
+
+/** Languages that one code base mixes as one (headers, typings, JVM languages): their shares add up. */
+const FAMILY: Partial<Record<Language, string>> = {
+  c: 'c', cpp: 'c', objc: 'c',
+  javascript: 'js', typescript: 'js', vue: 'js', svelte: 'js',
+  java: 'jvm', kotlin: 'jvm', scala: 'jvm', groovy: 'jvm',
+};
+
+function familyOf(path: string): string | undefined {
+  const language = languageOf(path);
+  return language === undefined ? undefined : FAMILY[language] ?? language;
+}
+
+/**
+ * The peripheral files of one code index (see {@link PeripheralPlacement}). A language family's
+ * share is its files' part of the tokens of every source file's whole-file document.
+ * Construct once per index.
+ */
+export class PeripheralRule {
+  private readonly minority: ReadonlySet<string>;
+  private readonly memo = new Map<string, boolean>();
+
+  constructor(codeIndex: CodeIndex, readonly placement: PeripheralPlacement) {
+    const tokens = new Map<string, number>();
+    let all = 0;
+    const { fieldLength, fieldNames } = codeIndex.fileIndex;
+    const F = fieldNames.length;
+    codeIndex.filePaths.forEach((path, d) => {
+      const family = familyOf(path);
+      if (family === undefined) return;
+      let n = 0;
+      for (let f = 0; f < F; f++) n += fieldLength[d * F + f];
+      tokens.set(family, (tokens.get(family) ?? 0) + n);
+      all += n;
+    });
+    this.minority = new Set([...tokens].filter(([, n]) => all > 0 && n / all < placement.minShare).map(([family]) => family));
+  }
+
+  /** The language families under the least share, sorted (for reports and tests). */
+  get minorityFamilies(): string[] {
+    return [...this.minority].sort();
+  }
+
+  /** Whether source file `path` is peripheral: in a conventional folder, or of a minority language. */
+  isPeripheral(path: string): boolean {
+    let p = this.memo.get(path);
+    if (p === undefined) {
+      const family = familyOf(path);
+      p = inPeripheralFolder(path) || (family !== undefined && this.minority.has(family));
+      this.memo.set(path, p);
+    }
+    return p;
+  }
+
+  /**
+   * The rankings with every peripheral item the issue does not name moved to place `place` or
+   * below, at each level (a module's or function's file is its id up to the first `:`). The other items keep their order and close up; the moved ones keep theirs among
+   * themselves and merge back by their former order from place `place` on. Scores are lowered
+   * where needed so that they still descend. Unchanged when the rule is off.
+   * @param issueText names a file when it holds its file name (`docopt.py`) or, for a stem of 4
+   *   characters or more, its stem as a word (`docopt`).
+   */
+  demote(loc: Localization, issueText: string): Localization {
+    if (this.placement.place <= 1) return loc;
+    const named = namedIn(issueText);
+    const moved = (path: string | undefined) => path !== undefined && this.isPeripheral(path) && !named(path);
+    return {
+      ...loc,
+      files: demoteItems(loc.files, (id) => moved(id), this.placement.place),
+      modules: demoteItems(loc.modules, (id) => moved(pathOfItem(id)), this.placement.place),
+      functions: demoteItems(loc.functions, (id) => moved(pathOfItem(id)), this.placement.place),
+    };
+  }
+}
+
+/** The path part of a module or function id (`path:Qualified.name`). */
+function pathOfItem(id: string): string {
+  const colon = id.indexOf(':');
+  return colon < 0 ? id : id.slice(0, colon);
+}
+
+/** Whether an issue text names a file: its file name anywhere, or its stem (4+ characters) as a word. */
+function namedIn(text: string): (path: string) => boolean {
+  let words: Set<string> | undefined;
+  return (path) => {
+    const base = path.slice(path.lastIndexOf('/') + 1);
+    if (text.includes(base)) return true;
+    const dot = base.lastIndexOf('.');
+    const stem = dot > 0 ? base.slice(0, dot) : base;
+    if (stem.length < 4) return false;
+    words ??= new Set(text.split(/[^A-Za-z0-9_]+/));
+    return words.has(stem);
+  };
+}
+
+/**
+ * `items` with those `moved` says kept out of places 1 … `place` − 1: the others keep their
+ * order and close up, and from place `place` on both merge back by their order in `items`.
+ * When too few others remain, the moved items follow them. Scores are clamped to descend.
+ */
+export function demoteItems(items: readonly RankedItem[], moved: (id: string) => boolean, place: number): RankedItem[] {
+  const flags = items.map((it) => moved(it.id));
+  if (!flags.some(Boolean)) return items.slice();
+  const out: RankedItem[] = [];
+  const taken = new Uint8Array(items.length);
+  // places 1 … place − 1: the next item that is not moved
+  for (let k = 0; k < items.length && out.length < place - 1; k++) {
+    if (flags[k]) continue;
+    out.push(items[k]);
+    taken[k] = 1;
+  }
+  for (let k = 0; k < items.length; k++) if (!taken[k]) out.push(items[k]);
+  for (let k = 1; k < out.length; k++) {
+    if (out[k].score > out[k - 1].score) out[k] = { ...out[k], score: out[k - 1].score };
+  }
+  return out;
+}
