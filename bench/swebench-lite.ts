@@ -4,13 +4,17 @@
  *   node dist/bench/swebench-lite.js [--mirrors DIR] [--repos a/b,c/d] [--limit N]
  *       [--cache-dir DIR] [--fresh] [--out per-issue.json] [--weights path=3,name=3,body=1]
  *       [--k1 X] [--b X] [--delta X] [--file-prior X] [--configs grid.json] [--json]
- *       [--embedder onnx:DIR|openai:URL#MODEL] [--fusion rrf|weighted|dense|lexical]
+ *       [--model default|none|FILE] [--embedder onnx:DIR|openai:URL#MODEL] [--fusion rrf|weighted|dense|lexical]
  *       [--rerank openai:URL#MODEL|gguf:FILE] [--rerank-top 100] [--rerank-window 10]
  *       [--rerank-stride 5] [--rerank-mode first-token|permutation]
  *
  * `--configs` takes a JSON file holding a list of {"name", ...ranking options} (see RankingOptions
  * in src/retrieve/localize.ts); every configuration is evaluated on the same loaded indexes and
  * printed as one row, so settings can be compared side by side in one run.
+ *
+ * The ranking is `openLocalizer`'s, as `issueloc localize` runs it: with no flags the library's
+ * default (the built-in model, then the placement rules); `--model none`, ranking options or
+ * `--configs` rank lexically (then the placement rules), `--embedder` fuses dense retrieval.
  *
  * Protocol (the data folder's README.md): corpus = functions of non-test Python files at base_commit
  * (`--languages python`, the default here; `--languages ''` indexes every language); gold
@@ -62,6 +66,7 @@ const { values: args } = parseArgs({
     languages: { type: 'string', default: 'python' },
     json: { type: 'boolean', default: false },
     embedder: { type: 'string' },
+    model: { type: 'string' },
     fusion: { type: 'string', default: 'rrf' },
     rerank: { type: 'string' },
     'rerank-top': { type: 'string' },
@@ -108,6 +113,7 @@ async function main() {
   const limit = args.limit ? Number(args.limit) : Infinity;
   const num = (v: string | undefined) => (v === undefined ? undefined : Number(v));
   const stages: Partial<LocalizerOptions> = {
+    model: args.model,
     embedder: args.embedder, fusion: args.embedder ? args.fusion as LocalizerOptions['fusion'] : undefined,
     reranker: args.rerank,
     rerank: args.rerank ? {

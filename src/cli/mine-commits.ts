@@ -86,7 +86,7 @@ export function registerMineCommits(dataset: Command): void {
       try {
         if (repo.isShallow) process.stderr.write(`issueloc: warning: ${o.repo} is a shallow clone: only the commits after its cut are mined (git fetch --unshallow for the whole history)\n`);
         const cacheDir = cacheDirFor(repo, o.cacheDir);
-        if (o.consistencyTop !== undefined) localizer = await openLocalizer({ repo: o.repo, cacheDir });
+        if (o.consistencyTop !== undefined) localizer = await openLocalizer({ repo: o.repo, cacheDir, model: 'none' }); // the lexical pipeline's own ranking
         const mined = mineCommits(repo, o.rev, {
           cacheDir, maxCommits: o.maxCommits, since: o.since, maxFiles: o.maxFiles, minWords: o.minWords,
           requireFunctions: o.requireFunctions === true,

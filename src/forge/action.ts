@@ -23,7 +23,7 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<n
   try {
     const level = core.getInput('level') || 'all';
     if (level !== 'all' && !(LEVELS as readonly string[]).includes(level)) throw new IssuelocError(`input 'level' takes file, module, function or all, got '${level}'`);
-    const model = core.getInput('model') || 'none';
+    const model = core.getInput('model') || 'default';
     if (model !== 'default' && model !== 'none') throw new IssuelocError(`input 'model' takes default or none, got '${model}'`);
     const token = core.getInput('token') || env.GITHUB_TOKEN;
     if (token) core.setSecret(token);

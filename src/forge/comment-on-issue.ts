@@ -38,7 +38,7 @@ export interface CommentOptions {
   levels: readonly Level[];
   /** Items per level, 1 … {@link MAX_COMMENT_TOP}. */
   top: number;
-  /** Learned model: `default`, a model file, or undefined / `none` for lexical ranking only. */
+  /** Learned model: `default` (also when undefined), a model file, or `none` for lexical ranking only. */
   model?: string;
   /** Issues with this label get no comment ('' = no opt-out label). */
   optOutLabel: string;
@@ -105,8 +105,7 @@ async function post(o: CommentOptions, github: GitHubClient, at: IssueRef, exist
 
 /** The rankings of the levels shown with the lines of their items, or undefined when none matched. */
 async function rank(o: CommentOptions, text: string) {
-  const model = o.model === undefined || o.model === 'none' ? undefined : o.model;
-  const localizer = await openLocalizer({ repo: o.repoPath, rev: o.rev, cacheDir: o.cacheDir, model, onWarning: o.onWarning });
+  const localizer = await openLocalizer({ repo: o.repoPath, rev: o.rev, cacheDir: o.cacheDir, model: o.model, onWarning: o.onWarning });
   try {
     const result = await localizer.localize(text, { top: o.top });
     const rankings: Partial<Record<Level, RankedItem[]>> = Object.fromEntries(o.levels.map((l) => [l, result[`${l}s`]]));

@@ -73,9 +73,12 @@ export interface LocalizerOptions {
   embedderEndpoint?: EndpointOptions;
   /**
    * Learned-model stage: `default` (the built-in model), a model file written by `issueloc train`,
-   * a loaded model, or `repo` / `repo@REV`: the built-in model adapted to this repository's own
+   * a loaded model, `repo` / `repo@REV`: the built-in model adapted to this repository's own
    * history before the base commit (`repo`) or before REV, an ancestor of every base commit asked
-   * (`issueloc adapt`; trained on first use and kept in the cache, src/ltr/adapted-models.ts).
+   * (`issueloc adapt`; trained on first use and kept in the cache, src/ltr/adapted-models.ts), or
+   * `none`: the lexical ranking alone. Default: `default`, unless `ranking` settings or an
+   * `embedder` set up the lexical or dense stage themselves (a model brings its own candidates'
+   * settings and cannot follow dense fusion): then `none` ({@link modelOf}).
    */
   model?: string | RankingModel;
   /** Rerank stage: `openai:<url>#<model>`, `gguf:<model file>`, `none`, or a {@link ChatModel}. */
@@ -187,7 +190,7 @@ export interface IssueLocalizer {
  * lexical → dense fusion → learned model → LLM rerank (src/pipeline/stages.ts).
  *
  * @example
- * const localizer = await openLocalizer({ repo: '.', model: 'default' });
+ * const localizer = await openLocalizer({ repo: '.' }); // the built-in model; model: 'none' for the lexical ranking
  * try {
  *   const { files, functions } = await localizer.localize('Crash in parse_date\nparse_date("") raises IndexError');
  *   console.log(files[0]?.id, functions[0]?.id);
@@ -205,8 +208,10 @@ export async function openLocalizer(options: LocalizerOptions): Promise<IssueLoc
   const rerankSettings = names.rerank ?? (['rerank', 'rerankerEndpoint'] as const).filter((k) => options[k] !== undefined);
   const wantsDense = options.embedder !== undefined && options.embedder !== 'none';
   const wantsRerank = options.reranker !== undefined && options.reranker !== 'none';
+  const rankingSettings = names.ranking ?? rankingOptionsSet(options.ranking);
+  options = { ...options, model: modelOf(options.model, rankingSettings.length > 0 || wantsDense) };
   const stages = checkChain({
-    rankingSettings: names.ranking ?? rankingOptionsSet(options.ranking),
+    rankingSettings,
     dense: wantsDense, model: options.model !== undefined, rerank: wantsRerank,
     denseSettings, rerankSettings, endpointSettings: names.endpoint ?? (options.deadlineMs !== undefined ? ['deadlineMs'] : []),
     stageNames: options.settingNames ? CLI_STAGE_NAMES : { dense: 'embedder', model: 'model', rerank: 'reranker' },
@@ -238,6 +243,16 @@ export async function openLocalizer(options: LocalizerOptions): Promise<IssueLoc
     throw e;
   }
   return new OpenedLocalizer(options, stages, repo, cacheDir, embedder, reranker, model);
+}
+
+/**
+ * The learned model a localizer runs (see {@link LocalizerOptions.model}): the one named, none
+ * for `none`, and when none is named the built-in model, unless the lexical or dense stage is
+ * set up by options (`lexicalOrDense`), which then stand alone.
+ */
+export function modelOf(model: string | RankingModel | undefined, lexicalOrDense: boolean): string | RankingModel | undefined {
+  if (model === 'none') return undefined;
+  return model ?? (lexicalOrDense ? undefined : 'default');
 }
 
 /**

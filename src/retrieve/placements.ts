@@ -52,7 +52,8 @@ export class Placements {
 
   /**
    * The file ranking with the non-source files that join placed (when the index has them), then
-   * the first source file's partner (when the history was read), cut to `limit`.
+   * the first source file's partner (when the history was read; a source file of the index, not
+   * a peripheral one while that rule is on), cut to `limit`.
    */
   placeFiles(files: readonly RankedItem[], query: QueryTerms, limit: number): RankedItem[] {
     let out = files.slice();
@@ -60,7 +61,10 @@ export class Placements {
       const { ranker, placement } = this.nonSource;
       out = placeNonSource(out, ranker.rank(query, this.coChange.rates, placement), placement.rank, Math.max(limit, out.length));
     }
-    if (this.coChange) out = placePartner(out, this.coChange, this.partner, (p) => this.indexed.has(p), Math.max(limit, out.length));
+    // a peripheral partner would be kept out of the top places anyway: passed over while that rule is on
+    const peripheral = this.peripheral.placement.place > 1;
+    const partner = (p: string) => this.indexed.has(p) && !(peripheral && this.peripheral.isPeripheral(p));
+    if (this.coChange) out = placePartner(out, this.coChange, this.partner, partner, Math.max(limit, out.length));
     return out.slice(0, limit);
   }
 

@@ -86,7 +86,7 @@ export const DEFAULT_LIMITS: ServiceLimits = {
   maxTop: 1000,
 };
 
-export const DEFAULT_RANK_SETTINGS: RankSettings = { level: 'all', top: 10, model: 'none' };
+export const DEFAULT_RANK_SETTINGS: RankSettings = { level: 'all', top: 10, model: 'default' };
 
 /** Names looked for in the working folder when no `--config` is given, in this order. */
 export const CONFIG_FILE_NAMES = ['issueloc.config.json', 'issueloc.config.yaml', 'issueloc.config.yml'] as const;

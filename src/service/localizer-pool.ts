@@ -313,7 +313,7 @@ export class LocalizerPool {
       this.counters.builds++;
       const localizer = await this.open({
         repo: repository.path, rev: commit, cacheDir: this.config.cacheDir, maxIssueBytes: this.config.limits.maxIssueBytes,
-        ...(model === 'none' ? {} : { model: model === 'default' ? 'default' : this.config.models.get(model)! }),
+        model: model === 'none' || model === 'default' ? model : this.config.models.get(model)!,
         onWarning: (m) => this.warn(`${repository.name}: ${m}`),
       });
       try {

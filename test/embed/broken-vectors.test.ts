@@ -76,7 +76,7 @@ const KINDS: { kind: string; fault: EmbeddingFault; says: RegExp }[] = [
 ];
 
 test('CLI: each kind of broken vector gives exit 0, one warning naming the endpoint and the fault, the lexical ranking, nothing cached; a good server then embeds again', async () => {
-  const lexical = rankings((await localize([])).stdout); // also builds the index once for the runs below
+  const lexical = rankings((await localize(['--model', 'none'])).stdout); // also builds the index once for the runs below
   for (const k of KINDS) fake.embeddingFault.set(`m-${k.kind}`, k.fault);
   const broken = await Promise.all(KINDS.map((k) => localize(['--embedder', `openai:${fake.url}#m-${k.kind}`])));
   broken.forEach(({ stdout, stderr }, i) => {
@@ -101,7 +101,7 @@ test('CLI: each kind of broken vector gives exit 0, one warning naming the endpo
 });
 
 test('CLI: a broken issue vector (functions cached) leaves the lexical ranking for that issue, with a warning', async () => {
-  const lexical = rankings((await localize([])).stdout);
+  const lexical = rankings((await localize(['--model', 'none'])).stdout);
   await localize(['--embedder', `openai:${fake.url}#q-check`]); // caches the functions' vectors
   for (const [fault, says] of [
     [(v: number[]) => v.map(() => 0), /vector 1 of 1 is all zeros/],

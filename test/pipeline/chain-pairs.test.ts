@@ -51,6 +51,7 @@ async function localize(extra: string[]): Promise<Run> {
 const dense = () => ['--embedder', `openai:${fake.url}#hash-16`];
 const rerank = () => ['--rerank', `openai:${fake.url}#ranker`, '--rerank-top', '10'];
 const model = ['--model', 'default'];
+const none = ['--model', 'none'];
 
 function stagesOf(r: Run): string[] {
   assert.ok(r.ok, r.ok ? '' : `exit ${r.code}: ${r.stderr}`);
@@ -58,23 +59,28 @@ function stagesOf(r: Run): string[] {
 }
 
 test('each stage alone and every pair that is a chain runs as that chain, in order', async () => {
-  const [lexical, d, m, r, dr, mr, dmr] = await Promise.all([
-    localize([]), localize(dense()), localize(model), localize(rerank()),
+  const [plain, lexical, d, m, r, lr, dr, mr, dmr, k1] = await Promise.all([
+    localize([]), localize(none), localize(dense()), localize(model), localize(rerank()), localize([...none, ...rerank()]),
     localize([...dense(), ...rerank()]), localize([...model, ...rerank()]), localize([...dense(), ...model, ...rerank()]),
+    localize(['--k1', '1.5']),
   ]);
+  // with no stage named, the built-in model; ranking options or an embedder set up a chain without it
+  assert.deepEqual(stagesOf(plain), ['lexical', 'model']);
   assert.deepEqual(stagesOf(lexical), ['lexical']);
+  assert.deepEqual(stagesOf(k1), ['lexical']);
   assert.deepEqual(stagesOf(d), ['lexical', 'dense']);
   assert.deepEqual(stagesOf(m), ['lexical', 'model']);
-  assert.deepEqual(stagesOf(r), ['lexical', 'rerank']);
+  assert.deepEqual(stagesOf(r), ['lexical', 'model', 'rerank']);
+  assert.deepEqual(stagesOf(lr), ['lexical', 'rerank']);
   assert.deepEqual(stagesOf(dr), ['lexical', 'dense', 'rerank']);
   assert.deepEqual(stagesOf(mr), ['lexical', 'model', 'rerank']);
   // the reranker reorders what the model ranked: its top 10 in the fake model's order (lower number first)
-  if (!mr.ok || !m.ok || !r.ok) return;
+  if (!mr.ok || !m.ok || !lr.ok) return;
   assert.ok(llmCalls(mr.out) > 0, 'the LLM was called after the model');
   const top10 = m.out.functions.slice(0, 10).map((f) => f.id).sort();
   assert.deepEqual(mr.out.functions.slice(0, 10).map((f) => f.id), top10, 'the model\'s top 10, reordered by the reranker');
   assert.notDeepEqual(mr.out.functions.map((f) => f.id), m.out.functions.map((f) => f.id));
-  assert.equal(llmCalls(r.out), 1);
+  assert.equal(llmCalls(lr.out), 1);
   // a learned model cannot follow dense fusion: refused, whatever comes after
   assert.equal(dmr.ok, false);
 });

@@ -93,7 +93,7 @@ test('concurrent calls give what one call after the other gives', async () => {
 });
 
 test('a custom embedder that throws or hangs leaves the lexical ranking, with a warning', async () => {
-  const lexical = await open();
+  const lexical = await open({ model: 'none' });
   const expected = (await lexical.localize(ISSUE, { top: 3 })).functions;
   await lexical.close();
   const throwing: Embedder = { id: 'boom', batchSize: 8, embed: () => Promise.reject(new Error('boom from my embedder')) };
@@ -113,16 +113,16 @@ test('a custom embedder that throws or hangs leaves the lexical ranking, with a 
 });
 
 test('a reranker whose every window fails leaves the previous stage\'s ranking and scores; rerank is not a stage that ran', async () => {
-  const lexical = await open();
-  const expected = (await lexical.localize(ISSUE, { top: 3 })).functions;
-  await lexical.close();
+  const previous = await open(); // the built-in model's ranking
+  const expected = (await previous.localize(ISSUE, { top: 3 })).functions;
+  await previous.close();
   const failing: ChatModel = { id: 'down', complete: () => Promise.reject(new Error('connection refused')) };
   const warnings: string[] = [];
   const localizer = await open({ reranker: failing, rerank: { top: 3, window: 2, stride: 1 }, onWarning: (m: string) => warnings.push(m) });
   try {
     const r = await localizer.localize(ISSUE, { top: 3 });
-    assert.deepEqual(r.stages, ['lexical']);
-    assert.deepEqual(r.functions, expected, 'scores are the retriever\'s, not 1/rank');
+    assert.deepEqual(r.stages, ['lexical', 'model']);
+    assert.deepEqual(r.functions, expected, 'scores are the model\'s, not 1/rank');
     assert.equal(r.rerank?.fallbackWindows, r.rerank?.windows);
     assert.match(warnings.join('\n'), /chat model down failed: connection refused/);
   } finally {

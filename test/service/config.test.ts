@@ -24,7 +24,7 @@ test('a JSON config: repositories with defaults, models, limits, relative paths 
     limits: { memoryBudget: '512M', concurrency: 4, timeoutSeconds: 5 },
   }), 'issueloc.config.json', '/etc/issueloc', 'json');
   assert.deepEqual(c.repositories.get('sympy'), { name: 'sympy', path: '/etc/issueloc/mirrors/sympy.git', rev: 'master', defaults: { level: 'function', top: 5, model: 'mine' } });
-  assert.deepEqual(c.repositories.get('flask'), { name: 'flask', path: '/srv/flask', rev: 'HEAD', defaults: { level: 'all', top: 10, model: 'none' } });
+  assert.deepEqual(c.repositories.get('flask'), { name: 'flask', path: '/srv/flask', rev: 'HEAD', defaults: { level: 'all', top: 10, model: 'default' } });
   assert.equal(c.models.get('mine'), '/etc/issueloc/models/m.json');
   assert.equal(c.cacheDir, '/etc/issueloc/cache');
   assert.deepEqual(c.limits, { ...DEFAULT_LIMITS, memoryBudgetBytes: 512 << 20, concurrency: 4, timeoutMs: 5000 });

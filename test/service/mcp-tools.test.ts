@@ -21,7 +21,7 @@ const config: ServiceConfig = {
 function fakeSource(behave: (r: LocalizeRequest) => Promise<string>): McpSource & { requests: LocalizeRequest[] } {
   const requests: LocalizeRequest[] = [];
   const repos: RepoListing[] = [
-    { name: 'a', rev: 'HEAD', commit: 'f'.repeat(40), defaults: config.repositories.get('a')!.defaults, warm: [{ commit: 'f'.repeat(40), model: 'none', bytes: 1 }] },
+    { name: 'a', rev: 'HEAD', commit: 'f'.repeat(40), defaults: config.repositories.get('a')!.defaults, warm: [{ commit: 'f'.repeat(40), model: 'default', bytes: 1 }] },
     { name: 'b', rev: 'main', defaults: config.repositories.get('b')!.defaults, warm: [] },
   ];
   return {
@@ -66,7 +66,7 @@ test('a call past the timeout, a bug in the backend, several repositories: tool 
 
     const repos = await client.callTool({ name: 'list_repositories', arguments: {} }) as CallToolResult;
     assert.equal(repos.isError, undefined);
-    assert.equal(text(repos), 'a: HEAD = ffffffffffff; level all, top 10, model none; warm\nb: main (not resolved yet); level all, top 100, model none\nmodels: none, default');
+    assert.equal(text(repos), 'a: HEAD = ffffffffffff; level all, top 10, model default; warm\nb: main (not resolved yet); level all, top 100, model default\nmodels: none, default');
   } finally {
     await client.close();
     await tools.close();

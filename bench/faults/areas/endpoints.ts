@@ -2,8 +2,10 @@
  * Misbehaving endpoints (issues 4, 13): the embedder and the reranker against a refused port and
  * a fake OpenAI-compatible server on 127.0.0.1 that never answers, trickles, fails with 500,
  * answers 150 MB, answers garbage, or (embeddings) answers broken vectors. Each run must exit 0
- * with a warning and the lexical order within the endpoint bound, and a broken answer must not be
- * cached: the next run against a good server gives what a fresh cache gives.
+ * with a warning and the order of the stage before within the endpoint bound — the lexical order
+ * for the embedder (with `--embedder` the default has no model), the built-in model's for the
+ * reranker —, and a broken answer must not be cached: the next run against a good server gives
+ * what a fresh cache gives.
  */
 import { cpSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -31,7 +33,9 @@ function bytesUnder(dir: string): number {
 
 async function faultProbe(ctx: ProbeContext, role: Role, fault: Fault, deadlineS: number | undefined): Promise<void> {
   const server = await endpoints(ctx.shared);
-  const { repo, ranking: lexical, cacheDir: lexicalCache } = await shopReference(ctx);
+  const { repo, ranking: clean, cacheDir: lexicalCache } = await shopReference(ctx);
+  // the stage before: lexical retrieval for the embedder, the built-in model for the reranker
+  const before = role === 'embedder' ? (await reference(ctx, 'shop-lexical', (c) => localizeArgs(repo, c, SHOP_ISSUE, ['--model', 'none']))).ranking : clean;
   const goodArgs = (c: string) => localizeArgs(repo, c, SHOP_ISSUE, optionsOf(role, server.url));
   const good = await reference(ctx, `shop-${role}`, goodArgs);
   const url = fault === 'refused' ? await FaultyEndpoints.refusedUrl() : server.url;
@@ -47,7 +51,7 @@ async function faultProbe(ctx: ProbeContext, role: Role, fault: Fault, deadlineS
     server.embed = 'good';
     server.chat = 'good';
     server.dropConnections();
-    const f = expectRanking(r, lexical, { scores: false, warning: true });
+    const f = expectRanking(r, before, { scores: false, warning: true });
     if (f) return f;
     if (fault === 'huge' && role === 'reranker') {
       const held = bytesUnder(join(cache, 'llm'));
@@ -72,13 +76,13 @@ function probes(role: Role, faults: readonly Fault[]): Probe[] {
     const hangs = fault === 'never-answers' || fault === 'slow';
     out.push({
       area: 'endpoints', name: `${role}-${fault}`, quick: QUICK[role].includes(fault) && !hangs,
-      expect: `${role} endpoint ${fault}: exit 0, a warning, the lexical order, within ${ENDPOINT_BOUND_S} s${fault === 'refused' || hangs || fault === 'http-500' ? '' : '; nothing of it cached'}`,
+      expect: `${role} endpoint ${fault}: exit 0, a warning, the ${role === 'embedder' ? 'lexical' : 'model\'s'} order, within ${ENDPOINT_BOUND_S} s${fault === 'refused' || hangs || fault === 'http-500' ? '' : '; nothing of it cached'}`,
       run: (ctx) => faultProbe(ctx, role, fault, undefined),
     });
     if (hangs) {
       out.push({
         area: 'endpoints', name: `${role}-${fault}-deadline`, quick: QUICK[role].includes(fault),
-        expect: `${role} endpoint ${fault} with \`${DEADLINE_OPTION} ${QUICK_DEADLINE_S}\`: exit 0, a warning, the lexical order within ${QUICK_DEADLINE_S} s`,
+        expect: `${role} endpoint ${fault} with \`${DEADLINE_OPTION} ${QUICK_DEADLINE_S}\`: exit 0, a warning, the ${role === 'embedder' ? 'lexical' : 'model\'s'} order within ${QUICK_DEADLINE_S} s`,
         run: (ctx) => faultProbe(ctx, role, fault, QUICK_DEADLINE_S),
       });
     }
