@@ -186,7 +186,7 @@ async function main() {
           loc = localizer.localize(localizer.queryOf(ctx.issue.text), { top: depth, matchedTermsPerItem: 0, signals: ctx.signals });
         }
         const query = queryTermsOf(ctx.issue.text, { stem: ctx.codeIndex.settings.stem, titleWeight: FULL.titleWeight });
-        const ranked = listsOf(placements.finish(placements.demote(loc, ctx.issue.text), query, 100));
+        const ranked = listsOf(placements.finish(await placements.demote(loc, ctx.issue.text), query, 100));
         values.push(issueValues(ranked, ctx.issue.gold, columns));
         if (outLists > 0) lists.push(cutLists(ranked, outLists));
       }

@@ -220,12 +220,12 @@ async function main() {
         if (system.kind === 'bm25') ranked = await bm25!.ranker.rank(ctx.commit, inst.problem_statement);
         else if (ranker instanceof ModelRanker) {
           const loc = ranker.localize({ signals: ctx.signals, text: inst.problem_statement }, history ? ctx.history() : {}, { top: placer!.depth(top), matchedTermsPerItem: 0 });
-          ranked = placer!.finish(placer!.demote(loc, inst.problem_statement), ranker.extractor.localizer.queryOf(inst.problem_statement), top).files.map((f) => f.id);
+          ranked = placer!.finish(await placer!.demote(loc, inst.problem_statement), ranker.extractor.localizer.queryOf(inst.problem_statement), top).files.map((f) => f.id);
         } else {
           const localizer = ranker as Localizer;
           const query = localizer.queryOf(inst.problem_statement);
           const loc = localizer.localize(query, { top: placer!.depth(top), matchedTermsPerItem: 0, signals: ctx.signals });
-          ranked = placer!.finish(placer!.demote(loc, inst.problem_statement), query, top).files.map((f) => f.id);
+          ranked = placer!.finish(await placer!.demote(loc, inst.problem_statement), query, top).files.map((f) => f.id);
         }
         ranked = ranked.slice(0, top);
         const ranks = goldRanks(ranked, gold);

@@ -162,7 +162,7 @@ export class CommitChain {
       }
       loc ??= this.localizer.localize(query, lo);
     }
-    loc = this.placements.demote(loc, issueText);
+    loc = await this.placements.demote(loc, issueText);
     const retrieveMillis = performance.now() - t0;
     if (!reranker || loc.functions.length === 0) {
       return { localization: cut(loc, opts.top), stages, retrieveMillis, queryTerms };

@@ -1,15 +1,19 @@
 import type { CodeIndex } from '../index/code-index.js';
+import { decodeSource, isBinary } from '../corpus/decode.js';
+import { isGeneratedSource } from '../corpus/generated.js';
 import { languageOf, type Language } from '../corpus/languages.js';
+import type { GitRepo } from '../repo/git.js';
 import type { Localization } from './localize.js';
 import type { RankedItem } from './rollup.js';
 
 /**
  * Code that a fix seldom changes, though it is source code: the examples, benchmarks, scripts,
- * docs, CI, fuzzing and task-runner folders of the ecosystems' conventions, and code in a
- * language the repository holds little of (fmt's Python release scripts beside its C++, a Ruby
- * Homebrew formula in a Rust project, a Python project's admin JavaScript). Such files stay in
- * the index and keep their scores; they only may not rank above place `place` (1-based) of a
- * ranking unless the issue names them (see {@link PeripheralRule}).
+ * docs, CI, fuzzing and task-runner folders of the ecosystems' conventions, code in a language
+ * the repository holds little of (fmt's Python release scripts beside its C++, a Ruby Homebrew
+ * formula in a Rust project, a Python project's admin JavaScript), and generated code that says
+ * so in its first lines (a Bison parser, an amalgamation, Go's `Code generated … DO NOT EDIT`:
+ * src/corpus/generated.ts). Such files stay in the index and keep their scores; they only may not
+ * rank above place `place` (1-based) of a ranking unless the issue names them (see {@link PeripheralRule}).
  *
  * Measured on the Multi-SWE-bench dev set (docs/multi-language.md): the folders alone, then with
  * the language rule, each place chosen by folds of repositories.
@@ -60,14 +64,22 @@ function familyOf(path: string): string | undefined {
 
 /**
  * The peripheral files of one code index (see {@link PeripheralPlacement}). A language family's
- * share is its files' part of the tokens of every source file's whole-file document.
- * Construct once per index.
+ * share is its files' part of the tokens of every source file's whole-file document. Whether a
+ * file is generated is read from its head at the index's commit when it first shows in a
+ * ranking (one `git cat-file` pass per demotion for the files not read before), when a
+ * repository is given. Construct once per index.
  */
 export class PeripheralRule {
   private readonly minority: ReadonlySet<string>;
   private readonly memo = new Map<string, boolean>();
+  /** Source path → whether its head says it was generated (files read so far). */
+  private readonly generated = new Map<string, boolean>();
+  private blobs: Map<string, string> | undefined;
+  private readonly sources: ReadonlySet<string>;
 
-  constructor(codeIndex: CodeIndex, readonly placement: PeripheralPlacement) {
+  /** @param repo the repository of the index, to read generated files' heads (none: no file counts as generated). */
+  constructor(private readonly codeIndex: CodeIndex, readonly placement: PeripheralPlacement, private readonly repo?: GitRepo) {
+    this.sources = new Set(codeIndex.filePaths);
     const tokens = new Map<string, number>();
     let all = 0;
     const { fieldLength, fieldNames } = codeIndex.fileIndex;
@@ -88,7 +100,10 @@ export class PeripheralRule {
     return [...this.minority].sort();
   }
 
-  /** Whether source file `path` is peripheral: in a conventional folder, or of a minority language. */
+  /**
+   * Whether source file `path` is peripheral: in a conventional folder, of a minority language, or
+   * generated (as far as read: see {@link readHeads}).
+   */
   isPeripheral(path: string): boolean {
     let p = this.memo.get(path);
     if (p === undefined) {
@@ -96,7 +111,26 @@ export class PeripheralRule {
       p = inPeripheralFolder(path) || (family !== undefined && this.minority.has(family));
       this.memo.set(path, p);
     }
-    return p;
+    return p || this.generated.get(path) === true;
+  }
+
+  /** Reads the heads of the source files among `paths` not read yet, and notes which are generated. */
+  async readHeads(paths: Iterable<string>): Promise<void> {
+    if (!this.repo) return;
+    const wanted = [...new Set(paths)].filter((p) => this.sources.has(p) && !this.generated.has(p));
+    if (wanted.length === 0) return;
+    this.blobs ??= new Map((await this.repo.listFiles(this.codeIndex.commit)).entries.map((e) => [e.path, e.blob]));
+    const byBlob = new Map<string, string[]>();
+    for (const p of wanted) {
+      const blob = this.blobs.get(p);
+      this.generated.set(p, false);
+      if (blob !== undefined) byBlob.set(blob, [...(byBlob.get(blob) ?? []), p]);
+    }
+    for await (const [blob, buf] of this.repo.readBlobs([...byBlob.keys()])) {
+      if (buf === null || isBinary(buf)) continue;
+      const head = decodeSource(buf.subarray(0, 16384));
+      if (isGeneratedSource(head)) for (const p of byBlob.get(blob) ?? []) this.generated.set(p, true);
+    }
   }
 
   /**
@@ -107,8 +141,9 @@ export class PeripheralRule {
    * @param issueText names a file when it holds its file name (`docopt.py`) or, for a stem of 4
    *   characters or more, its stem as a word (`docopt`).
    */
-  demote(loc: Localization, issueText: string): Localization {
+  async demote(loc: Localization, issueText: string): Promise<Localization> {
     if (this.placement.place <= 1) return loc;
+    await this.readHeads([...loc.files.map((f) => f.id), ...loc.modules.map((m) => pathOfItem(m.id)), ...loc.functions.map((f) => pathOfItem(f.id))]);
     const named = namedIn(issueText);
     const moved = (path: string | undefined) => path !== undefined && this.isPeripheral(path) && !named(path);
     return {

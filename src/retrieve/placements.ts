@@ -1,7 +1,7 @@
 /**
  * The rules that place items by what a ranking's scores cannot see, applied after every stage
- * (lexical, dense, learned model) and before a listwise rerank: peripheral code kept out of the
- * top places (src/retrieve/peripheral.ts), then in the file ranking the non-source files
+ * (lexical, dense, learned model) and before a listwise rerank: peripheral and generated code kept
+ * out of the top places (src/retrieve/peripheral.ts), then in the file ranking the non-source files
  * (src/retrieve/non-source.ts) and the first file's habitual partner (src/retrieve/co-changed.ts),
  * both read off the history before the base commit (src/history/co-change.ts). Each rule is
  * rank-based, so it applies to any stage's scores alike.
@@ -46,7 +46,7 @@ export class Placements {
   }
 
   /** The rankings with the peripheral items the issue does not name moved down (every level; {@link PeripheralRule.demote}). */
-  demote(loc: Localization, issueText: string): Localization {
+  demote(loc: Localization, issueText: string): Promise<Localization> {
     return this.peripheral.demote(loc, issueText);
   }
 
@@ -86,7 +86,7 @@ export async function openPlacements(
   repo: GitRepo, codeIndex: CodeIndex,
   opts: PlacementOptions & { bm25?: Partial<Bm25fParams>; onWarning?: (message: string) => void } = {},
 ): Promise<Placements> {
-  const peripheral = new PeripheralRule(codeIndex, { ...DEFAULT_PERIPHERAL_PLACEMENT, ...opts.peripheral });
+  const peripheral = new PeripheralRule(codeIndex, { ...DEFAULT_PERIPHERAL_PLACEMENT, ...opts.peripheral }, repo);
   const partner = { ...DEFAULT_CO_CHANGE_PLACEMENT, ...opts.coChange };
   const nonSourcePlacement = { ...DEFAULT_NON_SOURCE_PLACEMENT, ...opts.nonSource };
   const nonSource = codeIndex.nonSource ? { ranker: new NonSourceRanker(codeIndex.nonSource, opts.bm25 ?? {}), placement: nonSourcePlacement } : undefined;
