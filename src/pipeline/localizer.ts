@@ -54,7 +54,11 @@ export interface LocalizerOptions {
   maxCacheBytes?: number;
   /** What is indexed (languages, tests, stemming, size caps); defaults DEFAULT_INDEX_SETTINGS. */
   index?: Partial<IndexSettings>;
-  /** Lexical stage: BM25F+ parameters, file prior, signal and title weights (defaults DEFAULT_RANKING). Refused with `model`. */
+  /**
+   * Lexical stage: BM25F+ parameters, file prior, signal and title weights (defaults
+   * DEFAULT_RANKING), refused with `model`; and the placement rules after every stage
+   * (`nonSource`, `peripheral`, `coChange`: src/retrieve/placements.ts), taken with any stage.
+   */
   ranking?: RankingOptions;
   /**
    * Dense stage: a bi-encoder, `onnx:<model folder>`, `openai:<url>#<model>`, `none`, or an
@@ -390,6 +394,7 @@ class OpenedLocalizer implements IssueLocalizer {
     }
     at.chain = await CommitChain.open(this.repo, at.codeIndex, {
       ranking: model ? model.candidates.ranking : o.ranking,
+      placement: { nonSource: o.ranking?.nonSource, peripheral: o.ranking?.peripheral, coChange: o.ranking?.coChange },
       embedder: this.embedder, fusion: o.fusion !== undefined ? { method: o.fusion } : {},
       model, history, reranker: this.reranker, cacheDir: this.cacheDir,
       onProgress: o.onProgress && ((done, total) => o.onProgress!('embed', done, total)),

@@ -40,11 +40,17 @@ export interface ChainRequest {
 /** The stage names of the CLI's messages. */
 export const CLI_STAGE_NAMES = { dense: '--embedder', model: '--model', rerank: '--rerank' } as const;
 
-/** The ranking options that are set (an empty `bm25` object sets nothing). */
+/**
+ * The placement rules' settings among the ranking options: they apply after any stage, so they
+ * are no lexical setting a model would refuse (src/retrieve/placements.ts).
+ */
+export const PLACEMENT_KEYS = ['nonSource', 'peripheral', 'coChange'] as const;
+
+/** The lexical ranking options that are set (an empty `bm25` object sets nothing; placement settings are not counted). */
 export function rankingOptionsSet(r: RankingOptions | undefined): string[] {
   if (!r) return [];
   return Object.entries(r).filter(([k, v]) => {
-    if (v === undefined) return false;
+    if (v === undefined || (PLACEMENT_KEYS as readonly string[]).includes(k)) return false;
     if (k === 'bm25' || k === 'fileBm25') return Object.values(v as object).some((x) => x !== undefined);
     return true;
   }).map(([k]) => k);

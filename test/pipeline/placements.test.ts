@@ -124,6 +124,17 @@ test('co-change partners count the ancestors of the base commit alone; too littl
   }
 });
 
+test('placement settings go with the built-in model (they are no lexical setting): the default stays the model', async () => {
+  const loc = await open({ ranking: OFF });
+  try {
+    const r = await loc.localize(ISSUE);
+    assert.deepEqual(r.stages, ['lexical', 'model']);
+    assert.ok(!r.files.some((f) => f.signals?.includes('coChange')));
+  } finally {
+    await loc.close();
+  }
+});
+
 test('bad placement settings are refused with one line naming the setting', async () => {
   await assert.rejects(open({ ranking: { peripheral: { place: -1 } } }), (e: Error) => e instanceof IssuelocError && /^ranking\.peripheral\.place /.test(e.message));
   await assert.rejects(open({ ranking: { coChange: { minConfidence: 2 } } }), (e: Error) => e instanceof IssuelocError && /^ranking\.coChange\.minConfidence /.test(e.message));
