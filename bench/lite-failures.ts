@@ -6,7 +6,10 @@
  * cause in that order as its primary cause.
  *
  *   node dist/bench/lite-failures.js [--data FILE] [--model model.json] [--mirrors DIR]
- *       [--cache-dir DIR] [--features-cache DIR] [--out misses.json] [--before misses.json]
+ *       [--cache-dir DIR] [--features-cache DIR] [--placements] [--out misses.json] [--before misses.json]
+ *
+ * `--placements` ranks as issueloc's default does: the model, then the placement rules
+ * (src/retrieve/placements.ts).
  *
  * Causes, in order of precedence:
  * - `not in the corpus`: a gold file is a test, documentation or non-Python file (the corpus
@@ -35,12 +38,16 @@ import { FeatureExtractor } from '../src/ltr/features.js';
 import { RankingModel, rankLevels } from '../src/ltr/model.js';
 import { trainingQueryOf } from '../src/ltr/training-query.js';
 import { isTestPath } from '../src/corpus/languages.js';
+import { openPlacements } from '../src/retrieve/placements.js';
+import { queryTermsOf } from '../src/retrieve/query.js';
+import { listsOf, localizationOf } from './lib/metrics-table.js';
 import { MIRRORS_DIR, dataFile } from './lib/data.js';
 
 const { values: args } = parseArgs({
   options: {
     data: { type: 'string', default: dataFile('swebench-lite/swebench_lite.jsonl') },
     model: { type: 'string', default: 'src/ltr/default-model.json' },
+    placements: { type: 'boolean', default: false },
     mirrors: { type: 'string', default: MIRRORS_DIR },
     'cache-dir': { type: 'string', default: '/tmp/issueloc-bench-cache' },
     'features-cache': { type: 'string', default: '/tmp/issueloc-ltr-features' },
@@ -89,11 +96,17 @@ async function main() {
   const cache = new FeatureCache(args['features-cache']!, { candidates: model.candidates, ...settings });
   const misses: Miss[] = [];
   let evaluated = 0;
-  await forEachIssue(dataset.issues, { repoRoot: args.mirrors!, cacheRoot: args['cache-dir']!, indexSettings: dataset.indexSettings, history: true }, (ctx) => {
+  await forEachIssue(dataset.issues, { repoRoot: args.mirrors!, cacheRoot: args['cache-dir']!, indexSettings: dataset.indexSettings, history: true }, async (ctx) => {
     evaluated++;
     let q = cache.get(ctx.issue);
     if (!q) { q = trainingQueryOf(ctx, new FeatureExtractor(ctx.codeIndex, model.candidates)); cache.set(ctx.issue, q); }
-    const ranked = rankLevels(q, model);
+    let ranked = rankLevels(q, model);
+    if (args.placements) {
+      // issueloc's default: the model's ranking, then the placement rules (src/retrieve/placements.ts)
+      const placements = await openPlacements(ctx.repo, ctx.codeIndex, { bm25: model.candidates.ranking.bm25 });
+      const loc = await placements.demote(localizationOf(ranked, placements.depth(100)), ctx.issue.text);
+      ranked = listsOf(placements.finish(loc, queryTermsOf(ctx.issue.text, { stem: ctx.codeIndex.settings.stem, titleWeight: model.candidates.ranking.titleWeight }), 100));
+    }
     const { gold, text } = ctx.issue;
     const patch = patches.get(ctx.issue.id) ?? '';
     const candidates = new Set(q.ids);

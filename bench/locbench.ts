@@ -37,7 +37,7 @@ import { FeatureExtractor } from '../src/ltr/features.js';
 import { RankingModel, rankLevels } from '../src/ltr/model.js';
 import { trainingQueryOf } from '../src/ltr/training-query.js';
 import { DEFAULT_CANDIDATES, similarIssuesByRepo } from '../src/ltr/train.js';
-import { COLUMNS, columnKeys, columnMeans, issueValues, listsOf, markdownTable, type RankedLists } from './lib/metrics-table.js';
+import { COLUMNS, columnKeys, columnMeans, issueValues, listsOf, localizationOf, markdownTable, type RankedLists } from './lib/metrics-table.js';
 import { median } from './lib/stats.js';
 import { progressBar } from '../src/util/progress-bar.js';
 import type { SignalWeights } from '../src/retrieve/signals.js';
@@ -87,12 +87,6 @@ const LEXICAL: (RankingOptions & { name: string })[] = [
 ];
 
 interface IssueResult { id: string; repo: string; values: Record<string, number>[]; gold?: Record<string, readonly string[]>; lists?: Record<string, string[]>[] }
-
-/** Ranked ids as a localization (scores descending by rank), cut to `n` per level: for the placement rules, which read order only. */
-function localizationOf(lists: RankedLists, n: number): Localization {
-  const items = (ids: readonly string[]) => ids.slice(0, n).map((id, i) => ({ id, score: -i }));
-  return { files: items(lists.file), modules: items(lists.module), functions: items(lists.function), matchedQueryTerms: 1 };
-}
 
 /** Each level's list cut to its first `n` items (`--out-lists`). */
 function cutLists(lists: Record<string, readonly string[]>, n: number): Record<string, string[]> {

@@ -27,6 +27,12 @@ export function listsOf(loc: Localization): RankedLists {
   return { file: loc.files.map((x) => x.id), module: loc.modules.map((x) => x.id), function: loc.functions.map((x) => x.id) };
 }
 
+/** Ranked ids as a localization (scores descending by rank), cut to `n` per level: for the placement rules, which read order only. */
+export function localizationOf(lists: RankedLists, n: number): Localization {
+  const items = (ids: readonly string[]) => ids.slice(0, n).map((id, i) => ({ id, score: -i }));
+  return { files: items(lists.file), modules: items(lists.module), functions: items(lists.function), matchedQueryTerms: 1 };
+}
+
 /** Metric values of one issue, keyed `level metric`; levels without gold are left out. */
 export function issueValues(ranked: RankedLists, gold: Record<Level, readonly string[]>, columns: Columns): Record<string, number> {
   const out: Record<string, number> = {};
