@@ -44,7 +44,10 @@ export function registerLocalizeCommand(program: Command): void {
     const { text, source, warning } = await readIssueInput(o);
     if (warning) process.stderr.write(`issueloc: warning: ${warning}\n`);
     checkIssueText(text, { stem: settings.stem, source });
-    const bars = { index: progressBar('indexing', o.progress), embed: progressBar('embedding functions', o.progress), adapt: progressBar('adapting to past commits', o.progress) };
+    const bars = {
+      index: progressBar('indexing', o.progress), history: progressBar('reading git history', o.progress),
+      embed: progressBar('embedding functions', o.progress), adapt: progressBar('adapting to past commits', o.progress),
+    };
     const localizer = await openLocalizer({
       repo: o.repo, rev: o.rev, cacheDir: o.cacheDir, maxCacheBytes: cacheMaxBytes(o.cacheMaxSize), index: settings,
       ranking, model: o.model, ...stages,
@@ -52,7 +55,7 @@ export function registerLocalizeCommand(program: Command): void {
       onWarning: (m) => process.stderr.write(`issueloc: warning: ${m}\n`),
     });
     try {
-      const result = await localizer.localize(text, { top: o.top }).finally(() => { bars.index.stop(); bars.embed.stop(); bars.adapt.stop(); });
+      const result = await localizer.localize(text, { top: o.top }).finally(() => { for (const bar of Object.values(bars)) bar.stop(); });
       if (result.rerank) process.stderr.write(`issueloc: ${rerankSummary(result.rerank)}\n`);
       const levels = levelsOf(o.level);
       if (o.json) process.stdout.write(`${JSON.stringify(localizeJson(result, resolve(o.repo), o.level, localizer.embedderInfo))}\n`);

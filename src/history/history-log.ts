@@ -51,6 +51,8 @@ interface HistoryLogFile {
 export interface HistoryLogOptions {
   /** Folder of the on-disk cache (see {@link historyLogFile}); none = read git every time. */
   cacheDir?: string;
+  /** Progress of reading commits from git (done, total), about every thousand commits; not called when the cache holds them all. */
+  onProgress?: (done: number, total: number) => void;
 }
 
 /**
@@ -149,7 +151,7 @@ export class HistoryLog {
     const log = new HistoryLog(data);
     const missing = [...new Set(revs)].filter((r) => !log.indexOfSha.has(r));
     if (missing.length === 0) return log;
-    const complete = await log.extend(repoPath, missing);
+    const complete = await log.extend(repoPath, missing, opts.onProgress);
     // a history cut short (shallow clone) is not kept: once deepened it is read whole
     if (file && complete && !(await isShallow(repoPath))) {
       try {
@@ -169,16 +171,16 @@ export class HistoryLog {
    * @returns false when a parent of a commit read is in no read (a history cut short) or the
    *   log is inconsistent with the repository even after a fresh read.
    */
-  private async extend(repoPath: string, revs: string[]): Promise<boolean> {
+  private async extend(repoPath: string, revs: string[], onProgress?: (done: number, total: number) => void): Promise<boolean> {
     let known = this.data.heads.filter((h) => this.indexOfSha.has(h));
     if (known.length > 0 && (await commitsAmong(repoPath, known)) < known.length) {
       this.reset();
       known = [];
     }
-    if (await this.read(repoPath, revs, known)) return true;
+    if (await this.read(repoPath, revs, known, onProgress)) return true;
     if (known.length === 0) return false;
     this.reset();
-    return this.read(repoPath, revs, []);
+    return this.read(repoPath, revs, [], onProgress);
   }
 
   /** Empties the log, keeping nothing read before. */
@@ -193,14 +195,19 @@ export class HistoryLog {
    * @returns whether the read fits the log: every parent of the commits read is in the log and
    *   no commit read was in it already.
    */
-  private async read(repoPath: string, revs: string[], known: string[]): Promise<boolean> {
+  private async read(repoPath: string, revs: string[], known: string[], onProgress?: (done: number, total: number) => void): Promise<boolean> {
     const d = this.data;
+    const range = [...revs, ...(known.length > 0 ? ['--not', ...known] : [])];
+    const total = onProgress ? await countCommits(repoPath, range) : 0;
+    let done = 0;
+    onProgress?.(0, total);
     const pathIds = new Map<string, number>();
     d.paths.forEach((p, i) => pathIds.set(p, i));
     const pendingParents: string[][] = [];
     const first = d.shas.length;
     let complete = true;
-    await streamLog(repoPath, [...revs, ...(known.length > 0 ? ['--not', ...known] : [])], (c) => {
+    await streamLog(repoPath, range, (c) => {
+      if (onProgress && (++done & 1023) === 0) onProgress(done, total);
       // a commit already known is never printed by a consistent log: note it, keep one row
       if (this.indexOfSha.has(c.sha)) { complete = false; return; }
       this.indexOfSha.set(c.sha, d.shas.length);
@@ -215,6 +222,7 @@ export class HistoryLog {
       }));
       d.words.push(tokenize(firstWords(c.message, MESSAGE_WORDS)).join(' '));
     });
+    onProgress?.(done, Math.max(done, total));
     for (let k = 0; k < pendingParents.length; k++) {
       const ids = pendingParents[k].map((p) => this.indexOfSha.get(p));
       if (ids.includes(undefined)) complete = false;
@@ -232,6 +240,15 @@ export class HistoryLog {
     const ids = [...new Set(heads)].map((h) => this.indexOfSha.get(h)!);
     const below = this.markAncestors(ids, new Uint8Array(this.size));
     return ids.filter((i) => below[i] === 0).map((i) => this.data.shas[i]);
+  }
+}
+
+/** How many commits `git log <range>` prints, for progress only (0 when git cannot say). */
+async function countCommits(repoPath: string, range: readonly string[]): Promise<number> {
+  try {
+    return Number((await gitText(['-C', repoPath, 'rev-list', '--count', ...range, '--'])).trim()) || 0;
+  } catch {
+    return 0;
   }
 }
 

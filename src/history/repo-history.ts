@@ -13,6 +13,8 @@ import { CosineIndex, simiScore, type Collection } from './similarity.js';
 export interface RepoHistoryOptions {
   /** Folder of the on-disk history cache (see {@link HistoryLog.load}). */
   cacheDir?: string;
+  /** Progress of reading commits from git (see {@link HistoryLog.load}). */
+  onProgress?: (done: number, total: number) => void;
   /** Commits changing more files than this count for nothing (default 100). */
   maxFiles?: number;
   /** Similar commit messages summed by {@link RepoHistory.messageScores} (default 50). */
@@ -54,7 +56,7 @@ export class RepoHistory {
    * @throws IssuelocError when git cannot read the history.
    */
   static async open(repoPath: string, commits: readonly string[], opts: RepoHistoryOptions = {}): Promise<RepoHistory> {
-    return new RepoHistory(await HistoryLog.load(repoPath, commits, { cacheDir: opts.cacheDir }), opts);
+    return new RepoHistory(await HistoryLog.load(repoPath, commits, { cacheDir: opts.cacheDir, onProgress: opts.onProgress }), opts);
   }
 
   /**

@@ -101,8 +101,8 @@ export interface LocalizerOptions {
   deadlineMs?: number;
   /** Issue texts longer than this many UTF-8 bytes are refused (default 1 MiB, `DEFAULT_MAX_ISSUE_BYTES`). */
   maxIssueBytes?: number;
-  /** Progress of long steps: indexing a commit, embedding its functions (done, total). */
-  onProgress?: (step: 'index' | 'embed' | 'adapt', done: number, total: number) => void;
+  /** Progress of long steps: indexing a commit, reading the git history (once per repository, then cached), embedding its functions (done, total). */
+  onProgress?: (step: 'index' | 'history' | 'embed' | 'adapt', done: number, total: number) => void;
   /**
    * Where fallbacks are reported, one line each (endpoint retries, a failing embedder that
    * leaves lexical ranking, a rerank window that keeps the retriever's order). Default: none.
@@ -440,7 +440,8 @@ class OpenedLocalizer implements IssueLocalizer {
         // not in the history read so far: read again, covering it
       }
     }
-    this.history = await RepoHistory.open(this.repo.gitDir, [commit], { cacheDir: this.cacheDir });
+    const progress = this.options.onProgress;
+    this.history = await RepoHistory.open(this.repo.gitDir, [commit], { cacheDir: this.cacheDir, onProgress: progress && ((done, total) => progress('history', done, total)) });
     this.history.at(commit);
     return this.history;
   }

@@ -279,3 +279,25 @@ test('history cache: heads kept are the tips only; a shallow history is used but
     rmSync(clone, { recursive: true, force: true });
   }
 });
+
+test('reading the history reports its progress once per repository; a cached history reports none', async () => {
+  const fx = fixtureRepo(commits);
+  const dir = tempDir();
+  try {
+    const steps = async () => {
+      const seen: [string, number, number][] = [];
+      const loc = await openLocalizer({ repo: fx.dir, rev: fx.sha('G'), cacheDir: dir, onProgress: (step, done, total) => seen.push([step, done, total]) });
+      try {
+        await loc.localize(ISSUE);
+      } finally {
+        await loc.close();
+      }
+      return seen.filter(([step]) => step === 'history');
+    };
+    assert.deepEqual(await steps(), [['history', 0, 7], ['history', 7, 7]], 'the default (built-in model) reads the 7 commits once');
+    assert.deepEqual(await steps(), [], 'then from the cache');
+  } finally {
+    fx.remove();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
