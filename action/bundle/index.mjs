@@ -46959,7 +46959,7 @@ var HistoryLog = class _HistoryLog {
     const log = new _HistoryLog(data);
     const missing = [...new Set(revs)].filter((r) => !log.indexOfSha.has(r));
     if (missing.length === 0) return log;
-    const complete = await log.extend(repoPath, missing);
+    const complete = await log.extend(repoPath, missing, opts.onProgress);
     if (file && complete && !await isShallow(repoPath)) {
       try {
         writeCheckedJson(file, HISTORY_TAG, log.data, { fsync: false });
@@ -46977,16 +46977,16 @@ var HistoryLog = class _HistoryLog {
    * @returns false when a parent of a commit read is in no read (a history cut short) or the
    *   log is inconsistent with the repository even after a fresh read.
    */
-  async extend(repoPath, revs) {
+  async extend(repoPath, revs, onProgress) {
     let known = this.data.heads.filter((h) => this.indexOfSha.has(h));
     if (known.length > 0 && await commitsAmong(repoPath, known) < known.length) {
       this.reset();
       known = [];
     }
-    if (await this.read(repoPath, revs, known)) return true;
+    if (await this.read(repoPath, revs, known, onProgress)) return true;
     if (known.length === 0) return false;
     this.reset();
-    return this.read(repoPath, revs, []);
+    return this.read(repoPath, revs, [], onProgress);
   }
   /** Empties the log, keeping nothing read before. */
   reset() {
@@ -46999,14 +46999,19 @@ var HistoryLog = class _HistoryLog {
    * @returns whether the read fits the log: every parent of the commits read is in the log and
    *   no commit read was in it already.
    */
-  async read(repoPath, revs, known) {
+  async read(repoPath, revs, known, onProgress) {
     const d = this.data;
+    const range = [...revs, ...known.length > 0 ? ["--not", ...known] : []];
+    const total = onProgress ? await countCommits(repoPath, range) : 0;
+    let done = 0;
+    onProgress?.(0, total);
     const pathIds = /* @__PURE__ */ new Map();
     d.paths.forEach((p, i2) => pathIds.set(p, i2));
     const pendingParents = [];
     const first2 = d.shas.length;
     let complete = true;
-    await streamLog(repoPath, [...revs, ...known.length > 0 ? ["--not", ...known] : []], (c) => {
+    await streamLog(repoPath, range, (c) => {
+      if (onProgress && (++done & 1023) === 0) onProgress(done, total);
       if (this.indexOfSha.has(c.sha)) {
         complete = false;
         return;
@@ -47027,6 +47032,7 @@ var HistoryLog = class _HistoryLog {
       }));
       d.words.push(tokenize(firstWords(c.message, MESSAGE_WORDS)).join(" "));
     });
+    onProgress?.(done, Math.max(done, total));
     for (let k = 0; k < pendingParents.length; k++) {
       const ids = pendingParents[k].map((p) => this.indexOfSha.get(p));
       if (ids.includes(void 0)) complete = false;
@@ -47044,6 +47050,13 @@ var HistoryLog = class _HistoryLog {
     return ids.filter((i2) => below[i2] === 0).map((i2) => this.data.shas[i2]);
   }
 };
+async function countCommits(repoPath, range) {
+  try {
+    return Number((await gitText(["-C", repoPath, "rev-list", "--count", ...range, "--"])).trim()) || 0;
+  } catch {
+    return 0;
+  }
+}
 async function isShallow(repoPath) {
   return (await gitText(["-C", repoPath, "rev-parse", "--is-shallow-repository"])).trim() === "true";
 }
@@ -47219,7 +47232,7 @@ var RepoHistory = class _RepoHistory {
    * @throws IssuelocError when git cannot read the history.
    */
   static async open(repoPath, commits, opts = {}) {
-    return new _RepoHistory(await HistoryLog.load(repoPath, commits, { cacheDir: opts.cacheDir }), opts);
+    return new _RepoHistory(await HistoryLog.load(repoPath, commits, { cacheDir: opts.cacheDir, onProgress: opts.onProgress }), opts);
   }
   /**
    * Per-file history at `commit`.
@@ -59832,7 +59845,8 @@ var OpenedLocalizer = class {
       } catch {
       }
     }
-    this.history = await RepoHistory.open(this.repo.gitDir, [commit], { cacheDir: this.cacheDir });
+    const progress = this.options.onProgress;
+    this.history = await RepoHistory.open(this.repo.gitDir, [commit], { cacheDir: this.cacheDir, onProgress: progress && ((done, total) => progress("history", done, total)) });
     this.history.at(commit);
     return this.history;
   }
