@@ -143,8 +143,15 @@ export async function adaptModel(repo: GitRepo, base: string, opts: AdaptOptions
   return { model, mined: pseudo.length, used: labelled.length, choice, millis: performance.now() - t0 };
 }
 
-/** Pseudo-issues as labelled issues, each at the snapshot of its group (newest first). */
-async function labelledPseudoIssues(repo: GitRepo, pseudo: readonly PseudoIssue[], snapshots: number): Promise<LabelledIssue[]> {
+/**
+ * Pseudo-issues (newest first) as labelled issues, each asked at the snapshot of its group: the
+ * pseudo-issues are cut into `snapshots` groups of consecutive commits and each group is asked at
+ * the merge base of its commits' parents, so no commit is evidence for itself (its own message
+ * and change are after the snapshot). A group whose parents have no common ancestor is left out.
+ * @param name the issues' `repo` (`owner/name`: names their cache folder under a cache root);
+ *   default '' (the cache root is the repository's own cache folder).
+ */
+export async function labelledPseudoIssues(repo: GitRepo, pseudo: readonly PseudoIssue[], snapshots: number, name = ''): Promise<LabelledIssue[]> {
   const size = Math.max(1, Math.ceil(pseudo.length / Math.max(1, snapshots)));
   const out: LabelledIssue[] = [];
   for (let g = 0; g < pseudo.length; g += size) {
@@ -153,7 +160,7 @@ async function labelledPseudoIssues(repo: GitRepo, pseudo: readonly PseudoIssue[
     if (!snapshot) continue;
     for (const p of group) {
       out.push({
-        id: `commit:${p.sha}`, repo: '', commit: snapshot, text: p.body ? `${p.subject}\n${p.body}` : p.subject, created: p.time * 1000, repoPath: repo.gitDir,
+        id: `commit:${p.sha}`, repo: name, commit: snapshot, text: p.body ? `${p.subject}\n${p.body}` : p.subject, created: p.time * 1000, repoPath: repo.gitDir,
         gold: { function: p.functions, module: p.modules, file: p.files },
       });
     }
