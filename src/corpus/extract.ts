@@ -3,6 +3,7 @@ import { Language as Grammar, Parser, type Node } from 'web-tree-sitter';
 import { languageOf } from './languages.js';
 import { specFor, type LanguageSpec } from './extract-specs.js';
 import type { CodeUnit, UnitKind } from './types.js';
+import { editedTree, type KeptParse } from './reparse.js';
 
 const require = createRequire(import.meta.url);
 
@@ -67,8 +68,10 @@ export function fileUnit(path: string, text: string): CodeUnit {
  *
  * @param path repository-relative path (its extension picks the language).
  * @param text decoded source (see `decodeSource`: LF line ends).
+ * @param reparse a parse of another version of the file to re-parse from, and where to hand the
+ *   new parse (./reparse.ts); the units are the same with or without it, only faster.
  */
-export async function extractUnits(path: string, text: string): Promise<CodeUnit[]> {
+export async function extractUnits(path: string, text: string, reparse?: Reparse): Promise<CodeUnit[]> {
   const file = fileUnit(path, text);
   const spec = specFor(path, languageOf(path));
   if (!spec || text.length > MAX_PARSE_CHARS) return [file];
@@ -78,7 +81,7 @@ export async function extractUnits(path: string, text: string): Promise<CodeUnit
   } catch {
     return [file];
   }
-  const found = unitsIn(parser, spec, text);
+  const found = unitsIn(parser, spec, text, reparse);
   if (found.length === 0) return [file];
   const lineStart = lineStarts(text);
   const units = [file];
@@ -98,20 +101,38 @@ export async function extractUnits(path: string, text: string): Promise<CodeUnit
 }
 
 /**
+ * Incremental re-parsing for {@link extractUnits}: `previous` (if its grammar is the file's) is
+ * edited into the new text and parsed from; the new parse is handed to `keep` (its tree now
+ * belongs to the caller, who deletes it). Only the plain parse takes part, not a masked copy.
+ */
+export interface Reparse {
+  previous?: KeptParse;
+  keep(parse: KeptParse): void;
+}
+
+/**
  * The units the parse of `text` yields; when that parse has errors and the spec has a `mask`,
  * those of the masked copy if it yields more (C/C++ macros, see `c-macros.ts`).
  */
-function unitsIn(parser: Parser, spec: LanguageSpec, text: string): Found[] {
-  const parsed = (source: string): { found: Found[]; hasError: boolean } => {
-    const tree = parser.parse(source);
+function unitsIn(parser: Parser, spec: LanguageSpec, text: string, reparse?: Reparse): Found[] {
+  const parsed = (source: string, reuse?: Reparse): { found: Found[]; hasError: boolean } => {
+    const previous = reuse?.previous?.grammar === spec.grammar ? editedTree(reuse.previous, source) : undefined;
+    const tree = parser.parse(source, previous);
+    previous?.delete();
     if (!tree) return { found: [], hasError: true };
+    let kept = false;
     try {
-      return { found: walk(tree.rootNode, spec, MAX_UNITS_PER_FILE), hasError: tree.rootNode.hasError };
+      const found = walk(tree.rootNode, spec, MAX_UNITS_PER_FILE);
+      if (reuse) {
+        reuse.keep({ grammar: spec.grammar, text: source, tree });
+        kept = true;
+      }
+      return { found, hasError: tree.rootNode.hasError };
     } finally {
-      tree.delete();
+      if (!kept) tree.delete();
     }
   };
-  const plain = parsed(text);
+  const plain = parsed(text, reparse);
   if (!plain.hasError || !spec.mask) return plain.found;
   const masked = parsed(spec.mask(text));
   return masked.found.length > plain.found.length ? masked.found : plain.found;

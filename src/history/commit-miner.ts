@@ -12,9 +12,10 @@
  * only) decides the merge, file-count and test filters without reading a blob; the commits left
  * have their commit objects and blobs read through the repository's `git cat-file --batch`, their
  * −U0 diffs from one `git diff-tree --stdin` per batch of {@link BATCH} commits, and their blobs'
- * function spans parsed once per blob. What mining each commit gave is cached per repository and
+ * function spans parsed once per blob, each file's version re-parsed from the one mined before it
+ * (tree-sitter's incremental parsing). What mining each commit gave is cached per repository and
  * settings (`mining/mined-cache.ts`), so a later run mines only the new commits. Memory: the
- * history log and the cache entries; commits are processed a batch at a time.
+ * history log and the cache entries; two batches of commits are in flight at a time.
  */
 import { BLOB_FORMAT_VERSION } from '../index/code-index.js';
 import { isTestPath } from '../corpus/languages.js';
@@ -223,20 +224,35 @@ async function* mine(repo: GitRepo, baseCommit: string, o: Settled, summary: Min
   const pool = new SpanPool(o.threads ?? SpanPool.threadsFor(uncached));
   const spans = new SpanCache(pool);
   const sourceRule = { includeTests: false, includeVendored: false };
+  /** Mines the uncached commits of the batch at `at` into the cache. */
+  const mineFrom = async (at: number): Promise<void> => {
+    const todo: number[] = [];
+    for (const i of selected.slice(at, at + BATCH)) {
+      const sha = log.shaOf(i);
+      if (cache.entries.has(sha)) summary.cached++;
+      else {
+        const reason = prefilter(log, i, o.maxFiles, sourceRule);
+        if (reason) cache.entries.set(sha, reason);
+        else todo.push(i);
+      }
+    }
+    await mineBatch(repo, log, todo, o, spans, cache);
+  };
+  const start = (at: number): Promise<void> | undefined => {
+    if (at >= selected.length) return undefined;
+    const mining = mineFrom(at);
+    mining.catch(() => undefined); // awaited below; a failure is never unhandled meanwhile
+    return mining;
+  };
+  let ahead = start(0);
   try {
     for (let at = 0; at < selected.length; at += BATCH) {
       const batch = selected.slice(at, at + BATCH);
-      const todo: number[] = [];
-      for (const i of batch) {
-        const sha = log.shaOf(i);
-        if (cache.entries.has(sha)) summary.cached++;
-        else {
-          const reason = prefilter(log, i, o.maxFiles, sourceRule);
-          if (reason) cache.entries.set(sha, reason);
-          else todo.push(i);
-        }
-      }
-      await mineBatch(repo, log, todo, o, spans, cache);
+      const current = ahead;
+      // two batches in flight: the next one's reads and parses keep the threads busy while
+      // this one's last parses finish
+      ahead = start(at + BATCH);
+      await current;
       summary.parsedBlobs = spans.parsed;
       for (const i of batch) {
         const sha = log.shaOf(i);
@@ -260,6 +276,7 @@ async function* mine(repo: GitRepo, baseCommit: string, o: Settled, summary: Min
       o.onProgress?.(Math.min(at + BATCH, selected.length), selected.length);
     }
   } finally {
+    await ahead?.catch(() => undefined);
     await pool.close();
     cache.save((sha) => log.indexOf(sha) !== undefined);
     summary.millis = Date.now() - started;

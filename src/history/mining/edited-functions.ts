@@ -65,9 +65,12 @@ export async function editedFunctions(repo: GitRepo, sha: string, parent: string
       out.unreadable.push(f.path);
       continue;
     }
-    const [oldSpans, newSpans] = await Promise.all([
-      spans.of(before.sha, f.path, before.data),
+    // the commit's version is asked first: it is usually the parent's version of the newer commit
+    // mined before (cached), whose parse the path's thread keeps, so the parent's version is
+    // re-parsed from it, over what this commit changed (./span-pool.ts)
+    const [newSpans, oldSpans] = await Promise.all([
       after ? spans.of(after.sha, f.newPath!, after.data) : Promise.resolve([]),
+      spans.of(before.sha, f.path, before.data),
     ]);
     if (oldSpans.length === 0) continue;
     for (const e of editedFunctionsIn(f.path, oldSpans, newSpans, new Set(removedOldLines(f)), new Set(addedNewLines(f)))) {
