@@ -9,22 +9,42 @@ const require = createRequire(import.meta.url);
 
 let initialised: Promise<void> | undefined;
 const parsers = new Map<string, Promise<Parser>>();
+/** The grammar loads, one after another (settled, never rejected). */
+let loads: Promise<void> = Promise.resolve();
+/** Grammar loads asked for and not settled. */
+let loading = 0;
 
-/** One Parser per grammar, its wasm loaded on first use (tree-sitter-wasms package). */
+/**
+ * One Parser per grammar, its wasm loaded on first use (tree-sitter-wasms package). Loads run one
+ * at a time and no parse runs while one is under way ({@link noLoadUnderWay}): web-tree-sitter
+ * links a grammar into the wasm memory the parsers share across awaits, and a parse in between
+ * gave wrong trees (files of another language lost most of their units when several languages
+ * were extracted at once: test/corpus/extract-concurrency.test.ts).
+ */
 function parserFor(grammar: string): Promise<Parser> {
   let p = parsers.get(grammar);
   if (!p) {
-    initialised ??= Parser.init();
-    p = initialised.then(async () => {
+    loading++;
+    p = loads.then(async () => {
+      initialised ??= Parser.init();
+      await initialised;
       const wasm = require.resolve(`tree-sitter-wasms/out/tree-sitter-${grammar}.wasm`);
       const parser = new Parser();
       parser.setLanguage(await Grammar.load(wasm));
       return parser;
     });
+    loads = p.then(() => undefined, () => undefined).finally(() => {
+      loading--;
+    });
     p.catch(() => parsers.delete(grammar)); // a failed load may be retried
     parsers.set(grammar, p);
   }
   return p;
+}
+
+/** Settles when no grammar load is under way (check `loading` again before a parse: another may start). */
+async function noLoadUnderWay(): Promise<void> {
+  while (loading > 0) await loads;
 }
 
 /**
@@ -78,9 +98,11 @@ export async function extractUnits(path: string, text: string, reparse?: Reparse
   let parser: Parser;
   try {
     parser = await parserFor(spec.grammar);
+    await noLoadUnderWay();
   } catch {
     return [file];
   }
+  // `loading` is 0 here and stays 0 until the parse below is done: it runs without an await
   const found = unitsIn(parser, spec, text, reparse);
   if (found.length === 0) return [file];
   const lineStart = lineStarts(text);

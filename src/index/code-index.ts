@@ -121,8 +121,10 @@ export interface CodeIndex {
  * methods, `macro_rules!`, C/C++ behind macros, declarations in headers; `extract-specs.ts`).
  * v7: units inside C++ namespaces, Rust inline `mod`s and TS namespaces carry `namespaceParts`
  * (their module is their top-level class or function, not the namespace).
+ * v8: no parse while a grammar loads (src/corpus/extract.ts): files extracted while another
+ * language's grammar loaded in the same process could lose their units, and caches may hold them.
  */
-export const BLOB_FORMAT_VERSION = 'v7';
+export const BLOB_FORMAT_VERSION = 'v8';
 /**
  * Version of the index files (document choice, fields, the tokens of paths and names); bump to
  * invalidate saved indexes. v7: snake_case parts kept whole; checked files (src/util/checked-file.ts).
