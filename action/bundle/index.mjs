@@ -52118,24 +52118,74 @@ function specFor(path, language) {
   }
 }
 
+// src/corpus/reparse.ts
+function editBetween(before, after) {
+  const m = Math.min(before.length, after.length);
+  let prefix = 0;
+  while (prefix < m && before.charCodeAt(prefix) === after.charCodeAt(prefix)) prefix++;
+  let suffix = 0;
+  while (suffix < m - prefix && before.charCodeAt(before.length - 1 - suffix) === after.charCodeAt(after.length - 1 - suffix)) suffix++;
+  if (prefix > 0 && isHighSurrogate(before.charCodeAt(prefix - 1))) prefix--;
+  if (suffix > 0 && isLowSurrogate(before.charCodeAt(before.length - suffix))) suffix--;
+  const start2 = pointAt(before, 0, { row: 0, column: 0 }, prefix);
+  return {
+    startIndex: prefix,
+    oldEndIndex: before.length - suffix,
+    newEndIndex: after.length - suffix,
+    startPosition: start2,
+    oldEndPosition: pointAt(before, prefix, start2, before.length - suffix),
+    newEndPosition: pointAt(after, prefix, start2, after.length - suffix)
+  };
+}
+function editedTree(kept, text) {
+  const tree = kept.tree.copy();
+  tree.edit(editBetween(kept.text, text));
+  return tree;
+}
+function pointAt(text, from, at, to) {
+  let { row } = at;
+  let lineStart = from - at.column;
+  for (let k = text.indexOf("\n", from); k !== -1 && k < to; k = text.indexOf("\n", k + 1)) {
+    row++;
+    lineStart = k + 1;
+  }
+  return { row, column: to - lineStart };
+}
+function isHighSurrogate(code) {
+  return code >= 55296 && code <= 56319;
+}
+function isLowSurrogate(code) {
+  return code >= 56320 && code <= 57343;
+}
+
 // src/corpus/extract.ts
 var require2 = createRequire(import.meta.url);
 var initialised;
 var parsers = /* @__PURE__ */ new Map();
+var loads = Promise.resolve();
+var loading = 0;
 function parserFor(grammar) {
   let p = parsers.get(grammar);
   if (!p) {
-    initialised ??= Parser.init();
-    p = initialised.then(async () => {
+    loading++;
+    p = loads.then(async () => {
+      initialised ??= Parser.init();
+      await initialised;
       const wasm = require2.resolve(`./grammars/tree-sitter-${grammar}.wasm`);
       const parser = new Parser();
       parser.setLanguage(await Language.load(wasm));
       return parser;
     });
+    loads = p.then(() => void 0, () => void 0).finally(() => {
+      loading--;
+    });
     p.catch(() => parsers.delete(grammar));
     parsers.set(grammar, p);
   }
   return p;
+}
+async function noLoadUnderWay() {
+  while (loading > 0) await loads;
 }
 function extractorOf(path) {
   const spec = specFor(path, languageOf(path));
@@ -52145,17 +52195,18 @@ function fileUnit(path, text) {
   const lines = text.length === 0 ? 1 : text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
   return { id: path, path, kind: "file", qualifiedName: "", startLine: 1, endLine: Math.max(1, lines), text };
 }
-async function extractUnits(path, text) {
+async function extractUnits(path, text, reparse) {
   const file = fileUnit(path, text);
   const spec = specFor(path, languageOf(path));
   if (!spec || text.length > MAX_PARSE_CHARS) return [file];
   let parser;
   try {
     parser = await parserFor(spec.grammar);
+    await noLoadUnderWay();
   } catch {
     return [file];
   }
-  const found = unitsIn(parser, spec, text);
+  const found = unitsIn(parser, spec, text, reparse);
   if (found.length === 0) return [file];
   const lineStart = lineStarts(text);
   const units = [file];
@@ -52176,17 +52227,25 @@ async function extractUnits(path, text) {
   }
   return units;
 }
-function unitsIn(parser, spec, text) {
-  const parsed2 = (source) => {
-    const tree = parser.parse(source);
+function unitsIn(parser, spec, text, reparse) {
+  const parsed2 = (source, reuse) => {
+    const previous = reuse?.previous?.grammar === spec.grammar ? editedTree(reuse.previous, source) : void 0;
+    const tree = parser.parse(source, previous);
+    previous?.delete();
     if (!tree) return { found: [], hasError: true };
+    let kept = false;
     try {
-      return { found: walk2(tree.rootNode, spec, MAX_UNITS_PER_FILE), hasError: tree.rootNode.hasError };
+      const found = walk2(tree.rootNode, spec, MAX_UNITS_PER_FILE);
+      if (reuse) {
+        reuse.keep({ grammar: spec.grammar, text: source, tree });
+        kept = true;
+      }
+      return { found, hasError: tree.rootNode.hasError };
     } finally {
-      tree.delete();
+      if (!kept) tree.delete();
     }
   };
-  const plain = parsed2(text);
+  const plain = parsed2(text, reparse);
   if (!plain.hasError || !spec.mask) return plain.found;
   const masked = parsed2(spec.mask(text));
   return masked.found.length > plain.found.length ? masked.found : plain.found;
@@ -52643,7 +52702,7 @@ var DEFAULT_INDEX_SETTINGS = {
   languages: [],
   files: "source"
 };
-var BLOB_FORMAT_VERSION = "v7";
+var BLOB_FORMAT_VERSION = "v8";
 var INDEX_FORMAT_VERSION = "v10";
 var digest = (parts2) => createHash4("sha1").update(JSON.stringify(parts2)).digest("hex").slice(0, 10);
 function blobSettingsKey(s) {
@@ -57802,7 +57861,7 @@ async function adaptModel(repo, base, opts) {
   opts.onProgress?.("fit", 1, 1);
   return { model, mined: pseudo.length, used: labelled.length, choice, millis: performance.now() - t0 };
 }
-async function labelledPseudoIssues(repo, pseudo, snapshots) {
+async function labelledPseudoIssues(repo, pseudo, snapshots, name2 = "") {
   const size = Math.max(1, Math.ceil(pseudo.length / Math.max(1, snapshots)));
   const out2 = [];
   for (let g = 0; g < pseudo.length; g += size) {
@@ -57812,7 +57871,7 @@ async function labelledPseudoIssues(repo, pseudo, snapshots) {
     for (const p of group) {
       out2.push({
         id: `commit:${p.sha}`,
-        repo: "",
+        repo: name2,
         commit: snapshot,
         text: p.body ? `${p.subject}
 ${p.body}` : p.subject,
@@ -58030,9 +58089,9 @@ async function editedFunctions(repo, sha, parent, files, spans) {
       out2.unreadable.push(f.path);
       continue;
     }
-    const [oldSpans, newSpans] = await Promise.all([
-      spans.of(before.sha, f.path, before.data),
-      after ? spans.of(after.sha, f.newPath, after.data) : Promise.resolve([])
+    const [newSpans, oldSpans] = await Promise.all([
+      after ? spans.of(after.sha, f.newPath, after.data) : Promise.resolve([]),
+      spans.of(before.sha, f.path, before.data)
     ]);
     if (oldSpans.length === 0) continue;
     for (const e of editedFunctionsIn(f.path, oldSpans, newSpans, new Set(removedOldLines(f)), new Set(addedNewLines(f)))) {
@@ -58046,8 +58105,42 @@ async function editedFunctions(repo, sha, parent, files, spans) {
 // src/history/mining/span-pool.ts
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
-async function functionSpans(path, data) {
-  const units = await extractUnits(path, decodeSource(data));
+var KEPT_PATHS = 256;
+var MAX_KEPT_CHARS = 1 << 20;
+var KeptParses = class {
+  byPath = /* @__PURE__ */ new Map();
+  /**
+   * The `extractUnits` re-parse hook for `path`: parse from its kept parse, keep the new one.
+   * `previous` is read when the parse starts (parses of one path may be in flight together).
+   */
+  for(path) {
+    const byPath = this.byPath;
+    return {
+      get previous() {
+        return byPath.get(path);
+      },
+      keep: (parse3) => {
+        this.drop(path);
+        if (parse3.text.length > MAX_KEPT_CHARS) {
+          parse3.tree.delete();
+          return;
+        }
+        this.byPath.set(path, parse3);
+        if (this.byPath.size > KEPT_PATHS) this.drop(this.byPath.keys().next().value);
+      }
+    };
+  }
+  /** Deletes every kept tree. */
+  clear() {
+    for (const path of [...this.byPath.keys()]) this.drop(path);
+  }
+  drop(path) {
+    this.byPath.get(path)?.tree.delete();
+    this.byPath.delete(path);
+  }
+};
+async function functionSpans(path, data, kept) {
+  const units = await extractUnits(path, decodeSource(data), kept?.for(path));
   return units.filter((u) => u.kind === "function").map((u) => ({
     qualifiedName: u.qualifiedName,
     ...u.namespaceParts ? { namespaceParts: u.namespaceParts } : {},
@@ -58059,7 +58152,12 @@ var SpanPool = class {
   workers = [];
   waiting = /* @__PURE__ */ new Map();
   next = 0;
+  /** Bytes sent to each thread and not answered yet. */
+  pending = [];
+  threadOfPath = /* @__PURE__ */ new Map();
   failure;
+  /** Kept parses of the parses made in this thread (no worker threads). */
+  kept = new KeptParses();
   constructor(threads) {
     for (let k = 0; k < threads; k++) {
       const w = new Worker(new URL("./span-worker.js", import.meta.url));
@@ -58072,33 +58170,47 @@ var SpanPool = class {
       w.on("error", (e) => this.fail(e));
       w.unref();
       this.workers.push(w);
+      this.pending.push(0);
     }
   }
   /** Worker threads worth starting for `blobs` parses: none for a few, else up to the cores (at most 4). */
   static threadsFor(blobs) {
     return blobs < 200 ? 0 : Math.min(4, Math.max(1, availableParallelism()));
   }
-  /** Spans of the functions of `data` (the file at `path`). */
+  /** Spans of the functions of `data` (the file at `path`); a path is always parsed by the same thread. */
   parse(path, data) {
-    if (this.workers.length === 0) return functionSpans(path, data);
+    if (this.workers.length === 0) return functionSpans(path, data, this.kept);
     if (this.failure) return Promise.reject(this.failure);
     const id = this.next++;
-    const worker = this.workers[id % this.workers.length];
+    const thread = this.threadOf(path);
+    const worker = this.workers[thread];
+    this.pending[thread] += data.length;
     return new Promise((resolve8, reject) => {
       this.waiting.set(id, { resolve: resolve8, reject });
       worker.ref();
       worker.postMessage({ id, path, data });
     }).finally(() => {
+      this.pending[thread] -= data.length;
       if (this.waiting.size === 0) for (const w of this.workers) w.unref();
     });
+  }
+  /** The thread of `path`: the one it went to before, else the one with the least work waiting. */
+  threadOf(path) {
+    let k = this.threadOfPath.get(path);
+    if (k === void 0) {
+      k = this.pending.indexOf(Math.min(...this.pending));
+      this.threadOfPath.set(path, k);
+    }
+    return k;
   }
   fail(e) {
     this.failure = e;
     for (const w of this.waiting.values()) w.reject(e);
     this.waiting.clear();
   }
-  /** Stops the worker threads. */
+  /** Stops the worker threads and deletes the kept parses. */
   async close() {
+    this.kept.clear();
     await Promise.all(this.workers.map((w) => w.terminate()));
     this.workers.length = 0;
   }
@@ -58228,20 +58340,32 @@ async function* mine(repo, baseCommit, o, summary2) {
   const pool = new SpanPool(o.threads ?? SpanPool.threadsFor(uncached));
   const spans = new SpanCache(pool);
   const sourceRule = { includeTests: false, includeVendored: false };
+  const mineFrom = async (at) => {
+    const todo = [];
+    for (const i2 of selected.slice(at, at + BATCH)) {
+      const sha = log.shaOf(i2);
+      if (cache.entries.has(sha)) summary2.cached++;
+      else {
+        const reason = prefilter(log, i2, o.maxFiles, sourceRule);
+        if (reason) cache.entries.set(sha, reason);
+        else todo.push(i2);
+      }
+    }
+    await mineBatch(repo, log, todo, o, spans, cache);
+  };
+  const start2 = (at) => {
+    if (at >= selected.length) return void 0;
+    const mining = mineFrom(at);
+    mining.catch(() => void 0);
+    return mining;
+  };
+  let ahead = start2(0);
   try {
     for (let at = 0; at < selected.length; at += BATCH) {
       const batch = selected.slice(at, at + BATCH);
-      const todo = [];
-      for (const i2 of batch) {
-        const sha = log.shaOf(i2);
-        if (cache.entries.has(sha)) summary2.cached++;
-        else {
-          const reason = prefilter(log, i2, o.maxFiles, sourceRule);
-          if (reason) cache.entries.set(sha, reason);
-          else todo.push(i2);
-        }
-      }
-      await mineBatch(repo, log, todo, o, spans, cache);
+      const current = ahead;
+      ahead = start2(at + BATCH);
+      await current;
       summary2.parsedBlobs = spans.parsed;
       for (const i2 of batch) {
         const sha = log.shaOf(i2);
@@ -58265,6 +58389,7 @@ async function* mine(repo, baseCommit, o, summary2) {
       o.onProgress?.(Math.min(at + BATCH, selected.length), selected.length);
     }
   } finally {
+    await ahead?.catch(() => void 0);
     await pool.close();
     cache.save((sha) => log.indexOf(sha) !== void 0);
     summary2.millis = Date.now() - started;
