@@ -52,6 +52,7 @@ import type { LabelledIssue } from '../src/ltr/labelled-issues.js';
 import { RankingModel, rankLevels } from '../src/ltr/model.js';
 import { labelQuery, type TrainingQuery } from '../src/ltr/objective.js';
 import { collectQueries, fitModel, type FitOptions } from '../src/ltr/train.js';
+import { mulberry32 } from '../src/ltr/coordinate-ascent.js';
 import { GitRepo } from '../src/repo/git.js';
 import { mirrorPath } from '../src/repo/mirrors.js';
 import { languageOf } from '../src/corpus/languages.js';
@@ -320,17 +321,6 @@ function sample<T>(items: readonly T[], n: number, seed: number): T[] {
     [at[i], at[j]] = [at[j], at[i]];
   }
   return at.slice(0, n).sort((a, b) => a - b).map((i) => items[i]);
-}
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Whether a query has a gold candidate at `level`. */

@@ -222,7 +222,7 @@ function shuffle<T>(xs: T[], rng: () => number): T[] {
 }
 
 /** A small seeded PRNG (mulberry32), uniform in [0, 1). */
-function mulberry32(seed: number): () => number {
+export function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
