@@ -25,7 +25,7 @@ import { Localizer, type RankingOptions } from '../src/retrieve/localize.js';
 import { readLabelledIssues } from '../src/ltr/datasets.js';
 import { forEachIssue } from '../src/ltr/labelled-issues.js';
 import { FeatureCache } from '../src/ltr/feature-cache.js';
-import { FeatureExtractor } from '../src/ltr/features.js';
+import { FeatureExtractor } from '../src/ltr/features/extract.js';
 import { RankingModel, rankLevels } from '../src/ltr/model.js';
 import { trainingQueryOf } from '../src/ltr/training-query.js';
 import { DEFAULT_CANDIDATES } from '../src/ltr/train.js';

@@ -34,7 +34,7 @@ import { parseArgs } from 'node:util';
 import { readLabelledIssues } from '../src/ltr/datasets.js';
 import { forEachIssue } from '../src/ltr/labelled-issues.js';
 import { FeatureCache } from '../src/ltr/feature-cache.js';
-import { FeatureExtractor } from '../src/ltr/features.js';
+import { FeatureExtractor } from '../src/ltr/features/extract.js';
 import { RankingModel, rankLevels } from '../src/ltr/model.js';
 import { trainingQueryOf } from '../src/ltr/training-query.js';
 import { isTestPath } from '../src/corpus/languages.js';

@@ -27,13 +27,14 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { Localizer, type Localization, type RankingOptions } from '../src/retrieve/localize.js';
+import { Localizer, type RankingOptions } from '../src/retrieve/localize.js';
+import type { Localization } from '../src/retrieve/rollup.js';
 import { openPlacements } from '../src/retrieve/placements.js';
 import { queryTermsOf } from '../src/retrieve/query.js';
 import { readLabelledIssues } from '../src/ltr/datasets.js';
 import { forEachIssue } from '../src/ltr/labelled-issues.js';
 import { FeatureCache } from '../src/ltr/feature-cache.js';
-import { FeatureExtractor } from '../src/ltr/features.js';
+import { FeatureExtractor } from '../src/ltr/features/extract.js';
 import { RankingModel, rankLevels } from '../src/ltr/model.js';
 import { trainingQueryOf } from '../src/ltr/training-query.js';
 import { DEFAULT_CANDIDATES, similarIssuesByRepo } from '../src/ltr/train.js';

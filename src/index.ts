@@ -15,9 +15,9 @@ export {
   type IssueLocalizer, type LocalizerOptions, type LocalizeCallOptions, type LocalizeResult, type IndexInfo, type EndpointOptions, type EmbedderInfo,
 } from './pipeline/localizer.js';
 export { STAGES, checkChain, type StageName } from './pipeline/stages.js';
-export type { Localization, RankingOptions } from './retrieve/localize.js';
+export type { RankingOptions } from './retrieve/localize.js';
 export { DEFAULT_RANKING } from './retrieve/localize.js';
-export type { RankedItem } from './retrieve/rollup.js';
+export type { Localization, RankedItem } from './retrieve/rollup.js';
 export { DEFAULT_INDEX_SETTINGS, type IndexSettings } from './index/code-index.js';
 export type { IssueSignals } from './text/issue-signals.js';
 export { extractIssueSignals } from './text/issue-signals.js';

@@ -3,7 +3,7 @@
  * table of configurations side by side.
  */
 import { evaluateQuery } from '../../src/metrics/ranking-metrics.js';
-import type { Localization } from '../../src/retrieve/localize.js';
+import type { Localization } from '../../src/retrieve/rollup.js';
 
 export const LEVELS = ['file', 'module', 'function'] as const;
 export type Level = (typeof LEVELS)[number];

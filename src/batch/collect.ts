@@ -13,8 +13,7 @@ import { writeFileAtomic } from '../util/atomic-write.js';
 import { jobLabel, type JobKind } from './job-spec.js';
 import { evalFolderPath, mergeEvalShards } from './eval-shards.js';
 import { RESULT_FILE } from './result-file.js';
-import { isDone, readManifest } from './results-folder.js';
-import { resultDir } from './run-job.js';
+import { isDone, readManifest, resultDir } from './results-folder.js';
 
 /** What {@link collectResults} wrote (for eval jobs also `resultsFolder`: the merged `issueloc eval` results folders). */
 export interface Collected { kind: JobKind; jobs: number; collected: number; lines: number; missing: { id: string; label: string }[]; missingFile?: string; resultsFolder?: string }

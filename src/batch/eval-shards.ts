@@ -29,8 +29,7 @@ import { writeFileAtomic } from '../util/atomic-write.js';
 import { makeDirs } from '../util/make-dirs.js';
 import { canonicalJson, type BatchJob, type EvalJob } from './job-spec.js';
 import { RESULT_FILE } from './result-file.js';
-import { isDone } from './results-folder.js';
-import { resultDir } from './run-job.js';
+import { isDone, resultDir } from './results-folder.js';
 
 /** What `shard.json` holds. */
 interface ShardRecord {

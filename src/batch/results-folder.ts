@@ -11,7 +11,11 @@ import { join } from 'node:path';
 import { IssuelocError } from '../errors.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { jobLabel, type BatchJob } from './job-spec.js';
-import { resultDir } from './run-job.js';
+
+/** The folder of a job's result: `<results>/jobs/<id>`. */
+export function resultDir(results: string, id: string): string {
+  return join(results, 'jobs', id);
+}
 
 /** A job parked as failed: how many attempts it had and the last error. */
 export interface FailedRecord { id: string; label: string; attempts: number; error: string }

@@ -13,11 +13,7 @@ import { writeFileAtomic } from '../util/atomic-write.js';
 import type { BatchJob, JobSpec } from './job-spec.js';
 import { runEvalJob } from './eval-shards.js';
 import { runDatasetJob, runIndexJob, runLocalizeJob } from './job-kinds.js';
-
-/** The folder of a job's result: `<results>/jobs/<id>`. */
-export function resultDir(results: string, id: string): string {
-  return join(results, 'jobs', id);
-}
+import { resultDir } from './results-folder.js';
 
 /** What {@link runJob} did. */
 export interface JobOutcome {

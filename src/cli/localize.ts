@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import Table from 'cli-table3';
 import { cacheMaxBytes } from '../index/cache-usage.js';
-import type { Localization } from '../retrieve/localize.js';
+import type { Localization } from '../retrieve/rollup.js';
 import { checkIssueText, openLocalizer } from '../pipeline/localizer.js';
 import { LEVELS, levelsOf, localizeJson, plural, type Level } from '../pipeline/result-json.js';
 import type { RankedItem } from '../retrieve/rollup.js';

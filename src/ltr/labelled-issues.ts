@@ -15,7 +15,7 @@ import { extractIssueSignals, type IssueSignals } from '../text/issue-signals.js
 import { RepoHistory } from '../history/repo-history.js';
 import { historyFieldScores } from '../history/history-field.js';
 import type { SimilarIssues } from '../history/similar-issues.js';
-import type { HistoryEvidence } from './features.js';
+import type { HistoryEvidence } from './features/evidence.js';
 import type { Level } from './objective.js';
 
 /** An issue with its base commit and gold items at the three levels. */

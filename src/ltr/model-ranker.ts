@@ -3,10 +3,11 @@
  * model's scores, then rolled up to modules and files by first occurrence.
  */
 import type { CodeIndex } from '../index/code-index.js';
-import type { Localization } from '../retrieve/localize.js';
+import type { Localization } from '../retrieve/rollup.js';
 import { rollUp, type RankedItem } from '../retrieve/rollup.js';
 import { annotateItems, type AnnotatedLevel } from '../retrieve/annotate.js';
-import { FeatureExtractor, type HistoryEvidence, type IssueQuery } from './features.js';
+import { FeatureExtractor } from './features/extract.js';
+import type { HistoryEvidence, IssueQuery } from './features/evidence.js';
 import { orderByScore, withOtherFiles, type LevelScorer, type RankingModel } from './model.js';
 
 /** Options of {@link ModelRanker.localize}. */
@@ -30,7 +31,7 @@ export interface ModelLocalizeOptions {
  * the model; each keeps its lexical rank: it goes after as many model-ranked files as have a best
  * candidate scoring at least as high in the pipeline (the model's order of those files is never
  * changed), and shows the model score of the file above it. So the file ranking holds `top`
- * files even when the candidates sit in a few (up to `OTHER_FILES` of features.ts more files).
+ * files even when the candidates sit in a few (up to `OTHER_FILES` of features/extract.ts more files).
  */
 export class ModelRanker {
   readonly extractor: FeatureExtractor;

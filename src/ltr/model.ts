@@ -1,6 +1,6 @@
 /**
  * The learned ranker's model: per level, a linear function of the candidate features
- * (src/ltr/features.ts) plus, optionally, an ensemble of regression trees (LambdaMART,
+ * (src/ltr/features/extract.ts) plus, optionally, an ensemble of regression trees (LambdaMART,
  * src/ltr/lambdamart.ts), stored as a small JSON file with the ranking options of the pipeline
  * that made its candidates.
  *
@@ -15,7 +15,7 @@ import { IssuelocError } from '../errors.js';
 import type { RankingOptions } from '../retrieve/localize.js';
 import { insertAtLexicalRank, type RankedItem } from '../retrieve/rollup.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
-import type { CandidateSet } from './features.js';
+import type { CandidateSet } from './features/extract.js';
 import { FEATURES, type FeatureName } from './features/registry.js';
 import { LEVELS, rankedIds, type Level, type TrainingQuery } from './objective.js';
 import { TreeEnsemble, type EnsembleJson } from './regression-tree.js';

@@ -6,7 +6,7 @@
 import { SimilarIssues, type EarlierIssue } from '../history/similar-issues.js';
 import { baggedAscent } from './coordinate-ascent.js';
 import { FeatureCache } from './feature-cache.js';
-import { FeatureExtractor, type FeatureOptions } from './features.js';
+import { FeatureExtractor, type FeatureOptions } from './features/extract.js';
 import { FEATURES, type FeatureName } from './features/registry.js';
 import { forEachIssue, type IssueLoopOptions, type LabelledIssue } from './labelled-issues.js';
 import { fitLambdaMart, lambdaMartSettings, type LambdaMartOptions } from './lambdamart.js';

@@ -1,7 +1,7 @@
 /**
  * A labelled issue's candidates and features as one training (or evaluation) query.
  */
-import type { FeatureExtractor } from './features.js';
+import type { FeatureExtractor } from './features/extract.js';
 import type { IssueContext } from './labelled-issues.js';
 import type { TrainingQuery } from './objective.js';
 

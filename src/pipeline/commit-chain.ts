@@ -11,14 +11,15 @@ import { UnitSourceReader } from '../embed/unit-source.js';
 import { buildVectorIndex, type VectorIndex } from '../embed/vector-index.js';
 import type { FusionOptions } from '../retrieve/fusion.js';
 import { HybridLocalizer } from '../retrieve/hybrid.js';
-import { Localizer, DEFAULT_RANKING, type Localization, type RankingOptions } from '../retrieve/localize.js';
+import { Localizer, DEFAULT_RANKING, type RankingOptions } from '../retrieve/localize.js';
+import type { Localization } from '../retrieve/rollup.js';
 import { openPlacements, type PlacementOptions, type Placements } from '../retrieve/placements.js';
 import { extractIssueSignals, type IssueSignals } from '../text/issue-signals.js';
 import type { ListwiseReranker, RerankStats } from '../llm-rerank/listwise.js';
 import { rerankLocalization } from '../llm-rerank/rerank-localization.js';
 import { ModelRanker } from '../ltr/model-ranker.js';
 import type { RankingModel } from '../ltr/model.js';
-import type { HistoryEvidence } from '../ltr/features.js';
+import type { HistoryEvidence } from '../ltr/features/evidence.js';
 import type { StageName } from './stages.js';
 
 /** Options of {@link CommitChain.open}: the stages, already checked by `checkChain` (stages.ts). */

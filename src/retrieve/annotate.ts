@@ -5,9 +5,17 @@
  * function-less file, from its file-level document.
  */
 import type { QueryTerms } from './bm25f.js';
-import type { Localizer, ScoredFile } from './localize.js';
-import type { RankedItem } from './rollup.js';
+import type { RankedItem, ScoredFile } from './rollup.js';
 import type { SignalName } from './signals.js';
+
+/** What annotation reads of a ranker's index: the lexical `Localizer` is one. */
+export interface TermMatcher {
+  codeIndex: { fileOfUnit: Uint32Array };
+  /** The issue terms function-level document `doc` holds (at most `limit`, highest idf first). */
+  matchedTerms(doc: number, query: QueryTerms, limit: number): string[];
+  /** The same for file-level document `file`. */
+  matchedFileTerms(file: number, query: QueryTerms, limit: number): string[];
+}
 
 /** The document behind a shown item, and the signals that raised it. */
 export interface ItemSource {
@@ -33,7 +41,7 @@ export interface AnnotatedLevel {
  * file of `functionless` (by path) gets its file's terms and its file-level signals.
  */
 export function annotateItems(
-  localizer: Localizer,
+  localizer: TermMatcher,
   query: QueryTerms,
   perItem: number,
   levels: readonly AnnotatedLevel[],

@@ -5,7 +5,8 @@ import { cosineScores, type VectorIndex } from '../embed/vector-index.js';
 import { IssuelocError } from '../errors.js';
 import type { QueryTerms } from './bm25f.js';
 import { fuseScores, DEFAULT_FUSION, type FusionOptions } from './fusion.js';
-import { Localizer, type Localization, type LocalizeOptions, type RankingOptions } from './localize.js';
+import { Localizer, type LocalizeOptions, type RankingOptions } from './localize.js';
+import type { Localization } from './rollup.js';
 
 /**
  * A {@link Localizer} whose function scores fuse its lexical scores (BM25F+ with file prior and

@@ -1,7 +1,7 @@
 import type { CodeIndex, IndexedUnit } from '../index/code-index.js';
 import { Bm25fScorer, topK, type Bm25fParams, type QueryTerms } from './bm25f.js';
 import { moduleIdOf } from '../corpus/names.js';
-import { functionlessFiles, mergeByScore, rollUp, type RankedItem } from './rollup.js';
+import { functionlessFiles, mergeByScore, rollUp, type Localization, type RankedItem, type ScoredFile } from './rollup.js';
 import { DEFAULT_SIGNAL_WEIGHTS, SignalResolver, type SignalName, type SignalWeights } from './signals.js';
 import type { IssueSignals } from '../text/issue-signals.js';
 import { DEFAULT_TITLE_WEIGHT, queryTermsOf } from './query.js';
@@ -11,15 +11,6 @@ import type { NonSourcePlacement } from './non-source.js';
 import type { PeripheralPlacement } from './peripheral.js';
 import type { CoChangePlacement } from './co-changed.js';
 
-/** Rankings at the three levels, best first. */
-export interface Localization {
-  /** Files rolled up from `functions`, merged by score with function-less files ({@link Localizer}). */
-  files: RankedItem[];
-  modules: RankedItem[];
-  functions: RankedItem[];
-  /** Distinct issue terms that occur in the function- or file-level index (0 means nothing could match). */
-  matchedQueryTerms: number;
-}
 
 /** Options of {@link Localizer.localize}. */
 export interface LocalizeOptions {
@@ -79,16 +70,6 @@ export const DEFAULT_RANKING: Required<Omit<RankingOptions, 'fileBm25' | 'nonSou
   titleWeight: DEFAULT_TITLE_WEIGHT,
 };
 
-/** A file-level document that has no function-level document, with its score (see {@link Localizer}). */
-export interface ScoredFile {
-  /** File-level document (index into `CodeIndex.filePaths`). */
-  file: number;
-  score: number;
-  /** File-level signals that raised it (`frameFile`, `mentionedFile`). */
-  signals?: SignalName[];
-  /** What in the issue fired each of `signals` (same order). */
-  evidence?: string[];
-}
 
 /**
  * Ranks the code units of one index for an issue: BM25F+ over function-level documents,

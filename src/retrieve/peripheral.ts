@@ -3,8 +3,7 @@ import { decodeSource, isBinary } from '../corpus/decode.js';
 import { isGeneratedSource } from '../corpus/generated.js';
 import { languageOf, type Language } from '../corpus/languages.js';
 import type { GitRepo } from '../repo/git.js';
-import type { Localization } from './localize.js';
-import type { RankedItem } from './rollup.js';
+import type { Localization, RankedItem } from './rollup.js';
 
 /**
  * Code that a fix seldom changes, though it is source code: the examples, benchmarks, scripts,

@@ -11,7 +11,7 @@ import { readCoChange, type CoChange } from '../history/co-change.js';
 import type { GitRepo } from '../repo/git.js';
 import type { Bm25fParams, QueryTerms } from './bm25f.js';
 import { DEFAULT_CO_CHANGE_PLACEMENT, placePartner, type CoChangePlacement } from './co-changed.js';
-import type { Localization } from './localize.js';
+import type { Localization } from './rollup.js';
 import { DEFAULT_NON_SOURCE_PLACEMENT, NonSourceRanker, placeNonSource, type NonSourcePlacement } from './non-source.js';
 import { DEFAULT_PERIPHERAL_PLACEMENT, PeripheralRule, type PeripheralPlacement } from './peripheral.js';
 import type { RankedItem } from './rollup.js';

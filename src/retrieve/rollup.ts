@@ -3,6 +3,7 @@
  * (the SweRank / LocAgent protocol: a file's or module's rank is that of its best function).
  */
 import { moduleIdOf } from '../corpus/names.js';
+import type { SignalName } from './signals.js';
 
 /** One ranked item at any level. `id` is `path` (file), `path:Top` (module) or `path:Q.name`. */
 export interface RankedItem {
@@ -13,6 +14,27 @@ export interface RankedItem {
   /** Issue-text signals that raised the item (its best function's), e.g. `frameFunction`. */
   signals?: string[];
   /** What in the issue fired each of `signals` (same order): a frame's line, a path, a name. */
+  evidence?: string[];
+}
+
+/** Rankings at the three levels, best first. */
+export interface Localization {
+  /** Files rolled up from `functions`, merged by score with function-less files ({@link Localizer}). */
+  files: RankedItem[];
+  modules: RankedItem[];
+  functions: RankedItem[];
+  /** Distinct issue terms that occur in the function- or file-level index (0 means nothing could match). */
+  matchedQueryTerms: number;
+}
+
+/** A file-level document that has no function-level document, with its score (the lexical `Localizer` ranks them at the file level). */
+export interface ScoredFile {
+  /** File-level document (index into `CodeIndex.filePaths`). */
+  file: number;
+  score: number;
+  /** File-level signals that raised it (`frameFile`, `mentionedFile`). */
+  signals?: SignalName[];
+  /** What in the issue fired each of `signals` (same order). */
   evidence?: string[];
 }
 

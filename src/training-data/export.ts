@@ -17,9 +17,9 @@ import { unitId, type RankingOptions } from '../retrieve/localize.js';
 import { CommitChain } from '../pipeline/commit-chain.js';
 import { identifierOf, type IdentifierStyle } from '../llm-rerank/candidate-labels.js';
 import { windowPrompt, type RerankCandidate } from '../llm-rerank/prompt.js';
-import type { ChatMessage } from '../llm-rerank/chat-model.js';
 import type { DatasetRecord } from '../dataset/record.js';
 import { wellFormed } from './formats.js';
+import type { ContrastiveExample, DroppedIssue, ListwiseExample } from './examples.js';
 
 /** Options of {@link exportTraining}. */
 export interface TrainingExportOptions {
@@ -43,49 +43,6 @@ export interface TrainingExportOptions {
   /** Characters of each function's text (default 8 000). */
   maxDocumentChars?: number;
   onProgress?: (done: number, total: number) => void;
-}
-
-/**
- * One contrastive example as mined (the `issueloc` format of the contrastive file): the issue
- * text, the texts of its positives and hard negatives with their ids beside them, and where they
- * come from. Texts are `path\ncode`, as the retriever embeds them. The extra keys make it no
- * library's input as it stands: {@link contrastiveRows} writes sentence-transformers and
- * FlagEmbedding rows from it (src/training-data/formats.ts).
- */
-export interface ContrastiveExample {
-  query: string;
-  pos: string[];
-  neg: string[];
-  pos_ids: string[];
-  neg_ids: string[];
-  issue_id: string;
-  repo?: string;
-  commit: string;
-  /** 1-based rank of the best positive in the retriever's ranking. */
-  positive_rank: number;
-}
-
-/**
- * One listwise example: a window of candidates in the retriever's order (the best positive
- * moved into the last place when the retriever ranked it below the window), the identifier of
- * the best-ranked positive as target (what SweRankLLM learns to emit first), the full target
- * permutation (positives first), and the chat messages of the reranker's prompt with the
- * target as the assistant's answer, ready for supervised fine-tuning.
- */
-export interface ListwiseExample {
-  issue_id: string;
-  query: string;
-  candidates: { identifier: string; id: string; text: string }[];
-  positive_ids: string[];
-  target: string;
-  permutation: string;
-  messages: ChatMessage[];
-}
-
-/** An issue left out, and why. */
-export interface DroppedIssue {
-  issue_id: string;
-  reason: string;
 }
 
 /** The issue text used as the query: title, a blank line, the cleaned body. */

@@ -39,7 +39,7 @@
  * `{query, positive_code, negative_codes: [str], negative_code_rank, positive_code_rank, …}`
  * (src/repo_negative_mining.py of the SweRank code), a layout only its own scripts read.
  */
-import type { ContrastiveExample, DroppedIssue, ListwiseExample } from './export.js';
+import type { ContrastiveExample, DroppedIssue, ListwiseExample } from './examples.js';
 
 /** The layouts of the contrastive file (`--format`). */
 export const CONTRASTIVE_FORMATS = ['issueloc', 'sentence-transformers', 'flagembedding'] as const;

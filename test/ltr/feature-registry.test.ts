@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { buildCodeIndex, DEFAULT_INDEX_SETTINGS } from '../../src/index/code-index.js';
 import type { UnitTerms } from '../../src/index/blob-terms.js';
 import { extractIssueSignals } from '../../src/text/issue-signals.js';
-import { FeatureExtractor } from '../../src/ltr/features.js';
+import { FeatureExtractor } from '../../src/ltr/features/extract.js';
 import { FEATURE_GROUPS, FEATURE_REGISTRY, FEATURE_VERSION, FEATURES, featureVersion, type FeatureEntry } from '../../src/ltr/features/registry.js';
 import { featureTable, withFeatureTable, TABLE_BEGIN, TABLE_END } from '../../src/ltr/features/table.js';
 import { FeatureCache, featureCacheKey } from '../../src/ltr/feature-cache.js';

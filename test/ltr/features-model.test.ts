@@ -8,7 +8,7 @@ import type { UnitTerms } from '../../src/index/blob-terms.js';
 import { Localizer } from '../../src/retrieve/localize.js';
 import { queryTermsOf } from '../../src/retrieve/query.js';
 import { extractIssueSignals } from '../../src/text/issue-signals.js';
-import { FeatureExtractor } from '../../src/ltr/features.js';
+import { FeatureExtractor } from '../../src/ltr/features/extract.js';
 import { FEATURES } from '../../src/ltr/features/registry.js';
 import { RankingModel, MODEL_FORMAT } from '../../src/ltr/model.js';
 import { ModelRanker } from '../../src/ltr/model-ranker.js';

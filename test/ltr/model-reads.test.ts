@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FeatureExtractor } from '../../src/ltr/features.js';
+import { FeatureExtractor } from '../../src/ltr/features/extract.js';
 import { FEATURES } from '../../src/ltr/features/registry.js';
 import { historyEvidenceRead } from '../../src/ltr/features/history.js';
 import { RankingModel } from '../../src/ltr/model.js';

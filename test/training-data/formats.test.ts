@@ -10,7 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { commitFiles, tempDir, cleanup } from '../repo/git-fixture.js';
 import { GitRepo } from '../../src/repo/git.js';
-import { exportTraining, issueQuery, type ContrastiveExample } from '../../src/training-data/export.js';
+import { exportTraining, issueQuery } from '../../src/training-data/export.js';
+import type { ContrastiveExample } from '../../src/training-data/examples.js';
 import {
   contrastiveJsonl, contrastiveRows, listwiseJsonl, negativeColumns, TrainingFormatError, validateContrastiveRow, validateListwiseRow,
 } from '../../src/training-data/formats.js';

@@ -6,7 +6,7 @@ import type { CodeIndex } from '../../index/code-index.js';
 import type { QueryTerms } from '../../retrieve/bm25f.js';
 import type { SignalName } from '../../retrieve/signals.js';
 import type { DocFieldScorer } from '../doc-scores.js';
-import type { HistoryEvidence, IssueQuery } from '../features.js';
+import type { HistoryEvidence, IssueQuery } from './evidence.js';
 import type { CandidateShapes } from './shapes.js';
 
 /**

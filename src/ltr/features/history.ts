@@ -3,7 +3,7 @@
  * statistic over the base commit's ancestors, or earlier issues, alone). Missing evidence gives 0.
  */
 import type { FileHistory } from '../../history/file-history.js';
-import type { HistoryEvidence } from '../features.js';
+import type { HistoryEvidence } from './evidence.js';
 import type { CandidateContext, FeatureGroup, FeatureSpec } from './group.js';
 
 /** The history group's record of a candidate (its file's evidence). */
@@ -30,7 +30,7 @@ const features = {
 const FILE_HISTORY_FEATURES = ['fixes', 'fixRecency', 'fixWeighted', 'changes', 'changeRecency'] as const satisfies readonly (keyof typeof features)[];
 
 /**
- * Which parts of a query's history evidence (src/ltr/features.ts `HistoryEvidence`) the features
+ * Which parts of a query's history evidence (src/ltr/features/evidence.ts `HistoryEvidence`) the features
  * `reads` (a model's `reads`) depend on: a part no read feature uses need not be computed.
  */
 export function historyEvidenceRead(reads: ReadonlySet<string>): Record<keyof HistoryEvidence, boolean> {

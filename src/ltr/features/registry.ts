@@ -1,7 +1,7 @@
 /**
  * The feature registry of the learned ranker: every feature of a candidate, in the column order
  * of its feature vector, with its group, one-line doc and normalisation. A feature is one entry
- * in its group's module (src/ltr/features/*.ts); the extractor (src/ltr/features.ts), the docs
+ * in its group's module (src/ltr/features/*.ts); the extractor (src/ltr/features/extract.ts), the docs
  * table (docs/learning-to-rank.md, `npm run docs:features`) and the feature cache's key
  * ({@link FEATURE_VERSION}) follow from this list.
  *

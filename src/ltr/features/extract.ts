@@ -5,19 +5,19 @@
  * features there are, and how each is computed, is the registry's (src/ltr/features/registry.ts;
  * the table in docs/learning-to-rank.md); this module picks the candidates and fills the matrix.
  */
-import type { CodeIndex } from '../index/code-index.js';
-import { topK, type QueryTerms } from '../retrieve/bm25f.js';
-import { Localizer, unitId, type RankingOptions, type ScoredFile } from '../retrieve/localize.js';
-import { moduleIdOf } from '../corpus/names.js';
-import { SignalResolver, type SignalName } from '../retrieve/signals.js';
-import type { IssueSignals } from '../text/issue-signals.js';
-import type { FileHistory } from '../history/file-history.js';
-import { DocFieldScorer } from './doc-scores.js';
-import type { CandidateContext, FeatureGroup, FeatureSpec } from './features/group.js';
-import { codeTermsOf, titleTermsOf } from './features/issue-queries.js';
-import { FEATURE_GROUPS, FEATURE_REGISTRY, FEATURES, type FeatureName } from './features/registry.js';
-import { CandidateShapes } from './features/shapes.js';
-import { ALL_SIGNALS } from './features/signals.js';
+import type { CodeIndex } from '../../index/code-index.js';
+import { topK, type QueryTerms } from '../../retrieve/bm25f.js';
+import { Localizer, unitId, type RankingOptions } from '../../retrieve/localize.js';
+import type { ScoredFile } from '../../retrieve/rollup.js';
+import { moduleIdOf } from '../../corpus/names.js';
+import { SignalResolver, type SignalName } from '../../retrieve/signals.js';
+import { DocFieldScorer } from '../doc-scores.js';
+import type { CandidateContext, FeatureGroup, FeatureSpec } from './group.js';
+import type { HistoryEvidence, IssueQuery } from './evidence.js';
+import { codeTermsOf, titleTermsOf } from './issue-queries.js';
+import { FEATURE_GROUPS, FEATURE_REGISTRY, FEATURES, type FeatureName } from './registry.js';
+import { CandidateShapes } from './shapes.js';
+import { ALL_SIGNALS } from './signals.js';
 
 const F = FEATURES.length;
 /** Per group, the value functions of its features in column order. */
@@ -25,17 +25,6 @@ const GROUP_VALUES = FEATURE_GROUPS.map((g: FeatureGroup<unknown>) => Object.val
 /** Columns divided by their largest value. */
 const MAX_NORMALISED = FEATURE_REGISTRY.flatMap((f, j) => (f.normalise === 'max' ? [j] : []));
 
-/** History evidence of one query (all optional: missing evidence gives 0 features). */
-export interface HistoryEvidence {
-  /** Per-file history at the base commit. */
-  files?: ReadonlyMap<string, FileHistory>;
-  /** SimiScore over earlier commit messages, per file. */
-  messageScores?: ReadonlyMap<string, number>;
-  /** BM25 of the issue against each file's history field (src/history/history-field.ts), per file. */
-  fieldScores?: ReadonlyMap<string, number>;
-  /** SimiScore over a dataset of earlier issues, per file. */
-  similarIssues?: ReadonlyMap<string, number>;
-}
 
 /** The candidates of one query with their features. */
 export interface CandidateSet {
@@ -200,13 +189,6 @@ export class FeatureExtractor {
   }
 }
 
-/** An issue as the extractor reads it. */
-export interface IssueQuery {
-  /** What the issue names in code (`extractIssueSignals`). */
-  signals: IssueSignals;
-  /** The issue text (title and body), for names written in it. */
-  text: string;
-}
 
 /**
  * The feature matrix of a query's candidates (row-major, {@link FEATURES} columns): each group of
