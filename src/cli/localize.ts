@@ -58,7 +58,7 @@ export function registerLocalizeCommand(program: Command): void {
       const result = await localizer.localize(text, { top: o.top }).finally(() => { for (const bar of Object.values(bars)) bar.stop(); });
       if (result.rerank) process.stderr.write(`issueloc: ${rerankSummary(result.rerank)}\n`);
       const levels = levelsOf(o.level);
-      if (o.json) process.stdout.write(`${JSON.stringify(localizeJson(result, resolve(o.repo), o.level, localizer.embedderInfo))}\n`);
+      if (o.json) process.stdout.write(`${JSON.stringify(localizeJson(result, resolve(o.repo), o.level, localizer.embedderInfo, Boolean(o.explain)))}\n`);
       // the same rule in both modes: exit 0 when any level shown ranks anything
       const shown = levels.some((l) => result[plural(l)].length > 0);
       if (!o.json && shown) {
@@ -83,8 +83,9 @@ function nothingShown(result: Localization, levels: Level[]): string {
 }
 
 /**
- * The ranking tables, fitted to {@link tableWidth}: matched terms wrap at spaces (below the item,
- * beside its signals, when long ids leave them less than 20 columns); with `explain`, the
+ * The ranking tables, fitted to {@link tableWidth}: each item with its lines (`start-end`) and its
+ * matched terms, wrapped at spaces (both below the item, beside its signals, when long ids leave
+ * the terms less than 20 columns); with `explain`, the
  * signals of an item go on a row of their own below it, one line each, the evidence shortened to
  * at most {@link MAX_EVIDENCE_CHARS} characters (`--json` keeps it whole). Ids are never cut;
  * control characters of ids and evidence (a file name with a newline or an escape sequence) are
@@ -101,25 +102,35 @@ function printText(result: Localization, levels: Level[], commit: string, explai
       continue;
     }
     const terms = items.map((it) => (it.matchedTerms ?? []).join(' '));
-    const head = ['#', 'score', l, 'matched issue terms'];
-    const rows = items.map((it, i) => [String(i + 1), it.score.toFixed(2), printable(it.id), terms[i]]);
-    const termsWidth = flexibleWidths([head, ...rows], [{ col: 3, min: 0 }], width).get(3)!;
-    const termsBelow = termsWidth < Math.min(20, Math.max(...rows.map((r) => r[3].length)));
+    const head = ['#', 'score', l, 'lines', 'matched issue terms'];
+    const rows = items.map((it, i) => [String(i + 1), it.score.toFixed(2), printable(it.id), linesOf(it), terms[i]]);
+    const termsWidth = flexibleWidths([head, ...rows], [{ col: 4, min: 0 }], width).get(4)!;
+    // long ids leave the terms less than 20 columns: they go below the item, with its lines
+    const below = termsWidth < Math.min(20, Math.max(...rows.map((r) => r[4].length)));
     // the row below an item spans all but its first column: the room inside the borders
-    const below = width - String(items.length).length - 7;
-    const table = new Table({ head: termsBelow ? head.slice(0, 3) : head, style: { head: [], border: [] } });
+    const room = width - String(items.length).length - 7;
+    const table = new Table({ head: below ? head.slice(0, 3) : head, style: { head: [], border: [] } });
     items.forEach((it, i) => {
-      const [rank, score, id] = rows[i];
-      table.push(termsBelow ? [rank, score, id] : [rank, score, id, wrapWords(terms[i], termsWidth)]);
-      const lines = (explain ? it.signals ?? [] : []).map((name, k) => {
+      const [rank, score, id, lines] = rows[i];
+      table.push(below ? [rank, score, id] : [rank, score, id, lines, wrapWords(terms[i], termsWidth)]);
+      const notes = (explain ? it.signals ?? [] : []).map((name, k) => {
         const evidence = it.evidence?.[k];
-        return evidence ? `${name} (${shorten(printable(evidence), Math.max(12, Math.min(MAX_EVIDENCE_CHARS, below - name.length - 3)))})` : name;
+        return evidence ? `${name} (${shorten(printable(evidence), Math.max(12, Math.min(MAX_EVIDENCE_CHARS, room - name.length - 3)))})` : name;
       });
-      if (termsBelow && terms[i] !== '') lines.unshift(wrapWords(`matched: ${terms[i]}`, below));
-      if (lines.length > 0) table.push(['', { colSpan: termsBelow ? 2 : 3, content: lines.join('\n') }]);
+      if (below) {
+        const first = [lines && `lines ${lines}`, terms[i] && `matched: ${terms[i]}`].filter(Boolean).join('; ');
+        if (first) notes.unshift(wrapWords(first, room));
+      }
+      if (notes.length > 0) table.push(['', { colSpan: below ? 2 : 4, content: notes.join('\n') }]);
     });
     process.stdout.write(`\n${plural(l)}\n${table.toString()}\n`);
   }
+}
+
+/** An item's lines as the table shows them: `start-end`, `start` for one line, empty when unknown. */
+function linesOf(it: RankedItem): string {
+  if (it.startLine === undefined || it.endLine === undefined) return '';
+  return it.startLine === it.endLine ? String(it.startLine) : `${it.startLine}-${it.endLine}`;
 }
 
 /**

@@ -12,7 +12,8 @@ import { buildVectorIndex, type VectorIndex } from '../embed/vector-index.js';
 import type { FusionOptions } from '../retrieve/fusion.js';
 import { HybridLocalizer } from '../retrieve/hybrid.js';
 import { Localizer, DEFAULT_RANKING, type RankingOptions } from '../retrieve/localize.js';
-import type { Localization } from '../retrieve/rollup.js';
+import type { Localization, RankedItem } from '../retrieve/rollup.js';
+import { withLines } from '../retrieve/item-lines.js';
 import { openPlacements, type PlacementOptions, type Placements } from '../retrieve/placements.js';
 import { extractIssueSignals, type IssueSignals } from '../text/issue-signals.js';
 import type { ListwiseReranker, RerankStats } from '../llm-rerank/listwise.js';
@@ -127,13 +128,13 @@ export class CommitChain {
    * @param opts.deadline this issue's deadline (default: the one given to {@link open}).
    */
   async localize(issueText: string, opts: { top: number; signals?: IssueSignals; matchedTermsPerItem?: number; deadline?: Deadline }): Promise<ChainResult> {
-    const result = await this.localizeSources(issueText, opts);
+    const { ranked, ...result } = await this.localizeSources(issueText, opts);
     const files = this.placements.placeFiles(result.localization.files, this.localizer.queryOf(issueText), opts.top);
-    return { ...result, localization: { ...result.localization, files } };
+    return { ...result, localization: withLines({ ...result.localization, files }, this.codeIndex, ranked) };
   }
 
   /** {@link localize} before the file placements: the stages, peripheral items moved down before the rerank stage. */
-  private async localizeSources(issueText: string, opts: { top: number; signals?: IssueSignals; matchedTermsPerItem?: number; deadline?: Deadline }): Promise<ChainResult> {
+  private async localizeSources(issueText: string, opts: { top: number; signals?: IssueSignals; matchedTermsPerItem?: number; deadline?: Deadline }): Promise<ChainResult & { ranked: RankedItem[] }> {
     const t0 = performance.now();
     const signal = (opts.deadline ?? this.opts.deadline)?.signal;
     const { reranker } = this.opts;
@@ -166,15 +167,15 @@ export class CommitChain {
     loc = await this.placements.demote(loc, issueText);
     const retrieveMillis = performance.now() - t0;
     if (!reranker || loc.functions.length === 0) {
-      return { localization: cut(loc, opts.top), stages, retrieveMillis, queryTerms };
+      return { localization: cut(loc, opts.top), stages, retrieveMillis, queryTerms, ranked: loc.functions };
     }
     const { localization, stats } = await rerankLocalization(loc, this.codeIndex, this.reader, reranker, issueText, opts.top, signal);
     this.reader.forget();
     // every window kept the order before it (endpoint down, nothing usable answered): the
     // previous stage's ranking stands, scores and all, and the rerank stage did not run
-    if (stats.fallbackWindows >= stats.windows) return { localization: cut(loc, opts.top), stages, rerank: stats, retrieveMillis, queryTerms };
+    if (stats.fallbackWindows >= stats.windows) return { localization: cut(loc, opts.top), stages, rerank: stats, retrieveMillis, queryTerms, ranked: loc.functions };
     stages.push('rerank');
-    return { localization, stages, rerank: stats, retrieveMillis, queryTerms };
+    return { localization, stages, rerank: stats, retrieveMillis, queryTerms, ranked: loc.functions };
   }
 }
 

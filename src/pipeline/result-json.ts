@@ -24,9 +24,11 @@ export function levelsOf(choice: LevelChoice): Level[] {
  * The JSON object of a result: `repo` (as the caller names the repository), `commit`, `level`,
  * `index` (built, millis, documents, files, skipped), `queryMillis`, `stages`, `embedder` (its
  * name and preset) when there is one, `rerank` when it ran, then the ranked items of each level shown (`files`, `modules`, `functions`), their
- * scores cut to 6 significant digits (float32 sums hold no more).
+ * scores cut to 6 significant digits (float32 sums hold no more), each with its `startLine`/`endLine`
+ * when known (src/retrieve/item-lines.ts); with `explain`, `issue`: what the issue text was read
+ * as (stack frames, paths, dotted and scoped names, names in code), as `--explain` prints it.
  */
-export function localizeJson(result: LocalizeResult, repo: string, level: LevelChoice, embedder?: EmbedderInfo): Record<string, unknown> {
+export function localizeJson(result: LocalizeResult, repo: string, level: LevelChoice, embedder?: EmbedderInfo, explain = false): Record<string, unknown> {
   const { index } = result;
   const out: Record<string, unknown> = {
     repo, commit: result.commit, level,
@@ -36,6 +38,10 @@ export function localizeJson(result: LocalizeResult, repo: string, level: LevelC
     ...(embedder ? { embedder } : {}),
     ...(result.rerank ? { rerank: result.rerank } : {}),
   };
+  if (explain) {
+    const { frames, filePaths, dottedNames, scopedNames, calledNames, inlineCode } = result.signals;
+    out.issue = { frames, paths: filePaths, dottedNames, scopedNames, namesInCode: [...new Set([...calledNames, ...inlineCode])] };
+  }
   for (const l of levelsOf(level)) out[plural(l)] = result[plural(l)].map((it) => ({ ...it, score: Number(it.score.toPrecision(6)) }));
   return out;
 }

@@ -15,6 +15,12 @@ export interface RankedItem {
   signals?: string[];
   /** What in the issue fired each of `signals` (same order): a frame's line, a path, a name. */
   evidence?: string[];
+  /**
+   * The item's lines at the base commit (1-based, inclusive): a function's or module's own, a
+   * file's best-ranked function's (src/retrieve/item-lines.ts).
+   */
+  startLine?: number;
+  endLine?: number;
 }
 
 /** Rankings at the three levels, best first. */

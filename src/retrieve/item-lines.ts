@@ -1,0 +1,56 @@
+/**
+ * Line ranges of ranked items, from the units the index keeps (1-based, inclusive, as git numbers
+ * lines): a function its own lines; a module (a class, a top-level function) the lines from its
+ * first function's first line to its last function's last line (the index keeps functions, not
+ * classes: a class's header and fields before its first method lie outside); a file the lines of
+ * its best-ranked function, or its whole lines when it is indexed whole. An item whose lines are
+ * unknown (a file none of whose functions is ranked) keeps none.
+ */
+import type { CodeIndex, IndexedUnit } from '../index/code-index.js';
+import type { Localization, RankedItem } from './rollup.js';
+import { moduleIdOf } from '../corpus/names.js';
+
+interface Span { startLine: number; endLine: number }
+
+/** Per index (built on first use, one pass over its units): units by id, module spans by module id. */
+const spansOf = new WeakMap<CodeIndex, { units: Map<string, IndexedUnit>; modules: Map<string, Span> }>();
+
+function spans(index: CodeIndex): { units: Map<string, IndexedUnit>; modules: Map<string, Span> } {
+  let s = spansOf.get(index);
+  if (!s) {
+    s = { units: new Map(), modules: new Map() };
+    for (const u of index.units) {
+      const id = u.qualifiedName ? `${u.path}:${u.qualifiedName}` : u.path;
+      if (!s.units.has(id)) s.units.set(id, u);
+      if (!u.qualifiedName) continue;
+      const m = moduleIdOf(u);
+      const span = s.modules.get(m);
+      if (!span) s.modules.set(m, { startLine: u.startLine, endLine: u.endLine });
+      else { span.startLine = Math.min(span.startLine, u.startLine); span.endLine = Math.max(span.endLine, u.endLine); }
+    }
+    spansOf.set(index, s);
+  }
+  return s;
+}
+
+/**
+ * A copy of `loc` whose items carry `startLine`/`endLine`.
+ * @param ranked the function ranking the levels were rolled up from, best first, as deep as the
+ *   stages kept it (`loc.functions` may be cut to the top items): a file's best function is looked
+ *   up in `loc.functions`, then here.
+ */
+export function withLines(loc: Localization, index: CodeIndex, ranked: readonly RankedItem[] = []): Localization {
+  const { units, modules } = spans(index);
+  const bestOfFile = new Map<string, IndexedUnit>();
+  for (const it of [...loc.functions, ...ranked]) {
+    const u = units.get(it.id);
+    if (u?.qualifiedName && !bestOfFile.has(u.path)) bestOfFile.set(u.path, u);
+  }
+  const lined = (it: RankedItem, s: Span | undefined): RankedItem => (s ? { ...it, startLine: s.startLine, endLine: s.endLine } : it);
+  return {
+    ...loc,
+    functions: loc.functions.map((it) => lined(it, units.get(it.id))),
+    modules: loc.modules.map((it) => lined(it, modules.get(it.id))),
+    files: loc.files.map((it) => lined(it, bestOfFile.get(it.id) ?? units.get(it.id))),
+  };
+}
