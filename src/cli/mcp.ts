@@ -1,9 +1,8 @@
 import { existsSync } from 'node:fs';
-import { basename } from 'node:path';
 import { Command } from 'commander';
 import { GitRepo } from '../repo/git.js';
 import { InProcessBackend } from '../service/backend.js';
-import { CONFIG_FILE_NAMES, loadServiceConfig, type ServiceLimits } from '../service/config.js';
+import { CONFIG_FILE_NAMES, loadServiceConfig, repositoryNameOf, type ServiceLimits } from '../service/config.js';
 import { LocalizerPool } from '../service/localizer-pool.js';
 import { wholeOption } from './options.js';
 import { onStopSignal } from './stop-signals.js';
@@ -12,7 +11,7 @@ const warn = (m: string) => process.stderr.write(`issueloc: warning: ${m}\n`);
 
 /**
  * `issueloc mcp`: an MCP server on stdin/stdout for coding agents (tools localize, explain_item,
- * list_repositories). Repositories as for `issueloc serve` (`--config`, `--repo NAME=PATH`,
+ * list_repositories). Repositories as for `issueloc serve` (`--config`, `--repo PATH` or `NAME=PATH`,
  * `issueloc.config.json` here); with none of them, the repository of the current folder. stdout
  * carries only protocol messages; warnings go to stderr. Leaves when stdin closes (or on SIGTERM).
  */
@@ -21,7 +20,7 @@ export function registerMcpCommand(program: Command): void {
     .command('mcp')
     .description('serve the MCP tools localize, explain_item and list_repositories on stdio, for coding agents')
     .option('--config <file>', `repositories and limits (default: ${CONFIG_FILE_NAMES.join(' or ')} here, if there)`)
-    .option('--repo <name=path>', 'a repository by name (repeatable); without --repo or a config: the current folder\'s repository', (v, all: string[]) => [...all, v], [])
+    .option('--repo <path|name=path>', 'a repository: a path (named after its folder) or NAME=PATH (repeatable); without --repo or a config: the current folder\'s repository', (v, all: string[]) => [...all, v], [])
     .option('--cache-dir <path>', 'cache folder of every repository (default: each its own, see issueloc localize)')
     .option('--timeout <seconds>', 'seconds one tool call may take, an index build included (default 30)', wholeOption('--timeout', 1, 3600))
     .option('--max-issue-bytes <n>', 'refuse an issue text longer than this many bytes (1 MiB by default)', wholeOption('--max-issue-bytes', 1, 1 << 30))
@@ -64,8 +63,7 @@ async function currentRepository(): Promise<string> {
   const git = await GitRepo.open('.');
   try {
     const top = git.workTree ?? git.gitDir;
-    const name = basename(top).replace(/\.git$/, '').replace(/[^A-Za-z0-9._-]/g, '-').replace(/^[.-]+/, '').slice(0, 64) || 'repo';
-    return `${name}=${top}`;
+    return `${repositoryNameOf(top)}=${top}`;
   } finally {
     await git.close();
   }

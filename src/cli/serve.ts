@@ -15,7 +15,7 @@ export function registerServeCommand(program: Command): void {
     .command('serve')
     .description('serve localize requests over HTTP with the indexes kept warm (POST /v1/localize, GET /v1/repos, /healthz, /metrics, /openapi.json)')
     .option('--config <file>', 'configuration file, JSON or YAML (default: issueloc.config.json, .yaml or .yml here, when there)')
-    .option('--repo <name=path>', 'a repository requests may name (repeatable; over the file\'s entry of that name)', (v: string, prev: string[] = []) => [...prev, v])
+    .option('--repo <path|name=path>', 'a repository requests may name: a path (named after its folder) or NAME=PATH (repeatable; over the file\'s entry of that name)', (v: string, prev: string[] = []) => [...prev, v])
     .option('--cache-dir <path>', 'cache folder of every repository (default: each repository\'s own, ISSUELOC_CACHE_DIR)')
     .option('--host <address>', 'address to listen on', '127.0.0.1')
     .option('--port <n>', 'port to listen on (0: any free one; the address is printed)', wholeOption('--port', 0, 65535), 8787)

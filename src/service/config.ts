@@ -97,11 +97,36 @@ const NAME = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,63}$/;
 /** Bytes of a configuration file at most. */
 const MAX_CONFIG_BYTES = 1 << 20;
 
+/**
+ * The name a repository at `path` is served under when no name is given: its folder's name
+ * (a bare `x.git` gives `x`), characters outside `[A-Za-z0-9._-]` as `-`, at most 64 characters.
+ */
+export function repositoryNameOf(path: string): string {
+  return basename(resolve(path)).replace(/\.git$/, '').replace(/[^A-Za-z0-9._-]/g, '-').replace(/^[.-]+/, '').slice(0, 64) || 'repo';
+}
+
+/**
+ * One `--repo` flag: `NAME=PATH`, or a plain `PATH` named by {@link repositoryNameOf} (as
+ * `issueloc localize --repo PATH` takes it). A flag whose part before the first `=` is no valid
+ * name is a path.
+ * @throws IssuelocError (exit 2) for an empty flag or an empty path.
+ */
+export function repoFlag(spec: string, cwd: string): { name: string; path: string } {
+  const eq = spec.indexOf('=');
+  if (eq > 0 && NAME.test(spec.slice(0, eq))) {
+    if (eq === spec.length - 1) throw new IssuelocError(`--repo ${spec}: no path after '='`);
+    return { name: spec.slice(0, eq), path: resolve(cwd, spec.slice(eq + 1)) };
+  }
+  if (spec === '') throw new IssuelocError(`--repo takes PATH or NAME=PATH, got ''`);
+  const path = resolve(cwd, spec);
+  return { name: repositoryNameOf(path), path };
+}
+
 /** Flags of `issueloc serve` that the configuration reads. */
 export interface ConfigFlags {
   /** `--config FILE`; without it the first of {@link CONFIG_FILE_NAMES} in `cwd`, when there. */
   config?: string;
-  /** `--repo NAME=PATH`, repeatable; a name also in the file replaces the file's entry. */
+  /** `--repo NAME=PATH` or `--repo PATH`, repeatable; a name also in the file replaces the file's entry. */
   repo?: readonly string[];
   cacheDir?: string;
   /** Limits given as flags, over the file's. */
@@ -118,15 +143,15 @@ export function loadServiceConfig(flags: ConfigFlags, cwd = process.cwd()): Serv
   const file = flags.config !== undefined ? resolve(cwd, flags.config) : CONFIG_FILE_NAMES.map((n) => resolve(cwd, n)).find((p) => existsSync(p));
   const config = file !== undefined ? parseConfigText(readConfigFile(file), basename(file), dirname(file), file.endsWith('.json') ? 'json' : 'yaml') : emptyConfig('--repo flags');
   const repositories = new Map(config.repositories);
+  const named = new Set<string>();
   for (const spec of flags.repo ?? []) {
-    const eq = spec.indexOf('=');
-    const name = spec.slice(0, eq);
-    if (eq <= 0 || eq === spec.length - 1) throw new IssuelocError(`--repo takes NAME=PATH, got '${spec}'`);
-    checkName(name, `--repo ${spec}`);
-    repositories.set(name, { name, path: resolve(cwd, spec.slice(eq + 1)), rev: 'HEAD', defaults: { ...DEFAULT_RANK_SETTINGS } });
+    const { name, path } = repoFlag(spec, cwd);
+    if (named.has(name)) throw new IssuelocError(`--repo ${spec}: a second repository named '${name}': give it another name (--repo NAME=PATH)`);
+    named.add(name);
+    repositories.set(name, { name, path, rev: 'HEAD', defaults: { ...DEFAULT_RANK_SETTINGS } });
   }
   if (repositories.size === 0) {
-    throw new IssuelocError(file !== undefined ? `${basename(file)}: repositories: no repository configured` : `no repository configured: give --repo NAME=PATH or --config FILE (or put ${CONFIG_FILE_NAMES[0]} here)`);
+    throw new IssuelocError(file !== undefined ? `${basename(file)}: repositories: no repository configured` : `no repository configured: give --repo PATH (or NAME=PATH) or --config FILE (or put ${CONFIG_FILE_NAMES[0]} here)`);
   }
   const limits = { ...config.limits, ...flags.limits };
   return {

@@ -56,13 +56,20 @@ test('bad values: one line naming the file and the key', () => {
 test('flags: --repo NAME=PATH over the config file found in the working folder', () => {
   const dir = tempDir('issueloc-config-');
   try {
-    refused(() => loadServiceConfig({}, dir), /no repository configured: give --repo NAME=PATH/);
+    refused(() => loadServiceConfig({}, dir), /no repository configured: give --repo PATH \(or NAME=PATH\)/);
     const c = loadServiceConfig({ repo: ['a=repos/a', 'b=/b'], limits: { concurrency: 2 } }, dir);
     assert.deepEqual([...c.repositories.keys()], ['a', 'b']);
     assert.equal(c.repositories.get('a')?.path, join(dir, 'repos/a'));
     assert.equal(c.limits.concurrency, 2);
-    refused(() => loadServiceConfig({ repo: ['nopath='] }, dir), /--repo takes NAME=PATH, got 'nopath='/);
-    refused(() => loadServiceConfig({ repo: ['../x=/r'] }, dir), /--repo \.\.\/x=\/r: a repository name/);
+    refused(() => loadServiceConfig({ repo: ['nopath='] }, dir), /--repo nopath=: no path after '='/);
+    refused(() => loadServiceConfig({ repo: [''] }, dir), /--repo takes PATH or NAME=PATH/);
+    // a plain path, as localize --repo takes it: named after its folder
+    const plain = loadServiceConfig({ repo: ['src/my repo.git', '/srv/django'] }, dir);
+    assert.deepEqual([...plain.repositories.keys()], ['my-repo', 'django']);
+    assert.equal(plain.repositories.get('my-repo')?.path, join(dir, 'src/my repo.git'));
+    // a part before '=' that is no name makes the whole flag a path
+    assert.equal(loadServiceConfig({ repo: ['../x=/r'] }, dir).repositories.get('r')?.path, join(dir, '../x=/r'));
+    refused(() => loadServiceConfig({ repo: ['/a/proj', '/b/proj'] }, dir), /--repo \/b\/proj: a second repository named 'proj'/);
     writeFileSync(join(dir, 'issueloc.config.json'), JSON.stringify({ repositories: { a: '/from-file', c: '/c' } }));
     const both = loadServiceConfig({ repo: ['a=/from-flag'] }, dir);
     assert.equal(both.repositories.get('a')?.path, '/from-flag');
