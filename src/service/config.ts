@@ -280,8 +280,3 @@ function record(v: unknown, key: string, bad: (k: string, w: string) => never): 
 function knownKeys(r: Record<string, unknown>, known: readonly string[], prefix: string, bad: (k: string, w: string) => never): void {
   for (const k of Object.keys(r)) if (!known.includes(k)) bad(`${prefix}${k}`, `unknown key (known: ${known.join(', ')})`);
 }
-
-/** @throws IssuelocError when `name` is not a repository name. */
-function checkName(name: string, where: string): void {
-  if (!NAME.test(name) || name === '.' || name === '..') throw new IssuelocError(`${where}: a repository name is letters, digits, ".", "_", "-" (at most 64, no "/")`);
-}
