@@ -152,9 +152,9 @@ export async function runThroughSlowPipe(args: readonly string[], opts: RunOptio
   }
 }
 
-/** stderr without warning lines and the progress bar's carriage-return updates. */
+/** stderr without warning lines, progress lines and the progress bar's carriage-return updates. */
 export function errorLines(stderr: string): string[] {
-  return stderr.split('\n').map((l) => l.replace(/^.*\r/, '').trimEnd()).filter((l) => l !== '' && !/^issueloc: warning: /.test(l));
+  return stderr.split('\n').map((l) => l.replace(/^.*\r/, '').trimEnd()).filter((l) => l !== '' && !/^issueloc: (warning|progress): /.test(l));
 }
 
 /** The command line of a run, for failure details. */
