@@ -1,5 +1,6 @@
-// Hostile issue documents (issue 31, F8): a Jira API v3 description nested thousands deep is bad
-// input (IssuelocError naming the source), never a stack overflow.
+// Hostile issue documents (issue 31, F8, F9): a Jira API v3 description nested thousands deep,
+// Jira XML with an external, oversized or deeply nested entity: bad input (IssuelocError naming
+// the source), never a stack overflow or a parser error, and an external entity is never read.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { IssuelocError } from '../../src/errors.js';
@@ -41,4 +42,20 @@ test('a Jira issue nested 4,000 deep: one input error naming the source, from lo
   const skipped = readIssues(path, { skipInvalid: true });
   assert.equal(skipped.issues.length, 0);
   assert.match(skipped.invalid[0], /deep\.json#0: .*nests deeper than/);
+});
+
+const xml = (doctype: string, summary: string, description = 'text') => `<?xml version="1.0"?>\n${doctype}\n<rss><channel><item><key>X-1</key><summary>${summary}</summary><description>${description}</description></item></channel></rss>\n`;
+
+test('Jira XML: an external entity is refused unread; an oversized entity or deep nesting is bad input naming the file', () => {
+  const secret = tmp.file('secret.txt', 'TOP-SECRET-LINE\n');
+  const cases: [string, string, RegExp][] = [
+    ['external.xml', xml(`<!DOCTYPE rss [ <!ENTITY x SYSTEM "file://${secret}"> ]>`, 'a &x;'), /external\.xml: not a readable Jira XML export \(External entities/],
+    ['big.xml', xml(`<!DOCTYPE rss [ <!ENTITY big "${'y'.repeat(50_000)}"> ]>`, 'a &big;'), /big\.xml: not a readable Jira XML export \(Entity "big" size/],
+    ['nested.xml', xml('', 'deep', `${'<d>'.repeat(4000)}x${'</d>'.repeat(4000)}`), /nested\.xml: not a readable Jira XML export \(Maximum nested tags/],
+  ];
+  for (const [name, text, message] of cases) {
+    assert.throws(() => readIssues(tmp.file(name, text)), (e: unknown) => e instanceof IssuelocError && e.exitCode === 2 && message.test(e.message) && !e.message.includes('TOP-SECRET'), name);
+  }
+  const small = readIssues(tmp.file('small.xml', xml('<!DOCTYPE rss [ <!ENTITY who "the cart"> ]>', 'Fix &who;')));
+  assert.equal(small.issues[0].title, 'Fix the cart', 'a small internal entity is expanded');
 });
