@@ -9,11 +9,16 @@ import { onStopSignal } from './stop-signals.js';
 
 const warn = (m: string) => process.stderr.write(`issueloc: warning: ${m}\n`);
 
+/** Added to the per-call timeout for the answers still due when stdin ends. */
+const DRAIN_MARGIN_MS = 5000;
+
 /**
  * `issueloc mcp`: an MCP server on stdin/stdout for coding agents (tools localize, explain_item,
  * list_repositories). Repositories as for `issueloc serve` (`--config`, `--repo PATH` or `NAME=PATH`,
  * `issueloc.config.json` here); with none of them, the repository of the current folder. stdout
- * carries only protocol messages; warnings go to stderr. Leaves when stdin closes (or on SIGTERM).
+ * carries only protocol messages; warnings go to stderr. Every line read gets an answer (a bad one a
+ * JSON-RPC error: src/service/mcp/stdio-transport.ts). Leaves when stdin closes, once the calls
+ * received are answered (or on SIGTERM).
  */
 export function registerMcpCommand(program: Command): void {
   program
@@ -32,17 +37,17 @@ export function registerMcpCommand(program: Command): void {
       const repo = o.config === undefined && o.repo.length === 0 && !CONFIG_FILE_NAMES.some((n) => existsSync(n)) ? [await currentRepository()] : o.repo;
       const config = loadServiceConfig({ config: o.config, repo, cacheDir: o.cacheDir, limits });
       // loaded here, not at start: the MCP SDK costs every other command a second of start-up
-      const [{ StdioServerTransport }, { McpTools, oneLine }] = await Promise.all([
-        import('@modelcontextprotocol/sdk/server/stdio.js'), import('../service/mcp/tools.js'),
+      const [{ LineTransport }, { McpTools, oneLine }] = await Promise.all([
+        import('../service/mcp/stdio-transport.js'), import('../service/mcp/tools.js'),
       ]);
       const pool = new LocalizerPool(config, { onWarning: warn });
       const tools = new McpTools({ config, backend: new InProcessBackend(pool) }, { onError: (m) => process.stderr.write(`issueloc: ${m}\n`) });
       const server = tools.server();
-      const transport = new StdioServerTransport();
+      // when stdin ends, the calls under way are answered first (each is bounded by the timeout)
+      const transport = new LineTransport(process.stdin, process.stdout, { drainMs: config.limits.timeoutMs + DRAIN_MARGIN_MS });
       let removeSignals = () => {};
       const closed = new Promise<void>((resolve) => {
         transport.onclose = resolve;
-        process.stdin.once('end', resolve);
         removeSignals = onStopSignal(() => resolve());
       });
       await server.connect(transport);
