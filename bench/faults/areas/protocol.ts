@@ -239,7 +239,7 @@ export const protocolProbes: Probe[] = [
     },
   },
   {
-    area: 'protocol', name: 'lone-cr-lines', quick: true,
+    area: 'protocol', name: 'lone-cr-lines', quick: false,
     expect: 'a file whose comment holds a lone CR: the function\'s lines in `localize --json`, the MCP `localize` answer and `POST /web/preview` are git\'s (`git grep -n`), not one line further down',
     async run(ctx) {
       const repo = await loneCrRepo(ctx);
