@@ -131,9 +131,12 @@ export interface LocalizeCallOptions {
 /** What the index of the base commit is, and how it was had. */
 export interface IndexInfo {
   commit: string;
-  /** true when built now, false when loaded from the cache. */
+  /**
+   * true when this call built it; false when it was loaded from the cache, or was already loaded
+   * by an earlier call of the same localizer (`prepare` included: then `millis` is 0).
+   */
   built: boolean;
-  /** Milliseconds spent loading or building. */
+  /** Milliseconds this call spent loading or building it. */
   millis: number;
   /** Function-level documents, files indexed, and files skipped by reason (too large, binary …). */
   documents: number;
@@ -323,7 +326,7 @@ export function repoModelRev(spec: string): string | undefined {
 
 /** The facade's state: the repository, the opened stages, and the chain of the last base commit. */
 class OpenedLocalizer implements IssueLocalizer {
-  private current: { commit: string; codeIndex: CodeIndex; info: IndexInfo; chain?: CommitChain } | undefined;
+  private current: { commit: string; codeIndex: CodeIndex; info: IndexInfo; reported?: boolean; chain?: CommitChain } | undefined;
   private history: RepoHistory | undefined;
   /** Models adapted to this repository, by the commit they were adapted at. */
   private readonly adapted = new Map<string, RankingModel>();
@@ -350,7 +353,7 @@ class OpenedLocalizer implements IssueLocalizer {
 
   prepare(rev?: string): Promise<IndexInfo> {
     if (rev !== undefined && (typeof rev !== 'string' || rev === '')) return Promise.reject(new IssuelocError(`rev must be a non-empty string, got ${String(rev)}`));
-    return this.serialized(async () => (await this.indexAt(rev)).info);
+    return this.serialized(async () => reportedInfo(await this.indexAt(rev)));
   }
 
   /** Runs `work` after the calls before it (refused once closed). */
@@ -471,7 +474,7 @@ class OpenedLocalizer implements IssueLocalizer {
       top: opts.top ?? 10, signals, matchedTermsPerItem: opts.matchedTermsPerItem, deadline,
     });
     if (queryTerms === 0) checkIssueText(issueText, { stem: this.stem }); // throws: nothing searchable
-    return { ...localization, commit: at.commit, stages, signals, ...(rerank ? { rerank } : {}), index: at.info, millis: performance.now() - t0, setupMillis };
+    return { ...localization, commit: at.commit, stages, signals, ...(rerank ? { rerank } : {}), index: reportedInfo(at), millis: performance.now() - t0, setupMillis };
   }
 
   async close(): Promise<void> {
@@ -486,4 +489,11 @@ class OpenedLocalizer implements IssueLocalizer {
       await this.repo.close();
     }
   }
+}
+
+/** The index info a call reports: as loaded or built for the first call, then loaded already (0 ms). */
+function reportedInfo(at: { info: IndexInfo; reported?: boolean }): IndexInfo {
+  if (at.reported) return { ...at.info, built: false, millis: 0 };
+  at.reported = true;
+  return at.info;
 }
