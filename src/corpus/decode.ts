@@ -71,7 +71,8 @@ function hasUtf8Bom(buf: Uint8Array): boolean {
  * - valid UTF-8 is decoded as such; anything else is read as windows-1252 (the WHATWG
  *   `latin1` label: every byte maps to a character, so no input fails);
  * - a leading byte-order mark is dropped;
- * - line ends CRLF and lone CR become LF, so line numbers match git's and Python's `ast`.
+ * - line ends CRLF become LF; a lone CR stays inside its line, as git counts lines (its line
+ *   numbers are the ones in forge links, diffs and `git grep -n`; see {@link sourceLines}).
  */
 export function decodeSource(buf: Uint8Array): string {
   let text: string;
@@ -80,6 +81,15 @@ export function decodeSource(buf: Uint8Array): string {
   else if (encoding === 'windows-1252') text = decodeWindows1252(hasUtf8Bom(buf) ? buf.subarray(3) : buf);
   else text = decodeUtf16(buf, encoding === 'utf-16le' ? 'le' : 'be');
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  if (text.includes('\r')) text = text.replace(/\r\n?/g, '\n');
+  if (text.includes('\r\n')) text = text.replace(/\r\n/g, '\n');
   return text;
+}
+
+/**
+ * The lines of source text as git numbers them: split at LF (a CRLF is one line end), never at a
+ * lone CR, which stays inside its line. Every line number issueloc gives (units, previews, MCP and
+ * web answers, forge links, gold functions) counts lines this way; tree-sitter's rows do too.
+ */
+export function sourceLines(text: string): string[] {
+  return text.split(/\r?\n/);
 }

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { Language as Grammar, Parser, type Node } from 'web-tree-sitter';
+import { sourceLines } from './decode.js';
 import { languageOf } from './languages.js';
 import { specFor, type LanguageSpec } from './extract-specs.js';
 import type { CodeUnit, UnitKind } from './types.js';
@@ -58,7 +59,7 @@ export function extractorOf(path: string): string {
 
 /** The whole-file unit: id = path, qualifiedName ''. */
 export function fileUnit(path: string, text: string): CodeUnit {
-  const lines = text.length === 0 ? 1 : text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+  const lines = text.length === 0 ? 1 : sourceLines(text).length - (text.endsWith('\n') ? 1 : 0);
   return { id: path, path, kind: 'file', qualifiedName: '', startLine: 1, endLine: Math.max(1, lines), text };
 }
 

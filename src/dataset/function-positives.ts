@@ -10,7 +10,8 @@
  */
 import { moduleIdOf } from '../corpus/names.js';
 import type { CodeUnit } from '../corpus/types.js';
-import { applyHunks, sourceLines, type FilePatch } from './patch.js';
+import { sourceLines } from '../corpus/decode.js';
+import { applyHunks, type FilePatch } from './patch.js';
 
 /** Extracts the code units of one file (the corpus extractor, `src/corpus/extract.ts`). */
 export type UnitExtractor = (path: string, text: string) => Promise<CodeUnit[]>;

@@ -98,7 +98,7 @@ export interface PatchContents {
  * order. Entries with no `---`/`+++` lines (binary files, pure renames, mode changes) are not
  * returned — exactly as ref_eval's `parse_patch`; {@link readPatch} lists the pure renames.
  * CRLF line ends (a patch saved on Windows, or a file with CRLF lines in an LF diff) are read as
- * `\n`, as sources are ({@link sourceLines}), so paths never end in `\r` and hunks match the base.
+ * `\n`, as sources are (`sourceLines`, src/corpus/decode.ts), so paths never end in `\r` and hunks match the base.
  *
  * @param text the diff text.
  * @returns the file patches in order of first appearance.
@@ -299,9 +299,4 @@ export function applyHunks(hunks: readonly Hunk[], oldLines: readonly string[]):
   }
   newLines.push(...oldLines.slice(Math.max(oldPos - 1, 0)));
   return { removed, added, newLines };
-}
-
-/** Base text → lines the way ref_eval reads sources: CRLF and lone CR become `\n`, then split. */
-export function sourceLines(text: string): string[] {
-  return text.replace(/\r\n?/g, '\n').split('\n');
 }

@@ -1,4 +1,4 @@
-import { isBinary, decodeSource } from '../corpus/decode.js';
+import { isBinary, decodeSource, sourceLines } from '../corpus/decode.js';
 import type { GitRepo } from '../repo/git.js';
 
 /** Where a unit is: the file and its 1-based inclusive line span (an IndexedUnit fits). */
@@ -43,7 +43,7 @@ export class UnitSourceReader {
     }
     if (wanted.size > 0) {
       for await (const [blob, buf] of this.repo.readBlobs([...wanted.keys()])) {
-        const lines = buf === null || isBinary(buf) ? [] : decodeSource(buf).split('\n');
+        const lines = buf === null || isBinary(buf) ? [] : sourceLines(decodeSource(buf));
         for (const p of wanted.get(blob) ?? []) this.lines.set(p, lines);
       }
     }

@@ -10,14 +10,53 @@ import { IssueCollector, type IssueFields } from './normalise.js';
 import { parseJsonFile, readIssueFile } from './read-text.js';
 import type { IssueSourceOptions, IssueSourceResult } from './types.js';
 
-/** The text of an Atlassian Document Format node (paragraphs on their own lines). */
+/**
+ * The deepest Atlassian Document Format nesting read (a document, its lists, their items, …):
+ * far beyond what Jira's editor makes; a deeper description is refused as bad input.
+ */
+export const MAX_ADF_DEPTH = 256;
+
+/** A node of {@link adfText}'s walk: its children still to read and the texts of those read. */
+interface AdfFrame {
+  children: readonly unknown[];
+  next: number;
+  parts: string[];
+  block: boolean;
+}
+
+const BLOCK_NODES = new Set(['paragraph', 'heading', 'codeBlock', 'listItem']);
+
+/**
+ * The text of an Atlassian Document Format node (paragraphs on their own lines). Walked with a
+ * stack of its own (no recursion: any depth of JSON is safe to hand it).
+ *
+ * @throws IssuelocError when the document nests deeper than {@link MAX_ADF_DEPTH}.
+ */
 export function adfText(node: unknown): string {
-  if (node === null || typeof node !== 'object') return '';
-  const n = node as { type?: unknown; text?: unknown; content?: unknown };
-  if (typeof n.text === 'string') return n.text;
-  const parts = Array.isArray(n.content) ? n.content.map(adfText) : [];
-  const block = n.type === 'paragraph' || n.type === 'heading' || n.type === 'codeBlock' || n.type === 'listItem';
-  return parts.join(block ? '' : '\n') + (block ? '\n' : '');
+  const textOf = (n: unknown): string | AdfFrame => {
+    if (n === null || typeof n !== 'object') return '';
+    const o = n as { type?: unknown; text?: unknown; content?: unknown };
+    if (typeof o.text === 'string') return o.text;
+    const block = typeof o.type === 'string' && BLOCK_NODES.has(o.type);
+    return { children: Array.isArray(o.content) ? o.content : [], next: 0, parts: [], block };
+  };
+  const close = (f: AdfFrame) => f.parts.join(f.block ? '' : '\n') + (f.block ? '\n' : '');
+  const root = textOf(node);
+  if (typeof root === 'string') return root;
+  const stack: AdfFrame[] = [root];
+  for (;;) {
+    const top = stack[stack.length - 1];
+    if (top.next < top.children.length) {
+      const child = textOf(top.children[top.next++]);
+      if (typeof child === 'string') top.parts.push(child);
+      else if (stack.length >= MAX_ADF_DEPTH) throw new IssuelocError(`the Atlassian document (description) nests deeper than ${MAX_ADF_DEPTH} levels`);
+      else stack.push(child);
+      continue;
+    }
+    const done = close(stack.pop()!);
+    if (stack.length === 0) return done;
+    stack[stack.length - 1].parts.push(done);
+  }
 }
 
 function name(v: unknown): unknown {
@@ -27,6 +66,8 @@ function name(v: unknown): unknown {
 /**
  * The fields of one Jira REST issue object (`{ key, fields: { summary, description, … } }`):
  * a string description is wiki markup, an object one (API v3) Atlassian Document Format.
+ *
+ * @throws IssuelocError for a document nested deeper than {@link MAX_ADF_DEPTH}.
  */
 export function jiraRestFields(r: Record<string, unknown>): IssueFields {
   const f = (r.fields !== null && typeof r.fields === 'object' ? r.fields : {}) as Record<string, unknown>;
@@ -72,7 +113,14 @@ export function readJiraJson(path: string, options: IssueSourceOptions = {}, tex
   issues.forEach((raw, i) => {
     const origin = `${path}#${i}`;
     if (raw === null || typeof raw !== 'object') return c.fail(origin, 'not a JSON object');
-    c.add(jiraRestFields(raw as Record<string, unknown>), origin);
+    let fields: IssueFields;
+    try {
+      fields = jiraRestFields(raw as Record<string, unknown>);
+    } catch (e) {
+      if (!(e instanceof IssuelocError)) throw e;
+      return c.fail(origin, e.message);
+    }
+    c.add(fields, origin);
   });
   return c.result();
 }

@@ -31,7 +31,7 @@ export interface SingleIssue {
  *
  * @param source where `raw` came from, for messages (`--issue`, `stdin`, a path).
  * @throws IssuelocError naming `source` when `github`/`jira` is asked for and `raw` is not such
- *   an issue, or when the JSON is a list of several issues.
+ *   an issue, when the JSON is a list of several issues, or when a Jira description nests too deep.
  */
 export function readSingleIssue(raw: string, format: SingleIssueFormat, source: string): SingleIssue {
   if (format === 'text') return { text: raw, format };
@@ -53,7 +53,13 @@ export function readSingleIssue(raw: string, format: SingleIssueFormat, source: 
     };
   }
   const r = issues[0] as Record<string, unknown>;
-  return { text: searchText(found === 'jira' ? jiraRestFields(r) : githubFields(r)), format: found };
+  let fields: IssueFields;
+  try {
+    fields = found === 'jira' ? jiraRestFields(r) : githubFields(r);
+  } catch (e) {
+    throw e instanceof IssuelocError ? new IssuelocError(`issue (from ${source}): ${e.message}`) : e;
+  }
+  return { text: searchText(fields), format: found };
 }
 
 /** `raw` parsed when it is one JSON object or list, else undefined. */

@@ -13,9 +13,9 @@ test('isBinary: a NUL byte within the first 8000 bytes', () => {
   assert.equal(isBinary(Buffer.from('ab', 'utf16le')), true, 'UTF-16 without a byte-order mark counts as binary');
 });
 
-test('decodeSource: UTF-8, BOM dropped, CRLF and CR made LF', () => {
+test('decodeSource: UTF-8, BOM dropped, CRLF made LF, a lone CR kept inside its line (git\'s lines)', () => {
   assert.equal(decodeSource(Buffer.from('\uFEFFdef f():\r\n    return "é"\r\n')), 'def f():\n    return "é"\n');
-  assert.equal(decodeSource(Buffer.from('a\rb\r\nc\n')), 'a\nb\nc\n');
+  assert.equal(decodeSource(Buffer.from('a\rb\r\nc\n')), 'a\rb\nc\n');
   assert.equal(decodeSource(Buffer.alloc(0)), '');
 });
 

@@ -9,8 +9,8 @@ import {
   locateHunk,
   removedOldLines,
   addedNewLines,
-  sourceLines,
 } from '../../src/dataset/patch.js';
+import { sourceLines } from '../../src/corpus/decode.js';
 import { fixtureData, sharedDataOrSkip } from '../fixtures/data.js';
 
 const TWO_FILES = [
@@ -193,8 +193,8 @@ test('readPatch lists pure renames apart; a rename with edits is a file patch of
   assert.deepEqual(parsePatch(text), files);
 });
 
-test('sourceLines normalises CRLF and CR', () => {
-  assert.deepEqual(sourceLines('a\r\nb\rc\n'), ['a', 'b', 'c', '']);
+test('sourceLines: CRLF is one line end, a lone CR none (git\'s lines)', () => {
+  assert.deepEqual(sourceLines('a\r\nb\rc\n'), ['a', 'b\rc', '']);
 });
 
 /** Parses the `patch` of every row of a JSONL file and checks each hunk body against its header counts; returns the row count. */

@@ -5,7 +5,7 @@
  * agent can open exactly those lines. The index keeps no text; the few files of a top-k are read
  * again (one `git cat-file` per repository, files cached per commit, a few at a time).
  */
-import { decodeSource, isBinary } from '../../corpus/decode.js';
+import { decodeSource, isBinary, sourceLines } from '../../corpus/decode.js';
 import { extractUnits } from '../../corpus/extract.js';
 import type { CodeUnit } from '../../corpus/types.js';
 import { DEFAULT_INDEX_SETTINGS } from '../../index/code-index.js';
@@ -73,7 +73,7 @@ export class ItemSpans {
     const found = await this.unitOf(commit, id);
     if (!found) return undefined;
     const { startLine, endLine } = found.unit;
-    const all = found.text.split('\n');
+    const all = sourceLines(found.text);
     const last = Math.min(endLine, startLine + bounds.lines - 1);
     const lines: string[] = [];
     for (let n = startLine; n <= last; n++) {

@@ -4,7 +4,7 @@
  * function with the words that hold the item's matched terms marked (tokenized as the index
  * tokenizes code, so `parseHTTPServer` is marked for the term `http`).
  */
-import { decodeSource, isBinary } from '../../corpus/decode.js';
+import { decodeSource, isBinary, sourceLines } from '../../corpus/decode.js';
 import { extractUnits } from '../../corpus/extract.js';
 import type { CodeUnit } from '../../corpus/types.js';
 import { DEFAULT_INDEX_SETTINGS } from '../../index/code-index.js';
@@ -31,7 +31,7 @@ export interface ItemPreview {
   /** 1-based, inclusive; absent for a whole file. */
   startLine?: number;
   endLine?: number;
-  /** Lines from `startLine` (at most {@link PREVIEW_LINES}), LF-split, as in the file. */
+  /** Lines from `startLine` (at most {@link PREVIEW_LINES}), as git numbers them (`sourceLines`). */
   lines?: string[];
   /** Marked words: [line index in `lines`, start column, end column (exclusive), the terms it holds]. */
   marks?: [number, number, number, string[]][];
@@ -79,7 +79,7 @@ async function parseFile(git: GitRepo, commit: string, path: string): Promise<Pa
   const obj = await git.readFileAt(commit, path);
   if (!obj || obj.type !== 'blob' || obj.data.length > MAX_FILE_BYTES || isBinary(obj.data)) return undefined;
   const text = decodeSource(obj.data);
-  return { lines: text.split('\n'), units: await extractUnits(path, text) };
+  return { lines: sourceLines(text), units: await extractUnits(path, text) };
 }
 
 /** The file and unit of an id: the whole id as a path, else split at a `:` (leftmost first) into path and qualified name. */
