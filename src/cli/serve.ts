@@ -4,6 +4,7 @@ import { parseSize } from '../index/cache-usage.js';
 import { GitRepo } from '../repo/git.js';
 import { InProcessBackend, type ServiceBackend } from '../service/backend.js';
 import { loadServiceConfig, type ServiceConfig, type ServiceLimits } from '../service/config.js';
+import { serverPathRedactor } from '../service/errors.js';
 import { LocalizerPool } from '../service/localizer-pool.js';
 import { watchDefaultBranches, WATCH_INTERVAL_BOUNDS, type Watch } from '../service/watch.js';
 import { wholeOption } from './options.js';
@@ -66,9 +67,10 @@ async function serve(config: ServiceConfig, o: ServeOptions): Promise<void> {
   const backend: ServiceBackend = o.workers > 0
     ? new WorkerBackend(config, { workers: o.workers, replicas: o.replicas, onWarning: o.warn })
     : new InProcessBackend(new LocalizerPool(config, { onWarning: o.warn }));
-  const service = buildServer({ backend, limits: config.limits, token: o.token, allowedHosts: o.allowedHosts });
+  const redact = serverPathRedactor(config.repositories.values(), config.cacheDir);
+  const service = buildServer({ backend, limits: config.limits, token: o.token, allowedHosts: o.allowedHosts, redact });
   registerWebPage(service.app, { repositories: config.repositories });
-  registerMcpRoute(service.app, { config, backend });
+  registerMcpRoute(service.app, { config, backend }, { redact });
   let address: string;
   try {
     address = await service.app.listen({ host: o.host, port: o.port });

@@ -15,7 +15,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { ServiceLimits } from './config.js';
 import type { LocalizeRequest, ServiceBackend } from './backend.js';
-import { ServiceError, statusOf } from './errors.js';
+import { ServiceError, statusOf, type Redact } from './errors.js';
 import { ServiceMetrics } from './metrics.js';
 import { localizeBodySchema, openApiDocument } from './openapi.js';
 
@@ -31,6 +31,8 @@ export interface ServerOptions {
    * on another site reaching this server through DNS rebinding sends its own name).
    */
   allowedHosts?: readonly string[];
+  /** Takes server paths out of error answers (errors.ts `serverPathRedactor`; default: none). */
+  redact?: Redact;
   /** Where unexpected errors are told, one line each (default stderr). */
   onInternalError?: (message: string) => void;
 }
@@ -62,6 +64,7 @@ export function buildServer(options: ServerOptions): Service {
     logger: false,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false } },
   });
+  const redact = options.redact ?? ((m: string) => m);
   const metrics = new ServiceMetrics(() => backend.stats());
   const checkToken = options.token !== undefined ? tokenChecker(options.token) : undefined;
   let inFlight = 0;
@@ -94,7 +97,7 @@ export function buildServer(options: ServerOptions): Service {
       internal(error.message.split('\n')[0]);
       return reply.code(500).send({ error: 'internal error' });
     }
-    return reply.code(status).send({ error: oneLine(error.message) });
+    return reply.code(status).send({ error: redact(oneLine(error.message)) });
   });
   app.setNotFoundHandler((request, reply) => reply.code(404).send({ error: `no route ${request.method} ${oneLine(request.url).slice(0, 200)}` }));
 
