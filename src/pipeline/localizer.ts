@@ -7,6 +7,7 @@ import { IssuelocError } from '../errors.js';
 import type { Embedder } from '../embed/embedder.js';
 import { openEmbedder } from '../embed/spec.js';
 import { RepoHistory } from '../history/repo-history.js';
+import { openCommitHistory, type CommitHistory } from '../history/commit-history.js';
 import { historyFieldScores } from '../history/history-field.js';
 import { historyEvidenceRead } from '../ltr/features/history.js';
 import { cacheDirFor } from '../index/cache-dir.js';
@@ -389,11 +390,13 @@ class OpenedLocalizer implements IssueLocalizer {
     // only the evidence the model's features read (the built-in model reads no history field)
     const reads = model && model.file.training?.history !== false ? historyEvidenceRead(model.reads) : undefined;
     if (reads && (reads.files || reads.messageScores || reads.fieldScores)) {
-      const h = await this.historyAt(at.commit);
+      // files and message scores from the commit's stored signals; the history field from the whole log
+      const c = reads.files || reads.messageScores ? await this.commitHistoryAt(at.commit) : undefined;
+      const h = reads.fieldScores ? await this.historyAt(at.commit) : undefined;
       history = (text) => ({
-        ...(reads.files ? { files: h.at(at.commit).files } : {}),
-        ...(reads.messageScores ? { messageScores: h.messageScores(at.commit, text) } : {}),
-        ...(reads.fieldScores ? { fieldScores: historyFieldScores(h, at.commit, text) } : {}),
+        ...(reads.files ? { files: c!.files } : {}),
+        ...(reads.messageScores ? { messageScores: c!.messageScores(text) } : {}),
+        ...(reads.fieldScores ? { fieldScores: historyFieldScores(h!, at.commit, text) } : {}),
       });
     }
     at.chain = await CommitChain.open(this.repo, at.codeIndex, {
@@ -432,6 +435,12 @@ class OpenedLocalizer implements IssueLocalizer {
       this.adapted.set(base, model);
     }
     return model;
+  }
+
+  /** The history signals at `commit` (stored per commit, computed from the history once). */
+  private commitHistoryAt(commit: string): Promise<CommitHistory> {
+    const progress = this.options.onProgress;
+    return openCommitHistory(this.repo.gitDir, commit, { cacheDir: this.cacheDir, onProgress: progress && ((done, total) => progress('history', done, total)) });
   }
 
   /** The repository's history covering `commit` (read from git once, then cached on disk). */
