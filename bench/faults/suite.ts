@@ -12,12 +12,13 @@ import { inputProbes } from './areas/inputs.js';
 import { pipeProbes } from './areas/pipe.js';
 import { consistencyProbes } from './areas/consistency.js';
 import { protocolProbes } from './areas/protocol.js';
+import { serviceProbes } from './areas/service.js';
 
 /** Every probe, area by area. */
 export function allProbes(): Probe[] {
   return [
     ...killProbes, ...cacheProbes, ...concurrencyProbes, ...endpointProbes,
-    ...hostileProbes, ...inputProbes, ...pipeProbes, ...consistencyProbes, ...protocolProbes,
+    ...hostileProbes, ...inputProbes, ...pipeProbes, ...consistencyProbes, ...protocolProbes, ...serviceProbes,
   ];
 }
 

@@ -207,13 +207,23 @@ export function benchOutputOf(json: unknown): BenchOutput {
   } else if (Array.isArray(json.rows) && isStrings(json.keys)) {
     const keys = json.keys;
     for (const r of json.rows as unknown[]) {
-      if (!isObject(r) || typeof r.name !== 'string' || !Array.isArray(r.values) || r.values.length !== keys.length) throw new Error('a "rows" entry does not match "keys"');
-      rows.set(r.name, Object.fromEntries(keys.map((k, i) => [k, (r.values as unknown[])[i] as number])));
+      if (!isObject(r) || typeof rowName(r) !== 'string' || !Array.isArray(r.values) || r.values.length !== keys.length) throw new Error('a "rows" entry does not match "keys"');
+      rows.set(rowName(r)!, Object.fromEntries(keys.map((k, i) => [k, (r.values as unknown[])[i] as number])));
     }
   } else {
-    throw new Error('the bench output has neither "configs" (bench/swebench-lite) nor "keys" and "rows" (bench/locbench)');
+    throw new Error('the bench output has neither "configs" (bench/swebench-lite) nor "keys" and "rows" (bench/locbench, bench/multi-swe)');
   }
   return { evaluated: json.evaluated, rows };
+}
+
+/**
+ * The name of an output row: bench/locbench's `name`; bench/multi-swe's `system` for the group
+ * `all` and `system [group]` for a language or fold (`model default [cpp]`).
+ */
+function rowName(r: Record<string, unknown>): string | undefined {
+  if (typeof r.name === 'string') return r.name;
+  if (typeof r.system !== 'string' || typeof r.group !== 'string') return undefined;
+  return r.group === 'all' ? r.system : `${r.system} [${r.group}]`;
 }
 
 /** How a value reads in a drift line. */

@@ -13,18 +13,29 @@
 import { Command, CommanderError } from 'commander';
 import { IssuelocError } from '../errors.js';
 import { packageVersion } from '../version.js';
-import { registerLocalizeCommand } from './localize.js';
-import { registerIndexCommand } from './index-cmd.js';
-import { registerDatasetCommands } from './dataset.js';
-import { registerEvalCommands } from './eval.js';
-import { registerTrainCommand } from './train.js';
-import { registerAdaptCommand } from './adapt.js';
-import { registerExportTrainingCommand } from './export-training.js';
-import { registerCacheCommand } from './cache-cmd.js';
-import { registerBatchCommands } from './batch.js';
-import { registerServeCommand } from './serve.js';
-import { registerMcpCommand } from './mcp.js';
-import { registerCommentCommand } from './comment.js';
+
+/** A command module's registration of its commands on the program. */
+type Register = (program: Command) => void;
+
+/**
+ * The command modules, in `--help` order, with the top-level commands each registers. A module is
+ * imported only when its command runs (or for `--help`): a command pays the start-up of the
+ * libraries it uses, not of every command's (tree-sitter, ONNX, BullMQ, the HTTP server, charts …).
+ */
+const COMMAND_MODULES: ReadonlyArray<{ names: readonly string[]; load: () => Promise<Register> }> = [
+  { names: ['localize'], load: async () => (await import('./localize.js')).registerLocalizeCommand },
+  { names: ['index'], load: async () => (await import('./index-cmd.js')).registerIndexCommand },
+  { names: ['dataset'], load: async () => (await import('./dataset.js')).registerDatasetCommands },
+  { names: ['eval', 'stats', 'report'], load: async () => (await import('./eval.js')).registerEvalCommands },
+  { names: ['train'], load: async () => (await import('./train.js')).registerTrainCommand },
+  { names: ['adapt'], load: async () => (await import('./adapt.js')).registerAdaptCommand },
+  { names: ['export-training'], load: async () => (await import('./export-training.js')).registerExportTrainingCommand },
+  { names: ['cache'], load: async () => (await import('./cache-cmd.js')).registerCacheCommand },
+  { names: ['batch'], load: async () => (await import('./batch.js')).registerBatchCommands },
+  { names: ['serve'], load: async () => (await import('./serve.js')).registerServeCommand },
+  { names: ['mcp'], load: async () => (await import('./mcp.js')).registerMcpCommand },
+  { names: ['comment'], load: async () => (await import('./comment.js')).registerCommentCommand },
+];
 
 /** The exit codes, as `--help` lists them. */
 export const EXIT_CODES_HELP = 'Exit codes: 0 results, 1 nothing matched, 2 bad input or usage, 3 internal failure (a bug;\n' +
@@ -52,8 +63,12 @@ export function internalErrorLine(e: unknown): string {
   return process.env.ISSUELOC_DEBUG && err?.stack ? `${line}${err.stack}\n` : line;
 }
 
-/** The `issueloc` program with every command registered (commander; errors thrown, not exited). */
-export function buildProgram(): Command {
+/**
+ * The `issueloc` program (commander; errors thrown, not exited): with `argv` (as process.argv)
+ * naming a command, that command alone (its module is the only one imported); else, as for
+ * `--help` or an unknown command, every command.
+ */
+export async function buildProgram(argv?: readonly string[]): Promise<Command> {
   const program = new Command();
   program
     .name('issueloc')
@@ -64,18 +79,9 @@ export function buildProgram(): Command {
     // usage errors read as every other error: `issueloc: …` (commander says `error: …`); inherited by the commands
     .configureOutput({ outputError: (text, write) => write(text.replace(/^error: /, 'issueloc: ')) })
     .exitOverride();
-  registerLocalizeCommand(program);
-  registerIndexCommand(program);
-  registerDatasetCommands(program);
-  registerEvalCommands(program);
-  registerTrainCommand(program);
-  registerAdaptCommand(program);
-  registerExportTrainingCommand(program);
-  registerCacheCommand(program);
-  registerBatchCommands(program);
-  registerServeCommand(program);
-  registerMcpCommand(program);
-  registerCommentCommand(program);
+  const named = argv?.[2];
+  const one = COMMAND_MODULES.find((m) => named !== undefined && m.names.includes(named));
+  for (const register of await Promise.all((one ? [one] : COMMAND_MODULES).map((m) => m.load()))) register(program);
   return program;
 }
 
@@ -83,9 +89,9 @@ export function buildProgram(): Command {
  * Runs the CLI with `argv` (as process.argv) and returns the exit code (see the file comment);
  * `program` is {@link buildProgram}'s unless given (tests).
  */
-export async function main(argv: string[], program: Command = buildProgram()): Promise<number> {
+export async function main(argv: string[], program?: Command): Promise<number> {
   try {
-    await program.parseAsync(argv);
+    await (program ?? (await buildProgram(argv))).parseAsync(argv);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (e) {
     if (e instanceof CommanderError) {

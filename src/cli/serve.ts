@@ -4,6 +4,7 @@ import { parseSize } from '../index/cache-usage.js';
 import { GitRepo } from '../repo/git.js';
 import { InProcessBackend, type ServiceBackend } from '../service/backend.js';
 import { loadServiceConfig, type ServiceConfig, type ServiceLimits } from '../service/config.js';
+import { serverPathRedactor } from '../service/errors.js';
 import { LocalizerPool } from '../service/localizer-pool.js';
 import { watchDefaultBranches, WATCH_INTERVAL_BOUNDS, type Watch } from '../service/watch.js';
 import { wholeOption } from './options.js';
@@ -19,6 +20,7 @@ export function registerServeCommand(program: Command): void {
     .option('--cache-dir <path>', 'cache folder of every repository (default: each repository\'s own, ISSUELOC_CACHE_DIR)')
     .option('--host <address>', 'address to listen on', '127.0.0.1')
     .option('--port <n>', 'port to listen on (0: any free one; the address is printed)', wholeOption('--port', 0, 65535), 8787)
+    .option('--allow-host <name>', 'without a token, a Host name requests may be sent to besides 127.0.0.1, localhost, [::1] and --host (repeatable; others get 403: DNS rebinding)', (v: string, prev: string[] = []) => [...prev, v])
     .option('--token-env <name>', 'environment variable holding a bearer token every request must bring but /healthz, /openapi.json and the web page\'s files (/, /web/app.js, /web/style.css)')
     .option('--workers <n>', 'worker threads running the queries and index builds (0: on the HTTP thread, which then stops answering, /healthz included, while it builds an index)', wholeOption('--workers', 0, 64), 1)
     .option('--replicas <n>', 'with --workers: threads per repository (default: all)', wholeOption('--replicas', 1, 64))
@@ -40,7 +42,7 @@ export function registerServeCommand(program: Command): void {
       await checkRepositories(config);
       const warn = (m: string) => process.stderr.write(`issueloc: warning: ${m}\n`);
       if (token === undefined && !isLoopback(o.host)) warn(`listening on ${o.host} without a token: anyone who reaches it may query (--token-env)`);
-      await serve(config, { host: o.host, port: o.port, token, workers: o.workers, replicas: o.replicas, watchSeconds: o.watch, warm: o.warm, warn });
+      await serve(config, { host: o.host, port: o.port, token, allowedHosts: [o.host, ...(o.allowHost ?? [])], workers: o.workers, replicas: o.replicas, watchSeconds: o.watch, warm: o.warm, warn });
     });
 }
 
@@ -48,6 +50,7 @@ interface ServeOptions {
   host: string;
   port: number;
   token?: string;
+  allowedHosts: string[];
   workers: number;
   replicas?: number;
   watchSeconds?: number;
@@ -64,9 +67,10 @@ async function serve(config: ServiceConfig, o: ServeOptions): Promise<void> {
   const backend: ServiceBackend = o.workers > 0
     ? new WorkerBackend(config, { workers: o.workers, replicas: o.replicas, onWarning: o.warn })
     : new InProcessBackend(new LocalizerPool(config, { onWarning: o.warn }));
-  const service = buildServer({ backend, limits: config.limits, token: o.token });
+  const redact = serverPathRedactor(config.repositories.values(), config.cacheDir);
+  const service = buildServer({ backend, limits: config.limits, token: o.token, allowedHosts: o.allowedHosts, redact });
   registerWebPage(service.app, { repositories: config.repositories });
-  registerMcpRoute(service.app, { config, backend });
+  registerMcpRoute(service.app, { config, backend }, { redact });
   let address: string;
   try {
     address = await service.app.listen({ host: o.host, port: o.port });

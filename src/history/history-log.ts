@@ -60,7 +60,12 @@ export interface HistoryLogOptions {
  * `<cacheDir>/history/<digest of the absolute repository path>.json`.
  */
 export function historyLogFile(cacheDir: string, repoPath: string): string {
-  return join(cacheDir, 'history', `${createHash('sha1').update(resolve(repoPath)).digest('hex').slice(0, 16)}.json`);
+  return join(cacheDir, 'history', `${repoDigest(repoPath)}.json`);
+}
+
+/** The name of a repository in history cache files: a digest of its absolute path. */
+export function repoDigest(repoPath: string): string {
+  return createHash('sha1').update(resolve(repoPath)).digest('hex').slice(0, 16);
 }
 
 /**
@@ -70,6 +75,12 @@ export function historyLogFile(cacheDir: string, repoPath: string): string {
 export class HistoryLog {
   private readonly indexOfSha = new Map<string, number>();
   private canonical: Int32Array | undefined;
+  /**
+   * Whether the log is the one of the on-disk cache (read from it whole, or saved to it): a
+   * complete history, so what is derived from it may be cached too. False without a cache
+   * folder, for a shallow clone, or when the cache cannot be written.
+   */
+  cached = false;
   private constructor(private data: HistoryLogFile) {
     data.shas.forEach((s, i) => this.indexOfSha.set(s, i));
   }
@@ -150,12 +161,14 @@ export class HistoryLog {
     const data = (file && readCheckedJson(file, HISTORY_TAG, isHistoryLogFile)) || emptyLog();
     const log = new HistoryLog(data);
     const missing = [...new Set(revs)].filter((r) => !log.indexOfSha.has(r));
+    log.cached = file !== undefined && missing.length === 0;
     if (missing.length === 0) return log;
     const complete = await log.extend(repoPath, missing, opts.onProgress);
     // a history cut short (shallow clone) is not kept: once deepened it is read whole
     if (file && complete && !(await isShallow(repoPath))) {
       try {
         writeCheckedJson(file, HISTORY_TAG, log.data, { fsync: false });
+        log.cached = true;
       } catch (e) {
         // a read-only cache folder still serves: the history is used, read from git again next time
         process.stderr.write(`issueloc: warning: cannot save the history cache ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); it is read from git again next time\n`);

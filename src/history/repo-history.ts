@@ -9,6 +9,11 @@ import { fileHistoryAt, type HistoryAt } from './file-history.js';
 import { HistoryLog } from './history-log.js';
 import { CosineIndex, simiScore, type Collection } from './similarity.js';
 
+/** Commits changing more files than this count for nothing, by default. */
+export const DEFAULT_MAX_FILES = 100;
+/** Similar commit messages summed by {@link RepoHistory.messageScores}, by default. */
+export const DEFAULT_SIMILAR_COMMITS = 50;
+
 /** Options of {@link RepoHistory}. */
 export interface RepoHistoryOptions {
   /** Folder of the on-disk history cache (see {@link HistoryLog.load}). */
@@ -47,8 +52,8 @@ export class RepoHistory {
   private readonly similarCommits: number;
 
   constructor(readonly log: HistoryLog, opts: RepoHistoryOptions = {}) {
-    this.maxFiles = opts.maxFiles ?? 100;
-    this.similarCommits = opts.similarCommits ?? 50;
+    this.maxFiles = opts.maxFiles ?? DEFAULT_MAX_FILES;
+    this.similarCommits = opts.similarCommits ?? DEFAULT_SIMILAR_COMMITS;
   }
 
   /**

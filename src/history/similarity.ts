@@ -43,6 +43,37 @@ export interface SimilarOptions {
 }
 
 /**
+ * A {@link CosineIndex}'s documents, document-major: the terms of document d are
+ * docTerm[docStart[d] … docStart[d+1]) (ids into `terms`, in order of first occurrence in the
+ * document), each with 1 + ln tf in docLogTf.
+ */
+export interface DocTerms {
+  readonly terms: readonly string[];
+  readonly docStart: Int32Array;
+  readonly docTerm: Int32Array;
+  readonly docLogTf: Float32Array;
+}
+
+/** The {@link DocTerms} of token lists (term ids in order of first occurrence). */
+function docTermsOf(docs: readonly (readonly string[])[]): DocTerms {
+  const termIds = new Map<string, number>();
+  const docStart = new Int32Array(docs.length + 1);
+  const terms: number[] = [];
+  const logTfs: number[] = [];
+  docs.forEach((tokens, d) => {
+    const m = new Map<number, number>();
+    for (const t of tokens) {
+      let id = termIds.get(t);
+      if (id === undefined) { id = termIds.size; termIds.set(t, id); }
+      m.set(id, (m.get(id) ?? 0) + 1);
+    }
+    for (const [t, tf] of m) { terms.push(t); logTfs.push(1 + Math.log(tf)); }
+    docStart[d + 1] = terms.length;
+  });
+  return { terms: [...termIds.keys()], docStart, docTerm: Int32Array.from(terms), docLogTf: Float32Array.from(logTfs) };
+}
+
+/**
  * Cosine similarity between tf-idf vectors (the VSM of Zhou, Zhang & Lo 2012, "Where should the
  * bugs be fixed?", ICSE, Eq. 2–3): w(t, d) = (1 + ln tf(t, d)) · ln(N / df(t)), and
  * cos(q, d) = Σ_t w(t, q) · w(t, d) / (‖q‖ · ‖d‖), with N and df those of a collection of the
@@ -68,38 +99,37 @@ export class CosineIndex {
   /** Number of documents. */
   readonly size: number;
 
-  constructor(docs: readonly (readonly string[])[]) {
-    this.size = docs.length;
-    this.docStart = new Int32Array(docs.length + 1);
-    const terms: number[] = [];
-    const logTfs: number[] = [];
-    docs.forEach((tokens, d) => {
-      const m = new Map<number, number>();
-      for (const t of tokens) {
-        let id = this.termIds.get(t);
-        if (id === undefined) { id = this.termIds.size; this.termIds.set(t, id); }
-        m.set(id, (m.get(id) ?? 0) + 1);
-      }
-      for (const [t, tf] of m) { terms.push(t); logTfs.push(1 + Math.log(tf)); }
-      this.docStart[d + 1] = terms.length;
-    });
-    this.docTerm = Int32Array.from(terms);
-    this.docLogTf = Float32Array.from(logTfs);
+  /**
+   * @param docs the documents as token lists, or the document-major arrays of another index
+   *   ({@link CosineIndex.docTerms}: a stored index, rebuilt without tokens).
+   */
+  constructor(docs: readonly (readonly string[])[] | DocTerms) {
+    const d = 'docStart' in docs ? docs : docTermsOf(docs);
+    this.size = d.docStart.length - 1;
+    d.terms.forEach((t, i) => this.termIds.set(t, i));
+    this.docStart = d.docStart;
+    this.docTerm = d.docTerm;
+    this.docLogTf = d.docLogTf;
     const T = this.termIds.size;
     this.postStart = new Int32Array(T + 1);
-    for (const t of terms) this.postStart[t + 1]++;
+    for (let k = 0; k < this.docTerm.length; k++) this.postStart[this.docTerm[k] + 1]++;
     for (let t = 0; t < T; t++) this.postStart[t + 1] += this.postStart[t];
     const fill = this.postStart.slice(0, T);
-    this.postDoc = new Int32Array(terms.length);
-    this.postLogTf = new Float32Array(terms.length);
-    for (let d = 0; d < docs.length; d++) {
-      for (let k = this.docStart[d]; k < this.docStart[d + 1]; k++) {
+    this.postDoc = new Int32Array(this.docTerm.length);
+    this.postLogTf = new Float32Array(this.docTerm.length);
+    for (let doc = 0; doc < this.size; doc++) {
+      for (let k = this.docStart[doc]; k < this.docStart[doc + 1]; k++) {
         const p = fill[this.docTerm[k]]++;
-        this.postDoc[p] = d;
+        this.postDoc[p] = doc;
         this.postLogTf[p] = this.docLogTf[k];
       }
     }
-    this.scratch = new Float64Array(docs.length);
+    this.scratch = new Float64Array(this.size);
+  }
+
+  /** The document-major arrays of this index (shared, not copied): what {@link CosineIndex}'s constructor rebuilds it from. */
+  docTerms(): DocTerms {
+    return { terms: [...this.termIds.keys()], docStart: this.docStart, docTerm: this.docTerm, docLogTf: this.docLogTf };
   }
 
   /**

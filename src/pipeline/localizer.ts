@@ -7,6 +7,7 @@ import { IssuelocError } from '../errors.js';
 import type { Embedder } from '../embed/embedder.js';
 import { openEmbedder } from '../embed/spec.js';
 import { RepoHistory } from '../history/repo-history.js';
+import { openCommitHistory, type CommitHistory } from '../history/commit-history.js';
 import { historyFieldScores } from '../history/history-field.js';
 import { historyEvidenceRead } from '../ltr/features/history.js';
 import { cacheDirFor } from '../index/cache-dir.js';
@@ -131,9 +132,12 @@ export interface LocalizeCallOptions {
 /** What the index of the base commit is, and how it was had. */
 export interface IndexInfo {
   commit: string;
-  /** true when built now, false when loaded from the cache. */
+  /**
+   * true when this call built it; false when it was loaded from the cache, or was already loaded
+   * by an earlier call of the same localizer (`prepare` included: then `millis` is 0).
+   */
   built: boolean;
-  /** Milliseconds spent loading or building. */
+  /** Milliseconds this call spent loading or building it. */
   millis: number;
   /** Function-level documents, files indexed, and files skipped by reason (too large, binary …). */
   documents: number;
@@ -323,7 +327,7 @@ export function repoModelRev(spec: string): string | undefined {
 
 /** The facade's state: the repository, the opened stages, and the chain of the last base commit. */
 class OpenedLocalizer implements IssueLocalizer {
-  private current: { commit: string; codeIndex: CodeIndex; info: IndexInfo; chain?: CommitChain } | undefined;
+  private current: { commit: string; codeIndex: CodeIndex; info: IndexInfo; reported?: boolean; chain?: CommitChain } | undefined;
   private history: RepoHistory | undefined;
   /** Models adapted to this repository, by the commit they were adapted at. */
   private readonly adapted = new Map<string, RankingModel>();
@@ -350,7 +354,7 @@ class OpenedLocalizer implements IssueLocalizer {
 
   prepare(rev?: string): Promise<IndexInfo> {
     if (rev !== undefined && (typeof rev !== 'string' || rev === '')) return Promise.reject(new IssuelocError(`rev must be a non-empty string, got ${String(rev)}`));
-    return this.serialized(async () => (await this.indexAt(rev)).info);
+    return this.serialized(async () => reportedInfo(await this.indexAt(rev)));
   }
 
   /** Runs `work` after the calls before it (refused once closed). */
@@ -386,11 +390,13 @@ class OpenedLocalizer implements IssueLocalizer {
     // only the evidence the model's features read (the built-in model reads no history field)
     const reads = model && model.file.training?.history !== false ? historyEvidenceRead(model.reads) : undefined;
     if (reads && (reads.files || reads.messageScores || reads.fieldScores)) {
-      const h = await this.historyAt(at.commit);
+      // files and message scores from the commit's stored signals; the history field from the whole log
+      const c = reads.files || reads.messageScores ? await this.commitHistoryAt(at.commit) : undefined;
+      const h = reads.fieldScores ? await this.historyAt(at.commit) : undefined;
       history = (text) => ({
-        ...(reads.files ? { files: h.at(at.commit).files } : {}),
-        ...(reads.messageScores ? { messageScores: h.messageScores(at.commit, text) } : {}),
-        ...(reads.fieldScores ? { fieldScores: historyFieldScores(h, at.commit, text) } : {}),
+        ...(reads.files ? { files: c!.files } : {}),
+        ...(reads.messageScores ? { messageScores: c!.messageScores(text) } : {}),
+        ...(reads.fieldScores ? { fieldScores: historyFieldScores(h!, at.commit, text) } : {}),
       });
     }
     at.chain = await CommitChain.open(this.repo, at.codeIndex, {
@@ -429,6 +435,12 @@ class OpenedLocalizer implements IssueLocalizer {
       this.adapted.set(base, model);
     }
     return model;
+  }
+
+  /** The history signals at `commit` (stored per commit, computed from the history once). */
+  private commitHistoryAt(commit: string): Promise<CommitHistory> {
+    const progress = this.options.onProgress;
+    return openCommitHistory(this.repo.gitDir, commit, { cacheDir: this.cacheDir, onProgress: progress && ((done, total) => progress('history', done, total)) });
   }
 
   /** The repository's history covering `commit` (read from git once, then cached on disk). */
@@ -471,7 +483,7 @@ class OpenedLocalizer implements IssueLocalizer {
       top: opts.top ?? 10, signals, matchedTermsPerItem: opts.matchedTermsPerItem, deadline,
     });
     if (queryTerms === 0) checkIssueText(issueText, { stem: this.stem }); // throws: nothing searchable
-    return { ...localization, commit: at.commit, stages, signals, ...(rerank ? { rerank } : {}), index: at.info, millis: performance.now() - t0, setupMillis };
+    return { ...localization, commit: at.commit, stages, signals, ...(rerank ? { rerank } : {}), index: reportedInfo(at), millis: performance.now() - t0, setupMillis };
   }
 
   async close(): Promise<void> {
@@ -486,4 +498,11 @@ class OpenedLocalizer implements IssueLocalizer {
       await this.repo.close();
     }
   }
+}
+
+/** The index info a call reports: as loaded or built for the first call, then loaded already (0 ms). */
+function reportedInfo(at: { info: IndexInfo; reported?: boolean }): IndexInfo {
+  if (at.reported) return { ...at.info, built: false, millis: 0 };
+  at.reported = true;
+  return at.info;
 }

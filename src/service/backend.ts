@@ -68,9 +68,7 @@ export async function answerLocalize(pool: LocalizerPool, request: LocalizeReque
     repository: request.repository, rev: request.rev, text: request.issue,
     settings: { level: request.level, top: request.top, model: request.model },
   }, waitMs);
-  const out = localizeJson(result, repository.name, settings.level);
-  if (request.explain) out.signals = result.signals;
-  return JSON.stringify(out);
+  return JSON.stringify(localizeJson(result, repository.name, settings.level, undefined, Boolean(request.explain)));
 }
 
 /** The listing of a pool's repositories. */

@@ -3,6 +3,8 @@
  * still being built past the wait (503), overload (429). Any other {@link IssuelocError} is bad
  * input (400); anything else is a bug (500).
  */
+import { realpathSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { IssuelocError } from '../errors.js';
 
 /** An error the service answers with `status` (and `Retry-After: retryAfterSeconds` when set). */
@@ -18,4 +20,34 @@ export function statusOf(e: unknown): number {
   if (e instanceof ServiceError) return e.status;
   if (e instanceof IssuelocError) return e.exitCode === 2 ? 400 : 500;
   return 500;
+}
+
+/** Replaces server folders in a message for a client (see {@link serverPathRedactor}). */
+export type Redact = (message: string) => string;
+
+/**
+ * The one place server paths are taken out of what HTTP clients are told: each repository's path
+ * becomes `<repository NAME>`, the cache folder `<cache>`, the working folder `.`, the home
+ * folder `~` (longest first, each also as its real path).
+ */
+export function serverPathRedactor(repositories: Iterable<{ name: string; path: string }>, cacheDir: string | undefined, cwd = process.cwd(), home = homedir()): Redact {
+  const pairs: [string, string][] = [];
+  const add = (path: string | undefined, shown: string) => {
+    if (!path || path === '/') return;
+    for (const p of new Set([path, real(path)])) pairs.push([p.replace(/\/+$/, ''), shown]);
+  };
+  for (const r of repositories) add(r.path, `<repository ${r.name}>`);
+  add(cacheDir, '<cache>');
+  add(cwd, '.');
+  add(home, '~');
+  pairs.sort((a, b) => b[0].length - a[0].length);
+  return (message) => pairs.reduce((m, [path, shown]) => m.split(path).join(shown), message);
+}
+
+function real(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }

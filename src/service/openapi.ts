@@ -22,7 +22,7 @@ export function localizeBodySchema(limits: ServiceLimits) {
       level: { type: 'string', enum: [...LEVEL_CHOICES], description: 'which rankings to answer (default: the repository\'s, else all)' },
       top: { type: 'integer', minimum: 1, maximum: limits.maxTop, description: 'items per level' },
       model: { type: 'string', minLength: 1, maxLength: MAX_NAME, description: 'learned model: none, default or a configured name' },
-      explain: { type: 'boolean', description: 'also answer signals: what the issue text was read as' },
+      explain: { type: 'boolean', description: 'also answer issue: what the issue text was read as' },
     },
   } as const;
 }
@@ -32,7 +32,9 @@ const ITEM = {
   required: ['id', 'score'],
   properties: {
     id: { type: 'string', description: 'file path, module (path:Class) or function (path:Class.name)' },
-    score: { type: 'number' },
+    score: { type: 'number', description: 'only the order means something: the learned model\'s raw scores can be negative' },
+    startLine: { type: 'integer', description: '1-based first line at the base commit (a module: its first function\'s; a file: its best function\'s)' },
+    endLine: { type: 'integer', description: '1-based last line, inclusive' },
     matchedTerms: { type: 'array', items: { type: 'string' } },
     signals: { type: 'array', items: { type: 'string' } },
     evidence: { type: 'array', items: { type: 'string' } },
@@ -57,7 +59,7 @@ export const LOCALIZE_ANSWER_SCHEMA = {
     files: { type: 'array', items: ITEM },
     modules: { type: 'array', items: ITEM },
     functions: { type: 'array', items: ITEM },
-    signals: { type: 'object', description: 'with explain: stack frames, paths, dotted names, names in code' },
+    issue: { type: 'object', description: 'with explain: what the issue text was read as: frames, paths, dottedNames, scopedNames, namesInCode (as localize --json --explain)' },
   },
 } as const;
 

@@ -6,7 +6,8 @@
  * 400; more than `concurrency` localize requests in flight → 429 with `Retry-After`; a request
  * not answered within `timeoutMs` → 504 (its work still holds its slot until done, so the bound
  * holds); with a token, every route but `/healthz` and `/openapi.json` needs
- * `Authorization: Bearer <token>` (compared in constant time) → else 401. While draining
+ * `Authorization: Bearer <token>` (compared in constant time) → else 401; without one, a Host
+ * that is not a loopback name or an allowed host → 403 on every route (DNS rebinding). While draining
  * (SIGTERM), new localize requests get 503 and `/healthz` says so; requests in flight finish.
  * Errors are `{"error": "<one line>"}`.
  */
@@ -14,7 +15,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { ServiceLimits } from './config.js';
 import type { LocalizeRequest, ServiceBackend } from './backend.js';
-import { ServiceError, statusOf } from './errors.js';
+import { ServiceError, statusOf, type Redact } from './errors.js';
 import { ServiceMetrics } from './metrics.js';
 import { localizeBodySchema, openApiDocument } from './openapi.js';
 
@@ -24,6 +25,14 @@ export interface ServerOptions {
   limits: ServiceLimits;
   /** Bearer token every route but `/healthz` and `/openapi.json` needs (default: none). */
   token?: string;
+  /**
+   * Host names (no port) requests may be sent to besides 127.0.0.1, localhost and [::1], when no
+   * token is set: the listening address and `--allow-host` names. Any other Host gets 403 (a page
+   * on another site reaching this server through DNS rebinding sends its own name).
+   */
+  allowedHosts?: readonly string[];
+  /** Takes server paths out of error answers (errors.ts `serverPathRedactor`; default: none). */
+  redact?: Redact;
   /** Where unexpected errors are told, one line each (default stderr). */
   onInternalError?: (message: string) => void;
 }
@@ -55,6 +64,7 @@ export function buildServer(options: ServerOptions): Service {
     logger: false,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false } },
   });
+  const redact = options.redact ?? ((m: string) => m);
   const metrics = new ServiceMetrics(() => backend.stats());
   const checkToken = options.token !== undefined ? tokenChecker(options.token) : undefined;
   let inFlight = 0;
@@ -62,8 +72,12 @@ export function buildServer(options: ServerOptions): Service {
   let draining = false;
   const started = Date.now();
 
+  const hostAllowed = options.token === undefined ? hostChecker(options.allowedHosts ?? []) : undefined;
   app.addHook('onRequest', async (request, reply) => {
     (request as TimedRequest).startedAt = performance.now();
+    if (hostAllowed && !hostAllowed(request.headers.host)) {
+      return reply.code(403).send({ error: `Host ${oneLine(request.headers.host ?? '').slice(0, 100)} is not an address of this server (a DNS-rebinding page?): serve --allow-host NAME adds one` });
+    }
     if (checkToken && !OPEN_ROUTES.has(request.routeOptions.url ?? '') && (request.routeOptions.config as { open?: boolean }).open !== true && !checkToken(request.headers.authorization)) {
       reply.header('www-authenticate', 'Bearer');
       return reply.code(401).send({ error: 'missing or wrong bearer token (Authorization: Bearer <token>)' });
@@ -83,7 +97,7 @@ export function buildServer(options: ServerOptions): Service {
       internal(error.message.split('\n')[0]);
       return reply.code(500).send({ error: 'internal error' });
     }
-    return reply.code(status).send({ error: oneLine(error.message) });
+    return reply.code(status).send({ error: redact(oneLine(error.message)) });
   });
   app.setNotFoundHandler((request, reply) => reply.code(404).send({ error: `no route ${request.method} ${oneLine(request.url).slice(0, 200)}` }));
 
@@ -127,6 +141,19 @@ export function buildServer(options: ServerOptions): Service {
 }
 
 interface TimedRequest extends FastifyRequest { startedAt?: number }
+
+/** Host names always served: the loopback addresses. */
+const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost', '[::1]', '::1'];
+
+/** A check of the Host header: its name (port aside) is a loopback name or one of `allowed`; a request without Host passes (no browser sends one). */
+export function hostChecker(allowed: readonly string[]): (host: string | undefined) => boolean {
+  const names = new Set([...LOOPBACK_HOSTS, ...allowed].map((h) => (h.includes(':') && !h.startsWith('[') ? `[${h}]` : h).toLowerCase()));
+  return (host) => {
+    if (host === undefined) return true;
+    const name = /^(\[[^\]]*\]|[^:]*)(:\d+)?$/.exec(host.trim().toLowerCase())?.[1];
+    return name !== undefined && names.has(name.replace(/\.$/, ''));
+  };
+}
 
 /** A check of `Authorization` against `Bearer <token>` in constant time (digests of equal length). */
 function tokenChecker(token: string): (header: string | undefined) => boolean {

@@ -42,11 +42,14 @@ export interface ConoverResult {
  * Groups with fewer than two observations are excluded (listed in `excluded`); with fewer than two
  * groups left, or all observations tied, `pairs` is empty and `note` says why.
  * @param options.adjust `holm` (default), `bonferroni`, `fdr_bh` or `none`.
+ * @param options.excluded groups the caller left out (e.g. duplicate held-out groups), reported in `excluded`.
  * @throws IssuelocError when an observation is not a finite number.
  */
-export function conover(groups: Groups, options: { adjust?: PAdjustMethod } = {}): ConoverResult {
+export function conover(
+  groups: Groups, options: { adjust?: PAdjustMethod; excluded?: readonly ExcludedGroup[] } = {},
+): ConoverResult {
   const adjust = options.adjust ?? 'holm';
-  const { ranks, tieSum, summaries, excluded, n, correction, H } = pooledRanks(groups);
+  const { ranks, tieSum, summaries, excluded, n, correction, H } = pooledRanks(groups, options.excluded);
   const k = summaries.length;
   const base = { df: Math.max(0, n - k), adjust, groups: summaries, excluded };
   if (k < 2) return { ...base, pairs: [], note: `needs at least 2 groups with 2 or more observations, got ${k}` };

@@ -33,19 +33,42 @@ export function usableGroups(groups: Groups, minSize = 2): { kept: [string, read
   return { kept, excluded };
 }
 
+/** Result of {@link heldOutGroups}. */
+export interface HeldOutGroups {
+  /** Category → concatenated values of all other groups, in `categories` order; only distinct sets of issues. */
+  readonly groups: Map<string, number[]>;
+  /** Held-out groups left out because they are the same issues as another held-out group. */
+  readonly excluded: ExcludedGroup[];
+}
+
 /**
  * Held-out-type variant of the issue-type analysis ("file localisation from issues at large";
  * `holdout` in its replication package's issue_type_ablation.py): for each category, the
  * observations of every OTHER group (one-vs-rest). Testing these
  * held-out samples asks whether leaving one type out changes the performance.
+ *
+ * The groups are disjoint sets of issues, so two held-out groups are the same issues exactly when
+ * both categories are empty (e.g. Task, Improvement and New Feature on a split of Bugs only): such
+ * held-out groups are not tested but listed in `excluded`, since a test of identical samples is
+ * no comparison.
  * @param groups all observations by type, including types outside the categories (e.g. `Other`).
  * @param categories the labels to hold out, default every label of `groups`.
- * @returns category → concatenated values of all other groups, in `categories` order.
  */
-export function heldOutGroups(groups: Groups, categories?: readonly string[]): Map<string, number[]> {
+export function heldOutGroups(groups: Groups, categories?: readonly string[]): HeldOutGroups {
   const entries = groupEntries(groups);
   const labels = categories ?? entries.map(([l]) => l);
+  const size = new Map(entries.map(([l, v]) => [l, v.length]));
+  const empty = labels.filter((c) => (size.get(c) ?? 0) === 0);
   const out = new Map<string, number[]>();
-  for (const c of labels) out.set(c, entries.filter(([l]) => l !== c).flatMap(([, v]) => v));
-  return out;
+  const excluded: ExcludedGroup[] = [];
+  for (const c of labels) {
+    const values = entries.filter(([l]) => l !== c).flatMap(([, v]) => v);
+    const same = empty.includes(c) ? empty.filter((o) => o !== c) : [];
+    if (same.length > 0 && values.length > 0) {
+      excluded.push({ label: c, n: values.length, reason: `the same issues as held out ${same.join(', ')}` });
+    } else {
+      out.set(c, values);
+    }
+  }
+  return { groups: out, excluded };
 }

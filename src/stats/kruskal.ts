@@ -43,12 +43,16 @@ function median(sorted: readonly number[]): number {
 /**
  * Pools the usable groups, ranks them and computes the tie correction C = 1 − Σ(t³ − t)/(n³ − n)
  * and the tie-corrected H (null with fewer than 2 groups or when C = 0); shared with the Conover test.
+ * @param leftOut groups the caller already left out (e.g. duplicate held-out groups), listed after
+ *   the groups too small to test.
  */
-export function pooledRanks(groups: Groups): {
+export function pooledRanks(groups: Groups, leftOut: readonly ExcludedGroup[] = []): {
   kept: [string, readonly number[]][]; excluded: ExcludedGroup[]; ranks: Float64Array; tieSum: number;
   summaries: GroupSummary[]; n: number; correction: number; H: number | null;
 } {
-  const { kept, excluded } = usableGroups(groups);
+  const usable = usableGroups(groups);
+  const kept = usable.kept;
+  const excluded = [...usable.excluded, ...leftOut];
   const pooled = kept.flatMap(([, v]) => v);
   const { ranks, tieSum } = rankWithTies(pooled, 'rank test observations');
   const summaries: GroupSummary[] = [];
@@ -82,11 +86,13 @@ export function pooledRanks(groups: Groups): {
  * Groups with fewer than two observations are excluded and listed in `excluded`; with fewer than
  * two groups left, or when every observation ties, H, p and ε² are null and `note` says why. It
  * never throws for such data.
- * @param groups observations per label (e.g. MRR per issue, grouped by issue type).
+ * @param groups observations per label (e.g. MRR per issue, grouped by issue type); each a
+ *   distinct set of issues (leave out duplicates and list them in `options.excluded`).
+ * @param options.excluded groups the caller left out, reported in `excluded`.
  * @throws IssuelocError when an observation is not a finite number.
  */
-export function kruskalWallis(groups: Groups): KruskalResult {
-  const { excluded, summaries, n, correction, H } = pooledRanks(groups);
+export function kruskalWallis(groups: Groups, options: { excluded?: readonly ExcludedGroup[] } = {}): KruskalResult {
+  const { excluded, summaries, n, correction, H } = pooledRanks(groups, options.excluded);
   const k = summaries.length;
   const base = { df: Math.max(0, k - 1), n, groups: summaries, excluded };
   if (k < 2) return { ...base, H: null, p: null, epsilonSquared: null, note: `needs at least 2 groups with 2 or more observations, got ${k}` };

@@ -34,6 +34,7 @@ export function typeAnalysisMarkdown(analyses: readonly TypeAnalysis[], title: s
   const notes = new Set<string>();
   for (const a of analyses) {
     for (const e of a.specific.kruskal.excluded) notes.add(`${e.label}: excluded (${e.n} issue${e.n === 1 ? '' : 's'}, ${e.reason}).`);
+    for (const e of a.heldOut.kruskal.excluded) notes.add(`${e.label} (held out): excluded (${e.n} issue${e.n === 1 ? '' : 's'}, ${e.reason}).`);
     if (a.specific.kruskal.note) notes.add(`${a.metric}: ${a.specific.kruskal.note}.`);
     if (a.heldOut.kruskal.note) notes.add(`${a.metric} (held out): ${a.heldOut.kruskal.note}.`);
     if (a.nUndefined > 0) notes.add(`${a.metric}: ${a.nUndefined} issues without positives left out.`);

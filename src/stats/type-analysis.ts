@@ -35,7 +35,7 @@ export interface TypeAnalysis {
   readonly metric: string;
   /** Groups = the issues of each category. */
   readonly specific: GroupTest;
-  /** Groups = all issues NOT of each category (held-out variant). */
+  /** Groups = all issues NOT of each category (held-out variant); groups that are the same issues as another are excluded. */
   readonly heldOut: GroupTest;
   /** Issues whose value of this metric is undefined (no positives) and were left out. */
   readonly nUndefined: number;
@@ -76,7 +76,10 @@ export function analyseByType(issues: readonly IssueObservation[], options: Type
     return {
       metric,
       specific: { kruskal: kruskalWallis(specific), conover: conover(specific, { adjust }) },
-      heldOut: { kruskal: kruskalWallis(held), conover: conover(held, { adjust }) },
+      heldOut: {
+        kruskal: kruskalWallis(held.groups, { excluded: held.excluded }),
+        conover: conover(held.groups, { adjust, excluded: held.excluded }),
+      },
       nUndefined,
     };
   });

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, readRegression } from '../../bench/lib/regressions.js';
+import { ROOT, benchOutputOf, readRegression } from '../../bench/lib/regressions.js';
 import { cleanup, tempDir } from '../repo/git-fixture.js';
 import { git } from '../repo/fixture-repo.js';
 
@@ -153,4 +153,16 @@ test('a malformed regression file is refused naming the file and the field', () 
   } finally {
     cleanup(dir);
   }
+});
+
+test('bench/multi-swe output reads as rows: the system for all issues, `system [group]` per language or fold', () => {
+  const out = benchOutputOf({
+    evaluated: 3, keys: ['file Acc@1', 'MRR'], rows: [
+      { system: 'model default', group: 'all', issues: 3, values: [33.3, 0.5] },
+      { system: 'model default', group: 'cpp', issues: 1, values: [100, 1] },
+    ],
+  });
+  assert.deepEqual([...out.rows.keys()], ['model default', 'model default [cpp]']);
+  assert.deepEqual(out.rows.get('model default [cpp]'), { 'file Acc@1': 100, MRR: 1 });
+  assert.throws(() => benchOutputOf({ evaluated: 1, keys: ['MRR'], rows: [{ system: 'x', values: [1] }] }), /does not match "keys"/);
 });

@@ -20,7 +20,7 @@ const bin = join(root, 'dist/src/cli/bin.js');
 
 /** Runs `main` with one extra command `boom` that throws `error`; the code and what went to stderr. */
 async function runThrowing(error: unknown, env: Record<string, string> = {}): Promise<{ code: number; err: string }> {
-  const program = buildProgram();
+  const program = await buildProgram();
   program.command('boom').action(() => {
     throw error;
   });

@@ -66,7 +66,7 @@ test('POST /v1/localize answers what localize --json prints', async () => {
     const one = await (await post(s.url, { repository: 'demo', issue: ISSUE, level: 'file', explain: true })).json() as Record<string, unknown>;
     assert.equal(one.level, 'file');
     assert.equal('functions' in one, false);
-    assert.ok(Array.isArray((one.signals as { calledNames: string[] }).calledNames));
+    assert.ok(Array.isArray((one.issue as { namesInCode: string[] }).namesInCode));
   } finally {
     await s.close();
   }

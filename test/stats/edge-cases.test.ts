@@ -62,7 +62,8 @@ test('Spearman drops null pairs, needs 3 pairs and variation', () => {
 
 test('held-out groups are one-vs-rest over all types, including types outside the categories', () => {
   const h = heldOutGroups({ Bug: [1, 2], Task: [3], Other: [9] }, ['Bug', 'Task']);
-  assert.deepEqual([...h], [['Bug', [3, 9]], ['Task', [1, 2, 9]]]);
+  assert.deepEqual([...h.groups], [['Bug', [3, 9]], ['Task', [1, 2, 9]]]);
+  assert.deepEqual(h.excluded, []);
 });
 
 test('unknown adjustment name throws', () => {

@@ -49,6 +49,8 @@ const EVIDENCE_CHARS = 200;
 export interface McpToolsOptions {
   /** Milliseconds one call may take, waiting for an index build included (default: the config's `limits.timeoutMs`). */
   timeoutMs?: number;
+  /** Takes server paths out of tool errors (errors.ts `serverPathRedactor`; default: none). */
+  redact?: (message: string) => string;
   /** Where unexpected errors are logged, one line each (never stdout: it carries the protocol). */
   onError?: (message: string) => void;
 }
@@ -77,10 +79,12 @@ export class McpTools {
   private readonly spans = new Map<string, ItemSpans>();
   private readonly timeoutMs: number;
   private readonly onError: (message: string) => void;
+  private readonly redact?: (message: string) => string;
 
   constructor(readonly source: McpSource, options: McpToolsOptions = {}) {
     this.timeoutMs = options.timeoutMs ?? source.config.limits.timeoutMs;
     this.onError = options.onError ?? (() => {});
+    this.redact = options.redact;
   }
 
   /** A new MCP server with the three tools registered (one per connection: a server holds one transport). */
@@ -262,7 +266,8 @@ export class McpTools {
       const expected = e instanceof IssuelocError;
       if (!expected) this.onError(`internal error in an MCP tool: ${oneLine(e)}${process.env.ISSUELOC_DEBUG && e instanceof Error ? `\n${e.stack}` : ''}`);
       const retry = e instanceof ServiceError && e.retryAfterSeconds ? ` (retry in ${e.retryAfterSeconds} s)` : '';
-      return { isError: true, content: [{ type: 'text', text: `${expected ? '' : 'internal error: '}${oneLine(e)}${retry}` }] };
+      const text = `${expected ? '' : 'internal error: '}${oneLine(e)}${retry}`;
+      return { isError: true, content: [{ type: 'text', text: this.redact ? this.redact(text) : text }] };
     }
   }
 }

@@ -38,6 +38,7 @@ async function loadRepos() {
     select.replaceChildren(...repositories.map((r) => el('option', { value: r.name }, r.name)));
     for (const r of repositories) if (r.forge) forges.set(r.name, r.forge);
     status(repositories.length ? '' : 'no repository configured');
+    if (fromFragment()) $('query').requestSubmit();
   } catch (e) {
     status(`repositories: ${e.message}`, true);
   }
@@ -136,6 +137,26 @@ function clearResults() {
   signalsView(undefined);
 }
 
+/** The query in the URL's fragment (repository, revision, level, top, issue), so a ranking can be shared. */
+function toFragment(q) {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(q)) if (v !== undefined && v !== '') params.set(k, String(v));
+  history.replaceState(null, '', `#${params.toString()}`);
+}
+
+/** Fills the form from the URL's fragment; true when it holds an issue (the page then runs it). */
+function fromFragment() {
+  const params = new URLSearchParams(location.hash.slice(1));
+  const repo = params.get('repo');
+  if (repo && [...$('repo').options].some((o) => o.value === repo)) $('repo').value = repo;
+  if (params.has('rev')) $('rev').value = params.get('rev');
+  if (['all', 'file', 'module', 'function'].includes(params.get('level'))) $('level').value = params.get('level');
+  if (/^\d{1,3}$/.test(params.get('top') ?? '')) $('top').value = params.get('top');
+  if (!params.get('issue')) return false;
+  $('issue').value = params.get('issue');
+  return true;
+}
+
 async function submit(event) {
   event.preventDefault();
   const repository = $('repo').value;
@@ -147,18 +168,27 @@ async function submit(event) {
   status('ranking…');
   try {
     const rev = $('rev').value.trim() || undefined;
-    const result = await api('/v1/localize', { repository, rev, issue, level: $('level').value, top: Number($('top').value) || 10, explain: true });
+    const query = { repository, rev, issue, level: $('level').value, top: Number($('top').value) || 10 };
+    toFragment({ repo: repository, rev, level: query.level, top: query.top, issue });
+    const result = await api('/v1/localize', { ...query, explain: true });
     let shown = 0;
-    for (const [key] of LEVELS) {
+    let ranked = 0;
+    for (const [key, one] of LEVELS) {
       const list = result[key];
       $(`${key}-level`).hidden = list === undefined;
       if (list) shown++;
+      ranked += list?.length ?? 0;
       $(key).replaceChildren(...(list ?? []).map((it) => itemView(it, key)));
+      $(`${key}-none`).textContent = `no ${one} matched`;
+      $(`${key}-none`).hidden = list === undefined || list.length > 0;
     }
     $('results').classList.toggle('one', shown === 1);
     $('results').hidden = false;
-    signalsView(result.signals);
-    status(`${result.repo} at ${result.commit.slice(0, 12)}: ${result.queryMillis} ms${result.index.built ? `, index built in ${result.index.millis} ms` : ''}`);
+    $('score-note').hidden = !result.stages.includes('model') || ranked === 0;
+    signalsView(result.issue);
+    // index.built: this very query built the index (later queries find it loaded)
+    const took = `${result.queryMillis} ms${result.index.built ? `, index built in ${result.index.millis} ms` : ''}`;
+    status(ranked > 0 ? `${result.repo} at ${result.commit.slice(0, 12)}: ${took}` : `nothing matched: no word of the issue occurs in ${result.repo} at ${result.commit.slice(0, 12)} (${took})`);
     await addPreviews(result, repository).catch((e) => status(`previews: ${e.message}`, true));
     document.body.dataset.state = 'done';
   } catch (e) {

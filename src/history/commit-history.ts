@@ -1,0 +1,221 @@
+/**
+ * The history signals of one base commit, stored: its file histories ({@link fileHistoryAt}) and
+ * the commit-message index of its ancestors (SimiScore, as {@link RepoHistory.messageScores}),
+ * computed once per (repository, base commit) and kept as a checked cache file
+ * (src/util/checked-file.ts) under `<cacheDir>/history/`, so a later process reads a few
+ * typed arrays instead of the whole history log and rebuilding the message index.
+ *
+ * A commit fixes its ancestry, so the stored signals are those {@link RepoHistory} computes at
+ * that commit, exactly: the message index holds the ancestors' messages in the log's canonical
+ * order (the same tie order), weighed by the ancestors alone (the same N, df and norms).
+ */
+import { join } from 'node:path';
+import { tokenize } from '../text/tokenize.js';
+import { isInt, isRecord, isStringArray, readCheckedFile, writeCheckedFile } from '../util/checked-file.js';
+import { fileHistoryAt, type FileHistory } from './file-history.js';
+import { repoDigest, type HistoryLog } from './history-log.js';
+import { DEFAULT_MAX_FILES, DEFAULT_SIMILAR_COMMITS, RepoHistory, type RepoHistoryOptions } from './repo-history.js';
+import { CosineIndex, simiScore, type Collection } from './similarity.js';
+
+/** Tag of a stored commit history (src/util/checked-file.ts). */
+export const COMMIT_HISTORY_TAG = 'chist.v1';
+
+/** Options of {@link CommitHistory}: those of {@link RepoHistory} that shape the signals. */
+export interface CommitHistoryOptions {
+  /** Commits changing more files than this count for nothing (default 100). */
+  maxFiles?: number;
+  /** Similar commit messages summed by {@link CommitHistory.messageScores} (default 50). */
+  similarCommits?: number;
+}
+
+/** The arrays of a {@link CommitHistory}, as stored. */
+interface Parts {
+  time: number;
+  /** Paths named by `docFiles` and `fileOf`. */
+  paths: string[];
+  /** Message terms (ids of `docTerm`). */
+  terms: string[];
+  /** Per ancestor, in canonical order: its message terms (see {@link CosineIndex.docTerms}). */
+  docStart: Int32Array;
+  docTerm: Int32Array;
+  docLogTf: Float32Array;
+  /** 1 for the ancestors that changed 1 … maxFiles files: those whose messages can match. */
+  canMatch: Uint8Array;
+  /** Per ancestor: the paths it changed, docFiles[fileStart[d] … fileStart[d+1]). */
+  fileStart: Int32Array;
+  docFiles: Int32Array;
+  /** Per file with a history: its path and its 5 figures (changes, fixes, fixRecency, fixWeighted, changeRecency). */
+  fileOf: Int32Array;
+  figures: Float64Array;
+}
+
+/** History signals at one base commit. Make one with {@link openCommitHistory} or {@link CommitHistory.of}. */
+export class CommitHistory {
+  /** Path → history at the commit; files never changed are absent. */
+  readonly files: Map<string, FileHistory>;
+  private readonly messages: CosineIndex;
+  private readonly whole: Collection;
+  private readonly similarCommits: number;
+
+  private constructor(private readonly parts: Parts, opts: CommitHistoryOptions) {
+    this.similarCommits = opts.similarCommits ?? DEFAULT_SIMILAR_COMMITS;
+    const { paths, fileOf, figures } = parts;
+    this.files = new Map();
+    for (let k = 0; k < fileOf.length; k++) {
+      const f = figures.subarray(5 * k, 5 * k + 5);
+      this.files.set(paths[fileOf[k]], { changes: f[0], fixes: f[1], fixRecency: f[2], fixWeighted: f[3], changeRecency: f[4] });
+    }
+    this.messages = new CosineIndex(parts);
+    this.whole = this.messages.collection();
+  }
+
+  /** The base commit's committer time (seconds since the epoch). */
+  get time(): number { return this.parts.time; }
+
+  /**
+   * The signals at `commit` computed from `log` (which must hold it).
+   * @throws IssuelocError when `commit` is not in the log.
+   */
+  static of(log: HistoryLog, commit: string, opts: CommitHistoryOptions = {}): CommitHistory {
+    const maxFiles = opts.maxFiles ?? DEFAULT_MAX_FILES;
+    const at = fileHistoryAt(log, commit, maxFiles);
+    const pathIds = new Map<number, number>();
+    const paths: string[] = [];
+    const local = (p: number) => {
+      let id = pathIds.get(p);
+      if (id === undefined) { id = paths.length; pathIds.set(p, id); paths.push(log.paths[p]); }
+      return id;
+    };
+    const docs: string[][] = [];
+    const canMatch: number[] = [];
+    const fileStart = [0];
+    const docFiles: number[] = [];
+    for (const i of log.canonicalOrder()) {
+      if (at.ancestors[i] === 0) continue;
+      docs.push(log.wordsOf(i));
+      const files = log.filesOf(i);
+      canMatch.push(files.length > 0 && files.length <= maxFiles ? 1 : 0);
+      for (const f of files) docFiles.push(local(f));
+      fileStart.push(docFiles.length);
+    }
+    const byPath = new Map<string, number>(paths.map((p, k) => [p, k]));
+    const fileOf = new Int32Array(at.files.size);
+    const figures = new Float64Array(5 * at.files.size);
+    let k = 0;
+    for (const [path, h] of at.files) {
+      fileOf[k] = byPath.get(path)!;
+      figures.set([h.changes, h.fixes, h.fixRecency, h.fixWeighted, h.changeRecency], 5 * k++);
+    }
+    const { terms, docStart, docTerm, docLogTf } = new CosineIndex(docs).docTerms();
+    return new CommitHistory({
+      time: at.time, paths, terms: [...terms], docStart, docTerm, docLogTf, canMatch: Uint8Array.from(canMatch),
+      fileStart: Int32Array.from(fileStart), docFiles: Int32Array.from(docFiles), fileOf, figures,
+    }, opts);
+  }
+
+  /**
+   * SimiScore over the messages of the commit's ancestors, as {@link RepoHistory.messageScores}
+   * computes it at this commit (the same scores, bit for bit).
+   * @returns path → score (absent = 0).
+   */
+  messageScores(issueText: string): Map<string, number> {
+    const { canMatch, fileStart, docFiles, paths } = this.parts;
+    const hits = this.messages.similar(tokenize(issueText), this.similarCommits, {
+      within: this.whole, allowed: canMatch, maxDf: Math.max(100, 0.05 * this.whole.size),
+    });
+    return simiScore(hits, (d) => Array.from(docFiles.subarray(fileStart[d], fileStart[d + 1]), (f) => paths[f]));
+  }
+
+  /**
+   * Writes the signals to `path` atomically as a checked file.
+   * @throws the fs error when the folder cannot take it.
+   */
+  save(path: string): void {
+    const p = this.parts;
+    const header = Buffer.from(JSON.stringify({
+      time: p.time, paths: p.paths, terms: p.terms,
+      lengths: [p.docStart.length, p.docTerm.length, p.fileStart.length, p.docFiles.length, p.fileOf.length],
+    }), 'utf8');
+    const pre = Buffer.alloc(4);
+    pre.writeUInt32LE(header.length, 0);
+    const pad = (n: number) => Buffer.alloc((8 - (n % 8)) % 8);
+    const canMatch = Buffer.concat([p.canMatch, pad(p.canMatch.length)]);
+    // 8-byte sections first, then 4-byte ones, then bytes: every view aligned after one copy
+    writeCheckedFile(path, COMMIT_HISTORY_TAG, [pre, header, pad(4 + header.length), p.figures, p.docStart, p.docTerm, p.docLogTf, p.fileStart, p.docFiles, p.fileOf, canMatch], { fsync: false });
+  }
+
+  /**
+   * The signals stored at `path` by {@link save}, verified (checksum, then every array length
+   * and index in range); undefined when missing or corrupt (one warning line, see readCheckedFile).
+   */
+  static load(path: string, opts: CommitHistoryOptions = {}): CommitHistory | undefined {
+    return readCheckedFile(path, COMMIT_HISTORY_TAG, (buf) => new CommitHistory(decode(buf), opts));
+  }
+}
+
+/** The {@link Parts} of a stored commit history; throws when any length or index is out of place. */
+function decode(buf: Buffer): Parts {
+  const h = buf.readUInt32LE(0);
+  const header = JSON.parse(buf.toString('utf8', 4, 4 + h)) as unknown;
+  if (!isRecord(header) || !Number.isFinite(header.time) || !isStringArray(header.paths) || !isStringArray(header.terms) ||
+    !Array.isArray(header.lengths) || header.lengths.length !== 5 || !header.lengths.every((n) => isInt(n))) throw new Error('bad header');
+  const [nStart, nTerms, nFileStart, nFiles, nFileOf] = header.lengths as number[];
+  const n = nStart - 1;
+  if (n < 0 || nFileStart !== nStart) throw new Error('bad lengths');
+  let offset = 4 + h;
+  offset += (8 - (offset % 8)) % 8;
+  const bytes = 8 * 5 * nFileOf + 4 * (nStart + 2 * nTerms + nFileStart + nFiles + nFileOf) + n + ((8 - (n % 8)) % 8);
+  if (buf.length - offset !== bytes) throw new Error('bad size');
+  const body = new Uint8Array(buf.length - offset);
+  body.set(buf.subarray(offset));
+  let o = 0;
+  const take = <T>(make: (b: ArrayBuffer, o: number, n: number) => T, size: number, count: number): T => { const a = make(body.buffer, o, count); o += size * count; return a; };
+  const f64 = (c: number) => take((b, at, m) => new Float64Array(b, at, m), 8, c);
+  const i32 = (c: number) => take((b, at, m) => new Int32Array(b, at, m), 4, c);
+  const figures = f64(5 * nFileOf);
+  const docStart = i32(nStart);
+  const docTerm = i32(nTerms);
+  const docLogTf = take((b, at, m) => new Float32Array(b, at, m), 4, nTerms);
+  const fileStart = i32(nFileStart);
+  const docFiles = i32(nFiles);
+  const fileOf = i32(nFileOf);
+  const canMatch = new Uint8Array(body.buffer, o, n);
+  const T = header.terms.length;
+  const P = header.paths.length;
+  const ascending = (a: Int32Array, end: number) => a[0] === 0 && a[n] === end && a.every((v, k) => k === 0 || v >= a[k - 1]);
+  if (!ascending(docStart, nTerms) || !ascending(fileStart, nFiles)) throw new Error('bad starts');
+  if (!docTerm.every((t) => t >= 0 && t < T) || !docFiles.every((f) => f >= 0 && f < P) || !fileOf.every((f) => f >= 0 && f < P)) throw new Error('bad ids');
+  if (!canMatch.every((c) => c <= 1)) throw new Error('bad marks');
+  return { time: header.time as number, paths: header.paths, terms: header.terms, docStart, docTerm, docLogTf, canMatch, fileStart, docFiles, fileOf, figures };
+}
+
+/**
+ * The cache file of the signals of `commit` in `repoPath` with `maxFiles`:
+ * `<cacheDir>/history/<digest of the repository path>-<commit>.m<maxFiles>.bin`.
+ */
+export function commitHistoryFile(cacheDir: string, repoPath: string, commit: string, maxFiles = DEFAULT_MAX_FILES): string {
+  return join(cacheDir, 'history', `${repoDigest(repoPath)}-${commit}.m${maxFiles}.bin`);
+}
+
+/**
+ * The history signals of `commit` (a full SHA) in `repoPath`: from the cache file when there,
+ * else computed from the history log ({@link RepoHistory.open}: cached too, read from git when
+ * needed) and stored, when the log is complete and the folder takes it (else one warning line;
+ * the signals still serve). Without `cacheDir` nothing is read or stored.
+ * @throws IssuelocError when git cannot read the history.
+ */
+export async function openCommitHistory(repoPath: string, commit: string, opts: CommitHistoryOptions & Pick<RepoHistoryOptions, 'cacheDir' | 'onProgress'> = {}): Promise<CommitHistory> {
+  const file = opts.cacheDir ? commitHistoryFile(opts.cacheDir, repoPath, commit, opts.maxFiles) : undefined;
+  const stored = file && CommitHistory.load(file, opts);
+  if (stored) return stored;
+  const history = await RepoHistory.open(repoPath, [commit], opts);
+  const made = CommitHistory.of(history.log, commit, opts);
+  if (file && history.log.cached) {
+    try {
+      made.save(file);
+    } catch (e) {
+      process.stderr.write(`issueloc: warning: cannot save the history cache ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); it is computed again next time\n`);
+    }
+  }
+  return made;
+}
