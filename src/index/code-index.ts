@@ -123,8 +123,9 @@ export interface CodeIndex {
  * (their module is their top-level class or function, not the namespace).
  * v8: no parse while a grammar loads (src/corpus/extract.ts): files extracted while another
  * language's grammar loaded in the same process could lose their units, and caches may hold them.
+ * v9: an entry holds its key (blob id, language, grammar) and is refused under another (issue 31 F11).
  */
-export const BLOB_FORMAT_VERSION = 'v8';
+export const BLOB_FORMAT_VERSION = 'v9';
 /**
  * Version of the index files (document choice, fields, the tokens of paths and names); bump to
  * invalidate saved indexes. v7: snake_case parts kept whole; checked files (src/util/checked-file.ts).
