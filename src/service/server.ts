@@ -14,7 +14,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { ServiceLimits } from './config.js';
 import type { LocalizeRequest, ServiceBackend } from './backend.js';
-import { ServiceError, statusOf } from './errors.js';
+import { serverErrorText, ServiceError, statusOf } from './errors.js';
 import { ServiceMetrics } from './metrics.js';
 import { localizeBodySchema, openApiDocument } from './openapi.js';
 
@@ -79,9 +79,11 @@ export function buildServer(options: ServerOptions): Service {
   app.setErrorHandler((error: Error & { statusCode?: number; validation?: unknown }, _request, reply) => {
     const status = error.validation ? 400 : error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : statusOf(error);
     if (error instanceof ServiceError && error.retryAfterSeconds) reply.header('retry-after', String(error.retryAfterSeconds));
-    if (status >= 500 && !(error instanceof ServiceError)) {
-      internal(error.message.split('\n')[0]);
-      return reply.code(500).send({ error: 'internal error' });
+    // a 500 (here or from a worker: a full disk, a bug) is one line on the server's stderr; its answer names no server path
+    if (status === 500 || (status > 500 && !(error instanceof ServiceError))) {
+      const text = serverErrorText(error);
+      internal(text.log);
+      return reply.code(500).send({ error: text.client });
     }
     return reply.code(status).send({ error: oneLine(error.message) });
   });
