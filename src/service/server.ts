@@ -24,7 +24,7 @@ export interface ServerOptions {
   limits: ServiceLimits;
   /** Bearer token every route but `/healthz` and `/openapi.json` needs (default: none). */
   token?: string;
-  /** Where unexpected errors are told, one line each (default stderr). */
+  /** Where the errors of 500 answers are told, one line each without the `issueloc: ` prefix (default stderr). */
   onInternalError?: (message: string) => void;
 }
 
@@ -46,7 +46,7 @@ const OPEN_ROUTES = new Set(['/healthz', '/openapi.json']);
 /** Builds the server (not listening yet: `app.listen`). */
 export function buildServer(options: ServerOptions): Service {
   const { backend, limits } = options;
-  const internal = options.onInternalError ?? ((m: string) => process.stderr.write(`issueloc: internal error: ${m}\n`));
+  const internal = options.onInternalError ?? ((m: string) => process.stderr.write(`issueloc: ${m}\n`));
   const app = Fastify({
     bodyLimit: limits.maxBodyBytes,
     requestTimeout: limits.timeoutMs,
@@ -82,7 +82,7 @@ export function buildServer(options: ServerOptions): Service {
     // a 500 (here or from a worker: a full disk, a bug) is one line on the server's stderr; its answer names no server path
     if (status === 500 || (status > 500 && !(error instanceof ServiceError))) {
       const text = serverErrorText(error);
-      internal(text.log);
+      internal(text.client === 'internal error' ? `internal error: ${text.log}` : `server error: ${text.log}`);
       return reply.code(500).send({ error: text.client });
     }
     return reply.code(status).send({ error: oneLine(error.message) });
