@@ -13,12 +13,13 @@ import { pipeProbes } from './areas/pipe.js';
 import { consistencyProbes } from './areas/consistency.js';
 import { protocolProbes } from './areas/protocol.js';
 import { serviceProbes } from './areas/service.js';
+import { cachefsProbes } from './areas/cachefs.js';
 
 /** Every probe, area by area. */
 export function allProbes(): Probe[] {
   return [
     ...killProbes, ...cacheProbes, ...concurrencyProbes, ...endpointProbes,
-    ...hostileProbes, ...inputProbes, ...pipeProbes, ...consistencyProbes, ...protocolProbes, ...serviceProbes,
+    ...hostileProbes, ...inputProbes, ...pipeProbes, ...consistencyProbes, ...protocolProbes, ...serviceProbes, ...cachefsProbes,
   ];
 }
 

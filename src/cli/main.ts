@@ -42,7 +42,7 @@ export const EXIT_CODES_HELP = 'Exit codes: 0 results, 1 nothing matched, 2 bad 
   'ISSUELOC_DEBUG=1 prints its stack trace).';
 
 /** Codes of file-system errors that are about the path (permissions, a missing or full disk), not a bug. */
-const PATH_ERRORS = new Set(['ENOENT', 'EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EDQUOT', 'ENOTDIR', 'EISDIR', 'EEXIST', 'ENAMETOOLONG', 'ELOOP']);
+const PATH_ERRORS = new Set(['ENOENT', 'EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EDQUOT', 'EFBIG', 'ENOTDIR', 'EISDIR', 'EEXIST', 'ENAMETOOLONG', 'ELOOP']);
 
 /**
  * The one-line message of a file-system error on a path (`cannot mkdir /proc/x: no such file
@@ -54,6 +54,16 @@ export function pathErrorMessage(e: unknown): string | undefined {
   const what = /^[A-Z]+: ([^,]+),/.exec(err.message)?.[1];
   const op = err.syscall.endsWith(err.path) ? err.syscall : `${err.syscall} ${err.path}`;
   return `cannot ${op}: ${what ? `${what} (${err.code})` : err.code}`;
+}
+
+/**
+ * The one-line message of a failed write to standard output that is not a reader gone away (EPIPE):
+ * a full disk under `> file`, `> /dev/full` (ENOSPC), a file-size limit (EFBIG), an I/O error.
+ */
+export function stdoutErrorMessage(e: unknown): string {
+  const err = e as NodeJS.ErrnoException;
+  const what = /^[A-Z]+: ([^,]+),/.exec(err?.message ?? '')?.[1];
+  return `cannot write standard output: ${what && err.code ? `${what} (${err.code})` : err?.code ?? String(err?.message ?? e)}`;
 }
 
 /** The one stderr line (with a stack trace when ISSUELOC_DEBUG is set) of an unexpected error. */

@@ -16,8 +16,8 @@ export interface UnitTerms {
   bodyLength: number;
 }
 
-/** Tag of blob entries (src/util/checked-file.ts). */
-const BLOB_ENTRY_TAG = 'blob.v1';
+/** Tag of blob entries (src/util/checked-file.ts); v2: the payload holds its key. */
+const BLOB_ENTRY_TAG = 'blob.v2';
 const UNIT_KINDS: ReadonlySet<unknown> = new Set<UnitKind>(['file', 'class', 'function']);
 
 /**
@@ -27,9 +27,14 @@ const UNIT_KINDS: ReadonlySet<unknown> = new Set<UnitKind>(['file', 'class', 'fu
  * extraction/tokenizer settings (folded into `dir` by the caller), indexing a nearby commit
  * parses only the blobs that changed.
  *
+ * An entry's checked payload is `{ key, units }`: its key (blob id, language, grammar) is inside
+ * the checksum, so an entry copied under another blob's name (another repository's cache, a
+ * misplaced file) is refused, not read as that blob's units.
+ *
  * Each file is written atomically; concurrent writers of the same blob write equal content, so
- * the last rename wins harmlessly. An entry failing its checksum or not an array of units is
- * corrupt: a miss, with one warning line (src/util/checked-file.ts), and rewritten by the build.
+ * the last rename wins harmlessly. An entry failing its checksum, holding another key or not an
+ * array of units is corrupt: a miss, with one warning line (src/util/checked-file.ts), and
+ * rewritten by the build.
  */
 export class BlobTermsCache {
   hits = 0;
@@ -44,7 +49,8 @@ export class BlobTermsCache {
 
   /** The cached units of `key` (a blob hash, optionally with a language suffix), or undefined. */
   get(key: string): UnitTerms[] | undefined {
-    const units = readCheckedJson(this.file(key), BLOB_ENTRY_TAG, isUnitTermsList);
+    const entry = readCheckedJson(this.file(key), BLOB_ENTRY_TAG, (x): x is BlobEntry => isRecord(x) && x.key === key && isUnitTermsList(x.units));
+    const units = entry?.units;
     if (units) this.hits++;
     else this.misses++;
     return units;
@@ -53,12 +59,18 @@ export class BlobTermsCache {
   /** Stores the units of `key`. Errors writing the cache are not fatal: they are returned. */
   set(key: string, units: UnitTerms[]): Error | undefined {
     try {
-      this.bytesWritten += writeCheckedJson(this.file(key), BLOB_ENTRY_TAG, units, { fsync: false });
+      this.bytesWritten += writeCheckedJson(this.file(key), BLOB_ENTRY_TAG, { key, units } satisfies BlobEntry, { fsync: false });
       return undefined;
     } catch (e) {
       return e as Error;
     }
   }
+}
+
+/** The payload of an entry file. */
+interface BlobEntry {
+  key: string;
+  units: UnitTerms[];
 }
 
 function isUnitTermsList(x: unknown): x is UnitTerms[] {

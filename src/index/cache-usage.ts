@@ -12,12 +12,15 @@
  * - `partial`: a temporary file left by a process killed while writing (older than an hour).
  * Each entry's last use is its mtime: every verified read marks it (src/util/checked-file.ts).
  * Files of no known kind are never counted nor removed, so a cache folder that is not one
- * (`--cache-dir ~`) loses nothing. `usage.json` holds a running size estimate ({@link trimAfterBuild}).
+ * (`--cache-dir ~`) loses nothing: an entry is a regular file whose name is one issueloc gives
+ * (a hexadecimal key and the kind's extension) and that ends with a checked-file trailer; a
+ * symbolic link (a kind's folder or anything under it) is never followed, and a file is removed
+ * only when its folder is still inside the real cache folder. `usage.json` holds a running size estimate ({@link trimAfterBuild}).
  */
-import { readdirSync, rmdirSync, rmSync, statSync, type Dirent } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, realpathSync, rmdirSync, rmSync, statSync, type Dirent } from 'node:fs';
+import { dirname, join, sep } from 'node:path';
 import { IssuelocError } from '../errors.js';
-import { isInt, isRecord, readCheckedJson, writeCheckedJson } from '../util/checked-file.js';
+import { hasCheckedTrailer, isInt, isRecord, readCheckedJson, writeCheckedJson } from '../util/checked-file.js';
 
 /** Default size cap of one cache folder: 2 GiB. */
 export const DEFAULT_CACHE_MAX_BYTES = 2 * 1024 ** 3;
@@ -26,6 +29,16 @@ const PARTIAL_AGE_MS = 3_600_000;
 /** A size estimate ({@link trimAfterBuild}) is trusted this long after the walk it started from. */
 const ESTIMATE_AGE_MS = 600_000;
 const USAGE_TAG = 'usage.v1';
+/** Name of a temporary file of src/util/atomic-write.ts: `<target>.tmp-<pid>-<random>`. */
+const PARTIAL_NAME = /\.tmp-\d+-[0-9a-z]+$/;
+/** Names of entry files per kind: a hexadecimal key (history: `mined-<hex>` too) and the kind's extension. */
+const ENTRY_NAME: Record<Exclude<CacheKind, 'partial'>, RegExp> = {
+  index: /^[0-9a-f]{7,64}\.[\w-]+(\.files|\.nonsource)?\.bin$/,
+  blobs: /^[0-9a-f]{6,}[\w.:+#-]*\.json$/,
+  vectors: /^[0-9a-f]{6,}\.f32$/,
+  llm: /^[0-9a-f]{6,}\.json$/,
+  history: /^(mined-)?[0-9a-f]{6,}\.json$/,
+};
 
 export const CACHE_KINDS = ['index', 'blobs', 'vectors', 'llm', 'history', 'partial'] as const;
 export type CacheKind = (typeof CACHE_KINDS)[number];
@@ -71,15 +84,15 @@ export function cacheMaxBytes(option?: string): number {
 export function listCacheEntries(cacheDir: string, now = Date.now()): CacheEntry[] {
   const out: CacheEntry[] = [];
   const indexes = new Map<string, CacheEntry>();
-  for (const { name: top } of readDirEntries(cacheDir)) {
-    const kind = kindOfFolder(top);
-    if (!kind) continue;
-    walk(join(cacheDir, top), (file, name, st) => {
+  for (const d of readDirEntries(cacheDir)) {
+    const kind = kindOfFolder(d.name);
+    if (!kind || !d.isDirectory()) continue; // a link named as a kind's folder is not followed
+    walk(join(cacheDir, d.name), (file, name, st) => {
       if (name.includes('.tmp-')) {
-        if (now - st.mtimeMs > PARTIAL_AGE_MS) out.push({ kind: 'partial', files: [file], bytes: st.size, lastUsed: st.mtimeMs });
+        if (PARTIAL_NAME.test(name) && now - st.mtimeMs > PARTIAL_AGE_MS) out.push({ kind: 'partial', files: [file], bytes: st.size, lastUsed: st.mtimeMs });
         return;
       }
-      if (kind === 'vectors' && name === 'model.json') return; // the folder's own note, a few bytes
+      if (!ENTRY_NAME[kind].test(name) || !hasCheckedTrailer(file, st.size)) return; // not a file issueloc wrote
       if (kind !== 'index') {
         out.push({ kind, files: [file], bytes: st.size, lastUsed: st.mtimeMs });
         return;
@@ -120,11 +133,13 @@ export function evictToSize(cacheDir: string, maxBytes: number, keep: ReadonlySe
   const entries = listCacheEntries(cacheDir);
   let total = entries.reduce((s, e) => s + e.bytes, 0);
   const removed: CacheEntry[] = [];
+  const inside = insideFolder(cacheDir);
   const order = entries
     .filter((e) => !e.files.some((f) => keep.has(f)))
     .sort((a, b) => Number(b.kind === 'partial') - Number(a.kind === 'partial') || a.lastUsed - b.lastUsed);
   for (const e of order) {
     if (total <= maxBytes && e.kind !== 'partial') break;
+    if (!e.files.every(inside)) continue; // a folder on its path was made a link meanwhile
     for (const f of e.files) rmSync(f, { force: true });
     total -= e.bytes;
     removed.push(e);
@@ -144,13 +159,33 @@ export function removeEmptyFolders(cacheDir: string): void {
     }
     return empty;
   };
-  for (const { name: top } of readDirEntries(cacheDir)) {
-    if (kindOfFolder(top) === undefined) continue;
-    for (const d of readDirEntries(join(cacheDir, top))) if (d.isDirectory()) prune(join(cacheDir, top, d.name));
+  for (const top of readDirEntries(cacheDir)) {
+    if (kindOfFolder(top.name) === undefined || !top.isDirectory()) continue;
+    for (const d of readDirEntries(join(cacheDir, top.name))) if (d.isDirectory()) prune(join(cacheDir, top.name, d.name));
   }
 }
 
-function kindOfFolder(name: string): CacheKind | undefined {
+/**
+ * A test of whether a file's folder, links resolved, is still inside `cacheDir` (links resolved):
+ * what was listed as a folder of the cache may have been replaced by a link since.
+ */
+function insideFolder(cacheDir: string): (file: string) => boolean {
+  let root: string;
+  try {
+    root = realpathSync(cacheDir) + sep;
+  } catch {
+    return () => false;
+  }
+  return (file) => {
+    try {
+      return realpathSync(dirname(file)).startsWith(root);
+    } catch {
+      return false;
+    }
+  };
+}
+
+function kindOfFolder(name: string): Exclude<CacheKind, 'partial'> | undefined {
   return name === 'index' ? 'index' : name.startsWith('blobs-') ? 'blobs'
     : name === 'vectors' ? 'vectors' : name === 'llm' ? 'llm' : name === 'history' ? 'history' : undefined;
 }

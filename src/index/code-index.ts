@@ -124,8 +124,9 @@ export interface CodeIndex {
  * v8: no parse while a grammar loads (src/corpus/extract.ts): files extracted while another
  * language's grammar loaded in the same process could lose their units, and caches may hold them.
  * v9: a lone CR is no line break (src/corpus/decode.ts): unit lines are git's.
+ * v10: an entry holds its key (blob id, language, grammar) and is refused under another.
  */
-export const BLOB_FORMAT_VERSION = 'v9';
+export const BLOB_FORMAT_VERSION = 'v10';
 /**
  * Version of the index files (document choice, fields, the tokens of paths and names); bump to
  * invalidate saved indexes. v7: snake_case parts kept whole; checked files (src/util/checked-file.ts).

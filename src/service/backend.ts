@@ -7,7 +7,7 @@ import { localizeJson } from '../pipeline/result-json.js';
 import type { LevelChoice } from '../pipeline/result-json.js';
 import { readForge, type Forge } from '../repo/forge.js';
 import type { RankSettings } from './config.js';
-import { ServiceError } from './errors.js';
+import { serverErrorText, ServiceError } from './errors.js';
 import type { LocalizerPool, PoolCounters } from './localizer-pool.js';
 
 /** The body of `POST /v1/localize`, checked against its JSON schema (openapi.ts). */
@@ -129,7 +129,9 @@ export interface WireError {
 
 /** The {@link WireError} of an error (status by {@link statusOf}). */
 export function toWire(e: unknown, status: number): WireError {
-  return { message: e instanceof Error ? e.message : String(e), status, ...(e instanceof ServiceError && e.retryAfterSeconds ? { retryAfterSeconds: e.retryAfterSeconds } : {}) };
+  // the path of a failed file-system call crosses too, for the server's log line (src/service/errors.ts)
+  const message = e instanceof Error ? (status === 500 ? serverErrorText(e).log : e.message) : String(e);
+  return { message, status, ...(e instanceof ServiceError && e.retryAfterSeconds ? { retryAfterSeconds: e.retryAfterSeconds } : {}) };
 }
 
 /** The error a {@link WireError} stands for. */

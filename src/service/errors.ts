@@ -51,3 +51,17 @@ function real(path: string): string {
     return path;
   }
 }
+
+/**
+ * What a 500 tells the server's operator and its client: `log`, the one stderr line's text (the
+ * message, with the path of a failed file-system call: `EFBIG: file too large, write '/cache/…'`);
+ * `client`, the answer's, without server paths (`server error: file too large (EFBIG)`, else
+ * `internal error`).
+ */
+export function serverErrorText(e: Error): { log: string; client: string } {
+  const err = e as NodeJS.ErrnoException;
+  const first = e.message.split('\n')[0];
+  const log = typeof err.path === 'string' && !first.includes(err.path) ? `${first} '${err.path}'` : first;
+  const errno = /^(E[A-Z]+): ([^,']+)/.exec(first);
+  return { log, client: errno ? `server error: ${errno[2].trim()} (${errno[1]})` : 'internal error' };
+}

@@ -15,7 +15,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { ServiceLimits } from './config.js';
 import type { LocalizeRequest, ServiceBackend } from './backend.js';
-import { ServiceError, statusOf, type Redact } from './errors.js';
+import { serverErrorText, ServiceError, statusOf, type Redact } from './errors.js';
 import { ServiceMetrics } from './metrics.js';
 import { localizeBodySchema, openApiDocument } from './openapi.js';
 
@@ -33,7 +33,7 @@ export interface ServerOptions {
   allowedHosts?: readonly string[];
   /** Takes server paths out of error answers (errors.ts `serverPathRedactor`; default: none). */
   redact?: Redact;
-  /** Where unexpected errors are told, one line each (default stderr). */
+  /** Where the errors of 500 answers are told, one line each without the `issueloc: ` prefix (default stderr). */
   onInternalError?: (message: string) => void;
 }
 
@@ -55,7 +55,7 @@ const OPEN_ROUTES = new Set(['/healthz', '/openapi.json']);
 /** Builds the server (not listening yet: `app.listen`). */
 export function buildServer(options: ServerOptions): Service {
   const { backend, limits } = options;
-  const internal = options.onInternalError ?? ((m: string) => process.stderr.write(`issueloc: internal error: ${m}\n`));
+  const internal = options.onInternalError ?? ((m: string) => process.stderr.write(`issueloc: ${m}\n`));
   const app = Fastify({
     bodyLimit: limits.maxBodyBytes,
     requestTimeout: limits.timeoutMs,
@@ -93,9 +93,11 @@ export function buildServer(options: ServerOptions): Service {
   app.setErrorHandler((error: Error & { statusCode?: number; validation?: unknown }, _request, reply) => {
     const status = error.validation ? 400 : error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : statusOf(error);
     if (error instanceof ServiceError && error.retryAfterSeconds) reply.header('retry-after', String(error.retryAfterSeconds));
-    if (status >= 500 && !(error instanceof ServiceError)) {
-      internal(error.message.split('\n')[0]);
-      return reply.code(500).send({ error: 'internal error' });
+    // a 500 (here or from a worker: a full disk, a bug) is one line on the server's stderr; its answer names no server path
+    if (status === 500 || (status > 500 && !(error instanceof ServiceError))) {
+      const text = serverErrorText(error);
+      internal(text.client === 'internal error' ? `internal error: ${text.log}` : `server error: ${text.log}`);
+      return reply.code(500).send({ error: text.client });
     }
     return reply.code(status).send({ error: redact(oneLine(error.message)) });
   });

@@ -15,7 +15,8 @@ export function bufferOf(part: string | ArrayBufferView): Buffer {
  * @param parts strings (written as UTF-8) or byte arrays / typed arrays, in order.
  * @param opts.fsync flush to disk before the rename (default true); a cache whose entries can be
  *   rebuilt may skip it for speed.
- * @throws the underlying fs error (ENOENT, EACCES, ENOSPC …).
+ * @throws the underlying fs error (ENOENT, EACCES, ENOSPC …); its `path` is `path` when the
+ *   failing call named none (a write or flush failing for a full disk names the file it was for).
  */
 export function writeFileAtomic(
   path: string,
@@ -39,6 +40,8 @@ export function writeFileAtomic(
   } catch (e) {
     if (fd >= 0) closeSync(fd);
     rmSync(tmp, { force: true });
+    const err = e as NodeJS.ErrnoException;
+    if (err && typeof err === 'object' && err.code !== undefined && err.path === undefined) err.path = path;
     throw e;
   }
 }

@@ -11,7 +11,7 @@
  * A missing file is a plain miss, without a warning. A file read whole and valid is marked used
  * (its mtime set to now: the least-recently-used order of src/index/cache-usage.ts).
  */
-import { readFileSync, rmSync, utimesSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, rmSync, utimesSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
 import { bufferOf, writeFileAtomic } from './atomic-write.js';
 
@@ -98,6 +98,26 @@ export function readCheckedPayload(path: string, tag: string): Buffer | null | u
   const crc = crcOver(buf.subarray(t, t + 16), crcOver(buf.subarray(0, t), 0));
   if (crc !== buf.readUInt32LE(t + 16)) return null;
   return buf.subarray(0, t);
+}
+
+/**
+ * Whether `path` (a regular file of `size` bytes) ends with the trailer of {@link writeCheckedFile}:
+ * the magic and a payload length that matches its size. Reads its last 28 bytes only (no checksum):
+ * enough to tell a file issueloc wrote from a user's, not to trust its payload.
+ */
+export function hasCheckedTrailer(path: string, size: number): boolean {
+  if (size < TRAILER) return false;
+  const buf = Buffer.alloc(TRAILER);
+  let fd = -1;
+  try {
+    fd = openSync(path, 'r');
+    if (readSync(fd, buf, 0, TRAILER, size - TRAILER) !== TRAILER) return false;
+  } catch {
+    return false;
+  } finally {
+    if (fd >= 0) closeSync(fd);
+  }
+  return buf.subarray(20).equals(MAGIC) && buf.readBigUInt64LE(8) === BigInt(size - TRAILER);
 }
 
 /**

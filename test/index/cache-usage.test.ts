@@ -1,10 +1,17 @@
 // Issue 12 item 15: sizes, and least-recently-used eviction that spares what is in use.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cacheMaxBytes, evictToSize, listCacheEntries, parseSize, summariseCache, trimAfterBuild } from '../../src/index/cache-usage.js';
+import { writeCheckedFile } from '../../src/util/checked-file.js';
 import { cleanup, tempDir } from '../repo/git-fixture.js';
+
+/** A cache file as issueloc writes it (payload and 28-byte trailer), `bytes` in all. */
+const checked = (f: string, bytes: number) => {
+  mkdirSync(join(f, '..'), { recursive: true });
+  writeCheckedFile(f, 't.v1', [Buffer.alloc(bytes - 28)]);
+};
 
 test('sizes: 2G, 500M, 1.5GiB, 64k, bytes; anything else names the option', () => {
   assert.equal(parseSize('2G', 'x'), 2 * 1024 ** 3);
@@ -33,14 +40,13 @@ test('after a build: no walk while the running estimate stays under 90 % of the 
   const dir = tempDir('issueloc-usage-');
   try {
     const blob = (name: string, bytes: number) => {
-      mkdirSync(join(dir, 'blobs-k', 'aa'), { recursive: true });
-      writeFileSync(join(dir, 'blobs-k', 'aa', name), Buffer.alloc(bytes));
+      checked(join(dir, 'blobs-k', 'aa', name), bytes);
       const t = new Date(Date.now() - 86_400_000);
       utimesSync(join(dir, 'blobs-k', 'aa', name), t, t);
     };
-    blob('one.json', 100);
+    blob('0001.json'.padStart(42, '0'), 100);
     trimAfterBuild(dir, 1000, 0, new Set()); // walks: no estimate yet
-    blob('two.json', 800); // written behind the estimate's back
+    blob('0002.json'.padStart(42, '0'), 800); // written behind the estimate's back
     trimAfterBuild(dir, 1000, 100, new Set()); // estimate 200: no walk
     assert.equal(listCacheEntries(dir).length, 2);
     trimAfterBuild(dir, 1000, 750, new Set()); // estimate 950 > 900: walks, 900 bytes fit
@@ -57,30 +63,58 @@ test('eviction: oldest entries first, an index with its file-level file as one e
   try {
     const put = (rel: string, bytes: number, daysAgo: number) => {
       const f = join(dir, rel);
-      mkdirSync(join(f, '..'), { recursive: true });
-      writeFileSync(f, Buffer.alloc(bytes));
+      if (rel.startsWith('other/')) {
+        mkdirSync(join(f, '..'), { recursive: true });
+        writeFileSync(f, Buffer.alloc(bytes));
+      } else checked(f, bytes);
       const t = new Date(Date.now() - daysAgo * 86_400_000);
       utimesSync(f, t, t);
       return f;
     };
-    const oldest = [put('index/c1.k.bin', 1000, 9), put('index/c1.k.files.bin', 500, 9)];
-    put('index/c2.k.bin', 1000, 5);
-    put('index/c2.k.files.bin', 500, 5);
-    put('blobs-k/ab/cdef.json', 100, 7);
-    put('llm/12/3456.json', 50, 1);
-    put('history/log.json', 10, 0);
+    const oldest = [put('index/c1c1c1c1.k.bin', 1000, 9), put('index/c1c1c1c1.k.files.bin', 500, 9)];
+    put('index/c2c2c2c2.k.bin', 1000, 5);
+    put('index/c2c2c2c2.k.files.bin', 500, 5);
+    put('blobs-k/ab/cdef01python.json', 100, 7);
+    put('llm/12/345678.json', 50, 1);
+    put('history/0123456789abcdef.json', 40, 0);
     put('other/notes.bin', 5000, 20);
     const summary = Object.fromEntries(summariseCache(listCacheEntries(dir)).map((k) => [k.kind, [k.entries, k.bytes]]));
-    assert.deepEqual(summary, { index: [2, 3000], blobs: [1, 100], vectors: [0, 0], llm: [1, 50], history: [1, 10], partial: [0, 0] });
-    // 3160 bytes held: to 2000, the oldest index goes (1500), that is enough
+    assert.deepEqual(summary, { index: [2, 3000], blobs: [1, 100], vectors: [0, 0], llm: [1, 50], history: [1, 40], partial: [0, 0] });
+    // 3190 bytes held: to 2000, the oldest index goes (1500), that is enough
     const kept = evictToSize(dir, 2000, new Set());
     assert.deepEqual(kept.removed.map((e) => e.files.sort()), [oldest.sort()]);
-    assert.equal(kept.bytesLeft, 1660);
+    assert.equal(kept.bytesLeft, 1690);
     // to 100 with c2 in use: blob, LLM answer and history go; c2 stays though still over the cap
-    const spared = evictToSize(dir, 100, new Set([join(dir, 'index/c2.k.bin')]));
+    const spared = evictToSize(dir, 100, new Set([join(dir, 'index/c2c2c2c2.k.bin')]));
     assert.deepEqual(spared.removed.map((e) => e.kind), ['blobs', 'llm', 'history']);
     assert.equal(spared.bytesLeft, 1500, 'the index in use is never removed, even over the cap');
     assert.equal(listCacheEntries(join(dir, 'none')).length, 0);
+  } finally {
+    cleanup(dir);
+  }
+});
+
+test('issue 31 F1: links in the cache folder are never followed; files issueloc did not write are never listed nor removed', () => {
+  const dir = tempDir('issueloc-usage-');
+  try {
+    const cache = join(dir, 'c');
+    const foreign = join(dir, 'foreign');
+    const mine = [join(foreign, 'ab', '0123456789.json'), join(foreign, '0123abcd.k.bin')];
+    for (const f of mine) checked(f, 100); // even files shaped as entries, outside the cache folder
+    for (const kind of ['history', 'llm', 'vectors', 'index', 'blobs-k']) {
+      mkdirSync(cache, { recursive: true });
+      symlinkSync(foreign, join(cache, kind));
+    }
+    mkdirSync(join(cache, 'blobs-j', 'ab'), { recursive: true });
+    symlinkSync(join(foreign, 'ab'), join(cache, 'blobs-j', 'cd')); // a link below a kind's folder
+    const planted = [join(cache, 'blobs-j', 'ab', 'user.json'), join(cache, 'blobs-j', 'ab', 'feedbeef.json')];
+    writeFileSync(planted[0], 'my own notes');
+    writeFileSync(planted[1], Buffer.alloc(200)); // an entry's name, no trailer
+    checked(join(cache, 'blobs-j', 'ab', 'cdef01python.json'), 60);
+    const entries = listCacheEntries(cache);
+    assert.deepEqual(entries.map((e) => e.files.map((f) => f.slice(cache.length + 1))), [['blobs-j/ab/cdef01python.json']]);
+    assert.equal(evictToSize(cache, 0).removed.length, 1);
+    for (const f of [...mine, ...planted]) assert.ok(existsSync(f), f);
   } finally {
     cleanup(dir);
   }
