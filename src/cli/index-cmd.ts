@@ -1,8 +1,11 @@
 import { Command } from 'commander';
-import { openIndex } from '../index/open-index.js';
+import { openIndex, type OpenedIndex } from '../index/open-index.js';
+import { IssuelocError } from '../errors.js';
 import { cacheMaxBytes } from '../index/cache-usage.js';
 import { indexOptions, parseIndexSettings } from './options.js';
 import { progressBar } from '../util/progress-bar.js';
+import { openCommitHistory } from '../history/commit-history.js';
+import { readCoChange } from '../history/co-change.js';
 
 /** `issueloc index`: build (or refresh) the index of a commit ahead of time. */
 export function registerIndexCommand(program: Command): void {
@@ -13,6 +16,7 @@ export function registerIndexCommand(program: Command): void {
     .option('--rev <rev>', 'commit to index (any git revision)', 'HEAD')
     .option('--force', 'rebuild even if an index exists, re-parsing every file')
     .option('--json', 'machine output')
+    .option('--no-history', 'do not prepare the history signals of the commit (the first localize with the model then reads them)')
     .option('--no-progress', 'no progress bar on stderr');
   indexOptions(cmd);
   cmd.action(async (o) => {
@@ -21,7 +25,12 @@ export function registerIndexCommand(program: Command): void {
       rev: o.rev, cacheDir: o.cacheDir, settings: parseIndexSettings(o), force: o.force, onProgress: bar.update, maxCacheBytes: cacheMaxBytes(o.cacheMaxSize),
     });
     bar.stop();
-    await opened.repo.close();
+    try {
+      // what the first localize needs besides the index: the history signals the model and the placements read
+      if (o.history) await prepareHistory(opened.repo, opened.commit, opened.cacheDir, o.progress);
+    } finally {
+      await opened.repo.close();
+    }
     const { stats } = opened.codeIndex;
     const summary = {
       commit: opened.commit, cacheDir: opened.cacheDir, built: opened.built, seconds: Math.round(opened.millis) / 1000,
@@ -37,4 +46,22 @@ export function registerIndexCommand(program: Command): void {
       );
     }
   });
+}
+
+/**
+ * Stores the history signals of `commit` (file histories, commit-message index, recent
+ * co-changes) in the cache folder, so the first `localize` after `index` pays only its query.
+ * A history git cannot read gives one warning line: the index stays usable.
+ */
+async function prepareHistory(repo: OpenedIndex['repo'], commit: string, cacheDir: string, progress: boolean): Promise<void> {
+  const bar = progressBar('reading git history', progress);
+  try {
+    await openCommitHistory(repo.gitDir, commit, { cacheDir, onProgress: bar.update });
+    await readCoChange(repo, commit, { cacheDir });
+  } catch (e) {
+    if (!(e instanceof IssuelocError)) throw e;
+    process.stderr.write(`issueloc: warning: history signals not prepared: ${e.message}\n`);
+  } finally {
+    bar.stop();
+  }
 }

@@ -4,9 +4,12 @@
  * (src/retrieve/non-source.ts), and the source files changed together with a given one, by
  * which a ranking's first file brings its habitual partner along (src/retrieve/co-changed.ts).
  */
+import { join } from 'node:path';
 import type { GitRepo } from '../repo/git.js';
 import { isTestPath, languageOf } from '../corpus/languages.js';
 import { IssuelocError } from '../errors.js';
+import { isInt, isRecord, isStringArray, readCheckedJson, writeCheckedJson } from '../util/checked-file.js';
+import { repoDigest } from './history-log.js';
 
 /** Options of {@link readCoChange}. */
 export interface CoChangeOptions {
@@ -16,6 +19,11 @@ export interface CoChangeOptions {
   partnerCommits?: number;
   /** Commits changing more files than this (bulk edits, releases, vendoring) are passed over (default 100). */
   maxFiles?: number;
+  /**
+   * Cache folder: what was read at a commit is kept in `history/` ({@link coChangeFile}) and
+   * read from there, with no git process (not for a shallow clone, whose history is cut).
+   */
+  cacheDir?: string;
 }
 
 /** Defaults of {@link CoChangeOptions}. */
@@ -60,6 +68,47 @@ export async function readCoChange(repo: GitRepo, commit: string, opts: CoChange
   const commits = opts.commits ?? DEFAULT_CO_CHANGE.commits;
   const partnerCommits = opts.partnerCommits ?? DEFAULT_CO_CHANGE.partnerCommits;
   const maxFiles = opts.maxFiles ?? DEFAULT_CO_CHANGE.maxFiles;
+  const file = opts.cacheDir && !repo.isShallow ? coChangeFile(opts.cacheDir, repo.gitDir, commit, { commits, partnerCommits, maxFiles }) : undefined;
+  let read = file ? readCheckedJson(file, CO_CHANGE_TAG, isCoChangeRead) : undefined;
+  if (!read) {
+    read = await readFromGit(repo, commit, commits, partnerCommits, maxFiles);
+    if (file) {
+      try {
+        writeCheckedJson(file, CO_CHANGE_TAG, read, { fsync: false });
+      } catch { /* a read-only cache: read from git again next time */ }
+    }
+  }
+  const { sourceSets, counted } = read;
+  const rates = new Map<string, number>();
+  for (const [f, c] of read.counts) rates.set(f, c / counted);
+  return { rates, commits: counted, partnersOf: (path, o = {}) => partnersIn(sourceSets, path, o) };
+}
+
+/** What {@link readCoChange} reads from git, as cached: non-source path counts in their order, the commits counted, the source sets newest first. */
+interface CoChangeRead {
+  counts: [string, number][];
+  counted: number;
+  sourceSets: string[][];
+}
+
+/** Tag of a cached co-change read (src/util/checked-file.ts). */
+export const CO_CHANGE_TAG = 'cochg.v1';
+
+/**
+ * The cache file of the co-change read of `commit` in `repoPath` with the given counts:
+ * `<cacheDir>/history/<digest of the repository path>-<commit>.cochange-<commits>-<partnerCommits>-<maxFiles>.json`.
+ */
+export function coChangeFile(cacheDir: string, repoPath: string, commit: string, o: Required<Omit<CoChangeOptions, 'cacheDir'>>): string {
+  return join(cacheDir, 'history', `${repoDigest(repoPath)}-${commit}.cochange-${o.commits}-${o.partnerCommits}-${o.maxFiles}.json`);
+}
+
+function isCoChangeRead(x: unknown): x is CoChangeRead {
+  return isRecord(x) && isInt(x.counted) && Array.isArray(x.sourceSets) && x.sourceSets.every(isStringArray) &&
+    Array.isArray(x.counts) && x.counts.every((e) => Array.isArray(e) && e.length === 2 && typeof e[0] === 'string' && isInt(e[1], 1));
+}
+
+/** One `git log` of the latest commits before `commit`: see {@link readCoChange}. */
+async function readFromGit(repo: GitRepo, commit: string, commits: number, partnerCommits: number, maxFiles: number): Promise<CoChangeRead> {
   const scan = 6 * Math.max(commits, partnerCommits);
   const res = await repo.exec(['-c', 'core.quotePath=false', 'log', '--no-merges', '--no-renames', '--format=%x01', '--name-only', '-n', String(scan), commit, '--']);
   if (res.code !== 0) throw new IssuelocError(`cannot read the history of ${commit.slice(0, 12)} in ${repo.path}: ${res.stderr.trim().split('\n')[0] ?? ''}`);
@@ -78,9 +127,7 @@ export async function readCoChange(repo: GitRepo, commit: string, opts: CoChange
     counted++;
     for (const f of files) if (languageOf(f) === undefined) counts.set(f, (counts.get(f) ?? 0) + 1);
   }
-  const rates = new Map<string, number>();
-  for (const [f, c] of counts) rates.set(f, c / counted);
-  return { rates, commits: counted, partnersOf: (path, o = {}) => partnersIn(sourceSets, path, o) };
+  return { counts: [...counts], counted, sourceSets };
 }
 
 /** {@link CoChange.partnersOf} over the source files of each counted commit. */

@@ -182,11 +182,22 @@ function decode(buf: Buffer): Parts {
   const canMatch = new Uint8Array(body.buffer, o, n);
   const T = header.terms.length;
   const P = header.paths.length;
-  const ascending = (a: Int32Array, end: number) => a[0] === 0 && a[n] === end && a.every((v, k) => k === 0 || v >= a[k - 1]);
   if (!ascending(docStart, nTerms) || !ascending(fileStart, nFiles)) throw new Error('bad starts');
-  if (!docTerm.every((t) => t >= 0 && t < T) || !docFiles.every((f) => f >= 0 && f < P) || !fileOf.every((f) => f >= 0 && f < P)) throw new Error('bad ids');
-  if (!canMatch.every((c) => c <= 1)) throw new Error('bad marks');
+  if (!below(docTerm, T) || !below(docFiles, P) || !below(fileOf, P) || !below(canMatch, 2)) throw new Error('bad ids');
   return { time: header.time as number, paths: header.paths, terms: header.terms, docStart, docTerm, docLogTf, canMatch, fileStart, docFiles, fileOf, figures };
+}
+
+/** Whether `a` starts at 0, ends at `end` and never descends. */
+function ascending(a: Int32Array, end: number): boolean {
+  if (a[0] !== 0 || a[a.length - 1] !== end) return false;
+  for (let k = 1; k < a.length; k++) if (a[k] < a[k - 1]) return false;
+  return true;
+}
+
+/** Whether every value of `a` is in 0 … limit − 1. */
+function below(a: Int32Array | Uint8Array, limit: number): boolean {
+  for (let k = 0; k < a.length; k++) if (a[k] < 0 || a[k] >= limit) return false;
+  return true;
 }
 
 /**

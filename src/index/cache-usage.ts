@@ -8,7 +8,8 @@
  * - `vectors`: one file's function vectors, `vectors/<model>/<aa>/<rest>.f32`;
  * - `llm`: one LLM answer, `llm/<aa>/<rest>.json`;
  * - `history`: a repository's commit log, `history/<repo>.json`, and the history signals of one
- *   base commit, `history/<repo>-<commit>.m<maxFiles>.bin` (src/history/commit-history.ts);
+ *   base commit, `history/<repo>-<commit>.m<maxFiles>.bin` (src/history/commit-history.ts), and
+ *   its recent co-changes, `history/<repo>-<commit>.cochange-….json` (src/history/co-change.ts);
  * - `partial`: a temporary file left by a process killed while writing (older than an hour).
  * Each entry's last use is its mtime: every verified read marks it (src/util/checked-file.ts).
  * Files of no known kind are never counted nor removed, so a cache folder that is not one

@@ -115,7 +115,7 @@ export class CommitChain {
       nonSource: { ...r?.nonSource, ...opts.placement?.nonSource },
       peripheral: { ...r?.peripheral, ...opts.placement?.peripheral },
       coChange: { ...r?.coChange, ...opts.placement?.coChange },
-      onWarning: opts.onWarning,
+      onWarning: opts.onWarning, cacheDir: opts.cacheDir,
     });
     return new CommitChain(localizer, vectors, modelRanker, opts, new UnitSourceReader(repo, codeIndex.commit), codeIndex, placements);
   }

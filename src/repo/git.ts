@@ -91,6 +91,12 @@ export class GitRepo {
     if (rev.length === 0 || rev.startsWith('-') || /[\s\0]/.test(rev)) {
       throw new IssuelocError(`unknown revision '${rev}' in ${this.path}`);
     }
+    // one git process for a revision that names a commit (a branch, tag, SHA, HEAD~2); a revision
+    // with a `:` (`:/text`, a commit message search; `REV:path`) would change meaning with `^{commit}`
+    if (!rev.includes(':')) {
+      const peeled = await this.exec(['rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`]);
+      if (peeled.code === 0) return peeled.stdout.toString('utf8').trim();
+    }
     // resolved first, then peeled: `REV^{commit}` would break `:/text` revisions (a commit message search)
     const any = await this.exec(['rev-parse', '--verify', '--quiet', '--end-of-options', rev]);
     if (any.code === 0) {

@@ -12,25 +12,34 @@ import { moduleIdOf } from '../corpus/names.js';
 
 interface Span { startLine: number; endLine: number }
 
-/** Per index (built on first use, one pass over its units): units by id, module spans by module id. */
-const spansOf = new WeakMap<CodeIndex, { units: Map<string, IndexedUnit>; modules: Map<string, Span> }>();
-
-function spans(index: CodeIndex): { units: Map<string, IndexedUnit>; modules: Map<string, Span> } {
-  let s = spansOf.get(index);
-  if (!s) {
-    s = { units: new Map(), modules: new Map() };
-    for (const u of index.units) {
-      const id = u.qualifiedName ? `${u.path}:${u.qualifiedName}` : u.path;
-      if (!s.units.has(id)) s.units.set(id, u);
-      if (!u.qualifiedName) continue;
-      const m = moduleIdOf(u);
-      const span = s.modules.get(m);
-      if (!span) s.modules.set(m, { startLine: u.startLine, endLine: u.endLine });
-      else { span.startLine = Math.min(span.startLine, u.startLine); span.endLine = Math.max(span.endLine, u.endLine); }
-    }
-    spansOf.set(index, s);
+/**
+ * Units by id and module spans by module id, of the units in `paths` alone: one pass over the
+ * index's units comparing paths, no id built for the others (a process that ranks one issue reads
+ * the lines of a few dozen files, not of the whole index).
+ */
+function spans(index: CodeIndex, paths: ReadonlySet<string>): { units: Map<string, IndexedUnit>; modules: Map<string, Span> } {
+  const s = { units: new Map<string, IndexedUnit>(), modules: new Map<string, Span>() };
+  for (const u of index.units) {
+    if (!paths.has(u.path)) continue;
+    const id = u.qualifiedName ? `${u.path}:${u.qualifiedName}` : u.path;
+    if (!s.units.has(id)) s.units.set(id, u);
+    if (!u.qualifiedName) continue;
+    const m = moduleIdOf(u);
+    const span = s.modules.get(m);
+    if (!span) s.modules.set(m, { startLine: u.startLine, endLine: u.endLine });
+    else { span.startLine = Math.min(span.startLine, u.startLine); span.endLine = Math.max(span.endLine, u.endLine); }
   }
   return s;
+}
+
+/** The paths an item id can name: the id itself and each prefix before a `:` (a path may hold one). */
+function pathsOf(ids: Iterable<string>): Set<string> {
+  const out = new Set<string>();
+  for (const id of ids) {
+    out.add(id);
+    for (let i = id.indexOf(':'); i >= 0; i = id.indexOf(':', i + 1)) out.add(id.slice(0, i));
+  }
+  return out;
 }
 
 /**
@@ -40,7 +49,7 @@ function spans(index: CodeIndex): { units: Map<string, IndexedUnit>; modules: Ma
  *   up in `loc.functions`, then here.
  */
 export function withLines(loc: Localization, index: CodeIndex, ranked: readonly RankedItem[] = []): Localization {
-  const { units, modules } = spans(index);
+  const { units, modules } = spans(index, pathsOf([...loc.functions, ...ranked, ...loc.modules, ...loc.files].map((it) => it.id)));
   const bestOfFile = new Map<string, IndexedUnit>();
   for (const it of [...loc.functions, ...ranked]) {
     const u = units.get(it.id);

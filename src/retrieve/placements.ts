@@ -79,12 +79,13 @@ export class Placements {
  * ranker (when the index holds non-source documents) and, when a rule needs it, the co-change
  * history read before the commit (one `git log`).
  * @param bm25 the file level's BM25F+ parameters (for the non-source documents).
+ * @param cacheDir where the history read is kept per commit (see {@link readCoChange}).
  * @param onWarning told when the history cannot be read; then no file is placed by it. Without
  *   it, that error is thrown.
  */
 export async function openPlacements(
   repo: GitRepo, codeIndex: CodeIndex,
-  opts: PlacementOptions & { bm25?: Partial<Bm25fParams>; onWarning?: (message: string) => void } = {},
+  opts: PlacementOptions & { bm25?: Partial<Bm25fParams>; onWarning?: (message: string) => void; cacheDir?: string } = {},
 ): Promise<Placements> {
   const peripheral = new PeripheralRule(codeIndex, { ...DEFAULT_PERIPHERAL_PLACEMENT, ...opts.peripheral }, repo);
   const partner = { ...DEFAULT_CO_CHANGE_PLACEMENT, ...opts.coChange };
@@ -93,7 +94,7 @@ export async function openPlacements(
   let coChange: CoChange | undefined;
   if ((nonSource && nonSourcePlacement.count > 0) || partner.rank > 0) {
     try {
-      coChange = await readCoChange(repo, codeIndex.commit);
+      coChange = await readCoChange(repo, codeIndex.commit, { cacheDir: opts.cacheDir });
     } catch (e) {
       if (!opts.onWarning) throw e;
       opts.onWarning(`files placed by the history left out of the ranking: ${(e as Error).message}`);

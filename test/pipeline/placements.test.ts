@@ -124,6 +124,28 @@ test('co-change partners count the ancestors of the base commit alone; too littl
   }
 });
 
+test('co-change read: kept per commit in the cache folder, then read with no git process, the same partners and rates', async () => {
+  const cache = tempDir('issueloc-cochange-');
+  const repo = await GitRepo.open(work);
+  const exec = repo.exec.bind(repo);
+  let logs = 0;
+  repo.exec = ((args: string[], ...rest: unknown[]) => {
+    if (args.includes('log')) logs++;
+    return (exec as (...a: unknown[]) => unknown)(args, ...rest);
+  }) as typeof repo.exec;
+  try {
+    const shape = (c: Awaited<ReturnType<typeof readCoChange>>) => JSON.stringify([[...c.rates], c.commits, c.partnersOf('src/tokenizer.rs')]);
+    const fresh = shape(await readCoChange(repo, base));
+    assert.equal(shape(await readCoChange(repo, base, { cacheDir: cache })), fresh);
+    assert.equal(logs, 2);
+    assert.equal(shape(await readCoChange(repo, base, { cacheDir: cache })), fresh);
+    assert.equal(logs, 2, 'the second read at the commit runs no git log');
+  } finally {
+    await repo.close();
+    cleanup(cache);
+  }
+});
+
 test('placement settings go with the built-in model (they are no lexical setting): the default stays the model', async () => {
   const loc = await open({ ranking: OFF });
   try {

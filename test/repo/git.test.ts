@@ -177,3 +177,30 @@ describe('GitRepo', () => {
     await repo.close();
   });
 });
+
+test('resolveCommit: a revision naming a commit takes one git process; others keep their messages', async () => {
+  const dir = tempDir('issueloc-resolve-');
+  try {
+    const work = join(dir, 'repo');
+    const sha = commitFiles(work, { 'a.py': 'x = 1\n' }, 'Add the parser');
+    git(work, 'tag', '-a', 'v1', '-m', 'v1');
+    const repo = await GitRepo.open(work);
+    const exec = repo.exec.bind(repo);
+    let calls = 0;
+    repo.exec = ((...a: Parameters<typeof repo.exec>) => { calls++; return exec(...a); }) as typeof repo.exec;
+    try {
+      for (const rev of ['HEAD', 'v1', sha, sha.slice(0, 10), 'main']) {
+        calls = 0;
+        assert.equal(await repo.resolveCommit(rev), sha, rev);
+        assert.equal(calls, 1, `${rev}: one git process`);
+      }
+      assert.equal(await repo.resolveCommit(':/parser'), sha, 'a commit message search still resolves');
+      await assert.rejects(repo.resolveCommit('HEAD^{tree}'), /is a tree, not a commit/);
+      await assert.rejects(repo.resolveCommit('nosuch'), /unknown revision 'nosuch'/);
+    } finally {
+      await repo.close();
+    }
+  } finally {
+    cleanup(dir);
+  }
+});
