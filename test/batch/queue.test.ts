@@ -126,11 +126,20 @@ test('a queue that does not answer: one line naming the URL, exit 2, within the 
   await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
   const port = (silent.address() as { port: number }).port;
   try {
+    // start-up of the same command on this machine now (it exits at the URL check, before connecting)
+    const s0 = Date.now();
+    assert.equal((await runCli(['batch', 'worker', '--queue', 'http://x'])).code, 2);
+    const startupMs = Date.now() - s0;
+    const timeoutMs = 1000;
     const t0 = Date.now();
-    const r = await runCli(['batch', 'worker', '--queue', `redis://127.0.0.1:${port}/3`, '--connect-timeout', '1']);
+    const r = await runCli(['batch', 'worker', '--queue', `redis://127.0.0.1:${port}/3`, '--connect-timeout', String(timeoutMs / 1000)]);
+    const ms = Date.now() - t0;
     assert.equal(r.code, 2);
-    assert.equal(r.err, `issueloc: cannot reach redis at redis://127.0.0.1:${port}/3: no answer in 1000 ms\n`);
-    assert.ok(Date.now() - t0 < 10_000);
+    assert.equal(r.err, `issueloc: cannot reach redis at redis://127.0.0.1:${port}/3: no answer in ${timeoutMs} ms\n`);
+    // the timeout fired: never before it, and not a wait without end (runCli kills at 60 s). The
+    // bound leaves a loaded machine 3 × the start-up just measured and 5 × the timeout.
+    assert.ok(ms >= timeoutMs, `${ms} ms`);
+    assert.ok(ms < 3 * startupMs + 5 * timeoutMs, `${ms} ms (start-up ${startupMs} ms)`);
     await assert.rejects(checkRedis('http://x'), /--queue http:\/\/x: not a redis:\/\/ URL/);
   } finally {
     silent.close();
