@@ -19,3 +19,15 @@ export const RERUN_FACTOR = 3;
 export function loadBound(configuredMs: number, measuredMs = 0): number {
   return configuredMs + RERUN_FACTOR * measuredMs + LOADED_SLACK_MS;
 }
+
+/**
+ * Runs `f` and returns its value and the CPU time (user + system) the process spent meanwhile:
+ * for bounds on in-process work that guard against blow-ups (quadratic scans, backtracking), which
+ * wall-clock time on a loaded machine cannot tell from waiting for a core.
+ */
+export function withCpuTime<T>(f: () => T): { value: T; cpuMs: number } {
+  const start = process.cpuUsage();
+  const value = f();
+  const used = process.cpuUsage(start);
+  return { value, cpuMs: (used.user + used.system) / 1000 };
+}
