@@ -15,6 +15,7 @@ import { addToManifest } from '../../src/batch/results-folder.js';
 import { batchStatus } from '../../src/batch/status.js';
 import { runCli, startCli } from './cli-process.js';
 import { startRedis } from './redis-server.js';
+import { loadBound } from '../util/load-bound.js';
 
 const COMMITS = 6;
 const repo = fixtureRepo(Array.from({ length: COMMITS }, (_, i) => ({
@@ -136,10 +137,10 @@ test('a queue that does not answer: one line naming the URL, exit 2, within the 
     const ms = Date.now() - t0;
     assert.equal(r.code, 2);
     assert.equal(r.err, `issueloc: cannot reach redis at redis://127.0.0.1:${port}/3: no answer in ${timeoutMs} ms\n`);
-    // the timeout fired: never before it, and not a wait without end (runCli kills at 60 s). The
-    // bound leaves a loaded machine 3 × the start-up just measured and 5 × the timeout.
+    // the timeout fired: never before it, and not a wait without end (runCli kills at 60 s); the
+    // bound is the timeout + 3 × the start-up just measured + 10 s (loadBound)
     assert.ok(ms >= timeoutMs, `${ms} ms`);
-    assert.ok(ms < 3 * startupMs + 5 * timeoutMs, `${ms} ms (start-up ${startupMs} ms)`);
+    assert.ok(ms < loadBound(timeoutMs, startupMs), `${ms} ms (start-up ${startupMs} ms)`);
     await assert.rejects(checkRedis('http://x'), /--queue http:\/\/x: not a redis:\/\/ URL/);
   } finally {
     silent.close();
