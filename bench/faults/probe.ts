@@ -62,6 +62,17 @@ export class Shared {
     this.root = mkdtempSync(join(tmpdir(), 'issueloc-faults-'));
   }
 
+  /**
+   * Seconds `issueloc --version` takes on this machine now (once per suite run): 3 × it is added to
+   * every bound besides {@link STARTUP_SLACK_S}, so the bounds hold on a loaded machine.
+   */
+  startupS(): Promise<number> {
+    return this.memo('startup-s', async () => {
+      const r = await runCli(['--version'], { env: process.env, timeoutMs: 120_000 });
+      return r.ms / 1000;
+    });
+  }
+
   /** `make()` once per key; later calls get the same promise. */
   memo<T>(key: string, make: () => Promise<T> | T): Promise<T> {
     let p = this.values.get(key) as Promise<T> | undefined;
@@ -109,9 +120,14 @@ export class ProbeContext {
     return this.shared.dir(`${this.probe.name}-${prefix}`);
   }
 
+  /** The run's time limit in ms: `boundS` plus the start-up slack and 3 × the start-up measured now. */
+  private async limitMs(boundS: number): Promise<number> {
+    return (boundS + STARTUP_SLACK_S + 3 * await this.shared.startupS()) * 1000;
+  }
+
   /** Runs the CLI with this probe's environment; `boundS` is the run's time bound (start-up slack added). */
-  cli(args: readonly string[], boundS: number, opts: Partial<RunOptions> = {}): Promise<RunResult> {
-    return runCli(args, { env: cliEnv(this.home), ...opts, timeoutMs: (boundS + STARTUP_SLACK_S) * 1000 });
+  async cli(args: readonly string[], boundS: number, opts: Partial<RunOptions> = {}): Promise<RunResult> {
+    return runCli(args, { env: cliEnv(this.home), ...opts, timeoutMs: await this.limitMs(boundS) });
   }
 
   /** Notes something worth a look (not a failure) on the current try. */
@@ -120,8 +136,8 @@ export class ProbeContext {
   }
 
   /** Runs the CLI with stdout into a pipe whose reader sleeps `sleepS` seconds before reading. */
-  slowPipe(args: readonly string[], boundS: number, sleepS = 2): Promise<RunResult> {
-    return runThroughSlowPipe(args, { env: cliEnv(this.home), timeoutMs: (boundS + STARTUP_SLACK_S) * 1000, sleepS });
+  async slowPipe(args: readonly string[], boundS: number, sleepS = 2): Promise<RunResult> {
+    return runThroughSlowPipe(args, { env: cliEnv(this.home), timeoutMs: await this.limitMs(boundS), sleepS });
   }
 
   /** Records one try: `check` returns a failure or undefined (passed); a throw is a probe failure. */

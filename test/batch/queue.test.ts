@@ -15,6 +15,7 @@ import { addToManifest } from '../../src/batch/results-folder.js';
 import { batchStatus } from '../../src/batch/status.js';
 import { runCli, startCli } from './cli-process.js';
 import { startRedis } from './redis-server.js';
+import { loadBound } from '../util/load-bound.js';
 
 const COMMITS = 6;
 const repo = fixtureRepo(Array.from({ length: COMMITS }, (_, i) => ({
@@ -126,11 +127,20 @@ test('a queue that does not answer: one line naming the URL, exit 2, within the 
   await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
   const port = (silent.address() as { port: number }).port;
   try {
+    // start-up of the same command on this machine now (it exits at the URL check, before connecting)
+    const s0 = Date.now();
+    assert.equal((await runCli(['batch', 'worker', '--queue', 'http://x'])).code, 2);
+    const startupMs = Date.now() - s0;
+    const timeoutMs = 1000;
     const t0 = Date.now();
-    const r = await runCli(['batch', 'worker', '--queue', `redis://127.0.0.1:${port}/3`, '--connect-timeout', '1']);
+    const r = await runCli(['batch', 'worker', '--queue', `redis://127.0.0.1:${port}/3`, '--connect-timeout', String(timeoutMs / 1000)]);
+    const ms = Date.now() - t0;
     assert.equal(r.code, 2);
-    assert.equal(r.err, `issueloc: cannot reach redis at redis://127.0.0.1:${port}/3: no answer in 1000 ms\n`);
-    assert.ok(Date.now() - t0 < 10_000);
+    assert.equal(r.err, `issueloc: cannot reach redis at redis://127.0.0.1:${port}/3: no answer in ${timeoutMs} ms\n`);
+    // the timeout fired: never before it, and not a wait without end (runCli kills at 60 s); the
+    // bound is the timeout + 3 × the start-up just measured + 10 s (loadBound)
+    assert.ok(ms >= timeoutMs, `${ms} ms`);
+    assert.ok(ms < loadBound(timeoutMs, startupMs), `${ms} ms (start-up ${startupMs} ms)`);
     await assert.rejects(checkRedis('http://x'), /--queue http:\/\/x: not a redis:\/\/ URL/);
   } finally {
     silent.close();

@@ -36,11 +36,10 @@ const base = ['localize', '--repo', repo.dir, '--cache-dir', cache, '--no-progre
 const oneLine = (s: string) => s.trim().split('\n').length === 1;
 
 test('--issue-file /dev/zero stops at the cap: exit 2 naming the file and the option', () => {
-  const t0 = performance.now();
+  // exit 2 (not the SIGTERM of run's 60 s timeout) is the bound: it stopped reading by itself
   const r = run([...base, '--issue-file', '/dev/zero']);
   assert.equal(r.code, 2, `${r.err} (signal ${r.signal})`);
   assert.equal(r.err, 'issueloc: issue file /dev/zero: over 1 MiB (--max-issue-bytes)\n');
-  assert.ok(performance.now() - t0 < 30_000);
 });
 
 test('the cap holds for a file, stdin and --issue, and --max-issue-bytes moves it', () => {
@@ -134,16 +133,17 @@ test('--issue-format: text keeps JSON as text; github/jira refuse what is not su
 
 test.after(() => repo.remove());
 
-/** Waits 1 s, sends SIGTERM and asserts the run ends by it within 5 s (SIGKILL after 10 s so a regression cannot hang the suite). */
+/**
+ * Waits 1 s, sends SIGTERM and asserts the run ends by it: a run stuck in a blocking read is
+ * ended by SIGKILL after 60 s instead, and fails the signal check (no wall-clock bound needed).
+ */
 async function endsOnSigterm(waiting: ReturnType<typeof spawn>): Promise<void> {
   await new Promise((r) => setTimeout(r, 1000));
-  const t0 = performance.now();
   waiting.kill('SIGTERM');
-  const timer = setTimeout(() => waiting.kill('SIGKILL'), 10_000);
+  const timer = setTimeout(() => waiting.kill('SIGKILL'), 60_000);
   const [code, signal] = await once(waiting, 'exit') as [number | null, string | null];
   clearTimeout(timer);
-  assert.ok(performance.now() - t0 < 5000, 'ended by SIGTERM, not stuck in a blocking read');
-  assert.ok(signal === 'SIGTERM' || code === 143, `exit ${code} signal ${signal}`);
+  assert.ok(signal === 'SIGTERM' || code === 143, `exit ${code} signal ${signal}: ended by SIGTERM, not stuck in a blocking read`);
 }
 
 test('--issue-file of a FIFO: read when its writer comes; with no writer SIGTERM still ends the run at once', async () => {

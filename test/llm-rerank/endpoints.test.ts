@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { connect, createServer, type Socket } from 'node:net';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { loadBound } from '../util/load-bound.js';
 import { startFakeOpenAI, type FakeOpenAI } from './fake-openai.js';
 import { tempDir, cleanup } from '../repo/git-fixture.js';
 import { DEFAULT_RETRY, HttpRequestError, postJson } from '../../src/util/http-json.js';
@@ -45,7 +46,7 @@ test('a refused port: default retries, fails in about 1.5 s naming the URL', asy
   const { ms, error } = await elapsed(() => postJson(`http://127.0.0.1:${port}/v1/embeddings`, {}));
   assert.ok(error instanceof HttpRequestError && error.retryable && error.status === 0);
   assert.match(error.message, new RegExp(`^http://127\\.0\\.0\\.1:${port}/v1/embeddings failed after 3 tries \\(ECONNREFUSED\\)$`));
-  assert.ok(ms >= 1500 && ms < 4000, `${ms} ms`);
+  assert.ok(ms >= 1500 && ms < loadBound(1500), `${ms} ms`);
 });
 
 test('a listener that never accepts (its queue full): the connect timeout ends each try', async () => {
@@ -60,7 +61,7 @@ test('a listener that never accepts (its queue full): the connect timeout ends e
     await new Promise((r) => setTimeout(r, 200));
     const { ms, error } = await elapsed(() => postJson(`http://127.0.0.1:${port}/v1/embeddings`, {}, { connectTimeoutMs: 300, retries: 1, backoffMs: 10 }));
     assert.match(error.message, /failed after 2 tries \(no connection within 300 ms\)$/);
-    assert.ok(ms >= 600 && ms < 3000, `${ms} ms`);
+    assert.ok(ms >= 600 && ms < loadBound(2 * 300 + 10), `${ms} ms`);
   } finally {
     for (const s of fillers) s.destroy();
     child.kill('SIGKILL');
@@ -71,26 +72,27 @@ test('a server that accepts and never answers costs the budget, not tries × tim
   fake.requests.length = 0;
   fake.script.length = 0;
   fake.script.push({ hang: true }, { hang: true }, { hang: true });
-  const { ms, error } = await elapsed(() => postJson(`${fake.url}/chat/completions`, {}, { timeoutMs: 10_000, budgetMs: 600, backoffMs: 50 }));
+  const { ms, error } = await elapsed(() => postJson(`${fake.url}/chat/completions`, {}, { timeoutMs: 300_000, budgetMs: 600, backoffMs: 50 }));
   assert.match(error.message, /failed after 1 try \(no answer within 600 ms\); its 0\.6 s budget leaves no time for another$/);
-  assert.ok(ms >= 590 && ms < 1500, `${ms} ms`);
+  assert.ok(ms >= 590 && ms < loadBound(600), `${ms} ms: the budget, not the 300 s timeout`);
   assert.equal(fake.requests.length, 1);
   // A per-try timeout shorter than the budget: retried within it.
   fake.requests.length = 0;
   fake.script.length = 0;
   fake.script.push({ hang: true }, { hang: true }, { hang: true });
-  const second = await elapsed(() => postJson(`${fake.url}/chat/completions`, {}, { timeoutMs: 200, budgetMs: 10_000, retries: 2, backoffMs: 10 }));
+  const second = await elapsed(() => postJson(`${fake.url}/chat/completions`, {}, { timeoutMs: 200, budgetMs: 300_000, retries: 2, backoffMs: 10 }));
   assert.match(second.error.message, /failed after 3 tries \(no answer within 200 ms\)$/);
-  assert.ok(second.ms < 1500, `${second.ms} ms`);
+  assert.ok(second.ms < loadBound(3 * 200 + 2 * 10), `${second.ms} ms`);
   fake.script.length = 0;
 });
 
 test('a Retry-After beyond the budget ends the call at once instead of waiting', async () => {
   fake.script.length = 0;
-  fake.script.push({ status: 429, retryAfter: '20' });
-  const { ms, error } = await elapsed(() => postJson(`${fake.url}/chat/completions`, {}, { budgetMs: 2000 }));
-  assert.match(error.message, /failed after 1 try \(HTTP 429.*\); its 2 s budget leaves no time for another/);
-  assert.ok(ms < 1000, `${ms} ms`);
+  // Retry-After is capped at 30 s: beyond a 20 s budget; the bound (10 s slack) tells it from waiting
+  fake.script.push({ status: 429, retryAfter: '3600' });
+  const { ms, error } = await elapsed(() => postJson(`${fake.url}/chat/completions`, {}, { budgetMs: 20_000 }));
+  assert.match(error.message, /failed after 1 try \(HTTP 429.*\); its 20 s budget leaves no time for another/);
+  assert.ok(ms < loadBound(0), `${ms} ms: did not wait`);
 });
 
 test('a huge chat answer is stream-read up to 1 MiB, abandoned, not retried and not cached', async () => {
@@ -105,7 +107,7 @@ test('a huge chat answer is stream-read up to 1 MiB, abandoned, not retried and 
     assert.ok(error instanceof HttpRequestError && !error.retryable, String(error));
     assert.match(error.message, /chat\/completions: answer exceeds the cap of 1 MiB; abandoned$/);
     assert.equal(fake.requests.length, 1, 'not retried');
-    assert.ok(ms < 5000, `${ms} ms`);
+    assert.ok(ms < loadBound(0), `${ms} ms`);
     await new Promise((r) => setTimeout(r, 100));
     assert.ok(fake.streamed < 20 * 1024 * 1024, `the server stopped after ${fake.streamed} bytes, not 150 MB`);
     assert.deepEqual(readdirSync(dir, { recursive: true }), [], 'nothing cached');
@@ -140,12 +142,12 @@ test('a deadline aborts the request in flight and the back-off wait, with Deadli
   const { ms, error } = await elapsed(() => postJson(`${fake.url}/chat/completions`, {}, { signal: deadline.signal }));
   assert.ok(error instanceof DeadlineExceeded, String(error));
   assert.equal(error.message, 'the --deadline of 0.3 s passed');
-  assert.ok(ms >= 290 && ms < 1000, `${ms} ms`);
+  assert.ok(ms >= 290 && ms < loadBound(300), `${ms} ms: the deadline, not the 30 s timeout`);
   fake.script.length = 0;
   fake.script.push({ status: 503 });
-  const waiting = await elapsed(() => postJson(`${fake.url}/chat/completions`, {}, { backoffMs: 5000, signal: Deadline.after(0.3).signal }));
+  const waiting = await elapsed(() => postJson(`${fake.url}/chat/completions`, {}, { backoffMs: 300_000, budgetMs: 600_000, signal: Deadline.after(0.3).signal }));
   assert.ok(waiting.error instanceof DeadlineExceeded);
-  assert.ok(waiting.ms < 1000, `${waiting.ms} ms: the 5 s back-off was cut`);
+  assert.ok(waiting.ms < loadBound(300), `${waiting.ms} ms: the 300 s back-off was cut`);
   fake.script.length = 0;
   await assert.rejects(postJson(`${fake.url}/chat/completions`, {}, { signal: deadline.signal }), DeadlineExceeded, 'an expired deadline sends nothing');
 });

@@ -5,6 +5,7 @@ import type { UnitTerms } from '../../src/index/blob-terms.js';
 import { SignalResolver } from '../../src/retrieve/signals.js';
 import { extractIssueSignals, MAX_SIGNALS_PER_KIND } from '../../src/text/issue-signals.js';
 import { MAX_DOTTED_PARTS, MAX_NAME_CHARS } from '../../src/text/mentions.js';
+import { withCpuTime } from '../util/load-bound.js';
 
 // Issue texts built to be hard (bench/text-speed.ts times them precisely, before -> after): each
 // must give its right answer well inside a generous bound. `'main.' * N` took 19.6 s at 700 KB
@@ -28,12 +29,12 @@ function sampleIndex() {
 
 const KB700 = 700 * 1024;
 const fill = (unit: string) => unit.repeat(Math.ceil(KB700 / unit.length)).slice(0, KB700);
-const BOUND_MS = 5000;
+/** CPU time, not wall-clock: a blow-up (quadratic scan, backtracking) costs minutes, a loaded machine only waits. */
+const BOUND_CPU_MS = 5000;
 
 function timed<T>(f: () => T): { value: T; ms: number } {
-  const t0 = performance.now();
-  const value = f();
-  return { value, ms: performance.now() - t0 };
+  const { value, cpuMs } = withCpuTime(f);
+  return { value, ms: cpuMs };
 }
 
 test('700 KB adversarial issue texts resolve in bounded time and keep the real signals', () => {
@@ -55,7 +56,7 @@ test('700 KB adversarial issue texts resolve in bounded time and keep the real s
   ];
   for (const [label, body] of shapes) {
     const { value: boosts, ms } = timed(() => resolver.boosts(extractIssueSignals(real + body)));
-    assert.ok(ms < BOUND_MS, `${label}: ${ms.toFixed(0)} ms`);
+    assert.ok(ms < BOUND_CPU_MS, `${label}: ${ms.toFixed(0)} ms of CPU`);
     assert.ok((boosts.reasons.get(doc('QuerySet.filter')) ?? []).includes('mentionedUnit'), `${label}: the real dotted name still counts`);
   }
 });
@@ -66,7 +67,7 @@ test('a dotted name of too many parts names nothing; mentions are capped per kin
   const longName = `${'main.'.repeat(140_000)}main`;
   const { value, ms } = timed(() => resolver.resolveDotted(longName));
   assert.deepEqual(value, { files: [], rest: '' });
-  assert.ok(ms < BOUND_MS, `${ms.toFixed(0)} ms`);
+  assert.ok(ms < BOUND_CPU_MS, `${ms.toFixed(0)} ms of CPU`);
   const atCap = `${'pkg.'.repeat(MAX_DOTTED_PARTS - 2)}mainx.main`;
   assert.deepEqual(resolver.resolveDotted(atCap).files.map((f) => ci.filePaths[f]), ['pkg/mainx/main.py'], 'a name of exactly the cap resolves');
   const s = extractIssueSignals(`${longName} ${atCap} a.${'b'.repeat(MAX_NAME_CHARS)} ${'f'.repeat(MAX_NAME_CHARS + 1)}(x) g(y)`);

@@ -32,17 +32,17 @@ test('a moved default branch is indexed, then used; a poll that fails is reporte
   try {
     await backend.warmDefaults();
     const c2 = commitFiles(repo, { 'b.py': 'def beta_gamma():\n    pass\n' });
-    await until(() => moves.length > 0, 20_000, 'the move seen');
+    await until(() => moves.length > 0, 60_000, 'the move seen');
     assert.deepEqual(moves, [`demo ${c2}`]);
     const answer = JSON.parse(await backend.localize({ repository: 'demo', issue: 'beta_gamma broken' }, 1000)) as { commit: string; functions: { id: string }[] };
     assert.equal(answer.commit, c2);
     assert.equal(answer.functions[0].id, 'b.py:beta_gamma');
     git(repo, 'branch', '-m', 'main', 'renamed');
-    await until(() => errors.length > 0, 20_000, 'the failed poll reported');
+    await until(() => errors.length > 0, 60_000, 'the failed poll reported');
     assert.match(errors[0], /^watch demo: unknown revision 'main'/);
     git(repo, 'branch', '-m', 'renamed', 'main');
     const c3 = commitFiles(repo, { 'c.py': 'def delta():\n    pass\n' });
-    await until(() => moves.length > 1, 20_000, 'the next move seen');
+    await until(() => moves.length > 1, 60_000, 'the next move seen');
     assert.equal(moves[1], `demo ${c3}`);
   } finally {
     await watch.stop();
