@@ -69,7 +69,7 @@ async function serve(config: ServiceConfig, o: ServeOptions): Promise<void> {
     : new InProcessBackend(new LocalizerPool(config, { onWarning: o.warn }));
   const redact = serverPathRedactor(config.repositories.values(), config.cacheDir);
   const service = buildServer({ backend, limits: config.limits, token: o.token, allowedHosts: o.allowedHosts, redact });
-  registerWebPage(service.app, { repositories: config.repositories });
+  registerWebPage(service.app, { repositories: config.repositories, timeoutMs: config.limits.timeoutMs, admission: service.admission });
   registerMcpRoute(service.app, { config, backend: service.backend }, { redact, admission: service.admission });
   let address: string;
   try {
