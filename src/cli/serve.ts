@@ -28,7 +28,7 @@ export function registerServeCommand(program: Command): void {
     .option('--no-warm', 'do not index the default revisions at start (the first request does)')
     .option('--max-body-bytes <n>', 'largest request body (default 1 MiB)', wholeOption('--max-body-bytes', 1024, 1 << 30))
     .option('--timeout <seconds>', 'longest time a request may take, index build included (default 30)', wholeOption('--timeout', 1, 3600))
-    .option('--concurrency <n>', 'localize requests in flight at most, more get 429 (default 32)', wholeOption('--concurrency', 1, 10_000))
+    .option('--concurrency <n>', 'pieces of work in flight at most (localize requests, MCP tool calls: each call of a batch, previews), more get 429 (default 32)', wholeOption('--concurrency', 1, 10_000))
     .option('--memory-budget <size>', 'warm indexes kept in memory per pool, estimated, e.g. 1G (default 1G)')
     .action(async (o) => {
       const limits: Partial<ServiceLimits> = {};
@@ -69,8 +69,8 @@ async function serve(config: ServiceConfig, o: ServeOptions): Promise<void> {
     : new InProcessBackend(new LocalizerPool(config, { onWarning: o.warn }));
   const redact = serverPathRedactor(config.repositories.values(), config.cacheDir);
   const service = buildServer({ backend, limits: config.limits, token: o.token, allowedHosts: o.allowedHosts, redact });
-  registerWebPage(service.app, { repositories: config.repositories });
-  registerMcpRoute(service.app, { config, backend }, { redact });
+  registerWebPage(service.app, { repositories: config.repositories, timeoutMs: config.limits.timeoutMs, admission: service.admission });
+  registerMcpRoute(service.app, { config, backend: service.backend }, { redact, admission: service.admission });
   let address: string;
   try {
     address = await service.app.listen({ host: o.host, port: o.port });
@@ -95,8 +95,9 @@ async function serve(config: ServiceConfig, o: ServeOptions): Promise<void> {
   }
   const signal = await stopped;
   process.stderr.write(`issueloc: ${signal}: finishing ${service.inFlight()} requests in flight\n`);
-  // in-flight requests end within the request timeout; past it (and a grace second) connections are cut
-  const cut = setTimeout(() => service.app.server.closeAllConnections(), config.limits.timeoutMs + 1000);
+  // in-flight requests are answered within the request timeout (the drain waits that and a grace
+  // second for their work); past another second connections are cut
+  const cut = setTimeout(() => service.app.server.closeAllConnections(), config.limits.timeoutMs + 2000);
   try {
     await watch?.stop();
     await service.drain();

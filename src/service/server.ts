@@ -3,17 +3,20 @@
  * `GET /healthz`, `GET /metrics`, `GET /openapi.json`, on a {@link ServiceBackend}.
  *
  * Limits: bodies over `maxBodyBytes` → 413 (reading stops there); a body against the schema →
- * 400; more than `concurrency` localize requests in flight → 429 with `Retry-After`; a request
+ * 400; more than `concurrency` pieces of work in flight (localize requests here, MCP calls and
+ * previews on the routes added later: one {@link Admission}) → 429 with `Retry-After`; a request
  * not answered within `timeoutMs` → 504 (its work still holds its slot until done, so the bound
- * holds); with a token, every route but `/healthz` and `/openapi.json` needs
- * `Authorization: Bearer <token>` (compared in constant time) → else 401; without one, a Host
- * that is not a loopback name or an allowed host → 403 on every route (DNS rebinding). While draining
- * (SIGTERM), new localize requests get 503 and `/healthz` says so; requests in flight finish.
+ * holds; a request whose caller left before its turn is not run); with a token, every route but
+ * `/healthz` and `/openapi.json` needs `Authorization: Bearer <token>` (compared in constant
+ * time) → else 401; without one, a Host that is not a loopback name or an allowed host → 403 on
+ * every route (DNS rebinding). While draining (SIGTERM), the listener stays open until the work
+ * in flight ends: new work gets 503, `/healthz` 503 `draining`, and every answer closes its connection.
  * Errors are `{"error": "<one line>"}`.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { ServiceLimits } from './config.js';
+import { Admission, admitted } from './admission.js';
 import type { LocalizeRequest, ServiceBackend } from './backend.js';
 import { serverErrorText, ServiceError, statusOf, type Redact } from './errors.js';
 import { ServiceMetrics } from './metrics.js';
@@ -40,10 +43,17 @@ export interface ServerOptions {
 /** A built server: fastify's instance, and {@link drain} for a graceful stop. */
 export interface Service {
   app: FastifyInstance;
-  /** Localize requests in flight now. */
+  /** The admission bound of every route that does work (routes added later use it too: /mcp, /web/preview). */
+  admission: Admission;
+  /** The backend with each localize call under {@link admission} (for routes added later). */
+  backend: ServiceBackend;
+  /** Pieces of work in flight now. */
   inFlight(): number;
-  /** Refuses new localize requests (503), waits for those in flight, closes the listener. */
-  drain(): Promise<void>;
+  /**
+   * Refuses new work (503; `/healthz` answers 503 `draining`, every answer closes its connection),
+   * waits up to `graceMs` for the work in flight, then closes the listener and the idle connections.
+   */
+  drain(graceMs?: number): Promise<void>;
 }
 
 /** How much sooner than the request timeout a request stops waiting for an index build (at most a tenth of it). */
@@ -67,9 +77,8 @@ export function buildServer(options: ServerOptions): Service {
   const redact = options.redact ?? ((m: string) => m);
   const metrics = new ServiceMetrics(() => backend.stats());
   const checkToken = options.token !== undefined ? tokenChecker(options.token) : undefined;
-  let inFlight = 0;
+  const admission = new Admission(limits.concurrency);
   let turns: Promise<void> = Promise.resolve();
-  let draining = false;
   const started = Date.now();
 
   const hostAllowed = options.token === undefined ? hostChecker(options.allowedHosts ?? []) : undefined;
@@ -84,7 +93,7 @@ export function buildServer(options: ServerOptions): Service {
     }
   });
   app.addHook('onSend', async (_request, reply) => {
-    if (draining) reply.header('connection', 'close');
+    if (admission.isDraining) reply.header('connection', 'close');
   });
   app.addHook('onResponse', async (request, reply) => {
     const t0 = (request as TimedRequest).startedAt ?? performance.now();
@@ -104,22 +113,23 @@ export function buildServer(options: ServerOptions): Service {
   app.setNotFoundHandler((request, reply) => reply.code(404).send({ error: `no route ${request.method} ${oneLine(request.url).slice(0, 200)}` }));
 
   app.post('/v1/localize', { schema: { body: localizeBodySchema(limits) } }, async (request: FastifyRequest<{ Body: LocalizeRequest }>, reply: FastifyReply) => {
-    if (draining) throw new ServiceError('the service is shutting down', 503, 1);
-    if (inFlight >= limits.concurrency) throw new ServiceError(`too many requests in flight (${limits.concurrency}): retry later`, 429, 1);
-    inFlight++;
     const t0 = performance.now();
     // a query on this thread runs to its end without yielding: queries start one per turn of the
     // event loop, so the requests that arrive meanwhile reach this handler and are counted
-    const turn = turns = turns.then(() => new Promise<void>(setImmediate));
-    // an index still being built is told as such (503, Retry-After) just before the 504 would be
-    const work = turn.then(() => backend.localize(request.body, limits.timeoutMs - Math.min(BUILD_WAIT_MARGIN_MS, limits.timeoutMs / 10))).finally(() => { inFlight--; });
+    const work = admission.run(async () => {
+      await (turns = turns.then(() => new Promise<void>(setImmediate)));
+      // a caller gone while its request waited for its turn costs nothing more
+      if (reply.raw.destroyed) throw new ServiceError('the caller went away', 499);
+      // an index still being built is told as such (503, Retry-After) just before the 504 would be
+      return backend.localize(request.body, limits.timeoutMs - Math.min(BUILD_WAIT_MARGIN_MS, limits.timeoutMs / 10));
+    });
     const body = await withinMs(work, limits.timeoutMs, () => new ServiceError(`not answered within ${limits.timeoutMs / 1000} s`, 504));
     reply.header('server-timing', `localize;dur=${(performance.now() - t0).toFixed(1)}`);
     return reply.type('application/json; charset=utf-8').send(body);
   });
   app.get('/v1/repos', async () => ({ repositories: await backend.repos() }));
-  app.get('/healthz', async (_request, reply) => reply.code(draining ? 503 : 200).send({
-    status: draining ? 'draining' : 'ok', uptimeSeconds: Math.round((Date.now() - started) / 1000), inFlight,
+  app.get('/healthz', async (_request, reply) => reply.code(admission.isDraining ? 503 : 200).send({
+    status: admission.isDraining ? 'draining' : 'ok', uptimeSeconds: Math.round((Date.now() - started) / 1000), inFlight: admission.inFlight,
   }));
   app.get('/metrics', async (_request, reply) => reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()));
   const openapi = JSON.stringify(openApiDocument(limits, options.token !== undefined));
@@ -127,9 +137,13 @@ export function buildServer(options: ServerOptions): Service {
 
   return {
     app,
-    inFlight: () => inFlight,
-    async drain() {
-      draining = true;
+    admission,
+    backend: admitted(backend, admission),
+    inFlight: () => admission.inFlight,
+    async drain(graceMs = limits.timeoutMs + 1000) {
+      admission.drain();
+      // the listener stays open meanwhile: a new request is answered 503 (and its connection closed)
+      await admission.idle(graceMs);
       const closing = app.close();
       // a keep-alive connection whose request was in flight turns idle only after its answer
       const idle = setInterval(() => app.server.closeIdleConnections(), 50);

@@ -199,6 +199,31 @@ test('a request past the timeout gets 504; its slot is held until its work ends'
   }
 });
 
+test('draining: the listener stays open while work is in flight, /healthz 503 draining, new work 503; closed once it ends', async () => {
+  let release!: () => void;
+  const gate = new Promise<void>((r) => { release = r; });
+  const inner = new InProcessBackend(new LocalizerPool(config()));
+  const slow: ServiceBackend = { ...bind(inner), localize: async (req, wait) => { await gate; return inner.localize(req, wait); } };
+  const s = await start({ backend: slow });
+  const inFlight = post(s.url, { repository: 'demo', issue: ISSUE });
+  while (s.service.inFlight() < 1) await new Promise((r) => setTimeout(r, 5));
+  const drained = s.service.drain(60_000);
+  try {
+    const h = await fetch(`${s.url}/healthz`);
+    assert.equal(h.status, 503);
+    assert.equal(((await h.json()) as { status: string }).status, 'draining');
+    assert.equal(h.headers.get('connection'), 'close');
+    assert.equal((await post(s.url, { repository: 'demo', issue: ISSUE })).status, 503);
+    release();
+    assert.equal((await inFlight).status, 200);
+    await drained;
+    await assert.rejects(fetch(`${s.url}/healthz`), 'no longer listening');
+  } finally {
+    release();
+    await inner.close();
+  }
+});
+
 test('bearer token: 401 without it or with a wrong one; /healthz and /openapi.json open', async () => {
   const s = await start({ token: 's3cret-token' });
   try {

@@ -209,10 +209,12 @@ async function drain(ctx: ProbeContext): Promise<void> {
       } catch (e) {
         health = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
       }
-      const finished = (await inFlight.then((a) => a.status, (e: Error) => e.message));
-      if (health !== '503 draining') failures.push(`/healthz after SIGTERM: ${health} (expected 503 draining)`);
+      // the idle connection is used while the request is still in flight (a write racing the close
+      // of an idle connection at the very end may be reset: HTTP clients retry those)
       idle.get('/healthz');
       const after = await idle.settle(2, 10_000);
+      const finished = (await inFlight.then((a) => a.status, (e: Error) => e.message));
+      if (health !== '503 draining') failures.push(`/healthz after SIGTERM: ${health} (expected 503 draining)`);
       if (after.answers.length < 2 && after.ended !== 'closed') failures.push(`the idle keep-alive connection: ${after.ended || 'no answer, not closed'}`);
       if (finished !== 200) failures.push(`the request in flight: ${finished}`);
       const code = await s.exited;
@@ -234,5 +236,5 @@ export const serviceProbes: Probe[] = [
   probe('no-server-paths', true, 'error answers (localize, preview, MCP) name no repository path, cache path, working folder or home', noServerPaths),
   probe('admission', false, `${CALLS} MCP calls at once or one JSON-RPC batch of ${CALLS} against --concurrency ${CONCURRENCY}: at most ${CONCURRENCY} admitted, the rest 429`, admission),
   probe('preview-bounds', false, `/web/preview of 300 items in six ~1 MB files answers within --timeout ${PREVIEW_TIMEOUT_S} s (+5 s), /healthz meanwhile within ${PREVIEW_TIMEOUT_S} s`, previewBounds),
-  probe('drain', true, 'after SIGTERM /healthz answers 503 draining while the request in flight finishes (200); an idle keep-alive connection gets an answer or a clean close; exit 0', drain),
+  probe('drain', false, 'after SIGTERM /healthz answers 503 draining while the request in flight finishes (200); an idle keep-alive connection gets an answer or a clean close; exit 0', drain),
 ];

@@ -9,12 +9,19 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { Admission } from '../admission.js';
 import { McpTools, oneLine, type McpSource, type McpToolsOptions } from './tools.js';
 
 /** Options of {@link registerMcpRoute}. */
 export interface McpRouteOptions extends McpToolsOptions {
   /** The route's path (default `/mcp`). */
   path?: string;
+  /**
+   * The server's admission bound: a request takes one slot per `tools/call` of its body (a
+   * JSON-RPC batch: each) before it runs, or is answered 429 (503 while draining). The pool's
+   * backend should be the server's admitted one, so that a call's slot is held until its work ends.
+   */
+  admission?: Admission;
 }
 
 /**
@@ -30,6 +37,14 @@ export function registerMcpRoute(app: FastifyInstance, pool: McpSource, options:
 
   app.post(path, async (request, reply) => {
     if (!sameOrigin(request)) return reply.code(403).send(rpcError(-32000, 'requests from another origin are refused'));
+    const calls = toolCalls(request.body);
+    const refused = options.admission?.refusal(calls);
+    if (refused) return reply.code(refused.status).header('retry-after', String(refused.retryAfterSeconds ?? 1)).send(rpcError(-32000, refused.message));
+    return options.admission && calls > 0 ? options.admission.reserve(calls, () => answer(request, reply)) : answer(request, reply);
+  });
+
+  /** Answers one MCP request on its own server and transport (the reply is hijacked). */
+  async function answer(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const server = tools.server();
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     reply.hijack();
@@ -45,11 +60,17 @@ export function registerMcpRoute(app: FastifyInstance, pool: McpSource, options:
       if (!reply.raw.headersSent) reply.raw.writeHead(500, { 'content-type': 'application/json' });
       if (!reply.raw.writableEnded) reply.raw.end(JSON.stringify(rpcError(-32603, 'internal error')));
     }
-  });
+  }
   const notAllowed = async (_: FastifyRequest, reply: FastifyReply) =>
     reply.code(405).header('allow', 'POST').send(rpcError(-32000, 'method not allowed: this MCP endpoint has no sessions; POST each request'));
   app.get(path, notAllowed);
   app.delete(path, notAllowed);
+}
+
+/** The `tools/call` requests of a JSON-RPC body (one message or a batch). */
+function toolCalls(body: unknown): number {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.filter((m) => (m as { method?: unknown } | null)?.method === 'tools/call').length;
 }
 
 /** A JSON-RPC error without an id (the request's is not known). */

@@ -8,7 +8,9 @@
  * - `POST /web/issue` `{ raw, name? }` → `{ text, format, warning? }`: a dropped file read as
  *   `localize --issue-file` reads it (plain text, `gh issue view --json`, a Jira REST issue).
  * - `POST /web/preview` `{ repository, commit, items: [{ id, terms?, lines? }] }` →
- *   `{ previews: [{ id, path, startLine?, endLine?, lines?, marks?, more? }] }` (./preview.ts).
+ *   `{ previews: [{ id, path, startLine?, endLine?, lines?, marks?, more? }] }` (./preview.ts), on a
+ *   thread of its own ended at the request timeout (504; ./preview-thread.ts), bounded in items
+ *   (300), bytes read and paths looked up.
  *
  * The page and its assets need no token (they hold no data); the JSON routes do when the
  * service has one.
@@ -20,7 +22,9 @@ import { readSingleIssue } from '../../issues/single-issue.js';
 import { GitRepo } from '../../repo/git.js';
 import type { RepositoryConfig } from '../config.js';
 import { ServiceError } from '../errors.js';
-import { previewItems, type PreviewItem } from './preview.js';
+import type { Admission } from '../admission.js';
+import type { PreviewItem } from './preview.js';
+import { previewOffThread } from './preview-thread.js';
 
 /** The folder of the page's files (src/service/web/assets, listed in package.json `files`). */
 const ASSETS = fileURLToPath(new URL('../../../../src/service/web/assets/', import.meta.url));
@@ -65,6 +69,10 @@ const issueBodySchema = {
 /** What {@link registerWebPage} needs: the configured repositories (their paths stay on the server). */
 export interface WebPageOptions {
   repositories: ReadonlyMap<string, RepositoryConfig>;
+  /** Longest time a preview may take (ms): past it 504 and its thread is ended (default 30 s). */
+  timeoutMs?: number;
+  /** The server's admission bound (a preview holds one slot while it runs). */
+  admission?: Admission;
 }
 
 /**
@@ -98,12 +106,16 @@ export function registerWebPage(app: FastifyInstance, options: WebPageOptions): 
     await Promise.all([...gits.values()].map(async (g) => (await g.catch(() => undefined))?.close()));
   });
 
-  app.post('/web/preview', { schema: { body: previewBodySchema } }, async (request) => {
+  app.post('/web/preview', { schema: { body: previewBodySchema } }, async (request, reply) => {
     const body = request.body as { repository: string; commit: string; items: PreviewItem[] };
     const repo = options.repositories.get(body.repository);
     if (!repo) throw new ServiceError(`no repository named ${JSON.stringify(body.repository)} is configured`, 404);
     const git = await gitOf(repo);
     await git.resolveCommit(body.commit);
-    return { previews: await previewItems(git, body.commit, body.items) };
+    // read and parsed on a thread of its own, ended at the deadline or when the caller leaves
+    const gone = new AbortController();
+    reply.raw.on('close', () => { if (!reply.raw.writableFinished) gone.abort(); });
+    const job = () => previewOffThread({ repositoryPath: repo.path, commit: body.commit, items: body.items }, options.timeoutMs ?? 30_000, gone.signal);
+    return { previews: await (options.admission ? options.admission.run(job) : job()) };
   });
 }

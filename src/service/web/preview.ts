@@ -15,6 +15,10 @@ import { tokenize } from '../../text/tokenize.js';
 export const PREVIEW_LINES = 60;
 /** Files larger than this are not read (the index skips them too by default). */
 const MAX_FILE_BYTES = DEFAULT_INDEX_SETTINGS.maxFileBytes;
+/** Bytes of files one request reads at most; items in files past it are left out. */
+export const MAX_PREVIEW_BYTES = 8 * MAX_FILE_BYTES;
+/** Paths one request looks up at most (an id with many `:` is tried at each); items past it are left out. */
+export const MAX_PREVIEW_LOOKUPS = 1000;
 
 /** One item asked for: its id (`path`, `path:Top`, `path:Q.name`), and whether to send its lines. */
 export interface PreviewItem {
@@ -41,13 +45,15 @@ export interface ItemPreview {
 
 /**
  * The previews of `items` at `commit` (a full SHA the caller verified), in order; an item whose
- * file is absent, binary or too large is left out.
+ * file is absent, binary or too large is left out, and so are the items past the request's
+ * budget ({@link MAX_PREVIEW_BYTES} read, {@link MAX_PREVIEW_LOOKUPS} paths looked up).
  */
 export async function previewItems(git: GitRepo, commit: string, items: readonly PreviewItem[]): Promise<ItemPreview[]> {
   const files = new Map<string, Promise<ParsedFile | undefined>>();
+  const budget = { bytes: MAX_PREVIEW_BYTES, lookups: MAX_PREVIEW_LOOKUPS };
   const fileOf = (path: string) => {
     let f = files.get(path);
-    if (!f) files.set(path, (f = parseFile(git, commit, path)));
+    if (!f) files.set(path, (f = budget.lookups-- > 0 ? parseFile(git, commit, path, budget) : Promise.resolve(undefined)));
     return f;
   };
   const out: ItemPreview[] = [];
@@ -75,9 +81,10 @@ interface ParsedFile {
   units: CodeUnit[];
 }
 
-async function parseFile(git: GitRepo, commit: string, path: string): Promise<ParsedFile | undefined> {
+async function parseFile(git: GitRepo, commit: string, path: string, budget: { bytes: number }): Promise<ParsedFile | undefined> {
   const obj = await git.readFileAt(commit, path);
-  if (!obj || obj.type !== 'blob' || obj.data.length > MAX_FILE_BYTES || isBinary(obj.data)) return undefined;
+  if (!obj || obj.type !== 'blob' || obj.data.length > MAX_FILE_BYTES || obj.data.length > budget.bytes || isBinary(obj.data)) return undefined;
+  budget.bytes -= obj.data.length;
   const text = decodeSource(obj.data);
   return { lines: sourceLines(text), units: await extractUnits(path, text) };
 }
