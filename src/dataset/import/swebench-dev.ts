@@ -58,29 +58,52 @@ async function blobsMatch(repo: GitRepo, commit: string, blobs: Map<string, stri
   return true;
 }
 
-/** How many commits that touch the patch's files are tried before a row is dropped. */
-const MAX_TRIED = 300;
+/** How many candidate commits are checked before a row is dropped. */
+const MAX_CHECKED = 50;
+
+/**
+ * Candidate bases, newest first, with their committer dates: from one `git log --raw` over the
+ * commits of HEAD's history that touch the patched paths, each commit that writes one of the
+ * `buggy/` blobs, and each after which (replaying the log oldest first) all of them hold. The
+ * replay is exact on a linear history only, so callers check each candidate.
+ */
+async function candidateBases(repo: GitRepo, blobs: Map<string, string>): Promise<{ sha: string; date: string }[]> {
+  const r = await repo.exec(['log', '--raw', '--no-abbrev', '--no-renames', '--format=%x00%H %cI', 'HEAD', '--', ...blobs.keys()]);
+  if (r.code !== 0) return [];
+  const commits = r.stdout.toString('utf8').split('\0').filter(Boolean).reverse();
+  const state = new Map<string, string>();
+  const out: { sha: string; date: string }[] = [];
+  for (const c of commits) {
+    const [head, ...raw] = c.split('\n');
+    const [sha, date] = head.split(' ');
+    let writes = false;
+    for (const line of raw) {
+      // :100644 100644 <old> <new> M<TAB>path
+      const m = /^:\S+ \S+ \S+ (\S+) \S+\t(.*)$/.exec(line);
+      if (!m || !blobs.has(m[2])) continue;
+      state.set(m[2], m[1]);
+      if (blobs.get(m[2]) === m[1]) writes = true;
+    }
+    if (writes || [...blobs].every(([path, blob]) => state.get(path) === blob)) out.push({ sha, date });
+  }
+  return out.reverse();
+}
 
 /**
  * The base commit of a pull request: the newest commit of HEAD's history at or before `created`
- * whose patched files equal the `buggy/` copies; else the newest commit touching those files
- * (before `created` first, then any) whose files equal them. Null when none does.
+ * whose patched files equal the `buggy/` copies; else the newest candidate ({@link candidateBases})
+ * whose files equal them, at or before `created` first, then any. Null when none does.
  */
 export async function findBase(repo: GitRepo, created: string, blobs: Map<string, string>): Promise<string | null> {
-  const list = async (args: string[]): Promise<string[]> => {
-    const r = await repo.exec(['rev-list', ...args]);
-    return r.code === 0 ? r.stdout.toString('utf8').split('\n').filter(Boolean) : [];
-  };
   const until = created ? [`--until=${created}`] : [];
-  const [newest] = await list(['-n', '1', ...until, 'HEAD']);
+  const r = await repo.exec(['rev-list', '-n', '1', ...until, 'HEAD']);
+  const newest = r.code === 0 ? r.stdout.toString('utf8').trim() : '';
   if (newest && (await blobsMatch(repo, newest, blobs))) return newest;
-  if (blobs.size === 0) return newest ?? null;
-  const paths = ['--', ...blobs.keys()];
-  for (const args of [[...until, 'HEAD'], ['HEAD']]) {
-    for (const c of await list([`--max-count=${MAX_TRIED}`, ...args, ...paths])) {
-      if (await blobsMatch(repo, c, blobs)) return c;
-    }
-  }
+  if (blobs.size === 0) return newest || null;
+  const candidates = await candidateBases(repo, blobs);
+  const limit = created ? Date.parse(created) : Infinity;
+  const ordered = [...candidates.filter((c) => Date.parse(c.date) <= limit), ...candidates.filter((c) => !(Date.parse(c.date) <= limit))];
+  for (const c of ordered.slice(0, MAX_CHECKED)) if (await blobsMatch(repo, c.sha, blobs)) return c.sha;
   return null;
 }
 
