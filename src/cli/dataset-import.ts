@@ -4,17 +4,24 @@
  */
 import { Command, Option } from 'commander';
 import { readTypeTable } from '../issues/category.js';
+import type { FunctionAgreement } from '../dataset/import/agreement.js';
 import { IMPORT_SOURCES, runImport, type ImportSource } from '../dataset/import/run.js';
 import { sidecarPaths, writeDatasetFiles } from '../dataset/output.js';
 import { progressBar } from '../util/progress-bar.js';
+
+/** The agreement figures in one line. */
+function agreementLine(a: FunctionAgreement): string {
+  const pct = (x: number): string => `${(100 * x).toFixed(1)} %`;
+  return `${a.records} records · given ${a.given}, ours ${a.ours}, both ${a.both} · given found by ours ${pct(a.givenFoundByOurs)} · ours named by the source ${pct(a.oursFoundInGiven)} · identical records ${a.identicalRecords}`;
+}
 
 /** Registers `dataset import` on the `dataset` command. */
 export function registerImport(dataset: Command): void {
   dataset
     .command('import')
-    .description('turn a benchmark file (SWE-bench, Loc-Bench, Ye et al. Tomcat) into a dataset file like `dataset build` writes')
+    .description("turn a benchmark file (SWE-bench, Loc-Bench, Ye et al. Tomcat) or a training set's folder (Denchmark, SWE-bench dev) into a dataset file like `dataset build` writes")
     .addOption(new Option('--from <format>', 'benchmark format').choices([...IMPORT_SOURCES]).makeOptionMandatory())
-    .requiredOption('--input <file>', 'benchmark JSONL file')
+    .requiredOption('--input <file>', 'benchmark JSONL file; for denchmark and swebench-dev the fetched folder (JSonSet/simplejson, projects)')
     .requiredOption('-o, --out <file>', 'dataset file to write (JSONL); <name>.dropped.jsonl and <name>.meta.json go beside it')
     .option('--repo <path>', 'the one repository of every row (e.g. apache/tomcat)')
     .option('--mirrors <dir>', 'folder of fetched mirrors (OWNER+NAME/repo, swe-bench+OWNER__NAME/repo) for multi-repository sets')
@@ -41,6 +48,7 @@ export function registerImport(dataset: Command): void {
       const side = sidecarPaths(o.out);
       const lines = [
         `rows ${c.rows}${c.invalidRows ? ` (${c.invalidRows} invalid rows skipped)` : ''} · in dataset ${c.inDataset} · positive functions ${c.positiveFunctions} · records without any ${c.recordsWithoutFunctions} · fix changes tests ${c.changesTests}${c.pureRenames ? ` · pure renames ${c.pureRenames} (not positives)` : ''}`,
+        ...(run.meta.agreement ? [`gold functions vs the source's own: ${agreementLine(run.meta.agreement)}`] : []),
         `dropped: ${Object.entries(run.meta.dropReasons).map(([r, n]) => `${r} ${n}`).join(', ') || 'none'}`,
         `wrote ${run.records.length} records to ${o.out} (dropped rows: ${side.dropped}; counts: ${side.meta}) in ${(run.meta.millis.total / 1000).toFixed(1)} s`,
       ];

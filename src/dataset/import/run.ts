@@ -10,13 +10,16 @@ import type { IssueSourceOptions } from '../../issues/types.js';
 import type { UnitExtractor } from '../function-positives.js';
 import type { DatasetRecord } from '../record.js';
 import type { DroppedSample, ImportOptions, ImportResult, RepoOpener } from './common.js';
+import { importDenchmark } from './denchmark.js';
+import { functionAgreement, type FunctionAgreement } from './agreement.js';
 import { importLocbench } from './locbench.js';
+import { importSwebenchDev } from './swebench-dev.js';
 import { RepoPool } from '../../repo/mirrors.js';
 import { importSwebench } from './swebench.js';
 import { importTomcat } from './tomcat.js';
 
 /** The benchmark formats `dataset import` reads. */
-export const IMPORT_SOURCES = ['swebench', 'locbench', 'tomcat'] as const;
+export const IMPORT_SOURCES = ['swebench', 'locbench', 'tomcat', 'denchmark', 'swebench-dev'] as const;
 export type ImportSource = (typeof IMPORT_SOURCES)[number];
 
 /** Options of {@link runImport}. Exactly one of `repo` and `mirrors` is required. */
@@ -77,6 +80,11 @@ export interface ImportMeta {
     pureRenames: number;
   };
   dropReasons: Record<string, number>;
+  /**
+   * Where a source gives its own gold functions (`provenance.givenFunctions`, e.g. Denchmark's
+   * per-hunk method names): how far they agree with ours (`agreement.ts`).
+   */
+  agreement?: FunctionAgreement;
   /** `file:line: reason` of each corrupt row skipped. */
   invalid: string[];
   millis: { total: number };
@@ -143,6 +151,8 @@ export async function importBenchmark(from: ImportSource, input: string, options
     return importTomcat(input, { ...common, repo, functions });
   }
   if (from === 'locbench') return importLocbench(input, { ...common, openRepo });
+  if (from === 'denchmark') return importDenchmark(input, { ...common, openRepo });
+  if (from === 'swebench-dev') return importSwebenchDev(input, { ...common, openRepo });
   return importSwebench(input, { ...common, openRepo, keepWithoutFunctions });
 }
 
@@ -203,6 +213,7 @@ export async function runImport(options: RunImportOptions): Promise<ImportRun> {
         pureRenames: records.reduce((n, r) => n + (Array.isArray(r.provenance.pureRenames) ? r.provenance.pureRenames.length : 0), 0),
       },
       dropReasons,
+      ...(records.some((r) => Array.isArray(r.provenance.givenFunctions)) ? { agreement: functionAgreement(records) } : {}),
       invalid: result.invalid,
       millis: { total: Date.now() - started },
     },
