@@ -15079,7 +15079,7 @@ var require_util4 = __commonJS({
           if (encoding === "failure") {
             encoding = "UTF-8";
           }
-          return decode(bytes, encoding);
+          return decode2(bytes, encoding);
         }
         case "ArrayBuffer": {
           const sequence = combineByteSequences(bytes);
@@ -15096,7 +15096,7 @@ var require_util4 = __commonJS({
         }
       }
     }
-    function decode(ioQueue, encoding) {
+    function decode2(ioQueue, encoding) {
       const bytes = combineByteSequences(ioQueue);
       const BOMEncoding = BOMSniffing(bytes);
       let slice = 0;
@@ -19623,14 +19623,14 @@ var require_graceful_fs = __commonJS({
         return close;
       })(fs4.close);
       fs4.closeSync = (function(fs$closeSync) {
-        function closeSync3(fd) {
+        function closeSync4(fd) {
           fs$closeSync.apply(fs4, arguments);
           resetQueue();
         }
-        Object.defineProperty(closeSync3, previousSymbol, {
+        Object.defineProperty(closeSync4, previousSymbol, {
           value: fs$closeSync
         });
-        return closeSync3;
+        return closeSync4;
       })(fs4.closeSync);
       if (/\bgfs4\b/i.test(process.env.NODE_DEBUG || "")) {
         process.on("exit", function() {
@@ -35670,7 +35670,7 @@ var require_util12 = __commonJS({
           if (encoding === "failure") {
             encoding = "UTF-8";
           }
-          return decode(bytes, encoding);
+          return decode2(bytes, encoding);
         }
         case "ArrayBuffer": {
           const sequence = combineByteSequences(bytes);
@@ -35687,7 +35687,7 @@ var require_util12 = __commonJS({
         }
       }
     }
-    function decode(ioQueue, encoding) {
+    function decode2(ioQueue, encoding) {
       const bytes = combineByteSequences(ioQueue);
       const BOMEncoding = BOMSniffing(bytes);
       let slice = 0;
@@ -41887,12 +41887,12 @@ async function hook(token, request2, route, parameters) {
   endpoint3.headers.authorization = withAuthorizationPrefix(token);
   return request2(endpoint3);
 }
-var b64url, sep, jwtRE, isJWT, createTokenAuth;
+var b64url, sep2, jwtRE, isJWT, createTokenAuth;
 var init_dist_bundle4 = __esm({
   "node_modules/@octokit/auth-token/dist-bundle/index.js"() {
     b64url = "(?:[a-zA-Z0-9_-]+)";
-    sep = "\\.";
-    jwtRE = new RegExp(`^${b64url}${sep}${b64url}${sep}${b64url}$`);
+    sep2 = "\\.";
+    jwtRE = new RegExp(`^${b64url}${sep2}${b64url}${sep2}${b64url}$`);
     isJWT = jwtRE.test.bind(jwtRE);
     createTokenAuth = function createTokenAuth2(token) {
       if (!token) {
@@ -46693,7 +46693,7 @@ function firstWords(text, n) {
 }
 
 // src/util/checked-file.ts
-import { readFileSync as readFileSync2, rmSync as rmSync2, utimesSync } from "node:fs";
+import { closeSync as closeSync3, openSync as openSync3, readFileSync as readFileSync2, readSync as readSync2, rmSync as rmSync2, utimesSync } from "node:fs";
 import { crc32 } from "node:zlib";
 
 // src/util/atomic-write.ts
@@ -46746,6 +46746,8 @@ function writeFileAtomic(path, parts2, opts = {}) {
   } catch (e) {
     if (fd >= 0) closeSync2(fd);
     rmSync(tmp, { force: true });
+    const err2 = e;
+    if (err2 && typeof err2 === "object" && err2.code !== void 0 && err2.path === void 0) err2.path = path;
     throw e;
   }
 }
@@ -46803,13 +46805,27 @@ function readCheckedPayload(path, tag) {
   if (crc !== buf.readUInt32LE(t + 16)) return null;
   return buf.subarray(0, t);
 }
-function readCheckedFile(path, tag, decode) {
+function hasCheckedTrailer(path, size) {
+  if (size < TRAILER) return false;
+  const buf = Buffer.alloc(TRAILER);
+  let fd = -1;
+  try {
+    fd = openSync3(path, "r");
+    if (readSync2(fd, buf, 0, TRAILER, size - TRAILER) !== TRAILER) return false;
+  } catch {
+    return false;
+  } finally {
+    if (fd >= 0) closeSync3(fd);
+  }
+  return buf.subarray(20).equals(MAGIC) && buf.readBigUInt64LE(8) === BigInt(size - TRAILER);
+}
+function readCheckedFile(path, tag, decode2) {
   const payload = readCheckedPayload(path, tag);
   if (payload === void 0) return void 0;
   if (payload !== null) {
     let value;
     try {
-      value = decode(payload);
+      value = decode2(payload);
     } catch {
     }
     if (value !== void 0) {
@@ -46838,7 +46854,7 @@ function writeCheckedJson(path, tag, value, opts = {}) {
   return writeCheckedFile(path, tag, [JSON.stringify(value)], opts);
 }
 var isInt = (x, min = 0) => Number.isInteger(x) && x >= min;
-var isIntArray = (x, below = Infinity) => Array.isArray(x) && x.every((v) => Number.isInteger(v) && v >= 0 && v < below);
+var isIntArray = (x, below2 = Infinity) => Array.isArray(x) && x.every((v) => Number.isInteger(v) && v >= 0 && v < below2);
 var isStringArray = (x) => Array.isArray(x) && x.every((v) => typeof v === "string");
 var isRecord = (x) => typeof x === "object" && x !== null && !Array.isArray(x);
 
@@ -46856,7 +46872,10 @@ function isFixCommit(message) {
 // src/history/history-log.ts
 var MESSAGE_WORDS = 64;
 function historyLogFile(cacheDir, repoPath) {
-  return join2(cacheDir, "history", `${createHash2("sha1").update(resolve3(repoPath)).digest("hex").slice(0, 16)}.json`);
+  return join2(cacheDir, "history", `${repoDigest(repoPath)}.json`);
+}
+function repoDigest(repoPath) {
+  return createHash2("sha1").update(resolve3(repoPath)).digest("hex").slice(0, 16);
 }
 var HistoryLog = class _HistoryLog {
   constructor(data) {
@@ -46866,6 +46885,12 @@ var HistoryLog = class _HistoryLog {
   data;
   indexOfSha = /* @__PURE__ */ new Map();
   canonical;
+  /**
+   * Whether the log is the one of the on-disk cache (read from it whole, or saved to it): a
+   * complete history, so what is derived from it may be cached too. False without a cache
+   * folder, for a shallow clone, or when the cache cannot be written.
+   */
+  cached = false;
   /** Number of commits. */
   get size() {
     return this.data.shas.length;
@@ -46958,11 +46983,13 @@ var HistoryLog = class _HistoryLog {
     const data = file && readCheckedJson(file, HISTORY_TAG, isHistoryLogFile) || emptyLog();
     const log = new _HistoryLog(data);
     const missing = [...new Set(revs)].filter((r) => !log.indexOfSha.has(r));
+    log.cached = file !== void 0 && missing.length === 0;
     if (missing.length === 0) return log;
     const complete = await log.extend(repoPath, missing, opts.onProgress);
     if (file && complete && !await isShallow(repoPath)) {
       try {
         writeCheckedJson(file, HISTORY_TAG, log.data, { fsync: false });
+        log.cached = true;
       } catch (e) {
         process.stderr.write(`issueloc: warning: cannot save the history cache ${file} (${e.code ?? e.message}); it is read from git again next time
 `);
@@ -47046,8 +47073,8 @@ var HistoryLog = class _HistoryLog {
   /** The commits of `heads` that are no ancestor of another of them (the others add nothing to `--not`). */
   tipsOf(heads) {
     const ids = [...new Set(heads)].map((h) => this.indexOfSha.get(h));
-    const below = this.markAncestors(ids, new Uint8Array(this.size));
-    return ids.filter((i2) => below[i2] === 0).map((i2) => this.data.shas[i2]);
+    const below2 = this.markAncestors(ids, new Uint8Array(this.size));
+    return ids.filter((i2) => below2[i2] === 0).map((i2) => this.data.shas[i2]);
   }
 };
 async function countCommits(repoPath, range) {
@@ -47080,6 +47107,29 @@ function emptyLog() {
 }
 
 // src/history/similarity.ts
+function docTermsOf(docs) {
+  const termIds = /* @__PURE__ */ new Map();
+  const docStart = new Int32Array(docs.length + 1);
+  const terms = [];
+  const logTfs = [];
+  docs.forEach((tokens, d) => {
+    const m = /* @__PURE__ */ new Map();
+    for (const t of tokens) {
+      let id = termIds.get(t);
+      if (id === void 0) {
+        id = termIds.size;
+        termIds.set(t, id);
+      }
+      m.set(id, (m.get(id) ?? 0) + 1);
+    }
+    for (const [t, tf] of m) {
+      terms.push(t);
+      logTfs.push(1 + Math.log(tf));
+    }
+    docStart[d + 1] = terms.length;
+  });
+  return { terms: [...termIds.keys()], docStart, docTerm: Int32Array.from(terms), docLogTf: Float32Array.from(logTfs) };
+}
 var CosineIndex = class {
   termIds = /* @__PURE__ */ new Map();
   /** Document-major: terms of document d at docStart[d] … docStart[d+1], with 1 + ln tf. */
@@ -47094,44 +47144,36 @@ var CosineIndex = class {
   whole;
   /** Number of documents. */
   size;
+  /**
+   * @param docs the documents as token lists, or the document-major arrays of another index
+   *   ({@link CosineIndex.docTerms}: a stored index, rebuilt without tokens).
+   */
   constructor(docs) {
-    this.size = docs.length;
-    this.docStart = new Int32Array(docs.length + 1);
-    const terms = [];
-    const logTfs = [];
-    docs.forEach((tokens, d) => {
-      const m = /* @__PURE__ */ new Map();
-      for (const t of tokens) {
-        let id = this.termIds.get(t);
-        if (id === void 0) {
-          id = this.termIds.size;
-          this.termIds.set(t, id);
-        }
-        m.set(id, (m.get(id) ?? 0) + 1);
-      }
-      for (const [t, tf] of m) {
-        terms.push(t);
-        logTfs.push(1 + Math.log(tf));
-      }
-      this.docStart[d + 1] = terms.length;
-    });
-    this.docTerm = Int32Array.from(terms);
-    this.docLogTf = Float32Array.from(logTfs);
+    const d = "docStart" in docs ? docs : docTermsOf(docs);
+    this.size = d.docStart.length - 1;
+    d.terms.forEach((t, i2) => this.termIds.set(t, i2));
+    this.docStart = d.docStart;
+    this.docTerm = d.docTerm;
+    this.docLogTf = d.docLogTf;
     const T = this.termIds.size;
     this.postStart = new Int32Array(T + 1);
-    for (const t of terms) this.postStart[t + 1]++;
+    for (let k = 0; k < this.docTerm.length; k++) this.postStart[this.docTerm[k] + 1]++;
     for (let t = 0; t < T; t++) this.postStart[t + 1] += this.postStart[t];
     const fill = this.postStart.slice(0, T);
-    this.postDoc = new Int32Array(terms.length);
-    this.postLogTf = new Float32Array(terms.length);
-    for (let d = 0; d < docs.length; d++) {
-      for (let k = this.docStart[d]; k < this.docStart[d + 1]; k++) {
+    this.postDoc = new Int32Array(this.docTerm.length);
+    this.postLogTf = new Float32Array(this.docTerm.length);
+    for (let doc = 0; doc < this.size; doc++) {
+      for (let k = this.docStart[doc]; k < this.docStart[doc + 1]; k++) {
         const p = fill[this.docTerm[k]]++;
-        this.postDoc[p] = d;
+        this.postDoc[p] = doc;
         this.postLogTf[p] = this.docLogTf[k];
       }
     }
-    this.scratch = new Float64Array(docs.length);
+    this.scratch = new Float64Array(this.size);
+  }
+  /** The document-major arrays of this index (shared, not copied): what {@link CosineIndex}'s constructor rebuilds it from. */
+  docTerms() {
+    return { terms: [...this.termIds.keys()], docStart: this.docStart, docTerm: this.docTerm, docLogTf: this.docLogTf };
   }
   /**
    * The statistics of the documents d with members[d] = 1 (default: all documents).
@@ -47216,11 +47258,13 @@ function simiScore(similar, filesOf) {
 }
 
 // src/history/repo-history.ts
+var DEFAULT_MAX_FILES = 100;
+var DEFAULT_SIMILAR_COMMITS = 50;
 var RepoHistory = class _RepoHistory {
   constructor(log, opts = {}) {
     this.log = log;
-    this.maxFiles = opts.maxFiles ?? 100;
-    this.similarCommits = opts.similarCommits ?? 50;
+    this.maxFiles = opts.maxFiles ?? DEFAULT_MAX_FILES;
+    this.similarCommits = opts.similarCommits ?? DEFAULT_SIMILAR_COMMITS;
   }
   log;
   memo = /* @__PURE__ */ new Map();
@@ -47293,6 +47337,189 @@ var RepoHistory = class _RepoHistory {
     return simiScore(hits, (k) => this.log.filesOf(order[k]).map((f) => paths[f]));
   }
 };
+
+// src/history/commit-history.ts
+import { join as join3 } from "node:path";
+var COMMIT_HISTORY_TAG = "chist.v1";
+var CommitHistory = class _CommitHistory {
+  constructor(parts2, opts) {
+    this.parts = parts2;
+    this.similarCommits = opts.similarCommits ?? DEFAULT_SIMILAR_COMMITS;
+    const { paths, fileOf, figures } = parts2;
+    this.files = /* @__PURE__ */ new Map();
+    for (let k = 0; k < fileOf.length; k++) {
+      const f = figures.subarray(5 * k, 5 * k + 5);
+      this.files.set(paths[fileOf[k]], { changes: f[0], fixes: f[1], fixRecency: f[2], fixWeighted: f[3], changeRecency: f[4] });
+    }
+    this.messages = new CosineIndex(parts2);
+    this.whole = this.messages.collection();
+  }
+  parts;
+  /** Path → history at the commit; files never changed are absent. */
+  files;
+  messages;
+  whole;
+  similarCommits;
+  /** The base commit's committer time (seconds since the epoch). */
+  get time() {
+    return this.parts.time;
+  }
+  /**
+   * The signals at `commit` computed from `log` (which must hold it).
+   * @throws IssuelocError when `commit` is not in the log.
+   */
+  static of(log, commit, opts = {}) {
+    const maxFiles = opts.maxFiles ?? DEFAULT_MAX_FILES;
+    const at = fileHistoryAt(log, commit, maxFiles);
+    const pathIds = /* @__PURE__ */ new Map();
+    const paths = [];
+    const local = (p) => {
+      let id = pathIds.get(p);
+      if (id === void 0) {
+        id = paths.length;
+        pathIds.set(p, id);
+        paths.push(log.paths[p]);
+      }
+      return id;
+    };
+    const docs = [];
+    const canMatch = [];
+    const fileStart = [0];
+    const docFiles = [];
+    for (const i2 of log.canonicalOrder()) {
+      if (at.ancestors[i2] === 0) continue;
+      docs.push(log.wordsOf(i2));
+      const files = log.filesOf(i2);
+      canMatch.push(files.length > 0 && files.length <= maxFiles ? 1 : 0);
+      for (const f of files) docFiles.push(local(f));
+      fileStart.push(docFiles.length);
+    }
+    const byPath = new Map(paths.map((p, k2) => [p, k2]));
+    const fileOf = new Int32Array(at.files.size);
+    const figures = new Float64Array(5 * at.files.size);
+    let k = 0;
+    for (const [path, h] of at.files) {
+      fileOf[k] = byPath.get(path);
+      figures.set([h.changes, h.fixes, h.fixRecency, h.fixWeighted, h.changeRecency], 5 * k++);
+    }
+    const { terms, docStart, docTerm, docLogTf } = new CosineIndex(docs).docTerms();
+    return new _CommitHistory({
+      time: at.time,
+      paths,
+      terms: [...terms],
+      docStart,
+      docTerm,
+      docLogTf,
+      canMatch: Uint8Array.from(canMatch),
+      fileStart: Int32Array.from(fileStart),
+      docFiles: Int32Array.from(docFiles),
+      fileOf,
+      figures
+    }, opts);
+  }
+  /**
+   * SimiScore over the messages of the commit's ancestors, as {@link RepoHistory.messageScores}
+   * computes it at this commit (the same scores, bit for bit).
+   * @returns path → score (absent = 0).
+   */
+  messageScores(issueText2) {
+    const { canMatch, fileStart, docFiles, paths } = this.parts;
+    const hits = this.messages.similar(tokenize(issueText2), this.similarCommits, {
+      within: this.whole,
+      allowed: canMatch,
+      maxDf: Math.max(100, 0.05 * this.whole.size)
+    });
+    return simiScore(hits, (d) => Array.from(docFiles.subarray(fileStart[d], fileStart[d + 1]), (f) => paths[f]));
+  }
+  /**
+   * Writes the signals to `path` atomically as a checked file.
+   * @throws the fs error when the folder cannot take it.
+   */
+  save(path) {
+    const p = this.parts;
+    const header = Buffer.from(JSON.stringify({
+      time: p.time,
+      paths: p.paths,
+      terms: p.terms,
+      lengths: [p.docStart.length, p.docTerm.length, p.fileStart.length, p.docFiles.length, p.fileOf.length]
+    }), "utf8");
+    const pre = Buffer.alloc(4);
+    pre.writeUInt32LE(header.length, 0);
+    const pad = (n) => Buffer.alloc((8 - n % 8) % 8);
+    const canMatch = Buffer.concat([p.canMatch, pad(p.canMatch.length)]);
+    writeCheckedFile(path, COMMIT_HISTORY_TAG, [pre, header, pad(4 + header.length), p.figures, p.docStart, p.docTerm, p.docLogTf, p.fileStart, p.docFiles, p.fileOf, canMatch], { fsync: false });
+  }
+  /**
+   * The signals stored at `path` by {@link save}, verified (checksum, then every array length
+   * and index in range); undefined when missing or corrupt (one warning line, see readCheckedFile).
+   */
+  static load(path, opts = {}) {
+    return readCheckedFile(path, COMMIT_HISTORY_TAG, (buf) => new _CommitHistory(decode(buf), opts));
+  }
+};
+function decode(buf) {
+  const h = buf.readUInt32LE(0);
+  const header = JSON.parse(buf.toString("utf8", 4, 4 + h));
+  if (!isRecord(header) || !Number.isFinite(header.time) || !isStringArray(header.paths) || !isStringArray(header.terms) || !Array.isArray(header.lengths) || header.lengths.length !== 5 || !header.lengths.every((n2) => isInt(n2))) throw new Error("bad header");
+  const [nStart, nTerms, nFileStart, nFiles, nFileOf] = header.lengths;
+  const n = nStart - 1;
+  if (n < 0 || nFileStart !== nStart) throw new Error("bad lengths");
+  let offset = 4 + h;
+  offset += (8 - offset % 8) % 8;
+  const bytes = 8 * 5 * nFileOf + 4 * (nStart + 2 * nTerms + nFileStart + nFiles + nFileOf) + n + (8 - n % 8) % 8;
+  if (buf.length - offset !== bytes) throw new Error("bad size");
+  const body2 = new Uint8Array(buf.length - offset);
+  body2.set(buf.subarray(offset));
+  let o = 0;
+  const take = (make, size, count) => {
+    const a = make(body2.buffer, o, count);
+    o += size * count;
+    return a;
+  };
+  const f64 = (c) => take((b, at, m) => new Float64Array(b, at, m), 8, c);
+  const i32 = (c) => take((b, at, m) => new Int32Array(b, at, m), 4, c);
+  const figures = f64(5 * nFileOf);
+  const docStart = i32(nStart);
+  const docTerm = i32(nTerms);
+  const docLogTf = take((b, at, m) => new Float32Array(b, at, m), 4, nTerms);
+  const fileStart = i32(nFileStart);
+  const docFiles = i32(nFiles);
+  const fileOf = i32(nFileOf);
+  const canMatch = new Uint8Array(body2.buffer, o, n);
+  const T = header.terms.length;
+  const P = header.paths.length;
+  if (!ascending(docStart, nTerms) || !ascending(fileStart, nFiles)) throw new Error("bad starts");
+  if (!below(docTerm, T) || !below(docFiles, P) || !below(fileOf, P) || !below(canMatch, 2)) throw new Error("bad ids");
+  return { time: header.time, paths: header.paths, terms: header.terms, docStart, docTerm, docLogTf, canMatch, fileStart, docFiles, fileOf, figures };
+}
+function ascending(a, end) {
+  if (a[0] !== 0 || a[a.length - 1] !== end) return false;
+  for (let k = 1; k < a.length; k++) if (a[k] < a[k - 1]) return false;
+  return true;
+}
+function below(a, limit) {
+  for (let k = 0; k < a.length; k++) if (a[k] < 0 || a[k] >= limit) return false;
+  return true;
+}
+function commitHistoryFile(cacheDir, repoPath, commit, maxFiles = DEFAULT_MAX_FILES) {
+  return join3(cacheDir, "history", `${repoDigest(repoPath)}-${commit}.m${maxFiles}.bin`);
+}
+async function openCommitHistory(repoPath, commit, opts = {}) {
+  const file = opts.cacheDir ? commitHistoryFile(opts.cacheDir, repoPath, commit, opts.maxFiles) : void 0;
+  const stored = file && CommitHistory.load(file, opts);
+  if (stored) return stored;
+  const history = await RepoHistory.open(repoPath, [commit], opts);
+  const made = CommitHistory.of(history.log, commit, opts);
+  if (file && history.log.cached) {
+    try {
+      made.save(file);
+    } catch (e) {
+      process.stderr.write(`issueloc: warning: cannot save the history cache ${file} (${e.code ?? e.message}); it is computed again next time
+`);
+    }
+  }
+  return made;
+}
 
 // src/history/history-field.ts
 var HistoryField = class {
@@ -47449,7 +47676,7 @@ var historyGroup = {
 import { createHash as createHash3 } from "node:crypto";
 import { accessSync, constants as constants3, lstatSync, mkdirSync as mkdirSync2 } from "node:fs";
 import { homedir as homedir2, tmpdir } from "node:os";
-import { basename as basename2, dirname as dirname4, isAbsolute, join as join3, resolve as resolve4 } from "node:path";
+import { basename as basename2, dirname as dirname4, isAbsolute, join as join4, resolve as resolve4 } from "node:path";
 function cacheDirFor(repo, explicit) {
   if (explicit !== void 0 && explicit.trim() === "") throw new IssuelocError(`--cache-dir takes a folder, got '${explicit}'`);
   const chosen = explicit ?? (process.env.ISSUELOC_CACHE_DIR || void 0);
@@ -47463,21 +47690,21 @@ function cacheDirFor(repo, explicit) {
     makeCacheDirs(root, "cache folder");
     accessSync(root, constants3.W_OK);
   } catch (e) {
-    const tmp = join3(tmpdir(), `issueloc-${process.getuid?.() ?? "user"}`);
+    const tmp = join4(tmpdir(), `issueloc-${process.getuid?.() ?? "user"}`);
     const why = e instanceof IssuelocError ? e.message : `cache folder ${root}: not writable`;
-    process.stderr.write(`issueloc: warning: ${why}; using ${join3(tmp, leaf)} instead (set --cache-dir or ISSUELOC_CACHE_DIR)
+    process.stderr.write(`issueloc: warning: ${why}; using ${join4(tmp, leaf)} instead (set --cache-dir or ISSUELOC_CACHE_DIR)
 `);
     ownPrivateDir(tmp);
-    makeCacheDirs(join3(tmp, leaf), "cache folder");
-    return join3(tmp, leaf);
+    makeCacheDirs(join4(tmp, leaf), "cache folder");
+    return join4(tmp, leaf);
   }
-  const dir = join3(root, leaf);
+  const dir = join4(root, leaf);
   makeCacheDirs(dir, "cache folder");
   return dir;
 }
 function userCacheRoot() {
   const xdg = process.env.XDG_CACHE_HOME;
-  return join3(xdg && isAbsolute(xdg) ? xdg : join3(homedir2(), ".cache"), "issueloc");
+  return join4(xdg && isAbsolute(xdg) ? xdg : join4(homedir2(), ".cache"), "issueloc");
 }
 function repoCacheName(gitDir) {
   const abs = resolve4(gitDir);
@@ -47508,12 +47735,20 @@ function makeCacheDirs(dir, what) {
 }
 
 // src/index/cache-usage.ts
-import { readdirSync as readdirSync2, rmdirSync, rmSync as rmSync3, statSync as statSync3 } from "node:fs";
-import { join as join4 } from "node:path";
+import { readdirSync as readdirSync2, realpathSync, rmdirSync, rmSync as rmSync3, statSync as statSync3 } from "node:fs";
+import { dirname as dirname5, join as join5, sep } from "node:path";
 var DEFAULT_CACHE_MAX_BYTES = 2 * 1024 ** 3;
 var PARTIAL_AGE_MS = 36e5;
 var ESTIMATE_AGE_MS = 6e5;
 var USAGE_TAG = "usage.v1";
+var PARTIAL_NAME = /\.tmp-\d+-[0-9a-z]+$/;
+var ENTRY_NAME = {
+  index: /^[0-9a-f]{7,64}\.[\w-]+(\.files|\.nonsource)?\.bin$/,
+  blobs: /^[0-9a-f]{6,}[\w.:+#-]*\.json$/,
+  vectors: /^[0-9a-f]{6,}\.f32$/,
+  llm: /^[0-9a-f]{6,}\.json$/,
+  history: /^(mined-)?[0-9a-f]{6,}\.json$/
+};
 function parseSize(text, what) {
   const m = /^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?\s*$/i.exec(text);
   if (!m) throw new IssuelocError(`${what} takes a size such as 500M or 2G, got '${text}'`);
@@ -47527,15 +47762,15 @@ function cacheMaxBytes(option) {
 function listCacheEntries(cacheDir, now = Date.now()) {
   const out2 = [];
   const indexes = /* @__PURE__ */ new Map();
-  for (const { name: top } of readDirEntries(cacheDir)) {
-    const kind = kindOfFolder(top);
-    if (!kind) continue;
-    walk(join4(cacheDir, top), (file, name2, st) => {
+  for (const d of readDirEntries(cacheDir)) {
+    const kind = kindOfFolder(d.name);
+    if (!kind || !d.isDirectory()) continue;
+    walk(join5(cacheDir, d.name), (file, name2, st) => {
       if (name2.includes(".tmp-")) {
-        if (now - st.mtimeMs > PARTIAL_AGE_MS) out2.push({ kind: "partial", files: [file], bytes: st.size, lastUsed: st.mtimeMs });
+        if (PARTIAL_NAME.test(name2) && now - st.mtimeMs > PARTIAL_AGE_MS) out2.push({ kind: "partial", files: [file], bytes: st.size, lastUsed: st.mtimeMs });
         return;
       }
-      if (kind === "vectors" && name2 === "model.json") return;
+      if (!ENTRY_NAME[kind].test(name2) || !hasCheckedTrailer(file, st.size)) return;
       if (kind !== "index") {
         out2.push({ kind, files: [file], bytes: st.size, lastUsed: st.mtimeMs });
         return;
@@ -47560,14 +47795,31 @@ function evictToSize(cacheDir, maxBytes, keep = /* @__PURE__ */ new Set()) {
   const entries = listCacheEntries(cacheDir);
   let total = entries.reduce((s, e) => s + e.bytes, 0);
   const removed = [];
+  const inside = insideFolder(cacheDir);
   const order = entries.filter((e) => !e.files.some((f) => keep.has(f))).sort((a, b) => Number(b.kind === "partial") - Number(a.kind === "partial") || a.lastUsed - b.lastUsed);
   for (const e of order) {
     if (total <= maxBytes && e.kind !== "partial") break;
+    if (!e.files.every(inside)) continue;
     for (const f of e.files) rmSync3(f, { force: true });
     total -= e.bytes;
     removed.push(e);
   }
   return { removed, bytesLeft: total };
+}
+function insideFolder(cacheDir) {
+  let root;
+  try {
+    root = realpathSync(cacheDir) + sep;
+  } catch {
+    return () => false;
+  }
+  return (file) => {
+    try {
+      return realpathSync(dirname5(file)).startsWith(root);
+    } catch {
+      return false;
+    }
+  };
 }
 function kindOfFolder(name2) {
   return name2 === "index" ? "index" : name2.startsWith("blobs-") ? "blobs" : name2 === "vectors" ? "vectors" : name2 === "llm" ? "llm" : name2 === "history" ? "history" : void 0;
@@ -47580,7 +47832,7 @@ function readDirEntries(dir) {
   }
 }
 function trimAfterBuild(cacheDir, maxBytes, addedBytes, keep) {
-  const file = join4(cacheDir, "usage.json");
+  const file = join5(cacheDir, "usage.json");
   const note = readCheckedJson(file, USAGE_TAG, (x) => isRecord(x) && isInt(x.bytes) && isInt(x.walkedAt));
   if (note && Date.now() - note.walkedAt < ESTIMATE_AGE_MS && note.bytes + addedBytes <= 0.9 * maxBytes) {
     writeCheckedJson(file, USAGE_TAG, { bytes: note.bytes + addedBytes, walkedAt: note.walkedAt }, { fsync: false });
@@ -47589,11 +47841,11 @@ function trimAfterBuild(cacheDir, maxBytes, addedBytes, keep) {
   noteCacheSize(cacheDir, evictToSize(cacheDir, maxBytes, keep).bytesLeft);
 }
 function noteCacheSize(cacheDir, bytes) {
-  writeCheckedJson(join4(cacheDir, "usage.json"), USAGE_TAG, { bytes, walkedAt: Date.now() }, { fsync: false });
+  writeCheckedJson(join5(cacheDir, "usage.json"), USAGE_TAG, { bytes, walkedAt: Date.now() }, { fsync: false });
 }
 function walk(dir, visit) {
   for (const d of readDirEntries(dir)) {
-    const p = join4(dir, d.name);
+    const p = join5(dir, d.name);
     if (d.isDirectory()) walk(p, visit);
     else if (d.isFile()) {
       const st = statSync3(p, { throwIfNoEntry: false });
@@ -47604,7 +47856,7 @@ function walk(dir, visit) {
 
 // src/index/index-commit.ts
 import { mkdirSync as mkdirSync3, statSync as statSync4 } from "node:fs";
-import { join as join7 } from "node:path";
+import { join as join8 } from "node:path";
 
 // src/corpus/decode.ts
 import { isUtf8 } from "node:buffer";
@@ -47646,8 +47898,11 @@ function decodeSource(buf) {
   else if (encoding === "windows-1252") text = decodeWindows1252(hasUtf8Bom(buf) ? buf.subarray(3) : buf);
   else text = decodeUtf16(buf, encoding === "utf-16le" ? "le" : "be");
   if (text.charCodeAt(0) === 65279) text = text.slice(1);
-  if (text.includes("\r")) text = text.replace(/\r\n?/g, "\n");
+  if (text.includes("\r\n")) text = text.replace(/\r\n/g, "\n");
   return text;
+}
+function sourceLines(text) {
+  return text.split(/\r?\n/);
 }
 
 // src/corpus/extract.ts
@@ -52192,7 +52447,7 @@ function extractorOf(path) {
   return spec ? spec.id ?? spec.grammar : "file";
 }
 function fileUnit(path, text) {
-  const lines = text.length === 0 ? 1 : text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
+  const lines = text.length === 0 ? 1 : sourceLines(text).length - (text.endsWith("\n") ? 1 : 0);
   return { id: path, path, kind: "file", qualifiedName: "", startLine: 1, endLine: Math.max(1, lines), text };
 }
 async function extractUnits(path, text, reparse) {
@@ -52419,8 +52674,8 @@ function selectNonSources(entries, opts = {}) {
 }
 
 // src/index/blob-terms.ts
-import { join as join5 } from "node:path";
-var BLOB_ENTRY_TAG = "blob.v1";
+import { join as join6 } from "node:path";
+var BLOB_ENTRY_TAG = "blob.v2";
 var UNIT_KINDS = /* @__PURE__ */ new Set(["file", "class", "function"]);
 var BlobTermsCache = class {
   constructor(dir) {
@@ -52432,11 +52687,12 @@ var BlobTermsCache = class {
   /** Bytes of the entries written by {@link set} (payloads and trailers). */
   bytesWritten = 0;
   file(key) {
-    return join5(this.dir, key.slice(0, 2), `${key.slice(2)}.json`);
+    return join6(this.dir, key.slice(0, 2), `${key.slice(2)}.json`);
   }
   /** The cached units of `key` (a blob hash, optionally with a language suffix), or undefined. */
   get(key) {
-    const units = readCheckedJson(this.file(key), BLOB_ENTRY_TAG, isUnitTermsList);
+    const entry = readCheckedJson(this.file(key), BLOB_ENTRY_TAG, (x) => isRecord(x) && x.key === key && isUnitTermsList(x.units));
+    const units = entry?.units;
     if (units) this.hits++;
     else this.misses++;
     return units;
@@ -52444,7 +52700,7 @@ var BlobTermsCache = class {
   /** Stores the units of `key`. Errors writing the cache are not fatal: they are returned. */
   set(key, units) {
     try {
-      this.bytesWritten += writeCheckedJson(this.file(key), BLOB_ENTRY_TAG, units, { fsync: false });
+      this.bytesWritten += writeCheckedJson(this.file(key), BLOB_ENTRY_TAG, { key, units }, { fsync: false });
       return void 0;
     } catch (e) {
       return e;
@@ -52457,7 +52713,7 @@ function isUnitTermsList(x) {
 
 // src/index/code-index.ts
 import { createHash as createHash4 } from "node:crypto";
-import { join as join6 } from "node:path";
+import { join as join7 } from "node:path";
 
 // src/index/inverted-index.ts
 var MAX_TF = 65535;
@@ -52702,7 +52958,7 @@ var DEFAULT_INDEX_SETTINGS = {
   languages: [],
   files: "source"
 };
-var BLOB_FORMAT_VERSION = "v8";
+var BLOB_FORMAT_VERSION = "v10";
 var INDEX_FORMAT_VERSION = "v10";
 var digest = (parts2) => createHash4("sha1").update(JSON.stringify(parts2)).digest("hex").slice(0, 10);
 function blobSettingsKey(s) {
@@ -52715,10 +52971,10 @@ function settingsKey(s) {
 }
 function indexFilePath(cacheDir, commit, s, level = "function") {
   const suffix = level === "file" ? ".files" : level === "nonSource" ? ".nonsource" : "";
-  return join6(cacheDir, "index", `${commit}.${settingsKey(s)}${suffix}.bin`);
+  return join7(cacheDir, "index", `${commit}.${settingsKey(s)}${suffix}.bin`);
 }
 function blobCacheDir(cacheDir, s) {
-  return join6(cacheDir, `blobs-${blobSettingsKey(s)}`);
+  return join7(cacheDir, `blobs-${blobSettingsKey(s)}`);
 }
 var counts = (tokens) => {
   const m = /* @__PURE__ */ new Map();
@@ -52873,7 +53129,7 @@ function isFileLevelMeta(m) {
 import { randomBytes } from "node:crypto";
 import { accessSync as accessSync2, constants as constants4, readFileSync as readFileSync3, renameSync as renameSync2, rmSync as rmSync4, rmdirSync as rmdirSync2 } from "node:fs";
 import { hostname } from "node:os";
-import { dirname as dirname5 } from "node:path";
+import { dirname as dirname6 } from "node:path";
 import { setTimeout as sleep2 } from "node:timers/promises";
 async function properLockfile() {
   return (await Promise.resolve().then(() => __toESM(require_proper_lockfile(), 1))).default;
@@ -52892,7 +53148,7 @@ function lockWaitFromEnv() {
 async function withBuildLock(dir, opts, build) {
   const waitMs = opts.waitMs ?? lockWaitFromEnv();
   const ownerFile = `${dir}.owner`;
-  const parent = dirname5(dir);
+  const parent = dirname6(dir);
   const notWritable = (code) => new IssuelocError(`cache folder ${parent} is not writable (${code}): cannot build ${opts.what} there; use --cache-dir or ISSUELOC_CACHE_DIR`);
   try {
     accessSync2(dir, constants4.W_OK);
@@ -52999,7 +53255,7 @@ async function indexCommit(repo, commit, opts) {
     const cached = loadCodeIndex(opts.cacheDir, commit, settings);
     if (cached) return { codeIndex: cached, built: false };
   }
-  const lockDir = join7(opts.cacheDir, "index");
+  const lockDir = join8(opts.cacheDir, "index");
   try {
     mkdirSync3(lockDir, { recursive: true });
   } catch (e) {
@@ -53144,7 +53400,7 @@ function estimateTokens(text) {
 
 // src/llm-rerank/response-cache.ts
 import { createHash as createHash5 } from "node:crypto";
-import { join as join8 } from "node:path";
+import { join as join9 } from "node:path";
 var ANSWER_TAG = "llm.v2";
 var CachedChatModel = class {
   constructor(inner, dir) {
@@ -53159,7 +53415,7 @@ var CachedChatModel = class {
   misses = 0;
   file(req) {
     const key = createHash5("sha256").update(JSON.stringify([ANSWER_TAG, this.inner.id, req.layout ?? "", req.messages, req.maxTokens, req.topLogprobs ?? 0])).digest("hex");
-    return join8(this.dir, key.slice(0, 2), `${key.slice(2)}.json`);
+    return join9(this.dir, key.slice(0, 2), `${key.slice(2)}.json`);
   }
   /** Whether the last {@link complete} was answered from the cache. */
   lastWasCached = false;
@@ -53669,7 +53925,7 @@ function oneLine2(text) {
 }
 
 // src/llm-rerank/spec.ts
-import { join as join9 } from "node:path";
+import { join as join10 } from "node:path";
 
 // src/llm-rerank/llama-cpp-chat.ts
 import { existsSync as existsSync4 } from "node:fs";
@@ -53955,13 +54211,13 @@ async function openChatModel(value, opts = {}) {
   } else {
     return void 0;
   }
-  return opts.cacheDir ? new CachedChatModel(model, join9(opts.cacheDir, "llm")) : model;
+  return opts.cacheDir ? new CachedChatModel(model, join10(opts.cacheDir, "llm")) : model;
 }
 
 // src/ltr/adapted-models.ts
 import { createHash as createHash10 } from "node:crypto";
 import { existsSync as existsSync7, readFileSync as readFileSync5 } from "node:fs";
-import { join as join14, resolve as resolve7 } from "node:path";
+import { join as join15, resolve as resolve7 } from "node:path";
 
 // src/ltr/features/registry.ts
 import { createHash as createHash6 } from "node:crypto";
@@ -55087,7 +55343,7 @@ var SimilarIssues = class {
 
 // src/ltr/feature-cache.ts
 import { createHash as createHash8 } from "node:crypto";
-import { join as join10 } from "node:path";
+import { join as join11 } from "node:path";
 var FEATURES_TAG = "feat.v2";
 function featureCacheKey(settings, featureVersion2 = FEATURE_VERSION) {
   return createHash8("sha1").update(JSON.stringify([featureVersion2, FEATURES_TAG, INDEX_FORMAT_VERSION, DEFAULT_TITLE_WEIGHT, settings])).digest("hex").slice(0, 12);
@@ -55101,14 +55357,14 @@ var FeatureCache = class {
    */
   constructor(root, settings, similarIssues) {
     this.similarIssues = similarIssues;
-    this.dir = join10(root, featureCacheKey(settings));
+    this.dir = join11(root, featureCacheKey(settings));
   }
   similarIssues;
   dir;
   fileOf(issue2) {
     const similar = this.similarIssues?.(issue2.repo)?.digestBefore(issue2.created) ?? "";
     const name2 = createHash8("sha1").update(JSON.stringify([issue2.repo, issue2.id, issue2.commit, issue2.text, similar])).digest("hex").slice(0, 20);
-    return join10(this.dir, `${name2}.json`);
+    return join11(this.dir, `${name2}.json`);
   }
   /** The cached features of an issue (gold taken from the issue), or undefined (missing, or corrupt: then one warning line). */
   get(issue2) {
@@ -56452,7 +56708,7 @@ function classNameOf(qualifiedName, namespaceParts) {
   return parts2.length > namespaceParts + 1 ? parts2[namespaceParts] : "";
 }
 
-// src/ltr/features.ts
+// src/ltr/features/extract.ts
 var F = FEATURES.length;
 var GROUP_VALUES = FEATURE_GROUPS.map((g) => Object.values(g.features).map((f) => f.value));
 var MAX_NORMALISED = FEATURE_REGISTRY.flatMap((f, j) => f.normalise === "max" ? [j] : []);
@@ -56610,7 +56866,7 @@ function normaliseColumn(x, n, c) {
 }
 
 // src/ltr/labelled-issues.ts
-import { join as join12 } from "node:path";
+import { join as join13 } from "node:path";
 
 // src/repo/git.ts
 import { existsSync as existsSync5 } from "node:fs";
@@ -57027,6 +57283,10 @@ var GitRepo = class _GitRepo {
     if (rev.length === 0 || rev.startsWith("-") || /[\s\0]/.test(rev)) {
       throw new IssuelocError(`unknown revision '${rev}' in ${this.path}`);
     }
+    if (!rev.includes(":")) {
+      const peeled = await this.exec(["rev-parse", "--verify", "--quiet", "--end-of-options", `${rev}^{commit}`]);
+      if (peeled.code === 0) return peeled.stdout.toString("utf8").trim();
+    }
     const any = await this.exec(["rev-parse", "--verify", "--quiet", "--end-of-options", rev]);
     if (any.code === 0) {
       const sha = any.stdout.toString("utf8").trim();
@@ -57147,12 +57407,12 @@ var GitRepo = class _GitRepo {
 
 // src/repo/mirrors.ts
 import { existsSync as existsSync6 } from "node:fs";
-import { join as join11 } from "node:path";
+import { join as join12 } from "node:path";
 function mirrorPath(mirrorsDir, ownerName) {
   const [owner, name2] = ownerName.split("/");
   if (!owner || !name2) return null;
   for (const dir of [`${owner}+${name2}`, `swe-bench+${owner}__${name2}`]) {
-    const p = join11(mirrorsDir, dir, "repo");
+    const p = join12(mirrorsDir, dir, "repo");
     if (existsSync6(p)) return p;
   }
   return null;
@@ -57505,10 +57765,10 @@ function stripJvmModule(name2) {
   const slash = name2.lastIndexOf("/");
   return slash >= 0 ? name2.slice(slash + 1) : name2;
 }
-function splitQualified(name2, sep2) {
-  const i2 = name2.lastIndexOf(sep2);
+function splitQualified(name2, sep3) {
+  const i2 = name2.lastIndexOf(sep3);
   if (i2 <= 0) return { function: name2 };
-  return { className: name2.slice(0, i2), function: name2.slice(i2 + sep2.length) };
+  return { className: name2.slice(0, i2), function: name2.slice(i2 + sep3.length) };
 }
 var GO_TAIL = /\.go:(\d{1,9})(?: \+0x[0-9a-fA-F]{1,16})?\s*$/y;
 function goFrame(line, prev, add) {
@@ -57723,7 +57983,7 @@ async function forEachIssue(issues, opts, visit) {
     }
     const repo = await GitRepo.open(path);
     try {
-      const cacheDir = join12(opts.cacheRoot, name2.replace("/", "+"));
+      const cacheDir = join13(opts.cacheRoot, name2.replace("/", "+"));
       const commits = /* @__PURE__ */ new Map();
       for (const i2 of list) {
         try {
@@ -58076,7 +58336,7 @@ var SpanCache = class {
     return found;
   }
 };
-async function editedFunctions(repo, sha, parent, files, spans) {
+async function editedFunctions(repo, sha, parent, files, spans2) {
   const out2 = { functions: [], modules: [], unreadable: [] };
   const reads = files.map((f) => Promise.all([
     repo.readFileAt(parent, f.path),
@@ -58090,8 +58350,8 @@ async function editedFunctions(repo, sha, parent, files, spans) {
       continue;
     }
     const [newSpans, oldSpans] = await Promise.all([
-      after ? spans.of(after.sha, f.newPath, after.data) : Promise.resolve([]),
-      spans.of(before.sha, f.path, before.data)
+      after ? spans2.of(after.sha, f.newPath, after.data) : Promise.resolve([]),
+      spans2.of(before.sha, f.path, before.data)
     ]);
     if (oldSpans.length === 0) continue;
     for (const e of editedFunctionsIn(f.path, oldSpans, newSpans, new Set(removedOldLines(f)), new Set(addedNewLines(f)))) {
@@ -58218,11 +58478,11 @@ var SpanPool = class {
 
 // src/history/mining/mined-cache.ts
 import { createHash as createHash9 } from "node:crypto";
-import { join as join13, resolve as resolve6 } from "node:path";
+import { join as join14, resolve as resolve6 } from "node:path";
 var TAG = "mined.v1";
 function minedCacheFile(cacheDir, repoPath, settings) {
   const digest2 = createHash9("sha1").update(`${resolve6(repoPath)}\0${settings}`).digest("hex").slice(0, 16);
-  return join13(cacheDir, "history", `mined-${digest2}.json`);
+  return join14(cacheDir, "history", `mined-${digest2}.json`);
 }
 function isEntry(v) {
   if (typeof v === "string") return true;
@@ -58338,7 +58598,7 @@ async function* mine(repo, baseCommit, o, summary2) {
   const cache = MinedCache.load(repo.isShallow ? void 0 : o.cacheDir, repo.gitDir, settings);
   const uncached = selected.reduce((n, i2) => n + (cache.entries.has(log.shaOf(i2)) ? 0 : 1), 0);
   const pool = new SpanPool(o.threads ?? SpanPool.threadsFor(uncached));
-  const spans = new SpanCache(pool);
+  const spans2 = new SpanCache(pool);
   const sourceRule = { includeTests: false, includeVendored: false };
   const mineFrom = async (at) => {
     const todo = [];
@@ -58351,7 +58611,7 @@ async function* mine(repo, baseCommit, o, summary2) {
         else todo.push(i2);
       }
     }
-    await mineBatch(repo, log, todo, o, spans, cache);
+    await mineBatch(repo, log, todo, o, spans2, cache);
   };
   const start2 = (at) => {
     if (at >= selected.length) return void 0;
@@ -58366,7 +58626,7 @@ async function* mine(repo, baseCommit, o, summary2) {
       const current = ahead;
       ahead = start2(at + BATCH);
       await current;
-      summary2.parsedBlobs = spans.parsed;
+      summary2.parsedBlobs = spans2.parsed;
       for (const i2 of batch) {
         const sha = log.shaOf(i2);
         const value = cache.entries.get(sha);
@@ -58405,7 +58665,7 @@ function prefilter(log, i2, maxFiles, rule) {
   if (n > maxFiles) return "too-many-files";
   return void 0;
 }
-async function mineBatch(repo, log, todo, o, spans, cache) {
+async function mineBatch(repo, log, todo, o, spans2, cache) {
   const sourceRule = { includeTests: false, includeVendored: false };
   const objects = await Promise.all(todo.map((i2) => repo.readObject(log.shaOf(i2))));
   const wanted = [];
@@ -58447,7 +58707,7 @@ async function mineBatch(repo, log, todo, o, spans, cache) {
       cache.entries.set(w.sha, "only-new-files");
       return;
     }
-    const edited = await editedFunctions(repo, w.sha, w.parent, existing, spans);
+    const edited = await editedFunctions(repo, w.sha, w.parent, existing, spans2);
     const unreadable = [...diff.unreadable, ...edited.unreadable];
     if (unreadable.length === files.length) {
       cache.entries.set(w.sha, "unreadable");
@@ -58522,12 +58782,12 @@ function shallowCut(repo) {
   if (!repo.isShallow) return null;
   const dirs = [repo.gitDir];
   try {
-    dirs.push(resolve7(repo.gitDir, readFileSync5(join14(repo.gitDir, "commondir"), "utf8").trim()));
+    dirs.push(resolve7(repo.gitDir, readFileSync5(join15(repo.gitDir, "commondir"), "utf8").trim()));
   } catch {
   }
   for (const dir of dirs) {
     try {
-      return readFileSync5(join14(dir, "shallow"), "utf8");
+      return readFileSync5(join15(dir, "shallow"), "utf8");
     } catch {
     }
   }
@@ -58541,7 +58801,7 @@ function adaptedModelKey(repo, base, settings, index = {}) {
   return createHash10("sha256").update(JSON.stringify(parts2)).digest("hex").slice(0, 24);
 }
 function adaptedModelFile(cacheDir, key) {
-  return join14(cacheDir, "models", `adapted-${key}.json`);
+  return join15(cacheDir, "models", `adapted-${key}.json`);
 }
 async function adaptedModel(repo, base, opts) {
   const settings = { ...ADAPT_DEFAULTS, ...opts.settings };
@@ -58597,7 +58857,7 @@ var UnitSourceReader = class {
     }
     if (wanted.size > 0) {
       for await (const [blob, buf] of this.repo.readBlobs([...wanted.keys()])) {
-        const lines = buf === null || isBinary(buf) ? [] : decodeSource(buf).split("\n");
+        const lines = buf === null || isBinary(buf) ? [] : sourceLines(decodeSource(buf));
         for (const p of wanted.get(blob) ?? []) this.lines.set(p, lines);
       }
     }
@@ -58611,17 +58871,17 @@ var UnitSourceReader = class {
 
 // src/embed/vector-cache.ts
 import { createHash as createHash11 } from "node:crypto";
-import { join as join15 } from "node:path";
+import { join as join16 } from "node:path";
 var DOCUMENT_FORMAT = "d1";
 var ENTRY_TAG = "vec.v2";
 var MODEL_TAG = "vecmod.2";
 var VectorCache = class {
   constructor(cacheDir, modelId) {
     this.modelId = modelId;
-    this.dir = join15(cacheDir, "vectors", createHash11("sha1").update(`${DOCUMENT_FORMAT}
+    this.dir = join16(cacheDir, "vectors", createHash11("sha1").update(`${DOCUMENT_FORMAT}
 ${ENTRY_TAG}
 ${modelId}`).digest("hex").slice(0, 16));
-    const m = readCheckedJson(join15(this.dir, "model.json"), MODEL_TAG, (x) => isRecord(x) && typeof x.model === "string" && isInt(x.dim, 1));
+    const m = readCheckedJson(join16(this.dir, "model.json"), MODEL_TAG, (x) => isRecord(x) && typeof x.model === "string" && isInt(x.dim, 1));
     if (m?.model === modelId) this.dim = m.dim;
   }
   modelId;
@@ -58634,7 +58894,7 @@ ${modelId}`).digest("hex").slice(0, 16));
     return createHash11("sha1").update(`${blob}\0${path}`).digest("hex");
   }
   file(key) {
-    return join15(this.dir, key.slice(0, 2), `${key.slice(2)}.f32`);
+    return join16(this.dir, key.slice(0, 2), `${key.slice(2)}.f32`);
   }
   /**
    * Records the dimension of vectors the model gives now, and checks it against the cached ones.
@@ -58645,7 +58905,7 @@ ${modelId}`).digest("hex").slice(0, 16));
     if (this.dim === void 0) {
       this.dim = dim;
       try {
-        writeCheckedJson(join15(this.dir, "model.json"), MODEL_TAG, { model: this.modelId, dim }, { fsync: false });
+        writeCheckedJson(join16(this.dir, "model.json"), MODEL_TAG, { model: this.modelId, dim }, { fsync: false });
       } catch {
       }
       return;
@@ -58722,8 +58982,8 @@ async function buildVectorIndex(repo, codeIndex, embedder, opts) {
     const blob = blobOf.get(path);
     const key = blob ? VectorCache.key(blob, path) : void 0;
     const hit = key ? cache.get(key) : void 0;
-    const spans = docs.map((d2) => `${units[d2].startLine}-${units[d2].endLine}`);
-    const hitRows = hit && hit.spans.length === docs.length && hit.spans.every(([s, e], i2) => `${s}-${e}` === spans[i2]) ? docs.map((_, i2) => hit.vectors.slice(i2 * hit.dim, (i2 + 1) * hit.dim)) : void 0;
+    const spans2 = docs.map((d2) => `${units[d2].startLine}-${units[d2].endLine}`);
+    const hitRows = hit && hit.spans.length === docs.length && hit.spans.every(([s, e], i2) => `${s}-${e}` === spans2[i2]) ? docs.map((_, i2) => hit.vectors.slice(i2 * hit.dim, (i2 + 1) * hit.dim)) : void 0;
     if (hitRows && usable(hitRows, dim)) {
       docs.forEach((d2, i2) => take(d2, hitRows[i2]));
       cached += docs.length;
@@ -58889,12 +59149,79 @@ var HybridLocalizer = class extends Localizer {
   }
 };
 
+// src/retrieve/item-lines.ts
+function spans(index, paths) {
+  const s = { units: /* @__PURE__ */ new Map(), modules: /* @__PURE__ */ new Map() };
+  for (const u of index.units) {
+    if (!paths.has(u.path)) continue;
+    const id = u.qualifiedName ? `${u.path}:${u.qualifiedName}` : u.path;
+    if (!s.units.has(id)) s.units.set(id, u);
+    if (!u.qualifiedName) continue;
+    const m = moduleIdOf(u);
+    const span = s.modules.get(m);
+    if (!span) s.modules.set(m, { startLine: u.startLine, endLine: u.endLine });
+    else {
+      span.startLine = Math.min(span.startLine, u.startLine);
+      span.endLine = Math.max(span.endLine, u.endLine);
+    }
+  }
+  return s;
+}
+function pathsOf(ids) {
+  const out2 = /* @__PURE__ */ new Set();
+  for (const id of ids) {
+    out2.add(id);
+    for (let i2 = id.indexOf(":"); i2 >= 0; i2 = id.indexOf(":", i2 + 1)) out2.add(id.slice(0, i2));
+  }
+  return out2;
+}
+function withLines(loc, index, ranked = []) {
+  const { units, modules } = spans(index, pathsOf([...loc.functions, ...ranked, ...loc.modules, ...loc.files].map((it) => it.id)));
+  const bestOfFile = /* @__PURE__ */ new Map();
+  for (const it of [...loc.functions, ...ranked]) {
+    const u = units.get(it.id);
+    if (u?.qualifiedName && !bestOfFile.has(u.path)) bestOfFile.set(u.path, u);
+  }
+  const lined = (it, s) => s ? { ...it, startLine: s.startLine, endLine: s.endLine } : it;
+  return {
+    ...loc,
+    functions: loc.functions.map((it) => lined(it, units.get(it.id))),
+    modules: loc.modules.map((it) => lined(it, modules.get(it.id))),
+    files: loc.files.map((it) => lined(it, bestOfFile.get(it.id) ?? units.get(it.id)))
+  };
+}
+
 // src/history/co-change.ts
+import { join as join17 } from "node:path";
 var DEFAULT_CO_CHANGE = { commits: 100, partnerCommits: 1e3, maxFiles: 100 };
 async function readCoChange(repo, commit, opts = {}) {
   const commits = opts.commits ?? DEFAULT_CO_CHANGE.commits;
   const partnerCommits = opts.partnerCommits ?? DEFAULT_CO_CHANGE.partnerCommits;
   const maxFiles = opts.maxFiles ?? DEFAULT_CO_CHANGE.maxFiles;
+  const file = opts.cacheDir && !repo.isShallow ? coChangeFile(opts.cacheDir, repo.gitDir, commit, { commits, partnerCommits, maxFiles }) : void 0;
+  let read = file ? readCheckedJson(file, CO_CHANGE_TAG, isCoChangeRead) : void 0;
+  if (!read) {
+    read = await readFromGit(repo, commit, commits, partnerCommits, maxFiles);
+    if (file) {
+      try {
+        writeCheckedJson(file, CO_CHANGE_TAG, read, { fsync: false });
+      } catch {
+      }
+    }
+  }
+  const { sourceSets, counted } = read;
+  const rates = /* @__PURE__ */ new Map();
+  for (const [f, c] of read.counts) rates.set(f, c / counted);
+  return { rates, commits: counted, partnersOf: (path, o = {}) => partnersIn(sourceSets, path, o) };
+}
+var CO_CHANGE_TAG = "cochg.v1";
+function coChangeFile(cacheDir, repoPath, commit, o) {
+  return join17(cacheDir, "history", `${repoDigest(repoPath)}-${commit}.cochange-${o.commits}-${o.partnerCommits}-${o.maxFiles}.json`);
+}
+function isCoChangeRead(x) {
+  return isRecord(x) && isInt(x.counted) && Array.isArray(x.sourceSets) && x.sourceSets.every(isStringArray) && Array.isArray(x.counts) && x.counts.every((e) => Array.isArray(e) && e.length === 2 && typeof e[0] === "string" && isInt(e[1], 1));
+}
+async function readFromGit(repo, commit, commits, partnerCommits, maxFiles) {
   const scan = 6 * Math.max(commits, partnerCommits);
   const res = await repo.exec(["-c", "core.quotePath=false", "log", "--no-merges", "--no-renames", "--format=%x01", "--name-only", "-n", String(scan), commit, "--"]);
   if (res.code !== 0) throw new IssuelocError(`cannot read the history of ${commit.slice(0, 12)} in ${repo.path}: ${res.stderr.trim().split("\n")[0] ?? ""}`);
@@ -58912,9 +59239,7 @@ async function readCoChange(repo, commit, opts = {}) {
     counted++;
     for (const f of files) if (languageOf(f) === void 0) counts2.set(f, (counts2.get(f) ?? 0) + 1);
   }
-  const rates = /* @__PURE__ */ new Map();
-  for (const [f, c] of counts2) rates.set(f, c / counted);
-  return { rates, commits: counted, partnersOf: (path, o = {}) => partnersIn(sourceSets, path, o) };
+  return { counts: [...counts2], counted, sourceSets };
 }
 function partnersIn(sourceSets, path, opts) {
   const minSupport = opts.minSupport ?? 3;
@@ -59243,7 +59568,7 @@ async function openPlacements(repo, codeIndex, opts = {}) {
   let coChange;
   if (nonSource && nonSourcePlacement.count > 0 || partner.rank > 0) {
     try {
-      coChange = await readCoChange(repo, codeIndex.commit);
+      coChange = await readCoChange(repo, codeIndex.commit, { cacheDir: opts.cacheDir });
     } catch (e) {
       if (!opts.onWarning) throw e;
       opts.onWarning(`files placed by the history left out of the ranking: ${e.message}`);
@@ -59408,7 +59733,8 @@ var CommitChain = class _CommitChain {
       nonSource: { ...r?.nonSource, ...opts.placement?.nonSource },
       peripheral: { ...r?.peripheral, ...opts.placement?.peripheral },
       coChange: { ...r?.coChange, ...opts.placement?.coChange },
-      onWarning: opts.onWarning
+      onWarning: opts.onWarning,
+      cacheDir: opts.cacheDir
     });
     return new _CommitChain(localizer, vectors, modelRanker, opts, new UnitSourceReader(repo, codeIndex.commit), codeIndex, placements);
   }
@@ -59420,9 +59746,9 @@ var CommitChain = class _CommitChain {
    * @param opts.deadline this issue's deadline (default: the one given to {@link open}).
    */
   async localize(issueText2, opts) {
-    const result = await this.localizeSources(issueText2, opts);
+    const { ranked, ...result } = await this.localizeSources(issueText2, opts);
     const files = this.placements.placeFiles(result.localization.files, this.localizer.queryOf(issueText2), opts.top);
-    return { ...result, localization: { ...result.localization, files } };
+    return { ...result, localization: withLines({ ...result.localization, files }, this.codeIndex, ranked) };
   }
   /** {@link localize} before the file placements: the stages, peripheral items moved down before the rerank stage. */
   async localizeSources(issueText2, opts) {
@@ -59458,13 +59784,13 @@ var CommitChain = class _CommitChain {
     loc = await this.placements.demote(loc, issueText2);
     const retrieveMillis = performance.now() - t0;
     if (!reranker || loc.functions.length === 0) {
-      return { localization: cut(loc, opts.top), stages, retrieveMillis, queryTerms };
+      return { localization: cut(loc, opts.top), stages, retrieveMillis, queryTerms, ranked: loc.functions };
     }
     const { localization, stats } = await rerankLocalization(loc, this.codeIndex, this.reader, reranker, issueText2, opts.top, signal);
     this.reader.forget();
-    if (stats.fallbackWindows >= stats.windows) return { localization: cut(loc, opts.top), stages, rerank: stats, retrieveMillis, queryTerms };
+    if (stats.fallbackWindows >= stats.windows) return { localization: cut(loc, opts.top), stages, rerank: stats, retrieveMillis, queryTerms, ranked: loc.functions };
     stages.push("rerank");
-    return { localization, stages, rerank: stats, retrieveMillis, queryTerms };
+    return { localization, stages, rerank: stats, retrieveMillis, queryTerms, ranked: loc.functions };
   }
 };
 function failure(e, stage) {
@@ -59871,7 +60197,7 @@ var OpenedLocalizer = class {
   embedderInfo;
   prepare(rev) {
     if (rev !== void 0 && (typeof rev !== "string" || rev === "")) return Promise.reject(new IssuelocError(`rev must be a non-empty string, got ${String(rev)}`));
-    return this.serialized(async () => (await this.indexAt(rev)).info);
+    return this.serialized(async () => reportedInfo(await this.indexAt(rev)));
   }
   /** Runs `work` after the calls before it (refused once closed). */
   serialized(work) {
@@ -59908,10 +60234,11 @@ var OpenedLocalizer = class {
     let history;
     const reads = model && model.file.training?.history !== false ? historyEvidenceRead(model.reads) : void 0;
     if (reads && (reads.files || reads.messageScores || reads.fieldScores)) {
-      const h = await this.historyAt(at.commit);
+      const c = reads.files || reads.messageScores ? await this.commitHistoryAt(at.commit) : void 0;
+      const h = reads.fieldScores ? await this.historyAt(at.commit) : void 0;
       history = (text) => ({
-        ...reads.files ? { files: h.at(at.commit).files } : {},
-        ...reads.messageScores ? { messageScores: h.messageScores(at.commit, text) } : {},
+        ...reads.files ? { files: c.files } : {},
+        ...reads.messageScores ? { messageScores: c.messageScores(text) } : {},
         ...reads.fieldScores ? { fieldScores: historyFieldScores(h, at.commit, text) } : {}
       });
     }
@@ -59961,6 +60288,11 @@ var OpenedLocalizer = class {
     }
     return model;
   }
+  /** The history signals at `commit` (stored per commit, computed from the history once). */
+  commitHistoryAt(commit) {
+    const progress = this.options.onProgress;
+    return openCommitHistory(this.repo.gitDir, commit, { cacheDir: this.cacheDir, onProgress: progress && ((done, total) => progress("history", done, total)) });
+  }
   /** The repository's history covering `commit` (read from git once, then cached on disk). */
   async historyAt(commit) {
     if (this.history) {
@@ -59999,7 +60331,7 @@ var OpenedLocalizer = class {
       deadline
     });
     if (queryTerms === 0) checkIssueText(issueText2, { stem: this.stem });
-    return { ...localization, commit: at.commit, stages, signals, ...rerank ? { rerank } : {}, index: at.info, millis: performance.now() - t0, setupMillis };
+    return { ...localization, commit: at.commit, stages, signals, ...rerank ? { rerank } : {}, index: reportedInfo(at), millis: performance.now() - t0, setupMillis };
   }
   async close() {
     if (this.closed) return;
@@ -60014,6 +60346,11 @@ var OpenedLocalizer = class {
     }
   }
 };
+function reportedInfo(at) {
+  if (at.reported) return { ...at.info, built: false, millis: 0 };
+  at.reported = true;
+  return at.info;
+}
 
 // src/forge/github-api.ts
 var DEFAULT_GITHUB_RETRY = { timeoutMs: 3e4, retries: 3, backoffMs: 1e3, maxWaitMs: 6e4 };
@@ -60165,20 +60502,20 @@ function isObject2(v) {
 // src/forge/line-ranges.ts
 function lineRangesOf(units) {
   const ranges = /* @__PURE__ */ new Map();
-  const spans = /* @__PURE__ */ new Map();
+  const spans2 = /* @__PURE__ */ new Map();
   for (const u of units) {
     if (u.kind === "file" || !u.qualifiedName) continue;
     if (!ranges.has(u.id)) ranges.set(u.id, { path: u.path, start: u.startLine, end: u.endLine });
     const m = moduleIdOf(u);
-    const s = spans.get(m);
+    const s = spans2.get(m);
     if (s) {
       s.start = Math.min(s.start, u.startLine);
       s.end = Math.max(s.end, u.endLine);
     } else {
-      spans.set(m, { path: u.path, start: u.startLine, end: u.endLine });
+      spans2.set(m, { path: u.path, start: u.startLine, end: u.endLine });
     }
   }
-  for (const [id, s] of spans) if (!ranges.has(id)) ranges.set(id, s);
+  for (const [id, s] of spans2) if (!ranges.has(id)) ranges.set(id, s);
   return ranges;
 }
 async function lineRangesAt(repoPath, commit, ids) {
