@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { readSingleIssue } from '../../issues/single-issue.js';
 import { GitRepo } from '../../repo/git.js';
+import { REMOTE_REVISIONS } from '../../repo/revision.js';
 import type { RepositoryConfig } from '../config.js';
 import { ServiceError } from '../errors.js';
 import { previewItems, type PreviewItem } from './preview.js';
@@ -103,7 +104,7 @@ export function registerWebPage(app: FastifyInstance, options: WebPageOptions): 
     const repo = options.repositories.get(body.repository);
     if (!repo) throw new ServiceError(`no repository named ${JSON.stringify(body.repository)} is configured`, 404);
     const git = await gitOf(repo);
-    await git.resolveCommit(body.commit);
-    return { previews: await previewItems(git, body.commit, body.items) };
+    const commit = await git.resolveCommit(body.commit, { rules: REMOTE_REVISIONS });
+    return { previews: await previewItems(git, commit, body.items) };
   });
 }
