@@ -96,11 +96,22 @@ interface Entry {
 const FULL_SHA = /^[0-9a-f]{40}$/;
 
 /**
+ * What one warm entry costs besides its index, however small the index: measured on `issueloc
+ * serve` (issue 31 F5), each distinct revision warmed added about 1.45 MB of resident memory to
+ * the server, plus its own `git cat-file --batch` process (about 1 MB more, 3 file descriptors).
+ */
+export const ENTRY_BASE_BYTES = Math.round(2.5 * 2 ** 20);
+
+/** Warm entries a pool keeps at most, whatever their size (each holds a git process). */
+export const MAX_WARM_ENTRIES = 64;
+
+/**
  * Bytes a warm index holds, estimated from its files on disk (the function- and file-level
  * inverted indexes, which load as typed arrays, plus what reading them keeps: 1.5 × their size)
- * and about 500 bytes per function (its id, path, line range as JS strings). Measured on sympy
- * (22.9 k functions, index files of 12 MiB): 30 MiB estimated; heap and buffers grew by 31 MiB
- * loading it and answering a first query.
+ * and about 500 bytes per function (its id, path, line range as JS strings), plus
+ * {@link ENTRY_BASE_BYTES} for what every entry holds. Measured on sympy (22.9 k functions,
+ * index files of 12 MiB): 30 MiB estimated; heap and buffers grew by 31 MiB loading it and
+ * answering a first query.
  */
 export function estimateIndexBytes(localizer: IssueLocalizer, info: IndexInfo): number {
   const size = (level: 'function' | 'file') => {
@@ -110,7 +121,7 @@ export function estimateIndexBytes(localizer: IssueLocalizer, info: IndexInfo): 
       return 0;
     }
   };
-  return Math.round(1.5 * (size('function') + size('file')) + 500 * info.documents);
+  return ENTRY_BASE_BYTES + Math.round(1.5 * (size('function') + size('file')) + 500 * info.documents);
 }
 
 /** Warm localizers under a memory budget; see the file comment. {@link close} it when done. */
@@ -355,17 +366,23 @@ export class LocalizerPool {
     return run;
   }
 
-  /** Closes idle entries, least recently used first, until the warm bytes fit the budget. */
+  /**
+   * Closes idle entries, least recently used first, until the warm bytes fit the budget and
+   * there are at most {@link MAX_WARM_ENTRIES}.
+   */
   private async evict(): Promise<void> {
     const budget = this.config.limits.memoryBudgetBytes;
     let total = this.warmBytes();
-    if (total <= budget) return;
+    let count = this.entries.size;
+    const over = () => total > budget || count > MAX_WARM_ENTRIES;
+    if (!over()) return;
     const closing: Promise<void>[] = [];
     for (const e of [...this.entries.values()]) {
-      if (total <= budget) break;
+      if (!over()) break;
       if (e.busy > 0 || !e.localizer) continue;
       this.entries.delete(e.key);
       total -= e.bytes;
+      count--;
       this.counters.evictions++;
       closing.push(e.localizer.close());
     }
