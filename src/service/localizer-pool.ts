@@ -97,7 +97,7 @@ const FULL_SHA = /^[0-9a-f]{40}$/;
 
 /**
  * What one warm entry costs besides its index, however small the index: measured on `issueloc
- * serve` (issue 31 F5), each distinct revision warmed added about 1.45 MB of resident memory to
+ * serve`, each distinct revision warmed added about 1.45 MB of resident memory to
  * the server, plus its own `git cat-file --batch` process (about 1 MB more, 3 file descriptors).
  */
 export const ENTRY_BASE_BYTES = Math.round(2.5 * 2 ** 20);
