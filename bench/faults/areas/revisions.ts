@@ -48,6 +48,8 @@ class Server {
     const proc = spawn(process.execPath, args, { env: cliEnv(ctx.home), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
+    const killGroup = () => { try { process.kill(-proc.pid!, 'SIGKILL'); } catch { /* gone */ } };
+    ctx.shared.onRemove(killGroup); // also when it never prints its address
     proc.stderr!.on('data', (d: Buffer) => { err += d.toString(); });
     const url = await new Promise<string>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`serve did not start within ${SERVE_START_S} s: ${err}`)), SERVE_START_S * 1000);
@@ -58,9 +60,7 @@ class Server {
       });
       proc.on('exit', () => { clearTimeout(timer); reject(new Error(`serve exited: ${err}`)); });
     });
-    const server = new Server(proc, url, () => err, timeoutS);
-    ctx.shared.onRemove(() => server.kill());
-    return server;
+    return new Server(proc, url, () => err, timeoutS);
   }
 
   get stderr(): string { return this.err(); }
