@@ -14,12 +14,13 @@ import { consistencyProbes } from './areas/consistency.js';
 import { protocolProbes } from './areas/protocol.js';
 import { serviceProbes } from './areas/service.js';
 import { cachefsProbes } from './areas/cachefs.js';
+import { revisionProbes } from './areas/revisions.js';
 
 /** Every probe, area by area. */
 export function allProbes(): Probe[] {
   return [
     ...killProbes, ...cacheProbes, ...concurrencyProbes, ...endpointProbes,
-    ...hostileProbes, ...inputProbes, ...pipeProbes, ...consistencyProbes, ...protocolProbes, ...serviceProbes, ...cachefsProbes,
+    ...hostileProbes, ...inputProbes, ...pipeProbes, ...consistencyProbes, ...protocolProbes, ...serviceProbes, ...cachefsProbes, ...revisionProbes,
   ];
 }
 

@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import { IssuelocError } from '../errors.js';
 import type { IndexSettings } from '../index/code-index.js';
 import { readRows } from '../dataset/import/rows.js';
+import { REMOTE_REVISIONS } from '../repo/revision.js';
 import { GitRepo } from '../repo/git.js';
 import { MAX_ISSUE_FILE_BYTES, parseIssueLine } from './issue-line.js';
 import { jobId, sha256, type BatchJob, type JobSpec } from './job-spec.js';
@@ -27,12 +28,15 @@ export function fileDigest(path: string): string {
   return sha256(readFileSync(path));
 }
 
-/** Commits of `revs` in `repo`. @throws IssuelocError for a non-repository or unknown revision. */
+/**
+ * Commits of `revs` in `repo`, checked as a queued job's (one commit each, no commit-message search:
+ * a worker elsewhere would run it). @throws IssuelocError for a non-repository or unknown revision.
+ */
 export async function resolveCommits(repo: string, revs: readonly string[]): Promise<string[]> {
   const r = await GitRepo.open(repo);
   try {
     const out: string[] = [];
-    for (const rev of revs) out.push(await r.resolveCommit(rev));
+    for (const rev of revs) out.push(await r.resolveCommit(rev, { rules: REMOTE_REVISIONS }));
     return out;
   } finally {
     await r.close();
@@ -109,7 +113,7 @@ async function checkIssueLines(repo: string, path: string): Promise<void> {
       const rev = parseIssueLine(lines[i], where).rev;
       if (typeof rev !== 'string' || good.has(rev)) continue;
       try {
-        await git.resolveCommit(rev);
+        await git.resolveCommit(rev, { rules: REMOTE_REVISIONS });
       } catch (e) {
         if (e instanceof IssuelocError) throw new IssuelocError(`${where}: "rev": ${e.message}`);
         throw e;

@@ -9,8 +9,11 @@
  * - {@link gitText}: the same, failing on a non-zero exit; stdout as UTF-8 text.
  * - {@link streamGit}: stdout handed over chunk by chunk (long logs), failing on a non-zero exit.
  * - {@link spawnGit}: a long-lived process the caller talks to (`git cat-file --batch`).
+ *
+ * Every git started is known until it exits: when this process (or worker thread) exits, those
+ * still running are killed ({@link killGitProcesses}), so no git outlives issueloc.
  */
-import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import { spawn, type ChildProcess, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { IssuelocError } from '../errors.js';
 
@@ -57,9 +60,43 @@ export function spawnGit(args: readonly string[], stdin: 'pipe'): GitProcess;
 export function spawnGit(args: readonly string[], stdin: 'ignore'): ChildProcessByStdio<null, Readable, Readable>;
 export function spawnGit(args: readonly string[], stdin: 'pipe' | 'ignore'): ChildProcessByStdio<Writable | null, Readable, Readable> {
   const argv = [...GIT_CONFIG_ARGS, ...args];
-  return stdin === 'pipe'
+  const child = stdin === 'pipe'
     ? spawn('git', argv, { env: gitEnv(), stdio: ['pipe', 'pipe', 'pipe'] })
     : spawn('git', argv, { env: gitEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  track(child);
+  return child;
+}
+
+/** The git processes started and not yet exited. */
+const live = new Set<ChildProcess>();
+let exitHooked = false;
+
+function track(child: ChildProcess): void {
+  if (child.pid === undefined) return; // not started: its 'error' event tells
+  live.add(child);
+  child.once('exit', () => live.delete(child));
+  if (!exitHooked) {
+    exitHooked = true;
+    process.once('exit', killGitProcesses);
+  }
+}
+
+/** git processes of this process (or worker thread) still running. */
+export function liveGitProcesses(): number {
+  return live.size;
+}
+
+/**
+ * Kills (SIGKILL) every git this process started that still runs. Called on exit; a server
+ * shutting down may call it earlier. @returns how many were killed.
+ */
+export function killGitProcesses(): number {
+  let n = 0;
+  for (const child of live) {
+    if (child.exitCode === null && child.signalCode === null && child.kill('SIGKILL')) n++;
+  }
+  live.clear();
+  return n;
 }
 
 /** Outcome of one git command: exit code (1 when ended by a signal), raw stdout bytes, stderr text. */
@@ -77,6 +114,8 @@ export interface GitOptions {
   input?: string;
   /** {@link runGit}, {@link gitText}: stdout bytes collected at most (default {@link MAX_GIT_OUTPUT_BYTES}). */
   maxBytes?: number;
+  /** Time git may run, in milliseconds (default unbounded); past it git is killed and the call fails. */
+  timeoutMs?: number;
 }
 
 /**
@@ -118,6 +157,8 @@ export function gitFailure(args: readonly string[], outcome: { code: number | nu
   return new IssuelocError(`git ${subcommand(args)} failed in ${repoOf(args, options)} (${status})${reason ? `: ${reason}` : ''}`);
 }
 
+const seconds = (ms: number) => (ms >= 1000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`);
+
 interface Exit {
   code: number | null;
   signal: NodeJS.Signals | null;
@@ -133,6 +174,11 @@ function run(args: readonly string[], options: GitOptions, onChunk: (chunk: Buff
     const child = options.input === undefined ? spawnGit(args, 'ignore') : spawnGit(args, 'pipe');
     let stderr = '';
     let failed: unknown = null;
+    const timer = options.timeoutMs === undefined ? undefined : setTimeout(() => {
+      if (failed !== null) return;
+      failed = new IssuelocError(`git ${subcommand(args)} in ${repoOf(args, options)} took longer than ${seconds(options.timeoutMs!)}: stopped`);
+      child.kill('SIGKILL');
+    }, options.timeoutMs);
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (d: string) => {
       if (stderr.length < STDERR_KEPT) stderr = (stderr + d).slice(0, STDERR_KEPT);
@@ -150,8 +196,12 @@ function run(args: readonly string[], options: GitOptions, onChunk: (chunk: Buff
       child.stdin.on('error', () => undefined); // EPIPE when git exits before reading all: its exit status tells
       child.stdin.end(options.input);
     }
-    child.on('error', (e) => reject(new IssuelocError(`cannot run git ${subcommand(args)} in ${repoOf(args, options)}: ${e.message}`)));
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      reject(new IssuelocError(`cannot run git ${subcommand(args)} in ${repoOf(args, options)}: ${e.message}`));
+    });
     child.on('close', (code, signal) => {
+      clearTimeout(timer);
       if (failed !== null) reject(failed);
       else resolve({ code, signal, stderr });
     });

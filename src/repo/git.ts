@@ -3,12 +3,27 @@ import { resolve as resolvePath } from 'node:path';
 import { IssuelocError } from '../errors.js';
 import { CatFileBatch, type GitObject } from './cat-file.js';
 import { gitFailure, gitReason, runGit, type GitResult } from './git-process.js';
+import { checkRevision, LOCAL_REVISIONS, type RevisionRules } from './revision.js';
 import { TreeFileLister, type TreeEntry, type TreeFile, type TreeListing } from './tree-objects.js';
 
 export type { TreeEntry, TreeFile, TreeListing } from './tree-objects.js';
 export type { GitObject } from './cat-file.js';
 
 const HEX_PREFIX = /^[0-9a-f]{4,64}$/i;
+
+/** A full object id (SHA-1 or SHA-256), as `git rev-parse --verify` prints one commit. */
+const OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+
+/** Default time `git rev-parse` may take in {@link GitRepo.resolveCommit} (a message search walks the history). */
+export const REV_PARSE_TIMEOUT_MS = 30_000;
+
+/** Options of {@link GitRepo.resolveCommit}. */
+export interface ResolveOptions {
+  /** Which revisions are taken (default {@link LOCAL_REVISIONS}: message searches allowed). */
+  rules?: RevisionRules;
+  /** Time each git call may take (default {@link REV_PARSE_TIMEOUT_MS}); past it git is killed. */
+  timeoutMs?: number;
+}
 
 /** Blob sizes {@link GitRepo.listTree} keeps (about 100 bytes each). */
 const MAX_KEPT_SIZES = 1_000_000;
@@ -76,43 +91,65 @@ export class GitRepo {
    * Runs `git --git-dir=<gitDir> <args>` on this repository (plumbing for other stages).
    * Never throws for a non-zero exit: read `code` and `stderr`.
    */
-  exec(args: string[]): Promise<GitResult> {
-    return runGit([`--git-dir=${this.gitDir}`, ...args], { repo: this.path });
+  exec(args: string[], timeoutMs?: number): Promise<GitResult> {
+    return runGit([`--git-dir=${this.gitDir}`, ...args], { repo: this.path, timeoutMs });
   }
 
   /**
    * The full SHA of the commit that `rev` names (a SHA or prefix, branch, tag, `HEAD~3`, …).
+   * Ranges (`^X`, `A..B`, `X^@` …) are refused before git runs, and so are message searches
+   * (`:/text`) under `REMOTE_REVISIONS` (./revision.ts); each git call is killed past `timeoutMs`.
    * @throws IssuelocError naming `rev` and the repository: `unknown revision 'X' in <path>`;
    *   `'X' is a tree, not a commit, in <path>`; for a commit absent from a shallow clone
    *   `commit X is not in <path> (shallow clone: fetch more history with git fetch --unshallow)`;
-   *   `repository <path> has no commits yet` when it holds no ref at all (after `git init`).
+   *   `repository <path> has no commits yet` when it holds no ref at all (after `git init`);
+   *   `<path> is gone: …` when its git folder was removed since {@link open}.
    */
-  async resolveCommit(rev: string): Promise<string> {
-    if (rev.length === 0 || rev.startsWith('-') || /[\s\0]/.test(rev)) {
-      throw new IssuelocError(`unknown revision '${rev}' in ${this.path}`);
-    }
+  async resolveCommit(rev: string, options: ResolveOptions = {}): Promise<string> {
+    checkRevision(rev, options.rules ?? LOCAL_REVISIONS, this.path);
+    const timeoutMs = options.timeoutMs ?? REV_PARSE_TIMEOUT_MS;
     // one git process for a revision that names a commit (a branch, tag, SHA, HEAD~2); a revision
     // with a `:` (`:/text`, a commit message search; `REV:path`) would change meaning with `^{commit}`
     if (!rev.includes(':')) {
-      const peeled = await this.exec(['rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`]);
-      if (peeled.code === 0) return peeled.stdout.toString('utf8').trim();
+      const peeled = await this.exec(['rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`], timeoutMs);
+      const commit = peeled.stdout.toString('utf8').trim();
+      if (peeled.code === 0 && OBJECT_ID.test(commit)) return commit;
     }
     // resolved first, then peeled: `REV^{commit}` would break `:/text` revisions (a commit message search)
-    const any = await this.exec(['rev-parse', '--verify', '--quiet', '--end-of-options', rev]);
-    if (any.code === 0) {
-      const sha = any.stdout.toString('utf8').trim();
-      const ok = await this.exec(['rev-parse', '--verify', '--quiet', '--end-of-options', `${sha}^{commit}`]);
+    const any = await this.exec(['rev-parse', '--verify', '--quiet', '--end-of-options', rev], timeoutMs);
+    const sha = any.stdout.toString('utf8').trim();
+    if (any.code === 0 && OBJECT_ID.test(sha)) {
+      const ok = await this.exec(['rev-parse', '--verify', '--quiet', '--end-of-options', `${sha}^{commit}`], timeoutMs);
       if (ok.code === 0) return ok.stdout.toString('utf8').trim();
-      const type = await this.exec(['cat-file', '-t', sha]);
+      const type = await this.exec(['cat-file', '-t', sha], timeoutMs);
       if (type.code === 0) {
         throw new IssuelocError(`'${rev}' is a ${type.stdout.toString('utf8').trim()}, not a commit, in ${this.path}`);
       }
       throw new IssuelocError(this.missingCommit(rev));
     }
-    const refs = await this.exec(['for-each-ref', '--count=1', '--format=%(refname)']);
+    this.checkPresent();
+    if (any.code === 0) throw new IssuelocError(`revision '${rev}' names no single commit in ${this.path}`);
+    const refs = await this.exec(['for-each-ref', '--count=1', '--format=%(refname)'], timeoutMs);
     if (refs.code === 0 && refs.stdout.length === 0) throw new IssuelocError(`repository ${this.path} has no commits yet`);
     if (HEX_PREFIX.test(rev)) throw new IssuelocError(this.missingCommit(rev));
     throw new IssuelocError(`unknown revision '${rev}' in ${this.path}`);
+  }
+
+  /**
+   * Whether the commit `sha` (a full id) is in the object store now: one `git cat-file -e`
+   * (no revision syntax; a commit removed by a history rewrite and gc is gone).
+   * @throws IssuelocError `<path> is gone: …` when its git folder was removed.
+   */
+  async hasCommit(sha: string, timeoutMs = REV_PARSE_TIMEOUT_MS): Promise<boolean> {
+    if (!OBJECT_ID.test(sha)) return false;
+    const res = await this.exec(['cat-file', '-e', `${sha}^{commit}`], timeoutMs);
+    if (res.code !== 0) this.checkPresent();
+    return res.code === 0;
+  }
+
+  /** @throws IssuelocError `<path> is gone: …` when the git folder no longer exists. */
+  checkPresent(): void {
+    if (!existsSync(this.gitDir)) throw new IssuelocError(`${this.path} is gone: the repository's folder was removed or moved`);
   }
 
   private missingCommit(rev: string): string {

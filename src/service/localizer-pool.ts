@@ -5,19 +5,23 @@
  * same process (or one pool per worker thread) use it alike.
  *
  * - Only configured repositories, by name ({@link ServiceConfig.repositories}); a revision is
- *   resolved to its commit by git (`rev-parse --verify --end-of-options REV^{commit}`, src/repo/git.ts).
+ *   checked (one commit, no message search: src/repo/revision.ts) and resolved to its commit by
+ *   git within the request timeout (src/repo/git.ts).
  * - A commit not yet warm is indexed once: concurrent requests for it wait on the same build, each
  *   for at most its own bound (then a 503 {@link ServiceError}; the build goes on). One build at a time.
  * - Warm entries live in an LRU under {@link ServiceLimits.memoryBudgetBytes}, an estimate from
- *   the sizes of their index files; an idle entry evicted is closed. The entry just built stays
- *   even when it alone is over the budget (one warning).
+ *   the sizes of their index files plus what every entry costs ({@link ENTRY_BASE_BYTES}), and
+ *   at most {@link MAX_WARM_ENTRIES} of them; an idle entry evicted is closed (its
+ *   `git cat-file` process ends). The entry just built stays even when it alone is over the
+ *   budget (one warning).
  * - Counters: hits (warm), misses (not warm: built or loaded from the disk cache), builds, evictions.
  */
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { IssuelocError } from '../errors.js';
 import { DEFAULT_INDEX_SETTINGS, indexFilePath } from '../index/code-index.js';
 import { openLocalizer, type IndexInfo, type IssueLocalizer, type LocalizeResult, type LocalizerOptions } from '../pipeline/localizer.js';
 import { GitRepo } from '../repo/git.js';
+import { checkRevision, REMOTE_REVISIONS } from '../repo/revision.js';
 import { LEVEL_CHOICES, type RankSettings, type RepositoryConfig, type ServiceConfig } from './config.js';
 import { ServiceError } from './errors.js';
 
@@ -92,11 +96,22 @@ interface Entry {
 const FULL_SHA = /^[0-9a-f]{40}$/;
 
 /**
+ * What one warm entry costs besides its index, however small the index: measured on `issueloc
+ * serve`, each distinct revision warmed added about 1.45 MB of resident memory to
+ * the server, plus its own `git cat-file --batch` process (about 1 MB more, 3 file descriptors).
+ */
+export const ENTRY_BASE_BYTES = Math.round(2.5 * 2 ** 20);
+
+/** Warm entries a pool keeps at most, whatever their size (each holds a git process). */
+export const MAX_WARM_ENTRIES = 64;
+
+/**
  * Bytes a warm index holds, estimated from its files on disk (the function- and file-level
  * inverted indexes, which load as typed arrays, plus what reading them keeps: 1.5 × their size)
- * and about 500 bytes per function (its id, path, line range as JS strings). Measured on sympy
- * (22.9 k functions, index files of 12 MiB): 30 MiB estimated; heap and buffers grew by 31 MiB
- * loading it and answering a first query.
+ * and about 500 bytes per function (its id, path, line range as JS strings), plus
+ * {@link ENTRY_BASE_BYTES} for what every entry holds. Measured on sympy (22.9 k functions,
+ * index files of 12 MiB): 30 MiB estimated; heap and buffers grew by 31 MiB loading it and
+ * answering a first query.
  */
 export function estimateIndexBytes(localizer: IssueLocalizer, info: IndexInfo): number {
   const size = (level: 'function' | 'file') => {
@@ -106,7 +121,7 @@ export function estimateIndexBytes(localizer: IssueLocalizer, info: IndexInfo): 
       return 0;
     }
   };
-  return Math.round(1.5 * (size('function') + size('file')) + 500 * info.documents);
+  return ENTRY_BASE_BYTES + Math.round(1.5 * (size('function') + size('file')) + 500 * info.documents);
 }
 
 /** Warm localizers under a memory budget; see the file comment. {@link close} it when done. */
@@ -144,17 +159,31 @@ export class LocalizerPool {
 
   /**
    * The commit a revision of a repository names (full SHA); `rev` undefined: the default commit.
-   * A full SHA already warm needs no git call.
+   * Revisions are checked as a remote caller's (no ranges, no commit-message searches) and git is
+   * given the request timeout; a full SHA, even a warm one, is answered only while git has it.
    * @throws ServiceError 404 for an unknown repository; IssuelocError (400) for a revision that
-   *   names no commit (an option such as `--output=x` included: git never sees it as one).
+   *   names no commit (an option such as `--output=x` included: git never sees it as one), and
+   *   for a repository whose folder is gone.
    */
   async resolveCommit(name: string, rev?: string): Promise<string> {
     const repo = this.repository(name);
-    if (rev === undefined) return this.defaultCommit(name);
-    if (typeof rev !== 'string') throw new IssuelocError('rev must be a string');
+    const git = await this.git(repo);
+    if (rev === undefined) {
+      git.checkPresent();
+      return this.defaultCommit(name);
+    }
+    checkRevision(rev, REMOTE_REVISIONS, repo.path);
+    const timeoutMs = this.config.limits.timeoutMs;
     const lower = rev.toLowerCase();
-    if (FULL_SHA.test(lower) && ([...this.entries.values()].some((e) => e.commit === lower && e.repository === name) || this.defaults.get(name) === lower)) return lower;
-    return (await this.git(repo)).resolveCommit(rev);
+    if (FULL_SHA.test(lower) && this.isKnown(name, lower)) {
+      // warm, but git is asked whether it still has it (a history rewrite and gc drop commits)
+      if (await git.hasCommit(lower, timeoutMs)) return lower;
+    }
+    return git.resolveCommit(rev, { rules: REMOTE_REVISIONS, timeoutMs });
+  }
+
+  private isKnown(name: string, commit: string): boolean {
+    return this.defaults.get(name) === commit || [...this.entries.values()].some((e) => e.commit === commit && e.repository === name);
   }
 
   /** The commit requests without a revision use: the repository's `rev`, resolved on first use. */
@@ -269,7 +298,10 @@ export class LocalizerPool {
     if (this.closed) return Promise.reject(new ServiceError('the service is shutting down', 503, 1));
     let g = this.gits.get(repo.name);
     if (!g) {
-      g = GitRepo.open(repo.path);
+      g = GitRepo.open(repo.path).catch((e: unknown) => {
+        // a configured repository is there at start (serve checks): missing now, it was removed
+        throw existsSync(repo.path) ? e : new IssuelocError(`${repo.path} is gone: the repository's folder was removed or moved`);
+      });
       g.catch(() => this.gits.delete(repo.name));
       this.gits.set(repo.name, g);
     }
@@ -334,17 +366,23 @@ export class LocalizerPool {
     return run;
   }
 
-  /** Closes idle entries, least recently used first, until the warm bytes fit the budget. */
+  /**
+   * Closes idle entries, least recently used first, until the warm bytes fit the budget and
+   * there are at most {@link MAX_WARM_ENTRIES}.
+   */
   private async evict(): Promise<void> {
     const budget = this.config.limits.memoryBudgetBytes;
     let total = this.warmBytes();
-    if (total <= budget) return;
+    let count = this.entries.size;
+    const over = () => total > budget || count > MAX_WARM_ENTRIES;
+    if (!over()) return;
     const closing: Promise<void>[] = [];
     for (const e of [...this.entries.values()]) {
-      if (total <= budget) break;
+      if (!over()) break;
       if (e.busy > 0 || !e.localizer) continue;
       this.entries.delete(e.key);
       total -= e.bytes;
+      count--;
       this.counters.evictions++;
       closing.push(e.localizer.close());
     }

@@ -9,8 +9,8 @@ import { IssuelocError } from '../../src/errors.js';
 import { openLocalizer, type IssueLocalizer, type LocalizerOptions } from '../../src/pipeline/localizer.js';
 import { DEFAULT_LIMITS, DEFAULT_RANK_SETTINGS, type ServiceConfig } from '../../src/service/config.js';
 import { ServiceError } from '../../src/service/errors.js';
-import { LocalizerPool } from '../../src/service/localizer-pool.js';
-import { cleanup, commitFiles, tempDir } from '../repo/git-fixture.js';
+import { ENTRY_BASE_BYTES, LocalizerPool, MAX_WARM_ENTRIES } from '../../src/service/localizer-pool.js';
+import { cleanup, commitFiles, git, tempDir } from '../repo/git-fixture.js';
 
 let root: string, repo: string, first: string, second: string;
 before(() => {
@@ -130,4 +130,49 @@ test('refreshDefault warms the moved branch, then requests use it', async () => 
   } finally {
     await pool.close();
   }
+});
+
+test('ranges and message searches are refused before git runs; a commit git dropped is not answered from the warm entry', async () => {
+  const { counts, open } = counting();
+  const pool = new LocalizerPool(config(), { open });
+  const dir = join(root, 'rewrite');
+  commitFiles(dir, { 'a.py': 'def parse_date(text):\n    return 1\n' }, 'first');
+  const old = commitFiles(dir, { 'b.py': 'def color_name(rgb):\n    return 2\n' }, 'second');
+  (pool.config.repositories as Map<string, unknown>).set('rw', { name: 'rw', path: dir, rev: 'HEAD', defaults: { ...DEFAULT_RANK_SETTINGS } });
+  try {
+    for (const rev of ['^HEAD', 'HEAD..HEAD', 'HEAD^@', ':/parse', 'HEAD^{/parse}']) {
+      await assert.rejects(pool.localize({ repository: 'demo', rev, text: 'parse date' }), /names a range of commits|searches commit messages/, rev);
+    }
+    assert.equal(counts.opened, 0);
+    await pool.localize({ repository: 'rw', rev: old, text: 'parse date' });
+    git(dir, 'commit', '-q', '--amend', '-m', 'rewritten');
+    git(dir, 'reflog', 'expire', '--expire=now', '--all');
+    git(dir, 'gc', '-q', '--prune=now');
+    for (const rev of [old, old.slice(0, 12)]) {
+      await assert.rejects(pool.localize({ repository: 'rw', rev, text: 'parse date' }), /is not in repository rw|unknown revision/, rev);
+    }
+  } finally {
+    await pool.close();
+  }
+});
+
+test('the pool holds at most MAX_WARM_ENTRIES, and the default estimate counts what an entry costs', async () => {
+  const commits = [first, second];
+  const dir = join(root, 'many');
+  for (let k = 0; k < MAX_WARM_ENTRIES + 3; k++) commits.push(commitFiles(dir, { [`n${k}.py`]: `x = ${k}\n` }, `c${k}`));
+  let live = 0;
+  const open = async (): Promise<IssueLocalizer> => {
+    live++;
+    return { stages: [], cacheDir: root, localize: async () => { throw new Error('unused'); }, prepare: async (r: string) => ({ commit: r, documents: 1 }) as never, close: async () => { live--; } } as unknown as IssueLocalizer;
+  };
+  const pool = new LocalizerPool(config(), { open, estimateBytes: () => 1 });
+  (pool.config.repositories as Map<string, unknown>).set('many', { name: 'many', path: dir, rev: 'HEAD', defaults: { ...DEFAULT_RANK_SETTINGS } });
+  try {
+    for (const c of commits.slice(2)) await pool.prepare('many', c);
+    assert.equal(pool.warm().length, MAX_WARM_ENTRIES);
+    assert.equal(live, MAX_WARM_ENTRIES, 'every evicted entry is closed');
+  } finally {
+    await pool.close();
+  }
+  assert.ok(ENTRY_BASE_BYTES >= 2 ** 20, 'an entry costs at least a MiB however small its index');
 });

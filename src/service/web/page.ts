@@ -20,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { readSingleIssue } from '../../issues/single-issue.js';
 import { GitRepo } from '../../repo/git.js';
+import { REMOTE_REVISIONS } from '../../repo/revision.js';
 import type { RepositoryConfig } from '../config.js';
 import { ServiceError } from '../errors.js';
 import type { Admission } from '../admission.js';
@@ -111,11 +112,11 @@ export function registerWebPage(app: FastifyInstance, options: WebPageOptions): 
     const repo = options.repositories.get(body.repository);
     if (!repo) throw new ServiceError(`no repository named ${JSON.stringify(body.repository)} is configured`, 404);
     const git = await gitOf(repo);
-    await git.resolveCommit(body.commit);
+    const commit = await git.resolveCommit(body.commit, { rules: REMOTE_REVISIONS });
     // read and parsed on a thread of its own, ended at the deadline or when the caller leaves
     const gone = new AbortController();
     reply.raw.on('close', () => { if (!reply.raw.writableFinished) gone.abort(); });
-    const job = () => previewOffThread({ repositoryPath: repo.path, commit: body.commit, items: body.items }, options.timeoutMs ?? 30_000, gone.signal);
+    const job = () => previewOffThread({ repositoryPath: repo.path, commit, items: body.items }, options.timeoutMs ?? 30_000, gone.signal);
     return { previews: await (options.admission ? options.admission.run(job) : job()) };
   });
 }
