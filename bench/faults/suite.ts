@@ -11,12 +11,13 @@ import { hostileProbes } from './areas/hostile.js';
 import { inputProbes } from './areas/inputs.js';
 import { pipeProbes } from './areas/pipe.js';
 import { consistencyProbes } from './areas/consistency.js';
+import { batchProbes } from './areas/batch.js';
 
 /** Every probe, area by area. */
 export function allProbes(): Probe[] {
   return [
     ...killProbes, ...cacheProbes, ...concurrencyProbes, ...endpointProbes,
-    ...hostileProbes, ...inputProbes, ...pipeProbes, ...consistencyProbes,
+    ...hostileProbes, ...inputProbes, ...pipeProbes, ...consistencyProbes, ...batchProbes,
   ];
 }
 

@@ -194,7 +194,8 @@ function registerCollect(batch: Command): void {
     .action((o) => {
       const c = collectResults(resolve(String(o.results)), resolve(String(o.out)), { partial: o.partial === true, kind: o.kind as JobKind | undefined });
       process.stdout.write(`collected ${c.collected} of ${c.jobs} ${c.kind} jobs (${c.lines} lines) into ${o.out}${c.resultsFolder ? `, results folders in ${c.resultsFolder}` : ''}${c.missingFile ? `; missing jobs in ${c.missingFile}` : ''}\n`);
-      if (c.missing.length > 0) process.stderr.write(`issueloc: warning: ${c.missing.length} of ${c.jobs} jobs have no result (--partial)\n`);
+      if (c.missing.length > 0) process.stderr.write(`issueloc: warning: ${c.missing.length} of ${c.jobs} jobs have no usable result (--partial)\n`);
+      for (const m of c.missing.filter((x) => x.reason !== 'no result').slice(0, 10)) process.stderr.write(`issueloc: warning: ${m.label} (${m.id}): ${m.reason}\n`);
     });
 }
 

@@ -120,7 +120,7 @@ test('a failing attempt is retried with back-off, then parked with its error; ba
   assert.match(st.jobs[0].error ?? '', new RegExp(gone.dir.replace(/[/.]/g, '\\$&')));
   const refused = await runCli(['batch', 'collect', '--results', bad, '-o', join(dir, 'bad.jsonl')]);
   assert.equal(refused.code, 1);
-  assert.match(refused.err, /^issueloc: 1 of 1 index jobs have no result yet \(index /);
+  assert.match(refused.err, /^issueloc: 1 of 1 index jobs have no usable result: index .*: no result;/);
 });
 
 test('an eval job, collected, writes the results folder issueloc eval writes, and one metrics line per split and retriever', async () => {

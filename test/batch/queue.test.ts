@@ -111,7 +111,7 @@ test('a failing job is retried with back-off, then parked as failed with its err
     assert.match(status.out, /\nfailed index .*2 attempts\): .*(EEXIST|ENOTDIR)/);
     const refused = await runCli(['batch', 'collect', '--results', results, '-o', join(dir, 'failing.jsonl')]);
     assert.equal(refused.code, 1);
-    assert.match(refused.err, new RegExp(`^issueloc: ${COMMITS} of ${COMMITS} index jobs have no result yet .*--partial`));
+    assert.match(refused.err, new RegExp(`^issueloc: ${COMMITS} of ${COMMITS} index jobs have no usable result: .*--partial`));
     assert.equal(existsSync(join(dir, 'failing.jsonl')), false);
     collectResults(results, join(dir, 'failing.jsonl'), { partial: true });
     assert.equal(readFileSync(join(dir, 'failing.jsonl'), 'utf8'), '');
