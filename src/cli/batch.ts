@@ -138,6 +138,7 @@ function registerWorker(batch: Command): void {
     .option('--until-empty', 'stop when nothing is waiting, delayed or running')
     .option('--lock-ms <n>', 'job lock lifetime without renewal (ms): a killed worker\'s job is retried after about this', wholeOption('--lock-ms', 100), 30000)
     .option('--stalled-ms <n>', 'how often stalled jobs are looked for (ms)', wholeOption('--stalled-ms', 100), 30000)
+    .option('--redis-wait <seconds>', 'how long Redis may stay unreachable before the worker gives up (exit 2)', wholeOption('--redis-wait', 1, 86400), 60)
     .action(async (o) => {
       const connection = (await connect(o))!;
       const stop = new AbortController();
@@ -145,6 +146,10 @@ function registerWorker(batch: Command): void {
       try {
         await (await redisQueue()).runQueueWorker(connection, {
           concurrency: o.concurrency, untilEmpty: o.untilEmpty === true, lockMs: o.lockMs, stalledMs: o.stalledMs, signal: stop.signal,
+          redisWaitMs: o.redisWait * 1000, url: o.queue,
+          onRedis: (event, detail) => process.stderr.write(event === 'lost'
+            ? `issueloc: lost redis at ${o.queue}: ${detail}; reconnecting (back-off up to 20 s), giving up after ${o.redisWait} s\n`
+            : `issueloc: redis at ${o.queue} answers again\n`),
           onJob: (job, outcome, message) => process.stdout.write(`${outcome} ${job.id}${message ? `: ${message}` : ''}\n`),
         });
       } finally {
