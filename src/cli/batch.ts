@@ -3,6 +3,7 @@
  * with `--queue redis://HOST:PORT/N`, or, without `--queue`, run at once in this process on a
  * pool of worker threads. Options and output only.
  */
+import { isUtf8 } from 'node:buffer';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { availableParallelism } from 'node:os';
@@ -18,6 +19,7 @@ import { collectResults } from '../batch/collect.js';
 import { VARIANTS } from '../dataset/variants.js';
 import { PAPER_RETRIEVERS, parseRetrieverList } from '../retrieve/file-retrievers/registry.js';
 import { progressBar } from '../util/progress-bar.js';
+import { gitQuotePath, nonUtf8Argument } from '../util/raw-path.js';
 import { indexOptions, parseIndexSettings, wholeOption } from './options.js';
 import { onStopSignal } from './stop-signals.js';
 
@@ -41,15 +43,34 @@ async function connect(o: { queue?: string; connectTimeout: number }): Promise<C
   return o.queue === undefined ? undefined : (await redisQueue()).checkRedis(o.queue, o.connectTimeout * 1000);
 }
 
-/** Non-empty, non-comment lines of a list file, split on white space. */
+/**
+ * Non-empty, non-comment lines of a list file, split on white space.
+ * @throws IssuelocError naming `file:line` and the field, quoted as git quotes paths, when a field is not UTF-8.
+ */
 function listLines(path: string): string[][] {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(path, 'utf8');
+    bytes = readFileSync(path);
   } catch {
     throw new IssuelocError(`cannot read ${path}`);
   }
-  return text.split('\n').map((l) => l.replace(/#.*/, '').trim()).filter((l) => l !== '').map((l) => l.split(/\s+/));
+  // latin1 keeps every byte as one character, so fields split on ASCII white space keep their bytes
+  return bytes.toString('latin1').split('\n').map((l, i) => {
+    const fields = l.replace(/#.*/, '').trim().split(/\s+/).filter((f) => f !== '').map((f) => Buffer.from(f, 'latin1'));
+    const bad = fields.find((f) => !isUtf8(f));
+    if (bad) throw new IssuelocError(`${path}:${i + 1}: ${gitQuotePath(bad)} is not UTF-8 (issueloc takes paths and names as UTF-8: rename it)`);
+    return fields.map((f) => f.toString('utf8'));
+  }).filter((fields) => fields.length > 0);
+}
+
+/** Refuses an option value that was not UTF-8 on the command line, naming its bytes (as git quotes them). */
+function refuseNonUtf8Options(opts: Record<string, unknown>): void {
+  for (const [key, value] of Object.entries(opts)) {
+    for (const v of Array.isArray(value) ? value : [value]) {
+      const raw = typeof v === 'string' ? nonUtf8Argument(v) : undefined;
+      if (raw) throw new IssuelocError(`--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} ${gitQuotePath(raw)}: not a UTF-8 path (issueloc takes paths as UTF-8: rename it)`);
+    }
+  }
 }
 
 /** Enqueues (`--queue`) or runs in this process (no `--queue`) the jobs; prints one summary line. */
@@ -207,6 +228,7 @@ function registerCollect(batch: Command): void {
 /** Registers `batch enqueue|worker|status|collect`. */
 export function registerBatchCommands(program: Command): void {
   const batch = program.command('batch').description('batch jobs (datasets, indexes, localisation, evaluation) on a Redis queue or a local worker pool');
+  batch.hook('preAction', (_, action) => refuseNonUtf8Options(action.opts()));
   registerEnqueue(batch);
   registerWorker(batch);
   registerStatus(batch);
