@@ -17,6 +17,7 @@ import { runLocalBatch } from '../batch/local-batch.js';
 import { batchStatus, statusLine } from '../batch/status.js';
 import { collectResults } from '../batch/collect.js';
 import { VARIANTS } from '../dataset/variants.js';
+import { LEVELS } from '../pipeline/result-json.js';
 import { PAPER_RETRIEVERS, parseRetrieverList } from '../retrieve/file-retrievers/registry.js';
 import { progressBar } from '../util/progress-bar.js';
 import { gitQuotePath, nonUtf8Argument } from '../util/raw-path.js';
@@ -139,7 +140,11 @@ function registerEnqueue(batch: Command): void {
     .option('--shards <n>', 'jobs to split the issues into', wholeOption('--shards', 1, 100000), 1)
     .option('--top <n>', 'items per level', wholeOption('--top', 1), 10)
     .option('--cache-dir <path>', 'cache folder of the indexes')
-    .action(async (o) => submit(await planLocalizeJobs(o.repo, o.issues, o.results, { shards: o.shards, top: o.top, rev: o.rev, cacheDir: o.cacheDir }), o));
+    .addOption(new Option('--level <level>', 'which rankings each line holds (as localize --level)').choices([...LEVELS, 'all']).default('all'))
+    .option('--model <model>', 'the learned model (as localize --model): default, none, repo, repo@REV or a file written by issueloc train')
+    .action(async (o) => submit(await planLocalizeJobs(o.repo, o.issues, o.results, {
+      shards: o.shards, top: o.top, rev: o.rev, cacheDir: o.cacheDir, level: o.level, model: o.model,
+    }), o));
   enqueueCommand(enqueue, 'eval', 'jobs over shards of each dataset: evaluate the file retrievers (issueloc eval, paper settings)')
     .requiredOption('--dataset <files...>', 'dataset files')
     .option('--repo <path>', 'the git repository of the datasets')
