@@ -11,7 +11,7 @@ import { INTERNAL_ERROR, OK_EXIT_CODES, STACK_TRACE, STARTUP_SLACK_S } from './i
 import { Rng } from './rng.js';
 
 /** The areas of the suite, in table order. */
-export const AREAS = ['kill', 'cache', 'concurrency', 'endpoints', 'hostile', 'inputs', 'pipe', 'consistency', 'protocol', 'service', 'revisions', 'cachefs'] as const;
+export const AREAS = ['kill', 'cache', 'concurrency', 'endpoints', 'hostile', 'inputs', 'pipe', 'consistency', 'protocol', 'service', 'revisions', 'cachefs', 'batch'] as const;
 export type Area = (typeof AREAS)[number];
 
 export type FailureKind = 'wrong' | 'crash' | 'hang' | 'probe';

@@ -15,12 +15,13 @@ import { protocolProbes } from './areas/protocol.js';
 import { serviceProbes } from './areas/service.js';
 import { cachefsProbes } from './areas/cachefs.js';
 import { revisionProbes } from './areas/revisions.js';
+import { batchProbes } from './areas/batch.js';
 
 /** Every probe, area by area. */
 export function allProbes(): Probe[] {
   return [
     ...killProbes, ...cacheProbes, ...concurrencyProbes, ...endpointProbes,
-    ...hostileProbes, ...inputProbes, ...pipeProbes, ...consistencyProbes, ...protocolProbes, ...serviceProbes, ...cachefsProbes, ...revisionProbes,
+    ...hostileProbes, ...inputProbes, ...pipeProbes, ...consistencyProbes, ...protocolProbes, ...serviceProbes, ...cachefsProbes, ...revisionProbes, ...batchProbes,
   ];
 }
 

@@ -29,7 +29,7 @@ import { writeFileAtomic } from '../util/atomic-write.js';
 import { makeDirs } from '../util/make-dirs.js';
 import { canonicalJson, type BatchJob, type EvalJob } from './job-spec.js';
 import { RESULT_FILE } from './result-file.js';
-import { isDone, resultDir } from './results-folder.js';
+import { resultDir } from './results-folder.js';
 
 /** What `shard.json` holds. */
 interface ShardRecord {
@@ -170,13 +170,14 @@ function mergeEvaluation(shards: readonly ShardFiles[], total: number, dir: stri
  * evaluation is a dataset with its settings, split into `shards` jobs): writes under `folder`
  * one results folder per evaluation with any finished shard (named after the dataset, `-2`,
  * `-3` … when a name repeats), replacing `folder` as a whole.
+ * @param usable whether a job's result may be used (it is there and its checksums hold).
  * @returns the metric lines (dataset, split, retriever, metrics; with `partial` coverage when
  *   shards are missing) of every evaluation, in enqueue order.
  * @throws IssuelocError (exit 2) for a finished shard whose files are missing or corrupt; (exit 3)
  *   when the shards of one evaluation disagree on its records or split (a bug). Nothing is
  *   written then.
  */
-export function mergeEvalShards(results: string, jobs: readonly BatchJob[], folder: string): string {
+export function mergeEvalShards(results: string, jobs: readonly BatchJob[], folder: string, usable: (id: string) => boolean): string {
   const groups = new Map<string, BatchJob[]>();
   for (const j of jobs) {
     const key = canonicalJson({ ...j.spec, shard: undefined, fingerprint: j.fingerprint });
@@ -189,7 +190,7 @@ export function mergeEvalShards(results: string, jobs: readonly BatchJob[], fold
   const parts: string[] = [];
   try {
     for (const group of groups.values()) {
-      const done = group.filter((j) => isDone(results, j.id)).map((j) => readShard(results, j)).sort((a, b) => a.spec.shard - b.spec.shard);
+      const done = group.filter((j) => usable(j.id)).map((j) => readShard(results, j)).sort((a, b) => a.spec.shard - b.spec.shard);
       if (done.length === 0) continue;
       const name = datasetName(done[0].spec);
       const seen = (names.get(name) ?? 0) + 1;

@@ -14,6 +14,7 @@ import type { Variant } from '../dataset/variants.js';
 import { openIndex } from '../index/open-index.js';
 import { readIssues } from '../issues/read.js';
 import { openLocalizer } from '../pipeline/localizer.js';
+import { levelsOf, plural } from '../pipeline/result-json.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { RESULT_FILE } from './result-file.js';
 import { MAX_ISSUE_FILE_BYTES, parseIssueLine } from './issue-line.js';
@@ -46,14 +47,15 @@ export async function runIndexJob(spec: IndexJob, dir: string): Promise<void> {
 
 /**
  * `localize`: result.jsonl has one line per issue of the shard, in file order:
- * `{ line, id, commit, files, modules, functions }` (scores to 6 significant digits, as `localize --json`).
+ * `{ line, id, commit, files, modules, functions }` (only the job's `level`; scores to 6 significant digits, as `localize --json`).
  * @throws IssuelocError naming `file:line` for a line that is not a JSON object with a text.
  */
 export async function runLocalizeJob(spec: LocalizeJob, dir: string): Promise<void> {
   if (statSync(spec.issues).size > MAX_ISSUE_FILE_BYTES) throw new IssuelocError(`${spec.issues}: over ${MAX_ISSUE_FILE_BYTES} bytes`);
   const text = readFileSync(spec.issues, 'utf8');
   const lines = text.split('\n');
-  const localizer = await openLocalizer({ repo: spec.repo, rev: spec.commit, cacheDir: spec.cacheDir });
+  const localizer = await openLocalizer({ repo: spec.repo, rev: spec.commit, cacheDir: spec.cacheDir, ...(spec.model !== undefined ? { model: spec.model } : {}) });
+  const levels = new Set(levelsOf(spec.level ?? 'all').map(plural));
   const out: unknown[] = [];
   try {
     let n = -1;
@@ -65,7 +67,8 @@ export async function runLocalizeJob(spec: LocalizeJob, dir: string): Promise<vo
       const issueText = typeof line.text === 'string' ? line.text : `${String(line.title ?? '')}\n${String(line.body ?? '')}`;
       const r = await localizer.localize(issueText, { top: spec.top, rev: typeof line.rev === 'string' ? line.rev : spec.commit });
       const round = <T extends { score: number }>(items: T[]) => items.map((it) => ({ ...it, score: Number(it.score.toPrecision(6)) }));
-      out.push({ line: i + 1, id: line.id ?? null, commit: r.commit, files: round(r.files), modules: round(r.modules), functions: round(r.functions) });
+      const ranked = { files: round(r.files), modules: round(r.modules), functions: round(r.functions) };
+      out.push({ line: i + 1, id: line.id ?? null, commit: r.commit, ...Object.fromEntries(Object.entries(ranked).filter(([k]) => levels.has(k as 'files'))) });
     }
   } finally {
     await localizer.close();

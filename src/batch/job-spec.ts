@@ -58,6 +58,10 @@ export interface LocalizeJob {
   /** The base commit of lines without `rev` (resolved at enqueue). */
   commit: string;
   cacheDir?: string;
+  /** Which rankings each line holds (as `localize --level`; default all). */
+  level?: 'file' | 'module' | 'function' | 'all';
+  /** The learned-model stage (as `localize --model`: `default`, `none`, `repo[@REV]` or an absolute model file); default: localize's. */
+  model?: string;
 }
 
 /** Evaluate the file retrievers on one shard of a dataset (`issueloc eval`; src/batch/eval-shards.ts). */

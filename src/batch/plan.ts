@@ -11,7 +11,7 @@ import { readRows } from '../dataset/import/rows.js';
 import { REMOTE_REVISIONS } from '../repo/revision.js';
 import { GitRepo } from '../repo/git.js';
 import { MAX_ISSUE_FILE_BYTES, parseIssueLine } from './issue-line.js';
-import { jobId, sha256, type BatchJob, type JobSpec } from './job-spec.js';
+import { jobId, sha256, type BatchJob, type JobSpec, type LocalizeJob } from './job-spec.js';
 
 /** Most bytes of an input file digested into a job id. */
 const MAX_DIGEST_BYTES = 1 << 30;
@@ -81,10 +81,15 @@ export async function planDatasetJobs(
 
 /** `shards` `localize` jobs over one JSONL of issues. */
 export async function planLocalizeJobs(
-  repo: string, issues: string, results: string, opts: { shards: number; top: number; rev: string; cacheDir?: string },
+  repo: string, issues: string, results: string,
+  opts: { shards: number; top: number; rev: string; cacheDir?: string; level?: LocalizeJob['level']; model?: string },
 ): Promise<BatchJob[]> {
   const path = resolve(issues);
   const digest = fileDigest(path);
+  // a model file is named by its absolute path, and its bytes are part of the job's id
+  const modelFile = opts.model !== undefined && !/^(default|none|repo(@.*)?)$/.test(opts.model) ? resolve(opts.model) : undefined;
+  const model = modelFile ?? opts.model;
+  const fingerprint = modelFile ? [digest, fileDigest(modelFile)] : [digest];
   const [commit] = await resolveCommits(resolve(repo), [opts.rev]);
   await checkIssueLines(resolve(repo), path);
   const jobs: BatchJob[] = [];
@@ -92,7 +97,8 @@ export async function planLocalizeJobs(
     jobs.push(jobOf({
       kind: 'localize', repo: resolve(repo), issues: path, shard, shards: opts.shards, top: opts.top, commit,
       ...(opts.cacheDir ? { cacheDir: resolve(opts.cacheDir) } : {}),
-    }, [digest], results));
+      ...(opts.level && opts.level !== 'all' ? { level: opts.level } : {}), ...(model !== undefined ? { model } : {}),
+    }, fingerprint, results));
   }
   return jobs;
 }

@@ -61,7 +61,8 @@ export async function checkRedis(url: string, timeoutMs = DEFAULT_CONNECT_TIMEOU
     host: a.host, port: a.port, db: a.db, username: a.username, password: a.password, ...(a.tls ? { tls: {} } : {}),
     connectTimeout: timeoutMs, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false,
   });
-  probe.on('error', () => {});
+  let cause: Error | undefined;
+  probe.on('error', (e: Error) => { cause = e; });
   let timer: NodeJS.Timeout | undefined;
   try {
     await Promise.race([
@@ -69,12 +70,22 @@ export async function checkRedis(url: string, timeoutMs = DEFAULT_CONNECT_TIMEOU
       new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`no answer in ${timeoutMs} ms`)), timeoutMs); }),
     ]);
   } catch (e) {
-    throw new IssuelocError(`cannot reach redis at ${url}: ${(e as Error).message.split('\n')[0] || 'connection failed'}`);
+    throw new IssuelocError(`cannot reach redis at ${url}: ${redisFailure(cause ?? (e as Error))}`);
   } finally {
     clearTimeout(timer);
     probe.disconnect();
   }
   return connectionOf(a, timeoutMs);
+}
+
+/** Why a connection failed, in words (`connection refused`, `unknown host`, …; else the error's first line). */
+export function redisFailure(e: Error): string {
+  const words: Record<string, string> = {
+    ECONNREFUSED: 'connection refused', ENOTFOUND: 'unknown host', EAI_AGAIN: 'unknown host (DNS lookup failed)',
+    ETIMEDOUT: 'connection timed out', ECONNRESET: 'connection reset', EHOSTUNREACH: 'host unreachable', ENETUNREACH: 'network unreachable',
+  };
+  const code = (e as NodeJS.ErrnoException).code;
+  return (code && words[code]) || e.message.split('\n')[0] || 'connection failed';
 }
 
 /** The queue id of a job: its id in its results folder (`j` + 32 hex digits). */
@@ -123,7 +134,16 @@ export interface QueueWorkerOptions {
   onJob?: (job: BatchJob, outcome: 'done' | 'existing' | 'failed', message?: string) => void;
   /** Stops the worker (SIGTERM/SIGINT); the running jobs finish first. */
   signal?: AbortSignal;
+  /** How long Redis may stay unreachable before the worker gives up, ms (default {@link DEFAULT_REDIS_WAIT_MS}). */
+  redisWaitMs?: number;
+  /** Told when Redis stops answering (`lost`, with the reason) and when it answers again (`back`). */
+  onRedis?: (event: 'lost' | 'back', detail: string) => void;
+  /** The queue's URL, for messages. */
+  url?: string;
 }
+
+/** Default {@link QueueWorkerOptions.redisWaitMs}: one minute. */
+export const DEFAULT_REDIS_WAIT_MS = 60_000;
 
 /** Runs a worker until `untilEmpty` finds the queue empty or `signal` aborts. */
 export async function runQueueWorker(connection: ConnectionOptions, opts: QueueWorkerOptions = {}): Promise<void> {
@@ -144,23 +164,51 @@ export async function runQueueWorker(connection: ConnectionOptions, opts: QueueW
     lockDuration: opts.lockMs ?? 30_000, stalledInterval: opts.stalledMs ?? 30_000, maxStalledCount: 3,
     drainDelay: 1,
   });
-  worker.on('error', () => {}); // connection errors: BullMQ reconnects
+  let lastError: Error | undefined;
+  const noteError = (e: Error) => { lastError = e; };
+  worker.on('error', noteError); // connection errors: BullMQ reconnects, with back-off (1 s, e^n s, at most 20 s)
   const queue = new Queue(QUEUE_NAME, { connection });
+  queue.on('error', noteError);
+  let gaveUp = false;
   const stop = async () => {
-    await worker.close();
-    await queue.close();
+    if (gaveUp) {
+      // Redis is gone: closing politely would wait for it; drop the connections and the running jobs
+      await bounded(worker.close(true), 2000);
+      await bounded(Promise.allSettled([worker.disconnect(), queue.disconnect()]), 2000);
+    } else {
+      await worker.close();
+      await queue.close();
+    }
     await pool.close();
   };
-  const running = worker.run();
+  const running = worker.run().catch((e: Error) => { if (!gaveUp) throw e; });
   const pollMs = opts.idlePollMs ?? 500;
+  const waitMs = opts.redisWaitMs ?? DEFAULT_REDIS_WAIT_MS;
+  const answerMs = Math.max(1000, Math.min(5000, Number(connection && 'connectTimeout' in connection ? connection.connectTimeout : 5000) || 5000));
+  let lostAt: number | undefined;
   try {
     let idle = 0;
     while (!opts.signal?.aborted && idle < 2) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, pollMs);
-        opts.signal?.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
-      });
-      if (!opts.untilEmpty || opts.signal?.aborted) continue;
+      await pause(pollMs, opts.signal);
+      if (opts.signal?.aborted) break;
+      const answered = await bounded((async () => ((await queue.client) as unknown as Redis).ping())(), answerMs);
+      if (!answered) {
+        idle = 0;
+        const now = performance.now();
+        if (lostAt === undefined) {
+          lostAt = now;
+          opts.onRedis?.('lost', lastError ? redisFailure(lastError) : `no answer in ${answerMs} ms`);
+        } else if (now - lostAt >= waitMs) {
+          gaveUp = true;
+          throw new IssuelocError(`redis at ${opts.url ?? 'the queue'} gone for ${Math.round((now - lostAt) / 1000)} s (${lastError ? redisFailure(lastError) : 'no answer'}): giving up`);
+        }
+        continue;
+      }
+      if (lostAt !== undefined) {
+        lostAt = undefined;
+        opts.onRedis?.('back', '');
+      }
+      if (!opts.untilEmpty) continue;
       try {
         const c = await queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'paused', 'waiting-children');
         idle = Object.values(c).every((n) => n === 0) ? idle + 1 : 0;
@@ -170,7 +218,33 @@ export async function runQueueWorker(connection: ConnectionOptions, opts: QueueW
     }
   } finally {
     await stop();
-    await running;
+    await bounded(running, gaveUp ? 2000 : Infinity);
+  }
+}
+
+/** Waits `ms`, or less when `signal` aborts (its listener removed either way). */
+function pause(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** Whether `p` settled without error within `ms` (its outcome is dropped otherwise). */
+async function bounded(p: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      p.then(() => true, () => false),
+      ...(Number.isFinite(ms) ? [new Promise<boolean>((r) => { timer = setTimeout(() => r(false), ms); })] : []),
+    ]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

@@ -13,6 +13,7 @@ import { writeFileAtomic } from '../util/atomic-write.js';
 import type { BatchJob, JobSpec } from './job-spec.js';
 import { runEvalJob } from './eval-shards.js';
 import { runDatasetJob, runIndexJob, runLocalizeJob } from './job-kinds.js';
+import { JOB_FILE, resultSums } from './result-check.js';
 import { resultDir } from './results-folder.js';
 
 /** What {@link runJob} did. */
@@ -37,7 +38,8 @@ async function work(spec: JobSpec, dir: string): Promise<void> {
 
 /**
  * Runs `job` unless its result exists, and moves its files to {@link resultDir} atomically
- * (with `job.json`: id, spec, host, pid, start time (epoch ms), milliseconds).
+ * (with `job.json`: id, spec, host, pid, start time (epoch ms), milliseconds, and the size and
+ * checksum of every file: result-check.ts).
  * @throws what the job threw (an IssuelocError for bad input: not worth retrying); nothing is
  *   left under `jobs/` then.
  */
@@ -58,7 +60,8 @@ export async function runJob(job: BatchJob): Promise<JobOutcome> {
     const wait = delayMs();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     const millis = performance.now() - t0;
-    writeFileAtomic(join(tmp, 'job.json'), [`${JSON.stringify({ id: job.id, spec: job.spec, fingerprint: job.fingerprint, host: hostname(), pid: process.pid, startedAt, millis: Math.round(millis) }, null, 2)}\n`]);
+    const files = resultSums(job.id, tmp);
+    writeFileAtomic(join(tmp, JOB_FILE), [`${JSON.stringify({ id: job.id, spec: job.spec, fingerprint: job.fingerprint, host: hostname(), pid: process.pid, startedAt, millis: Math.round(millis), files }, null, 2)}\n`]);
     try {
       renameSync(tmp, final);
     } catch (e) {

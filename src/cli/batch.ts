@@ -3,6 +3,7 @@
  * with `--queue redis://HOST:PORT/N`, or, without `--queue`, run at once in this process on a
  * pool of worker threads. Options and output only.
  */
+import { isUtf8 } from 'node:buffer';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { availableParallelism } from 'node:os';
@@ -16,8 +17,10 @@ import { runLocalBatch } from '../batch/local-batch.js';
 import { batchStatus, statusLine } from '../batch/status.js';
 import { collectResults } from '../batch/collect.js';
 import { VARIANTS } from '../dataset/variants.js';
+import { LEVELS } from '../pipeline/result-json.js';
 import { PAPER_RETRIEVERS, parseRetrieverList } from '../retrieve/file-retrievers/registry.js';
 import { progressBar } from '../util/progress-bar.js';
+import { gitQuotePath, nonUtf8Argument } from '../util/raw-path.js';
 import { indexOptions, parseIndexSettings, wholeOption } from './options.js';
 import { onStopSignal } from './stop-signals.js';
 
@@ -41,15 +44,34 @@ async function connect(o: { queue?: string; connectTimeout: number }): Promise<C
   return o.queue === undefined ? undefined : (await redisQueue()).checkRedis(o.queue, o.connectTimeout * 1000);
 }
 
-/** Non-empty, non-comment lines of a list file, split on white space. */
+/**
+ * Non-empty, non-comment lines of a list file, split on white space.
+ * @throws IssuelocError naming `file:line` and the field, quoted as git quotes paths, when a field is not UTF-8.
+ */
 function listLines(path: string): string[][] {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(path, 'utf8');
+    bytes = readFileSync(path);
   } catch {
     throw new IssuelocError(`cannot read ${path}`);
   }
-  return text.split('\n').map((l) => l.replace(/#.*/, '').trim()).filter((l) => l !== '').map((l) => l.split(/\s+/));
+  // latin1 keeps every byte as one character, so fields split on ASCII white space keep their bytes
+  return bytes.toString('latin1').split('\n').map((l, i) => {
+    const fields = l.replace(/#.*/, '').trim().split(/\s+/).filter((f) => f !== '').map((f) => Buffer.from(f, 'latin1'));
+    const bad = fields.find((f) => !isUtf8(f));
+    if (bad) throw new IssuelocError(`${path}:${i + 1}: ${gitQuotePath(bad)} is not UTF-8 (issueloc takes paths and names as UTF-8: rename it)`);
+    return fields.map((f) => f.toString('utf8'));
+  }).filter((fields) => fields.length > 0);
+}
+
+/** Refuses an option value that was not UTF-8 on the command line, naming its bytes (as git quotes them). */
+function refuseNonUtf8Options(opts: Record<string, unknown>): void {
+  for (const [key, value] of Object.entries(opts)) {
+    for (const v of Array.isArray(value) ? value : [value]) {
+      const raw = typeof v === 'string' ? nonUtf8Argument(v) : undefined;
+      if (raw) throw new IssuelocError(`--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} ${gitQuotePath(raw)}: not a UTF-8 path (issueloc takes paths as UTF-8: rename it)`);
+    }
+  }
 }
 
 /** Enqueues (`--queue`) or runs in this process (no `--queue`) the jobs; prints one summary line. */
@@ -118,7 +140,11 @@ function registerEnqueue(batch: Command): void {
     .option('--shards <n>', 'jobs to split the issues into', wholeOption('--shards', 1, 100000), 1)
     .option('--top <n>', 'items per level', wholeOption('--top', 1), 10)
     .option('--cache-dir <path>', 'cache folder of the indexes')
-    .action(async (o) => submit(await planLocalizeJobs(o.repo, o.issues, o.results, { shards: o.shards, top: o.top, rev: o.rev, cacheDir: o.cacheDir }), o));
+    .addOption(new Option('--level <level>', 'which rankings each line holds (as localize --level)').choices([...LEVELS, 'all']).default('all'))
+    .option('--model <model>', 'the learned model (as localize --model): default, none, repo, repo@REV or a file written by issueloc train')
+    .action(async (o) => submit(await planLocalizeJobs(o.repo, o.issues, o.results, {
+      shards: o.shards, top: o.top, rev: o.rev, cacheDir: o.cacheDir, level: o.level, model: o.model,
+    }), o));
   enqueueCommand(enqueue, 'eval', 'jobs over shards of each dataset: evaluate the file retrievers (issueloc eval, paper settings)')
     .requiredOption('--dataset <files...>', 'dataset files')
     .option('--repo <path>', 'the git repository of the datasets')
@@ -138,6 +164,7 @@ function registerWorker(batch: Command): void {
     .option('--until-empty', 'stop when nothing is waiting, delayed or running')
     .option('--lock-ms <n>', 'job lock lifetime without renewal (ms): a killed worker\'s job is retried after about this', wholeOption('--lock-ms', 100), 30000)
     .option('--stalled-ms <n>', 'how often stalled jobs are looked for (ms)', wholeOption('--stalled-ms', 100), 30000)
+    .option('--redis-wait <seconds>', 'how long Redis may stay unreachable before the worker gives up (exit 2)', wholeOption('--redis-wait', 1, 86400), 60)
     .action(async (o) => {
       const connection = (await connect(o))!;
       const stop = new AbortController();
@@ -145,6 +172,10 @@ function registerWorker(batch: Command): void {
       try {
         await (await redisQueue()).runQueueWorker(connection, {
           concurrency: o.concurrency, untilEmpty: o.untilEmpty === true, lockMs: o.lockMs, stalledMs: o.stalledMs, signal: stop.signal,
+          redisWaitMs: o.redisWait * 1000, url: o.queue,
+          onRedis: (event, detail) => process.stderr.write(event === 'lost'
+            ? `issueloc: lost redis at ${o.queue}: ${detail}; reconnecting (back-off up to 20 s), giving up after ${o.redisWait} s\n`
+            : `issueloc: redis at ${o.queue} answers again\n`),
           onJob: (job, outcome, message) => process.stdout.write(`${outcome} ${job.id}${message ? `: ${message}` : ''}\n`),
         });
       } finally {
@@ -194,13 +225,15 @@ function registerCollect(batch: Command): void {
     .action((o) => {
       const c = collectResults(resolve(String(o.results)), resolve(String(o.out)), { partial: o.partial === true, kind: o.kind as JobKind | undefined });
       process.stdout.write(`collected ${c.collected} of ${c.jobs} ${c.kind} jobs (${c.lines} lines) into ${o.out}${c.resultsFolder ? `, results folders in ${c.resultsFolder}` : ''}${c.missingFile ? `; missing jobs in ${c.missingFile}` : ''}\n`);
-      if (c.missing.length > 0) process.stderr.write(`issueloc: warning: ${c.missing.length} of ${c.jobs} jobs have no result (--partial)\n`);
+      if (c.missing.length > 0) process.stderr.write(`issueloc: warning: ${c.missing.length} of ${c.jobs} jobs have no usable result (--partial)\n`);
+      for (const m of c.missing.filter((x) => x.reason !== 'no result').slice(0, 10)) process.stderr.write(`issueloc: warning: ${m.label} (${m.id}): ${m.reason}\n`);
     });
 }
 
 /** Registers `batch enqueue|worker|status|collect`. */
 export function registerBatchCommands(program: Command): void {
   const batch = program.command('batch').description('batch jobs (datasets, indexes, localisation, evaluation) on a Redis queue or a local worker pool');
+  batch.hook('preAction', (_, action) => refuseNonUtf8Options(action.opts()));
   registerEnqueue(batch);
   registerWorker(batch);
   registerStatus(batch);

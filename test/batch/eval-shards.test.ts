@@ -90,7 +90,7 @@ test('a missing eval shard: collect refuses (exit 1); --partial writes what is t
   const out = join(dir, 'partial.jsonl');
   const refused = await runCli(['batch', 'collect', '--results', results, '-o', out]);
   assert.equal(refused.code, 1);
-  assert.match(refused.err, /^issueloc: 1 of 3 eval jobs have no result yet \(eval shop\.jsonl shard 2\/3\)/);
+  assert.match(refused.err, /^issueloc: 1 of 3 eval jobs have no usable result: eval shop\.jsonl shard 2\/3 \([0-9a-f]{32}\): no result;/);
   assert.equal(existsSync(out) || existsSync(join(dir, 'partial.eval')), false);
 
   const c = collectResults(results, out, { partial: true });

@@ -78,6 +78,31 @@ test('localize shards give the rankings openLocalizer gives, collected in issue-
   }
 });
 
+test('enqueue localize --level file --model none: each line holds the files openLocalizer ranks with that model, nothing else', async () => {
+  const jsonl = join(dir, 'level-model.jsonl');
+  const texts = ['parseDate fails on spaces', 'renderRows draws nothing'];
+  writeFileSync(jsonl, texts.map((text, i) => JSON.stringify({ id: `L${i}`, text })).join('\n') + '\n');
+  const results = join(dir, 'level-results');
+  const cache = join(dir, 'level-cache');
+  const r = await runCli(['batch', 'enqueue', 'localize', '--repo', repo.dir, '--issues', jsonl, '--results', results, '--cache-dir', cache, '--level', 'file', '--model', 'none', '--top', '3', '--no-progress']);
+  assert.equal(r.code, 0, r.err);
+  const out = join(dir, 'level.jsonl');
+  collectResults(results, out);
+  const rows = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  const localizer = await openLocalizer({ repo: repo.dir, cacheDir: cache, model: 'none' });
+  try {
+    for (const [i, text] of texts.entries()) {
+      const want = await localizer.localize(text, { top: 3 });
+      assert.deepEqual(Object.keys(rows[i]), ['line', 'id', 'commit', 'files']);
+      assert.deepEqual(rows[i].files, want.files.map((it) => ({ ...it, score: Number(it.score.toPrecision(6)) })));
+    }
+  } finally {
+    await localizer.close();
+  }
+  const bad = await runCli(['batch', 'enqueue', 'localize', '--repo', repo.dir, '--issues', jsonl, '--results', results, '--level', 'class']);
+  assert.equal(bad.code, 2);
+});
+
 test('enqueue localize checks each line\'s "rev": one line naming file:line and the revision, exit 2, no job run', async () => {
   const jsonl = join(dir, 'bad-rev.jsonl');
   writeFileSync(jsonl, [{ text: 'parseDate fails' }, { text: 'renderRows', rev: repo.sha('A') }, { text: 'rows', rev: 'no-such-branch' }].map((l) => JSON.stringify(l)).join('\n') + '\n');
@@ -120,7 +145,7 @@ test('a failing attempt is retried with back-off, then parked with its error; ba
   assert.match(st.jobs[0].error ?? '', new RegExp(gone.dir.replace(/[/.]/g, '\\$&')));
   const refused = await runCli(['batch', 'collect', '--results', bad, '-o', join(dir, 'bad.jsonl')]);
   assert.equal(refused.code, 1);
-  assert.match(refused.err, /^issueloc: 1 of 1 index jobs have no result yet \(index /);
+  assert.match(refused.err, /^issueloc: 1 of 1 index jobs have no usable result: index .*: no result;/);
 });
 
 test('an eval job, collected, writes the results folder issueloc eval writes, and one metrics line per split and retriever', async () => {

@@ -4,6 +4,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { Redis } from 'ioredis';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fixtureRepo } from '../repo/fixture-repo.js';
@@ -112,7 +113,7 @@ test('a failing job is retried with back-off, then parked as failed with its err
     assert.match(status.out, /\nfailed index .*2 attempts\): .*(EEXIST|ENOTDIR)/);
     const refused = await runCli(['batch', 'collect', '--results', results, '-o', join(dir, 'failing.jsonl')]);
     assert.equal(refused.code, 1);
-    assert.match(refused.err, new RegExp(`^issueloc: ${COMMITS} of ${COMMITS} index jobs have no result yet .*--partial`));
+    assert.match(refused.err, new RegExp(`^issueloc: ${COMMITS} of ${COMMITS} index jobs have no usable result: .*--partial`));
     assert.equal(existsSync(join(dir, 'failing.jsonl')), false);
     collectResults(results, join(dir, 'failing.jsonl'), { partial: true });
     assert.equal(readFileSync(join(dir, 'failing.jsonl'), 'utf8'), '');
@@ -145,4 +146,38 @@ test('a queue that does not answer: one line naming the URL, exit 2, within the 
   } finally {
     silent.close();
   }
+});
+
+test('a refused connection: one line naming the URL and saying so', async () => {
+  const closed = createServer();
+  await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+  const port = (closed.address() as { port: number }).port;
+  await new Promise<void>((r) => closed.close(() => r()));
+  const r = await runCli(['batch', 'status', '--queue', `redis://127.0.0.1:${port}/0`, '--results', dir]);
+  assert.equal(r.code, 2);
+  assert.equal(r.err, `issueloc: cannot reach redis at redis://127.0.0.1:${port}/0: connection refused\n`);
+});
+
+test('Redis dies under a running worker: a line naming the URL, exit 2 after --redis-wait; no Node warning while it ran', async (t) => {
+  const redis = await startRedis(t);
+  if (!redis) return;
+  let stopped: Promise<void> | undefined;
+  t.after(() => (stopped ??= redis.stop()));
+  const w = startCli(['batch', 'worker', '--queue', redis.url, '--redis-wait', '2'], {}, 120_000);
+  const admin = new Redis(redis.url);
+  t.after(() => admin.disconnect());
+  const others = async () => String(await admin.client('LIST')).trim().split('\n').length - 1;
+  while (await others() === 0) {
+    assert.equal(w.child.exitCode, null, w.err());
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  await new Promise((r) => setTimeout(r, 7000)); // ≥ 11 idle polls of 500 ms: each once left an abort listener behind
+  assert.equal(w.err(), '', 'nothing on stderr while Redis is up');
+  await (stopped ??= redis.stop());
+  const code = await w.done;
+  assert.equal(code, 2);
+  const lines = w.err().trim().split('\n');
+  assert.match(lines[0], new RegExp(`^issueloc: lost redis at ${redis.url}: connection refused; reconnecting .*giving up after 2 s$`));
+  assert.match(lines.at(-1)!, new RegExp(`^issueloc: redis at ${redis.url} gone for \\d+ s \\(connection refused\\): giving up$`));
+  assert.ok(!/Warning/.test(w.err()), w.err());
 });
