@@ -1,12 +1,12 @@
 /**
- * The quick probes of one area of the fault suite (bench/faults/) as node:test tests: one test per
+ * The quick probes of one area of the fault suite (faults/) as node:test tests: one test per
  * probe, failing with the details of every failed try. The suite's probes run the built CLI
  * (`node bin/issueloc.js`), so `npm test` (which compiles first) runs them as a user would.
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Shared, type Area } from '../../bench/faults/probe.js';
-import { failuresOf, probesOf, runProbe } from '../../bench/faults/suite.js';
+import { Shared, type Area } from '../../faults/probe.js';
+import { failuresOf, probesOf, runProbe } from '../../faults/suite.js';
 
 /** Registers the tests of `area`'s quick probes (seed 1, one repetition). */
 export function areaTests(area: Area): void {

@@ -1,4 +1,4 @@
-// Fault suite, area "batch": the quick probes (bench/faults/areas/batch.ts) as tests.
+// Fault suite, area "batch": the quick probes (faults/areas/batch.ts) as tests.
 import { areaTests } from './area-tests.js';
 
 areaTests('batch');

@@ -1,4 +1,4 @@
-// Fault suite, area "cache": the quick probes (bench/faults/areas/cache.ts) as tests.
+// Fault suite, area "cache": the quick probes (faults/areas/cache.ts) as tests.
 import { areaTests } from './area-tests.js';
 
 areaTests('cache');

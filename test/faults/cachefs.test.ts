@@ -1,4 +1,4 @@
-// Fault suite, area "cachefs": the quick probes (bench/faults/areas/cachefs.ts) as tests.
+// Fault suite, area "cachefs": the quick probes (faults/areas/cachefs.ts) as tests.
 import { areaTests } from './area-tests.js';
 
 areaTests('cachefs');

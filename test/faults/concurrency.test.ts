@@ -1,4 +1,4 @@
-// Fault suite, area "concurrency": the quick probes (bench/faults/areas/concurrency.ts) as tests.
+// Fault suite, area "concurrency": the quick probes (faults/areas/concurrency.ts) as tests.
 import { areaTests } from './area-tests.js';
 
 areaTests('concurrency');

@@ -1,4 +1,4 @@
-// Fault suite, area "consistency": the quick probes (bench/faults/areas/consistency.ts) as tests.
+// Fault suite, area "consistency": the quick probes (faults/areas/consistency.ts) as tests.
 import { areaTests } from './area-tests.js';
 
 areaTests('consistency');

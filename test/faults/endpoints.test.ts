@@ -1,4 +1,4 @@
-// Fault suite, area "endpoints": the quick probes (bench/faults/areas/endpoints.ts) as tests.
+// Fault suite, area "endpoints": the quick probes (faults/areas/endpoints.ts) as tests.
 import { areaTests } from './area-tests.js';
 
 areaTests('endpoints');

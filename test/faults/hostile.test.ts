@@ -1,4 +1,4 @@
-// Fault suite, area "hostile": the quick probes (bench/faults/areas/hostile.ts) as tests.
+// Fault suite, area "hostile": the quick probes (faults/areas/hostile.ts) as tests.
 import { areaTests } from './area-tests.js';
 
 areaTests('hostile');

@@ -1,4 +1,4 @@
-// Fault suite, area "inputs": the quick probes (bench/faults/areas/inputs.ts) as tests.
+// Fault suite, area "inputs": the quick probes (faults/areas/inputs.ts) as tests.
 import { areaTests } from './area-tests.js';
 
 areaTests('inputs');

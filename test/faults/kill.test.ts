@@ -1,4 +1,4 @@
-// Fault suite, area "kill": the quick probes (bench/faults/areas/kill.ts) as tests.
+// Fault suite, area "kill": the quick probes (faults/areas/kill.ts) as tests.
 import { areaTests } from './area-tests.js';
 
 areaTests('kill');

@@ -1,4 +1,4 @@
-// Fault suite, area "pipe": the quick probes (bench/faults/areas/pipe.ts) as tests.
+// Fault suite, area "pipe": the quick probes (faults/areas/pipe.ts) as tests.
 import { areaTests } from './area-tests.js';
 
 areaTests('pipe');

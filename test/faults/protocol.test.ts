@@ -1,4 +1,4 @@
-// Fault suite, area "protocol": the quick probes (bench/faults/areas/protocol.ts) as tests.
+// Fault suite, area "protocol": the quick probes (faults/areas/protocol.ts) as tests.
 import { areaTests } from './area-tests.js';
 
 areaTests('protocol');

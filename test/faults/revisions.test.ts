@@ -1,4 +1,4 @@
-// Fault suite, area "revisions": the quick probes (bench/faults/areas/revisions.ts) as tests.
+// Fault suite, area "revisions": the quick probes (faults/areas/revisions.ts) as tests.
 import { areaTests } from './area-tests.js';
 
 areaTests('revisions');

@@ -1,4 +1,4 @@
-// Fault suite, area "service": the quick probes (bench/faults/areas/service.ts) as tests.
+// Fault suite, area "service": the quick probes (faults/areas/service.ts) as tests.
 import { areaTests } from './area-tests.js';
 
 areaTests('service');

@@ -113,7 +113,7 @@ async function corruptKind(ctx: ProbeContext, kind: CacheFileKind): Promise<void
   const under = subject.under ? join(template, subject.under) : template;
   const files = cacheFiles(under, kind === 'features' ? 'features' : kind);
   if (files.length === 0) {
-    await ctx.attempt('find the files', async () => ({ kind: 'probe', detail: `no ${kind} file (${CACHE_FILE_KINDS[kind]}) in a filled cache: the cache layout changed; adjust bench/faults/interface.ts` }));
+    await ctx.attempt('find the files', async () => ({ kind: 'probe', detail: `no ${kind} file (${CACHE_FILE_KINDS[kind]}) in a filled cache: the cache layout changed; adjust faults/interface.ts` }));
     return;
   }
   for (const how of corruptionsFor(ctx, kind)) {

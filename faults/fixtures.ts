@@ -6,8 +6,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { commitFiles, git } from '../../test/repo/git-fixture.js';
-import { fixtureRepo, type FixtureCommit } from '../../test/repo/fixture-repo.js';
+import { commitFiles, git } from '../test/repo/git-fixture.js';
+import { fixtureRepo, type FixtureCommit } from '../test/repo/fixture-repo.js';
 import type { Shared } from './probe.js';
 
 /** The shop's source files. */

@@ -7,7 +7,7 @@
  */
 import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { git } from '../../../test/repo/git-fixture.js';
+import { git } from '../../test/repo/git-fixture.js';
 import { localizeArgs, reference, snapshot, snapshotDiff } from '../common.js';
 import { cacheFiles } from '../corrupt.js';
 import { cloneRepo, SHOP_FILES, SHOP_ISSUE, workTree } from '../fixtures.js';

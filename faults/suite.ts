@@ -1,6 +1,6 @@
 /**
  * The fault suite: every probe of every area, running them, and the per-area table of tries and
- * failures (bench/fault-suite.ts prints it; test/faults/ runs the quick probes as tests).
+ * failures (faults/run.ts prints it; test/faults/ runs the quick probes as tests).
  */
 import { AREAS, brokeProbe, ProbeContext, type Area, type FailureKind, type Probe, type Shared, type SuiteOptions, type Try } from './probe.js';
 import { killProbes } from './areas/kill.js';

@@ -8,7 +8,7 @@
 import { spawn } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { freePort, haveRedisServer, launchRedis } from '../../../test/batch/redis-server.js';
+import { freePort, haveRedisServer, launchRedis } from '../../test/batch/redis-server.js';
 import { cliEnv, type RunResult } from '../cli.js';
 import { BIN } from '../interface.js';
 import { shopRepo, SHOP_ISSUE } from '../fixtures.js';

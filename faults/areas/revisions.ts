@@ -10,7 +10,7 @@
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { commitFiles, git } from '../../../test/repo/git-fixture.js';
+import { commitFiles, git } from '../../test/repo/git-fixture.js';
 import { cliEnv } from '../cli.js';
 import { localizeArgs } from '../common.js';
 import { SHOP_FILES, SHOP_ISSUE } from '../fixtures.js';

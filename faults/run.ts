@@ -1,19 +1,19 @@
 /**
- * bench/fault-suite: the probes of issue 12 against the built CLI (`node bin/issueloc.js …`), on
+ * faults/run: the fault suite's probes against the built CLI (`node bin/issueloc.js …`), on
  * small repositories built in a temporary folder, with a table of tries and failures per area.
  *
- *   npm run build && node dist/bench/fault-suite.js [--quick] [--json] [--seed N] [--repeat N]
+ *   npm run build && node dist/faults/run.js [--quick] [--json] [--seed N] [--repeat N]
  *       [--area kill,cache,…] [--probe NAME,…] [--list] [--keep]
  *
  * A failure is a silently wrong result, a crash (exit code outside 0/1/2, a signal, a stack trace
  * or "internal error" on stderr) or a hang (past the stated bound, or above the memory bound).
  * `--quick` runs the fast subset (what test/faults/ runs); `--repeat` multiplies the randomised
  * tries (kill moments, corruptions); `--seed` makes them repeatable. Exit 1 when any try failed.
- * Bounds and option names: bench/faults/interface.ts; what is probed: docs/reliability.md.
+ * Bounds and option names: faults/interface.ts; what is probed: docs/reliability.md.
  */
 import { parseArgs } from 'node:util';
-import { AREAS, Shared, type Try } from './faults/probe.js';
-import { allProbes, failuresOf, runProbe, summarize, summaryTable } from './faults/suite.js';
+import { AREAS, Shared, type Try } from './probe.js';
+import { allProbes, failuresOf, runProbe, summarize, summaryTable } from './suite.js';
 
 const { values: args } = parseArgs({
   options: {

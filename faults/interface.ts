@@ -5,8 +5,8 @@
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The repository root (this file is compiled to dist/bench/faults/). */
-export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+/** The repository root (this file is compiled to dist/faults/). */
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 /** The executable a user runs (it loads the compiled CLI from dist/). */
 export const BIN = resolve(ROOT, 'bin/issueloc.js');
 
