@@ -45280,19 +45280,19 @@ import { basename, dirname, resolve } from "node:path";
 
 // src/util/deadline.ts
 var DeadlineExceeded = class extends IssuelocError {
-  constructor(seconds, label) {
-    super(`the ${label} of ${seconds} s passed`);
-    this.seconds = seconds;
+  constructor(seconds2, label) {
+    super(`the ${label} of ${seconds2} s passed`);
+    this.seconds = seconds2;
     this.name = "DeadlineExceeded";
   }
   seconds;
 };
 var Deadline = class _Deadline {
-  constructor(seconds, label) {
-    this.seconds = seconds;
-    this.at = Date.now() + seconds * 1e3;
+  constructor(seconds2, label) {
+    this.seconds = seconds2;
+    this.at = Date.now() + seconds2 * 1e3;
     const controller = new AbortController();
-    setTimeout(() => controller.abort(new DeadlineExceeded(seconds, label)), seconds * 1e3).unref();
+    setTimeout(() => controller.abort(new DeadlineExceeded(seconds2, label)), seconds2 * 1e3).unref();
     this.signal = controller.signal;
   }
   seconds;
@@ -45304,8 +45304,8 @@ var Deadline = class _Deadline {
    * A deadline `seconds` from now.
    * @param label names the setting in messages (default `--deadline`).
    */
-  static after(seconds, label = "--deadline") {
-    return new _Deadline(seconds, label);
+  static after(seconds2, label = "--deadline") {
+    return new _Deadline(seconds2, label);
   }
 };
 function abortable(promise, signal) {
@@ -46483,7 +46483,28 @@ function gitEnv() {
 }
 function spawnGit(args2, stdin) {
   const argv = [...GIT_CONFIG_ARGS, ...args2];
-  return stdin === "pipe" ? spawn("git", argv, { env: gitEnv(), stdio: ["pipe", "pipe", "pipe"] }) : spawn("git", argv, { env: gitEnv(), stdio: ["ignore", "pipe", "pipe"] });
+  const child = stdin === "pipe" ? spawn("git", argv, { env: gitEnv(), stdio: ["pipe", "pipe", "pipe"] }) : spawn("git", argv, { env: gitEnv(), stdio: ["ignore", "pipe", "pipe"] });
+  track(child);
+  return child;
+}
+var live = /* @__PURE__ */ new Set();
+var exitHooked = false;
+function track(child) {
+  if (child.pid === void 0) return;
+  live.add(child);
+  child.once("exit", () => live.delete(child));
+  if (!exitHooked) {
+    exitHooked = true;
+    process.once("exit", killGitProcesses);
+  }
+}
+function killGitProcesses() {
+  let n = 0;
+  for (const child of live) {
+    if (child.exitCode === null && child.signalCode === null && child.kill("SIGKILL")) n++;
+  }
+  live.clear();
+  return n;
 }
 function gitReason(stderr) {
   const lines = stderr.split("\n").map((l) => l.trim()).filter((l) => l.length > 0);
@@ -46510,11 +46531,17 @@ function gitFailure(args2, outcome, options = {}) {
   const reason = gitReason(outcome.stderr);
   return new IssuelocError(`git ${subcommand(args2)} failed in ${repoOf(args2, options)} (${status})${reason ? `: ${reason}` : ""}`);
 }
+var seconds = (ms) => ms >= 1e3 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`;
 function run2(args2, options, onChunk) {
   return new Promise((resolve8, reject) => {
     const child = options.input === void 0 ? spawnGit(args2, "ignore") : spawnGit(args2, "pipe");
     let stderr = "";
     let failed = null;
+    const timer = options.timeoutMs === void 0 ? void 0 : setTimeout(() => {
+      if (failed !== null) return;
+      failed = new IssuelocError(`git ${subcommand(args2)} in ${repoOf(args2, options)} took longer than ${seconds(options.timeoutMs)}: stopped`);
+      child.kill("SIGKILL");
+    }, options.timeoutMs);
     child.stderr.setEncoding("utf8");
     child.stderr.on("data", (d) => {
       if (stderr.length < STDERR_KEPT) stderr = (stderr + d).slice(0, STDERR_KEPT);
@@ -46532,8 +46559,12 @@ function run2(args2, options, onChunk) {
       child.stdin.on("error", () => void 0);
       child.stdin.end(options.input);
     }
-    child.on("error", (e) => reject(new IssuelocError(`cannot run git ${subcommand(args2)} in ${repoOf(args2, options)}: ${e.message}`)));
+    child.on("error", (e) => {
+      clearTimeout(timer);
+      reject(new IssuelocError(`cannot run git ${subcommand(args2)} in ${repoOf(args2, options)}: ${e.message}`));
+    });
     child.on("close", (code, signal) => {
+      clearTimeout(timer);
       if (failed !== null) reject(failed);
       else resolve8({ code, signal, stderr });
     });
@@ -57075,6 +57106,30 @@ var BatchParser = class {
   }
 };
 
+// src/repo/revision.ts
+var LOCAL_REVISIONS = { messageSearch: true };
+var MAX_REVISION_LENGTH = 256;
+function isMessageSearch(rev) {
+  return rev.startsWith(":/") || rev.includes("^{/");
+}
+function revisionProblem(rev, rules) {
+  const shown = `'${rev.length > 100 ? `${rev.slice(0, 100)}\u2026` : rev}'`;
+  if (rev.length === 0 || rev.startsWith("-") || /[\s\0]/.test(rev)) return `unknown revision ${shown}`;
+  if (rev.length > MAX_REVISION_LENGTH) return `revision ${shown} is longer than ${MAX_REVISION_LENGTH} characters`;
+  if (isMessageSearch(rev)) {
+    return rules.messageSearch ? void 0 : `revision ${shown} searches commit messages, which is not taken here: name the commit (a SHA, branch or tag)`;
+  }
+  if (rev.startsWith("^") || rev.includes("..") || /\^[!@]$|\^-\d*$/.test(rev)) {
+    return `revision ${shown} names a range of commits, not one commit`;
+  }
+  return void 0;
+}
+function checkRevision(rev, rules, repository) {
+  if (typeof rev !== "string") throw new IssuelocError(`revision must be a string, got ${typeof rev}`);
+  const problem = revisionProblem(rev, rules);
+  if (problem !== void 0) throw new IssuelocError(`${problem} in ${repository}`);
+}
+
 // src/repo/tree-objects.ts
 var FILE = "100644";
 var EXECUTABLE = "100755";
@@ -57222,6 +57277,8 @@ function emit(root, nodes) {
 
 // src/repo/git.ts
 var HEX_PREFIX = /^[0-9a-f]{4,64}$/i;
+var OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+var REV_PARSE_TIMEOUT_MS = 3e4;
 var MAX_KEPT_SIZES = 1e6;
 var GitRepo = class _GitRepo {
   constructor(path, gitDir, workTree, isBare, isShallow2) {
@@ -57269,39 +57326,59 @@ var GitRepo = class _GitRepo {
    * Runs `git --git-dir=<gitDir> <args>` on this repository (plumbing for other stages).
    * Never throws for a non-zero exit: read `code` and `stderr`.
    */
-  exec(args2) {
-    return runGit([`--git-dir=${this.gitDir}`, ...args2], { repo: this.path });
+  exec(args2, timeoutMs) {
+    return runGit([`--git-dir=${this.gitDir}`, ...args2], { repo: this.path, timeoutMs });
   }
   /**
    * The full SHA of the commit that `rev` names (a SHA or prefix, branch, tag, `HEAD~3`, …).
+   * Ranges (`^X`, `A..B`, `X^@` …) are refused before git runs, and so are message searches
+   * (`:/text`) under `REMOTE_REVISIONS` (./revision.ts); each git call is killed past `timeoutMs`.
    * @throws IssuelocError naming `rev` and the repository: `unknown revision 'X' in <path>`;
    *   `'X' is a tree, not a commit, in <path>`; for a commit absent from a shallow clone
    *   `commit X is not in <path> (shallow clone: fetch more history with git fetch --unshallow)`;
-   *   `repository <path> has no commits yet` when it holds no ref at all (after `git init`).
+   *   `repository <path> has no commits yet` when it holds no ref at all (after `git init`);
+   *   `<path> is gone: …` when its git folder was removed since {@link open}.
    */
-  async resolveCommit(rev) {
-    if (rev.length === 0 || rev.startsWith("-") || /[\s\0]/.test(rev)) {
-      throw new IssuelocError(`unknown revision '${rev}' in ${this.path}`);
-    }
+  async resolveCommit(rev, options = {}) {
+    checkRevision(rev, options.rules ?? LOCAL_REVISIONS, this.path);
+    const timeoutMs = options.timeoutMs ?? REV_PARSE_TIMEOUT_MS;
     if (!rev.includes(":")) {
-      const peeled = await this.exec(["rev-parse", "--verify", "--quiet", "--end-of-options", `${rev}^{commit}`]);
-      if (peeled.code === 0) return peeled.stdout.toString("utf8").trim();
+      const peeled = await this.exec(["rev-parse", "--verify", "--quiet", "--end-of-options", `${rev}^{commit}`], timeoutMs);
+      const commit = peeled.stdout.toString("utf8").trim();
+      if (peeled.code === 0 && OBJECT_ID.test(commit)) return commit;
     }
-    const any = await this.exec(["rev-parse", "--verify", "--quiet", "--end-of-options", rev]);
-    if (any.code === 0) {
-      const sha = any.stdout.toString("utf8").trim();
-      const ok = await this.exec(["rev-parse", "--verify", "--quiet", "--end-of-options", `${sha}^{commit}`]);
+    const any = await this.exec(["rev-parse", "--verify", "--quiet", "--end-of-options", rev], timeoutMs);
+    const sha = any.stdout.toString("utf8").trim();
+    if (any.code === 0 && OBJECT_ID.test(sha)) {
+      const ok = await this.exec(["rev-parse", "--verify", "--quiet", "--end-of-options", `${sha}^{commit}`], timeoutMs);
       if (ok.code === 0) return ok.stdout.toString("utf8").trim();
-      const type = await this.exec(["cat-file", "-t", sha]);
+      const type = await this.exec(["cat-file", "-t", sha], timeoutMs);
       if (type.code === 0) {
         throw new IssuelocError(`'${rev}' is a ${type.stdout.toString("utf8").trim()}, not a commit, in ${this.path}`);
       }
       throw new IssuelocError(this.missingCommit(rev));
     }
-    const refs = await this.exec(["for-each-ref", "--count=1", "--format=%(refname)"]);
+    this.checkPresent();
+    if (any.code === 0) throw new IssuelocError(`revision '${rev}' names no single commit in ${this.path}`);
+    const refs = await this.exec(["for-each-ref", "--count=1", "--format=%(refname)"], timeoutMs);
     if (refs.code === 0 && refs.stdout.length === 0) throw new IssuelocError(`repository ${this.path} has no commits yet`);
     if (HEX_PREFIX.test(rev)) throw new IssuelocError(this.missingCommit(rev));
     throw new IssuelocError(`unknown revision '${rev}' in ${this.path}`);
+  }
+  /**
+   * Whether the commit `sha` (a full id) is in the object store now: one `git cat-file -e`
+   * (no revision syntax; a commit removed by a history rewrite and gc is gone).
+   * @throws IssuelocError `<path> is gone: …` when its git folder was removed.
+   */
+  async hasCommit(sha, timeoutMs = REV_PARSE_TIMEOUT_MS) {
+    if (!OBJECT_ID.test(sha)) return false;
+    const res = await this.exec(["cat-file", "-e", `${sha}^{commit}`], timeoutMs);
+    if (res.code !== 0) this.checkPresent();
+    return res.code === 0;
+  }
+  /** @throws IssuelocError `<path> is gone: …` when the git folder no longer exists. */
+  checkPresent() {
+    if (!existsSync5(this.gitDir)) throw new IssuelocError(`${this.path} is gone: the repository's folder was removed or moved`);
   }
   missingCommit(rev) {
     return this.isShallow ? `commit ${rev} is not in ${this.path} (shallow clone: fetch more history with git fetch --unshallow)` : `commit ${rev} is not in ${this.path}`;
