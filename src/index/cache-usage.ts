@@ -32,13 +32,14 @@ const ESTIMATE_AGE_MS = 600_000;
 const USAGE_TAG = 'usage.v1';
 /** Name of a temporary file of src/util/atomic-write.ts: `<target>.tmp-<pid>-<random>`. */
 const PARTIAL_NAME = /\.tmp-\d+-[0-9a-z]+$/;
-/** Names of entry files per kind: a hexadecimal key (history: `mined-<hex>` too) and the kind's extension. */
+/** Names of entry files per kind: a hexadecimal key (history: `mined-<hex>` too, and per base commit) and the kind's extension. */
 const ENTRY_NAME: Record<Exclude<CacheKind, 'partial'>, RegExp> = {
   index: /^[0-9a-f]{7,64}\.[\w-]+(\.files|\.nonsource)?\.bin$/,
   blobs: /^[0-9a-f]{6,}[\w.:+#-]*\.json$/,
   vectors: /^[0-9a-f]{6,}\.f32$/,
   llm: /^[0-9a-f]{6,}\.json$/,
-  history: /^(mined-)?[0-9a-f]{6,}\.json$/,
+  // a repository's log `<repo>.json`; a base commit's signals `<repo>-<commit>.m<N>.bin` and co-changes `<repo>-<commit>.cochange-….json`
+  history: /^(mined-)?[0-9a-f]{6,}(-[0-9a-f]{40,64}\.(m\d+\.bin|cochange-[\d-]+\.json))?$|^(mined-)?[0-9a-f]{6,}\.json$/,
 };
 
 export const CACHE_KINDS = ['index', 'blobs', 'vectors', 'llm', 'history', 'partial'] as const;
