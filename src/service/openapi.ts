@@ -67,8 +67,16 @@ const ERROR = { type: 'object', required: ['error'], properties: { error: { type
 const errors = (codes: Record<string, string>) => Object.fromEntries(Object.entries(codes).map(([code, description]) => [code, { description, content: { 'application/json': { schema: ERROR } } }]));
 const json = (schema: unknown, description: string) => ({ description, content: { 'application/json': { schema } } });
 
+/** Optional routes of the service that are registered (src/service/mcp/http-route.ts, web/page.ts). */
+export interface OptionalRoutes {
+  /** `POST /mcp`: the MCP tools over streamable HTTP. */
+  mcp?: boolean;
+  /** `GET /`, `/web/*`: the web page and its routes. */
+  web?: boolean;
+}
+
 /** The OpenAPI 3.1 document of the service. */
-export function openApiDocument(limits: ServiceLimits, auth: boolean): Record<string, unknown> {
+export function openApiDocument(limits: ServiceLimits, auth: boolean, routes: OptionalRoutes = {}): Record<string, unknown> {
   const security = auth ? [{ bearer: [] }] : [];
   const unauthorized: Record<string, string> = auth ? { 401: 'missing or wrong bearer token' } : {};
   return {
@@ -104,6 +112,59 @@ export function openApiDocument(limits: ServiceLimits, auth: boolean): Record<st
       '/healthz': { get: { summary: 'Liveness: 200 while serving, 503 while draining', responses: { 200: json({ type: 'object' }, 'serving'), 503: json({ type: 'object' }, 'draining') } } },
       '/metrics': { get: { summary: 'Prometheus metrics', security, responses: { 200: { description: 'text/plain; version=0.0.4', content: { 'text/plain': { schema: { type: 'string' } } } }, ...errors(unauthorized) } } },
       '/openapi.json': { get: { summary: 'This document', responses: { 200: json({ type: 'object' }, 'OpenAPI 3.1') } } },
+      ...(routes.mcp ? mcpPaths(security, unauthorized) : {}),
+      ...(routes.web ? webPaths(security, unauthorized) : {}),
+    },
+  };
+}
+
+type Security = { bearer: never[] }[];
+
+/** `/mcp`: JSON-RPC 2.0 messages of the Model Context Protocol (stateless streamable HTTP). */
+function mcpPaths(security: Security, unauthorized: Record<string, string>) {
+  const rpc = { type: 'object', description: 'a JSON-RPC 2.0 message (or a batch: an array of them) of the Model Context Protocol' };
+  const notAllowed = { summary: 'Not allowed: the endpoint has no sessions', security, responses: { 405: json(rpc, 'POST each request') } };
+  return {
+    '/mcp': {
+      post: {
+        summary: 'The MCP tools localize, explain_item and list_repositories over streamable HTTP (stateless, JSON answers)',
+        security,
+        requestBody: { required: true, content: { 'application/json': { schema: rpc } } },
+        responses: {
+          200: json(rpc, 'the JSON-RPC answer; a failed tool call is a result with isError'),
+          202: { description: 'notifications only: no answer' },
+          403: json(rpc, 'a request from a page of another origin'),
+          ...errors(unauthorized),
+          429: json(rpc, 'too many tool calls in flight (Retry-After)'),
+          503: json(rpc, 'shutting down (Retry-After)'),
+        },
+      },
+      get: notAllowed,
+      delete: notAllowed,
+    },
+  };
+}
+
+/** `/` and `/web/*`: the web page, its files and the routes it calls. */
+function webPaths(security: Security, unauthorized: Record<string, string>) {
+  const file = (type: string, what: string) => ({ get: { summary: `${what} (no token needed)`, responses: { 200: { description: what, content: { [type]: { schema: { type: 'string' } } } } } } });
+  return {
+    '/': file('text/html', 'The web page: an issue in, the ranked items with their lines out'),
+    '/web/app.js': file('text/javascript', 'The page\'s script'),
+    '/web/style.css': file('text/css', 'The page\'s style sheet'),
+    '/web/issue': {
+      post: {
+        summary: 'A dropped issue file read as localize --issue-file reads it', security,
+        requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', additionalProperties: false, required: ['raw'], properties: { raw: { type: 'string' }, name: { type: 'string' } } } } } },
+        responses: { 200: json({ type: 'object', properties: { text: { type: 'string' }, format: { type: 'string' }, warning: { type: 'string' } } }, 'the issue text'), ...errors({ 400: 'not an issue file', ...unauthorized }) },
+      },
+    },
+    '/web/preview': {
+      post: {
+        summary: 'The lines of ranked items at a commit, their matched terms marked', security,
+        requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['repository', 'commit', 'items'], properties: { repository: { type: 'string' }, commit: { type: 'string', description: 'full SHA' }, items: { type: 'array', items: { type: 'object', required: ['id'] } } } } } } },
+        responses: { 200: json({ type: 'object', properties: { previews: { type: 'array', items: { type: 'object' } } } }, 'one preview per item'), ...errors({ 400: 'a body against the schema, a commit not in the repository', ...unauthorized, 404: 'no repository of that name', 504: 'not answered in time' }) },
+      },
     },
   };
 }

@@ -99,7 +99,7 @@ export function buildServer(options: ServerOptions): Service {
     const t0 = (request as TimedRequest).startedAt ?? performance.now();
     metrics.observe(request.routeOptions.url ?? 'unmatched', request.method, reply.statusCode, (performance.now() - t0) / 1000);
   });
-  app.setErrorHandler((error: Error & { statusCode?: number; validation?: unknown }, _request, reply) => {
+  app.setErrorHandler((error: Error & { statusCode?: number; validation?: SchemaProblem[]; validationContext?: string }, _request, reply) => {
     const status = error.validation ? 400 : error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : statusOf(error);
     if (error instanceof ServiceError && error.retryAfterSeconds) reply.header('retry-after', String(error.retryAfterSeconds));
     // a 500 (here or from a worker: a full disk, a bug) is one line on the server's stderr; its answer names no server path
@@ -108,7 +108,7 @@ export function buildServer(options: ServerOptions): Service {
       internal(text.client === 'internal error' ? `internal error: ${text.log}` : `server error: ${text.log}`);
       return reply.code(500).send({ error: text.client });
     }
-    return reply.code(status).send({ error: redact(oneLine(error.message)) });
+    return reply.code(status).send({ error: redact(oneLine(error.validation ? schemaMessage(error.validation, error.validationContext, error.message) : error.message)) });
   });
   app.setNotFoundHandler((request, reply) => reply.code(404).send({ error: `no route ${request.method} ${oneLine(request.url).slice(0, 200)}` }));
 
@@ -132,8 +132,11 @@ export function buildServer(options: ServerOptions): Service {
     status: admission.isDraining ? 'draining' : 'ok', uptimeSeconds: Math.round((Date.now() - started) / 1000), inFlight: admission.inFlight,
   }));
   app.get('/metrics', async (_request, reply) => reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()));
-  const openapi = JSON.stringify(openApiDocument(limits, options.token !== undefined));
-  app.get('/openapi.json', async (_request, reply) => reply.type('application/json; charset=utf-8').send(openapi));
+  // made at the first request: the MCP endpoint and the web page are registered after buildServer
+  let openapi: string | undefined;
+  app.get('/openapi.json', async (_request, reply) => reply.type('application/json; charset=utf-8').send(openapi ??= JSON.stringify(openApiDocument(limits, options.token !== undefined, {
+    mcp: app.hasRoute({ method: 'POST', url: '/mcp' }), web: app.hasRoute({ method: 'POST', url: '/web/preview' }),
+  }))));
 
   return {
     app,
@@ -157,6 +160,20 @@ export function buildServer(options: ServerOptions): Service {
 }
 
 interface TimedRequest extends FastifyRequest { startedAt?: number }
+
+/** One problem ajv found in a request (fastify's `error.validation`). */
+interface SchemaProblem { keyword: string; instancePath: string; params: Record<string, unknown> }
+
+/**
+ * A request against its schema, in words that name the field: ajv's own message for an unknown
+ * field (`body must NOT have additional properties`) does not.
+ */
+export function schemaMessage(problems: readonly SchemaProblem[], context = 'body', message: string): string {
+  const unknown = problems.find((p) => p.keyword === 'additionalProperties');
+  const field = unknown?.params.additionalProperty;
+  if (!unknown || typeof field !== 'string') return message;
+  return `${context}${unknown.instancePath.replaceAll('/', '.')}: unknown field ${JSON.stringify(field.slice(0, 100))}`;
+}
 
 /** Host names always served: the loopback addresses. */
 const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost', '[::1]', '::1'];

@@ -59,7 +59,10 @@ test('the tools, a ranking with line ranges, an item explained, bad calls as one
     assert.deepEqual([out.functions[0].startLine, out.functions[0].endLine], [4, 7], 'the lines of parse_date in the file');
     assert.ok(out.functions[0].matchedTerms.includes('parse_date'));
     assert.ok(out.functions[0].signals.length > 0, 'the issue names the function: a signal');
-    assert.match(textOf(answer), /1\. pkg\/parse\.py:parse_date {2}L4-7 {2}\[/);
+    assert.match(textOf(answer), /\n {2}1\. pkg\/parse\.py:4-7 parse_date {2}[\d.]+ {2}\[/, 'compact: one line per item');
+    const full = await client.callTool({ name: 'localize', arguments: { issue: ISSUE, detail: 'full' } }) as CallToolResult;
+    assert.match(textOf(full), /1\. pkg\/parse\.py:parse_date {2}L4-7 {2}\[.*signals: /);
+    process.stdout.write(`# demo repo, top 10: answer ${JSON.stringify(answer).length} B compact (text ${textOf(answer).length} B), ${JSON.stringify(full).length} B full (text ${textOf(full).length} B)\n`);
 
     const top1 = await client.callTool({ name: 'localize', arguments: { issue: ISSUE, level: 'function', top: 1 } }) as CallToolResult;
     const one = top1.structuredContent as Record<string, unknown[]>;

@@ -73,3 +73,50 @@ test('a call past the timeout, a bug in the backend, several repositories: tool 
     await tools.close();
   }
 });
+
+/** A backend answer of `top` items per level, each with 5 matched terms and 3 signals with long evidence (a traceback's lines). */
+function bulkyAnswer(top: number): string {
+  const item = (id: string, i: number) => ({
+    id, score: 1 / (i + 1), startLine: 10 * i + 1, endLine: 10 * i + 9,
+    matchedTerms: ['parse', 'date', 'empty', 'text', 'value'],
+    signals: ['frameFunction', 'frameFile', 'pathMention'],
+    evidence: [1, 2, 3].map((k) => `File "/home/user/project/pkg/module_${i}.py", line ${k * 10}, in parse_date_${i}: raise ValueError(${'x'.repeat(120)})`),
+  });
+  const n = Array.from({ length: top }, (_, i) => i);
+  return JSON.stringify({
+    repo: 'a', commit: 'f'.repeat(40), level: 'all', stages: ['bm25', 'rerank'],
+    files: n.map((i) => item(`pkg/module_${i}.py`, i)),
+    modules: n.map((i) => item(`pkg/module_${i}.py:Parser${i}`, i)),
+    functions: n.map((i) => item(`pkg/module_${i}.py:Parser${i}.parse_date_${i}`, i)),
+  });
+}
+
+test('localize answers one compact line per item in its text, everything in structuredContent; detail "full" adds signals', async () => {
+  const source = fakeSource(async (r) => bulkyAnswer(r.top ?? 10));
+  const tools = new McpTools(source, { timeoutMs: 5000 });
+  const client = await connected(tools);
+  try {
+    const compact = await client.callTool({ name: 'localize', arguments: { issue: 'parse date', repository: 'a' } }) as CallToolResult;
+    const lines = text(compact).split('\n');
+    assert.equal(lines.filter((l) => /^ {2}\d+\. /.test(l)).length, 30, 'one line per item, 10 per level');
+    assert.ok(lines.includes('  1. pkg/module_0.py:1-9  1  [parse, date, empty]'), lines.join('\n'));
+    assert.ok(lines.includes('  2. pkg/module_1.py:11-19 Parser1.parse_date_1  0.5  [parse, date, empty]'), lines.join('\n'));
+    assert.doesNotMatch(text(compact), /frameFunction|line 10/, 'no signals or evidence in the compact text');
+    const fns = (compact.structuredContent as { functions: { id: string; startLine: number; evidence: string[] }[] }).functions;
+    assert.deepEqual([fns[1].id, fns[1].startLine, fns[1].evidence.length], ['pkg/module_1.py:Parser1.parse_date_1', 11, 3], 'the full item in structuredContent');
+
+    const full = await client.callTool({ name: 'localize', arguments: { issue: 'parse date', repository: 'a', detail: 'full' } }) as CallToolResult;
+    assert.match(text(full), /2\. pkg\/module_1\.py:Parser1\.parse_date_1 {2}L11-19 {2}\[parse, date, empty, text, value\] {2}signals: frameFunction \(File /);
+
+    const compactBytes = Buffer.byteLength(JSON.stringify(compact));
+    const fullBytes = Buffer.byteLength(JSON.stringify(full));
+    process.stdout.write(`# localize answer at top 10: compact ${compactBytes} bytes (text ${Buffer.byteLength(text(compact))}), full ${fullBytes} bytes (text ${Buffer.byteLength(text(full))})\n`);
+    assert.ok(Buffer.byteLength(text(compact)) * 3 < Buffer.byteLength(text(full)), 'the compact text is a fraction of the full one');
+
+    const bad = await client.callTool({ name: 'localize', arguments: { issue: 'parse date', repository: 'a', detail: 'all' } }) as CallToolResult;
+    assert.equal(bad.isError, true);
+  } finally {
+    await client.close();
+    await tools.close();
+  }
+});

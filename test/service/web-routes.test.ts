@@ -13,6 +13,7 @@ import { LocalizerPool } from '../../src/service/localizer-pool.js';
 import { buildServer } from '../../src/service/server.js';
 import { markTerms } from '../../src/service/web/preview.js';
 import { registerWebPage } from '../../src/service/web/page.js';
+import { registerMcpRoute } from '../../src/service/mcp/http-route.js';
 import { cleanup, commitFiles, tempDir } from '../repo/git-fixture.js';
 
 const dir = tempDir('issueloc-web-routes-');
@@ -24,6 +25,7 @@ const commit = commitFiles(repo, {
 const config = loadServiceConfig({ repo: [`demo=${repo}`], cacheDir: join(dir, 'cache') }, dir);
 const service = buildServer({ backend: new InProcessBackend(new LocalizerPool(config)), limits: config.limits, token: 'sesame' });
 registerWebPage(service.app, { repositories: config.repositories });
+registerMcpRoute(service.app, { config, backend: service.backend });
 after(async () => {
   await service.app.close();
   cleanup(dir);
@@ -83,4 +85,19 @@ test('the page\'s files are in the npm package', () => {
   const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   const files = (JSON.parse(out) as { files: { path: string }[] }[])[0].files.map((f) => f.path);
   for (const f of ['index.html', 'app.js', 'style.css']) assert.ok(files.includes(`src/service/web/assets/${f}`), f);
+});
+
+test('a request with an unknown field is refused naming it; /openapi.json lists /mcp and the page\'s routes', async () => {
+  const localize = await service.app.inject({ method: 'POST', url: '/v1/localize', headers: auth, payload: { repository: 'demo', issue: 'x', colour: 'red' } });
+  assert.equal(localize.statusCode, 400);
+  assert.equal(localize.json().error, 'body: unknown field "colour"');
+  const nested = await preview({ repository: 'demo', commit, items: [{ id: 'pkg/parser.py', line: true }] });
+  assert.equal(nested.statusCode, 400);
+  assert.equal(nested.json().error, 'body.items.0: unknown field "line"');
+  const wrongType = await service.app.inject({ method: 'POST', url: '/v1/localize', headers: auth, payload: { repository: 'demo', issue: 'x', top: 'ten' } });
+  assert.equal(wrongType.json().error, 'body/top must be integer', 'other schema errors keep their words');
+
+  const api = (await service.app.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, unknown>> };
+  for (const path of ['/mcp', '/', '/web/app.js', '/web/style.css', '/web/issue', '/web/preview', '/v1/localize']) assert.ok(api.paths[path], `${path} documented`);
+  assert.deepEqual(Object.keys(api.paths['/mcp']).sort(), ['delete', 'get', 'post']);
 });

@@ -1,7 +1,7 @@
 /**
- * Where the ranked items of an answer are in their files: the line range of a function or module
- * (`path:Qualified.name`, `path:Top`) and a preview of its lines, read from git at the base
- * commit and cut into units by the same extractor as the index (src/corpus/extract.ts), so an
+ * An item's lines for `explain_item` (a `localize` answer's items carry theirs from the pipeline):
+ * the line range of a function or module (`path:Qualified.name`, `path:Top`) and a preview of its
+ * lines, read from git at the base commit and cut into units by the same extractor as the index (src/corpus/extract.ts), so an
  * agent can open exactly those lines. The index keeps no text; the few files of a top-k are read
  * again (one `git cat-file` per repository, files cached per commit, a few at a time).
  */
@@ -36,7 +36,7 @@ export interface PreviewBounds {
 
 export const DEFAULT_PREVIEW_BOUNDS: PreviewBounds = { lines: 60, lineChars: 160 };
 
-/** Files kept parsed per repository (a localize answer of top 10 names at most 30 files). */
+/** Files kept parsed per repository. */
 const CACHED_FILES = 64;
 
 /** The units of the files of one repository, read from git on demand; {@link close} it when done. */
@@ -56,13 +56,6 @@ export class ItemSpans {
   async rangeOf(commit: string, id: string): Promise<LineRange | undefined> {
     const found = await this.unitOf(commit, id);
     return found && { start: found.unit.startLine, end: found.unit.endLine };
-  }
-
-  /** The line ranges of many ids (files read in parallel, a few at a time). */
-  async rangesOf(commit: string, ids: readonly string[]): Promise<(LineRange | undefined)[]> {
-    const out: (LineRange | undefined)[] = [];
-    for (let i = 0; i < ids.length; i += 8) out.push(...await Promise.all(ids.slice(i, i + 8).map((id) => this.rangeOf(commit, id))));
-    return out;
   }
 
   /**

@@ -3,8 +3,8 @@
  * functions to change, with line ranges and the reasons), `explain_item` (one item of such an
  * answer → its evidence and a preview of its lines) and `list_repositories`. They run on a
  * backend of `issueloc serve` (backend.ts: in-process on a pool, or worker threads) and answer
- * from its JSON (the CLI's `--json`). One {@link McpTools} holds what calls share (the backend,
- * the files read for line ranges);
+ * from its JSON (the CLI's `--json`, whose items carry their lines). One {@link McpTools} holds what
+ * calls share (the backend, the files read for previews);
  * {@link McpTools.server} makes an MCP server with the tools registered, for any transport
  * (stdio: src/cli/mcp.ts; streamable HTTP: http-route.ts).
  *
@@ -23,7 +23,7 @@ import type { ServiceBackend } from '../backend.js';
 import { LEVEL_CHOICES, type ServiceConfig } from '../config.js';
 import { ServiceError } from '../errors.js';
 import { withinMs } from '../localizer-pool.js';
-import { ItemSpans, type LineRange } from './item-spans.js';
+import { ItemSpans } from './item-spans.js';
 
 /** What the tools run on: the configuration (names, defaults, limits) and a backend of `issueloc serve`. */
 export interface McpSource {
@@ -44,6 +44,10 @@ export const MAX_TOP = 50;
 export const DEFAULT_MCP_TOP = 10;
 /** Characters of one evidence string (a stack frame's line, a path) in an answer at most. */
 const EVIDENCE_CHARS = 200;
+/** How much of an answer a `localize` call's text content holds (its structuredContent holds everything). */
+const DETAILS = ['compact', 'full'] as const;
+/** Matched terms of one item in a compact line at most. */
+const COMPACT_TERMS = 3;
 
 /** Options of {@link McpTools}. */
 export interface McpToolsOptions {
@@ -60,7 +64,7 @@ export interface McpItem {
   rank: number;
   id: string;
   score: number;
-  /** Lines of a function or module (1-based, inclusive); absent for files (the whole file). */
+  /** Lines (1-based, inclusive) of a function, a module (its functions'), a file (its best function's); absent when unknown. */
   startLine?: number;
   endLine?: number;
   matchedTerms: string[];
@@ -113,6 +117,8 @@ export class McpTools {
         level: z.enum(LEVEL_CHOICES as [LevelChoice, ...LevelChoice[]]).optional().describe('which rankings to answer (default: the repository\'s, usually all)'),
         top: z.number().int().min(1).max(MAX_TOP).optional().describe(`items per level (default ${DEFAULT_MCP_TOP}, at most ${MAX_TOP})`),
         model,
+        detail: z.enum(DETAILS).optional().describe('the text content: "compact" (default: one line per item: path:lines, score, up to 3 matched terms) ' +
+          'or "full" (also every matched term, the signals and their evidence); structuredContent always holds everything'),
       }).strict(),
       outputSchema: {
         repository: z.string(), commit: z.string(), level: z.string(), stages: z.array(z.string()),
@@ -164,20 +170,20 @@ export class McpTools {
     await Promise.all(spans.map((s) => s.close()));
   }
 
-  private async localize(args: { issue: string; repository?: string; rev?: string; level?: LevelChoice; top?: number; model?: string }): Promise<CallToolResult> {
+  private async localize(args: { issue: string; repository?: string; rev?: string; level?: LevelChoice; top?: number; model?: string; detail?: typeof DETAILS[number] }): Promise<CallToolResult> {
     const name = this.repositoryName(args.repository);
     const defaultTop = this.source.config.repositories.get(name)?.defaults.top ?? DEFAULT_MCP_TOP;
     const top = args.top ?? Math.min(defaultTop, DEFAULT_MCP_TOP);
     const result = await this.rank(name, args.issue, args.rev, { level: args.level, top, model: args.model });
-    const spans = this.spansOf(name);
+    const full = args.detail === 'full';
     const out: Record<string, unknown> = { repository: name, commit: result.commit, level: result.level, stages: result.stages };
-    const text = [`${name} @ ${result.commit.slice(0, 12)} (${result.stages.join(' → ')}); lines are 1-based, inclusive; [matched issue terms]`];
+    const text = [full
+      ? `${name} @ ${result.commit.slice(0, 12)} (${result.stages.join(' → ')}); lines are 1-based, inclusive; [matched issue terms]`
+      : `${name} @ ${result.commit.slice(0, 12)}: rank. path:lines name  score  [matched issue terms]; all in structuredContent`];
     for (const level of levelsOf(result.level)) {
-      const ranked = itemsOf(result, level);
-      const ranges = level === 'file' ? [] : await spans.rangesOf(result.commit, ranked.map((it) => it.id));
-      const items = ranked.map((it, i) => mcpItem(it, i + 1, ranges[i]));
+      const items = itemsOf(result, level).map((it, i) => mcpItem(it, i + 1));
       out[plural(level)] = items;
-      text.push(`${plural(level)}:`, ...(items.length > 0 ? items.map(itemLine) : ['  (none)']));
+      text.push(`${plural(level)}:`, ...(items.length > 0 ? items.map(full ? itemLine : compactLine) : ['  (none)']));
     }
     return { content: [{ type: 'text', text: text.join('\n') }], structuredContent: out };
   }
@@ -292,11 +298,11 @@ function itemsOf(answer: LocalizeAnswer, level: Level): RankedItem[] {
   return answer[plural(level)] ?? [];
 }
 
-/** An item of the backend's answer as the tools answer it. */
-function mcpItem(it: RankedItem, rank: number, range: LineRange | undefined): McpItem {
+/** An item of the backend's answer (its lines from the pipeline: src/retrieve/item-lines.ts) as the tools answer it. */
+function mcpItem(it: RankedItem, rank: number): McpItem {
   return {
     rank, id: it.id, score: round(it.score),
-    ...(range ? { startLine: range.start, endLine: range.end } : {}),
+    ...(it.startLine !== undefined && it.endLine !== undefined ? { startLine: it.startLine, endLine: it.endLine } : {}),
     matchedTerms: it.matchedTerms ?? [], signals: it.signals ?? [],
     ...(it.evidence?.length ? { evidence: it.evidence.map((e) => cut(e, EVIDENCE_CHARS)) } : {}),
   };
@@ -308,6 +314,15 @@ function itemLine(it: McpItem): string {
   const terms = it.matchedTerms.length > 0 ? `  [${it.matchedTerms.join(', ')}]` : '';
   const signals = it.signals.length > 0 ? `  signals: ${it.signals.map((s, i) => (it.evidence?.[i] ? `${s} (${cut(it.evidence[i], 60)})` : s)).join(', ')}` : '';
   return `  ${it.rank}. ${it.id}${lines}${terms}${signals}`;
+}
+
+/** `  1. path:10-24 Qualified.name  0.83  [term, term, term]`: where to read, how sure, why (at most {@link COMPACT_TERMS} terms). */
+function compactLine(it: McpItem): string {
+  const colon = it.id.indexOf(':');
+  const [path, name] = colon < 0 ? [it.id, ''] : [it.id.slice(0, colon), it.id.slice(colon + 1)];
+  const lines = it.startLine !== undefined ? `:${it.startLine}-${it.endLine}` : '';
+  const terms = it.matchedTerms.length > 0 ? `  [${it.matchedTerms.slice(0, COMPACT_TERMS).join(', ')}]` : '';
+  return `  ${it.rank}. ${path}${lines}${name ? ` ${name}` : ''}  ${it.score}${terms}`;
 }
 
 const round = (x: number) => Number(x.toPrecision(4));
