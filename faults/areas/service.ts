@@ -2,12 +2,12 @@
  * `issueloc serve` under hostile HTTP callers (issue 31): a real server on 127.0.0.1 and a real
  * HTTP client. A rebinding page's Host is refused on every route (no token set); no answer names
  * a server path; every route that does work (`/mcp` and its JSON-RPC batches included) is under the
- * one admission bound; `/web/preview` on large files answers within `--timeout` while `/healthz`
+ * one admission bound, and a build no request waits for any more is cancelled; `/web/preview` on large files answers within `--timeout` while `/healthz`
  * stays quick; after SIGTERM `/healthz` answers 503 `draining` while a request in flight finishes,
  * and an idle keep-alive connection gets an answer or a clean close.
  */
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { bigRepo, BIG_ISSUE, shopRepo, SHOP_ISSUE, workTree } from '../fixtures.js';
@@ -108,6 +108,55 @@ async function admission(ctx: ProbeContext): Promise<void> {
       if (a.status === 429) return undefined;
       const answered = (JSON.parse(a.body) as { result?: { isError?: boolean } }[]).filter((r) => r.result && !r.result.isError).length;
       return answered <= CONCURRENCY ? undefined : wrong(undefined, `${answered} of the batch's ${CALLS} calls run (bound ${CONCURRENCY})`);
+    });
+  } finally {
+    await stop(s);
+  }
+}
+
+/** A repository of many small files: its index takes seconds to build, longer than `--timeout 1`. */
+function manyFilesRepo(ctx: ProbeContext): Promise<string> {
+  return ctx.shared.memo('repo:many-files', () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 6000; i++) {
+      files[`pkg_${i % 60}/module_${i}.py`] = `def parse_record_${i}(text):\n    return text.split(",")  # ${BIG_ISSUE}\n\n\nclass Reader${i}:\n    def read_stream_${i}(self, stream):\n        return parse_record_${i}(stream.read())\n`;
+    }
+    return workTree(join(ctx.shared.dir('many-files'), 'repo'), files);
+  });
+}
+
+/** CPU seconds a process has used (Linux /proc; undefined elsewhere). */
+function cpuSeconds(pid: number): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in clock ticks (USER_HZ 100)
+  } catch {
+    return undefined;
+  }
+}
+
+async function buildCancel(ctx: ProbeContext): Promise<void> {
+  const repo = await manyFilesRepo(ctx);
+  const cache = join(ctx.dir(), 'cache');
+  const s = await startServe(ctx, ['--repo', `many=${repo}`, '--no-warm', '--workers', '1', '--timeout', '1', '--cache-dir', cache]);
+  try {
+    await ctx.attempt('one /v1/localize past --timeout 1 on a build of 6,000 files, then no caller', async () => {
+      const a = await send(s.port, 'POST', '/v1/localize', { body: { repository: 'many', issue: BIG_ISSUE }, timeoutMs: 60_000 });
+      if (a.status === 200) return undefined; // built within a second: nothing to cancel on this machine
+      if (a.status !== 503 && a.status !== 504) return wrong(undefined, `first request: ${a.status} (expected 503 or 504): ${a.body.slice(0, 120)}`);
+      await new Promise((r) => setTimeout(r, 5_000)); // the build stops at its next file
+      const before = cpuSeconds(s.child.pid!);
+      await new Promise((r) => setTimeout(r, 3_000));
+      const after = cpuSeconds(s.child.pid!);
+      const burnt = before !== undefined && after !== undefined ? after - before : 0;
+      const indexDir = join(cache, 'index');
+      const written = existsSync(indexDir) ? readdirSync(indexDir).filter((f) => f.endsWith('.bin')) : [];
+      const metrics = (await send(s.port, 'GET', '/metrics')).body;
+      const cancelled = /^issueloc_index_builds_cancelled_total (\d+)/m.exec(metrics)?.[1] ?? 'absent';
+      if (burnt > 1 || written.length > 0) {
+        return wrong(undefined, `5 s after the last caller's ${a.status}: ${burnt.toFixed(1)} s of CPU in the next 3 s, ${written.length} index files written (builds cancelled: ${cancelled})`);
+      }
+      return undefined;
     });
   } finally {
     await stop(s);
@@ -235,6 +284,7 @@ export const serviceProbes: Probe[] = [
   probe('host-check', true, 'with no token, a request whose Host is not the listening address (DNS rebinding) gets 403 on every route; 127.0.0.1 and localhost are served', hostCheck),
   probe('no-server-paths', true, 'error answers (localize, preview, MCP) name no repository path, cache path, working folder or home', noServerPaths),
   probe('admission', false, `${CALLS} MCP calls at once or one JSON-RPC batch of ${CALLS} against --concurrency ${CONCURRENCY}: at most ${CONCURRENCY} admitted, the rest 429`, admission),
+  probe('build-cancel', false, 'a build of 6,000 files whose only caller had its 503/504 at --timeout 1 is cancelled: 5 s later, under 1 s of CPU in 3 s and no index file written', buildCancel),
   probe('preview-bounds', false, `/web/preview of 300 items in six ~1 MB files answers within --timeout ${PREVIEW_TIMEOUT_S} s (+5 s), /healthz meanwhile within ${PREVIEW_TIMEOUT_S} s`, previewBounds),
   probe('drain', false, 'after SIGTERM /healthz answers 503 draining while the request in flight finishes (200); an idle keep-alive connection gets an answer or a clean close; exit 0', drain),
 ];

@@ -27,6 +27,11 @@ export interface IndexCommitOptions {
   lockWaitMs?: number;
   /** Size cap of the cache folder, applied after a build (bytes; default ISSUELOC_CACHE_MAX_SIZE, else 2 GiB). */
   maxCacheBytes?: number;
+  /**
+   * Abandons a build when aborted: checked before each blob and before the index is saved, so
+   * nothing is written after it fires; the promise rejects with the signal's reason.
+   */
+  signal?: AbortSignal;
 }
 
 /**
@@ -57,11 +62,13 @@ export async function indexCommit(repo: GitRepo, commit: string, opts: IndexComm
     throw new IssuelocError(`cache folder ${opts.cacheDir} is not writable (${(e as NodeJS.ErrnoException).code}): cannot build the index of ${commit.slice(0, 12)} there; use --cache-dir or ISSUELOC_CACHE_DIR`);
   }
   return withBuildLock(lockDir, { what: `the index of ${commit.slice(0, 12)}`, waitMs }, async () => {
+    opts.signal?.throwIfAborted();
     if (!opts.force) {
       const cached = loadCodeIndex(opts.cacheDir, commit, settings);
       if (cached) return { codeIndex: cached, built: false };
     }
     const { codeIndex, blobBytes } = await buildFromTree(repo, commit, settings, opts);
+    opts.signal?.throwIfAborted();
     saveCodeIndex(opts.cacheDir, codeIndex);
     const saved = [indexFilePath(opts.cacheDir, commit, settings), indexFilePath(opts.cacheDir, commit, settings, 'file')];
     if (codeIndex.nonSource) saved.push(indexFilePath(opts.cacheDir, commit, settings, 'nonSource'));
@@ -110,6 +117,7 @@ async function buildFromTree(repo: GitRepo, commit: string, settings: IndexSetti
     pathsOfBlob.set(e.blob, list);
   }
   for await (const [blob, buf] of repo.readBlobs([...pathsOfBlob.keys()])) {
+    opts.signal?.throwIfAborted();
     for (const e of pathsOfBlob.get(blob) ?? []) {
       done++;
       if (buf === null) { skipped.missing++; continue; }
@@ -132,7 +140,8 @@ async function buildFromTree(repo: GitRepo, commit: string, settings: IndexSetti
   }
   opts.onProgress?.(total, total);
   const files = sources.filter((e) => unitsOf.has(e.path)).map((e) => ({ path: e.path, units: unitsOf.get(e.path)! }));
-  const nonSource = settings.files === 'all' ? await nonSourceTerms(repo, entries, settings, cache, opts.force === true) : undefined;
+  const nonSource = settings.files === 'all' ? await nonSourceTerms(repo, entries, settings, cache, opts.force === true, opts.signal) : undefined;
+  opts.signal?.throwIfAborted();
   const codeIndex = buildCodeIndex(commit, settings, files, {
     files: files.length,
     skipped,
@@ -147,7 +156,7 @@ async function buildFromTree(repo: GitRepo, commit: string, settings: IndexSetti
  * listing order; binary and unreadable files are left out. Blob cache entries are keyed
  * `<blob>:text`, apart from any language's.
  */
-async function nonSourceTerms(repo: GitRepo, entries: Parameters<typeof selectNonSources>[0], settings: IndexSettings, cache: BlobTermsCache, force: boolean): Promise<{ path: string; text: UnitTerms }[]> {
+async function nonSourceTerms(repo: GitRepo, entries: Parameters<typeof selectNonSources>[0], settings: IndexSettings, cache: BlobTermsCache, force: boolean, signal?: AbortSignal): Promise<{ path: string; text: UnitTerms }[]> {
   const chosen = selectNonSources(entries, settings);
   const termsOf = new Map<string, UnitTerms | null>();
   const toRead = new Set<string>();
@@ -158,6 +167,7 @@ async function nonSourceTerms(repo: GitRepo, entries: Parameters<typeof selectNo
     else toRead.add(e.blob);
   }
   for await (const [blob, buf] of repo.readBlobs([...toRead])) {
+    signal?.throwIfAborted();
     if (buf === null) { termsOf.set(blob, null); continue; }
     if (isBinary(buf)) {
       termsOf.set(blob, null);

@@ -188,8 +188,11 @@ export interface IssueLocalizer {
    * @throws IssuelocError (exit 2) for an issue text without a searchable word, an unknown revision.
    */
   localize(issueText: string, opts?: LocalizeCallOptions): Promise<LocalizeResult>;
-  /** Indexes a base commit (from the cache when there) without querying it. */
-  prepare(rev?: string): Promise<IndexInfo>;
+  /**
+   * Indexes a base commit (from the cache when there) without querying it.
+   * @param opts.signal abandons a build when aborted (nothing saved; rejects with its reason).
+   */
+  prepare(rev?: string, opts?: { signal?: AbortSignal }): Promise<IndexInfo>;
   /** Closes git, the embedder and the LLM. */
   close(): Promise<void>;
 }
@@ -352,9 +355,9 @@ class OpenedLocalizer implements IssueLocalizer {
     if (embedder) this.embedderInfo = { name: embedder.name ?? embedder.id, preset: embedder.preset?.name ?? null, presetPicked: embedder.preset?.picked ?? false };
   }
 
-  prepare(rev?: string): Promise<IndexInfo> {
+  prepare(rev?: string, opts: { signal?: AbortSignal } = {}): Promise<IndexInfo> {
     if (rev !== undefined && (typeof rev !== 'string' || rev === '')) return Promise.reject(new IssuelocError(`rev must be a non-empty string, got ${String(rev)}`));
-    return this.serialized(async () => reportedInfo(await this.indexAt(rev)));
+    return this.serialized(async () => reportedInfo(await this.indexAt(rev, opts.signal)));
   }
 
   /** Runs `work` after the calls before it (refused once closed). */
@@ -365,13 +368,13 @@ class OpenedLocalizer implements IssueLocalizer {
     return run;
   }
 
-  private async indexAt(rev = this.options.rev ?? 'HEAD') {
+  private async indexAt(rev = this.options.rev ?? 'HEAD', signal?: AbortSignal) {
     // a full SHA of the commit at hand needs no git call; any other name is resolved each time (HEAD moves)
     const commit = this.current && rev.toLowerCase() === this.current.commit ? this.current.commit : await this.repo.resolveCommit(rev);
     if (this.current?.commit === commit) return this.current;
     const t0 = performance.now();
     const { codeIndex, built } = await indexCommit(this.repo, commit, {
-      cacheDir: this.cacheDir, settings: this.options.index, maxCacheBytes: this.maxCacheBytes,
+      cacheDir: this.cacheDir, settings: this.options.index, maxCacheBytes: this.maxCacheBytes, signal,
       onProgress: this.options.onProgress && ((done, total) => this.options.onProgress!('index', done, total)),
     });
     const info: IndexInfo = {

@@ -8,7 +8,11 @@
  *   checked (one commit, no message search: src/repo/revision.ts) and resolved to its commit by
  *   git within the request timeout (src/repo/git.ts).
  * - A commit not yet warm is indexed once: concurrent requests for it wait on the same build, each
- *   for at most its own bound (then a 503 {@link ServiceError}; the build goes on). One build at a time.
+ *   for at most its own bound (then a 503 {@link ServiceError}). One build at a time. When the last
+ *   request waiting for a build stops waiting, the build is cancelled (queued: never started;
+ *   running: abandoned at its next blob, nothing saved but the blobs parsed so far, which the next
+ *   build reuses); a warm-up ({@link prepare}, {@link refreshDefault}) waits without bound, so
+ *   its build always runs to the end.
  * - Warm entries live in an LRU under {@link ServiceLimits.memoryBudgetBytes}, an estimate from
  *   the sizes of their index files plus what every entry costs ({@link ENTRY_BASE_BYTES}), and
  *   at most {@link MAX_WARM_ENTRIES} of them; an idle entry evicted is closed (its
@@ -55,6 +59,8 @@ export interface PoolCounters {
   builds: number;
   /** Builds that failed. */
   buildFailures: number;
+  /** Builds cancelled (queued or running) because no request waited for them any more. */
+  buildsCancelled: number;
   /** Entries closed to stay under the memory budget. */
   evictions: number;
 }
@@ -91,6 +97,12 @@ interface Entry {
   bytes: number;
   /** Requests using it now (an entry in use is never evicted). */
   busy: number;
+  /** Requests waiting for it to open; when the last one stops waiting, the build is cancelled. */
+  waiters: number;
+  /** Aborts its build. */
+  cancel: AbortController;
+  /** Its opening has ended (opened or failed). */
+  settled: boolean;
 }
 
 const FULL_SHA = /^[0-9a-f]{40}$/;
@@ -126,7 +138,7 @@ export function estimateIndexBytes(localizer: IssueLocalizer, info: IndexInfo): 
 
 /** Warm localizers under a memory budget; see the file comment. {@link close} it when done. */
 export class LocalizerPool {
-  readonly counters: PoolCounters = { hits: 0, misses: 0, builds: 0, buildFailures: 0, evictions: 0 };
+  readonly counters: PoolCounters = { hits: 0, misses: 0, builds: 0, buildFailures: 0, buildsCancelled: 0, evictions: 0 };
   /** Entries, least recently used first (a Map keeps insertion order; a use re-inserts). */
   private readonly entries = new Map<string, Entry>();
   /** One git per repository, for resolving revisions. */
@@ -316,7 +328,7 @@ export class LocalizerPool {
     if (entry?.localizer) this.counters.hits++;
     else this.counters.misses++;
     if (!entry) {
-      entry = { key, repository: repository.name, model, commit, bytes: 0, busy: 0, opening: undefined as unknown as Promise<IssueLocalizer> };
+      entry = { key, repository: repository.name, model, commit, bytes: 0, busy: 0, waiters: 0, cancel: new AbortController(), settled: false, opening: undefined as unknown as Promise<IssueLocalizer> };
       entry.opening = this.build(repository, model, commit, entry);
       this.entries.set(key, entry);
     } else {
@@ -324,13 +336,26 @@ export class LocalizerPool {
       this.entries.set(key, entry);
     }
     entry.busy++;
+    if (entry.localizer) return entry;
+    entry.waiters++;
     try {
-      if (!entry.localizer) await withinMs(entry.opening, waitMs, `the index of ${repository.name} at ${commit.slice(0, 12)} is still being built: retry later`);
+      await withinMs(entry.opening, waitMs, `the index of ${repository.name} at ${commit.slice(0, 12)} is still being built: retry later`);
     } catch (e) {
       entry.busy--;
       throw e;
+    } finally {
+      entry.waiters--;
+      if (entry.waiters === 0 && !entry.settled) this.cancel(entry);
     }
     return entry;
+  }
+
+  /** Cancels the build of an entry no request waits for any more (a failed build: nothing to do). */
+  private cancel(entry: Entry): void {
+    if (entry.cancel.signal.aborted) return;
+    if (this.entries.get(entry.key) === entry) this.entries.delete(entry.key);
+    this.counters.buildsCancelled++;
+    entry.cancel.abort(new ServiceError(`the build of the index of ${entry.repository} at ${entry.commit.slice(0, 12)} was cancelled: no request waits for it`, 503, 1));
   }
 
   private async release(entry: Entry): Promise<void> {
@@ -340,8 +365,10 @@ export class LocalizerPool {
 
   /** Opens the localizer of an entry after the builds before it; a failed build leaves no entry. */
   private build(repository: RepositoryConfig, model: string, commit: string, entry: Entry): Promise<IssueLocalizer> {
+    const { signal } = entry.cancel;
     const run = this.buildQueue.then(async () => {
       if (this.closed) throw new ServiceError('the service is shutting down', 503, 1);
+      signal.throwIfAborted();
       this.counters.builds++;
       const localizer = await this.open({
         repo: repository.path, rev: commit, cacheDir: this.config.cacheDir, maxIssueBytes: this.config.limits.maxIssueBytes,
@@ -349,7 +376,8 @@ export class LocalizerPool {
         onWarning: (m) => this.warn(`${repository.name}: ${m}`),
       });
       try {
-        const info = await localizer.prepare(commit);
+        const info = await localizer.prepare(commit, { signal });
+        signal.throwIfAborted(); // cancelled as it ended: the entry is gone from the pool
         entry.bytes = this.estimate(localizer, info);
       } catch (e) {
         await localizer.close();
@@ -358,8 +386,11 @@ export class LocalizerPool {
       entry.localizer = localizer;
       return localizer;
     });
+    // before any waiter's handlers: a waiter that sees the opening end never cancels it
+    run.then(() => { entry.settled = true; }, () => { entry.settled = true; });
     this.buildQueue = run.catch(() => undefined);
     run.catch(() => {
+      if (signal.aborted) return; // counted as cancelled
       this.counters.buildFailures++;
       if (this.entries.get(entry.key) === entry) this.entries.delete(entry.key);
     });

@@ -40,6 +40,7 @@ export class ServiceMetrics {
     fromStats('issueloc_index_cache_misses_total', 'Localize requests that waited for their index to be opened', 'misses', 'counter');
     fromStats('issueloc_index_builds_total', 'Indexes opened (built, or loaded from the disk cache)', 'builds', 'counter');
     fromStats('issueloc_index_build_failures_total', 'Index openings that failed', 'buildFailures', 'counter');
+    fromStats('issueloc_index_builds_cancelled_total', 'Index builds cancelled because no request waited for them any more', 'buildsCancelled', 'counter');
     fromStats('issueloc_index_evictions_total', 'Warm indexes closed to stay under the memory budget', 'evictions', 'counter');
     fromStats('issueloc_index_warm', 'Warm indexes', 'warmEntries', 'gauge');
     fromStats('issueloc_index_warm_bytes', 'Estimated bytes of the warm indexes', 'warmBytes', 'gauge');

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { IssuelocError } from '../../src/errors.js';
+import { DEFAULT_INDEX_SETTINGS, indexFilePath } from '../../src/index/code-index.js';
 import { openLocalizer, type IssueLocalizer, type LocalizerOptions } from '../../src/pipeline/localizer.js';
 import { DEFAULT_LIMITS, DEFAULT_RANK_SETTINGS, type ServiceConfig } from '../../src/service/config.js';
 import { ServiceError } from '../../src/service/errors.js';
@@ -96,17 +97,20 @@ test('names, not paths; revisions checked by git; nothing written for an option-
   }
 });
 
-test('a build longer than the wait: 503 with Retry-After for that request, the build goes on', async () => {
+test('a build longer than the wait: 503 with Retry-After for that request, the build goes on for the others', async () => {
   let release!: () => void;
   const gate = new Promise<void>((r) => { release = r; });
   const open = async (o: LocalizerOptions) => { await gate; return openLocalizer(o); };
   const pool = new LocalizerPool(config(), { open });
   try {
+    await pool.resolveCommit('demo'); // both requests below then wait on the build at once
+    const patient = pool.localize({ repository: 'demo', text: 'parse date' }, 60_000);
     await assert.rejects(pool.localize({ repository: 'demo', text: 'parse date' }, 50), (e: unknown) => e instanceof ServiceError && e.status === 503 && e.retryAfterSeconds === 1);
     release();
-    const a = await pool.localize({ repository: 'demo', text: 'parse date' }, 10_000);
+    const a = await patient;
     assert.equal(a.result.commit, second);
     assert.equal(pool.counters.builds, 1);
+    assert.equal(pool.counters.buildsCancelled, 0);
   } finally {
     await pool.close();
   }
@@ -175,4 +179,75 @@ test('the pool holds at most MAX_WARM_ENTRIES, and the default estimate counts w
     await pool.close();
   }
   assert.ok(ENTRY_BASE_BYTES >= 2 ** 20, 'an entry costs at least a MiB however small its index');
+});
+
+/**
+ * openLocalizer whose prepare first waits for `gate` (or the build's cancellation), then runs the
+ * real one with the pool's signal: a slow build, without a slow repository.
+ */
+function gated(gate: Promise<unknown>) {
+  const counts = { opened: 0 };
+  const open = async (o: LocalizerOptions): Promise<IssueLocalizer> => {
+    counts.opened++;
+    const l = await openLocalizer(o);
+    return {
+      stages: l.stages, cacheDir: l.cacheDir, localize: (t, c) => l.localize(t, c), close: () => l.close(),
+      prepare: async (r, p) => {
+        await new Promise((resolve) => {
+          void gate.then(resolve);
+          if (p?.signal?.aborted) resolve(undefined);
+          p?.signal?.addEventListener('abort', resolve);
+        });
+        return l.prepare(r, p);
+      },
+    };
+  };
+  return { counts, open };
+}
+
+test('a build no request waits for any more is cancelled: nothing saved, the next request builds again', async () => {
+  const cacheDir = join(root, 'cache-cancel');
+  let release!: () => void;
+  const { counts, open } = gated(new Promise<void>((r) => { release = r; }));
+  const pool = new LocalizerPool({ ...config(), cacheDir }, { open });
+  try {
+    await pool.resolveCommit('demo'); // both requests below then wait on the build at once
+    const waitMs = 50;
+    const asks = [pool.localize({ repository: 'demo', text: 'parse date' }, waitMs), pool.localize({ repository: 'demo', text: 'parse date' }, 2 * waitMs)];
+    for (const ask of asks) await assert.rejects(ask, (e: unknown) => e instanceof ServiceError && e.status === 503);
+    assert.equal(pool.counters.buildsCancelled, 1, 'cancelled once, when the last waiter left');
+    assert.equal(pool.counters.buildFailures, 0);
+    assert.deepEqual(pool.warm(), [], 'the cancelled entry is gone');
+    // the build queue ends without the gate being opened: the build was abandoned, not finished
+    const ended = await Promise.race([pool.close().then(() => true), new Promise((r) => setTimeout(() => r(false), 30_000).unref())]);
+    assert.equal(ended, true, 'the cancelled build ended without its gate');
+    assert.equal(existsSync(indexFilePath(cacheDir, second, DEFAULT_INDEX_SETTINGS)), false, 'no index written');
+    assert.equal(counts.opened, 1);
+  } finally {
+    release();
+    await pool.close();
+  }
+});
+
+test('a warm-up keeps its build; a queued build whose request left never starts', async () => {
+  const cacheDir = join(root, 'cache-warmup');
+  let release!: () => void;
+  const { counts, open } = gated(new Promise<void>((r) => { release = r; }));
+  const pool = new LocalizerPool({ ...config(), cacheDir }, { open });
+  try {
+    const warmup = pool.prepare('demo');
+    await assert.rejects(pool.localize({ repository: 'demo', text: 'parse date' }, 20), (e: unknown) => e instanceof ServiceError && e.status === 503);
+    await assert.rejects(pool.localize({ repository: 'demo', rev: first, text: 'parse date' }, 20), (e: unknown) => e instanceof ServiceError && e.status === 503);
+    assert.equal(pool.counters.buildsCancelled, 1, 'the queued build of the first commit');
+    release();
+    const info = await warmup;
+    assert.equal(info.commit, second);
+    assert.equal(existsSync(indexFilePath(cacheDir, second, DEFAULT_INDEX_SETTINGS)), true, 'the warm-up built and saved its index');
+    assert.equal(existsSync(indexFilePath(cacheDir, first, DEFAULT_INDEX_SETTINGS)), false);
+    assert.equal(counts.opened, 1, 'the cancelled queued build never opened a localizer');
+    assert.equal((await pool.localize({ repository: 'demo', text: 'parse date' })).result.commit, second);
+  } finally {
+    release();
+    await pool.close();
+  }
 });
