@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { readBugReports } from '../../src/dataset/import/defects4j.js';
 import type { DatasetRecord } from '../../src/dataset/record.js';
-import { cleanup, commitFiles, tempDir } from '../repo/git-fixture.js';
+import { cleanup, commitFiles, git, tempDir } from '../repo/git-fixture.js';
 
 const BIN = fileURLToPath(new URL('../../src/cli/bin.js', import.meta.url));
 const dir = tempDir('issueloc-import-d4j-');
@@ -45,6 +45,9 @@ test('import --from defects4j: fix = the fixed revision, base its first parent, 
     `3,${base},${fix},CLI-1,https://x`,
     `4,${fix},${testOnly},CLI-2,https://x`,
   ]);
+  // Defects4J's patch turns the fixed revision back into the buggy one
+  write(join(d4j, 'framework', 'projects', 'Cli', 'patches', '1.src.patch'),
+    git(work, 'diff', fix, base, '--', 'src/java/p/A.java') + '\n');
   csv('Lang', [`1,${base},${fix},LANG-1,https://x`]);
   csv('Codec', [`1,${base},${fix},CODEC-1,https://x`]);
   csv('Foo', [`1,${base},${fix},FOO-1,https://x`]);
@@ -64,6 +67,8 @@ test('import --from defects4j: fix = the fixed revision, base its first parent, 
   assert.deepEqual([rec.commits, rec.aprioriCommit, rec.positives, rec.changesTests], [[fix], base, ['src/java/p/A.java'], true]);
   assert.equal(rec.positiveFunctions.length, 1);
   assert.match(rec.positiveFunctions[0], /^src\/java\/p\/A\.java:.*\bf$/);
+  assert.deepEqual(rec.provenance.givenFunctions, rec.positiveFunctions);
+  assert.match(r.out, /gold functions vs the source's own: 1 records · given 1, ours 1, both 1/);
   assert.deepEqual([rec.provenance.source, rec.provenance.sourceId, rec.provenance.buggyRevision, rec.provenance.reportId], ['defects4j', 'Cli-1', base, 'CLI-13']);
   const dropped = jsonl(join(dir, 'd4j.dropped.jsonl'));
   assert.deepEqual(dropped.map((d) => [d.id, d.reason]).sort(), [

@@ -7,6 +7,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { IssuelocError } from '../../errors.js';
+import { goldForPatch } from '../gold.js';
+import type { GitRepo } from '../../repo/git.js';
 import type { DatasetRecord } from '../record.js';
 import { benchmarkIssue, type ImportOptions, type ImportResult } from './common.js';
 import { excludedRepository } from './excluded.js';
@@ -68,13 +70,31 @@ function readActiveBugs(text: string): ActiveBug[] | null {
 }
 
 /**
+ * The functions Defects4J's own minimal patch (`patches/<n>.src.patch`) edits, by our span rules,
+ * among `positives`: its old side is the fixed revision (the patch turns it back into the buggy
+ * one). Null when there is no patch or it cannot be read.
+ */
+async function patchFunctions(repo: GitRepo, fixed: string, patchFile: string, positives: string[], options: ImportOptions): Promise<string[] | null> {
+  const patch = readText(patchFile);
+  if (patch === null) return null;
+  try {
+    const gold = await goldForPatch(repo, fixed, patch, { extract: options.extract });
+    return gold.functions.filter((id) => positives.includes(id.slice(0, id.lastIndexOf(':'))));
+  } catch {
+    return null;
+  }
+}
+
+/**
  * Import Defects4J: `dir` holds `framework/projects/<P>/active-bugs.csv` (or `projects/…`) and
  * Quatrain's `data/BugReport/<P>_bugreport.txt` (or `BugReport/…`).
  *
  * Each record: issue id `<P>-<n>`, title/body = Quatrain's report text (type Bug; no dates: the
  * files have none); `commits` = [the fixed revision], `aprioriCommit` = its first parent (not
  * always Defects4J's buggy revision, kept in `provenance.buggyRevision`); positives = its changed
- * non-test source files that exist at the base; functions by our span rules. Dropped with a
+ * non-test source files that exist at the base; functions by our span rules on the fixing commit;
+the functions of Defects4J's minimal patch (`patches/<n>.src.patch`) kept as
+`provenance.givenFunctions` for the agreement check. Dropped with a
  * code: `unknown-project` (no known repository), `excluded-repository` (leakage check,
  * `excluded.ts`: Lang, Math, Mockito, Gson, Jackson*), `empty-issue` (no report text),
  * `repo-not-available`, `fix-commit-missing` (e.g. Chart's Subversion numbers), `root-commit`,
@@ -90,15 +110,15 @@ export async function importDefects4j(dir: string, options: ImportOptions = {}):
   for (const name of reportsDir ? filesIn(reportsDir) : []) {
     if (name.endsWith('_bugreport.txt')) for (const [id, r] of readBugReports(readText(join(reportsDir as string, name)) ?? '')) reports.set(id, r);
   }
-  const rows: { project: string; bug: ActiveBug; origin: string }[] = [];
+  const rows: { project: string; bug: ActiveBug; origin: string; patch: string }[] = [];
   for (const project of subfolders(projectsDir)) {
     const csv = join(projectsDir, project, 'active-bugs.csv');
     const bugs = readActiveBugs(readText(csv) ?? '');
-    for (const bug of bugs ?? []) rows.push({ project, bug, origin: `${csv}:${bug.line}` });
+    for (const bug of bugs ?? []) rows.push({ project, bug, origin: `${csv}:${bug.line}`, patch: join(projectsDir, project, 'patches', `${bug.id}.src.patch`) });
   }
   if (rows.length === 0) throw new IssuelocError(`${dir}: no Defects4J active-bugs.csv rows found (another format?)`);
   const result: ImportResult = { records: [], dropped: [], invalid: [] };
-  for (const [k, { project, bug, origin }] of rows.entries()) {
+  for (const [k, { project, bug, origin, patch }] of rows.entries()) {
     options.progress?.(k, rows.length);
     const id = `${project}-${bug.id}`;
     try {
@@ -127,6 +147,8 @@ export async function importDefects4j(dir: string, options: ImportOptions = {}):
           buggyRevision: bug.buggy, reportId: bug.reportId, reportUrl: bug.reportUrl,
         },
       };
+      const given = await patchFunctions(repo, fix.commits[0], patch, fix.positives, options);
+      if (given) record.provenance.givenFunctions = given;
       if (notAtBase.length > 0) record.provenance.outsideApriori = notAtBase;
       if (unreadable.length > 0) record.provenance.unreadable = unreadable;
       result.records.push(record);
