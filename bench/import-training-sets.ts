@@ -1,15 +1,17 @@
 /**
  * Rebuilds the imported training sets of issue 27 from the fetched snapshots in one command (the
- * converted records are not committed: Denchmark_BRs and swe-bench-dataset state no licence).
- * For each set it copies the set's folder out of the source's bare snapshot (blobs the snapshot
- * lacks are skipped and counted), then runs `issueloc dataset import --from <set>` against the
- * mirrors folder and prints the summary lines.
+ * converted records are not committed: Denchmark_BRs and swe-bench-dataset state no licence,
+ * Defects4J's bug list comes with report texts of another repository). For each set it copies the
+ * set's folders out of the sources' bare snapshots (blobs a snapshot lacks are skipped and
+ * counted), then runs `issueloc dataset import --from <set>` against the mirrors folder and prints
+ * the summary lines.
  *
  * Usage (from the repo root, after `npx tsc`):
- *   node dist/bench/import-training-sets.js --out OUT [--mirrors MIRRORS] [--only denchmark|swebench-dev]
+ *   node dist/bench/import-training-sets.js --out OUT [--mirrors MIRRORS] [--only denchmark|swebench-dev|defects4j]
  *
  * Snapshots: `MIRRORS/RosePasta+Denchmark_BRs/repo` (`JSonSet/simplejson`) and
- * `MIRRORS/yogendrahexo+swe-bench-dataset/repo` (`projects`); code repositories as
+ * `MIRRORS/yogendrahexo+swe-bench-dataset/repo` (`projects`), `MIRRORS/rjust+defects4j/repo`
+ * (`framework/projects`) with `MIRRORS/Trustworthy-Software+Quatrain/repo` (`data/BugReport`); code repositories as
  * `MIRRORS/OWNER+NAME/repo`. Writes `OUT/<set>.jsonl` (+ `.dropped.jsonl`, `.meta.json`).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -31,10 +33,15 @@ if (!values.out) throw new Error('--out OUT is required');
 const out = values.out;
 const mirrors = values.mirrors;
 
-/** The training sets: snapshot, folder inside it, and the `--from` format. */
+/** The training sets: the `--from` format, the input folder, and the snapshot folders it is copied from. */
 const SETS = [
-  { from: 'denchmark', snapshot: 'RosePasta+Denchmark_BRs', folder: 'JSonSet/simplejson' },
-  { from: 'swebench-dev', snapshot: 'yogendrahexo+swe-bench-dataset', folder: 'projects' },
+  { from: 'denchmark', input: 'JSonSet/simplejson', parts: [{ snapshot: 'RosePasta+Denchmark_BRs', folder: 'JSonSet/simplejson' }] },
+  { from: 'swebench-dev', input: 'projects', parts: [{ snapshot: 'yogendrahexo+swe-bench-dataset', folder: 'projects' }] },
+  {
+    from: 'defects4j',
+    input: '.',
+    parts: [{ snapshot: 'rjust+defects4j', folder: 'framework/projects' }, { snapshot: 'Trustworthy-Software+Quatrain', folder: 'data/BugReport' }],
+  },
 ];
 
 /** Copies `folder` of the snapshot's HEAD to `dest`; returns files written and blobs missing. */
@@ -69,9 +76,11 @@ const BIN = fileURLToPath(new URL('../src/cli/bin.js', import.meta.url));
 for (const set of SETS) {
   if (values.only && values.only !== set.from) continue;
   const src = join(out, 'sources', set.from);
-  const { written, missing } = await extract(set.snapshot, set.folder, src);
-  process.stdout.write(`${set.from}: ${written} files from ${set.snapshot}${missing.length ? `, ${missing.length} blobs missing from the snapshot (${missing.slice(0, 3).join(', ')}…)` : ''}\n`);
-  const r = spawnSync(process.execPath, [BIN, 'dataset', 'import', '--from', set.from, '--input', join(src, set.folder),
+  for (const part of set.parts) {
+    const { written, missing } = await extract(part.snapshot, part.folder, src);
+    process.stdout.write(`${set.from}: ${written} files from ${part.snapshot}${missing.length ? `, ${missing.length} blobs missing from the snapshot (${missing.slice(0, 3).join(', ')}…)` : ''}\n`);
+  }
+  const r = spawnSync(process.execPath, [BIN, 'dataset', 'import', '--from', set.from, '--input', join(src, set.input),
     '--mirrors', mirrors, '-o', join(out, `${set.from}.jsonl`), '--skip-invalid', '--no-progress'], { encoding: 'utf8', maxBuffer: 64 << 20 });
   process.stdout.write(r.stdout + r.stderr);
   if (r.status !== 0 && r.status !== 1) process.exitCode = r.status ?? 3;

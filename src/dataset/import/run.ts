@@ -10,6 +10,7 @@ import type { IssueSourceOptions } from '../../issues/types.js';
 import type { UnitExtractor } from '../function-positives.js';
 import type { DatasetRecord } from '../record.js';
 import type { DroppedSample, ImportOptions, ImportResult, RepoOpener } from './common.js';
+import { importDefects4j } from './defects4j.js';
 import { importDenchmark } from './denchmark.js';
 import { functionAgreement, type FunctionAgreement } from './agreement.js';
 import { importLocbench } from './locbench.js';
@@ -19,7 +20,7 @@ import { importSwebench } from './swebench.js';
 import { importTomcat } from './tomcat.js';
 
 /** The benchmark formats `dataset import` reads. */
-export const IMPORT_SOURCES = ['swebench', 'locbench', 'tomcat', 'denchmark', 'swebench-dev'] as const;
+export const IMPORT_SOURCES = ['swebench', 'locbench', 'tomcat', 'denchmark', 'swebench-dev', 'defects4j'] as const;
 export type ImportSource = (typeof IMPORT_SOURCES)[number];
 
 /** Options of {@link runImport}. Exactly one of `repo` and `mirrors` is required. */
@@ -153,6 +154,7 @@ export async function importBenchmark(from: ImportSource, input: string, options
   if (from === 'locbench') return importLocbench(input, { ...common, openRepo });
   if (from === 'denchmark') return importDenchmark(input, { ...common, openRepo });
   if (from === 'swebench-dev') return importSwebenchDev(input, { ...common, openRepo });
+  if (from === 'defects4j') return importDefects4j(input, { ...common, openRepo });
   return importSwebench(input, { ...common, openRepo, keepWithoutFunctions });
 }
 
