@@ -44,7 +44,7 @@ test('localize --model default on a cache folder that holds the index but cannot
   const r = repo();
   const cache = tempDir('issueloc-hist-ro-');
   try {
-    const index = spawnSync(process.execPath, [BIN, 'index', '--repo', r.dir, '--cache-dir', cache, '--no-progress'], { encoding: 'utf8' });
+    const index = spawnSync(process.execPath, [BIN, 'index', '--repo', r.dir, '--cache-dir', cache, '--no-progress', '--no-history'], { encoding: 'utf8' });
     assert.equal(index.status, 0, index.stderr);
     writeFileSync(join(cache, 'history'), 'not a folder');
     const run = spawnSync(process.execPath, [BIN, 'localize', '--repo', r.dir, '--cache-dir', cache, '--issue', 'render crash colour', '--model', 'default', '--json', '--no-progress'], { encoding: 'utf8' });

@@ -54,7 +54,8 @@ test('train fits a model on dataset records and writes a loadable model file', (
     assert.ok(m.scorers.function.ensemble, 'trees');
     assert.equal(m.scorers.file, m.scorers.function, 'by default the function trees rank every level');
     assert.deepEqual(m.file.training?.issueIds, ['1', '2', '3']);
-    assert.equal(readdirSync(join(dir, 'cache', 'test+app', 'history')).filter((f) => f.endsWith('.json')).length, 1, 'history cached per repository');
+    // the log of the repository (`<repo>.json`; a base commit's co-changes are `<repo>-<commit>.cochange-….json`)
+    assert.equal(readdirSync(join(dir, 'cache', 'test+app', 'history')).filter((f) => /^[0-9a-f]+\.json$/.test(f)).length, 1, 'history cached per repository');
     assert.equal(readdirSync(join(dir, 'features')).length, 1);
     // second run: features come from the cache
     const again = run(['train', '--dataset', data, '-o', model, '--cache-dir', join(dir, 'cache'), '--features-cache', join(dir, 'features'),
@@ -70,7 +71,7 @@ test('train fits a model on dataset records and writes a loadable model file', (
     assert.equal(out.functions[0].id, 'app/parser.py:parse_header');
     assert.equal(out.files[0].id, 'app/parser.py');
     // the history is read only for a model that reads a history feature (`RankingModel.reads`)
-    const historyFiles = () => (existsSync(join(dir, 'loc', 'history')) ? readdirSync(join(dir, 'loc', 'history')).filter((f) => f.endsWith('.json')).length : 0);
+    const historyFiles = () => (existsSync(join(dir, 'loc', 'history')) ? readdirSync(join(dir, 'loc', 'history')).filter((f) => /^[0-9a-f]+\.json$/.test(f)).length : 0);
     assert.equal(historyFiles(), Object.values(historyEvidenceRead(perLevel.reads)).some(Boolean) ? 1 : 0);
     const builtIn = run(['localize', '--repo', fx.dir, '--issue', 'parse_header fails on a colon', '--model', 'default', '--json', '--cache-dir', join(dir, 'loc'), '--no-progress']);
     assert.equal(builtIn.code, 0, builtIn.err);
