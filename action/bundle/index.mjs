@@ -47778,7 +47778,8 @@ var ENTRY_NAME = {
   blobs: /^[0-9a-f]{6,}[\w.:+#-]*\.json$/,
   vectors: /^[0-9a-f]{6,}\.f32$/,
   llm: /^[0-9a-f]{6,}\.json$/,
-  history: /^(mined-)?[0-9a-f]{6,}\.json$/
+  // a repository's log `<repo>.json`; a base commit's signals `<repo>-<commit>.m<N>.bin` and co-changes `<repo>-<commit>.cochange-….json`
+  history: /^(mined-)?[0-9a-f]{6,}(-[0-9a-f]{40,64}\.(m\d+\.bin|cochange-[\d-]+\.json))?$|^(mined-)?[0-9a-f]{6,}\.json$/
 };
 function parseSize(text, what) {
   const m = /^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?\s*$/i.exec(text);
@@ -53293,11 +53294,13 @@ async function indexCommit(repo, commit, opts) {
     throw new IssuelocError(`cache folder ${opts.cacheDir} is not writable (${e.code}): cannot build the index of ${commit.slice(0, 12)} there; use --cache-dir or ISSUELOC_CACHE_DIR`);
   }
   return withBuildLock(lockDir, { what: `the index of ${commit.slice(0, 12)}`, waitMs }, async () => {
+    opts.signal?.throwIfAborted();
     if (!opts.force) {
       const cached = loadCodeIndex(opts.cacheDir, commit, settings);
       if (cached) return { codeIndex: cached, built: false };
     }
     const { codeIndex, blobBytes } = await buildFromTree(repo, commit, settings, opts);
+    opts.signal?.throwIfAborted();
     saveCodeIndex(opts.cacheDir, codeIndex);
     const saved = [indexFilePath(opts.cacheDir, commit, settings), indexFilePath(opts.cacheDir, commit, settings, "file")];
     if (codeIndex.nonSource) saved.push(indexFilePath(opts.cacheDir, commit, settings, "nonSource"));
@@ -53338,6 +53341,7 @@ async function buildFromTree(repo, commit, settings, opts) {
     pathsOfBlob.set(e.blob, list);
   }
   for await (const [blob, buf] of repo.readBlobs([...pathsOfBlob.keys()])) {
+    opts.signal?.throwIfAborted();
     for (const e of pathsOfBlob.get(blob) ?? []) {
       done++;
       if (buf === null) {
@@ -53366,7 +53370,8 @@ async function buildFromTree(repo, commit, settings, opts) {
   }
   opts.onProgress?.(total, total);
   const files = sources.filter((e) => unitsOf.has(e.path)).map((e) => ({ path: e.path, units: unitsOf.get(e.path) }));
-  const nonSource = settings.files === "all" ? await nonSourceTerms(repo, entries, settings, cache, opts.force === true) : void 0;
+  const nonSource = settings.files === "all" ? await nonSourceTerms(repo, entries, settings, cache, opts.force === true, opts.signal) : void 0;
+  opts.signal?.throwIfAborted();
   const codeIndex = buildCodeIndex(commit, settings, files, {
     files: files.length,
     skipped: skipped2,
@@ -53375,7 +53380,7 @@ async function buildFromTree(repo, commit, settings, opts) {
   }, nonSource);
   return { codeIndex, blobBytes: cache.bytesWritten };
 }
-async function nonSourceTerms(repo, entries, settings, cache, force) {
+async function nonSourceTerms(repo, entries, settings, cache, force, signal) {
   const chosen = selectNonSources(entries, settings);
   const termsOf = /* @__PURE__ */ new Map();
   const toRead = /* @__PURE__ */ new Set();
@@ -53386,6 +53391,7 @@ async function nonSourceTerms(repo, entries, settings, cache, force) {
     else toRead.add(e.blob);
   }
   for await (const [blob, buf] of repo.readBlobs([...toRead])) {
+    signal?.throwIfAborted();
     if (buf === null) {
       termsOf.set(blob, null);
       continue;
@@ -60272,9 +60278,9 @@ var OpenedLocalizer = class {
   maxCacheBytes;
   stem;
   embedderInfo;
-  prepare(rev) {
+  prepare(rev, opts = {}) {
     if (rev !== void 0 && (typeof rev !== "string" || rev === "")) return Promise.reject(new IssuelocError(`rev must be a non-empty string, got ${String(rev)}`));
-    return this.serialized(async () => reportedInfo(await this.indexAt(rev)));
+    return this.serialized(async () => reportedInfo(await this.indexAt(rev, opts.signal)));
   }
   /** Runs `work` after the calls before it (refused once closed). */
   serialized(work) {
@@ -60283,7 +60289,7 @@ var OpenedLocalizer = class {
     this.queue = run3.catch(() => void 0);
     return run3;
   }
-  async indexAt(rev = this.options.rev ?? "HEAD") {
+  async indexAt(rev = this.options.rev ?? "HEAD", signal) {
     const commit = this.current && rev.toLowerCase() === this.current.commit ? this.current.commit : await this.repo.resolveCommit(rev);
     if (this.current?.commit === commit) return this.current;
     const t0 = performance.now();
@@ -60291,6 +60297,7 @@ var OpenedLocalizer = class {
       cacheDir: this.cacheDir,
       settings: this.options.index,
       maxCacheBytes: this.maxCacheBytes,
+      signal,
       onProgress: this.options.onProgress && ((done, total) => this.options.onProgress("index", done, total))
     });
     const info3 = {
