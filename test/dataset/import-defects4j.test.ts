@@ -1,27 +1,16 @@
 // `issueloc dataset import --from defects4j`: a fixture in Defects4J's and Quatrain's layouts, the repository built here.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { readBugReports } from '../../src/dataset/import/defects4j.js';
 import type { DatasetRecord } from '../../src/dataset/record.js';
 import { cleanup, commitFiles, git, tempDir } from '../repo/git-fixture.js';
+import { jsonl, run, write } from './cli-run.js';
 
-const BIN = fileURLToPath(new URL('../../src/cli/bin.js', import.meta.url));
 const dir = tempDir('issueloc-import-d4j-');
 after(() => cleanup(dir));
 
-function run(args: string[]): { out: string; err: string; code: number } {
-  const r = spawnSync(process.execPath, [BIN, ...args, '--no-progress'], { encoding: 'utf8' });
-  return { out: r.stdout, err: r.stderr, code: r.status ?? -1 };
-}
-const jsonl = (f: string): Record<string, unknown>[] => readFileSync(f, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
-const write = (path: string, text: string): void => {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, text);
-};
 
 const JAVA = 'package p;\n\npublic class A {\n    int f(int x) {\n        return x;\n    }\n\n    int g() {\n        return 1;\n    }\n}\n';
 const HEADER = 'bug.id,revision.id.buggy,revision.id.fixed,report.id,report.url\n';

@@ -1,30 +1,19 @@
 // `issueloc dataset import --from denchmark|swebench-dev`: fixtures written here in the sources' layouts, repositories built here.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { excludedRepository } from '../../src/dataset/import/excluded.js';
 import { readBugDescription } from '../../src/dataset/import/swebench-dev.js';
 import { functionAgreement } from '../../src/dataset/import/agreement.js';
 import { denchmarkText } from '../../src/dataset/import/denchmark.js';
 import type { DatasetRecord } from '../../src/dataset/record.js';
 import { cleanup, commitFiles, git, tempDir } from '../repo/git-fixture.js';
+import { jsonl, run, write } from './cli-run.js';
 
-const BIN = fileURLToPath(new URL('../../src/cli/bin.js', import.meta.url));
 const dir = tempDir('issueloc-import-training-');
 after(() => cleanup(dir));
 
-function run(args: string[]): { out: string; err: string; code: number } {
-  const r = spawnSync(process.execPath, [BIN, ...args, '--no-progress'], { encoding: 'utf8' });
-  return { out: r.stdout, err: r.stderr, code: r.status ?? -1 };
-}
-const jsonl = (f: string): Record<string, unknown>[] => readFileSync(f, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
-const write = (path: string, text: string): void => {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, text);
-};
 
 const A_PY = 'def f(x):\n    return x\n\n\ndef g():\n    return 1\n';
 const OLD_PY = 'def k():\n    return 0\n';
