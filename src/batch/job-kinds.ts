@@ -13,12 +13,12 @@ import { toJsonl, writeDataset } from '../dataset/output.js';
 import type { Variant } from '../dataset/variants.js';
 import { openIndex } from '../index/open-index.js';
 import { readIssues } from '../issues/read.js';
-import { openLocalizer } from '../pipeline/localizer.js';
 import { levelsOf, plural } from '../pipeline/result-json.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { RESULT_FILE } from './result-file.js';
 import { MAX_ISSUE_FILE_BYTES, parseIssueLine } from './issue-line.js';
 import type { DatasetJob, IndexJob, LocalizeJob } from './job-spec.js';
+import { withLocalizer } from './warm-localizer.js';
 
 /** `dataset build`: result.jsonl holds the records; result.dropped.jsonl and result.meta.json beside. */
 export async function runDatasetJob(spec: DatasetJob, dir: string): Promise<void> {
@@ -48,16 +48,18 @@ export async function runIndexJob(spec: IndexJob, dir: string): Promise<void> {
 /**
  * `localize`: result.jsonl has one line per issue of the shard, in file order:
  * `{ line, id, commit, files, modules, functions }` (only the job's `level`; scores to 6 significant digits, as `localize --json`).
+ * On a pool thread the localizer stays open for the thread's next job of the same repository,
+ * cache folder and model (src/batch/warm-localizer.ts).
+ * @returns whether the localizer was already open (warm).
  * @throws IssuelocError naming `file:line` for a line that is not a JSON object with a text.
  */
-export async function runLocalizeJob(spec: LocalizeJob, dir: string): Promise<void> {
+export async function runLocalizeJob(spec: LocalizeJob, dir: string): Promise<{ warm: boolean }> {
   if (statSync(spec.issues).size > MAX_ISSUE_FILE_BYTES) throw new IssuelocError(`${spec.issues}: over ${MAX_ISSUE_FILE_BYTES} bytes`);
   const text = readFileSync(spec.issues, 'utf8');
   const lines = text.split('\n');
-  const localizer = await openLocalizer({ repo: spec.repo, rev: spec.commit, cacheDir: spec.cacheDir, ...(spec.model !== undefined ? { model: spec.model } : {}) });
   const levels = new Set(levelsOf(spec.level ?? 'all').map(plural));
-  const out: unknown[] = [];
-  try {
+  const { value: out, warm } = await withLocalizer(spec, async (localizer) => {
+    const out: unknown[] = [];
     let n = -1;
     for (let i = 0; i < lines.length; i++) {
       if (lines[i].trim() === '') continue;
@@ -70,8 +72,8 @@ export async function runLocalizeJob(spec: LocalizeJob, dir: string): Promise<vo
       const ranked = { files: round(r.files), modules: round(r.modules), functions: round(r.functions) };
       out.push({ line: i + 1, id: line.id ?? null, commit: r.commit, ...Object.fromEntries(Object.entries(ranked).filter(([k]) => levels.has(k as 'files'))) });
     }
-  } finally {
-    await localizer.close();
-  }
+    return out;
+  });
   writeFileAtomic(join(dir, RESULT_FILE), [toJsonl(out)]);
+  return { warm };
 }

@@ -26,20 +26,21 @@ export interface JobOutcome {
 /** Test hook: milliseconds a job waits after its work, before its result is renamed into place. */
 const delayMs = (): number => Math.max(0, Number(process.env.ISSUELOC_BATCH_JOB_DELAY_MS ?? 0) || 0);
 
-/** Runs the work of `spec`, writing its files into `dir`. */
-async function work(spec: JobSpec, dir: string): Promise<void> {
+/** Runs the work of `spec`, writing its files into `dir`; for a localize job, whether its localizer was warm. */
+async function work(spec: JobSpec, dir: string): Promise<{ warm?: boolean }> {
   switch (spec.kind) {
-    case 'dataset': return runDatasetJob(spec, dir);
-    case 'index': return runIndexJob(spec, dir);
+    case 'dataset': await runDatasetJob(spec, dir); return {};
+    case 'index': await runIndexJob(spec, dir); return {};
     case 'localize': return runLocalizeJob(spec, dir);
-    case 'eval': return runEvalJob(spec, dir);
+    case 'eval': await runEvalJob(spec, dir); return {};
   }
 }
 
 /**
  * Runs `job` unless its result exists, and moves its files to {@link resultDir} atomically
- * (with `job.json`: id, spec, host, pid, start time (epoch ms), milliseconds, and the size and
- * checksum of every file: result-check.ts).
+ * (with `job.json`: id, spec, host, pid, start time (epoch ms), milliseconds, for a localize job
+ * whether its localizer was already open (`warm`), and the size and checksum of every file:
+ * result-check.ts).
  * @throws what the job threw (an IssuelocError for bad input: not worth retrying); nothing is
  *   left under `jobs/` then.
  */
@@ -56,12 +57,12 @@ export async function runJob(job: BatchJob): Promise<JobOutcome> {
   const tmp = join(tmpRoot, `${job.id}.${process.pid}.${Math.random().toString(36).slice(2, 10)}`);
   mkdirSync(tmp);
   try {
-    await work(job.spec, tmp);
+    const { warm } = await work(job.spec, tmp);
     const wait = delayMs();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     const millis = performance.now() - t0;
     const files = resultSums(job.id, tmp);
-    writeFileAtomic(join(tmp, JOB_FILE), [`${JSON.stringify({ id: job.id, spec: job.spec, fingerprint: job.fingerprint, host: hostname(), pid: process.pid, startedAt, millis: Math.round(millis), files }, null, 2)}\n`]);
+    writeFileAtomic(join(tmp, JOB_FILE), [`${JSON.stringify({ id: job.id, spec: job.spec, fingerprint: job.fingerprint, host: hostname(), pid: process.pid, startedAt, millis: Math.round(millis), ...(warm !== undefined ? { warm } : {}), files }, null, 2)}\n`]);
     try {
       renameSync(tmp, final);
     } catch (e) {

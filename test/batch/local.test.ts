@@ -78,6 +78,33 @@ test('localize shards give the rankings openLocalizer gives, collected in issue-
   }
 });
 
+test('a pool thread keeps its localizer warm across localize jobs: later jobs say warm, rankings as a fresh localizer gives', async () => {
+  const jsonl = join(dir, 'warm.jsonl');
+  const texts = ['parseDate fails on spaces', 'renderRows draws nothing', 'date parse trim'];
+  writeFileSync(jsonl, texts.map((text, i) => JSON.stringify({ id: `W${i}`, text })).join('\n') + '\n');
+  const results = join(dir, 'warm-results');
+  const cache = join(dir, 'warm-cache');
+  const jobs = await planLocalizeJobs(repo.dir, jsonl, results, { shards: 3, top: 5, rev: 'HEAD', cacheDir: cache });
+  addToManifest(results, jobs);
+  assert.equal((await runLocalBatch(jobs, { concurrency: 1 })).done, 3);
+  const warm = jobs.map((j) => JSON.parse(readFileSync(join(results, 'jobs', j.id, 'job.json'), 'utf8')).warm);
+  assert.deepEqual(warm.slice().sort(), [false, true, true], 'one thread: the first job opens the localizer, the next two find it open');
+  const out = join(dir, 'warm-rankings.jsonl');
+  collectResults(results, out);
+  const rows = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  const localizer = await openLocalizer({ repo: repo.dir, cacheDir: cache });
+  try {
+    for (const [i, text] of texts.entries()) {
+      const r = await localizer.localize(text, { top: 5 });
+      const round = (items: typeof r.files) => items.map((it) => ({ ...it, score: Number(it.score.toPrecision(6)) }));
+      assert.deepEqual(rows[i].files, round(r.files));
+      assert.deepEqual(rows[i].functions, round(r.functions));
+    }
+  } finally {
+    await localizer.close();
+  }
+});
+
 test('enqueue localize --level file --model none: each line holds the files openLocalizer ranks with that model, nothing else', async () => {
   const jsonl = join(dir, 'level-model.jsonl');
   const texts = ['parseDate fails on spaces', 'renderRows draws nothing'];
