@@ -6,6 +6,7 @@ import { CONFIG_FILE_NAMES, loadServiceConfig, repositoryNameOf, type ServiceLim
 import { LocalizerPool } from '../service/localizer-pool.js';
 import { wholeOption } from './options.js';
 import { onStopSignal } from './stop-signals.js';
+import { requireParts } from '../util/optional-packages.js';
 
 const warn = (m: string) => process.stderr.write(`issueloc: warning: ${m}\n`);
 
@@ -30,6 +31,7 @@ export function registerMcpCommand(program: Command): void {
     .option('--timeout <seconds>', 'seconds one tool call may take, an index build included (default 30)', wholeOption('--timeout', 1, 3600))
     .option('--max-issue-bytes <n>', 'refuse an issue text longer than this many bytes (1 MiB by default)', wholeOption('--max-issue-bytes', 1, 1 << 30))
     .action(async (o: { config?: string; repo: string[]; cacheDir?: string; timeout?: number; maxIssueBytes?: number }) => {
+      requireParts('mcp', 'mcp');
       const limits: Partial<ServiceLimits> = {
         ...(o.timeout !== undefined ? { timeoutMs: o.timeout * 1000 } : {}),
         ...(o.maxIssueBytes !== undefined ? { maxIssueBytes: o.maxIssueBytes } : {}),
