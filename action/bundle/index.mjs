@@ -60278,7 +60278,14 @@ var OpenedLocalizer = class {
   embedderInfo;
   prepare(rev, opts = {}) {
     if (rev !== void 0 && (typeof rev !== "string" || rev === "")) return Promise.reject(new IssuelocError(`rev must be a non-empty string, got ${String(rev)}`));
-    return this.serialized(async () => reportedInfo(await this.indexAt(rev, opts.signal)));
+    return this.serialized(async () => {
+      const at = await this.indexAt(rev, opts.signal);
+      if (opts.stages) {
+        opts.signal?.throwIfAborted();
+        await this.chainOf(at, void 0);
+      }
+      return reportedInfo(at);
+    });
   }
   /** Runs `work` after the calls before it (refused once closed). */
   serialized(work) {
