@@ -19,7 +19,7 @@ const require = createRequire(join(root, 'package.json'));
 
 /** Text replaced in a source file for the bundle's layout; the build fails when the text is not there. */
 const REWRITES = {
-  'src/corpus/extract.ts': [['`tree-sitter-wasms/out/tree-sitter-${grammar}.wasm`', '`./grammars/tree-sitter-${grammar}.wasm`']],
+  'src/corpus/extract.ts': [['`../../../action/bundle/grammars/tree-sitter-${grammar}.wasm`', '`./grammars/tree-sitter-${grammar}.wasm`']],
   'src/ltr/model.ts': [["'../../../src/ltr/default-model.json'", "'./default-model.json'"]],
 };
 

@@ -22,3 +22,16 @@ export function packageVersion(): string {
   if (typeof version !== 'string' || version === '') throw new Error(`${PACKAGE_JSON} has no version`);
   return version;
 }
+
+/**
+ * The version range package.json asks of a peer dependency (`fastify` → `^5.12.8`), or undefined
+ * when it names none (or package.json is unreadable).
+ */
+export function peerRange(name: string): string | undefined {
+  try {
+    const range = (JSON.parse(readFileSync(PACKAGE_JSON, 'utf8')) as { peerDependencies?: Record<string, unknown> }).peerDependencies?.[name];
+    return typeof range === 'string' ? range : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -20740,7 +20740,7 @@ var require_proper_lockfile = __commonJS({
 });
 
 // node_modules/@actions/github/lib/context.js
-import { readFileSync as readFileSync6, existsSync as existsSync8 } from "fs";
+import { readFileSync as readFileSync7, existsSync as existsSync8 } from "fs";
 import { EOL as EOL5 } from "os";
 var Context;
 var init_context = __esm({
@@ -20754,7 +20754,7 @@ var init_context = __esm({
         this.payload = {};
         if (process.env.GITHUB_EVENT_PATH) {
           if (existsSync8(process.env.GITHUB_EVENT_PATH)) {
-            this.payload = JSON.parse(readFileSync6(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
+            this.payload = JSON.parse(readFileSync7(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
           } else {
             const path = process.env.GITHUB_EVENT_PATH;
             process.stdout.write(`GITHUB_EVENT_PATH ${path} does not exist${EOL5}`);
@@ -45228,6 +45228,52 @@ import { homedir } from "node:os";
 // src/embed/onnx-embedder.ts
 import { basename, dirname, resolve } from "node:path";
 
+// src/version.ts
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+var PACKAGE_JSON = fileURLToPath(new URL("../../package.json", import.meta.url));
+function peerRange(name2) {
+  try {
+    const range = JSON.parse(readFileSync(PACKAGE_JSON, "utf8")).peerDependencies?.[name2];
+    return typeof range === "string" ? range : void 0;
+  } catch {
+    return void 0;
+  }
+}
+
+// src/util/optional-packages.ts
+var OPTIONAL_PARTS = {
+  serve: ["fastify", "prom-client", "@modelcontextprotocol/sdk", "zod"],
+  mcp: ["@modelcontextprotocol/sdk", "zod"],
+  "batch --queue": ["bullmq", "ioredis"],
+  stats: ["@stdlib/math-base-special-gammainc", "@stdlib/stats-base-dists-t-cdf"],
+  charts: ["vega", "vega-lite", "@resvg/resvg-js"],
+  comment: ["@actions/github"],
+  "--embedder onnx": ["@huggingface/transformers"],
+  "--rerank gguf": ["node-llama-cpp"]
+};
+function isInstalled(name2) {
+  try {
+    import.meta.resolve(name2);
+    return true;
+  } catch (e) {
+    return e.code !== "ERR_MODULE_NOT_FOUND";
+  }
+}
+function missingPartsMessage(what, parts2, installed = isInstalled) {
+  const missing = [...new Set(parts2.flatMap((p) => OPTIONAL_PARTS[p]))].filter((n) => !installed(n));
+  if (missing.length === 0) return void 0;
+  const specs = missing.map((n) => {
+    const range = peerRange(n);
+    return range ? `${n}@${range}` : n;
+  });
+  return `${what} needs ${missing.join(", ")}: npm install ${specs.join(" ")}`;
+}
+function requireParts(what, ...parts2) {
+  const message = missingPartsMessage(what, parts2);
+  if (message) throw new IssuelocError(message);
+}
+
 // src/util/deadline.ts
 var DeadlineExceeded = class extends IssuelocError {
   constructor(seconds2, label) {
@@ -45528,7 +45574,7 @@ function halfToFloat(bits) {
 }
 
 // src/embed/model-folder.ts
-import { existsSync as existsSync2, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync as existsSync2, readdirSync, readFileSync as readFileSync2, statSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 var DTYPE_OF_SUFFIX = [
@@ -45544,7 +45590,7 @@ var DTYPE_OF_SUFFIX = [
 function readJson(path) {
   if (!existsSync2(path)) return void 0;
   try {
-    return JSON.parse(readFileSync(path, "utf8"));
+    return JSON.parse(readFileSync2(path, "utf8"));
   } catch {
     throw new IssuelocError(`model folder: ${path} is not valid JSON`);
   }
@@ -45573,7 +45619,7 @@ function readModelFolder(dir, prefer) {
   const hash = createHash("sha1");
   for (const f of ["config.json", "tokenizer.json", "tokenizer_config.json", "1_Pooling/config.json", "config_sentence_transformers.json"]) {
     const p = join(dir, f);
-    if (existsSync2(p)) hash.update(f).update(readFileSync(p));
+    if (existsSync2(p)) hash.update(f).update(readFileSync2(p));
   }
   hash.update(`${subfolder}/${file}:${statSync(onnxPath).size}`);
   return {
@@ -45656,11 +45702,12 @@ function detectPreset(names) {
 
 // src/embed/onnx-embedder.ts
 async function loadTransformers() {
+  requireParts("--embedder onnx", "--embedder onnx");
   const name2 = "@huggingface/transformers";
   try {
     return await import(name2);
   } catch (e) {
-    throw new IssuelocError(`--embedder onnx: needs the optional package ${name2} (npm install ${name2}): ${e.message.split("\n")[0]}`);
+    throw new IssuelocError(`--embedder onnx: cannot load ${name2}: ${e.message.split("\n")[0]}`);
   }
 }
 var OnnxEmbedder = class _OnnxEmbedder {
@@ -46674,7 +46721,7 @@ function firstWords(text, n) {
 }
 
 // src/util/checked-file.ts
-import { closeSync as closeSync3, openSync as openSync3, readFileSync as readFileSync2, readSync as readSync2, rmSync as rmSync2, utimesSync } from "node:fs";
+import { closeSync as closeSync3, openSync as openSync3, readFileSync as readFileSync3, readSync as readSync2, rmSync as rmSync2, utimesSync } from "node:fs";
 import { crc32 } from "node:zlib";
 
 // src/util/atomic-write.ts
@@ -46774,7 +46821,7 @@ function writeCheckedFile(path, tag, parts2, opts = {}) {
 function readCheckedPayload(path, tag) {
   let buf;
   try {
-    buf = readFileSync2(path);
+    buf = readFileSync3(path);
   } catch {
     return void 0;
   }
@@ -53109,7 +53156,7 @@ function isFileLevelMeta(m) {
 
 // src/index/build-lock.ts
 import { randomBytes } from "node:crypto";
-import { accessSync as accessSync2, constants as constants4, readFileSync as readFileSync3, renameSync as renameSync2, rmSync as rmSync4, rmdirSync as rmdirSync2 } from "node:fs";
+import { accessSync as accessSync2, constants as constants4, readFileSync as readFileSync4, renameSync as renameSync2, rmSync as rmSync4, rmdirSync as rmdirSync2 } from "node:fs";
 import { hostname } from "node:os";
 import { dirname as dirname6 } from "node:path";
 import { setTimeout as sleep2 } from "node:timers/promises";
@@ -53192,7 +53239,7 @@ async function withBuildLock(dir, opts, build) {
 }
 function readOwner(file) {
   try {
-    const o = JSON.parse(readFileSync3(file, "utf8"));
+    const o = JSON.parse(readFileSync4(file, "utf8"));
     return Number.isInteger(o.pid) && typeof o.host === "string" && typeof o.what === "string" ? o : void 0;
   } catch {
     return void 0;
@@ -53938,12 +53985,13 @@ var LlamaCppChatModel = class _LlamaCppChatModel {
   static async load(path, contextSize = 8192) {
     const abs = resolve5(path);
     if (!existsSync4(abs)) throw new IssuelocError(`--rerank gguf: model file not found: ${path}`);
+    requireParts("--rerank gguf", "--rerank gguf");
     const name2 = "node-llama-cpp";
     let mod;
     try {
       mod = await import(name2);
     } catch (e) {
-      throw new IssuelocError(`--rerank gguf: needs the optional package ${name2} (npm install ${name2}): ${e.message.split("\n")[0]}`);
+      throw new IssuelocError(`--rerank gguf: cannot load ${name2}: ${e.message.split("\n")[0]}`);
     }
     try {
       const llama = await mod.getLlama();
@@ -54203,7 +54251,7 @@ async function openChatModel(value, opts = {}) {
 
 // src/ltr/adapted-models.ts
 import { createHash as createHash10 } from "node:crypto";
-import { existsSync as existsSync7, readFileSync as readFileSync5 } from "node:fs";
+import { existsSync as existsSync7, readFileSync as readFileSync6 } from "node:fs";
 import { join as join15, resolve as resolve7 } from "node:path";
 
 // src/ltr/features/registry.ts
@@ -54536,8 +54584,8 @@ function binOf(cuts, v) {
 }
 
 // src/ltr/model.ts
-import { readFileSync as readFileSync4 } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { readFileSync as readFileSync5 } from "node:fs";
+import { fileURLToPath as fileURLToPath2 } from "node:url";
 
 // src/corpus/names.ts
 function lastNamePart(qualifiedName) {
@@ -54878,7 +54926,7 @@ var TreeEnsemble = class _TreeEnsemble {
 };
 
 // src/ltr/model.ts
-var DEFAULT_MODEL_PATH = fileURLToPath(new URL("./default-model.json", import.meta.url));
+var DEFAULT_MODEL_PATH = fileURLToPath2(new URL("./default-model.json", import.meta.url));
 var MODEL_FORMAT = "issueloc-linear-ranker/1";
 var TREE_MODEL_FORMAT = "issueloc-ranker/2";
 var LevelScorer = class {
@@ -54985,7 +55033,7 @@ var RankingModel = class _RankingModel {
     if (path === "default") path = DEFAULT_MODEL_PATH;
     let text;
     try {
-      text = readFileSync4(path, "utf8");
+      text = readFileSync5(path, "utf8");
     } catch (e) {
       throw new IssuelocError(`cannot read model ${path}: ${e.code ?? e.message}`);
     }
@@ -58815,19 +58863,19 @@ function shallowCut(repo) {
   if (!repo.isShallow) return null;
   const dirs = [repo.gitDir];
   try {
-    dirs.push(resolve7(repo.gitDir, readFileSync5(join15(repo.gitDir, "commondir"), "utf8").trim()));
+    dirs.push(resolve7(repo.gitDir, readFileSync6(join15(repo.gitDir, "commondir"), "utf8").trim()));
   } catch {
   }
   for (const dir of dirs) {
     try {
-      return readFileSync5(join15(dir, "shallow"), "utf8");
+      return readFileSync6(join15(dir, "shallow"), "utf8");
     } catch {
     }
   }
   return "shallow";
 }
 function adaptedModelKey(repo, base, settings, index = {}) {
-  const builtIn = createHash10("sha256").update(readFileSync5(DEFAULT_MODEL_PATH)).digest("hex");
+  const builtIn = createHash10("sha256").update(readFileSync6(DEFAULT_MODEL_PATH)).digest("hex");
   const parts2 = [ADAPT_VERSION, SOURCE_TAG, FEATURE_VERSION, INDEX_FORMAT_VERSION, repo.gitDir, base, settings, { ...DEFAULT_INDEX_SETTINGS, ...index }, builtIn];
   const cut2 = shallowCut(repo);
   if (cut2 !== null) parts2.push(cut2);
@@ -60230,7 +60278,14 @@ var OpenedLocalizer = class {
   embedderInfo;
   prepare(rev, opts = {}) {
     if (rev !== void 0 && (typeof rev !== "string" || rev === "")) return Promise.reject(new IssuelocError(`rev must be a non-empty string, got ${String(rev)}`));
-    return this.serialized(async () => reportedInfo(await this.indexAt(rev, opts.signal)));
+    return this.serialized(async () => {
+      const at = await this.indexAt(rev, opts.signal);
+      if (opts.stages) {
+        opts.signal?.throwIfAborted();
+        await this.chainOf(at, void 0);
+      }
+      return reportedInfo(at);
+    });
   }
   /** Runs `work` after the calls before it (refused once closed). */
   serialized(work) {

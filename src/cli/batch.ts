@@ -23,6 +23,7 @@ import { progressBar } from '../util/progress-bar.js';
 import { gitQuotePath, nonUtf8Argument } from '../util/raw-path.js';
 import { indexOptions, parseIndexSettings, wholeOption } from './options.js';
 import { onStopSignal } from './stop-signals.js';
+import { requireParts } from '../util/optional-packages.js';
 
 const DEFAULT_RESULTS = 'issueloc-batch';
 
@@ -38,7 +39,10 @@ function resultsOption(cmd: Command): Command {
 }
 
 /** BullMQ and its Redis client, loaded only by the commands that use a queue (they cost every command's start-up). */
-const redisQueue = () => import('../batch/redis-queue.js');
+const redisQueue = () => {
+  requireParts('batch --queue', 'batch --queue');
+  return import('../batch/redis-queue.js');
+};
 
 async function connect(o: { queue?: string; connectTimeout: number }): Promise<ConnectionOptions | undefined> {
   return o.queue === undefined ? undefined : (await redisQueue()).checkRedis(o.queue, o.connectTimeout * 1000);

@@ -4,6 +4,7 @@ import { commentOnIssue, MAX_COMMENT_TOP } from '../forge/comment-on-issue.js';
 import { DEFAULT_OPT_OUT_LABEL } from '../forge/github-event.js';
 import { IssuelocError } from '../errors.js';
 import { wholeOption } from './options.js';
+import { requireParts } from '../util/optional-packages.js';
 
 /**
  * `issueloc comment`: on a GitHub `issues` event (opened or edited), post or edit one comment
@@ -30,6 +31,7 @@ export function registerCommentCommand(program: Command): void {
     .option('--max-comment-chars <n>', `size cap of the comment (${MIN_COMMENT_CHARS} to ${GITHUB_MAX_COMMENT_CHARS})`, wholeOption('--max-comment-chars', MIN_COMMENT_CHARS, GITHUB_MAX_COMMENT_CHARS), GITHUB_MAX_COMMENT_CHARS)
     .option('--cache-dir <dir>', 'index cache folder (default: ISSUELOC_CACHE_DIR, else ~/.cache/issueloc/<name>-<hash>)')
     .action(async (o) => {
+      requireParts('comment', 'comment');
       const env = process.env;
       const eventPath = o.event ?? env.GITHUB_EVENT_PATH;
       if (!eventPath) throw new IssuelocError('no event: give --event FILE or set GITHUB_EVENT_PATH');

@@ -2,10 +2,11 @@ import { existsSync } from 'node:fs';
 import { Command } from 'commander';
 import { GitRepo } from '../repo/git.js';
 import { InProcessBackend } from '../service/backend.js';
-import { CONFIG_FILE_NAMES, loadServiceConfig, repositoryNameOf, type ServiceLimits } from '../service/config.js';
-import { LocalizerPool } from '../service/localizer-pool.js';
+import { CONFIG_FILE_NAMES, loadServiceConfig, repositoryNameOf, type ServiceConfig, type ServiceLimits } from '../service/config.js';
+import { LocalizerPool, type PoolOptions } from '../service/localizer-pool.js';
 import { wholeOption } from './options.js';
 import { onStopSignal } from './stop-signals.js';
+import { requireParts } from '../util/optional-packages.js';
 
 const warn = (m: string) => process.stderr.write(`issueloc: warning: ${m}\n`);
 
@@ -30,37 +31,57 @@ export function registerMcpCommand(program: Command): void {
     .option('--timeout <seconds>', 'seconds one tool call may take, an index build included (default 30)', wholeOption('--timeout', 1, 3600))
     .option('--max-issue-bytes <n>', 'refuse an issue text longer than this many bytes (1 MiB by default)', wholeOption('--max-issue-bytes', 1, 1 << 30))
     .action(async (o: { config?: string; repo: string[]; cacheDir?: string; timeout?: number; maxIssueBytes?: number }) => {
+      requireParts('mcp', 'mcp');
       const limits: Partial<ServiceLimits> = {
         ...(o.timeout !== undefined ? { timeoutMs: o.timeout * 1000 } : {}),
         ...(o.maxIssueBytes !== undefined ? { maxIssueBytes: o.maxIssueBytes } : {}),
       };
       const repo = o.config === undefined && o.repo.length === 0 && !CONFIG_FILE_NAMES.some((n) => existsSync(n)) ? [await currentRepository()] : o.repo;
       const config = loadServiceConfig({ config: o.config, repo, cacheDir: o.cacheDir, limits });
-      // loaded here, not at start: the MCP SDK costs every other command a second of start-up
-      const [{ LineTransport }, { McpTools, oneLine }] = await Promise.all([
-        import('../service/mcp/stdio-transport.js'), import('../service/mcp/tools.js'),
-      ]);
-      const pool = new LocalizerPool(config, { onWarning: warn });
-      const tools = new McpTools({ config, backend: new InProcessBackend(pool) }, { onError: (m) => process.stderr.write(`issueloc: ${m}\n`) });
-      const server = tools.server();
-      // when stdin ends, the calls under way are answered first (each is bounded by the timeout)
-      const transport = new LineTransport(process.stdin, process.stdout, { drainMs: config.limits.timeoutMs + DRAIN_MARGIN_MS });
-      let removeSignals = () => {};
-      const closed = new Promise<void>((resolve) => {
-        transport.onclose = resolve;
-        removeSignals = onStopSignal(() => resolve());
-      });
-      await server.connect(transport);
-      // the default commits are indexed now, so the agent's first call finds them warm
-      void (async () => {
-        for (const name of config.repositories.keys()) await pool.prepare(name).catch((e) => warn(`${name}: ${oneLine(e)}`));
-      })();
-      await closed;
-      await server.close().catch(() => undefined);
-      await tools.close();
-      await pool.close();
-      removeSignals();
+      await serveMcpStdio(config);
     });
+}
+
+/**
+ * Serves the MCP tools on stdin/stdout until stdin closes (the calls received answered) or a stop
+ * signal; indexes the repositories' default commits at start. `poolOptions` for tests (`open`: a
+ * slow build).
+ */
+export async function serveMcpStdio(config: ServiceConfig, poolOptions: Omit<PoolOptions, 'onWarning'> = {}): Promise<void> {
+  // loaded here, not at start: the MCP SDK costs every other command a second of start-up
+  const [{ LineTransport }, { McpTools, oneLine }] = await Promise.all([
+    import('../service/mcp/stdio-transport.js'), import('../service/mcp/tools.js'),
+  ]);
+  const pool = new LocalizerPool(config, { ...poolOptions, onWarning: warn });
+  const tools = new McpTools({ config, backend: new InProcessBackend(pool) }, { onError: (m) => process.stderr.write(`issueloc: ${m}\n`) });
+  const server = tools.server();
+  // when stdin ends, the calls under way are answered first (each is bounded by the timeout)
+  const transport = new LineTransport(process.stdin, process.stdout, { drainMs: config.limits.timeoutMs + DRAIN_MARGIN_MS });
+  let removeSignals = () => {};
+  const closed = new Promise<void>((resolve) => {
+    transport.onclose = resolve;
+    removeSignals = onStopSignal(() => resolve());
+  });
+  await server.connect(transport);
+  // the default commits are indexed now, so the agent's first call finds them warm (a call
+  // during a build waits for it within the timeout, with progress notifications, then is told
+  // how far the build is and when to retry)
+  void (async () => {
+    for (const name of config.repositories.keys()) {
+      const t0 = Date.now();
+      try {
+        const info = await pool.prepare(name);
+        process.stderr.write(`issueloc: ${name} at ${info.commit.slice(0, 12)} ready: ${info.files} files indexed (${Math.round((Date.now() - t0) / 1000)} s)\n`);
+      } catch (e) {
+        warn(`${name}: ${oneLine(e)}`);
+      }
+    }
+  })();
+  await closed;
+  await server.close().catch(() => undefined);
+  await tools.close();
+  await pool.close();
+  removeSignals();
 }
 
 /** `--repo NAME=PATH` of the repository holding the current folder, named after its top folder. */

@@ -5,6 +5,7 @@
 import { Command, Option } from 'commander';
 import { IssuelocError } from '../errors.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
+import { requireParts } from '../util/optional-packages.js';
 
 /** `issueloc report` (see the file comment). */
 export function registerReportCommand(program: Command): void {
@@ -16,6 +17,7 @@ export function registerReportCommand(program: Command): void {
     .option('--title <text>', 'page title')
     .addOption(new Option('--group <field>', 'issue-type analysis by category or raw type').choices(['category', 'type']).default('category'))
     .action(async (root: string, o) => {
+      requireParts('report', 'stats', 'charts');
       // loaded on use: the report renders charts with vega (~0.7 s to load)
       const { buildHtmlReport, findResultsFolders } = await import('../eval/html-report.js');
       const dirs = findResultsFolders(root);

@@ -9,6 +9,7 @@ import { LocalizerPool } from '../service/localizer-pool.js';
 import { watchDefaultBranches, WATCH_INTERVAL_BOUNDS, type Watch } from '../service/watch.js';
 import { wholeOption } from './options.js';
 import { onStopSignal } from './stop-signals.js';
+import { requireParts } from '../util/optional-packages.js';
 
 /** `issueloc serve`: the warm HTTP service (src/service/). */
 export function registerServeCommand(program: Command): void {
@@ -31,6 +32,7 @@ export function registerServeCommand(program: Command): void {
     .option('--concurrency <n>', 'pieces of work in flight at most (localize requests, MCP tool calls: each call of a batch, previews), more get 429 (default 32)', wholeOption('--concurrency', 1, 10_000))
     .option('--memory-budget <size>', 'warm indexes kept in memory per pool, estimated, e.g. 1G (default 1G)')
     .action(async (o) => {
+      requireParts('serve', 'serve');
       const limits: Partial<ServiceLimits> = {};
       if (o.maxBodyBytes !== undefined) limits.maxBodyBytes = o.maxBodyBytes;
       if (o.timeout !== undefined) limits.timeoutMs = o.timeout * 1000;

@@ -13,6 +13,7 @@ import type { SplitLabel } from '../eval/run-eval.js';
 import type { writeChart as WriteChart } from '../stats/chart-render.js';
 import { parsePAdjust } from '../stats/p-adjust.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
+import { requireParts } from '../util/optional-packages.js';
 
 /** `issueloc stats` (see the file comment). */
 export function registerStatsCommand(program: Command): void {
@@ -29,6 +30,8 @@ export function registerStatsCommand(program: Command): void {
     .option('--no-charts', 'do not render SVG/PNG charts')
     .option('--json', 'JSON lines on stdout instead of Markdown')
     .action(async (dir: string, o) => {
+      requireParts('stats', 'stats');
+      if (o.charts) requireParts('stats (charts; --no-charts draws none)', 'charts');
       // loaded here, not at start: the statistics libraries cost every other command half a second
       const {
         correlationHeatmap, correlationReport, identifierCorrelations, rowsOf, typeAnalysisOf, typeAnalysisReport, typeChartSpec,

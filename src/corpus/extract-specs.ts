@@ -32,7 +32,7 @@ export type Role =
 
 /** How the units of one language are found in its tree-sitter tree. */
 export interface LanguageSpec {
-  /** Grammar file: `tree-sitter-<grammar>.wasm` of the tree-sitter-wasms package. */
+  /** Grammar file: `tree-sitter-<grammar>.wasm` of the tree-sitter-wasms package (copied to action/bundle/grammars by action/build.mjs). */
   grammar: string;
   /** Name of this extractor when it is not the grammar's (two specs of one grammar: C++ headers). */
   id?: string;

@@ -16,7 +16,7 @@ let loads: Promise<void> = Promise.resolve();
 let loading = 0;
 
 /**
- * One Parser per grammar, its wasm loaded on first use (tree-sitter-wasms package). Loads run one
+ * One Parser per grammar, its wasm loaded on first use. Loads run one
  * at a time and no parse runs while one is under way ({@link noLoadUnderWay}): web-tree-sitter
  * links a grammar into the wasm memory the parsers share across awaits, and a parse in between
  * gave wrong trees (files of another language lost most of their units when several languages
@@ -29,7 +29,11 @@ function parserFor(grammar: string): Promise<Parser> {
     p = loads.then(async () => {
       initialised ??= Parser.init();
       await initialised;
-      const wasm = require.resolve(`tree-sitter-wasms/out/tree-sitter-${grammar}.wasm`);
+      // the grammars of the languages indexed by function, as the GitHub Action has them (made from the
+      // tree-sitter-wasms package by `npm run build:action`) and the npm package ships them (package.json
+      // `files`): 15 grammars, not that package's 36; the path is from dist/src/corpus/, in a checkout
+      // and an installed package alike
+      const wasm = require.resolve(`../../../action/bundle/grammars/tree-sitter-${grammar}.wasm`);
       const parser = new Parser();
       parser.setLanguage(await Grammar.load(wasm));
       return parser;

@@ -1,5 +1,6 @@
 import { basename, dirname, resolve } from 'node:path';
 import { IssuelocError } from '../errors.js';
+import { requireParts } from '../util/optional-packages.js';
 import { normalize, withPrefix, type EmbedCallOptions, type EmbedPrefixes, type EmbedRole, type Embedder } from './embedder.js';
 import { halfToFloat } from './float16.js';
 import { readModelFolder, type ModelFolder, type Pooling } from './model-folder.js';
@@ -55,11 +56,12 @@ interface TransformersModule {
  * @throws IssuelocError telling how to install it when it is absent.
  */
 export async function loadTransformers(): Promise<TransformersModule> {
+  requireParts('--embedder onnx', '--embedder onnx');
   const name = '@huggingface/transformers';
   try {
     return (await import(name)) as TransformersModule;
   } catch (e) {
-    throw new IssuelocError(`--embedder onnx: needs the optional package ${name} (npm install ${name}): ${(e as Error).message.split('\n')[0]}`);
+    throw new IssuelocError(`--embedder onnx: cannot load ${name}: ${(e as Error).message.split('\n')[0]}`);
   }
 }
 

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { IssuelocError } from '../errors.js';
+import { requireParts } from '../util/optional-packages.js';
 import { PromptTooLongError, type ChatAnswer, type ChatCallOptions, type ChatMessage, type ChatModel, type ChatRequest, type TokenLogprob } from './chat-model.js';
 
 /** The parts of node-llama-cpp v3 used here (an optional package, so typed locally). */
@@ -62,12 +63,13 @@ export class LlamaCppChatModel implements ChatModel {
   static async load(path: string, contextSize = 8192): Promise<LlamaCppChatModel> {
     const abs = resolve(path);
     if (!existsSync(abs)) throw new IssuelocError(`--rerank gguf: model file not found: ${path}`);
+    requireParts('--rerank gguf', '--rerank gguf');
     const name = 'node-llama-cpp';
     let mod: LlamaCppModule;
     try {
       mod = (await import(name)) as LlamaCppModule;
     } catch (e) {
-      throw new IssuelocError(`--rerank gguf: needs the optional package ${name} (npm install ${name}): ${(e as Error).message.split('\n')[0]}`);
+      throw new IssuelocError(`--rerank gguf: cannot load ${name}: ${(e as Error).message.split('\n')[0]}`);
     }
     try {
       const llama = await mod.getLlama();

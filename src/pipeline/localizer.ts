@@ -191,8 +191,10 @@ export interface IssueLocalizer {
   /**
    * Indexes a base commit (from the cache when there) without querying it.
    * @param opts.signal abandons a build when aborted (nothing saved; rejects with its reason).
+   * @param opts.stages also opens what the first query of the commit would (the history signals
+   *   the model reads, a dense index), so that query pays only itself (the signal stops the index build only).
    */
-  prepare(rev?: string, opts?: { signal?: AbortSignal }): Promise<IndexInfo>;
+  prepare(rev?: string, opts?: { signal?: AbortSignal; stages?: boolean }): Promise<IndexInfo>;
   /** Closes git, the embedder and the LLM. */
   close(): Promise<void>;
 }
@@ -355,9 +357,16 @@ class OpenedLocalizer implements IssueLocalizer {
     if (embedder) this.embedderInfo = { name: embedder.name ?? embedder.id, preset: embedder.preset?.name ?? null, presetPicked: embedder.preset?.picked ?? false };
   }
 
-  prepare(rev?: string, opts: { signal?: AbortSignal } = {}): Promise<IndexInfo> {
+  prepare(rev?: string, opts: { signal?: AbortSignal; stages?: boolean } = {}): Promise<IndexInfo> {
     if (rev !== undefined && (typeof rev !== 'string' || rev === '')) return Promise.reject(new IssuelocError(`rev must be a non-empty string, got ${String(rev)}`));
-    return this.serialized(async () => reportedInfo(await this.indexAt(rev, opts.signal)));
+    return this.serialized(async () => {
+      const at = await this.indexAt(rev, opts.signal);
+      if (opts.stages) {
+        opts.signal?.throwIfAborted();
+        await this.chainOf(at, undefined);
+      }
+      return reportedInfo(at);
+    });
   }
 
   /** Runs `work` after the calls before it (refused once closed). */

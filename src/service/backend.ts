@@ -6,6 +6,7 @@
 import { localizeJson } from '../pipeline/result-json.js';
 import type { LevelChoice } from '../pipeline/result-json.js';
 import { readForge, type Forge } from '../repo/forge.js';
+import type { BuildProgress } from './build-progress.js';
 import type { RankSettings } from './config.js';
 import { serverErrorText, ServiceError } from './errors.js';
 import type { LocalizerPool, PoolCounters } from './localizer-pool.js';
@@ -59,6 +60,8 @@ export interface ServiceBackend {
   refreshDefault(name: string): Promise<string | undefined>;
   /** Warms each repository's default commit with its default settings. */
   warmDefaults(): Promise<void>;
+  /** The index builds under way or queued (of one repository when named); absent where not known (worker threads). */
+  builds?(name?: string): Promise<BuildProgress[]>;
   close(): Promise<void>;
 }
 
@@ -113,6 +116,10 @@ export class InProcessBackend implements ServiceBackend {
 
   async warmDefaults(): Promise<void> {
     for (const name of this.pool.config.repositories.keys()) await this.pool.prepare(name);
+  }
+
+  async builds(name?: string): Promise<BuildProgress[]> {
+    return this.pool.buildProgress(name);
   }
 
   close(): Promise<void> {

@@ -8,7 +8,8 @@
  *   checked (one commit, no message search: src/repo/revision.ts) and resolved to its commit by
  *   git within the request timeout (src/repo/git.ts).
  * - A commit not yet warm is indexed once: concurrent requests for it wait on the same build, each
- *   for at most its own bound (then a 503 {@link ServiceError}). One build at a time. When the last
+ *   for at most its own bound (then a 503 {@link ServiceError} telling how far the build is and
+ *   when to retry: build-progress.ts; {@link LocalizerPool.buildProgress} while it runs). One build at a time. When the last
  *   request waiting for a build stops waiting, the build is cancelled (queued: never started;
  *   running: abandoned at its next blob, nothing saved but the blobs parsed so far, which the next
  *   build reuses); a warm-up ({@link prepare}, {@link refreshDefault}) waits without bound, so
@@ -27,6 +28,7 @@ import { openLocalizer, type IndexInfo, type IssueLocalizer, type LocalizeResult
 import { GitRepo } from '../repo/git.js';
 import { checkRevision, REMOTE_REVISIONS } from '../repo/revision.js';
 import { LEVEL_CHOICES, type RankSettings, type RepositoryConfig, type ServiceConfig } from './config.js';
+import { describeBuild, nextReports, remainingMs, retrySeconds, type BuildProgress, type StepReports } from './build-progress.js';
 import { ServiceError } from './errors.js';
 
 /** One localize request as the pool takes it (already parsed; the pool checks names and revisions). */
@@ -103,6 +105,11 @@ interface Entry {
   cancel: AbortController;
   /** Its opening has ended (opened or failed). */
   settled: boolean;
+  /** When it was asked for, and when its build started (ms, Date.now()). */
+  askedAt: number;
+  startedAt?: number;
+  /** What its build reported so far. */
+  reports?: StepReports;
 }
 
 const FULL_SHA = /^[0-9a-f]{40}$/;
@@ -267,6 +274,22 @@ export class LocalizerPool {
     }
   }
 
+  /** The builds under way or queued (of one repository when named), oldest first. */
+  buildProgress(name?: string): BuildProgress[] {
+    return [...this.entries.values()]
+      .filter((e) => !e.localizer && !e.settled && !e.cancel.signal.aborted && (name === undefined || e.repository === name))
+      .sort((a, b) => a.askedAt - b.askedAt)
+      .map((e) => this.progressOf(e));
+  }
+
+  private progressOf(e: Entry, now = Date.now()): BuildProgress {
+    const r = e.reports;
+    return {
+      repository: e.repository, commit: e.commit, model: e.model, queued: e.startedAt === undefined, elapsedMs: now - e.askedAt,
+      ...(r ? { step: r.step, done: r.last.done, total: r.last.total, ...withDefined('remainingMs', remainingMs(r, now)) } : {}),
+    };
+  }
+
   /** The entries, least recently used first. */
   warm(): WarmEntry[] {
     return [...this.entries.values()].map((e) => ({ repository: e.repository, model: e.model, commit: e.commit, bytes: e.bytes, ready: e.localizer !== undefined }));
@@ -328,7 +351,7 @@ export class LocalizerPool {
     if (entry?.localizer) this.counters.hits++;
     else this.counters.misses++;
     if (!entry) {
-      entry = { key, repository: repository.name, model, commit, bytes: 0, busy: 0, waiters: 0, cancel: new AbortController(), settled: false, opening: undefined as unknown as Promise<IssueLocalizer> };
+      entry = { key, repository: repository.name, model, commit, bytes: 0, busy: 0, waiters: 0, cancel: new AbortController(), settled: false, askedAt: Date.now(), opening: undefined as unknown as Promise<IssueLocalizer> };
       entry.opening = this.build(repository, model, commit, entry);
       this.entries.set(key, entry);
     } else {
@@ -339,7 +362,11 @@ export class LocalizerPool {
     if (entry.localizer) return entry;
     entry.waiters++;
     try {
-      await withinMs(entry.opening, waitMs, `the index of ${repository.name} at ${commit.slice(0, 12)} is still being built: retry later`);
+      await withinMs(entry.opening, waitMs, () => {
+        const progress = this.progressOf(entry!);
+        return new ServiceError(`the index of ${repository.name} at ${commit.slice(0, 12)} is still being built: ${describeBuild(progress)}`, 503,
+          retrySeconds(progress, Math.max(1, Math.ceil(waitMs / 1000))));
+      });
     } catch (e) {
       entry.busy--;
       throw e;
@@ -370,13 +397,16 @@ export class LocalizerPool {
       if (this.closed) throw new ServiceError('the service is shutting down', 503, 1);
       signal.throwIfAborted();
       this.counters.builds++;
+      entry.startedAt = Date.now();
       const localizer = await this.open({
         repo: repository.path, rev: commit, cacheDir: this.config.cacheDir, maxIssueBytes: this.config.limits.maxIssueBytes,
         model: model === 'none' || model === 'default' ? model : this.config.models.get(model)!,
         onWarning: (m) => this.warn(`${repository.name}: ${m}`),
+        onProgress: (step, done, total) => { entry.reports = nextReports(entry.reports, step, done, total, Date.now()); },
       });
       try {
-        const info = await localizer.prepare(commit, { signal });
+        // the index and what the first query would open (history signals): the entry's first query pays only itself
+        const info = await localizer.prepare(commit, { signal, stages: true });
         signal.throwIfAborted(); // cancelled as it ended: the entry is gone from the pool
         entry.bytes = this.estimate(localizer, info);
       } catch (e) {
@@ -435,13 +465,17 @@ function withoutPath(e: unknown, repository: RepositoryConfig): unknown {
 }
 
 const mib = (n: number) => Math.round(n / 2 ** 20);
+const withDefined = <K extends string, V>(key: K, value: V | undefined) => (value === undefined ? {} : { [key]: value } as Record<K, V>);
 
-/** `p`, or a 503 {@link ServiceError} after `ms` (p goes on). */
-export function withinMs<T>(p: Promise<T>, ms: number, message: string): Promise<T> {
+/**
+ * `p`, or after `ms` (p goes on) a 503 {@link ServiceError}: with `message` and a retry after `ms`,
+ * or the error `late` makes then.
+ */
+export function withinMs<T>(p: Promise<T>, ms: number, late: string | (() => ServiceError)): Promise<T> {
   if (!Number.isFinite(ms)) return p;
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new ServiceError(message, 503, Math.max(1, Math.ceil(ms / 1000)))), ms);
+  const tooLate = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(typeof late === 'string' ? new ServiceError(late, 503, Math.max(1, Math.ceil(ms / 1000))) : late()), ms);
   });
-  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+  return Promise.race([p, tooLate]).finally(() => clearTimeout(timer));
 }

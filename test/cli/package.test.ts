@@ -1,8 +1,9 @@
 // The package as users get it: `npm pack`, the tarball unpacked into node_modules of a fresh
 // folder (no network: its dependencies are links to this checkout's installed ones, only those
-// package.json declares), then from there, on a repository built here: `issueloc localize --model
-// default`, the README's library example (`import 'issueloc'`), and a TypeScript file type-checked
-// against the shipped declarations.
+// package.json declares as `dependencies`: npm installs no optional peer dependency), then from
+// there, on a repository built here: `issueloc localize --model default`, the README's library
+// example (`import 'issueloc'`), a TypeScript file type-checked against the shipped declarations,
+// every command's --help, and the optional parts refused with the install command they need.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -36,18 +37,12 @@ function packAndUnpack(consumer: string): { pkg: string; files: string[] } {
   execFileSync('tar', ['-xzf', join(work, packed.filename), '-C', modules]);
   const pkg = join(modules, 'issueloc');
   renameSync(join(modules, 'package'), pkg);
-  // the declared dependencies, from this checkout's node_modules (theirs resolve from there)
+  // the dependencies `npm install` brings, from this checkout's node_modules (theirs resolve from
+  // there): `dependencies` and `optionalDependencies`; optional peer dependencies are the user's to add
   const manifest = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')) as Manifest;
-  const declared: [string, boolean][] = [
-    ...Object.keys(manifest.dependencies ?? {}).map((n): [string, boolean] => [n, true]),
-    ...Object.keys({ ...manifest.optionalDependencies, ...manifest.peerDependencies }).map((n): [string, boolean] => [n, false]),
-  ];
-  for (const [name, required] of declared) {
+  for (const name of Object.keys({ ...manifest.dependencies, ...manifest.optionalDependencies })) {
     const installed = join(root, 'node_modules', name);
-    if (!existsSync(installed)) {
-      assert.ok(!required, `dependency ${name} is not installed in ${root}`);
-      continue;
-    }
+    assert.ok(existsSync(installed), `dependency ${name} is not installed in ${root}`);
     mkdirSync(dirname(join(modules, name)), { recursive: true });
     symlinkSync(installed, join(modules, name), 'dir');
   }
@@ -123,4 +118,46 @@ test('the shipped declarations type-check a consumer, and catch a misspelt optio
   }));
   const r = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: consumer, encoding: 'utf8', timeout: 120_000 });
   assert.equal(r.status, 0, r.stdout + r.stderr);
+});
+
+test('without the optional packages: every --help works, and each optional part is refused in one line naming its install', () => {
+  const { consumer, pkg, files, repo } = installed();
+  const manifest = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')) as Manifest & { peerDependenciesMeta?: Record<string, { optional?: boolean }> };
+  assert.equal(manifest.optionalDependencies, undefined, 'npm installs optionalDependencies by default: the optional parts are optional peers');
+  for (const name of Object.keys(manifest.peerDependencies ?? {})) assert.equal(manifest.peerDependenciesMeta?.[name]?.optional, true, `${name} is an optional peer`);
+  for (const heavy of ['fastify', '@modelcontextprotocol/sdk', 'bullmq', 'vega', '@huggingface/transformers', 'tree-sitter-wasms', '@actions/core']) {
+    assert.equal(manifest.dependencies?.[heavy], undefined, `${heavy} is not installed with the core`);
+  }
+  assert.ok(files.includes('action/bundle/grammars/tree-sitter-python.wasm'), 'the grammars the index parses ship in the package');
+  assert.equal(files.filter((f) => f.endsWith('.wasm')).length, 15, 'only the grammars of the languages indexed by function');
+
+  const bin = join(pkg, manifest.bin.issueloc);
+  const run = (args: string[]) => spawnSync(process.execPath, [bin, ...args], { cwd: consumer, encoding: 'utf8', timeout: 60_000, env: { ...process.env, XDG_CACHE_HOME: join(work, 'xdg') } });
+  const help = run(['--help']);
+  assert.equal(help.status, 0, help.stderr);
+  const commands = [...help.stdout.matchAll(/^ {2}([a-z][\w-]*)[ |[<]/gm)].map((m) => m[1]).filter((c) => c !== 'help');
+  for (const c of ['localize', 'index', 'eval', 'stats', 'report', 'serve', 'mcp', 'batch', 'comment']) assert.ok(commands.includes(c), `--help lists ${c}`);
+  for (const c of commands) {
+    const r = run([c, '--help']);
+    assert.equal(r.status, 0, `${c} --help: ${r.stderr}`);
+  }
+
+  const refused = (args: string[], line: RegExp) => {
+    const r = run(args);
+    assert.equal(r.status, 2, `${args.join(' ')}: ${r.stdout}${r.stderr}`);
+    assert.match(r.stderr, line);
+    assert.equal(r.stderr.split('\n').length, 2, `one line: ${r.stderr}`);
+  };
+  refused(['serve', '--repo', repo, '--port', '0'], /^issueloc: serve needs fastify, prom-client, @modelcontextprotocol\/sdk, zod: npm install fastify@\^5[\d.]* prom-client@\^15[\d.]* @modelcontextprotocol\/sdk@\^1[\d.]* zod@\^4[\d.]*\n$/);
+  refused(['mcp', '--repo', repo], /^issueloc: mcp needs @modelcontextprotocol\/sdk, zod: npm install @modelcontextprotocol\/sdk@\^1[\d.]* zod@\^4[\d.]*\n$/);
+  refused(['batch', 'worker', '--queue', 'redis://127.0.0.1:1'], /^issueloc: batch --queue needs bullmq, ioredis: npm install bullmq@\^5[\d.]* ioredis@\^5[\d.]*\n$/);
+  refused(['stats', join(work, 'results'), '--by', 'type'], /^issueloc: stats needs @stdlib\/math-base-special-gammainc, @stdlib\/stats-base-dists-t-cdf: npm install @stdlib\/math-base-special-gammainc@\S+ @stdlib\/stats-base-dists-t-cdf@\S+\n$/);
+  refused(['report', join(work, 'results'), '-o', join(work, 'report.html')], /^issueloc: report needs @stdlib\/math-base-special-gammainc, @stdlib\/stats-base-dists-t-cdf, vega, vega-lite, @resvg\/resvg-js: npm install \S+ \S+ vega@\S+ vega-lite@\S+ @resvg\/resvg-js@\S+\n$/);
+  refused(['comment', '--repo', repo, '--event', join(work, 'no-event.json')], /^issueloc: comment needs @actions\/github: npm install @actions\/github@\^9[\d.]*\n$/);
+  // a model folder as far as its file names go: the package is asked for before the model is read
+  const model = join(work, 'model');
+  mkdirSync(join(model, 'onnx'), { recursive: true });
+  for (const f of ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'onnx/model.onnx']) writeFileSync(join(model, f), '{}');
+  refused(['localize', '--repo', repo, '--issue', 'cart total', '--embedder', `onnx:${model}`, '--no-progress'],
+    /^issueloc: --embedder onnx needs @huggingface\/transformers: npm install @huggingface\/transformers@\^4[\d.]*\n$/);
 });

@@ -10,16 +10,21 @@
  *
  * Every answer is sized for an agent's context (top 10 per level by default, at most
  * {@link MAX_TOP}); every call is bounded (issue text cap, per-call timeout); every failure is a
- * tool error (`isError`) with one line, never a crash of the server.
+ * tool error (`isError`) with one line, never a crash of the server. A call that finds the index
+ * of its commit being built waits for it within the timeout, sending MCP progress notifications
+ * (files indexed of all, time left) when the call carries a `progressToken`; past the timeout it
+ * is told how far the build is and when to retry.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { IssuelocError } from '../../errors.js';
 import { LEVELS, levelsOf, plural, type Level, type LevelChoice } from '../../pipeline/result-json.js';
 import type { RankedItem } from '../../retrieve/rollup.js';
 import { packageVersion } from '../../version.js';
 import type { ServiceBackend } from '../backend.js';
+import { describeBuild } from '../build-progress.js';
 import { LEVEL_CHOICES, type ServiceConfig } from '../config.js';
 import { ServiceError } from '../errors.js';
 import { withinMs } from '../localizer-pool.js';
@@ -28,8 +33,25 @@ import { ItemSpans } from './item-spans.js';
 /** What the tools run on: the configuration (names, defaults, limits) and a backend of `issueloc serve`. */
 export interface McpSource {
   config: ServiceConfig;
-  backend: Pick<ServiceBackend, 'localize' | 'repos'>;
+  backend: Pick<ServiceBackend, 'localize' | 'repos' | 'builds'>;
 }
+
+/** Where a call's progress notifications go: its `progressToken` and the request's notification channel. */
+interface ProgressSink {
+  token: string | number;
+  send: (notification: ServerNotification) => Promise<void>;
+}
+
+/** The progress sink of a tool call, when its client asked for progress. */
+function progressSink(extra: RequestHandlerExtra<ServerRequest, ServerNotification>): ProgressSink | undefined {
+  const token = extra._meta?.progressToken;
+  return token === undefined ? undefined : { token, send: (n) => extra.sendNotification(n) };
+}
+
+/** How often a call waiting for an index build looks at its progress (ms). */
+const PROGRESS_EVERY_MS = 1000;
+/** Of the call's time, what is kept for answering after the wait for an index build (ms). */
+const ANSWER_MARGIN_MS = 1000;
 
 /** The backend's JSON answer (pipeline/result-json.ts), as far as the tools read it. */
 interface LocalizeAnswer extends Partial<Record<'files' | 'modules' | 'functions', RankedItem[]>> {
@@ -125,7 +147,7 @@ export class McpTools {
         files: z.array(itemShape).optional(), modules: z.array(itemShape).optional(), functions: z.array(itemShape).optional(),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
-    }, (args) => this.guarded(() => this.localize(args)));
+    }, (args, extra) => this.guarded(() => this.localize(args, progressSink(extra))));
 
     server.registerTool('explain_item', {
       title: 'Explain one ranked item',
@@ -144,7 +166,7 @@ export class McpTools {
         preview: z.array(z.string()), previewCut: z.boolean(),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
-    }, (args) => this.guarded(() => this.explain(args)));
+    }, (args, extra) => this.guarded(() => this.explain(args, progressSink(extra))));
 
     server.registerTool('list_repositories', {
       title: 'List repositories',
@@ -170,11 +192,11 @@ export class McpTools {
     await Promise.all(spans.map((s) => s.close()));
   }
 
-  private async localize(args: { issue: string; repository?: string; rev?: string; level?: LevelChoice; top?: number; model?: string; detail?: typeof DETAILS[number] }): Promise<CallToolResult> {
+  private async localize(args: { issue: string; repository?: string; rev?: string; level?: LevelChoice; top?: number; model?: string; detail?: typeof DETAILS[number] }, progress?: ProgressSink): Promise<CallToolResult> {
     const name = this.repositoryName(args.repository);
     const defaultTop = this.source.config.repositories.get(name)?.defaults.top ?? DEFAULT_MCP_TOP;
     const top = args.top ?? Math.min(defaultTop, DEFAULT_MCP_TOP);
-    const result = await this.rank(name, args.issue, args.rev, { level: args.level, top, model: args.model });
+    const result = await this.rank(name, args.issue, args.rev, { level: args.level, top, model: args.model }, progress);
     const full = args.detail === 'full';
     const out: Record<string, unknown> = { repository: name, commit: result.commit, level: result.level, stages: result.stages };
     const text = [full
@@ -188,9 +210,9 @@ export class McpTools {
     return { content: [{ type: 'text', text: text.join('\n') }], structuredContent: out };
   }
 
-  private async explain(args: { item: string; issue: string; repository?: string; rev?: string; model?: string }): Promise<CallToolResult> {
+  private async explain(args: { item: string; issue: string; repository?: string; rev?: string; model?: string }, progress?: ProgressSink): Promise<CallToolResult> {
     const name = this.repositoryName(args.repository);
-    const result = await this.rank(name, args.issue, args.rev, { level: 'all', top: MAX_TOP, model: args.model });
+    const result = await this.rank(name, args.issue, args.rev, { level: 'all', top: MAX_TOP, model: args.model }, progress);
     const ranks: Record<string, number> = {};
     let found: RankedItem | undefined;
     for (const level of LEVELS) {
@@ -234,14 +256,60 @@ export class McpTools {
     return { content: [{ type: 'text', text: text.join('\n') }], structuredContent: { repositories, models } };
   }
 
-  /** The backend's answer, bounded in size and time. */
-  private async rank(name: string, issue: string, rev: string | undefined, settings: { level?: LevelChoice; top: number; model?: string }): Promise<LocalizeAnswer> {
+  /**
+   * The backend's answer, bounded in size and time. The wait for an index build ends a little
+   * before the call's time, so that a call past it is answered how far the build is (the pool's
+   * 503), not only that the time is up.
+   */
+  private async rank(name: string, issue: string, rev: string | undefined, settings: { level?: LevelChoice; top: number; model?: string }, progress?: ProgressSink): Promise<LocalizeAnswer> {
     const max = this.source.config.limits.maxIssueBytes;
     const bytes = Buffer.byteLength(issue, 'utf8');
     if (bytes > max) throw new IssuelocError(`issue: ${bytes} bytes, over the limit of ${max} (limits.maxIssueBytes)`);
-    const json = await withinMs(this.source.backend.localize({ repository: name, rev, issue, ...settings }, this.timeoutMs), this.timeoutMs,
-      `no answer within ${this.timeoutMs / 1000} s (limits.timeoutSeconds): retry later`);
-    return JSON.parse(json) as LocalizeAnswer;
+    const waitMs = Math.max(this.timeoutMs - ANSWER_MARGIN_MS, Math.ceil(this.timeoutMs / 2));
+    const stopReporting = progress ? this.reportBuilds(name, progress) : () => {};
+    try {
+      const json = await withinMs(this.source.backend.localize({ repository: name, rev, issue, ...settings }, waitMs), this.timeoutMs,
+        `no answer within ${this.timeoutMs / 1000} s (limits.timeoutSeconds): retry later`);
+      return JSON.parse(json) as LocalizeAnswer;
+    } finally {
+      stopReporting();
+    }
+  }
+
+  /**
+   * Sends a progress notification whenever the build of an index of the repository advances
+   * (`progress`: files indexed, `total`: files, `message`: how far and the time left), until the
+   * returned function is called. Nothing is sent when no build is under way.
+   */
+  private reportBuilds(name: string, sink: ProgressSink): () => void {
+    const builds = this.source.backend.builds?.bind(this.source.backend);
+    if (!builds) return () => {};
+    // progress counts on across steps (files, then commits of the history): each step's count
+    // goes after the totals of the steps before it, so every notification's progress is larger
+    let sent = -1;
+    let offset = 0;
+    let last: { step?: string; total: number } = { total: 0 };
+    let stopped = false;
+    const look = async () => {
+      const [build] = await builds(name).catch(() => []);
+      if (stopped || !build) return;
+      if (build.step !== last.step && last.step !== undefined) offset += last.total;
+      last = { step: build.step, total: build.total ?? 0 };
+      const progress = offset + (build.done ?? 0);
+      if (progress <= sent) return;
+      sent = progress;
+      await sink.send({
+        method: 'notifications/progress',
+        params: { progressToken: sink.token, progress, ...(build.total ? { total: offset + build.total } : {}), message: `indexing ${name} at ${build.commit.slice(0, 12)}: ${describeBuild(build)}` },
+      }).catch(() => undefined);
+    };
+    void look();
+    const timer = setInterval(() => void look(), PROGRESS_EVERY_MS);
+    timer.unref();
+    return () => {
+      stopped = true;
+      clearInterval(timer);
+    };
   }
 
   /**
