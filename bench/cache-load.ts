@@ -6,10 +6,12 @@
  *   node dist/bench/cache-load.js --repo /path/to/sympy.git [--rev HEAD] [--cache-dir DIR] [--rounds 7]
  *
  * Builds the index first when the cache has none. Prints the index files' size, the median
- * CPU time (user + system, steadier than wall time on a shared machine) of a load over --rounds
- * (the first is not counted: it warms the page cache and the JIT), and of reading all blob
- * entries of the commit.
+ * CPU time (user + system, steadier than wall time on a shared machine) and wall time of a load
+ * over --rounds (the first is not counted: it warms the page cache and the JIT), the same of
+ * loading the commit's stored history signals (when `issueloc index` stored them), and of
+ * reading all blob entries of the commit.
  */
+import { existsSync } from 'node:fs';
 import { statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { GitRepo } from '../src/repo/git.js';
@@ -19,6 +21,7 @@ import { blobCacheDir, DEFAULT_INDEX_SETTINGS, indexFilePath, loadCodeIndex } fr
 import { BlobTermsCache } from '../src/index/blob-terms.js';
 import { languageOf } from '../src/corpus/languages.js';
 import { selectSources } from '../src/corpus/select.js';
+import { CommitHistory, commitHistoryFile } from '../src/history/commit-history.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -31,11 +34,20 @@ const { values: args } = parseArgs({
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 /** CPU milliseconds (user + system) of `f`: steadier than wall time on a shared machine. */
-const cpuMs = (f: () => void) => {
+const cpuMs = (f: () => void) => timed(f).cpu;
+/** CPU (user + system) and wall milliseconds of `f`. */
+const timed = (f: () => void) => {
   const c0 = process.cpuUsage();
+  const t0 = performance.now();
   f();
+  const wall = performance.now() - t0;
   const c = process.cpuUsage(c0);
-  return (c.user + c.system) / 1000;
+  return { cpu: (c.user + c.system) / 1000, wall };
+};
+/** Median CPU and wall milliseconds of `f` over `rounds`, after one round not counted. */
+const medianOf = (rounds: number, f: () => void) => {
+  const runs = Array.from({ length: rounds + 1 }, () => timed(f)).slice(1);
+  return `${median(runs.map((r) => r.cpu)).toFixed(1)} ms CPU (wall ${median(runs.map((r) => r.wall)).toFixed(1)} ms)`;
 };
 
 async function main() {
@@ -48,13 +60,15 @@ async function main() {
     await indexCommit(repo, commit, { cacheDir, settings });
     const bytes = statSync(indexFilePath(cacheDir, commit, settings)).size + statSync(indexFilePath(cacheDir, commit, settings, 'file')).size;
     const rounds = Number(args.rounds);
-    const loads: number[] = [];
-    for (let r = 0; r <= rounds; r++) {
-      const ms = cpuMs(() => {
-        if (!loadCodeIndex(cacheDir, commit, settings)) throw new Error('index did not load');
-      });
-      if (r > 0) loads.push(ms);
-    }
+    const load = medianOf(rounds, () => {
+      if (!loadCodeIndex(cacheDir, commit, settings)) throw new Error('index did not load');
+    });
+    const historyFile = commitHistoryFile(cacheDir, repo.gitDir, commit);
+    const history = existsSync(historyFile)
+      ? `, history signals ${(statSync(historyFile).size / 1e6).toFixed(1)} MB, load ${medianOf(rounds, () => {
+        if (!CommitHistory.load(historyFile)) throw new Error('history did not load');
+      })}`
+      : '';
     const { entries } = await repo.listTree(commit);
     const keys = selectSources(entries, settings).sources.map((s) => `${s.entry.blob}${languageOf(s.entry.path)}`);
     const blobReads: number[] = [];
@@ -64,8 +78,8 @@ async function main() {
       if (r > 0) blobReads.push(ms);
     }
     process.stdout.write(
-      `${commit.slice(0, 12)}: index files ${(bytes / 1e6).toFixed(1)} MB, load ${median(loads).toFixed(1)} ms; ` +
-      `${keys.length} blob entries read in ${median(blobReads).toFixed(1)} ms (CPU time, median of ${rounds})\n`,
+      `${commit.slice(0, 12)}: index files ${(bytes / 1e6).toFixed(2)} MB, load ${load}${history}; ` +
+      `${keys.length} blob entries read in ${median(blobReads).toFixed(1)} ms CPU (medians of ${rounds})\n`,
     );
   } finally {
     await repo.close();

@@ -5,12 +5,14 @@
  * built-in model, and `--model none`).
  *
  *   node dist/bench/cli-startup.js --repo /path/to/sympy --issue-file a.txt [--issue-file b.txt …]
- *     [--rev HEAD] [--cache-dir DIR] [--runs 5] [--vs /other/checkout/dist/src/cli/bin.js]
+ *     [--rev HEAD] [--cache-dir DIR] [--runs 5] [--vs /other/checkout/dist/src/cli/bin.js [--vs-cache-dir DIR]]
  *
  * Runs `issueloc index` first (the index and the history signals: what the first call needs),
  * then each pipeline's calls, one warm-up call each not counted. With `--vs`, the other build's
  * CLI runs in turn with this one (A B A B …, the same issue), and the ratio A/B of each pair is
- * printed too: on a shared machine the ratio of neighbouring runs is the figure to trust. CPU is
+ * printed too: on a shared machine the ratio of neighbouring runs is the figure to trust; with
+ * `--vs-cache-dir`, the other build has a cache folder of its own (builds whose cache formats
+ * differ would otherwise rebuild each other's files on every call). CPU is
  * read with the shell's `times` (POSIX), so git's CPU is counted with the CLI's.
  */
 import { spawnSync } from 'node:child_process';
@@ -26,15 +28,18 @@ const { values: args } = parseArgs({
     'cache-dir': { type: 'string' },
     runs: { type: 'string', default: '5' },
     vs: { type: 'string' },
+    'vs-cache-dir': { type: 'string' },
   },
 });
 if (!args.repo || !args['issue-file']?.length) {
-  process.stderr.write('usage: node dist/bench/cli-startup.js --repo PATH --issue-file FILE [--issue-file FILE …] [--rev REV] [--cache-dir DIR] [--runs N] [--vs OTHER_BIN]\n');
+  process.stderr.write('usage: node dist/bench/cli-startup.js --repo PATH --issue-file FILE [--issue-file FILE …] [--rev REV] [--cache-dir DIR] [--runs N] [--vs OTHER_BIN [--vs-cache-dir DIR]]\n');
   process.exit(2);
 }
 const runs = Math.max(1, Number(args.runs) || 5);
 const bin = join(resolve(dirname(fileURLToPath(import.meta.url)), '..'), 'src/cli/bin.js');
-const common = ['--repo', args.repo, '--rev', args.rev!, ...(args['cache-dir'] ? ['--cache-dir', args['cache-dir']] : [])];
+const commonOf = (cacheDir: string | undefined) => ['--repo', args.repo!, '--rev', args.rev!, ...(cacheDir ? ['--cache-dir', cacheDir] : [])];
+/** The arguments every call of `cli` shares (its cache folder). */
+const common = (cli: string) => commonOf(cli === bin ? args['cache-dir'] : args['vs-cache-dir'] ?? args['cache-dir']);
 
 /** Seconds of `times`' `1m2.5s` form. */
 const seconds = (t: string) => {
@@ -57,19 +62,19 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const f = (x: number) => x.toFixed(3);
 
 for (const cli of [bin, ...(args.vs ? [args.vs] : [])]) {
-  const r = spawnSync(process.execPath, [cli, 'index', ...common, '--no-progress'], { encoding: 'utf8', timeout: 3_600_000 });
+  const r = spawnSync(process.execPath, [cli, 'index', ...common(cli), '--no-progress'], { encoding: 'utf8', timeout: 3_600_000 });
   if (r.status !== 0) throw new Error(`index with ${cli} exited ${r.status}: ${r.stderr}`);
 }
 process.stdout.write(`repo ${args.repo} @ ${args.rev}; ${args['issue-file'].length} issue(s) × ${runs} runs; A = ${bin}${args.vs ? `, B = ${args.vs}` : ''}\n`);
 for (const model of ['default', 'none']) {
-  const callArgs = (file: string) => ['localize', ...common, '--issue-file', file, '--json', '--top', '10', '--model', model, '--no-progress'];
-  for (const cli of [bin, ...(args.vs ? [args.vs] : [])]) timed(cli, callArgs(args['issue-file'][0])); // warm-up
+  const callArgs = (cli: string, file: string) => ['localize', ...common(cli), '--issue-file', file, '--json', '--top', '10', '--model', model, '--no-progress'];
+  for (const cli of [bin, ...(args.vs ? [args.vs] : [])]) timed(cli, callArgs(cli, args['issue-file'][0])); // warm-up
   const a: { cpu: number; wall: number }[] = [];
   const b: { cpu: number; wall: number }[] = [];
   for (let k = 0; k < runs; k++) {
     for (const file of args['issue-file']) {
-      a.push(timed(bin, callArgs(file)));
-      if (args.vs) b.push(timed(args.vs, callArgs(file)));
+      a.push(timed(bin, callArgs(bin, file)));
+      if (args.vs) b.push(timed(args.vs, callArgs(args.vs, file)));
     }
   }
   const row = (name: string, xs: typeof a) => `  ${name}: cpu median ${f(median(xs.map((x) => x.cpu)))} s (min ${f(Math.min(...xs.map((x) => x.cpu)))}), wall median ${f(median(xs.map((x) => x.wall)))} s\n`;

@@ -17,8 +17,11 @@ import { repoDigest, type HistoryLog } from './history-log.js';
 import { DEFAULT_MAX_FILES, DEFAULT_SIMILAR_COMMITS, RepoHistory, type RepoHistoryOptions } from './repo-history.js';
 import { CosineIndex, simiScore, type Collection } from './similarity.js';
 
-/** Tag of a stored commit history (src/util/checked-file.ts). */
-export const COMMIT_HISTORY_TAG = 'chist.v1';
+/**
+ * Tag of a stored commit history (src/util/checked-file.ts). v2: the message index's postings
+ * are stored too (read as they lie, not rebuilt per process).
+ */
+export const COMMIT_HISTORY_TAG = 'chist.v2';
 
 /** Options of {@link CommitHistory}: those of {@link RepoHistory} that shape the signals. */
 export interface CommitHistoryOptions {
@@ -33,12 +36,15 @@ interface Parts {
   time: number;
   /** Paths named by `docFiles` and `fileOf`. */
   paths: string[];
-  /** Message terms (ids of `docTerm`). */
+  /**
+   * The message index of the ancestors, in canonical order, as stored (`CosineIndex.stored`):
+   * message terms, postings (document = ancestor), norms.
+   */
   terms: string[];
-  /** Per ancestor, in canonical order: its message terms (see {@link CosineIndex.docTerms}). */
-  docStart: Int32Array;
-  docTerm: Int32Array;
-  docLogTf: Float32Array;
+  postStart: Int32Array;
+  postDoc: Int32Array;
+  postLogTf: Float32Array;
+  norms: Float64Array;
   /** 1 for the ancestors that changed 1 … maxFiles files: those whose messages can match. */
   canMatch: Uint8Array;
   /** Per ancestor: the paths it changed, docFiles[fileStart[d] … fileStart[d+1]). */
@@ -106,9 +112,9 @@ export class CommitHistory {
       fileOf[k] = byPath.get(path)!;
       figures.set([h.changes, h.fixes, h.fixRecency, h.fixWeighted, h.changeRecency], 5 * k++);
     }
-    const { terms, docStart, docTerm, docLogTf } = new CosineIndex(docs).docTerms();
+    const { terms, ...messages } = new CosineIndex(docs).stored();
     return new CommitHistory({
-      time: at.time, paths, terms: [...terms], docStart, docTerm, docLogTf, canMatch: Uint8Array.from(canMatch),
+      time: at.time, paths, terms: [...terms], ...messages, canMatch: Uint8Array.from(canMatch),
       fileStart: Int32Array.from(fileStart), docFiles: Int32Array.from(docFiles), fileOf, figures,
     }, opts);
   }
@@ -134,14 +140,14 @@ export class CommitHistory {
     const p = this.parts;
     const header = Buffer.from(JSON.stringify({
       time: p.time, paths: p.paths, terms: p.terms,
-      lengths: [p.docStart.length, p.docTerm.length, p.fileStart.length, p.docFiles.length, p.fileOf.length],
+      lengths: [p.norms.length, p.postDoc.length, p.fileStart.length, p.docFiles.length, p.fileOf.length, p.postStart.length],
     }), 'utf8');
     const pre = Buffer.alloc(4);
     pre.writeUInt32LE(header.length, 0);
     const pad = (n: number) => Buffer.alloc((8 - (n % 8)) % 8);
     const canMatch = Buffer.concat([p.canMatch, pad(p.canMatch.length)]);
     // 8-byte sections first, then 4-byte ones, then bytes: every view aligned after one copy
-    writeCheckedFile(path, COMMIT_HISTORY_TAG, [pre, header, pad(4 + header.length), p.figures, p.docStart, p.docTerm, p.docLogTf, p.fileStart, p.docFiles, p.fileOf, canMatch], { fsync: false });
+    writeCheckedFile(path, COMMIT_HISTORY_TAG, [pre, header, pad(4 + header.length), p.figures, p.norms, p.fileStart, p.docFiles, p.fileOf, p.postStart, p.postDoc, p.postLogTf, canMatch], { fsync: false });
   }
 
   /**
@@ -158,33 +164,42 @@ function decode(buf: Buffer): Parts {
   const h = buf.readUInt32LE(0);
   const header = JSON.parse(buf.toString('utf8', 4, 4 + h)) as unknown;
   if (!isRecord(header) || !Number.isFinite(header.time) || !isStringArray(header.paths) || !isStringArray(header.terms) ||
-    !Array.isArray(header.lengths) || header.lengths.length !== 5 || !header.lengths.every((n) => isInt(n))) throw new Error('bad header');
-  const [nStart, nTerms, nFileStart, nFiles, nFileOf] = header.lengths as number[];
-  const n = nStart - 1;
-  if (n < 0 || nFileStart !== nStart) throw new Error('bad lengths');
+    !Array.isArray(header.lengths) || header.lengths.length !== 6 || !header.lengths.every((n) => isInt(n))) throw new Error('bad header');
+  const [n, nPostings, nFileStart, nFiles, nFileOf, nPostStart] = header.lengths as number[];
+  const T = header.terms.length;
+  if (nFileStart !== n + 1 || nPostStart !== T + 1) throw new Error('bad lengths');
   let offset = 4 + h;
   offset += (8 - (offset % 8)) % 8;
-  const bytes = 8 * 5 * nFileOf + 4 * (nStart + 2 * nTerms + nFileStart + nFiles + nFileOf) + n + ((8 - (n % 8)) % 8);
+  const bytes = 8 * (5 * nFileOf + n) + 4 * (nFileStart + nFiles + nFileOf + nPostStart + 2 * nPostings) + n + ((8 - (n % 8)) % 8);
   if (buf.length - offset !== bytes) throw new Error('bad size');
-  const body = new Uint8Array(buf.length - offset);
-  body.set(buf.subarray(offset));
-  let o = 0;
-  const take = <T>(make: (b: ArrayBuffer, o: number, n: number) => T, size: number, count: number): T => { const a = make(body.buffer, o, count); o += size * count; return a; };
+  // views need 8-byte alignment: a file read whole normally starts its own ArrayBuffer; else copy once
+  let body: Uint8Array;
+  if ((buf.byteOffset + offset) % 8 === 0) body = new Uint8Array(buf.buffer, buf.byteOffset + offset, bytes);
+  else {
+    body = new Uint8Array(bytes);
+    body.set(buf.subarray(offset));
+  }
+  let o = body.byteOffset;
+  const take = <T>(make: (b: ArrayBufferLike, o: number, n: number) => T, size: number, count: number): T => { const a = make(body.buffer, o, count); o += size * count; return a; };
   const f64 = (c: number) => take((b, at, m) => new Float64Array(b, at, m), 8, c);
   const i32 = (c: number) => take((b, at, m) => new Int32Array(b, at, m), 4, c);
   const figures = f64(5 * nFileOf);
-  const docStart = i32(nStart);
-  const docTerm = i32(nTerms);
-  const docLogTf = take((b, at, m) => new Float32Array(b, at, m), 4, nTerms);
+  const norms = f64(n);
   const fileStart = i32(nFileStart);
   const docFiles = i32(nFiles);
   const fileOf = i32(nFileOf);
+  const postStart = i32(nPostStart);
+  const postDoc = i32(nPostings);
+  const postLogTf = take((b, at, m) => new Float32Array(b, at, m), 4, nPostings);
   const canMatch = new Uint8Array(body.buffer, o, n);
-  const T = header.terms.length;
   const P = header.paths.length;
-  if (!ascending(docStart, nTerms) || !ascending(fileStart, nFiles)) throw new Error('bad starts');
-  if (!below(docTerm, T) || !below(docFiles, P) || !below(fileOf, P) || !below(canMatch, 2)) throw new Error('bad ids');
-  return { time: header.time as number, paths: header.paths, terms: header.terms, docStart, docTerm, docLogTf, canMatch, fileStart, docFiles, fileOf, figures };
+  if (!ascending(fileStart, nFiles) || !ascending(postStart, nPostings)) throw new Error('bad starts');
+  if (!norms.every((x) => x >= 0 && x < Infinity)) throw new Error('bad norms');
+  if (!below(docFiles, P) || !below(fileOf, P) || !below(canMatch, 2) || !below(postDoc, n)) throw new Error('bad ids');
+  return {
+    time: header.time as number, paths: header.paths, terms: header.terms, postStart, postDoc, postLogTf, norms,
+    canMatch, fileStart, docFiles, fileOf, figures,
+  };
 }
 
 /** Whether `a` starts at 0, ends at `end` and never descends. */
@@ -202,7 +217,9 @@ function below(a: Int32Array | Uint8Array, limit: number): boolean {
 
 /**
  * The cache file of the signals of `commit` in `repoPath` with `maxFiles`:
- * `<cacheDir>/history/<digest of the repository path>-<commit>.m<maxFiles>.bin`.
+ * `<cacheDir>/history/<digest of the repository path>-<commit>.m<maxFiles>.bin`. A file of an
+ * older format (another {@link COMMIT_HISTORY_TAG}) is refused as corrupt: one warning, then
+ * computed again and stored once.
  */
 export function commitHistoryFile(cacheDir: string, repoPath: string, commit: string, maxFiles = DEFAULT_MAX_FILES): string {
   return join(cacheDir, 'history', `${repoDigest(repoPath)}-${commit}.m${maxFiles}.bin`);

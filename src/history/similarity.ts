@@ -43,15 +43,28 @@ export interface SimilarOptions {
 }
 
 /**
- * A {@link CosineIndex}'s documents, document-major: the terms of document d are
+ * The documents of a {@link CosineIndex}, document-major: the terms of document d are
  * docTerm[docStart[d] … docStart[d+1]) (ids into `terms`, in order of first occurrence in the
  * document), each with 1 + ln tf in docLogTf.
  */
-export interface DocTerms {
+interface DocTerms {
   readonly terms: readonly string[];
   readonly docStart: Int32Array;
   readonly docTerm: Int32Array;
   readonly docLogTf: Float32Array;
+}
+
+/**
+ * A {@link CosineIndex} as stored ({@link CosineIndex.stored}): its terms, its postings
+ * term-major (the documents of term t are postDoc[postStart[t] … postStart[t+1]), each with
+ * 1 + ln tf in postLogTf) and the norm of each document over the whole collection.
+ */
+export interface StoredCosine {
+  readonly terms: readonly string[];
+  readonly postStart: Int32Array;
+  readonly postDoc: Int32Array;
+  readonly postLogTf: Float32Array;
+  readonly norms: Float64Array;
 }
 
 /** The {@link DocTerms} of token lists (term ids in order of first occurrence). */
@@ -86,10 +99,12 @@ function docTermsOf(docs: readonly (readonly string[])[]): DocTerms {
  */
 export class CosineIndex {
   private readonly termIds = new Map<string, number>();
-  /** Document-major: terms of document d at docStart[d] … docStart[d+1], with 1 + ln tf. */
-  private readonly docStart: Int32Array;
-  private readonly docTerm: Int32Array;
-  private readonly docLogTf: Float32Array;
+  /** Document-major: terms of document d at docStart[d] … docStart[d+1], with 1 + ln tf (none in a stored index). */
+  private readonly docStart?: Int32Array;
+  private readonly docTerm?: Int32Array;
+  private readonly docLogTf?: Float32Array;
+  /** A stored index's norms over the whole collection. */
+  private readonly storedNorms?: Float64Array;
   /** Term-major postings: documents of term t at postStart[t] … postStart[t+1], with 1 + ln tf. */
   private readonly postStart: Int32Array;
   private readonly postDoc: Int32Array;
@@ -100,36 +115,49 @@ export class CosineIndex {
   readonly size: number;
 
   /**
-   * @param docs the documents as token lists, or the document-major arrays of another index
-   *   ({@link CosineIndex.docTerms}: a stored index, rebuilt without tokens).
+   * @param docs the documents as token lists, or a stored index ({@link CosineIndex.stored}):
+   *   used as it is, without its documents (its whole collection only).
    */
-  constructor(docs: readonly (readonly string[])[] | DocTerms) {
-    const d = 'docStart' in docs ? docs : docTermsOf(docs);
-    this.size = d.docStart.length - 1;
-    d.terms.forEach((t, i) => this.termIds.set(t, i));
-    this.docStart = d.docStart;
-    this.docTerm = d.docTerm;
-    this.docLogTf = d.docLogTf;
+  constructor(docs: readonly (readonly string[])[] | StoredCosine) {
+    if ('norms' in docs) {
+      this.size = docs.norms.length;
+      docs.terms.forEach((t, i) => this.termIds.set(t, i));
+      ({ postStart: this.postStart, postDoc: this.postDoc, postLogTf: this.postLogTf, norms: this.storedNorms } = docs);
+      this.scratch = new Float64Array(this.size);
+      return;
+    }
+    const { terms, docStart, docTerm, docLogTf } = docTermsOf(docs);
+    this.size = docStart.length - 1;
+    terms.forEach((t, i) => this.termIds.set(t, i));
+    this.docStart = docStart;
+    this.docTerm = docTerm;
+    this.docLogTf = docLogTf;
+    this.scratch = new Float64Array(this.size);
     const T = this.termIds.size;
     this.postStart = new Int32Array(T + 1);
-    for (let k = 0; k < this.docTerm.length; k++) this.postStart[this.docTerm[k] + 1]++;
+    for (let k = 0; k < docTerm.length; k++) this.postStart[docTerm[k] + 1]++;
     for (let t = 0; t < T; t++) this.postStart[t + 1] += this.postStart[t];
     const fill = this.postStart.slice(0, T);
-    this.postDoc = new Int32Array(this.docTerm.length);
-    this.postLogTf = new Float32Array(this.docTerm.length);
+    this.postDoc = new Int32Array(docTerm.length);
+    this.postLogTf = new Float32Array(docTerm.length);
     for (let doc = 0; doc < this.size; doc++) {
-      for (let k = this.docStart[doc]; k < this.docStart[doc + 1]; k++) {
-        const p = fill[this.docTerm[k]]++;
+      for (let k = docStart[doc]; k < docStart[doc + 1]; k++) {
+        const p = fill[docTerm[k]]++;
         this.postDoc[p] = doc;
-        this.postLogTf[p] = this.docLogTf[k];
+        this.postLogTf[p] = docLogTf[k];
       }
     }
-    this.scratch = new Float64Array(this.size);
   }
 
-  /** The document-major arrays of this index (shared, not copied): what {@link CosineIndex}'s constructor rebuilds it from. */
-  docTerms(): DocTerms {
-    return { terms: [...this.termIds.keys()], docStart: this.docStart, docTerm: this.docTerm, docLogTf: this.docLogTf };
+  /**
+   * What this index is stored as (arrays shared, not copied; the norms computed now): what
+   * {@link CosineIndex}'s constructor uses as it is, for the same results over the whole collection.
+   */
+  stored(): StoredCosine {
+    const whole = this.collection();
+    const norms = new Float64Array(this.size);
+    for (let d = 0; d < this.size; d++) norms[d] = this.normOf(d, whole);
+    return { terms: [...this.termIds.keys()], postStart: this.postStart, postDoc: this.postDoc, postLogTf: this.postLogTf, norms };
   }
 
   /**
@@ -141,14 +169,21 @@ export class CosineIndex {
     const mark = members ?? new Uint8Array(this.size).fill(1);
     const df = new Int32Array(this.termIds.size);
     let size = 0;
-    for (let d = 0; d < this.size; d++) {
-      if (mark[d] !== 1) continue;
-      size++;
-      for (let k = this.docStart[d]; k < this.docStart[d + 1]; k++) df[this.docTerm[k]]++;
+    if (members) {
+      if (!this.docStart || !this.docTerm) throw new Error('a stored cosine index has its whole collection only');
+      for (let d = 0; d < this.size; d++) {
+        if (mark[d] !== 1) continue;
+        size++;
+        for (let k = this.docStart[d]; k < this.docStart[d + 1]; k++) df[this.docTerm[k]]++;
+      }
+    } else {
+      // every document: a term's df is its number of postings (a document holds a term once)
+      size = this.size;
+      for (let t = 0; t < df.length; t++) df[t] = this.postStart[t + 1] - this.postStart[t];
     }
     const idf = new Float64Array(df.length);
     for (let t = 0; t < df.length; t++) if (df[t] > 0) idf[t] = Math.log(size / df[t]);
-    const c: Collection = { members: mark, size, df, idf, norms: new Float64Array(this.size).fill(NaN) };
+    const c: Collection = { members: mark, size, df, idf, norms: !members && this.storedNorms ? this.storedNorms : new Float64Array(this.size).fill(NaN) };
     if (!members) this.whole = c;
     return c;
   }
@@ -156,9 +191,11 @@ export class CosineIndex {
   private normOf(d: number, c: Collection): number {
     let n = c.norms[d];
     if (Number.isNaN(n)) {
+      const { docStart, docTerm, docLogTf } = this;
+      if (!docStart || !docTerm || !docLogTf) throw new Error('a stored cosine index has no norm of document ' + d);
       let sq = 0;
-      for (let k = this.docStart[d]; k < this.docStart[d + 1]; k++) {
-        const w = this.docLogTf[k] * c.idf[this.docTerm[k]];
+      for (let k = docStart[d]; k < docStart[d + 1]; k++) {
+        const w = docLogTf[k] * c.idf[docTerm[k]];
         sq += w * w;
       }
       n = c.norms[d] = Math.sqrt(sq);

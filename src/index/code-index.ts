@@ -7,7 +7,7 @@ import { readIndexFile, writeIndexFile } from './store.js';
 import type { UnitTerms } from './blob-terms.js';
 import { tokenize } from '../text/tokenize.js';
 import { firstWords } from '../text/first-words.js';
-import { isInt, isIntArray, isRecord, isStringArray, warnCorruptCacheFile } from '../util/checked-file.js';
+import { isRecord, isStringArray, warnCorruptCacheFile } from '../util/checked-file.js';
 
 /**
  * The BM25F fields of every document, in index order:
@@ -76,19 +76,24 @@ export interface CorpusStats {
   cachedBlobs: number;
 }
 
-/** Header stored with an index file. */
+/**
+ * Header stored with an index file; the numbers of the unit table are the file's aux words
+ * (src/index/store.ts): per document, its file (the file-level document, whose path is its
+ * path), kind (0 file, 1 class, 2 function) plus 4 × namespaceParts, startLine, endLine, and
+ * the length of its qualified name in `names`.
+ */
 export interface CodeIndexMeta {
-  format: 1;
+  format: 2;
   commit: string;
   settings: IndexSettings;
-  /**
-   * Compact unit table: [path index, kind, qualifiedName, startLine, endLine] per document, and
-   * namespaceParts sixth when the unit has namespace qualifiers.
-   */
-  paths: string[];
-  units: ([number, UnitKind, string, number, number] | [number, UnitKind, string, number, number, number])[];
+  /** The qualified names of the documents, one after the other (one string parses fastest). */
+  names: string;
   stats: CorpusStats;
 }
+
+/** Aux words per document of the unit table (see {@link CodeIndexMeta}). */
+const UNIT_WORDS = 5;
+const KIND_CODES: readonly UnitKind[] = ['file', 'class', 'function'];
 
 /**
  * A loaded index of one commit: the function-level inverted index with its documents' units,
@@ -133,9 +138,10 @@ export const BLOB_FORMAT_VERSION = 'v10';
  * v8: test-file rules for Rust `tests.rs`, Kotlin Multiplatform / Gradle test source sets, tsd
  * `*.test-d.ts`, C/C++ `*_tests.cpp` (src/corpus/languages.ts). v9: units carry `namespaceParts`
  * (a sixth entry in the unit table when not 0). v10: build outputs left out (`buildOutputs`,
- * src/corpus/select.ts).
+ * src/corpus/select.ts). v11: the stored index is used as it lies (sorted term dictionary, varint
+ * postings decoded per term, binary unit table: src/index/store.ts).
  */
-export const INDEX_FORMAT_VERSION = 'v10';
+export const INDEX_FORMAT_VERSION = 'v11';
 
 const digest = (parts: unknown[]) => createHash('sha1').update(JSON.stringify(parts)).digest('hex').slice(0, 10);
 
@@ -276,23 +282,17 @@ function sumOf(m: ReadonlyMap<string, number>): number {
 
 /** Writes a code index to its file under `cacheDir` (atomically). */
 export function saveCodeIndex(cacheDir: string, ci: CodeIndex): string {
-  const paths: string[] = [];
-  const pathIds = new Map<string, number>();
-  const table: CodeIndexMeta['units'] = ci.units.map((u) => {
-    let p = pathIds.get(u.path);
-    if (p === undefined) {
-      p = paths.length;
-      pathIds.set(u.path, p);
-      paths.push(u.path);
-    }
-    return u.namespaceParts ? [p, u.kind, u.qualifiedName, u.startLine, u.endLine, u.namespaceParts] : [p, u.kind, u.qualifiedName, u.startLine, u.endLine];
+  const table = new Uint32Array(UNIT_WORDS * ci.units.length);
+  ci.units.forEach((u, d) => {
+    if (ci.filePaths[ci.fileOfUnit[d]] !== u.path) throw new Error(`unit ${d} is not in its file's document`);
+    table.set([ci.fileOfUnit[d], KIND_CODES.indexOf(u.kind) + 4 * (u.namespaceParts ?? 0), u.startLine, u.endLine, u.qualifiedName.length], UNIT_WORDS * d);
   });
-  const meta: CodeIndexMeta = { format: 1, commit: ci.commit, settings: ci.settings, paths, units: table, stats: ci.stats };
+  const meta: CodeIndexMeta = { format: 2, commit: ci.commit, settings: ci.settings, names: ci.units.map((u) => u.qualifiedName).join(''), stats: ci.stats };
   // The file-level (and non-source) index first: a reader finding the function-level file finds them all.
-  writeIndexFile(indexFilePath(cacheDir, ci.commit, ci.settings, 'file'), ci.fileIndex, { filePaths: ci.filePaths, fileOfUnit: [...ci.fileOfUnit] });
+  writeIndexFile(indexFilePath(cacheDir, ci.commit, ci.settings, 'file'), ci.fileIndex, { filePaths: ci.filePaths });
   if (ci.nonSource) writeIndexFile(indexFilePath(cacheDir, ci.commit, ci.settings, 'nonSource'), ci.nonSource.index, { paths: ci.nonSource.paths });
   const file = indexFilePath(cacheDir, ci.commit, ci.settings);
-  writeIndexFile(file, ci.index, meta);
+  writeIndexFile(file, ci.index, meta, table);
   return file;
 }
 
@@ -315,38 +315,54 @@ export function loadCodeIndex(cacheDir: string, commit: string, settings: IndexS
     if (nonSource) warnCorruptCacheFile(nonSourceFile);
     return undefined;
   }
-  const { index, meta } = fn;
-  const { fileOfUnit, filePaths } = files.meta;
-  if (meta.commit !== commit || settingsKey(meta.settings) !== settingsKey(settings) || meta.units.length !== index.docCount ||
-      filePaths.length !== files.index.docCount || fileOfUnit.length !== meta.units.length ||
-      !fileOfUnit.every((f) => f < filePaths.length)) {
+  const { index, meta, aux: table } = fn;
+  const { filePaths } = files.meta;
+  const D = index.docCount;
+  if (meta.commit !== commit || settingsKey(meta.settings) !== settingsKey(settings) || table.length !== UNIT_WORDS * D ||
+      filePaths.length !== files.index.docCount) {
     warnCorruptCacheFile(file);
     return undefined;
   }
-  const units: IndexedUnit[] = meta.units.map(([p, kind, qualifiedName, startLine, endLine, namespaceParts]) => ({
-    path: meta.paths[p], kind, qualifiedName, ...(namespaceParts ? { namespaceParts } : {}), startLine, endLine,
-  }));
+  const units = new Array<IndexedUnit>(D);
+  const fileOfUnit = new Uint32Array(D);
+  const { names } = meta;
+  let at = 0;
+  for (let d = 0; d < D; d++) {
+    const w = UNIT_WORDS * d;
+    fileOfUnit[d] = table[w];
+    const path = filePaths[table[w]];
+    const kind = KIND_CODES[table[w + 1] & 3];
+    if (path === undefined || kind === undefined) {
+      warnCorruptCacheFile(file);
+      return undefined;
+    }
+    const namespaceParts = table[w + 1] >>> 2;
+    const qualifiedName = names.slice(at, at += table[w + 4]);
+    units[d] = namespaceParts
+      ? { path, kind, qualifiedName, namespaceParts, startLine: table[w + 2], endLine: table[w + 3] }
+      : { path, kind, qualifiedName, startLine: table[w + 2], endLine: table[w + 3] };
+  }
+  if (at !== names.length) {
+    warnCorruptCacheFile(file);
+    return undefined;
+  }
   return {
     commit: meta.commit, settings: meta.settings, index, units,
-    fileIndex: files.index, filePaths, fileOfUnit: Uint32Array.from(fileOfUnit),
+    fileIndex: files.index, filePaths, fileOfUnit,
     ...(nonSource ? { nonSource: { index: nonSource.index, paths: nonSource.meta.paths } } : {}),
     stats: meta.stats,
   };
 }
 
-const UNIT_KINDS: ReadonlySet<unknown> = new Set<UnitKind>(['file', 'class', 'function']);
-
 function isCodeIndexMeta(m: unknown): m is CodeIndexMeta {
-  if (!isRecord(m) || m.format !== 1 || typeof m.commit !== 'string' || !isRecord(m.settings) || !isStringArray(m.settings.languages) || !isRecord(m.stats) || !isStringArray(m.paths)) return false;
-  const paths = m.paths.length;
-  return Array.isArray(m.units) && m.units.every((u: unknown) => Array.isArray(u) && (u.length === 5 || (u.length === 6 && isInt(u[5]))) &&
-    isInt(u[0]) && u[0] < paths && UNIT_KINDS.has(u[1]) && typeof u[2] === 'string' && isInt(u[3]) && isInt(u[4]));
+  return isRecord(m) && m.format === 2 && typeof m.commit === 'string' && isRecord(m.settings) && isStringArray(m.settings.languages) &&
+    isRecord(m.stats) && typeof m.names === 'string';
 }
 
 function isNonSourceMeta(m: unknown): m is { paths: string[] } {
   return isRecord(m) && isStringArray(m.paths);
 }
 
-function isFileLevelMeta(m: unknown): m is { filePaths: string[]; fileOfUnit: number[] } {
-  return isRecord(m) && isStringArray(m.filePaths) && isIntArray(m.fileOfUnit);
+function isFileLevelMeta(m: unknown): m is { filePaths: string[] } {
+  return isRecord(m) && isStringArray(m.filePaths);
 }

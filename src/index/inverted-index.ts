@@ -1,25 +1,80 @@
+/** Term → id lookup of an index (a `Map` is one; a stored index answers from its sorted dictionary). */
+export interface TermLookup {
+  get(term: string): number | undefined;
+  has(term: string): boolean;
+}
+
 /**
- * A multi-field inverted index on typed arrays (compressed sparse rows by term).
+ * The postings of one term: `doc[i]` ascending, and `tf[i * F + f]` the term's frequency in
+ * field f of that document (clamped to 65535), for F fields.
+ */
+export interface TermPostings {
+  readonly doc: Uint32Array;
+  readonly tf: Uint16Array;
+}
+
+/**
+ * A multi-field inverted index, for T terms (ids 0 … T − 1), D documents and F fields:
+ * - `termIds`: term string → id; `term(t)`: the string of id t;
+ * - `postings(t)`: the documents holding term t with a tf per field ({@link TermPostings});
+ *   `documentFrequency(t)` its length, known without reading them;
+ * - `fieldLength[d * F + f]`: number of tokens in field f of document d (D × F).
  *
- * Layout, for T terms, D documents, F fields and P postings:
- * - `vocabulary[t]`: the term string of term id t (ids in first-seen order).
- * - `postingStart[t] .. postingStart[t+1]`: the slice of postings of term t (Uint32Array, T + 1).
- * - `postingDoc[p]`: the document id of posting p, ascending within a term (Uint32Array, P).
- * - `postingTf[p * F + f]`: the term's frequency in field f of that document, clamped to 65535
- *   (Uint16Array, P × F).
- * - `fieldLength[d * F + f]`: number of tokens in field f of document d (Uint32Array, D × F).
- *
- * Scorers (src/retrieve/) read these arrays directly; nothing here knows about BM25.
+ * Two kinds: {@link CsrIndex} (built in memory: compressed sparse rows by term, ids in
+ * first-seen order) and the stored index of src/index/store.ts (read as it lies in its file:
+ * ids in term order, postings decoded per term on first use). Scorers (src/retrieve/) read the
+ * arrays directly; nothing here knows about BM25.
  */
 export interface InvertedIndex {
   readonly fieldNames: readonly string[];
-  readonly vocabulary: readonly string[];
-  readonly termIds: ReadonlyMap<string, number>;
+  readonly termIds: TermLookup;
+  readonly termCount: number;
   readonly docCount: number;
-  readonly postingStart: Uint32Array;
-  readonly postingDoc: Uint32Array;
-  readonly postingTf: Uint16Array;
-  readonly fieldLength: Uint32Array;
+  readonly fieldLength: Uint16Array | Uint32Array;
+  /** Number of documents holding term id `t` in any field. */
+  documentFrequency(t: number): number;
+  /** The postings of term id `t` (views the index keeps: do not write to them). */
+  postings(t: number): TermPostings;
+  /** The string of term id `t`. */
+  term(t: number): string;
+}
+
+/**
+ * An {@link InvertedIndex} on typed arrays, compressed sparse rows by term:
+ * - `vocabulary[t]`: the term string of term id t;
+ * - `postingStart[t] .. postingStart[t+1]`: the slice of postings of term t (Uint32Array, T + 1);
+ * - `postingDoc[p]`: the document id of posting p, ascending within a term (Uint32Array, P);
+ * - `postingTf[p * F + f]`: the term's frequency in field f of that document (Uint16Array, P × F).
+ */
+export class CsrIndex implements InvertedIndex {
+  constructor(
+    readonly fieldNames: readonly string[],
+    readonly vocabulary: readonly string[],
+    readonly termIds: ReadonlyMap<string, number>,
+    readonly docCount: number,
+    readonly postingStart: Uint32Array,
+    readonly postingDoc: Uint32Array,
+    readonly postingTf: Uint16Array,
+    readonly fieldLength: Uint32Array,
+  ) {}
+
+  get termCount(): number {
+    return this.vocabulary.length;
+  }
+
+  documentFrequency(t: number): number {
+    return this.postingStart[t + 1] - this.postingStart[t];
+  }
+
+  postings(t: number): TermPostings {
+    const s = this.postingStart[t], e = this.postingStart[t + 1];
+    const F = this.fieldNames.length;
+    return { doc: this.postingDoc.subarray(s, e), tf: this.postingTf.subarray(s * F, e * F) };
+  }
+
+  term(t: number): string {
+    return this.vocabulary[t];
+  }
 }
 
 /** Term counts of one field of one document: term → frequency. */
@@ -94,7 +149,7 @@ export function invertRows(rows: { readonly start: ArrayLike<number>; readonly t
  */
 export function invertFields(
   fieldNames: readonly string[], vocabulary: readonly string[], termIds: ReadonlyMap<string, number>, fields: readonly DocFieldRows[],
-): InvertedIndex {
+): CsrIndex {
   const F = fields.length;
   const T = vocabulary.length;
   const D = F === 0 ? 0 : fields[0].length.length;
@@ -134,7 +189,7 @@ export function invertFields(
     const { length } = fields[f];
     for (let d = 0; d < D; d++) fieldLength[d * F + f] = length[d];
   }
-  return { fieldNames, vocabulary, termIds, docCount: D, postingStart: postings.start, postingDoc: postings.doc, postingTf, fieldLength };
+  return new CsrIndex(fieldNames, vocabulary, termIds, D, postings.start, postings.doc, postingTf, fieldLength);
 }
 
 /** A Uint32Array that grows by doubling: {@link reserve}, then write `buf[size++]`. */
@@ -240,17 +295,12 @@ export class IndexBuilder {
   }
 
   /** Freezes the collected documents into typed arrays. The builder must not be reused. */
-  build(): InvertedIndex {
+  build(): CsrIndex {
     const fields = this.rows.map((r) => ({ start: r.start.view(), term: r.term.view(), tf: r.tf.view(), length: r.length.view() }));
     const index = invertFields(this.fieldNames, this.vocabulary, this.termIds, fields);
     this.rows.length = 0;
     return index;
   }
-}
-
-/** Document frequency of term id `t`: the number of documents holding it in any field. */
-export function documentFrequency(index: InvertedIndex, t: number): number {
-  return index.postingStart[t + 1] - index.postingStart[t];
 }
 
 /** Mean length of each field over all documents (tokens); 0 for an empty index. */

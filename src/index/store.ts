@@ -1,103 +1,388 @@
-import type { InvertedIndex } from './inverted-index.js';
+import type { InvertedIndex, TermLookup, TermPostings } from './inverted-index.js';
 import { isInt, isRecord, isStringArray, readCheckedFile, writeCheckedFile } from '../util/checked-file.js';
 
 /**
- * Binary persistence of an {@link InvertedIndex} plus a JSON header of the caller's own, as a
- * checked file (src/util/checked-file.ts: CRC-32 trailer, tag {@link INDEX_FILE_TAG}).
+ * Persistence of an {@link InvertedIndex} plus a JSON header and a Uint32Array of the caller's
+ * own, as a checked file (src/util/checked-file.ts: CRC-32 trailer, tag {@link INDEX_FILE_TAG}),
+ * laid out to be used as it lies: a read is one `read`, one checksum and a few views, no object
+ * per term or posting; a term's postings are decoded on first use ({@link StoredIndex}).
  *
- * Payload layout (little-endian):
+ * Payload layout (little-endian; T terms, D documents, F fields, A aux words, B = {@link BLOCK}):
  *   header length H (uint32) · header JSON (H bytes, UTF-8) · padding to a multiple of 4
- *   · postingStart · postingDoc · fieldLength (uint32 arrays) · postingTf (uint16 array).
- * The header holds the caller's `meta`, the field names, the vocabulary and the array lengths.
+ *   · blockStart (uint32, ⌈T / B⌉ + 1: byte offsets into the records) · aux (uint32, A)
+ *   · fieldLength (D × F, exact: uint16 when every length fits, else uint32) · padding to 4
+ *   · records: one per term, in ascending UTF-8 byte order (so a term's id is its rank), in
+ *     blocks of B terms: varint (LEB128) of the bytes shared with the previous term of the block
+ *     (0 for the first), varint of the length of the rest, the rest, varint of the document
+ *     frequency, varint of the postings' byte length, the postings.
+ * The postings of a term, documents ascending, each as the varint of the gap to the previous
+ * document minus 1 (the first: its id), then its field tfs: with F = 3, one byte
+ * `tf0 | tf1 << 2 | tf2 << 4` when tf0, tf1 ≤ 3 and tf2 ≤ 14, else the byte 0xF0 and three
+ * varints; with another F, F varints.
  *
  * Writes go to a temporary file in the same folder, are flushed, then renamed over the target,
  * so a reader never sees a half-written index.
  */
-export const INDEX_FILE_TAG = 'index.v2';
+export const INDEX_FILE_TAG = 'index.v3';
+
+/** Terms per block of the term dictionary (binary search over blocks, then a scan). */
+const BLOCK = 16;
 
 interface Header<M> {
   meta: M;
   fieldNames: string[];
-  vocabulary: string[];
   docCount: number;
-  lengths: { postingStart: number; postingDoc: number; fieldLength: number; postingTf: number };
+  termCount: number;
+  auxLength: number;
+  /** Bytes per field length: 2 or 4. */
+  lengthBytes: number;
+  recordBytes: number;
 }
 
-/** Writes `index` and `meta` to `path` atomically (temp file + rename). */
-export function writeIndexFile<M>(path: string, index: InvertedIndex, meta: M): void {
+/** A growable byte buffer. */
+class ByteSink {
+  buf = new Uint8Array(1 << 16);
+  size = 0;
+
+  private room(n: number): void {
+    if (this.size + n <= this.buf.length) return;
+    let cap = this.buf.length * 2;
+    while (cap < this.size + n) cap *= 2;
+    const next = new Uint8Array(cap);
+    next.set(this.buf.subarray(0, this.size));
+    this.buf = next;
+  }
+
+  byte(b: number): void {
+    this.room(1);
+    this.buf[this.size++] = b;
+  }
+
+  varint(v: number): void {
+    this.room(5);
+    while (v >= 0x80) {
+      this.buf[this.size++] = (v & 0x7f) | 0x80;
+      v = Math.floor(v / 128);
+    }
+    this.buf[this.size++] = v;
+  }
+
+  bytes(b: Uint8Array): void {
+    this.room(b.length);
+    this.buf.set(b, this.size);
+    this.size += b.length;
+  }
+
+  view(): Uint8Array {
+    return this.buf.subarray(0, this.size);
+  }
+}
+
+/** Appends the postings of one term to `out` (layout: see the module comment). */
+function encodePostings({ doc, tf }: TermPostings, F: number, out: ByteSink): void {
+  let prev = -1;
+  for (let i = 0; i < doc.length; i++) {
+    out.varint(doc[i] - prev - 1);
+    prev = doc[i];
+    if (F === 3) {
+      const a = tf[3 * i], b = tf[3 * i + 1], c = tf[3 * i + 2];
+      if (a <= 3 && b <= 3 && c <= 14) out.byte(a | (b << 2) | (c << 4));
+      else {
+        out.byte(0xf0);
+        out.varint(a);
+        out.varint(b);
+        out.varint(c);
+      }
+    } else {
+      for (let f = 0; f < F; f++) out.varint(tf[i * F + f]);
+    }
+  }
+}
+
+/**
+ * Writes `index`, `meta` and `aux` to `path` atomically (temp file + rename). Term ids of the
+ * stored index are the ranks of the terms in UTF-8 byte order, whatever they were in `index`.
+ */
+export function writeIndexFile<M>(path: string, index: InvertedIndex, meta: M, aux: Uint32Array = new Uint32Array(0)): void {
+  const T = index.termCount;
+  const F = index.fieldNames.length;
+  const encoded = Array.from({ length: T }, (_, t) => Buffer.from(index.term(t), 'utf8'));
+  const order = Array.from({ length: T }, (_, t) => t).sort((a, b) => Buffer.compare(encoded[a], encoded[b]));
+  const blockStart = new Uint32Array(Math.ceil(T / BLOCK) + 1);
+  const records = new ByteSink();
+  const postings = new ByteSink();
+  order.forEach((t, rank) => {
+    const term = encoded[t];
+    let shared = 0;
+    if (rank % BLOCK === 0) blockStart[rank / BLOCK] = records.size;
+    else {
+      const prev = encoded[order[rank - 1]];
+      while (shared < term.length && shared < prev.length && term[shared] === prev[shared]) shared++;
+    }
+    records.varint(shared);
+    records.varint(term.length - shared);
+    records.bytes(term.subarray(shared));
+    records.varint(index.documentFrequency(t));
+    postings.size = 0;
+    encodePostings(index.postings(t), F, postings);
+    records.varint(postings.size);
+    records.bytes(postings.view());
+  });
+  blockStart[blockStart.length - 1] = records.size;
+  let lengthBytes = 2;
+  for (const n of index.fieldLength) if (n > 0xffff) lengthBytes = 4;
+  const fieldLength = lengthBytes === 2 ? Uint16Array.from(index.fieldLength) : Uint32Array.from(index.fieldLength);
   const header: Header<M> = {
-    meta,
-    fieldNames: [...index.fieldNames],
-    vocabulary: [...index.vocabulary],
-    docCount: index.docCount,
-    lengths: {
-      postingStart: index.postingStart.length,
-      postingDoc: index.postingDoc.length,
-      fieldLength: index.fieldLength.length,
-      postingTf: index.postingTf.length,
-    },
+    meta, fieldNames: [...index.fieldNames], docCount: index.docCount, termCount: T, auxLength: aux.length, lengthBytes,
+    recordBytes: records.size,
   };
   const headerBuf = Buffer.from(JSON.stringify(header), 'utf8');
   const pre = Buffer.alloc(4);
   pre.writeUInt32LE(headerBuf.length, 0);
-  const pad = Buffer.alloc((4 - ((4 + headerBuf.length) % 4)) % 4);
-  writeCheckedFile(path, INDEX_FILE_TAG, [pre, headerBuf, pad, index.postingStart, index.postingDoc, index.fieldLength, index.postingTf]);
+  const pad = (n: number) => Buffer.alloc((4 - (n % 4)) % 4);
+  writeCheckedFile(path, INDEX_FILE_TAG, [
+    pre, headerBuf, pad(headerBuf.length), blockStart, aux, fieldLength, pad(fieldLength.byteLength), records.view(),
+  ]);
 }
 
 /**
  * Reads an index file written by {@link writeIndexFile}, verified: checksum, then structure
- * (array lengths agree with the vocabulary, field and document counts; postings ascend within
- * each term and name documents below the count; `validMeta` accepts the caller's header).
+ * (section sizes agree with the header, block offsets ascend, `validMeta` accepts the caller's
+ * header). The records of a block are checked when the block is first read, the postings of a
+ * term when they are decoded (both throw: past the checksum, only a bug could break them).
  * @returns undefined when the file is missing, or corrupt (then one warning line names it).
  */
-export function readIndexFile<M>(path: string, validMeta: (m: unknown) => m is M): { index: InvertedIndex; meta: M } | undefined {
+export function readIndexFile<M>(path: string, validMeta: (m: unknown) => m is M): { index: InvertedIndex; meta: M; aux: Uint32Array } | undefined {
   return readCheckedFile(path, INDEX_FILE_TAG, (buf) => decodeIndex(buf, validMeta));
 }
 
-function decodeIndex<M>(buf: Buffer, validMeta: (m: unknown) => m is M): { index: InvertedIndex; meta: M } {
+function decodeIndex<M>(payload: Buffer, validMeta: (m: unknown) => m is M): { index: InvertedIndex; meta: M; aux: Uint32Array } {
+  // Views need 4-byte alignment: a file read whole normally starts its own ArrayBuffer; else copy once.
+  const buf = payload.byteOffset % 4 === 0 ? payload : Buffer.from(payload);
   const h = buf.readUInt32LE(0);
   const header = JSON.parse(buf.toString('utf8', 4, 4 + h)) as unknown;
   if (!isHeader(header) || !validMeta(header.meta)) throw new Error('bad header');
-  let offset = 4 + h;
-  offset += (4 - (offset % 4)) % 4;
-  const L = header.lengths;
+  const { termCount: T, docCount: D, auxLength: A, lengthBytes } = header;
   const F = header.fieldNames.length;
-  const T = header.vocabulary.length;
-  const D = header.docCount;
-  const P = L.postingDoc;
-  if (L.postingStart !== T + 1 || L.postingTf !== P * F || L.fieldLength !== D * F) throw new Error('bad lengths');
-  if (buf.length - offset !== 4 * (L.postingStart + L.postingDoc + L.fieldLength) + 2 * L.postingTf) throw new Error('bad size');
-  // Copy into a fresh aligned ArrayBuffer once, then take views.
-  const body = new Uint8Array(buf.length - offset);
-  body.set(buf.subarray(offset));
-  let o = 0;
-  const u32 = (n: number) => { const a = new Uint32Array(body.buffer, o, n); o += 4 * n; return a; };
-  const postingStart = u32(L.postingStart);
-  const postingDoc = u32(L.postingDoc);
-  const fieldLength = u32(L.fieldLength);
-  const postingTf = new Uint16Array(body.buffer, o, L.postingTf);
-  if (postingStart[0] !== 0 || postingStart[T] !== P) throw new Error('bad posting starts');
-  for (let t = 0; t < T; t++) {
-    const end = postingStart[t + 1];
-    let p = postingStart[t];
-    if (end < p || end > P) throw new Error('bad posting starts');
-    let last = -1;
-    for (; p < end; p++) {
-      const d = postingDoc[p];
-      if (d <= last || d >= D) throw new Error('bad posting');
-      last = d;
+  const blocks = Math.ceil(T / BLOCK);
+  let o = buf.byteOffset + 4 + h;
+  o += (4 - (o % 4)) % 4;
+  const lengthSection = lengthBytes * D * F;
+  const size = o - buf.byteOffset + 4 * (blocks + 1 + A) + lengthSection + ((4 - (lengthSection % 4)) % 4) + header.recordBytes;
+  if (size !== buf.length) throw new Error('bad size');
+  const blockStart = new Uint32Array(buf.buffer, o, blocks + 1);
+  o += 4 * (blocks + 1);
+  const aux = new Uint32Array(buf.buffer, o, A);
+  o += 4 * A;
+  const fieldLength = lengthBytes === 2 ? new Uint16Array(buf.buffer, o, D * F) : new Uint32Array(buf.buffer, o, D * F);
+  o += lengthSection + ((4 - (lengthSection % 4)) % 4);
+  const records = new Uint8Array(buf.buffer, o, header.recordBytes);
+  if (!ascending(blockStart, header.recordBytes)) throw new Error('bad offsets');
+  for (let b = 0; b < blocks; b++) if (blockStart[b + 1] - blockStart[b] < 4 * Math.min(BLOCK, T - b * BLOCK)) throw new Error('bad block');
+  return { index: new StoredIndex(header.fieldNames, D, T, fieldLength, records, blockStart), meta: header.meta as M, aux };
+}
+
+/** Whether `a` starts at 0, ends at `end` and never descends. */
+function ascending(a: Uint32Array, end: number): boolean {
+  if (a[0] !== 0 || a[a.length - 1] !== end) return false;
+  for (let k = 1; k < a.length; k++) if (a[k] < a[k - 1]) return false;
+  return true;
+}
+
+/** Error of records that do not decode (a file whose checksum held: a bug of the writer). */
+function corruptRecords(what: string): Error {
+  return new Error(`stored index: ${what} cannot be decoded`);
+}
+
+/**
+ * An {@link InvertedIndex} over the sections of a stored file: term ids are ranks in term order,
+ * found by binary search over the blocks' first terms and a scan of one block (remembered per
+ * string); a block's records are located on first use, a term's postings decoded on first use
+ * and kept.
+ */
+class StoredIndex implements InvertedIndex, TermLookup {
+  private readonly decoded: (TermPostings | undefined)[];
+  /** Per term: byte offset of its document frequency in the records, −1 until its block is read. */
+  private readonly at: Int32Array;
+  private readonly looked = new Map<string, number>();
+  private readonly utf8 = new TextEncoder();
+  private query = new Uint8Array(256);
+  private term0 = new Uint8Array(256);
+
+  constructor(
+    readonly fieldNames: readonly string[],
+    readonly docCount: number,
+    readonly termCount: number,
+    readonly fieldLength: Uint16Array | Uint32Array,
+    private readonly records: Uint8Array,
+    private readonly blockStart: Uint32Array,
+  ) {
+    this.decoded = new Array<TermPostings | undefined>(termCount);
+    this.at = new Int32Array(termCount).fill(-1);
+  }
+
+  get termIds(): TermLookup {
+    return this;
+  }
+
+  /** Reads a varint at `p` of the records below `end`: [value, next offset]. */
+  private varint(p: number, end: number): number {
+    const r = this.records;
+    let v = 0, scale = 1, b: number;
+    do {
+      if (p >= end || scale > 2 ** 28) throw corruptRecords('a term record');
+      b = r[p++];
+      v += (b & 0x7f) * scale;
+      scale *= 128;
+    } while (b & 0x80);
+    this.next = p;
+    return v;
+  }
+
+  private next = 0;
+
+  /**
+   * Walks block `b` from its start, rebuilding each term in `term0`; `visit(id, length)` is
+   * called per term (its bytes in term0[0 … length)) and stops the walk by returning true.
+   * Records the offset of every term's document frequency passed.
+   */
+  private walk(b: number, visit: (t: number, length: number) => boolean): void {
+    const end = this.blockStart[b + 1];
+    let p = this.blockStart[b];
+    let length = 0;
+    for (let t = b * BLOCK, last = Math.min(this.termCount, t + BLOCK); t < last; t++) {
+      const shared = this.varint(p, end);
+      const rest = this.varint(this.next, end);
+      p = this.next;
+      if (shared > length || p + rest > end) throw corruptRecords('a term record');
+      length = shared + rest;
+      if (this.term0.length < length) {
+        const grown = new Uint8Array(2 * length);
+        grown.set(this.term0.subarray(0, shared));
+        this.term0 = grown;
+      }
+      this.term0.set(this.records.subarray(p, p + rest), shared);
+      p += rest;
+      this.at[t] = p;
+      this.varint(p, end);
+      const bytes = this.varint(this.next, end);
+      const stop = visit(t, length);
+      p = this.next + bytes;
+      if (p > end) throw corruptRecords('a term record');
+      if (stop) return;
     }
   }
-  const termIds = new Map<string, number>();
-  header.vocabulary.forEach((t, i) => termIds.set(t, i));
-  return {
-    index: { fieldNames: header.fieldNames, vocabulary: header.vocabulary, termIds, docCount: D, postingStart, postingDoc, postingTf, fieldLength },
-    meta: header.meta as M,
-  };
+
+  /** Order of term bytes term0[0 … length) against the query bytes query[0 … n). */
+  private compare(length: number, n: number): number {
+    const { term0, query } = this;
+    const m = Math.min(n, length);
+    for (let i = 0; i < m; i++) {
+      const c = term0[i] - query[i];
+      if (c !== 0) return c;
+    }
+    return length - n;
+  }
+
+  get(term: string): number | undefined {
+    const known = this.looked.get(term);
+    if (known !== undefined) return known < 0 ? undefined : known;
+    if (this.query.length < 3 * term.length) this.query = new Uint8Array(3 * term.length);
+    const n = this.utf8.encodeInto(term, this.query).written;
+    // the last block whose first term is ≤ the term
+    let lo = 0, hi = this.blockStart.length - 2, block = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      let c = 0;
+      this.walk(mid, (_t, length) => { c = this.compare(length, n); return true; });
+      if (c <= 0) { block = mid; lo = mid + 1; } else hi = mid - 1;
+    }
+    let found = -1;
+    if (block >= 0) {
+      this.walk(block, (t, length) => {
+        const c = this.compare(length, n);
+        if (c === 0) found = t;
+        return c >= 0;
+      });
+    }
+    if (this.looked.size < 100_000) this.looked.set(term, found);
+    return found < 0 ? undefined : found;
+  }
+
+  has(term: string): boolean {
+    return this.get(term) !== undefined;
+  }
+
+  /** Offset of the document frequency of term `t` in the records. */
+  private recordOf(t: number): number {
+    if (this.at[t] < 0) this.walk(Math.floor(t / BLOCK), () => false);
+    return this.at[t];
+  }
+
+  documentFrequency(t: number): number {
+    return this.varint(this.recordOf(t), this.blockStart[Math.floor(t / BLOCK) + 1]);
+  }
+
+  term(t: number): string {
+    let out = '';
+    this.walk(Math.floor(t / BLOCK), (u, length) => {
+      if (u === t) out = Buffer.from(this.term0.buffer, this.term0.byteOffset, length).toString('utf8');
+      return u === t;
+    });
+    return out;
+  }
+
+  postings(t: number): TermPostings {
+    return this.decoded[t] ??= this.decode(t);
+  }
+
+  private decode(t: number): TermPostings {
+    const F = this.fieldNames.length;
+    const D = this.docCount;
+    const blockEnd = this.blockStart[Math.floor(t / BLOCK) + 1];
+    const n = this.varint(this.recordOf(t), blockEnd);
+    const size = this.varint(this.next, blockEnd);
+    let p = this.next;
+    const end = p + size;
+    if (end > blockEnd || n > D || size < 2 * n) throw corruptRecords(`the postings of term ${t}`);
+    const bytes = this.records;
+    const doc = new Uint32Array(n);
+    const tf = new Uint16Array(n * F);
+    const varint = (): number => {
+      const v = this.varint(p, end);
+      p = this.next;
+      return v;
+    };
+    let prev = -1;
+    for (let i = 0; i < n; i++) {
+      const b0 = bytes[p];
+      const gap = b0 < 0x80 && p < end ? (p++, b0) : varint();
+      const d = prev + 1 + gap;
+      if (d >= D) throw corruptRecords(`the postings of term ${t}`);
+      doc[i] = prev = d;
+      if (F === 3) {
+        if (p >= end) throw corruptRecords(`the postings of term ${t}`);
+        const h = bytes[p++];
+        if (h !== 0xf0) {
+          if ((h >> 4) === 15) throw corruptRecords(`the postings of term ${t}`);
+          tf[3 * i] = h & 3;
+          tf[3 * i + 1] = (h >> 2) & 3;
+          tf[3 * i + 2] = h >> 4;
+          continue;
+        }
+      }
+      for (let f = 0; f < F; f++) {
+        const v = varint();
+        if (v > 65535) throw corruptRecords(`the postings of term ${t}`);
+        tf[i * F + f] = v;
+      }
+    }
+    if (p !== end) throw corruptRecords(`the postings of term ${t}`);
+    return { doc, tf };
+  }
 }
 
 function isHeader(x: unknown): x is Header<unknown> {
-  if (!isRecord(x) || !isStringArray(x.fieldNames) || x.fieldNames.length === 0 || !isStringArray(x.vocabulary) || !isInt(x.docCount)) return false;
-  const L = x.lengths;
-  return isRecord(L) && isInt(L.postingStart) && isInt(L.postingDoc) && isInt(L.fieldLength) && isInt(L.postingTf);
+  return isRecord(x) && isStringArray(x.fieldNames) && x.fieldNames.length > 0 && isInt(x.docCount) && isInt(x.termCount) &&
+    isInt(x.auxLength) && (x.lengthBytes === 2 || x.lengthBytes === 4) && isInt(x.recordBytes);
 }

@@ -41,12 +41,12 @@ export class DocFieldScorer {
 
   /** The query's terms that occur in the index, each with qw · idf. */
   prepare(query: QueryTerms): PreparedTerm[] {
-    const { termIds, postingStart, docCount } = this.index;
+    const { termIds, docCount } = this.index;
     const out: PreparedTerm[] = [];
     for (const [term, qw] of query) {
       const t = termIds.get(term);
       if (t === undefined || qw <= 0) continue;
-      const df = postingStart[t + 1] - postingStart[t];
+      const df = this.index.documentFrequency(t);
       out.push({ termId: t, weight: qw * Math.log(1 + (docCount - df + 0.5) / (df + 0.5)) });
     }
     return out;
@@ -57,7 +57,7 @@ export class DocFieldScorer {
    * @param out an array of at least 1 + fields numbers, overwritten.
    */
   score(doc: number, terms: readonly PreparedTerm[], out: Float64Array): void {
-    const { postingStart, postingDoc, postingTf, fieldLength } = this.index;
+    const { fieldLength } = this.index;
     const F = this.fields;
     const { k1, delta, weights } = this.params;
     out.fill(0, 0, F + 1);
@@ -66,7 +66,8 @@ export class DocFieldScorer {
       norm[f] = this.avg[f] > 0 ? 1 - this.bs[f] + (this.bs[f] * fieldLength[doc * F + f]) / this.avg[f] : 1;
     }
     for (const { termId, weight } of terms) {
-      let lo = postingStart[termId], hi = postingStart[termId + 1] - 1;
+      const { doc: postingDoc, tf: postingTf } = this.index.postings(termId);
+      let lo = 0, hi = postingDoc.length - 1;
       let p = -1;
       while (lo <= hi) {
         const mid = (lo + hi) >>> 1;

@@ -71,8 +71,7 @@ export class Bm25fScorer {
 
   /** idf(t) = ln(1 + (N − df + 0.5) / (df + 0.5)). */
   idf(termId: number): number {
-    const { postingStart, docCount } = this.index;
-    return idfOf(postingStart[termId + 1] - postingStart[termId], docCount);
+    return idfOf(this.index.documentFrequency(termId), this.index.docCount);
   }
 
   /**
@@ -81,7 +80,7 @@ export class Bm25fScorer {
    *   array is reused by the next call: copy it to keep it.
    */
   scoreAll(query: QueryTerms): Float32Array {
-    const { postingStart, postingDoc, postingTf, termIds } = this.index;
+    const { termIds } = this.index;
     const F = this.index.fieldNames.length;
     const { k1, delta } = this.params;
     const scores = this.scratch;
@@ -91,9 +90,9 @@ export class Bm25fScorer {
       const t = termIds.get(term);
       if (t === undefined || qw <= 0) continue;
       const w = qw * this.idf(t);
-      const end = postingStart[t + 1];
-      for (let p = postingStart[t]; p < end; p++) {
-        const d = postingDoc[p];
+      const { doc, tf: postingTf } = this.index.postings(t);
+      for (let p = 0; p < doc.length; p++) {
+        const d = doc[p];
         let tf = 0;
         const base = p * F;
         const fb = d * F;

@@ -270,12 +270,13 @@ export class Localizer {
 
 /** The query terms found in document `doc` of a scorer's index, highest idf first. */
 function termsInDoc(scorer: Bm25fScorer, doc: number, query: QueryTerms, limit: number): string[] {
-  const { postingStart, postingDoc, termIds } = scorer.index;
+  const { termIds } = scorer.index;
   const found: { term: string; idf: number }[] = [];
   for (const term of query.keys()) {
     const t = termIds.get(term);
     if (t === undefined) continue;
-    let lo = postingStart[t], hi = postingStart[t + 1] - 1;
+    const postingDoc = scorer.index.postings(t).doc;
+    let lo = 0, hi = postingDoc.length - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
       const d = postingDoc[mid];

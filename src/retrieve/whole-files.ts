@@ -59,7 +59,7 @@ export class WholeFileScorer {
   scoreAll(query: QueryTerms): Float32Array {
     const F = FIELDS.length;
     const { fileIndex, index } = this.codeIndex;
-    const { postingStart, postingDoc, postingTf, termIds } = fileIndex;
+    const { termIds } = fileIndex;
     const { k1, delta } = this.params;
     const scores = this.scores;
     scores.fill(0);
@@ -68,10 +68,11 @@ export class WholeFileScorer {
       const t = termIds.get(term);
       if (t === undefined || qw <= 0) continue;
       const ft = index.termIds.get(term);
-      const df = ft === undefined ? 0 : index.postingStart[ft + 1] - index.postingStart[ft];
+      const df = ft === undefined ? 0 : index.documentFrequency(ft);
       const w = qw * idfOf(df, index.docCount);
-      for (let p = postingStart[t], end = postingStart[t + 1]; p < end; p++) {
-        const i = this.at[postingDoc[p]];
+      const { doc, tf: postingTf } = fileIndex.postings(t);
+      for (let p = 0; p < doc.length; p++) {
+        const i = this.at[doc[p]];
         if (i < 0) continue;
         const inPath = postingTf[p * F + PATH];
         const tf = inPath * (this.factor[i * F + PATH] + this.factor[i * F + BODY]) + postingTf[p * F + NAME] * this.factor[i * F + NAME];

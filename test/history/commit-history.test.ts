@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CommitHistory, commitHistoryFile, openCommitHistory } from '../../src/history/commit-history.js';
 import { RepoHistory } from '../../src/history/repo-history.js';
-import { setCacheWarningSink } from '../../src/util/checked-file.js';
+import { setCacheWarningSink, writeCheckedFile } from '../../src/util/checked-file.js';
 import { listCacheEntries } from '../../src/index/cache-usage.js';
 import { fixtureRepo, git, type FixtureCommit } from '../repo/fixture-repo.js';
 
@@ -72,6 +72,27 @@ test('commit history: opened from the cache without git, seen by the cache listi
     assert.equal(CommitHistory.load(file), undefined);
     assert.equal(lines.length, 1);
     assert.match(lines[0], /corrupt cache file .*: rebuilt/);
+  } finally {
+    setCacheWarningSink(prev);
+    fx.remove();
+    rmSync(cache, { recursive: true, force: true });
+  }
+});
+
+test('commit history: a file of the older format (its message postings rebuilt per process) is computed again and stored once', async () => {
+  const fx = fixtureRepo(commits);
+  const cache = mkdtempSync(join(tmpdir(), 'issueloc-chist-'));
+  const lines: string[] = [];
+  const prev = setCacheWarningSink((l) => lines.push(l));
+  try {
+    const commit = fx.sha('E');
+    const expected = sorted((await openCommitHistory(fx.dir, commit, { cacheDir: cache })).messageScores(TEXTS[1]));
+    const file = commitHistoryFile(cache, fx.dir, commit);
+    writeCheckedFile(file, 'chist.v1', ['{"time":0}']);
+    assert.deepEqual(sorted((await openCommitHistory(fx.dir, commit, { cacheDir: cache })).messageScores(TEXTS[1])), expected);
+    assert.equal(lines.length, 1, 'one warning');
+    assert.ok(CommitHistory.load(file), 'stored again in the current format');
+    assert.equal(lines.length, 1, 'read without a warning');
   } finally {
     setCacheWarningSink(prev);
     fx.remove();

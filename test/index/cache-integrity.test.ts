@@ -74,7 +74,7 @@ function fixture() {
   return { dir, work, commit, cache: join(dir, 'cache') };
 }
 
-test('index files: bit flips anywhere and a posting id out of range are rejected with a warning, then rebuilt', async () => {
+test('index files: bit flips anywhere and a unit file out of range are rejected with a warning, then rebuilt', async () => {
   const fx = fixture();
   const repo = await GitRepo.open(fx.work);
   try {
@@ -94,13 +94,14 @@ test('index files: bit flips anywhere and a posting id out of range are rejected
         assert.deepEqual(warnings, [corrupted(file)], `${level} bit ${bit}: one warning, not one per read`);
       }
     }
-    // A matching checksum over a wrong structure: posting ids past the document count.
+    // A matching checksum over a wrong structure: the first unit's file past the file count
+    // (the unit table follows the block offsets of the term dictionary: src/index/store.ts).
     const file = indexFilePath(fx.cache, fx.commit, settings);
     const payload = Buffer.from(readCheckedPayload(file, INDEX_FILE_TAG)!);
     const h = payload.readUInt32LE(0);
-    const header = JSON.parse(payload.toString('utf8', 4, 4 + h)) as { vocabulary: string[]; docCount: number };
-    const start = 4 + h + ((4 - ((4 + h) % 4)) % 4) + 4 * (header.vocabulary.length + 1);
-    payload.writeUInt32LE(header.docCount + 5, start);
+    const header = JSON.parse(payload.toString('utf8', 4, 4 + h)) as { termCount: number; docCount: number };
+    const start = 4 + h + ((4 - ((4 + h) % 4)) % 4) + 4 * (Math.ceil(header.termCount / 16) + 1);
+    payload.writeUInt32LE(fresh.filePaths.length + 5, start);
     writeCheckedFile(file, INDEX_FILE_TAG, [payload]);
     const { value, warnings } = await withWarnings(() => loadCodeIndex(fx.cache, fx.commit, settings));
     assert.equal(value, undefined);

@@ -31,11 +31,10 @@ test('the body field starts with the path tokens (ref_eval.py: document = path +
     { path: 'pkg/parser.py', units: [unit('file', '', 1, 2, []), unit('function', 'parse', 1, 2, ['def', 'parse', 'text'])] },
   ], stats);
   const { index } = ci;
-  const F = index.fieldNames.length;
   const body = index.fieldNames.indexOf('body');
   assert.equal(index.fieldLength[body], 3 + 3, 'pkg parser py + def parse text');
   const t = index.termIds.get('pkg')!;
-  const p = index.postingStart[t];
-  assert.equal(index.postingTf[p * F + body], 1);
-  assert.equal(index.postingTf[p * F + index.fieldNames.indexOf('path')], 1);
+  const { tf } = index.postings(t);
+  assert.equal(tf[body], 1);
+  assert.equal(tf[index.fieldNames.indexOf('path')], 1);
 });

@@ -2,11 +2,11 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { averageFieldLengths, documentFrequency, IndexBuilder, invertFields } from '../../src/index/inverted-index.js';
+import { averageFieldLengths, IndexBuilder, invertFields, type InvertedIndex } from '../../src/index/inverted-index.js';
 import { corpusInvertedIndex } from '../../src/retrieve/file-retrievers/bm25f.js';
 import { corpusFromTokens, Vocabulary } from '../../src/retrieve/file-retrievers/corpus.js';
-import { readIndexFile, writeIndexFile } from '../../src/index/store.js';
-import { setCacheWarningSink } from '../../src/util/checked-file.js';
+import { INDEX_FILE_TAG, readIndexFile, writeIndexFile } from '../../src/index/store.js';
+import { readCheckedPayload, setCacheWarningSink, writeCheckedFile } from '../../src/util/checked-file.js';
 import { cleanup, tempDir } from '../repo/git-fixture.js';
 
 /** Every temporary folder of this file lives here, removed at the end. */
@@ -31,8 +31,10 @@ test('postings are grouped by term, ascending by document, with per-field tf', (
   assert.deepEqual([...idx.postingDoc.subarray(s, e)], [0, 2]);
   // doc 0: name 1, body 2; doc 2: name 0, body 1
   assert.deepEqual([...idx.postingTf.subarray(s * 2, e * 2)], [1, 2, 0, 1]);
-  assert.equal(documentFrequency(idx, idx.termIds.get('lexer')!), 2);
-  assert.equal(documentFrequency(idx, idx.termIds.get('token')!), 2);
+  assert.equal(idx.documentFrequency(idx.termIds.get('lexer')!), 2);
+  assert.equal(idx.documentFrequency(idx.termIds.get('token')!), 2);
+  assert.deepEqual([...idx.postings(parse).doc], [0, 2]);
+  assert.deepEqual([...idx.postings(parse).tf], [1, 2, 0, 1]);
 });
 
 test('field lengths default to the sum of counts; averages per field', () => {
@@ -66,20 +68,76 @@ test('one inversion: a file corpus (term ids given) and IndexBuilder (string ter
   assert.deepEqual([...direct.fieldLength], [70002, 1]);
 });
 
-test('index file round-trips arrays, vocabulary and meta', () => {
+/** Every term of `a` has the same postings in `b` (looked up by its string), and nothing more. */
+function assertSameIndex(b: InvertedIndex, a: InvertedIndex) {
+  assert.equal(b.termCount, a.termCount);
+  assert.equal(b.docCount, a.docCount);
+  assert.deepEqual([...b.fieldLength], [...a.fieldLength]);
+  for (let t = 0; t < a.termCount; t++) {
+    const term = a.term(t);
+    const u = b.termIds.get(term);
+    assert.ok(u !== undefined && b.termIds.has(term), term);
+    assert.equal(b.term(u), term);
+    assert.equal(b.documentFrequency(u), a.documentFrequency(t), term);
+    assert.deepEqual([...b.postings(u).doc], [...a.postings(t).doc], term);
+    assert.deepEqual([...b.postings(u).tf], [...a.postings(t).tf], term);
+  }
+}
+
+test('index file round-trips postings, field lengths, terms, meta and aux words', () => {
   const idx = sample();
   const dir = mkdtempSync(join(scratch, 'store-'));
   const file = join(dir, 'x.bin');
-  writeIndexFile(file, idx, { commit: 'abc', units: ['a', 'b', 'c'] });
+  writeIndexFile(file, idx, { commit: 'abc', units: ['a', 'b', 'c'] }, Uint32Array.of(7, 2 ** 32 - 1));
   const back = readIndexFile(file, (_m): _m is { commit: string; units: string[] } => true);
   assert.ok(back);
   assert.deepEqual(back.meta, { commit: 'abc', units: ['a', 'b', 'c'] });
-  assert.deepEqual([...back.index.postingDoc], [...idx.postingDoc]);
-  assert.deepEqual([...back.index.postingTf], [...idx.postingTf]);
-  assert.deepEqual([...back.index.fieldLength], [...idx.fieldLength]);
-  assert.deepEqual(back.index.vocabulary, idx.vocabulary);
-  assert.equal(back.index.termIds.get('lexer'), idx.termIds.get('lexer'));
+  assert.deepEqual([...back.aux], [7, 2 ** 32 - 1]);
+  assertSameIndex(back.index, idx);
+  assert.deepEqual(Array.from({ length: 3 }, (_, t) => back.index.term(t)), ['lexer', 'parse', 'token'], 'stored term ids are ranks in term order');
+  assert.equal(back.index.termIds.get('absent'), undefined);
+  assert.equal(back.index.termIds.has('lexe'), false);
   assert.deepEqual(readdirSync(dir), ['x.bin'], 'no temporary file is left behind');
+});
+
+test('index file round-trips large tfs, long gaps, non-ASCII terms and any field count', () => {
+  for (const fields of [['path', 'name', 'body'], ['a', 'b', 'c', 'd'], ['body']]) {
+    const F = fields.length;
+    const b = new IndexBuilder(fields);
+    for (let d = 0; d < 1000; d++) {
+      const terms = (k: number) => m({
+        common: 1 + ((d * (k + 1)) % 20), ['é' + (d % 7)]: k, 'z\u{1F600}': d % 300 === 0 ? 70000 : 0,
+        ...(d % 500 === 3 ? { rare: 4 + k } : {}), ['ß' + (d % 3)]: 16 + k, a: k === F - 1 ? 3 : 4, [`w${d % 97}`]: 1, [`w${d % 97}x`]: 2,
+      });
+      b.add(fields.map((_, k) => new Map([...terms(k)].filter(([, n]) => n > 0))));
+    }
+    const idx = b.build();
+    const file = join(mkdtempSync(join(scratch, 'store-')), 'x.bin');
+    writeIndexFile(file, idx, {});
+    const back = readIndexFile(file, (_m): _m is object => true);
+    assert.ok(back);
+    assertSameIndex(back.index, idx);
+    const z = back.index.postings(back.index.termIds.get('z\u{1F600}')!);
+    assert.deepEqual([...z.doc], [0, 300, 600, 900]);
+    assert.equal(z.tf[F - 1], 65535, 'clamped');
+    assert.ok(back.index.termCount > 200, 'many blocks of terms');
+    assert.equal(back.index.termIds.get('w97'), undefined);
+    assert.equal(back.index.termIds.get(''), undefined);
+  }
+});
+
+test('postings that do not decode under a matching checksum throw, never give wrong documents', () => {
+  const idx = sample();
+  const file = join(mkdtempSync(join(scratch, 'store-')), 'x.bin');
+  writeIndexFile(file, idx, {});
+  const payload = Buffer.from(readCheckedPayload(file, INDEX_FILE_TAG)!);
+  // the last posting of the last term ('token': docs 0, 1): its gap byte, then its tf bytes (2 fields: varints)
+  payload[payload.length - 3] = 0x7f;
+  writeCheckedFile(file, INDEX_FILE_TAG, [payload]);
+  const back = readIndexFile(file, (_m): _m is object => true);
+  assert.ok(back, 'loads: postings are checked as they are decoded');
+  assert.deepEqual([...back.index.postings(back.index.termIds.get('parse')!).doc], [0, 2]);
+  assert.throws(() => back.index.postings(back.index.termIds.get('token')!), /the postings of term 2 cannot be decoded/);
 });
 
 test('a file that is not an index is refused with a warning naming it', () => {

@@ -79,10 +79,10 @@ function callLinks(ctx: CandidateContext): { calledBy: Float32Array; calls: Floa
 
 /** Whether field `body` (−1: none) of function-level document `doc` holds term `t`. */
 function bodyHas(codeIndex: CodeIndex, body: number, doc: number, t: number): boolean {
-  const { postingStart, postingDoc, postingTf, fieldNames } = codeIndex.index;
-  const F = fieldNames.length;
+  const F = codeIndex.index.fieldNames.length;
   if (body < 0) return false;
-  let lo = postingStart[t], hi = postingStart[t + 1] - 1;
+  const { doc: postingDoc, tf: postingTf } = codeIndex.index.postings(t);
+  let lo = 0, hi = postingDoc.length - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >>> 1;
     const d = postingDoc[mid];

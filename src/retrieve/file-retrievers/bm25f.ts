@@ -11,7 +11,7 @@
  * The collection statistics (IDF, average field lengths) are those of the indexed corpus: the
  * candidate files of one a-priori state.
  */
-import { invertFields, type InvertedIndex } from '../../index/inverted-index.js';
+import { invertFields, type CsrIndex } from '../../index/inverted-index.js';
 import { Bm25fScorer, type Bm25fParams } from '../bm25f.js';
 import type { FileCorpus } from './corpus.js';
 import type { FileRetriever, QueryTerms } from './types.js';
@@ -31,7 +31,7 @@ export interface Bm25fFileOptions {
  * term ids the corpus vocabulary's as it is now (ids added to the shared vocabulary later are
  * past the index's vocabulary).
  */
-export function corpusInvertedIndex(c: FileCorpus): InvertedIndex {
+export function corpusInvertedIndex(c: FileCorpus): CsrIndex {
   return invertFields(c.fieldNames, c.vocabulary.terms.slice(0, c.vocabulary.size), c.vocabulary.ids, c.fields);
 }
 
@@ -52,7 +52,7 @@ export class Bm25fFileRetriever implements FileRetriever {
 
   index(corpus: FileCorpus): void {
     const index = corpusInvertedIndex(corpus);
-    this.vocabSize = index.postingStart.length - 1;
+    this.vocabSize = index.termCount;
     this.scorer = new Bm25fScorer(index, this.params);
   }
 
