@@ -7,11 +7,12 @@
  *   node dist/bench/language-folds.js --data FILE [--data FILE…] [--mirrors DIR] [--cache-dir DIR]
  *       [--features-cache DIR] [--folds 5] [--limit N] [--trees 100] [--tree-depth 2]
  *       [--learning-rate 0.1] [--min-leaf 20] [--exclude-features a,b] [--without GROUP[,…]…]
- *       [--no-bm25] [--top 100] [--json]
+ *       [--no-bm25] [--cached-only] [--save-model FILE] [--top 100] [--json]
  *
  * Features are read from the feature cache (`issueloc train --features-cache DIR` writes the same
  * files) or extracted and cached (indexes built under `--cache-dir`); plain BM25's rankings are
- * cached beside them (`<features-cache>/bm25/`).
+ * cached beside them (`<features-cache>/bm25/`). `--cached-only` leaves out the issues whose
+ * features are not cached (no index is built; while developing).
  *
  * Systems (rows `SYSTEM` over all issues and `SYSTEM [LANGUAGE]` per language of the gold files,
  * the majority of them, as bench/multi-swe names them: `c`, `cpp`, `go`, `java`, `js`, `python`, …):
@@ -25,7 +26,8 @@
  *   registry (`language`, `unit-kind`, `header-pair`, …, a hyphen for a space) or features.
  *
  * Metrics as bench/multi-swe: all-gold file Acc@1/3/5/10 (every gold file in the top k) and MRR
- * (first gold file; 0 beyond `--top`). Folds: repositories by issue count, each to the fold with
+ * (first gold file; 0 beyond `--top`). `--save-model FILE` also fits the fold model's first setting
+ * on every issue (no fold left out) and writes it: a candidate model of every imported set. Folds: repositories by issue count, each to the fold with
  * the fewest issues (bench/lib/folds.ts). `--json` prints one line {data, evaluated, skipped,
  * keys, systems, folds, rows: [{system, group, issues, values}]}.
  */
@@ -40,7 +42,8 @@ import type { LabelledIssue } from '../src/ltr/labelled-issues.js';
 import { lambdaMartSettings } from '../src/ltr/lambdamart.js';
 import { RankingModel, rankLevels } from '../src/ltr/model.js';
 import type { TrainingQuery } from '../src/ltr/objective.js';
-import { collectQueries, fitModel, type FitOptions } from '../src/ltr/train.js';
+import { collectQueries, DEFAULT_CANDIDATES, fitModel, type FitOptions } from '../src/ltr/train.js';
+import { FeatureCache } from '../src/ltr/feature-cache.js';
 import { GitRepo } from '../src/repo/git.js';
 import { mirrorPath } from '../src/repo/mirrors.js';
 import { writeFileAtomic } from '../src/util/atomic-write.js';
@@ -64,6 +67,8 @@ const OPTIONS = {
   'exclude-features': { type: 'string', default: '' },
   without: { type: 'string', multiple: true, default: [] },
   'no-bm25': { type: 'boolean', default: false },
+  'cached-only': { type: 'boolean', default: false },
+  'save-model': { type: 'string' },
   top: { type: 'string', default: '100' },
   json: { type: 'boolean', default: false },
 } satisfies ParseArgsConfig['options'];
@@ -169,6 +174,7 @@ async function main() {
   const queries = new Map<string, TrainingQuery>();
   const skipped: string[] = [];
   const seen = new Set<string>();
+  let uncached = 0;
   for (const file of files) {
     const data = await readLabelledIssues(file, args.mirrors!);
     const perRepo = new Map<string, number>();
@@ -177,10 +183,17 @@ async function main() {
       perRepo.set(i.repo, (perRepo.get(i.repo) ?? 0) + 1);
       return perRepo.get(i.repo)! <= limit;
     });
-    const got = await collectQueries(kept, {
-      repoRoot: args.mirrors!, cacheRoot: args['cache-dir']!, indexSettings: data.indexSettings, featuresCache: args['features-cache'],
-      onSkip: (i, reason) => skipped.push(`${i.id}: ${reason}`),
-    });
+    let got: TrainingQuery[];
+    if (args['cached-only']) {
+      const cache = new FeatureCache(args['features-cache']!, { candidates: DEFAULT_CANDIDATES, index: data.indexSettings, history: true, similar: false });
+      got = kept.flatMap((i) => cache.get(i) ?? []);
+      uncached += kept.length - got.length;
+    } else {
+      got = await collectQueries(kept, {
+        repoRoot: args.mirrors!, cacheRoot: args['cache-dir']!, indexSettings: data.indexSettings, featuresCache: args['features-cache'],
+        onSkip: (i, reason) => skipped.push(`${i.id}: ${reason}`),
+      });
+    }
     for (const q of got) queries.set(q.id, q);
     for (const i of kept) if (queries.has(i.id) && !seen.has(i.id)) { seen.add(i.id); issues.push(i); }
   }
@@ -213,6 +226,12 @@ async function main() {
     if (!args.json) process.stderr.write(`language-folds: fold ${f + 1}/${folds.length} (${[...new Set(test.map((i) => i.repo))].join(', ')}): ${fits.length} fits, ${((used.user + used.system) / 1e6).toFixed(1)} s CPU\n`);
   });
 
+  if (args['save-model']) {
+    const all = issues.map((i) => queries.get(i.id)!);
+    const { model } = fitModel(all, { ...fits[0].opts, training: { datasets: files, repos: [...new Set(all.map((q) => q.repo))].sort(), issueIds: all.map((q) => q.id) } });
+    model.save(args['save-model']);
+    if (!args.json) process.stderr.write(`language-folds: wrote ${args['save-model']} (${all.length} issues)\n`);
+  }
   const language = new Map(issues.map((i) => [i.id, issueLanguage(i.gold.file)]));
   const groups = [{ group: 'all', list: issues }];
   for (const lang of [...new Set(language.values())].sort()) groups.push({ group: lang, list: issues.filter((i) => language.get(i.id) === lang) });
@@ -226,10 +245,10 @@ async function main() {
   }));
   const foldInfo = folds.map((fold) => ({ issues: fold.length, repos: [...new Set(fold.map((i) => i.repo))] }));
   if (args.json) {
-    process.stdout.write(`${JSON.stringify({ data: files, evaluated: issues.length, skipped: skipped.length, keys: ALL_GOLD_KEYS, systems, folds: foldInfo, rows })}\n`);
+    process.stdout.write(`${JSON.stringify({ data: files, evaluated: issues.length, skipped: skipped.length, uncached, keys: ALL_GOLD_KEYS, systems, folds: foldInfo, rows })}\n`);
     return;
   }
-  process.stdout.write(`\n${files.join(', ')}: ${issues.length} issues (${skipped.length} skipped), ${folds.length} folds of repositories:\n`);
+  process.stdout.write(`\n${files.join(', ')}: ${issues.length} issues (${skipped.length} skipped${args['cached-only'] ? `, ${uncached} without cached features` : ''}), ${folds.length} folds of repositories:\n`);
   for (const [j, f] of foldInfo.entries()) process.stdout.write(`  fold ${j + 1}: ${f.issues} issues (${f.repos.join(', ')})\n`);
   process.stdout.write(`fold model: LambdaMART, ${grid.map((s) => `${s.trees} trees, depth ${s.maxDepth}, lr ${s.learningRate}, min leaf ${s.minLeaf}`).join('; ')}\n\n`);
   process.stdout.write('| language | issues | system | file Acc@1 / 3 / 5 / 10 | MRR |\n|---|---|---|---|---|\n');

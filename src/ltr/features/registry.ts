@@ -18,14 +18,11 @@ import { namesGroup } from './names.js';
 import { historyGroup } from './history.js';
 import { shapeGroup } from './shape.js';
 import { languageGroup } from './language.js';
-import { unitKindGroup } from './unit-kind.js';
-import { headerPairGroup } from './header-pair.js';
-import { javaLayoutGroup } from './java-layout.js';
 import { moduleFilesGroup } from './module-files.js';
 
 /** The groups, in column order. */
 export const FEATURE_GROUPS = [lexicalGroup, fileGroup, callsGroup, signalsGroup, namesGroup, historyGroup, shapeGroup,
-  languageGroup, unitKindGroup, headerPairGroup, javaLayoutGroup, moduleFilesGroup] as const;
+  languageGroup, moduleFilesGroup] as const;
 
 type NamesOf<G> = G extends FeatureGroup<infer _R, infer N> ? N : never;
 /** The name of a feature. */
