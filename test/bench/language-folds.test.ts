@@ -68,6 +68,6 @@ test('one repository gives no folds; an unknown group and a missing --data are u
   assert.match(one.err, /^language-folds: 1 fold: leave-repositories-out folds need issues of 2 repositories or more\n$/);
   const unknown = bench('--data', data, '--without', 'no-such-group');
   assert.equal(unknown.code, 2);
-  assert.match(unknown.err, /^language-folds: --without: unknown feature or group 'no-such-group' \(groups: lexical, file, .*header-pair.*\)\n$/);
+  assert.match(unknown.err, /^language-folds: --without: unknown feature or group 'no-such-group' \(groups: lexical, file, .*module-files.*\)\n$/);
   assert.equal(bench().code, 2);
 });
