@@ -3,14 +3,15 @@
  * and compares their metrics with the expected ones.
  *
  *   npm run bench:verify -- NAME… | --all  [--regressions DIR] [--data DIR] [--mirrors DIR]
- *       [--cache-dir DIR] [--features-cache DIR] [--timeout MINUTES] [--record]
+ *       [--cache-dir DIR] [--features-cache DIR] [--imports DIR] [--timeout MINUTES] [--record]
  *
  * Placeholders of the commands: DATA (--data, $ISSUELOC_DATA, ../shared/data beside the checkout),
  * MIRRORS (--mirrors, $ISSUELOC_MIRRORS, /work/.mirror), CACHE (--cache-dir,
- * /tmp/issueloc-bench-cache) and FEATURES (--features-cache, /tmp/issueloc-ltr-features): the
- * bench scripts' own defaults. Each regression runs from the checkout's root, after checking its
- * inputs: the script is built, the dataset is there with the expected sha256, the repositories are
- * under MIRRORS.
+ * /tmp/issueloc-bench-cache), FEATURES (--features-cache, /tmp/issueloc-ltr-features): the
+ * bench scripts' own defaults; IMPORTS (--imports, $ISSUELOC_IMPORTS, /work/scratch/data27) the
+ * folder of imported training sets (bench/import-training-sets.ts), not in the data folder. Each regression runs from the checkout's root, after checking its
+ * inputs: the script is built, the IMPORTS folder is there when a dataset is in it, each dataset
+ * is there with the expected sha256, the repositories are under MIRRORS.
  *
  * Prints per regression `NAME: ok …` or one line per metric that drifted beyond the tolerance
  * (`NAME: ROW: METRIC: expected X, got Y (±D)`) on stdout; inputs missing and failures as one line
@@ -119,6 +120,7 @@ async function main(): Promise<void> {
         mirrors: { type: 'string', default: process.env.ISSUELOC_MIRRORS ?? '/work/.mirror' },
         'cache-dir': { type: 'string', default: '/tmp/issueloc-bench-cache' },
         'features-cache': { type: 'string', default: '/tmp/issueloc-ltr-features' },
+        imports: { type: 'string', default: process.env.ISSUELOC_IMPORTS ?? '/work/scratch/data27' },
         timeout: { type: 'string', default: '180' },
         record: { type: 'boolean', default: false },
       },
@@ -135,6 +137,7 @@ async function main(): Promise<void> {
   const regs = names.map((n) => loadRegression(dir, n)); // every file checked before anything runs
   const places: Places = {
     DATA: resolve(args.data), MIRRORS: resolve(args.mirrors), CACHE: resolve(args['cache-dir']), FEATURES: resolve(args['features-cache']),
+    IMPORTS: resolve(args.imports),
   };
   let code = 0;
   for (const reg of regs) code = worst(code, await verify(reg, places, minutes * 60000, args.record));

@@ -49,7 +49,9 @@ export interface Regression {
   /** `node SCRIPT ARGS…`, run from {@link ROOT}; arguments may hold {@link PLACEHOLDERS}. */
   command: string[];
   /** The dataset the command reads (path with placeholders, relative to {@link ROOT}) and its sha256. */
-  dataset: { path: string; sha256: string };
+  dataset: DatasetFile;
+  /** Further datasets the command reads (none: absent), checked as `dataset` is. */
+  datasets?: DatasetFile[];
   /** Repositories (`owner/name`) that must be under MIRRORS. */
   repositories: string[];
   /** Issues the bench must evaluate. */
@@ -61,8 +63,11 @@ export interface Regression {
   table?: TableSpec;
 }
 
+/** A dataset file of a regression: its path (placeholders allowed) and sha256. */
+export interface DatasetFile { path: string; sha256: string }
+
 /** Folders and files an argument may name by a placeholder: `NAME` or `NAME/rest`. */
-export const PLACEHOLDERS = ['DATA', 'MIRRORS', 'CACHE', 'FEATURES'] as const;
+export const PLACEHOLDERS = ['DATA', 'MIRRORS', 'CACHE', 'FEATURES', 'IMPORTS'] as const;
 export type Places = Record<(typeof PLACEHOLDERS)[number], string>;
 
 /** An argument with its leading placeholder replaced (`DATA/x.jsonl` → `/data/x.jsonl`). */
@@ -74,9 +79,9 @@ export function resolvePlaceholder(arg: string, places: Places): string {
   return arg;
 }
 
-/** The absolute path of the regression's dataset. */
-export function datasetPath(reg: Regression, places: Places): string {
-  return resolve(ROOT, resolvePlaceholder(reg.dataset.path, places));
+/** The absolute path of a regression's dataset file (default its `dataset`). */
+export function datasetPath(reg: Regression, places: Places, file: DatasetFile = reg.dataset): string {
+  return resolve(ROOT, resolvePlaceholder(file.path, places));
 }
 
 /** The command with placeholders resolved. */
@@ -101,12 +106,11 @@ export function readRegression(path: string): Regression {
     throw bad(`not a readable JSON file (${(e as Error).message})`);
   }
   if (!isObject(raw)) throw bad('expected a JSON object');
-  const { description, command, dataset, repositories, evaluated, tolerance, expected, table } = raw;
+  const { description, command, dataset, datasets, repositories, evaluated, tolerance, expected, table } = raw;
   if (typeof description !== 'string') throw bad('"description" must be a string');
   if (!isStrings(command) || command.length < 2 || command[0] !== 'node') throw bad('"command" must be ["node", SCRIPT, ARGS…]');
-  if (!isObject(dataset) || typeof dataset.path !== 'string' || typeof dataset.sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(dataset.sha256)) {
-    throw bad('"dataset" must be {"path": FILE, "sha256": 64 hex digits}');
-  }
+  if (!isDatasetFile(dataset)) throw bad('"dataset" must be {"path": FILE, "sha256": 64 hex digits}');
+  if (datasets !== undefined && !(Array.isArray(datasets) && datasets.every(isDatasetFile))) throw bad('"datasets" must be a list of {"path": FILE, "sha256": 64 hex digits}');
   if (!isStrings(repositories) || repositories.some((r) => !/^[^/\s]+\/[^/\s]+$/.test(r))) throw bad('"repositories" must be a list of "owner/name"');
   if (!Number.isInteger(evaluated) || (evaluated as number) < 1) throw bad('"evaluated" must be a positive integer');
   if (typeof tolerance !== 'number' || !(tolerance >= 0)) throw bad('"tolerance" must be a number ≥ 0');
@@ -115,11 +119,16 @@ export function readRegression(path: string): Regression {
   }
   const reg: Regression = {
     name: basename(path).replace(/\.json$/, ''), path, description, command,
-    dataset: { path: dataset.path, sha256: dataset.sha256 }, repositories, evaluated: evaluated as number, tolerance,
+    dataset: { path: dataset.path, sha256: dataset.sha256 }, repositories,
+    ...(datasets ? { datasets: (datasets as DatasetFile[]).map((d) => ({ path: d.path, sha256: d.sha256 })) } : {}), evaluated: evaluated as number, tolerance,
     expected: expected as Record<string, Metrics>,
   };
   if (table !== undefined) reg.table = tableSpecOf(table, reg, bad);
   return reg;
+}
+
+function isDatasetFile(v: unknown): v is DatasetFile {
+  return isObject(v) && typeof v.path === 'string' && typeof v.sha256 === 'string' && /^[0-9a-f]{64}$/.test(v.sha256);
 }
 
 function tableSpecOf(v: unknown, reg: Regression, bad: (what: string) => Error): TableSpec {
@@ -164,15 +173,23 @@ export async function sha256OfFile(path: string): Promise<string> {
 
 /**
  * Why the regression cannot run here, in one line, or null when it can: the script not built,
- * the dataset missing or of another version (sha256), repositories missing under MIRRORS.
+ * the imported-sets folder (IMPORTS) absent, a dataset missing or of another version (sha256),
+ * repositories missing under MIRRORS.
  */
 export async function missingInput(reg: Regression, places: Places): Promise<string | null> {
   const script = resolve(ROOT, reg.command[1]);
   if (!existsSync(script)) return `${reg.command[1]} is not built (npm run build)`;
-  const data = datasetPath(reg, places);
-  if (!existsSync(data)) return `dataset ${reg.dataset.path} not found (${data}; set --data DIR or ISSUELOC_DATA)`;
-  const digest = await sha256OfFile(data);
-  if (digest !== reg.dataset.sha256) return `dataset ${data} has sha256 ${digest}, the regression expects ${reg.dataset.sha256} (another version of the data set)`;
+  const files = [reg.dataset, ...(reg.datasets ?? [])];
+  const imported = (f: DatasetFile) => f.path === 'IMPORTS' || f.path.startsWith('IMPORTS/');
+  if (files.some(imported) && !existsSync(places.IMPORTS)) {
+    return `imported-sets folder ${places.IMPORTS} absent (set --imports DIR or ISSUELOC_IMPORTS; bench/import-training-sets.ts writes it)`;
+  }
+  for (const file of files) {
+    const data = datasetPath(reg, places, file);
+    if (!existsSync(data)) return `dataset ${file.path} not found (${data}; set ${imported(file) ? '--imports DIR or ISSUELOC_IMPORTS' : '--data DIR or ISSUELOC_DATA'})`;
+    const digest = await sha256OfFile(data);
+    if (digest !== file.sha256) return `dataset ${data} has sha256 ${digest}, the regression expects ${file.sha256} (another version of the data set)`;
+  }
   const missing = reg.repositories.filter((r) => mirrorPath(places.MIRRORS, r) === null);
   if (missing.length > 0) {
     const some = missing.length > 5 ? `${missing.slice(0, 5).join(', ')}, …` : missing.join(', ');

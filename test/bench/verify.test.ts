@@ -4,7 +4,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, benchOutputOf, readRegression } from '../../bench/lib/regressions.js';
 import { cleanup, tempDir } from '../repo/git-fixture.js';
@@ -33,7 +33,7 @@ function verify(...args: string[]): { code: number | null; out: string; err: str
 }
 
 /** The fields of a regression file the tests change. */
-interface RegressionFile { command: string[]; dataset: { path: string; sha256: string }; evaluated: number; expected: Record<string, Record<string, number>> }
+interface RegressionFile { command: string[]; dataset: { path: string; sha256: string }; datasets?: { path: string; sha256: string }[]; evaluated: number; expected: Record<string, Record<string, number>> }
 
 /** A copy of the fixture regression `name` changed by `edit`, in a folder of its own; returns that folder. */
 function edited(name: string, edit: (reg: RegressionFile) => void): string {
@@ -140,6 +140,32 @@ test('--record writes the measured values into a regression that expects none ye
     assert.equal(verify('--regressions', dir, 'tinyq-lexical').code, 0);
   } finally {
     cleanup(dir);
+  }
+});
+
+test('datasets under IMPORTS (--imports): an absent folder is one line, exit 2; a further dataset of another version too; present, the command reads them', () => {
+  const imports = join(work, 'imports');
+  mkdirSync(imports, { recursive: true });
+  copyFileSync(join(ROOT, 'test', 'fixtures', 'data', 'tinyq.jsonl'), join(imports, 'tinyq.jsonl'));
+  const fromImports = edited('tinyq-lexical', (reg) => {
+    reg.dataset.path = 'IMPORTS/tinyq.jsonl';
+    reg.command[reg.command.indexOf('--data') + 1] = 'IMPORTS/tinyq.jsonl';
+  });
+  const further = edited('tinyq-lexical', (reg) => { reg.datasets = [{ path: 'IMPORTS/tinyq.jsonl', sha256: '0'.repeat(64) }]; });
+  try {
+    const absent = verify('--regressions', fromImports, 'tinyq-lexical', '--imports', join(work, 'no-imports'));
+    assert.equal(absent.code, 2);
+    assert.equal(absent.out, '');
+    assert.match(absent.err, /^bench:verify: tinyq-lexical: imported-sets folder \S+\/no-imports absent \(set --imports DIR or ISSUELOC_IMPORTS; [^\n]*\)\n$/);
+    const other = verify('--regressions', further, 'tinyq-lexical', '--imports', imports);
+    assert.equal(other.code, 2);
+    assert.match(other.err, /^bench:verify: tinyq-lexical: dataset \S+\/imports\/tinyq\.jsonl has sha256 bce30d48\w+, the regression expects 0{64} /);
+    const ok = verify('--regressions', fromImports, 'tinyq-lexical', '--imports', imports);
+    assert.equal(ok.code, 0, ok.err);
+    assert.match(ok.err, /running node \S+ --data \S+\/imports\/tinyq\.jsonl /);
+  } finally {
+    cleanup(fromImports);
+    cleanup(further);
   }
 });
 

@@ -17,9 +17,12 @@ import { signalsGroup } from './signals.js';
 import { namesGroup } from './names.js';
 import { historyGroup } from './history.js';
 import { shapeGroup } from './shape.js';
+import { languageGroup } from './language.js';
+import { moduleFilesGroup } from './module-files.js';
 
 /** The groups, in column order. */
-export const FEATURE_GROUPS = [lexicalGroup, fileGroup, callsGroup, signalsGroup, namesGroup, historyGroup, shapeGroup] as const;
+export const FEATURE_GROUPS = [lexicalGroup, fileGroup, callsGroup, signalsGroup, namesGroup, historyGroup, shapeGroup,
+  languageGroup, moduleFilesGroup] as const;
 
 type NamesOf<G> = G extends FeatureGroup<infer _R, infer N> ? N : never;
 /** The name of a feature. */
