@@ -5,7 +5,8 @@
  * - Python: `File "…/x.py", line N, in f`, and pytest's `path/x.py:N: in f` / `path/x.py:N: Error`;
  * - Java / Kotlin / Scala (JVM): `at pkg.Class.method(File.java:N)`, also `(Native Method)` and
  *   `(Unknown Source)`, module prefixes `java.base/…`, frames after `Caused by:` alike, lambda
- *   bodies read as their method (`lambda$main$0` → `main`), inner classes kept (`Outer$Inner`);
+ *   bodies read as their method (`lambda$main$0` → `main`), inner classes kept (`Outer$Inner`),
+ *   Maven's `at pkg.Class.method (File.java:N)`;
  * - JavaScript / TypeScript (V8): `at f (file.js:N:M)`, `at new C (…)`, `at async f (…)`, `at file.js:N:M`
  *   (a bundler's `?query` dropped from the path);
  * - Go panics: a `pkg.Func(…)` / `pkg.(*T).Method(…)` / `created by …` line, then
@@ -164,7 +165,7 @@ function pytestFrames(line: string, add: Add): void {
 }
 
 /** JVM frame after `at `: `name(inner)`; C# frames share the shape. */
-const JVM_AT = /([\w$.\/<>`[\],+-]{1,500})\(([^()\r\n]{0,300})\)/y;
+const JVM_AT = /([\w$.\/<>`[\],+-]{1,500})( ?)\(([^()\r\n]{0,300})\)/y;
 /** C# location after the `)`: ` in path:line N`. */
 const CS_IN = /\s+in\s+([^\r\n]{1,500}):line (\d{1,9})/y;
 /** V8 frame after `at `: `[new |async ]fn [as x] (location:N:M)` or `location:N:M`. */
@@ -201,9 +202,12 @@ function jvmOrCsharpAt(line: string, p: number, lineStart: boolean, add: Add): b
   const m = JVM_AT.exec(line);
   if (m === null) return false;
   const name = m[1];
-  const inner = m[2].trim();
+  const inner = m[3].trim();
   const fileLine = /^([^\s:]{1,300}\.[A-Za-z]{1,10})(?::(\d{1,9}))?$/.exec(inner);
-  if (fileLine !== null && JVM_EXTENSIONS.has(extensionOf(fileLine[1]))) {
+  const jvmFile = fileLine !== null && JVM_EXTENSIONS.has(extensionOf(fileLine[1]));
+  // Maven's `-e` output writes `at pkg.Class.method (File.java:N)`: a space only before a JVM location
+  if (m[2] === ' ' && !jvmFile) return false;
+  if (fileLine !== null && jvmFile) {
     const f: StackFrame = { language: 'java', format: 'jvm', kind: 'frame', file: fileLine[1], raw: rawOf(line), ...jvmName(name) };
     if (fileLine[2] !== undefined) f.line = Number(fileLine[2]);
     add(f);

@@ -194,6 +194,7 @@ test('Java: exception header, Caused by, "... N more", inner classes and lambdas
     'Caused by: java.io.IOException: broken pipe',
     '\tat com.google.gson.stream.JsonWriter.flush(JsonWriter.java:220)',
     '\t... 12 more',
+    '    at org.apache.maven.lifecycle.internal.MojoExecutor.execute (MojoExecutor.java:215)',
   ].join('\n');
   assert.deepEqual(frames(text).map((f) => [f.className, f.function]), [
     ['com.google.gson.internal.bind.TypeAdapters$16', 'write'],
@@ -202,8 +203,9 @@ test('Java: exception header, Caused by, "... N more", inner classes and lambdas
     ['java.util.ArrayList', 'forEach'],
     ['org.junit.runners.ParentRunner', 'run'],
     ['com.google.gson.stream.JsonWriter', 'flush'],
+    ['org.apache.maven.lifecycle.internal.MojoExecutor', 'execute'],
   ]);
-  assert.deepEqual(parseStackFrames(text).map((f) => f.library === true), [false, false, false, true, true, false]);
+  assert.deepEqual(parseStackFrames(text).map((f) => f.library === true), [false, false, false, true, true, false, false]);
   assert.ok(parseStackFrames(text).every((f) => f.format === 'jvm' && f.kind === 'frame'));
 });
 
