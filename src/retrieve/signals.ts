@@ -123,10 +123,10 @@ export class SignalResolver {
     };
     const { units } = this.codeIndex;
 
-    const frameFiles = signals.frames.map((frame) => this.frameFiles(frame));
-    const factors = frameFactors(signals.frames, frameFiles);
+    const resolved = signals.frames.map((frame) => this.frameFiles(frame));
+    const factors = frameFactors(signals.frames, resolved);
     signals.frames.forEach((frame, i) => {
-      const files = frameFiles[i];
+      const files = resolved[i].files;
       const factor = factors[i];
       const why = frame.raw.length > 120 ? `${frame.raw.slice(0, 117)}...` : frame.raw;
       // Python files keep full strength whatever frame names them (Python's rankings unchanged)
@@ -201,13 +201,17 @@ export class SignalResolver {
    * (`com.pkg.Outer$Inner` → `com/pkg/Outer.java`, non-Python files only), which tells apart
    * files of one base name.
    */
-  private frameFiles(frame: IssueSignals['frames'][number]): number[] {
+  private frameFiles(frame: IssueSignals['frames'][number]): ResolvedFrame {
     if (frame.language === 'java' && frame.className) {
       const cls = frame.className.replace(/\$.*$/, '');
       const files = this.resolveDotted(cls).files.filter((f) => !isPythonLanguage(this.languages[f]));
-      if (files.length > 0) return files;
+      if (files.length > 0) return { files, own: true };
     }
-    return frame.file ? this.resolvePath(frame.file) : frame.className ? this.resolveDotted(frame.className).files : [];
+    if (frame.file) {
+      const { files, depth } = this.resolvePathDepth(frame.file);
+      return { files, own: depth >= 2 };
+    }
+    return { files: frame.className ? this.resolveDotted(frame.className).files : [], own: false };
   }
 
   private isPythonDoc(d: number): boolean {
@@ -246,8 +250,13 @@ export class SignalResolver {
 
   /** File documents that a written path names (longest component-wise suffix match). */
   resolvePath(written: string): number[] {
+    return this.resolvePathDepth(written).files;
+  }
+
+  /** {@link resolvePath}, with the number of trailing path components the files share with `written`. */
+  private resolvePathDepth(written: string): { files: number[]; depth: number } {
     const parts = written.replace(/\\/g, '/').split('/').filter((p) => p && p !== '.');
-    if (parts.length === 0) return [];
+    if (parts.length === 0) return { files: [], depth: 0 };
     const candidates = this.filesByBase.get(fileStem(parts[parts.length - 1])) ?? [];
     let best = 0;
     let bestFiles: number[] = [];
@@ -259,8 +268,8 @@ export class SignalResolver {
       if (n > best) { best = n; bestFiles = [f]; }
       else if (n === best) bestFiles.push(f);
     }
-    if (best === 1 && bestFiles.length > this.maxAmbiguous) return [];
-    return bestFiles;
+    if (best === 1 && bestFiles.length > this.maxAmbiguous) return { files: [], depth: 0 };
+    return { files: bestFiles, depth: best };
   }
 
   /**
@@ -339,21 +348,34 @@ function raise(set: Map<number, Firing>, key: number, why: string, factor: numbe
 }
 
 /**
+ * The indexed files of a stack frame, and whether they are surely the repository's own code: the
+ * frame's class named them, or two or more trailing components of its path matched
+ * (`node_modules/axios/lib/utils.js` → `lib/utils.js` when the repository is axios), not a bare
+ * file name.
+ */
+export interface ResolvedFrame {
+  files: number[];
+  own: boolean;
+}
+
+/**
  * Strength of a frame's signals for frames of other languages than Python, whose reports say
  * which frame is the crash site: a report's own place (a panic's location, a compiler error, a
  * failing test line, an undefined symbol) and the top application frame (the first frame, innermost
- * first, of its language that is no library frame and names indexed files) fire fully; further
- * application frames at {@link DEEPER_FRAME}; library frames (runtime, standard library,
- * installed dependencies: `StackFrame.library`) and notes (compiler notes, the include chain) at
- * {@link CONTEXT_FRAME}. Python frames, and any frame on a Python file, fire fully, as they always have.
+ * first, of its language that names indexed files and is no library frame — or a library frame
+ * whose path surely names the repository's own files, as Python's site-packages frames do when the
+ * repository is that package) fire fully; further application frames at {@link DEEPER_FRAME};
+ * other library frames (runtime, standard library, installed dependencies: `StackFrame.library`)
+ * and notes (compiler notes, the include chain) at {@link CONTEXT_FRAME}. Python frames, and any
+ * frame on a Python file, fire fully, as they always have.
  */
-export function frameFactors(frames: readonly IssueSignals['frames'][number][], files: readonly (readonly number[])[]): number[] {
+export function frameFactors(frames: readonly IssueSignals['frames'][number][], resolved: readonly ResolvedFrame[]): number[] {
   const topSeen = new Set<string>();
   return frames.map((frame, i) => {
     if (frame.language === 'python') return 1;
-    if (frame.library || frame.kind === 'note') return CONTEXT_FRAME;
+    if ((frame.library && !resolved[i].own) || frame.kind === 'note') return CONTEXT_FRAME;
     if (frame.kind === 'site') return 1;
-    if (files[i].length === 0 || topSeen.has(frame.language)) return DEEPER_FRAME;
+    if (resolved[i].files.length === 0 || topSeen.has(frame.language)) return DEEPER_FRAME;
     topSeen.add(frame.language);
     return 1;
   });

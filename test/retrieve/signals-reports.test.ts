@@ -62,15 +62,19 @@ test('the top application frame fires fully, deeper ones less, library frames le
     '    at async fetchStats (/app/src/fetchers/stats-fetcher.js:88:5)',
   ].join('\n');
   const j = frameBoosts(v8);
-  // node_modules/axios is the repository's own code when the repository is axios: it still fires, weaker
-  assert.equal(j['lib/core/settle.js:settle'], r((F + FN) * CONTEXT_FRAME));
-  assert.equal(j['src/fetchers/stats-fetcher.js:fetchStats'], r(F + FN));
+  // node_modules/axios/lib/core/settle.js is the repository's own code (the repository is axios): the top frame
+  assert.equal(j['lib/core/settle.js:settle'], r(F + FN));
+  assert.equal(j['src/fetchers/stats-fetcher.js:fetchStats'], r((F + FN) * DEEPER_FRAME));
+  // a dependency's frame that matches only by file name is a library frame
+  const dep = frameBoosts('    at settle (/app/node_modules/other/settle.js:19:12)\n    at fetchStats (/app/src/fetchers/stats-fetcher.js:88:5)');
+  assert.equal(dep['lib/core/settle.js:settle'], r((F + FN) * CONTEXT_FRAME));
+  assert.equal(dep['src/fetchers/stats-fetcher.js:fetchStats'], r(F + FN));
 });
 
 test('Go, Rust sites and a linker symbol reach function ranking; Python files keep full strength', () => {
   const go = 'github.com/zeromicro/go-zero/core/mapping.(*Unmarshaler).processField(0xc0001a2000)\n\t/home/u/go/pkg/mod/github.com/zeromicro/go-zero@v1.5.0/core/mapping/unmarshaler.go:612 +0x1d';
-  // a module-cache frame is a library frame: the repository's file still fires, at the context strength
-  assert.equal(frameBoosts(go)['core/mapping/unmarshaler.go:Unmarshaler.processField'], r((F + FN) * CONTEXT_FRAME));
+  // a module-cache frame of the repository's own module is its code: full strength
+  assert.equal(frameBoosts(go)['core/mapping/unmarshaler.go:Unmarshaler.processField'], r(F + FN));
   assert.equal(frameBoosts("thread 'main' panicked at src/bytes.rs:1020:9:")['src/bytes.rs:Bytes.slice'], r(F));
   const linker = "main.cpp:(.text+0x1a): undefined reference to `fmt::detail::buffer<char>::push_back(char)'";
   assert.equal(frameBoosts(linker)['include/fmt/format.h:fmt.detail.buffer.push_back'], r(FN));
