@@ -126,6 +126,9 @@ function benchSignals(): void {
     ['quotes, no close', oneMegabyte('File "')],
     ['go and rust anchors', oneMegabyte('.go:1 .rs:1:2 panicked at ')],
     ['snake and camel words', oneMegabyte('foo_bar HTTPServer org.apache.Foo MAX_SIZE ')],
+    ['compiler anchors', oneMegabyte('a.cpp:1:2: error: x.h(3): note ./y.go:4: z.ts(1,2): error TS1 ')],
+    ['report lines', oneMegabyte('In file included from a.h:1,\n  --> src/x.rs:1:2\nf@x.js:1:2\nundefined reference to `ns::f()\'\n')],
+    ['"@" and "undefined"', oneMegabyte('a@b@c:1:2 undefined reference to `')],
   ];
   for (const [label, body] of bodies) {
     let s = extractIssueSignals('');

@@ -103,35 +103,46 @@ export class SignalResolver {
     const boost = new Float32Array(D);
     const reasons = new Map<number, SignalName[]>();
     const evidence = new Map<number, string[]>();
-    // per signal, each document it fired on with the first issue text that fired it
-    const fired = new Map<SignalName, Map<number, string>>();
-    const fire = (name: SignalName, docs: Iterable<number>, why: string) => {
+    // per signal, each document it fired on with the first issue text that fired it and the
+    // largest strength (a frame's factor, else 1)
+    const fired = new Map<SignalName, Map<number, Firing>>();
+    const fire = (name: SignalName, docs: Iterable<number>, why: string, factor = 1) => {
       if (weights[name] <= 0) return;
       let set = fired.get(name);
       if (!set) fired.set(name, (set = new Map()));
-      for (const d of docs) if (!set.has(d)) set.set(d, why);
+      for (const d of docs) raise(set, d, why, factor);
     };
-    const firedFiles = new Map<SignalName, Map<number, string>>();
+    const firedFiles = new Map<SignalName, Map<number, Firing>>();
     // a file-level signal: every function of file f, and the file itself
-    const fireFile = (name: 'frameFile' | 'mentionedFile', f: number, why: string) => {
+    const fireFile = (name: 'frameFile' | 'mentionedFile', f: number, why: string, factor = 1) => {
       if (weights[name] <= 0) return;
-      fire(name, this.docsOfFile[f], why);
+      fire(name, this.docsOfFile[f], why, factor);
       let set = firedFiles.get(name);
       if (!set) firedFiles.set(name, (set = new Map()));
-      if (!set.has(f)) set.set(f, why);
+      raise(set, f, why, factor);
     };
     const { units } = this.codeIndex;
 
-    for (const frame of signals.frames) {
-      const files = this.frameFiles(frame);
+    const resolved = signals.frames.map((frame) => this.frameFiles(frame));
+    const factors = frameFactors(signals.frames, resolved);
+    signals.frames.forEach((frame, i) => {
+      const files = resolved[i].files;
+      const factor = factors[i];
       const why = frame.raw.length > 120 ? `${frame.raw.slice(0, 117)}...` : frame.raw;
-      for (const f of files) fireFile('frameFile', f, why);
+      // Python files keep full strength whatever frame names them (Python's rankings unchanged)
+      const strength = (f: number) => (factor === 1 || isPythonLanguage(this.languages[f]) ? 1 : factor);
+      for (const f of files) fireFile('frameFile', f, why, strength(f));
       if (frame.function) {
         const fn = lastNamePart(frame.function);
-        const candidates = files.length > 0 ? files.flatMap((f) => this.docsOfFile[f]) : [];
-        fire('frameFunction', candidates.filter((d) => lastNamePart(units[d].qualifiedName) === fn), why);
+        if (files.length === 0) fire('frameFunction', [], why);
+        for (const f of files) fire('frameFunction', this.docsOfFile[f].filter((d) => lastNamePart(units[d].qualifiedName) === fn), why, strength(f));
+        // a frame of another language that names no file (a linker's symbol, a frame without
+        // debug information): its function by qualified name, as a scoped name would name it
+        if (frame.language !== 'python' && frame.file === undefined && files.length === 0 && frame.className) {
+          fire('frameFunction', this.unitsBySuffix([...frame.className.split(/::|\./), frame.function]), why, factor);
+        }
       }
-    }
+    });
     for (const p of signals.filePaths) {
       for (const f of this.resolvePath(p)) fireFile('mentionedFile', f, p);
     }
@@ -167,18 +178,19 @@ export class SignalResolver {
       if (docs && docs.length <= 20) fire('namedFunction', docs, name);
     }
     for (const [name, docs] of fired) {
-      for (const [d, why] of docs) {
-        boost[d] += weights[name];
+      for (const [d, { why, factor }] of docs) {
+        boost[d] += factor === 1 ? weights[name] : weights[name] * factor;
         const r = reasons.get(d);
         if (r) { r.push(name); evidence.get(d)!.push(why); } else { reasons.set(d, [name]); evidence.set(d, [why]); }
       }
     }
     const files = new Map<number, { boost: number; reasons: SignalName[]; evidence: string[] }>();
     for (const [name, set] of firedFiles) {
-      for (const [f, why] of set) {
+      for (const [f, { why, factor }] of set) {
+        const w = factor === 1 ? weights[name] : weights[name] * factor;
         const b = files.get(f);
-        if (b) { b.boost += weights[name]; b.reasons.push(name); b.evidence.push(why); }
-        else files.set(f, { boost: weights[name], reasons: [name], evidence: [why] });
+        if (b) { b.boost += w; b.reasons.push(name); b.evidence.push(why); }
+        else files.set(f, { boost: w, reasons: [name], evidence: [why] });
       }
     }
     return { boost, reasons, evidence, files };
@@ -189,13 +201,17 @@ export class SignalResolver {
    * (`com.pkg.Outer$Inner` → `com/pkg/Outer.java`, non-Python files only), which tells apart
    * files of one base name.
    */
-  private frameFiles(frame: IssueSignals['frames'][number]): number[] {
+  private frameFiles(frame: IssueSignals['frames'][number]): ResolvedFrame {
     if (frame.language === 'java' && frame.className) {
       const cls = frame.className.replace(/\$.*$/, '');
       const files = this.resolveDotted(cls).files.filter((f) => !isPythonLanguage(this.languages[f]));
-      if (files.length > 0) return files;
+      if (files.length > 0) return { files, own: true };
     }
-    return frame.file ? this.resolvePath(frame.file) : frame.className ? this.resolveDotted(frame.className).files : [];
+    if (frame.file) {
+      const { files, depth } = this.resolvePathDepth(frame.file);
+      return { files, own: depth >= 2 };
+    }
+    return { files: frame.className ? this.resolveDotted(frame.className).files : [], own: false };
   }
 
   private isPythonDoc(d: number): boolean {
@@ -234,8 +250,13 @@ export class SignalResolver {
 
   /** File documents that a written path names (longest component-wise suffix match). */
   resolvePath(written: string): number[] {
+    return this.resolvePathDepth(written).files;
+  }
+
+  /** {@link resolvePath}, with the number of trailing path components the files share with `written`. */
+  private resolvePathDepth(written: string): { files: number[]; depth: number } {
     const parts = written.replace(/\\/g, '/').split('/').filter((p) => p && p !== '.');
-    if (parts.length === 0) return [];
+    if (parts.length === 0) return { files: [], depth: 0 };
     const candidates = this.filesByBase.get(fileStem(parts[parts.length - 1])) ?? [];
     let best = 0;
     let bestFiles: number[] = [];
@@ -247,8 +268,8 @@ export class SignalResolver {
       if (n > best) { best = n; bestFiles = [f]; }
       else if (n === best) bestFiles.push(f);
     }
-    if (best === 1 && bestFiles.length > this.maxAmbiguous) return [];
-    return bestFiles;
+    if (best === 1 && bestFiles.length > this.maxAmbiguous) return { files: [], depth: 0 };
+    return { files: bestFiles, depth: best };
   }
 
   /**
@@ -312,6 +333,58 @@ export class SignalResolver {
     }));
   }
 }
+
+/** One signal's firing on a document or file: the first issue text that fired it, its largest strength. */
+interface Firing {
+  why: string;
+  factor: number;
+}
+
+/** Records a firing on `key`: the first `why` stays unless a later one fires stronger. */
+function raise(set: Map<number, Firing>, key: number, why: string, factor: number): void {
+  const had = set.get(key);
+  if (had === undefined) set.set(key, { why, factor });
+  else if (factor > had.factor) { had.why = why; had.factor = factor; }
+}
+
+/**
+ * The indexed files of a stack frame, and whether they are surely the repository's own code: the
+ * frame's class named them, or two or more trailing components of its path matched
+ * (`node_modules/axios/lib/utils.js` → `lib/utils.js` when the repository is axios), not a bare
+ * file name.
+ */
+export interface ResolvedFrame {
+  files: number[];
+  own: boolean;
+}
+
+/**
+ * Strength of a frame's signals for frames of other languages than Python, whose reports say
+ * which frame is the crash site: a report's own place (a panic's location, a compiler error, a
+ * failing test line, an undefined symbol) and the top application frame (the first frame, innermost
+ * first, of its language that names indexed files and is no library frame — or a library frame
+ * whose path surely names the repository's own files, as Python's site-packages frames do when the
+ * repository is that package) fire fully; further application frames at {@link DEEPER_FRAME};
+ * other library frames (runtime, standard library, installed dependencies: `StackFrame.library`)
+ * and notes (compiler notes, the include chain) at {@link CONTEXT_FRAME}. Python frames, and any
+ * frame on a Python file, fire fully, as they always have.
+ */
+export function frameFactors(frames: readonly IssueSignals['frames'][number][], resolved: readonly ResolvedFrame[]): number[] {
+  const topSeen = new Set<string>();
+  return frames.map((frame, i) => {
+    if (frame.language === 'python') return 1;
+    if ((frame.library && !resolved[i].own) || frame.kind === 'note') return CONTEXT_FRAME;
+    if (frame.kind === 'site') return 1;
+    if (resolved[i].files.length === 0 || topSeen.has(frame.language)) return DEEPER_FRAME;
+    topSeen.add(frame.language);
+    return 1;
+  });
+}
+
+/** Strength of the application frames below a report's top one (see {@link frameFactors}). */
+export const DEEPER_FRAME = 0.75;
+/** Strength of library frames and compiler notes (see {@link frameFactors}). */
+export const CONTEXT_FRAME = 0.5;
 
 /**
  * A trie of module paths read backwards (see `buildModuleTrie`): `paths[f]` is file f's module

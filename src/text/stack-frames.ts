@@ -1,10 +1,14 @@
 /**
- * Stack-trace frames in issue text, for six trace formats:
+ * Stack-trace frames in issue text (each frame names its {@link FrameFormat}), for the runtime
+ * traces below; compiler, linker and test-runner reports are read by src/text/report-frames.ts:
  *
  * - Python: `File "…/x.py", line N, in f`, and pytest's `path/x.py:N: in f` / `path/x.py:N: Error`;
  * - Java / Kotlin / Scala (JVM): `at pkg.Class.method(File.java:N)`, also `(Native Method)` and
- *   `(Unknown Source)`, module prefixes `java.base/…`, frames after `Caused by:` alike;
- * - JavaScript / TypeScript (V8): `at f (file.js:N:M)`, `at new C (…)`, `at file.js:N:M`;
+ *   `(Unknown Source)`, module prefixes `java.base/…`, frames after `Caused by:` alike, lambda
+ *   bodies read as their method (`lambda$main$0` → `main`), inner classes kept (`Outer$Inner`),
+ *   Maven's `at pkg.Class.method (File.java:N)`;
+ * - JavaScript / TypeScript (V8): `at f (file.js:N:M)`, `at new C (…)`, `at async f (…)`, `at file.js:N:M`
+ *   (a bundler's `?query` dropped from the path);
  * - Go panics: a `pkg.Func(…)` / `pkg.(*T).Method(…)` / `created by …` line, then
  *   `\t/path/file.go:N +0x…`;
  * - Rust: `panicked at src/x.rs:N:M` (and the older `panicked at 'msg', src/x.rs:N:M`), and
@@ -21,39 +25,21 @@
  */
 
 import { CODE_EXTENSIONS, JVM_EXTENSIONS, extensionOf } from './code-extensions.js';
+import {
+  cFunctionName, firstNonSpace, pathStart, rawOf, slashes, splitQualified, stripCR,
+  type Add, type FrameFormat, type StackFrame,
+} from './frame-text.js';
+import { isLibraryFrame } from './library-frames.js';
+import { ReportFrames } from './report-frames.js';
 
-/** The trace format a frame was read from (Kotlin/Scala frames are `java`, TypeScript `javascript`). */
-export type FrameLanguage = 'python' | 'java' | 'javascript' | 'go' | 'rust' | 'csharp' | 'c';
-
-/**
- * One frame of a stack trace found in issue text.
- *
- * - `file`: the path as written, `\` turned into `/` (JVM frames give only the base name,
- *   `Foo.java`; resolve it with `className`).
- * - `line`: 1-based line number when the frame has one.
- * - `function`: the function or method name alone (`get_queryset`, `execute`, `Method`).
- * - `className`: the class or type the function belongs to, as qualified as the frame writes it
- *   (JVM/C#: `org.apache.maven.DefaultMaven`; JS: `Object`; Go receiver: `Server`; Rust: `Foo`;
- *   C++: `fmt::v8::detail::buffer`).
- * - `module`: the package or module path when the format gives one apart from the class (Go
- *   `net/http`, Rust `mycrate::module`).
- * - `raw`: the trimmed line the frame came from (capped at 300 characters), for `--explain`.
- */
-export interface StackFrame {
-  language: FrameLanguage;
-  file?: string;
-  line?: number;
-  function?: string;
-  className?: string;
-  module?: string;
-  raw: string;
-}
+export type { FrameFormat, FrameKind, FrameLanguage, StackFrame } from './frame-text.js';
 
 /** All stack frames in `text`, in text order, exact duplicates removed. Never throws. Linear time. */
 export function parseStackFrames(text: string): StackFrame[] {
   const frames: StackFrame[] = [];
   const seen = new Set<string>();
   const add = (f: StackFrame) => {
+    if (f.language !== 'python' && isLibraryFrame(f)) f.library = true;
     const key = `${f.language}\u0000${f.file ?? ''}\u0000${f.line ?? ''}\u0000${f.function ?? ''}\u0000${f.className ?? ''}\u0000${f.module ?? ''}`;
     if (seen.has(key)) return;
     seen.add(key);
@@ -61,6 +47,7 @@ export function parseStackFrames(text: string): StackFrame[] {
   };
   const lines = text.split('\n');
   const ipython = new IPythonFrames(add);
+  const reports = new ReportFrames(add);
   // A line seen before gives only duplicate frames (recursion, repeated traces), unless its frame
   // takes the function from the line before (Go, Rust backtraces).
   const seenLines = new Set<string>();
@@ -68,6 +55,7 @@ export function parseStackFrames(text: string): StackFrame[] {
     const line = stripCR(lines[li]);
     ipython.line(line, li);
     if (line.length === 0) continue;
+    reports.line(line);
     if (seenLines.has(line) && line.indexOf('.go:') < 0 && line.indexOf('.rs:') < 0) continue;
     seenLines.add(line);
     const prev = li > 0 ? stripCR(lines[li - 1]) : '';
@@ -83,28 +71,13 @@ export function parseStackFrames(text: string): StackFrame[] {
   return frames;
 }
 
-type Add = (f: StackFrame) => void;
-
-function stripCR(s: string): string {
-  return s.length > 0 && s.charCodeAt(s.length - 1) === 13 ? s.slice(0, -1) : s;
-}
-
-function rawOf(line: string): string {
-  const t = line.trim();
-  return t.length > 300 ? t.slice(0, 300) : t;
-}
-
-function slashes(p: string): string {
-  return p.indexOf('\\') >= 0 ? p.replace(/\\/g, '/') : p;
-}
-
 /** Python: `File "path", line N, in func` (anywhere on the line). */
 const PY_FILE = /File "([^"\r\n]{1,2000})", line (\d{1,9})(?:, in ([^\s,]{1,500}))?/g;
 
 function pythonFrames(line: string, add: Add): void {
   PY_FILE.lastIndex = 0;
   for (let m = PY_FILE.exec(line); m !== null; m = PY_FILE.exec(line)) {
-    add({ language: 'python', file: slashes(m[1]), line: Number(m[2]), raw: rawOf(line), ...pythonQualname(m[3]) });
+    add({ language: 'python', format: 'python-traceback', kind: 'frame', file: slashes(m[1]), line: Number(m[2]), raw: rawOf(line), ...pythonQualname(m[3]) });
   }
 }
 
@@ -114,7 +87,7 @@ const IPY8 = /^\s*File (\S{1,2000}?\.pyx?):(\d{1,9})(?:, in ([^\s(]{1,500}))?/;
 function ipython8Frame(line: string, add: Add): void {
   const m = IPY8.exec(line);
   if (m === null) return;
-  add({ language: 'python', file: slashes(m[1]), line: Number(m[2]), raw: rawOf(line), ...pythonQualname(m[3]) });
+  add({ language: 'python', format: 'ipython', kind: 'frame', file: slashes(m[1]), line: Number(m[2]), raw: rawOf(line), ...pythonQualname(m[3]) });
 }
 
 /** Older IPython: a header `~/path/mod.py in func(args)`, then code lines where `---> 92` marks the line. */
@@ -144,7 +117,7 @@ class IPythonFrames {
     if (h === null) return;
     this.flush();
     const file = slashes(h[1].endsWith('.pyc') ? h[1].slice(0, -1) : h[1]);
-    this.pending = { language: 'python', file, raw: rawOf(line), ...pythonQualname(h[2]) };
+    this.pending = { language: 'python', format: 'ipython', kind: 'frame', file, raw: rawOf(line), ...pythonQualname(h[2]) };
     this.pendingLine = index;
   }
 
@@ -185,14 +158,14 @@ function pytestFrames(line: string, add: Add): void {
     const m = PYTEST_TAIL.exec(line);
     if (m === null || start === at) continue;
     if (m[2] === undefined && start !== first) continue;
-    const f: StackFrame = { language: 'python', file: slashes(line.slice(start, at + 3)), line: Number(m[1]), raw: rawOf(line) };
+    const f: StackFrame = { language: 'python', format: 'pytest', kind: m[2] === undefined ? 'site' : 'frame', file: slashes(line.slice(start, at + 3)), line: Number(m[1]), raw: rawOf(line) };
     if (m[2] !== undefined) f.function = m[2];
     add(f);
   }
 }
 
 /** JVM frame after `at `: `name(inner)`; C# frames share the shape. */
-const JVM_AT = /([\w$.\/<>`[\],+-]{1,500})\(([^()\r\n]{0,300})\)/y;
+const JVM_AT = /([\w$.\/<>`[\],+-]{1,500})( ?)\(([^()\r\n]{0,300})\)/y;
 /** C# location after the `)`: ` in path:line N`. */
 const CS_IN = /\s+in\s+([^\r\n]{1,500}):line (\d{1,9})/y;
 /** V8 frame after `at `: `[new |async ]fn [as x] (location:N:M)` or `location:N:M`. */
@@ -207,11 +180,12 @@ function atFrames(line: string, prev: string, add: Add): void {
   AT_ANCHOR.lastIndex = 0;
   for (let a = AT_ANCHOR.exec(line); a !== null; a = AT_ANCHOR.exec(line)) {
     const p = a.index + a[0].length;
+    if (a.index >= 8 && line.startsWith('panicked', a.index - 8)) continue; // a Rust panic's site: rustPanics
     if (jvmOrCsharpAt(line, p, lineStart, add)) continue;
     RUST_AT.lastIndex = p;
     const r = RUST_AT.exec(line);
     if (r !== null) {
-      const f: StackFrame = { language: 'rust', file: slashes(r[1]), line: Number(r[2]), raw: rawOf(line) };
+      const f: StackFrame = { language: 'rust', format: 'rust-backtrace', kind: 'frame', file: slashes(r[1]), line: Number(r[2]), raw: rawOf(line) };
       const fn = rustBacktraceFunction(prev);
       if (fn !== undefined) Object.assign(f, rustName(fn));
       add(f);
@@ -228,34 +202,37 @@ function jvmOrCsharpAt(line: string, p: number, lineStart: boolean, add: Add): b
   const m = JVM_AT.exec(line);
   if (m === null) return false;
   const name = m[1];
-  const inner = m[2].trim();
+  const inner = m[3].trim();
   const fileLine = /^([^\s:]{1,300}\.[A-Za-z]{1,10})(?::(\d{1,9}))?$/.exec(inner);
-  if (fileLine !== null && JVM_EXTENSIONS.has(extensionOf(fileLine[1]))) {
-    const f: StackFrame = { language: 'java', file: fileLine[1], raw: rawOf(line), ...splitQualified(stripJvmModule(name), '.') };
+  const jvmFile = fileLine !== null && JVM_EXTENSIONS.has(extensionOf(fileLine[1]));
+  // Maven's `-e` output writes `at pkg.Class.method (File.java:N)`: a space only before a JVM location
+  if (m[2] === ' ' && !jvmFile) return false;
+  if (fileLine !== null && jvmFile) {
+    const f: StackFrame = { language: 'java', format: 'jvm', kind: 'frame', file: fileLine[1], raw: rawOf(line), ...jvmName(name) };
     if (fileLine[2] !== undefined) f.line = Number(fileLine[2]);
     add(f);
     return true;
   }
   if (inner === 'Native Method' || inner === 'Unknown Source' || inner === 'Unknown Location') {
-    add({ language: 'java', raw: rawOf(line), ...splitQualified(stripJvmModule(name), '.') });
+    add({ language: 'java', format: 'jvm', kind: 'frame', raw: rawOf(line), ...jvmName(name) });
     return true;
   }
   CS_IN.lastIndex = p + m[0].length;
   const cs = CS_IN.exec(line);
   if (cs !== null) {
-    add({ language: 'csharp', file: slashes(cs[1].trim()), line: Number(cs[2]), raw: rawOf(line), ...csharpName(name) });
+    add({ language: 'csharp', format: 'csharp', kind: 'frame', file: slashes(cs[1].trim()), line: Number(cs[2]), raw: rawOf(line), ...csharpName(name) });
     return true;
   }
   // A C# frame without debug symbols: only on an `at` line, a dotted name, `()` or typed args.
   if (lineStart && name.indexOf('.') > 0 && (inner === '' || /^[\w.`[\]<>,]+ \w+(?:, [\w.`[\]<>,]+ \w+)*$/.test(inner))) {
-    add({ language: 'csharp', raw: rawOf(line), ...csharpName(name) });
+    add({ language: 'csharp', format: 'csharp', kind: 'frame', raw: rawOf(line), ...csharpName(name) });
     return true;
   }
   return false;
 }
 
 function v8Frame(v: RegExpExecArray, line: string): StackFrame {
-  const f: StackFrame = { language: 'javascript', file: slashes(v[3]), line: Number(v[4]), raw: rawOf(line) };
+  const f: StackFrame = { language: 'javascript', format: 'v8', kind: 'frame', file: jsLocation(v[3]), line: Number(v[4]), raw: rawOf(line) };
   if (v[2] !== undefined) {
     const name = v[2].replace(/ \[as [^\]]*\]$/, '');
     // `at new Server (…)`: the constructor of class Server
@@ -270,17 +247,27 @@ function csharpName(name: string): Pick<StackFrame, 'function' | 'className'> {
   return splitQualified(bracket > 0 ? name.slice(0, bracket) : name, '.');
 }
 
-/** `java.base/java.lang.Thread.run` → `java.lang.Thread.run` (JPMS module prefix dropped). */
-function stripJvmModule(name: string): string {
-  const slash = name.lastIndexOf('/');
-  return slash >= 0 ? name.slice(slash + 1) : name;
+/**
+ * A JVM frame's name: `java.base/java.lang.Thread.run` → class `java.lang.Thread`, function `run`
+ * (JPMS module prefix dropped); a lambda body `lambda$main$0` (javac) or `main$lambda$1` (Kotlin)
+ * is read as the method that holds it, `main`; inner classes stay as written (`Outer$Inner`).
+ */
+function jvmName(written: string): Pick<StackFrame, 'function' | 'className'> {
+  const slash = written.lastIndexOf('/');
+  const out = splitQualified(slash >= 0 ? written.slice(slash + 1) : written, '.');
+  const fn = out.function ?? '';
+  const lambda = /^lambda\$([\w]+?)\$\d+$/.exec(fn) ?? /^([\w]+?)\$lambda(?:\$\d+|-\d+)?$/.exec(fn);
+  if (lambda !== null && lambda[1] !== 'static' && lambda[1] !== 'new') out.function = lambda[1];
+  return out;
 }
 
-/** `a.b.C.method` → { className: 'a.b.C', function: 'method' }; no separator → { function }. */
-function splitQualified(name: string, sep: string): Pick<StackFrame, 'function' | 'className'> {
-  const i = name.lastIndexOf(sep);
-  if (i <= 0) return { function: name };
-  return { className: name.slice(0, i), function: name.slice(i + sep.length) };
+/**
+ * A JS frame's location as a path: `\\` → `/`, a query or hash that bundlers add
+ * (`webpack:///./src/App.vue?3a1b`) dropped.
+ */
+function jsLocation(written: string): string {
+  const q = written.search(/[?#]/);
+  return slashes(q > 0 ? written.slice(0, q) : written);
 }
 
 /** Go: a location line `\t/path/file.go:N +0x1d`, its function on the line before. */
@@ -293,7 +280,7 @@ function goFrame(line: string, prev: string, add: Add): void {
   GO_TAIL.lastIndex = at;
   const m = GO_TAIL.exec(line);
   if (m === null || pathStart(line, at, first) !== first || at === first) return;
-  const f: StackFrame = { language: 'go', file: slashes(line.slice(first, at + 3)), line: Number(m[1]), raw: rawOf(line) };
+  const f: StackFrame = { language: 'go', format: 'go-panic', kind: 'frame', file: slashes(line.slice(first, at + 3)), line: Number(m[1]), raw: rawOf(line) };
   const fn = goFunctionLine(prev);
   if (fn !== undefined) Object.assign(f, goName(fn));
   add(f);
@@ -343,7 +330,7 @@ function rustPanics(line: string, add: Add): void {
     m.lastIndex = at;
     const r = m.exec(line);
     if (r === null || start === at) continue;
-    add({ language: 'rust', file: slashes(line.slice(start, at + 3)), line: Number(r[1]), raw: rawOf(line) });
+    add({ language: 'rust', format: 'rust-panic', kind: 'site', file: slashes(line.slice(start, at + 3)), line: Number(r[1]), raw: rawOf(line) });
   }
 }
 
@@ -429,7 +416,9 @@ function debuggerFrame(line: string, add: Add): void {
   }
   if (head < 0) return;
   let rest = line.slice(head).trimEnd();
-  const f: StackFrame = { language: 'c', raw: rawOf(line) };
+  // valgrind by its head, lldb by `frame #`, gdb by `at file:N` or a frame without address (`#1  main () at …`)
+  const format: FrameFormat = d === null ? 'valgrind' : d[0].indexOf('frame') >= 0 ? 'lldb' : !address || / at \S+$/.test(rest) || / from \S+$/.test(rest) ? 'gdb' : 'sanitizer';
+  const f: StackFrame = { language: 'c', format, kind: 'frame', raw: rawOf(line) };
   const closed = rest.endsWith(')');
   const body = closed ? rest.slice(0, -1) : rest;
   const cut = Math.max(body.lastIndexOf(' '), body.lastIndexOf('\t'), closed ? body.lastIndexOf('(') : -1);
@@ -445,51 +434,3 @@ function debuggerFrame(line: string, add: Add): void {
   if (f.file !== undefined || f.function !== undefined) add(f);
 }
 
-/** `ns::Foo<int>::bar(int, char) const + 12` → { className: 'ns::Foo', function: 'bar' }; `??` → {}. */
-function cFunctionName(text: string): Pick<StackFrame, 'function' | 'className'> {
-  let name = '';
-  let depth = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === '<') depth++;
-    else if (c === '>') depth = Math.max(0, depth - 1);
-    else if (depth === 0) {
-      if (c === '(' || c === ' ' || c === '\t') {
-        if (name.length > 0) break;
-        if (c === '(') return {};
-        continue;
-      }
-      name += c;
-    }
-  }
-  if (!/^[A-Za-z_~][\w:~]*$/.test(name) || name.length > 500) return {};
-  return splitQualified(name, '::');
-}
-
-function firstNonSpace(line: string): number {
-  let i = 0;
-  while (i < line.length && (line.charCodeAt(i) === 32 || line.charCodeAt(i) === 9)) i++;
-  return i;
-}
-
-/**
- * Start of the path that ends just before `end` (the `.ext:` anchor): walk back over characters
- * that are not white space, quotes, brackets, `,`, `=` or `:` — except a drive letter `C:` — and
- * never before `floor` (so repeated anchors on one line cost linear time).
- */
-function pathStart(line: string, end: number, floor: number): number {
-  let s = end;
-  while (s > floor) {
-    const c = line.charCodeAt(s - 1);
-    if (c <= 32 || c === 34 || c === 39 || c === 40 || c === 41 || c === 91 || c === 93 || c === 44 || c === 61 || c === 96 || c === 60 || c === 62) break;
-    if (c === 58) {
-      // keep `C:` of a Windows path (`C:\x\y.py`), stop at any other colon
-      const isDrive = s - 2 >= floor && /[A-Za-z]/.test(line[s - 2]) && (s - 3 < floor || !/[\w]/.test(line[s - 3]));
-      if (!isDrive) break;
-      s -= 2;
-      break;
-    }
-    s--;
-  }
-  return s;
-}

@@ -2,9 +2,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseStackFrames, type StackFrame } from '../../src/text/stack-frames.js';
 
-/** The frames without `raw`, for compact comparison. */
-function frames(text: string): Omit<StackFrame, 'raw'>[] {
-  return parseStackFrames(text).map(({ raw: _raw, ...rest }) => rest);
+/** The frames without `raw`, `format`, `kind` and `library`, for compact comparison (those are tested apart). */
+function frames(text: string): Omit<StackFrame, 'raw' | 'format' | 'kind' | 'library'>[] {
+  return parseStackFrames(text).map(({ raw: _raw, format: _format, kind: _kind, library: _library, ...rest }) => rest);
+}
+
+/** Each frame as `format kind [library] function`, for the format tests. */
+function described(text: string): string[] {
+  return parseStackFrames(text).map((f) => [f.format, f.kind, f.library ? 'library' : '', f.function ?? ''].filter((x) => x !== '').join(' '));
 }
 
 test('Python traceback, pytest lines and IPython frames', () => {
@@ -168,4 +173,170 @@ test('C / C++ debugger frames: gdb, AddressSanitizer, lldb, valgrind', () => {
     ['src/main.c', 12, undefined, 'main'],
     ['src/jv.c', 5, undefined, 'jv_free'],
   ]);
+});
+
+test('every runtime trace names its format and kind; Python frames are never library frames', () => {
+  const python = '  File "/usr/lib/python3/site-packages/django/db/models/query.py", line 1402, in get\nsympy/core/basic.py:130: TypeError';
+  assert.deepEqual(described(python), ['python-traceback frame get', 'pytest site']);
+  assert.deepEqual(described("thread 'main' panicked at src/parser.rs:120:17:"), ['rust-panic site']);
+  assert.deepEqual(described('#0  0x00007ffff7a42428 in __GI_raise (sig=6) at ../sysdeps/unix/sysv/linux/raise.c:54\n    #0 0x4f3b2c in jv_free /src/jq/src/jv.c:123:5\n  * frame #0: 0x0000000100003f50 jq`jv_free at src/jv.c:5:3'),
+    ['gdb frame library __GI_raise', 'sanitizer frame jv_free', 'v8 frame', 'lldb frame jv_free']); // lldb's `at file:N:M` reads as V8 too
+});
+
+test('Java: exception header, Caused by, "... N more", inner classes and lambdas; JDK and JUnit frames are library frames', () => {
+  const text = [
+    'Exception in thread "main" java.lang.IllegalStateException: closed',
+    '\tat com.google.gson.internal.bind.TypeAdapters$16.write(TypeAdapters.java:412)',
+    '\tat com.google.gson.Gson.lambda$toJson$0(Gson.java:730)',
+    '\tat com.example.app.Main$Worker$1.run(Main.kt:33)',
+    '\tat java.base/java.util.ArrayList.forEach(ArrayList.java:1541)',
+    '\tat org.junit.runners.ParentRunner.run(ParentRunner.java:413)',
+    'Caused by: java.io.IOException: broken pipe',
+    '\tat com.google.gson.stream.JsonWriter.flush(JsonWriter.java:220)',
+    '\t... 12 more',
+    '    at org.apache.maven.lifecycle.internal.MojoExecutor.execute (MojoExecutor.java:215)',
+  ].join('\n');
+  assert.deepEqual(frames(text).map((f) => [f.className, f.function]), [
+    ['com.google.gson.internal.bind.TypeAdapters$16', 'write'],
+    ['com.google.gson.Gson', 'toJson'],
+    ['com.example.app.Main$Worker$1', 'run'],
+    ['java.util.ArrayList', 'forEach'],
+    ['org.junit.runners.ParentRunner', 'run'],
+    ['com.google.gson.stream.JsonWriter', 'flush'],
+    ['org.apache.maven.lifecycle.internal.MojoExecutor', 'execute'],
+  ]);
+  assert.deepEqual(parseStackFrames(text).map((f) => f.library === true), [false, false, false, true, true, false, false]);
+  assert.ok(parseStackFrames(text).every((f) => f.format === 'jvm' && f.kind === 'frame'));
+});
+
+test('javac errors are sites', () => {
+  const text = 'src/main/java/com/google/gson/Gson.java:731: error: cannot find symbol\n    symbol:   method toJsonTree(Object)';
+  assert.deepEqual(parseStackFrames(text).map((f) => [f.format, f.kind, f.file, f.line]), [['javac', 'site', 'src/main/java/com/google/gson/Gson.java', 731]]);
+});
+
+test('Go: panic frames (standard library and module cache are library frames) and go test / go build lines', () => {
+  const panic = [
+    'panic: runtime error: index out of range [3] with length 3',
+    '',
+    'goroutine 1 [running]:',
+    'github.com/zeromicro/go-zero/core/mapping.(*Unmarshaler).processField(0xc0001a2000, {0x0, 0x0})',
+    '\t/home/u/go/src/github.com/zeromicro/go-zero/core/mapping/unmarshaler.go:612 +0x1d',
+    'github.com/stretchr/testify/assert.Equal(...)',
+    '\t/home/u/go/pkg/mod/github.com/stretchr/testify@v1.8.4/assert/assertions.go:330',
+    'encoding/json.(*decodeState).object(0xc000122000, {0x100, 0xc0})',
+    '\t/usr/local/go/src/encoding/json/decode.go:782 +0x75',
+    'main.main()',
+    '\t/home/u/app/main.go:9 +0x25',
+  ].join('\n');
+  assert.deepEqual(described(panic), ['go-panic frame processField', 'go-panic frame library Equal', 'go-panic frame library object', 'go-panic frame main']);
+  const test = [
+    '--- FAIL: TestUnmarshalInt (0.00s)',
+    '    unmarshaler_test.go:57: ',
+    '        \tError Trace:\tunmarshaler_test.go:57',
+    '    unmarshaler_test.go:61: expected 3, got 0',
+    './core/mapping/utils.go:88:6: undefined: repr',
+    'ok  \tgithub.com/x/y\t0.01s',
+  ].join('\n');
+  assert.deepEqual(parseStackFrames(test).map((f) => [f.format, f.kind, f.file, f.line]), [
+    ['go-test', 'site', 'unmarshaler_test.go', 61],
+    ['go-build', 'site', './core/mapping/utils.go', 88],
+  ]);
+});
+
+test('Rust: old and new panic messages, backtrace frames of std are library frames, rustc locations', () => {
+  const text = [
+    "thread 'main' panicked at 'attempt to subtract with overflow', src/buf/buf_impl.rs:250:9",
+    "thread 'main' panicked at src/bytes.rs:1020:9:",
+    'stack backtrace:',
+    '   0: rust_begin_unwind',
+    '             at /rustc/90c541806f23a127002de5b4038be731ba1458ca/library/std/src/panicking.rs:578:5',
+    '   1: core::panicking::panic_fmt',
+    '             at /rustc/90c541806f23a127002de5b4038be731ba1458ca/library/core/src/panicking.rs:67:14',
+    '   2: bytes::bytes::Bytes::slice',
+    '             at ./src/bytes.rs:1020:9',
+    'error[E0599]: no method named `get_u16` found for struct `Bytes` in the current scope',
+    '  --> src/main.rs:4:15',
+    '   |',
+    '4  |     let x = b.get_u16();',
+    '   |',
+    '  ::: /home/u/.cargo/registry/src/index.crates.io-6f17d22bba15001f/bytes-1.5.0/src/buf/buf_impl.rs:295:5',
+  ].join('\n');
+  assert.deepEqual(parseStackFrames(text).map((f) => [f.format, f.kind, f.library === true, f.file, f.function]), [
+    ['rust-panic', 'site', false, 'src/buf/buf_impl.rs', undefined],
+    ['rust-panic', 'site', false, 'src/bytes.rs', undefined],
+    ['rust-backtrace', 'frame', true, '/rustc/90c541806f23a127002de5b4038be731ba1458ca/library/std/src/panicking.rs', 'rust_begin_unwind'],
+    ['rust-backtrace', 'frame', true, '/rustc/90c541806f23a127002de5b4038be731ba1458ca/library/core/src/panicking.rs', 'panic_fmt'],
+    ['rust-backtrace', 'frame', false, './src/bytes.rs', 'slice'],
+    ['rustc', 'site', false, 'src/main.rs', undefined],
+    ['rustc', 'note', true, '/home/u/.cargo/registry/src/index.crates.io-6f17d22bba15001f/bytes-1.5.0/src/buf/buf_impl.rs', undefined],
+  ]);
+});
+
+test('C / C++: compiler diagnostics, the include chain, linker errors, MSVC', () => {
+  const text = [
+    'In file included from /opt/compiler-explorer/libs/fmt/trunk/include/fmt/ranges.h:18,',
+    '                 from <source>:1:',
+    '/opt/compiler-explorer/libs/fmt/trunk/include/fmt/ranges.h:526:21: error: call of overloaded \'write<char>(fmt::v8::appender&, const X&)\' is ambiguous',
+    '/opt/compiler-explorer/libs/fmt/trunk/include/fmt/format.h:2174:20: note: candidate: \'constexpr fmt::v8::enable_if_t<…>\'',
+    '[build] C:/Cache/CPM/fmt/01ac/include/fmt/chrono.h:894:52: warning: unused variable \'x\' [-Wunused-variable]',
+    '/usr/bin/ld: CMakeFiles/app.dir/main.cpp.o: in function `main\':',
+    "main.cpp:(.text+0x1a): undefined reference to `fmt::v10::vformat[abi:cxx11](fmt::v10::basic_string_view<char>, fmt::v10::format_args)'",
+    'ld.lld: error: undefined symbol: Catch::StringMaker<int>::convert(int)',
+    'src\\catch2\\catch_tostring.cpp(42): error C2065: \'x\': undeclared identifier',
+  ].join('\n');
+  assert.deepEqual(parseStackFrames(text).map((f) => [f.format, f.kind, f.file, f.line, f.className, f.function]), [
+    ['cc-include', 'note', '/opt/compiler-explorer/libs/fmt/trunk/include/fmt/ranges.h', 18, undefined, undefined],
+    ['cc-diagnostic', 'site', '/opt/compiler-explorer/libs/fmt/trunk/include/fmt/ranges.h', 526, undefined, undefined],
+    ['cc-diagnostic', 'note', '/opt/compiler-explorer/libs/fmt/trunk/include/fmt/format.h', 2174, undefined, undefined],
+    ['cc-diagnostic', 'site', 'C:/Cache/CPM/fmt/01ac/include/fmt/chrono.h', 894, undefined, undefined],
+    ['linker', 'site', undefined, undefined, 'fmt::v10', 'vformat'],
+    ['linker', 'site', undefined, undefined, 'Catch::StringMaker', 'convert'],
+    ['cc-diagnostic', 'site', 'src/catch2/catch_tostring.cpp', 42, undefined, undefined],
+  ]);
+});
+
+test('JavaScript / TypeScript: V8 async and bundler frames, node_modules and node: frames are library frames, Firefox/Safari, tsc', () => {
+  const v8 = [
+    'AxiosError: Request failed with status code 404',
+    '    at settle (file:///app/node_modules/axios/lib/core/settle.js:19:12)',
+    '    at async fetchStats (/app/src/fetchers/stats-fetcher.js:88:5)',
+    '    at Module._compile (node:internal/modules/cjs/loader:1105:14)',
+    '    at eval (webpack-internal:///./src/components/Card.vue?3a1b:12:5)',
+  ].join('\n');
+  assert.deepEqual(parseStackFrames(v8).map((f) => [f.format, f.library === true, f.file, f.function]), [
+    ['v8', true, 'file:///app/node_modules/axios/lib/core/settle.js', 'settle'],
+    ['v8', false, '/app/src/fetchers/stats-fetcher.js', 'fetchStats'],
+    ['v8', true, 'node:internal/modules/cjs/loader', '_compile'],
+    ['v8', false, 'webpack-internal:///./src/components/Card.vue', 'eval'],
+  ]);
+  const firefox = [
+    'TypeError: e is undefined',
+    'renderCard@http://localhost:3000/src/cards/stats-card.js:120:7',
+    'Card.prototype.render@webpack:///./src/common/Card.js?abcd:40:11',
+    'promise callback*fetchStats/<@http://localhost:3000/src/fetchers/stats-fetcher.js:88:5',
+    '@http://localhost:3000/main.js:3:1',
+    'write to me@example.com:12:3 please',
+  ].join('\n');
+  assert.deepEqual(parseStackFrames(firefox).map((f) => [f.format, f.file, f.className, f.function]), [
+    ['firefox', 'http://localhost:3000/src/cards/stats-card.js', undefined, 'renderCard'],
+    ['firefox', 'webpack:///./src/common/Card.js', 'Card', 'render'],
+    ['firefox', 'http://localhost:3000/src/fetchers/stats-fetcher.js', undefined, 'fetchStats'],
+    ['firefox', 'http://localhost:3000/main.js', undefined, undefined],
+  ]);
+  const tsc = 'src/network/insomnia-fetch.ts(42,7): error TS2345: Argument of type \'string\' is not assignable\npackages/x/src/y.tsx:10:3 - error TS2322: Type \'number\' is not assignable';
+  assert.deepEqual(parseStackFrames(tsc).map((f) => [f.format, f.kind, f.file, f.line]), [
+    ['tsc', 'site', 'src/network/insomnia-fetch.ts', 42],
+    ['tsc', 'site', 'packages/x/src/y.tsx', 10],
+  ]);
+});
+
+test('report formats leave Python reports and prose alone', () => {
+  const text = [
+    'astropy/io/fits/card.py:12:5: E501 line too long',
+    'setup.py:3: error: Module has no attribute "x"',
+    'we moved it from src/a.c:1 to src/b.c:2 last week',
+    'mail me@home.py:1:2',
+    'an undefined reference to the docs',
+  ].join('\n');
+  assert.deepEqual(parseStackFrames(text).filter((f) => f.language !== 'python'), []);
 });

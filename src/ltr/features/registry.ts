@@ -51,9 +51,11 @@ export const FEATURES: readonly FeatureName[] = FEATURE_REGISTRY.map((f) => f.na
  * earlier issues only; 4: signals and shapes of other languages than Python — scoped names,
  * C/C++ debugger frames, JVM frames by class, Rust crate roots, unexported Go names — Python's
  * values unchanged; 5: C++/Rust/TS namespaces are qualifiers, not modules or classes — `moduleBest`,
- * `moduleCandidates`, `classInText`, `classInTitle` of units inside them — Python's unchanged).
+ * `moduleCandidates`, `classInText`, `classInTitle` of units inside them — Python's unchanged; 6:
+ * `frameFile`/`frameFunction` also fire on compiler, linker, test-runner and Firefox report frames
+ * and JVM lambda frames — Python's unchanged).
  */
-export const FEATURE_COMPUTATION_VERSION = 5;
+export const FEATURE_COMPUTATION_VERSION = 6;
 
 /**
  * Version of a feature list: the computation version and a digest of each feature's name, group
