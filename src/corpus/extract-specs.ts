@@ -410,6 +410,31 @@ function objectAssignRole(node: Node): Exclude<Role, { as: 'pick' }> | null {
 /** The declared name, or `default` for an anonymous `export default`. */
 const orDefault: NameOf = (n) => field(n, 'name')?.text ?? 'default';
 
+/** Callees whose last function argument is a module's body (AMD / RequireJS). */
+const AMD_CALLEES = ['define', 'require', 'requirejs'];
+
+/**
+ * Whether function `node` is the factory of an AMD module, `define([…], function (…) { … })`
+ * (or `require([…], …)`, `define(function (require) { … })`): the module's code, not a unit.
+ */
+function isAmdFactory(node: Node): boolean {
+  const args = node.parent;
+  const call = args?.parent;
+  if (args?.type !== 'arguments' || call?.type !== 'call_expression') return false;
+  const callee = field(call, 'function');
+  return callee?.type === 'identifier' && AMD_CALLEES.includes(callee.text) && args.lastNamedChild?.id === node.id;
+}
+
+/** An AMD module's factory is looked into (its body is module level); any other function value is a unit. */
+const functionValueRole = (node: Node): Exclude<Role, { as: 'pick' }> => (isAmdFactory(node) ? { as: 'descend' } : { as: 'function', name: orDefault });
+
+/** `define([…], function … )` and the like: look into the arguments; `Object.assign(…)`: a scope. */
+function callRole(node: Node): Exclude<Role, { as: 'pick' }> | null {
+  const callee = field(node, 'function');
+  if (callee?.type === 'identifier' && AMD_CALLEES.includes(callee.text)) return { as: 'descend' };
+  return objectAssignRole(node);
+}
+
 function jsSpec(grammar: string): LanguageSpec {
   return {
     grammar,
@@ -422,7 +447,8 @@ function jsSpec(grammar: string): LanguageSpec {
       ]),
       // `export default class { … }`, `export default function () { … }`, `export default () => …`
       class: { as: 'class', name: orDefault },
-      ...roles([[{ as: 'function', name: orDefault }, FUNCTION_VALUES]]),
+      // `export default function () { … }`; the factory of an AMD module is its module level
+      ...roles([[{ as: 'pick', pick: functionValueRole }, FUNCTION_VALUES]]),
       variable_declarator: { as: 'pick', pick: declaratorRole },
       public_field_definition: { as: 'function', name: fieldFunctionName },
       field_definition: { as: 'function', name: fieldFunctionName },
@@ -430,7 +456,10 @@ function jsSpec(grammar: string): LanguageSpec {
       // object literals reached through a scope above (or `export default { … }`): their methods
       // and `key: () => …` / `key: function …` / `key: { … }` properties
       ...roles([[DESCEND, ['object', 'arguments', ...VALUE_WRAPPERS]]]),
-      call_expression: { as: 'pick', pick: objectAssignRole },
+      call_expression: { as: 'pick', pick: callRole },
+      // an AMD factory's `return { f: function … }` / `return Foo` (function bodies are never
+      // entered otherwise: at module level only a factory holds a return)
+      return_statement: DESCEND,
       pair: { as: 'pick', pick: (n) => byValue(field(n, 'value'), keyName(field(n, 'key'))) },
       internal_module: { as: 'scope', name: (n) => dotted(field(n, 'name')?.text ?? ''), namespace: true },
       module: { as: 'scope', name: () => '' },

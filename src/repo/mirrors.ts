@@ -1,23 +1,52 @@
 /**
  * Finding and opening fetched repository mirrors (bare git directories) for benchmark rows.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { GitRepo } from './git.js';
 
 /**
- * The bare git directory of GitHub `owner/name` under `mirrorsDir`: `OWNER+NAME/repo`, else the
+ * GitHub repositories that moved after a benchmark named them (GitHub redirects the old name):
+ * old `owner/name` (lower case) → the name a snapshot may carry now.
+ */
+const MOVED: Record<string, string> = {
+  'intel-isl/open3d': 'isl-org/Open3D',
+  'mwydmuch/vizdoom': 'Farama-Foundation/ViZDoom',
+  'pytorchlightning/pytorch-lightning': 'Lightning-AI/pytorch-lightning',
+  'google/iree': 'iree-org/iree',
+};
+
+/** The `dir/repo` folder of the entry of `mirrorsDir` named `dir` in any letter case, or null. */
+function folderAnyCase(mirrorsDir: string, dir: string): string | null {
+  const exact = join(mirrorsDir, dir, 'repo');
+  if (existsSync(exact)) return exact;
+  let names: string[];
+  try {
+    names = readdirSync(mirrorsDir);
+  } catch {
+    return null;
+  }
+  const key = dir.toLowerCase();
+  const found = names.find((n) => n.toLowerCase() === key && existsSync(join(mirrorsDir, n, 'repo')));
+  return found === undefined ? null : join(mirrorsDir, found, 'repo');
+}
+
+/**
+ * The git directory of GitHub `owner/name` under `mirrorsDir`: `OWNER+NAME/repo`, else the
  * SWE-bench mirror `swe-bench+OWNER__NAME/repo` (the layout of the search tool's `fetch`, and
- * the lookup order of ref_eval.py's `find_mirror`); null when neither exists.
+ * the lookup order of ref_eval.py's `find_mirror`); letter case ignored (GitHub's rule: a
+ * benchmark may spell `paddlepaddle/paddle`), and a repository that moved found by its new name
+ * too (`MOVED`). Null when none exists.
  */
 export function mirrorPath(mirrorsDir: string, ownerName: string): string | null {
   const [owner, name] = ownerName.split('/');
   if (!owner || !name) return null;
   for (const dir of [`${owner}+${name}`, `swe-bench+${owner}__${name}`]) {
-    const p = join(mirrorsDir, dir, 'repo');
-    if (existsSync(p)) return p;
+    const p = folderAnyCase(mirrorsDir, dir);
+    if (p !== null) return p;
   }
-  return null;
+  const moved = MOVED[ownerName.toLowerCase()];
+  return moved === undefined ? null : mirrorPath(mirrorsDir, moved);
 }
 
 /**

@@ -436,6 +436,31 @@ test('other languages and unparsable text give the file unit only', async () => 
   assert.deepEqual(empty.map((u) => [u.kind, u.startLine, u.endLine]), [['file', 1, 1]]);
 });
 
+test('JavaScript: the functions inside an AMD module (define / require factories), not one unit for the module', async () => {
+  assert.deepEqual(await outline('src/plugins/Export.js', [
+    "define(['a', 'b'], function (A, B) {",        // 1
+    "  'use strict';",                             // 2
+    '  var Export = function () {',                // 3
+    '    A.call(this);',                           // 4
+    '  };',                                        // 5
+    '  Export.prototype.main = function (cb) {',   // 6
+    '    return cb();',                            // 7
+    '  };',                                        // 8
+    '  function helper() { return 1; }',           // 9
+    '  return Export;',                            // 10
+    '});',                                         // 11
+  ]), ['function Export 3-5', 'function Export.main 6-8', 'function helper 9-9']);
+  // a factory that returns its API, a sugared factory (arrow), and an object-literal module
+  assert.deepEqual(await outline('src/util.js', [
+    'define(function (require) {',                 // 1
+    '  return { get: function () {}, set() {} };', // 2
+    '});',                                         // 3
+    "require(['x'], (x) => { const run = () => x; });", // 4
+    'define({ init: function () {} });',           // 5
+    'other([], function () { function no() {} });', // 6
+  ]), ['function get 2-2', 'function set 2-2', 'function run 4-4', 'function init 5-5']);
+});
+
 test('JavaScript/TypeScript: object-literal methods and function-valued properties qualify by the object (also Object.assign)', async () => {
   assert.deepEqual(await outline('lib/api.js', [
     'module.exports = {',                        // 1

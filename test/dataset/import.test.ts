@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { IssuelocError } from '../../src/errors.js';
 import { GitRepo } from '../../src/repo/git.js';
@@ -203,6 +203,21 @@ test('mirrorPath finds OWNER+NAME and then the swe-bench mirror', () => {
     assert.equal(mirrorPath(dir, 'o/r'), join(dir, 'o+r', 'repo'));
     assert.equal(mirrorPath(dir, 'z/z'), null);
     assert.equal(mirrorPath(dir, 'bad'), null);
+  } finally {
+    cleanup(dir);
+  }
+});
+
+test('mirrorPath ignores letter case (a benchmark may spell paddlepaddle/visualdl) and finds a moved repository by its new name', () => {
+  const dir = tempDir();
+  try {
+    mkdirSync(join(dir, 'PaddlePaddle+VisualDL', 'repo'), { recursive: true });
+    assert.equal(mirrorPath(dir, 'paddlepaddle/visualdl'), join(dir, 'PaddlePaddle+VisualDL', 'repo'));
+    mkdirSync(join(dir, 'isl-org+Open3D', 'repo'), { recursive: true });
+    assert.equal(mirrorPath(dir, 'intel-isl/open3d'), join(dir, 'isl-org+Open3D', 'repo'));
+    mkdirSync(join(dir, 'other+only-a-folder'), { recursive: true });
+    assert.equal(mirrorPath(dir, 'Other/Only-A-Folder'), null);
+    assert.equal(mirrorPath(join(dir, 'missing'), 'a/b'), null);
   } finally {
     cleanup(dir);
   }
