@@ -130,8 +130,9 @@ export interface CodeIndex {
  * language's grammar loaded in the same process could lose their units, and caches may hold them.
  * v9: a lone CR is no line break (src/corpus/decode.ts): unit lines are git's.
  * v10: an entry holds its key (blob id, language, grammar) and is refused under another.
+ * v11: the functions inside JavaScript AMD factories (`define([...], function () {...})`) are units.
  */
-export const BLOB_FORMAT_VERSION = 'v10';
+export const BLOB_FORMAT_VERSION = 'v11';
 /**
  * Version of the index files (document choice, fields, the tokens of paths and names); bump to
  * invalidate saved indexes. v7: snake_case parts kept whole; checked files (src/util/checked-file.ts).
