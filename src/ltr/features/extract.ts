@@ -6,6 +6,7 @@
  * the table in docs/learning-to-rank.md); this module picks the candidates and fills the matrix.
  */
 import type { CodeIndex } from '../../index/code-index.js';
+import type { CodeGraph } from '../../graph/code-graph.js';
 import { topK, type QueryTerms } from '../../retrieve/bm25f.js';
 import { Localizer, unitId, type RankingOptions } from '../../retrieve/localize.js';
 import type { ScoredFile } from '../../retrieve/rollup.js';
@@ -69,6 +70,8 @@ export interface FeatureOptions {
    * features is read is not prepared. A model's `reads` (its scores depend on no other feature).
    */
   reads?: ReadonlySet<FeatureName>;
+  /** The code graph of the index's commit, for the graph features (src/ltr/features/graph.ts; without it they are 0). */
+  graph?: CodeGraph;
 }
 
 /**
@@ -92,6 +95,7 @@ export class FeatureExtractor {
   private fileBest: Float32Array | undefined;
   /** Per group ({@link FEATURE_GROUPS} order), whether each of its features is computed. */
   private readonly computed: readonly (readonly boolean[])[];
+  private readonly graph: CodeGraph | undefined;
 
   constructor(readonly codeIndex: CodeIndex, opts: FeatureOptions = {}) {
     const ranking = opts.ranking ?? {};
@@ -103,6 +107,7 @@ export class FeatureExtractor {
     this.fieldAt = { path: fields.indexOf('path'), name: fields.indexOf('name'), body: fields.indexOf('body') };
     this.shapes = new CandidateShapes(codeIndex);
     const reads = opts.reads;
+    this.graph = opts.graph;
     this.computed = FEATURE_GROUPS.map((g: FeatureGroup<unknown>) => Object.keys(g.features).map((name) => !reads || reads.has(name as FeatureName)));
     const sig = ranking.signals;
     this.allSignalsOn = sig !== undefined && sig !== false && Object.keys(ALL_SIGNALS).every((k) => (sig[k as SignalName] ?? 0) > 0);
@@ -140,7 +145,7 @@ export class FeatureExtractor {
     const features = featureMatrix(this.computed, {
       codeIndex: this.codeIndex, fnScorer: this.fnScorer, fileScorer: this.fileScorer, fieldAt: this.fieldAt, shapes: this.shapes,
       issue, query, codeQuery: codeTermsOf(issue.text, stem), titleQuery: titleTermsOf(issue.text, stem),
-      docs, paths, modules, pipelineScores, reasons, history,
+      docs, paths, modules, pipelineScores, reasons, history, graph: this.graph,
     });
     return {
       query, docs: Int32Array.from(docs), ids, paths, modules,

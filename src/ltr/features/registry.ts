@@ -17,9 +17,10 @@ import { signalsGroup } from './signals.js';
 import { namesGroup } from './names.js';
 import { historyGroup } from './history.js';
 import { shapeGroup } from './shape.js';
+import { graphGroup } from './graph.js';
 
 /** The groups, in column order. */
-export const FEATURE_GROUPS = [lexicalGroup, fileGroup, callsGroup, signalsGroup, namesGroup, historyGroup, shapeGroup] as const;
+export const FEATURE_GROUPS = [lexicalGroup, fileGroup, callsGroup, signalsGroup, namesGroup, historyGroup, shapeGroup, graphGroup] as const;
 
 type NamesOf<G> = G extends FeatureGroup<infer _R, infer N> ? N : never;
 /** The name of a feature. */
