@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { CodeGraph } from '../../src/graph/code-graph.js';
 import { graphFilePath } from '../../src/graph/graph-store.js';
 import { openCodeGraph } from '../../src/graph/open-graph.js';
+import { listCacheEntries } from '../../src/index/cache-usage.js';
 import { indexCommit } from '../../src/index/index-commit.js';
 import { settingsKey, type CodeIndex } from '../../src/index/code-index.js';
 import { GitRepo } from '../../src/repo/git.js';
@@ -52,6 +53,10 @@ test('code graph: resolved calls and imports, stored beside the index and reused
     assert.deepEqual(again.graph.calls, g.calls);
     assert.deepEqual(again.graph.imports, g.imports);
     assert.ok(readdirSync(join(cacheDir, 'index')).some((n) => n.endsWith('-graph.bin')), 'beside the index');
+    // entries of the cache: prune and the size cap see the graph file and the facts of each blob
+    const entries = listCacheEntries(cacheDir);
+    assert.ok(entries.some((e) => e.kind === 'index' && e.files.some((f) => f.endsWith('-graph.bin'))));
+    assert.equal(entries.filter((e) => e.kind === 'blobs' && e.files[0].includes('blobs-graph1')).length, 3);
 
     const b = await indexCommit(repo, fx.sha('B'), { cacheDir });
     const next = await openCodeGraph(repo, b.codeIndex, cacheDir);
