@@ -5,7 +5,7 @@
  *   node dist/bench/multi-swe.js [--data FILE] [--mirrors DIR] [--repos a/b,c/d] [--languages c,cpp,...]
  *       [--limit N] [--cache-dir DIR] [--configs grid.json] [--model default|repo|FILE|none ...]
  *       [--no-bm25] [--bm25-files source|all] [--bm25-tests] [--files source|all] [--folds N] [--top 100] [--out per-issue.json] [--out-top 10]
- *       [--model-placement '{"peripheral": {"place": 0}, "coChange": {"rank": 0}, "nonSource": {…}}'] [--json]
+ *       [--model-placement '{"peripheral": {"place": 0}, "coChange": {"rank": 0}, "nonSource": {…}}'] [--expand N] [--json]
  *
  * Systems (rows):
  * - `plain BM25 (whole files)`: our own plain BM25 on one document per file, path + content
@@ -20,7 +20,9 @@
  *   (`ranking.nonSource` of a config sets the placement; src/retrieve/non-source.ts);
  * - `model default` (`--model default`, and every further `--model`): the learned model with history evidence
  *   (the repository's git history before the base commit, read once per repository and cached),
- *   as `openLocalizer({ model })`; `--model none` leaves the row out;
+ *   as `openLocalizer({ model })`; `--model none` leaves the row out; `--expand N` adds to its
+ *   candidates the best function of each file imported by or importing the files of its best N
+ *   candidates (the code graph, src/graph/; `FeatureOptions.expand`);
  * - `model repo` (`--model repo`): the built-in model adapted to each repository's own commit
  *   history (src/ltr/adapted-models.ts, as `issueloc adapt`), once per repository at the merge
  *   base of its evaluated issues' base commits (an ancestor of all of them: no evaluated issue's
@@ -43,7 +45,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { IssuelocError } from '../src/errors.js';
 import type { CodeIndex } from '../src/index/code-index.js';
 import { forEachIssue, type LabelledIssue } from '../src/ltr/labelled-issues.js';
-import { ModelRanker } from '../src/ltr/model-ranker.js';
+import { ModelRanker, readsGraph } from '../src/ltr/model-ranker.js';
 import { RankingModel } from '../src/ltr/model.js';
 import { GitRepo } from '../src/repo/git.js';
 import { mirrorPath } from '../src/repo/mirrors.js';
@@ -78,6 +80,7 @@ const OPTIONS = {
   out: { type: 'string' },
   'out-top': { type: 'string', default: '10' },
   'model-placement': { type: 'string' },
+  expand: { type: 'string', default: '0' },
   json: { type: 'boolean', default: false },
 } satisfies ParseArgsConfig['options'];
 
@@ -200,10 +203,13 @@ async function main() {
             bm25: { ...DEFAULT_RANKING.bm25, ...ranking.bm25, ...ranking.fileBm25 }, ...placement,
           }) : undefined);
         }
+        // the code graph for candidate expansion (--expand) and for models reading its features
+        const expand = Number(args.expand);
+        const graphOptions = expand > 0 || systems.some((s) => s.kind === 'model' && readsGraph(s.model)) ? { graph: await ctx.graph(), expand } : {};
         atCommit = {
           index: ctx.codeIndex,
           rankers: systems.map((s) => (s.kind === 'lexical' ? new Localizer(ctx.codeIndex, s.ranking)
-            : s.kind === 'model' ? new ModelRanker(ctx.codeIndex, s.perIssue?.get(inst.instance_id) ?? s.model) : undefined)),
+            : s.kind === 'model' ? new ModelRanker(ctx.codeIndex, s.perIssue?.get(inst.instance_id) ?? s.model, graphOptions) : undefined)),
           placers,
         };
       }

@@ -3,8 +3,10 @@
  *
  * Entries, by kind (paths under the cache folder):
  * - `index`: the saved index of one commit and settings, `index/<commit>.<key>.bin` with its
- *   file-level `index/<commit>.<key>.files.bin` (one entry, evicted together);
- * - `blobs`: one parsed blob, `blobs-<key>/<aa>/<rest>.json`;
+ *   file-level `index/<commit>.<key>.files.bin` (one entry, evicted together), and its code graph
+ *   `index/<commit>.<key>-graph.bin` (src/graph/graph-store.ts: an entry of its own);
+ * - `blobs`: one parsed blob, `blobs-<key>/<aa>/<rest>.json` (the code graph's facts of a blob:
+ *   `blobs-graph1/<aa>/<rest>.json`);
  * - `vectors`: one file's function vectors, `vectors/<model>/<aa>/<rest>.f32`;
  * - `llm`: one LLM answer, `llm/<aa>/<rest>.json`;
  * - `history`: a repository's commit log, `history/<repo>.json`, and the history signals of one

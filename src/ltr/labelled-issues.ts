@@ -12,6 +12,8 @@ import { mirrorPath } from '../repo/mirrors.js';
 import { modulesOf } from '../dataset/function-positives.js';
 import type { DatasetRecord } from '../dataset/record.js';
 import { extractIssueSignals, type IssueSignals } from '../text/issue-signals.js';
+import { openCodeGraph } from '../graph/open-graph.js';
+import type { CodeGraph } from '../graph/code-graph.js';
 import { RepoHistory } from '../history/repo-history.js';
 import { historyFieldScores } from '../history/history-field.js';
 import type { SimilarIssues } from '../history/similar-issues.js';
@@ -81,6 +83,8 @@ export interface IssueContext {
   repoHistory?: RepoHistory;
   /** History evidence at the base commit (computed on first call). */
   history: () => HistoryEvidence;
+  /** The code graph of the base commit (src/graph/: cached beside the index; opened on first call). */
+  graph: () => Promise<CodeGraph>;
 }
 
 /**
@@ -125,6 +129,7 @@ export async function forEachIssue(
         const { codeIndex, built } = await indexCommit(repo, commit, { cacheDir, settings: opts.indexSettings });
         const indexMillis = performance.now() - t0;
         let evidence: HistoryEvidence | undefined;
+        let graph: Promise<CodeGraph> | undefined;
         await visit({
           issue, repo, commit, codeIndex, built, indexMillis,
           signals: extractIssueSignals(issue.text),
@@ -135,6 +140,7 @@ export async function forEachIssue(
             fieldScores: history && historyFieldScores(history, commit, issue.text),
             similarIssues: similar?.scores(issue.text, issue.created),
           }),
+          graph: () => (graph ??= openCodeGraph(repo, codeIndex, cacheDir).then((g) => g.graph)),
         });
         opts.onProgress?.(++done, issues.length);
       }

@@ -6,7 +6,9 @@ import type { CodeIndex } from '../index/code-index.js';
 import type { Localization } from '../retrieve/rollup.js';
 import { rollUp, type RankedItem } from '../retrieve/rollup.js';
 import { annotateItems, type AnnotatedLevel } from '../retrieve/annotate.js';
+import type { CodeGraph } from '../graph/code-graph.js';
 import { FeatureExtractor } from './features/extract.js';
+import { FEATURE_REGISTRY } from './features/registry.js';
 import type { HistoryEvidence, IssueQuery } from './features/evidence.js';
 import { orderByScore, withOtherFiles, type LevelScorer, type RankingModel } from './model.js';
 
@@ -36,8 +38,13 @@ export interface ModelLocalizeOptions {
 export class ModelRanker {
   readonly extractor: FeatureExtractor;
 
-  constructor(readonly codeIndex: CodeIndex, readonly model: RankingModel) {
-    this.extractor = new FeatureExtractor(codeIndex, { ...model.candidates, reads: model.reads });
+  /**
+   * @param graph.graph the code graph of the index's commit: needed by a model reading graph
+   *   features (see {@link readsGraph}) and by candidate expansion; without it they are 0 / off.
+   * @param graph.expand candidate expansion over the graph's imports (`FeatureOptions.expand`).
+   */
+  constructor(readonly codeIndex: CodeIndex, readonly model: RankingModel, graph: { graph?: CodeGraph; expand?: number } = {}) {
+    this.extractor = new FeatureExtractor(codeIndex, { ...model.candidates, reads: model.reads, ...graph });
   }
 
   /**
@@ -102,4 +109,9 @@ export class ModelRanker {
     }
     return { files, modules, functions, matchedQueryTerms: this.extractor.localizer.matchedQueryTerms(query) };
   }
+}
+
+/** Whether `model`'s scores depend on a feature of the graph group (the caller then opens the graph). */
+export function readsGraph(model: RankingModel): boolean {
+  return FEATURE_REGISTRY.some((f) => f.group === 'graph' && model.reads.has(f.name));
 }

@@ -67,8 +67,8 @@ export async function collectQueries(issues: readonly LabelledIssue[], opts: Col
     if (hit) out.set(i, hit);
     else todo.push(i);
   }
-  await forEachIssue(todo, { ...opts, similarIssues: similarOf }, (ctx) => {
-    const q = trainingQueryOf(ctx, new FeatureExtractor(ctx.codeIndex, candidates));
+  await forEachIssue(todo, { ...opts, similarIssues: similarOf }, async (ctx) => {
+    const q = trainingQueryOf(ctx, new FeatureExtractor(ctx.codeIndex, { ...candidates, graph: await ctx.graph() }));
     cache?.set(ctx.issue, q);
     out.set(ctx.issue, q);
   });

@@ -18,7 +18,8 @@ import { openPlacements, type PlacementOptions, type Placements } from '../retri
 import { extractIssueSignals, type IssueSignals } from '../text/issue-signals.js';
 import type { ListwiseReranker, RerankStats } from '../llm-rerank/listwise.js';
 import { rerankLocalization } from '../llm-rerank/rerank-localization.js';
-import { ModelRanker } from '../ltr/model-ranker.js';
+import { ModelRanker, readsGraph } from '../ltr/model-ranker.js';
+import { openCodeGraph } from '../graph/open-graph.js';
 import type { RankingModel } from '../ltr/model.js';
 import type { HistoryEvidence } from '../ltr/features/evidence.js';
 import type { StageName } from './stages.js';
@@ -107,7 +108,9 @@ export class CommitChain {
         opts.onWarning(`dense retrieval skipped, lexical ranking only: ${failure(e, `embedding the functions with ${embedderName(opts.embedder)}`)}`);
       }
     }
-    const modelRanker = opts.model ? new ModelRanker(codeIndex, opts.model) : undefined;
+    // the code graph only for a model that reads its features (the built-in model reads none)
+    const graph = opts.model && readsGraph(opts.model) ? (await openCodeGraph(repo, codeIndex, opts.cacheDir)).graph : undefined;
+    const modelRanker = opts.model ? new ModelRanker(codeIndex, opts.model, { graph }) : undefined;
     localizer ??= modelRanker?.extractor.localizer ?? new Localizer(codeIndex, opts.ranking ?? {});
     const r = opts.ranking;
     const placements = await openPlacements(repo, codeIndex, {

@@ -6,6 +6,7 @@
  * the table in docs/learning-to-rank.md); this module picks the candidates and fills the matrix.
  */
 import type { CodeIndex } from '../../index/code-index.js';
+import { CodeGraph } from '../../graph/code-graph.js';
 import { topK, type QueryTerms } from '../../retrieve/bm25f.js';
 import { Localizer, unitId, type RankingOptions } from '../../retrieve/localize.js';
 import type { ScoredFile } from '../../retrieve/rollup.js';
@@ -69,7 +70,20 @@ export interface FeatureOptions {
    * features is read is not prepared. A model's `reads` (its scores depend on no other feature).
    */
   reads?: ReadonlySet<FeatureName>;
+  /** The code graph of the index's commit, for the graph features (src/ltr/features/graph.ts; without it they are 0). */
+  graph?: CodeGraph;
+  /**
+   * Candidate expansion over the graph's imports: the files imported by or importing the files of
+   * the best `expand` candidates add their best function each to the candidates, after the
+   * `depth` best (default {@link DEFAULT_EXPANSION}; 0 or no graph: none).
+   */
+  expand?: number;
 }
+
+/** Default of {@link FeatureOptions.expand}: off (see docs/learning-to-rank.md for what it measured). */
+export const DEFAULT_EXPANSION = 0;
+/** Neighbour files of one top file that expansion visits at most. */
+const MAX_NEIGHBOURS = 10;
 
 /**
  * Extracts candidate features for queries against one loaded index. Construct once per index:
@@ -92,6 +106,10 @@ export class FeatureExtractor {
   private fileBest: Float32Array | undefined;
   /** Per group ({@link FEATURE_GROUPS} order), whether each of its features is computed. */
   private readonly computed: readonly (readonly boolean[])[];
+  private readonly graph: CodeGraph | undefined;
+  private readonly expand: number;
+  /** Per file-level document, its best function-level document (built on the first expansion). */
+  private bestOfFile: Int32Array | undefined;
 
   constructor(readonly codeIndex: CodeIndex, opts: FeatureOptions = {}) {
     const ranking = opts.ranking ?? {};
@@ -103,6 +121,8 @@ export class FeatureExtractor {
     this.fieldAt = { path: fields.indexOf('path'), name: fields.indexOf('name'), body: fields.indexOf('body') };
     this.shapes = new CandidateShapes(codeIndex);
     const reads = opts.reads;
+    this.graph = opts.graph;
+    this.expand = opts.expand ?? DEFAULT_EXPANSION;
     this.computed = FEATURE_GROUPS.map((g: FeatureGroup<unknown>) => Object.keys(g.features).map((name) => !reads || reads.has(name as FeatureName)));
     const sig = ranking.signals;
     this.allSignalsOn = sig !== undefined && sig !== false && Object.keys(ALL_SIGNALS).every((k) => (sig[k as SignalName] ?? 0) > 0);
@@ -140,7 +160,7 @@ export class FeatureExtractor {
     const features = featureMatrix(this.computed, {
       codeIndex: this.codeIndex, fnScorer: this.fnScorer, fileScorer: this.fileScorer, fieldAt: this.fieldAt, shapes: this.shapes,
       issue, query, codeQuery: codeTermsOf(issue.text, stem), titleQuery: titleTermsOf(issue.text, stem),
-      docs, paths, modules, pipelineScores, reasons, history,
+      docs, paths, modules, pipelineScores, reasons, history, graph: this.graph,
     });
     return {
       query, docs: Int32Array.from(docs), ids, paths, modules,
@@ -164,7 +184,51 @@ export class FeatureExtractor {
       pipelineScores.push(h.score);
       if (docs.length >= this.depth) break;
     }
+    if (this.graph && this.expand > 0) this.expandOverImports(this.graph, scores, seen, docs, ids, pipelineScores);
     return { docs, ids, pipelineScores };
+  }
+
+  /**
+   * Adds to the candidates, in turn for the files of the best {@link expand} candidates, the best
+   * function (by pipeline score) of each file they import or that imports them and that holds no
+   * candidate yet.
+   */
+  private expandOverImports(graph: CodeGraph, scores: Float32Array, seen: Set<string>, docs: number[], ids: string[], pipelineScores: number[]): void {
+    const { fileOfUnit, units } = this.codeIndex;
+    const best = this.bestFunctions(scores);
+    const held = new Set(docs.map((d) => fileOfUnit[d]));
+    const tops: number[] = [];
+    for (const d of docs) {
+      const f = fileOfUnit[d];
+      if (!tops.includes(f)) tops.push(f);
+      if (tops.length >= this.expand) break;
+    }
+    for (const f of tops) {
+      const near = [...CodeGraph.of(graph.imports, f), ...CodeGraph.of(graph.importers, f)].slice(0, 2 * MAX_NEIGHBOURS);
+      for (const g of near) {
+        if (held.has(g) || best[g] < 0) continue;
+        held.add(g);
+        const d = best[g];
+        const id = unitId(units[d]);
+        if (seen.has(id)) continue;
+        seen.add(id);
+        docs.push(d);
+        ids.push(id);
+        pipelineScores.push(scores[d]);
+      }
+    }
+  }
+
+  /** Per file-level document, its function-level document of the best score (−1: none). */
+  private bestFunctions(scores: Float32Array): Int32Array {
+    const { fileOfUnit, filePaths } = this.codeIndex;
+    const best = (this.bestOfFile ??= new Int32Array(filePaths.length));
+    best.fill(-1);
+    for (let d = 0; d < scores.length; d++) {
+      const f = fileOfUnit[d];
+      if (best[f] < 0 || scores[d] > scores[best[f]]) best[f] = d;
+    }
+    return best;
   }
 
   /**

@@ -3,6 +3,7 @@
  * (the registry, src/ltr/features/registry.ts, lists the groups in column order).
  */
 import type { CodeIndex } from '../../index/code-index.js';
+import type { CodeGraph } from '../../graph/code-graph.js';
 import type { QueryTerms } from '../../retrieve/bm25f.js';
 import type { SignalName } from '../../retrieve/signals.js';
 import type { DocFieldScorer } from '../doc-scores.js';
@@ -49,6 +50,8 @@ export interface CandidateContext {
   /** Issue-text signals that fired, per function-level document (every signal on). */
   reasons: ReadonlyMap<number, readonly SignalName[]>;
   history: HistoryEvidence;
+  /** The code graph of the index's commit, when the caller opened one (src/graph/open-graph.ts). */
+  graph?: CodeGraph;
 }
 
 /**

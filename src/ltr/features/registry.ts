@@ -19,10 +19,11 @@ import { historyGroup } from './history.js';
 import { shapeGroup } from './shape.js';
 import { languageGroup } from './language.js';
 import { moduleFilesGroup } from './module-files.js';
+import { graphGroup } from './graph.js';
 
 /** The groups, in column order. */
 export const FEATURE_GROUPS = [lexicalGroup, fileGroup, callsGroup, signalsGroup, namesGroup, historyGroup, shapeGroup,
-  languageGroup, moduleFilesGroup] as const;
+  languageGroup, moduleFilesGroup, graphGroup] as const;
 
 type NamesOf<G> = G extends FeatureGroup<infer _R, infer N> ? N : never;
 /** The name of a feature. */
