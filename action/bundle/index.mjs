@@ -45187,18 +45187,18 @@ function itemLine(c, it, rank2) {
   const terms = (it.matchedTerms ?? []).slice(0, TERMS_SHOWN).map(codeSpan).join(", ");
   return `${rank2}. ${link}${where}${terms ? ` \u2014 matched ${terms}` : ""}`;
 }
-function render(c, shown, leftOut) {
+function render(c, lines, shown, leftOut) {
   const base = `${c.serverUrl.replace(/\/+$/, "")}/${encodeURIComponent(c.owner)}/${encodeURIComponent(c.repo)}`;
   const parts2 = [
     COMMENT_MARKER,
     `**issueloc** ranked where this issue may need changes, at commit [\`${c.commit.slice(0, 12)}\`](${base}/tree/${c.commit}):`
   ];
   for (const level of LEVELS) {
-    const items = c.rankings[level];
+    const items = lines[level];
     if (!items) continue;
     const n = shown[level] ?? items.length;
     parts2.push("", `**${TITLES[level]}**`, "");
-    parts2.push(n === 0 ? `(no ${level} matched)` : items.slice(0, n).map((it, i2) => itemLine(c, it, i2 + 1)).join("\n"));
+    parts2.push(n === 0 ? `(no ${level} matched)` : items.slice(0, n).join("\n"));
   }
   if (leftOut > 0) parts2.push("", `(${leftOut} more ${leftOut === 1 ? "item" : "items"} left out to keep this comment within its size limit)`);
   const optOut = c.optOutLabel ? ` Add the label ${codeSpan(c.optOutLabel)} to an issue to keep issueloc off it.` : "";
@@ -45206,17 +45206,36 @@ function render(c, shown, leftOut) {
   return `${parts2.join("\n")}
 `;
 }
-function commentBody(c, maxChars = GITHUB_MAX_COMMENT_CHARS) {
-  const shown = {};
-  for (const l of LEVELS) if (c.rankings[l]) shown[l] = c.rankings[l].length;
-  let leftOut = 0;
-  let body2 = render(c, shown, leftOut);
-  while (body2.length > maxChars) {
+function shownAfter(full, k) {
+  const shown = { ...full };
+  for (let i2 = 0; i2 < k; i2++) {
     const longest = LEVELS.filter((l) => (shown[l] ?? 0) > 0).sort((a, b) => shown[b] - shown[a])[0];
     if (!longest) break;
     shown[longest]--;
-    leftOut++;
-    body2 = render(c, shown, leftOut);
+  }
+  return shown;
+}
+function commentBody(c, maxChars = GITHUB_MAX_COMMENT_CHARS) {
+  const lines = {};
+  const full = {};
+  for (const l of LEVELS) {
+    const items = c.rankings[l];
+    if (!items) continue;
+    lines[l] = items.map((it, i2) => itemLine(c, it, i2 + 1));
+    full[l] = items.length;
+  }
+  const total = Object.values(full).reduce((a, b) => a + b, 0);
+  const bodyAfter = (k) => render(c, lines, shownAfter(full, k), k);
+  let body2 = bodyAfter(0);
+  if (body2.length > maxChars && total > 0) {
+    let lo = 1;
+    let hi = total;
+    while (lo < hi) {
+      const mid = lo + hi >> 1;
+      if (bodyAfter(mid).length > maxChars) lo = mid + 1;
+      else hi = mid;
+    }
+    body2 = bodyAfter(lo);
   }
   return body2.length > maxChars ? `${body2.slice(0, maxChars - 2)}\u2026
 ` : body2;
@@ -47160,10 +47179,12 @@ function docTermsOf(docs) {
 }
 var CosineIndex = class {
   termIds = /* @__PURE__ */ new Map();
-  /** Document-major: terms of document d at docStart[d] … docStart[d+1], with 1 + ln tf. */
+  /** Document-major: terms of document d at docStart[d] … docStart[d+1], with 1 + ln tf (none in a stored index). */
   docStart;
   docTerm;
   docLogTf;
+  /** A stored index's norms over the whole collection. */
+  storedNorms;
   /** Term-major postings: documents of term t at postStart[t] … postStart[t+1], with 1 + ln tf. */
   postStart;
   postDoc;
@@ -47173,35 +47194,48 @@ var CosineIndex = class {
   /** Number of documents. */
   size;
   /**
-   * @param docs the documents as token lists, or the document-major arrays of another index
-   *   ({@link CosineIndex.docTerms}: a stored index, rebuilt without tokens).
+   * @param docs the documents as token lists, or a stored index ({@link CosineIndex.stored}):
+   *   used as it is, without its documents (its whole collection only).
    */
   constructor(docs) {
-    const d = "docStart" in docs ? docs : docTermsOf(docs);
-    this.size = d.docStart.length - 1;
-    d.terms.forEach((t, i2) => this.termIds.set(t, i2));
-    this.docStart = d.docStart;
-    this.docTerm = d.docTerm;
-    this.docLogTf = d.docLogTf;
+    if ("norms" in docs) {
+      this.size = docs.norms.length;
+      docs.terms.forEach((t, i2) => this.termIds.set(t, i2));
+      ({ postStart: this.postStart, postDoc: this.postDoc, postLogTf: this.postLogTf, norms: this.storedNorms } = docs);
+      this.scratch = new Float64Array(this.size);
+      return;
+    }
+    const { terms, docStart, docTerm, docLogTf } = docTermsOf(docs);
+    this.size = docStart.length - 1;
+    terms.forEach((t, i2) => this.termIds.set(t, i2));
+    this.docStart = docStart;
+    this.docTerm = docTerm;
+    this.docLogTf = docLogTf;
+    this.scratch = new Float64Array(this.size);
     const T = this.termIds.size;
     this.postStart = new Int32Array(T + 1);
-    for (let k = 0; k < this.docTerm.length; k++) this.postStart[this.docTerm[k] + 1]++;
+    for (let k = 0; k < docTerm.length; k++) this.postStart[docTerm[k] + 1]++;
     for (let t = 0; t < T; t++) this.postStart[t + 1] += this.postStart[t];
     const fill = this.postStart.slice(0, T);
-    this.postDoc = new Int32Array(this.docTerm.length);
-    this.postLogTf = new Float32Array(this.docTerm.length);
+    this.postDoc = new Int32Array(docTerm.length);
+    this.postLogTf = new Float32Array(docTerm.length);
     for (let doc = 0; doc < this.size; doc++) {
-      for (let k = this.docStart[doc]; k < this.docStart[doc + 1]; k++) {
-        const p = fill[this.docTerm[k]]++;
+      for (let k = docStart[doc]; k < docStart[doc + 1]; k++) {
+        const p = fill[docTerm[k]]++;
         this.postDoc[p] = doc;
-        this.postLogTf[p] = this.docLogTf[k];
+        this.postLogTf[p] = docLogTf[k];
       }
     }
-    this.scratch = new Float64Array(this.size);
   }
-  /** The document-major arrays of this index (shared, not copied): what {@link CosineIndex}'s constructor rebuilds it from. */
-  docTerms() {
-    return { terms: [...this.termIds.keys()], docStart: this.docStart, docTerm: this.docTerm, docLogTf: this.docLogTf };
+  /**
+   * What this index is stored as (arrays shared, not copied; the norms computed now): what
+   * {@link CosineIndex}'s constructor uses as it is, for the same results over the whole collection.
+   */
+  stored() {
+    const whole = this.collection();
+    const norms = new Float64Array(this.size);
+    for (let d = 0; d < this.size; d++) norms[d] = this.normOf(d, whole);
+    return { terms: [...this.termIds.keys()], postStart: this.postStart, postDoc: this.postDoc, postLogTf: this.postLogTf, norms };
   }
   /**
    * The statistics of the documents d with members[d] = 1 (default: all documents).
@@ -47212,23 +47246,31 @@ var CosineIndex = class {
     const mark = members ?? new Uint8Array(this.size).fill(1);
     const df = new Int32Array(this.termIds.size);
     let size = 0;
-    for (let d = 0; d < this.size; d++) {
-      if (mark[d] !== 1) continue;
-      size++;
-      for (let k = this.docStart[d]; k < this.docStart[d + 1]; k++) df[this.docTerm[k]]++;
+    if (members) {
+      if (!this.docStart || !this.docTerm) throw new Error("a stored cosine index has its whole collection only");
+      for (let d = 0; d < this.size; d++) {
+        if (mark[d] !== 1) continue;
+        size++;
+        for (let k = this.docStart[d]; k < this.docStart[d + 1]; k++) df[this.docTerm[k]]++;
+      }
+    } else {
+      size = this.size;
+      for (let t = 0; t < df.length; t++) df[t] = this.postStart[t + 1] - this.postStart[t];
     }
     const idf = new Float64Array(df.length);
     for (let t = 0; t < df.length; t++) if (df[t] > 0) idf[t] = Math.log(size / df[t]);
-    const c = { members: mark, size, df, idf, norms: new Float64Array(this.size).fill(NaN) };
+    const c = { members: mark, size, df, idf, norms: !members && this.storedNorms ? this.storedNorms : new Float64Array(this.size).fill(NaN) };
     if (!members) this.whole = c;
     return c;
   }
   normOf(d, c) {
     let n = c.norms[d];
     if (Number.isNaN(n)) {
+      const { docStart, docTerm, docLogTf } = this;
+      if (!docStart || !docTerm || !docLogTf) throw new Error("a stored cosine index has no norm of document " + d);
       let sq = 0;
-      for (let k = this.docStart[d]; k < this.docStart[d + 1]; k++) {
-        const w = this.docLogTf[k] * c.idf[this.docTerm[k]];
+      for (let k = docStart[d]; k < docStart[d + 1]; k++) {
+        const w = docLogTf[k] * c.idf[docTerm[k]];
         sq += w * w;
       }
       n = c.norms[d] = Math.sqrt(sq);
@@ -47368,7 +47410,7 @@ var RepoHistory = class _RepoHistory {
 
 // src/history/commit-history.ts
 import { join as join3 } from "node:path";
-var COMMIT_HISTORY_TAG = "chist.v1";
+var COMMIT_HISTORY_TAG = "chist.v2";
 var CommitHistory = class _CommitHistory {
   constructor(parts2, opts) {
     this.parts = parts2;
@@ -47430,14 +47472,12 @@ var CommitHistory = class _CommitHistory {
       fileOf[k] = byPath.get(path);
       figures.set([h.changes, h.fixes, h.fixRecency, h.fixWeighted, h.changeRecency], 5 * k++);
     }
-    const { terms, docStart, docTerm, docLogTf } = new CosineIndex(docs).docTerms();
+    const { terms, ...messages } = new CosineIndex(docs).stored();
     return new _CommitHistory({
       time: at.time,
       paths,
       terms: [...terms],
-      docStart,
-      docTerm,
-      docLogTf,
+      ...messages,
       canMatch: Uint8Array.from(canMatch),
       fileStart: Int32Array.from(fileStart),
       docFiles: Int32Array.from(docFiles),
@@ -47469,13 +47509,13 @@ var CommitHistory = class _CommitHistory {
       time: p.time,
       paths: p.paths,
       terms: p.terms,
-      lengths: [p.docStart.length, p.docTerm.length, p.fileStart.length, p.docFiles.length, p.fileOf.length]
+      lengths: [p.norms.length, p.postDoc.length, p.fileStart.length, p.docFiles.length, p.fileOf.length, p.postStart.length]
     }), "utf8");
     const pre = Buffer.alloc(4);
     pre.writeUInt32LE(header.length, 0);
     const pad = (n) => Buffer.alloc((8 - n % 8) % 8);
     const canMatch = Buffer.concat([p.canMatch, pad(p.canMatch.length)]);
-    writeCheckedFile(path, COMMIT_HISTORY_TAG, [pre, header, pad(4 + header.length), p.figures, p.docStart, p.docTerm, p.docLogTf, p.fileStart, p.docFiles, p.fileOf, canMatch], { fsync: false });
+    writeCheckedFile(path, COMMIT_HISTORY_TAG, [pre, header, pad(4 + header.length), p.figures, p.norms, p.fileStart, p.docFiles, p.fileOf, p.postStart, p.postDoc, p.postLogTf, canMatch], { fsync: false });
   }
   /**
    * The signals stored at `path` by {@link save}, verified (checksum, then every array length
@@ -47488,17 +47528,21 @@ var CommitHistory = class _CommitHistory {
 function decode(buf) {
   const h = buf.readUInt32LE(0);
   const header = JSON.parse(buf.toString("utf8", 4, 4 + h));
-  if (!isRecord(header) || !Number.isFinite(header.time) || !isStringArray(header.paths) || !isStringArray(header.terms) || !Array.isArray(header.lengths) || header.lengths.length !== 5 || !header.lengths.every((n2) => isInt(n2))) throw new Error("bad header");
-  const [nStart, nTerms, nFileStart, nFiles, nFileOf] = header.lengths;
-  const n = nStart - 1;
-  if (n < 0 || nFileStart !== nStart) throw new Error("bad lengths");
+  if (!isRecord(header) || !Number.isFinite(header.time) || !isStringArray(header.paths) || !isStringArray(header.terms) || !Array.isArray(header.lengths) || header.lengths.length !== 6 || !header.lengths.every((n2) => isInt(n2))) throw new Error("bad header");
+  const [n, nPostings, nFileStart, nFiles, nFileOf, nPostStart] = header.lengths;
+  const T = header.terms.length;
+  if (nFileStart !== n + 1 || nPostStart !== T + 1) throw new Error("bad lengths");
   let offset = 4 + h;
   offset += (8 - offset % 8) % 8;
-  const bytes = 8 * 5 * nFileOf + 4 * (nStart + 2 * nTerms + nFileStart + nFiles + nFileOf) + n + (8 - n % 8) % 8;
+  const bytes = 8 * (5 * nFileOf + n) + 4 * (nFileStart + nFiles + nFileOf + nPostStart + 2 * nPostings) + n + (8 - n % 8) % 8;
   if (buf.length - offset !== bytes) throw new Error("bad size");
-  const body2 = new Uint8Array(buf.length - offset);
-  body2.set(buf.subarray(offset));
-  let o = 0;
+  let body2;
+  if ((buf.byteOffset + offset) % 8 === 0) body2 = new Uint8Array(buf.buffer, buf.byteOffset + offset, bytes);
+  else {
+    body2 = new Uint8Array(bytes);
+    body2.set(buf.subarray(offset));
+  }
+  let o = body2.byteOffset;
   const take = (make, size, count) => {
     const a = make(body2.buffer, o, count);
     o += size * count;
@@ -47507,18 +47551,32 @@ function decode(buf) {
   const f64 = (c) => take((b, at, m) => new Float64Array(b, at, m), 8, c);
   const i32 = (c) => take((b, at, m) => new Int32Array(b, at, m), 4, c);
   const figures = f64(5 * nFileOf);
-  const docStart = i32(nStart);
-  const docTerm = i32(nTerms);
-  const docLogTf = take((b, at, m) => new Float32Array(b, at, m), 4, nTerms);
+  const norms = f64(n);
   const fileStart = i32(nFileStart);
   const docFiles = i32(nFiles);
   const fileOf = i32(nFileOf);
+  const postStart = i32(nPostStart);
+  const postDoc = i32(nPostings);
+  const postLogTf = take((b, at, m) => new Float32Array(b, at, m), 4, nPostings);
   const canMatch = new Uint8Array(body2.buffer, o, n);
-  const T = header.terms.length;
   const P = header.paths.length;
-  if (!ascending(docStart, nTerms) || !ascending(fileStart, nFiles)) throw new Error("bad starts");
-  if (!below(docTerm, T) || !below(docFiles, P) || !below(fileOf, P) || !below(canMatch, 2)) throw new Error("bad ids");
-  return { time: header.time, paths: header.paths, terms: header.terms, docStart, docTerm, docLogTf, canMatch, fileStart, docFiles, fileOf, figures };
+  if (!ascending(fileStart, nFiles) || !ascending(postStart, nPostings)) throw new Error("bad starts");
+  if (!norms.every((x) => x >= 0 && x < Infinity)) throw new Error("bad norms");
+  if (!below(docFiles, P) || !below(fileOf, P) || !below(canMatch, 2) || !below(postDoc, n)) throw new Error("bad ids");
+  return {
+    time: header.time,
+    paths: header.paths,
+    terms: header.terms,
+    postStart,
+    postDoc,
+    postLogTf,
+    norms,
+    canMatch,
+    fileStart,
+    docFiles,
+    fileOf,
+    figures
+  };
 }
 function ascending(a, end) {
   if (a[0] !== 0 || a[a.length - 1] !== end) return false;
@@ -52340,6 +52398,20 @@ function objectAssignRole(node) {
   return /^[\w$.]+$/.test(name2) ? { as: "scope", name: () => name2 } : null;
 }
 var orDefault = (n) => field(n, "name")?.text ?? "default";
+var AMD_CALLEES = ["define", "require", "requirejs"];
+function isAmdFactory(node) {
+  const args2 = node.parent;
+  const call = args2?.parent;
+  if (args2?.type !== "arguments" || call?.type !== "call_expression") return false;
+  const callee = field(call, "function");
+  return callee?.type === "identifier" && AMD_CALLEES.includes(callee.text) && args2.lastNamedChild?.id === node.id;
+}
+var functionValueRole = (node) => isAmdFactory(node) ? { as: "descend" } : { as: "function", name: orDefault };
+function callRole(node) {
+  const callee = field(node, "function");
+  if (callee?.type === "identifier" && AMD_CALLEES.includes(callee.text)) return { as: "descend" };
+  return objectAssignRole(node);
+}
 function jsSpec(grammar) {
   return {
     grammar,
@@ -52352,7 +52424,8 @@ function jsSpec(grammar) {
       ]),
       // `export default class { … }`, `export default function () { … }`, `export default () => …`
       class: { as: "class", name: orDefault },
-      ...roles([[{ as: "function", name: orDefault }, FUNCTION_VALUES]]),
+      // `export default function () { … }`; the factory of an AMD module is its module level
+      ...roles([[{ as: "pick", pick: functionValueRole }, FUNCTION_VALUES]]),
       variable_declarator: { as: "pick", pick: declaratorRole },
       public_field_definition: { as: "function", name: fieldFunctionName },
       field_definition: { as: "function", name: fieldFunctionName },
@@ -52360,7 +52433,10 @@ function jsSpec(grammar) {
       // object literals reached through a scope above (or `export default { … }`): their methods
       // and `key: () => …` / `key: function …` / `key: { … }` properties
       ...roles([[DESCEND, ["object", "arguments", ...VALUE_WRAPPERS]]]),
-      call_expression: { as: "pick", pick: objectAssignRole },
+      call_expression: { as: "pick", pick: callRole },
+      // an AMD factory's `return { f: function … }` / `return Foo` (function bodies are never
+      // entered otherwise: at module level only a factory holds a return)
+      return_statement: DESCEND,
       pair: { as: "pick", pick: (n) => byValue(field(n, "value"), keyName(field(n, "key"))) },
       internal_module: { as: "scope", name: (n) => dotted(field(n, "name")?.text ?? ""), namespace: true },
       module: { as: "scope", name: () => "" }
@@ -52745,6 +52821,40 @@ import { createHash as createHash4 } from "node:crypto";
 import { join as join7 } from "node:path";
 
 // src/index/inverted-index.ts
+var CsrIndex = class {
+  constructor(fieldNames, vocabulary, termIds, docCount, postingStart, postingDoc, postingTf, fieldLength) {
+    this.fieldNames = fieldNames;
+    this.vocabulary = vocabulary;
+    this.termIds = termIds;
+    this.docCount = docCount;
+    this.postingStart = postingStart;
+    this.postingDoc = postingDoc;
+    this.postingTf = postingTf;
+    this.fieldLength = fieldLength;
+  }
+  fieldNames;
+  vocabulary;
+  termIds;
+  docCount;
+  postingStart;
+  postingDoc;
+  postingTf;
+  fieldLength;
+  get termCount() {
+    return this.vocabulary.length;
+  }
+  documentFrequency(t) {
+    return this.postingStart[t + 1] - this.postingStart[t];
+  }
+  postings(t) {
+    const s = this.postingStart[t], e = this.postingStart[t + 1];
+    const F2 = this.fieldNames.length;
+    return { doc: this.postingDoc.subarray(s, e), tf: this.postingTf.subarray(s * F2, e * F2) };
+  }
+  term(t) {
+    return this.vocabulary[t];
+  }
+};
 var MAX_TF = 65535;
 function invertRows(rows, termCount) {
   const n = rows.start.length - 1;
@@ -52804,7 +52914,7 @@ function invertFields(fieldNames, vocabulary, termIds, fields2) {
     const { length } = fields2[f];
     for (let d = 0; d < D; d++) fieldLength[d * F2 + f] = length[d];
   }
-  return { fieldNames, vocabulary, termIds, docCount: D, postingStart: postings.start, postingDoc: postings.doc, postingTf, fieldLength };
+  return new CsrIndex(fieldNames, vocabulary, termIds, D, postings.start, postings.doc, postingTf, fieldLength);
 }
 var U32List = class {
   buf = new Uint32Array(1024);
@@ -52902,77 +53012,327 @@ function averageFieldLengths(index) {
 }
 
 // src/index/store.ts
-var INDEX_FILE_TAG = "index.v2";
-function writeIndexFile(path, index, meta) {
+var INDEX_FILE_TAG = "index.v3";
+var BLOCK = 16;
+var ByteSink = class {
+  buf = new Uint8Array(1 << 16);
+  size = 0;
+  room(n) {
+    if (this.size + n <= this.buf.length) return;
+    let cap = this.buf.length * 2;
+    while (cap < this.size + n) cap *= 2;
+    const next = new Uint8Array(cap);
+    next.set(this.buf.subarray(0, this.size));
+    this.buf = next;
+  }
+  byte(b) {
+    this.room(1);
+    this.buf[this.size++] = b;
+  }
+  varint(v) {
+    this.room(5);
+    while (v >= 128) {
+      this.buf[this.size++] = v & 127 | 128;
+      v = Math.floor(v / 128);
+    }
+    this.buf[this.size++] = v;
+  }
+  bytes(b) {
+    this.room(b.length);
+    this.buf.set(b, this.size);
+    this.size += b.length;
+  }
+  view() {
+    return this.buf.subarray(0, this.size);
+  }
+};
+function encodePostings({ doc, tf }, F2, out2) {
+  let prev = -1;
+  for (let i2 = 0; i2 < doc.length; i2++) {
+    out2.varint(doc[i2] - prev - 1);
+    prev = doc[i2];
+    if (F2 === 3) {
+      const a = tf[3 * i2], b = tf[3 * i2 + 1], c = tf[3 * i2 + 2];
+      if (a <= 3 && b <= 3 && c <= 14) out2.byte(a | b << 2 | c << 4);
+      else {
+        out2.byte(240);
+        out2.varint(a);
+        out2.varint(b);
+        out2.varint(c);
+      }
+    } else {
+      for (let f = 0; f < F2; f++) out2.varint(tf[i2 * F2 + f]);
+    }
+  }
+}
+function writeIndexFile(path, index, meta, aux = new Uint32Array(0)) {
+  const T = index.termCount;
+  const F2 = index.fieldNames.length;
+  const encoded = Array.from({ length: T }, (_, t) => Buffer.from(index.term(t), "utf8"));
+  const order = Array.from({ length: T }, (_, t) => t).sort((a, b) => Buffer.compare(encoded[a], encoded[b]));
+  const blockStart = new Uint32Array(Math.ceil(T / BLOCK) + 1);
+  const records = new ByteSink();
+  const postings = new ByteSink();
+  order.forEach((t, rank2) => {
+    const term = encoded[t];
+    let shared = 0;
+    if (rank2 % BLOCK === 0) blockStart[rank2 / BLOCK] = records.size;
+    else {
+      const prev = encoded[order[rank2 - 1]];
+      while (shared < term.length && shared < prev.length && term[shared] === prev[shared]) shared++;
+    }
+    records.varint(shared);
+    records.varint(term.length - shared);
+    records.bytes(term.subarray(shared));
+    records.varint(index.documentFrequency(t));
+    postings.size = 0;
+    encodePostings(index.postings(t), F2, postings);
+    records.varint(postings.size);
+    records.bytes(postings.view());
+  });
+  blockStart[blockStart.length - 1] = records.size;
+  let lengthBytes = 2;
+  for (const n of index.fieldLength) if (n > 65535) lengthBytes = 4;
+  const fieldLength = lengthBytes === 2 ? Uint16Array.from(index.fieldLength) : Uint32Array.from(index.fieldLength);
   const header = {
     meta,
     fieldNames: [...index.fieldNames],
-    vocabulary: [...index.vocabulary],
     docCount: index.docCount,
-    lengths: {
-      postingStart: index.postingStart.length,
-      postingDoc: index.postingDoc.length,
-      fieldLength: index.fieldLength.length,
-      postingTf: index.postingTf.length
-    }
+    termCount: T,
+    auxLength: aux.length,
+    lengthBytes,
+    recordBytes: records.size
   };
   const headerBuf = Buffer.from(JSON.stringify(header), "utf8");
   const pre = Buffer.alloc(4);
   pre.writeUInt32LE(headerBuf.length, 0);
-  const pad = Buffer.alloc((4 - (4 + headerBuf.length) % 4) % 4);
-  writeCheckedFile(path, INDEX_FILE_TAG, [pre, headerBuf, pad, index.postingStart, index.postingDoc, index.fieldLength, index.postingTf]);
+  const pad = (n) => Buffer.alloc((4 - n % 4) % 4);
+  writeCheckedFile(path, INDEX_FILE_TAG, [
+    pre,
+    headerBuf,
+    pad(headerBuf.length),
+    blockStart,
+    aux,
+    fieldLength,
+    pad(fieldLength.byteLength),
+    records.view()
+  ]);
 }
 function readIndexFile(path, validMeta) {
   return readCheckedFile(path, INDEX_FILE_TAG, (buf) => decodeIndex(buf, validMeta));
 }
-function decodeIndex(buf, validMeta) {
+function decodeIndex(payload, validMeta) {
+  const buf = payload.byteOffset % 4 === 0 ? payload : Buffer.from(payload);
   const h = buf.readUInt32LE(0);
   const header = JSON.parse(buf.toString("utf8", 4, 4 + h));
   if (!isHeader(header) || !validMeta(header.meta)) throw new Error("bad header");
-  let offset = 4 + h;
-  offset += (4 - offset % 4) % 4;
-  const L = header.lengths;
+  const { termCount: T, docCount: D, auxLength: A, lengthBytes } = header;
   const F2 = header.fieldNames.length;
-  const T = header.vocabulary.length;
-  const D = header.docCount;
-  const P = L.postingDoc;
-  if (L.postingStart !== T + 1 || L.postingTf !== P * F2 || L.fieldLength !== D * F2) throw new Error("bad lengths");
-  if (buf.length - offset !== 4 * (L.postingStart + L.postingDoc + L.fieldLength) + 2 * L.postingTf) throw new Error("bad size");
-  const body2 = new Uint8Array(buf.length - offset);
-  body2.set(buf.subarray(offset));
-  let o = 0;
-  const u32 = (n) => {
-    const a = new Uint32Array(body2.buffer, o, n);
-    o += 4 * n;
-    return a;
-  };
-  const postingStart = u32(L.postingStart);
-  const postingDoc = u32(L.postingDoc);
-  const fieldLength = u32(L.fieldLength);
-  const postingTf = new Uint16Array(body2.buffer, o, L.postingTf);
-  if (postingStart[0] !== 0 || postingStart[T] !== P) throw new Error("bad posting starts");
-  for (let t = 0; t < T; t++) {
-    const end = postingStart[t + 1];
-    let p = postingStart[t];
-    if (end < p || end > P) throw new Error("bad posting starts");
-    let last = -1;
-    for (; p < end; p++) {
-      const d = postingDoc[p];
-      if (d <= last || d >= D) throw new Error("bad posting");
-      last = d;
+  const blocks = Math.ceil(T / BLOCK);
+  let o = buf.byteOffset + 4 + h;
+  o += (4 - o % 4) % 4;
+  const lengthSection = lengthBytes * D * F2;
+  const size = o - buf.byteOffset + 4 * (blocks + 1 + A) + lengthSection + (4 - lengthSection % 4) % 4 + header.recordBytes;
+  if (size !== buf.length) throw new Error("bad size");
+  const blockStart = new Uint32Array(buf.buffer, o, blocks + 1);
+  o += 4 * (blocks + 1);
+  const aux = new Uint32Array(buf.buffer, o, A);
+  o += 4 * A;
+  const fieldLength = lengthBytes === 2 ? new Uint16Array(buf.buffer, o, D * F2) : new Uint32Array(buf.buffer, o, D * F2);
+  o += lengthSection + (4 - lengthSection % 4) % 4;
+  const records = new Uint8Array(buf.buffer, o, header.recordBytes);
+  if (!ascending2(blockStart, header.recordBytes)) throw new Error("bad offsets");
+  for (let b = 0; b < blocks; b++) if (blockStart[b + 1] - blockStart[b] < 4 * Math.min(BLOCK, T - b * BLOCK)) throw new Error("bad block");
+  return { index: new StoredIndex(header.fieldNames, D, T, fieldLength, records, blockStart), meta: header.meta, aux };
+}
+function ascending2(a, end) {
+  if (a[0] !== 0 || a[a.length - 1] !== end) return false;
+  for (let k = 1; k < a.length; k++) if (a[k] < a[k - 1]) return false;
+  return true;
+}
+function corruptRecords(what) {
+  return new Error(`stored index: ${what} cannot be decoded`);
+}
+var StoredIndex = class {
+  constructor(fieldNames, docCount, termCount, fieldLength, records, blockStart) {
+    this.fieldNames = fieldNames;
+    this.docCount = docCount;
+    this.termCount = termCount;
+    this.fieldLength = fieldLength;
+    this.records = records;
+    this.blockStart = blockStart;
+    this.decoded = new Array(termCount);
+    this.at = new Int32Array(termCount).fill(-1);
+  }
+  fieldNames;
+  docCount;
+  termCount;
+  fieldLength;
+  records;
+  blockStart;
+  decoded;
+  /** Per term: byte offset of its document frequency in the records, −1 until its block is read. */
+  at;
+  looked = /* @__PURE__ */ new Map();
+  utf8 = new TextEncoder();
+  query = new Uint8Array(256);
+  term0 = new Uint8Array(256);
+  get termIds() {
+    return this;
+  }
+  /** Reads a varint at `p` of the records below `end`: [value, next offset]. */
+  varint(p, end) {
+    const r = this.records;
+    let v = 0, scale = 1, b;
+    do {
+      if (p >= end || scale > 2 ** 28) throw corruptRecords("a term record");
+      b = r[p++];
+      v += (b & 127) * scale;
+      scale *= 128;
+    } while (b & 128);
+    this.next = p;
+    return v;
+  }
+  next = 0;
+  /**
+   * Walks block `b` from its start, rebuilding each term in `term0`; `visit(id, length)` is
+   * called per term (its bytes in term0[0 … length)) and stops the walk by returning true.
+   * Records the offset of every term's document frequency passed.
+   */
+  walk(b, visit) {
+    const end = this.blockStart[b + 1];
+    let p = this.blockStart[b];
+    let length = 0;
+    for (let t = b * BLOCK, last = Math.min(this.termCount, t + BLOCK); t < last; t++) {
+      const shared = this.varint(p, end);
+      const rest = this.varint(this.next, end);
+      p = this.next;
+      if (shared > length || p + rest > end) throw corruptRecords("a term record");
+      length = shared + rest;
+      if (this.term0.length < length) {
+        const grown = new Uint8Array(2 * length);
+        grown.set(this.term0.subarray(0, shared));
+        this.term0 = grown;
+      }
+      this.term0.set(this.records.subarray(p, p + rest), shared);
+      p += rest;
+      this.at[t] = p;
+      this.varint(p, end);
+      const bytes = this.varint(this.next, end);
+      const stop2 = visit(t, length);
+      p = this.next + bytes;
+      if (p > end) throw corruptRecords("a term record");
+      if (stop2) return;
     }
   }
-  const termIds = /* @__PURE__ */ new Map();
-  header.vocabulary.forEach((t, i2) => termIds.set(t, i2));
-  return {
-    index: { fieldNames: header.fieldNames, vocabulary: header.vocabulary, termIds, docCount: D, postingStart, postingDoc, postingTf, fieldLength },
-    meta: header.meta
-  };
-}
+  /** Order of term bytes term0[0 … length) against the query bytes query[0 … n). */
+  compare(length, n) {
+    const { term0, query } = this;
+    const m = Math.min(n, length);
+    for (let i2 = 0; i2 < m; i2++) {
+      const c = term0[i2] - query[i2];
+      if (c !== 0) return c;
+    }
+    return length - n;
+  }
+  get(term) {
+    const known = this.looked.get(term);
+    if (known !== void 0) return known < 0 ? void 0 : known;
+    if (this.query.length < 3 * term.length) this.query = new Uint8Array(3 * term.length);
+    const n = this.utf8.encodeInto(term, this.query).written;
+    let lo = 0, hi = this.blockStart.length - 2, block = -1;
+    while (lo <= hi) {
+      const mid = lo + hi >>> 1;
+      let c = 0;
+      this.walk(mid, (_t, length) => {
+        c = this.compare(length, n);
+        return true;
+      });
+      if (c <= 0) {
+        block = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    let found = -1;
+    if (block >= 0) {
+      this.walk(block, (t, length) => {
+        const c = this.compare(length, n);
+        if (c === 0) found = t;
+        return c >= 0;
+      });
+    }
+    if (this.looked.size < 1e5) this.looked.set(term, found);
+    return found < 0 ? void 0 : found;
+  }
+  has(term) {
+    return this.get(term) !== void 0;
+  }
+  /** Offset of the document frequency of term `t` in the records. */
+  recordOf(t) {
+    if (this.at[t] < 0) this.walk(Math.floor(t / BLOCK), () => false);
+    return this.at[t];
+  }
+  documentFrequency(t) {
+    return this.varint(this.recordOf(t), this.blockStart[Math.floor(t / BLOCK) + 1]);
+  }
+  term(t) {
+    let out2 = "";
+    this.walk(Math.floor(t / BLOCK), (u, length) => {
+      if (u === t) out2 = Buffer.from(this.term0.buffer, this.term0.byteOffset, length).toString("utf8");
+      return u === t;
+    });
+    return out2;
+  }
+  postings(t) {
+    return this.decoded[t] ??= this.decode(t);
+  }
+  decode(t) {
+    const F2 = this.fieldNames.length;
+    const D = this.docCount;
+    const blockEnd = this.blockStart[Math.floor(t / BLOCK) + 1];
+    const n = this.varint(this.recordOf(t), blockEnd);
+    const size = this.varint(this.next, blockEnd);
+    let p = this.next;
+    const end = p + size;
+    if (end > blockEnd || n > D || size < 2 * n) throw corruptRecords(`the postings of term ${t}`);
+    const bytes = this.records;
+    const doc = new Uint32Array(n);
+    const tf = new Uint16Array(n * F2);
+    const varint = () => {
+      const v = this.varint(p, end);
+      p = this.next;
+      return v;
+    };
+    let prev = -1;
+    for (let i2 = 0; i2 < n; i2++) {
+      const b0 = bytes[p];
+      const gap = b0 < 128 && p < end ? (p++, b0) : varint();
+      const d = prev + 1 + gap;
+      if (d >= D) throw corruptRecords(`the postings of term ${t}`);
+      doc[i2] = prev = d;
+      if (F2 === 3) {
+        if (p >= end) throw corruptRecords(`the postings of term ${t}`);
+        const h = bytes[p++];
+        if (h !== 240) {
+          if (h >> 4 === 15) throw corruptRecords(`the postings of term ${t}`);
+          tf[3 * i2] = h & 3;
+          tf[3 * i2 + 1] = h >> 2 & 3;
+          tf[3 * i2 + 2] = h >> 4;
+          continue;
+        }
+      }
+      for (let f = 0; f < F2; f++) {
+        const v = varint();
+        if (v > 65535) throw corruptRecords(`the postings of term ${t}`);
+        tf[i2 * F2 + f] = v;
+      }
+    }
+    if (p !== end) throw corruptRecords(`the postings of term ${t}`);
+    return { doc, tf };
+  }
+};
 function isHeader(x) {
-  if (!isRecord(x) || !isStringArray(x.fieldNames) || x.fieldNames.length === 0 || !isStringArray(x.vocabulary) || !isInt(x.docCount)) return false;
-  const L = x.lengths;
-  return isRecord(L) && isInt(L.postingStart) && isInt(L.postingDoc) && isInt(L.fieldLength) && isInt(L.postingTf);
+  return isRecord(x) && isStringArray(x.fieldNames) && x.fieldNames.length > 0 && isInt(x.docCount) && isInt(x.termCount) && isInt(x.auxLength) && (x.lengthBytes === 2 || x.lengthBytes === 4) && isInt(x.recordBytes);
 }
 
 // src/index/code-index.ts
@@ -52987,8 +53347,10 @@ var DEFAULT_INDEX_SETTINGS = {
   languages: [],
   files: "source"
 };
-var BLOB_FORMAT_VERSION = "v10";
-var INDEX_FORMAT_VERSION = "v10";
+var UNIT_WORDS = 5;
+var KIND_CODES = ["file", "class", "function"];
+var BLOB_FORMAT_VERSION = "v11";
+var INDEX_FORMAT_VERSION = "v11";
 var digest = (parts2) => createHash4("sha1").update(JSON.stringify(parts2)).digest("hex").slice(0, 10);
 function blobSettingsKey(s) {
   return digest([BLOB_FORMAT_VERSION, s.maxBodyWords, s.includeTests, s.maxFileBytes, s.stem, s.maxFileWords]);
@@ -53084,22 +53446,16 @@ function sumOf(m) {
   return s;
 }
 function saveCodeIndex(cacheDir, ci) {
-  const paths = [];
-  const pathIds = /* @__PURE__ */ new Map();
-  const table = ci.units.map((u) => {
-    let p = pathIds.get(u.path);
-    if (p === void 0) {
-      p = paths.length;
-      pathIds.set(u.path, p);
-      paths.push(u.path);
-    }
-    return u.namespaceParts ? [p, u.kind, u.qualifiedName, u.startLine, u.endLine, u.namespaceParts] : [p, u.kind, u.qualifiedName, u.startLine, u.endLine];
+  const table = new Uint32Array(UNIT_WORDS * ci.units.length);
+  ci.units.forEach((u, d) => {
+    if (ci.filePaths[ci.fileOfUnit[d]] !== u.path) throw new Error(`unit ${d} is not in its file's document`);
+    table.set([ci.fileOfUnit[d], KIND_CODES.indexOf(u.kind) + 4 * (u.namespaceParts ?? 0), u.startLine, u.endLine, u.qualifiedName.length], UNIT_WORDS * d);
   });
-  const meta = { format: 1, commit: ci.commit, settings: ci.settings, paths, units: table, stats: ci.stats };
-  writeIndexFile(indexFilePath(cacheDir, ci.commit, ci.settings, "file"), ci.fileIndex, { filePaths: ci.filePaths, fileOfUnit: [...ci.fileOfUnit] });
+  const meta = { format: 2, commit: ci.commit, settings: ci.settings, names: ci.units.map((u) => u.qualifiedName).join(""), stats: ci.stats };
+  writeIndexFile(indexFilePath(cacheDir, ci.commit, ci.settings, "file"), ci.fileIndex, { filePaths: ci.filePaths });
   if (ci.nonSource) writeIndexFile(indexFilePath(cacheDir, ci.commit, ci.settings, "nonSource"), ci.nonSource.index, { paths: ci.nonSource.paths });
   const file = indexFilePath(cacheDir, ci.commit, ci.settings);
-  writeIndexFile(file, ci.index, meta);
+  writeIndexFile(file, ci.index, meta, table);
   return file;
 }
 function loadCodeIndex(cacheDir, commit, settings) {
@@ -53115,20 +53471,34 @@ function loadCodeIndex(cacheDir, commit, settings) {
     if (nonSource) warnCorruptCacheFile(nonSourceFile);
     return void 0;
   }
-  const { index, meta } = fn2;
-  const { fileOfUnit, filePaths } = files.meta;
-  if (meta.commit !== commit || settingsKey(meta.settings) !== settingsKey(settings) || meta.units.length !== index.docCount || filePaths.length !== files.index.docCount || fileOfUnit.length !== meta.units.length || !fileOfUnit.every((f) => f < filePaths.length)) {
+  const { index, meta, aux: table } = fn2;
+  const { filePaths } = files.meta;
+  const D = index.docCount;
+  if (meta.commit !== commit || settingsKey(meta.settings) !== settingsKey(settings) || table.length !== UNIT_WORDS * D || filePaths.length !== files.index.docCount) {
     warnCorruptCacheFile(file);
     return void 0;
   }
-  const units = meta.units.map(([p, kind, qualifiedName, startLine, endLine, namespaceParts]) => ({
-    path: meta.paths[p],
-    kind,
-    qualifiedName,
-    ...namespaceParts ? { namespaceParts } : {},
-    startLine,
-    endLine
-  }));
+  const units = new Array(D);
+  const fileOfUnit = new Uint32Array(D);
+  const { names } = meta;
+  let at = 0;
+  for (let d = 0; d < D; d++) {
+    const w = UNIT_WORDS * d;
+    fileOfUnit[d] = table[w];
+    const path = filePaths[table[w]];
+    const kind = KIND_CODES[table[w + 1] & 3];
+    if (path === void 0 || kind === void 0) {
+      warnCorruptCacheFile(file);
+      return void 0;
+    }
+    const namespaceParts = table[w + 1] >>> 2;
+    const qualifiedName = names.slice(at, at += table[w + 4]);
+    units[d] = namespaceParts ? { path, kind, qualifiedName, namespaceParts, startLine: table[w + 2], endLine: table[w + 3] } : { path, kind, qualifiedName, startLine: table[w + 2], endLine: table[w + 3] };
+  }
+  if (at !== names.length) {
+    warnCorruptCacheFile(file);
+    return void 0;
+  }
   return {
     commit: meta.commit,
     settings: meta.settings,
@@ -53136,22 +53506,19 @@ function loadCodeIndex(cacheDir, commit, settings) {
     units,
     fileIndex: files.index,
     filePaths,
-    fileOfUnit: Uint32Array.from(fileOfUnit),
+    fileOfUnit,
     ...nonSource ? { nonSource: { index: nonSource.index, paths: nonSource.meta.paths } } : {},
     stats: meta.stats
   };
 }
-var UNIT_KINDS2 = /* @__PURE__ */ new Set(["file", "class", "function"]);
 function isCodeIndexMeta(m) {
-  if (!isRecord(m) || m.format !== 1 || typeof m.commit !== "string" || !isRecord(m.settings) || !isStringArray(m.settings.languages) || !isRecord(m.stats) || !isStringArray(m.paths)) return false;
-  const paths = m.paths.length;
-  return Array.isArray(m.units) && m.units.every((u) => Array.isArray(u) && (u.length === 5 || u.length === 6 && isInt(u[5])) && isInt(u[0]) && u[0] < paths && UNIT_KINDS2.has(u[1]) && typeof u[2] === "string" && isInt(u[3]) && isInt(u[4]));
+  return isRecord(m) && m.format === 2 && typeof m.commit === "string" && isRecord(m.settings) && isStringArray(m.settings.languages) && isRecord(m.stats) && typeof m.names === "string";
 }
 function isNonSourceMeta(m) {
   return isRecord(m) && isStringArray(m.paths);
 }
 function isFileLevelMeta(m) {
-  return isRecord(m) && isStringArray(m.filePaths) && isIntArray(m.fileOfUnit);
+  return isRecord(m) && isStringArray(m.filePaths);
 }
 
 // src/index/build-lock.ts
@@ -54250,12 +54617,12 @@ async function openChatModel(value, opts = {}) {
 }
 
 // src/ltr/adapted-models.ts
-import { createHash as createHash10 } from "node:crypto";
+import { createHash as createHash11 } from "node:crypto";
 import { existsSync as existsSync7, readFileSync as readFileSync6 } from "node:fs";
-import { join as join15, resolve as resolve7 } from "node:path";
+import { join as join18, resolve as resolve7 } from "node:path";
 
 // src/ltr/features/registry.ts
-import { createHash as createHash6 } from "node:crypto";
+import { createHash as createHash7 } from "node:crypto";
 
 // src/ltr/features/lexical.ts
 var features2 = {
@@ -54425,10 +54792,10 @@ function callLinks(ctx) {
   return { calledBy, calls, calledByCount };
 }
 function bodyHas(codeIndex, body2, doc, t) {
-  const { postingStart, postingDoc, postingTf, fieldNames } = codeIndex.index;
-  const F2 = fieldNames.length;
+  const F2 = codeIndex.index.fieldNames.length;
   if (body2 < 0) return false;
-  let lo = postingStart[t], hi = postingStart[t + 1] - 1;
+  const { doc: postingDoc, tf: postingTf } = codeIndex.index.postings(t);
+  let lo = 0, hi = postingDoc.length - 1;
   while (lo <= hi) {
     const mid = lo + hi >>> 1;
     const d = postingDoc[mid];
@@ -54530,33 +54897,601 @@ var shapeGroup = {
   }
 };
 
+// src/ltr/features/language.ts
+var FAMILY = {
+  python: "python",
+  cython: "python",
+  java: "jvm",
+  kotlin: "jvm",
+  scala: "jvm",
+  groovy: "jvm",
+  clojure: "jvm",
+  javascript: "web",
+  typescript: "web",
+  vue: "web",
+  svelte: "web",
+  c: "c",
+  cpp: "c",
+  objc: "c",
+  rust: "rust",
+  go: "go"
+};
+function languageFamily(path) {
+  const lang = languageOf(path);
+  return (lang && FAMILY[lang]) ?? "other";
+}
+var TOP2 = 20;
+var is = (f) => (r) => r.family === f ? 1 : 0;
+var features8 = {
+  langPython: { doc: "1 for a Python (or Cython) file", normalise: "none", value: is("python") },
+  langJvm: { doc: "1 for a Java, Kotlin, Scala, Groovy or Clojure file", normalise: "none", value: is("jvm") },
+  langWeb: { doc: "1 for a JavaScript, TypeScript, Vue or Svelte file", normalise: "none", value: is("web") },
+  langC: { doc: "1 for a C, C++ or Objective-C file (headers included)", normalise: "none", value: is("c") },
+  langRust: { doc: "1 for a Rust file", normalise: "none", value: is("rust") },
+  langGo: { doc: "1 for a Go file", normalise: "none", value: is("go") },
+  languageShare: { doc: `share of the top ${TOP2} candidates whose file is of the candidate's language family`, normalise: "none", value: (r) => r.share }
+};
+var languageGroup = {
+  name: "language",
+  features: features8,
+  prepare(ctx) {
+    const families = ctx.paths.map(languageFamily);
+    const top = Math.min(TOP2, families.length);
+    const count = /* @__PURE__ */ new Map();
+    for (let i2 = 0; i2 < top; i2++) count.set(families[i2], (count.get(families[i2]) ?? 0) + 1);
+    const row = { family: "other", share: 0 };
+    return (i2) => {
+      row.family = families[i2];
+      row.share = top > 0 ? (count.get(families[i2]) ?? 0) / top : 0;
+      return row;
+    };
+  }
+};
+
+// src/corpus/names.ts
+function lastNamePart(qualifiedName) {
+  const i2 = qualifiedName.lastIndexOf(".");
+  return i2 < 0 ? qualifiedName : qualifiedName.slice(i2 + 1);
+}
+function moduleIdOf(unit) {
+  const { path, qualifiedName } = unit;
+  if (!qualifiedName) return path;
+  let end = -1;
+  for (let k = 0; k <= (unit.namespaceParts ?? 0); k++) {
+    end = qualifiedName.indexOf(".", end + 1);
+    if (end < 0) break;
+  }
+  return `${path}:${end < 0 ? qualifiedName : qualifiedName.slice(0, end)}`;
+}
+function fileStem(path) {
+  const base = path.slice(path.lastIndexOf("/") + 1);
+  const dot = base.lastIndexOf(".");
+  return dot > 0 ? base.slice(0, dot) : base;
+}
+
+// src/ltr/features/module-files.ts
+var features9 = {
+  moduleNamed: { doc: "1 when the issue writes the Go file's package (its folder's name) or the Rust file's module (file name; folder for `mod.rs`; crate folder for `lib.rs`/`main.rs`) as a word", normalise: "none", value: (r) => r.named },
+  isDocGo: { doc: "1 for a Go `doc.go` (package documentation only)", normalise: "none", value: (r) => r.docGo },
+  folderBest: { doc: "the best pipeline score of a candidate in the candidate's folder (its Go package, Java package, \u2026)", normalise: "max", value: (r) => r.folderBest }
+};
+function moduleNameOf(path) {
+  const family = languageFamily(path);
+  const folders = path.split("/").slice(0, -1);
+  if (family === "go") return (folders.at(-1) ?? "").toLowerCase();
+  if (family !== "rust") return "";
+  const stem = fileStem(path);
+  if (stem === "mod") return (folders.at(-1) ?? "").toLowerCase();
+  if (stem === "lib" || stem === "main") {
+    const crate = folders.at(-1) === "src" ? folders.at(-2) : folders.at(-1);
+    return (crate ?? "").toLowerCase().replace(/-/g, "_");
+  }
+  return stem.toLowerCase();
+}
+var moduleFilesGroup = {
+  name: "module files",
+  features: features9,
+  prepare(ctx) {
+    const words2 = new Set([...ctx.issue.text.matchAll(/[A-Za-z_][A-Za-z0-9_]+/g)].map((m) => m[0].toLowerCase()));
+    const folderOf = (p) => p.slice(0, Math.max(0, p.lastIndexOf("/")));
+    const best = /* @__PURE__ */ new Map();
+    ctx.paths.forEach((p, i2) => {
+      if (!best.has(folderOf(p))) best.set(folderOf(p), ctx.pipelineScores[i2]);
+    });
+    const row = { named: 0, docGo: 0, folderBest: 0 };
+    return (i2) => {
+      const path = ctx.paths[i2];
+      const name2 = moduleNameOf(path);
+      row.named = name2.length >= 2 && words2.has(name2) ? 1 : 0;
+      row.docGo = path === "doc.go" || path.endsWith("/doc.go") ? 1 : 0;
+      row.folderBest = best.get(folderOf(path));
+      return row;
+    };
+  }
+};
+
+// src/graph/code-graph.ts
+import { createHash as createHash6 } from "node:crypto";
+
+// src/graph/resolve-imports.ts
+var MAX_TARGETS = 20;
+var JS_EXTENSIONS = [".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts", ".d.ts"];
+var FileTable = class {
+  constructor(paths) {
+    this.paths = paths;
+    paths.forEach((p, i2) => {
+      this.byPath.set(p, i2);
+      push(this.byBase, p.slice(p.lastIndexOf("/") + 1), i2);
+      push(this.byDir, dirOf(p), i2);
+    });
+  }
+  paths;
+  byPath = /* @__PURE__ */ new Map();
+  byBase = /* @__PURE__ */ new Map();
+  byDir = /* @__PURE__ */ new Map();
+  /** The file at exactly `path`. */
+  at(path) {
+    return this.byPath.get(path);
+  }
+  /** Files whose path is `suffix` or ends with `/suffix`. */
+  endingWith(suffix) {
+    const base = suffix.slice(suffix.lastIndexOf("/") + 1);
+    return (this.byBase.get(base) ?? []).filter((i2) => {
+      const p = this.paths[i2];
+      return p === suffix || p.endsWith(`/${suffix}`);
+    });
+  }
+  /** Files directly in folder `dir` ('' is the root). */
+  inDir(dir) {
+    return this.byDir.get(dir) ?? [];
+  }
+  /** Folders that are `suffix` or end with `/suffix`. */
+  dirsEndingWith(suffix) {
+    return [...this.byDir.keys()].filter((d) => d === suffix || d.endsWith(`/${suffix}`));
+  }
+};
+function push(m, k, v) {
+  const l = m.get(k);
+  if (l) l.push(v);
+  else m.set(k, [v]);
+}
+var dirOf = (p) => p.slice(0, Math.max(0, p.lastIndexOf("/")));
+function joinPath(dir, rel) {
+  const parts2 = dir ? dir.split("/") : [];
+  for (const seg of rel.split("/")) {
+    if (seg === "" || seg === ".") continue;
+    if (seg === "..") {
+      if (parts2.length === 0) return void 0;
+      parts2.pop();
+    } else parts2.push(seg);
+  }
+  return parts2.join("/");
+}
+function resolveImports(path, specs, files) {
+  const language = languageOf(path);
+  const self2 = files.at(path);
+  const out2 = /* @__PURE__ */ new Set();
+  for (const spec of specs) {
+    const targets = resolveOne(language, path, spec, files);
+    for (const t of targets.slice(0, MAX_TARGETS)) if (t !== self2) out2.add(t);
+  }
+  return [...out2];
+}
+function resolveOne(language, path, spec, files) {
+  const dir = dirOf(path);
+  switch (language) {
+    case "python":
+    case "cython":
+      return python(dir, spec, files, language === "cython");
+    case "javascript":
+    case "typescript":
+      return javascript(dir, spec, files);
+    case "java":
+    case "kotlin":
+    case "scala":
+      return jvm(spec, files);
+    case "go":
+      return goPackage(spec, files);
+    case "rust":
+      return rust(path, spec, files);
+    case "c":
+    case "cpp":
+    case "objc":
+      return include(dir, spec, files);
+    default:
+      return [];
+  }
+}
+function firstOf(files, candidates) {
+  for (const c of candidates) {
+    const hit = files.endingWith(c);
+    if (hit.length > 0) return hit;
+  }
+  return [];
+}
+function python(dir, spec, files, cython) {
+  const dots = /^\.*/.exec(spec)[0].length;
+  const rest = spec.slice(dots).split(".").filter(Boolean);
+  const exts = cython ? [".pyx", ".pxd", ".py"] : [".py"];
+  const forms = (parts2) => parts2.length === 0 ? [] : [...exts.map((e) => parts2.join("/") + e), `${parts2.join("/")}/__init__.py`];
+  if (dots > 0) {
+    let base = dir;
+    for (let k = 1; k < dots && base !== void 0; k++) base = base ? dirOf(base) : void 0;
+    if (base === void 0) return [];
+    for (const form of forms(rest)) {
+      const at = files.at(base ? `${base}/${form}` : form);
+      if (at !== void 0) return [at];
+    }
+    return [];
+  }
+  for (let n = rest.length; n >= 1; n--) {
+    const hit = firstOf(files, forms(rest.slice(0, n)));
+    if (hit.length > 0) return n === 1 && hit.length > 1 ? [] : hit;
+  }
+  return [];
+}
+function javascript(dir, spec, files) {
+  if (!spec.startsWith(".")) return [];
+  const base = joinPath(dir, spec);
+  if (base === void 0) return [];
+  const stem = base.replace(/\.(m|c)?js$/, "");
+  const tries = [base, ...JS_EXTENSIONS.map((e) => stem + e), ...JS_EXTENSIONS.map((e) => `${base}/index${e}`)];
+  for (const t of tries) {
+    const at = files.at(t);
+    if (at !== void 0) return [at];
+  }
+  return [];
+}
+function jvm(spec, files) {
+  const parts2 = spec.split(".");
+  if (parts2[parts2.length - 1] === "*") {
+    const dirs = files.dirsEndingWith(parts2.slice(0, -1).join("/"));
+    return dirs.flatMap((d) => files.inDir(d).filter((i2) => /\.(java|kt|scala)$/.test(files.paths[i2])));
+  }
+  for (let n = parts2.length; n >= 2; n--) {
+    const stem = parts2.slice(0, n).join("/");
+    const hit = firstOf(files, [`${stem}.java`, `${stem}.kt`, `${stem}.scala`]);
+    if (hit.length > 0) return hit;
+  }
+  return [];
+}
+function goPackage(spec, files) {
+  const parts2 = spec.split("/");
+  for (let k = 0; k <= parts2.length - 2; k++) {
+    const dirs = files.dirsEndingWith(parts2.slice(k).join("/"));
+    if (dirs.length > 0) return dirs.flatMap((d) => files.inDir(d).filter((i2) => files.paths[i2].endsWith(".go") && !files.paths[i2].endsWith("_test.go")));
+  }
+  return [];
+}
+function rust(path, spec, files) {
+  const dir = dirOf(path);
+  const base = path.slice(path.lastIndexOf("/") + 1);
+  const parts2 = spec.split("::").filter(Boolean);
+  if (parts2.length === 0) return [];
+  const srcRoot = path.includes("/src/") ? path.slice(0, path.lastIndexOf("/src/") + 4) : path.startsWith("src/") ? "src" : dir;
+  const selfDir = /^(mod|lib|main)\.rs$/.test(base) ? dir : `${dir ? `${dir}/` : ""}${base.slice(0, -3)}`;
+  let root;
+  let rest;
+  if (parts2[0] === "crate") {
+    root = srcRoot;
+    rest = parts2.slice(1);
+  } else if (parts2[0] === "super") {
+    root = dirOf(selfDir);
+    rest = parts2.slice(1);
+    while (rest[0] === "super") {
+      root = dirOf(root);
+      rest = rest.slice(1);
+    }
+  } else if (parts2[0] === "self") {
+    root = selfDir;
+    rest = parts2.slice(1);
+  } else if (parts2.length === 1) {
+    root = selfDir;
+    rest = parts2;
+  } else return [];
+  for (let n = rest.length; n >= 1; n--) {
+    const stem = [root, ...rest.slice(0, n)].filter(Boolean).join("/");
+    for (const t of [`${stem}.rs`, `${stem}/mod.rs`]) {
+      const at = files.at(t);
+      if (at !== void 0) return [at];
+    }
+  }
+  return [];
+}
+function include(dir, spec, files) {
+  const near = joinPath(dir, spec);
+  const at = near === void 0 ? void 0 : files.at(near);
+  if (at !== void 0) return [at];
+  const hit = files.endingWith(spec.replace(/^(\.\.?\/)+/, ""));
+  return hit.length <= 3 ? hit : [];
+}
+
+// src/graph/code-graph.ts
+var MAX_CALL_TARGETS = 5;
+var CodeGraph = class _CodeGraph {
+  constructor(key, calls, imports) {
+    this.key = key;
+    this.calls = calls;
+    this.imports = imports;
+    this.callers = reverse(calls);
+    this.importers = reverse(imports);
+  }
+  key;
+  /** Callees and callers per unit; imported files and importers per file. */
+  calls;
+  callers;
+  imports;
+  importers;
+  /** The neighbours of node `k` in `rows`. */
+  static of(rows, k) {
+    return rows.to.subarray(rows.start[k], rows.start[k + 1]);
+  }
+  /**
+   * The graph of `index` from the facts of its files (`factsOf(path)`; a file without facts has
+   * no edges). O(units + calls · targets).
+   */
+  static build(index, factsOf2) {
+    const { units, filePaths, fileOfUnit } = index;
+    const files = new FileTable(filePaths);
+    const importLists = filePaths.map((p) => {
+      const f = factsOf2(p);
+      return f ? resolveImports(p, f.imports, files) : [];
+    });
+    const imports = rowsOf(importLists);
+    const unitsOfFile = filePaths.map(() => []);
+    const byName = /* @__PURE__ */ new Map();
+    units.forEach((u, k) => {
+      unitsOfFile[fileOfUnit[k]].push(k);
+      if (u.kind !== "function") return;
+      const name2 = lastNamePart(u.qualifiedName);
+      const l = byName.get(name2);
+      if (l) l.push(k);
+      else byName.set(name2, [k]);
+    });
+    const callLists = units.map(() => /* @__PURE__ */ new Set());
+    filePaths.forEach((path, f) => {
+      const facts = factsOf2(path);
+      const own = unitsOfFile[f].filter((k) => units[k].kind === "function");
+      if (!facts || own.length === 0) return;
+      const ownerOf = lineOwners(units, own);
+      const imported = new Set(importLists[f]);
+      for (const [name2, line] of facts.calls) {
+        const caller = line < ownerOf.length ? ownerOf[line] : -1;
+        if (caller < 0) continue;
+        const named = byName.get(name2);
+        if (!named) continue;
+        let targets = named.filter((k) => fileOfUnit[k] === f && k !== caller);
+        if (targets.length === 0) targets = named.filter((k) => imported.has(fileOfUnit[k]));
+        if (targets.length === 0 && named.length === 1 && named[0] !== caller) targets = named;
+        for (const t of targets.slice(0, MAX_CALL_TARGETS)) if (t !== caller) callLists[caller].add(t);
+      }
+    });
+    return new _CodeGraph(graphKey(index), rowsOf(callLists.map((s) => [...s].sort((a, b) => a - b))), imports);
+  }
+};
+function lineOwners(units, own) {
+  let last = 0;
+  for (const k of own) last = Math.max(last, units[k].endLine);
+  const owner = new Int32Array(last + 1).fill(-1);
+  const widestFirst = [...own].sort((a, b) => units[b].endLine - units[b].startLine - (units[a].endLine - units[a].startLine));
+  for (const k of widestFirst) owner.fill(k, Math.max(0, units[k].startLine), units[k].endLine + 1);
+  return owner;
+}
+function rowsOf(lists) {
+  const start2 = new Int32Array(lists.length + 1);
+  lists.forEach((l, k) => {
+    start2[k + 1] = start2[k] + l.length;
+  });
+  const to = new Int32Array(start2[lists.length]);
+  lists.forEach((l, k) => to.set(l, start2[k]));
+  return { start: start2, to };
+}
+function reverse(rows) {
+  const n = rows.start.length - 1;
+  const start2 = new Int32Array(n + 1);
+  for (const t of rows.to) start2[t + 1]++;
+  for (let k = 0; k < n; k++) start2[k + 1] += start2[k];
+  const fill = start2.slice(0, n);
+  const to = new Int32Array(rows.to.length);
+  for (let k = 0; k < n; k++) for (let e = rows.start[k]; e < rows.start[k + 1]; e++) to[fill[rows.to[e]]++] = k;
+  return { start: start2, to };
+}
+function graphKey(index) {
+  const h = createHash6("sha1");
+  h.update(index.filePaths.join("\n"));
+  h.update("\0");
+  for (const u of index.units) h.update(`${u.path}:${u.qualifiedName}:${u.startLine}:${u.endLine}
+`);
+  return h.digest("hex").slice(0, 16);
+}
+
+// src/ltr/features/graph.ts
+var TOP3 = 10;
+var MAX_NAME_DEFINITIONS = 20;
+var features10 = {
+  graphCalledByTop: {
+    doc: `the best pipeline score (\xF7 the best candidate's) of the top ${TOP3} candidates that call the candidate (calls resolved to functions: same file, imported files, a name defined once)`,
+    normalise: "none",
+    value: (r) => r.best > 0 ? r.calledBy / r.best : 0
+  },
+  graphCallsTop: {
+    doc: `the same for the top ${TOP3} candidates the candidate calls`,
+    normalise: "none",
+    value: (r) => r.best > 0 ? r.calls / r.best : 0
+  },
+  graphCalledByCount: {
+    doc: `ln(1 + how many of the top ${TOP3} candidates call it) / ln ${TOP3 + 1}`,
+    normalise: "none",
+    value: (r) => Math.log1p(r.calledByCount) / Math.log(TOP3 + 1)
+  },
+  importsNamedFile: {
+    doc: "whether the candidate's file imports (includes, uses) a file the issue names (a path, a stack frame's file, a dotted module or class name)",
+    normalise: "none",
+    value: (r) => r.importsNamed ? 1 : 0
+  },
+  importedByNamedFile: {
+    doc: "whether a file the issue names imports the candidate's file",
+    normalise: "none",
+    value: (r) => r.importedByNamed ? 1 : 0
+  },
+  sameClassAsNamed: {
+    doc: "whether the candidate's class holds another method the issue names (`name(`, `Class.name`, `Class::name`)",
+    normalise: "none",
+    value: (r) => r.sameClass ? 1 : 0
+  }
+};
+var graphGroup = {
+  name: "graph",
+  features: features10,
+  prepare(ctx) {
+    const { docs, pipelineScores, graph } = ctx;
+    const n = docs.length;
+    const row = { calledBy: 0, calls: 0, calledByCount: 0, best: pipelineScores[0], importsNamed: false, importedByNamed: false, sameClass: false };
+    if (!graph) {
+      return () => row;
+    }
+    const { calledBy, calls, calledByCount } = callLinks2(graph, docs, pipelineScores);
+    const memo = memoOf(ctx.codeIndex);
+    const named = namedFiles(memo, ctx.issue.signals);
+    const imports = new Uint8Array(n);
+    const importedBy = new Uint8Array(n);
+    if (named.size > 0) {
+      const fileOf = ctx.codeIndex.fileOfUnit;
+      docs.forEach((d, i2) => {
+        const f = fileOf[d];
+        imports[i2] = CodeGraph.of(graph.imports, f).some((t) => named.has(t)) ? 1 : 0;
+        importedBy[i2] = CodeGraph.of(graph.importers, f).some((t) => named.has(t)) ? 1 : 0;
+      });
+    }
+    const classes = namedClasses(memo, ctx.codeIndex, ctx.issue.signals);
+    return (i2) => {
+      row.calledBy = calledBy[i2];
+      row.calls = calls[i2];
+      row.calledByCount = calledByCount[i2];
+      row.importsNamed = imports[i2] === 1;
+      row.importedByNamed = importedBy[i2] === 1;
+      const u = ctx.codeIndex.units[docs[i2]];
+      const cls = classOf(u);
+      const holders = cls === void 0 ? void 0 : classes.get(cls);
+      row.sameClass = holders !== void 0 && (holders.size > 1 || !holders.has(docs[i2]));
+      return row;
+    };
+  }
+};
+function callLinks2(graph, docs, scores) {
+  const n = docs.length;
+  const calledBy = new Float32Array(n);
+  const calls = new Float32Array(n);
+  const calledByCount = new Uint8Array(n);
+  const top = Math.min(TOP3, n);
+  const rankOf = /* @__PURE__ */ new Map();
+  for (let k = 0; k < top; k++) rankOf.set(docs[k], k);
+  for (let i2 = 0; i2 < n; i2++) {
+    for (const c of CodeGraph.of(graph.callers, docs[i2])) {
+      const k = rankOf.get(c);
+      if (k === void 0 || k === i2) continue;
+      calledByCount[i2]++;
+      if (scores[k] > calledBy[i2]) calledBy[i2] = scores[k];
+    }
+    for (const c of CodeGraph.of(graph.calls, docs[i2])) {
+      const k = rankOf.get(c);
+      if (k !== void 0 && k !== i2 && scores[k] > calls[i2]) calls[i2] = scores[k];
+    }
+  }
+  return { calledBy, calls, calledByCount };
+}
+var memos = /* @__PURE__ */ new WeakMap();
+function memoOf(codeIndex) {
+  let m = memos.get(codeIndex);
+  if (!m) {
+    const byName = /* @__PURE__ */ new Map();
+    codeIndex.units.forEach((u, k) => {
+      if (u.kind !== "function") return;
+      const name2 = lastNamePart(u.qualifiedName);
+      const l = byName.get(name2);
+      if (l) l.push(k);
+      else byName.set(name2, [k]);
+    });
+    m = { files: new FileTable(codeIndex.filePaths), byName };
+    memos.set(codeIndex, m);
+  }
+  return m;
+}
+function namedFiles(memo, signals) {
+  const out2 = /* @__PURE__ */ new Set();
+  const add = (suffix) => {
+    if (suffix) for (const f of memo.files.endingWith(suffix)) out2.add(f);
+  };
+  for (const p of signals.filePaths) add(p.replace(/^(\.?\/)+/, ""));
+  for (const fr of signals.frames) if (fr.file) add(fr.file.replace(/^(\.?\/)+/, ""));
+  for (const d of signals.dottedNames) {
+    const stem = d.split(".").join("/");
+    for (const ext of [".py", "/__init__.py", ".java", ".kt", ".scala"]) add(stem + ext);
+  }
+  return out2;
+}
+function classOf(u) {
+  const dot = u.qualifiedName.lastIndexOf(".");
+  return dot < 0 ? void 0 : `${u.path}:${u.qualifiedName.slice(0, dot)}`;
+}
+function namedClasses(memo, codeIndex, signals) {
+  const names = /* @__PURE__ */ new Set();
+  for (const c of signals.calledNames) names.add(lastNamePart(c));
+  for (const d of signals.dottedNames) names.add(lastNamePart(d));
+  for (const s of signals.scopedNames) names.add(s.split(/::|#/).pop() ?? "");
+  const out2 = /* @__PURE__ */ new Map();
+  for (const name2 of names) {
+    const defs = memo.byName.get(name2);
+    if (!defs || defs.length > MAX_NAME_DEFINITIONS) continue;
+    for (const k of defs) {
+      const cls = classOf(codeIndex.units[k]);
+      if (cls === void 0) continue;
+      const s = out2.get(cls);
+      if (s) s.add(k);
+      else out2.set(cls, /* @__PURE__ */ new Set([k]));
+    }
+  }
+  return out2;
+}
+
 // src/ltr/features/registry.ts
-var FEATURE_GROUPS = [lexicalGroup, fileGroup, callsGroup, signalsGroup, namesGroup, historyGroup, shapeGroup];
+var FEATURE_GROUPS = [
+  lexicalGroup,
+  fileGroup,
+  callsGroup,
+  signalsGroup,
+  namesGroup,
+  historyGroup,
+  shapeGroup,
+  languageGroup,
+  moduleFilesGroup,
+  graphGroup
+];
 var FEATURE_REGISTRY = FEATURE_GROUPS.flatMap((g) => Object.entries(g.features).map(([name2, f]) => ({ name: name2, group: g.name, doc: f.doc, normalise: f.normalise })));
 var FEATURES = FEATURE_REGISTRY.map((f) => f.name);
-var FEATURE_COMPUTATION_VERSION = 5;
-function featureVersion(features8, computationVersion = FEATURE_COMPUTATION_VERSION) {
-  const digest2 = createHash6("sha1").update(JSON.stringify(features8.map((f) => [f.name, f.group, f.normalise]))).digest("hex");
+var FEATURE_COMPUTATION_VERSION = 6;
+function featureVersion(features11, computationVersion = FEATURE_COMPUTATION_VERSION) {
+  const digest2 = createHash7("sha1").update(JSON.stringify(features11.map((f) => [f.name, f.group, f.normalise]))).digest("hex");
   return `${computationVersion}.${digest2.slice(0, 12)}`;
 }
 var FEATURE_VERSION = featureVersion(FEATURE_REGISTRY);
 
 // src/ltr/feature-bins.ts
 var MAX_BINS = 256;
-function binFeatures(x, rows, features8, maxBins = 32) {
+function binFeatures(x, rows, features11, maxBins = 32) {
   if (!Number.isInteger(maxBins) || maxBins < 2 || maxBins > MAX_BINS) throw new IssuelocError(`bins per feature must be an integer in [2, ${MAX_BINS}], got ${maxBins}`);
-  if (x.length !== rows * features8) throw new IssuelocError(`feature matrix has ${x.length} values, expected ${rows} rows \xD7 ${features8} features`);
-  const bins = new Uint8Array(rows * features8);
+  if (x.length !== rows * features11) throw new IssuelocError(`feature matrix has ${x.length} values, expected ${rows} rows \xD7 ${features11} features`);
+  const bins = new Uint8Array(rows * features11);
   const cuts = [];
   const column = new Float32Array(rows);
-  for (let j = 0; j < features8; j++) {
-    for (let i2 = 0; i2 < rows; i2++) column[i2] = x[i2 * features8 + j];
+  for (let j = 0; j < features11; j++) {
+    for (let i2 = 0; i2 < rows; i2++) column[i2] = x[i2 * features11 + j];
     column.sort();
     const c = cutPoints(column, maxBins);
     cuts.push(c);
-    for (let i2 = 0; i2 < rows; i2++) bins[i2 * features8 + j] = binOf(c, x[i2 * features8 + j]);
+    for (let i2 = 0; i2 < rows; i2++) bins[i2 * features11 + j] = binOf(c, x[i2 * features11 + j]);
   }
-  return { rows, features: features8, bins, cuts };
+  return { rows, features: features11, bins, cuts };
 }
 function cutPoints(sorted, maxBins) {
   const n = sorted.length;
@@ -54586,27 +55521,6 @@ function binOf(cuts, v) {
 // src/ltr/model.ts
 import { readFileSync as readFileSync5 } from "node:fs";
 import { fileURLToPath as fileURLToPath2 } from "node:url";
-
-// src/corpus/names.ts
-function lastNamePart(qualifiedName) {
-  const i2 = qualifiedName.lastIndexOf(".");
-  return i2 < 0 ? qualifiedName : qualifiedName.slice(i2 + 1);
-}
-function moduleIdOf(unit) {
-  const { path, qualifiedName } = unit;
-  if (!qualifiedName) return path;
-  let end = -1;
-  for (let k = 0; k <= (unit.namespaceParts ?? 0); k++) {
-    end = qualifiedName.indexOf(".", end + 1);
-    if (end < 0) break;
-  }
-  return `${path}:${end < 0 ? qualifiedName : qualifiedName.slice(0, end)}`;
-}
-function fileStem(path) {
-  const base = path.slice(path.lastIndexOf("/") + 1);
-  const dot = base.lastIndexOf(".");
-  return dot > 0 ? base.slice(0, dot) : base;
-}
 
 // src/retrieve/rollup.ts
 function rollUp(functions, limit = Infinity) {
@@ -55332,7 +56246,7 @@ function lambdaMartSettings(opts) {
 }
 
 // src/history/similar-issues.ts
-import { createHash as createHash7 } from "node:crypto";
+import { createHash as createHash8 } from "node:crypto";
 var SimilarIssues = class {
   /**
    * @param issues the dataset (issues with an unknown time, NaN, are left out).
@@ -55365,8 +56279,8 @@ var SimilarIssues = class {
    * scores; feature caches key on it.
    */
   digestBefore(time) {
-    this.digests ??= this.issues.map((i2) => createHash7("sha1").update(JSON.stringify([i2.id, i2.time, i2.text, i2.files])).digest());
-    const h = createHash7("sha1").update(String(this.top));
+    this.digests ??= this.issues.map((i2) => createHash8("sha1").update(JSON.stringify([i2.id, i2.time, i2.text, i2.files])).digest());
+    const h = createHash8("sha1").update(String(this.top));
     const mark = this.earlierThan(time);
     this.digests.forEach((d, k) => {
       if (mark[k] === 1) h.update(d);
@@ -55377,11 +56291,11 @@ var SimilarIssues = class {
 };
 
 // src/ltr/feature-cache.ts
-import { createHash as createHash8 } from "node:crypto";
+import { createHash as createHash9 } from "node:crypto";
 import { join as join11 } from "node:path";
 var FEATURES_TAG = "feat.v2";
 function featureCacheKey(settings, featureVersion2 = FEATURE_VERSION) {
-  return createHash8("sha1").update(JSON.stringify([featureVersion2, FEATURES_TAG, INDEX_FORMAT_VERSION, DEFAULT_TITLE_WEIGHT, settings])).digest("hex").slice(0, 12);
+  return createHash9("sha1").update(JSON.stringify([featureVersion2, FEATURES_TAG, INDEX_FORMAT_VERSION, DEFAULT_TITLE_WEIGHT, settings])).digest("hex").slice(0, 12);
 }
 var FeatureCache = class {
   /**
@@ -55398,7 +56312,7 @@ var FeatureCache = class {
   dir;
   fileOf(issue2) {
     const similar = this.similarIssues?.(issue2.repo)?.digestBefore(issue2.created) ?? "";
-    const name2 = createHash8("sha1").update(JSON.stringify([issue2.repo, issue2.id, issue2.commit, issue2.text, similar])).digest("hex").slice(0, 20);
+    const name2 = createHash9("sha1").update(JSON.stringify([issue2.repo, issue2.id, issue2.commit, issue2.text, similar])).digest("hex").slice(0, 20);
     return join11(this.dir, `${name2}.json`);
   }
   /** The cached features of an issue (gold taken from the issue), or undefined (missing, or corrupt: then one warning line). */
@@ -55406,13 +56320,13 @@ var FeatureCache = class {
     const v = readCheckedJson(this.fileOf(issue2), FEATURES_TAG, isStoredQuery);
     if (!v) return void 0;
     const buf = Buffer.from(v.features, "base64");
-    const features8 = new Float32Array(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength));
-    return { ...v, features: features8, gold: issue2.gold };
+    const features11 = new Float32Array(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength));
+    return { ...v, features: features11, gold: issue2.gold };
   }
   /** Stores an issue's features (atomically). */
   set(issue2, q) {
-    const { features: features8, gold: _gold, ...rest } = q;
-    const data = Buffer.from(features8.buffer, features8.byteOffset, features8.byteLength).toString("base64");
+    const { features: features11, gold: _gold, ...rest } = q;
+    const data = Buffer.from(features11.buffer, features11.byteOffset, features11.byteLength).toString("base64");
     writeCheckedJson(this.fileOf(issue2), FEATURES_TAG, { ...rest, features: data }, { fsync: false });
   }
 };
@@ -55453,8 +56367,7 @@ var Bm25fScorer = class {
   }
   /** idf(t) = ln(1 + (N − df + 0.5) / (df + 0.5)). */
   idf(termId) {
-    const { postingStart, docCount } = this.index;
-    return idfOf(postingStart[termId + 1] - postingStart[termId], docCount);
+    return idfOf(this.index.documentFrequency(termId), this.index.docCount);
   }
   /**
    * Scores every document for `query`.
@@ -55462,7 +56375,7 @@ var Bm25fScorer = class {
    *   array is reused by the next call: copy it to keep it.
    */
   scoreAll(query) {
-    const { postingStart, postingDoc, postingTf, termIds } = this.index;
+    const { termIds } = this.index;
     const F2 = this.index.fieldNames.length;
     const { k1, delta } = this.params;
     const scores = this.scratch;
@@ -55472,9 +56385,9 @@ var Bm25fScorer = class {
       const t = termIds.get(term);
       if (t === void 0 || qw <= 0) continue;
       const w = qw * this.idf(t);
-      const end = postingStart[t + 1];
-      for (let p = postingStart[t]; p < end; p++) {
-        const d = postingDoc[p];
+      const { doc, tf: postingTf } = this.index.postings(t);
+      for (let p = 0; p < doc.length; p++) {
+        const d = doc[p];
         let tf = 0;
         const base = p * F2;
         const fb = d * F2;
@@ -56021,16 +56934,16 @@ var SignalResolver = class {
     this.languages = filePaths.map((p) => languageOf(p));
     filePaths.forEach((p, f) => {
       const base = fileStem(p);
-      push(this.filesByBase, base, f);
+      push2(this.filesByBase, base, f);
       if (base === "__init__" || base === "index" || base === "mod") {
         const parts2 = p.split("/");
-        if (parts2.length >= 2) push(this.filesByBase, parts2[parts2.length - 2], f);
+        if (parts2.length >= 2) push2(this.filesByBase, parts2[parts2.length - 2], f);
       }
     });
     this.docsOfFile = filePaths.map(() => []);
     units.forEach((u, d) => {
       this.docsOfFile[fileOfUnit[d]].push(d);
-      if (u.qualifiedName) push(this.docsByName, lastNamePart(u.qualifiedName), d);
+      if (u.qualifiedName) push2(this.docsByName, lastNamePart(u.qualifiedName), d);
     });
   }
   codeIndex;
@@ -56050,31 +56963,38 @@ var SignalResolver = class {
     const reasons = /* @__PURE__ */ new Map();
     const evidence = /* @__PURE__ */ new Map();
     const fired2 = /* @__PURE__ */ new Map();
-    const fire = (name2, docs, why) => {
+    const fire = (name2, docs, why, factor = 1) => {
       if (weights[name2] <= 0) return;
       let set = fired2.get(name2);
       if (!set) fired2.set(name2, set = /* @__PURE__ */ new Map());
-      for (const d of docs) if (!set.has(d)) set.set(d, why);
+      for (const d of docs) raise(set, d, why, factor);
     };
     const firedFiles = /* @__PURE__ */ new Map();
-    const fireFile = (name2, f, why) => {
+    const fireFile = (name2, f, why, factor = 1) => {
       if (weights[name2] <= 0) return;
-      fire(name2, this.docsOfFile[f], why);
+      fire(name2, this.docsOfFile[f], why, factor);
       let set = firedFiles.get(name2);
       if (!set) firedFiles.set(name2, set = /* @__PURE__ */ new Map());
-      if (!set.has(f)) set.set(f, why);
+      raise(set, f, why, factor);
     };
     const { units } = this.codeIndex;
-    for (const frame of signals.frames) {
-      const files2 = this.frameFiles(frame);
+    const resolved = signals.frames.map((frame) => this.frameFiles(frame));
+    const factors = frameFactors(signals.frames, resolved);
+    signals.frames.forEach((frame, i2) => {
+      const files2 = resolved[i2].files;
+      const factor = factors[i2];
       const why = frame.raw.length > 120 ? `${frame.raw.slice(0, 117)}...` : frame.raw;
-      for (const f of files2) fireFile("frameFile", f, why);
+      const strength = (f) => factor === 1 || isPythonLanguage(this.languages[f]) ? 1 : factor;
+      for (const f of files2) fireFile("frameFile", f, why, strength(f));
       if (frame.function) {
         const fn2 = lastNamePart(frame.function);
-        const candidates = files2.length > 0 ? files2.flatMap((f) => this.docsOfFile[f]) : [];
-        fire("frameFunction", candidates.filter((d) => lastNamePart(units[d].qualifiedName) === fn2), why);
+        if (files2.length === 0) fire("frameFunction", [], why);
+        for (const f of files2) fire("frameFunction", this.docsOfFile[f].filter((d) => lastNamePart(units[d].qualifiedName) === fn2), why, strength(f));
+        if (frame.language !== "python" && frame.file === void 0 && files2.length === 0 && frame.className) {
+          fire("frameFunction", this.unitsBySuffix([...frame.className.split(/::|\./), frame.function]), why, factor);
+        }
       }
-    }
+    });
     for (const p of signals.filePaths) {
       for (const f of this.resolvePath(p)) fireFile("mentionedFile", f, p);
     }
@@ -56108,8 +57028,8 @@ var SignalResolver = class {
       if (docs && docs.length <= 20) fire("namedFunction", docs, name2);
     }
     for (const [name2, docs] of fired2) {
-      for (const [d, why] of docs) {
-        boost[d] += weights[name2];
+      for (const [d, { why, factor }] of docs) {
+        boost[d] += factor === 1 ? weights[name2] : weights[name2] * factor;
         const r = reasons.get(d);
         if (r) {
           r.push(name2);
@@ -56122,13 +57042,14 @@ var SignalResolver = class {
     }
     const files = /* @__PURE__ */ new Map();
     for (const [name2, set] of firedFiles) {
-      for (const [f, why] of set) {
+      for (const [f, { why, factor }] of set) {
+        const w = factor === 1 ? weights[name2] : weights[name2] * factor;
         const b = files.get(f);
         if (b) {
-          b.boost += weights[name2];
+          b.boost += w;
           b.reasons.push(name2);
           b.evidence.push(why);
-        } else files.set(f, { boost: weights[name2], reasons: [name2], evidence: [why] });
+        } else files.set(f, { boost: w, reasons: [name2], evidence: [why] });
       }
     }
     return { boost, reasons, evidence, files };
@@ -56142,9 +57063,13 @@ var SignalResolver = class {
     if (frame.language === "java" && frame.className) {
       const cls = frame.className.replace(/\$.*$/, "");
       const files = this.resolveDotted(cls).files.filter((f) => !isPythonLanguage(this.languages[f]));
-      if (files.length > 0) return files;
+      if (files.length > 0) return { files, own: true };
     }
-    return frame.file ? this.resolvePath(frame.file) : frame.className ? this.resolveDotted(frame.className).files : [];
+    if (frame.file) {
+      const { files, depth } = this.resolvePathDepth(frame.file);
+      return { files, own: depth >= 2 };
+    }
+    return { files: frame.className ? this.resolveDotted(frame.className).files : [], own: false };
   }
   isPythonDoc(d) {
     return isPythonLanguage(this.languages[this.codeIndex.fileOfUnit[d]]);
@@ -56180,8 +57105,12 @@ var SignalResolver = class {
   }
   /** File documents that a written path names (longest component-wise suffix match). */
   resolvePath(written2) {
+    return this.resolvePathDepth(written2).files;
+  }
+  /** {@link resolvePath}, with the number of trailing path components the files share with `written`. */
+  resolvePathDepth(written2) {
     const parts2 = written2.replace(/\\/g, "/").split("/").filter((p) => p && p !== ".");
-    if (parts2.length === 0) return [];
+    if (parts2.length === 0) return { files: [], depth: 0 };
     const candidates = this.filesByBase.get(fileStem(parts2[parts2.length - 1])) ?? [];
     let best = 0;
     let bestFiles = [];
@@ -56195,8 +57124,8 @@ var SignalResolver = class {
         bestFiles = [f];
       } else if (n === best) bestFiles.push(f);
     }
-    if (best === 1 && bestFiles.length > this.maxAmbiguous) return [];
-    return bestFiles;
+    if (best === 1 && bestFiles.length > this.maxAmbiguous) return { files: [], depth: 0 };
+    return { files: bestFiles, depth: best };
   }
   /**
    * Files that a dotted name names (`django.db.models.query.QuerySet` → django/db/models/query.py,
@@ -56256,6 +57185,27 @@ var SignalResolver = class {
     }));
   }
 };
+function raise(set, key, why, factor) {
+  const had = set.get(key);
+  if (had === void 0) set.set(key, { why, factor });
+  else if (factor > had.factor) {
+    had.why = why;
+    had.factor = factor;
+  }
+}
+function frameFactors(frames, resolved) {
+  const topSeen = /* @__PURE__ */ new Set();
+  return frames.map((frame, i2) => {
+    if (frame.language === "python") return 1;
+    if (frame.library && !resolved[i2].own || frame.kind === "note") return CONTEXT_FRAME;
+    if (frame.kind === "site") return 1;
+    if (resolved[i2].files.length === 0 || topSeen.has(frame.language)) return DEEPER_FRAME;
+    topSeen.add(frame.language);
+    return 1;
+  });
+}
+var DEEPER_FRAME = 0.75;
+var CONTEXT_FRAME = 0.5;
 function trieOf(paths) {
   const edges = /* @__PURE__ */ new Map();
   const files = [[]];
@@ -56296,7 +57246,7 @@ function longestModuleMatch(trie, parts2, acceptSingle) {
   }
   return { files: [], rest: "" };
 }
-function push(m, k, v) {
+function push2(m, k, v) {
   const list = m.get(k);
   if (list) list.push(v);
   else m.set(k, [v]);
@@ -56344,7 +57294,7 @@ var WholeFileScorer = class {
   scoreAll(query) {
     const F2 = FIELDS.length;
     const { fileIndex, index } = this.codeIndex;
-    const { postingStart, postingDoc, postingTf, termIds } = fileIndex;
+    const { termIds } = fileIndex;
     const { k1, delta } = this.params;
     const scores = this.scores;
     scores.fill(0);
@@ -56353,10 +57303,11 @@ var WholeFileScorer = class {
       const t = termIds.get(term);
       if (t === void 0 || qw <= 0) continue;
       const ft = index.termIds.get(term);
-      const df = ft === void 0 ? 0 : index.postingStart[ft + 1] - index.postingStart[ft];
+      const df = ft === void 0 ? 0 : index.documentFrequency(ft);
       const w = qw * idfOf(df, index.docCount);
-      for (let p = postingStart[t], end = postingStart[t + 1]; p < end; p++) {
-        const i2 = this.at[postingDoc[p]];
+      const { doc, tf: postingTf } = fileIndex.postings(t);
+      for (let p = 0; p < doc.length; p++) {
+        const i2 = this.at[doc[p]];
         if (i2 < 0) continue;
         const inPath = postingTf[p * F2 + PATH];
         const tf = inPath * (this.factor[i2 * F2 + PATH] + this.factor[i2 * F2 + BODY]) + postingTf[p * F2 + NAME] * this.factor[i2 * F2 + NAME];
@@ -56574,12 +57525,13 @@ var Localizer = class {
   }
 };
 function termsInDoc(scorer, doc, query, limit) {
-  const { postingStart, postingDoc, termIds } = scorer.index;
+  const { termIds } = scorer.index;
   const found = [];
   for (const term of query.keys()) {
     const t = termIds.get(term);
     if (t === void 0) continue;
-    let lo = postingStart[t], hi = postingStart[t + 1] - 1;
+    const postingDoc = scorer.index.postings(t).doc;
+    let lo = 0, hi = postingDoc.length - 1;
     while (lo <= hi) {
       const mid = lo + hi >> 1;
       const d = postingDoc[mid];
@@ -56622,12 +57574,12 @@ var DocFieldScorer = class {
   fields;
   /** The query's terms that occur in the index, each with qw · idf. */
   prepare(query) {
-    const { termIds, postingStart, docCount } = this.index;
+    const { termIds, docCount } = this.index;
     const out2 = [];
     for (const [term, qw] of query) {
       const t = termIds.get(term);
       if (t === void 0 || qw <= 0) continue;
-      const df = postingStart[t + 1] - postingStart[t];
+      const df = this.index.documentFrequency(t);
       out2.push({ termId: t, weight: qw * Math.log(1 + (docCount - df + 0.5) / (df + 0.5)) });
     }
     return out2;
@@ -56637,7 +57589,7 @@ var DocFieldScorer = class {
    * @param out an array of at least 1 + fields numbers, overwritten.
    */
   score(doc, terms, out2) {
-    const { postingStart, postingDoc, postingTf, fieldLength } = this.index;
+    const { fieldLength } = this.index;
     const F2 = this.fields;
     const { k1, delta, weights } = this.params;
     out2.fill(0, 0, F2 + 1);
@@ -56646,7 +57598,8 @@ var DocFieldScorer = class {
       norm[f] = this.avg[f] > 0 ? 1 - this.bs[f] + this.bs[f] * fieldLength[doc * F2 + f] / this.avg[f] : 1;
     }
     for (const { termId, weight } of terms) {
-      let lo = postingStart[termId], hi = postingStart[termId + 1] - 1;
+      const { doc: postingDoc, tf: postingTf } = this.index.postings(termId);
+      let lo = 0, hi = postingDoc.length - 1;
       let p = -1;
       while (lo <= hi) {
         const mid = lo + hi >>> 1;
@@ -56748,6 +57701,8 @@ var F = FEATURES.length;
 var GROUP_VALUES = FEATURE_GROUPS.map((g) => Object.values(g.features).map((f) => f.value));
 var MAX_NORMALISED = FEATURE_REGISTRY.flatMap((f, j) => f.normalise === "max" ? [j] : []);
 var OTHER_FILES = 100;
+var DEFAULT_EXPANSION = 0;
+var MAX_NEIGHBOURS = 10;
 var FeatureExtractor = class {
   constructor(codeIndex, opts = {}) {
     this.codeIndex = codeIndex;
@@ -56760,6 +57715,8 @@ var FeatureExtractor = class {
     this.fieldAt = { path: fields2.indexOf("path"), name: fields2.indexOf("name"), body: fields2.indexOf("body") };
     this.shapes = new CandidateShapes(codeIndex);
     const reads = opts.reads;
+    this.graph = opts.graph;
+    this.expand = opts.expand ?? DEFAULT_EXPANSION;
     this.computed = FEATURE_GROUPS.map((g) => Object.keys(g.features).map((name2) => !reads || reads.has(name2)));
     const sig = ranking.signals;
     this.allSignalsOn = sig !== void 0 && sig !== false && Object.keys(ALL_SIGNALS).every((k) => (sig[k] ?? 0) > 0);
@@ -56778,6 +57735,10 @@ var FeatureExtractor = class {
   fileBest;
   /** Per group ({@link FEATURE_GROUPS} order), whether each of its features is computed. */
   computed;
+  graph;
+  expand;
+  /** Per file-level document, its best function-level document (built on the first expansion). */
+  bestOfFile;
   /**
    * The top `depth` distinct functions of the pipeline for an issue, with their features
    * ({@link FEATURES} columns, each group of src/ltr/features/registry.ts in turn).
@@ -56804,7 +57765,7 @@ var FeatureExtractor = class {
       candidateEvidence.set(i2, evidence.get(d));
     });
     const { stem } = this.codeIndex.settings;
-    const features8 = featureMatrix(this.computed, {
+    const features11 = featureMatrix(this.computed, {
       codeIndex: this.codeIndex,
       fnScorer: this.fnScorer,
       fileScorer: this.fileScorer,
@@ -56819,7 +57780,8 @@ var FeatureExtractor = class {
       modules,
       pipelineScores,
       reasons,
-      history
+      history,
+      graph: this.graph
     });
     return {
       query,
@@ -56828,7 +57790,7 @@ var FeatureExtractor = class {
       paths,
       modules,
       pipelineScores: Float32Array.from(pipelineScores),
-      features: features8,
+      features: features11,
       signals: candidateSignals,
       evidence: candidateEvidence,
       otherFiles
@@ -56850,7 +57812,49 @@ var FeatureExtractor = class {
       pipelineScores.push(h.score);
       if (docs.length >= this.depth) break;
     }
+    if (this.graph && this.expand > 0) this.expandOverImports(this.graph, scores, seen, docs, ids, pipelineScores);
     return { docs, ids, pipelineScores };
+  }
+  /**
+   * Adds to the candidates, in turn for the files of the best {@link expand} candidates, the best
+   * function (by pipeline score) of each file they import or that imports them and that holds no
+   * candidate yet.
+   */
+  expandOverImports(graph, scores, seen, docs, ids, pipelineScores) {
+    const { fileOfUnit, units } = this.codeIndex;
+    const best = this.bestFunctions(scores);
+    const held = new Set(docs.map((d) => fileOfUnit[d]));
+    const tops = [];
+    for (const d of docs) {
+      const f = fileOfUnit[d];
+      if (!tops.includes(f)) tops.push(f);
+      if (tops.length >= this.expand) break;
+    }
+    for (const f of tops) {
+      const near = [...CodeGraph.of(graph.imports, f), ...CodeGraph.of(graph.importers, f)].slice(0, 2 * MAX_NEIGHBOURS);
+      for (const g of near) {
+        if (held.has(g) || best[g] < 0) continue;
+        held.add(g);
+        const d = best[g];
+        const id = unitId(units[d]);
+        if (seen.has(id)) continue;
+        seen.add(id);
+        docs.push(d);
+        ids.push(id);
+        pipelineScores.push(scores[d]);
+      }
+    }
+  }
+  /** Per file-level document, its function-level document of the best score (−1: none). */
+  bestFunctions(scores) {
+    const { fileOfUnit, filePaths } = this.codeIndex;
+    const best = this.bestOfFile ??= new Int32Array(filePaths.length);
+    best.fill(-1);
+    for (let d = 0; d < scores.length; d++) {
+      const f = fileOfUnit[d];
+      if (best[f] < 0 || scores[d] > scores[best[f]]) best[f] = d;
+    }
+    return best;
   }
   /**
    * The best files by pipeline score (a file's best function, or its own score when it has no
@@ -56901,7 +57905,7 @@ function normaliseColumn(x, n, c) {
 }
 
 // src/ltr/labelled-issues.ts
-import { join as join13 } from "node:path";
+import { join as join16 } from "node:path";
 
 // src/repo/git.ts
 import { existsSync as existsSync5 } from "node:fs";
@@ -57487,16 +58491,36 @@ var GitRepo = class _GitRepo {
 };
 
 // src/repo/mirrors.ts
-import { existsSync as existsSync6 } from "node:fs";
+import { existsSync as existsSync6, readdirSync as readdirSync3 } from "node:fs";
 import { join as join12 } from "node:path";
+var MOVED = {
+  "intel-isl/open3d": "isl-org/Open3D",
+  "mwydmuch/vizdoom": "Farama-Foundation/ViZDoom",
+  "pytorchlightning/pytorch-lightning": "Lightning-AI/pytorch-lightning",
+  "google/iree": "iree-org/iree"
+};
+function folderAnyCase(mirrorsDir, dir) {
+  const exact = join12(mirrorsDir, dir, "repo");
+  if (existsSync6(exact)) return exact;
+  let names;
+  try {
+    names = readdirSync3(mirrorsDir);
+  } catch {
+    return null;
+  }
+  const key = dir.toLowerCase();
+  const found = names.find((n) => n.toLowerCase() === key && existsSync6(join12(mirrorsDir, n, "repo")));
+  return found === void 0 ? null : join12(mirrorsDir, found, "repo");
+}
 function mirrorPath(mirrorsDir, ownerName) {
   const [owner, name2] = ownerName.split("/");
   if (!owner || !name2) return null;
   for (const dir of [`${owner}+${name2}`, `swe-bench+${owner}__${name2}`]) {
-    const p = join12(mirrorsDir, dir, "repo");
-    if (existsSync6(p)) return p;
+    const p = folderAnyCase(mirrorsDir, dir);
+    if (p !== null) return p;
   }
-  return null;
+  const moved = MOVED[ownerName.toLowerCase()];
+  return moved === void 0 ? null : mirrorPath(mirrorsDir, moved);
 }
 
 // src/dataset/patch.ts
@@ -57661,11 +58685,208 @@ function editedFunctionsIn(path, oldFunctions, newFunctions, removed, added) {
   }));
 }
 
+// src/text/frame-text.ts
+function stripCR(s) {
+  return s.length > 0 && s.charCodeAt(s.length - 1) === 13 ? s.slice(0, -1) : s;
+}
+function rawOf(line) {
+  const t = line.trim();
+  return t.length > 300 ? t.slice(0, 300) : t;
+}
+function slashes(p) {
+  return p.indexOf("\\") >= 0 ? p.replace(/\\/g, "/") : p;
+}
+function splitQualified(name2, sep3) {
+  const i2 = name2.lastIndexOf(sep3);
+  if (i2 <= 0) return { function: name2 };
+  return { className: name2.slice(0, i2), function: name2.slice(i2 + sep3.length) };
+}
+function cFunctionName(text) {
+  let name2 = "";
+  let depth = 0;
+  for (let i2 = 0; i2 < text.length; i2++) {
+    const c = text[i2];
+    if (c === "<") depth++;
+    else if (c === ">") depth = Math.max(0, depth - 1);
+    else if (depth === 0) {
+      if (c === "(" || c === " " || c === "	") {
+        if (name2.length > 0) break;
+        if (c === "(") return {};
+        continue;
+      }
+      name2 += c;
+    }
+  }
+  if (!/^[A-Za-z_~][\w:~]*$/.test(name2) || name2.length > 500) return {};
+  return splitQualified(name2, "::");
+}
+function firstNonSpace(line) {
+  let i2 = 0;
+  while (i2 < line.length && (line.charCodeAt(i2) === 32 || line.charCodeAt(i2) === 9)) i2++;
+  return i2;
+}
+function pathStart(line, end, floor) {
+  let s = end;
+  while (s > floor) {
+    const c = line.charCodeAt(s - 1);
+    if (c <= 32 || c === 34 || c === 39 || c === 40 || c === 41 || c === 91 || c === 93 || c === 44 || c === 61 || c === 96 || c === 60 || c === 62) break;
+    if (c === 58) {
+      const isDrive = s - 2 >= floor && /[A-Za-z]/.test(line[s - 2]) && (s - 3 < floor || !/[\w]/.test(line[s - 3]));
+      if (!isDrive) break;
+      s -= 2;
+      break;
+    }
+    s--;
+  }
+  return s;
+}
+
+// src/text/library-frames.ts
+var LIBRARY_PATH = /(?:^|\/)node_modules\/|^node:|^internal\/|\/pkg\/mod\/|^\/usr\/(?:local\/)?go\/src\/|\/go\/src\/runtime\/|^\/rustc\/|\/\.?cargo\/(?:registry|git)\/|\/library\/(?:std|core|alloc)\/src\/|^\/usr\/(?:local\/)?include\/|^\/usr\/lib\/gcc\/|webpack\/bootstrap/;
+var LIBRARY_NAME = {
+  java: /^(?:java|javax|jdk|sun|com\.sun|kotlin|kotlinx\.coroutines|scala|org\.junit|junit|org\.testng|org\.gradle|org\.apache\.maven\.surefire)\./,
+  csharp: /^(?:System|Microsoft|Xunit|NUnit)\./,
+  rust: /^(?:std|core|alloc|test|tokio::runtime)(?:::|$)/,
+  c: /^(?:std|__gnu_cxx|__cxxabiv1|testing)(?:::|$)/
+};
+var C_RUNTIME_FUNCTIONS = /* @__PURE__ */ new Set(["_start", "__libc_start_main", "__libc_start_call_main", "abort", "raise", "__GI_raise", "__GI_abort", "__assert_fail", "start_thread", "clone", "clone3"]);
+function isLibraryFrame(frame) {
+  if (frame.file !== void 0 && LIBRARY_PATH.test(frame.file)) return true;
+  if (frame.language === "go") return frame.module !== void 0 && isGoStandardPackage(frame.module);
+  if (frame.language === "c" && frame.function !== void 0 && frame.className === void 0 && C_RUNTIME_FUNCTIONS.has(frame.function)) return true;
+  const pattern = LIBRARY_NAME[frame.language];
+  if (pattern === void 0) return false;
+  const owner = frame.language === "rust" ? frame.module ?? frame.className : frame.className;
+  return owner !== void 0 && pattern.test(owner);
+}
+function isGoStandardPackage(module2) {
+  if (module2 === "main") return false;
+  const first2 = module2.split("/", 1)[0];
+  return first2.indexOf(".") < 0;
+}
+
+// src/text/report-frames.ts
+var C_FAMILY = /* @__PURE__ */ new Set(["c", "h", "cc", "cpp", "cxx", "c++", "hpp", "hh", "hxx", "inl", "ipp", "tcc", "tpp", "m", "mm", "cu", "cuh"]);
+var JS_FAMILY = /* @__PURE__ */ new Set(["js", "jsx", "mjs", "cjs", "ts", "tsx", "mts", "cts", "vue", "svelte"]);
+var SEVERITY = [
+  [": error", "site"],
+  [": fatal error", "site"],
+  [": warning", "site"],
+  [": note", "note"],
+  ["): error", "site"],
+  ["): fatal error", "site"],
+  ["): warning", "site"],
+  ["): note", "note"],
+  [" - error TS", "site"],
+  [" - warning TS", "site"]
+];
+var BEFORE_SEVERITY = /\.([A-Za-z+]{1,4})(?::(\d{1,9})(?::\d{1,9})?|\((\d{1,9})(?:,\d{1,9})?)$/;
+var INCLUDE = /^(?:In file included from|\s+from)\s+(\S{1,2000}?):(\d{1,9})(?::\d{1,9})?[,:]?$/;
+var GO_REPORT = /\.go:(\d{1,9})(?::\d{1,9})?: \S/y;
+var RUSTC = /^\s*(-->|:::)\s+(\S{1,2000}\.rs):(\d{1,9})(?::\d{1,9})?\s*$/;
+var FIREFOX = /^((?:[^@*]{0,100}\*)?[^\s@*]{0,500})@(\S{1,2000}):(\d{1,9}):(\d{1,9})$/;
+var LINKER = /undefined reference to [`'‘"]([^`'’"\r\n]{1,1000})|undefined symbol: ([^\r\n]{1,1000})/;
+var ReportFrames = class {
+  constructor(add) {
+    this.add = add;
+  }
+  add;
+  /** The frames of one non-empty line. Lines over 3,000 characters are not read. */
+  line(line) {
+    if (line.length > 3e3) return;
+    if (line.indexOf("In file included from") >= 0 || line.indexOf(" from ") >= 0) this.include(line);
+    if (line.indexOf(": ") >= 0 || line.indexOf(" - ") >= 0) this.diagnostic(line);
+    if (line.indexOf(".go:") >= 0) this.goReport(line);
+    if (line.indexOf(".rs:") >= 0) this.rustc(line);
+    if (line.indexOf("@") >= 0) this.firefox(line);
+    if (line.indexOf("undefined ") >= 0) this.linker(line);
+  }
+  /** gcc / clang / MSVC / javac / tsc: a location followed by a severity word. */
+  diagnostic(line) {
+    let best = -1;
+    let kind = "site";
+    let anchorLength = 0;
+    for (const [word, k] of SEVERITY) {
+      const at = line.indexOf(word);
+      if (at >= 0 && (best < 0 || at < best)) {
+        best = at;
+        kind = k;
+        anchorLength = word.startsWith(")") ? 1 : 0;
+      }
+    }
+    if (best < 0) return;
+    const from = Math.max(0, best - 40);
+    const before = line.slice(from, best);
+    const m = BEFORE_SEVERITY.exec(before);
+    if (m === null) return;
+    const dot = from + m.index;
+    if (anchorLength === 1 !== (m[3] !== void 0)) return;
+    const start2 = pathStart(line, dot, 0);
+    if (start2 === dot) return;
+    const file = slashes(line.slice(start2, dot + 1 + m[1].length));
+    const lineNo = Number(m[2] ?? m[3]);
+    const ext = extensionOf2(file);
+    const isTs = line.indexOf(" TS", best) >= 0;
+    if (C_FAMILY.has(ext) && !isTs) this.add({ language: "c", format: "cc-diagnostic", kind, file, line: lineNo, raw: rawOf(line) });
+    else if (JS_FAMILY.has(ext) && isTs) this.add({ language: "javascript", format: "tsc", kind, file, line: lineNo, raw: rawOf(line) });
+    else if (ext === "java" && !isTs) this.add({ language: "java", format: "javac", kind, file, line: lineNo, raw: rawOf(line) });
+  }
+  /** The include chain of a C / C++ compiler error. */
+  include(line) {
+    const i2 = line.indexOf("In file included from");
+    const m = INCLUDE.exec(i2 > 0 ? line.slice(i2) : line);
+    if (m === null || !C_FAMILY.has(extensionOf2(m[1]))) return;
+    this.add({ language: "c", format: "cc-include", kind: "note", file: slashes(m[1]), line: Number(m[2]), raw: rawOf(line) });
+  }
+  /** go test / go build / go vet: a line that starts with `path.go:N[:M]: ` and a message. */
+  goReport(line) {
+    const first2 = firstNonSpace(line);
+    const at = line.indexOf(".go:", first2);
+    if (at <= first2 || pathStart(line, at, first2) !== first2) return;
+    GO_REPORT.lastIndex = at;
+    const m = GO_REPORT.exec(line);
+    if (m === null) return;
+    const file = slashes(line.slice(first2, at + 3));
+    this.add({ language: "go", format: file.endsWith("_test.go") ? "go-test" : "go-build", kind: "site", file, line: Number(m[1]), raw: rawOf(line) });
+  }
+  /** rustc's `-->` and `:::` location lines. */
+  rustc(line) {
+    const m = RUSTC.exec(line);
+    if (m === null) return;
+    this.add({ language: "rust", format: "rustc", kind: m[1] === "-->" ? "site" : "note", file: slashes(m[2]), line: Number(m[3]), raw: rawOf(line) });
+  }
+  /** Firefox / Safari stack lines; the location must be a JS/TS file or a URL. */
+  firefox(line) {
+    const m = FIREFOX.exec(line.trim());
+    if (m === null) return;
+    const q = m[2].search(/[?#]/);
+    const file = slashes(q > 0 ? m[2].slice(0, q) : m[2]);
+    if (!JS_FAMILY.has(extensionOf2(file)) && !/^(?:https?|file|webpack|webpack-internal|moz-extension|chrome-extension|resource):\/\//.test(file)) return;
+    const f = { language: "javascript", format: "firefox", kind: "frame", file, line: Number(m[3]), raw: rawOf(line) };
+    Object.assign(f, firefoxName(m[1]));
+    this.add(f);
+  }
+  /** A linker's undefined symbol: its function and class, no file. */
+  linker(line) {
+    const m = LINKER.exec(line);
+    if (m === null) return;
+    const name2 = cFunctionName((m[1] ?? m[2]).replace(/\[abi:\w{1,40}\]/g, "").trim());
+    if (name2.function === void 0) return;
+    this.add({ language: "c", format: "linker", kind: "site", raw: rawOf(line), ...name2 });
+  }
+};
+function firefoxName(written2) {
+  const name2 = written2.slice(written2.lastIndexOf("*") + 1).split(/[/<]/).filter((p) => p.length > 0).pop();
+  if (name2 === void 0 || !/^[\w$.]{1,500}$/.test(name2)) return {};
+  return splitQualified(name2.replace(".prototype.", "."), ".");
+}
+
 // src/text/stack-frames.ts
 function parseStackFrames(text) {
   const frames = [];
   const seen = /* @__PURE__ */ new Set();
   const add = (f) => {
+    if (f.language !== "python" && isLibraryFrame(f)) f.library = true;
     const key = `${f.language}\0${f.file ?? ""}\0${f.line ?? ""}\0${f.function ?? ""}\0${f.className ?? ""}\0${f.module ?? ""}`;
     if (seen.has(key)) return;
     seen.add(key);
@@ -57673,11 +58894,13 @@ function parseStackFrames(text) {
   };
   const lines = text.split("\n");
   const ipython = new IPythonFrames(add);
+  const reports = new ReportFrames(add);
   const seenLines = /* @__PURE__ */ new Set();
   for (let li = 0; li < lines.length; li++) {
     const line = stripCR(lines[li]);
     ipython.line(line, li);
     if (line.length === 0) continue;
+    reports.line(line);
     if (seenLines.has(line) && line.indexOf(".go:") < 0 && line.indexOf(".rs:") < 0) continue;
     seenLines.add(line);
     const prev = li > 0 ? stripCR(lines[li - 1]) : "";
@@ -57692,28 +58915,18 @@ function parseStackFrames(text) {
   ipython.end();
   return frames;
 }
-function stripCR(s) {
-  return s.length > 0 && s.charCodeAt(s.length - 1) === 13 ? s.slice(0, -1) : s;
-}
-function rawOf(line) {
-  const t = line.trim();
-  return t.length > 300 ? t.slice(0, 300) : t;
-}
-function slashes(p) {
-  return p.indexOf("\\") >= 0 ? p.replace(/\\/g, "/") : p;
-}
 var PY_FILE = /File "([^"\r\n]{1,2000})", line (\d{1,9})(?:, in ([^\s,]{1,500}))?/g;
 function pythonFrames(line, add) {
   PY_FILE.lastIndex = 0;
   for (let m = PY_FILE.exec(line); m !== null; m = PY_FILE.exec(line)) {
-    add({ language: "python", file: slashes(m[1]), line: Number(m[2]), raw: rawOf(line), ...pythonQualname(m[3]) });
+    add({ language: "python", format: "python-traceback", kind: "frame", file: slashes(m[1]), line: Number(m[2]), raw: rawOf(line), ...pythonQualname(m[3]) });
   }
 }
 var IPY8 = /^\s*File (\S{1,2000}?\.pyx?):(\d{1,9})(?:, in ([^\s(]{1,500}))?/;
 function ipython8Frame(line, add) {
   const m = IPY8.exec(line);
   if (m === null) return;
-  add({ language: "python", file: slashes(m[1]), line: Number(m[2]), raw: rawOf(line), ...pythonQualname(m[3]) });
+  add({ language: "python", format: "ipython", kind: "frame", file: slashes(m[1]), line: Number(m[2]), raw: rawOf(line), ...pythonQualname(m[3]) });
 }
 var IPY_HEADER = /^(\S{1,2000}?\.py[xc]?) in ([A-Za-z_][\w.<>]{0,300})\(/;
 var IPY_ARROW = /^\s*-+>\s*(\d{1,9})/;
@@ -57741,7 +58954,7 @@ var IPythonFrames = class {
     if (h === null) return;
     this.flush();
     const file = slashes(h[1].endsWith(".pyc") ? h[1].slice(0, -1) : h[1]);
-    this.pending = { language: "python", file, raw: rawOf(line), ...pythonQualname(h[2]) };
+    this.pending = { language: "python", format: "ipython", kind: "frame", file, raw: rawOf(line), ...pythonQualname(h[2]) };
     this.pendingLine = index;
   }
   end() {
@@ -57771,12 +58984,12 @@ function pytestFrames(line, add) {
     const m = PYTEST_TAIL.exec(line);
     if (m === null || start2 === at) continue;
     if (m[2] === void 0 && start2 !== first2) continue;
-    const f = { language: "python", file: slashes(line.slice(start2, at + 3)), line: Number(m[1]), raw: rawOf(line) };
+    const f = { language: "python", format: "pytest", kind: m[2] === void 0 ? "site" : "frame", file: slashes(line.slice(start2, at + 3)), line: Number(m[1]), raw: rawOf(line) };
     if (m[2] !== void 0) f.function = m[2];
     add(f);
   }
 }
-var JVM_AT = /([\w$.\/<>`[\],+-]{1,500})\(([^()\r\n]{0,300})\)/y;
+var JVM_AT = /([\w$.\/<>`[\],+-]{1,500})( ?)\(([^()\r\n]{0,300})\)/y;
 var CS_IN = /\s+in\s+([^\r\n]{1,500}):line (\d{1,9})/y;
 var V8_AT = /(?:(new |async )?([^\s()]{1,500}(?: \[as [^\]\s]{1,200}\])?) \()?([^\s()]{1,2000}):(\d{1,9}):(\d{1,9})\)?/y;
 var RUST_AT = /([^\s()]{1,2000}\.rs):(\d{1,9})(?::\d{1,9})?/y;
@@ -57786,11 +58999,12 @@ function atFrames(line, prev, add) {
   AT_ANCHOR.lastIndex = 0;
   for (let a = AT_ANCHOR.exec(line); a !== null; a = AT_ANCHOR.exec(line)) {
     const p = a.index + a[0].length;
+    if (a.index >= 8 && line.startsWith("panicked", a.index - 8)) continue;
     if (jvmOrCsharpAt(line, p, lineStart, add)) continue;
     RUST_AT.lastIndex = p;
     const r = RUST_AT.exec(line);
     if (r !== null) {
-      const f = { language: "rust", file: slashes(r[1]), line: Number(r[2]), raw: rawOf(line) };
+      const f = { language: "rust", format: "rust-backtrace", kind: "frame", file: slashes(r[1]), line: Number(r[2]), raw: rawOf(line) };
       const fn2 = rustBacktraceFunction(prev);
       if (fn2 !== void 0) Object.assign(f, rustName(fn2));
       add(f);
@@ -57806,32 +59020,34 @@ function jvmOrCsharpAt(line, p, lineStart, add) {
   const m = JVM_AT.exec(line);
   if (m === null) return false;
   const name2 = m[1];
-  const inner = m[2].trim();
+  const inner = m[3].trim();
   const fileLine = /^([^\s:]{1,300}\.[A-Za-z]{1,10})(?::(\d{1,9}))?$/.exec(inner);
-  if (fileLine !== null && JVM_EXTENSIONS.has(extensionOf2(fileLine[1]))) {
-    const f = { language: "java", file: fileLine[1], raw: rawOf(line), ...splitQualified(stripJvmModule(name2), ".") };
+  const jvmFile = fileLine !== null && JVM_EXTENSIONS.has(extensionOf2(fileLine[1]));
+  if (m[2] === " " && !jvmFile) return false;
+  if (fileLine !== null && jvmFile) {
+    const f = { language: "java", format: "jvm", kind: "frame", file: fileLine[1], raw: rawOf(line), ...jvmName(name2) };
     if (fileLine[2] !== void 0) f.line = Number(fileLine[2]);
     add(f);
     return true;
   }
   if (inner === "Native Method" || inner === "Unknown Source" || inner === "Unknown Location") {
-    add({ language: "java", raw: rawOf(line), ...splitQualified(stripJvmModule(name2), ".") });
+    add({ language: "java", format: "jvm", kind: "frame", raw: rawOf(line), ...jvmName(name2) });
     return true;
   }
   CS_IN.lastIndex = p + m[0].length;
   const cs = CS_IN.exec(line);
   if (cs !== null) {
-    add({ language: "csharp", file: slashes(cs[1].trim()), line: Number(cs[2]), raw: rawOf(line), ...csharpName(name2) });
+    add({ language: "csharp", format: "csharp", kind: "frame", file: slashes(cs[1].trim()), line: Number(cs[2]), raw: rawOf(line), ...csharpName(name2) });
     return true;
   }
   if (lineStart && name2.indexOf(".") > 0 && (inner === "" || /^[\w.`[\]<>,]+ \w+(?:, [\w.`[\]<>,]+ \w+)*$/.test(inner))) {
-    add({ language: "csharp", raw: rawOf(line), ...csharpName(name2) });
+    add({ language: "csharp", format: "csharp", kind: "frame", raw: rawOf(line), ...csharpName(name2) });
     return true;
   }
   return false;
 }
 function v8Frame(v, line) {
-  const f = { language: "javascript", file: slashes(v[3]), line: Number(v[4]), raw: rawOf(line) };
+  const f = { language: "javascript", format: "v8", kind: "frame", file: jsLocation(v[3]), line: Number(v[4]), raw: rawOf(line) };
   if (v[2] !== void 0) {
     const name2 = v[2].replace(/ \[as [^\]]*\]$/, "");
     Object.assign(f, v[1] === "new " ? { className: name2, function: "constructor" } : splitQualified(name2, "."));
@@ -57842,14 +59058,17 @@ function csharpName(name2) {
   const bracket = name2.indexOf("[");
   return splitQualified(bracket > 0 ? name2.slice(0, bracket) : name2, ".");
 }
-function stripJvmModule(name2) {
-  const slash = name2.lastIndexOf("/");
-  return slash >= 0 ? name2.slice(slash + 1) : name2;
+function jvmName(written2) {
+  const slash = written2.lastIndexOf("/");
+  const out2 = splitQualified(slash >= 0 ? written2.slice(slash + 1) : written2, ".");
+  const fn2 = out2.function ?? "";
+  const lambda = /^lambda\$([\w]+?)\$\d+$/.exec(fn2) ?? /^([\w]+?)\$lambda(?:\$\d+|-\d+)?$/.exec(fn2);
+  if (lambda !== null && lambda[1] !== "static" && lambda[1] !== "new") out2.function = lambda[1];
+  return out2;
 }
-function splitQualified(name2, sep3) {
-  const i2 = name2.lastIndexOf(sep3);
-  if (i2 <= 0) return { function: name2 };
-  return { className: name2.slice(0, i2), function: name2.slice(i2 + sep3.length) };
+function jsLocation(written2) {
+  const q = written2.search(/[?#]/);
+  return slashes(q > 0 ? written2.slice(0, q) : written2);
 }
 var GO_TAIL = /\.go:(\d{1,9})(?: \+0x[0-9a-fA-F]{1,16})?\s*$/y;
 function goFrame(line, prev, add) {
@@ -57859,7 +59078,7 @@ function goFrame(line, prev, add) {
   GO_TAIL.lastIndex = at;
   const m = GO_TAIL.exec(line);
   if (m === null || pathStart(line, at, first2) !== first2 || at === first2) return;
-  const f = { language: "go", file: slashes(line.slice(first2, at + 3)), line: Number(m[1]), raw: rawOf(line) };
+  const f = { language: "go", format: "go-panic", kind: "frame", file: slashes(line.slice(first2, at + 3)), line: Number(m[1]), raw: rawOf(line) };
   const fn2 = goFunctionLine(prev);
   if (fn2 !== void 0) Object.assign(f, goName(fn2));
   add(f);
@@ -57903,7 +59122,7 @@ function rustPanics(line, add) {
     m.lastIndex = at;
     const r = m.exec(line);
     if (r === null || start2 === at) continue;
-    add({ language: "rust", file: slashes(line.slice(start2, at + 3)), line: Number(r[1]), raw: rawOf(line) });
+    add({ language: "rust", format: "rust-panic", kind: "site", file: slashes(line.slice(start2, at + 3)), line: Number(r[1]), raw: rawOf(line) });
   }
 }
 function rustBacktraceFunction(prev) {
@@ -57967,7 +59186,8 @@ function debuggerFrame(line, add) {
   }
   if (head < 0) return;
   let rest = line.slice(head).trimEnd();
-  const f = { language: "c", raw: rawOf(line) };
+  const format = d === null ? "valgrind" : d[0].indexOf("frame") >= 0 ? "lldb" : !address || / at \S+$/.test(rest) || / from \S+$/.test(rest) ? "gdb" : "sanitizer";
+  const f = { language: "c", format, kind: "frame", raw: rawOf(line) };
   const closed = rest.endsWith(")");
   const body2 = closed ? rest.slice(0, -1) : rest;
   const cut2 = Math.max(body2.lastIndexOf(" "), body2.lastIndexOf("	"), closed ? body2.lastIndexOf("(") : -1);
@@ -57981,45 +59201,6 @@ function debuggerFrame(line, add) {
   if (tick >= 0) rest = rest.slice(tick + 1);
   Object.assign(f, cFunctionName(rest));
   if (f.file !== void 0 || f.function !== void 0) add(f);
-}
-function cFunctionName(text) {
-  let name2 = "";
-  let depth = 0;
-  for (let i2 = 0; i2 < text.length; i2++) {
-    const c = text[i2];
-    if (c === "<") depth++;
-    else if (c === ">") depth = Math.max(0, depth - 1);
-    else if (depth === 0) {
-      if (c === "(" || c === " " || c === "	") {
-        if (name2.length > 0) break;
-        if (c === "(") return {};
-        continue;
-      }
-      name2 += c;
-    }
-  }
-  if (!/^[A-Za-z_~][\w:~]*$/.test(name2) || name2.length > 500) return {};
-  return splitQualified(name2, "::");
-}
-function firstNonSpace(line) {
-  let i2 = 0;
-  while (i2 < line.length && (line.charCodeAt(i2) === 32 || line.charCodeAt(i2) === 9)) i2++;
-  return i2;
-}
-function pathStart(line, end, floor) {
-  let s = end;
-  while (s > floor) {
-    const c = line.charCodeAt(s - 1);
-    if (c <= 32 || c === 34 || c === 39 || c === 40 || c === 41 || c === 91 || c === 93 || c === 44 || c === 61 || c === 96 || c === 60 || c === 62) break;
-    if (c === 58) {
-      const isDrive = s - 2 >= floor && /[A-Za-z]/.test(line[s - 2]) && (s - 3 < floor || !/[\w]/.test(line[s - 3]));
-      if (!isDrive) break;
-      s -= 2;
-      break;
-    }
-    s--;
-  }
-  return s;
 }
 
 // src/text/issue-signals.ts
@@ -58047,6 +59228,314 @@ function checkText(text) {
   if (typeof text !== "string") throw new IssuelocError(`issue text must be a string, got ${typeof text}`);
 }
 
+// src/graph/open-graph.ts
+import { join as join15 } from "node:path";
+
+// src/graph/blob-facts.ts
+var MAX_IMPORTS = 500;
+var MAX_CALLS = 2e4;
+var KEYWORDS = /* @__PURE__ */ new Set([
+  "if",
+  "for",
+  "while",
+  "switch",
+  "return",
+  "catch",
+  "function",
+  "def",
+  "fn",
+  "func",
+  "elif",
+  "and",
+  "or",
+  "not",
+  "in",
+  "is",
+  "print",
+  "assert",
+  "lambda",
+  "with",
+  "yield",
+  "await",
+  "typeof",
+  "sizeof",
+  "new",
+  "delete",
+  "throw",
+  "super",
+  "this",
+  "self",
+  "match",
+  "case",
+  "when",
+  "else",
+  "do",
+  "try",
+  "import",
+  "require",
+  "synchronized",
+  "foreach",
+  "using",
+  "defined",
+  "alignof",
+  "decltype",
+  "static_assert",
+  "instanceof",
+  "void",
+  "except",
+  "raise",
+  "from",
+  "as",
+  "class",
+  "struct",
+  "enum",
+  "union",
+  "loop",
+  "unless",
+  "until",
+  "elsif",
+  "puts",
+  "go",
+  "defer",
+  "select",
+  "range",
+  "make",
+  "len",
+  "isinstance",
+  "str",
+  "int",
+  "float",
+  "list",
+  "dict",
+  "set",
+  "tuple",
+  "bool",
+  "getattr",
+  "setattr",
+  "hasattr",
+  "type",
+  "object",
+  "include",
+  "Some",
+  "Ok",
+  "Err",
+  "vec",
+  "println",
+  "format"
+]);
+var DEFINERS = /(?:\bdef|\bfunction\*?|\bfn|\bfunc(?:\s*\([^)]*\))?|\bclass|\binterface|\bstruct)\s+$/;
+var CALL = /\b([A-Za-z_$][A-Za-z0-9_$]*)\s*(?:<[^<>()\n]{0,80}>\s*)?\(/g;
+var IMPORTS = {
+  python: [/^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+\(?([\w ,\t*\\\n]+)\)?/gm, /^[ \t]*import[ \t]+([\w., \t]+)/gm],
+  cython: [/^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+c?import[ \t]+\(?([\w ,\t*\\\n]+)\)?/gm, /^[ \t]*c?import[ \t]+([\w., \t]+)/gm],
+  javascript: [/\bimport\s*(?:[\w*{}\s,$]+?\s*from\s*)?['"]([^'"\n]+)['"]/g, /\bexport\s*[\w*{}\s,$]*?\s*from\s*['"]([^'"\n]+)['"]/g, /\b(?:require|import)\s*\(\s*['"]([^'"\n]+)['"]\s*\)/g],
+  java: [/^[ \t]*import[ \t]+(?:static[ \t]+)?([\w.]+(?:\.\*)?)[ \t]*;/gm],
+  kotlin: [/^[ \t]*import[ \t]+([\w.]+(?:\.\*)?)/gm],
+  scala: [/^[ \t]*import[ \t]+([\w.]+)/gm],
+  go: [/^[ \t]*import[ \t]+(?:[\w.]+[ \t]+)?"([^"\n]+)"/gm, /^[ \t]*(?:[\w.]+[ \t]+)?"([^"\n]+)"[ \t]*$/gm],
+  rust: [/^[ \t]*(?:pub(?:\([\w:]+\))?[ \t]+)?use[ \t]+([\w:]+)/gm, /^[ \t]*(?:pub(?:\([\w:]+\))?[ \t]+)?mod[ \t]+(\w+)[ \t]*;/gm],
+  c: [/^[ \t]*#[ \t]*include[ \t]*["<]([^">\n]+)[">]/gm]
+};
+IMPORTS.typescript = IMPORTS.javascript;
+IMPORTS.cpp = IMPORTS.c;
+IMPORTS.objc = IMPORTS.c;
+function factsOf(path, text) {
+  const language = languageOf(path);
+  return { imports: language ? importsOf(language, text) : [], calls: callsOf(text) };
+}
+function importsOf(language, text) {
+  const out2 = /* @__PURE__ */ new Set();
+  const add = (s) => {
+    if (out2.size < MAX_IMPORTS && s) out2.add(s);
+  };
+  for (const re of IMPORTS[language] ?? []) {
+    re.lastIndex = 0;
+    for (const m of text.matchAll(re)) {
+      if (language === "go" && re !== IMPORTS.go[0] && !inGoImportBlock(text, m.index)) continue;
+      if (language === "python" || language === "cython") {
+        if (m[2] === void 0) {
+          for (const part of m[1].split(",")) add(part.trim().split(/\s+/)[0]);
+        } else {
+          add(m[1]);
+          const base = m[1].endsWith(".") ? m[1] : `${m[1]}.`;
+          for (const part of m[2].replace(/\\\n/g, " ").split(",")) {
+            const name2 = part.trim().split(/\s+/)[0];
+            if (name2 && name2 !== "*") add(base + name2);
+          }
+        }
+      } else add(m[1].trim());
+    }
+  }
+  return [...out2];
+}
+function inGoImportBlock(text, at) {
+  const open2 = text.lastIndexOf("import (", at);
+  if (open2 < 0) return false;
+  const close = text.indexOf(")", open2);
+  return close > at;
+}
+function callsOf(text) {
+  const out2 = [];
+  const seen = /* @__PURE__ */ new Set();
+  let line = 1;
+  let scanned = 0;
+  CALL.lastIndex = 0;
+  for (const m of text.matchAll(CALL)) {
+    const name2 = m[1];
+    if (name2.length < 2 || KEYWORDS.has(name2)) continue;
+    const before = text.slice(Math.max(0, m.index - 40), m.index);
+    if (DEFINERS.test(before)) continue;
+    for (let k = text.indexOf("\n", scanned); k >= 0 && k < m.index; k = text.indexOf("\n", k + 1)) {
+      line++;
+      scanned = k + 1;
+    }
+    const key = `${name2}
+${line}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out2.push([name2, line]);
+    if (out2.length >= MAX_CALLS) break;
+  }
+  return out2;
+}
+
+// src/graph/facts-cache.ts
+import { join as join13 } from "node:path";
+var FACTS_ENTRY_TAG = "gfact.v1";
+var FactsCache = class {
+  constructor(dir) {
+    this.dir = dir;
+  }
+  dir;
+  hits = 0;
+  misses = 0;
+  /** Bytes of the entries written by {@link set}. */
+  bytesWritten = 0;
+  file(key) {
+    return join13(this.dir, key.slice(0, 2), `${key.slice(2)}.json`);
+  }
+  /** The cached facts of `key` (a blob id with its language), or undefined. */
+  get(key) {
+    const entry = readCheckedJson(this.file(key), FACTS_ENTRY_TAG, (x) => isRecord(x) && x.key === key && isFacts(x.facts));
+    if (entry) this.hits++;
+    else this.misses++;
+    return entry?.facts;
+  }
+  /** Stores the facts of `key`; a write error is returned, not thrown (the cache is an optimisation). */
+  set(key, facts) {
+    try {
+      this.bytesWritten += writeCheckedJson(this.file(key), FACTS_ENTRY_TAG, { key, facts }, { fsync: false });
+      return void 0;
+    } catch (e) {
+      return e;
+    }
+  }
+};
+function isFacts(x) {
+  return isRecord(x) && isStringArray(x.imports) && Array.isArray(x.calls) && x.calls.every((c) => Array.isArray(c) && c.length === 2 && typeof c[0] === "string" && isInt(c[1], 1));
+}
+
+// src/graph/graph-store.ts
+import { join as join14 } from "node:path";
+var GRAPH_TAG = "graph.v1";
+function graphFilePath(cacheDir, commit, settingsKey2) {
+  return join14(cacheDir, "index", `${commit}.${settingsKey2}-graph.bin`);
+}
+function saveGraph(path, graph, units, files) {
+  const { calls, imports } = graph;
+  const header = Buffer.from(JSON.stringify({ key: graph.key, units, files, lengths: [calls.to.length, imports.to.length] }), "utf8");
+  const pre = Buffer.alloc(4);
+  pre.writeUInt32LE(header.length, 0);
+  const pad = Buffer.alloc((4 - (4 + header.length) % 4) % 4);
+  writeCheckedFile(path, GRAPH_TAG, [pre, header, pad, calls.start, calls.to, imports.start, imports.to], { fsync: false });
+}
+function loadGraph(path, key, units, files) {
+  let stale = false;
+  const graph = readCheckedFile(path, GRAPH_TAG, (buf) => {
+    const h = buf.readUInt32LE(0);
+    const header = JSON.parse(buf.toString("utf8", 4, 4 + h));
+    if (!isRecord(header) || typeof header.key !== "string" || !isInt(header.units) || !isInt(header.files) || !Array.isArray(header.lengths) || header.lengths.length !== 2 || !header.lengths.every((n) => isInt(n))) throw new Error("bad header");
+    if (header.key !== key || header.units !== units || header.files !== files) {
+      stale = true;
+      return null;
+    }
+    const [nCalls, nImports] = header.lengths;
+    const offset = 4 + h + (4 - (4 + h) % 4) % 4;
+    if (buf.length - offset !== 4 * (units + 1 + nCalls + files + 1 + nImports)) throw new Error("bad size");
+    const body2 = new Uint8Array(buf.length - offset);
+    body2.set(buf.subarray(offset));
+    let o = 0;
+    const i32 = (n) => {
+      const a = new Int32Array(body2.buffer, o, n);
+      o += 4 * n;
+      return a;
+    };
+    const calls = { start: i32(units + 1), to: i32(nCalls) };
+    const imports = { start: i32(files + 1), to: i32(nImports) };
+    if (!validRows(calls, units) || !validRows(imports, files)) throw new Error("bad rows");
+    return new CodeGraph(key, calls, imports);
+  });
+  return stale || graph === null ? void 0 : graph;
+}
+function validRows(rows, n) {
+  const { start: start2, to } = rows;
+  if (start2[0] !== 0 || start2[start2.length - 1] !== to.length) return false;
+  for (let k = 1; k < start2.length; k++) if (start2[k] < start2[k - 1]) return false;
+  for (let e = 0; e < to.length; e++) if (to[e] < 0 || to[e] >= n) return false;
+  return true;
+}
+
+// src/graph/open-graph.ts
+var FACTS_DIR = "blobs-graph1";
+async function openCodeGraph(repo, codeIndex, cacheDir) {
+  const key = graphKey(codeIndex);
+  const units = codeIndex.units.length;
+  const files = codeIndex.filePaths.length;
+  const file = cacheDir ? graphFilePath(cacheDir, codeIndex.commit, settingsKey(codeIndex.settings)) : void 0;
+  const stored = file && loadGraph(file, key, units, files);
+  if (stored) return { graph: stored, built: false, scannedBlobs: 0 };
+  const { facts, scanned } = await factsOfCommit(repo, codeIndex, cacheDir);
+  const graph = CodeGraph.build(codeIndex, (p) => facts.get(p));
+  if (file) {
+    try {
+      saveGraph(file, graph, units, files);
+    } catch (e) {
+      process.stderr.write(`issueloc: warning: cannot save the code graph ${file} (${e.code ?? e.message}); it is built again next time
+`);
+    }
+  }
+  return { graph, built: true, scannedBlobs: scanned };
+}
+async function factsOfCommit(repo, codeIndex, cacheDir) {
+  const wanted = new Set(codeIndex.filePaths);
+  const { entries } = await repo.listTree(codeIndex.commit);
+  const cache = cacheDir ? new FactsCache(join15(cacheDir, FACTS_DIR)) : void 0;
+  const facts = /* @__PURE__ */ new Map();
+  const toRead = /* @__PURE__ */ new Map();
+  const keyOf = (blob, path) => `${blob}${languageOf(path) ?? ""}`;
+  for (const e of entries) {
+    if (!wanted.has(e.path)) continue;
+    const hit = cache?.get(keyOf(e.blob, e.path));
+    if (hit) {
+      facts.set(e.path, hit);
+      continue;
+    }
+    const l = toRead.get(e.blob);
+    if (l) l.push(e.path);
+    else toRead.set(e.blob, [e.path]);
+  }
+  for await (const [blob, buf] of repo.readBlobs([...toRead.keys()])) {
+    if (buf === null || isBinary(buf)) continue;
+    const text = decodeSource(buf);
+    for (const path of toRead.get(blob) ?? []) {
+      const f = factsOf(path, text);
+      facts.set(path, f);
+      cache?.set(keyOf(blob, path), f);
+    }
+  }
+  return { facts, scanned: toRead.size };
+}
+
 // src/ltr/labelled-issues.ts
 async function forEachIssue(issues, opts, visit) {
   const byRepo = /* @__PURE__ */ new Map();
@@ -58064,7 +59553,7 @@ async function forEachIssue(issues, opts, visit) {
     }
     const repo = await GitRepo.open(path);
     try {
-      const cacheDir = join13(opts.cacheRoot, name2.replace("/", "+"));
+      const cacheDir = join16(opts.cacheRoot, name2.replace("/", "+"));
       const commits = /* @__PURE__ */ new Map();
       for (const i2 of list) {
         try {
@@ -58080,6 +59569,7 @@ async function forEachIssue(issues, opts, visit) {
         const { codeIndex, built } = await indexCommit(repo, commit, { cacheDir, settings: opts.indexSettings });
         const indexMillis = performance.now() - t0;
         let evidence;
+        let graph;
         await visit({
           issue: issue2,
           repo,
@@ -58094,7 +59584,8 @@ async function forEachIssue(issues, opts, visit) {
             messageScores: history?.messageScores(commit, issue2.text),
             fieldScores: history && historyFieldScores(history, commit, issue2.text),
             similarIssues: similar?.scores(issue2.text, issue2.created)
-          }
+          },
+          graph: () => graph ??= openCodeGraph(repo, codeIndex, cacheDir).then((g) => g.graph)
         });
         opts.onProgress?.(++done, issues.length);
       }
@@ -58144,8 +59635,8 @@ async function collectQueries(issues, opts) {
     if (hit) out2.set(i2, hit);
     else todo.push(i2);
   }
-  await forEachIssue(todo, { ...opts, similarIssues: similarOf }, (ctx) => {
-    const q = trainingQueryOf(ctx, new FeatureExtractor(ctx.codeIndex, candidates));
+  await forEachIssue(todo, { ...opts, similarIssues: similarOf }, async (ctx) => {
+    const q = trainingQueryOf(ctx, new FeatureExtractor(ctx.codeIndex, { ...candidates, graph: await ctx.graph() }));
     cache?.set(ctx.issue, q);
     out2.set(ctx.issue, q);
   });
@@ -58558,12 +60049,12 @@ var SpanPool = class {
 };
 
 // src/history/mining/mined-cache.ts
-import { createHash as createHash9 } from "node:crypto";
-import { join as join14, resolve as resolve6 } from "node:path";
+import { createHash as createHash10 } from "node:crypto";
+import { join as join17, resolve as resolve6 } from "node:path";
 var TAG = "mined.v1";
 function minedCacheFile(cacheDir, repoPath, settings) {
-  const digest2 = createHash9("sha1").update(`${resolve6(repoPath)}\0${settings}`).digest("hex").slice(0, 16);
-  return join14(cacheDir, "history", `mined-${digest2}.json`);
+  const digest2 = createHash10("sha1").update(`${resolve6(repoPath)}\0${settings}`).digest("hex").slice(0, 16);
+  return join17(cacheDir, "history", `mined-${digest2}.json`);
 }
 function isEntry(v) {
   if (typeof v === "string") return true;
@@ -58863,26 +60354,26 @@ function shallowCut(repo) {
   if (!repo.isShallow) return null;
   const dirs = [repo.gitDir];
   try {
-    dirs.push(resolve7(repo.gitDir, readFileSync6(join15(repo.gitDir, "commondir"), "utf8").trim()));
+    dirs.push(resolve7(repo.gitDir, readFileSync6(join18(repo.gitDir, "commondir"), "utf8").trim()));
   } catch {
   }
   for (const dir of dirs) {
     try {
-      return readFileSync6(join15(dir, "shallow"), "utf8");
+      return readFileSync6(join18(dir, "shallow"), "utf8");
     } catch {
     }
   }
   return "shallow";
 }
 function adaptedModelKey(repo, base, settings, index = {}) {
-  const builtIn = createHash10("sha256").update(readFileSync6(DEFAULT_MODEL_PATH)).digest("hex");
+  const builtIn = createHash11("sha256").update(readFileSync6(DEFAULT_MODEL_PATH)).digest("hex");
   const parts2 = [ADAPT_VERSION, SOURCE_TAG, FEATURE_VERSION, INDEX_FORMAT_VERSION, repo.gitDir, base, settings, { ...DEFAULT_INDEX_SETTINGS, ...index }, builtIn];
   const cut2 = shallowCut(repo);
   if (cut2 !== null) parts2.push(cut2);
-  return createHash10("sha256").update(JSON.stringify(parts2)).digest("hex").slice(0, 24);
+  return createHash11("sha256").update(JSON.stringify(parts2)).digest("hex").slice(0, 24);
 }
 function adaptedModelFile(cacheDir, key) {
-  return join15(cacheDir, "models", `adapted-${key}.json`);
+  return join18(cacheDir, "models", `adapted-${key}.json`);
 }
 async function adaptedModel(repo, base, opts) {
   const settings = { ...ADAPT_DEFAULTS, ...opts.settings };
@@ -58951,18 +60442,18 @@ var UnitSourceReader = class {
 };
 
 // src/embed/vector-cache.ts
-import { createHash as createHash11 } from "node:crypto";
-import { join as join16 } from "node:path";
+import { createHash as createHash12 } from "node:crypto";
+import { join as join19 } from "node:path";
 var DOCUMENT_FORMAT = "d1";
 var ENTRY_TAG = "vec.v2";
 var MODEL_TAG = "vecmod.2";
 var VectorCache = class {
   constructor(cacheDir, modelId) {
     this.modelId = modelId;
-    this.dir = join16(cacheDir, "vectors", createHash11("sha1").update(`${DOCUMENT_FORMAT}
+    this.dir = join19(cacheDir, "vectors", createHash12("sha1").update(`${DOCUMENT_FORMAT}
 ${ENTRY_TAG}
 ${modelId}`).digest("hex").slice(0, 16));
-    const m = readCheckedJson(join16(this.dir, "model.json"), MODEL_TAG, (x) => isRecord(x) && typeof x.model === "string" && isInt(x.dim, 1));
+    const m = readCheckedJson(join19(this.dir, "model.json"), MODEL_TAG, (x) => isRecord(x) && typeof x.model === "string" && isInt(x.dim, 1));
     if (m?.model === modelId) this.dim = m.dim;
   }
   modelId;
@@ -58972,10 +60463,10 @@ ${modelId}`).digest("hex").slice(0, 16));
   dim;
   /** The key of a file's entry: its blob and its path (the path is part of the embedded text). */
   static key(blob, path) {
-    return createHash11("sha1").update(`${blob}\0${path}`).digest("hex");
+    return createHash12("sha1").update(`${blob}\0${path}`).digest("hex");
   }
   file(key) {
-    return join16(this.dir, key.slice(0, 2), `${key.slice(2)}.f32`);
+    return join19(this.dir, key.slice(0, 2), `${key.slice(2)}.f32`);
   }
   /**
    * Records the dimension of vectors the model gives now, and checks it against the cached ones.
@@ -58986,7 +60477,7 @@ ${modelId}`).digest("hex").slice(0, 16));
     if (this.dim === void 0) {
       this.dim = dim;
       try {
-        writeCheckedJson(join16(this.dir, "model.json"), MODEL_TAG, { model: this.modelId, dim }, { fsync: false });
+        writeCheckedJson(join19(this.dir, "model.json"), MODEL_TAG, { model: this.modelId, dim }, { fsync: false });
       } catch {
       }
       return;
@@ -59273,7 +60764,7 @@ function withLines(loc, index, ranked = []) {
 }
 
 // src/history/co-change.ts
-import { join as join17 } from "node:path";
+import { join as join20 } from "node:path";
 var DEFAULT_CO_CHANGE = { commits: 100, partnerCommits: 1e3, maxFiles: 100 };
 async function readCoChange(repo, commit, opts = {}) {
   const commits = opts.commits ?? DEFAULT_CO_CHANGE.commits;
@@ -59297,7 +60788,7 @@ async function readCoChange(repo, commit, opts = {}) {
 }
 var CO_CHANGE_TAG = "cochg.v1";
 function coChangeFile(cacheDir, repoPath, commit, o) {
-  return join17(cacheDir, "history", `${repoDigest(repoPath)}-${commit}.cochange-${o.commits}-${o.partnerCommits}-${o.maxFiles}.json`);
+  return join20(cacheDir, "history", `${repoDigest(repoPath)}-${commit}.cochange-${o.commits}-${o.partnerCommits}-${o.maxFiles}.json`);
 }
 function isCoChangeRead(x) {
   return isRecord(x) && isInt(x.counted) && Array.isArray(x.sourceSets) && x.sourceSets.every(isStringArray) && Array.isArray(x.counts) && x.counts.every((e) => Array.isArray(e) && e.length === 2 && typeof e[0] === "string" && isInt(e[1], 1));
@@ -59459,7 +60950,7 @@ function inPeripheralFolder(path) {
   for (let i2 = 0; i2 < Math.min(2, parts2.length - 1); i2++) if (PERIPHERAL_DIRS.has(parts2[i2])) return true;
   return false;
 }
-var FAMILY = {
+var FAMILY2 = {
   c: "c",
   cpp: "c",
   objc: "c",
@@ -59474,7 +60965,7 @@ var FAMILY = {
 };
 function familyOf(path) {
   const language = languageOf(path);
-  return language === void 0 ? void 0 : FAMILY[language] ?? language;
+  return language === void 0 ? void 0 : FAMILY2[language] ?? language;
 }
 var PeripheralRule = class {
   /** @param repo the repository of the index, to read generated files' heads (none: no file counts as generated). */
@@ -59695,10 +61186,15 @@ async function rerankLocalization(loc, codeIndex, reader, reranker, issueText2, 
 
 // src/ltr/model-ranker.ts
 var ModelRanker = class {
-  constructor(codeIndex, model) {
+  /**
+   * @param graph.graph the code graph of the index's commit: needed by a model reading graph
+   *   features (see {@link readsGraph}) and by candidate expansion; without it they are 0 / off.
+   * @param graph.expand candidate expansion over the graph's imports (`FeatureOptions.expand`).
+   */
+  constructor(codeIndex, model, graph = {}) {
     this.codeIndex = codeIndex;
     this.model = model;
-    this.extractor = new FeatureExtractor(codeIndex, { ...model.candidates, reads: model.reads });
+    this.extractor = new FeatureExtractor(codeIndex, { ...model.candidates, reads: model.reads, ...graph });
   }
   codeIndex;
   model;
@@ -59762,6 +61258,9 @@ var ModelRanker = class {
     return { files, modules, functions, matchedQueryTerms: this.extractor.localizer.matchedQueryTerms(query) };
   }
 };
+function readsGraph(model) {
+  return FEATURE_REGISTRY.some((f) => f.group === "graph" && model.reads.has(f.name));
+}
 
 // src/pipeline/commit-chain.ts
 var CommitChain = class _CommitChain {
@@ -59806,7 +61305,8 @@ var CommitChain = class _CommitChain {
         opts.onWarning(`dense retrieval skipped, lexical ranking only: ${failure(e, `embedding the functions with ${embedderName(opts.embedder)}`)}`);
       }
     }
-    const modelRanker = opts.model ? new ModelRanker(codeIndex, opts.model) : void 0;
+    const graph = opts.model && readsGraph(opts.model) ? (await openCodeGraph(repo, codeIndex, opts.cacheDir)).graph : void 0;
+    const modelRanker = opts.model ? new ModelRanker(codeIndex, opts.model, { graph }) : void 0;
     localizer ??= modelRanker?.extractor.localizer ?? new Localizer(codeIndex, opts.ranking ?? {});
     const r = opts.ranking;
     const placements = await openPlacements(repo, codeIndex, {

@@ -65,23 +65,37 @@ function itemLine(c: CommentContent, it: RankedItem, rank: number): string {
   return `${rank}. ${link}${where}${terms ? ` — matched ${terms}` : ''}`;
 }
 
-function render(c: CommentContent, shown: Partial<Record<Level, number>>, leftOut: number): string {
+/** The item lines of each level, rendered once (ranks are positions, so a shorter list is a prefix). */
+type ItemLines = Partial<Record<Level, string[]>>;
+
+function render(c: CommentContent, lines: ItemLines, shown: Partial<Record<Level, number>>, leftOut: number): string {
   const base = `${c.serverUrl.replace(/\/+$/, '')}/${encodeURIComponent(c.owner)}/${encodeURIComponent(c.repo)}`;
   const parts = [
     COMMENT_MARKER,
     `**issueloc** ranked where this issue may need changes, at commit [\`${c.commit.slice(0, 12)}\`](${base}/tree/${c.commit}):`,
   ];
   for (const level of LEVELS) {
-    const items = c.rankings[level];
+    const items = lines[level];
     if (!items) continue;
     const n = shown[level] ?? items.length;
     parts.push('', `**${TITLES[level]}**`, '');
-    parts.push(n === 0 ? `(no ${level} matched)` : items.slice(0, n).map((it, i) => itemLine(c, it, i + 1)).join('\n'));
+    parts.push(n === 0 ? `(no ${level} matched)` : items.slice(0, n).join('\n'));
   }
   if (leftOut > 0) parts.push('', `(${leftOut} more ${leftOut === 1 ? 'item' : 'items'} left out to keep this comment within its size limit)`);
   const optOut = c.optOutLabel ? ` Add the label ${codeSpan(c.optOutLabel)} to an issue to keep issueloc off it.` : '';
   parts.push('', `<sub>Ranked from the issue's title and body (${c.stages.join(' → ')}); this comment is updated when the issue is edited.${optOut}</sub>`);
   return `${parts.join('\n')}\n`;
+}
+
+/** How many items of each level are shown after `k` items went, the lowest of the longest list first. */
+function shownAfter(full: Partial<Record<Level, number>>, k: number): Partial<Record<Level, number>> {
+  const shown = { ...full };
+  for (let i = 0; i < k; i++) {
+    const longest = LEVELS.filter((l) => (shown[l] ?? 0) > 0).sort((a, b) => shown[b]! - shown[a]!)[0];
+    if (!longest) break;
+    shown[longest]!--;
+  }
+  return shown;
 }
 
 /**
@@ -90,16 +104,28 @@ function render(c: CommentContent, shown: Partial<Record<Level, number>>, leftOu
  * first, and a line says how many were left out.
  */
 export function commentBody(c: CommentContent, maxChars: number = GITHUB_MAX_COMMENT_CHARS): string {
-  const shown: Partial<Record<Level, number>> = {};
-  for (const l of LEVELS) if (c.rankings[l]) shown[l] = c.rankings[l]!.length;
-  let leftOut = 0;
-  let body = render(c, shown, leftOut);
-  while (body.length > maxChars) {
-    const longest = LEVELS.filter((l) => (shown[l] ?? 0) > 0).sort((a, b) => shown[b]! - shown[a]!)[0];
-    if (!longest) break;
-    shown[longest]!--;
-    leftOut++;
-    body = render(c, shown, leftOut);
+  const lines: ItemLines = {};
+  const full: Partial<Record<Level, number>> = {};
+  for (const l of LEVELS) {
+    const items = c.rankings[l];
+    if (!items) continue;
+    lines[l] = items.map((it, i) => itemLine(c, it, i + 1));
+    full[l] = items.length;
+  }
+  const total = Object.values(full).reduce((a, b) => a + b, 0);
+  const bodyAfter = (k: number) => render(c, lines, shownAfter(full, k), k);
+  let body = bodyAfter(0);
+  if (body.length > maxChars && total > 0) {
+    // From one item left out on, each further one shortens the body (an item line is longer than
+    // the digit the count may gain), so the fewest to leave out is found by bisection.
+    let lo = 1;
+    let hi = total;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (bodyAfter(mid).length > maxChars) lo = mid + 1;
+      else hi = mid;
+    }
+    body = bodyAfter(lo);
   }
   // a heading alone over the cap (a path of thousands of characters cannot be there: items went first)
   return body.length > maxChars ? `${body.slice(0, maxChars - 2)}…\n` : body;

@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cleanup, tempDir } from '../repo/git-fixture.js';
+import { runInProcess } from './in-process.js';
 
 /** Every temporary folder of this file (repositories, caches) lives here, removed at the end. */
 const scratch = tempDir('issueloc-cli-errors-');
@@ -15,6 +16,8 @@ after(() => cleanup(scratch));
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const bin = join(root, 'dist/src/cli/bin.js');
 
+// Refusals before any work also run in-process (runInProcess: the CLI's main in a worker thread):
+// each behaviour keeps a run of the executable.
 function run(args: string[], input?: string) {
   const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', input });
   return { code: r.status, out: r.stdout, err: r.stderr };
@@ -32,14 +35,14 @@ function tinyRepo(): string {
 
 const oneLine = (s: string) => s.trim().split('\n').length === 1 && !/\n\s+at /.test(s);
 
-test('not a git repository', () => {
+test('not a git repository', async () => {
   const dir = mkdtempSync(join(scratch, 'norepo-'));
   const r = run(['localize', '--repo', dir, '--issue', 'parse header']);
   assert.equal(r.code, 2);
   assert.ok(oneLine(r.err), r.err);
   assert.match(r.err, /not a git repository/);
   assert.ok(r.err.includes(dir));
-  const missing = run(['localize', '--repo', join(dir, 'gone'), '--issue', 'parse header']);
+  const missing = await runInProcess(['localize', '--repo', join(dir, 'gone'), '--issue', 'parse header']);
   assert.equal(missing.code, 2);
   assert.match(missing.err, /gone \(no such folder\)/);
 });
@@ -54,9 +57,9 @@ test('unknown revision is named', () => {
   assert.deepEqual(readdirSync(cache).filter((f) => f !== 'index'), [], 'nothing cached for a failed run');
 });
 
-test('empty issue text', () => {
+test('empty issue text', async () => {
   const repo = tinyRepo();
-  const r = run(['localize', '--repo', repo, '--issue', '  \n ']);
+  const r = await runInProcess(['localize', '--repo', repo, '--issue', '  \n ']);
   assert.equal(r.code, 2);
   assert.match(r.err, /empty issue text \(from --issue\)/);
 });
@@ -81,21 +84,21 @@ test('no word of the issue in the code: a message and exit 1, no empty tables', 
   assert.match(r.err, /no word of the issue occurs in the indexed code/);
 });
 
-test('missing issue file is named', () => {
+test('missing issue file is named', async () => {
   const repo = tinyRepo();
-  const r = run(['localize', '--repo', repo, '--issue-file', '/nonexistent/issue.md']);
+  const r = await runInProcess(['localize', '--repo', repo, '--issue-file', '/nonexistent/issue.md']);
   assert.equal(r.code, 2);
   assert.match(r.err, /\/nonexistent\/issue\.md: no such file/);
   assert.ok(oneLine(r.err), r.err);
 });
 
-test('issue from stdin; bad --top is refused', () => {
+test('issue from stdin; bad --top is refused', async () => {
   const repo = tinyRepo();
   const cache = mkdtempSync(join(scratch, 'cache-'));
   const ok = run(['localize', '--repo', repo, '--json', '--cache-dir', cache], 'parse_header splits the wrong way');
   assert.equal(ok.code, 0, ok.err);
   assert.equal(JSON.parse(ok.out).functions[0].id, 'parser.py:parse_header');
-  const bad = run(['localize', '--repo', repo, '--top', 'ten', '--issue', 'x y', '--cache-dir', cache]);
+  const bad = await runInProcess(['localize', '--repo', repo, '--top', 'ten', '--issue', 'x y', '--cache-dir', cache]);
   assert.equal(bad.code, 2);
   assert.match(bad.err, /--top/);
 });
@@ -109,11 +112,11 @@ test('no match exits 1 with a message', () => {
   assert.ok(existsSync(cache));
 });
 
-test('a cache folder that cannot be made, an unknown language, and two issue sources are named', () => {
+test('a cache folder that cannot be made, an unknown language, and two issue sources are named', async () => {
   const repo = tinyRepo();
   const file = join(mkdtempSync(join(scratch, 'file-')), 'plain');
   writeFileSync(file, 'not a folder');
-  const underFile = run(['localize', '--repo', repo, '--issue', 'parse header', '--cache-dir', join(file, 'sub')]);
+  const underFile = await runInProcess(['localize', '--repo', repo, '--issue', 'parse header', '--cache-dir', join(file, 'sub')]);
   assert.equal(underFile.code, 2);
   assert.ok(oneLine(underFile.err), underFile.err);
   assert.match(underFile.err, /--cache-dir .*plain.* is not a folder/);
@@ -122,11 +125,11 @@ test('a cache folder that cannot be made, an unknown language, and two issue sou
   assert.match(proc.stderr, /--cache-dir \/proc\/issueloc-x\/y: cannot create it/);
   const relative = spawnSync(process.execPath, [bin, 'localize', '--repo', repo, '--issue', 'parse header', '--cache-dir', 'rel/cache', '--json'], { encoding: 'utf8', cwd: mkdtempSync(join(scratch, 'cwd-')) });
   assert.equal(relative.status, 0, relative.stderr);
-  const language = run(['localize', '--repo', repo, '--issue', 'parse header', '--languages', 'python,pyton']);
+  const language = await runInProcess(['localize', '--repo', repo, '--issue', 'parse header', '--languages', 'python,pyton']);
   assert.equal(language.code, 2);
   assert.match(language.err, /--languages: unknown language pyton \(known: .*python/);
-  assert.match(run(['localize', '--repo', repo, '--issue', 'parse header', '--languages', ',']).err, /--languages: no language given/);
-  const both = run(['localize', '--repo', repo, '--issue', 'parse header', '--issue-file', file]);
+  assert.match((await runInProcess(['localize', '--repo', repo, '--issue', 'parse header', '--languages', ','])).err, /--languages: no language given/);
+  const both = await runInProcess(['localize', '--repo', repo, '--issue', 'parse header', '--issue-file', file]);
   assert.equal(both.code, 2);
   assert.match(both.err, /not both/);
 });

@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildEvalFixture } from '../eval/eval-fixture.js';
+import { runInProcess } from './in-process.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const bin = join(root, 'dist/src/cli/bin.js');
@@ -58,20 +59,21 @@ test('eval --json prints one object per issue result, then a summary', () => {
   assert.equal(lines.at(-1).counts.skippedRecords, 2);
 });
 
-test('bad input exits 2 with a one-line message naming it', () => {
+// the first through the executable, the others through its main in a worker thread (runInProcess)
+test('bad input exits 2 with a one-line message naming it', async () => {
   const missing = cli('eval', '--dataset', join(fx.dir, 'none.jsonl'), '--repo', fx.repo, '-o', join(fx.dir, 'x'), '--no-progress');
   assert.equal(missing.code, 2);
   assert.match(missing.err, /^issueloc: cannot read .*none\.jsonl/);
-  const retr = cli('eval', '--dataset', fx.writeDataset('r.jsonl'), '--repo', fx.repo, '-o', join(fx.dir, 'x'), '--retrievers', 'bm25,tfidf');
+  const retr = await runInProcess(['eval', '--dataset', fx.writeDataset('r.jsonl'), '--repo', fx.repo, '-o', join(fx.dir, 'x'), '--retrievers', 'bm25,tfidf']);
   assert.equal(retr.code, 2);
   assert.match(retr.err, /unknown retriever 'bm25'/);
-  const one = cli('eval', '--dataset', fx.writeDataset('one.jsonl', [fx.records[0]]), '--repo', fx.repo, '-o', join(fx.dir, 'x'), '--no-progress');
+  const one = await runInProcess(['eval', '--dataset', fx.writeDataset('one.jsonl', [fx.records[0]]), '--repo', fx.repo, '-o', join(fx.dir, 'x'), '--no-progress']);
   assert.equal(one.code, 2);
   assert.match(one.err, /temporal split needs at least 2 issues/);
-  const stats = cli('stats', join(fx.dir, 'nothing-here'), '--by', 'type');
+  const stats = await runInProcess(['stats', join(fx.dir, 'nothing-here'), '--by', 'type']);
   assert.equal(stats.code, 2);
   assert.match(stats.err, /is not a results folder/);
-  const report = cli('report', fx.dir + '/repo', '-o', join(fx.dir, 'r.html'));
+  const report = await runInProcess(['report', fx.dir + '/repo', '-o', join(fx.dir, 'r.html')]);
   assert.equal(report.code, 2);
   assert.match(report.err, /no results folder/);
 });

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { fixtureRepo } from '../repo/fixture-repo.js';
 import { readSingleIssue } from '../../src/issues/single-issue.js';
 import { cleanup, tempDir } from '../repo/git-fixture.js';
+import { runInProcess } from './in-process.js';
 
 /** Every temporary folder of this file (repositories, caches) lives here, removed at the end. */
 const scratch = tempDir('issueloc-issue-input-');
@@ -42,22 +43,23 @@ test('--issue-file /dev/zero stops at the cap: exit 2 naming the file and the op
   assert.equal(r.err, 'issueloc: issue file /dev/zero: over 1 MiB (--max-issue-bytes)\n');
 });
 
-test('the cap holds for a file, stdin and --issue, and --max-issue-bytes moves it', () => {
+// refusals before any work run in-process (runInProcess); the executable refuses a file (above) and stdin
+test('the cap holds for a file, stdin and --issue, and --max-issue-bytes moves it', async () => {
   const dir = mkdtempSync(join(scratch, 'big-'));
   const big = join(dir, 'issue.txt');
   writeFileSync(big, `parse header ${'x'.repeat(2000)}`);
-  const file = run([...base, '--issue-file', big, '--max-issue-bytes', '1000']);
+  const file = await runInProcess([...base, '--issue-file', big, '--max-issue-bytes', '1000']);
   assert.equal(file.code, 2);
   assert.equal(file.err, `issueloc: issue file ${big}: over 1000 bytes (--max-issue-bytes)\n`);
   assert.equal(run([...base, '--issue-file', big, '--max-issue-bytes', '4096', '--json']).code, 0);
   const stdin = run([...base, '--max-issue-bytes', '1024'], `parse header ${'y'.repeat(5000)}`);
   assert.equal(stdin.code, 2);
   assert.equal(stdin.err, 'issueloc: issue on stdin: over 1 KiB (--max-issue-bytes)\n');
-  const arg = run([...base, '--issue', `parse header ${'z'.repeat(100)}`, '--max-issue-bytes', '64']);
+  const arg = await runInProcess([...base, '--issue', `parse header ${'z'.repeat(100)}`, '--max-issue-bytes', '64']);
   assert.equal(arg.code, 2);
   assert.equal(arg.err, 'issueloc: --issue: over 64 bytes (--max-issue-bytes)\n');
   for (const bad of ['0', '-5', 'lots', '1e12']) {
-    const r = run([...base, '--issue', 'parse header', '--max-issue-bytes', bad]);
+    const r = await runInProcess([...base, '--issue', 'parse header', '--max-issue-bytes', bad]);
     assert.equal(r.code, 2, bad);
     assert.ok(oneLine(r.err) && r.err.includes('--max-issue-bytes'), r.err);
   }
@@ -109,19 +111,19 @@ test('a Jira REST issue (wiki markup, or API v3 document) in a file is read as a
   assert.deepEqual(readSingleIssue(JSON.stringify(adf), 'jira', 'x'), { text: 'Render\n\nrender_page breaks', format: 'jira' });
 });
 
-test('--issue-format: text keeps JSON as text; github/jira refuse what is not such an issue; lists of several are refused', () => {
+test('--issue-format: text keeps JSON as text; github/jira refuse what is not such an issue; lists of several are refused', async () => {
   const jira = JSON.stringify({ key: 'PROJ-1', fields: { summary: 'render page' } });
   const asGithub = run([...base, '--issue', jira, '--issue-format', 'github']);
   assert.equal(asGithub.code, 2);
   assert.match(asGithub.err, /^issueloc: issue \(from --issue\) is not a GitHub issue/);
-  const plain = run([...base, '--issue', 'parse header', '--issue-format', 'jira']);
+  const plain = await runInProcess([...base, '--issue', 'parse header', '--issue-format', 'jira']);
   assert.equal(plain.code, 2);
   assert.match(plain.err, /is not a Jira issue/);
-  const two = run([...base, '--issue', JSON.stringify([{ title: 'a', body: 'parse' }, { title: 'b', body: 'render' }])]);
+  const two = await runInProcess([...base, '--issue', JSON.stringify([{ title: 'a', body: 'parse' }, { title: 'b', body: 'render' }])]);
   assert.equal(two.code, 2);
   assert.match(two.err, /is a JSON list of 2 issues: localize takes one/);
   assert.equal(run([...base, '--issue', JSON.stringify([{ title: 'parse header', body: '' }]), '--json']).code, 0, 'a list of one');
-  const bogus = run([...base, '--issue-format', 'yaml', '--issue', 'parse']);
+  const bogus = await runInProcess([...base, '--issue-format', 'yaml', '--issue', 'parse']);
   assert.equal(bogus.code, 2);
   // JSON that is no issue: searched as text, with a warning
   const other = run([...base, '--issue', '{"error": "parse header fails"}', '--json']);

@@ -19,14 +19,12 @@ git(repo, 'init', '-q');
 git(repo, 'add', '-A');
 git(repo, 'commit', '-q', '-m', 'issueloc sources');
 
+// one cache for the file: the first run indexes the sources, the others read that index
+const cacheDir = join(work, 'cache');
+
 function localize(issue: string, extra: string[] = []) {
-  const cacheDir = tempDir('issueloc-self-cache-');
-  try {
-    const out = execFileSync(process.execPath, [bin, 'localize', '--repo', repo, '--issue', issue, '--json', '--no-progress', '--cache-dir', cacheDir, ...extra], { encoding: 'utf8' });
-    return JSON.parse(out);
-  } finally {
-    cleanup(cacheDir);
-  }
+  const out = execFileSync(process.execPath, [bin, 'localize', '--repo', repo, '--issue', issue, '--json', '--no-progress', '--cache-dir', cacheDir, ...extra], { encoding: 'utf8' });
+  return JSON.parse(out);
 }
 
 test('localize finds the BM25F scorer for an issue about field saturation', () => {

@@ -12,6 +12,7 @@ import { parseNumberOption } from '../../src/util/number-option.js';
 import { topK } from '../../src/retrieve/bm25f.js';
 import { IssuelocError } from '../../src/errors.js';
 import { cleanup, tempDir } from '../repo/git-fixture.js';
+import { runInProcess } from './in-process.js';
 
 /** Every temporary folder of this file (repositories, caches) lives here, removed at the end. */
 const scratch = tempDir('issueloc-numeric-options-');
@@ -45,7 +46,7 @@ test('topK with k above the number of documents keeps them all', () => {
   assert.deepEqual(topK(new Float32Array([1]), Number.NaN), []);
 });
 
-test('bad numbers are refused with the option named, before any work', () => {
+test('bad numbers are refused with the option named, before any work', async () => {
   const dir = mkdtempSync(join(scratch, 'none-'));
   const cases: [string[], RegExp][] = [
     [['localize', '--top', '0'], /^issueloc: --top takes a positive whole number, got '0'$/],
@@ -71,8 +72,9 @@ test('bad numbers are refused with the option named, before any work', () => {
     [['train', '--dataset', 'd', '-o', join(dir, 'm'), '--learning-rate', '0'], /--learning-rate takes a positive number/],
     [['export-training', '--dataset', 'd', '--repo', dir, '-o', join(dir, 'x'), '--filter-top', '-1'], /--filter-top takes a whole number ≥ 0/],
   ];
-  for (const [args, message] of cases) {
-    const r = run([...args, '--repo', dir]);
+  // the first through the executable, the others through the same main in one worker thread
+  for (const [i, [args, message]] of cases.entries()) {
+    const r = i === 0 ? run([...args, '--repo', dir]) : await runInProcess([...args, '--repo', dir]);
     assert.equal(r.code, 2, `${args.join(' ')}: ${r.err}`);
     assert.match(r.err.trim(), message, args.join(' '));
     assert.equal(r.err.trim().split('\n').length, 1, r.err);

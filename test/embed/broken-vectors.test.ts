@@ -18,6 +18,7 @@ import { buildVectorIndex } from '../../src/embed/vector-index.js';
 import { MODEL_TAG, VectorCache } from '../../src/embed/vector-cache.js';
 import { readCheckedPayload } from '../../src/util/checked-file.js';
 import { CommitChain } from '../../src/pipeline/commit-chain.js';
+import { runInProcess } from '../cli/in-process.js';
 
 const bin = join(resolve(dirname(fileURLToPath(import.meta.url)), '../../..'), 'dist/src/cli/bin.js');
 const run = promisify(execFile);
@@ -41,8 +42,18 @@ after(async () => {
 });
 
 const ISSUE = 'the json parser breaks on socket connect';
-const localize = (extra: string[]) =>
-  run(process.execPath, [bin, 'localize', '--repo', work, '--issue', ISSUE, '--json', '--no-progress', '--cache-dir', cacheDir, '--top', '20', ...extra]);
+const localizeArgs = (extra: string[]) => ['localize', '--repo', work, '--issue', ISSUE, '--json', '--no-progress', '--cache-dir', cacheDir, '--top', '20', ...extra];
+const localize = (extra: string[]) => run(process.execPath, [bin, ...localizeArgs(extra)]);
+/**
+ * The same run through the CLI's main in this file's worker thread (no process start-up): for the
+ * cases after the first of each kind, which runs the executable. Exit 0 is asserted here, as
+ * execFile (localize) rejects on any other.
+ */
+async function localizeInProcess(extra: string[]): Promise<{ stdout: string; stderr: string }> {
+  const r = await runInProcess(localizeArgs(extra));
+  assert.equal(r.code, 0, r.err);
+  return { stdout: r.out, stderr: r.err };
+}
 const rankings = (stdout: string) => {
   const o = JSON.parse(stdout) as Record<string, unknown>;
   return { files: o.files, modules: o.modules, functions: o.functions };
@@ -78,7 +89,7 @@ const KINDS: { kind: string; fault: EmbeddingFault; says: RegExp }[] = [
 test('CLI: each kind of broken vector gives exit 0, one warning naming the endpoint and the fault, the lexical ranking, nothing cached; a good server then embeds again', async () => {
   const lexical = rankings((await localize(['--model', 'none'])).stdout); // also builds the index once for the runs below
   for (const k of KINDS) fake.embeddingFault.set(`m-${k.kind}`, k.fault);
-  const broken = await Promise.all(KINDS.map((k) => localize(['--embedder', `openai:${fake.url}#m-${k.kind}`])));
+  const broken = await Promise.all(KINDS.map((k, i) => (i === 0 ? localize : localizeInProcess)(['--embedder', `openai:${fake.url}#m-${k.kind}`])));
   broken.forEach(({ stdout, stderr }, i) => {
     const k = KINDS[i];
     const endpoint = `${fake.url}/embeddings`.replace(/[.]/g, '\\$&');
@@ -90,7 +101,7 @@ test('CLI: each kind of broken vector gives exit 0, one warning naming the endpo
   // The same model names, now answered well: every function is embedded again, no warning.
   fake.embeddingFault.clear();
   fake.requests.length = 0;
-  const good = await Promise.all(KINDS.map((k) => localize(['--embedder', `openai:${fake.url}#m-${k.kind}`])));
+  const good = await Promise.all(KINDS.map((k, i) => (i === 0 ? localize : localizeInProcess)(['--embedder', `openai:${fake.url}#m-${k.kind}`])));
   good.forEach(({ stderr }, i) => {
     const k = KINDS[i];
     assert.equal(stderr, '', k.kind);
@@ -103,13 +114,13 @@ test('CLI: each kind of broken vector gives exit 0, one warning naming the endpo
 test('CLI: a broken issue vector (functions cached) leaves the lexical ranking for that issue, with a warning', async () => {
   const lexical = rankings((await localize(['--model', 'none'])).stdout);
   await localize(['--embedder', `openai:${fake.url}#q-check`]); // caches the functions' vectors
-  for (const [fault, says] of [
-    [(v: number[]) => v.map(() => 0), /vector 1 of 1 is all zeros/],
-    [(v: number[]) => v.slice(0, 4), /vector 1 of 1 has 4 dimensions, expected 16/],
+  for (const [fault, says, inProcess] of [
+    [(v: number[]) => v.map(() => 0), /vector 1 of 1 is all zeros/, false],
+    [(v: number[]) => v.slice(0, 4), /vector 1 of 1 has 4 dimensions, expected 16/, true],
   ] as const) {
     fake.embeddingFault.set('q-check', fault);
     fake.requests.length = 0;
-    const { stdout, stderr } = await localize(['--embedder', `openai:${fake.url}#q-check`]);
+    const { stdout, stderr } = await (inProcess ? localizeInProcess : localize)(['--embedder', `openai:${fake.url}#q-check`]);
     assert.equal(fake.requests.length, 1, 'only the issue was embedded');
     assert.match(stderr, /^issueloc: warning: dense retrieval skipped for this issue, lexical ranking only: embedder http:\/\/127\.0\.0\.1:\d+\/v1\/embeddings \(model q-check\) answered unusable vectors: /);
     assert.match(stderr, says);

@@ -1,0 +1,36 @@
+// `issueloc ARGS…` without a process per run: the CLI's `main` (as bin.js runs it) in one worker
+// thread kept for the test file, for the many cases that end before any work (an option refused,
+// a usage error). The same exit code and lines as the executable, without a Node start-up and
+// module load per case. Keep at least one case of each behaviour running the executable itself.
+import { Worker } from 'node:worker_threads';
+
+/** What a run wrote and the code the executable would exit with. */
+export interface InProcessRun { code: number; out: string; err: string }
+
+let worker: Worker | undefined;
+let queue: Promise<unknown> = Promise.resolve();
+
+function cliWorker(): Worker {
+  if (!worker) {
+    worker = new Worker(new URL('./in-process-worker.js', import.meta.url), { stdout: true, stderr: true });
+    worker.unref(); // the test file ends when its tests do
+    worker.once('exit', () => { worker = undefined; });
+  }
+  return worker;
+}
+
+/** Runs `issueloc ...args` in the file's CLI worker (one run at a time); its code, stdout and stderr. */
+export function runInProcess(args: readonly string[]): Promise<InProcessRun> {
+  const run = queue.then(() => new Promise<InProcessRun>((resolve, reject) => {
+    const w = cliWorker();
+    const onError = (e: Error) => reject(e);
+    w.once('error', onError);
+    w.once('message', (m: InProcessRun) => {
+      w.off('error', onError);
+      resolve(m);
+    });
+    w.postMessage([...args]);
+  }));
+  queue = run.catch(() => undefined);
+  return run;
+}
