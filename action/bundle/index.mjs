@@ -46473,7 +46473,7 @@ function fileHistoryAt(log, commit, maxFiles = 100) {
 
 // src/history/history-log.ts
 import { createHash as createHash2 } from "node:crypto";
-import { join as join2, resolve as resolve3 } from "node:path";
+import { join as join3, resolve as resolve3 } from "node:path";
 
 // src/repo/git-process.ts
 import { spawn } from "node:child_process";
@@ -46741,6 +46741,7 @@ function firstWords(text, n) {
 
 // src/util/checked-file.ts
 import { closeSync as closeSync3, openSync as openSync3, readFileSync as readFileSync3, readSync as readSync2, rmSync as rmSync2, utimesSync } from "node:fs";
+import { join as join2 } from "node:path";
 import { crc32 } from "node:zlib";
 
 // src/util/atomic-write.ts
@@ -46904,6 +46905,45 @@ var isInt = (x, min = 0) => Number.isInteger(x) && x >= min;
 var isIntArray = (x, below2 = Infinity) => Array.isArray(x) && x.every((v) => Number.isInteger(v) && v >= 0 && v < below2);
 var isStringArray = (x) => Array.isArray(x) && x.every((v) => typeof v === "string");
 var isRecord = (x) => typeof x === "object" && x !== null && !Array.isArray(x);
+var KeyedJsonCache = class {
+  /**
+   * @param tag the entries' tag (bump it when the value's shape changes)
+   * @param field the payload's name of the value (`units`, `facts`: part of the file format)
+   */
+  constructor(dir, tag, field2, isValue) {
+    this.dir = dir;
+    this.tag = tag;
+    this.field = field2;
+    this.isValue = isValue;
+  }
+  dir;
+  tag;
+  field;
+  isValue;
+  hits = 0;
+  misses = 0;
+  /** Bytes of the entries written by {@link set} (payloads and trailers). */
+  bytesWritten = 0;
+  file(key) {
+    return join2(this.dir, key.slice(0, 2), `${key.slice(2)}.json`);
+  }
+  /** The cached value of `key`, or undefined. */
+  get(key) {
+    const entry = readCheckedJson(this.file(key), this.tag, (x) => isRecord(x) && x.key === key && this.isValue(x[this.field]));
+    if (entry) this.hits++;
+    else this.misses++;
+    return entry?.[this.field];
+  }
+  /** Stores the value of `key`; a write error is returned, not thrown (the cache is an optimisation). */
+  set(key, value) {
+    try {
+      this.bytesWritten += writeCheckedJson(this.file(key), this.tag, { key, [this.field]: value }, { fsync: false });
+      return void 0;
+    } catch (e) {
+      return e;
+    }
+  }
+};
 
 // src/history/fix-commits.ts
 var FIX_WORDS = /\b(fix(e[sd])?|fixing|bug(s|fix(es)?)?|hotfix(es)?|defects?|regressions?|crash(es)?|patch(ed)?)\b/i;
@@ -46919,7 +46959,7 @@ function isFixCommit(message) {
 // src/history/history-log.ts
 var MESSAGE_WORDS = 64;
 function historyLogFile(cacheDir, repoPath) {
-  return join2(cacheDir, "history", `${repoDigest(repoPath)}.json`);
+  return join3(cacheDir, "history", `${repoDigest(repoPath)}.json`);
 }
 function repoDigest(repoPath) {
   return createHash2("sha1").update(resolve3(repoPath)).digest("hex").slice(0, 16);
@@ -47409,7 +47449,7 @@ var RepoHistory = class _RepoHistory {
 };
 
 // src/history/commit-history.ts
-import { join as join3 } from "node:path";
+import { join as join4 } from "node:path";
 var COMMIT_HISTORY_TAG = "chist.v2";
 var CommitHistory = class _CommitHistory {
   constructor(parts2, opts) {
@@ -47588,7 +47628,7 @@ function below(a, limit) {
   return true;
 }
 function commitHistoryFile(cacheDir, repoPath, commit, maxFiles = DEFAULT_MAX_FILES) {
-  return join3(cacheDir, "history", `${repoDigest(repoPath)}-${commit}.m${maxFiles}.bin`);
+  return join4(cacheDir, "history", `${repoDigest(repoPath)}-${commit}.m${maxFiles}.bin`);
 }
 async function openCommitHistory(repoPath, commit, opts = {}) {
   const file = opts.cacheDir ? commitHistoryFile(opts.cacheDir, repoPath, commit, opts.maxFiles) : void 0;
@@ -47762,7 +47802,7 @@ var historyGroup = {
 import { createHash as createHash3 } from "node:crypto";
 import { accessSync, constants as constants3, lstatSync, mkdirSync as mkdirSync2 } from "node:fs";
 import { homedir as homedir2, tmpdir } from "node:os";
-import { basename as basename2, dirname as dirname4, isAbsolute, join as join4, resolve as resolve4 } from "node:path";
+import { basename as basename2, dirname as dirname4, isAbsolute, join as join5, resolve as resolve4 } from "node:path";
 function cacheDirFor(repo, explicit) {
   if (explicit !== void 0 && explicit.trim() === "") throw new IssuelocError(`--cache-dir takes a folder, got '${explicit}'`);
   const chosen = explicit ?? (process.env.ISSUELOC_CACHE_DIR || void 0);
@@ -47776,21 +47816,21 @@ function cacheDirFor(repo, explicit) {
     makeCacheDirs(root, "cache folder");
     accessSync(root, constants3.W_OK);
   } catch (e) {
-    const tmp = join4(tmpdir(), `issueloc-${process.getuid?.() ?? "user"}`);
+    const tmp = join5(tmpdir(), `issueloc-${process.getuid?.() ?? "user"}`);
     const why = e instanceof IssuelocError ? e.message : `cache folder ${root}: not writable`;
-    process.stderr.write(`issueloc: warning: ${why}; using ${join4(tmp, leaf)} instead (set --cache-dir or ISSUELOC_CACHE_DIR)
+    process.stderr.write(`issueloc: warning: ${why}; using ${join5(tmp, leaf)} instead (set --cache-dir or ISSUELOC_CACHE_DIR)
 `);
     ownPrivateDir(tmp);
-    makeCacheDirs(join4(tmp, leaf), "cache folder");
-    return join4(tmp, leaf);
+    makeCacheDirs(join5(tmp, leaf), "cache folder");
+    return join5(tmp, leaf);
   }
-  const dir = join4(root, leaf);
+  const dir = join5(root, leaf);
   makeCacheDirs(dir, "cache folder");
   return dir;
 }
 function userCacheRoot() {
   const xdg = process.env.XDG_CACHE_HOME;
-  return join4(xdg && isAbsolute(xdg) ? xdg : join4(homedir2(), ".cache"), "issueloc");
+  return join5(xdg && isAbsolute(xdg) ? xdg : join5(homedir2(), ".cache"), "issueloc");
 }
 function repoCacheName(gitDir) {
   const abs = resolve4(gitDir);
@@ -47822,7 +47862,7 @@ function makeCacheDirs(dir, what) {
 
 // src/index/cache-usage.ts
 import { readdirSync as readdirSync2, realpathSync, rmdirSync, rmSync as rmSync3, statSync as statSync3 } from "node:fs";
-import { dirname as dirname5, join as join5, sep } from "node:path";
+import { dirname as dirname5, join as join6, sep } from "node:path";
 var DEFAULT_CACHE_MAX_BYTES = 2 * 1024 ** 3;
 var PARTIAL_AGE_MS = 36e5;
 var ESTIMATE_AGE_MS = 6e5;
@@ -47852,7 +47892,7 @@ function listCacheEntries(cacheDir, now = Date.now()) {
   for (const d of readDirEntries(cacheDir)) {
     const kind = kindOfFolder(d.name);
     if (!kind || !d.isDirectory()) continue;
-    walk(join5(cacheDir, d.name), (file, name2, st) => {
+    walk(join6(cacheDir, d.name), (file, name2, st) => {
       if (name2.includes(".tmp-")) {
         if (PARTIAL_NAME.test(name2) && now - st.mtimeMs > PARTIAL_AGE_MS) out2.push({ kind: "partial", files: [file], bytes: st.size, lastUsed: st.mtimeMs });
         return;
@@ -47919,7 +47959,7 @@ function readDirEntries(dir) {
   }
 }
 function trimAfterBuild(cacheDir, maxBytes, addedBytes, keep) {
-  const file = join5(cacheDir, "usage.json");
+  const file = join6(cacheDir, "usage.json");
   const note = readCheckedJson(file, USAGE_TAG, (x) => isRecord(x) && isInt(x.bytes) && isInt(x.walkedAt));
   if (note && Date.now() - note.walkedAt < ESTIMATE_AGE_MS && note.bytes + addedBytes <= 0.9 * maxBytes) {
     writeCheckedJson(file, USAGE_TAG, { bytes: note.bytes + addedBytes, walkedAt: note.walkedAt }, { fsync: false });
@@ -47928,11 +47968,11 @@ function trimAfterBuild(cacheDir, maxBytes, addedBytes, keep) {
   noteCacheSize(cacheDir, evictToSize(cacheDir, maxBytes, keep).bytesLeft);
 }
 function noteCacheSize(cacheDir, bytes) {
-  writeCheckedJson(join5(cacheDir, "usage.json"), USAGE_TAG, { bytes, walkedAt: Date.now() }, { fsync: false });
+  writeCheckedJson(join6(cacheDir, "usage.json"), USAGE_TAG, { bytes, walkedAt: Date.now() }, { fsync: false });
 }
 function walk(dir, visit) {
   for (const d of readDirEntries(dir)) {
-    const p = join5(dir, d.name);
+    const p = join6(dir, d.name);
     if (d.isDirectory()) walk(p, visit);
     else if (d.isFile()) {
       const st = statSync3(p, { throwIfNoEntry: false });
@@ -52779,37 +52819,12 @@ function selectNonSources(entries, opts = {}) {
 }
 
 // src/index/blob-terms.ts
-import { join as join6 } from "node:path";
 var BLOB_ENTRY_TAG = "blob.v2";
 var UNIT_KINDS = /* @__PURE__ */ new Set(["file", "class", "function"]);
-var BlobTermsCache = class {
+var BlobTermsCache = class extends KeyedJsonCache {
+  /** Keys: a blob hash, optionally with a language suffix. */
   constructor(dir) {
-    this.dir = dir;
-  }
-  dir;
-  hits = 0;
-  misses = 0;
-  /** Bytes of the entries written by {@link set} (payloads and trailers). */
-  bytesWritten = 0;
-  file(key) {
-    return join6(this.dir, key.slice(0, 2), `${key.slice(2)}.json`);
-  }
-  /** The cached units of `key` (a blob hash, optionally with a language suffix), or undefined. */
-  get(key) {
-    const entry = readCheckedJson(this.file(key), BLOB_ENTRY_TAG, (x) => isRecord(x) && x.key === key && isUnitTermsList(x.units));
-    const units = entry?.units;
-    if (units) this.hits++;
-    else this.misses++;
-    return units;
-  }
-  /** Stores the units of `key`. Errors writing the cache are not fatal: they are returned. */
-  set(key, units) {
-    try {
-      this.bytesWritten += writeCheckedJson(this.file(key), BLOB_ENTRY_TAG, { key, units }, { fsync: false });
-      return void 0;
-    } catch (e) {
-      return e;
-    }
+    super(dir, BLOB_ENTRY_TAG, "units", isUnitTermsList);
   }
 };
 function isUnitTermsList(x) {
@@ -54619,7 +54634,7 @@ async function openChatModel(value, opts = {}) {
 // src/ltr/adapted-models.ts
 import { createHash as createHash11 } from "node:crypto";
 import { existsSync as existsSync7, readFileSync as readFileSync6 } from "node:fs";
-import { join as join18, resolve as resolve7 } from "node:path";
+import { join as join17, resolve as resolve7 } from "node:path";
 
 // src/ltr/features/registry.ts
 import { createHash as createHash7 } from "node:crypto";
@@ -57905,7 +57920,7 @@ function normaliseColumn(x, n, c) {
 }
 
 // src/ltr/labelled-issues.ts
-import { join as join16 } from "node:path";
+import { join as join15 } from "node:path";
 
 // src/repo/git.ts
 import { existsSync as existsSync5 } from "node:fs";
@@ -59229,7 +59244,7 @@ function checkText(text) {
 }
 
 // src/graph/open-graph.ts
-import { join as join15 } from "node:path";
+import { join as join14 } from "node:path";
 
 // src/graph/blob-facts.ts
 var MAX_IMPORTS = 500;
@@ -59400,35 +59415,10 @@ ${line}`;
 }
 
 // src/graph/facts-cache.ts
-import { join as join13 } from "node:path";
 var FACTS_ENTRY_TAG = "gfact.v1";
-var FactsCache = class {
+var FactsCache = class extends KeyedJsonCache {
   constructor(dir) {
-    this.dir = dir;
-  }
-  dir;
-  hits = 0;
-  misses = 0;
-  /** Bytes of the entries written by {@link set}. */
-  bytesWritten = 0;
-  file(key) {
-    return join13(this.dir, key.slice(0, 2), `${key.slice(2)}.json`);
-  }
-  /** The cached facts of `key` (a blob id with its language), or undefined. */
-  get(key) {
-    const entry = readCheckedJson(this.file(key), FACTS_ENTRY_TAG, (x) => isRecord(x) && x.key === key && isFacts(x.facts));
-    if (entry) this.hits++;
-    else this.misses++;
-    return entry?.facts;
-  }
-  /** Stores the facts of `key`; a write error is returned, not thrown (the cache is an optimisation). */
-  set(key, facts) {
-    try {
-      this.bytesWritten += writeCheckedJson(this.file(key), FACTS_ENTRY_TAG, { key, facts }, { fsync: false });
-      return void 0;
-    } catch (e) {
-      return e;
-    }
+    super(dir, FACTS_ENTRY_TAG, "facts", isFacts);
   }
 };
 function isFacts(x) {
@@ -59436,10 +59426,10 @@ function isFacts(x) {
 }
 
 // src/graph/graph-store.ts
-import { join as join14 } from "node:path";
+import { join as join13 } from "node:path";
 var GRAPH_TAG = "graph.v1";
 function graphFilePath(cacheDir, commit, settingsKey2) {
-  return join14(cacheDir, "index", `${commit}.${settingsKey2}-graph.bin`);
+  return join13(cacheDir, "index", `${commit}.${settingsKey2}-graph.bin`);
 }
 function saveGraph(path, graph, units, files) {
   const { calls, imports } = graph;
@@ -59509,7 +59499,7 @@ async function openCodeGraph(repo, codeIndex, cacheDir) {
 async function factsOfCommit(repo, codeIndex, cacheDir) {
   const wanted = new Set(codeIndex.filePaths);
   const { entries } = await repo.listTree(codeIndex.commit);
-  const cache = cacheDir ? new FactsCache(join15(cacheDir, FACTS_DIR)) : void 0;
+  const cache = cacheDir ? new FactsCache(join14(cacheDir, FACTS_DIR)) : void 0;
   const facts = /* @__PURE__ */ new Map();
   const toRead = /* @__PURE__ */ new Map();
   const keyOf = (blob, path) => `${blob}${languageOf(path) ?? ""}`;
@@ -59553,7 +59543,7 @@ async function forEachIssue(issues, opts, visit) {
     }
     const repo = await GitRepo.open(path);
     try {
-      const cacheDir = join16(opts.cacheRoot, name2.replace("/", "+"));
+      const cacheDir = join15(opts.cacheRoot, name2.replace("/", "+"));
       const commits = /* @__PURE__ */ new Map();
       for (const i2 of list) {
         try {
@@ -60050,11 +60040,11 @@ var SpanPool = class {
 
 // src/history/mining/mined-cache.ts
 import { createHash as createHash10 } from "node:crypto";
-import { join as join17, resolve as resolve6 } from "node:path";
+import { join as join16, resolve as resolve6 } from "node:path";
 var TAG = "mined.v1";
 function minedCacheFile(cacheDir, repoPath, settings) {
   const digest2 = createHash10("sha1").update(`${resolve6(repoPath)}\0${settings}`).digest("hex").slice(0, 16);
-  return join17(cacheDir, "history", `mined-${digest2}.json`);
+  return join16(cacheDir, "history", `mined-${digest2}.json`);
 }
 function isEntry(v) {
   if (typeof v === "string") return true;
@@ -60354,12 +60344,12 @@ function shallowCut(repo) {
   if (!repo.isShallow) return null;
   const dirs = [repo.gitDir];
   try {
-    dirs.push(resolve7(repo.gitDir, readFileSync6(join18(repo.gitDir, "commondir"), "utf8").trim()));
+    dirs.push(resolve7(repo.gitDir, readFileSync6(join17(repo.gitDir, "commondir"), "utf8").trim()));
   } catch {
   }
   for (const dir of dirs) {
     try {
-      return readFileSync6(join18(dir, "shallow"), "utf8");
+      return readFileSync6(join17(dir, "shallow"), "utf8");
     } catch {
     }
   }
@@ -60373,7 +60363,7 @@ function adaptedModelKey(repo, base, settings, index = {}) {
   return createHash11("sha256").update(JSON.stringify(parts2)).digest("hex").slice(0, 24);
 }
 function adaptedModelFile(cacheDir, key) {
-  return join18(cacheDir, "models", `adapted-${key}.json`);
+  return join17(cacheDir, "models", `adapted-${key}.json`);
 }
 async function adaptedModel(repo, base, opts) {
   const settings = { ...ADAPT_DEFAULTS, ...opts.settings };
@@ -60443,17 +60433,17 @@ var UnitSourceReader = class {
 
 // src/embed/vector-cache.ts
 import { createHash as createHash12 } from "node:crypto";
-import { join as join19 } from "node:path";
+import { join as join18 } from "node:path";
 var DOCUMENT_FORMAT = "d1";
 var ENTRY_TAG = "vec.v2";
 var MODEL_TAG = "vecmod.2";
 var VectorCache = class {
   constructor(cacheDir, modelId) {
     this.modelId = modelId;
-    this.dir = join19(cacheDir, "vectors", createHash12("sha1").update(`${DOCUMENT_FORMAT}
+    this.dir = join18(cacheDir, "vectors", createHash12("sha1").update(`${DOCUMENT_FORMAT}
 ${ENTRY_TAG}
 ${modelId}`).digest("hex").slice(0, 16));
-    const m = readCheckedJson(join19(this.dir, "model.json"), MODEL_TAG, (x) => isRecord(x) && typeof x.model === "string" && isInt(x.dim, 1));
+    const m = readCheckedJson(join18(this.dir, "model.json"), MODEL_TAG, (x) => isRecord(x) && typeof x.model === "string" && isInt(x.dim, 1));
     if (m?.model === modelId) this.dim = m.dim;
   }
   modelId;
@@ -60466,7 +60456,7 @@ ${modelId}`).digest("hex").slice(0, 16));
     return createHash12("sha1").update(`${blob}\0${path}`).digest("hex");
   }
   file(key) {
-    return join19(this.dir, key.slice(0, 2), `${key.slice(2)}.f32`);
+    return join18(this.dir, key.slice(0, 2), `${key.slice(2)}.f32`);
   }
   /**
    * Records the dimension of vectors the model gives now, and checks it against the cached ones.
@@ -60477,7 +60467,7 @@ ${modelId}`).digest("hex").slice(0, 16));
     if (this.dim === void 0) {
       this.dim = dim;
       try {
-        writeCheckedJson(join19(this.dir, "model.json"), MODEL_TAG, { model: this.modelId, dim }, { fsync: false });
+        writeCheckedJson(join18(this.dir, "model.json"), MODEL_TAG, { model: this.modelId, dim }, { fsync: false });
       } catch {
       }
       return;
@@ -60764,7 +60754,7 @@ function withLines(loc, index, ranked = []) {
 }
 
 // src/history/co-change.ts
-import { join as join20 } from "node:path";
+import { join as join19 } from "node:path";
 var DEFAULT_CO_CHANGE = { commits: 100, partnerCommits: 1e3, maxFiles: 100 };
 async function readCoChange(repo, commit, opts = {}) {
   const commits = opts.commits ?? DEFAULT_CO_CHANGE.commits;
@@ -60788,7 +60778,7 @@ async function readCoChange(repo, commit, opts = {}) {
 }
 var CO_CHANGE_TAG = "cochg.v1";
 function coChangeFile(cacheDir, repoPath, commit, o) {
-  return join20(cacheDir, "history", `${repoDigest(repoPath)}-${commit}.cochange-${o.commits}-${o.partnerCommits}-${o.maxFiles}.json`);
+  return join19(cacheDir, "history", `${repoDigest(repoPath)}-${commit}.cochange-${o.commits}-${o.partnerCommits}-${o.maxFiles}.json`);
 }
 function isCoChangeRead(x) {
   return isRecord(x) && isInt(x.counted) && Array.isArray(x.sourceSets) && x.sourceSets.every(isStringArray) && Array.isArray(x.counts) && x.counts.every((e) => Array.isArray(e) && e.length === 2 && typeof e[0] === "string" && isInt(e[1], 1));

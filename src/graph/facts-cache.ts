@@ -5,40 +5,16 @@
  * An entry holds its key inside the checksum; one holding another key, or not facts, is corrupt:
  * a miss with one warning line (src/util/checked-file.ts), rewritten by the next build.
  */
-import { join } from 'node:path';
-import { isInt, isRecord, isStringArray, readCheckedJson, writeCheckedJson } from '../util/checked-file.js';
+import { isInt, isRecord, isStringArray, KeyedJsonCache } from '../util/checked-file.js';
 import type { BlobFacts } from './blob-facts.js';
 
 /** Tag of a facts entry (src/util/checked-file.ts). */
 export const FACTS_ENTRY_TAG = 'gfact.v1';
 
-/** The per-blob facts cache under `dir`. */
-export class FactsCache {
-  hits = 0;
-  misses = 0;
-  /** Bytes of the entries written by {@link set}. */
-  bytesWritten = 0;
-  constructor(readonly dir: string) {}
-
-  private file(key: string): string {
-    return join(this.dir, key.slice(0, 2), `${key.slice(2)}.json`);
-  }
-
-  /** The cached facts of `key` (a blob id with its language), or undefined. */
-  get(key: string): BlobFacts | undefined {
-    const entry = readCheckedJson(this.file(key), FACTS_ENTRY_TAG, (x): x is { key: string; facts: BlobFacts } => isRecord(x) && x.key === key && isFacts(x.facts));
-    if (entry) this.hits++; else this.misses++;
-    return entry?.facts;
-  }
-
-  /** Stores the facts of `key`; a write error is returned, not thrown (the cache is an optimisation). */
-  set(key: string, facts: BlobFacts): Error | undefined {
-    try {
-      this.bytesWritten += writeCheckedJson(this.file(key), FACTS_ENTRY_TAG, { key, facts }, { fsync: false });
-      return undefined;
-    } catch (e) {
-      return e as Error;
-    }
+/** The per-blob facts cache under `dir`: keys are blob ids with their language. */
+export class FactsCache extends KeyedJsonCache<BlobFacts> {
+  constructor(dir: string) {
+    super(dir, FACTS_ENTRY_TAG, 'facts', isFacts);
   }
 }
 

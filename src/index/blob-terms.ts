@@ -1,6 +1,5 @@
-import { join } from 'node:path';
 import type { UnitKind } from '../corpus/types.js';
-import { isInt, isRecord, readCheckedJson, writeCheckedJson } from '../util/checked-file.js';
+import { isInt, isRecord, KeyedJsonCache } from '../util/checked-file.js';
 
 /** What indexing keeps of one code unit of a blob: its place and its body's term counts. */
 export interface UnitTerms {
@@ -36,41 +35,11 @@ const UNIT_KINDS: ReadonlySet<unknown> = new Set<UnitKind>(['file', 'class', 'fu
  * array of units is corrupt: a miss, with one warning line (src/util/checked-file.ts), and
  * rewritten by the build.
  */
-export class BlobTermsCache {
-  hits = 0;
-  misses = 0;
-  /** Bytes of the entries written by {@link set} (payloads and trailers). */
-  bytesWritten = 0;
-  constructor(readonly dir: string) {}
-
-  private file(key: string): string {
-    return join(this.dir, key.slice(0, 2), `${key.slice(2)}.json`);
+export class BlobTermsCache extends KeyedJsonCache<UnitTerms[]> {
+  /** Keys: a blob hash, optionally with a language suffix. */
+  constructor(dir: string) {
+    super(dir, BLOB_ENTRY_TAG, 'units', isUnitTermsList);
   }
-
-  /** The cached units of `key` (a blob hash, optionally with a language suffix), or undefined. */
-  get(key: string): UnitTerms[] | undefined {
-    const entry = readCheckedJson(this.file(key), BLOB_ENTRY_TAG, (x): x is BlobEntry => isRecord(x) && x.key === key && isUnitTermsList(x.units));
-    const units = entry?.units;
-    if (units) this.hits++;
-    else this.misses++;
-    return units;
-  }
-
-  /** Stores the units of `key`. Errors writing the cache are not fatal: they are returned. */
-  set(key: string, units: UnitTerms[]): Error | undefined {
-    try {
-      this.bytesWritten += writeCheckedJson(this.file(key), BLOB_ENTRY_TAG, { key, units } satisfies BlobEntry, { fsync: false });
-      return undefined;
-    } catch (e) {
-      return e as Error;
-    }
-  }
-}
-
-/** The payload of an entry file. */
-interface BlobEntry {
-  key: string;
-  units: UnitTerms[];
 }
 
 function isUnitTermsList(x: unknown): x is UnitTerms[] {

@@ -12,6 +12,7 @@
  * (its mtime set to now: the least-recently-used order of src/index/cache-usage.ts).
  */
 import { closeSync, openSync, readFileSync, readSync, rmSync, utimesSync } from 'node:fs';
+import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { bufferOf, writeFileAtomic } from './atomic-write.js';
 
@@ -174,3 +175,45 @@ export const isIntArray = (x: unknown, below = Infinity): x is number[] =>
   Array.isArray(x) && x.every((v) => Number.isInteger(v) && v >= 0 && v < below);
 export const isStringArray = (x: unknown): x is string[] => Array.isArray(x) && x.every((v) => typeof v === 'string');
 export const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+
+/**
+ * A content-addressed cache of checked JSON entries (as {@link writeCheckedJson}): one small file
+ * per key at `<dir>/<first two characters>/<rest>.json`, holding `{ key, [field]: value }`. The
+ * key is inside the checksum, so an entry copied under another key's name is refused, as is one
+ * whose value fails `isValue`: a miss, with one warning line, rewritten by its next `set`.
+ * Writes are atomic and not synced (a cache: a lost entry is parsed again).
+ */
+export class KeyedJsonCache<T> {
+  hits = 0;
+  misses = 0;
+  /** Bytes of the entries written by {@link set} (payloads and trailers). */
+  bytesWritten = 0;
+
+  /**
+   * @param tag the entries' tag (bump it when the value's shape changes)
+   * @param field the payload's name of the value (`units`, `facts`: part of the file format)
+   */
+  constructor(readonly dir: string, private readonly tag: string, private readonly field: string, private readonly isValue: (x: unknown) => x is T) {}
+
+  private file(key: string): string {
+    return join(this.dir, key.slice(0, 2), `${key.slice(2)}.json`);
+  }
+
+  /** The cached value of `key`, or undefined. */
+  get(key: string): T | undefined {
+    const entry = readCheckedJson(this.file(key), this.tag, (x): x is Record<string, unknown> => isRecord(x) && x.key === key && this.isValue(x[this.field]));
+    if (entry) this.hits++;
+    else this.misses++;
+    return entry?.[this.field] as T | undefined;
+  }
+
+  /** Stores the value of `key`; a write error is returned, not thrown (the cache is an optimisation). */
+  set(key: string, value: T): Error | undefined {
+    try {
+      this.bytesWritten += writeCheckedJson(this.file(key), this.tag, { key, [this.field]: value }, { fsync: false });
+      return undefined;
+    } catch (e) {
+      return e as Error;
+    }
+  }
+}
