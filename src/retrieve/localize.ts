@@ -1,5 +1,5 @@
 import type { CodeIndex, IndexedUnit } from '../index/code-index.js';
-import { Bm25fScorer, topK, type Bm25fParams, type QueryTerms } from './bm25f.js';
+import { Bm25fScorer, hitsByRank, type Bm25fParams, type QueryTerms } from './bm25f.js';
 import { moduleIdOf } from '../corpus/names.js';
 import { functionlessFiles, mergeByScore, rollUp, type Localization, type RankedItem, type ScoredFile } from './rollup.js';
 import { DEFAULT_SIGNAL_WEIGHTS, SignalResolver, type SignalName, type SignalWeights } from './signals.js';
@@ -153,21 +153,28 @@ export class Localizer {
     if (this.filePrior <= 0 && !useSignals) return { scores: fn, functionless: this.scoredFunctionless() };
     const out = this.combined;
     const fileOf = this.codeIndex.fileOfUnit;
+    // the largest combined score, as stored (float32), for the normalisation below
+    let best = 0;
     if (this.filePrior > 0) {
       const file = this.fileScorer.scoreAll(query);
       const a = 1 / maxOf(fn, 1);
       const c = this.filePrior / maxOf(file, 1);
-      for (let d = 0; d < fn.length; d++) out[d] = fn[d] * a + file[fileOf[d]] * c;
+      for (let d = 0; d < fn.length; d++) {
+        const v = Math.fround(fn[d] * a + file[fileOf[d]] * c);
+        out[d] = v;
+        if (v > best) best = v;
+      }
       for (let i = 0; i < bare.length; i++) bareScores[i] = bareScores[i] * a + file[bare[i]] * c;
     } else {
       out.set(fn);
+      best = maxOf(out, 0);
     }
     if (!useSignals) return { scores: out, functionless: this.scoredFunctionless() };
-    const top = maxOf(out, 1);
-    for (let d = 0; d < out.length; d++) out[d] /= top;
+    const top = best > 0 ? best : 1;
     for (let i = 0; i < bare.length; i++) bareScores[i] /= top;
     const { boost, reasons, evidence, files } = this.resolver!.boosts(signals, this.signalWeights);
-    for (let d = 0; d < out.length; d++) out[d] += boost[d];
+    // out[d] / top rounded to float32 as stored, then the boost added: as two passes would
+    for (let d = 0; d < out.length; d++) out[d] = Math.fround(out[d] / top) + boost[d];
     const why = new Map<number, { reasons: SignalName[]; evidence: string[] }>();
     for (const [f, b] of files) {
       const i = this.functionlessAt[f];
@@ -200,15 +207,15 @@ export class Localizer {
     const depth = Math.max(top, opts.depth ?? Math.max(2000, 50 * top));
     const perItem = opts.matchedTermsPerItem ?? 8;
     const { scores, reasons, evidence, functionless = [] } = this.scoreAll(query, opts.signals);
-    const hits = topK(scores, depth);
     // A name defined twice in one file (e.g. in both branches of an `if`) ranks once, at its best.
-    // Only the head of the ranking is read: the `top` functions, and the functions up to where the
-    // roll-up has `top` files and `top` modules (their first occurrences, and so their best documents).
+    // Only the head of the ranking is read (and found: hitsByRank): the `top` functions, and the
+    // functions up to where the roll-up has `top` files and `top` modules (their first
+    // occurrences, and so their best documents).
     const seen = new Set<string>();
     const paths = new Set<string>();
     const moduleIds = new Set<string>();
     const ranked = [];
-    for (const h of hits) {
+    for (const h of hitsByRank(scores, depth, Math.max(64, 4 * top))) {
       if (ranked.length >= top && paths.size >= top && moduleIds.size >= top) break;
       const u = this.units[h.doc];
       const id = unitId(u);
