@@ -275,19 +275,32 @@ export class Localizer {
   }
 }
 
+/** Per scorer, the last query's terms present in its index with their ids and idf (annotation asks per item). */
+const presentTerms = new WeakMap<Bm25fScorer, { query: QueryTerms; terms: { term: string; id: number; idf: number }[] }>();
+
+/** The terms of `query` present in the scorer's index, in query order, with id and idf (kept for the last query). */
+function termsOfQuery(scorer: Bm25fScorer, query: QueryTerms): { term: string; id: number; idf: number }[] {
+  const memo = presentTerms.get(scorer);
+  if (memo?.query === query) return memo.terms;
+  const terms: { term: string; id: number; idf: number }[] = [];
+  for (const term of query.keys()) {
+    const id = scorer.index.termIds.get(term);
+    if (id !== undefined) terms.push({ term, id, idf: scorer.idf(id) });
+  }
+  presentTerms.set(scorer, { query, terms });
+  return terms;
+}
+
 /** The query terms found in document `doc` of a scorer's index, highest idf first. */
 function termsInDoc(scorer: Bm25fScorer, doc: number, query: QueryTerms, limit: number): string[] {
-  const { termIds } = scorer.index;
   const found: { term: string; idf: number }[] = [];
-  for (const term of query.keys()) {
-    const t = termIds.get(term);
-    if (t === undefined) continue;
-    const postingDoc = scorer.index.postings(t).doc;
+  for (const { term, id, idf } of termsOfQuery(scorer, query)) {
+    const postingDoc = scorer.index.postings(id).doc;
     let lo = 0, hi = postingDoc.length - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
       const d = postingDoc[mid];
-      if (d === doc) { found.push({ term, idf: scorer.idf(t) }); break; }
+      if (d === doc) { found.push({ term, idf }); break; }
       if (d < doc) lo = mid + 1; else hi = mid - 1;
     }
   }
