@@ -32,6 +32,7 @@ import { openIndex } from '../../src/index/open-index.js';
 import type { InvertedIndex } from '../../src/index/inverted-index.js';
 import { Bm25fScorer, topK, type QueryTerms } from '../../src/retrieve/bm25f.js';
 import { DEFAULT_RANKING, Localizer } from '../../src/retrieve/localize.js';
+import { parseIssue } from '../../src/text/parsed-issue.js';
 import { dataFile, mirrorRepo } from '../lib/data.js';
 import { luceneJars, parseLuceneOutput, queryLine, ratioTable, summarise, type QueryTime } from './peer-stats.js';
 
@@ -113,7 +114,7 @@ async function main(): Promise<void> {
     await opened.repo.close();
     const { codeIndex, commit } = opened;
     const lexical = new Localizer(codeIndex);
-    const queries: QueryTerms[] = texts.map((t) => lexical.queryOf(t));
+    const queries: QueryTerms[] = texts.map((t) => lexical.queryOf(parseIssue(t)));
     const bm25 = { ...DEFAULT_RANKING.bm25 };
     writeFileSync(join(work, 'docs.tsv'), exportDocuments(codeIndex.index));
     writeFileSync(join(work, 'queries.tsv'), queries.map(queryLine).join('\n') + '\n');
