@@ -232,14 +232,71 @@ export class CosineIndex {
       }
     }
     const qn = Math.sqrt(qsq);
-    const hits: SimilarDoc[] = [];
+    const best = new BestHits(Math.min(top, touched.length));
     for (const d of touched) {
       const norm = this.normOf(d, c);
-      if (acc[d] > 0 && norm > 0) hits.push({ doc: d, score: acc[d] / (qn * norm) });
+      if (acc[d] > 0 && norm > 0) best.offer(d, acc[d] / (qn * norm));
       acc[d] = 0;
     }
-    hits.sort((a, b) => b.score - a.score || a.doc - b.doc);
-    return hits.slice(0, top);
+    return best.sorted();
+  }
+}
+
+/**
+ * The `size` best of the (document, score) pairs offered: higher score first, at equal scores
+ * the lower document; a bounded heap on typed arrays whose root is the worst kept, so most
+ * offers cost one comparison (the list sorting every pair and cutting it gives).
+ */
+class BestHits {
+  private readonly doc: Int32Array;
+  private readonly score: Float64Array;
+  private n = 0;
+
+  constructor(private readonly size: number) {
+    this.doc = new Int32Array(size);
+    this.score = new Float64Array(size);
+  }
+
+  /** Whether (d, s) is worse than the kept pair at heap slot i. */
+  private worse(d: number, s: number, i: number): boolean {
+    return s < this.score[i] || (s === this.score[i] && d > this.doc[i]);
+  }
+
+  /** Keeps (d, s) if it is among the best so far (each document offered once). */
+  offer(d: number, s: number): void {
+    const { doc, score, size } = this;
+    if (this.n < size) {
+      // sift up: the parent moves down while (d, s) is worse than it
+      let i = this.n++;
+      while (i > 0) {
+        const parent = (i - 1) >> 1;
+        if (!this.worse(d, s, parent)) break;
+        doc[i] = doc[parent]; score[i] = score[parent];
+        i = parent;
+      }
+      doc[i] = d; score[i] = s;
+      return;
+    }
+    if (size === 0 || this.worse(d, s, 0)) return; // no better than the worst kept
+    // sift down from the root: the worse child moves up while it is worse than (d, s)
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= size) break;
+      const r = l + 1;
+      const m = r < size && this.worse(doc[r], score[r], l) ? r : l;
+      if (!(score[m] < s || (score[m] === s && doc[m] > d))) break;
+      doc[i] = doc[m]; score[i] = score[m];
+      i = m;
+    }
+    doc[i] = d; score[i] = s;
+  }
+
+  /** The kept pairs, best first. */
+  sorted(): SimilarDoc[] {
+    const out: SimilarDoc[] = [];
+    for (let i = 0; i < this.n; i++) out.push({ doc: this.doc[i], score: this.score[i] });
+    return out.sort((a, b) => b.score - a.score || a.doc - b.doc);
   }
 }
 

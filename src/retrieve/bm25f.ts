@@ -119,29 +119,49 @@ export interface Hit {
  * The `k` highest-scoring documents with score > 0, best first; ties keep document order
  * (lower id first, i.e. corpus order: path, then line). A `k` above the number of documents
  * means all of them.
- * The k-th best score is found by selection (O(D) expected), then the documents above it and
- * the first ones at it are kept and sorted: O(D + k log k), the same list a bounded heap gives.
+ * For a small k (the positive scores at least {@link HEAP_RATIO} times k) a bounded heap most
+ * documents never enter: O(D + k log k · log(D / k)); else the k-th best score is found by
+ * selection (O(D) expected), then the documents above it and the first ones at it are kept and
+ * sorted: O(D + k log k). Both give the same list.
  */
 export function topK(scores: Float32Array, k: number): Hit[] {
+  for (let d = 0; d < scores.length; d++) if (scores[d] !== scores[d]) return topKByHeap(scores, Math.min(Math.floor(k), scores.length), Infinity, -1); // NaN: no order to select by
+  return topKAfter(scores, k, Infinity, -1);
+}
+
+/**
+ * {@link topK} of the documents ranked after (`score`, `doc`): a lower score, or the same score
+ * and a higher document id (Infinity, −1: every document). No NaN in `scores`.
+ */
+function topKAfter(scores: Float32Array, k: number, score: number, doc: number): Hit[] {
   k = Math.min(Math.floor(k), scores.length);
   if (!(k > 0)) return [];
   let n = 0;
   for (let d = 0; d < scores.length; d++) {
     const s = scores[d];
-    if (s > 0) n++;
-    else if (s !== s) return topKByHeap(scores, k); // NaN: no order to select by
+    if (s > 0 && (s < score || (s === score && d > doc))) n++;
   }
+  return n > k && k * HEAP_RATIO <= n ? topKByHeap(scores, k, score, doc) : topKBySelection(scores, k, n, score, doc);
+}
+
+/** {@link topK} uses the heap when the positive scores are at least this many times k. */
+const HEAP_RATIO = 16;
+
+/** {@link topKAfter} by selection of the k-th best score, for `n` positive scores ranked after (`score`, `doc`). */
+function topKBySelection(scores: Float32Array, k: number, n: number, score: number, doc: number): Hit[] {
   const out: Hit[] = [];
+  const after = (s: number, d: number) => s > 0 && (s < score || (s === score && d > doc));
   if (n <= k) {
-    for (let d = 0; d < scores.length; d++) if (scores[d] > 0) out.push({ doc: d, score: scores[d] });
+    for (let d = 0; d < scores.length; d++) if (after(scores[d], d)) out.push({ doc: d, score: scores[d] });
   } else {
     const positive = new Float64Array(n);
-    for (let d = 0, i = 0; d < scores.length; d++) if (scores[d] > 0) positive[i++] = scores[d];
+    for (let d = 0, i = 0; d < scores.length; d++) if (after(scores[d], d)) positive[i++] = scores[d];
     const kth = kthLargest(positive, k);
     let atKth = k;
-    for (let d = 0; d < scores.length; d++) if (scores[d] > kth) atKth--;
+    for (let d = 0; d < scores.length; d++) if (scores[d] > kth && after(scores[d], d)) atKth--;
     for (let d = 0; d < scores.length; d++) {
       const s = scores[d];
+      if (!after(s, d)) continue;
       if (s > kth) out.push({ doc: d, score: s });
       else if (s === kth && atKth > 0) {
         out.push({ doc: d, score: s });
@@ -151,6 +171,33 @@ export function topK(scores: Float32Array, k: number): Hit[] {
   }
   out.sort((a, c) => c.score - a.score || a.doc - c.doc);
   return out;
+}
+
+/**
+ * The hits of {@link topK}(scores, depth), best first, found as far as they are read: the best
+ * `first`, then the next three times as many as found so far each time the reader goes past
+ * them (each batch the best of the documents ranked after the last hit: the order of
+ * {@link topK} is total, score then document). For a reader that stops early (roll-up reads
+ * until it has enough files and modules), most of `depth` is never selected or sorted.
+ * Scores with a NaN get the list of depth at once.
+ */
+export function* hitsByRank(scores: Float32Array, depth: number, first = 64): Generator<Hit> {
+  depth = Math.min(Math.floor(depth), scores.length);
+  for (let d = 0; d < scores.length; d++) {
+    if (scores[d] !== scores[d]) {
+      yield* topK(scores, depth);
+      return;
+    }
+  }
+  let got = 0;
+  let last: Hit = { score: Infinity, doc: -1 };
+  for (let k = Math.min(depth, first); k > 0; k = Math.min(depth - got, 3 * got)) {
+    const hits = topKAfter(scores, k, last.score, last.doc);
+    for (const h of hits) yield h;
+    got += hits.length;
+    if (hits.length < k) return;
+    last = hits[hits.length - 1];
+  }
 }
 
 /** The k-th largest value of `xs` (1 ≤ k ≤ length; reorders xs): quickselect, three-way partitions. */
@@ -175,44 +222,47 @@ function kthLargest(xs: Float64Array, k: number): number {
   }
 }
 
-/** {@link topK} by a bounded min-heap (O(D log k)): for scores with a NaN, which selection cannot order. */
-function topKByHeap(scores: Float32Array, k: number): Hit[] {
+/**
+ * {@link topKAfter} by a bounded min-heap on typed arrays (O(D log k), mostly one comparison per
+ * document once the heap is full): for a `k` well below the number of positive scores, and for
+ * scores with a NaN, which selection cannot order (Infinity, −1: every document). The heap's root is its worst hit: the lowest
+ * score, at equal scores the highest document id; a later document at the root's score is worse
+ * than the root, so it never enters, as in {@link topK}.
+ */
+function topKByHeap(scores: Float32Array, k: number, score: number, doc: number): Hit[] {
+  if (!(k > 0)) return [];
   const heapDoc = new Int32Array(k);
   const heapScore = new Float64Array(k);
   let size = 0;
-  // "worse" = lower score, or equal score and higher doc id.
-  const worse = (i: number, j: number) =>
-    heapScore[i] < heapScore[j] || (heapScore[i] === heapScore[j] && heapDoc[i] > heapDoc[j]);
-  const swap = (i: number, j: number) => {
-    const d = heapDoc[i]; heapDoc[i] = heapDoc[j]; heapDoc[j] = d;
-    const s = heapScore[i]; heapScore[i] = heapScore[j]; heapScore[j] = s;
-  };
-  const siftDown = (i: number) => {
-    for (;;) {
-      const l = 2 * i + 1, r = l + 1;
-      let m = i;
-      if (l < size && worse(l, m)) m = l;
-      if (r < size && worse(r, m)) m = r;
-      if (m === i) return;
-      swap(i, m);
-      i = m;
-    }
-  };
   for (let d = 0; d < scores.length; d++) {
     const s = scores[d];
-    if (s <= 0) continue;
+    if (s <= 0 || s > score || (s === score && d <= doc)) continue;
     if (size < k) {
-      heapDoc[size] = d; heapScore[size] = s;
+      // sift up: the parent moves down while the new hit is worse than it
       let i = size++;
       while (i > 0) {
         const parent = (i - 1) >> 1;
-        if (!worse(i, parent)) break;
-        swap(i, parent);
+        const ps = heapScore[parent];
+        if (!(s < ps || (s === ps && d > heapDoc[parent]))) break;
+        heapDoc[i] = heapDoc[parent]; heapScore[i] = ps;
         i = parent;
       }
+      heapDoc[i] = d; heapScore[i] = s;
     } else if (s > heapScore[0]) {
-      heapDoc[0] = d; heapScore[0] = s;
-      siftDown(0);
+      // sift down from the root: the worse child moves up while it is worse than the new hit
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        if (l >= size) break;
+        let m = l;
+        const r = l + 1;
+        if (r < size && (heapScore[r] < heapScore[l] || (heapScore[r] === heapScore[l] && heapDoc[r] > heapDoc[l]))) m = r;
+        const ms = heapScore[m];
+        if (!(ms < s || (ms === s && heapDoc[m] > d))) break;
+        heapDoc[i] = heapDoc[m]; heapScore[i] = ms;
+        i = m;
+      }
+      heapDoc[i] = d; heapScore[i] = s;
     }
   }
   const out: Hit[] = [];
@@ -220,3 +270,9 @@ function topKByHeap(scores: Float32Array, k: number): Hit[] {
   out.sort((a, c) => c.score - a.score || a.doc - c.doc);
   return out;
 }
+
+/** Test access to the two algorithms behind {@link topK}. */
+export const topKAlgorithms = {
+  bySelection: (scores: Float32Array, k: number) => topKBySelection(scores, k, scores.reduce((n, s) => (s > 0 ? n + 1 : n), 0), Infinity, -1),
+  byHeap: (scores: Float32Array, k: number) => topKByHeap(scores, k, Infinity, -1),
+};

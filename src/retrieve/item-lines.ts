@@ -12,15 +12,36 @@ import { moduleIdOf } from '../corpus/names.js';
 
 interface Span { startLine: number; endLine: number }
 
+/** Per loaded index, the units of each path (ascending unit numbers), built on first use. */
+const unitsByPath = new WeakMap<CodeIndex, Map<string, number[]>>();
+
+function unitsOfPaths(index: CodeIndex, paths: ReadonlySet<string>): number[] {
+  let byPath = unitsByPath.get(index);
+  if (!byPath) {
+    byPath = new Map();
+    index.units.forEach((u, d) => {
+      const list = byPath!.get(u.path);
+      if (list) list.push(d); else byPath!.set(u.path, [d]);
+    });
+    unitsByPath.set(index, byPath);
+  }
+  const out: number[] = [];
+  for (const p of paths) {
+    const list = byPath.get(p);
+    if (list) for (const d of list) out.push(d);
+  }
+  return out.sort((a, b) => a - b);
+}
+
 /**
- * Units by id and module spans by module id, of the units in `paths` alone: one pass over the
- * index's units comparing paths, no id built for the others (a process that ranks one issue reads
- * the lines of a few dozen files, not of the whole index).
+ * Units by id and module spans by module id, of the units in `paths` alone, in unit order (a
+ * process that ranks one issue reads the lines of a few dozen files, not of the whole index; the
+ * units of each path are listed once per loaded index).
  */
 function spans(index: CodeIndex, paths: ReadonlySet<string>): { units: Map<string, IndexedUnit>; modules: Map<string, Span> } {
   const s = { units: new Map<string, IndexedUnit>(), modules: new Map<string, Span>() };
-  for (const u of index.units) {
-    if (!paths.has(u.path)) continue;
+  for (const d of unitsOfPaths(index, paths)) {
+    const u = index.units[d];
     const id = u.qualifiedName ? `${u.path}:${u.qualifiedName}` : u.path;
     if (!s.units.has(id)) s.units.set(id, u);
     if (!u.qualifiedName) continue;

@@ -1,5 +1,5 @@
 import type { CodeIndex, IndexedUnit } from '../index/code-index.js';
-import { Bm25fScorer, topK, type Bm25fParams, type QueryTerms } from './bm25f.js';
+import { Bm25fScorer, hitsByRank, type Bm25fParams, type QueryTerms } from './bm25f.js';
 import { moduleIdOf } from '../corpus/names.js';
 import { functionlessFiles, mergeByScore, rollUp, type Localization, type RankedItem, type ScoredFile } from './rollup.js';
 import { DEFAULT_SIGNAL_WEIGHTS, SignalResolver, type SignalName, type SignalWeights } from './signals.js';
@@ -154,21 +154,28 @@ export class Localizer {
     if (this.filePrior <= 0 && !useSignals) return { scores: fn, functionless: this.scoredFunctionless() };
     const out = this.combined;
     const fileOf = this.codeIndex.fileOfUnit;
+    // the largest combined score, as stored (float32), for the normalisation below
+    let best = 0;
     if (this.filePrior > 0) {
       const file = this.fileScorer.scoreAll(query);
       const a = 1 / maxOf(fn, 1);
       const c = this.filePrior / maxOf(file, 1);
-      for (let d = 0; d < fn.length; d++) out[d] = fn[d] * a + file[fileOf[d]] * c;
+      for (let d = 0; d < fn.length; d++) {
+        const v = Math.fround(fn[d] * a + file[fileOf[d]] * c);
+        out[d] = v;
+        if (v > best) best = v;
+      }
       for (let i = 0; i < bare.length; i++) bareScores[i] = bareScores[i] * a + file[bare[i]] * c;
     } else {
       out.set(fn);
+      best = maxOf(out, 0);
     }
     if (!useSignals) return { scores: out, functionless: this.scoredFunctionless() };
-    const top = maxOf(out, 1);
-    for (let d = 0; d < out.length; d++) out[d] /= top;
+    const top = best > 0 ? best : 1;
     for (let i = 0; i < bare.length; i++) bareScores[i] /= top;
     const { boost, reasons, evidence, files } = this.resolver!.boosts(signals, this.signalWeights);
-    for (let d = 0; d < out.length; d++) out[d] += boost[d];
+    // out[d] / top rounded to float32 as stored, then the boost added: as two passes would
+    for (let d = 0; d < out.length; d++) out[d] = Math.fround(out[d] / top) + boost[d];
     const why = new Map<number, { reasons: SignalName[]; evidence: string[] }>();
     for (const [f, b] of files) {
       const i = this.functionlessAt[f];
@@ -201,15 +208,15 @@ export class Localizer {
     const depth = Math.max(top, opts.depth ?? Math.max(2000, 50 * top));
     const perItem = opts.matchedTermsPerItem ?? 8;
     const { scores, reasons, evidence, functionless = [] } = this.scoreAll(query, opts.signals);
-    const hits = topK(scores, depth);
     // A name defined twice in one file (e.g. in both branches of an `if`) ranks once, at its best.
-    // Only the head of the ranking is read: the `top` functions, and the functions up to where the
-    // roll-up has `top` files and `top` modules (their first occurrences, and so their best documents).
+    // Only the head of the ranking is read (and found: hitsByRank): the `top` functions, and the
+    // functions up to where the roll-up has `top` files and `top` modules (their first
+    // occurrences, and so their best documents).
     const seen = new Set<string>();
     const paths = new Set<string>();
     const moduleIds = new Set<string>();
     const ranked = [];
-    for (const h of hits) {
+    for (const h of hitsByRank(scores, depth, Math.max(64, 4 * top))) {
       if (ranked.length >= top && paths.size >= top && moduleIds.size >= top) break;
       const u = this.units[h.doc];
       const id = unitId(u);
@@ -269,19 +276,32 @@ export class Localizer {
   }
 }
 
+/** Per scorer, the last query's terms present in its index with their ids and idf (annotation asks per item). */
+const presentTerms = new WeakMap<Bm25fScorer, { query: QueryTerms; terms: { term: string; id: number; idf: number }[] }>();
+
+/** The terms of `query` present in the scorer's index, in query order, with id and idf (kept for the last query). */
+function termsOfQuery(scorer: Bm25fScorer, query: QueryTerms): { term: string; id: number; idf: number }[] {
+  const memo = presentTerms.get(scorer);
+  if (memo?.query === query) return memo.terms;
+  const terms: { term: string; id: number; idf: number }[] = [];
+  for (const term of query.keys()) {
+    const id = scorer.index.termIds.get(term);
+    if (id !== undefined) terms.push({ term, id, idf: scorer.idf(id) });
+  }
+  presentTerms.set(scorer, { query, terms });
+  return terms;
+}
+
 /** The query terms found in document `doc` of a scorer's index, highest idf first. */
 function termsInDoc(scorer: Bm25fScorer, doc: number, query: QueryTerms, limit: number): string[] {
-  const { termIds } = scorer.index;
   const found: { term: string; idf: number }[] = [];
-  for (const term of query.keys()) {
-    const t = termIds.get(term);
-    if (t === undefined) continue;
-    const postingDoc = scorer.index.postings(t).doc;
+  for (const { term, id, idf } of termsOfQuery(scorer, query)) {
+    const postingDoc = scorer.index.postings(id).doc;
     let lo = 0, hi = postingDoc.length - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
       const d = postingDoc[mid];
-      if (d === doc) { found.push({ term, idf: scorer.idf(t) }); break; }
+      if (d === doc) { found.push({ term, idf }); break; }
       if (d < doc) lo = mid + 1; else hi = mid - 1;
     }
   }

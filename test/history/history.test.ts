@@ -110,3 +110,19 @@ test('similar earlier issues: only issues reported before the query count', () =
   assert.ok(at9.has('Parameters.java') && at9.get('Request.java')! > at9.get('Parameters.java')!);
   assert.equal(sim.scores(parseIssue('parameter parsing'), NaN).size, 0);
 });
+
+test('CosineIndex.similar keeps the top of the full ranking for every cut, ties (equal documents) by document number', () => {
+  let seed = 3;
+  const rand = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+  const words = ['alpha', 'beta', 'gamma', 'delta', 'eps', 'zeta'];
+  const base = Array.from({ length: 12 }, () => Array.from({ length: 1 + Math.floor(rand() * 5) }, () => words[Math.floor(rand() * words.length)]));
+  const docs = [...base, ...base, ...base.slice(0, 5)]; // repeated documents: equal cosines
+  const index = new CosineIndex(docs);
+  for (const query of [['alpha', 'beta'], ['gamma', 'gamma', 'zeta'], words]) {
+    const all = index.similar(query, 1e9);
+    const sorted = [...all].sort((a, b) => b.score - a.score || a.doc - b.doc);
+    assert.deepEqual(all, sorted);
+    assert.ok(all.length > 5);
+    for (let k = 1; k <= all.length + 1; k++) assert.deepEqual(index.similar(query, k), all.slice(0, k), `k ${k}`);
+  }
+});

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { IndexBuilder } from '../../src/index/inverted-index.js';
-import { Bm25fScorer, topK } from '../../src/retrieve/bm25f.js';
+import { Bm25fScorer, hitsByRank, topK, topKAlgorithms } from '../../src/retrieve/bm25f.js';
 
 const m = (o: Record<string, number>) => new Map(Object.entries(o));
 const close = (a: number, b: number) => assert.ok(Math.abs(a - b) < 1e-4, `${a} vs ${b}`);
@@ -85,4 +85,36 @@ test('topK by selection is the sorted list cut at k, ties at the cut in document
   // a NaN (never made by scoreAll) gets the bounded heap's answer, as before: no throw, no loop
   assert.deepEqual(topK(withNaN, 2).map((h) => h.doc), [1, 2]);
   assert.deepEqual(topK(withNaN, 5).map((h) => h.doc).sort(), [0, 1, 2, 4]);
+});
+
+test('topK by heap and by selection give the same list as sorting, for every k (random scores with many ties)', () => {
+  let seed = 11;
+  const rand = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+  const reference = (scores: Float32Array, k: number) => [...scores].map((score, doc) => ({ doc, score }))
+    .filter((h) => h.score > 0).sort((a, b) => b.score - a.score || a.doc - b.doc).slice(0, k);
+  for (let round = 0; round < 100; round++) {
+    const n = 1 + Math.floor(rand() * 400);
+    const levels = 1 + Math.floor(rand() * 6);
+    const scores = Float32Array.from({ length: n }, () => (rand() < 0.2 ? 0 : Math.floor(rand() * levels) / 3 + (rand() < 0.5 ? 0 : 0.125)));
+    for (const k of [1, 2, 3, 7, 16, Math.floor(n / 2) + 1, n]) {
+      const want = reference(scores, k);
+      assert.deepEqual(topKAlgorithms.byHeap(scores, k), want, `heap n ${n} k ${k}`);
+      assert.deepEqual(topKAlgorithms.bySelection(scores, k), want, `selection n ${n} k ${k}`);
+    }
+  }
+});
+
+test('hitsByRank yields the list of topK(depth), batch after batch, ties across batch edges in document order', () => {
+  let seed = 5;
+  const rand = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+  for (let round = 0; round < 100; round++) {
+    const n = 1 + Math.floor(rand() * 500);
+    const levels = 1 + Math.floor(rand() * 5);
+    const scores = Float32Array.from({ length: n }, () => (rand() < 0.2 ? 0 : Math.floor(rand() * levels) / 3 + (rand() < 0.5 ? 0 : 0.125)));
+    for (const [depth, first] of [[n, 1], [n, 2], [Math.floor(n / 2) + 1, 3], [40, 7], [n + 9, 64]]) {
+      assert.deepEqual([...hitsByRank(scores, depth, first)], topK(scores, depth), `n ${n} depth ${depth} first ${first}`);
+    }
+  }
+  const withNaN = Float32Array.from([0.5, Number.NaN, 0.7, 0, 0.5]);
+  assert.deepEqual([...hitsByRank(withNaN, 2, 1)], topK(withNaN, 2));
 });
