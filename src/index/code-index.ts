@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { UnitKind } from '../corpus/types.js';
-import { extractorOf } from '../corpus/extract.js';
+import { extractorOf } from '../corpus/extract-specs.js';
 import { IndexBuilder, type InvertedIndex } from './inverted-index.js';
 import { readIndexFile, writeIndexFile } from './store.js';
 import type { UnitTerms } from './blob-terms.js';
