@@ -85,7 +85,7 @@ async function main() {
     const values: Record<string, number>[] = [];
     for (const config of [PLAIN, DEFAULT_CANDIDATES.ranking]) {
       const localizer = new Localizer(ctx.codeIndex, config);
-      const loc = localizer.localize(localizer.queryOf(ctx.issue.text), { top: 100, matchedTermsPerItem: 0, signals: ctx.signals });
+      const loc = localizer.localize(localizer.queryOf(ctx.parsed), { top: 100, matchedTermsPerItem: 0, signals: ctx.parsed.signals });
       values.push(issueValues(listsOf(loc), ctx.issue.gold, columns));
     }
     let q = cache.get(ctx.issue);

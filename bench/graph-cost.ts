@@ -23,8 +23,8 @@ import { indexCommit } from '../src/index/index-commit.js';
 import { FeatureExtractor } from '../src/ltr/features/extract.js';
 import { FEATURE_REGISTRY, type FeatureName } from '../src/ltr/features/registry.js';
 import { GitRepo } from '../src/repo/git.js';
-import { extractIssueSignals } from '../src/text/issue-signals.js';
 import { dataFile } from './lib/data.js';
+import { parseIssue } from '../src/text/parsed-issue.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -75,7 +75,7 @@ try {
   const times = { with: [] as number[], without: [] as number[] };
   for (let round = 0; round <= Number(args.rounds); round++) {
     for (const text of texts) {
-      const issue = { text, signals: extractIssueSignals(text) };
+      const issue = parseIssue(text);
       for (const [name, x] of [['without', without], ['with', withGraph]] as const) {
         const t0 = performance.now();
         x.extract(issue);

@@ -27,7 +27,7 @@
  *
  * Metrics as bench/multi-swe: all-gold file Acc@1/3/5/10 (every gold file in the top k) and MRR
  * (first gold file; 0 beyond `--top`). `--save-model FILE` also fits the fold model's first setting
- * on every issue (no fold left out) and writes it: a candidate model of every imported set. Folds: repositories by issue count, each to the fold with
+ * on every issue (no fold left out) but those of excluded repositories (src/dataset/import/excluded.ts) and writes it: a candidate model of every imported set. Folds: repositories by issue count, each to the fold with
  * the fewest issues (bench/lib/folds.ts). `--json` prints one line {data, evaluated, skipped,
  * keys, systems, folds, rows: [{system, group, issues, values}]}.
  */
@@ -35,6 +35,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { excludedRepository } from '../src/dataset/import/excluded.js';
 import { IssuelocError } from '../src/errors.js';
 import { readLabelledIssues } from '../src/ltr/datasets.js';
 import { FEATURE_REGISTRY, FEATURES, type FeatureName } from '../src/ltr/features/registry.js';
@@ -227,7 +228,10 @@ async function main() {
   });
 
   if (args['save-model']) {
-    const all = issues.map((i) => queries.get(i.id)!);
+    // never trained on: the evaluation repositories (SWE-bench, Multi-SWE-bench, the held-out ones)
+    const all = issues.filter((i) => !excludedRepository(i.repo)).map((i) => queries.get(i.id)!);
+    const left = issues.length - all.length;
+    if (left > 0 && !args.json) process.stderr.write(`language-folds: --save-model leaves out ${left} issues of excluded repositories\n`);
     const { model } = fitModel(all, { ...fits[0].opts, training: { datasets: files, repos: [...new Set(all.map((q) => q.repo))].sort(), issueIds: all.map((q) => q.id) } });
     model.save(args['save-model']);
     if (!args.json) process.stderr.write(`language-folds: wrote ${args['save-model']} (${all.length} issues)\n`);

@@ -39,7 +39,7 @@ import { RankingModel, rankLevels } from '../src/ltr/model.js';
 import { trainingQueryOf } from '../src/ltr/training-query.js';
 import { isTestPath } from '../src/corpus/languages.js';
 import { openPlacements } from '../src/retrieve/placements.js';
-import { queryTermsOf } from '../src/retrieve/query.js';
+import { DEFAULT_TITLE_WEIGHT } from '../src/retrieve/query.js';
 import { listsOf, localizationOf } from './lib/metrics-table.js';
 import { MIRRORS_DIR, dataFile } from './lib/data.js';
 
@@ -104,8 +104,8 @@ async function main() {
     if (args.placements) {
       // issueloc's default: the model's ranking, then the placement rules (src/retrieve/placements.ts)
       const placements = await openPlacements(ctx.repo, ctx.codeIndex, { bm25: model.candidates.ranking.bm25 });
-      const loc = await placements.demote(localizationOf(ranked, placements.depth(100)), ctx.issue.text);
-      ranked = listsOf(placements.finish(loc, queryTermsOf(ctx.issue.text, { stem: ctx.codeIndex.settings.stem, titleWeight: model.candidates.ranking.titleWeight }), 100));
+      const loc = await placements.demote(localizationOf(ranked, placements.depth(100)), ctx.parsed);
+      ranked = listsOf(placements.finish(loc, ctx.parsed.queryTerms({ stem: ctx.codeIndex.settings.stem, titleWeight: model.candidates.ranking.titleWeight ?? DEFAULT_TITLE_WEIGHT }), 100));
     }
     const { gold, text } = ctx.issue;
     const patch = patches.get(ctx.issue.id) ?? '';

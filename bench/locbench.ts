@@ -30,7 +30,7 @@ import { parseArgs } from 'node:util';
 import { Localizer, type RankingOptions } from '../src/retrieve/localize.js';
 import type { Localization } from '../src/retrieve/rollup.js';
 import { openPlacements } from '../src/retrieve/placements.js';
-import { queryTermsOf } from '../src/retrieve/query.js';
+import { DEFAULT_TITLE_WEIGHT } from '../src/retrieve/query.js';
 import { readLabelledIssues } from '../src/ltr/datasets.js';
 import { forEachIssue } from '../src/ltr/labelled-issues.js';
 import { FeatureCache } from '../src/ltr/feature-cache.js';
@@ -145,9 +145,9 @@ async function main() {
     const modelLists: RankedLists[] = [];
     for (const config of lexical) {
       const localizer = new Localizer(ctx.codeIndex, config);
-      const query = localizer.queryOf(ctx.issue.text);
+      const query = localizer.queryOf(ctx.parsed);
       const t0 = performance.now();
-      const loc = localizer.localize(query, { top: 100, matchedTermsPerItem: 0, signals: ctx.signals });
+      const loc = localizer.localize(query, { top: 100, matchedTermsPerItem: 0, signals: ctx.parsed.signals });
       if (config.name === LEXICAL[LEXICAL.length - 1].name) t.lexical.push(performance.now() - t0);
       values.push(issueValues(listsOf(loc), ctx.issue.gold, columns));
       if (outLists > 0) lists.push(cutLists(listsOf(loc), outLists));
@@ -178,10 +178,10 @@ async function main() {
           loc = localizationOf(modelLists[m], depth);
         } else {
           const localizer = new Localizer(ctx.codeIndex, p);
-          loc = localizer.localize(localizer.queryOf(ctx.issue.text), { top: depth, matchedTermsPerItem: 0, signals: ctx.signals });
+          loc = localizer.localize(localizer.queryOf(ctx.parsed), { top: depth, matchedTermsPerItem: 0, signals: ctx.parsed.signals });
         }
-        const query = queryTermsOf(ctx.issue.text, { stem: ctx.codeIndex.settings.stem, titleWeight: FULL.titleWeight });
-        const ranked = listsOf(placements.finish(await placements.demote(loc, ctx.issue.text), query, 100));
+        const query = ctx.parsed.queryTerms({ stem: ctx.codeIndex.settings.stem, titleWeight: FULL.titleWeight ?? DEFAULT_TITLE_WEIGHT });
+        const ranked = listsOf(placements.finish(await placements.demote(loc, ctx.parsed), query, 100));
         values.push(issueValues(ranked, ctx.issue.gold, columns));
         if (outLists > 0) lists.push(cutLists(ranked, outLists));
       }

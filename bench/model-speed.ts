@@ -21,6 +21,7 @@ import { ModelRanker } from '../src/ltr/model-ranker.js';
 import { median } from './lib/stats.js';
 import { MIRRORS_DIR, dataFile } from './lib/data.js';
 import { historyFieldScores } from '../src/history/history-field.js';
+import { parseIssue } from '../src/text/parsed-issue.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -68,19 +69,19 @@ async function main() {
     ctx.repoHistory?.at(ctx.commit);
     perCommit.push(performance.now() - t0);
     const t1 = performance.now();
-    if (ctx.repoHistory) historyFieldScores(ctx.repoHistory, ctx.commit, ''); // builds the commit's history fields
+    if (ctx.repoHistory) historyFieldScores(ctx.repoHistory, ctx.commit, parseIssue('')); // builds the commit's history fields
     fieldBuild.push(performance.now() - t1);
     documents = ctx.codeIndex.units.length;
     const localizer = new Localizer(ctx.codeIndex);
     const ranker = new ModelRanker(ctx.codeIndex, model);
-    const issue = { signals: ctx.signals, text: ctx.issue.text };
+    const issue = ctx.parsed;
     const history = ctx.repoHistory;
-    const a = fastest(repeats, () => localizer.localize(localizer.queryOf(ctx.issue.text), { top: 10, signals: ctx.signals }));
+    const a = fastest(repeats, () => localizer.localize(localizer.queryOf(issue), { top: 10, signals: issue.signals }));
     const b = fastest(repeats, () => ranker.localize(issue, {
-      files: history?.at(ctx.commit).files, messageScores: history?.messageScores(ctx.commit, ctx.issue.text),
-      fieldScores: history && historyFieldScores(history, ctx.commit, ctx.issue.text),
+      files: history?.at(ctx.commit).files, messageScores: history?.messageScores(ctx.commit, issue),
+      fieldScores: history && historyFieldScores(history, ctx.commit, issue),
     }, { top: 10 }));
-    if (history) fieldQuery.push(fastest(repeats, () => historyFieldScores(history, ctx.commit, ctx.issue.text)));
+    if (history) fieldQuery.push(fastest(repeats, () => historyFieldScores(history, ctx.commit, issue)));
     lexical.push(a);
     learned.push(b);
     extra.push(b - a);

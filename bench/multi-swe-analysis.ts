@@ -91,7 +91,7 @@ async function main() {
       });
       misses.push({ id: o.id, language: o.language, path, rank, cause });
     });
-    flags.push({ id: o.id, language: o.language, flags: textFlags(inst.problem_statement), frames: ctx.signals.frames.length });
+    flags.push({ id: o.id, language: o.language, flags: textFlags(inst.problem_statement), frames: ctx.parsed.signals.frames.length });
   });
 
   const languages = [...new Set(results.outcomes.map((o) => o.language))].sort();

@@ -225,13 +225,13 @@ async function main() {
         const placer = atCommit.placers[s];
         if (system.kind === 'bm25') ranked = await bm25!.ranker.rank(ctx.commit, inst.problem_statement);
         else if (ranker instanceof ModelRanker) {
-          const loc = ranker.localize({ signals: ctx.signals, text: inst.problem_statement }, history ? ctx.history() : {}, { top: placer!.depth(top), matchedTermsPerItem: 0 });
-          ranked = placer!.finish(await placer!.demote(loc, inst.problem_statement), ranker.extractor.localizer.queryOf(inst.problem_statement), top).files.map((f) => f.id);
+          const loc = ranker.localize(ctx.parsed, history ? ctx.history() : {}, { top: placer!.depth(top), matchedTermsPerItem: 0 });
+          ranked = placer!.finish(await placer!.demote(loc, ctx.parsed), ranker.extractor.localizer.queryOf(ctx.parsed), top).files.map((f) => f.id);
         } else {
           const localizer = ranker as Localizer;
-          const query = localizer.queryOf(inst.problem_statement);
-          const loc = localizer.localize(query, { top: placer!.depth(top), matchedTermsPerItem: 0, signals: ctx.signals });
-          ranked = placer!.finish(await placer!.demote(loc, inst.problem_statement), query, top).files.map((f) => f.id);
+          const query = localizer.queryOf(ctx.parsed);
+          const loc = localizer.localize(query, { top: placer!.depth(top), matchedTermsPerItem: 0, signals: ctx.parsed.signals });
+          ranked = placer!.finish(await placer!.demote(loc, ctx.parsed), query, top).files.map((f) => f.id);
         }
         ranked = ranked.slice(0, top);
         const ranks = goldRanks(ranked, gold);

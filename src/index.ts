@@ -21,6 +21,7 @@ export type { Localization, RankedItem } from './retrieve/rollup.js';
 export { DEFAULT_INDEX_SETTINGS, type IndexSettings } from './index/code-index.js';
 export type { IssueSignals } from './text/issue-signals.js';
 export { extractIssueSignals } from './text/issue-signals.js';
+export { parseIssue, type ParsedIssue, type ParsedIssueFormat } from './text/parsed-issue.js';
 export type { Embedder, EmbedRole } from './embed/embedder.js';
 export { EMBEDDER_PRESETS, type EmbedderPreset } from './embed/presets.js';
 export type { ChatModel, ChatRequest, ChatAnswer } from './llm-rerank/chat-model.js';

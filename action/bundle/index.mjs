@@ -20052,14 +20052,14 @@ var require_retry_operation = __commonJS({
       if (this._errors.length === 0) {
         return null;
       }
-      var counts2 = {};
+      var counts3 = {};
       var mainError = null;
       var mainErrorCount = 0;
       for (var i2 = 0; i2 < this._errors.length; i2++) {
         var error2 = this._errors[i2];
         var message = error2.message;
-        var count = (counts2[message] || 0) + 1;
-        counts2[message] = count;
+        var count = (counts3[message] || 0) + 1;
+        counts3[message] = count;
         if (count >= mainErrorCount) {
           mainError = error2;
           mainErrorCount = count;
@@ -46062,6 +46062,304 @@ async function openEmbedder(value, opts = {}) {
   return void 0;
 }
 
+// src/history/file-history.ts
+var MONTH_SECONDS = 30 * 24 * 3600;
+function fileHistoryAt(log, commit, maxFiles = 100) {
+  const ancestors = log.ancestorsOf(commit);
+  const now = log.timeOf(log.indexOf(commit));
+  let oldest = now;
+  for (let i2 = 0; i2 < log.size; i2++) if (ancestors[i2] === 1 && log.timeOf(i2) < oldest) oldest = log.timeOf(i2);
+  const span = Math.max(1, now - oldest);
+  const byPath = /* @__PURE__ */ new Map();
+  const lastFix = /* @__PURE__ */ new Map();
+  const lastChange = /* @__PURE__ */ new Map();
+  for (const i2 of log.canonicalOrder()) {
+    if (ancestors[i2] === 0) continue;
+    const files2 = log.filesOf(i2);
+    if (files2.length === 0 || files2.length > maxFiles) continue;
+    const t = Math.min(log.timeOf(i2), now);
+    const fix = log.isFix(i2);
+    const weight = fix ? 1 / (1 + Math.exp(-12 * ((t - oldest) / span) + 12)) : 0;
+    for (const f of files2) {
+      let h = byPath.get(f);
+      if (!h) byPath.set(f, h = { changes: 0, fixes: 0, fixRecency: 0, fixWeighted: 0, changeRecency: 0 });
+      h.changes++;
+      if (t > (lastChange.get(f) ?? -Infinity)) lastChange.set(f, t);
+      if (fix) {
+        h.fixes++;
+        h.fixWeighted += weight;
+        if (t > (lastFix.get(f) ?? -Infinity)) lastFix.set(f, t);
+      }
+    }
+  }
+  const files = /* @__PURE__ */ new Map();
+  for (const [f, h] of byPath) {
+    const lf = lastFix.get(f);
+    if (lf !== void 0) h.fixRecency = 1 / ((now - lf) / MONTH_SECONDS + 1);
+    h.changeRecency = 1 / ((now - lastChange.get(f)) / MONTH_SECONDS + 1);
+    files.set(log.paths[f], h);
+  }
+  return { time: now, ancestors, files };
+}
+
+// src/history/history-log.ts
+import { createHash as createHash2 } from "node:crypto";
+import { join as join3, resolve as resolve3 } from "node:path";
+
+// src/repo/git-process.ts
+import { spawn } from "node:child_process";
+var REPOSITORY_ENV = [
+  "GIT_DIR",
+  "GIT_WORK_TREE",
+  "GIT_INDEX_FILE",
+  "GIT_OBJECT_DIRECTORY",
+  "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+  "GIT_COMMON_DIR",
+  "GIT_NAMESPACE",
+  "GIT_PREFIX"
+];
+var GIT_CONFIG_ARGS = ["-c", "core.quotepath=off"];
+var MAX_GIT_OUTPUT_BYTES = 256 << 20;
+var STDERR_KEPT = 4e3;
+function gitEnv() {
+  const env = { ...process.env };
+  for (const name2 of REPOSITORY_ENV) delete env[name2];
+  env.GIT_TERMINAL_PROMPT = "0";
+  env.GIT_LITERAL_PATHSPECS = "1";
+  return env;
+}
+function spawnGit(args2, stdin) {
+  const argv = [...GIT_CONFIG_ARGS, ...args2];
+  const child = stdin === "pipe" ? spawn("git", argv, { env: gitEnv(), stdio: ["pipe", "pipe", "pipe"] }) : spawn("git", argv, { env: gitEnv(), stdio: ["ignore", "pipe", "pipe"] });
+  track(child);
+  return child;
+}
+var live = /* @__PURE__ */ new Set();
+var exitHooked = false;
+function track(child) {
+  if (child.pid === void 0) return;
+  live.add(child);
+  child.once("exit", () => live.delete(child));
+  if (!exitHooked) {
+    exitHooked = true;
+    process.once("exit", killGitProcesses);
+  }
+}
+function killGitProcesses() {
+  let n = 0;
+  for (const child of live) {
+    if (child.exitCode === null && child.signalCode === null && child.kill("SIGKILL")) n++;
+  }
+  live.clear();
+  return n;
+}
+function gitReason(stderr) {
+  const lines = stderr.split("\n").map((l) => l.trim()).filter((l) => l.length > 0);
+  const line = lines.find((l) => /^(fatal|error): /.test(l)) ?? lines[0] ?? "";
+  const reason = line.replace(/^(fatal|error): /, "");
+  return reason.length > 300 ? `${reason.slice(0, 300)}\u2026` : reason;
+}
+function subcommand(args2) {
+  for (let k = 0; k < args2.length; k++) {
+    if (args2[k] === "-c" || args2[k] === "-C") k++;
+    else if (!args2[k].startsWith("-")) return args2[k];
+  }
+  return "";
+}
+function repoOf(args2, options) {
+  if (options.repo !== void 0) return options.repo;
+  const c = args2.indexOf("-C");
+  if (c >= 0 && c + 1 < args2.length) return args2[c + 1];
+  const dir = args2.find((a) => a.startsWith("--git-dir="));
+  return dir ? dir.slice("--git-dir=".length) : process.cwd();
+}
+function gitFailure(args2, outcome, options = {}) {
+  const status = outcome.code === null ? `signal ${outcome.signal ?? "?"}` : `exit ${outcome.code}`;
+  const reason = gitReason(outcome.stderr);
+  return new IssuelocError(`git ${subcommand(args2)} failed in ${repoOf(args2, options)} (${status})${reason ? `: ${reason}` : ""}`);
+}
+var seconds = (ms) => ms >= 1e3 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`;
+function run2(args2, options, onChunk) {
+  return new Promise((resolve8, reject) => {
+    const child = options.input === void 0 ? spawnGit(args2, "ignore") : spawnGit(args2, "pipe");
+    let stderr = "";
+    let failed = null;
+    const timer = options.timeoutMs === void 0 ? void 0 : setTimeout(() => {
+      if (failed !== null) return;
+      failed = new IssuelocError(`git ${subcommand(args2)} in ${repoOf(args2, options)} took longer than ${seconds(options.timeoutMs)}: stopped`);
+      child.kill("SIGKILL");
+    }, options.timeoutMs);
+    child.stderr.setEncoding("utf8");
+    child.stderr.on("data", (d) => {
+      if (stderr.length < STDERR_KEPT) stderr = (stderr + d).slice(0, STDERR_KEPT);
+    });
+    child.stdout.on("data", (chunk) => {
+      if (failed !== null) return;
+      try {
+        onChunk(chunk);
+      } catch (e) {
+        failed = e;
+        child.kill();
+      }
+    });
+    if (child.stdin) {
+      child.stdin.on("error", () => void 0);
+      child.stdin.end(options.input);
+    }
+    child.on("error", (e) => {
+      clearTimeout(timer);
+      reject(new IssuelocError(`cannot run git ${subcommand(args2)} in ${repoOf(args2, options)}: ${e.message}`));
+    });
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      if (failed !== null) reject(failed);
+      else resolve8({ code, signal, stderr });
+    });
+  });
+}
+async function runGit(args2, options = {}) {
+  const max = options.maxBytes ?? MAX_GIT_OUTPUT_BYTES;
+  const chunks = [];
+  let bytes = 0;
+  const exit = await run2(args2, options, (chunk) => {
+    bytes += chunk.length;
+    if (bytes > max) throw new IssuelocError(`git ${subcommand(args2)} in ${repoOf(args2, options)} printed more than ${max} bytes`);
+    chunks.push(chunk);
+  });
+  return { code: exit.code ?? 1, stdout: Buffer.concat(chunks), stderr: exit.stderr };
+}
+async function gitText(args2, options = {}) {
+  const res = await runGit(args2, options);
+  if (res.code !== 0) throw gitFailure(args2, res, options);
+  return res.stdout.toString("utf8");
+}
+async function streamGit(args2, onChunk, options = {}) {
+  const exit = await run2(args2, options, onChunk);
+  if (exit.code !== 0) throw gitFailure(args2, exit, options);
+}
+
+// src/repo/log-parse.ts
+import { StringDecoder } from "node:string_decoder";
+function detach(s) {
+  return Buffer.from(s, "utf8").toString("utf8");
+}
+var LOG_FORMAT = "%x01%H %P%x02%ct%x02%B%x03";
+var LogParser = class {
+  constructor(onCommit) {
+    this.onCommit = onCommit;
+  }
+  onCommit;
+  decoder = new StringDecoder("utf8");
+  tail = "";
+  current = null;
+  pendingStatus = null;
+  /** Number of commits emitted so far. */
+  count = 0;
+  /** Parses a chunk of stdout (any split, including inside a UTF-8 sequence). */
+  push(chunk) {
+    this.tail += this.decoder.write(chunk);
+    this.drain(false);
+  }
+  /** Flushes the last commit; call once after the stream ended. */
+  end() {
+    this.tail += this.decoder.end();
+    this.drain(true);
+    this.flush();
+  }
+  drain(final) {
+    let start2 = 0;
+    for (; ; ) {
+      const atHeader = this.tail.charCodeAt(start2) === 1 || this.tail.charCodeAt(start2) === 10 && this.tail.charCodeAt(start2 + 1) === 1;
+      if (this.pendingStatus === null && atHeader) {
+        const endHeader = this.tail.indexOf("", start2);
+        if (endHeader < 0) break;
+        this.header(this.tail.slice(this.tail.indexOf("", start2) + 1, endHeader));
+        start2 = endHeader + 1;
+        if (this.tail.charCodeAt(start2) === 0) start2++;
+        continue;
+      }
+      const nul = this.tail.indexOf("\0", start2);
+      if (nul < 0) {
+        if (final && start2 < this.tail.length && this.tail.slice(start2).trim() !== "") {
+          throw new Error(`git log output ends inside a token: ${JSON.stringify(this.tail.slice(start2, start2 + 80))}`);
+        }
+        break;
+      }
+      this.token(this.tail.slice(start2, nul));
+      start2 = nul + 1;
+    }
+    this.tail = this.tail.slice(start2);
+  }
+  header(text) {
+    this.flush();
+    const f1 = text.indexOf("");
+    const f2 = f1 < 0 ? -1 : text.indexOf("", f1 + 1);
+    if (f1 < 0 || f2 < 0) throw new Error(`malformed git log header: ${JSON.stringify(text.slice(0, 120))}`);
+    const ids = text.slice(0, f1).trim().split(" ");
+    const sha = ids[0];
+    if (!/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(sha)) throw new Error(`malformed commit id in git log: ${JSON.stringify(sha)}`);
+    this.current = {
+      sha: detach(sha),
+      parents: ids.slice(1).filter((p) => p !== "").map(detach),
+      time: Number(text.slice(f1 + 1, f2)),
+      message: detach(text.slice(f2 + 1)),
+      changes: []
+    };
+  }
+  token(raw) {
+    const tok = this.pendingStatus === null && raw.charCodeAt(0) === 10 ? raw.slice(1) : raw;
+    if (this.current === null) {
+      if (tok === "") return;
+      throw new Error(`git log output starts with ${JSON.stringify(tok.slice(0, 80))}, not a commit header`);
+    }
+    if (this.pendingStatus === null) {
+      if (tok === "") return;
+      if (!/^[A-Z][0-9]*$/.test(tok)) throw new Error(`unexpected status ${JSON.stringify(tok.slice(0, 40))} in git log of ${this.current.sha}`);
+      this.pendingStatus = detach(tok);
+    } else {
+      this.current.changes.push({ status: this.pendingStatus, path: detach(raw) });
+      this.pendingStatus = null;
+    }
+  }
+  flush() {
+    if (this.current === null) return;
+    if (this.pendingStatus !== null) throw new Error(`status without path in git log of ${this.current.sha}`);
+    const c = this.current;
+    this.current = null;
+    this.count++;
+    this.onCommit(c);
+  }
+};
+
+// src/repo/log-walk.ts
+async function streamLog(repo, revArgs, onCommit) {
+  const parser = new LogParser(onCommit);
+  const args2 = [
+    "-C",
+    repo,
+    "-c",
+    "log.showSignature=false",
+    "log",
+    "--no-renames",
+    "--topo-order",
+    "--no-color",
+    "--no-ext-diff",
+    "--no-textconv",
+    "-z",
+    "--name-status",
+    `--format=${LOG_FORMAT}`,
+    ...revArgs,
+    "--"
+  ];
+  try {
+    await streamGit(args2, (chunk) => parser.push(chunk));
+    parser.end();
+  } catch (e) {
+    if (e instanceof IssuelocError) throw e;
+    throw new IssuelocError(`cannot read the history of ${repo}: ${e.message}`);
+  }
+}
+
 // node_modules/stemmer/index.js
 var step2list = {
   ational: "ate",
@@ -46429,304 +46727,6 @@ function isAlpha(t) {
     if (k !== 1 && k !== 2) return false;
   }
   return true;
-}
-
-// src/history/file-history.ts
-var MONTH_SECONDS = 30 * 24 * 3600;
-function fileHistoryAt(log, commit, maxFiles = 100) {
-  const ancestors = log.ancestorsOf(commit);
-  const now = log.timeOf(log.indexOf(commit));
-  let oldest = now;
-  for (let i2 = 0; i2 < log.size; i2++) if (ancestors[i2] === 1 && log.timeOf(i2) < oldest) oldest = log.timeOf(i2);
-  const span = Math.max(1, now - oldest);
-  const byPath = /* @__PURE__ */ new Map();
-  const lastFix = /* @__PURE__ */ new Map();
-  const lastChange = /* @__PURE__ */ new Map();
-  for (const i2 of log.canonicalOrder()) {
-    if (ancestors[i2] === 0) continue;
-    const files2 = log.filesOf(i2);
-    if (files2.length === 0 || files2.length > maxFiles) continue;
-    const t = Math.min(log.timeOf(i2), now);
-    const fix = log.isFix(i2);
-    const weight = fix ? 1 / (1 + Math.exp(-12 * ((t - oldest) / span) + 12)) : 0;
-    for (const f of files2) {
-      let h = byPath.get(f);
-      if (!h) byPath.set(f, h = { changes: 0, fixes: 0, fixRecency: 0, fixWeighted: 0, changeRecency: 0 });
-      h.changes++;
-      if (t > (lastChange.get(f) ?? -Infinity)) lastChange.set(f, t);
-      if (fix) {
-        h.fixes++;
-        h.fixWeighted += weight;
-        if (t > (lastFix.get(f) ?? -Infinity)) lastFix.set(f, t);
-      }
-    }
-  }
-  const files = /* @__PURE__ */ new Map();
-  for (const [f, h] of byPath) {
-    const lf = lastFix.get(f);
-    if (lf !== void 0) h.fixRecency = 1 / ((now - lf) / MONTH_SECONDS + 1);
-    h.changeRecency = 1 / ((now - lastChange.get(f)) / MONTH_SECONDS + 1);
-    files.set(log.paths[f], h);
-  }
-  return { time: now, ancestors, files };
-}
-
-// src/history/history-log.ts
-import { createHash as createHash2 } from "node:crypto";
-import { join as join3, resolve as resolve3 } from "node:path";
-
-// src/repo/git-process.ts
-import { spawn } from "node:child_process";
-var REPOSITORY_ENV = [
-  "GIT_DIR",
-  "GIT_WORK_TREE",
-  "GIT_INDEX_FILE",
-  "GIT_OBJECT_DIRECTORY",
-  "GIT_ALTERNATE_OBJECT_DIRECTORIES",
-  "GIT_COMMON_DIR",
-  "GIT_NAMESPACE",
-  "GIT_PREFIX"
-];
-var GIT_CONFIG_ARGS = ["-c", "core.quotepath=off"];
-var MAX_GIT_OUTPUT_BYTES = 256 << 20;
-var STDERR_KEPT = 4e3;
-function gitEnv() {
-  const env = { ...process.env };
-  for (const name2 of REPOSITORY_ENV) delete env[name2];
-  env.GIT_TERMINAL_PROMPT = "0";
-  env.GIT_LITERAL_PATHSPECS = "1";
-  return env;
-}
-function spawnGit(args2, stdin) {
-  const argv = [...GIT_CONFIG_ARGS, ...args2];
-  const child = stdin === "pipe" ? spawn("git", argv, { env: gitEnv(), stdio: ["pipe", "pipe", "pipe"] }) : spawn("git", argv, { env: gitEnv(), stdio: ["ignore", "pipe", "pipe"] });
-  track(child);
-  return child;
-}
-var live = /* @__PURE__ */ new Set();
-var exitHooked = false;
-function track(child) {
-  if (child.pid === void 0) return;
-  live.add(child);
-  child.once("exit", () => live.delete(child));
-  if (!exitHooked) {
-    exitHooked = true;
-    process.once("exit", killGitProcesses);
-  }
-}
-function killGitProcesses() {
-  let n = 0;
-  for (const child of live) {
-    if (child.exitCode === null && child.signalCode === null && child.kill("SIGKILL")) n++;
-  }
-  live.clear();
-  return n;
-}
-function gitReason(stderr) {
-  const lines = stderr.split("\n").map((l) => l.trim()).filter((l) => l.length > 0);
-  const line = lines.find((l) => /^(fatal|error): /.test(l)) ?? lines[0] ?? "";
-  const reason = line.replace(/^(fatal|error): /, "");
-  return reason.length > 300 ? `${reason.slice(0, 300)}\u2026` : reason;
-}
-function subcommand(args2) {
-  for (let k = 0; k < args2.length; k++) {
-    if (args2[k] === "-c" || args2[k] === "-C") k++;
-    else if (!args2[k].startsWith("-")) return args2[k];
-  }
-  return "";
-}
-function repoOf(args2, options) {
-  if (options.repo !== void 0) return options.repo;
-  const c = args2.indexOf("-C");
-  if (c >= 0 && c + 1 < args2.length) return args2[c + 1];
-  const dir = args2.find((a) => a.startsWith("--git-dir="));
-  return dir ? dir.slice("--git-dir=".length) : process.cwd();
-}
-function gitFailure(args2, outcome, options = {}) {
-  const status = outcome.code === null ? `signal ${outcome.signal ?? "?"}` : `exit ${outcome.code}`;
-  const reason = gitReason(outcome.stderr);
-  return new IssuelocError(`git ${subcommand(args2)} failed in ${repoOf(args2, options)} (${status})${reason ? `: ${reason}` : ""}`);
-}
-var seconds = (ms) => ms >= 1e3 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`;
-function run2(args2, options, onChunk) {
-  return new Promise((resolve8, reject) => {
-    const child = options.input === void 0 ? spawnGit(args2, "ignore") : spawnGit(args2, "pipe");
-    let stderr = "";
-    let failed = null;
-    const timer = options.timeoutMs === void 0 ? void 0 : setTimeout(() => {
-      if (failed !== null) return;
-      failed = new IssuelocError(`git ${subcommand(args2)} in ${repoOf(args2, options)} took longer than ${seconds(options.timeoutMs)}: stopped`);
-      child.kill("SIGKILL");
-    }, options.timeoutMs);
-    child.stderr.setEncoding("utf8");
-    child.stderr.on("data", (d) => {
-      if (stderr.length < STDERR_KEPT) stderr = (stderr + d).slice(0, STDERR_KEPT);
-    });
-    child.stdout.on("data", (chunk) => {
-      if (failed !== null) return;
-      try {
-        onChunk(chunk);
-      } catch (e) {
-        failed = e;
-        child.kill();
-      }
-    });
-    if (child.stdin) {
-      child.stdin.on("error", () => void 0);
-      child.stdin.end(options.input);
-    }
-    child.on("error", (e) => {
-      clearTimeout(timer);
-      reject(new IssuelocError(`cannot run git ${subcommand(args2)} in ${repoOf(args2, options)}: ${e.message}`));
-    });
-    child.on("close", (code, signal) => {
-      clearTimeout(timer);
-      if (failed !== null) reject(failed);
-      else resolve8({ code, signal, stderr });
-    });
-  });
-}
-async function runGit(args2, options = {}) {
-  const max = options.maxBytes ?? MAX_GIT_OUTPUT_BYTES;
-  const chunks = [];
-  let bytes = 0;
-  const exit = await run2(args2, options, (chunk) => {
-    bytes += chunk.length;
-    if (bytes > max) throw new IssuelocError(`git ${subcommand(args2)} in ${repoOf(args2, options)} printed more than ${max} bytes`);
-    chunks.push(chunk);
-  });
-  return { code: exit.code ?? 1, stdout: Buffer.concat(chunks), stderr: exit.stderr };
-}
-async function gitText(args2, options = {}) {
-  const res = await runGit(args2, options);
-  if (res.code !== 0) throw gitFailure(args2, res, options);
-  return res.stdout.toString("utf8");
-}
-async function streamGit(args2, onChunk, options = {}) {
-  const exit = await run2(args2, options, onChunk);
-  if (exit.code !== 0) throw gitFailure(args2, exit, options);
-}
-
-// src/repo/log-parse.ts
-import { StringDecoder } from "node:string_decoder";
-function detach(s) {
-  return Buffer.from(s, "utf8").toString("utf8");
-}
-var LOG_FORMAT = "%x01%H %P%x02%ct%x02%B%x03";
-var LogParser = class {
-  constructor(onCommit) {
-    this.onCommit = onCommit;
-  }
-  onCommit;
-  decoder = new StringDecoder("utf8");
-  tail = "";
-  current = null;
-  pendingStatus = null;
-  /** Number of commits emitted so far. */
-  count = 0;
-  /** Parses a chunk of stdout (any split, including inside a UTF-8 sequence). */
-  push(chunk) {
-    this.tail += this.decoder.write(chunk);
-    this.drain(false);
-  }
-  /** Flushes the last commit; call once after the stream ended. */
-  end() {
-    this.tail += this.decoder.end();
-    this.drain(true);
-    this.flush();
-  }
-  drain(final) {
-    let start2 = 0;
-    for (; ; ) {
-      const atHeader = this.tail.charCodeAt(start2) === 1 || this.tail.charCodeAt(start2) === 10 && this.tail.charCodeAt(start2 + 1) === 1;
-      if (this.pendingStatus === null && atHeader) {
-        const endHeader = this.tail.indexOf("", start2);
-        if (endHeader < 0) break;
-        this.header(this.tail.slice(this.tail.indexOf("", start2) + 1, endHeader));
-        start2 = endHeader + 1;
-        if (this.tail.charCodeAt(start2) === 0) start2++;
-        continue;
-      }
-      const nul = this.tail.indexOf("\0", start2);
-      if (nul < 0) {
-        if (final && start2 < this.tail.length && this.tail.slice(start2).trim() !== "") {
-          throw new Error(`git log output ends inside a token: ${JSON.stringify(this.tail.slice(start2, start2 + 80))}`);
-        }
-        break;
-      }
-      this.token(this.tail.slice(start2, nul));
-      start2 = nul + 1;
-    }
-    this.tail = this.tail.slice(start2);
-  }
-  header(text) {
-    this.flush();
-    const f1 = text.indexOf("");
-    const f2 = f1 < 0 ? -1 : text.indexOf("", f1 + 1);
-    if (f1 < 0 || f2 < 0) throw new Error(`malformed git log header: ${JSON.stringify(text.slice(0, 120))}`);
-    const ids = text.slice(0, f1).trim().split(" ");
-    const sha = ids[0];
-    if (!/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(sha)) throw new Error(`malformed commit id in git log: ${JSON.stringify(sha)}`);
-    this.current = {
-      sha: detach(sha),
-      parents: ids.slice(1).filter((p) => p !== "").map(detach),
-      time: Number(text.slice(f1 + 1, f2)),
-      message: detach(text.slice(f2 + 1)),
-      changes: []
-    };
-  }
-  token(raw) {
-    const tok = this.pendingStatus === null && raw.charCodeAt(0) === 10 ? raw.slice(1) : raw;
-    if (this.current === null) {
-      if (tok === "") return;
-      throw new Error(`git log output starts with ${JSON.stringify(tok.slice(0, 80))}, not a commit header`);
-    }
-    if (this.pendingStatus === null) {
-      if (tok === "") return;
-      if (!/^[A-Z][0-9]*$/.test(tok)) throw new Error(`unexpected status ${JSON.stringify(tok.slice(0, 40))} in git log of ${this.current.sha}`);
-      this.pendingStatus = detach(tok);
-    } else {
-      this.current.changes.push({ status: this.pendingStatus, path: detach(raw) });
-      this.pendingStatus = null;
-    }
-  }
-  flush() {
-    if (this.current === null) return;
-    if (this.pendingStatus !== null) throw new Error(`status without path in git log of ${this.current.sha}`);
-    const c = this.current;
-    this.current = null;
-    this.count++;
-    this.onCommit(c);
-  }
-};
-
-// src/repo/log-walk.ts
-async function streamLog(repo, revArgs, onCommit) {
-  const parser = new LogParser(onCommit);
-  const args2 = [
-    "-C",
-    repo,
-    "-c",
-    "log.showSignature=false",
-    "log",
-    "--no-renames",
-    "--topo-order",
-    "--no-color",
-    "--no-ext-diff",
-    "--no-textconv",
-    "-z",
-    "--name-status",
-    `--format=${LOG_FORMAT}`,
-    ...revArgs,
-    "--"
-  ];
-  try {
-    await streamGit(args2, (chunk) => parser.push(chunk));
-    parser.end();
-  } catch (e) {
-    if (e instanceof IssuelocError) throw e;
-    throw new IssuelocError(`cannot read the history of ${repo}: ${e.message}`);
-  }
 }
 
 // src/text/first-words.ts
@@ -47426,7 +47426,7 @@ var RepoHistory = class _RepoHistory {
   }
   /**
    * SimiScore (Zhou et al. 2012, Eq. 7) over the messages of the commits before `commit`: the
-   * `similarCommits` messages most similar to the issue text, each sharing its cosine among the
+   * `similarCommits` messages most similar to the issue's tokens, each sharing its cosine among the
    * files it changed. Term weights (idf) are those of the messages of `commit`'s ancestors (every
    * ancestor counts in N and df, as a history read at `commit` alone would give); only ancestors
    * that changed 1 … maxFiles files can match. Issue words found in more than 5% of those
@@ -47435,9 +47435,9 @@ var RepoHistory = class _RepoHistory {
    * @returns path → score (absent = 0).
    * @throws IssuelocError when `commit` is not in the log.
    */
-  messageScores(commit, issueText2) {
+  messageScores(commit, issue2) {
     const { collection, canMatch } = this.messagesAt(commit);
-    const hits = this.messageIndex().similar(tokenize(issueText2), this.similarCommits, {
+    const hits = this.messageIndex().similar(issue2.tokens(false), this.similarCommits, {
       within: collection,
       allowed: canMatch,
       maxDf: Math.max(100, 0.05 * collection.size)
@@ -47530,9 +47530,9 @@ var CommitHistory = class _CommitHistory {
    * computes it at this commit (the same scores, bit for bit).
    * @returns path → score (absent = 0).
    */
-  messageScores(issueText2) {
+  messageScores(issue2) {
     const { canMatch, fileStart, docFiles, paths } = this.parts;
-    const hits = this.messages.similar(tokenize(issueText2), this.similarCommits, {
+    const hits = this.messages.similar(issue2.tokens(false), this.similarCommits, {
       within: this.whole,
       allowed: canMatch,
       maxDf: Math.max(100, 0.05 * this.whole.size)
@@ -47722,13 +47722,13 @@ var HistoryField = class {
    * @returns path → score (absent = 0).
    * @throws IssuelocError when `commit` is not in the log.
    */
-  scores(commit, issueText2) {
+  scores(commit, issue2) {
     const { filesOf, lengths, size: N, avgLength } = this.fieldAt(commit);
     const { postings } = this.messagePostings();
     const acc = /* @__PURE__ */ new Map();
     const tf = this.scratch ??= new Int32Array(this.log.paths.length);
     const touched = [];
-    for (const w of new Set(tokenize(issueText2))) {
+    for (const w of new Set(issue2.tokens(false))) {
       const p = postings.get(w);
       if (!p) continue;
       for (let j = 0; j < p.commits.length; j++) {
@@ -47756,10 +47756,10 @@ var HistoryField = class {
   }
 };
 var fields = /* @__PURE__ */ new WeakMap();
-function historyFieldScores(history, commit, issueText2) {
+function historyFieldScores(history, commit, issue2) {
   let f = fields.get(history);
   if (!f) fields.set(history, f = new HistoryField(history.log, (c) => history.at(c).ancestors));
-  return f.scores(commit, issueText2);
+  return f.scores(commit, issue2);
 }
 
 // src/ltr/features/history.ts
@@ -54014,8 +54014,8 @@ function windowPrompt(issue2, candidates, mode, style, budget = DEFAULT_PROMPT_B
   ];
 }
 var MIN_CANDIDATE_TOKENS = 16;
-function waterLevel(counts2, room, min, max) {
-  const need = (t) => counts2.reduce((s, c) => s + Math.min(c, t), 0);
+function waterLevel(counts3, room, min, max) {
+  const need = (t) => counts3.reduce((s, c) => s + Math.min(c, t), 0);
   if (need(max) <= room) return max;
   let lo = min;
   let hi = max;
@@ -54032,14 +54032,14 @@ async function fitWindowPrompt(issue2, candidates, mode, style, budget, layout, 
   const documents = candidates.map((c) => parts2.document(c));
   const skeleton = windowPrompt(issue2, candidates, mode, style, budget, layout, { issue: issueText2, codes: candidates.map(() => "") });
   let room = budget.maxPromptTokens - await counter.prompt(skeleton, signal);
-  const counts2 = [];
-  for (const d of documents) counts2.push(await counter.count(d, signal));
+  const counts3 = [];
+  for (const d of documents) counts3.push(await counter.count(d, signal));
   const max = Math.max(MIN_CANDIDATE_TOKENS, budget.maxCandidateTokens);
   let fitted;
   for (let round2 = 0; round2 < 3; round2++) {
-    const cap = waterLevel(counts2, room, MIN_CANDIDATE_TOKENS, max);
+    const cap = waterLevel(counts3, room, MIN_CANDIDATE_TOKENS, max);
     const codes = [];
-    for (let i2 = 0; i2 < documents.length; i2++) codes.push(counts2[i2] <= cap ? documents[i2] : await cutToTokens(documents[i2], cap, counter, signal));
+    for (let i2 = 0; i2 < documents.length; i2++) codes.push(counts3[i2] <= cap ? documents[i2] : await cutToTokens(documents[i2], cap, counter, signal));
     const messages = windowPrompt(issue2, candidates, mode, style, budget, layout, { issue: issueText2, codes });
     fitted = { messages, promptTokens: await counter.prompt(messages, signal) };
     const excess = fitted.promptTokens - budget.maxPromptTokens;
@@ -54840,20 +54840,6 @@ var signalsGroup = {
 };
 var ALL_SIGNALS = Object.fromEntries(Object.keys(features5).map((s) => [s, 1]));
 
-// src/retrieve/query.ts
-var DEFAULT_TITLE_WEIGHT = 2;
-function queryTermsOf(text, opts) {
-  const q = /* @__PURE__ */ new Map();
-  for (const t of tokenize(text, { stem: opts.stem })) q.set(t, (q.get(t) ?? 0) + 1);
-  const tw = opts.titleWeight ?? DEFAULT_TITLE_WEIGHT;
-  if (tw > 0) for (const t of tokenize(titleOf(text), { stem: opts.stem })) q.set(t, q.get(t) + tw);
-  return q;
-}
-function titleOf(text) {
-  const m = /\S[^\n]*/.exec(text);
-  return m ? m[0].slice(0, 300) : "";
-}
-
 // src/ltr/features/names.ts
 var written = (name2, words2) => name2.length >= 3 && words2.has(name2) ? 1 : 0;
 var features6 = {
@@ -54870,8 +54856,8 @@ var namesGroup = {
   prepare(ctx) {
     const { docs, shapes } = ctx;
     const queryTokens = new Set(ctx.query.keys());
-    const words2 = wordsOf(ctx.issue.text);
-    const titleWords = wordsOf(titleOf(ctx.issue.text));
+    const words2 = ctx.issue.wordSet;
+    const titleWords = ctx.issue.titleWords;
     let row;
     return (i2) => {
       const { unit, file } = shapes.of(docs[i2]);
@@ -54882,11 +54868,6 @@ var namesGroup = {
     };
   }
 };
-function wordsOf(text) {
-  const out2 = /* @__PURE__ */ new Set();
-  for (const m of text.matchAll(/[A-Za-z_][A-Za-z0-9_]*/g)) out2.add(m[0]);
-  return out2;
-}
 function coverage(tokens, queryTokens) {
   if (tokens.length === 0) return 0;
   let hit = 0;
@@ -56284,8 +56265,8 @@ var SimilarIssues = class {
    * SimiScore of each file for an issue reported at `time` (ms since the epoch).
    * @returns path → score (absent = 0); empty when no earlier issue is similar.
    */
-  scores(text, time) {
-    const hits = this.index.similar(tokenize(text), this.top, { within: this.index.collection(this.earlierThan(time)) });
+  scores(issue2, time) {
+    const hits = this.index.similar(issue2.tokens(false), this.top, { within: this.index.collection(this.earlierThan(time)) });
     return simiScore(hits, (i2) => this.issues[i2].files);
   }
   /**
@@ -56308,6 +56289,11 @@ var SimilarIssues = class {
 // src/ltr/feature-cache.ts
 import { createHash as createHash9 } from "node:crypto";
 import { join as join11 } from "node:path";
+
+// src/retrieve/query.ts
+var DEFAULT_TITLE_WEIGHT = 2;
+
+// src/ltr/feature-cache.ts
 var FEATURES_TAG = "feat.v2";
 function featureCacheKey(settings, featureVersion2 = FEATURE_VERSION) {
   return createHash9("sha1").update(JSON.stringify([featureVersion2, FEATURES_TAG, INDEX_FORMAT_VERSION, DEFAULT_TITLE_WEIGHT, settings])).digest("hex").slice(0, 12);
@@ -57411,11 +57397,11 @@ var Localizer = class {
   index;
   units;
   /**
-   * The query of an issue text for this index: tokenized and stemmed like the index, title
-   * tokens weighted by the ranking's `titleWeight` (`queryTermsOf`).
+   * The query of an issue for this index: its terms tokenized and stemmed like the index, title
+   * tokens weighted by the ranking's `titleWeight` (`ParsedIssue.queryTerms`).
    */
-  queryOf(text) {
-    return queryTermsOf(text, { stem: this.codeIndex.settings.stem, titleWeight: this.titleWeight });
+  queryOf(issue2) {
+    return issue2.queryTerms({ stem: this.codeIndex.settings.stem, titleWeight: this.titleWeight });
   }
   /**
    * Scores of every function-level document: BM25F+, fused with the file prior, normalised so
@@ -57471,7 +57457,7 @@ var Localizer = class {
     return out2.sort((x, y) => y.score - x.score || x.file - y.file);
   }
   /**
-   * @param query issue terms with weights (see `queryTermsOf` in src/retrieve/query.ts).
+   * @param query issue terms with weights ({@link queryOf}).
    * @returns rankings; empty lists when no query term occurs in the index.
    */
   localize(query, opts = {}) {
@@ -57641,18 +57627,14 @@ var DocFieldScorer = class {
 };
 
 // src/ltr/features/issue-queries.ts
-function codeTermsOf(text, stem) {
+function codeTermsOf(issue2, stem) {
   const q = /* @__PURE__ */ new Map();
-  for (const m of text.matchAll(/[A-Za-z_][A-Za-z0-9_]*/g)) {
-    const w = m[0];
+  for (const w of issue2.words) {
     if (!/[a-z0-9]_[a-zA-Z0-9]|[a-z][A-Z]|[A-Za-z][0-9]/.test(w)) continue;
     const toks = tokenize(w, { stem });
     if (toks.length > 0) q.set(toks[0], (q.get(toks[0]) ?? 0) + 1);
   }
   return q;
-}
-function titleTermsOf(text, stem) {
-  return queryTermsOf(titleOf(text), { stem, titleWeight: 0 });
 }
 
 // src/ltr/features/shapes.ts
@@ -57757,13 +57739,13 @@ var FeatureExtractor = class {
   /**
    * The top `depth` distinct functions of the pipeline for an issue, with their features
    * ({@link FEATURES} columns, each group of src/ltr/features/registry.ts in turn).
-   * @param issue the issue's terms (`queryTermsOf`, stemmed like the index), signals
-   *   (`extractIssueSignals`) and text.
+   * @param issue the issue, read once: its query (`Localizer.queryOf`, stemmed like the index),
+   *   signals, words and title.
    * @param history history evidence of the query's base commit, if any.
    */
   extract(issue2, history = {}) {
     const { signals } = issue2;
-    const query = this.localizer.queryOf(issue2.text);
+    const query = this.localizer.queryOf(issue2);
     const { units } = this.codeIndex;
     const pipeline = this.localizer.scoreAll(query, signals);
     const { docs, ids, pipelineScores } = this.candidates(pipeline.scores);
@@ -57788,8 +57770,8 @@ var FeatureExtractor = class {
       shapes: this.shapes,
       issue: issue2,
       query,
-      codeQuery: codeTermsOf(issue2.text, stem),
-      titleQuery: titleTermsOf(issue2.text, stem),
+      codeQuery: codeTermsOf(issue2, stem),
+      titleQuery: issue2.titleTerms(stem),
       docs,
       paths,
       modules,
@@ -59243,6 +59225,85 @@ function checkText(text) {
   if (typeof text !== "string") throw new IssuelocError(`issue text must be a string, got ${typeof text}`);
 }
 
+// src/text/parsed-issue.ts
+var PARSED_ISSUE_FORMATS = ["text", "github", "jira", "markdown", "html", "jira-wiki"];
+var MAX_TITLE_CHARS = 300;
+function parseIssue(text, opts = {}) {
+  return new IssueReading(text, opts.format ?? "text");
+}
+function titleOf(text) {
+  const m = /\S[^\n]*/.exec(text);
+  return m ? m[0].slice(0, MAX_TITLE_CHARS) : "";
+}
+var WORD = /[A-Za-z_][A-Za-z0-9_]*/g;
+var IssueReading = class {
+  constructor(text, format) {
+    this.text = text;
+    this.format = format;
+    this.signals = extractIssueSignals(text);
+    this.title = titleOf(text);
+  }
+  text;
+  format;
+  title;
+  signals;
+  bodyText;
+  wordList;
+  words_;
+  titleWords_;
+  tokenLists = /* @__PURE__ */ new Map();
+  titleTokenLists = /* @__PURE__ */ new Map();
+  queries = /* @__PURE__ */ new Map();
+  titleQueries = /* @__PURE__ */ new Map();
+  get body() {
+    if (this.bodyText === void 0) {
+      const m = /\S[^\n]*\n?/.exec(this.text);
+      this.bodyText = m ? this.text.slice(m.index + m[0].length) : "";
+    }
+    return this.bodyText;
+  }
+  get words() {
+    return this.wordList ??= Array.from(this.text.matchAll(WORD), (m) => m[0]);
+  }
+  get wordSet() {
+    return this.words_ ??= new Set(this.words);
+  }
+  get titleWords() {
+    return this.titleWords_ ??= new Set(Array.from(this.title.matchAll(WORD), (m) => m[0]));
+  }
+  tokens(stem) {
+    let t = this.tokenLists.get(stem);
+    if (!t) this.tokenLists.set(stem, t = Object.freeze(tokenize(this.text, { stem })));
+    return t;
+  }
+  titleTokens(stem) {
+    let t = this.titleTokenLists.get(stem);
+    if (!t) this.titleTokenLists.set(stem, t = Object.freeze(tokenize(this.title, { stem })));
+    return t;
+  }
+  queryTerms(opts) {
+    const key = `${opts.stem}:${opts.titleWeight}`;
+    let q = this.queries.get(key);
+    if (!q) this.queries.set(key, q = this.makeQuery(opts.stem, opts.titleWeight));
+    return q;
+  }
+  titleTerms(stem) {
+    let q = this.titleQueries.get(stem);
+    if (!q) this.titleQueries.set(stem, q = counts2(this.titleTokens(stem)));
+    return q;
+  }
+  makeQuery(stem, titleWeight) {
+    const q = counts2(this.tokens(stem));
+    if (titleWeight > 0) for (const t of this.titleTokens(stem)) q.set(t, q.get(t) + titleWeight);
+    return q;
+  }
+};
+function counts2(tokens) {
+  const q = /* @__PURE__ */ new Map();
+  for (const t of tokens) q.set(t, (q.get(t) ?? 0) + 1);
+  return q;
+}
+
 // src/graph/open-graph.ts
 import { join as join14 } from "node:path";
 
@@ -59560,6 +59621,7 @@ async function forEachIssue(issues, opts, visit) {
         const indexMillis = performance.now() - t0;
         let evidence;
         let graph;
+        const parsed2 = parseIssue(issue2.text);
         await visit({
           issue: issue2,
           repo,
@@ -59567,13 +59629,13 @@ async function forEachIssue(issues, opts, visit) {
           codeIndex,
           built,
           indexMillis,
-          signals: extractIssueSignals(issue2.text),
+          parsed: parsed2,
           repoHistory: history,
           history: () => evidence ??= {
             files: history?.at(commit).files,
-            messageScores: history?.messageScores(commit, issue2.text),
-            fieldScores: history && historyFieldScores(history, commit, issue2.text),
-            similarIssues: similar?.scores(issue2.text, issue2.created)
+            messageScores: history?.messageScores(commit, parsed2),
+            fieldScores: history && historyFieldScores(history, commit, parsed2),
+            similarIssues: similar?.scores(parsed2, issue2.created)
           },
           graph: () => graph ??= openCodeGraph(repo, codeIndex, cacheDir).then((g) => g.graph)
         });
@@ -59587,7 +59649,7 @@ async function forEachIssue(issues, opts, visit) {
 
 // src/ltr/training-query.ts
 function trainingQueryOf(ctx, extractor) {
-  const set = extractor.extract({ signals: ctx.signals, text: ctx.issue.text }, ctx.history());
+  const set = extractor.extract(ctx.parsed, ctx.history());
   return {
     id: ctx.issue.id,
     repo: ctx.issue.repo,
@@ -59780,9 +59842,9 @@ var REVERT = /^\s*(\[[^\]]*\]\s*)?revert(ed|s|ing)?\b|^this reverts commit [0-9a
 var VERSION_BUMP = /^\s*(\[[^\]]*\]\s*)?(bump(ed|s)?\b|(prepare[sd]?\s+(for\s+)?)?release[sd]?\s+v?\d|releasing\b|(update[sd]?|increment(ed)?|set)\s+(the\s+)?version|version\s+(bump|\d)|v?\d+(\.\d+)+\s*$|post-release|back to development)/i;
 var FORMATTING = /\b(re-?format(ted|ting|s)?|format(ted)?\s+(the\s+)?(code|files?|sources?)|(with|using|run|ran|apply|applied|by)\s+(black|isort|prettier|clang-format|gofmt|autopep8|yapf|ruff)|pep\s?8|flake8|pyflakes|lint(ing|er)?\s+(fix|error|warning|issue)s?|(fix(ed|es)?|clean(ed)?\s*up|remove[sd]?)\s+(trailing\s+)?white\s?space|white\s?space\s+(fix|change|cleanup)s?|trailing\s+(white\s?)?spaces?|(fix(ed)?|correct(ed)?)\s+indentation|code\s+style|style\s+(fix|change|cleanup)s?|sort(ed)?\s+imports?|unused\s+imports?)\b/i;
 var TYPO = /\b(typos?|spelling|misspell(ed|ing|ings)?|grammar)\b/i;
-var WORD = /[A-Za-z][A-Za-z'-]+/g;
+var WORD2 = /[A-Za-z][A-Za-z'-]+/g;
 var NOISE_LINE = /^\s*((signed-off-by|co-authored-by|reviewed-by|acked-by|tested-by|reported-by|suggested-by|cc|change-id|reviewed-on|pr-url|git-svn-id|backport-of)\s*:.*|\(cherry picked from commit [0-9a-f]+\))\s*$/i;
-var MESSAGE_RULES = [BOT_AUTHOR, REVERT, VERSION_BUMP, FORMATTING, TYPO, WORD, NOISE_LINE].map((r) => r.source).join("\n");
+var MESSAGE_RULES = [BOT_AUTHOR, REVERT, VERSION_BUMP, FORMATTING, TYPO, WORD2, NOISE_LINE].map((r) => r.source).join("\n");
 function splitMessage(message) {
   const lines = message.replace(/\r\n?/g, "\n").split("\n");
   let k = 0;
@@ -59799,7 +59861,7 @@ function messageVerdict(message, author, minWords) {
   if (FORMATTING.test(subject)) return "formatting";
   if (TYPO.test(subject)) return "typo";
   const words2 = (`${subject}
-${body2}`.match(WORD) ?? []).length;
+${body2}`.match(WORD2) ?? []).length;
   if (words2 < minWords) return "short-message";
   return void 0;
 }
@@ -60689,12 +60751,12 @@ var HybridLocalizer = class extends Localizer {
   cosine;
   fusion;
   /**
-   * Embeds the issue (as a query; its vector checked) and ranks with fused scores.
+   * Embeds the issue's text (as a query; its vector checked) and ranks with fused scores.
    * @param signal abandons the embedding when it aborts (rejecting with its reason).
    * @throws EmbedderFailure or HttpRequestError when the embedder fails or answers an unusable vector.
    */
-  async localizeIssue(issueText2, query, opts = {}, signal) {
-    const { vectors: [v] } = await embedChecked(this.embedder, [issueText2], "query", { signal, dim: this.vectors.dim });
+  async localizeIssue(issue2, query, opts = {}, signal) {
+    const { vectors: [v] } = await embedChecked(this.embedder, [issue2.text], "query", { signal, dim: this.vectors.dim });
     this.queryVector = v;
     try {
       return this.localize(query, opts);
@@ -60787,7 +60849,7 @@ async function readFromGit(repo, commit, commits, partnerCommits, maxFiles) {
   const scan = 6 * Math.max(commits, partnerCommits);
   const res = await repo.exec(["-c", "core.quotePath=false", "log", "--no-merges", "--no-renames", "--format=%x01", "--name-only", "-n", String(scan), commit, "--"]);
   if (res.code !== 0) throw new IssuelocError(`cannot read the history of ${commit.slice(0, 12)} in ${repo.path}: ${res.stderr.trim().split("\n")[0] ?? ""}`);
-  const counts2 = /* @__PURE__ */ new Map();
+  const counts3 = /* @__PURE__ */ new Map();
   let counted = 0;
   const sourceSets = [];
   for (const block of res.stdout.toString("utf8").split("")) {
@@ -60799,9 +60861,9 @@ async function readFromGit(repo, commit, commits, partnerCommits, maxFiles) {
     if (sourceSets.length < partnerCommits) sourceSets.push(sources);
     if (counted >= commits) continue;
     counted++;
-    for (const f of files) if (languageOf(f) === void 0) counts2.set(f, (counts2.get(f) ?? 0) + 1);
+    for (const f of files) if (languageOf(f) === void 0) counts3.set(f, (counts3.get(f) ?? 0) + 1);
   }
-  return { counts: [...counts2], counted, sourceSets };
+  return { counts: [...counts3], counted, sourceSets };
 }
 function partnersIn(sourceSets, path, opts) {
   const minSupport = opts.minSupport ?? 3;
@@ -61027,13 +61089,13 @@ var PeripheralRule = class {
    * below, at each level (a module's or function's file is its id up to the first `:`). The other items keep their order and close up; the moved ones keep theirs among
    * themselves and merge back by their former order from place `place` on. Scores are lowered
    * where needed so that they still descend. Unchanged when the rule is off.
-   * @param issueText names a file when it holds its file name (`docopt.py`) or, for a stem of 4
+   * @param issue names a file when its text holds the file name (`docopt.py`) or, for a stem of 4
    *   characters or more, its stem as a word (`docopt`).
    */
-  async demote(loc, issueText2) {
+  async demote(loc, issue2) {
     if (this.placement.place <= 1) return loc;
     await this.readHeads([...loc.files.map((f) => f.id), ...loc.modules.map((m) => pathOfItem(m.id)), ...loc.functions.map((f) => pathOfItem(f.id))]);
-    const named = namedIn(issueText2);
+    const named = namedIn(issue2.text);
     const moved = (path) => path !== void 0 && this.isPeripheral(path) && !named(path);
     return {
       ...loc,
@@ -61098,8 +61160,8 @@ var Placements = class {
     return this.peripheral.placement.place > 1 ? top + DEMOTION_MARGIN : top;
   }
   /** The rankings with the peripheral items the issue does not name moved down (every level; {@link PeripheralRule.demote}). */
-  demote(loc, issueText2) {
-    return this.peripheral.demote(loc, issueText2);
+  demote(loc, issue2) {
+    return this.peripheral.demote(loc, issue2);
   }
   /**
    * The file ranking with the non-source files that join placed (when the index has them), then
@@ -61140,7 +61202,7 @@ async function openPlacements(repo, codeIndex, opts = {}) {
 }
 
 // src/llm-rerank/rerank-localization.ts
-async function rerankLocalization(loc, codeIndex, reader, reranker, issueText2, top, signal) {
+async function rerankLocalization(loc, codeIndex, reader, reranker, issue2, top, signal) {
   const unitOf = /* @__PURE__ */ new Map();
   for (const u of codeIndex.units) {
     const id = unitId(u);
@@ -61151,7 +61213,7 @@ async function rerankLocalization(loc, codeIndex, reader, reranker, issueText2, 
   const units = head.map((f) => unitOf.get(f.id));
   const codes = await reader.texts(units);
   const byId = new Map(head.map((f) => [f.id, f]));
-  const { ranking, stats } = await reranker.rerank(issueText2, head.map((f, i2) => ({
+  const { ranking, stats } = await reranker.rerank(issue2.text, head.map((f, i2) => ({
     id: f.id,
     path: units[i2].path,
     qualifiedName: units[i2].qualifiedName,
@@ -61191,8 +61253,8 @@ var ModelRanker = class {
   extractor;
   /**
    * Rankings at the three levels for an issue.
-   * @param issue the issue's text and signals (`extractIssueSignals`); the query is built from the
-   *   text with the model's candidate ranking (its title weight).
+   * @param issue the issue, read once (`parseIssue`); its query is made with the model's
+   *   candidate ranking (its title weight).
    * @param history history evidence at the base commit (absent evidence gives 0 features).
    */
   localize(issue2, history = {}, opts = {}) {
@@ -61310,19 +61372,17 @@ var CommitChain = class _CommitChain {
     return new _CommitChain(localizer, vectors, modelRanker, opts, new UnitSourceReader(repo, codeIndex.commit), codeIndex, placements);
   }
   /**
-   * Rankings for one issue, `top` items per level. With a warning place (see
+   * Rankings for one issue (read once: `parseIssue`), `top` items per level. With a warning place (see
    * {@link CommitChainOptions.onWarning}), an embedder failing on the issue leaves the lexical
    * ranking; past the deadline the stage in flight stops and the best ranking so far is returned.
-   * @param opts.matchedTermsPerItem matched terms listed per item (default 8; 0 = skip, faster for benchmarks).
-   * @param opts.deadline this issue's deadline (default: the one given to {@link open}).
    */
-  async localize(issueText2, opts) {
-    const { ranked, ...result } = await this.localizeSources(issueText2, opts);
-    const files = this.placements.placeFiles(result.localization.files, this.localizer.queryOf(issueText2), opts.top);
+  async localize(issue2, opts) {
+    const { ranked, ...result } = await this.localizeSources(issue2, opts);
+    const files = this.placements.placeFiles(result.localization.files, this.localizer.queryOf(issue2), opts.top);
     return { ...result, localization: withLines({ ...result.localization, files }, this.codeIndex, ranked) };
   }
   /** {@link localize} before the file placements: the stages, peripheral items moved down before the rerank stage. */
-  async localizeSources(issueText2, opts) {
+  async localizeSources(issue2, opts) {
     const t0 = performance.now();
     const signal = (opts.deadline ?? this.opts.deadline)?.signal;
     const { reranker } = this.opts;
@@ -61332,18 +61392,18 @@ var CommitChain = class _CommitChain {
     let loc;
     if (this.modelRanker) {
       loc = this.modelRanker.localize(
-        { signals: opts.signals ?? extractIssueSignals(issueText2), text: issueText2 },
-        this.opts.history?.(issueText2) ?? {},
+        issue2,
+        this.opts.history?.(issue2) ?? {},
         { top: depth, matchedTermsPerItem: opts.matchedTermsPerItem }
       );
       stages.push("model");
     } else {
-      const query = this.localizer.queryOf(issueText2);
+      const query = this.localizer.queryOf(issue2);
       queryTerms = query.size;
-      const lo = { top: depth, signals: opts.signals, matchedTermsPerItem: opts.matchedTermsPerItem };
+      const lo = { top: depth, signals: opts.signals === false ? void 0 : issue2.signals, matchedTermsPerItem: opts.matchedTermsPerItem };
       if (this.localizer instanceof HybridLocalizer) {
         try {
-          loc = await this.localizer.localizeIssue(issueText2, query, lo, signal);
+          loc = await this.localizer.localizeIssue(issue2, query, lo, signal);
           stages.push("dense");
         } catch (e) {
           if (!this.opts.onWarning || !isEmbedderFailure(e)) throw e;
@@ -61352,12 +61412,12 @@ var CommitChain = class _CommitChain {
       }
       loc ??= this.localizer.localize(query, lo);
     }
-    loc = await this.placements.demote(loc, issueText2);
+    loc = await this.placements.demote(loc, issue2);
     const retrieveMillis = performance.now() - t0;
     if (!reranker || loc.functions.length === 0) {
       return { localization: cut(loc, opts.top), stages, retrieveMillis, queryTerms, ranked: loc.functions };
     }
-    const { localization, stats } = await rerankLocalization(loc, this.codeIndex, this.reader, reranker, issueText2, opts.top, signal);
+    const { localization, stats } = await rerankLocalization(loc, this.codeIndex, this.reader, reranker, issue2, opts.top, signal);
     this.reader.forget();
     if (stats.fallbackWindows >= stats.windows) return { localization: cut(loc, opts.top), stages, rerank: stats, retrieveMillis, queryTerms, ranked: loc.functions };
     stages.push("rerank");
@@ -61460,7 +61520,7 @@ var RANKING_KEYS = ["bm25", "fileBm25", "filePrior", "signals", "titleWeight", "
 var BM25_KEYS = ["k1", "b", "delta", "weights"];
 var ENDPOINT_KEYS = ["timeoutMs", "retries", "apiKeyEnv"];
 var RERANK_KEYS = ["top", "window", "stride", "mode", "contextTokens", "preset"];
-var CALL_KEYS = ["top", "rev", "matchedTermsPerItem"];
+var CALL_KEYS = ["top", "rev", "matchedTermsPerItem", "format"];
 var MAX_MS = 864e5;
 var fail = (message) => new IssuelocError(message);
 function isObject(v) {
@@ -61602,6 +61662,9 @@ function checkLocalizeCall(issueText2, opts, maxIssueBytes = DEFAULT_MAX_ISSUE_B
   number(o.top, "top", { min: 1, whole: true });
   string(o.rev, "rev", true);
   number(o.matchedTermsPerItem, "matchedTermsPerItem", { min: 0, whole: true });
+  if (o.format !== void 0 && !PARSED_ISSUE_FORMATS.includes(o.format)) {
+    throw fail(`format must be one of ${PARSED_ISSUE_FORMATS.join(", ")}, got ${describe(o.format)}`);
+  }
 }
 
 // src/pipeline/guarded-backends.ts
@@ -61725,7 +61788,10 @@ async function openEmbedderStage(options, warn = () => {
   });
 }
 function checkIssueText(text, opts = {}) {
-  if (queryTermsOf(text, { stem: opts.stem ?? false }).size === 0) {
+  checkParsedIssue(parseIssue(text), opts);
+}
+function checkParsedIssue(issue2, opts = {}) {
+  if (issue2.queryTerms({ stem: opts.stem ?? false, titleWeight: DEFAULT_TITLE_WEIGHT }).size === 0) {
     throw new IssuelocError(`issue text${opts.source ? ` (from ${opts.source})` : ""} has no searchable word: only stop words and punctuation`);
   }
 }
@@ -61815,10 +61881,10 @@ var OpenedLocalizer = class {
     if (reads && (reads.files || reads.messageScores || reads.fieldScores)) {
       const c = reads.files || reads.messageScores ? await this.commitHistoryAt(at.commit) : void 0;
       const h = reads.fieldScores ? await this.historyAt(at.commit) : void 0;
-      history = (text) => ({
+      history = (issue2) => ({
         ...reads.files ? { files: c.files } : {},
-        ...reads.messageScores ? { messageScores: c.messageScores(text) } : {},
-        ...reads.fieldScores ? { fieldScores: historyFieldScores(h, at.commit, text) } : {}
+        ...reads.messageScores ? { messageScores: c.messageScores(issue2) } : {},
+        ...reads.fieldScores ? { fieldScores: historyFieldScores(h, at.commit, issue2) } : {}
       });
     }
     at.chain = await CommitChain.open(this.repo, at.codeIndex, {
@@ -61887,30 +61953,30 @@ var OpenedLocalizer = class {
     return this.history;
   }
   localize(issueText2, opts = {}) {
+    let issue2;
     try {
       checkLocalizeCall(issueText2, opts, this.options.maxIssueBytes);
-      if (this.options.model !== void 0 || !this.current?.chain) checkIssueText(issueText2, { stem: this.stem });
+      issue2 = parseIssue(issueText2, { format: opts.format });
+      if (this.options.model !== void 0 || !this.current?.chain) checkParsedIssue(issue2, { stem: this.stem });
     } catch (e) {
       return Promise.reject(e);
     }
-    return this.serialized(() => this.localizeNow(issueText2, opts));
+    return this.serialized(() => this.localizeNow(issue2, opts));
   }
-  async localizeNow(issueText2, opts) {
+  async localizeNow(issue2, opts) {
     const deadline = this.options.deadlineMs !== void 0 ? Deadline.after(this.options.deadlineMs / 1e3) : void 0;
     const at = await this.indexAt(opts.rev);
     const s0 = performance.now();
     const chain = await this.chainOf(at, deadline);
     const setupMillis = performance.now() - s0;
     const t0 = performance.now();
-    const signals = extractIssueSignals(issueText2);
-    const { localization, stages, rerank, queryTerms } = await chain.localize(issueText2, {
+    const { localization, stages, rerank, queryTerms } = await chain.localize(issue2, {
       top: opts.top ?? 10,
-      signals,
       matchedTermsPerItem: opts.matchedTermsPerItem,
       deadline
     });
-    if (queryTerms === 0) checkIssueText(issueText2, { stem: this.stem });
-    return { ...localization, commit: at.commit, stages, signals, ...rerank ? { rerank } : {}, index: reportedInfo(at), millis: performance.now() - t0, setupMillis };
+    if (queryTerms === 0) checkParsedIssue(issue2, { stem: this.stem });
+    return { ...localization, commit: at.commit, stages, signals: issue2.signals, ...rerank ? { rerank } : {}, index: reportedInfo(at), millis: performance.now() - t0, setupMillis };
   }
   async close() {
     if (this.closed) return;

@@ -42,7 +42,7 @@ export function registerLocalizeCommand(program: Command): void {
     const settings = parseIndexSettings(o);
     const ranking = parseRankingOptions(o);
     const stages = stageSettings(o, command);
-    const { text, source, warning } = await readIssueInput(o);
+    const { text, source, warning, format } = await readIssueInput(o);
     if (warning) process.stderr.write(`issueloc: warning: ${warning}\n`);
     checkIssueText(text, { stem: settings.stem, source });
     const bars = {
@@ -56,7 +56,7 @@ export function registerLocalizeCommand(program: Command): void {
       onWarning: (m) => process.stderr.write(`issueloc: warning: ${m}\n`),
     });
     try {
-      const result = await localizer.localize(text, { top: o.top }).finally(() => { for (const bar of Object.values(bars)) bar.stop(); });
+      const result = await localizer.localize(text, { top: o.top, format }).finally(() => { for (const bar of Object.values(bars)) bar.stop(); });
       if (result.rerank) process.stderr.write(`issueloc: ${rerankSummary(result.rerank)}\n`);
       const levels = levelsOf(o.level);
       if (o.json) process.stdout.write(`${JSON.stringify(localizeJson(result, resolve(o.repo), o.level, localizer.embedderInfo, Boolean(o.explain)))}\n`);

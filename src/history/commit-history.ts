@@ -10,7 +10,7 @@
  * order (the same tie order), weighed by the ancestors alone (the same N, df and norms).
  */
 import { join } from 'node:path';
-import { tokenize } from '../text/tokenize.js';
+import type { ParsedIssue } from '../text/parsed-issue.js';
 import { isInt, isRecord, isStringArray, readCheckedFile, writeCheckedFile } from '../util/checked-file.js';
 import { fileHistoryAt, type FileHistory } from './file-history.js';
 import { repoDigest, type HistoryLog } from './history-log.js';
@@ -124,9 +124,9 @@ export class CommitHistory {
    * computes it at this commit (the same scores, bit for bit).
    * @returns path → score (absent = 0).
    */
-  messageScores(issueText: string): Map<string, number> {
+  messageScores(issue: ParsedIssue): Map<string, number> {
     const { canMatch, fileStart, docFiles, paths } = this.parts;
-    const hits = this.messages.similar(tokenize(issueText), this.similarCommits, {
+    const hits = this.messages.similar(issue.tokens(false), this.similarCommits, {
       within: this.whole, allowed: canMatch, maxDf: Math.max(100, 0.05 * this.whole.size),
     });
     return simiScore(hits, (d) => Array.from(docFiles.subarray(fileStart[d], fileStart[d + 1]), (f) => paths[f]));

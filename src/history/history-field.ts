@@ -4,7 +4,7 @@
  * Earlier = ancestors of the base commit (itself included), so a later commit never enters a
  * base commit's field.
  */
-import { tokenize } from '../text/tokenize.js';
+import type { ParsedIssue } from '../text/parsed-issue.js';
 import type { HistoryLog } from './history-log.js';
 import type { RepoHistory } from './repo-history.js';
 
@@ -122,13 +122,13 @@ export class HistoryField {
    * @returns path → score (absent = 0).
    * @throws IssuelocError when `commit` is not in the log.
    */
-  scores(commit: string, issueText: string): Map<string, number> {
+  scores(commit: string, issue: ParsedIssue): Map<string, number> {
     const { filesOf, lengths, size: N, avgLength } = this.fieldAt(commit);
     const { postings } = this.messagePostings();
     const acc = new Map<number, number>();
     const tf = (this.scratch ??= new Int32Array(this.log.paths.length));
     const touched: number[] = [];
-    for (const w of new Set(tokenize(issueText))) {
+    for (const w of new Set(issue.tokens(false))) {
       const p = postings.get(w);
       if (!p) continue;
       for (let j = 0; j < p.commits.length; j++) {
@@ -162,8 +162,8 @@ const fields = new WeakMap<RepoHistory, HistoryField>();
  * {@link HistoryField.scores} over a repository's history (one field set per `RepoHistory`,
  * sharing its per-commit ancestors).
  */
-export function historyFieldScores(history: RepoHistory, commit: string, issueText: string): Map<string, number> {
+export function historyFieldScores(history: RepoHistory, commit: string, issue: ParsedIssue): Map<string, number> {
   let f = fields.get(history);
   if (!f) fields.set(history, (f = new HistoryField(history.log, (c) => history.at(c).ancestors)));
-  return f.scores(commit, issueText);
+  return f.scores(commit, issue);
 }

@@ -4,7 +4,7 @@
  * the issue (SimiScore over commit messages, which stand in for earlier bug reports when no
  * dataset of them is given).
  */
-import { tokenize } from '../text/tokenize.js';
+import type { ParsedIssue } from '../text/parsed-issue.js';
 import { fileHistoryAt, type HistoryAt } from './file-history.js';
 import { HistoryLog } from './history-log.js';
 import { CosineIndex, simiScore, type Collection } from './similarity.js';
@@ -106,7 +106,7 @@ export class RepoHistory {
 
   /**
    * SimiScore (Zhou et al. 2012, Eq. 7) over the messages of the commits before `commit`: the
-   * `similarCommits` messages most similar to the issue text, each sharing its cosine among the
+   * `similarCommits` messages most similar to the issue's tokens, each sharing its cosine among the
    * files it changed. Term weights (idf) are those of the messages of `commit`'s ancestors (every
    * ancestor counts in N and df, as a history read at `commit` alone would give); only ancestors
    * that changed 1 … maxFiles files can match. Issue words found in more than 5% of those
@@ -115,9 +115,9 @@ export class RepoHistory {
    * @returns path → score (absent = 0).
    * @throws IssuelocError when `commit` is not in the log.
    */
-  messageScores(commit: string, issueText: string): Map<string, number> {
+  messageScores(commit: string, issue: ParsedIssue): Map<string, number> {
     const { collection, canMatch } = this.messagesAt(commit);
-    const hits = this.messageIndex().similar(tokenize(issueText), this.similarCommits, {
+    const hits = this.messageIndex().similar(issue.tokens(false), this.similarCommits, {
       within: collection, allowed: canMatch, maxDf: Math.max(100, 0.05 * collection.size),
     });
     const order = this.log.canonicalOrder();

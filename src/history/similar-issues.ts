@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { tokenize } from '../text/tokenize.js';
+import type { ParsedIssue } from '../text/parsed-issue.js';
 import { CosineIndex, simiScore } from './similarity.js';
 
 /** An earlier issue: its text, when it was reported, and the files its fix changed. */
@@ -44,8 +45,8 @@ export class SimilarIssues {
    * SimiScore of each file for an issue reported at `time` (ms since the epoch).
    * @returns path → score (absent = 0); empty when no earlier issue is similar.
    */
-  scores(text: string, time: number): Map<string, number> {
-    const hits = this.index.similar(tokenize(text), this.top, { within: this.index.collection(this.earlierThan(time)) });
+  scores(issue: ParsedIssue, time: number): Map<string, number> {
+    const hits = this.index.similar(issue.tokens(false), this.top, { within: this.index.collection(this.earlierThan(time)) });
     return simiScore(hits, (i) => this.issues[i].files);
   }
 

@@ -4,6 +4,7 @@ import { unitId } from '../retrieve/localize.js';
 import type { Localization } from '../retrieve/rollup.js';
 import { rollUp, type RankedItem } from '../retrieve/rollup.js';
 import type { ListwiseReranker, RerankStats } from './listwise.js';
+import type { ParsedIssue } from '../text/parsed-issue.js';
 
 /**
  * Reranks the function ranking of a {@link Localization} with a listwise LLM reranker and rolls
@@ -14,14 +15,14 @@ import type { ListwiseReranker, RerankStats } from './listwise.js';
  * place; files and modules first met among the reranked functions come first, then the rest of
  * the retriever's file and module rankings in their order. Scores become 1/rank (the reranker
  * gives an order, not scores). Each level is cut to `top` items. `signal` (a per-issue deadline)
- * is handed to the reranker.
+ * is handed to the reranker, and the issue's text is its query.
  */
 export async function rerankLocalization(
   loc: Localization,
   codeIndex: CodeIndex,
   reader: UnitSourceReader,
   reranker: ListwiseReranker,
-  issueText: string,
+  issue: ParsedIssue,
   top: number,
   signal?: AbortSignal,
 ): Promise<{ localization: Localization; stats: RerankStats }> {
@@ -35,7 +36,7 @@ export async function rerankLocalization(
   const units = head.map((f) => unitOf.get(f.id)!);
   const codes = await reader.texts(units);
   const byId = new Map(head.map((f) => [f.id, f]));
-  const { ranking, stats } = await reranker.rerank(issueText, head.map((f, i) => ({
+  const { ranking, stats } = await reranker.rerank(issue.text, head.map((f, i) => ({
     id: f.id, path: units[i].path, qualifiedName: units[i].qualifiedName, code: codes[i],
   })), { signal });
   const functions: RankedItem[] = [...ranking.map((c) => byId.get(c.id)!), ...loc.functions.slice(k)]

@@ -1,7 +1,8 @@
 /**
  * Walks labelled issues repository by repository: opens each repository once, reads its history
  * once for all its base commits, loads (or builds and caches) the code index of each base commit,
- * and hands every issue with its index, signals and evidence to a visitor. Shared by
+ * and hands every issue with its index, the issue read once (`parseIssue`) and its evidence to a
+ * visitor. Shared by
  * `issueloc train` and the benchmark scripts.
  */
 import { join } from 'node:path';
@@ -11,7 +12,7 @@ import { GitRepo } from '../repo/git.js';
 import { mirrorPath } from '../repo/mirrors.js';
 import { modulesOf } from '../dataset/function-positives.js';
 import type { DatasetRecord } from '../dataset/record.js';
-import { extractIssueSignals, type IssueSignals } from '../text/issue-signals.js';
+import { parseIssue, type ParsedIssue } from '../text/parsed-issue.js';
 import { openCodeGraph } from '../graph/open-graph.js';
 import type { CodeGraph } from '../graph/code-graph.js';
 import { RepoHistory } from '../history/repo-history.js';
@@ -78,7 +79,8 @@ export interface IssueContext {
   built: boolean;
   /** Milliseconds spent loading or building the index. */
   indexMillis: number;
-  signals: IssueSignals;
+  /** The issue's text read once: signals, tokens, query terms (src/text/parsed-issue.ts). */
+  parsed: ParsedIssue;
   /** The repository's history (absent when history is off). */
   repoHistory?: RepoHistory;
   /** History evidence at the base commit (computed on first call). */
@@ -130,15 +132,15 @@ export async function forEachIssue(
         const indexMillis = performance.now() - t0;
         let evidence: HistoryEvidence | undefined;
         let graph: Promise<CodeGraph> | undefined;
+        const parsed = parseIssue(issue.text);
         await visit({
-          issue, repo, commit, codeIndex, built, indexMillis,
-          signals: extractIssueSignals(issue.text),
+          issue, repo, commit, codeIndex, built, indexMillis, parsed,
           repoHistory: history,
           history: () => (evidence ??= {
             files: history?.at(commit).files,
-            messageScores: history?.messageScores(commit, issue.text),
-            fieldScores: history && historyFieldScores(history, commit, issue.text),
-            similarIssues: similar?.scores(issue.text, issue.created),
+            messageScores: history?.messageScores(commit, parsed),
+            fieldScores: history && historyFieldScores(history, commit, parsed),
+            similarIssues: similar?.scores(parsed, issue.created),
           }),
           graph: () => (graph ??= openCodeGraph(repo, codeIndex, cacheDir).then((g) => g.graph)),
         });

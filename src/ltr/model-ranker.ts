@@ -9,7 +9,8 @@ import { annotateItems, type AnnotatedLevel } from '../retrieve/annotate.js';
 import type { CodeGraph } from '../graph/code-graph.js';
 import { FeatureExtractor } from './features/extract.js';
 import { FEATURE_REGISTRY } from './features/registry.js';
-import type { HistoryEvidence, IssueQuery } from './features/evidence.js';
+import type { ParsedIssue } from '../text/parsed-issue.js';
+import type { HistoryEvidence } from './features/evidence.js';
 import { orderByScore, withOtherFiles, type LevelScorer, type RankingModel } from './model.js';
 
 /** Options of {@link ModelRanker.localize}. */
@@ -49,11 +50,11 @@ export class ModelRanker {
 
   /**
    * Rankings at the three levels for an issue.
-   * @param issue the issue's text and signals (`extractIssueSignals`); the query is built from the
-   *   text with the model's candidate ranking (its title weight).
+   * @param issue the issue, read once (`parseIssue`); its query is made with the model's
+   *   candidate ranking (its title weight).
    * @param history history evidence at the base commit (absent evidence gives 0 features).
    */
-  localize(issue: IssueQuery, history: HistoryEvidence = {}, opts: ModelLocalizeOptions = {}): Localization {
+  localize(issue: ParsedIssue, history: HistoryEvidence = {}, opts: ModelLocalizeOptions = {}): Localization {
     const top = opts.top ?? 10;
     const perItem = opts.matchedTermsPerItem ?? 8;
     const set = this.extractor.extract(issue, history);

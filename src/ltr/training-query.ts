@@ -7,7 +7,7 @@ import type { TrainingQuery } from './objective.js';
 
 /** Extracts the candidates of the issue of `ctx` with their features and its gold items. */
 export function trainingQueryOf(ctx: IssueContext, extractor: FeatureExtractor): TrainingQuery {
-  const set = extractor.extract({ signals: ctx.signals, text: ctx.issue.text }, ctx.history());
+  const set = extractor.extract(ctx.parsed, ctx.history());
   return {
     id: ctx.issue.id,
     repo: ctx.issue.repo,

@@ -14,6 +14,7 @@ import { RERANK_PRESET_NAMES } from '../llm-rerank/presets.js';
 import { parseNumberOption, type NumberBounds } from '../util/number-option.js';
 import { parseEmbedderSpec } from '../embed/spec.js';
 import { MAX_CONTEXT_TOKENS, MIN_CONTEXT_TOKENS } from '../llm-rerank/listwise.js';
+import { PARSED_ISSUE_FORMATS } from '../text/parsed-issue.js';
 
 /** Issue texts longer than this many UTF-8 bytes are refused unless `maxIssueBytes` says more (1 MiB). */
 export const DEFAULT_MAX_ISSUE_BYTES = 1 << 20;
@@ -27,7 +28,7 @@ const RANKING_KEYS = ['bm25', 'fileBm25', 'filePrior', 'signals', 'titleWeight',
 const BM25_KEYS = ['k1', 'b', 'delta', 'weights'];
 const ENDPOINT_KEYS = ['timeoutMs', 'retries', 'apiKeyEnv'];
 const RERANK_KEYS = ['top', 'window', 'stride', 'mode', 'contextTokens', 'preset'];
-const CALL_KEYS = ['top', 'rev', 'matchedTermsPerItem'];
+const CALL_KEYS = ['top', 'rev', 'matchedTermsPerItem', 'format'];
 /** A timer holds at most 2^31−1 ms; a day is plenty for one call or one issue. */
 const MAX_MS = 86_400_000;
 
@@ -192,4 +193,7 @@ export function checkLocalizeCall(issueText: unknown, opts: unknown, maxIssueByt
   number(o.top, 'top', { min: 1, whole: true });
   string(o.rev, 'rev', true);
   number(o.matchedTermsPerItem, 'matchedTermsPerItem', { min: 0, whole: true });
+  if (o.format !== undefined && !(PARSED_ISSUE_FORMATS as readonly unknown[]).includes(o.format)) {
+    throw fail(`format must be one of ${PARSED_ISSUE_FORMATS.join(', ')}, got ${describe(o.format)}`);
+  }
 }

@@ -15,7 +15,7 @@ import { Localizer, DEFAULT_RANKING, type RankingOptions } from '../retrieve/loc
 import type { Localization, RankedItem } from '../retrieve/rollup.js';
 import { withLines } from '../retrieve/item-lines.js';
 import { openPlacements, type PlacementOptions, type Placements } from '../retrieve/placements.js';
-import { extractIssueSignals, type IssueSignals } from '../text/issue-signals.js';
+import type { ParsedIssue } from '../text/parsed-issue.js';
 import type { ListwiseReranker, RerankStats } from '../llm-rerank/listwise.js';
 import { ModelRanker, readsGraph } from '../ltr/model-ranker.js';
 import type { RankingModel } from '../ltr/model.js';
@@ -37,7 +37,7 @@ export interface CommitChainOptions {
   /** Learned model: ranks the lexical stage's candidates (its own candidate settings). */
   model?: RankingModel;
   /** History evidence of an issue at this commit, for the model's history features (none: 0 features). */
-  history?: (issueText: string) => HistoryEvidence;
+  history?: (issue: ParsedIssue) => HistoryEvidence;
   /** Listwise reranker of the top functions: the last stage; none = the previous stage's order. */
   reranker?: ListwiseReranker;
   /** Cache folder for function vectors (the index's). */
@@ -54,6 +54,21 @@ export interface CommitChainOptions {
    * another, of embedding the issue and reranking (best ranking so far, with a warning).
    */
   deadline?: Deadline;
+}
+
+/** Options of {@link CommitChain.localize}. */
+export interface ChainLocalizeOptions {
+  /** Items per level. */
+  top: number;
+  /** Matched terms listed per item (default 8; 0 = skip, faster for benchmarks). */
+  matchedTermsPerItem?: number;
+  /** This issue's deadline (default: the one given to {@link CommitChain.open}). */
+  deadline?: Deadline;
+  /**
+   * false: the lexical stage ranks without the issue-text signal boosts (`export-training`'s
+   * retriever); default true. A model reads the signals as features either way.
+   */
+  signals?: boolean;
 }
 
 /** One issue's rankings, the stages that made them and what they cost. */
@@ -129,20 +144,18 @@ export class CommitChain {
   }
 
   /**
-   * Rankings for one issue, `top` items per level. With a warning place (see
+   * Rankings for one issue (read once: `parseIssue`), `top` items per level. With a warning place (see
    * {@link CommitChainOptions.onWarning}), an embedder failing on the issue leaves the lexical
    * ranking; past the deadline the stage in flight stops and the best ranking so far is returned.
-   * @param opts.matchedTermsPerItem matched terms listed per item (default 8; 0 = skip, faster for benchmarks).
-   * @param opts.deadline this issue's deadline (default: the one given to {@link open}).
    */
-  async localize(issueText: string, opts: { top: number; signals?: IssueSignals; matchedTermsPerItem?: number; deadline?: Deadline }): Promise<ChainResult> {
-    const { ranked, ...result } = await this.localizeSources(issueText, opts);
-    const files = this.placements.placeFiles(result.localization.files, this.localizer.queryOf(issueText), opts.top);
+  async localize(issue: ParsedIssue, opts: ChainLocalizeOptions): Promise<ChainResult> {
+    const { ranked, ...result } = await this.localizeSources(issue, opts);
+    const files = this.placements.placeFiles(result.localization.files, this.localizer.queryOf(issue), opts.top);
     return { ...result, localization: withLines({ ...result.localization, files }, this.codeIndex, ranked) };
   }
 
   /** {@link localize} before the file placements: the stages, peripheral items moved down before the rerank stage. */
-  private async localizeSources(issueText: string, opts: { top: number; signals?: IssueSignals; matchedTermsPerItem?: number; deadline?: Deadline }): Promise<ChainResult & { ranked: RankedItem[] }> {
+  private async localizeSources(issue: ParsedIssue, opts: ChainLocalizeOptions): Promise<ChainResult & { ranked: RankedItem[] }> {
     const t0 = performance.now();
     const signal = (opts.deadline ?? this.opts.deadline)?.signal;
     const { reranker } = this.opts;
@@ -152,18 +165,18 @@ export class CommitChain {
     let loc: Localization | undefined;
     if (this.modelRanker) {
       loc = this.modelRanker.localize(
-        { signals: opts.signals ?? extractIssueSignals(issueText), text: issueText },
-        this.opts.history?.(issueText) ?? {},
+        issue,
+        this.opts.history?.(issue) ?? {},
         { top: depth, matchedTermsPerItem: opts.matchedTermsPerItem },
       );
       stages.push('model');
     } else {
-      const query = this.localizer.queryOf(issueText);
+      const query = this.localizer.queryOf(issue);
       queryTerms = query.size;
-      const lo = { top: depth, signals: opts.signals, matchedTermsPerItem: opts.matchedTermsPerItem };
+      const lo = { top: depth, signals: opts.signals === false ? undefined : issue.signals, matchedTermsPerItem: opts.matchedTermsPerItem };
       if (this.hybrid) {
         try {
-          loc = await this.hybrid.localizeIssue(issueText, query, lo, signal);
+          loc = await this.hybrid.localizeIssue(issue, query, lo, signal);
           stages.push('dense');
         } catch (e) {
           if (!this.opts.onWarning || !isEmbedderFailure(e)) throw e;
@@ -172,13 +185,13 @@ export class CommitChain {
       }
       loc ??= this.localizer.localize(query, lo);
     }
-    loc = await this.placements.demote(loc, issueText);
+    loc = await this.placements.demote(loc, issue);
     const retrieveMillis = performance.now() - t0;
     if (!reranker || !this.reader || loc.functions.length === 0) {
       return { localization: cut(loc, opts.top), stages, retrieveMillis, queryTerms, ranked: loc.functions };
     }
     const { rerankLocalization } = await import('../llm-rerank/rerank-localization.js');
-    const { localization, stats } = await rerankLocalization(loc, this.codeIndex, this.reader, reranker, issueText, opts.top, signal);
+    const { localization, stats } = await rerankLocalization(loc, this.codeIndex, this.reader, reranker, issue, opts.top, signal);
     this.reader.forget();
     // every window kept the order before it (endpoint down, nothing usable answered): the
     // previous stage's ranking stands, scores and all, and the rerank stage did not run

@@ -23,8 +23,9 @@ import { GitRepo } from '../repo/git.js';
 import type { FusionOptions } from '../retrieve/fusion.js';
 import type { RankingOptions } from '../retrieve/localize.js';
 import type { Localization } from '../retrieve/rollup.js';
-import { queryTermsOf } from '../retrieve/query.js';
-import { extractIssueSignals, type IssueSignals } from '../text/issue-signals.js';
+import { DEFAULT_TITLE_WEIGHT } from '../retrieve/query.js';
+import type { IssueSignals } from '../text/issue-signals.js';
+import { parseIssue, type ParsedIssue, type ParsedIssueFormat } from '../text/parsed-issue.js';
 import { Deadline } from '../util/deadline.js';
 import { DEFAULT_RETRY } from '../util/http-json.js';
 import { CommitChain } from './commit-chain.js';
@@ -125,6 +126,8 @@ export interface LocalizeCallOptions {
   rev?: string;
   /** Matched terms listed per item, with the signals that raised it (default 8; 0 = none, faster). */
   matchedTermsPerItem?: number;
+  /** The form the issue text was read from (`issueloc localize --issue-format`; default `text`): kept with the parsed issue. */
+  format?: ParsedIssueFormat;
 }
 
 /** What the index of the base commit is, and how it was had. */
@@ -311,7 +314,12 @@ export async function openEmbedderStage(
  * @throws IssuelocError (exit 2).
  */
 export function checkIssueText(text: string, opts: { stem?: boolean; source?: string } = {}): void {
-  if (queryTermsOf(text, { stem: opts.stem ?? false }).size === 0) {
+  checkParsedIssue(parseIssue(text), opts);
+}
+
+/** {@link checkIssueText} of an issue already read. */
+function checkParsedIssue(issue: ParsedIssue, opts: { stem?: boolean; source?: string } = {}): void {
+  if (issue.queryTerms({ stem: opts.stem ?? false, titleWeight: DEFAULT_TITLE_WEIGHT }).size === 0) {
     throw new IssuelocError(`issue text${opts.source ? ` (from ${opts.source})` : ''} has no searchable word: only stop words and punctuation`);
   }
 }
@@ -397,17 +405,17 @@ class OpenedLocalizer implements IssueLocalizer {
     if (at.chain) return at.chain;
     const o = this.options;
     const model = await this.modelAt(at.commit);
-    let history: ((text: string) => HistoryEvidence) | undefined;
+    let history: ((issue: ParsedIssue) => HistoryEvidence) | undefined;
     // only the evidence the model's features read (the built-in model reads no history field)
     const reads = model && model.file.training?.history !== false ? historyEvidenceRead(model.reads) : undefined;
     if (reads && (reads.files || reads.messageScores || reads.fieldScores)) {
       // files and message scores from the commit's stored signals; the history field from the whole log
       const c = reads.files || reads.messageScores ? await this.commitHistoryAt(at.commit) : undefined;
       const h = reads.fieldScores ? await this.historyAt(at.commit) : undefined;
-      history = (text) => ({
+      history = (issue) => ({
         ...(reads.files ? { files: c!.files } : {}),
-        ...(reads.messageScores ? { messageScores: c!.messageScores(text) } : {}),
-        ...(reads.fieldScores ? { fieldScores: historyFieldScores(h!, at.commit, text) } : {}),
+        ...(reads.messageScores ? { messageScores: c!.messageScores(issue) } : {}),
+        ...(reads.fieldScores ? { fieldScores: historyFieldScores(h!, at.commit, issue) } : {}),
       });
     }
     at.chain = await CommitChain.open(this.repo, at.codeIndex, {
@@ -472,30 +480,32 @@ class OpenedLocalizer implements IssueLocalizer {
   }
 
   localize(issueText: string, opts: LocalizeCallOptions = {}): Promise<LocalizeResult> {
+    let issue: ParsedIssue;
     try {
       checkLocalizeCall(issueText, opts, this.options.maxIssueBytes);
-      // before the first index is built, and for a model (whose candidates tokenize the issue
-      // themselves); else the lexical stage checks the query it makes anyway (CommitChain)
-      if (this.options.model !== undefined || !this.current?.chain) checkIssueText(issueText, { stem: this.stem });
+      // read once here: every stage below reads this, never the string
+      issue = parseIssue(issueText, { format: opts.format });
+      // before the first index is built, and for a model (whose candidates make their own query);
+      // else the lexical stage checks the query it makes anyway (CommitChain)
+      if (this.options.model !== undefined || !this.current?.chain) checkParsedIssue(issue, { stem: this.stem });
     } catch (e) {
       return Promise.reject(e as Error);
     }
-    return this.serialized(() => this.localizeNow(issueText, opts));
+    return this.serialized(() => this.localizeNow(issue, opts));
   }
 
-  private async localizeNow(issueText: string, opts: LocalizeCallOptions): Promise<LocalizeResult> {
+  private async localizeNow(issue: ParsedIssue, opts: LocalizeCallOptions): Promise<LocalizeResult> {
     const deadline = this.options.deadlineMs !== undefined ? Deadline.after(this.options.deadlineMs / 1000) : undefined;
     const at = await this.indexAt(opts.rev);
     const s0 = performance.now();
     const chain = await this.chainOf(at, deadline);
     const setupMillis = performance.now() - s0;
     const t0 = performance.now();
-    const signals = extractIssueSignals(issueText);
-    const { localization, stages, rerank, queryTerms } = await chain.localize(issueText, {
-      top: opts.top ?? 10, signals, matchedTermsPerItem: opts.matchedTermsPerItem, deadline,
+    const { localization, stages, rerank, queryTerms } = await chain.localize(issue, {
+      top: opts.top ?? 10, matchedTermsPerItem: opts.matchedTermsPerItem, deadline,
     });
-    if (queryTerms === 0) checkIssueText(issueText, { stem: this.stem }); // throws: nothing searchable
-    return { ...localization, commit: at.commit, stages, signals, ...(rerank ? { rerank } : {}), index: reportedInfo(at), millis: performance.now() - t0, setupMillis };
+    if (queryTerms === 0) checkParsedIssue(issue, { stem: this.stem }); // throws: nothing searchable
+    return { ...localization, commit: at.commit, stages, signals: issue.signals, ...(rerank ? { rerank } : {}), index: reportedInfo(at), millis: performance.now() - t0, setupMillis };
   }
 
   async close(): Promise<void> {

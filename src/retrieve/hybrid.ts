@@ -1,5 +1,6 @@
 import type { CodeIndex } from '../index/code-index.js';
 import type { IssueSignals } from '../text/issue-signals.js';
+import type { ParsedIssue } from '../text/parsed-issue.js';
 import { embedChecked, type Embedder } from '../embed/embedder.js';
 import { cosineScores, type VectorIndex } from '../embed/vector-index.js';
 import { IssuelocError } from '../errors.js';
@@ -17,7 +18,8 @@ import type { Localization } from './rollup.js';
  *
  * @example
  * const hybrid = new HybridLocalizer(codeIndex, {}, vectors, embedder, { method: 'rrf' });
- * const loc = await hybrid.localizeIssue(issueText, queryTermsOf(issueText), { top: 10 });
+ * const issue = parseIssue(issueText);
+ * const loc = await hybrid.localizeIssue(issue, hybrid.queryOf(issue), { top: 10, signals: issue.signals });
  */
 export class HybridLocalizer extends Localizer {
   private queryVector: Float32Array | undefined;
@@ -34,12 +36,12 @@ export class HybridLocalizer extends Localizer {
   }
 
   /**
-   * Embeds the issue (as a query; its vector checked) and ranks with fused scores.
+   * Embeds the issue's text (as a query; its vector checked) and ranks with fused scores.
    * @param signal abandons the embedding when it aborts (rejecting with its reason).
    * @throws EmbedderFailure or HttpRequestError when the embedder fails or answers an unusable vector.
    */
-  async localizeIssue(issueText: string, query: QueryTerms, opts: LocalizeOptions = {}, signal?: AbortSignal): Promise<Localization> {
-    const { vectors: [v] } = await embedChecked(this.embedder, [issueText], 'query', { signal, dim: this.vectors.dim });
+  async localizeIssue(issue: ParsedIssue, query: QueryTerms, opts: LocalizeOptions = {}, signal?: AbortSignal): Promise<Localization> {
+    const { vectors: [v] } = await embedChecked(this.embedder, [issue.text], 'query', { signal, dim: this.vectors.dim });
     this.queryVector = v;
     try {
       return this.localize(query, opts);

@@ -4,7 +4,8 @@ import { moduleIdOf } from '../corpus/names.js';
 import { functionlessFiles, mergeByScore, rollUp, type Localization, type RankedItem, type ScoredFile } from './rollup.js';
 import { DEFAULT_SIGNAL_WEIGHTS, SignalResolver, type SignalName, type SignalWeights } from './signals.js';
 import type { IssueSignals } from '../text/issue-signals.js';
-import { DEFAULT_TITLE_WEIGHT, queryTermsOf } from './query.js';
+import { DEFAULT_TITLE_WEIGHT } from './query.js';
+import type { ParsedIssue } from '../text/parsed-issue.js';
 import { WholeFileScorer } from './whole-files.js';
 import { annotateItems, type ItemSource } from './annotate.js';
 import type { NonSourcePlacement } from './non-source.js';
@@ -129,11 +130,11 @@ export class Localizer {
   }
 
   /**
-   * The query of an issue text for this index: tokenized and stemmed like the index, title
-   * tokens weighted by the ranking's `titleWeight` (`queryTermsOf`).
+   * The query of an issue for this index: its terms tokenized and stemmed like the index, title
+   * tokens weighted by the ranking's `titleWeight` (`ParsedIssue.queryTerms`).
    */
-  queryOf(text: string): QueryTerms {
-    return queryTermsOf(text, { stem: this.codeIndex.settings.stem, titleWeight: this.titleWeight });
+  queryOf(issue: ParsedIssue): QueryTerms {
+    return issue.queryTerms({ stem: this.codeIndex.settings.stem, titleWeight: this.titleWeight });
   }
 
   /**
@@ -192,7 +193,7 @@ export class Localizer {
   }
 
   /**
-   * @param query issue terms with weights (see `queryTermsOf` in src/retrieve/query.ts).
+   * @param query issue terms with weights ({@link queryOf}).
    * @returns rankings; empty lists when no query term occurs in the index.
    */
   localize(query: QueryTerms, opts: LocalizeOptions = {}): Localization {

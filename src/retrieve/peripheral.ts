@@ -5,6 +5,7 @@ import { isGeneratedSource } from '../corpus/generated.js';
 import { languageOf, type Language } from '../corpus/languages.js';
 import type { GitRepo } from '../repo/git.js';
 import type { Localization, RankedItem } from './rollup.js';
+import type { ParsedIssue } from '../text/parsed-issue.js';
 
 /**
  * Code that a fix seldom changes, though it is source code: the examples, benchmarks, scripts,
@@ -195,13 +196,13 @@ export class PeripheralRule {
    * below, at each level (a module's or function's file is its id up to the first `:`). The other items keep their order and close up; the moved ones keep theirs among
    * themselves and merge back by their former order from place `place` on. Scores are lowered
    * where needed so that they still descend. Unchanged when the rule is off.
-   * @param issueText names a file when it holds its file name (`docopt.py`) or, for a stem of 4
+   * @param issue names a file when its text holds the file name (`docopt.py`) or, for a stem of 4
    *   characters or more, its stem as a word (`docopt`).
    */
-  async demote(loc: Localization, issueText: string): Promise<Localization> {
+  async demote(loc: Localization, issue: ParsedIssue): Promise<Localization> {
     if (this.placement.place <= 1) return loc;
     await this.readHeads([...loc.files.map((f) => f.id), ...loc.modules.map((m) => pathOfItem(m.id)), ...loc.functions.map((f) => pathOfItem(f.id))]);
-    const named = namedIn(issueText);
+    const named = namedIn(issue.text);
     const moved = (path: string | undefined) => path !== undefined && this.isPeripheral(path) && !named(path);
     return {
       ...loc,

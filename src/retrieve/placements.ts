@@ -15,6 +15,7 @@ import type { Localization } from './rollup.js';
 import { DEFAULT_NON_SOURCE_PLACEMENT, NonSourceRanker, placeNonSource, type NonSourcePlacement } from './non-source.js';
 import { DEFAULT_PERIPHERAL_PLACEMENT, PeripheralRule, type PeripheralPlacement } from './peripheral.js';
 import type { RankedItem } from './rollup.js';
+import type { ParsedIssue } from '../text/parsed-issue.js';
 
 /** Settings of the three rules; each field optional (defaults: `DEFAULT_*_PLACEMENT` of each rule's module). */
 export interface PlacementOptions {
@@ -46,8 +47,8 @@ export class Placements {
   }
 
   /** The rankings with the peripheral items the issue does not name moved down (every level; {@link PeripheralRule.demote}). */
-  demote(loc: Localization, issueText: string): Promise<Localization> {
-    return this.peripheral.demote(loc, issueText);
+  demote(loc: Localization, issue: ParsedIssue): Promise<Localization> {
+    return this.peripheral.demote(loc, issue);
   }
 
   /**

@@ -20,6 +20,7 @@ import { windowPrompt, type RerankCandidate } from '../llm-rerank/prompt.js';
 import type { DatasetRecord } from '../dataset/record.js';
 import { wellFormed } from './formats.js';
 import type { ContrastiveExample, DroppedIssue, ListwiseExample } from './examples.js';
+import { parseIssue } from '../text/parsed-issue.js';
 
 /** Options of {@link exportTraining}. */
 export interface TrainingExportOptions {
@@ -95,7 +96,7 @@ export async function exportTraining(
         opts.onProgress?.(done, records.length);
         continue;
       }
-      const { localization } = await pipeline.localize(query, { top: depth, matchedTermsPerItem: 0 });
+      const { localization } = await pipeline.localize(parseIssue(query), { top: depth, matchedTermsPerItem: 0, signals: false });
       const ranked = localization.functions.map((f) => f.id);
       const isPositive = new Set(positives);
       const best = ranked.findIndex((id) => isPositive.has(id));

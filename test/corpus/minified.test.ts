@@ -9,6 +9,7 @@ import { indexCommit } from '../../src/index/index-commit.js';
 import { Localizer } from '../../src/retrieve/localize.js';
 import { cleanup, commitFiles, tempDir } from '../repo/git-fixture.js';
 import { minifiedJs } from './minified-js.js';
+import { parseIssue } from '../../src/text/parsed-issue.js';
 
 test('a 3 MB one-line file holds more units than the cap: the first MAX_UNITS_PER_FILE are kept, the file unit keeps the whole text', async () => {
   const text = minifiedJs(3_000_000);
@@ -62,7 +63,7 @@ test('indexing the 1 MB minified file ranks the function holding a word first', 
     await repo.close();
     assert.ok(codeIndex.units.length > 1000 && codeIndex.units.length <= MAX_UNITS_PER_FILE);
     const l = new Localizer(codeIndex);
-    const loc = l.localize(l.queryOf('w123a'), { top: 5 });
+    const loc = l.localize(l.queryOf(parseIssue('w123a')), { top: 5 });
     assert.equal(loc.functions[0]?.id, 'web/app.js:f123', JSON.stringify(loc.functions));
     assert.ok(loc.functions[0].matchedTerms?.includes('w123a'));
     assert.ok(loc.functions.slice(1).every((f) => !f.matchedTerms?.includes('w123a')), 'no other function holds the word');

@@ -12,6 +12,7 @@ import { OpenAIEmbedder } from '../../src/embed/openai-embedder.js';
 import { buildVectorIndex, cosineScores } from '../../src/embed/vector-index.js';
 import { VectorCache } from '../../src/embed/vector-cache.js';
 import { CommitChain } from '../../src/pipeline/commit-chain.js';
+import { parseIssue } from '../../src/text/parsed-issue.js';
 
 let fake: FakeOpenAI;
 let root: string;
@@ -116,10 +117,10 @@ test('hybrid retrieval: dense scores reach functions BM25F misses; fusion keeps 
   const cos = cosineScores(pipe.vectors!, qv);
   const best = cos.indexOf(Math.max(...cos));
   assert.equal(codeIndex.units[best].qualifiedName, 'Client.connect');
-  const dense = await pipe.localize('open_socket host', { top: 3 });
+  const dense = await pipe.localize(parseIssue('open_socket host'), { top: 3 });
   assert.equal(dense.localization.functions[0].id, 'pkg/net.py:Client.connect');
   assert.equal(dense.localization.files[0].id, 'pkg/net.py');
-  const rrf = await (await CommitChain.open(repo, codeIndex, { embedder: e, cacheDir, fusion: { method: 'rrf' } })).localize('parse_yaml load_yaml', { top: 5 });
+  const rrf = await (await CommitChain.open(repo, codeIndex, { embedder: e, cacheDir, fusion: { method: 'rrf' } })).localize(parseIssue('parse_yaml load_yaml'), { top: 5 });
   assert.equal(rrf.localization.functions[0].id, 'pkg/parser.py:parse_yaml');
   assert.equal(rrf.localization.functions.length, 5, 'every function gets a dense rank');
 });

@@ -10,6 +10,7 @@ import { RepoHistory } from '../../src/history/repo-history.js';
 import { setCacheWarningSink, writeCheckedFile } from '../../src/util/checked-file.js';
 import { listCacheEntries } from '../../src/index/cache-usage.js';
 import { fixtureRepo, git, type FixtureCommit } from '../repo/fixture-repo.js';
+import { parseIssue } from '../../src/text/parsed-issue.js';
 
 const commits: FixtureCommit[] = [
   { id: 'A', message: 'initial import of the parser', day: 0, files: { 'pkg/parser.py': 'p = 1\n', 'pkg/render.py': 'r = 1\n', 'pkg/config.py': 'c = 1\n' } },
@@ -40,7 +41,7 @@ test('commit history: the file histories and message scores of the whole history
         assert.ok(loaded, 'stored and read back');
         for (const c of [made, loaded]) {
           assert.deepEqual([...c.files], [...whole.at(commit).files], `files at ${id}`);
-          for (const text of TEXTS) assert.deepEqual(sorted(c.messageScores(text)), sorted(whole.messageScores(commit, text)), `${id} ${maxFiles}: ${text}`);
+          for (const text of TEXTS) assert.deepEqual(sorted(c.messageScores(parseIssue(text))), sorted(whole.messageScores(commit, parseIssue(text))), `${id} ${maxFiles}: ${text}`);
         }
       }
     }
@@ -61,11 +62,11 @@ test('commit history: opened from the cache without git, seen by the cache listi
     const file = commitHistoryFile(cache, fx.dir, commit);
     assert.ok(existsSync(file), 'stored');
     assert.ok(listCacheEntries(cache).some((e) => e.kind === 'history' && e.files.includes(file)), 'a history entry of the cache');
-    const expected = sorted(first.messageScores(TEXTS[0]));
+    const expected = sorted(first.messageScores(parseIssue(TEXTS[0])));
     assert.ok(expected.length > 0);
     // the repository's objects gone: only the stored signals can answer
     rmSync(join(fx.dir, '.git', 'objects'), { recursive: true, force: true });
-    assert.deepEqual(sorted((await openCommitHistory(fx.dir, commit, { cacheDir: cache })).messageScores(TEXTS[0])), expected);
+    assert.deepEqual(sorted((await openCommitHistory(fx.dir, commit, { cacheDir: cache })).messageScores(parseIssue(TEXTS[0]))), expected);
     const bytes = readFileSync(file);
     bytes[10] ^= 0xff;
     writeFileSync(file, bytes);
@@ -86,10 +87,10 @@ test('commit history: a file of the older format (its message postings rebuilt p
   const prev = setCacheWarningSink((l) => lines.push(l));
   try {
     const commit = fx.sha('E');
-    const expected = sorted((await openCommitHistory(fx.dir, commit, { cacheDir: cache })).messageScores(TEXTS[1]));
+    const expected = sorted((await openCommitHistory(fx.dir, commit, { cacheDir: cache })).messageScores(parseIssue(TEXTS[1])));
     const file = commitHistoryFile(cache, fx.dir, commit);
     writeCheckedFile(file, 'chist.v1', ['{"time":0}']);
-    assert.deepEqual(sorted((await openCommitHistory(fx.dir, commit, { cacheDir: cache })).messageScores(TEXTS[1])), expected);
+    assert.deepEqual(sorted((await openCommitHistory(fx.dir, commit, { cacheDir: cache })).messageScores(parseIssue(TEXTS[1]))), expected);
     assert.equal(lines.length, 1, 'one warning');
     assert.ok(CommitHistory.load(file), 'stored again in the current format');
     assert.equal(lines.length, 1, 'read without a warning');

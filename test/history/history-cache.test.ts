@@ -13,6 +13,7 @@ import { SimilarIssues } from '../../src/history/similar-issues.js';
 import { openLocalizer } from '../../src/index.js';
 import { forEachIssue, type LabelledIssue } from '../../src/ltr/labelled-issues.js';
 import { fixtureRepo, git, type FixtureCommit } from '../repo/fixture-repo.js';
+import { parseIssue } from '../../src/text/parsed-issue.js';
 
 const ISSUE = 'render crashes when the colour option is missing from config';
 
@@ -48,7 +49,7 @@ function tempDir(): string {
 async function evidenceAt(repoPath: string, commit: string, text: string, cacheDir?: string): Promise<unknown> {
   const h = await RepoHistory.open(repoPath, [commit], { cacheDir });
   const sorted = <V>(m: ReadonlyMap<string, V>): [string, V][] => [...m].sort((a, b) => (a[0] < b[0] ? -1 : 1));
-  return { files: sorted(h.at(commit).files), messages: sorted(h.messageScores(commit, text)) };
+  return { files: sorted(h.at(commit).files), messages: sorted(h.messageScores(commit, parseIssue(text))) };
 }
 
 /** The built-in model's ranking (all levels, scores included) at `rev`. */
@@ -166,11 +167,11 @@ test('history statistics at a base commit: a function of its ancestors only, wha
     assert.deepEqual(await evidenceAt(fx.dir, C, ISSUE, dirs.olderFirst), truth);
     // one history opened for both commits (as the issue loop does)
     const both = await RepoHistory.open(fx.dir, [G, C]);
-    const m = both.messageScores(C, ISSUE);
+    const m = both.messageScores(C, parseIssue(ISSUE));
     assert.deepEqual([...m].sort(), (truth as { messages: [string, number][] }).messages);
     // the future fix (D changed pkg/config.py, with the issue's own words) gives nothing away
     assert.equal(m.has('pkg/config.py'), false);
-    assert.ok((both.messageScores(G, ISSUE).get('pkg/config.py') ?? 0) > 0, 'seen from G');
+    assert.ok((both.messageScores(G, parseIssue(ISSUE)).get('pkg/config.py') ?? 0) > 0, 'seen from G');
   } finally {
     fx.remove();
     past.remove();
@@ -234,8 +235,8 @@ test('similar earlier issues: later issues of the dataset change no weight of an
     { id: '4', text: 'parsing parsing parsing of parameter', time: 6 * day, files: ['Parser.java'] },
   ];
   const query = 'parameter parsing NPE';
-  const without = new SimilarIssues(earlier).scores(query, 3 * day);
-  const withLater = new SimilarIssues([...earlier, ...later]).scores(query, 3 * day);
+  const without = new SimilarIssues(earlier).scores(parseIssue(query), 3 * day);
+  const withLater = new SimilarIssues([...earlier, ...later]).scores(parseIssue(query), 3 * day);
   assert.deepEqual(withLater, without);
   assert.ok(without.has('Request.java') && !withLater.has('Parameters.java'));
 });

@@ -10,6 +10,7 @@ import { RepoHistory } from '../../src/history/repo-history.js';
 import { CosineIndex, simiScore } from '../../src/history/similarity.js';
 import { SimilarIssues } from '../../src/history/similar-issues.js';
 import { fixtureRepo, type FixtureCommit } from '../repo/fixture-repo.js';
+import { parseIssue } from '../../src/text/parsed-issue.js';
 
 test('fix commits: defect words in the subject, closing phrases, Jira keys; not bare PR numbers', () => {
   for (const m of ['Fix crash in parser', 'Fixed #12345 -- Fixed QuerySet.defer() crash.', 'MNG-1234 handle empty POM',
@@ -76,9 +77,9 @@ test('message SimiScore ranks the files of commits whose messages resemble the i
   const fx = fixtureRepo(commits);
   try {
     const h = await RepoHistory.open(fx.dir, [fx.sha('D')]);
-    const atC = h.messageScores(fx.sha('C'), 'parser crash');
+    const atC = h.messageScores(fx.sha('C'), parseIssue('parser crash'));
     assert.ok((atC.get('pkg/a.py') ?? 0) > (atC.get('pkg/b.py') ?? 0));
-    const none = h.messageScores(fx.sha('A'), 'parser crash');
+    const none = h.messageScores(fx.sha('A'), parseIssue('parser crash'));
     assert.equal(none.size, 0, 'later commits are not seen from A');
   } finally {
     fx.remove();
@@ -103,9 +104,9 @@ test('similar earlier issues: only issues reported before the query count', () =
     { id: '2', text: 'request parameter parsing fails on empty value', time: 5 * day, files: ['Parameters.java'] },
     { id: '3', text: 'session manager leaks threads', time: 2 * day, files: ['Manager.java'] },
   ]);
-  const at3 = sim.scores('parameter parsing NPE', 3 * day);
+  const at3 = sim.scores(parseIssue('parameter parsing NPE'), 3 * day);
   assert.deepEqual([...at3.keys()], ['Request.java']);
-  const at9 = sim.scores('parameter parsing NPE', 9 * day);
+  const at9 = sim.scores(parseIssue('parameter parsing NPE'), 9 * day);
   assert.ok(at9.has('Parameters.java') && at9.get('Request.java')! > at9.get('Parameters.java')!);
-  assert.equal(sim.scores('parameter parsing', NaN).size, 0);
+  assert.equal(sim.scores(parseIssue('parameter parsing'), NaN).size, 0);
 });

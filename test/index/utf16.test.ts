@@ -8,6 +8,7 @@ import { indexCommit } from '../../src/index/index-commit.js';
 import { UnitSourceReader } from '../../src/embed/unit-source.js';
 import { Localizer } from '../../src/retrieve/localize.js';
 import { cleanup, commitFiles, tempDir } from '../repo/git-fixture.js';
+import { parseIssue } from '../../src/text/parsed-issue.js';
 
 function utf16(text: string, order: 'le' | 'be', bom = true): Buffer {
   const le = Buffer.from(text, 'utf16le');
@@ -36,7 +37,7 @@ test('UTF-16 LE and BE files with a byte-order mark are indexed; without one the
     assert.deepEqual(codeIndex.filePaths, ['src/Reader.java', 'win/registry.py']);
     assert.deepEqual(texts, ['def read_registry_key(name):\n    """Lire la clé « name »."""\n    return os.environ[name]']);
     const l = new Localizer(codeIndex);
-    const loc = l.localize(l.queryOf('registry key'), { top: 3 });
+    const loc = l.localize(l.queryOf(parseIssue('registry key')), { top: 3 });
     assert.equal(loc.functions[0]?.id, 'win/registry.py:read_registry_key');
     assert.ok(loc.functions[0].matchedTerms?.includes('registry'), JSON.stringify(loc.functions[0]));
   } finally {

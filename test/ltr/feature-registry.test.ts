@@ -9,12 +9,12 @@ import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildCodeIndex, DEFAULT_INDEX_SETTINGS } from '../../src/index/code-index.js';
 import type { UnitTerms } from '../../src/index/blob-terms.js';
-import { extractIssueSignals } from '../../src/text/issue-signals.js';
 import { FeatureExtractor } from '../../src/ltr/features/extract.js';
 import { FEATURE_GROUPS, FEATURE_REGISTRY, FEATURE_VERSION, FEATURES, featureVersion, type FeatureEntry } from '../../src/ltr/features/registry.js';
 import { featureTable, withFeatureTable, TABLE_BEGIN, TABLE_END } from '../../src/ltr/features/table.js';
 import { FeatureCache, featureCacheKey } from '../../src/ltr/feature-cache.js';
 import { DEFAULT_CANDIDATES } from '../../src/ltr/train.js';
+import { parseIssue } from '../../src/text/parsed-issue.js';
 
 const DOC = fileURLToPath(new URL('../../../docs/learning-to-rank.md', import.meta.url));
 const SCRIPT = fileURLToPath(new URL('../../bench/docs-features.js', import.meta.url));
@@ -98,7 +98,7 @@ test('extractor: columns in registry order, each "max" column divided by its lar
   ];
   const ci = buildCodeIndex('c0ffee', DEFAULT_INDEX_SETTINGS, files, { files: files.length, skipped: {}, parsedBlobs: 0, cachedBlobs: 0 });
   const text = 'Parser.parse_header fails on an empty header\nread_file calls parse_header and the split loses a line';
-  const set = new FeatureExtractor(ci, DEFAULT_CANDIDATES).extract({ signals: extractIssueSignals(text), text }, {
+  const set = new FeatureExtractor(ci, DEFAULT_CANDIDATES).extract(parseIssue(text), {
     files: new Map([['pkg/parse.py', { changes: 4, fixes: 2, fixRecency: 0.5, fixWeighted: 0.3, changeRecency: 0.7 }]]),
     messageScores: new Map([['pkg/io/read.py', 0.4], ['pkg/parse.py', 0.1]]),
     fieldScores: new Map([['pkg/parse.py', 2.5], ['pkg/io/read.py', 5]]),

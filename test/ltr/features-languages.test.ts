@@ -3,11 +3,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildCodeIndex, DEFAULT_INDEX_SETTINGS } from '../../src/index/code-index.js';
 import type { UnitTerms } from '../../src/index/blob-terms.js';
-import { extractIssueSignals } from '../../src/text/issue-signals.js';
 import { FeatureExtractor } from '../../src/ltr/features/extract.js';
 import { FEATURES, type FeatureName } from '../../src/ltr/features/registry.js';
 import { moduleNameOf } from '../../src/ltr/features/module-files.js';
 import { DEFAULT_CANDIDATES } from '../../src/ltr/train.js';
+import { parseIssue } from '../../src/text/parsed-issue.js';
 
 const unit = (kind: 'function' | 'class', qualifiedName: string, words: string[]): UnitTerms => ({
   kind, qualifiedName, startLine: 1, endLine: 4,
@@ -16,7 +16,7 @@ const unit = (kind: 'function' | 'class', qualifiedName: string, words: string[]
 
 function extract(files: { path: string; units: UnitTerms[] }[], text: string) {
   const ci = buildCodeIndex('c0ffee', DEFAULT_INDEX_SETTINGS, files, { files: files.length, skipped: {}, parsedBlobs: 0, cachedBlobs: 0 });
-  const set = new FeatureExtractor(ci, DEFAULT_CANDIDATES).extract({ signals: extractIssueSignals(text), text });
+  const set = new FeatureExtractor(ci, DEFAULT_CANDIDATES).extract(parseIssue(text));
   const at = (id: string, name: FeatureName) => {
     const i = set.ids.indexOf(id);
     assert.ok(i >= 0, `${id} is a candidate (${set.ids.join(', ')})`);

@@ -6,14 +6,14 @@ import { join } from 'node:path';
 import { buildCodeIndex, DEFAULT_INDEX_SETTINGS } from '../../src/index/code-index.js';
 import type { UnitTerms } from '../../src/index/blob-terms.js';
 import { Localizer } from '../../src/retrieve/localize.js';
-import { queryTermsOf } from '../../src/retrieve/query.js';
-import { extractIssueSignals } from '../../src/text/issue-signals.js';
+import { DEFAULT_TITLE_WEIGHT } from '../../src/retrieve/query.js';
 import { FeatureExtractor } from '../../src/ltr/features/extract.js';
 import { FEATURES } from '../../src/ltr/features/registry.js';
 import { RankingModel, MODEL_FORMAT } from '../../src/ltr/model.js';
 import { ModelRanker } from '../../src/ltr/model-ranker.js';
 import { DEFAULT_CANDIDATES } from '../../src/ltr/train.js';
 import { withCpuTime } from '../util/load-bound.js';
+import { parseIssue } from '../../src/text/parsed-issue.js';
 
 const fn = (qualifiedName: string, line: number, words: string[], lines = 2): UnitTerms => ({
   kind: 'function', qualifiedName, startLine: line, endLine: line + lines,
@@ -36,7 +36,7 @@ test('features of candidates: lexical scores in [0, 1], signals, names, history 
   const ci = sampleIndex();
   const text = 'latex printing of Mul is wrong: `_print_Mul()` drops the sign\nneeds_brackets is not asked';
   const ex = new FeatureExtractor(ci, DEFAULT_CANDIDATES);
-  const set = ex.extract({ signals: extractIssueSignals(text), text }, {
+  const set = ex.extract(parseIssue(text), {
     files: new Map([['pkg/core/mul.py', { changes: 9, fixes: 3, fixRecency: 0.5, fixWeighted: 0.2, changeRecency: 0.9 }]]),
     messageScores: new Map([['pkg/printing/latex.py', 0.3]]),
   });
@@ -86,9 +86,10 @@ test('a model of the pipeline score alone ranks like the lexical pipeline', () =
   const ci = sampleIndex();
   const text = 'Mul flatten args and latex print';
   const model = new RankingModel({ weights: { pipeline: 1 }, candidates: DEFAULT_CANDIDATES });
-  const query = queryTermsOf(text, { stem: false });
-  const signals = extractIssueSignals(text);
-  const byModel = new ModelRanker(ci, model).localize({ signals, text });
+  const issue = parseIssue(text);
+  const query = issue.queryTerms({ stem: false, titleWeight: DEFAULT_TITLE_WEIGHT });
+  const { signals } = issue;
+  const byModel = new ModelRanker(ci, model).localize(issue);
   const lexical = new Localizer(ci, DEFAULT_CANDIDATES.ranking).localize(query, { signals });
   assert.deepEqual(byModel.functions.map((f) => f.id), lexical.functions.map((f) => f.id));
   assert.deepEqual(byModel.files.map((f) => f.id), lexical.files.map((f) => f.id));
@@ -96,10 +97,10 @@ test('a model of the pipeline score alone ranks like the lexical pipeline', () =
   assert.deepEqual(byModel.functions[0].matchedTerms, lexical.functions[0].matchedTerms);
   // a model that prefers long functions reorders
   const long = new RankingModel({ weights: { length: 1 }, candidates: DEFAULT_CANDIDATES });
-  assert.equal(new ModelRanker(ci, long).localize({ signals, text }).functions[0].id, 'pkg/core/mul.py:Mul.flatten');
+  assert.equal(new ModelRanker(ci, long).localize(parseIssue(text)).functions[0].id, 'pkg/core/mul.py:Mul.flatten');
   // own file weights rank the files; functions keep the main weights
   const perLevel = new RankingModel({ weights: { pipeline: 1 }, levels: { file: { length: 1 } }, candidates: DEFAULT_CANDIDATES });
-  const split = new ModelRanker(ci, perLevel).localize({ signals, text });
+  const split = new ModelRanker(ci, perLevel).localize(parseIssue(text));
   assert.deepEqual(split.functions.map((f) => f.id), lexical.functions.map((f) => f.id));
   assert.equal(split.files[0].id, 'pkg/core/mul.py');
   assert.deepEqual(split.modules.map((f) => f.id), lexical.modules.map((f) => f.id));
@@ -136,13 +137,13 @@ test('bad input: no indexed word gives empty rankings; a 1 MB issue ranks in bou
   const model = new RankingModel({ weights: { pipeline: 1, length: 0.2 }, candidates: DEFAULT_CANDIDATES });
   const ranker = new ModelRanker(ci, model);
   for (const text of ['', 'the of and', '!!! ??? ...']) {
-    const loc = ranker.localize({ signals: extractIssueSignals(text), text });
+    const loc = ranker.localize(parseIssue(text));
     assert.deepEqual([loc.functions.length, loc.files.length, loc.modules.length, loc.matchedQueryTerms], [0, 0, 0, 0]);
   }
   const big = `${'Traceback: File "pkg/core/mul.py", line 3, in flatten\n'.repeat(2000)}${'latex_printer mul_args x '.repeat(40_000)}`;
   assert.ok(big.length > 1_000_000);
   // CPU time, not wall-clock: a blow-up costs minutes of CPU, a loaded machine only waits for a core
-  const { value: loc, cpuMs } = withCpuTime(() => ranker.localize({ signals: extractIssueSignals(big), text: big }));
+  const { value: loc, cpuMs } = withCpuTime(() => ranker.localize(parseIssue(big)));
   assert.ok(cpuMs < 5000, `${cpuMs.toFixed(0)} ms of CPU`);
   assert.equal(loc.files[0].id, 'pkg/core/mul.py');
 });

@@ -13,8 +13,8 @@ import { FEATURES, type FeatureName } from '../../src/ltr/features/registry.js';
 import { RankingModel } from '../../src/ltr/model.js';
 import { ModelRanker, readsGraph } from '../../src/ltr/model-ranker.js';
 import { GitRepo } from '../../src/repo/git.js';
-import { extractIssueSignals } from '../../src/text/issue-signals.js';
 import { fixtureRepo } from '../repo/fixture-repo.js';
+import { parseIssue } from '../../src/text/parsed-issue.js';
 
 const FILES = {
   'app/render.py': 'from app.palette import blend_colours\n\ndef render_scene(scene):\n    return blend_colours(scene)\n\nclass Canvas:\n    def paint_scene(self):\n        return 1\n\n    def clear_canvas(self):\n        return 0\n',
@@ -45,7 +45,7 @@ test('graph features: callers and callees among the top candidates, imports of a
   const s = await setUp();
   try {
     const text = 'render_scene crashes in app/render.py when Canvas.paint_scene() is called';
-    const issue = { signals: extractIssueSignals(text), text };
+    const issue = parseIssue(text);
     const set = new FeatureExtractor(s.codeIndex, { graph: s.graph }).extract(issue);
     assert.ok(value(set, 'app/palette.py:blend_colours', 'graphCalledByTop') > 0, 'called by render_scene');
     assert.ok(value(set, 'app/render.py:render_scene', 'graphCallsTop') > 0, 'calls blend_colours');
@@ -68,7 +68,7 @@ test('candidate expansion adds the best function of the files the top files impo
   const s = await setUp();
   try {
     const text = 'render_scene fails';
-    const issue = { signals: extractIssueSignals(text), text };
+    const issue = parseIssue(text);
     const plain = new FeatureExtractor(s.codeIndex, { graph: s.graph, depth: 1 }).extract(issue);
     assert.deepEqual(plain.ids, ['app/render.py:render_scene']);
     const expanded = new FeatureExtractor(s.codeIndex, { graph: s.graph, depth: 1, expand: 1 }).extract(issue);
@@ -84,7 +84,7 @@ test('the built-in model reads no graph feature: with the graph opened its ranki
     const model = RankingModel.load('default');
     assert.equal(readsGraph(model), false);
     for (const text of ['render_scene crashes in app/render.py', 'Canvas.paint_scene() returns the wrong value', 'blend_colours of the scene']) {
-      const issue = { signals: extractIssueSignals(text), text };
+      const issue = parseIssue(text);
       assert.deepEqual(new ModelRanker(s.codeIndex, model, { graph: s.graph }).localize(issue), new ModelRanker(s.codeIndex, model).localize(issue), text);
     }
     assert.equal(readsGraph(new RankingModel({ weights: { pipeline: 1, graphCalledByTop: 0.5 }, candidates: model.candidates })), true);

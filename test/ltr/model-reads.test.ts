@@ -13,8 +13,8 @@ import { HistoryField } from '../../src/history/history-field.js';
 import { openLocalizer } from '../../src/pipeline/localizer.js';
 import { buildCodeIndex, DEFAULT_INDEX_SETTINGS } from '../../src/index/code-index.js';
 import type { UnitTerms } from '../../src/index/blob-terms.js';
-import { extractIssueSignals } from '../../src/text/issue-signals.js';
 import { fixtureRepo } from '../repo/fixture-repo.js';
+import { parseIssue } from '../../src/text/parsed-issue.js';
 
 const fn = (qualifiedName: string, line: number, words: string[]): UnitTerms => ({
   kind: 'function', qualifiedName, startLine: line, endLine: line + 3,
@@ -43,7 +43,7 @@ test('features a model does not read are left at 0 and the model\'s scores are t
   const ci = buildCodeIndex('c0ffee', DEFAULT_INDEX_SETTINGS, files, { files: files.length, skipped: {}, parsedBlobs: 0, cachedBlobs: 0 });
   const model = RankingModel.load('default');
   const text = 'latex printing of Mul is wrong: `_print_Mul()` drops the sign';
-  const issue = { signals: extractIssueSignals(text), text };
+  const issue = parseIssue(text);
   const history = {
     files: new Map([['pkg/core/mul.py', { changes: 9, fixes: 3, fixRecency: 0.5, fixWeighted: 0.2, changeRecency: 0.9 }]]),
     fieldScores: new Map([['pkg/core/mul.py', 2], ['pkg/printing/latex.py', 1]]),

@@ -70,6 +70,7 @@ test('bad localize calls are refused naming the input; a closed localizer refuse
     await refused(localizer.localize(undefined as never), /^issueText must be a string, got undefined$/);
     await refused(localizer.localize('x'.repeat(65)), /^issueText is 65 bytes, more than maxIssueBytes \(64\)$/);
     await refused(localizer.localize(ISSUE, { rev: 'nope' }), /nope/);
+    await refused(localizer.localize(ISSUE, { format: 'rtf' } as never), /^format must be one of text, github, jira, markdown, html, jira-wiki, got 'rtf'$/);
     await refused(localizer.localize('the of and'), /no searchable word/);
     assert.ok((await localizer.localize(ISSUE, { top: 2 })).functions.length > 0, 'still usable after refusals');
   } finally {

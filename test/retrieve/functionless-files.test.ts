@@ -14,6 +14,7 @@ import { extractIssueSignals } from '../../src/text/issue-signals.js';
 import { RankingModel, rankLevels } from '../../src/ltr/model.js';
 import { ModelRanker } from '../../src/ltr/model-ranker.js';
 import { DEFAULT_CANDIDATES } from '../../src/ltr/train.js';
+import { parseIssue } from '../../src/text/parsed-issue.js';
 
 const CLIENT = [
   'from app.settings import DEFAULT_TIMEOUT',
@@ -50,7 +51,7 @@ async function indexOf(settings: string) {
 
 const localize = (ci: Awaited<ReturnType<typeof indexOf>>, text: string, ranking: RankingOptions = {}) => {
   const l = new Localizer(ci, ranking);
-  return l.localize(l.queryOf(text), { top: 10, signals: extractIssueSignals(text) });
+  return l.localize(l.queryOf(parseIssue(text)), { top: 10, signals: extractIssueSignals(text) });
 };
 
 test('a constants module with only top-level assignments is ranked as a file, never as a function or module', async () => {
@@ -92,7 +93,7 @@ test('files with functions rank exactly as the roll-up of the function ranking',
   const ci = await indexOf(`${SETTINGS}\ndef get_timeout():\n    return DEFAULT_TIMEOUT\n`);
   const text = 'DEFAULT_TIMEOUT constant is wrong\nThe default timeout of 30 seconds is too short for slow hosts, connect and retry.';
   const l = new Localizer(ci);
-  const loc = l.localize(l.queryOf(text), { top: 100, signals: extractIssueSignals(text), matchedTermsPerItem: 0 });
+  const loc = l.localize(l.queryOf(parseIssue(text)), { top: 100, signals: extractIssueSignals(text), matchedTermsPerItem: 0 });
   const withFunctions = loc.files.filter((f) => f.id !== 'app/__init__.py').map(({ id, score }) => ({ id, score }));
   const ranked = loc.functions.map((f) => ({ ...f, path: f.id.split(':')[0], qualifiedName: f.id.split(':')[1] }));
   assert.deepEqual(withFunctions, rollUp(ranked).files.map(({ id, score }) => ({ id, score })));
@@ -109,10 +110,9 @@ test('mergeByScore keeps each list’s order, puts the first list first at equal
 test('the learned-model path ranks function-less files too, at their lexical place', async () => {
   const ci = await indexOf(SETTINGS);
   const text = 'DEFAULT_TIMEOUT constant is wrong\nThe default timeout of 30 seconds is too short for slow hosts.';
-  const signals = extractIssueSignals(text);
   const lexical = localize(ci, text, DEFAULT_CANDIDATES.ranking);
   const pipelineOnly = new ModelRanker(ci, new RankingModel({ weights: { pipeline: 1 }, candidates: DEFAULT_CANDIDATES }));
-  const byModel = pipelineOnly.localize({ signals, text });
+  const byModel = pipelineOnly.localize(parseIssue(text));
   assert.deepEqual(byModel.files.map((f) => f.id), lexical.files.map((f) => f.id), 'a model of the pipeline score keeps the lexical file order');
   const settings = byModel.files.find((f) => f.id === 'app/settings.py');
   assert.ok(settings?.matchedTerms?.includes('timeout'), JSON.stringify(byModel.files));
@@ -136,7 +136,7 @@ test('with --model a function-less file named by a frame carries its signals and
   const ci = await indexOf(SETTINGS);
   const text = 'Crash at import\nTraceback (most recent call last):\n  File "/srv/site/app/settings.py", line 2, in <module>\n    RETRY_LIMIT = 5\nNameError: boom';
   const model = new RankingModel({ weights: { length: 1 }, candidates: DEFAULT_CANDIDATES });
-  const loc = new ModelRanker(ci, model).localize({ signals: extractIssueSignals(text), text });
+  const loc = new ModelRanker(ci, model).localize(parseIssue(text));
   const settings = loc.files.find((f) => f.id === 'app/settings.py');
   const signals = settings?.signals ?? [];
   assert.ok(signals.includes('frameFile'), JSON.stringify(loc.files));
@@ -148,12 +148,12 @@ test('with --model a function-less file named by a frame carries its signals and
 test('rankLevels places the files holding no candidate at their lexical rank, as ModelRanker does', async () => {
   const ci = await indexOf(SETTINGS);
   const text = 'DEFAULT_TIMEOUT constant is wrong\nThe default timeout of 30 seconds is too short for slow hosts.';
-  const signals = extractIssueSignals(text);
+  const issue = parseIssue(text);
   const model = new RankingModel({ weights: { pipeline: 1 }, candidates: { ...DEFAULT_CANDIDATES, depth: 1 } });
   const ranker = new ModelRanker(ci, model);
-  const set = ranker.extractor.extract({ signals, text });
+  const set = ranker.extractor.extract(issue);
   assert.equal(set.docs.length, 1, 'one candidate: its file is the only one the model can rank');
-  const byRanker = ranker.localize({ signals, text }, {}, { top: 10, matchedTermsPerItem: 0 }).files.map((f) => f.id);
+  const byRanker = ranker.localize(issue, {}, { top: 10, matchedTermsPerItem: 0 }).files.map((f) => f.id);
   assert.ok(byRanker.length > 1, `the other files fill the ranking: ${byRanker}`);
   assert.ok(byRanker.includes('app/settings.py'));
   const q = {

@@ -5,7 +5,8 @@ import type { UnitTerms } from '../../src/index/blob-terms.js';
 import { SignalResolver } from '../../src/retrieve/signals.js';
 import { extractIssueSignals } from '../../src/text/issue-signals.js';
 import { Localizer } from '../../src/retrieve/localize.js';
-import { queryTermsOf } from '../../src/retrieve/query.js';
+import { DEFAULT_TITLE_WEIGHT } from '../../src/retrieve/query.js';
+import { parseIssue } from '../../src/text/parsed-issue.js';
 
 const fn = (qualifiedName: string, line: number, words: string[]): UnitTerms => ({
   kind: 'function', qualifiedName, startLine: line, endLine: line + 2,
@@ -69,7 +70,7 @@ test('a Python traceback boosts the frame’s file and function; named functions
 test('signals reorder the ranking; signals: false leaves BM25F alone', () => {
   const ci = sampleIndex();
   const text = `${'query filter '.repeat(30)}slow. Traceback: File "django/utils/text.py", line 2, in slugify`;
-  const q = queryTermsOf(text, { stem: false });
+  const q = parseIssue(text).queryTerms({ stem: false, titleWeight: DEFAULT_TITLE_WEIGHT });
   const rankOf = (signals: Record<string, number> | false) => {
     const r = new Localizer(ci, { signals }).localize(q, { signals: extractIssueSignals(text), top: 10 });
     return r.functions.findIndex((f) => f.id === 'django/utils/text.py:slugify');

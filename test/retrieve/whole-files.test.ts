@@ -13,6 +13,7 @@ import { Bm25fScorer } from '../../src/retrieve/bm25f.js';
 import { WholeFileScorer } from '../../src/retrieve/whole-files.js';
 import { DEFAULT_RANKING } from '../../src/retrieve/localize.js';
 import { extractIssueSignals } from '../../src/text/issue-signals.js';
+import { parseIssue } from '../../src/text/parsed-issue.js';
 
 async function indexOf(files: Record<string, string>) {
   const dir = tempDir('issueloc-whole-');
@@ -40,12 +41,12 @@ test('a function-less file scores as its whole-file document without its text wo
   const fn = new Bm25fScorer(ci.index, DEFAULT_RANKING.bm25);
   const whole = new WholeFileScorer(ci, bare, fn.params);
   for (const issue of ['conf limits timeout', 'limits', 'conf']) {
-    const query = l.queryOf(issue);
+    const query = l.queryOf(parseIssue(issue));
     const expected = fn.scoreAll(query)[lua];
     const got = whole.scoreAll(query)[0];
     assert.ok(expected > 0 && Math.abs(got - expected) < 1e-5 * expected, `${issue}: ${got} vs ${expected}`);
   }
-  assert.equal(whole.scoreAll(l.queryOf('retry backoff'))[0], 0, 'its text is not counted here (the file prior counts it)');
+  assert.equal(whole.scoreAll(l.queryOf(parseIssue('retry backoff')))[0], 0, 'its text is not counted here (the file prior counts it)');
 });
 
 test('a function-less file named by path outranks its unnamed twin whose text is one function', async () => {
@@ -57,7 +58,7 @@ test('a function-less file named by path outranks its unnamed twin whose text is
   });
   const issue = 'Wrong version string in src/pkg/__version__.py after the release';
   const l = new Localizer(ci);
-  const loc = l.localize(l.queryOf(issue), { top: 10, signals: extractIssueSignals(issue) });
+  const loc = l.localize(l.queryOf(parseIssue(issue)), { top: 10, signals: extractIssueSignals(issue) });
   assert.deepEqual(loc.files.slice(0, 2).map((f) => f.id), ['src/pkg/__version__.py', 'src/pkg/meta.py'], JSON.stringify(loc.files));
   assert.deepEqual(loc.files[0].signals, ['mentionedFile']);
   assert.ok(!loc.functions.some((f) => f.id.startsWith('src/pkg/__version__.py')), 'no function of its own');

@@ -1,9 +1,8 @@
 /**
- * What one query brings to the feature groups besides the index: the issue as the extractor reads
- * it and the history evidence of its base commit.
+ * What one query brings to the feature groups besides the index and the parsed issue
+ * (src/text/parsed-issue.ts): the history evidence of its base commit.
  */
 import type { FileHistory } from '../../history/file-history.js';
-import type { IssueSignals } from '../../text/issue-signals.js';
 
 /** History evidence of one query (all optional: missing evidence gives 0 features). */
 export interface HistoryEvidence {
@@ -15,12 +14,4 @@ export interface HistoryEvidence {
   fieldScores?: ReadonlyMap<string, number>;
   /** SimiScore over a dataset of earlier issues, per file. */
   similarIssues?: ReadonlyMap<string, number>;
-}
-
-/** An issue as the extractor reads it. */
-export interface IssueQuery {
-  /** What the issue names in code (`extractIssueSignals`). */
-  signals: IssueSignals;
-  /** The issue text (title and body), for names written in it. */
-  text: string;
 }

@@ -14,8 +14,9 @@ import { moduleIdOf } from '../../corpus/names.js';
 import { SignalResolver, type SignalName } from '../../retrieve/signals.js';
 import { DocFieldScorer } from '../doc-scores.js';
 import type { CandidateContext, FeatureGroup, FeatureSpec } from './group.js';
-import type { HistoryEvidence, IssueQuery } from './evidence.js';
-import { codeTermsOf, titleTermsOf } from './issue-queries.js';
+import type { ParsedIssue } from '../../text/parsed-issue.js';
+import type { HistoryEvidence } from './evidence.js';
+import { codeTermsOf } from './issue-queries.js';
 import { FEATURE_GROUPS, FEATURE_REGISTRY, FEATURES, type FeatureName } from './registry.js';
 import { CandidateShapes } from './shapes.js';
 import { ALL_SIGNALS } from './signals.js';
@@ -131,13 +132,13 @@ export class FeatureExtractor {
   /**
    * The top `depth` distinct functions of the pipeline for an issue, with their features
    * ({@link FEATURES} columns, each group of src/ltr/features/registry.ts in turn).
-   * @param issue the issue's terms (`queryTermsOf`, stemmed like the index), signals
-   *   (`extractIssueSignals`) and text.
+   * @param issue the issue, read once: its query (`Localizer.queryOf`, stemmed like the index),
+   *   signals, words and title.
    * @param history history evidence of the query's base commit, if any.
    */
-  extract(issue: IssueQuery, history: HistoryEvidence = {}): CandidateSet {
+  extract(issue: ParsedIssue, history: HistoryEvidence = {}): CandidateSet {
     const { signals } = issue;
-    const query = this.localizer.queryOf(issue.text);
+    const query = this.localizer.queryOf(issue);
     const { units } = this.codeIndex;
     const pipeline = this.localizer.scoreAll(query, signals);
     const { docs, ids, pipelineScores } = this.candidates(pipeline.scores);
@@ -159,7 +160,7 @@ export class FeatureExtractor {
     const { stem } = this.codeIndex.settings;
     const features = featureMatrix(this.computed, {
       codeIndex: this.codeIndex, fnScorer: this.fnScorer, fileScorer: this.fileScorer, fieldAt: this.fieldAt, shapes: this.shapes,
-      issue, query, codeQuery: codeTermsOf(issue.text, stem), titleQuery: titleTermsOf(issue.text, stem),
+      issue, query, codeQuery: codeTermsOf(issue, stem), titleQuery: issue.titleTerms(stem),
       docs, paths, modules, pipelineScores, reasons, history, graph: this.graph,
     });
     return {

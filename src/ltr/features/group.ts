@@ -7,7 +7,8 @@ import type { CodeGraph } from '../../graph/code-graph.js';
 import type { QueryTerms } from '../../retrieve/bm25f.js';
 import type { SignalName } from '../../retrieve/signals.js';
 import type { DocFieldScorer } from '../doc-scores.js';
-import type { HistoryEvidence, IssueQuery } from './evidence.js';
+import type { ParsedIssue } from '../../text/parsed-issue.js';
+import type { HistoryEvidence } from './evidence.js';
 import type { CandidateShapes } from './shapes.js';
 
 /**
@@ -36,10 +37,11 @@ export interface CandidateContext {
   fieldAt: Readonly<Record<'path' | 'name' | 'body', number>>;
   /** Per-index memo of the candidates' path and name shapes. */
   shapes: CandidateShapes;
-  issue: IssueQuery;
+  /** The issue, read once (src/text/parsed-issue.ts). */
+  issue: ParsedIssue;
   /** The issue's query (`Localizer.queryOf`). */
   query: QueryTerms;
-  /** The issue's code identifiers alone, and its title alone, as queries (src/ltr/features/issue-queries.ts). */
+  /** The issue's code identifiers alone (src/ltr/features/issue-queries.ts), and its title alone (`ParsedIssue.titleTerms`), as queries. */
   codeQuery: QueryTerms;
   titleQuery: QueryTerms;
   /** Function-level document of each candidate, best first, with its path, module and pipeline score. */

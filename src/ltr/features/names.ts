@@ -2,7 +2,6 @@
  * Name features of a candidate function: how much of its own name and its file's name the issue
  * holds, and whether the issue (or its title) writes its name or its class's.
  */
-import { titleOf } from '../../retrieve/query.js';
 import type { CandidateContext, FeatureGroup, FeatureSpec } from './group.js';
 import type { CandidateShape } from './shapes.js';
 
@@ -30,8 +29,8 @@ export const namesGroup: FeatureGroup<NameRow, keyof typeof features> = {
   prepare(ctx: CandidateContext) {
     const { docs, shapes } = ctx;
     const queryTokens = new Set(ctx.query.keys());
-    const words = wordsOf(ctx.issue.text);
-    const titleWords = wordsOf(titleOf(ctx.issue.text));
+    const words = ctx.issue.wordSet;
+    const titleWords = ctx.issue.titleWords;
     let row: NameRow | undefined;
     return (i) => {
       const { unit, file } = shapes.of(docs[i]);
@@ -42,13 +41,6 @@ export const namesGroup: FeatureGroup<NameRow, keyof typeof features> = {
     };
   },
 };
-
-/** The identifier-like words of a text (case kept); linear in its length. */
-function wordsOf(text: string): Set<string> {
-  const out = new Set<string>();
-  for (const m of text.matchAll(/[A-Za-z_][A-Za-z0-9_]*/g)) out.add(m[0]);
-  return out;
-}
 
 /** Share of `tokens` that occur in the query (0 for none). */
 function coverage(tokens: readonly string[], queryTokens: ReadonlySet<string>): number {
