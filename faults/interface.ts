@@ -49,7 +49,7 @@ export const EMPTY_REPO_MESSAGE = /empty|no commits?\b|has no commit/i;
  */
 export const CACHE_FILE_KINDS = {
   /** Function-level index of a commit. */
-  index: /(^|\/)index\/[^/]+(?<!\.files)\.bin$/,
+  index: /(^|\/)index\/[^/]+(?<!\.files|\.generated)\.bin$/,
   /** File-level index of a commit. */
   fileIndex: /(^|\/)index\/[^/]+\.files\.bin$/,
   /** Parsed and tokenized blobs. */

@@ -6,6 +6,7 @@ import { indexOptions, parseIndexSettings } from './options.js';
 import { progressBar } from '../util/progress-bar.js';
 import { openCommitHistory } from '../history/commit-history.js';
 import { readCoChange } from '../history/co-change.js';
+import { DEFAULT_PERIPHERAL_PLACEMENT, PeripheralRule } from '../retrieve/peripheral.js';
 
 /** `issueloc index`: build (or refresh) the index of a commit ahead of time. */
 export function registerIndexCommand(program: Command): void {
@@ -28,6 +29,7 @@ export function registerIndexCommand(program: Command): void {
     try {
       // what the first localize needs besides the index: the history signals the model and the placements read
       if (o.history) await prepareHistory(opened.repo, opened.commit, opened.cacheDir, o.progress);
+      await prepareGenerated(opened);
     } finally {
       await opened.repo.close();
     }
@@ -63,5 +65,19 @@ async function prepareHistory(repo: OpenedIndex['repo'], commit: string, cacheDi
     process.stderr.write(`issueloc: warning: history signals not prepared: ${e.message}\n`);
   } finally {
     bar.stop();
+  }
+}
+
+/**
+ * Stores which source files of the index say they were generated (read from their heads), so a
+ * `localize` reads no file head from git. A cache folder that cannot take the list gives one
+ * warning line: `localize` then reads the heads it needs.
+ */
+async function prepareGenerated(opened: OpenedIndex): Promise<void> {
+  try {
+    await new PeripheralRule(opened.codeIndex, DEFAULT_PERIPHERAL_PLACEMENT, opened.repo, opened.cacheDir).prepare();
+  } catch (e) {
+    if (!(e instanceof IssuelocError) && typeof (e as NodeJS.ErrnoException).code !== 'string') throw e;
+    process.stderr.write(`issueloc: warning: generated files not listed: ${(e as Error).message}\n`);
   }
 }

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
-import Table from 'cli-table3';
+import { createRequire } from 'node:module';
+import type CliTable from 'cli-table3';
 import { cacheMaxBytes } from '../index/cache-usage.js';
 import type { Localization } from '../retrieve/rollup.js';
 import { checkIssueText, openLocalizer } from '../pipeline/localizer.js';
@@ -93,6 +94,8 @@ function nothingShown(result: Localization, levels: Level[]): string {
  */
 function printText(result: Localization, levels: Level[], commit: string, explain: boolean): void {
   process.stdout.write(`base commit ${commit.slice(0, 12)}\n`);
+  // loaded for the tables alone (`--json` needs none)
+  const Table = createRequire(import.meta.url)('cli-table3') as typeof CliTable;
   const width = tableWidth();
   for (const l of levels) {
     const items: RankedItem[] = result[plural(l)];

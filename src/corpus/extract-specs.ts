@@ -1,5 +1,5 @@
 import type { Node } from 'web-tree-sitter';
-import type { Language } from './languages.js';
+import { languageOf, type Language } from './languages.js';
 import { maskCMacros } from './c-macros.js';
 
 /** Name of a node as a unit or qualifier; null = this node is not one (it is skipped whole). */
@@ -490,4 +490,13 @@ export function specFor(path: string, language: Language | undefined): LanguageS
     case undefined: return undefined;
     default: return SPECS[language];
   }
+}
+
+/**
+ * Which extractor handles `path`: its grammar name, or `file` for languages indexed as whole
+ * files. Two paths with the same extractor give the same units for the same bytes.
+ */
+export function extractorOf(path: string): string {
+  const spec = specFor(path, languageOf(path));
+  return spec ? spec.id ?? spec.grammar : 'file';
 }

@@ -3,6 +3,8 @@ import { Language as Grammar, Parser, type Node } from 'web-tree-sitter';
 import { sourceLines } from './decode.js';
 import { languageOf } from './languages.js';
 import { specFor, type LanguageSpec } from './extract-specs.js';
+
+export { extractorOf } from './extract-specs.js';
 import type { CodeUnit, UnitKind } from './types.js';
 import { editedTree, type KeptParse } from './reparse.js';
 
@@ -52,14 +54,6 @@ async function noLoadUnderWay(): Promise<void> {
   while (loading > 0) await loads;
 }
 
-/**
- * Which extractor handles `path`: its grammar name, or `file` for languages indexed as whole
- * files. Two paths with the same extractor give the same units for the same bytes.
- */
-export function extractorOf(path: string): string {
-  const spec = specFor(path, languageOf(path));
-  return spec ? spec.id ?? spec.grammar : 'file';
-}
 
 /** The whole-file unit: id = path, qualifiedName ''. */
 export function fileUnit(path: string, text: string): CodeUnit {

@@ -1,8 +1,6 @@
 import { homedir } from 'node:os';
 import { IssuelocError } from '../errors.js';
 import type { EmbedPrefixes, Embedder } from './embedder.js';
-import { OnnxEmbedder } from './onnx-embedder.js';
-import { OpenAIEmbedder } from './openai-embedder.js';
 import { detectPreset, embedderPreset, GENERIC_PRESET, PRESET_NAMES, type EmbedderPreset } from './presets.js';
 import type { PostJsonOptions } from '../util/http-json.js';
 
@@ -98,7 +96,7 @@ export interface OpenEmbedderOptions {
 /**
  * The embedder an `--embedder` value names ({@link parseEmbedderSpec}), or undefined for `none`.
  * Its preset — named, else picked from the served model name (`openai:`) or the folder
- * (`onnx:`, see {@link OnnxEmbedder.load}) when that names exactly one model — sets the
+ * (`onnx:`, see `OnnxEmbedder.load`) when that names exactly one model — sets the
  * prefixes (an `openai:` server pools, normalises and limits tokens as it was started; vectors
  * are normalised here anyway), under the prefixes of `opts`.
  * @throws IssuelocError for a malformed value or an unknown preset, an incomplete model folder or a missing optional package.
@@ -106,10 +104,12 @@ export interface OpenEmbedderOptions {
 export async function openEmbedder(value: string | undefined, opts: OpenEmbedderOptions = {}): Promise<Embedder | undefined> {
   if (value === undefined) return undefined;
   const { preset, backend: spec } = parseEmbedderSpec(value);
-  if (spec.kind === 'onnx') return OnnxEmbedder.load(spec.path, { preset, prefixes: opts.prefixes, batchSize: opts.batchSize });
+  // each backend's module loaded when named: a process without a dense stage pays for neither
+  if (spec.kind === 'onnx') return (await import('./onnx-embedder.js')).OnnxEmbedder.load(spec.path, { preset, prefixes: opts.prefixes, batchSize: opts.batchSize });
   if (spec.kind === 'openai') {
     const named = preset !== undefined && preset !== GENERIC_PRESET ? preset : undefined;
     const chosen = named ?? (preset === undefined ? detectPreset([spec.model]) : undefined);
+    const { OpenAIEmbedder } = await import('./openai-embedder.js');
     return new OpenAIEmbedder({
       url: spec.url, model: spec.model, batchSize: opts.batchSize,
       prefixes: { query: opts.prefixes?.query ?? chosen?.prefixes.query, document: opts.prefixes?.document ?? chosen?.prefixes.document },

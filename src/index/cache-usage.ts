@@ -3,7 +3,8 @@
  *
  * Entries, by kind (paths under the cache folder):
  * - `index`: the saved index of one commit and settings, `index/<commit>.<key>.bin` with its
- *   file-level `index/<commit>.<key>.files.bin` (one entry, evicted together), and its code graph
+ *   file-level `index/<commit>.<key>.files.bin` and the list of its generated source files
+ *   `index/<commit>.<key>.generated.bin` (src/retrieve/peripheral.ts; one entry, evicted together), and its code graph
  *   `index/<commit>.<key>-graph.bin` (src/graph/graph-store.ts: an entry of its own);
  * - `blobs`: one parsed blob, `blobs-<key>/<aa>/<rest>.json` (the code graph's facts of a blob:
  *   `blobs-graph1/<aa>/<rest>.json`);
@@ -36,7 +37,7 @@ const USAGE_TAG = 'usage.v1';
 const PARTIAL_NAME = /\.tmp-\d+-[0-9a-z]+$/;
 /** Names of entry files per kind: a hexadecimal key (history: `mined-<hex>` too, and per base commit) and the kind's extension. */
 const ENTRY_NAME: Record<Exclude<CacheKind, 'partial'>, RegExp> = {
-  index: /^[0-9a-f]{7,64}\.[\w-]+(\.files|\.nonsource)?\.bin$/,
+  index: /^[0-9a-f]{7,64}\.[\w-]+(\.files|\.nonsource|\.generated)?\.bin$/,
   blobs: /^[0-9a-f]{6,}[\w.:+#-]*\.json$/,
   vectors: /^[0-9a-f]{6,}\.f32$/,
   llm: /^[0-9a-f]{6,}\.json$/,
@@ -102,7 +103,7 @@ export function listCacheEntries(cacheDir: string, now = Date.now()): CacheEntry
         return;
       }
       if (!name.endsWith('.bin')) return;
-      const key = name.replace(/(\.files)?\.bin$/, '');
+      const key = name.replace(/(\.files|\.generated)?\.bin$/, '');
       const e = indexes.get(key);
       if (e) {
         e.files.push(file);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { UnitKind } from '../corpus/types.js';
-import { extractorOf } from '../corpus/extract.js';
+import { extractorOf } from '../corpus/extract-specs.js';
 import { IndexBuilder, type InvertedIndex } from './inverted-index.js';
 import { readIndexFile, writeIndexFile } from './store.js';
 import type { UnitTerms } from './blob-terms.js';
@@ -163,10 +163,11 @@ export function settingsKey(s: IndexSettings): string {
 
 /**
  * Path of the index file of `commit` under a cache folder (`level` file: the file-level index;
- * `nonSource`: the documents of the files that are not source code).
+ * `nonSource`: the documents of the files that are not source code; `generated`: which of its
+ * source files say they were generated, src/retrieve/peripheral.ts).
  */
-export function indexFilePath(cacheDir: string, commit: string, s: IndexSettings, level: 'function' | 'file' | 'nonSource' = 'function'): string {
-  const suffix = level === 'file' ? '.files' : level === 'nonSource' ? '.nonsource' : '';
+export function indexFilePath(cacheDir: string, commit: string, s: IndexSettings, level: 'function' | 'file' | 'nonSource' | 'generated' = 'function'): string {
+  const suffix = level === 'file' ? '.files' : level === 'nonSource' ? '.nonsource' : level === 'generated' ? '.generated' : '';
   return join(cacheDir, 'index', `${commit}.${settingsKey(s)}${suffix}.bin`);
 }
 

@@ -7,19 +7,17 @@ import type { CodeIndex } from '../index/code-index.js';
 import type { GitRepo } from '../repo/git.js';
 import { isEmbedderFailure, type Embedder } from '../embed/embedder.js';
 import { DeadlineExceeded, type Deadline } from '../util/deadline.js';
-import { UnitSourceReader } from '../embed/unit-source.js';
-import { buildVectorIndex, type VectorIndex } from '../embed/vector-index.js';
+import type { UnitSourceReader } from '../embed/unit-source.js';
+import type { VectorIndex } from '../embed/vector-index.js';
 import type { FusionOptions } from '../retrieve/fusion.js';
-import { HybridLocalizer } from '../retrieve/hybrid.js';
+import type { HybridLocalizer } from '../retrieve/hybrid.js';
 import { Localizer, DEFAULT_RANKING, type RankingOptions } from '../retrieve/localize.js';
 import type { Localization, RankedItem } from '../retrieve/rollup.js';
 import { withLines } from '../retrieve/item-lines.js';
 import { openPlacements, type PlacementOptions, type Placements } from '../retrieve/placements.js';
 import type { ParsedIssue } from '../text/parsed-issue.js';
 import type { ListwiseReranker, RerankStats } from '../llm-rerank/listwise.js';
-import { rerankLocalization } from '../llm-rerank/rerank-localization.js';
 import { ModelRanker, readsGraph } from '../ltr/model-ranker.js';
-import { openCodeGraph } from '../graph/open-graph.js';
 import type { RankingModel } from '../ltr/model.js';
 import type { HistoryEvidence } from '../ltr/features/evidence.js';
 import type { StageName } from './stages.js';
@@ -93,10 +91,13 @@ export interface ChainResult {
 export class CommitChain {
   private constructor(
     readonly localizer: Localizer,
+    /** The localizer again when it is the dense stage's (fused with the lexical one). */
+    private readonly hybrid: HybridLocalizer | undefined,
     readonly vectors: VectorIndex | undefined,
     private readonly modelRanker: ModelRanker | undefined,
     private readonly opts: CommitChainOptions,
-    private readonly reader: UnitSourceReader,
+    /** Reads the functions' text for the rerank stage (none without a reranker). */
+    private readonly reader: UnitSourceReader | undefined,
     readonly codeIndex: CodeIndex,
     private readonly placements: Placements,
   ) {}
@@ -112,19 +113,22 @@ export class CommitChain {
   static async open(repo: GitRepo, codeIndex: CodeIndex, opts: CommitChainOptions): Promise<CommitChain> {
     let vectors: VectorIndex | undefined;
     let localizer: Localizer | undefined;
+    let hybrid: HybridLocalizer | undefined;
+    // each optional stage's modules loaded only when the stage runs (a process pays for what it uses)
     if (opts.embedder) {
       try {
+        const { buildVectorIndex } = await import('../embed/vector-index.js');
         vectors = await buildVectorIndex(repo, codeIndex, opts.embedder, {
           cacheDir: opts.cacheDir, onProgress: opts.onProgress, signal: opts.deadline?.signal, onWarning: opts.onWarning,
         });
-        localizer = new HybridLocalizer(codeIndex, opts.ranking ?? {}, vectors, opts.embedder, opts.fusion);
+        localizer = hybrid = new (await import('../retrieve/hybrid.js')).HybridLocalizer(codeIndex, opts.ranking ?? {}, vectors, opts.embedder, opts.fusion);
       } catch (e) {
         if (!opts.onWarning || !isEmbedderFailure(e)) throw e;
         opts.onWarning(`dense retrieval skipped, lexical ranking only: ${failure(e, `embedding the functions with ${embedderName(opts.embedder)}`)}`);
       }
     }
     // the code graph only for a model that reads its features (the built-in model reads none)
-    const graph = opts.model && readsGraph(opts.model) ? (await openCodeGraph(repo, codeIndex, opts.cacheDir)).graph : undefined;
+    const graph = opts.model && readsGraph(opts.model) ? (await (await import('../graph/open-graph.js')).openCodeGraph(repo, codeIndex, opts.cacheDir)).graph : undefined;
     const modelRanker = opts.model ? new ModelRanker(codeIndex, opts.model, { graph }) : undefined;
     localizer ??= modelRanker?.extractor.localizer ?? new Localizer(codeIndex, opts.ranking ?? {});
     const r = opts.ranking;
@@ -135,7 +139,8 @@ export class CommitChain {
       coChange: { ...r?.coChange, ...opts.placement?.coChange },
       onWarning: opts.onWarning, cacheDir: opts.cacheDir,
     });
-    return new CommitChain(localizer, vectors, modelRanker, opts, new UnitSourceReader(repo, codeIndex.commit), codeIndex, placements);
+    const reader = opts.reranker ? new (await import('../embed/unit-source.js')).UnitSourceReader(repo, codeIndex.commit) : undefined;
+    return new CommitChain(localizer, hybrid, vectors, modelRanker, opts, reader, codeIndex, placements);
   }
 
   /**
@@ -169,22 +174,23 @@ export class CommitChain {
       const query = this.localizer.queryOf(issue);
       queryTerms = query.size;
       const lo = { top: depth, signals: opts.signals === false ? undefined : issue.signals, matchedTermsPerItem: opts.matchedTermsPerItem };
-      if (this.localizer instanceof HybridLocalizer) {
+      if (this.hybrid) {
         try {
-          loc = await this.localizer.localizeIssue(issue, query, lo, signal);
+          loc = await this.hybrid.localizeIssue(issue, query, lo, signal);
           stages.push('dense');
         } catch (e) {
           if (!this.opts.onWarning || !isEmbedderFailure(e)) throw e;
-          this.opts.onWarning(`dense retrieval skipped for this issue, lexical ranking only: ${failure(e, `embedding the issue with ${embedderName(this.localizer.embedder)}`)}`);
+          this.opts.onWarning(`dense retrieval skipped for this issue, lexical ranking only: ${failure(e, `embedding the issue with ${embedderName(this.hybrid.embedder)}`)}`);
         }
       }
       loc ??= this.localizer.localize(query, lo);
     }
     loc = await this.placements.demote(loc, issue);
     const retrieveMillis = performance.now() - t0;
-    if (!reranker || loc.functions.length === 0) {
+    if (!reranker || !this.reader || loc.functions.length === 0) {
       return { localization: cut(loc, opts.top), stages, retrieveMillis, queryTerms, ranked: loc.functions };
     }
+    const { rerankLocalization } = await import('../llm-rerank/rerank-localization.js');
     const { localization, stats } = await rerankLocalization(loc, this.codeIndex, this.reader, reranker, issue, opts.top, signal);
     this.reader.forget();
     // every window kept the order before it (endpoint down, nothing usable answered): the

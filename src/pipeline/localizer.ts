@@ -15,10 +15,8 @@ import { cacheMaxBytes } from '../index/cache-usage.js';
 import type { CodeIndex, IndexSettings } from '../index/code-index.js';
 import { indexCommit } from '../index/index-commit.js';
 import type { ChatModel } from '../llm-rerank/chat-model.js';
-import { ListwiseReranker, type ListwiseOptions, type RerankStats } from '../llm-rerank/listwise.js';
-import { openChatModel } from '../llm-rerank/spec.js';
+import type { ListwiseOptions, ListwiseReranker, RerankStats } from '../llm-rerank/listwise.js';
 import { presetListwise, RERANK_PRESETS, splitRerankSpec, type RerankPreset, type RerankPresetName } from '../llm-rerank/presets.js';
-import { adaptedModel } from '../ltr/adapted-models.js';
 import { RankingModel } from '../ltr/model.js';
 import type { HistoryEvidence } from '../ltr/features/evidence.js';
 import { GitRepo } from '../repo/git.js';
@@ -244,8 +242,9 @@ export async function openLocalizer(options: LocalizerOptions): Promise<IssueLoc
   try {
     embedder = await openEmbedderStage(options, warn);
     if (embedder && typeof options.embedder !== 'string') embedder = guardedEmbedder(embedder, options.embedderEndpoint?.timeoutMs ?? DEFAULT_RETRY.budgetMs);
+    // the rerank stage's modules (and the adapted models' below) loaded only when asked for
     const chat = typeof options.reranker === 'string'
-      ? await openChatModel(options.reranker, {
+      ? await (await import('../llm-rerank/spec.js')).openChatModel(options.reranker, {
         cacheDir, onRetry: retryWarning(warn),
         apiKeyEnv: options.rerankerEndpoint?.apiKeyEnv,
         timeoutMs: options.rerankerEndpoint?.timeoutMs ?? DEFAULT_RETRY.budgetMs,
@@ -253,7 +252,7 @@ export async function openLocalizer(options: LocalizerOptions): Promise<IssueLoc
         contextTokens: options.rerank?.contextTokens,
       })
       : options.reranker && guardedChatModel(options.reranker, options.rerankerEndpoint?.timeoutMs ?? DEFAULT_RETRY.budgetMs);
-    if (chat && listwise) reranker = new ListwiseReranker(chat, { ...listwise, contextTokens, onWarning: warn });
+    if (chat && listwise) reranker = new (await import('../llm-rerank/listwise.js')).ListwiseReranker(chat, { ...listwise, contextTokens, onWarning: warn });
   } catch (e) {
     await embedder?.close?.();
     await repo.close();
@@ -448,6 +447,7 @@ class OpenedLocalizer implements IssueLocalizer {
     let model = this.adapted.get(base);
     if (!model) {
       const progress = this.options.onProgress;
+      const { adaptedModel } = await import('../ltr/adapted-models.js');
       model = (await adaptedModel(this.repo, base, {
         cacheDir: this.cacheDir, index: this.options.index, onWarning: this.options.onWarning,
         onProgress: progress && ((step, done, total) => { if (step === 'features') progress('adapt', done, total); }),

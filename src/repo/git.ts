@@ -3,6 +3,7 @@ import { resolve as resolvePath } from 'node:path';
 import { IssuelocError } from '../errors.js';
 import { CatFileBatch, type GitObject } from './cat-file.js';
 import { gitFailure, gitReason, runGit, type GitResult } from './git-process.js';
+import { headCommitOf } from './head-ref.js';
 import { checkRevision, LOCAL_REVISIONS, type RevisionRules } from './revision.js';
 import { TreeFileLister, type TreeEntry, type TreeFile, type TreeListing } from './tree-objects.js';
 
@@ -107,6 +108,11 @@ export class GitRepo {
    */
   async resolveCommit(rev: string, options: ResolveOptions = {}): Promise<string> {
     checkRevision(rev, options.rules ?? LOCAL_REVISIONS, this.path);
+    // HEAD, the default revision, read from the git directory's files when they are plain (no git process)
+    if (rev === 'HEAD') {
+      const head = headCommitOf(this.gitDir);
+      if (head !== undefined) return head;
+    }
     const timeoutMs = options.timeoutMs ?? REV_PARSE_TIMEOUT_MS;
     // one git process for a revision that names a commit (a branch, tag, SHA, HEAD~2); a revision
     // with a `:` (`:/text`, a commit message search; `REV:path`) would change meaning with `^{commit}`

@@ -1,4 +1,5 @@
-import type { CodeIndex } from '../index/code-index.js';
+import { indexFilePath, type CodeIndex } from '../index/code-index.js';
+import { isIntArray, isRecord, readCheckedJson, writeCheckedJson } from '../util/checked-file.js';
 import { decodeSource, isBinary } from '../corpus/decode.js';
 import { isGeneratedSource } from '../corpus/generated.js';
 import { languageOf, type Language } from '../corpus/languages.js';
@@ -23,6 +24,19 @@ export interface PeripheralPlacement {
   place: number;
   /** A language family holding less than this share (0 … 1) of the indexed source text is peripheral (0 = no language is). */
   minShare: number;
+}
+
+/**
+ * Tag of the stored generated-file list of an index (src/util/checked-file.ts): the ids (places
+ * in the index's `filePaths`) of the source files whose heads say they were generated, read
+ * from every source file's head at the index's commit.
+ */
+export const GENERATED_FILES_TAG = 'gen.v1';
+
+/** The stored list: the number of source files it covers (the index's), and the generated ones. */
+interface StoredGenerated {
+  files: number;
+  generated: number[];
 }
 
 /** The default (chosen by folds of Multi-SWE-bench repositories: docs/multi-language.md). */
@@ -77,8 +91,14 @@ export class PeripheralRule {
   private blobs: Map<string, string> | undefined;
   private readonly sources: ReadonlySet<string>;
 
-  /** @param repo the repository of the index, to read generated files' heads (none: no file counts as generated). */
-  constructor(private readonly codeIndex: CodeIndex, readonly placement: PeripheralPlacement, private readonly repo?: GitRepo) {
+  /** Whether the stored list of generated files was looked for ({@link readHeads}). */
+  private storedRead = false;
+
+  /**
+   * @param repo the repository of the index, to read generated files' heads (none: no file counts as generated).
+   * @param cacheDir where {@link prepare} stored which source files are generated: read instead of git when there.
+   */
+  constructor(private readonly codeIndex: CodeIndex, readonly placement: PeripheralPlacement, private readonly repo?: GitRepo, private readonly cacheDir?: string) {
     this.sources = new Set(codeIndex.filePaths);
     const tokens = new Map<string, number>();
     let all = 0;
@@ -114,9 +134,13 @@ export class PeripheralRule {
     return p || this.generated.get(path) === true;
   }
 
-  /** Reads the heads of the source files among `paths` not read yet, and notes which are generated. */
+  /**
+   * Reads the heads of the source files among `paths` not read yet, and notes which are generated:
+   * from the list {@link prepare} stored for the index when there (no git process), else from git.
+   */
   async readHeads(paths: Iterable<string>): Promise<void> {
     if (!this.repo) return;
+    if (!this.storedRead) this.readStored();
     const wanted = [...new Set(paths)].filter((p) => this.sources.has(p) && !this.generated.has(p));
     if (wanted.length === 0) return;
     this.blobs ??= new Map((await this.repo.listFiles(this.codeIndex.commit)).entries.map((e) => [e.path, e.blob]));
@@ -131,6 +155,40 @@ export class PeripheralRule {
       const head = decodeSource(buf.subarray(0, 16384));
       if (isGeneratedSource(head)) for (const p of byBlob.get(blob) ?? []) this.generated.set(p, true);
     }
+  }
+
+  /** The stored generated-file list of the index (see {@link prepare}), when there and whole. */
+  private readStored(): void {
+    this.storedRead = true;
+    const file = this.storedFile();
+    if (!file) return;
+    const { filePaths } = this.codeIndex;
+    const valid = (x: unknown): x is StoredGenerated => isRecord(x) && x.files === filePaths.length && isIntArray(x.generated, filePaths.length);
+    const stored = readCheckedJson(file, GENERATED_FILES_TAG, valid);
+    if (!stored) return;
+    for (const p of filePaths) this.generated.set(p, false);
+    for (const f of stored.generated) this.generated.set(filePaths[f], true);
+  }
+
+  private storedFile(): string | undefined {
+    return this.cacheDir ? indexFilePath(this.cacheDir, this.codeIndex.commit, this.codeIndex.settings, 'generated') : undefined;
+  }
+
+  /**
+   * Reads the head of every source file of the index (one `git cat-file` pass) and stores which
+   * are generated beside the index, so that later processes read no head ({@link readHeads}). A
+   * function of the commit and the index's files alone: the list is never stale.
+   * @throws the fs error when the cache folder cannot take the file.
+   */
+  async prepare(): Promise<void> {
+    const file = this.storedFile();
+    if (!this.repo || !file) return;
+    if (!this.storedRead) this.readStored();
+    const { filePaths } = this.codeIndex;
+    if (filePaths.every((p) => this.generated.has(p))) return;
+    await this.readHeads(filePaths);
+    const generated = filePaths.flatMap((p, f) => (this.generated.get(p) === true ? [f] : []));
+    writeCheckedJson(file, GENERATED_FILES_TAG, { files: filePaths.length, generated } satisfies StoredGenerated, { fsync: false });
   }
 
   /**

@@ -88,7 +88,7 @@ export async function openPlacements(
   repo: GitRepo, codeIndex: CodeIndex,
   opts: PlacementOptions & { bm25?: Partial<Bm25fParams>; onWarning?: (message: string) => void; cacheDir?: string } = {},
 ): Promise<Placements> {
-  const peripheral = new PeripheralRule(codeIndex, { ...DEFAULT_PERIPHERAL_PLACEMENT, ...opts.peripheral }, repo);
+  const peripheral = new PeripheralRule(codeIndex, { ...DEFAULT_PERIPHERAL_PLACEMENT, ...opts.peripheral }, repo, opts.cacheDir);
   const partner = { ...DEFAULT_CO_CHANGE_PLACEMENT, ...opts.coChange };
   const nonSourcePlacement = { ...DEFAULT_NON_SOURCE_PLACEMENT, ...opts.nonSource };
   const nonSource = codeIndex.nonSource ? { ranker: new NonSourceRanker(codeIndex.nonSource, opts.bm25 ?? {}), placement: nonSourcePlacement } : undefined;

@@ -6,8 +6,7 @@
  * answer's size (read as a stream, abandoned past the cap) and an optional outer abort signal
  * (the per-issue deadline).
  */
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import type { ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
 import { IssuelocError } from '../errors.js';
 import { formatBytes } from './read-bounded.js';
 
@@ -93,6 +92,8 @@ export async function postJson(url: string, body: unknown, opts: PostJsonOptions
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
   if (opts.apiKey) headers.authorization = `Bearer ${opts.apiKey}`;
   const payload = Buffer.from(JSON.stringify(body), 'utf8');
+  // node:http(s) loaded on the first request, not by every process that imports this module
+  const send = (await (target.protocol === 'https:' ? import('node:https') : import('node:http'))).request;
   const start = Date.now();
   const tries = (n: number) => `${n} ${n === 1 ? 'try' : 'tries'}`;
   let last = '';
@@ -102,7 +103,7 @@ export async function postJson(url: string, body: unknown, opts: PostJsonOptions
     let status = 0;
     let retryAfterMs = 0;
     try {
-      const answer = await tryOnce(target, payload, headers, { timeoutMs, connectTimeoutMs: policy.connectTimeoutMs, maxBytes, signal: opts.signal });
+      const answer = await tryOnce(send, target, payload, headers, { timeoutMs, connectTimeoutMs: policy.connectTimeoutMs, maxBytes, signal: opts.signal });
       status = answer.status;
       if (status >= 200 && status < 300) {
         try {
@@ -131,11 +132,10 @@ export async function postJson(url: string, body: unknown, opts: PostJsonOptions
 
 /** One POST: the status and the body (a successful one up to `maxBytes`, an error one up to 64 KiB). */
 function tryOnce(
-  url: URL, payload: Buffer, headers: Record<string, string>,
+  send: (url: URL, options: RequestOptions) => ClientRequest, url: URL, payload: Buffer, headers: Record<string, string>,
   o: { timeoutMs: number; connectTimeoutMs: number; maxBytes: number; signal?: AbortSignal },
 ): Promise<Answer> {
   return new Promise<Answer>((resolve, reject) => {
-    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     const timers: NodeJS.Timeout[] = [];
     let settled = false;
     const finish = (err: Error | undefined, answer?: Answer) => {

@@ -1,4 +1,9 @@
-import cliProgress from 'cli-progress';
+import { createRequire } from 'node:module';
+import type CliProgress from 'cli-progress';
+
+/** cli-progress, loaded when a terminal bar is first drawn (a process with no bar never loads it). */
+let cliProgress: typeof CliProgress | undefined;
+const loadCliProgress = () => (cliProgress ??= createRequire(import.meta.url)('cli-progress') as typeof CliProgress);
 
 /** A progress callback `(done, total)` that reports a phase on stderr, and `stop()` to end it. */
 export interface ProgressBar {
@@ -31,9 +36,10 @@ export function progressBar(label: string, enabled = true, stream: NodeJS.WriteS
 }
 
 function terminalBar(label: string, stream: NodeJS.WriteStream): ProgressBar {
-  const bar = new cliProgress.SingleBar(
+  const { SingleBar, Presets } = loadCliProgress();
+  const bar = new SingleBar(
     { stream, format: `${label} [{bar}] {percentage}% | {value}/{total} | {duration_formatted}`, hideCursor: true, clearOnComplete: true },
-    cliProgress.Presets.shades_classic,
+    Presets.shades_classic,
   );
   let state: 'new' | 'drawn' | 'finished' = 'new';
   const phase = {

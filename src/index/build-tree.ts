@@ -1,0 +1,130 @@
+/**
+ * Building the code index of a commit from its tree (src/index/index-commit.ts loads this module
+ * only when no cached index serves): the blobs missing from the blob cache are read, parsed and
+ * tokenized.
+ */
+import type { GitRepo } from '../repo/git.js';
+import { isBinary, decodeSource } from '../corpus/decode.js';
+import { extractorOf, extractUnits, fileUnit } from '../corpus/extract.js';
+import { specFor } from '../corpus/extract-specs.js';
+import { languageOf } from '../corpus/languages.js';
+import { selectNonSources, selectSources } from '../corpus/select.js';
+import { BlobTermsCache, type UnitTerms } from './blob-terms.js';
+import { blobCacheDir, bodyTerms, buildCodeIndex, type CodeIndex, type IndexSettings } from './code-index.js';
+
+/** Options of {@link buildFromTree} (those of `indexCommit` that shape a build). */
+export interface BuildTreeOptions {
+  cacheDir: string;
+  /** Re-parse every blob (blob entries are rewritten). */
+  force?: boolean;
+  /** Called as blobs are processed: (done, total). */
+  onProgress?: (done: number, total: number) => void;
+  /** Checked before each blob: the build stops with its reason. */
+  signal?: AbortSignal;
+}
+
+/**
+ * The blob cache key of a file: its blob and language, plus its extractor when that is not the
+ * language's usual one (`.tsx` parses with the TSX grammar, `.h` with C++'s), so the same bytes
+ * under two grammars never share cached units (a ranking never depends on which path the cache
+ * saw first). Other keys are as they were, so their cached entries stay valid.
+ */
+function blobKey(blob: string, path: string): string {
+  const language = languageOf(path);
+  const extractor = extractorOf(path);
+  return extractor === (specFor('', language)?.grammar ?? 'file') ? `${blob}${language}` : `${blob}${language}:${extractor}`;
+}
+
+/** Builds the index of `commit`; `blobBytes`: what the new blob entries take on disk. */
+export async function buildFromTree(repo: GitRepo, commit: string, settings: IndexSettings, opts: BuildTreeOptions): Promise<{ codeIndex: CodeIndex; blobBytes: number }> {
+  const { entries, skipped: treeSkipped } = await repo.listTree(commit);
+  const selection = selectSources(entries, settings);
+  const skipped: Record<string, number> = { ...selection.skipped, symlinks: treeSkipped.symlinks, submodules: treeSkipped.submodules, binary: 0, missing: 0 };
+  const sources = selection.sources.map((s) => s.entry);
+  const cache = new BlobTermsCache(blobCacheDir(opts.cacheDir, settings));
+  const unitsOf = new Map<string, UnitTerms[]>();
+  const toParse: typeof sources = [];
+  for (const e of sources) {
+    const key = blobKey(e.blob, e.path);
+    const hit = opts.force ? undefined : cache.get(key);
+    if (!hit) toParse.push(e);
+    else if (hit.length === 0) skipped.binary++; // cached as binary: a text file has at least its file unit
+    else unitsOf.set(e.path, hit);
+  }
+  const total = sources.length;
+  let done = total - toParse.length;
+  opts.onProgress?.(done, total);
+  const pathsOfBlob = new Map<string, typeof sources>();
+  for (const e of toParse) {
+    const list = pathsOfBlob.get(e.blob) ?? [];
+    list.push(e);
+    pathsOfBlob.set(e.blob, list);
+  }
+  for await (const [blob, buf] of repo.readBlobs([...pathsOfBlob.keys()])) {
+    opts.signal?.throwIfAborted();
+    for (const e of pathsOfBlob.get(blob) ?? []) {
+      done++;
+      if (buf === null) { skipped.missing++; continue; }
+      if (isBinary(buf)) {
+        skipped.binary++;
+        cache.set(blobKey(e.blob, e.path), []);
+        continue;
+      }
+      const text = decodeSource(buf);
+      const units = await extractUnits(e.path, text);
+      const terms: UnitTerms[] = units.map((u) => ({
+        kind: u.kind, qualifiedName: u.qualifiedName, ...(u.namespaceParts ? { namespaceParts: u.namespaceParts } : {}),
+        startLine: u.startLine, endLine: u.endLine,
+        ...bodyTerms(u.text, u.kind === 'file' ? settings.maxFileWords : settings.maxBodyWords, settings.stem),
+      }));
+      cache.set(blobKey(e.blob, e.path), terms);
+      unitsOf.set(e.path, terms);
+      if (done % 50 === 0) opts.onProgress?.(done, total);
+    }
+  }
+  opts.onProgress?.(total, total);
+  const files = sources.filter((e) => unitsOf.has(e.path)).map((e) => ({ path: e.path, units: unitsOf.get(e.path)! }));
+  const nonSource = settings.files === 'all' ? await nonSourceTerms(repo, entries, settings, cache, opts.force === true, opts.signal) : undefined;
+  opts.signal?.throwIfAborted();
+  const codeIndex = buildCodeIndex(commit, settings, files, {
+    files: files.length,
+    skipped,
+    parsedBlobs: pathsOfBlob.size,
+    cachedBlobs: cache.hits,
+  }, nonSource);
+  return { codeIndex, blobBytes: cache.bytesWritten };
+}
+
+/**
+ * The whole-text terms of the files of a tree that are not source code (`selectNonSources`), in
+ * listing order; binary and unreadable files are left out. Blob cache entries are keyed
+ * `<blob>:text`, apart from any language's.
+ */
+async function nonSourceTerms(repo: GitRepo, entries: Parameters<typeof selectNonSources>[0], settings: IndexSettings, cache: BlobTermsCache, force: boolean, signal?: AbortSignal): Promise<{ path: string; text: UnitTerms }[]> {
+  const chosen = selectNonSources(entries, settings);
+  const termsOf = new Map<string, UnitTerms | null>();
+  const toRead = new Set<string>();
+  for (const e of chosen) {
+    if (termsOf.has(e.blob)) continue;
+    const hit = force ? undefined : cache.get(`${e.blob}:text`);
+    if (hit) termsOf.set(e.blob, hit[0] ?? null);
+    else toRead.add(e.blob);
+  }
+  for await (const [blob, buf] of repo.readBlobs([...toRead])) {
+    signal?.throwIfAborted();
+    if (buf === null) { termsOf.set(blob, null); continue; }
+    if (isBinary(buf)) {
+      termsOf.set(blob, null);
+      cache.set(`${blob}:text`, []);
+      continue;
+    }
+    const u = fileUnit('', decodeSource(buf));
+    const terms: UnitTerms = { kind: 'file', qualifiedName: '', startLine: u.startLine, endLine: u.endLine, ...bodyTerms(u.text, settings.maxFileWords, settings.stem) };
+    termsOf.set(blob, terms);
+    cache.set(`${blob}:text`, [terms]);
+  }
+  return chosen.flatMap((e) => {
+    const text = termsOf.get(e.blob);
+    return text ? [{ path: e.path, text }] : [];
+  });
+}
