@@ -1,7 +1,9 @@
 // `issueloc ARGS…` without a process per run: the CLI's `main` (as bin.js runs it) in one worker
-// thread kept for the test file, for the many cases that end before any work (an option refused,
-// a usage error). The same exit code and lines as the executable, without a Node start-up and
-// module load per case. Keep at least one case of each behaviour running the executable itself.
+// thread kept for the test file, for the cases where the process is not what is under test (an
+// option refused, a usage error, a build or ranking whose output is checked). The same exit code
+// and lines as the executable, without a Node start-up and module load per case. Keep at least one
+// case of each behaviour running the executable itself. Runs one at a time; no stdin, and the
+// current folder is the test's (a worker thread cannot change it).
 import { Worker } from 'node:worker_threads';
 
 /** What a run wrote and the code the executable would exit with. */
@@ -19,8 +21,11 @@ function cliWorker(): Worker {
   return worker;
 }
 
-/** Runs `issueloc ...args` in the file's CLI worker (one run at a time); its code, stdout and stderr. */
-export function runInProcess(args: readonly string[]): Promise<InProcessRun> {
+/**
+ * Runs `issueloc ...args` in the file's CLI worker (one run at a time); its code, stdout and stderr.
+ * `env` is set in the worker's environment for this run only (a value `undefined` unsets it).
+ */
+export function runInProcess(args: readonly string[], env: Record<string, string | undefined> = {}): Promise<InProcessRun> {
   const run = queue.then(() => new Promise<InProcessRun>((resolve, reject) => {
     const w = cliWorker();
     const onError = (e: Error) => reject(e);
@@ -29,7 +34,7 @@ export function runInProcess(args: readonly string[]): Promise<InProcessRun> {
       w.off('error', onError);
       resolve(m);
     });
-    w.postMessage([...args]);
+    w.postMessage({ args: [...args], env });
   }));
   queue = run.catch(() => undefined);
   return run;
