@@ -1,8 +1,15 @@
 // The worker thread of ./in-process.ts: runs `main(['node', 'issueloc', ...args])` for each message
 // (with its environment variables set for the run) and answers with the exit code and what the run
 // wrote to stdout and stderr. A worker's process.env is its own copy.
-import { parentPort } from 'node:worker_threads';
-import { main } from '../../src/cli/main.js';
+import { isAbsolute } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parentPort, workerData } from 'node:worker_threads';
+
+/** The CLI's main: this checkout's, or the one at workerData.mainFile (e.g. an installed package's). */
+const { mainFile } = (workerData ?? {}) as { mainFile?: string };
+const { main } = (mainFile
+  ? await import(isAbsolute(mainFile) ? pathToFileURL(mainFile).href : mainFile)
+  : await import('../../src/cli/main.js')) as typeof import('../../src/cli/main.js');
 
 let out = '';
 let err = '';

@@ -9,33 +9,42 @@ import { Worker } from 'node:worker_threads';
 /** What a run wrote and the code the executable would exit with. */
 export interface InProcessRun { code: number; out: string; err: string }
 
-let worker: Worker | undefined;
-let queue: Promise<unknown> = Promise.resolve();
+/** Runs `issueloc ...args` in a worker thread of its own; `env` is set for the run only (`undefined` unsets). */
+export type InProcessCli = (args: readonly string[], env?: Record<string, string | undefined>) => Promise<InProcessRun>;
 
-function cliWorker(): Worker {
-  if (!worker) {
-    worker = new Worker(new URL('./in-process-worker.js', import.meta.url), { stdout: true, stderr: true });
-    worker.unref(); // the test file ends when its tests do
-    worker.once('exit', () => { worker = undefined; });
-  }
-  return worker;
+/**
+ * A CLI runner on one worker thread running the `main` exported by the module at `mainFile` (a
+ * path or file URL; default: this checkout's src/cli/main.js, e.g. an installed package's instead).
+ */
+export function inProcessCli(mainFile?: string): InProcessCli {
+  let worker: Worker | undefined;
+  let queue: Promise<unknown> = Promise.resolve();
+  const cliWorker = (): Worker => {
+    if (!worker) {
+      worker = new Worker(new URL('./in-process-worker.js', import.meta.url), { stdout: true, stderr: true, workerData: { mainFile } });
+      worker.unref(); // the test file ends when its tests do
+      worker.once('exit', () => { worker = undefined; });
+    }
+    return worker;
+  };
+  return (args, env = {}) => {
+    const run = queue.then(() => new Promise<InProcessRun>((resolve, reject) => {
+      const w = cliWorker();
+      const onError = (e: Error) => reject(e);
+      w.once('error', onError);
+      w.once('message', (m: InProcessRun) => {
+        w.off('error', onError);
+        resolve(m);
+      });
+      w.postMessage({ args: [...args], env });
+    }));
+    queue = run.catch(() => undefined);
+    return run;
+  };
 }
 
 /**
  * Runs `issueloc ...args` in the file's CLI worker (one run at a time); its code, stdout and stderr.
  * `env` is set in the worker's environment for this run only (a value `undefined` unsets it).
  */
-export function runInProcess(args: readonly string[], env: Record<string, string | undefined> = {}): Promise<InProcessRun> {
-  const run = queue.then(() => new Promise<InProcessRun>((resolve, reject) => {
-    const w = cliWorker();
-    const onError = (e: Error) => reject(e);
-    w.once('error', onError);
-    w.once('message', (m: InProcessRun) => {
-      w.off('error', onError);
-      resolve(m);
-    });
-    w.postMessage({ args: [...args], env });
-  }));
-  queue = run.catch(() => undefined);
-  return run;
-}
+export const runInProcess: InProcessCli = inProcessCli();
