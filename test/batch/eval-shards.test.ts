@@ -1,6 +1,6 @@
 // Eval jobs in shards (in-process pool): the shards of a dataset, collected, give the results
 // folder one `issueloc eval` of the whole dataset writes; a missing shard makes collect refuse,
-// and --partial says in its tables how many issues it covers.
+// and --partial says in its tables how many issues it covers. The CLI runs in-process (runInProcess).
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,7 +11,7 @@ import { collectResults } from '../../src/batch/collect.js';
 import { runLocalBatch } from '../../src/batch/local-batch.js';
 import { planEvalJobs } from '../../src/batch/plan.js';
 import { addToManifest } from '../../src/batch/results-folder.js';
-import { runCli } from './cli-process.js';
+import { runInProcess } from '../cli/in-process.js';
 
 const TOPICS = ['parse date trim', 'render table rows', 'socket timeout retry', 'cache evict entry', 'json escape quote', 'thread pool shutdown', 'locale number format', 'zip archive entry'];
 const cls = (i: number, extra = '') => `class F${i} { void ${TOPICS[i].split(' ').join('_')}() { ${extra} } }`;
@@ -37,9 +37,9 @@ const shardedResults = join(dir, 'sharded');
 const ready = (async () => {
   const issues = join(dir, 'issues.jsonl');
   writeFileSync(issues, TOPICS.map((_, i) => issueLine(i)).join('\n') + '\n');
-  const built = await runCli(['dataset', 'build', '--repo', repo.dir, '--issues', issues, '--key', 'MNG', '-o', ds, '--no-progress']);
+  const built = await runInProcess(['dataset', 'build', '--repo', repo.dir, '--issues', issues, '--key', 'MNG', '-o', ds, '--no-progress']);
   assert.equal(built.code, 0, built.err);
-  const e = await runCli(['eval', '--dataset', ds, '--repo', repo.dir, '--retrievers', RETRIEVERS, '--workers', '1', '--lsi-refit', '0', '-o', direct, '--no-progress']);
+  const e = await runInProcess(['eval', '--dataset', ds, '--repo', repo.dir, '--retrievers', RETRIEVERS, '--workers', '1', '--lsi-refit', '0', '-o', direct, '--no-progress']);
   assert.equal(e.code, 0, e.err);
 })();
 
@@ -54,11 +54,11 @@ const summaryOf = (folder: string) => {
 
 test('3 eval shards, collected, write the bytes one issueloc eval of the whole dataset writes', async () => {
   await ready;
-  const enq = await runCli(['batch', 'enqueue', 'eval', '--dataset', ds, '--repo', repo.dir, '--retrievers', RETRIEVERS, '--shards', '3', '--results', shardedResults, '--no-progress']);
+  const enq = await runInProcess(['batch', 'enqueue', 'eval', '--dataset', ds, '--repo', repo.dir, '--retrievers', RETRIEVERS, '--shards', '3', '--results', shardedResults, '--no-progress']);
   assert.equal(enq.code, 0, enq.err);
   assert.match(enq.out, /^ran 3 jobs in .*: 3 done/);
   const out = join(dir, 'metrics.jsonl');
-  const c = await runCli(['batch', 'collect', '--results', shardedResults, '--kind', 'eval', '-o', out]);
+  const c = await runInProcess(['batch', 'collect', '--results', shardedResults, '--kind', 'eval', '-o', out]);
   assert.equal(c.code, 0, c.err);
   const merged = join(dir, 'metrics.eval', 'shop');
   const want = filesOf(direct);
@@ -88,7 +88,7 @@ test('a missing eval shard: collect refuses (exit 1); --partial writes what is t
   addToManifest(results, jobs);
   assert.equal((await runLocalBatch([jobs[0], jobs[2]])).done, 2);
   const out = join(dir, 'partial.jsonl');
-  const refused = await runCli(['batch', 'collect', '--results', results, '-o', out]);
+  const refused = await runInProcess(['batch', 'collect', '--results', results, '-o', out]);
   assert.equal(refused.code, 1);
   assert.match(refused.err, /^issueloc: 1 of 3 eval jobs have no usable result: eval shop\.jsonl shard 2\/3 \([0-9a-f]{32}\): no result;/);
   assert.equal(existsSync(out) || existsSync(join(dir, 'partial.eval')), false);
@@ -115,7 +115,7 @@ test('a missing eval shard: collect refuses (exit 1); --partial writes what is t
 test('issueloc eval --workers 2 writes the bytes --workers 1 writes (rows and runs in work order)', async () => {
   await ready;
   const two = join(dir, 'two', 'shop');
-  const e = await runCli(['eval', '--dataset', ds, '--repo', repo.dir, '--retrievers', RETRIEVERS, '--workers', '2', '--lsi-refit', '0', '-o', two, '--no-progress']);
+  const e = await runInProcess(['eval', '--dataset', ds, '--repo', repo.dir, '--retrievers', RETRIEVERS, '--workers', '2', '--lsi-refit', '0', '-o', two, '--no-progress']);
   assert.equal(e.code, 0, e.err);
   assert.equal(JSON.parse(readFileSync(join(two, 'summary.json'), 'utf8')).workers, 2);
   assert.deepEqual(filesOf(two), filesOf(direct));

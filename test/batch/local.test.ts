@@ -1,5 +1,6 @@
 // The embedded default: batch jobs run in this process on a worker-thread pool (no queue).
 // Each job kind gives what the command it stands for gives; failures are retried, then parked.
+// The CLI runs in-process (runInProcess): batch's own executable runs are test/batch/queue.test.ts's.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,7 +13,7 @@ import { runLocalBatch } from '../../src/batch/local-batch.js';
 import { planEvalJobs, planIndexJobs, planLocalizeJobs } from '../../src/batch/plan.js';
 import { addToManifest } from '../../src/batch/results-folder.js';
 import { batchStatus } from '../../src/batch/status.js';
-import { runCli } from './cli-process.js';
+import { runInProcess } from '../cli/in-process.js';
 
 const repo = fixtureRepo([
   { id: 'A', message: 'init', files: { 'src/Dates.java': 'class Dates { int parseDate(String s) { return s.length(); } }', 'src/Table.java': 'class Table { void renderRows() {} }' } },
@@ -30,22 +31,22 @@ writeFileSync(issuesFile, `${line('MNG-1', 'parseDate fails on spaces')}\n${line
 
 test('a dataset job writes what dataset build writes; collect joins the records; enqueue twice runs once', async () => {
   const ds = join(dir, 'direct.jsonl');
-  const direct = await runCli(['dataset', 'build', '--repo', repo.dir, '--issues', issuesFile, '--key', 'MNG', '-o', ds, '--no-progress']);
+  const direct = await runInProcess(['dataset', 'build', '--repo', repo.dir, '--issues', issuesFile, '--key', 'MNG', '-o', ds, '--no-progress']);
   assert.equal(direct.code, 0, direct.err);
   const list = join(dir, 'repos.txt');
   writeFileSync(list, `# repository, issues, keys\n${repo.dir} ${issuesFile} MNG\n`);
   const results = join(dir, 'ds-results');
   const args = ['batch', 'enqueue', 'dataset', '--repos', list, '--results', results, '--no-progress'];
-  const first = await runCli(args);
+  const first = await runInProcess(args);
   assert.equal(first.code, 0, first.err);
   assert.match(first.out, /^ran 1 jobs in .* s: 1 done, 0 already done, 0 failed/);
-  const second = await runCli(args);
+  const second = await runInProcess(args);
   assert.match(second.out, /: 0 done, 1 already done, 0 failed/);
   const [id] = readdirSync(join(results, 'jobs'));
   assert.equal(readFileSync(join(results, 'jobs', id, 'result.jsonl'), 'utf8'), readFileSync(ds, 'utf8'));
   assert.equal(readFileSync(join(results, 'jobs', id, 'result.dropped.jsonl'), 'utf8'), readFileSync(join(dir, 'direct.dropped.jsonl'), 'utf8'));
   const out = join(dir, 'collected.jsonl');
-  const c = await runCli(['batch', 'collect', '--results', results, '-o', out]);
+  const c = await runInProcess(['batch', 'collect', '--results', results, '-o', out]);
   assert.equal(c.code, 0, c.err);
   assert.equal(readFileSync(out, 'utf8'), readFileSync(ds, 'utf8'));
 });
@@ -111,7 +112,7 @@ test('enqueue localize --level file --model none: each line holds the files open
   writeFileSync(jsonl, texts.map((text, i) => JSON.stringify({ id: `L${i}`, text })).join('\n') + '\n');
   const results = join(dir, 'level-results');
   const cache = join(dir, 'level-cache');
-  const r = await runCli(['batch', 'enqueue', 'localize', '--repo', repo.dir, '--issues', jsonl, '--results', results, '--cache-dir', cache, '--level', 'file', '--model', 'none', '--top', '3', '--no-progress']);
+  const r = await runInProcess(['batch', 'enqueue', 'localize', '--repo', repo.dir, '--issues', jsonl, '--results', results, '--cache-dir', cache, '--level', 'file', '--model', 'none', '--top', '3', '--no-progress']);
   assert.equal(r.code, 0, r.err);
   const out = join(dir, 'level.jsonl');
   collectResults(results, out);
@@ -126,7 +127,7 @@ test('enqueue localize --level file --model none: each line holds the files open
   } finally {
     await localizer.close();
   }
-  const bad = await runCli(['batch', 'enqueue', 'localize', '--repo', repo.dir, '--issues', jsonl, '--results', results, '--level', 'class']);
+  const bad = await runInProcess(['batch', 'enqueue', 'localize', '--repo', repo.dir, '--issues', jsonl, '--results', results, '--level', 'class']);
   assert.equal(bad.code, 2);
 });
 
@@ -134,7 +135,7 @@ test('enqueue localize checks each line\'s "rev": one line naming file:line and 
   const jsonl = join(dir, 'bad-rev.jsonl');
   writeFileSync(jsonl, [{ text: 'parseDate fails' }, { text: 'renderRows', rev: repo.sha('A') }, { text: 'rows', rev: 'no-such-branch' }].map((l) => JSON.stringify(l)).join('\n') + '\n');
   const results = join(dir, 'bad-rev-results');
-  const r = await runCli(['batch', 'enqueue', 'localize', '--repo', repo.dir, '--issues', jsonl, '--results', results, '--shards', '2']);
+  const r = await runInProcess(['batch', 'enqueue', 'localize', '--repo', repo.dir, '--issues', jsonl, '--results', results, '--shards', '2']);
   assert.equal(r.code, 2, r.err);
   assert.equal(r.err, `issueloc: ${jsonl}:3: "rev": unknown revision 'no-such-branch' in ${repo.dir}\n`);
   assert.equal(existsSync(join(results, 'jobs')), false, 'no job ran');
@@ -170,17 +171,17 @@ test('a failing attempt is retried with back-off, then parked with its error; ba
   const st = await batchStatus(bad);
   assert.equal(st.jobs[0].attempts, 1);
   assert.match(st.jobs[0].error ?? '', new RegExp(gone.dir.replace(/[/.]/g, '\\$&')));
-  const refused = await runCli(['batch', 'collect', '--results', bad, '-o', join(dir, 'bad.jsonl')]);
+  const refused = await runInProcess(['batch', 'collect', '--results', bad, '-o', join(dir, 'bad.jsonl')]);
   assert.equal(refused.code, 1);
   assert.match(refused.err, /^issueloc: 1 of 1 index jobs have no usable result: index .*: no result;/);
 });
 
 test('an eval job, collected, writes the results folder issueloc eval writes, and one metrics line per split and retriever', async () => {
   const ds = join(dir, 'eval-ds.jsonl');
-  const built = await runCli(['dataset', 'build', '--repo', repo.dir, '--issues', issuesFile, '--key', 'MNG', '-o', ds, '--no-progress']);
+  const built = await runInProcess(['dataset', 'build', '--repo', repo.dir, '--issues', issuesFile, '--key', 'MNG', '-o', ds, '--no-progress']);
   assert.equal(built.code, 0, built.err);
   const direct = join(dir, 'eval-direct');
-  const e = await runCli(['eval', '--dataset', ds, '--repo', repo.dir, '--retrievers', 'bm25f,tfidf', '--split', 'all', '--workers', '1', '-o', direct, '--no-progress']);
+  const e = await runInProcess(['eval', '--dataset', ds, '--repo', repo.dir, '--retrievers', 'bm25f,tfidf', '--split', 'all', '--workers', '1', '-o', direct, '--no-progress']);
   assert.equal(e.code, 0, e.err);
   const results = join(dir, 'eval-results');
   const jobs = await planEvalJobs([ds], results, { repo: repo.dir, retrievers: ['bm25f', 'tfidf'], split: 'all' });

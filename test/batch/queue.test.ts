@@ -1,5 +1,6 @@
 // Batch jobs on BullMQ over a real redis-server (started here on a free port): three worker
-// processes, one killed with SIGKILL mid-job; retries, parked failures, bounded connects.
+// processes, one killed with SIGKILL mid-job; retries, parked failures, bounded connects. Runs whose
+// process is not under test (enqueue, status, collect, a worker run to the end) run in-process.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,6 +16,7 @@ import { checkRedis, enqueueJobs } from '../../src/batch/redis-queue.js';
 import { addToManifest } from '../../src/batch/results-folder.js';
 import { batchStatus } from '../../src/batch/status.js';
 import { runCli, startCli } from './cli-process.js';
+import { runInProcess } from '../cli/in-process.js';
 import { startRedis } from './redis-server.js';
 import { loadBound } from '../util/load-bound.js';
 
@@ -44,7 +46,7 @@ test('three workers, one killed mid-job: every job done exactly once, equal to t
 
     const shared = join(dir, 'shared');
     const queue = ['--queue', redis.url];
-    const q = await runCli([...indexArgs(shared), ...queue]);
+    const q = await runInProcess([...indexArgs(shared), ...queue]);
     assert.equal(q.code, 0, q.err);
     assert.match(q.out, new RegExp(`^enqueued ${COMMITS} jobs \\(${COMMITS} new`));
     // enqueueing again is harmless: the same ids, one queue entry each
@@ -56,11 +58,13 @@ test('three workers, one killed mid-job: every job done exactly once, equal to t
 
     const env = { ISSUELOC_BATCH_JOB_DELAY_MS: '800' };
     const workerArgs = ['batch', 'worker', ...queue, '--until-empty', '--lock-ms', '1000', '--stalled-ms', '300'];
-    const workers = [0, 1, 2].map(() => startCli(workerArgs, env));
+    // killed after 180 s (startCli): three workers share two cores with the rest of a loaded machine
+    const workers = [0, 1, 2].map(() => startCli(workerArgs, env, 180_000));
     // kill the worker whose attempt is under way in tmp/ (jobs/<id>.<pid>.<random>)
     const pids = new Set(workers.map((w) => w.child.pid));
     let victim: number | undefined;
-    for (const end = Date.now() + 20_000; victim === undefined && Date.now() < end;) {
+    // up to the workers' own 180 s: a loaded machine starts them late
+    for (const end = Date.now() + 180_000; victim === undefined && Date.now() < end;) {
       const tmp = join(shared, 'tmp');
       const names = existsSync(tmp) ? readdirSync(tmp) : [];
       victim = names.map((n) => Number(n.split('.')[1])).find((pid) => pids.has(pid));
@@ -81,11 +85,11 @@ test('three workers, one killed mid-job: every job done exactly once, equal to t
       assert.equal(resultOf(shared, id), resultOf(local, id));
       assert.notEqual(JSON.parse(readFileSync(join(shared, 'jobs', id, 'job.json'), 'utf8')).pid, victim);
     }
-    const status = await runCli(['batch', 'status', '--results', shared, ...queue]);
+    const status = await runInProcess(['batch', 'status', '--results', shared, ...queue]);
     assert.equal(status.code, 0);
     assert.match(status.out, new RegExp(`^done ${COMMITS} · running 0 · waiting 0 · failed 0 · missing 0`));
     collectResults(local, join(dir, 'local.jsonl'));
-    const b = await runCli(['batch', 'collect', '--results', shared, '-o', join(dir, 'shared.jsonl')]);
+    const b = await runInProcess(['batch', 'collect', '--results', shared, '-o', join(dir, 'shared.jsonl')]);
     assert.equal(b.code, 0, b.err);
     assert.equal(readFileSync(join(dir, 'shared.jsonl'), 'utf8'), readFileSync(join(dir, 'local.jsonl'), 'utf8'));
     assert.equal(readFileSync(join(dir, 'shared.jsonl'), 'utf8').trim().split('\n').length, COMMITS);
@@ -104,14 +108,14 @@ test('a failing job is retried with back-off, then parked as failed with its err
     addToManifest(results, jobs);
     await enqueueJobs(await checkRedis(redis.url), jobs, { attempts: 2, backoffMs: 50 });
     writeFileSync(join(results, 'tmp'), 'not a folder'); // every attempt fails (EEXIST/ENOTDIR)
-    const w = await runCli(['batch', 'worker', ...queue, '--until-empty', '--concurrency', '2']);
+    const w = await runInProcess(['batch', 'worker', ...queue, '--until-empty', '--concurrency', '2']);
     assert.equal(w.code, 0, w.err);
     assert.equal(w.out.split('\n').filter((l) => l.startsWith('failed ')).length, 2 * COMMITS);
-    const status = await runCli(['batch', 'status', '--results', results, ...queue]);
+    const status = await runInProcess(['batch', 'status', '--results', results, ...queue]);
     assert.equal(status.code, 1);
     assert.match(status.out, new RegExp(`^done 0 · running 0 · waiting 0 · failed ${COMMITS} · missing 0`));
     assert.match(status.out, /\nfailed index .*2 attempts\): .*(EEXIST|ENOTDIR)/);
-    const refused = await runCli(['batch', 'collect', '--results', results, '-o', join(dir, 'failing.jsonl')]);
+    const refused = await runInProcess(['batch', 'collect', '--results', results, '-o', join(dir, 'failing.jsonl')]);
     assert.equal(refused.code, 1);
     assert.match(refused.err, new RegExp(`^issueloc: ${COMMITS} of ${COMMITS} index jobs have no usable result: .*--partial`));
     assert.equal(existsSync(join(dir, 'failing.jsonl')), false);
@@ -153,7 +157,7 @@ test('a refused connection: one line naming the URL and saying so', async () => 
   await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
   const port = (closed.address() as { port: number }).port;
   await new Promise<void>((r) => closed.close(() => r()));
-  const r = await runCli(['batch', 'status', '--queue', `redis://127.0.0.1:${port}/0`, '--results', dir]);
+  const r = await runCli(['batch', 'status', '--queue', `redis://127.0.0.1:${port}/0`, '--results', dir]); // a process: the refused client must end with it
   assert.equal(r.code, 2);
   assert.equal(r.err, `issueloc: cannot reach redis at redis://127.0.0.1:${port}/0: connection refused\n`);
 });

@@ -1,6 +1,7 @@
 // Issue 12 items 5, 6, 9, 12 and 15 through the executable: where the default cache lives, corrupt
 // entries rebuilt with a warning, the build lock (read-only cache, dead and live holders), the
-// size cap and `issueloc cache show|prune`.
+// size cap and `issueloc cache show|prune`. Runs whose process is not what is under test (no
+// timing, other user, lock holder or temporary directory of its own) run in-process (runIn).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type SpawnSyncOptions } from 'node:child_process';
@@ -10,6 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cleanup, commitFiles, git, tempDir } from '../repo/git-fixture.js';
 import { loadBound } from '../util/load-bound.js';
+import { runInProcess } from './in-process.js';
 
 const bin = join(resolve(dirname(fileURLToPath(import.meta.url)), '../../..'), 'dist/src/cli/bin.js');
 
@@ -24,6 +26,15 @@ function run(args: string[], env: Record<string, string> = {}, opts: SpawnSyncOp
   const t0 = Date.now();
   const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 60_000, env: envWith(env), ...opts });
   return { code: r.status, out: String(r.stdout), err: String(r.stderr), seconds: (Date.now() - t0) / 1000 };
+}
+
+/**
+ * {@link run} in-process ({@link runInProcess}: the CLI's main in the file's worker thread), for runs
+ * whose process is not under test: the same environment rules, the current folder the test's.
+ */
+async function runIn(args: string[], env: Record<string, string> = {}) {
+  const unset = Object.fromEntries(['ISSUELOC_CACHE_DIR', 'ISSUELOC_CACHE_MAX_SIZE', 'ISSUELOC_LOCK_WAIT'].filter((k) => !(k in env)).map((k) => [k, undefined]));
+  return runInProcess(args, { ...unset, ...env });
 }
 
 function fixture(extra: Record<string, string | { symlink: string }> = {}) {
@@ -43,14 +54,14 @@ const filesUnder = (dir: string) => existsSync(dir)
   : [];
 const indexFiles = (cache: string) => filesUnder(join(cache, 'index')).filter((f) => f.endsWith('.bin'));
 
-test('the default cache is outside the work tree: a committed .issueloc symlink or folder is neither followed nor read', () => {
+test('the default cache is outside the work tree: a committed .issueloc symlink or folder is neither followed nor read', async () => {
   const outside = tempDir('issueloc-elsewhere-');
   const fx = fixture({ '.issueloc': { symlink: outside } });
   const fy = fixture({ '.issueloc/index': 'not a folder\n', '.issueloc/.gitignore': '' });
   try {
     const xdg = join(fx.dir, 'xdg');
     for (const work of [fx.work, fy.work]) {
-      const r = run(['localize', '--repo', work, '--issue', 'parse_header splits on colons', '--json'], { XDG_CACHE_HOME: xdg });
+      const r = await runIn(['localize', '--repo', work, '--issue', 'parse_header splits on colons', '--json'], { XDG_CACHE_HOME: xdg });
       assert.equal(r.code, 0, r.err);
       assert.equal(JSON.parse(r.out).files[0].id, 'a.py');
       assert.equal(git(work, 'status', '--porcelain'), '', 'nothing written into the work tree');
@@ -70,13 +81,15 @@ test('the default cache is outside the work tree: a committed .issueloc symlink 
     assert.equal(unset.code, 0, unset.err);
     assert.ok(JSON.parse(unset.out).cacheDir.startsWith(join(xdg, 'issueloc')), unset.out);
     // ISSUELOC_CACHE_DIR and --cache-dir still decide
-    const env = run(['index', '--repo', fx.work, '--json'], { XDG_CACHE_HOME: xdg, ISSUELOC_CACHE_DIR: join(fx.dir, 'env-cache') });
+    const env = await runIn(['index', '--repo', fx.work, '--json'], { XDG_CACHE_HOME: xdg, ISSUELOC_CACHE_DIR: join(fx.dir, 'env-cache') });
     assert.equal(JSON.parse(env.out).cacheDir, join(fx.dir, 'env-cache'));
     // an unusable user cache root: a warning and a private folder in the temporary directory
     writeFileSync(join(fx.dir, 'plain'), '');
-    const tmp = run(['index', '--repo', fx.work, '--json'], { XDG_CACHE_HOME: join(fx.dir, 'plain') });
+    // (the temporary directory of the run is the fixture's: removed with it)
+    const tmp = run(['index', '--repo', fx.work, '--json'], { XDG_CACHE_HOME: join(fx.dir, 'plain'), TMPDIR: fx.dir });
     assert.equal(tmp.code, 0, tmp.err);
     assert.match(tmp.err, /^issueloc: warning: cache folder .*plain\/issueloc: .*; using .*issueloc-\d+\/repo-[0-9a-f]{12} instead/);
+    assert.equal(dirname(JSON.parse(tmp.out).cacheDir), join(fx.dir, `issueloc-${process.getuid?.() ?? 'user'}`));
     assert.equal(statSync(dirname(JSON.parse(tmp.out).cacheDir)).mode & 0o077, 0);
   } finally {
     cleanup(fx.dir);
@@ -85,27 +98,27 @@ test('the default cache is outside the work tree: a committed .issueloc symlink 
   }
 });
 
-test('corrupt blob entries: localize warns, re-parses and ranks (was: fileUnits.find is not a function); index --force re-parses', () => {
+test('corrupt blob entries: localize warns, re-parses and ranks (was: fileUnits.find is not a function); index --force re-parses', async () => {
   const fx = fixture();
   try {
-    const built = run(['index', '--repo', fx.work, '--cache-dir', fx.cache, '--json']);
+    const built = await runIn(['index', '--repo', fx.work, '--cache-dir', fx.cache, '--json']);
     assert.equal(built.code, 0, built.err);
     const documents = JSON.parse(built.out).documents;
     const blobs = filesUnder(fx.cache).filter((f) => f.includes('/blobs-'));
     assert.ok(blobs.length >= 3);
     // `[]` hides a file, `{}` crashed every run
     for (const f of blobs) writeFileSync(f, '[]');
-    const forced = run(['index', '--repo', fx.work, '--cache-dir', fx.cache, '--force', '--json']);
+    const forced = await runIn(['index', '--repo', fx.work, '--cache-dir', fx.cache, '--force', '--json']);
     assert.equal(forced.code, 0, forced.err);
     assert.equal(JSON.parse(forced.out).documents, documents, '--force does not reuse the edited entries');
     for (const f of blobs) writeFileSync(f, '{}');
     for (const f of indexFiles(fx.cache)) writeFileSync(f, 'x');
-    const r = run(['localize', '--repo', fx.work, '--cache-dir', fx.cache, '--issue', 'parse_header splits on colons', '--json']);
+    const r = await runIn(['localize', '--repo', fx.work, '--cache-dir', fx.cache, '--issue', 'parse_header splits on colons', '--json']);
     assert.equal(r.code, 0, r.err);
     assert.equal(JSON.parse(r.out).files[0].id, 'a.py');
     assert.match(r.err, /^issueloc: warning: corrupt cache file .*index.*\.bin: rebuilt$/m);
     assert.match(r.err, /^issueloc: warning: corrupt cache file .*blobs-.*\.json: rebuilt$/m);
-    const again = run(['localize', '--repo', fx.work, '--cache-dir', fx.cache, '--issue', 'parse_header splits on colons', '--json']);
+    const again = await runIn(['localize', '--repo', fx.work, '--cache-dir', fx.cache, '--issue', 'parse_header splits on colons', '--json']);
     assert.equal(again.err, '', 'rebuilt once: no warning the next time');
     assert.equal(JSON.parse(again.out).index.built, false);
   } finally {
@@ -113,7 +126,7 @@ test('corrupt blob entries: localize warns, re-parses and ranks (was: fileUnits.
   }
 });
 
-test('build lock: a holder killed with -9 is taken over at once; a live one is named on stderr and waited for a bounded time', () => {
+test('build lock: a holder killed with -9 is taken over at once; a live one is named on stderr and waited for a bounded time', async () => {
   const fx = fixture();
   try {
     mkdirSync(fx.cache);
@@ -138,7 +151,7 @@ test('build lock: a holder killed with -9 is taken over at once; a live one is n
     assert.match(waited.err, new RegExp(`^issueloc: waiting for another issueloc process building the index of 0123456789ab \\(pid ${process.pid}\\)…\n`));
     assert.match(waited.err, /issueloc: gave up after 2 s waiting for another issueloc process building the index of 0123456789ab .*ISSUELOC_LOCK_WAIT/);
     assert.equal(waited.err.trim().split('\n').length, 2);
-    const bad = run(['index', '--repo', fx.work, '--cache-dir', fx.cache], { ISSUELOC_LOCK_WAIT: 'soon' });
+    const bad = await runIn(['index', '--repo', fx.work, '--cache-dir', fx.cache], { ISSUELOC_LOCK_WAIT: 'soon' });
     assert.equal(bad.code, 2);
     assert.match(bad.err, /^issueloc: ISSUELOC_LOCK_WAIT takes seconds/);
   } finally {
@@ -201,39 +214,39 @@ test('a read-only cache: its indexes load; building another fails at once with o
   }
 });
 
-test('size cap: a build evicts the least recently used index; cache show and prune', () => {
+test('size cap: a build evicts the least recently used index; cache show and prune', async () => {
   const fx = fixture();
   try {
-    const index = (rev: string, extra: string[] = [], env: Record<string, string> = {}) => {
-      const r = run(['index', '--repo', fx.work, '--rev', rev, '--cache-dir', fx.cache, '--json', ...extra], env);
+    const index = async (rev: string, extra: string[] = [], env: Record<string, string> = {}) => {
+      const r = await runIn(['index', '--repo', fx.work, '--rev', rev, '--cache-dir', fx.cache, '--json', ...extra], env);
       assert.equal(r.code, 0, r.err);
       return JSON.parse(r.out) as { built: boolean };
     };
-    index(fx.first);
+    await index(fx.first);
     const firstFiles = indexFiles(fx.cache);
     assert.equal(firstFiles.length, 2);
-    index(fx.second);
+    await index(fx.second);
     const old = new Date(Date.now() - 86_400_000);
     for (const f of firstFiles) utimesSync(f, old, old);
-    const total = JSON.parse(run(['cache', 'show', '--cache-dir', fx.cache, '--json']).out).bytes as number;
+    const total = JSON.parse((await runIn(['cache', 'show', '--cache-dir', fx.cache, '--json'])).out).bytes as number;
     // one byte under what the cache holds: the least recently used entry goes, the rest stays
-    index(fx.second, ['--force', '--cache-max-size', String(total - 1)]);
+    await index(fx.second, ['--force', '--cache-max-size', String(total - 1)]);
     const left = indexFiles(fx.cache);
     assert.equal(left.length, 2);
     assert.ok(firstFiles.every((f) => !left.includes(f)), 'the first commit\'s index was evicted');
-    assert.equal(index(fx.second).built, false, 'the one just built stays');
-    assert.equal(index(fx.first, [], { ISSUELOC_CACHE_MAX_SIZE: '1M' }).built, true);
-    const bad = run(['index', '--repo', fx.work, '--cache-dir', fx.cache, '--cache-max-size', 'lots']);
+    assert.equal((await index(fx.second)).built, false, 'the one just built stays');
+    assert.equal((await index(fx.first, [], { ISSUELOC_CACHE_MAX_SIZE: '1M' })).built, true);
+    const bad = await runIn(['index', '--repo', fx.work, '--cache-dir', fx.cache, '--cache-max-size', 'lots']);
     assert.equal(bad.code, 2);
     assert.match(bad.err, /^issueloc: --cache-max-size takes a size such as 500M or 2G, got 'lots'\n$/);
 
     // cache show
-    const shown = run(['cache', 'show', '--cache-dir', fx.cache, '--json']);
+    const shown = await runIn(['cache', 'show', '--cache-dir', fx.cache, '--json']);
     assert.equal(shown.code, 0, shown.err);
     const kinds = Object.fromEntries((JSON.parse(shown.out).kinds as { kind: string; entries: number; bytes: number }[]).map((k) => [k.kind, k]));
     assert.equal(kinds.index.entries, 2);
     assert.equal(kinds.blobs.entries, 3);
-    assert.match(run(["cache", "show", "--cache-dir", fx.cache]).out, /index\s*│\s*2\s*│\s*[\d.]+ KiB\s*│\s*\d{4}-\d\d-\d\d \d\d:\d\d/);
+    assert.match((await runIn(['cache', 'show', '--cache-dir', fx.cache])).out, /index\s*│\s*2\s*│\s*[\d.]+ KiB\s*│\s*\d{4}-\d\d-\d\d \d\d:\d\d/);
     // cache prune: unknown files, files being written and the lock stay; leftovers of a killed write go
     writeFileSync(join(fx.cache, 'notes.txt'), 'mine');
     const writing = join(fx.cache, 'index', 'x.bin.tmp-1-abc');
@@ -241,15 +254,15 @@ test('size cap: a build evicts the least recently used index; cache show and pru
     writeFileSync(writing, 'partial');
     writeFileSync(leftover, 'partial');
     utimesSync(leftover, old, old);
-    const pruned = run(['cache', 'prune', '--cache-dir', fx.cache, '--max-size', '0', '--json']);
+    const pruned = await runIn(['cache', 'prune', '--cache-dir', fx.cache, '--max-size', '0', '--json']);
     assert.equal(pruned.code, 0, pruned.err);
     // every entry of every kind (2 indexes, 3 blob entries, the history `index` prepared) and the leftover
     const entries = Object.values(kinds).reduce((n, k) => n + k.entries, 0);
     assert.ok(entries >= 2 + 3, JSON.stringify(kinds));
     assert.equal(JSON.parse(pruned.out).removed, entries + 1);
     assert.deepEqual(filesUnder(fx.cache).map((f) => f.slice(fx.cache.length + 1)).sort(), ['index/x.bin.tmp-1-abc', 'notes.txt', 'usage.json']);
-    assert.equal(run(['cache', 'prune', '--repo', fx.work, '--all'], { XDG_CACHE_HOME: join(fx.dir, 'xdg') }).code, 0);
-    const missing = run(['cache', 'show', '--cache-dir', join(fx.dir, 'none')]);
+    assert.equal((await runIn(['cache', 'prune', '--repo', fx.work, '--all'], { XDG_CACHE_HOME: join(fx.dir, 'xdg') })).code, 0);
+    const missing = await runIn(['cache', 'show', '--cache-dir', join(fx.dir, 'none')]);
     assert.equal(missing.code, 2);
     assert.match(missing.err, /^issueloc: --cache-dir .*none: no such folder\n$/);
   } finally {

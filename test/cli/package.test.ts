@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, symlinkSync, writeFile
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cleanup, commitFiles, tempDir } from '../repo/git-fixture.js';
+import { inProcessCli } from './in-process.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const work = tempDir('issueloc-package-');
@@ -120,7 +121,7 @@ test('the shipped declarations type-check a consumer, and catch a misspelt optio
   assert.equal(r.status, 0, r.stdout + r.stderr);
 });
 
-test('without the optional packages: every --help works, and each optional part is refused in one line naming its install', () => {
+test('without the optional packages: every --help works, and each optional part is refused in one line naming its install', async () => {
   const { consumer, pkg, files, repo } = installed();
   const manifest = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')) as Manifest & { peerDependenciesMeta?: Record<string, { optional?: boolean }> };
   assert.equal(manifest.optionalDependencies, undefined, 'npm installs optionalDependencies by default: the optional parts are optional peers');
@@ -137,27 +138,34 @@ test('without the optional packages: every --help works, and each optional part 
   assert.equal(help.status, 0, help.stderr);
   const commands = [...help.stdout.matchAll(/^ {2}([a-z][\w-]*)[ |[<]/gm)].map((m) => m[1]).filter((c) => c !== 'help');
   for (const c of ['localize', 'index', 'eval', 'stats', 'report', 'serve', 'mcp', 'batch', 'comment']) assert.ok(commands.includes(c), `--help lists ${c}`);
+  // each command's --help through the installed package's main in one worker thread (the
+  // executable's start is the run above)
+  const installedCli = inProcessCli(join(pkg, 'dist', 'src', 'cli', 'main.js'));
   for (const c of commands) {
-    const r = run([c, '--help']);
-    assert.equal(r.status, 0, `${c} --help: ${r.stderr}`);
+    const r = await installedCli([c, '--help'], { XDG_CACHE_HOME: join(work, 'xdg') });
+    assert.equal(r.code, 0, `${c} --help: ${r.err}`);
+    assert.match(r.out, new RegExp(`\\b${c}\\b`), `${c} --help names the command`);
   }
 
-  const refused = (args: string[], line: RegExp) => {
-    const r = run(args);
-    assert.equal(r.status, 2, `${args.join(' ')}: ${r.stdout}${r.stderr}`);
-    assert.match(r.stderr, line);
-    assert.equal(r.stderr.split('\n').length, 2, `one line: ${r.stderr}`);
+  // the first through the executable, the others through the installed main in the worker thread
+  let executable = true;
+  const refused = async (args: string[], line: RegExp) => {
+    const r = executable ? (({ status, stdout, stderr }) => ({ code: status, out: stdout, err: stderr }))(run(args)) : await installedCli(args, { XDG_CACHE_HOME: join(work, 'xdg') });
+    executable = false;
+    assert.equal(r.code, 2, `${args.join(' ')}: ${r.out}${r.err}`);
+    assert.match(r.err, line);
+    assert.equal(r.err.split('\n').length, 2, `one line: ${r.err}`);
   };
-  refused(['serve', '--repo', repo, '--port', '0'], /^issueloc: serve needs fastify, prom-client, @modelcontextprotocol\/sdk, zod: npm install fastify@\^5[\d.]* prom-client@\^15[\d.]* @modelcontextprotocol\/sdk@\^1[\d.]* zod@\^4[\d.]*\n$/);
-  refused(['mcp', '--repo', repo], /^issueloc: mcp needs @modelcontextprotocol\/sdk, zod: npm install @modelcontextprotocol\/sdk@\^1[\d.]* zod@\^4[\d.]*\n$/);
-  refused(['batch', 'worker', '--queue', 'redis://127.0.0.1:1'], /^issueloc: batch --queue needs bullmq, ioredis: npm install bullmq@\^5[\d.]* ioredis@\^5[\d.]*\n$/);
-  refused(['stats', join(work, 'results'), '--by', 'type'], /^issueloc: stats needs @stdlib\/math-base-special-gammainc, @stdlib\/stats-base-dists-t-cdf: npm install @stdlib\/math-base-special-gammainc@\S+ @stdlib\/stats-base-dists-t-cdf@\S+\n$/);
-  refused(['report', join(work, 'results'), '-o', join(work, 'report.html')], /^issueloc: report needs @stdlib\/math-base-special-gammainc, @stdlib\/stats-base-dists-t-cdf, vega, vega-lite, @resvg\/resvg-js: npm install \S+ \S+ vega@\S+ vega-lite@\S+ @resvg\/resvg-js@\S+\n$/);
-  refused(['comment', '--repo', repo, '--event', join(work, 'no-event.json')], /^issueloc: comment needs @actions\/github: npm install @actions\/github@\^9[\d.]*\n$/);
+  await refused(['serve', '--repo', repo, '--port', '0'], /^issueloc: serve needs fastify, prom-client, @modelcontextprotocol\/sdk, zod: npm install fastify@\^5[\d.]* prom-client@\^15[\d.]* @modelcontextprotocol\/sdk@\^1[\d.]* zod@\^4[\d.]*\n$/);
+  await refused(['mcp', '--repo', repo], /^issueloc: mcp needs @modelcontextprotocol\/sdk, zod: npm install @modelcontextprotocol\/sdk@\^1[\d.]* zod@\^4[\d.]*\n$/);
+  await refused(['batch', 'worker', '--queue', 'redis://127.0.0.1:1'], /^issueloc: batch --queue needs bullmq, ioredis: npm install bullmq@\^5[\d.]* ioredis@\^5[\d.]*\n$/);
+  await refused(['stats', join(work, 'results'), '--by', 'type'], /^issueloc: stats needs @stdlib\/math-base-special-gammainc, @stdlib\/stats-base-dists-t-cdf: npm install @stdlib\/math-base-special-gammainc@\S+ @stdlib\/stats-base-dists-t-cdf@\S+\n$/);
+  await refused(['report', join(work, 'results'), '-o', join(work, 'report.html')], /^issueloc: report needs @stdlib\/math-base-special-gammainc, @stdlib\/stats-base-dists-t-cdf, vega, vega-lite, @resvg\/resvg-js: npm install \S+ \S+ vega@\S+ vega-lite@\S+ @resvg\/resvg-js@\S+\n$/);
+  await refused(['comment', '--repo', repo, '--event', join(work, 'no-event.json')], /^issueloc: comment needs @actions\/github: npm install @actions\/github@\^9[\d.]*\n$/);
   // a model folder as far as its file names go: the package is asked for before the model is read
   const model = join(work, 'model');
   mkdirSync(join(model, 'onnx'), { recursive: true });
   for (const f of ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'onnx/model.onnx']) writeFileSync(join(model, f), '{}');
-  refused(['localize', '--repo', repo, '--issue', 'cart total', '--embedder', `onnx:${model}`, '--no-progress'],
+  await refused(['localize', '--repo', repo, '--issue', 'cart total', '--embedder', `onnx:${model}`, '--no-progress'],
     /^issueloc: --embedder onnx needs @huggingface\/transformers: npm install @huggingface\/transformers@\^4[\d.]*\n$/);
 });

@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { datasetStats } from '../../src/dataset/stats.js';
 import { fixtureRepo } from '../repo/fixture-repo.js';
+import { runInProcess } from '../cli/in-process.js';
 
 const BIN = fileURLToPath(new URL('../../src/cli/bin.js', import.meta.url));
 const repo = fixtureRepo([
@@ -29,8 +30,10 @@ function run(args: string[]): { out: string; err: string; code: number } {
   const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8' });
   return { out: r.stdout, err: r.stderr, code: r.status ?? -1 };
 }
+/** {@link run} through the CLI's main in the file's worker thread (runInProcess), for runs whose process is not under test. */
+const runIn = (args: string[]) => runInProcess([...args]);
 
-test('dataset build writes records, dropped issues and counts; dataset stats prints Table 2', () => {
+test('dataset build writes records, dropped issues and counts; dataset stats prints Table 2', async () => {
   const outFile = join(dir, 'ds.jsonl');
   const { out, code } = run(['dataset', 'build', '--repo', repo.dir, '--issues', issuesFile, '--key', 'MNG', '-o', outFile, '--no-progress']);
   assert.equal(code, 0);
@@ -46,19 +49,19 @@ test('dataset build writes records, dropped issues and counts; dataset stats pri
   const table = run(['dataset', 'stats', outFile]);
   assert.match(table.out, /unknown issues/);
   assert.match(table.out, /│ 1\s+│ 2\s+│ 2\s+│ 2\s+│/);
-  const json = run(['dataset', 'stats', outFile, '--json']);
+  const json = await runIn(['dataset', 'stats', outFile, '--json']);
   assert.equal(JSON.parse(json.out).positives.mean, 1.5);
 });
 
-test('dataset build: a corrupt issue line is named, or skipped and counted; a failed build writes nothing', () => {
+test('dataset build: a corrupt issue line is named, or skipped and counted; a failed build writes nothing', async () => {
   const bad = join(dir, 'bad.jsonl');
   writeFileSync(bad, `${line('MNG-1')}\n{not json\n${line('MNG-2')}\n`);
   const outFile = join(dir, 'bad-out.jsonl');
-  const failed = run(['dataset', 'build', '--repo', repo.dir, '--issues', bad, '--key', 'MNG', '-o', outFile, '--no-progress']);
+  const failed = await runIn(['dataset', 'build', '--repo', repo.dir, '--issues', bad, '--key', 'MNG', '-o', outFile, '--no-progress']);
   assert.equal(failed.code, 2);
   assert.match(failed.err, new RegExp(`^issueloc: ${bad}:2: not valid JSON`));
   assert.equal(existsSync(outFile), false);
-  const ok = run(['dataset', 'build', '--repo', repo.dir, '--issues', bad, '--key', 'MNG', '-o', outFile, '--skip-invalid', '--no-progress']);
+  const ok = await runIn(['dataset', 'build', '--repo', repo.dir, '--issues', bad, '--key', 'MNG', '-o', outFile, '--skip-invalid', '--no-progress']);
   assert.match(ok.out, /1 invalid records skipped/);
   assert.equal(JSON.parse(readFileSync(join(dir, 'bad-out.meta.json'), 'utf8')).counts.invalidIssueRecords, 1);
   // an existing output stays as it was when a later build fails (here: not a repository)
@@ -68,10 +71,10 @@ test('dataset build: a corrupt issue line is named, or skipped and counted; a fa
   assert.match(run(['dataset', 'build', '--repo', repo.dir, '--issues', issuesFile, '-o', outFile, '--no-progress']).err, /pass --key KEY, --github or --link-pattern/);
 });
 
-test('dataset stats names a corrupt dataset line', () => {
+test('dataset stats names a corrupt dataset line', async () => {
   const f = join(dir, 'corrupt.jsonl');
   writeFileSync(f, '{"issue":{"id":"x"},"positives":[],"candidates":1}\n{"issue":{}}\n');
-  const r = run(['dataset', 'stats', f]);
+  const r = await runIn(['dataset', 'stats', f]);
   assert.equal(r.code, 2);
   assert.match(r.err, new RegExp(`${f}:2: not a dataset record`));
 });

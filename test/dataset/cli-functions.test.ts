@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { datasetStats } from '../../src/dataset/stats.js';
 import { fixtureRepo } from '../repo/fixture-repo.js';
+import { runInProcess } from '../cli/in-process.js';
 
 const BIN = fileURLToPath(new URL('../../src/cli/bin.js', import.meta.url));
 
@@ -38,11 +39,13 @@ function run(args: string[]): { out: string; err: string; code: number } {
   const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8' });
   return { out: r.stdout, err: r.stderr, code: r.status ?? -1 };
 }
+/** {@link run} through the CLI's main in the file's worker thread (runInProcess), for runs whose process is not under test. */
+const runIn = (args: string[]) => runInProcess([...args]);
 const jsonl = (f: string): Record<string, unknown>[] => readFileSync(f, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
-const build = (out: string, ...extra: string[]) => run(['dataset', 'build', '--repo', repo.dir, '--issues', issuesFile, '--key', 'MNG', '-o', join(dir, out), '--no-progress', ...extra]);
+const build = (out: string, ...extra: string[]) => runIn(['dataset', 'build', '--repo', repo.dir, '--issues', issuesFile, '--key', 'MNG', '-o', join(dir, out), '--no-progress', ...extra]);
 
-test('dataset build --functions: existing functions the fixing commit edits, new ones left out; stats show them', () => {
-  const r = build('fn.jsonl', '--functions');
+test('dataset build --functions: existing functions the fixing commit edits, new ones left out; stats show them', async () => {
+  const r = await build('fn.jsonl', '--functions');
   assert.equal(r.code, 0, r.err);
   assert.match(r.out, /positive functions 2 · records without any 0/);
   const records = jsonl(join(dir, 'fn.jsonl')) as { issue: { id: string }; positiveFunctions: string[]; positiveModules: string[]; changesTests: boolean }[];
@@ -61,14 +64,14 @@ test('dataset build --functions: existing functions the fixing commit edits, new
   assert.equal(stats.withoutFunctions, 0);
   assert.match(run(['dataset', 'stats', join(dir, 'fn.jsonl')]).out, /functions min/);
   // without --functions the list stays empty and the table has no function columns
-  assert.equal(build('files.jsonl').code, 0);
+  assert.equal((await build('files.jsonl')).code, 0);
   assert.deepEqual(jsonl(join(dir, 'files.jsonl')).map((x) => x.positiveFunctions), [[], []]);
-  assert.doesNotMatch(run(['dataset', 'stats', join(dir, 'files.jsonl')]).out, /functions min/);
+  assert.doesNotMatch((await runIn(['dataset', 'stats', join(dir, 'files.jsonl')])).out, /functions min/);
 });
 
-test('dataset build --only-with-tests keeps issues whose commit changes tests; the others are dropped with the reason', () => {
+test('dataset build --only-with-tests keeps issues whose commit changes tests; the others are dropped with the reason', async () => {
   for (const extra of [['--functions'], []]) {
-    const r = build('tests.jsonl', '--only-with-tests', ...extra);
+    const r = await build('tests.jsonl', '--only-with-tests', ...extra);
     assert.equal(r.code, 0, r.err);
     assert.match(r.out, /dropped: no-test-change 1/);
     const records = jsonl(join(dir, 'tests.jsonl')) as { issue: { id: string }; positiveFunctions: string[] }[];

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { datasetStats } from '../../src/dataset/stats.js';
 import { cleanup, commitFiles, git, tempDir } from '../repo/git-fixture.js';
 import { fixtureData } from '../fixtures/data.js';
+import { runInProcess } from '../cli/in-process.js';
 
 const BIN = fileURLToPath(new URL('../../src/cli/bin.js', import.meta.url));
 const dir = tempDir('issueloc-cli-import-');
@@ -17,6 +18,8 @@ function run(args: string[]): { out: string; err: string; code: number } {
   const r = spawnSync(process.execPath, [BIN, ...args, '--no-progress'], { encoding: 'utf8' });
   return { out: r.stdout, err: r.stderr, code: r.status ?? -1 };
 }
+/** {@link run} through the CLI's main in the file's worker thread (runInProcess), for runs whose process is not under test. */
+const runIn = (args: string[]) => runInProcess([...args, '--no-progress']);
 const jsonl = (f: string): Record<string, unknown>[] => readFileSync(f, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
 const writeJsonl = (name: string, rows: unknown[], extra = ''): string => {
   const p = join(dir, name);
@@ -29,7 +32,7 @@ const slice = (file: string, n: number): Record<string, unknown>[] =>
 
 const A_PY = 'def f(x):\n    return x\n\n\ndef g():\n    return 1\n';
 
-test('import --from swebench --mirrors: gold functions, drop reasons with codes, invalid rows; stats reads it', () => {
+test('import --from swebench --mirrors: gold functions, drop reasons with codes, invalid rows; stats reads it', async () => {
   const mirrors = join(dir, 'mirrors');
   const work = join(mirrors, 'o+r', 'repo');
   const base = commitFiles(work, { 'pkg/a.py': A_PY, 'tests/test_a.py': 'def test_f():\n    pass\n' });
@@ -54,7 +57,7 @@ test('import --from swebench --mirrors: gold functions, drop reasons with codes,
   assert.match(failed.err, /swe\.jsonl:5: not valid JSON/);
   assert.equal(existsSync(out), false);
 
-  const r = run(['dataset', 'import', '--from', 'swebench', '--input', input, '--mirrors', mirrors, '-o', out, '--skip-invalid']);
+  const r = await runIn(['dataset', 'import', '--from', 'swebench', '--input', input, '--mirrors', mirrors, '-o', out, '--skip-invalid']);
   assert.equal(r.code, 0, r.err);
   assert.match(r.out, /rows 5 \(1 invalid rows skipped\) · in dataset 1 · positive functions 1 .* · pure renames 1 \(not positives\)/);
   const records = jsonl(out) as { issue: { id: string; title: string }; positiveFunctions: string[]; positives: string[]; aprioriCommit: string; candidates: number; provenance: { repoPath: string; pureRenames: unknown } }[];
@@ -81,18 +84,18 @@ test('import --from swebench --mirrors: gold functions, drop reasons with codes,
 
   // --repo for rows of two repositories is refused, and nothing is written
   const two = join(dir, 'two.jsonl');
-  const refused = run(['dataset', 'import', '--from', 'swebench', '--input', input, '--repo', work, '-o', two, '--skip-invalid']);
+  const refused = await runIn(['dataset', 'import', '--from', 'swebench', '--input', input, '--repo', work, '-o', two, '--skip-invalid']);
   assert.equal(refused.code, 2);
   assert.match(refused.err, /rows name more than one repository \(o\/r, x\/y\); use --mirrors DIR/);
   assert.equal(existsSync(two), false);
 });
 
-test('import --from locbench: rows of repositories not mirrored are dropped by name (slice of Loc-Bench V1)', () => {
+test('import --from locbench: rows of repositories not mirrored are dropped by name (slice of Loc-Bench V1)', async () => {
   const empty = join(dir, 'no-mirrors');
   mkdirSync(empty);
   const rows = slice('locbench.jsonl', 2);
   const out = join(dir, 'loc.jsonl');
-  const r = run(['dataset', 'import', '--from', 'locbench', '--input', writeJsonl('loc-in.jsonl', rows), '--mirrors', empty, '-o', out]);
+  const r = await runIn(['dataset', 'import', '--from', 'locbench', '--input', writeJsonl('loc-in.jsonl', rows), '--mirrors', empty, '-o', out]);
   assert.equal(r.code, 1); // no record
   assert.deepEqual(
     jsonl(join(dir, 'loc.dropped.jsonl')).map((d) => [d.id, d.reason, d.detail]),
@@ -102,7 +105,7 @@ test('import --from locbench: rows of repositories not mirrored are dropped by n
   assert.match(run(['dataset', 'import', '--from', 'locbench', '--input', out, '-o', out]).err, /exactly one of --repo PATH .* and --mirrors DIR/);
 });
 
-test('import --from tomcat --repo: first parent as a-priori state, function positives, unknown commit dropped', () => {
+test('import --from tomcat --repo: first parent as a-priori state, function positives, unknown commit dropped', async () => {
   const [first, second] = slice('tomcat.jsonl', 2);
   const files = String(first.files).split(' '); // PageInfo.java, Validator.java
   const work = join(dir, 'tomcat');
@@ -111,7 +114,7 @@ test('import --from tomcat --repo: first parent as a-priori state, function posi
   const fix = commitFiles(work, { [files[0]]: javaOf('PageInfo', '2') }, 'Fix https://issues.apache.org/bugzilla/show_bug.cgi?id=56012');
   const input = writeJsonl('tomcat-in.jsonl', [{ ...first, commit: fix.slice(0, 7) }, second]);
   const out = join(dir, 'tomcat.jsonl');
-  const r = run(['dataset', 'import', '--from', 'tomcat', '--input', input, '--repo', work, '-o', out]);
+  const r = await runIn(['dataset', 'import', '--from', 'tomcat', '--input', input, '--repo', work, '-o', out]);
   assert.equal(r.code, 0, r.err);
   const [rec] = jsonl(out) as { issue: { id: string; title: string }; commits: string[]; aprioriCommit: string; positives: string[]; positiveFunctions: string[]; changesTests: boolean; variant: string }[];
   assert.equal(rec.issue.id, '56012');

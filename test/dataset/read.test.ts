@@ -1,7 +1,7 @@
 // loadDataset: the one way to load a dataset file, by kind (records, SWE-bench, Loc-Bench, Tomcat).
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,8 +9,12 @@ import { readDataset } from '../../src/dataset/read.js';
 import { datasetKind, loadDataset } from '../../src/dataset/import/load.js';
 import { fixtureData } from '../fixtures/data.js';
 
+const scratch = mkdtempSync(join(tmpdir(), 'issueloc-load-'));
+after(() => rmSync(scratch, { recursive: true, force: true }));
+let files = 0;
+
 function jsonl(rows: object[]): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'issueloc-load-')), 'rows.jsonl');
+  const file = join(scratch, `rows-${files++}.jsonl`);
   writeFileSync(file, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
   return file;
 }
@@ -36,7 +40,7 @@ test('loadDataset: Loc-Bench gold as given, no repository needed; SWE-bench and 
   assert.ok(lb.records.length > 0 && lb.records.every((r) => r.positiveFunctions.length > 0 && r.provenance.repoPath === undefined));
   const swe = fixtureData('swebench-lite.jsonl');
   await assert.rejects(loadDataset(swe), new RegExp(`${swe}: reading the gold of a SWE-bench file needs its repositories`));
-  const empty = mkdtempSync(join(tmpdir(), 'issueloc-no-mirrors-'));
+  const empty = mkdtempSync(join(scratch, 'no-mirrors-'));
   const none = await loadDataset(swe, { mirrors: empty });
   assert.equal(none.records.length, 0);
   assert.ok(none.dropped.length > 0 && none.dropped.every((d) => /^repository .+ not found$/.test(d.reason)), JSON.stringify(none.dropped[0]));
@@ -50,7 +54,7 @@ test('datasetKind: recognised from the first row; an unknown kind or an empty fi
   assert.equal(datasetKind(fixtureData('tomcat.jsonl')), 'tomcat');
   const unknown = jsonl([{ foo: 1 }]);
   assert.throws(() => datasetKind(unknown), new RegExp(`${unknown}: unknown dataset kind`));
-  const empty = join(mkdtempSync(join(tmpdir(), 'issueloc-load-')), 'empty.jsonl');
+  const empty = join(scratch, 'empty.jsonl');
   writeFileSync(empty, '\n');
   assert.throws(() => datasetKind(empty), new RegExp(`${empty}: no rows`));
 });

@@ -1,6 +1,7 @@
 // `issueloc comment` against a fake GitHub REST API on 127.0.0.1: one comment per issue, found
 // again (on any page) and edited; bots, the opt-out label and other events skipped; server errors
-// and secondary rate limits retried; a bad token one line and exit 2.
+// and secondary rate limits retried; a bad token one line and exit 2. Of the skipped events and the
+// bad inputs, the first runs the executable, the others the CLI's main in-process.
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -9,6 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cleanup, commitFiles, tempDir } from '../repo/git-fixture.js';
 import { FakeGitHub } from './fake-github.js';
+import { runInProcess } from '../cli/in-process.js';
 
 const scratch = tempDir('issueloc-comment-');
 after(() => cleanup(scratch));
@@ -65,6 +67,20 @@ async function run(event: string, env: Record<string, string> = {}, args: string
   return { code, out, err };
 }
 
+/**
+ * {@link run} through the CLI's main in the file's worker thread (runInProcess), with the same
+ * environment (every other variable unset), for the cases that end before or without a comment.
+ */
+async function runIn(event: string, env: Record<string, string> = {}, args: string[] = []): Promise<{ code: number; out: string; err: string }> {
+  const only: Record<string, string | undefined> = Object.fromEntries(Object.keys(process.env).map((k) => [k, undefined]));
+  Object.assign(only, {
+    PATH: process.env.PATH, HOME: scratch,
+    GITHUB_EVENT_PATH: event, GITHUB_EVENT_NAME: 'issues', GITHUB_REPOSITORY: 'acme/shop',
+    GITHUB_API_URL: github.url, GITHUB_SERVER_URL: 'https://ghe.example', GITHUB_TOKEN: github.token, ...env,
+  });
+  return runInProcess(['comment', '--repo', repo, '--cache-dir', cache, ...args], only);
+}
+
 function reset(): void {
   github.requests.length = 0;
   github.faults.length = 0;
@@ -119,9 +135,9 @@ test('bot authors, the opt-out label, other events and other actions: a notice, 
     [eventFile('opened', 3, { title: 'The', body: 'of and ?' }), {}, [], /^issueloc: #3 has no searchable word: no comment\n$/],
     [eventFile('opened', 3, { title: 'Zebra', body: 'quantum flux' }), {}, [], /^issueloc: nothing in the repository matched #3: no comment\n$/],
   ];
-  for (const [event, env, args, notice] of cases) {
+  for (const [i, [event, env, args, notice]] of cases.entries()) {
     reset();
-    const r = await run(event, env, args);
+    const r = await (i === 0 ? run : runIn)(event, env, args); // the first through the executable
     assert.equal(r.code, 0, r.err);
     assert.match(r.out, notice);
     assert.equal(r.out.split('\n').length, 2, `one line: ${r.out}`);
@@ -160,9 +176,9 @@ test('bad input: one line, exit 2', async () => {
     [eventFile('opened', 6), {}, ['--max-comment-chars', '10'], /^error: option '--max-comment-chars <n>' argument '10' is invalid|^issueloc: --max-comment-chars takes/],
     ['', {}, [], /^issueloc: no event: give --event FILE or set GITHUB_EVENT_PATH\n$/],
   ];
-  for (const [event, env, args, message] of cases) {
+  for (const [i, [event, env, args, message]] of cases.entries()) {
     reset();
-    const r = await run(event, env, args);
+    const r = await (i === 0 ? run : runIn)(event, env, args); // the first through the executable
     assert.equal(r.code, 2, `${r.err} ${r.out}`);
     assert.match(r.err, message);
     assert.equal(r.err.trim().split('\n').length, 1, r.err);

@@ -3,7 +3,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GitRepo } from '../../src/repo/git.js';
 import { indexCommit } from '../../src/index/index-commit.js';
@@ -44,7 +43,7 @@ before(() => {
 });
 after(() => cleanup(root));
 
-const cacheDir = () => mkdtempSync(join(tmpdir(), 'issueloc-corpus-cache-'));
+const cacheDir = () => mkdtempSync(join(root, 'cache-')); // under root: removed with it
 const unitIds = (ci: CodeIndex) => ci.units.map((u) => `${u.path}:${u.qualifiedName} ${u.startLine}-${u.endLine}`);
 
 test('indexCommit: source files cut into units; every other file counted by reason', async () => {
