@@ -19,9 +19,9 @@ function agreementLine(a: FunctionAgreement): string {
 export function registerImport(dataset: Command): void {
   dataset
     .command('import')
-    .description("turn a benchmark file (SWE-bench, Loc-Bench, Ye et al. Tomcat) or a training set's folder (Denchmark, SWE-bench dev, Defects4J) into a dataset file like `dataset build` writes")
+    .description("turn a benchmark file (SWE-bench, Loc-Bench, Ye et al. Tomcat) or a training set's folder (Denchmark, SWE-bench dev, Defects4J) or file (SWE-PolyBench) into a dataset file like `dataset build` writes")
     .addOption(new Option('--from <format>', 'benchmark format').choices([...IMPORT_SOURCES]).makeOptionMandatory())
-    .requiredOption('--input <file>', 'benchmark JSONL file; for denchmark, swebench-dev and defects4j the fetched folder (JSonSet/simplejson, projects, framework/projects + data/BugReport)')
+    .requiredOption('--input <file>', 'benchmark JSONL file; for denchmark, swebench-dev and defects4j the fetched folder (JSonSet/simplejson, projects, framework/projects + data/BugReport); for polybench the tasks JSONL or the artifact folder (data/tasks.jsonl)')
     .requiredOption('-o, --out <file>', 'dataset file to write (JSONL); <name>.dropped.jsonl and <name>.meta.json go beside it')
     .option('--repo <path>', 'the one repository of every row (e.g. apache/tomcat)')
     .option('--mirrors <dir>', 'folder of fetched mirrors (OWNER+NAME/repo, swe-bench+OWNER__NAME/repo) for multi-repository sets')

@@ -14,13 +14,14 @@ import { importDefects4j } from './defects4j.js';
 import { importDenchmark } from './denchmark.js';
 import { functionAgreement, type FunctionAgreement } from './agreement.js';
 import { importLocbench } from './locbench.js';
+import { importPolybench } from './polybench.js';
 import { importSwebenchDev } from './swebench-dev.js';
 import { RepoPool } from '../../repo/mirrors.js';
 import { importSwebench } from './swebench.js';
 import { importTomcat } from './tomcat.js';
 
 /** The benchmark formats `dataset import` reads. */
-export const IMPORT_SOURCES = ['swebench', 'locbench', 'tomcat', 'denchmark', 'swebench-dev', 'defects4j'] as const;
+export const IMPORT_SOURCES = ['swebench', 'locbench', 'tomcat', 'denchmark', 'swebench-dev', 'defects4j', 'polybench'] as const;
 export type ImportSource = (typeof IMPORT_SOURCES)[number];
 
 /** Options of {@link runImport}. Exactly one of `repo` and `mirrors` is required. */
@@ -155,6 +156,7 @@ export async function importBenchmark(from: ImportSource, input: string, options
   if (from === 'denchmark') return importDenchmark(input, { ...common, openRepo });
   if (from === 'swebench-dev') return importSwebenchDev(input, { ...common, openRepo });
   if (from === 'defects4j') return importDefects4j(input, { ...common, openRepo });
+  if (from === 'polybench') return importPolybench(input, { ...common, openRepo });
   return importSwebench(input, { ...common, openRepo, keepWithoutFunctions });
 }
 
