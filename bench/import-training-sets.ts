@@ -1,18 +1,23 @@
 /**
  * Rebuilds the imported training sets of issue 27 from the fetched snapshots in one command (the
  * converted records are not committed: Denchmark_BRs and swe-bench-dataset state no licence,
- * Defects4J's bug list comes with report texts of another repository). For each set it copies the
+ * Defects4J's bug list comes with report texts of another repository, SWE-PolyBench's rows hold
+ * the projects' issue texts and patches under the projects' licences). For each set it copies the
  * set's folders out of the sources' bare snapshots (blobs a snapshot lacks are skipped and
  * counted), then runs `issueloc dataset import --from <set>` against the mirrors folder and prints
  * the summary lines.
  *
  * Usage (from the repo root, after `npx tsc`):
- *   node dist/bench/import-training-sets.js --out OUT [--mirrors MIRRORS] [--only denchmark|swebench-dev|defects4j]
+ *   node dist/bench/import-training-sets.js --out OUT [--mirrors MIRRORS] [--only denchmark|swebench-dev|defects4j|polybench]
+ *       [--polybench-tasks FILE]
  *
  * Snapshots: `MIRRORS/RosePasta+Denchmark_BRs/repo` (`JSonSet/simplejson`) and
  * `MIRRORS/yogendrahexo+swe-bench-dataset/repo` (`projects`), `MIRRORS/rjust+defects4j/repo`
- * (`framework/projects`) with `MIRRORS/Trustworthy-Software+Quatrain/repo` (`data/BugReport`); code repositories as
- * `MIRRORS/OWNER+NAME/repo`. Writes `OUT/<set>.jsonl` (+ `.dropped.jsonl`, `.meta.json`).
+ * (`framework/projects`) with `MIRRORS/Trustworthy-Software+Quatrain/repo` (`data/BugReport`),
+ * `MIRRORS/ictu-se+swe-polybench-traceability-artifact/repo` (`data`); code repositories as
+ * `MIRRORS/OWNER+NAME/repo`. A snapshot lacks files of 4 MiB and more, the artifact's
+ * `data/tasks.jsonl` (6.3 MB) among them: `--polybench-tasks FILE` reads that file (or any JSONL of
+ * SWE-PolyBench rows) instead of the snapshot. Writes `OUT/<set>.jsonl` (+ `.dropped.jsonl`, `.meta.json`).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -27,6 +32,7 @@ const { values } = parseArgs({
     mirrors: { type: 'string', default: MIRRORS_DIR },
     out: { type: 'string' },
     only: { type: 'string' },
+    'polybench-tasks': { type: 'string' },
   },
 });
 if (!values.out) throw new Error('--out OUT is required');
@@ -42,6 +48,7 @@ const SETS = [
     input: '.',
     parts: [{ snapshot: 'rjust+defects4j', folder: 'framework/projects' }, { snapshot: 'Trustworthy-Software+Quatrain', folder: 'data/BugReport' }],
   },
+  { from: 'polybench', input: 'data/tasks.jsonl', parts: [{ snapshot: 'ictu-se+swe-polybench-traceability-artifact', folder: 'data' }] },
 ];
 
 /** Copies `folder` of the snapshot's HEAD to `dest`; returns files written and blobs missing. */
@@ -76,11 +83,12 @@ const BIN = fileURLToPath(new URL('../src/cli/bin.js', import.meta.url));
 for (const set of SETS) {
   if (values.only && values.only !== set.from) continue;
   const src = join(out, 'sources', set.from);
-  for (const part of set.parts) {
+  const given = set.from === 'polybench' ? values['polybench-tasks'] : undefined;
+  for (const part of given ? [] : set.parts) {
     const { written, missing } = await extract(part.snapshot, part.folder, src);
     process.stdout.write(`${set.from}: ${written} files from ${part.snapshot}${missing.length ? `, ${missing.length} blobs missing from the snapshot (${missing.slice(0, 3).join(', ')}…)` : ''}\n`);
   }
-  const r = spawnSync(process.execPath, [BIN, 'dataset', 'import', '--from', set.from, '--input', join(src, set.input),
+  const r = spawnSync(process.execPath, [BIN, 'dataset', 'import', '--from', set.from, '--input', given ?? join(src, set.input),
     '--mirrors', mirrors, '-o', join(out, `${set.from}.jsonl`), '--skip-invalid', '--no-progress'], { encoding: 'utf8', maxBuffer: 64 << 20 });
   process.stdout.write(r.stdout + r.stderr);
   if (r.status !== 0 && r.status !== 1) process.exitCode = r.status ?? 3;

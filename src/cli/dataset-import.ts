@@ -50,6 +50,7 @@ export function registerImport(dataset: Command): void {
         `rows ${c.rows}${c.invalidRows ? ` (${c.invalidRows} invalid rows skipped)` : ''} · in dataset ${c.inDataset} · positive functions ${c.positiveFunctions} · records without any ${c.recordsWithoutFunctions} · fix changes tests ${c.changesTests}${c.pureRenames ? ` · pure renames ${c.pureRenames} (not positives)` : ''}`,
         ...(run.meta.agreement ? [`gold functions vs the source's own: ${agreementLine(run.meta.agreement)}`] : []),
         `dropped: ${Object.entries(run.meta.dropReasons).map(([r, n]) => `${r} ${n}`).join(', ') || 'none'}`,
+        ...(run.meta.byLanguage ? [`by language: ${Object.entries(run.meta.byLanguage).sort(([a], [b]) => a.localeCompare(b)).map(([l, c]) => `${l} ${c.records} kept / ${c.dropped} dropped`).join(', ')}`] : []),
         `wrote ${run.records.length} records to ${o.out} (dropped rows: ${side.dropped}; counts: ${side.meta}) in ${(run.meta.millis.total / 1000).toFixed(1)} s`,
       ];
       process.stdout.write(`${lines.join('\n')}\n`);

@@ -47,6 +47,7 @@ test('import --from polybench: records at the named base, given functions and ag
   const r = run([...args, '--skip-invalid']);
   assert.equal(r.code, 0, r.err);
   assert.match(r.out, /rows 10 \(1 invalid rows skipped\) · in dataset 2 /);
+  assert.match(r.out, /\nby language: Java 1 kept \/ 1 dropped, JavaScript 0 kept \/ 2 dropped, Python 1 kept \/ 1 dropped, TypeScript 0 kept \/ 1 dropped\n/);
   assert.match(r.out, /gold functions vs the source's own: 2 records · given 2, ours 2, both 2 · given found by ours 100\.0 %/);
   const [py, java, ...more] = jsonl(out) as unknown as DatasetRecord[];
   assert.equal(more.length, 0);
@@ -73,6 +74,8 @@ test('import --from polybench: records at the named base, given functions and ag
   ]);
   const meta = JSON.parse(readFileSync(join(dir, 'pb.meta.json'), 'utf8'));
   assert.deepEqual([meta.from, meta.counts.dropped, meta.agreement.identicalRecords], ['polybench', 7, 2]);
+  assert.deepEqual(meta.byLanguage.Java, { records: 1, dropped: 1, dropReasons: { 'excluded-repository': 1 } });
+  assert.equal(dropped[0].language, 'JavaScript');
 });
 
 test('import --from polybench: the artifact folder (data/tasks.jsonl) reads as its file; another format or no file is refused with exit 2', () => {

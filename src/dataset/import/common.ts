@@ -36,6 +36,8 @@ export interface DroppedSample {
    * `fix-commit-not-found`, `root-commit`, `no-positive`, `repo-not-available`.
    */
   code: string;
+  /** The row's language, where the source names one (SWE-PolyBench). */
+  language?: string;
 }
 
 /** What an importer returns. */

@@ -165,7 +165,7 @@ export async function importPolybench(input: string, options: ImportOptions = {}
       });
     } catch (e) {
       if (!(e instanceof RowDrop)) throw e;
-      result.dropped.push(dropOf(t.instanceId, row.origin, e));
+      result.dropped.push({ ...dropOf(t.instanceId, row.origin, e), language: t.language });
     }
   }
   if (rows.length > 0 && tasks === 0) throw new IssuelocError(`${path}: none of its ${rows.length} rows is a SWE-PolyBench task (another format?)`);

@@ -51,6 +51,8 @@ export interface ImportDropped {
   detail: string;
   /** `file:line` of the row. */
   origin: string;
+  /** The row's language, where the source names one (SWE-PolyBench). */
+  language?: string;
 }
 
 /** `<name>.meta.json` of an import. */
@@ -82,6 +84,8 @@ export interface ImportMeta {
     pureRenames: number;
   };
   dropReasons: Record<string, number>;
+  /** Where the source names each row's language (SWE-PolyBench): records and drops per language. */
+  byLanguage?: Record<string, { records: number; dropped: number; dropReasons: Record<string, number> }>;
   /**
    * Where a source gives its own gold functions (`provenance.givenFunctions`, e.g. Denchmark's
    * per-hunk method names): how far they agree with ours (`agreement.ts`).
@@ -97,6 +101,20 @@ export interface ImportRun {
   records: DatasetRecord[];
   dropped: ImportDropped[];
   meta: ImportMeta;
+}
+
+/** Records and drops per language, when the source names languages (`provenance.language`, `DroppedSample.language`); else undefined. */
+function languageCounts(records: readonly DatasetRecord[], dropped: readonly DroppedSample[]): ImportMeta['byLanguage'] {
+  const out: NonNullable<ImportMeta['byLanguage']> = {};
+  const of = (lang: string) => (out[lang] ??= { records: 0, dropped: 0, dropReasons: {} });
+  for (const r of records) if (typeof r.provenance.language === 'string') of(r.provenance.language).records++;
+  for (const d of dropped) {
+    if (d.language === undefined) continue;
+    const l = of(d.language);
+    l.dropped++;
+    l.dropReasons[d.code] = (l.dropReasons[d.code] ?? 0) + 1;
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
 }
 
 /** Where an import's repositories come from, and how to let them go. */
@@ -195,9 +213,10 @@ export async function runImport(options: RunImportOptions): Promise<ImportRun> {
   }
   const dropReasons: Record<string, number> = {};
   for (const d of dropped) dropReasons[d.code] = (dropReasons[d.code] ?? 0) + 1;
+  const byLanguage = languageCounts(records, dropped);
   return {
     records,
-    dropped: dropped.map((d) => ({ id: d.id, reason: d.code, detail: d.reason, origin: d.origin })),
+    dropped: dropped.map((d) => ({ id: d.id, reason: d.code, detail: d.reason, origin: d.origin, ...(d.language !== undefined ? { language: d.language } : {}) })),
     meta: {
       tool: 'issueloc dataset import',
       from: options.from,
@@ -217,6 +236,7 @@ export async function runImport(options: RunImportOptions): Promise<ImportRun> {
         pureRenames: records.reduce((n, r) => n + (Array.isArray(r.provenance.pureRenames) ? r.provenance.pureRenames.length : 0), 0),
       },
       dropReasons,
+      ...(byLanguage ? { byLanguage } : {}),
       ...(records.some((r) => Array.isArray(r.provenance.givenFunctions)) ? { agreement: functionAgreement(records) } : {}),
       invalid: result.invalid,
       millis: { total: Date.now() - started },
