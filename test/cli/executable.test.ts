@@ -1,4 +1,4 @@
-// The package's executable: `npx issueloc` in a fresh clone runs bin/issueloc.js directly, so it
+// The package's executable: `node bin/issueloc.js` in a fresh clone (and the `issueloc` that `npm link` installs) runs bin/issueloc.js directly, so it
 // must keep its executable bit in git and reach the compiled CLI.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
