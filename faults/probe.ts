@@ -120,14 +120,17 @@ export class ProbeContext {
     return this.shared.dir(`${this.probe.name}-${prefix}`);
   }
 
-  /** The run's time limit in ms: `boundS` plus the start-up slack and 3 × the start-up measured now. */
-  private async limitMs(boundS: number): Promise<number> {
+  /**
+   * A time limit in ms for something that starts the CLI (a run, a server's address, an MCP
+   * session's first answer): `boundS` plus the start-up slack and 3 × the start-up measured now.
+   */
+  async boundMs(boundS: number): Promise<number> {
     return (boundS + STARTUP_SLACK_S + 3 * await this.shared.startupS()) * 1000;
   }
 
   /** Runs the CLI with this probe's environment; `boundS` is the run's time bound (start-up slack added). */
   async cli(args: readonly string[], boundS: number, opts: Partial<RunOptions> = {}): Promise<RunResult> {
-    return runCli(args, { env: cliEnv(this.home), ...opts, timeoutMs: await this.limitMs(boundS) });
+    return runCli(args, { env: cliEnv(this.home), ...opts, timeoutMs: await this.boundMs(boundS) });
   }
 
   /** Notes something worth a look (not a failure) on the current try. */
@@ -137,7 +140,7 @@ export class ProbeContext {
 
   /** Runs the CLI with stdout into a pipe whose reader sleeps `sleepS` seconds before reading. */
   async slowPipe(args: readonly string[], boundS: number, sleepS = 2): Promise<RunResult> {
-    return runThroughSlowPipe(args, { env: cliEnv(this.home), timeoutMs: await this.limitMs(boundS), sleepS });
+    return runThroughSlowPipe(args, { env: cliEnv(this.home), timeoutMs: await this.boundMs(boundS), sleepS });
   }
 
   /** Records one try: `check` returns a failure or undefined (passed); a throw is a probe failure. */

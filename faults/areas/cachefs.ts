@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { localizeArgs, shopReference, snapshot, snapshotDiff } from '../common.js';
 import { cacheFiles } from '../corrupt.js';
 import { cliEnv, type RunResult } from '../cli.js';
-import { BIN, STARTUP_SLACK_S } from '../interface.js';
+import { BIN } from '../interface.js';
 import { badEnd, expectExit, firstLine, wrong, type Failure, type Probe, type ProbeContext } from '../probe.js';
 import { expectRanking } from '../ranking.js';
 
@@ -121,9 +121,9 @@ const foreignBlob: Probe = {
 };
 
 /** Runs `issueloc <args>` from a shell running `setup` first (stdout: `stdoutTo`); stdout is not captured. */
-function runInShell(ctx: ProbeContext, setup: string, stdoutTo: string, args: readonly string[], boundS: number): Promise<RunResult> {
+async function runInShell(ctx: ProbeContext, setup: string, stdoutTo: string, args: readonly string[], boundS: number): Promise<RunResult> {
+  const timeoutMs = await ctx.boundMs(boundS);
   const t0 = performance.now();
-  const timeoutMs = (boundS + STARTUP_SLACK_S) * 1000;
   return new Promise((done) => {
     const child = spawn('/bin/sh', ['-c', `${setup}; exec "$@" > ${stdoutTo}`, 'sh', process.execPath, BIN, ...args], { env: cliEnv(ctx.home), stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';

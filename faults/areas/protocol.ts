@@ -61,8 +61,9 @@ async function serve(ctx: ProbeContext, args: string[]): Promise<Served> {
     clearTimeout(t);
   };
   const t0 = Date.now();
+  const limitMs = await ctx.boundMs(2 * STARTUP_SLACK_S);
   while (!/http:\/\/\S+/.test(out)) {
-    if (Date.now() - t0 > STARTUP_SLACK_S * 3000 || child.exitCode !== null) {
+    if (Date.now() - t0 > limitMs || child.exitCode !== null) {
       await stop();
       throw new Error(`serve printed no address: ${err.slice(0, 300)}`);
     }
@@ -84,7 +85,7 @@ class McpChild {
   private err = '';
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
-  constructor(ctx: ProbeContext, repo: string, cache: string) {
+  constructor(private readonly ctx: ProbeContext, repo: string, cache: string) {
     this.child = spawn(process.execPath, [BIN, 'mcp', '--repo', `shop=${repo}`, '--cache-dir', cache], { env: cliEnv(ctx.home), stdio: ['pipe', 'pipe', 'pipe'] });
     this.child.stdin.on('error', () => { /* gone: judged by what it answered */ });
     this.child.stdout.on('data', (d: Buffer) => {
@@ -110,10 +111,10 @@ class McpChild {
     this.write(`${JSON.stringify({ jsonrpc: '2.0', ...m })}\n`);
   }
 
-  /** Initializes the session (bounded). */
+  /** Initializes the session (bounded: the first answer comes after the process's start-up). */
   async initialize(): Promise<void> {
     this.send({ id: 'init', method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'faults', version: '0' } } });
-    if (!(await this.answerTo('init', (STARTUP_SLACK_S + 10) * 1000))) throw new Error(`mcp: no answer to initialize: ${this.err.slice(0, 300)}`);
+    if (!(await this.answerTo('init', await this.ctx.boundMs(10)))) throw new Error(`mcp: no answer to initialize: ${this.err.slice(0, 300)}`);
     this.send({ method: 'notifications/initialized' });
   }
 

@@ -23,8 +23,8 @@ const EVIL_SEARCH = ':/(a*)*(a*)*(a*)*\\1\\2\\3c';
 const SHORT_TIMEOUT_S = 3;
 /** The server's request timeout elsewhere (seconds): index builds on a loaded machine. */
 const TIMEOUT_S = 60;
-/** Time `issueloc serve` may take to print its address (it loads fastify and the MCP SDK). */
-const SERVE_START_S = 3 * STARTUP_SLACK_S;
+/** Time `issueloc serve` may take to print its address (it loads fastify and the MCP SDK), besides the start-up slack. */
+const SERVE_START_S = 2 * STARTUP_SLACK_S;
 /** The time limit of `git rev-parse` on the command line (REV_PARSE_TIMEOUT_MS, src/repo/git.ts). */
 const REV_PARSE_LIMIT_S = 30;
 
@@ -51,8 +51,9 @@ class Server {
     const killGroup = () => { try { process.kill(-proc.pid!, 'SIGKILL'); } catch { /* gone */ } };
     ctx.shared.onRemove(killGroup); // also when it never prints its address
     proc.stderr!.on('data', (d: Buffer) => { err += d.toString(); });
+    const startMs = await ctx.boundMs(SERVE_START_S);
     const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`serve did not start within ${SERVE_START_S} s: ${err}`)), SERVE_START_S * 1000);
+      const timer = setTimeout(() => reject(new Error(`serve did not start within ${Math.round(startMs / 1000)} s: ${err}`)), startMs);
       proc.stdout!.on('data', (d: Buffer) => {
         out += d.toString();
         const m = /on (http:\/\/[\d.:]+)/.exec(out);

@@ -171,8 +171,11 @@ test('build lock: an index build killed with -9 while holding the lock costs the
       while (!done() && Date.now() - t0 < ms) await new Promise((res) => setTimeout(res, 5));
     };
     await until(() => existsSync(join(fx.cache, 'index.lock')), 30_000);
-    await until(() => existsSync(join(fx.cache, 'index.owner')), 300);
+    // the owner file follows the lock: killed between the two, the next run would wait out the
+    // 30 s stale time of an ownerless lock (a loaded machine can take more than a moment there)
+    await until(() => existsSync(join(fx.cache, 'index.owner')), 30_000);
     assert.ok(existsSync(join(fx.cache, 'index.lock')), 'the build took the lock');
+    assert.ok(existsSync(join(fx.cache, 'index.owner')), 'and wrote whose it is');
     child.kill('SIGKILL');
     await exited;
     assert.ok(existsSync(join(fx.cache, 'index.lock')), 'killed while holding it');

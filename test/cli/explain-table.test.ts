@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { fixtureRepo } from '../repo/fixture-repo.js';
 import { flexibleWidths, shorten, tableWidth, wrapWords } from '../../src/cli/table-layout.js';
 import { cleanup, tempDir } from '../repo/git-fixture.js';
+import { runInProcess } from './in-process.js';
 
 /** Every temporary folder of this file (repositories, caches) lives here, removed at the end. */
 const scratch = tempDir('issueloc-explain-table-');
@@ -41,7 +42,7 @@ function repo() {
 
 const width = (s: string) => Math.max(...s.split('\n').map((l) => [...l].length));
 
-test('--explain table of a traceback: at most 100 columns off a terminal, evidence shortened; --json whole', () => {
+test('--explain table of a traceback: at most 100 columns off a terminal, evidence shortened; --json whole', async () => {
   const r = repo();
   const cache = mkdtempSync(join(scratch, 'cache-'));
   try {
@@ -53,12 +54,13 @@ test('--explain table of a traceback: at most 100 columns off a terminal, eviden
     assert.ok(width(table.stdout) <= 100, `table ${width(table.stdout)} columns wide:\n${table.stdout}`);
     assert.match(table.stdout, /frameFile \(File "\/home\/someone\/[^\n]*…[^\n]*handlers\.py", line/);
     assert.match(table.stdout, /pkg\/sub\/handlers\.py:RequestHandler\.parse_header_values/, 'ids are whole');
-    // $COLUMNS narrows it (down to what the ids need: they are never cut)
-    const narrow = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', env: { ...env, COLUMNS: '90' } });
-    assert.ok(width(narrow.stdout) <= 90, `table ${width(narrow.stdout)} columns wide at COLUMNS=90:\n${narrow.stdout}`);
-    const json = spawnSync(process.execPath, [bin, ...args, '--json'], { encoding: 'utf8', env });
-    assert.equal(json.status, 0, json.stderr);
-    const out = JSON.parse(json.stdout) as { files: { id: string; evidence?: string[] }[] };
+    // $COLUMNS narrows it (down to what the ids need: they are never cut); this run and the next
+    // through the CLI's main in-process (runInProcess): the process is not under test
+    const narrow = await runInProcess(args, { COLUMNS: '90' });
+    assert.ok(width(narrow.out) <= 90, `table ${width(narrow.out)} columns wide at COLUMNS=90:\n${narrow.out}`);
+    const json = await runInProcess([...args, '--json'], { COLUMNS: undefined });
+    assert.equal(json.code, 0, json.err);
+    const out = JSON.parse(json.out) as { files: { id: string; evidence?: string[] }[] };
     const evidence = out.files.find((f) => f.id === 'pkg/sub/handlers.py')?.evidence ?? [];
     assert.ok(evidence.some((e) => e.includes(`${VENV}/pkg/sub/handlers.py`)), `whole evidence in --json: ${JSON.stringify(evidence)}`);
   } finally {

@@ -2,12 +2,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runCli } from '../batch/cli-process.js';
+import { runInProcess } from './in-process.js';
 
 test('serve --help names every route open without the token; comment --help gives --rev one default', async () => {
   const serve = await runCli(['serve', '--help']);
   assert.equal(serve.code, 0, serve.err);
   assert.match(serve.out.replace(/\s+/g, ' '), /--token-env <name> .*but \/healthz, \/openapi\.json and the web page's files \(\/, \/web\/app\.js, \/web\/style\.css\)/);
-  const comment = await runCli(['comment', '--help']);
+  // the second run of each test through the CLI's main in-process (runInProcess): the process is not under test
+  const comment = await runInProcess(['comment', '--help']);
   assert.equal(comment.code, 0, comment.err);
   const rev = /--rev <rev>[^]*?(?=\n\s+-)/.exec(comment.out)?.[0] ?? '';
   assert.equal(rev.match(/\(default:/g)?.length, 1, rev);
@@ -18,7 +20,7 @@ test('commander\'s usage errors read as every other error: issueloc: …, exit 2
   const bad = await runCli(['localize', '--level', 'class', 'some issue']);
   assert.equal(bad.code, 2, bad.err);
   assert.match(bad.err, /^issueloc: option '--level <level>' argument 'class' is invalid\. Allowed choices are /);
-  const unknown = await runCli(['localize', '--frobnicate']);
+  const unknown = await runInProcess(['localize', '--frobnicate']);
   assert.equal(unknown.code, 2, unknown.err);
   assert.match(unknown.err, /^issueloc: unknown option '--frobnicate'/);
 });

@@ -48,3 +48,17 @@ export function inProcessCli(mainFile?: string): InProcessCli {
  * `env` is set in the worker's environment for this run only (a value `undefined` unsets it).
  */
 export const runInProcess: InProcessCli = inProcessCli();
+
+/** What execFile resolves with, or rejects with (plus `code`) when the exit code is not 0. */
+export interface ExecLikeRun { stdout: string; stderr: string }
+
+/**
+ * {@link runInProcess} shaped as `promisify(execFile)` is: resolves with stdout and stderr on exit
+ * 0, else rejects with an Error carrying `code`, `stdout` and `stderr`. For a file whose checks read
+ * execFile's results and only some of its runs need the executable.
+ */
+export async function execInProcess(args: readonly string[], env?: Record<string, string | undefined>): Promise<ExecLikeRun> {
+  const r = await runInProcess(args, env);
+  if (r.code !== 0) throw Object.assign(new Error(`issueloc exited ${r.code}: ${r.err}`), { code: r.code, stdout: r.out, stderr: r.err });
+  return { stdout: r.out, stderr: r.err };
+}

@@ -7,6 +7,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cleanup, commitFiles, tempDir } from '../repo/git-fixture.js';
+import { runInProcess } from './in-process.js';
 
 const bin = join(resolve(dirname(fileURLToPath(import.meta.url)), '../../..'), 'dist/src/cli/bin.js');
 
@@ -17,11 +18,14 @@ function run(args: string[]) {
   return { code: r.status, out: String(r.stdout), err: String(r.stderr) };
 }
 
+/** ISSUELOC_CACHE_DIR unset for an in-process run, as {@link run} unsets it. */
+const NO_CACHE_ENV = { ISSUELOC_CACHE_DIR: undefined };
+
 const filesUnder = (dir: string) => existsSync(dir)
   ? readdirSync(dir, { recursive: true, withFileTypes: true }).filter((d) => d.isFile()).map((d) => join(d.parentPath, d.name)).sort()
   : [];
 
-test('index prepares the history signals: the first localize after it adds no cache file; --no-history leaves them out', () => {
+test('index prepares the history signals: the first localize after it adds no cache file; --no-history leaves them out', async () => {
   const dir = tempDir('issueloc-index-prepares-');
   try {
     const work = join(dir, 'repo');
@@ -34,12 +38,13 @@ test('index prepares the history signals: the first localize after it adds no ca
     assert.ok(history.some((f) => f.endsWith('.m100.bin')), `commit history stored: ${history.join(', ')}`);
     assert.ok(history.some((f) => f.includes('.cochange-')), 'co-changes stored');
     const before = filesUnder(cache);
-    const r = run(['localize', '--repo', work, '--cache-dir', cache, '--issue', 'render table crash on empty rows', '--json', '--no-progress']);
+    // the next runs through the CLI's main in-process (runInProcess): the process is not under test
+    const r = await runInProcess(['localize', '--repo', work, '--cache-dir', cache, '--issue', 'render table crash on empty rows', '--json', '--no-progress'], NO_CACHE_ENV);
     assert.equal(r.code, 0, r.err);
     assert.deepEqual(filesUnder(cache).filter((f) => !f.endsWith('usage.json')), before.filter((f) => !f.endsWith('usage.json')));
 
     const bare = join(dir, 'cache2');
-    assert.equal(run(['index', '--repo', work, '--cache-dir', bare, '--no-progress', '--no-history']).code, 0);
+    assert.equal((await runInProcess(['index', '--repo', work, '--cache-dir', bare, '--no-progress', '--no-history'], NO_CACHE_ENV)).code, 0);
     assert.deepEqual(filesUnder(join(bare, 'history')), []);
   } finally {
     cleanup(dir);

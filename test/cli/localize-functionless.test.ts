@@ -7,21 +7,25 @@ import { spawnSync } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cleanup, commitFiles, git, tempDir } from '../repo/git-fixture.js';
+import { runInProcess } from '../cli/in-process.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const bin = join(root, 'dist/src/cli/bin.js');
 
+/** `issueloc ARGS… --no-progress` by the executable. */
 function run(args: string[]) {
   const r = spawnSync(process.execPath, [bin, ...args, '--no-progress'], { encoding: 'utf8' });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
+/** The same through the CLI's main in-process (runInProcess), for runs whose process is not under test. */
+const runIn = (args: string[]) => runInProcess([...args, '--no-progress']);
 
 const FILES = {
   'app/settings.py': 'DEFAULT_TIMEOUT = 30\nRETRY_LIMIT = 5\nDEFAULT_HOST = "localhost"\n',
   'app/client.py': 'def connect(host):\n    return open_socket(host)\n',
 };
 
-test('only a function-less file matches: the table shows it like --json does, exit 0', () => {
+test('only a function-less file matches: the table shows it like --json does, exit 0', async () => {
   const dir = tempDir('issueloc-bare-cli-');
   try {
     commitFiles(join(dir, 'repo'), FILES);
@@ -32,20 +36,20 @@ test('only a function-less file matches: the table shows it like --json does, ex
     assert.deepEqual(out.files.map((f: { id: string }) => f.id), ['app/settings.py']);
     assert.deepEqual(out.functions, []);
     assert.deepEqual(out.modules, []);
-    const table = run(base);
+    const table = await runIn(base);
     assert.equal(table.code, 0, table.err);
     assert.match(table.out, /app\/settings\.py/);
     assert.match(table.out, /functions\n\(no function matched\)/);
     assert.equal(table.err, '');
     // a level where nothing ranks: exit 1 in both modes, and where to look instead
     for (const mode of [[], ['--json']]) {
-      const fn = run([...base, '--level', 'function', ...mode]);
+      const fn = await runIn([...base, '--level', 'function', ...mode]);
       assert.equal(fn.code, 1, `${mode}: ${fn.err}`);
       assert.equal(fn.err, 'issueloc: no function matched; files did (--level file)\n');
     }
-    assert.deepEqual(JSON.parse(run([...base, '--level', 'function', '--json']).out).functions, []);
+    assert.deepEqual(JSON.parse((await runIn([...base, '--level', 'function', '--json'])).out).functions, []);
     // a word only a function-less file holds occurs in the code: not "no word of the issue occurs"
-    const none = run([...base.slice(0, -1), 'zebra giraffe']);
+    const none = await runIn([...base.slice(0, -1), 'zebra giraffe']);
     assert.equal(none.code, 1);
     assert.match(none.err, /no word of the issue occurs in the indexed code/);
   } finally {

@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cleanup, tempDir } from '../repo/git-fixture.js';
+import { execInProcess } from './in-process.js';
 
 const scratch = tempDir('issueloc-localize-lines-');
 after(() => cleanup(scratch));
@@ -42,7 +43,7 @@ function repo(): string {
   return dir;
 }
 
-test('items carry their lines: a function its own, a module its functions\', a file its best function\'s', () => {
+test('items carry their lines: a function its own, a module its functions\', a file its best function\'s', async () => {
   const dir = repo();
   const cache = mkdtempSync(join(scratch, 'cache-'));
   const args = ['localize', '--repo', dir, '--issue', 'Wrong discount price in shop/cart.py', '--no-progress', '--cache-dir', cache, '--model', 'none'];
@@ -55,16 +56,17 @@ test('items carry their lines: a function its own, a module its functions\', a f
   const best = out.functions[0];
   assert.deepEqual([out.files[0].startLine, out.files[0].endLine], [best.startLine, best.endLine], 'the file\'s best function');
   assert.equal(out.issue, undefined, 'no issue reading without --explain');
-  const text = execFileSync(process.execPath, [bin, ...args, '--level', 'function'], { encoding: 'utf8', env: { ...process.env, COLUMNS: '120' } });
+  // through the CLI's main in-process (execInProcess): the process is not under test
+  const text = (await execInProcess([...args, '--level', 'function'], { COLUMNS: '120' })).stdout;
   assert.match(text, /│ lines\s+│/);
   assert.match(text, /shop\/cart\.py:Cart\.discount\s+│ 9-11\s+│/);
 });
 
-test('--json --explain adds what the issue was read as', () => {
+test('--json --explain adds what the issue was read as', async () => {
   const dir = repo();
   const cache = mkdtempSync(join(scratch, 'cache-'));
   const issue = 'Wrong discount\nTraceback (most recent call last):\n  File "/srv/shop/cart.py", line 11, in discount\nSee `Cart.discount` and shop/cart.py';
-  const out = JSON.parse(execFileSync(process.execPath, [bin, 'localize', '--repo', dir, '--issue', issue, '--json', '--explain', '--no-progress', '--cache-dir', cache], { encoding: 'utf8' }));
+  const out = JSON.parse((await execInProcess(['localize', '--repo', dir, '--issue', issue, '--json', '--explain', '--no-progress', '--cache-dir', cache])).stdout);
   assert.deepEqual(out.issue.frames.map((f: { file: string; line: number }) => [f.file, f.line]), [['/srv/shop/cart.py', 11]]);
   assert.ok(out.issue.paths.includes('shop/cart.py'), JSON.stringify(out.issue));
   assert.ok(out.issue.namesInCode.includes('Cart.discount'), JSON.stringify(out.issue));

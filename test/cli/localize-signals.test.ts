@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cleanup, tempDir } from '../repo/git-fixture.js';
+import { execInProcess } from './in-process.js';
 
 /** Every temporary folder of this file (repositories, caches) lives here, removed at the end. */
 const scratch = tempDir('issueloc-localize-signals-');
@@ -15,7 +16,7 @@ after(() => cleanup(scratch));
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const bin = join(root, 'dist/src/cli/bin.js');
 
-test('a traceback frame lifts its function to the top and is explained', () => {
+test('a traceback frame lifts its function to the top and is explained', async () => {
   const dir = mkdtempSync(join(scratch, 'sig-'));
   const git = (...a: string[]) => execFileSync('git', ['-C', dir, '-c', 'user.name=t', '-c', 'user.email=t@t', ...a]);
   git('init', '-q');
@@ -33,9 +34,10 @@ test('a traceback frame lifts its function to the top and is explained', () => {
   const at = out.functions[0].signals.indexOf('frameFunction');
   assert.equal(out.functions[0].evidence[at], 'File "/srv/app/shop/cart.py", line 5, in discount', 'what fired the signal, aligned with it');
   assert.equal(out.functions[0].evidence.length, out.functions[0].signals.length);
-  const plain = JSON.parse(execFileSync(process.execPath, [bin, 'localize', '--repo', dir, '--issue', issue, '--json', '--no-progress', '--cache-dir', cache, '--no-signals'], { encoding: 'utf8' }));
+  // the next runs through the CLI's main in-process (execInProcess): the process is not under test
+  const plain = JSON.parse((await execInProcess(['localize', '--repo', dir, '--issue', issue, '--json', '--no-progress', '--cache-dir', cache, '--no-signals'])).stdout);
   assert.equal(plain.functions[0].signals, undefined);
-  const text = execFileSync(process.execPath, [bin, 'localize', '--repo', dir, '--issue', issue, '--explain', '--no-progress', '--cache-dir', cache, '--level', 'function'], { encoding: 'utf8' });
+  const text = (await execInProcess(['localize', '--repo', dir, '--issue', issue, '--explain', '--no-progress', '--cache-dir', cache, '--level', 'function'])).stdout;
   assert.match(text, /signals/);
   assert.match(text, /frameFunction \(File "\/srv\/app\/shop\/cart\.py", line 5, in discount\)/);
   assert.match(text, /stack frames: +\/srv\/app\/shop\/cart\.py:5:discount/, 'the evidence behind the signal names');

@@ -71,6 +71,7 @@ test('the packed package ships the built-in model, and `localize --model default
   const { consumer, pkg, files, repo } = installed();
   assert.ok(files.includes('src/ltr/default-model.json'), 'the tarball holds the built-in model');
   assert.ok(files.includes('dist/src/index.d.ts'), 'the tarball holds the type declarations');
+  for (const f of ['index.html', 'app.js', 'style.css']) assert.ok(files.includes(`src/service/web/assets/${f}`), `the tarball holds the web page's ${f}`);
   assert.ok(!files.some((f) => f.startsWith('test/') || f.startsWith('dist/test/')), 'no tests in the tarball');
 
   const manifest = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')) as Manifest;

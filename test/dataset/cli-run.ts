@@ -1,9 +1,10 @@
-// What the importer tests share: the built CLI run with its output, JSONL read back, a file written
+// What the importer tests share: the built CLI run with its output (as a process or in-process), JSONL read back, a file written
 // with its folders.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runInProcess } from '../cli/in-process.js';
 
 const BIN = fileURLToPath(new URL('../../src/cli/bin.js', import.meta.url));
 
@@ -11,6 +12,14 @@ const BIN = fileURLToPath(new URL('../../src/cli/bin.js', import.meta.url));
 export function run(args: string[]): { out: string; err: string; code: number } {
   const r = spawnSync(process.execPath, [BIN, ...args, '--no-progress'], { encoding: 'utf8' });
   return { out: r.stdout, err: r.stderr, code: r.status ?? -1 };
+}
+
+/**
+ * {@link run} through the CLI's main in the file's worker thread (runInProcess): the same code and
+ * output without a Node start-up, for runs whose process is not under test.
+ */
+export async function runIn(args: string[]): Promise<{ out: string; err: string; code: number }> {
+  return runInProcess([...args, '--no-progress']);
 }
 
 /** The records of a JSONL file. */

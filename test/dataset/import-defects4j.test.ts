@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { readBugReports } from '../../src/dataset/import/defects4j.js';
 import type { DatasetRecord } from '../../src/dataset/record.js';
 import { cleanup, commitFiles, git, tempDir } from '../repo/git-fixture.js';
-import { jsonl, run, write } from './cli-run.js';
+import { jsonl, run, runIn, write } from './cli-run.js';
 
 const dir = tempDir('issueloc-import-d4j-');
 after(() => cleanup(dir));
@@ -72,13 +72,14 @@ test('import --from defects4j: fix = the fixed revision, base its first parent, 
   assert.deepEqual([meta.from, meta.counts.rows, meta.dropReasons['excluded-repository']], ['defects4j', 7, 1]);
 });
 
-test('import --from defects4j: a folder without active-bugs.csv is refused with exit 2, nothing written', () => {
+test('import --from defects4j: a folder without active-bugs.csv is refused with exit 2, nothing written', async () => {
   const other = join(dir, 'other');
   write(join(other, 'framework', 'projects', 'X', 'active-bugs.csv'), 'id,patch\n1,x\n');
-  const r = run(['dataset', 'import', '--from', 'defects4j', '--input', other, '--mirrors', dir, '-o', join(dir, 'x.jsonl')]);
+  // refusals: through the CLI's main in-process (the import itself ran as a process)
+  const r = await runIn(['dataset', 'import', '--from', 'defects4j', '--input', other, '--mirrors', dir, '-o', join(dir, 'x.jsonl')]);
   assert.equal(r.code, 2);
   assert.match(r.err, /^issueloc: .*no Defects4J active-bugs\.csv rows found/);
-  const none = run(['dataset', 'import', '--from', 'defects4j', '--input', join(dir, 'missing'), '--mirrors', dir, '-o', join(dir, 'x.jsonl')]);
+  const none = await runIn(['dataset', 'import', '--from', 'defects4j', '--input', join(dir, 'missing'), '--mirrors', dir, '-o', join(dir, 'x.jsonl')]);
   assert.equal(none.code, 2);
   assert.match(none.err, /^issueloc: .*no Defects4J projects folder/);
   assert.equal(existsSync(join(dir, 'x.jsonl')), false);

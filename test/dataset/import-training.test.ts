@@ -9,7 +9,7 @@ import { functionAgreement } from '../../src/dataset/import/agreement.js';
 import { denchmarkText } from '../../src/dataset/import/denchmark.js';
 import type { DatasetRecord } from '../../src/dataset/record.js';
 import { cleanup, commitFiles, git, tempDir } from '../repo/git-fixture.js';
-import { jsonl, run, write } from './cli-run.js';
+import { jsonl, run, runIn, write } from './cli-run.js';
 
 const dir = tempDir('issueloc-import-training-');
 after(() => cleanup(dir));
@@ -30,7 +30,7 @@ const file = (kind: string, oldName: string, newName: string, methods: string[] 
   hunks: Object.fromEntries(methods.map((m, k) => [`hunk_${k}`, { Ismethod: 1, added_lines: '2', deleted_lines: '2', method_info: { method_name: m, method_params: '', method_startline: '1', method_endline: '2' } }])),
 });
 
-test('import --from denchmark: Windows paths, renames, binary and test files, drops by reason, agreement; eval reads the records', () => {
+test('import --from denchmark: Windows paths, renames, binary and test files, drops by reason, agreement; eval reads the records', async () => {
   const mirrors = join(dir, 'mirrors');
   const work = join(mirrors, 'o+r', 'repo');
   const base = commitFiles(work, {
@@ -66,7 +66,8 @@ test('import --from denchmark: Windows paths, renames, binary and test files, dr
   assert.match(failed.err, /^issueloc: .*9\.json: not valid JSON/);
   assert.equal(existsSync(out), false);
 
-  const r = run([...args, '--skip-invalid']);
+  // the executable refused the invalid row; the other runs of the file through the CLI's main in-process
+  const r = await runIn([...args, '--skip-invalid']);
   assert.equal(r.code, 0, r.err);
   assert.match(r.out, /rows 9 \(1 invalid rows skipped\) · in dataset 2 /);
   assert.match(r.out, /gold functions vs the source's own: 2 records · given 3, ours 3, both 3 · given found by ours 100\.0 %/);
@@ -95,26 +96,26 @@ test('import --from denchmark: Windows paths, renames, binary and test files, dr
 
   // the records are what eval reads: one issue ranked at its a-priori state
   const evalOut = join(dir, 'eval');
-  const e = run(['eval', '--dataset', out, '--mirrors', mirrors, '-o', evalOut, '--retrievers', 'bm25f', '--json']);
+  const e = await runIn(['eval', '--dataset', out, '--mirrors', mirrors, '-o', evalOut, '--retrievers', 'bm25f', '--json']);
   assert.equal(e.code, 0, e.err);
   assert.match(e.out, /"o__r-1"/);
 });
 
-test('import --from denchmark: another format or an unreadable folder is refused with exit 2', () => {
+test('import --from denchmark: another format or an unreadable folder is refused with exit 2', async () => {
   const swe = join(dir, 'swe.jsonl');
   write(swe, '{"instance_id":"a","patch":""}\n');
-  const asFile = run(['dataset', 'import', '--from', 'denchmark', '--input', swe, '--mirrors', dir, '-o', join(dir, 'x.jsonl')]);
+  const asFile = await runIn(['dataset', 'import', '--from', 'denchmark', '--input', swe, '--mirrors', dir, '-o', join(dir, 'x.jsonl')]);
   assert.equal(asFile.code, 2);
   assert.match(asFile.err, /^issueloc: cannot read .*swe\.jsonl: not a folder/);
   const other = join(dir, 'other');
   write(join(other, 'a+b', '1.json'), '{"instance_id":"a"}');
-  const wrong = run(['dataset', 'import', '--from', 'denchmark', '--input', other, '--mirrors', dir, '-o', join(dir, 'x.jsonl')]);
+  const wrong = await runIn(['dataset', 'import', '--from', 'denchmark', '--input', other, '--mirrors', dir, '-o', join(dir, 'x.jsonl')]);
   assert.equal(wrong.code, 2);
   assert.match(wrong.err, /none of its 1 JSON files is a Denchmark report/);
   assert.equal(existsSync(join(dir, 'x.jsonl')), false);
 });
 
-test('import --from swebench-dev: base found from the buggy/ files, hints never in the issue, drops by reason', () => {
+test('import --from swebench-dev: base found from the buggy/ files, hints never in the issue, drops by reason', async () => {
   const mirrors = join(dir, 'dev-mirrors');
   const work = join(mirrors, 'o+dev', 'repo');
   commitFiles(work, { 'pkg/a.py': 'def f(x):\n    return 0\n' });
@@ -135,7 +136,7 @@ test('import --from swebench-dev: base found from the buggy/ files, hints never 
   pr('o__dev', '3', 'no patch here\n', false);
   pr('sympy__sympy', '4', `t\n\nCreated at: ${created}\nVersion: 1.0\n`);
   const out = join(dir, 'dev.jsonl');
-  const r = run(['dataset', 'import', '--from', 'swebench-dev', '--input', join(dir, 'dev'), '--mirrors', mirrors, '-o', out]);
+  const r = await runIn(['dataset', 'import', '--from', 'swebench-dev', '--input', join(dir, 'dev'), '--mirrors', mirrors, '-o', out]);
   assert.equal(r.code, 0, r.err);
   const [rec, ...more] = jsonl(out) as unknown as DatasetRecord[];
   assert.equal(more.length, 0);

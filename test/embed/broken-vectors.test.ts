@@ -112,8 +112,9 @@ test('CLI: each kind of broken vector gives exit 0, one warning naming the endpo
 });
 
 test('CLI: a broken issue vector (functions cached) leaves the lexical ranking for that issue, with a warning', async () => {
-  const lexical = rankings((await localize(['--model', 'none'])).stdout);
-  await localize(['--embedder', `openai:${fake.url}#q-check`]); // caches the functions' vectors
+  // the set-up runs in-process: the runs checked below are one of each kind
+  const lexical = rankings((await localizeInProcess(['--model', 'none'])).stdout);
+  await localizeInProcess(['--embedder', `openai:${fake.url}#q-check`]); // caches the functions' vectors
   for (const [fault, says, inProcess] of [
     [(v: number[]) => v.map(() => 0), /vector 1 of 1 is all zeros/, false],
     [(v: number[]) => v.slice(0, 4), /vector 1 of 1 has 4 dimensions, expected 16/, true],

@@ -11,6 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { writeTinyModel, embeddingTable, DIM, VOCAB, QUERY_PROMPT } from './tiny-model.js';
+import { execInProcess } from '../cli/in-process.js';
 import { commitFiles, tempDir, cleanup } from '../repo/git-fixture.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../llm-rerank/fake-openai.js';
 import { OnnxEmbedder, poolTokens, truncateEncoding } from '../../src/embed/onnx-embedder.js';
@@ -242,10 +243,11 @@ test('CLI: --json names the preset picked; bad preset names and --document-prefi
   const inputs = fake.requests.flatMap((r) => r.body.input as string[]);
   assert.ok(inputs.includes('Represent this query for searching relevant code: json parser fails'), inputs.join('\n'));
   assert.ok(inputs.filter((t) => t.startsWith('pkg/')).length === 2, 'the functions go without a prefix');
-  const { stdout: plain } = await run(process.execPath, [bin, ...args]);
+  // the rest through the CLI's main in-process (execInProcess): their process is not under test
+  const { stdout: plain } = await execInProcess(args);
   assert.equal((JSON.parse(plain) as Record<string, unknown>).embedder, undefined, 'no embedder: no embedder field');
   const refused = async (extra: string[], message: RegExp) => {
-    const e = await run(process.execPath, [bin, ...args, ...extra]).then(() => undefined, (x: { code: number; stderr: string }) => x);
+    const e = await execInProcess([...args, ...extra]).then(() => undefined, (x: { code: number; stderr: string }) => x);
     assert.ok(e, `${extra.join(' ')} is refused`);
     assert.equal(e.code, 2);
     const lines = e.stderr.split('\n').filter(Boolean);

@@ -9,9 +9,11 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readDataset } from '../../src/dataset/read.js';
 import { fixtureRepo } from '../repo/fixture-repo.js';
+import { runInProcess } from '../cli/in-process.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const bin = join(root, 'dist/src/cli/bin.js');
+/** `issueloc ARGS…` by the executable (the first run); the others through the CLI's main in-process (runInProcess): their process is not under test. */
 const run = (args: string[]) => {
   const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8' });
   return { code: r.status, out: r.stdout, err: r.stderr };
@@ -31,7 +33,7 @@ after(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-test('mine-commits output is a dataset that train, export-training and eval take as it is', () => {
+test('mine-commits output is a dataset that train, export-training and eval take as it is', async () => {
   const out = join(dir, 'mined.jsonl');
   const cache = join(dir, 'cache');
   const mined = run(['dataset', 'mine-commits', '--repo', fx.dir, '-o', out, '--cache-dir', cache, '--json', '--no-progress']);
@@ -48,23 +50,23 @@ test('mine-commits output is a dataset that train, export-training and eval take
   assert.ok(existsSync(join(dir, 'mined.meta.json')));
 
   const model = join(dir, 'm.json');
-  const trained = run(['train', '--dataset', out, '-o', model, '--cache-dir', cache, '--restarts', '0', '--no-progress']);
+  const trained = await runInProcess(['train', '--dataset', out, '-o', model, '--cache-dir', cache, '--restarts', '0', '--no-progress']);
   assert.equal(trained.code, 0, trained.err);
   assert.match(trained.err, /on 3 issues/);
 
-  const exported = run(['export-training', '--dataset', out, '--repo', fx.dir, '-o', join(dir, 'train.jsonl'), '--cache-dir', cache, '--filter-top', '0', '--no-progress']);
+  const exported = await runInProcess(['export-training', '--dataset', out, '--repo', fx.dir, '-o', join(dir, 'train.jsonl'), '--cache-dir', cache, '--filter-top', '0', '--no-progress']);
   assert.equal(exported.code, 0, exported.err);
   assert.equal(readFileSync(join(dir, 'train.jsonl'), 'utf8').trim().split('\n').length, 3);
 
-  const evaluated = run(['eval', '--dataset', out, '--repo', fx.dir, '-o', join(dir, 'eval'), '--retrievers', 'bm25f', '--workers', '1']);
+  const evaluated = await runInProcess(['eval', '--dataset', out, '--repo', fx.dir, '-o', join(dir, 'eval'), '--retrievers', 'bm25f', '--workers', '1']);
   assert.equal(evaluated.code, 0, evaluated.err);
 });
 
-test('eval of a mined file needs no --repo: it opens the repository the records were mined from, else says to give --repo (exit 2)', () => {
+test('eval of a mined file needs no --repo: it opens the repository the records were mined from, else says to give --repo (exit 2)', async () => {
   const out = join(dir, 'mined-norepo.jsonl');
   const cache = join(dir, 'cache-norepo');
-  assert.equal(run(['dataset', 'mine-commits', '--repo', fx.dir, '-o', out, '--cache-dir', cache, '--no-progress']).code, 0);
-  const evaluated = run(['eval', '--dataset', out, '-o', join(dir, 'eval-norepo'), '--retrievers', 'bm25f', '--workers', '1', '--split', 'all', '--json', '--no-progress']);
+  assert.equal((await runInProcess(['dataset', 'mine-commits', '--repo', fx.dir, '-o', out, '--cache-dir', cache, '--no-progress'])).code, 0);
+  const evaluated = await runInProcess(['eval', '--dataset', out, '-o', join(dir, 'eval-norepo'), '--retrievers', 'bm25f', '--workers', '1', '--split', 'all', '--json', '--no-progress']);
   assert.equal(evaluated.code, 0, evaluated.err);
   const summary = JSON.parse(evaluated.out.trim().split('\n').at(-1) as string);
   assert.equal(summary.counts.evaluated, 3);
@@ -73,7 +75,7 @@ test('eval of a mined file needs no --repo: it opens the repository the records 
   const gone = join(dir, 'gone.git');
   const recorded = readDataset(out)[0].provenance.repoPath as string;
   writeFileSync(moved, readFileSync(out, 'utf8').split(JSON.stringify(recorded)).join(JSON.stringify(gone)));
-  const refused = run(['eval', '--dataset', moved, '-o', join(dir, 'eval-moved'), '--retrievers', 'bm25f', '--workers', '1', '--no-progress']);
+  const refused = await runInProcess(['eval', '--dataset', moved, '-o', join(dir, 'eval-moved'), '--retrievers', 'bm25f', '--workers', '1', '--no-progress']);
   assert.equal(refused.code, 2, refused.err);
   assert.equal(refused.err.trim().split('\n').length, 1, refused.err);
   assert.match(refused.err, new RegExp(`repository local/\\S+ is not at ${gone.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} any more: give --repo`));

@@ -13,6 +13,7 @@ import { promisify } from 'node:util';
 import { commitFiles, tempDir, cleanup } from '../repo/git-fixture.js';
 import { loadBound } from '../util/load-bound.js';
 import { startFakeOpenAI, type FakeOpenAI } from './fake-openai.js';
+import { execInProcess } from '../cli/in-process.js';
 
 const bin = join(resolve(dirname(fileURLToPath(import.meta.url)), '../../..'), 'dist/src/cli/bin.js');
 const run = promisify(execFile);
@@ -48,8 +49,10 @@ after(async () => {
   cleanup(root);
 });
 
+const localizeArgs = (extra: string[], cache = cacheDir) => ['localize', '--repo', work, '--issue', 'the json parser breaks', '--json', '--no-progress', '--cache-dir', cache, '--top', '30', ...extra];
+/** `issueloc localize …` run by the executable: the bounds below are on the process's whole run. */
 function localize(extra: string[], cache = cacheDir) {
-  return run(process.execPath, [bin, 'localize', '--repo', work, '--issue', 'the json parser breaks', '--json', '--no-progress', '--cache-dir', cache, '--top', '30', ...extra]);
+  return run(process.execPath, [bin, ...localizeArgs(extra, cache)]);
 }
 async function timed(extra: string[], cache?: string) {
   const t0 = Date.now();
@@ -146,11 +149,12 @@ test('--deadline with a slow reranker: the windows reranked in time are kept, th
 });
 
 test('bad endpoint options exit 2 with one line', async () => {
+  // refused before any work: the CLI's main in the file's worker thread
   const errs = await Promise.allSettled([
-    localize(['--deadline', '0']),
-    localize(['--embedder-timeout', 'soon']),
-    localize(['--rerank', `openai:${fake.url}#r`, '--rerank-retries', '-1']),
-    localize(['--embedder', 'openai:http://[bad#m']),
+    execInProcess(localizeArgs(['--deadline', '0'])),
+    execInProcess(localizeArgs(['--embedder-timeout', 'soon'])),
+    execInProcess(localizeArgs(['--rerank', `openai:${fake.url}#r`, '--rerank-retries', '-1'])),
+    execInProcess(localizeArgs(['--embedder', 'openai:http://[bad#m'])),
   ]);
   const reasons = errs.map((r) => (r as PromiseRejectedResult).reason as { code: number; stderr: string });
   assert.deepEqual(reasons.map((r) => r.code), [2, 2, 2, 2], reasons.map((r) => r.stderr).join(''));

@@ -10,6 +10,7 @@ import { commitFiles, tempDir, cleanup } from '../repo/git-fixture.js';
 import { startFakeOpenAI, type FakeOpenAI } from './fake-openai.js';
 import { writeTinyModel } from '../embed/tiny-model.js';
 import { checkLocalizerOptions } from '../../src/pipeline/check-options.js';
+import { execInProcess } from '../cli/in-process.js';
 
 const bin = join(resolve(dirname(fileURLToPath(import.meta.url)), '../../..'), 'dist/src/cli/bin.js');
 const run = promisify(execFile);
@@ -33,7 +34,11 @@ after(async () => {
   cleanup(root);
 });
 
-const localize = (extra: string[]) => run(process.execPath, [bin, 'localize', '--repo', work, '--issue', 'the json parser breaks', '--json', '--no-progress', '--cache-dir', join(root, 'cache'), ...extra]);
+const localizeArgs = (extra: string[]) => ['localize', '--repo', work, '--issue', 'the json parser breaks', '--json', '--no-progress', '--cache-dir', join(root, 'cache'), ...extra];
+/** `issueloc localize …` run by the executable. */
+const localize = (extra: string[]) => run(process.execPath, [bin, ...localizeArgs(extra)]);
+/** The same through the CLI's main in the file's worker thread, for the runs whose process is not under test (refusals). */
+const localizeIn = (extra: string[]) => execInProcess(localizeArgs(extra));
 
 test('localize --embedder openai: --rerank openai: reranks the top K and reports calls and tokens', async () => {
   fake.requests.length = 0;
@@ -47,14 +52,14 @@ test('localize --embedder openai: --rerank openai: reranks the top K and reports
   assert.ok(fake.requests.some((r) => r.path === '/v1/embeddings'));
   // Again: vectors and answers come from the caches.
   fake.requests.length = 0;
-  const again = JSON.parse((await localize(['--embedder', `openai:${fake.url}#hash-16`, '--rerank', `openai:${fake.url}#ranker`, '--rerank-top', '30', '--top', '5'])).stdout);
+  const again = JSON.parse((await localizeIn(['--embedder', `openai:${fake.url}#hash-16`, '--rerank', `openai:${fake.url}#ranker`, '--rerank-top', '30', '--top', '5'])).stdout);
   assert.equal(fake.requests.filter((r) => r.path === '/v1/chat/completions').length, 0);
   assert.equal(again.rerank.cachedCalls, 5);
   assert.deepEqual(again.functions, out.functions);
 });
 
 test('localize: reranker endpoint down → retriever order with a warning, exit 0', async () => {
-  const { stdout, stderr } = await localize(['--rerank', 'openai:http://127.0.0.1:1/v1#ranker', '--rerank-top', '10', '--rerank-timeout', '2', '--rerank-retries', '1']);
+  const { stdout, stderr } = await localizeIn(['--rerank', 'openai:http://127.0.0.1:1/v1#ranker', '--rerank-top', '10', '--rerank-timeout', '2', '--rerank-retries', '1']);
   const out = JSON.parse(stdout);
   assert.ok(out.functions.length > 0);
   assert.match(stderr, /retry 1 in 500 ms: /);
@@ -64,12 +69,12 @@ test('localize: reranker endpoint down → retriever order with a warning, exit 
 
 test('localize --embedder onnx:<folder> runs the local model; bad specs exit 2 with one line', async () => {
   const model = writeTinyModel(join(root, 'tiny'));
-  // Run side by side: each is a separate process.
+  // The model runs in the executable (onnxruntime's native module); the refusals in-process.
   const [ok, ...bad] = await Promise.allSettled([
     localize(['--embedder', `onnx:${model}`, '--fusion', 'rrf']),
-    localize(['--embedder', 'onnx:' + join(root, 'no-model')]),
-    localize(['--rerank', 'http://x']),
-    localize(['--rerank', `openai:${fake.url}#r`, '--rerank-stride', '20']),
+    localizeIn(['--embedder', 'onnx:' + join(root, 'no-model')]),
+    localizeIn(['--rerank', 'http://x']),
+    localizeIn(['--rerank', `openai:${fake.url}#r`, '--rerank-stride', '20']),
   ]);
   assert.equal(ok.status, 'fulfilled');
   assert.ok(JSON.parse((ok as PromiseFulfilledResult<{ stdout: string }>).value.stdout).functions.length > 0);
@@ -85,7 +90,7 @@ test('--rerank-context: prompts fitted to it (counted by vLLM\'s /tokenize); ref
   fake.chatPromptTokens.length = 0;
   try {
     const longIssue = `the json parser breaks\n${'when the input holds nested arrays of json objects '.repeat(60)}`;
-    const { stderr } = await run(process.execPath, [bin, 'localize', '--repo', work, '--issue', longIssue, '--json', '--no-progress', '--cache-dir', join(root, 'cache'),
+    const { stderr } = await execInProcess(['localize', '--repo', work, '--issue', longIssue, '--json', '--no-progress', '--cache-dir', join(root, 'cache'),
       '--rerank', `openai:${fake.url}#ranker`, '--rerank-top', '10', '--rerank-mode', 'permutation', '--rerank-context', '900']);
     assert.doesNotMatch(stderr, /warning/);
     assert.equal(fake.chatPromptTokens.length, 1);
@@ -94,9 +99,9 @@ test('--rerank-context: prompts fitted to it (counted by vLLM\'s /tokenize); ref
     fake.vllm = undefined;
   }
   const bad = await Promise.allSettled([
-    localize(['--rerank-context', '4096']),
-    localize(['--rerank', `openai:${fake.url}#r`, '--rerank-context', '100']),
-    localize(['--rerank', `openai:${fake.url}#r`, '--rerank-context', 'lots']),
+    localizeIn(['--rerank-context', '4096']),
+    localizeIn(['--rerank', `openai:${fake.url}#r`, '--rerank-context', '100']),
+    localizeIn(['--rerank', `openai:${fake.url}#r`, '--rerank-context', 'lots']),
   ]);
   const errs = bad.map((r) => (r as PromiseRejectedResult).reason as { code: number; stderr: string });
   assert.ok(errs.every((e) => e.code === 2 && e.stderr.trim().split('\n').length === 1), errs.map((e) => e.stderr).join(''));

@@ -11,6 +11,7 @@ import { commitFiles, tempDir, cleanup } from '../repo/git-fixture.js';
 import { numberedPassages, preferredPermutation, startFakeRankGpt, type FakeRankGpt } from './fake-rankgpt.js';
 import { openLocalizer } from '../../src/index.js';
 import { OpenAIChatModel } from '../../src/llm-rerank/openai-chat.js';
+import { execInProcess, runInProcess } from '../cli/in-process.js';
 
 const bin = join(resolve(dirname(fileURLToPath(import.meta.url)), '../../..'), 'dist/src/cli/bin.js');
 const run = promisify(execFile);
@@ -35,7 +36,11 @@ after(async () => {
   cleanup(root);
 });
 
-const localize = (extra: string[], cache = 'cache') => run(process.execPath, [bin, 'localize', '--repo', work, '--issue', 'the json parser breaks', '--json', '--no-progress', '--cache-dir', join(root, cache), '--top', '30', ...extra]);
+const localizeArgs = (extra: string[], cache: string) => ['localize', '--repo', work, '--issue', 'the json parser breaks', '--json', '--no-progress', '--cache-dir', join(root, cache), '--top', '30', ...extra];
+/** `issueloc localize …` run by the executable (the first reranked run of the file). */
+const localizeExe = (extra: string[], cache = 'cache') => run(process.execPath, [bin, ...localizeArgs(extra, cache)]);
+/** The same through the CLI's main in the file's worker thread: the process is not under test in these runs. */
+const localize = (extra: string[], cache = 'cache') => execInProcess(localizeArgs(extra, cache));
 const names = (out: { functions: { id: string }[] }) => out.functions.map((f) => f.id.split(':')[1]);
 /** The chat requests the fake got (not the `/tokenize` probe, which it answers 404). */
 const chats = () => fake.requests.filter((r) => r.path === '/v1/chat/completions');
@@ -51,7 +56,7 @@ test('--rerank swerankllm:openai: SweRank\'s protocol moves the server\'s prefer
   const lexical = names(JSON.parse((await localize([])).stdout));
   assert.ok(lexical.indexOf('f021') >= 10, `BM25F ranks f021 low (${lexical.indexOf('f021') + 1})`);
   fake.requests.length = 0;
-  const { stdout, stderr } = await localize(['--rerank', `swerankllm:openai:${fake.url}#SweRankLLM-Small`]);
+  const { stdout, stderr } = await localizeExe(['--rerank', `swerankllm:openai:${fake.url}#SweRankLLM-Small`]);
   const out = JSON.parse(stdout);
   assert.equal(names(out)[0], 'f021', stderr);
   assert.equal(out.files[0].id, 'pkg/mod021.py');
@@ -135,13 +140,14 @@ test('--rerank swerankllm:… --rerank-context: prompts fitted to the context gi
   const issue = `the json parser breaks ${'when the input holds nested arrays '.repeat(700)}END-OF-ISSUE`; // ~6 000 tokens
   const userOf = (i: number) => (chats()[i].body.messages as { content: string }[])[1].content;
   fake.requests.length = 0;
-  await run(process.execPath, [bin, 'localize', '--repo', work, '--issue', issue, '--json', '--no-progress', '--cache-dir', join(root, 'cache-context'), '--top', '30',
-    '--rerank', `swerankllm:openai:${fake.url}#SweRankLLM-Small`]);
+  const contextArgs = ['localize', '--repo', work, '--issue', issue, '--json', '--no-progress', '--cache-dir', join(root, 'cache-context'), '--top', '30',
+    '--rerank', `swerankllm:openai:${fake.url}#SweRankLLM-Small`];
+  assert.equal((await runInProcess(contextArgs)).code, 0);
   assert.equal(userOf(0).split('END-OF-ISSUE').length, 3, 'in 32 768 tokens the whole issue, twice');
   fake.requests.length = 0;
-  const { stdout } = await run(process.execPath, [bin, 'localize', '--repo', work, '--issue', issue, '--json', '--no-progress', '--cache-dir', join(root, 'cache-context'), '--top', '30',
-    '--rerank', `swerankllm:openai:${fake.url}#SweRankLLM-Small`, '--rerank-context', '4096']);
-  assert.equal(JSON.parse(stdout).rerank.calls, 5);
+  const limited = await runInProcess([...contextArgs, '--rerank-context', '4096']);
+  assert.equal(limited.code, 0, limited.err);
+  assert.equal(JSON.parse(limited.out).rerank.calls, 5);
   assert.equal(chats().length, 5);
   for (let i = 0; i < chats().length; i++) {
     assert.doesNotMatch(userOf(i), /END-OF-ISSUE/, 'the issue cut');

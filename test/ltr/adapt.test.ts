@@ -14,6 +14,7 @@ import { minedPseudoIssues } from '../../src/ltr/adapt-source.js';
 import { ADAPT_DEFAULTS, type PseudoIssueSource } from '../../src/ltr/adapt.js';
 import { GitRepo } from '../../src/repo/git.js';
 import { openLocalizer, IssuelocError } from '../../src/index.js';
+import { execInProcess } from '../cli/in-process.js';
 
 let root: string, work: string, base: string, future: string;
 const TOPICS = ['parser json input', 'network socket timeout', 'cache entry eviction', 'render html template'];
@@ -132,11 +133,11 @@ test('issueloc adapt says when too few past commits were usable, rather than tha
   assert.match(out, new RegExp(`fewer than ${ADAPT_DEFAULTS.minExamples} usable past commits: the model is the built-in one`));
 });
 
-test('issueloc adapt --json from the cache carries the fields of the run that trained the model, marked as from the cache', () => {
-  const bin = join(dirname(fileURLToPath(import.meta.url)), '../../src/cli/bin.js');
-  const adapt = () => JSON.parse(execFileSync(process.execPath, [bin, 'adapt', '--repo', work, '--rev', base, '--cache-dir', join(root, 'cli-json-cache'), '--json', '--no-progress'], { encoding: 'utf8' }));
-  const first = adapt();
-  const cached = adapt();
+test('issueloc adapt --json from the cache carries the fields of the run that trained the model, marked as from the cache', async () => {
+  // through the CLI's main in-process (execInProcess): the process is not under test
+  const adapt = async () => JSON.parse((await execInProcess(['adapt', '--repo', work, '--rev', base, '--cache-dir', join(root, 'cli-json-cache'), '--json', '--no-progress'])).stdout);
+  const first = await adapt();
+  const cached = await adapt();
   assert.equal(first.trained, true);
   assert.equal(first.fromCache, false);
   assert.equal(first.commits, 16);

@@ -10,9 +10,11 @@ import { fileURLToPath } from 'node:url';
 import { RankingModel, TREE_MODEL_FORMAT } from '../../src/ltr/model.js';
 import { historyEvidenceRead } from '../../src/ltr/features/history.js';
 import { fixtureRepo } from '../repo/fixture-repo.js';
+import { runInProcess } from '../cli/in-process.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const bin = join(root, 'dist/src/cli/bin.js');
+/** `issueloc ARGS…` by the executable; the other runs go through the CLI's main in-process (runInProcess): their process is not under test. */
 const run = (args: string[]) => {
   const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8' });
   return { code: r.status, out: r.stdout, err: r.stderr };
@@ -32,7 +34,7 @@ function record(id: string, commit: string, repoPath: string, title: string, gol
   };
 }
 
-test('train fits a model on dataset records and writes a loadable model file', () => {
+test('train fits a model on dataset records and writes a loadable model file', async () => {
   const fx = fixtureRepo([
     { id: 'A', message: 'initial', files: SOURCES },
     { id: 'B', parents: ['A'], message: 'Fix header parsing crash', files: { 'app/parser.py': `${SOURCES['app/parser.py']}# fixed\n` } },
@@ -58,14 +60,14 @@ test('train fits a model on dataset records and writes a loadable model file', (
     assert.equal(readdirSync(join(dir, 'cache', 'test+app', 'history')).filter((f) => /^[0-9a-f]+\.json$/.test(f)).length, 1, 'history cached per repository');
     assert.equal(readdirSync(join(dir, 'features')).length, 1);
     // second run: features come from the cache
-    const again = run(['train', '--dataset', data, '-o', model, '--cache-dir', join(dir, 'cache'), '--features-cache', join(dir, 'features'),
+    const again = await runInProcess(['train', '--dataset', data, '-o', model, '--cache-dir', join(dir, 'cache'), '--features-cache', join(dir, 'features'),
       '--learner', 'coordinate-ascent', '--restarts', '0', '--bags', '2', '--level-objective', 'file=file:MRR', '--level-features', 'file=pipeline,fileBm25f', '--no-progress']);
     assert.equal(again.code, 0, again.err);
     const perLevel = RankingModel.load(model);
     assert.ok(perLevel.file.levels?.file, 'own file weights');
     assert.deepEqual(Object.keys(perLevel.file.levels!.file!).filter((f) => !['pipeline', 'fileBm25f'].includes(f)), []);
     // localize --model ranks with it (history read from git and cached beside the index)
-    const loc = run(['localize', '--repo', fx.dir, '--issue', 'parse_header fails on a colon', '--model', model, '--json', '--cache-dir', join(dir, 'loc'), '--no-progress']);
+    const loc = await runInProcess(['localize', '--repo', fx.dir, '--issue', 'parse_header fails on a colon', '--model', model, '--json', '--cache-dir', join(dir, 'loc'), '--no-progress']);
     assert.equal(loc.code, 0, loc.err);
     const out = JSON.parse(loc.out) as { functions: { id: string }[]; files: { id: string }[] };
     assert.equal(out.functions[0].id, 'app/parser.py:parse_header');
@@ -73,11 +75,11 @@ test('train fits a model on dataset records and writes a loadable model file', (
     // the history is read only for a model that reads a history feature (`RankingModel.reads`)
     const historyFiles = () => (existsSync(join(dir, 'loc', 'history')) ? readdirSync(join(dir, 'loc', 'history')).filter((f) => /^[0-9a-f]+\.json$/.test(f)).length : 0);
     assert.equal(historyFiles(), Object.values(historyEvidenceRead(perLevel.reads)).some(Boolean) ? 1 : 0);
-    const builtIn = run(['localize', '--repo', fx.dir, '--issue', 'parse_header fails on a colon', '--model', 'default', '--json', '--cache-dir', join(dir, 'loc'), '--no-progress']);
+    const builtIn = await runInProcess(['localize', '--repo', fx.dir, '--issue', 'parse_header fails on a colon', '--model', 'default', '--json', '--cache-dir', join(dir, 'loc'), '--no-progress']);
     assert.equal(builtIn.code, 0, builtIn.err);
     assert.equal((JSON.parse(builtIn.out) as { files: { id: string }[] }).files[0].id, 'app/parser.py');
     assert.equal(historyFiles(), 1, 'the built-in model reads the file history: read from git and cached');
-    const missing = run(['localize', '--repo', fx.dir, '--issue', 'parse', '--model', join(dir, 'none.json'), '--cache-dir', join(dir, 'loc'), '--no-progress']);
+    const missing = await runInProcess(['localize', '--repo', fx.dir, '--issue', 'parse', '--model', join(dir, 'none.json'), '--cache-dir', join(dir, 'loc'), '--no-progress']);
     assert.equal(missing.code, 2);
     assert.match(missing.err, /cannot read model .*none\.json/);
   } finally {
@@ -86,7 +88,7 @@ test('train fits a model on dataset records and writes a loadable model file', (
   }
 });
 
-test('train: unknown feature, unknown dataset kind and a bad objective are one-line errors', () => {
+test('train: unknown feature, unknown dataset kind and a bad objective are one-line errors', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'issueloc-train-'));
   try {
     const data = join(dir, 'd.jsonl');
@@ -102,7 +104,7 @@ test('train: unknown feature, unknown dataset kind and a bad objective are one-l
       [[], /unknown dataset kind/],
     ];
     for (const [extra, re] of cases) {
-      const r = run(['train', '--dataset', data, '-o', join(dir, 'm.json'), '--no-progress', ...extra]);
+      const r = await runInProcess(['train', '--dataset', data, '-o', join(dir, 'm.json'), '--no-progress', ...extra]);
       assert.equal(r.code, 2, r.err);
       assert.match(r.err, re);
       assert.equal(r.err.trim().split('\n').length, 1);

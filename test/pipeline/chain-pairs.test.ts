@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { commitFiles, tempDir, cleanup } from '../repo/git-fixture.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../llm-rerank/fake-openai.js';
+import { execInProcess } from '../cli/in-process.js';
 
 const bin = join(resolve(dirname(fileURLToPath(import.meta.url)), '../../..'), 'dist/src/cli/bin.js');
 const run = promisify(execFile);
@@ -38,9 +39,14 @@ interface Out { stages: string[]; functions: { id: string }[]; rerank?: { calls:
 const llmCalls = (o: Out) => (o.rerank ? o.rerank.calls + o.rerank.cachedCalls : 0);
 type Run = { ok: true; out: Out; stderr: string } | { ok: false; code: number; stderr: string };
 
-async function localize(extra: string[]): Promise<Run> {
+/**
+ * `issueloc localize …` with `extra`: through the CLI's main in the file's worker thread (the
+ * chain a command line sets up is under test here, not the process), or by the executable (`exe`).
+ */
+async function localize(extra: string[], exe = false): Promise<Run> {
+  const args = ['localize', '--repo', work, '--issue', 'the json parser breaks', '--json', '--no-progress', '--cache-dir', join(root, 'cache'), ...extra];
   try {
-    const { stdout, stderr } = await run(process.execPath, [bin, 'localize', '--repo', work, '--issue', 'the json parser breaks', '--json', '--no-progress', '--cache-dir', join(root, 'cache'), ...extra]);
+    const { stdout, stderr } = await (exe ? run(process.execPath, [bin, ...args]) : execInProcess(args));
     return { ok: true, out: JSON.parse(stdout) as Out, stderr };
   } catch (e) {
     const err = e as { code: number; stderr: string };
@@ -60,7 +66,7 @@ function stagesOf(r: Run): string[] {
 
 test('each stage alone and every pair that is a chain runs as that chain, in order', async () => {
   const [plain, lexical, d, m, r, lr, dr, mr, dmr, k1] = await Promise.all([
-    localize([]), localize(none), localize(dense()), localize(model), localize(rerank()), localize([...none, ...rerank()]),
+    localize([], true), localize(none), localize(dense()), localize(model), localize(rerank()), localize([...none, ...rerank()]),
     localize([...dense(), ...rerank()]), localize([...model, ...rerank()]), localize([...dense(), ...model, ...rerank()]),
     localize(['--k1', '1.5']),
   ]);

@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { commitFiles, tempDir, cleanup } from '../repo/git-fixture.js';
+import { runInProcess } from '../cli/in-process.js';
 import { openLocalizer, IssuelocError, type LocalizerOptions } from '../../src/index.js';
 import { DEFAULT_INDEX_SETTINGS, settingsKey } from '../../src/index/code-index.js';
 import { GitRepo } from '../../src/repo/git.js';
@@ -104,15 +105,16 @@ test('co-change rates count the commits that change source code, up to the base 
   }
 });
 
-test('the CLI: --files all ranks the changelog, --files docs is refused (exit 2)', () => {
+test('the CLI: --files all ranks the changelog, --files docs is refused (exit 2)', async () => {
   const bin = join(resolve(dirname(fileURLToPath(import.meta.url)), '../../..'), 'dist/src/cli/bin.js');
   const run = (...extra: string[]) => spawnSync(process.execPath, [bin, 'localize', '--repo', work, '--cache-dir', join(root, 'cache'), '--issue', ISSUE, '--level', 'file', '--json', '--no-progress', ...extra], { encoding: 'utf8' });
   const all = run('--files', 'all');
   assert.equal(all.status, 0, all.stderr);
   assert.equal(JSON.parse(all.stdout).files[2].id, 'CHANGELOG.md');
-  const bad = run('--files', 'docs');
-  assert.equal(bad.status, 2);
-  assert.match(bad.stderr, /^issueloc: option '--files <which>' argument 'docs' is invalid\. Allowed choices are source, all\.\n$/);
+  // refused before any work: through the CLI's main in-process
+  const bad = await runInProcess(['localize', '--repo', work, '--cache-dir', join(root, 'cache'), '--issue', ISSUE, '--level', 'file', '--json', '--no-progress', '--files', 'docs']);
+  assert.equal(bad.code, 2);
+  assert.match(bad.err, /^issueloc: option '--files <which>' argument 'docs' is invalid\. Allowed choices are source, all\.\n$/);
 });
 
 test('placeNonSource: from the given place, once each, cut to the limit', () => {

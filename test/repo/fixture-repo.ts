@@ -38,7 +38,7 @@ const BASE = Date.UTC(2020, 0, 1) / 1000;
 
 /** Runs git in `dir` with a fixed identity and no user config. */
 export function git(dir: string, args: string[], input?: string): string {
-  return execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], {
+  return execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', '-c', 'maintenance.auto=false', ...args], {
     cwd: dir,
     input,
     encoding: 'utf8',

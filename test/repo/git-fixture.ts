@@ -1,6 +1,6 @@
 // Tiny git repositories built by the tests themselves (no network, no fetched code).
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
@@ -13,9 +13,12 @@ const ENV = {
 };
 delete (ENV as Record<string, string | undefined>).GIT_DIR;
 
-/** Runs git in `cwd`; returns trimmed stdout. */
+/**
+ * Runs git in `cwd`; returns trimmed stdout. No `git maintenance run --auto` after each commit: a
+ * process per commit that the tiny repositories never need.
+ */
 export function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', '-c', 'init.defaultBranch=main', ...args], {
+  return execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', '-c', 'maintenance.auto=false', '-c', 'init.defaultBranch=main', ...args], {
     cwd, env: ENV, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'],
   }).trim();
 }
@@ -35,10 +38,12 @@ export type FixtureFile = string | Buffer | { symlink: string };
 /** Writes `files` into the work tree `dir` (created as a repo when needed) and commits them (only them). */
 export function commitFiles(dir: string, files: Record<string, FixtureFile>, message = 'commit'): string {
   mkdirSync(dir, { recursive: true });
-  try {
-    git(dir, 'rev-parse', '--git-dir');
-  } catch {
-    git(dir, 'init', '-q');
+  if (!existsSync(join(dir, '.git'))) {
+    try {
+      git(dir, 'rev-parse', '--git-dir');
+    } catch {
+      git(dir, 'init', '-q');
+    }
   }
   for (const [path, content] of Object.entries(files)) {
     const full = join(dir, path);

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { cleanup, commitFiles, tempDir } from './git-fixture.js';
+import { runInProcess } from '../cli/in-process.js';
 import { GitRepo } from '../../src/repo/git.js';
 import { goldForCommit } from '../../src/dataset/gold.js';
 import { LogParser, type LogCommit } from '../../src/repo/log-parse.js';
@@ -45,7 +46,7 @@ test('goldForCommit reads the files of a commit whose paths hold a newline, a ta
   }
 });
 
-test('dataset build --functions, index and localize work on such a repository', () => {
+test('dataset build --functions, index and localize work on such a repository', async () => {
   const issues = join(dir, 'issues.jsonl');
   writeFileSync(issues, `${JSON.stringify({ key: 'ODD-1', summary: 'ledger sum is wrong', type: 'Bug', status: 'Closed', resolution: 'Fixed', created: 'Wed, 13 Apr 2011 02:34:34 +0000', resolved: null, description_html: '<p>x</p>' })}\n`);
   const out = join(dir, 'odd.jsonl');
@@ -55,15 +56,16 @@ test('dataset build --functions, index and localize work on such a repository', 
   assert.deepEqual(record.positives.sort(), [NEWLINE, TAB_QUOTE].sort());
   assert.deepEqual(record.positiveFunctions.sort(), [`${NEWLINE}:ledger_sum`, `${TAB_QUOTE}:basket_price`].sort());
 
-  const indexed = run(['index', '--repo', work, '--cache-dir', cache, '--json']);
+  // the executable built the dataset; index and localize through the CLI's main in-process
+  const indexed = await runInProcess(['index', '--repo', work, '--cache-dir', cache, '--json', '--no-progress']);
   assert.equal(indexed.code, 0, indexed.err);
   assert.equal((JSON.parse(indexed.out) as { files: number }).files, 3);
 
-  const found = run(['localize', '--repo', work, '--cache-dir', cache, '--issue', 'ledger_sum gives a wrong total; basket_price too', '--json']);
+  const found = await runInProcess(['localize', '--repo', work, '--cache-dir', cache, '--issue', 'ledger_sum gives a wrong total; basket_price too', '--json', '--no-progress']);
   assert.equal(found.code, 0, found.err);
   const ids = (JSON.parse(found.out) as { functions: { id: string }[] }).functions.map((f) => f.id);
   assert.deepEqual(ids.slice(0, 2).sort(), [`${NEWLINE}:ledger_sum`, `${TAB_QUOTE}:basket_price`].sort());
-  const table = run(['localize', '--repo', work, '--cache-dir', cache, '--issue', 'ledger_sum gives a wrong total']);
+  const table = await runInProcess(['localize', '--repo', work, '--cache-dir', cache, '--issue', 'ledger_sum gives a wrong total', '--no-progress']);
   assert.equal(table.code, 0, table.err);
 });
 

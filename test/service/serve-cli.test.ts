@@ -8,6 +8,7 @@ import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cleanup, commitFiles, tempDir } from '../repo/git-fixture.js';
+import { runInProcess } from '../cli/in-process.js';
 
 const bin = join(resolve(dirname(fileURLToPath(import.meta.url)), '../../..'), 'dist/src/cli/bin.js');
 let root: string, repo: string;
@@ -29,6 +30,21 @@ function run(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ co
   });
 }
 
+/**
+ * Polls /healthz until the request `answer` is in flight; fails (does not spin on) when it was
+ * answered before a poll saw it, which leaves no request for SIGTERM to drain.
+ */
+async function untilInFlight(url: string, answer: Promise<Response>): Promise<void> {
+  let settled = false;
+  void answer.then(() => { settled = true; }, () => { settled = true; });
+  for (;;) {
+    const h = await (await fetch(`${url}/healthz`)).json() as { inFlight: number };
+    if (h.inFlight === 1) return;
+    assert.ok(!settled, 'the request was answered before /healthz saw it in flight');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
 test('SIGTERM: the request in flight is answered, then exit 0', async () => {
   const child = spawn(process.execPath, [bin, 'serve', '--repo', `demo=${repo}`, '--port', '0', '--no-warm', '--cache-dir', join(root, 'cache')], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
@@ -44,11 +60,7 @@ test('SIGTERM: the request in flight is answered, then exit 0', async () => {
     }
     const url = /http:\/\/\S+/.exec(stdout)![0];
     const answer = fetch(`${url}/v1/localize`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ repository: 'demo', issue: 'parse_3_4 splits wrong' }) });
-    for (;;) {
-      const h = await (await fetch(`${url}/healthz`)).json() as { inFlight: number };
-      if (h.inFlight === 1) break;
-      await new Promise((r) => setTimeout(r, 5));
-    }
+    await untilInFlight(url, answer);
     child.kill('SIGTERM');
     const res = await answer;
     assert.equal(res.status, 200);
@@ -78,11 +90,7 @@ test('SIGTERM after an index build (signal-exit loaded by the build lock): the r
     const localize = (rev: string) => fetch(`${url}/v1/localize`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ repository: 'demo', rev, issue: 'parse_3_4 splits wrong' }) });
     assert.equal((await localize('HEAD')).status, 200, 'the first build is done');
     const answer = localize('HEAD~1');
-    for (;;) {
-      const h = await (await fetch(`${url}/healthz`)).json() as { inFlight: number };
-      if (h.inFlight === 1) break;
-      await new Promise((r) => setTimeout(r, 5));
-    }
+    await untilInFlight(url, answer);
     child.kill('SIGTERM');
     const res = await answer;
     assert.equal(res.status, 200);
@@ -103,8 +111,10 @@ test('bad configuration, a missing token variable, a port in use: one line, exit
     [['serve', '--repo', `demo=${repo}`, '--watch', '0'], /--watch/],
     [['serve'], /no repository configured/],
   ];
-  for (const [args, message] of cases) {
-    const r = await run(args, { ...process.env, ISSUELOC_TEST_NO_SUCH_VAR: '' });
+  // the first refusal by the executable, the others through the CLI's main in-process (runInProcess)
+  for (const [i, [args, message]] of cases.entries()) {
+    const r = i === 0 ? await run(args, { ...process.env, ISSUELOC_TEST_NO_SUCH_VAR: '' })
+      : await runInProcess(args, { ISSUELOC_TEST_NO_SUCH_VAR: '' }).then((p) => ({ code: p.code, stderr: p.err }));
     assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
     assert.match(r.stderr, message);
     assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);

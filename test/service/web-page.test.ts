@@ -54,7 +54,7 @@ async function openPage(): Promise<{ page: Page; dialogs: string[] }> {
   const dialogs: string[] = [];
   page.on('dialog', (d) => { dialogs.push(d.message()); void d.dismiss(); });
   await page.goto(server!.url + '/');
-  await page.waitForSelector('#repo option[value="demo"]', { state: 'attached', timeout: 20_000 });
+  await page.waitForSelector('#repo option[value="demo"]', { state: 'attached', timeout: 60_000 });
   await page.selectOption('#repo', 'demo');
   return { page, dialogs };
 }
@@ -122,7 +122,7 @@ test('an error hides the previous answer: no rankings under the red message; no 
   page.on('response', (r) => { if (r.status() >= 400) failed.push(`${r.status()} ${r.url()}`); });
   page.on('requestfailed', (r) => failed.push(`failed ${r.url()}`));
   await page.goto(server!.url + '/');
-  await page.waitForSelector('#repo option[value="demo"]', { state: 'attached', timeout: 20_000 });
+  await page.waitForSelector('#repo option[value="demo"]', { state: 'attached', timeout: 60_000 });
   await page.selectOption('#repo', 'demo');
   await page.fill('#issue', 'parse_header fails on folded header lines');
   await localize(page);

@@ -1,12 +1,10 @@
 // The web page's routes without a browser (fastify's inject): the page and its assets are open
 // with a token while the data routes are not; previews name only configured repositories and
 // verified commits, locate items, mark matched terms; a dropped issue file is read as the CLI
-// reads it. The page's files are in the npm package.
+// reads it. (That the page's files are in the npm package: test/cli/package.test.ts.)
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { InProcessBackend } from '../../src/service/backend.js';
 import { loadServiceConfig } from '../../src/service/config.js';
 import { LocalizerPool } from '../../src/service/localizer-pool.js';
@@ -78,13 +76,6 @@ test('a dropped issue file is read as localize --issue-file reads it', async () 
 test('marks: whole words holding a term, as the index tokenizes code', () => {
   assert.deepEqual(markTerms(['x = parseHTTPServer(a_b)'], ['http', 'a_b']), [[0, 4, 19, ['http']], [0, 20, 23, ['a_b']]]);
   assert.deepEqual(markTerms(['anything'], []), []);
-});
-
-test('the page\'s files are in the npm package', () => {
-  const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-  const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  const files = (JSON.parse(out) as { files: { path: string }[] }[])[0].files.map((f) => f.path);
-  for (const f of ['index.html', 'app.js', 'style.css']) assert.ok(files.includes(`src/service/web/assets/${f}`), f);
 });
 
 test('a request with an unknown field is refused naming it; /openapi.json lists /mcp and the page\'s routes', async () => {

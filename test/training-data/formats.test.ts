@@ -17,6 +17,7 @@ import {
 } from '../../src/training-data/formats.js';
 import type { DatasetRecord } from '../../src/dataset/record.js';
 import { pyFunction, trainingRecord } from './records.js';
+import { execInProcess } from '../cli/in-process.js';
 
 const run = promisify(execFile);
 const bin = join(resolve(dirname(fileURLToPath(import.meta.url)), '../../..'), 'dist/src/cli/bin.js');
@@ -146,8 +147,9 @@ test('issueloc export-training --format: each file whole and valid; an unknown f
   const limits = { negatives: 2 };
   for (const [format, rows] of [['sentence-transformers', 3], ['flagembedding', 2], ['issueloc', 2]] as const) {
     const out = join(outDir, `${format}.jsonl`);
-    const { stderr } = await run(process.execPath, [bin, 'export-training', '--dataset', dataset, '--repo', work, '-o', out, '--format', format,
-      '--negatives', '2', '--filter-top', '0', '--cache-dir', join(root, 'cache-cli'), '--no-progress']);
+    // the first format by the executable, the others through the CLI's main in-process (execInProcess)
+    const args = ['export-training', '--dataset', dataset, '--repo', work, '-o', out, '--format', format, '--negatives', '2', '--filter-top', '0', '--cache-dir', join(root, 'cache-cli'), '--no-progress'];
+    const { stderr } = await (format === 'sentence-transformers' ? run(process.execPath, [bin, ...args]) : execInProcess(args));
     assert.match(stderr, /2 of 3 issues exported \(1 dropped/);
     const text = readFileSync(out, 'utf8');
     assert.ok(text.endsWith('\n'));
@@ -161,7 +163,7 @@ test('issueloc export-training --format: each file whole and valid; an unknown f
   assert.deepEqual(Object.keys(st), ['anchor', 'positive', 'negative_1', 'negative_2']);
 
   const usage = async (args: string[], message: RegExp) => {
-    await assert.rejects(run(process.execPath, [bin, 'export-training', '--dataset', dataset, '--repo', work, ...args, '--cache-dir', join(root, 'cache-cli'), '--no-progress']),
+    await assert.rejects(execInProcess(['export-training', '--dataset', dataset, '--repo', work, ...args, '--cache-dir', join(root, 'cache-cli'), '--no-progress']),
       (e: { code: number; stderr: string }) => e.code === 2 && e.stderr.trim().split('\n').length === 1 && message.test(e.stderr));
   };
   await usage(['-o', join(outDir, 'x.jsonl'), '--format', 'jsonl-st'], /--format.*'jsonl-st' is invalid.*sentence-transformers/);
