@@ -63,9 +63,8 @@ export class CommitHistory {
     this.similarCommits = opts.similarCommits ?? DEFAULT_SIMILAR_COMMITS;
     const { paths, fileOf, figures } = parts;
     this.files = new Map();
-    for (let k = 0; k < fileOf.length; k++) {
-      const f = figures.subarray(5 * k, 5 * k + 5);
-      this.files.set(paths[fileOf[k]], { changes: f[0], fixes: f[1], fixRecency: f[2], fixWeighted: f[3], changeRecency: f[4] });
+    for (let k = 0, f = 0; k < fileOf.length; k++, f += 5) {
+      this.files.set(paths[fileOf[k]], { changes: figures[f], fixes: figures[f + 1], fixRecency: figures[f + 2], fixWeighted: figures[f + 3], changeRecency: figures[f + 4] });
     }
     this.whole = this.messages.collection();
   }

@@ -22,7 +22,7 @@ export interface Collection {
   readonly size: number;
   /** Per term id: the number of members it occurs in (df). */
   readonly df: Int32Array;
-  /** Per term id: ln(N / df), 0 for terms of no member. */
+  /** Per term id: ln(N / df), 0 for terms of no member; NaN until first needed (`idfOf`). */
   readonly idf: Float64Array;
   /** Per document: its norm under this collection's weights, NaN until first needed. */
   readonly norms: Float64Array;
@@ -111,6 +111,13 @@ function docTermsOf(docs: readonly (readonly string[])[]): DocTerms {
   });
   const docTf = Int32Array.from(tfs);
   return { termIds, docStart, docTerm: Int32Array.from(terms), docTf, docLogTf: Float32Array.from(docTf, (tf) => 1 + Math.log(tf)) };
+}
+
+/** ln(N / df) of term `t` in collection `c` (0 for a term of no member), computed once. */
+function idfOf(c: Collection, t: number): number {
+  let idf = c.idf[t];
+  if (Number.isNaN(idf)) idf = c.idf[t] = c.df[t] > 0 ? Math.log(c.size / c.df[t]) : 0;
+  return idf;
 }
 
 /**
@@ -226,8 +233,8 @@ export class CosineIndex {
       size = this.size;
       for (let t = 0; t < df.length; t++) df[t] = this.postStart[t + 1] - this.postStart[t];
     }
-    const idf = new Float64Array(df.length);
-    for (let t = 0; t < df.length; t++) if (df[t] > 0) idf[t] = Math.log(size / df[t]);
+    // computed per term on first use (idfOf): a query reads a few of them
+    const idf = new Float64Array(df.length).fill(NaN);
     const c: Collection = { members: mark, size, df, idf, norms: !members && this.store ? this.store.norms : new Float64Array(this.size).fill(NaN) };
     if (!members) this.whole = c;
     return c;
@@ -240,7 +247,7 @@ export class CosineIndex {
       if (!docStart || !docTerm || !docLogTf) throw new Error('a stored cosine index has no norm of document ' + d);
       let sq = 0;
       for (let k = docStart[d]; k < docStart[d + 1]; k++) {
-        const w = docLogTf[k] * c.idf[docTerm[k]];
+        const w = docLogTf[k] * idfOf(c, docTerm[k]);
         sq += w * w;
       }
       n = c.norms[d] = Math.sqrt(sq);
@@ -274,7 +281,7 @@ export class CosineIndex {
     const touched: number[] = [];
     let qsq = 0;
     for (const [t, tf] of q) {
-      const idf = c.idf[t];
+      const idf = idfOf(c, t);
       const wq = (1 + Math.log(tf)) * idf;
       qsq += wq * wq;
       if (wq <= 0 || c.df[t] > maxDf) continue;
