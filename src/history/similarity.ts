@@ -22,7 +22,7 @@ export interface Collection {
   readonly size: number;
   /** Per term id: the number of members it occurs in (df). */
   readonly df: Int32Array;
-  /** Per term id: ln(N / df), 0 for terms of no member; NaN until first needed (`idfOf`). */
+  /** Per term id: ln(N / df), 0 for terms of no member; 0 until first needed (`idfOf`). */
   readonly idf: Float64Array;
   /** Per document: its norm under this collection's weights, NaN until first needed. */
   readonly norms: Float64Array;
@@ -113,10 +113,13 @@ function docTermsOf(docs: readonly (readonly string[])[]): DocTerms {
   return { termIds, docStart, docTerm: Int32Array.from(terms), docTf, docLogTf: Float32Array.from(docTf, (tf) => 1 + Math.log(tf)) };
 }
 
-/** ln(N / df) of term `t` in collection `c` (0 for a term of no member), computed once. */
+/**
+ * ln(N / df) of term `t` in collection `c` (0 for a term of no member), computed on first use
+ * (again while it is 0: a term of every member).
+ */
 function idfOf(c: Collection, t: number): number {
   let idf = c.idf[t];
-  if (Number.isNaN(idf)) idf = c.idf[t] = c.df[t] > 0 ? Math.log(c.size / c.df[t]) : 0;
+  if (idf === 0 && c.df[t] > 0) idf = c.idf[t] = Math.log(c.size / c.df[t]);
   return idf;
 }
 
@@ -234,7 +237,7 @@ export class CosineIndex {
       for (let t = 0; t < df.length; t++) df[t] = this.postStart[t + 1] - this.postStart[t];
     }
     // computed per term on first use (idfOf): a query reads a few of them
-    const idf = new Float64Array(df.length).fill(NaN);
+    const idf = new Float64Array(df.length);
     const c: Collection = { members: mark, size, df, idf, norms: !members && this.store ? this.store.norms : new Float64Array(this.size).fill(NaN) };
     if (!members) this.whole = c;
     return c;
