@@ -62,6 +62,8 @@ export const CACHE_FILE_KINDS = {
   responses: /(^|\/)llm\/.+\.json$/,
   /** The git-history log of `--model default` (one per repository). */
   history: /(^|\/)history\/.+\.json$/,
+  /** The stored history signals of a base commit (file histories, commit-message index) under `--model default`. */
+  commitHistory: /(^|\/)history\/.+\.bin$/,
   /** Candidate features of `train --features-cache`. */
   features: /\.json$/,
 } as const;

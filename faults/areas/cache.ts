@@ -27,6 +27,14 @@ interface Subject {
   under?: string;
 }
 
+/** `--model default` on the repository with a history (its log, its stored signals). */
+async function historyModel(ctx: ProbeContext): ReturnType<Subject['prepare']> {
+  const h = await historyRepo(ctx.shared);
+  const args = (c: string) => localizeArgs(h.dir, c, SHOP_ISSUE, ['--model', 'default']);
+  const { ranking, cacheDir } = await reference(ctx, 'history-model', args);
+  return { args, template: cacheDir, check: (r, warning) => expectRanking(r, ranking, { warning }) };
+}
+
 /** Lexical localize on the shop. */
 function lexical(): Subject['prepare'] {
   return async (ctx) => {
@@ -56,14 +64,8 @@ const SUBJECTS: Record<CacheFileKind, Subject> = {
   vectors: { prepare: withEndpoint('shop-embedder', (s) => embedderOptions(s.url)) },
   vectorMeta: { prepare: withEndpoint('shop-embedder', (s) => embedderOptions(s.url)) },
   responses: { prepare: withEndpoint('shop-reranker', (s) => rerankOptions(s.url)) },
-  history: {
-    prepare: async (ctx) => {
-      const h = await historyRepo(ctx.shared);
-      const args = (c: string) => localizeArgs(h.dir, c, SHOP_ISSUE, ['--model', 'default']);
-      const { ranking, cacheDir } = await reference(ctx, 'history-model', args);
-      return { args, template: cacheDir, check: (r, warning) => expectRanking(r, ranking, { warning }) };
-    },
-  },
+  history: { prepare: historyModel },
+  commitHistory: { prepare: historyModel },
   features: {
     under: 'features',
     prepare: async (ctx) => {
@@ -144,6 +146,7 @@ const EXPECT: Record<CacheFileKind, string> = {
   vectorMeta: "a corrupted embedder record (`vectors/*/model.json`): exit 0, the fresh fused ranking, a warning",
   responses: 'a corrupted LLM answer (`llm/…json`): exit 0, the fresh reranked ranking, a warning',
   history: 'a corrupted history log (`history/…log.json`) under `--model default`: exit 0, the fresh ranking, a warning',
+  commitHistory: 'corrupted stored history signals of the base commit (`history/…m100.bin`: file histories, commit-message index) under `--model default`: exit 0, the fresh ranking, a warning; rebuilt',
   features: 'a corrupted feature-cache entry (`train --features-cache`): the same model as a fresh cache, a warning',
 };
 

@@ -16,12 +16,14 @@ import { fileHistoryAt, type FileHistory } from './file-history.js';
 import { repoDigest, type HistoryLog } from './history-log.js';
 import { DEFAULT_MAX_FILES, DEFAULT_SIMILAR_COMMITS, RepoHistory, type RepoHistoryOptions } from './repo-history.js';
 import { CosineIndex, simiScore, type Collection } from './similarity.js';
+import { ascending, encodeMessages, StoredMessages } from './stored-messages.js';
 
 /**
  * Tag of a stored commit history (src/util/checked-file.ts). v2: the message index's postings
- * are stored too (read as they lie, not rebuilt per process).
+ * are stored too (read as they lie, not rebuilt per process); v3: its terms sorted and its
+ * postings varint-coded, a query decoding only its own terms' (src/history/stored-messages.ts).
  */
-export const COMMIT_HISTORY_TAG = 'chist.v2';
+export const COMMIT_HISTORY_TAG = 'chist.v3';
 
 /** Options of {@link CommitHistory}: those of {@link RepoHistory} that shape the signals. */
 export interface CommitHistoryOptions {
@@ -31,20 +33,11 @@ export interface CommitHistoryOptions {
   similarCommits?: number;
 }
 
-/** The arrays of a {@link CommitHistory}, as stored. */
+/** The arrays of a {@link CommitHistory} besides its message index, as stored. */
 interface Parts {
   time: number;
   /** Paths named by `docFiles` and `fileOf`. */
   paths: string[];
-  /**
-   * The message index of the ancestors, in canonical order, as stored (`CosineIndex.stored`):
-   * message terms, postings (document = ancestor), norms.
-   */
-  terms: string[];
-  postStart: Int32Array;
-  postDoc: Int32Array;
-  postLogTf: Float32Array;
-  norms: Float64Array;
   /** 1 for the ancestors that changed 1 … maxFiles files: those whose messages can match. */
   canMatch: Uint8Array;
   /** Per ancestor: the paths it changed, docFiles[fileStart[d] … fileStart[d+1]). */
@@ -59,19 +52,20 @@ interface Parts {
 export class CommitHistory {
   /** Path → history at the commit; files never changed are absent. */
   readonly files: Map<string, FileHistory>;
-  private readonly messages: CosineIndex;
   private readonly whole: Collection;
   private readonly similarCommits: number;
 
-  private constructor(private readonly parts: Parts, opts: CommitHistoryOptions) {
+  /**
+   * @param messages the message index of the ancestors, in canonical order (document d =
+   *   the d-th ancestor), built or stored.
+   */
+  private constructor(private readonly parts: Parts, private readonly messages: CosineIndex, opts: CommitHistoryOptions) {
     this.similarCommits = opts.similarCommits ?? DEFAULT_SIMILAR_COMMITS;
     const { paths, fileOf, figures } = parts;
     this.files = new Map();
-    for (let k = 0; k < fileOf.length; k++) {
-      const f = figures.subarray(5 * k, 5 * k + 5);
-      this.files.set(paths[fileOf[k]], { changes: f[0], fixes: f[1], fixRecency: f[2], fixWeighted: f[3], changeRecency: f[4] });
+    for (let k = 0, f = 0; k < fileOf.length; k++, f += 5) {
+      this.files.set(paths[fileOf[k]], { changes: figures[f], fixes: figures[f + 1], fixRecency: figures[f + 2], fixWeighted: figures[f + 3], changeRecency: figures[f + 4] });
     }
-    this.messages = new CosineIndex(parts);
     this.whole = this.messages.collection();
   }
 
@@ -112,11 +106,10 @@ export class CommitHistory {
       fileOf[k] = byPath.get(path)!;
       figures.set([h.changes, h.fixes, h.fixRecency, h.fixWeighted, h.changeRecency], 5 * k++);
     }
-    const { terms, ...messages } = new CosineIndex(docs).stored();
     return new CommitHistory({
-      time: at.time, paths, terms: [...terms], ...messages, canMatch: Uint8Array.from(canMatch),
+      time: at.time, paths, canMatch: Uint8Array.from(canMatch),
       fileStart: Int32Array.from(fileStart), docFiles: Int32Array.from(docFiles), fileOf, figures,
-    }, opts);
+    }, new CosineIndex(docs), opts);
   }
 
   /**
@@ -134,43 +127,56 @@ export class CommitHistory {
 
   /**
    * Writes the signals to `path` atomically as a checked file.
-   * @throws the fs error when the folder cannot take it.
+   *
+   * Payload (little-endian; n ancestors, T message terms): header length (uint32) · header JSON
+   * (time, paths, section lengths) · padding to 8 · figures, norms (float64) · fileStart,
+   * docFiles, fileOf and the message index's termStart, postStart, postByte (int32) · canMatch
+   * and its termBytes and postingBytes (bytes; src/history/stored-messages.ts) · padding to 8.
+   * @throws the fs error when the folder cannot take it; Error for signals loaded from a file.
    */
   save(path: string): void {
     const p = this.parts;
+    const tables = this.messages.tables();
+    const m = encodeMessages(tables);
     const header = Buffer.from(JSON.stringify({
-      time: p.time, paths: p.paths, terms: p.terms,
-      lengths: [p.norms.length, p.postDoc.length, p.fileStart.length, p.docFiles.length, p.fileOf.length, p.postStart.length],
+      time: p.time, paths: p.paths,
+      lengths: [tables.norms.length, p.docFiles.length, p.fileOf.length, m.termStart.length - 1, m.termBytes.length, m.postingBytes.length],
     }), 'utf8');
     const pre = Buffer.alloc(4);
     pre.writeUInt32LE(header.length, 0);
     const pad = (n: number) => Buffer.alloc((8 - (n % 8)) % 8);
-    const canMatch = Buffer.concat([p.canMatch, pad(p.canMatch.length)]);
+    const tail = p.canMatch.length + m.termBytes.length + m.postingBytes.length;
     // 8-byte sections first, then 4-byte ones, then bytes: every view aligned after one copy
-    writeCheckedFile(path, COMMIT_HISTORY_TAG, [pre, header, pad(4 + header.length), p.figures, p.norms, p.fileStart, p.docFiles, p.fileOf, p.postStart, p.postDoc, p.postLogTf, canMatch], { fsync: false });
+    writeCheckedFile(path, COMMIT_HISTORY_TAG, [
+      pre, header, pad(4 + header.length), p.figures, tables.norms, p.fileStart, p.docFiles, p.fileOf,
+      m.termStart, m.postStart, m.postByte, p.canMatch, m.termBytes, m.postingBytes, pad(tail),
+    ], { fsync: false });
   }
 
   /**
    * The signals stored at `path` by {@link save}, verified (checksum, then every array length
-   * and index in range); undefined when missing or corrupt (one warning line, see readCheckedFile).
+   * and index in range; a message term's postings when first decoded); undefined when missing
+   * or corrupt (one warning line, see readCheckedFile).
    */
   static load(path: string, opts: CommitHistoryOptions = {}): CommitHistory | undefined {
-    return readCheckedFile(path, COMMIT_HISTORY_TAG, (buf) => new CommitHistory(decode(buf), opts));
+    return readCheckedFile(path, COMMIT_HISTORY_TAG, (buf) => {
+      const { parts, messages } = decode(buf);
+      return new CommitHistory(parts, new CosineIndex(messages), opts);
+    });
   }
 }
 
-/** The {@link Parts} of a stored commit history; throws when any length or index is out of place. */
-function decode(buf: Buffer): Parts {
+/** The {@link Parts} and message index of a stored commit history; throws when any length or index is out of place. */
+function decode(buf: Buffer): { parts: Parts; messages: StoredMessages } {
   const h = buf.readUInt32LE(0);
   const header = JSON.parse(buf.toString('utf8', 4, 4 + h)) as unknown;
-  if (!isRecord(header) || !Number.isFinite(header.time) || !isStringArray(header.paths) || !isStringArray(header.terms) ||
+  if (!isRecord(header) || !Number.isFinite(header.time) || !isStringArray(header.paths) ||
     !Array.isArray(header.lengths) || header.lengths.length !== 6 || !header.lengths.every((n) => isInt(n))) throw new Error('bad header');
-  const [n, nPostings, nFileStart, nFiles, nFileOf, nPostStart] = header.lengths as number[];
-  const T = header.terms.length;
-  if (nFileStart !== n + 1 || nPostStart !== T + 1) throw new Error('bad lengths');
+  const [n, nFiles, nFileOf, T, termBytes, postingBytes] = header.lengths as number[];
   let offset = 4 + h;
   offset += (8 - (offset % 8)) % 8;
-  const bytes = 8 * (5 * nFileOf + n) + 4 * (nFileStart + nFiles + nFileOf + nPostStart + 2 * nPostings) + n + ((8 - (n % 8)) % 8);
+  const tail = n + termBytes + postingBytes;
+  const bytes = 8 * (5 * nFileOf + n) + 4 * (n + 1 + nFiles + nFileOf + 3 * (T + 1)) + tail + ((8 - (tail % 8)) % 8);
   if (buf.length - offset !== bytes) throw new Error('bad size');
   // views need 8-byte alignment: a file read whole normally starts its own ArrayBuffer; else copy once
   let body: Uint8Array;
@@ -183,30 +189,22 @@ function decode(buf: Buffer): Parts {
   const take = <T>(make: (b: ArrayBufferLike, o: number, n: number) => T, size: number, count: number): T => { const a = make(body.buffer, o, count); o += size * count; return a; };
   const f64 = (c: number) => take((b, at, m) => new Float64Array(b, at, m), 8, c);
   const i32 = (c: number) => take((b, at, m) => new Int32Array(b, at, m), 4, c);
+  const u8 = (c: number) => take((b, at, m) => new Uint8Array(b, at, m), 1, c);
   const figures = f64(5 * nFileOf);
   const norms = f64(n);
-  const fileStart = i32(nFileStart);
+  const fileStart = i32(n + 1);
   const docFiles = i32(nFiles);
   const fileOf = i32(nFileOf);
-  const postStart = i32(nPostStart);
-  const postDoc = i32(nPostings);
-  const postLogTf = take((b, at, m) => new Float32Array(b, at, m), 4, nPostings);
-  const canMatch = new Uint8Array(body.buffer, o, n);
+  const termStart = i32(T + 1);
+  const postStart = i32(T + 1);
+  const postByte = i32(T + 1);
+  const canMatch = u8(n);
+  const messages = new StoredMessages({ termStart, postStart, postByte, termBytes: u8(termBytes), postingBytes: u8(postingBytes) }, norms);
   const P = header.paths.length;
-  if (!ascending(fileStart, nFiles) || !ascending(postStart, nPostings)) throw new Error('bad starts');
+  if (!ascending(fileStart, nFiles)) throw new Error('bad starts');
   if (!norms.every((x) => x >= 0 && x < Infinity)) throw new Error('bad norms');
-  if (!below(docFiles, P) || !below(fileOf, P) || !below(canMatch, 2) || !below(postDoc, n)) throw new Error('bad ids');
-  return {
-    time: header.time as number, paths: header.paths, terms: header.terms, postStart, postDoc, postLogTf, norms,
-    canMatch, fileStart, docFiles, fileOf, figures,
-  };
-}
-
-/** Whether `a` starts at 0, ends at `end` and never descends. */
-function ascending(a: Int32Array, end: number): boolean {
-  if (a[0] !== 0 || a[a.length - 1] !== end) return false;
-  for (let k = 1; k < a.length; k++) if (a[k] < a[k - 1]) return false;
-  return true;
+  if (!below(docFiles, P) || !below(fileOf, P) || !below(canMatch, 2)) throw new Error('bad ids');
+  return { parts: { time: header.time as number, paths: header.paths, canMatch, fileStart, docFiles, fileOf, figures }, messages };
 }
 
 /** Whether every value of `a` is in 0 … limit − 1. */

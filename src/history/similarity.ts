@@ -22,7 +22,7 @@ export interface Collection {
   readonly size: number;
   /** Per term id: the number of members it occurs in (df). */
   readonly df: Int32Array;
-  /** Per term id: ln(N / df), 0 for terms of no member. */
+  /** Per term id: ln(N / df), 0 for terms of no member; 0 until first needed (`idfOf`). */
   readonly idf: Float64Array;
   /** Per document: its norm under this collection's weights, NaN until first needed. */
   readonly norms: Float64Array;
@@ -44,35 +44,61 @@ export interface SimilarOptions {
 
 /**
  * The documents of a {@link CosineIndex}, document-major: the terms of document d are
- * docTerm[docStart[d] … docStart[d+1]) (ids into `terms`, in order of first occurrence in the
- * document), each with 1 + ln tf in docLogTf.
+ * docTerm[docStart[d] … docStart[d+1]) (ids of `termIds`, in order of first occurrence in the
+ * document), each with its tf in docTf and 1 + ln tf in docLogTf.
  */
 interface DocTerms {
-  readonly terms: readonly string[];
+  readonly termIds: ReadonlyMap<string, number>;
   readonly docStart: Int32Array;
   readonly docTerm: Int32Array;
+  readonly docTf: Int32Array;
   readonly docLogTf: Float32Array;
 }
 
+/** The postings of one term: documents ascending, each with 1 + ln tf (as a float32). */
+export interface TermPostings {
+  readonly doc: Int32Array;
+  readonly logTf: Float32Array;
+}
+
 /**
- * A {@link CosineIndex} as stored ({@link CosineIndex.stored}): its terms, its postings
- * term-major (the documents of term t are postDoc[postStart[t] … postStart[t+1]), each with
- * 1 + ln tf in postLogTf) and the norm of each document over the whole collection.
+ * A {@link CosineIndex} as a store gives it back ({@link CosineIndex}'s constructor uses it as
+ * it is, over its whole collection only): a term lookup, the postings of a term on demand, and
+ * the norm of each document over the whole collection.
  */
 export interface StoredCosine {
+  /** Per term id t, postStart[t + 1] − postStart[t] is its number of documents (T + 1 entries). */
+  readonly postStart: Int32Array;
+  /** Per document, its norm over the whole collection. */
+  readonly norms: Float64Array;
+  /** The id of `term`, or undefined when no document holds it. */
+  termId(term: string): number | undefined;
+  /** The postings of term `t` (as many as postStart says). */
+  postings(t: number): TermPostings;
+}
+
+/**
+ * What a {@link CosineIndex} is stored from ({@link CosineIndex.tables}): its terms, its postings
+ * term-major (the documents of term t are postDoc[postStart[t] … postStart[t+1]), ascending, each
+ * with its tf in postTf) and the norm of each document over the whole collection.
+ */
+export interface CosineTables {
   readonly terms: readonly string[];
   readonly postStart: Int32Array;
   readonly postDoc: Int32Array;
-  readonly postLogTf: Float32Array;
+  readonly postTf: Int32Array;
   readonly norms: Float64Array;
 }
+
+/** 1 + ln tf as the index holds it (a float32): the same value whether computed or stored. */
+export const logTfOf = (tf: number): number => Math.fround(1 + Math.log(tf));
 
 /** The {@link DocTerms} of token lists (term ids in order of first occurrence). */
 function docTermsOf(docs: readonly (readonly string[])[]): DocTerms {
   const termIds = new Map<string, number>();
   const docStart = new Int32Array(docs.length + 1);
   const terms: number[] = [];
-  const logTfs: number[] = [];
+  const tfs: number[] = [];
   docs.forEach((tokens, d) => {
     const m = new Map<number, number>();
     for (const t of tokens) {
@@ -80,10 +106,21 @@ function docTermsOf(docs: readonly (readonly string[])[]): DocTerms {
       if (id === undefined) { id = termIds.size; termIds.set(t, id); }
       m.set(id, (m.get(id) ?? 0) + 1);
     }
-    for (const [t, tf] of m) { terms.push(t); logTfs.push(1 + Math.log(tf)); }
+    for (const [t, tf] of m) { terms.push(t); tfs.push(tf); }
     docStart[d + 1] = terms.length;
   });
-  return { terms: [...termIds.keys()], docStart, docTerm: Int32Array.from(terms), docLogTf: Float32Array.from(logTfs) };
+  const docTf = Int32Array.from(tfs);
+  return { termIds, docStart, docTerm: Int32Array.from(terms), docTf, docLogTf: Float32Array.from(docTf, (tf) => 1 + Math.log(tf)) };
+}
+
+/**
+ * ln(N / df) of term `t` in collection `c` (0 for a term of no member), computed on first use
+ * (again while it is 0: a term of every member).
+ */
+function idfOf(c: Collection, t: number): number {
+  let idf = c.idf[t];
+  if (idf === 0 && c.df[t] > 0) idf = c.idf[t] = Math.log(c.size / c.df[t]);
+  return idf;
 }
 
 /**
@@ -98,42 +135,47 @@ function docTermsOf(docs: readonly (readonly string[])[]): DocTerms {
  * over its members' terms.
  */
 export class CosineIndex {
-  private readonly termIds = new Map<string, number>();
-  /** Document-major: terms of document d at docStart[d] … docStart[d+1], with 1 + ln tf (none in a stored index). */
+  private readonly termId: (term: string) => number | undefined;
+  /** Document-major: terms of document d at docStart[d] … docStart[d+1], with tf (none in a stored index). */
   private readonly docStart?: Int32Array;
   private readonly docTerm?: Int32Array;
+  private readonly docTf?: Int32Array;
   private readonly docLogTf?: Float32Array;
-  /** A stored index's norms over the whole collection. */
-  private readonly storedNorms?: Float64Array;
-  /** Term-major postings: documents of term t at postStart[t] … postStart[t+1], with 1 + ln tf. */
+  /** A stored index: its postings on demand and its norms over the whole collection. */
+  private readonly store?: StoredCosine;
+  /** Term-major postings: documents of term t at postStart[t] … postStart[t+1], with 1 + ln tf (a built index's). */
   private readonly postStart: Int32Array;
-  private readonly postDoc: Int32Array;
-  private readonly postLogTf: Float32Array;
+  private readonly postDoc?: Int32Array;
+  private readonly postLogTf?: Float32Array;
+  private readonly termList?: readonly string[];
   private readonly scratch: Float64Array;
   private whole: Collection | undefined;
   /** Number of documents. */
   readonly size: number;
 
   /**
-   * @param docs the documents as token lists, or a stored index ({@link CosineIndex.stored}):
-   *   used as it is, without its documents (its whole collection only).
+   * @param docs the documents as token lists, or a stored index ({@link StoredCosine}): used as
+   *   it is, without its documents (its whole collection only).
    */
   constructor(docs: readonly (readonly string[])[] | StoredCosine) {
     if ('norms' in docs) {
       this.size = docs.norms.length;
-      docs.terms.forEach((t, i) => this.termIds.set(t, i));
-      ({ postStart: this.postStart, postDoc: this.postDoc, postLogTf: this.postLogTf, norms: this.storedNorms } = docs);
+      this.store = docs;
+      this.termId = (t) => docs.termId(t);
+      this.postStart = docs.postStart;
       this.scratch = new Float64Array(this.size);
       return;
     }
-    const { terms, docStart, docTerm, docLogTf } = docTermsOf(docs);
+    const { termIds, docStart, docTerm, docTf, docLogTf } = docTermsOf(docs);
+    this.termId = (t) => termIds.get(t);
+    this.termList = [...termIds.keys()];
     this.size = docStart.length - 1;
-    terms.forEach((t, i) => this.termIds.set(t, i));
     this.docStart = docStart;
     this.docTerm = docTerm;
+    this.docTf = docTf;
     this.docLogTf = docLogTf;
     this.scratch = new Float64Array(this.size);
-    const T = this.termIds.size;
+    const T = termIds.size;
     this.postStart = new Int32Array(T + 1);
     for (let k = 0; k < docTerm.length; k++) this.postStart[docTerm[k] + 1]++;
     for (let t = 0; t < T; t++) this.postStart[t + 1] += this.postStart[t];
@@ -149,15 +191,28 @@ export class CosineIndex {
     }
   }
 
+  /** Number of distinct terms. */
+  private get termCount(): number {
+    return this.postStart.length - 1;
+  }
+
   /**
-   * What this index is stored as (arrays shared, not copied; the norms computed now): what
-   * {@link CosineIndex}'s constructor uses as it is, for the same results over the whole collection.
+   * What this index is stored from (the norms computed now over the whole collection): a store
+   * of them gives back a {@link StoredCosine} with the same results.
+   * @throws Error for a stored index (it is stored already).
    */
-  stored(): StoredCosine {
+  tables(): CosineTables {
+    const { docStart, docTerm, docTf, postDoc, termList } = this;
+    if (!docStart || !docTerm || !docTf || !postDoc || !termList) throw new Error('a stored cosine index is stored already');
     const whole = this.collection();
     const norms = new Float64Array(this.size);
     for (let d = 0; d < this.size; d++) norms[d] = this.normOf(d, whole);
-    return { terms: [...this.termIds.keys()], postStart: this.postStart, postDoc: this.postDoc, postLogTf: this.postLogTf, norms };
+    const postTf = new Int32Array(postDoc.length);
+    const fill = this.postStart.slice(0, this.termCount);
+    for (let doc = 0; doc < this.size; doc++) {
+      for (let k = docStart[doc]; k < docStart[doc + 1]; k++) postTf[fill[docTerm[k]]++] = docTf[k];
+    }
+    return { terms: termList, postStart: this.postStart, postDoc, postTf, norms };
   }
 
   /**
@@ -167,7 +222,7 @@ export class CosineIndex {
   collection(members?: Uint8Array): Collection {
     if (!members && this.whole) return this.whole;
     const mark = members ?? new Uint8Array(this.size).fill(1);
-    const df = new Int32Array(this.termIds.size);
+    const df = new Int32Array(this.termCount);
     let size = 0;
     if (members) {
       if (!this.docStart || !this.docTerm) throw new Error('a stored cosine index has its whole collection only');
@@ -181,9 +236,9 @@ export class CosineIndex {
       size = this.size;
       for (let t = 0; t < df.length; t++) df[t] = this.postStart[t + 1] - this.postStart[t];
     }
+    // computed per term on first use (idfOf): a query reads a few of them
     const idf = new Float64Array(df.length);
-    for (let t = 0; t < df.length; t++) if (df[t] > 0) idf[t] = Math.log(size / df[t]);
-    const c: Collection = { members: mark, size, df, idf, norms: !members && this.storedNorms ? this.storedNorms : new Float64Array(this.size).fill(NaN) };
+    const c: Collection = { members: mark, size, df, idf, norms: !members && this.store ? this.store.norms : new Float64Array(this.size).fill(NaN) };
     if (!members) this.whole = c;
     return c;
   }
@@ -195,12 +250,21 @@ export class CosineIndex {
       if (!docStart || !docTerm || !docLogTf) throw new Error('a stored cosine index has no norm of document ' + d);
       let sq = 0;
       for (let k = docStart[d]; k < docStart[d + 1]; k++) {
-        const w = docLogTf[k] * c.idf[docTerm[k]];
+        const w = docLogTf[k] * idfOf(c, docTerm[k]);
         sq += w * w;
       }
       n = c.norms[d] = Math.sqrt(sq);
     }
     return n;
+  }
+
+  /** The postings of term `t`: documents doc[from … to), ascending, with 1 + ln tf. */
+  private postingsOf(t: number): { doc: Int32Array; logTf: Float32Array; from: number; to: number } {
+    if (this.store) {
+      const { doc, logTf } = this.store.postings(t);
+      return { doc, logTf, from: 0, to: doc.length };
+    }
+    return { doc: this.postDoc!, logTf: this.postLogTf!, from: this.postStart[t], to: this.postStart[t + 1] };
   }
 
   /**
@@ -212,7 +276,7 @@ export class CosineIndex {
     const { allowed, maxDf = Infinity } = opts;
     const q = new Map<number, number>();
     for (const t of query) {
-      const id = this.termIds.get(t);
+      const id = this.termId(t);
       if (id !== undefined && c.df[id] > 0) q.set(id, (q.get(id) ?? 0) + 1);
     }
     if (q.size === 0 || top <= 0) return [];
@@ -220,15 +284,16 @@ export class CosineIndex {
     const touched: number[] = [];
     let qsq = 0;
     for (const [t, tf] of q) {
-      const idf = c.idf[t];
+      const idf = idfOf(c, t);
       const wq = (1 + Math.log(tf)) * idf;
       qsq += wq * wq;
       if (wq <= 0 || c.df[t] > maxDf) continue;
-      for (let p = this.postStart[t]; p < this.postStart[t + 1]; p++) {
-        const d = this.postDoc[p];
+      const { doc, logTf, from, to } = this.postingsOf(t);
+      for (let p = from; p < to; p++) {
+        const d = doc[p];
         if (c.members[d] !== 1 || (allowed && allowed[d] !== 1)) continue;
         if (acc[d] === 0) touched.push(d);
-        acc[d] += wq * this.postLogTf[p] * idf;
+        acc[d] += wq * logTf[p] * idf;
       }
     }
     const qn = Math.sqrt(qsq);

@@ -201,8 +201,13 @@ function corruptRecords(what: string): Error {
  * and kept.
  */
 class StoredIndex implements InvertedIndex, TermLookup {
-  private readonly decoded: (TermPostings | undefined)[];
-  /** Per term: byte offset of its document frequency in the records, −1 until its block is read. */
+  /** The postings decoded so far (a query decodes a few terms'). */
+  private readonly decoded = new Map<number, TermPostings>();
+  /**
+   * Per term: byte offset of its document frequency in the records, 0 until its block is read
+   * (an offset is never 0: a record starts with its term). Zeroed memory: pages no read touched
+   * are never written.
+   */
   private readonly at: Int32Array;
   private readonly looked = new Map<string, number>();
   private readonly utf8 = new TextEncoder();
@@ -217,8 +222,7 @@ class StoredIndex implements InvertedIndex, TermLookup {
     private readonly records: Uint8Array,
     private readonly blockStart: Uint32Array,
   ) {
-    this.decoded = new Array<TermPostings | undefined>(termCount);
-    this.at = new Int32Array(termCount).fill(-1);
+    this.at = new Int32Array(termCount);
   }
 
   get termIds(): TermLookup {
@@ -315,7 +319,7 @@ class StoredIndex implements InvertedIndex, TermLookup {
 
   /** Offset of the document frequency of term `t` in the records. */
   private recordOf(t: number): number {
-    if (this.at[t] < 0) this.walk(Math.floor(t / BLOCK), () => false);
+    if (this.at[t] === 0) this.walk(Math.floor(t / BLOCK), () => false);
     return this.at[t];
   }
 
@@ -333,7 +337,9 @@ class StoredIndex implements InvertedIndex, TermLookup {
   }
 
   postings(t: number): TermPostings {
-    return this.decoded[t] ??= this.decode(t);
+    let p = this.decoded.get(t);
+    if (!p) this.decoded.set(t, (p = this.decode(t)));
+    return p;
   }
 
   private decode(t: number): TermPostings {

@@ -34,16 +34,23 @@ export function headCommitOf(gitDir: string): string | undefined {
   }
 }
 
-/** The id of `ref` in a packed-refs file (`<id> <ref>` lines), or undefined. */
+/**
+ * The id of `ref` in a packed-refs file (`<id> <ref>` lines; the first such line), or undefined.
+ * The bytes are searched as they are (a mirror's packed-refs can hold megabytes of pull-request
+ * refs), not decoded line by line.
+ */
 function packedRef(file: string, ref: string): string | undefined {
   if (!existsSync(file)) return undefined;
-  for (const line of readFileSync(file, 'utf8').split('\n')) {
-    if (line.startsWith('#') || line.startsWith('^')) continue;
-    const space = line.indexOf(' ');
-    if (space > 0 && line.slice(space + 1).trimEnd() === ref) {
-      const id = line.slice(0, space);
-      return OBJECT_ID.test(id) ? id : undefined;
-    }
+  const buf = readFileSync(file);
+  const needle = Buffer.from(` ${ref}`, 'utf8');
+  for (let at = buf.indexOf(needle); at >= 0; at = buf.indexOf(needle, at + 1)) {
+    // the ref ends the line (trailing blanks aside) and the line starts with the id alone
+    let end = at + needle.length;
+    while (end < buf.length && (buf[end] === 0x20 || buf[end] === 0x09 || buf[end] === 0x0d)) end++;
+    if (end < buf.length && buf[end] !== 0x0a) continue;
+    const id = buf.toString('latin1', buf.lastIndexOf(0x0a, at) + 1, at);
+    if (id.includes(' ') || id.startsWith('#') || id.startsWith('^')) continue;
+    return OBJECT_ID.test(id) ? id : undefined;
   }
   return undefined;
 }

@@ -3,6 +3,7 @@ import type { IssueSignals } from '../text/issue-signals.js';
 import { fileStem, lastNamePart } from '../corpus/names.js';
 import { MAX_DOTTED_PARTS, scopedNameParts } from '../text/mentions.js';
 import { languageOf, type Language } from '../corpus/languages.js';
+import { DocsByName, DocsOfFile } from './unit-lookup.js';
 
 /**
  * Weights of the issue-text signals, added to a function's normalised score (the best function
@@ -70,8 +71,8 @@ export interface SignalBoosts {
  */
 export class SignalResolver {
   private readonly filesByBase = new Map<string, number[]>();
-  private readonly docsOfFile: number[][];
-  private readonly docsByName = new Map<string, number[]>();
+  private readonly docsOfFile: DocsOfFile;
+  private readonly docsByName: DocsByName;
   private readonly splitPaths: string[][];
   private moduleTrie: ModuleTrie | undefined;
   private scopedTrie: ModuleTrie | undefined;
@@ -90,11 +91,8 @@ export class SignalResolver {
         if (parts.length >= 2) push(this.filesByBase, parts[parts.length - 2], f);
       }
     });
-    this.docsOfFile = filePaths.map(() => []);
-    units.forEach((u, d) => {
-      this.docsOfFile[fileOfUnit[d]].push(d);
-      if (u.qualifiedName) push(this.docsByName, lastNamePart(u.qualifiedName), d);
-    });
+    this.docsOfFile = new DocsOfFile(fileOfUnit, filePaths.length);
+    this.docsByName = new DocsByName(units);
   }
 
   /** Boosts of every document for an issue's signals. */
@@ -116,7 +114,7 @@ export class SignalResolver {
     // a file-level signal: every function of file f, and the file itself
     const fireFile = (name: 'frameFile' | 'mentionedFile', f: number, why: string, factor = 1) => {
       if (weights[name] <= 0) return;
-      fire(name, this.docsOfFile[f], why, factor);
+      fire(name, this.docsOfFile.of(f), why, factor);
       let set = firedFiles.get(name);
       if (!set) firedFiles.set(name, (set = new Map()));
       raise(set, f, why, factor);
@@ -135,7 +133,7 @@ export class SignalResolver {
       if (frame.function) {
         const fn = lastNamePart(frame.function);
         if (files.length === 0) fire('frameFunction', [], why);
-        for (const f of files) fire('frameFunction', this.docsOfFile[f].filter((d) => lastNamePart(units[d].qualifiedName) === fn), why, strength(f));
+        for (const f of files) fire('frameFunction', this.docsOfFile.of(f).filter((d) => lastNamePart(units[d].qualifiedName) === fn), why, strength(f));
         // a frame of another language that names no file (a linker's symbol, a frame without
         // debug information): its function by qualified name, as a scoped name would name it
         if (frame.language !== 'python' && frame.file === undefined && files.length === 0 && frame.className) {
@@ -150,7 +148,7 @@ export class SignalResolver {
     const fireResolved = (name: string, { files, rest }: { files: number[]; rest: string }) => {
       for (const f of files) {
         fireFile('mentionedFile', f, name);
-        if (rest) fire('mentionedUnit', this.docsOfFile[f].filter((d) => {
+        if (rest) fire('mentionedUnit', this.docsOfFile.of(f).filter((d) => {
           const q = units[d].qualifiedName;
           return q === rest || q.startsWith(`${rest}.`) || rest.startsWith(`${q}.`);
         }), name);

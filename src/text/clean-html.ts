@@ -14,7 +14,7 @@
  * give text.
  */
 
-import { decodeHTML } from 'entities';
+import { decodeHTML } from 'entities/decode';
 import { checkCleanInput, resolveCleanOptions, tidyLines, type CleanOptions } from './clean-options.js';
 
 const BLOCK_TAGS = new Set([

@@ -73,6 +73,12 @@ test('commit history: opened from the cache without git, seen by the cache listi
     assert.equal(CommitHistory.load(file), undefined);
     assert.equal(lines.length, 1);
     assert.match(lines[0], /corrupt cache file .*: rebuilt/);
+    // a truncated file: one warning, the signals computed again (from the history log's cache) and stored whole
+    writeFileSync(file, bytes.subarray(0, bytes.length >> 1));
+    assert.deepEqual(sorted((await openCommitHistory(fx.dir, commit, { cacheDir: cache })).messageScores(parseIssue(TEXTS[0]))), expected);
+    assert.equal(lines.length, 2);
+    assert.ok(CommitHistory.load(file), 'stored again');
+    assert.equal(lines.length, 2);
   } finally {
     setCacheWarningSink(prev);
     fx.remove();

@@ -3,6 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
 import { headCommitOf } from '../../src/repo/head-ref.js';
 import { GitRepo } from '../../src/repo/git.js';
 import { cleanup, commitFiles, git, tempDir } from './git-fixture.js';
@@ -42,6 +43,27 @@ test('HEAD from the files: a loose branch, a packed one, a detached HEAD, a move
     // an unborn branch: no id anywhere, left to git
     git(work, 'checkout', '-q', '--orphan', 'empty');
     assert.equal(headCommitOf(gitDir), undefined);
+  } finally {
+    cleanup(dir);
+  }
+});
+
+test('HEAD from a packed-refs file of many refs: the line naming the branch exactly, wherever it is (a longer name sharing its start, a comment, CRLF endings)', () => {
+  const dir = tempDir('issueloc-packed-refs-');
+  try {
+    const id = (n: number) => n.toString(16).padStart(40, '0');
+    writeFileSync(join(dir, 'HEAD'), 'ref: refs/heads/main\n');
+    const lines = ['# pack-refs with: peeled fully-peeled sorted', `${id(1)} refs/heads/main-old`, '# refs/heads/main in a comment'];
+    for (let k = 0; k < 5000; k++) lines.push(`${id(100 + k)} refs/pull/${k}/head`);
+    lines.push(`${id(7)} refs/heads/main`, `^${id(8)}`, `${id(9)} refs/heads/main`);
+    writeFileSync(join(dir, 'packed-refs'), lines.join('\n') + '\n');
+    assert.equal(headCommitOf(dir), id(7));
+    writeFileSync(join(dir, 'packed-refs'), lines.join('\r\n'));
+    assert.equal(headCommitOf(dir), id(7), 'CRLF endings, no final newline');
+    writeFileSync(join(dir, 'packed-refs'), lines.slice(0, 3).join('\n'));
+    assert.equal(headCommitOf(dir), undefined, 'not packed: git answers');
+    writeFileSync(join(dir, 'packed-refs'), `xyz refs/heads/main\n${id(7)} refs/heads/main\n`);
+    assert.equal(headCommitOf(dir), undefined, 'a malformed line naming it: git answers');
   } finally {
     cleanup(dir);
   }
