@@ -104,3 +104,15 @@ test('blend: scores are the share-weighted sum of the parts\' scores, through a 
   assert.throws(() => blendModels([{ model: a, share: 0 }]), /positive/);
   assert.throws(() => blendModels([]), /no model/);
 });
+
+test('fitModel: file labels train on issues whose gold functions no candidate is; the recipe is recorded', () => {
+  const qs = queries(20, 'high', 'a/x', 'py', 7).map((q) => ({ ...q, gold: { ...q.gold, function: ['a/x/elsewhere.py::f'] } }));
+  assert.throws(() => fitModel(qs, { lambdamart: { trees: 5, minLeaf: 5 } }), /no training query has both gold and other candidates at the function level/);
+  const { model } = fitModel(qs, { lambdamart: { trees: 5, minLeaf: 5 }, labels: 'file', balance: { by: 'repo', power: 0.5 } });
+  assert.ok(model.scorers.function.ensemble && model.scorers.function.ensemble.trees.length === 5);
+  assert.equal(model.scorers.file, model.scorers.function, 'one scorer ranks every level');
+  assert.equal(model.file.training?.labels, 'file');
+  assert.deepEqual(model.file.training?.balance, { by: 'repo', power: 0.5 });
+  const fileTop1 = qs.filter((q) => goldRanks(labelQuery(q), orderByScore(model.scorers.file.score(q.features, q.n)), 'file')[0] === 1).length / qs.length;
+  assert.ok(fileTop1 > 0.5, `file labels learned the rule (${fileTop1})`);
+});
