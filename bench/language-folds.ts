@@ -7,6 +7,7 @@
  *   node dist/bench/language-folds.js --data FILE [--data FILE…] [--mirrors DIR] [--cache-dir DIR]
  *       [--features-cache DIR] [--folds 5] [--limit N] [--trees 100] [--tree-depth 2]
  *       [--learning-rate 0.1] [--min-leaf 20] [--exclude-features a,b] [--without GROUP[,…]…]
+ *       [--labels function|file] [--balance none|language|repo] [--balance-power 1] [--blend SHARE]
  *       [--no-bm25] [--cached-only] [--save-model FILE] [--top 100] [--json]
  *
  * Features are read from the feature cache (`issueloc train --features-cache DIR` writes the same
@@ -23,7 +24,13 @@
  *   file's `training`), unless `--trees` … name others (comma lists: one row per setting,
  *   `fold model (T trees, depth D, lr L, min leaf M)`); `--exclude-features` leaves features out;
  * - `fold model without G` for each `--without G`: the same without a feature group of the
- *   registry (`language`, `unit-kind`, `header-pair`, …, a hyphen for a space) or features.
+ *   registry (`language`, `unit-kind`, `header-pair`, …, a hyphen for a space) or features;
+ * - `--labels file` trains every fold model's trees on "candidate's file is gold" instead of "is a
+ *   gold function"; `--balance language` (or `repo`) weighs the training queries so that each
+ *   language (repository) weighs the same, `--balance-power 0.5` as √ its issue count
+ *   (src/ltr/query-weights.ts);
+ * - `fold model blended (S)` with `--blend S`: S × the fold model + (1 − S) × the built-in model
+ *   (src/ltr/blend.ts); `--save-model` then writes the blend.
  *
  * Metrics as bench/multi-swe: all-gold file Acc@1/3/5/10 (every gold file in the top k) and MRR
  * (first gold file; 0 beyond `--top`). `--save-model FILE` also fits the fold model's first setting
@@ -45,6 +52,8 @@ import { RankingModel, rankLevels } from '../src/ltr/model.js';
 import type { TrainingQuery } from '../src/ltr/objective.js';
 import { collectQueries, DEFAULT_CANDIDATES, fitModel, type FitOptions } from '../src/ltr/train.js';
 import { FeatureCache } from '../src/ltr/feature-cache.js';
+import { blendModels } from '../src/ltr/blend.js';
+import { BALANCES, type Balance } from '../src/ltr/query-weights.js';
 import { GitRepo } from '../src/repo/git.js';
 import { mirrorPath } from '../src/repo/mirrors.js';
 import { writeFileAtomic } from '../src/util/atomic-write.js';
@@ -70,6 +79,10 @@ const OPTIONS = {
   'no-bm25': { type: 'boolean', default: false },
   'cached-only': { type: 'boolean', default: false },
   'save-model': { type: 'string' },
+  labels: { type: 'string', default: 'function' },
+  balance: { type: 'string', default: 'none' },
+  'balance-power': { type: 'string', default: '1' },
+  blend: { type: 'string' },
   top: { type: 'string', default: '100' },
   json: { type: 'boolean', default: false },
 } satisfies ParseArgsConfig['options'];
@@ -159,15 +172,25 @@ async function main() {
       }
     }
   }
+  const labels = args.labels;
+  if (labels !== 'function' && labels !== 'file') throw new IssuelocError(`--labels: expected function or file, got '${labels}'`);
+  const by = args.balance as Balance;
+  if (!BALANCES.includes(by)) throw new IssuelocError(`--balance: expected ${BALANCES.join(', ')}, got '${by}'`);
+  const power = Number(args['balance-power']);
+  if (!(power >= 0) || !Number.isFinite(power)) throw new IssuelocError(`--balance-power: expected a number ≥ 0, got '${args['balance-power']}'`);
+  const share = args.blend === undefined ? undefined : Number(args.blend);
+  if (share !== undefined && !(share > 0 && share < 1)) throw new IssuelocError(`--blend: expected a share between 0 and 1, got '${args.blend}'`);
+  const recipe: Pick<FitOptions, 'labels' | 'balance'> = { labels, ...(by !== 'none' ? { balance: { by, power } } : {}) };
+  const blended = (model: RankingModel) => (share === undefined ? model : blendModels([{ model, share }, { model: builtIn, share: 1 - share }]));
   const excluded = featuresOf(args['exclude-features']!, '--exclude-features');
   const base = FEATURES.filter((f) => !excluded.has(f));
   const fits: { name: string; opts: FitOptions }[] = grid.map((s) => ({
     name: grid.length === 1 ? 'fold model' : `fold model (${s.trees} trees, depth ${s.maxDepth}, lr ${s.learningRate}, min leaf ${s.minLeaf})`,
-    opts: { learner: 'lambdamart', features: base, lambdamart: s },
+    opts: { learner: 'lambdamart', features: base, lambdamart: s, ...recipe },
   }));
   for (const w of args.without!) {
     const drop = featuresOf(w, '--without');
-    fits.push({ name: `fold model without ${w}`, opts: { learner: 'lambdamart', features: base.filter((f) => !drop.has(f)), lambdamart: grid[0] } });
+    fits.push({ name: `fold model without ${w}`, opts: { learner: 'lambdamart', features: base.filter((f) => !drop.has(f)), lambdamart: grid[0], ...recipe } });
   }
 
   // the issues and their features (cached, else extracted)
@@ -203,7 +226,8 @@ async function main() {
   const bm25 = args['no-bm25'] ? undefined : await bm25Rankings(issues, args.mirrors!, join(args['features-cache']!, 'bm25'), top);
 
   // rankings: per system, per issue id, the ranked files
-  const systems = [...(bm25 ? [BM25] : []), LEXICAL, BUILT_IN, ...fits.map((f) => f.name)];
+  const BLEND = `fold model blended (${share})`;
+  const systems = [...(bm25 ? [BM25] : []), LEXICAL, BUILT_IN, ...fits.map((f) => f.name), ...(share !== undefined ? [BLEND] : [])];
   const ranked = new Map<string, Map<string, string[]>>(systems.map((s) => [s, new Map()]));
   const lexical = new RankingModel({ weights: { pipeline: 1 }, candidates: builtIn.candidates });
   for (const i of issues) {
@@ -218,9 +242,13 @@ async function main() {
   folds.forEach((test, f) => {
     const testIds = new Set(test.map((i) => i.id));
     const train = issues.filter((i) => !testIds.has(i.id)).map((i) => queries.get(i.id)!);
-    for (const { name, opts } of fits) {
+    for (const [j, { name, opts }] of fits.entries()) {
       const { model } = fitModel(train, opts);
       for (const i of test) ranked.get(name)!.set(i.id, rankLevels(queries.get(i.id)!, model).file);
+      if (j === 0 && share !== undefined) {
+        const blend = blended(model);
+        for (const i of test) ranked.get(BLEND)!.set(i.id, rankLevels(queries.get(i.id)!, blend).file);
+      }
     }
     const used = process.cpuUsage(cpu);
     cpu = process.cpuUsage();
@@ -233,7 +261,7 @@ async function main() {
     const left = issues.length - all.length;
     if (left > 0 && !args.json) process.stderr.write(`language-folds: --save-model leaves out ${left} issues of excluded repositories\n`);
     const { model } = fitModel(all, { ...fits[0].opts, training: { datasets: files, repos: [...new Set(all.map((q) => q.repo))].sort(), issueIds: all.map((q) => q.id) } });
-    model.save(args['save-model']);
+    blended(model).save(args['save-model']);
     if (!args.json) process.stderr.write(`language-folds: wrote ${args['save-model']} (${all.length} issues)\n`);
   }
   const language = new Map(issues.map((i) => [i.id, issueLanguage(i.gold.file)]));

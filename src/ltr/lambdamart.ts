@@ -53,6 +53,12 @@ export interface LambdaMartOptions {
    * (per-repository adaptation, src/ltr/adapt.ts). `init` is still returned as given.
    */
   start?: (x: Float32Array, rows: number) => Float64Array;
+  /**
+   * A weight per query (in the order of `queries`, each > 0; default 1): its LambdaRank gradients
+   * and second derivatives are multiplied by it, so a query of weight 2 counts as two copies
+   * (src/ltr/query-weights.ts: each language or repository weighing the same).
+   */
+  queryWeights?: readonly number[];
 }
 
 /**
@@ -90,7 +96,10 @@ export function levelLabels(q: LabelledQuery, level: Level): Uint8Array {
 export function fitLambdaMart(queries: readonly LabelledQuery[], level: Level, opts: LambdaMartOptions = {}): LambdaMartFit {
   const o = lambdaMartSettings(opts);
   const F = FEATURES.length;
-  const used = queries.map((q) => ({ q, labels: levelLabels(q, level) })).filter(({ labels }) => {
+  if (opts.queryWeights && (opts.queryWeights.length !== queries.length || opts.queryWeights.some((w) => !(w > 0) || !Number.isFinite(w)))) {
+    throw new IssuelocError(`query weights: expected ${queries.length} positive numbers, got ${opts.queryWeights.length}`);
+  }
+  const used = queries.map((q, k) => ({ q, labels: levelLabels(q, level), w: opts.queryWeights?.[k] ?? 1 })).filter(({ labels }) => {
     let gold = 0;
     for (const y of labels) gold += y;
     return gold > 0 && gold < labels.length;
@@ -123,6 +132,8 @@ export function fitLambdaMart(queries: readonly LabelledQuery[], level: Level, o
       const a = offsets[k];
       const b = offsets[k + 1];
       ndcg += lambdaGradients(scores.subarray(a, b), labels.subarray(a, b), orders[k], lambda.subarray(a, b), weight.subarray(a, b));
+      const w = used[k].w;
+      if (w !== 1) for (let i = a; i < b; i++) { lambda[i] *= w; weight[i] *= w; }
     }
     return ndcg / used.length;
   };

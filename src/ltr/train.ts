@@ -14,6 +14,7 @@ import { RankingModel, type ModelFile, type OwnLevel } from './model.js';
 import {
   DEFAULT_OBJECTIVE, labelQuery, parseObjective, queryObjective, type LabelledQuery, type Level, type ObjectiveTerm, type TrainingQuery,
 } from './objective.js';
+import { queryWeights, type Balance } from './query-weights.js';
 import { trainingQueryOf } from './training-query.js';
 
 /** The learners `issueloc train` offers. */
@@ -116,6 +117,18 @@ export interface FitOptions {
    * better than own trees did.
    */
   levelTrees?: readonly OwnLevel[];
+  /**
+   * LambdaMART: the labels of the main trees (those ranking every level without own trees):
+   * "candidate is a gold function" (default) or "candidate's file is gold" (`file`: every issue
+   * with a gold file among the candidates counts, also those whose gold functions the candidates
+   * miss or the dataset's labels do not name).
+   */
+  labels?: 'function' | 'file';
+  /**
+   * LambdaMART: weigh the training queries so that each language of the gold files (or each
+   * repository) weighs the same (`power` 1) or √ its count (0.5); src/ltr/query-weights.ts.
+   */
+  balance?: { by: Balance; power?: number };
   candidates?: Required<Pick<FeatureOptions, 'depth' | 'ranking'>>;
   /** Free-form provenance stored in the model file. */
   training?: Record<string, unknown>;
@@ -183,16 +196,17 @@ function linearSpec(labelled: readonly LabelledQuery[], objective: string, opts:
 
 function lambdaMartSpec(labelled: readonly LabelledQuery[], opts: FitOptions): { parts: ModelParts; summary: Record<string, unknown> } {
   const names = FEATURES as readonly string[];
+  const balance = opts.balance && opts.balance.by !== 'none' ? queryWeights(labelled.map((q) => q.query), opts.balance.by, opts.balance.power) : undefined;
   const fitLevel = (level: Level) => {
-    const fit = fitLambdaMart(labelled, level, { ...opts.lambdamart, features: opts.features });
+    const fit = fitLambdaMart(labelled, level, { ...opts.lambdamart, features: opts.features, ...(balance ? { queryWeights: balance } : {}) });
     const weights: Record<string, number> = {};
     FEATURES.forEach((f, j) => { if (fit.init[j] !== 0) weights[f] = fit.init[j]; });
     return { weights, trees: fit.ensemble.toJson(names), summary: { ndcg: Number(fit.ndcg.toFixed(4)), pipelineAlone: Number(fit.initialNdcg.toFixed(4)) } };
   };
-  const main = fitLevel('function');
+  const main = fitLevel(opts.labels ?? 'function');
   const levels: NonNullable<ModelFile['levels']> = {};
   const levelTrees: NonNullable<ModelFile['levelTrees']> = {};
-  const summaries: Record<string, unknown> = { function: main.summary };
+  const summaries: Record<string, unknown> = { [opts.labels ?? 'function']: main.summary };
   for (const level of opts.levelTrees ?? []) {
     const own = fitLevel(level);
     levels[level] = own.weights;
@@ -202,7 +216,11 @@ function lambdaMartSpec(labelled: readonly LabelledQuery[], opts: FitOptions): {
   const o = lambdaMartSettings(opts.lambdamart ?? {});
   return {
     parts: { weights: main.weights, trees: main.trees, ...(Object.keys(levels).length > 0 ? { levels, levelTrees } : {}) },
-    summary: { trees: o.trees, maxDepth: o.maxDepth, learningRate: o.learningRate, minLeaf: o.minLeaf, l2: o.l2, maxBins: o.maxBins, ndcg: summaries },
+    summary: {
+      trees: o.trees, maxDepth: o.maxDepth, learningRate: o.learningRate, minLeaf: o.minLeaf, l2: o.l2, maxBins: o.maxBins, ndcg: summaries,
+      ...(opts.labels && opts.labels !== 'function' ? { labels: opts.labels } : {}),
+      ...(balance ? { balance: { by: opts.balance!.by, power: opts.balance!.power ?? 1 } } : {}),
+    },
   };
 }
 
