@@ -41,7 +41,7 @@ const { values: args } = parseArgs({
     'overload-concurrency': { type: 'string', default: '8' },
     'rss-mirrors': { type: 'string', default: 'pallets+flask,psf+requests,pytest-dev+pytest,mwaskom+seaborn' },
     'cache-dir': { type: 'string' },
-    /** Builds to compare, interleaved (each a dist/src/cli/bin.js; default this checkout's). */
+    /** Builds to compare, interleaved (each a dist/src/cli/bin.js, then node flags after spaces; default this checkout's). */
     bins: { type: 'string' },
     /** Rounds of the load table (each round runs every build in turn). */
     rounds: { type: 'string', default: '1' },
@@ -77,7 +77,9 @@ const rssMiB = (pid: number) => {
 /** A started server: its URL, process and a stop that waits for exit 0. */
 async function startServer(repos: string[], extra: string[], bin = ownBin): Promise<{ url: string; child: ChildProcess; stop: () => Promise<number | null> }> {
   const prof = args['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', args['cpu-prof']] : [];
-  const argv = [...prof, bin, 'serve', '--port', '0', ...repos.flatMap((r) => ['--repo', `${r.replace(/\W+/g, '-')}=${mirrorRepo(r)}`]), ...extra];
+  // a build given as `PATH --node-flag …`: the flags go to node
+  const [binPath, ...nodeFlags] = bin.split(' ');
+  const argv = [...prof, ...nodeFlags, binPath, 'serve', '--port', '0', ...repos.flatMap((r) => ['--repo', `${r.replace(/\W+/g, '-')}=${mirrorRepo(r)}`]), ...extra];
   if (args['cache-dir']) argv.push('--cache-dir', args['cache-dir']);
   const child = spawn(process.execPath, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
@@ -171,6 +173,7 @@ async function main() {
   const repository = args.mirror!.replace(/\W+/g, '-');
   process.stdout.write(`${repoName}: ${texts.length} SWE-bench Lite problem statements, ${requests} requests per row\n\n`);
   const bins = args.bins ? args.bins.split(',').map((b) => resolve(b)) : [ownBin];
+  bins.forEach((b, i) => process.stdout.write(`build ${i}: ${b}\n`));
   process.stdout.write('| build | round | workers | texts | clients | p50 ms | p99 ms | req/s | errors | server CPU ms/req | RSS MiB | load avg |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n');
   for (let round = 1; round <= Number(args.rounds); round++) {
     for (const workers of args.workers!.split(',').map(Number)) {
