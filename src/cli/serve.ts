@@ -69,7 +69,7 @@ async function serve(config: ServiceConfig, o: ServeOptions): Promise<void> {
   ]);
   const backend: ServiceBackend = withAnswerCache(o.workers > 0
     ? new WorkerBackend(config, { workers: o.workers, replicas: o.replicas, onWarning: o.warn })
-    : new InProcessBackend(new LocalizerPool(config, { onWarning: o.warn })), config.limits.answerCacheBytes);
+    : new InProcessBackend(new LocalizerPool(config, { onWarning: o.warn })), config);
   const redact = serverPathRedactor(config.repositories.values(), config.cacheDir);
   const service = buildServer({ backend, limits: config.limits, token: o.token, allowedHosts: o.allowedHosts, redact });
   registerWebPage(service.app, { repositories: config.repositories, timeoutMs: config.limits.timeoutMs, admission: service.admission });

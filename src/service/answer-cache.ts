@@ -10,13 +10,16 @@
  * - Only answers of an index already reported (`"index": {"built": false, "millis": 0, …}`): the
  *   first answer of an index opened for it tells the opening, which a repeat must not.
  * - An answer started before its repository's default moved is not kept (it may be of the old commit).
+ * - A hit whose repository's folder is gone goes to the backend (which tells it gone).
  * - LRU under a byte budget (`limits.answerCache`; 0: no cache); errors are never kept.
  *
  * A repeated answer is byte-identical to the first, its `queryMillis` included (the time of the query that made it).
  */
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import type { BackendStats, LocalizeRequest, RepoListing, ServiceBackend } from './backend.js';
 import type { BuildProgress } from './build-progress.js';
+import type { ServiceConfig } from './config.js';
 
 /** Bytes an entry costs besides its answer (key, map slot). */
 const ENTRY_OVERHEAD_BYTES = 200;
@@ -33,8 +36,12 @@ export class AnswerCache implements ServiceBackend {
   private readonly generations = new Map<string, number>();
   private hits = 0;
 
-  /** @param maxBytes bytes of answers kept at most (UTF-16 length × 2 plus overhead). */
-  constructor(private readonly inner: ServiceBackend, private readonly maxBytes: number) {
+  /**
+   * @param maxBytes bytes of answers kept at most (UTF-16 length × 2 plus overhead).
+   * @param present whether a repository's folder is still there (checked at each hit: a removed
+   *   repository is answered by `inner`, as gone); default: always.
+   */
+  constructor(private readonly inner: ServiceBackend, private readonly maxBytes: number, private readonly present: (repository: string) => boolean = () => true) {
     if (inner.builds) this.builds = (name?: string) => inner.builds!(name);
   }
 
@@ -42,7 +49,7 @@ export class AnswerCache implements ServiceBackend {
     if (request.rev !== undefined) return this.inner.localize(request, waitMs);
     const key = keyOf(request);
     const hit = this.answers.get(key);
-    if (hit !== undefined) {
+    if (hit !== undefined && this.present(request.repository)) {
       this.answers.delete(key);
       this.answers.set(key, hit);
       this.hits++;
@@ -110,9 +117,13 @@ export class AnswerCache implements ServiceBackend {
   }
 }
 
-/** `backend` with an {@link AnswerCache} of `maxBytes` in front (none when 0). */
-export function withAnswerCache(backend: ServiceBackend, maxBytes: number): ServiceBackend {
-  return maxBytes > 0 ? new AnswerCache(backend, maxBytes) : backend;
+/** `backend` with an {@link AnswerCache} of the configured size in front (none when 0), checking the repositories' folders at each hit. */
+export function withAnswerCache(backend: ServiceBackend, config: ServiceConfig): ServiceBackend {
+  const present = (name: string) => {
+    const path = config.repositories.get(name)?.path;
+    return path !== undefined && existsSync(path);
+  };
+  return config.limits.answerCacheBytes > 0 ? new AnswerCache(backend, config.limits.answerCacheBytes, present) : backend;
 }
 
 const sizeOf = (answer: string) => 2 * answer.length + ENTRY_OVERHEAD_BYTES;

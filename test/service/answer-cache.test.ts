@@ -100,7 +100,21 @@ test('the byte budget: the least recently used answer goes first; 0 is no cache'
   assert.equal(inner.calls, 5);
   await cache.localize(ask('b'), 1000);
   assert.equal(inner.calls, 6);
-  assert.ok(!(withAnswerCache(inner, 0) instanceof AnswerCache));
+  const config = (answerCacheBytes: number): ServiceConfig => ({ repositories: new Map(), models: new Map(), limits: { ...DEFAULT_LIMITS, answerCacheBytes }, source: 'test' });
+  assert.ok(!(withAnswerCache(inner, config(0)) instanceof AnswerCache));
+  assert.ok(withAnswerCache(inner, config(1000)) instanceof AnswerCache);
+});
+
+test('a repository whose folder is gone: its answers go to the backend (which tells it gone)', async () => {
+  const inner = new CountingBackend();
+  let there = true;
+  const cache = new AnswerCache(inner, 1 << 20, () => there);
+  await cache.localize(ask('a'), 1000);
+  await cache.localize(ask('a'), 1000);
+  assert.equal(inner.calls, 1);
+  there = false;
+  await cache.localize(ask('a'), 1000);
+  assert.equal(inner.calls, 2);
 });
 
 let root: string;
