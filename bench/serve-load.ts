@@ -8,9 +8,9 @@
  *       [--load-only] [--cpu-prof DIR]
  *
  * For each --workers value it starts the server as a child process on the mirror's default
- * branch, waits for its index to be warm, sends 200 requests to warm the JIT, then for each
+ * branch, waits for its index to be warm, sends 200 distinct requests to warm the JIT, then for each
  * client count sends --requests requests (SWE-bench Lite problem statements of that repository,
- * in turn; with --texts unique each made distinct, so no answer is asked for twice) from that many
+ * in turn, each asked once before the row; with --texts unique each made distinct, so no answer is asked for twice) from that many
  * concurrent clients, and prints p50 / p99 latency in ms, requests per
  * second, errors (non-200 answers and failed requests), the server's CPU time per request (all
  * its threads; on a machine shared with other work the one figure that load does not inflate
@@ -180,8 +180,11 @@ async function main() {
       for (const [b, bin] of bins.entries()) {
         const server = await startServer([args.mirror!], ['--workers', String(workers)], bin);
         try {
-          await load(server.url, repository, texts, 4, 200);
+          // the JIT warmed by queries (repeated texts would be answered from the answer cache)
+          await load(server.url, repository, texts, 4, 200, true);
           for (const kind of args.texts!.split(',')) for (const clients of args.clients!.split(',').map(Number)) {
+            // repeated: each text asked once before, so the row measures requests asked again
+            if (kind === 'repeated') await load(server.url, repository, texts, 4, texts.length);
             const c0 = cpuMs(server.child.pid!);
             const r = await load(server.url, repository, texts, clients, requests, kind === 'unique');
             const cpu = (cpuMs(server.child.pid!) - c0) / requests;
@@ -202,8 +205,9 @@ async function main() {
   const workers = args.workers!.split(',').map(Number).at(-1)!;
   const server = await startServer([args.mirror!], ['--workers', String(workers), '--concurrency', bound]);
   try {
-    await load(server.url, repository, texts, 4, 200);
-    const r = await load(server.url, repository, texts, oc, requests);
+    await load(server.url, repository, texts, 4, 200, true);
+    // distinct requests: each one a query (an answer cache would answer repeated ones at once)
+    const r = await load(server.url, repository, texts, oc, requests, true);
     process.stdout.write(`\noverload: ${oc} clients, --concurrency ${bound}, --workers ${workers}: ${JSON.stringify(r.statuses)}; ` +
       `p99 of admitted ${r.okP99.toFixed(1)} ms, of all ${r.p99.toFixed(1)} ms; ${r.rps.toFixed(0)} answers/s; server ${server.child.exitCode === null ? 'alive' : 'dead'}\n`);
   } finally {
