@@ -4,14 +4,18 @@
  *   node dist/bench/serve-load.js [--mirror sympy+sympy] [--workers 0,2] [--clients 1,4,16]
  *       [--requests 2000] [--overload-clients 64] [--overload-concurrency 8]
  *       [--rss-mirrors pallets+flask,psf+requests,pytest-dev+pytest,mwaskom+seaborn] [--cache-dir DIR]
+ *       [--texts repeated,unique] [--bins A/dist/src/cli/bin.js,B/dist/src/cli/bin.js] [--rounds N]
+ *       [--load-only] [--cpu-prof DIR]
  *
  * For each --workers value it starts the server as a child process on the mirror's default
- * branch, waits for its index to be warm, sends 200 requests to warm the JIT, then for each
+ * branch, waits for its index to be warm, sends 200 distinct requests to warm the JIT, then for each
  * client count sends --requests requests (SWE-bench Lite problem statements of that repository,
- * in turn) from that many concurrent clients, and prints p50 / p99 latency in ms, requests per
+ * in turn, each asked once before the row; with --texts unique each made distinct, so no answer is asked for twice) from that many
+ * concurrent clients, and prints p50 / p99 latency in ms, requests per
  * second, errors (non-200 answers and failed requests), the server's CPU time per request (all
  * its threads; on a machine shared with other work the one figure that load does not inflate
- * much) and its RSS. Then overload:
+ * much) and its RSS. With --bins, each build's server in turn (--rounds times): a before/after
+ * comparison in one run. --cpu-prof DIR writes a CPU profile of each server. Then (unless --load-only) overload:
  * --overload-clients clients against a server admitting --overload-concurrency at once: how many
  * 429s, p99 of the admitted requests. Then hostile requests: a 100 MB body, a rev like
  * `--output=/tmp/x`, a repository `../NAME`, a client gone mid-request. Last, RSS with the mirror
@@ -37,10 +41,23 @@ const { values: args } = parseArgs({
     'overload-concurrency': { type: 'string', default: '8' },
     'rss-mirrors': { type: 'string', default: 'pallets+flask,psf+requests,pytest-dev+pytest,mwaskom+seaborn' },
     'cache-dir': { type: 'string' },
+    /** Builds to compare, interleaved (each a dist/src/cli/bin.js, then node flags after spaces; default this checkout's). */
+    bins: { type: 'string' },
+    /** Rounds of the load table (each round runs every build in turn). */
+    rounds: { type: 'string', default: '1' },
+    /** Only the load table (no overload, hostile requests or RSS rows). */
+    'load-only': { type: 'boolean', default: false },
+    /**
+     * Issue texts of the load rows: `repeated` (the problem statements in turn: the same request
+     * comes back, an answer cache answers it) and/or `unique` (each made distinct by a last line).
+     */
+    texts: { type: 'string', default: 'repeated' },
+    /** A folder for a `--cpu-prof` of each server started. */
+    'cpu-prof': { type: 'string' },
   },
 });
 
-const bin = join(resolve(dirname(fileURLToPath(import.meta.url)), '../..'), 'dist/src/cli/bin.js');
+const ownBin = join(resolve(dirname(fileURLToPath(import.meta.url)), '../..'), 'dist/src/cli/bin.js');
 const MAX_REQUESTS = 100_000;
 const quantile = (xs: number[], q: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -58,8 +75,11 @@ const rssMiB = (pid: number) => {
 };
 
 /** A started server: its URL, process and a stop that waits for exit 0. */
-async function startServer(repos: string[], extra: string[]): Promise<{ url: string; child: ChildProcess; stop: () => Promise<number | null> }> {
-  const argv = [bin, 'serve', '--port', '0', ...repos.flatMap((r) => ['--repo', `${r.replace(/\W+/g, '-')}=${mirrorRepo(r)}`]), ...extra];
+async function startServer(repos: string[], extra: string[], bin = ownBin): Promise<{ url: string; child: ChildProcess; stop: () => Promise<number | null> }> {
+  const prof = args['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', args['cpu-prof']] : [];
+  // a build given as `PATH --node-flag …`: the flags go to node
+  const [binPath, ...nodeFlags] = bin.split(' ');
+  const argv = [...prof, ...nodeFlags, binPath, 'serve', '--port', '0', ...repos.flatMap((r) => ['--repo', `${r.replace(/\W+/g, '-')}=${mirrorRepo(r)}`]), ...extra];
   if (args['cache-dir']) argv.push('--cache-dir', args['cache-dir']);
   const child = spawn(process.execPath, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
@@ -80,7 +100,7 @@ async function startServer(repos: string[], extra: string[]): Promise<{ url: str
 interface Load { p50: number; p99: number; rps: number; errors: number; statuses: Record<string, number>; okP99: number }
 
 /** `requests` requests from `clients` concurrent clients (one keep-alive connection each). */
-async function load(url: string, repository: string, texts: string[], clients: number, requests: number): Promise<Load> {
+async function load(url: string, repository: string, texts: string[], clients: number, requests: number, unique = false): Promise<Load> {
   const pool = new Pool(url, { connections: clients, pipelining: 1 });
   const times: number[] = [];
   const okTimes: number[] = [];
@@ -91,7 +111,7 @@ async function load(url: string, repository: string, texts: string[], clients: n
   await Promise.all(Array.from({ length: clients }, async () => {
     while (next < requests) {
       const k = next++;
-      const body = JSON.stringify({ repository, issue: texts[k % texts.length] });
+      const body = JSON.stringify({ repository, issue: unique ? `${texts[k % texts.length]}\n\n(load request ${k} ${Math.random()})` : texts[k % texts.length] });
       const q0 = performance.now();
       try {
         const res = await pool.request({ path: '/v1/localize', method: 'POST', headers: { 'content-type': 'application/json' }, body });
@@ -152,30 +172,42 @@ async function main() {
   if (texts.length === 0) throw new Error(`no SWE-bench Lite issue of ${repoName}`);
   const repository = args.mirror!.replace(/\W+/g, '-');
   process.stdout.write(`${repoName}: ${texts.length} SWE-bench Lite problem statements, ${requests} requests per row\n\n`);
-  process.stdout.write('| workers | clients | p50 ms | p99 ms | req/s | errors | server CPU ms/req | RSS MiB |\n|---|---|---|---|---|---|---|---|\n');
-  for (const workers of args.workers!.split(',').map(Number)) {
-    const server = await startServer([args.mirror!], ['--workers', String(workers)]);
-    try {
-      await load(server.url, repository, texts, 4, 200);
-      for (const clients of args.clients!.split(',').map(Number)) {
-        const c0 = cpuMs(server.child.pid!);
-        const r = await load(server.url, repository, texts, clients, requests);
-        const cpu = (cpuMs(server.child.pid!) - c0) / requests;
-        process.stdout.write(`| ${workers} | ${clients} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.rps.toFixed(0)} | ${r.errors} | ${cpu.toFixed(2)} | ${rssMiB(server.child.pid!).rss} |\n`);
+  const bins = args.bins ? args.bins.split(',').map((b) => resolve(b)) : [ownBin];
+  bins.forEach((b, i) => process.stdout.write(`build ${i}: ${b}\n`));
+  process.stdout.write('| build | round | workers | texts | clients | p50 ms | p99 ms | req/s | errors | server CPU ms/req | RSS MiB | load avg |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n');
+  for (let round = 1; round <= Number(args.rounds); round++) {
+    for (const workers of args.workers!.split(',').map(Number)) {
+      for (const [b, bin] of bins.entries()) {
+        const server = await startServer([args.mirror!], ['--workers', String(workers)], bin);
+        try {
+          // the JIT warmed by queries (repeated texts would be answered from the answer cache)
+          await load(server.url, repository, texts, 4, 200, true);
+          for (const kind of args.texts!.split(',')) for (const clients of args.clients!.split(',').map(Number)) {
+            // repeated: each text asked once before, so the row measures requests asked again
+            if (kind === 'repeated') await load(server.url, repository, texts, 4, texts.length);
+            const c0 = cpuMs(server.child.pid!);
+            const r = await load(server.url, repository, texts, clients, requests, kind === 'unique');
+            const cpu = (cpuMs(server.child.pid!) - c0) / requests;
+            const loadAvg = readFileSync('/proc/loadavg', 'utf8').split(' ')[0];
+            process.stdout.write(`| ${b} | ${round} | ${workers} | ${kind} | ${clients} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.rps.toFixed(0)} | ${r.errors} | ${cpu.toFixed(2)} | ${rssMiB(server.child.pid!).rss} | ${loadAvg} |\n`);
+          }
+        } finally {
+          const code = await server.stop();
+          if (code !== 0) process.stdout.write(`server exited ${code}\n`);
+        }
       }
-    } finally {
-      const code = await server.stop();
-      if (code !== 0) process.stdout.write(`server exited ${code}\n`);
     }
   }
+  if (args['load-only']) return;
 
   const oc = Number(args['overload-clients']);
   const bound = args['overload-concurrency']!;
   const workers = args.workers!.split(',').map(Number).at(-1)!;
   const server = await startServer([args.mirror!], ['--workers', String(workers), '--concurrency', bound]);
   try {
-    await load(server.url, repository, texts, 4, 200);
-    const r = await load(server.url, repository, texts, oc, requests);
+    await load(server.url, repository, texts, 4, 200, true);
+    // distinct requests: each one a query (an answer cache would answer repeated ones at once)
+    const r = await load(server.url, repository, texts, oc, requests, true);
     process.stdout.write(`\noverload: ${oc} clients, --concurrency ${bound}, --workers ${workers}: ${JSON.stringify(r.statuses)}; ` +
       `p99 of admitted ${r.okP99.toFixed(1)} ms, of all ${r.p99.toFixed(1)} ms; ${r.rps.toFixed(0)} answers/s; server ${server.child.exitCode === null ? 'alive' : 'dead'}\n`);
   } finally {

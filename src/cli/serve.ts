@@ -63,12 +63,13 @@ interface ServeOptions {
 /** Runs the service until SIGTERM or SIGINT, then drains the requests in flight and returns. */
 async function serve(config: ServiceConfig, o: ServeOptions): Promise<void> {
   // loaded here, not at start: fastify and the MCP SDK cost every other command a second of start-up
-  const [{ buildServer }, { registerWebPage }, { registerMcpRoute }, { WorkerBackend }] = await Promise.all([
+  const [{ buildServer }, { registerWebPage }, { registerMcpRoute }, { WorkerBackend }, { withAnswerCache }] = await Promise.all([
     import('../service/server.js'), import('../service/web/page.js'), import('../service/mcp/http-route.js'), import('../service/worker-backend.js'),
+    import('../service/answer-cache.js'),
   ]);
-  const backend: ServiceBackend = o.workers > 0
+  const backend: ServiceBackend = withAnswerCache(o.workers > 0
     ? new WorkerBackend(config, { workers: o.workers, replicas: o.replicas, onWarning: o.warn })
-    : new InProcessBackend(new LocalizerPool(config, { onWarning: o.warn }));
+    : new InProcessBackend(new LocalizerPool(config, { onWarning: o.warn })), config);
   const redact = serverPathRedactor(config.repositories.values(), config.cacheDir);
   const service = buildServer({ backend, limits: config.limits, token: o.token, allowedHosts: o.allowedHosts, redact });
   registerWebPage(service.app, { repositories: config.repositories, timeoutMs: config.limits.timeoutMs, admission: service.admission });

@@ -44,6 +44,8 @@ export interface RepoListing {
 export interface BackendStats extends PoolCounters {
   warmEntries: number;
   warmBytes: number;
+  /** Requests answered from the answer cache (answer-cache.ts), when there is one. */
+  answerHits?: number;
 }
 
 /** Runs localize requests; see the file comment. */

@@ -62,6 +62,8 @@ export interface ServiceLimits {
   memoryBudgetBytes: number;
   /** Items per level a request may ask for at most (default 1000). */
   maxTop: number;
+  /** Bytes of answers kept for requests asked again (answer-cache.ts; default 16 MiB, 0: none). */
+  answerCacheBytes: number;
 }
 
 /** The whole configuration. */
@@ -84,6 +86,7 @@ export const DEFAULT_LIMITS: ServiceLimits = {
   concurrency: 32,
   memoryBudgetBytes: 1 << 30,
   maxTop: 1000,
+  answerCacheBytes: 16 << 20,
 };
 
 export const DEFAULT_RANK_SETTINGS: RankSettings = { level: 'all', top: 10, model: 'default' };
@@ -221,7 +224,7 @@ export function parseConfigText(text: string, source: string, baseDir: string, s
   const limits = { ...DEFAULT_LIMITS };
   if (top.limits !== undefined) {
     const l = record(top.limits, 'limits', bad);
-    knownKeys(l, ['maxBodyBytes', 'maxIssueBytes', 'timeoutSeconds', 'concurrency', 'memoryBudget', 'maxTop'], 'limits.', bad);
+    knownKeys(l, ['maxBodyBytes', 'maxIssueBytes', 'timeoutSeconds', 'concurrency', 'memoryBudget', 'maxTop', 'answerCache'], 'limits.', bad);
     const whole = (k: string, min: number, max: number) => {
       const v = l[k];
       if (v === undefined) return undefined;
@@ -244,6 +247,17 @@ export function parseConfigText(text: string, source: string, baseDir: string, s
           bad('limits.memoryBudget', `takes a size such as 500M or 2G, got '${m}'`);
         }
       } else bad('limits.memoryBudget', 'takes a size such as 500M or 2G');
+    }
+    if (l.answerCache !== undefined) {
+      const m = l.answerCache;
+      if (typeof m === 'number' && Number.isInteger(m) && m >= 0) limits.answerCacheBytes = m;
+      else if (typeof m === 'string') {
+        try {
+          limits.answerCacheBytes = parseSize(m, 'limits.answerCache');
+        } catch {
+          bad('limits.answerCache', `takes a size such as 16M, or 0 for none, got '${m}'`);
+        }
+      } else bad('limits.answerCache', 'takes a size such as 16M, or 0 for none');
     }
   }
   return {

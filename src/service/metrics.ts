@@ -1,7 +1,7 @@
 /**
  * `GET /metrics`: Prometheus text from a registry of the server's own (prom-client): requests by
  * route, method and status, their latency, the localize requests refused for overload, the pool's
- * counters (index cache hits and misses, builds, evictions) and warm bytes, and the process's
+ * counters (index cache hits and misses, builds, evictions) and warm bytes, answer cache hits, and the process's
  * default metrics (RSS, CPU, event-loop lag).
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
@@ -29,7 +29,7 @@ export class ServiceMetrics {
       new Metric({
         name, help, registers,
         async collect(this: Counter | Gauge) {
-          const value = (await read())[field];
+          const value = (await read())[field] ?? 0;
           this.reset();
           if (this instanceof Gauge) this.set(value);
           else this.inc(value);
@@ -42,6 +42,7 @@ export class ServiceMetrics {
     fromStats('issueloc_index_build_failures_total', 'Index openings that failed', 'buildFailures', 'counter');
     fromStats('issueloc_index_builds_cancelled_total', 'Index builds cancelled because no request waited for them any more', 'buildsCancelled', 'counter');
     fromStats('issueloc_index_evictions_total', 'Warm indexes closed to stay under the memory budget', 'evictions', 'counter');
+    fromStats('issueloc_answer_cache_hits_total', 'Localize requests answered from the answer cache (the same request asked again)', 'answerHits', 'counter');
     fromStats('issueloc_index_warm', 'Warm indexes', 'warmEntries', 'gauge');
     fromStats('issueloc_index_warm_bytes', 'Estimated bytes of the warm indexes', 'warmBytes', 'gauge');
     collectDefaultMetrics({ register: this.registry, prefix: 'issueloc_' });

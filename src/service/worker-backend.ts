@@ -124,7 +124,7 @@ export class WorkerBackend implements ServiceBackend {
   async stats(): Promise<BackendStats> {
     const all = await Promise.all(this.slots.map((_, i) => this.call<BackendStats>(i, { op: 'stats' })));
     const sum = { ...all[0] };
-    for (const s of all.slice(1)) for (const k of Object.keys(sum) as (keyof BackendStats)[]) sum[k] += s[k];
+    for (const s of all.slice(1)) for (const k of Object.keys(sum) as (keyof BackendStats)[]) sum[k] = (sum[k] ?? 0) + (s[k] ?? 0);
     return sum;
   }
 

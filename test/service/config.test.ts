@@ -51,6 +51,14 @@ test('bad values: one line naming the file and the key', () => {
   refused(parse({ repositories: { r: { path: '/r', colour: 1 } } }), /repositories\.r\.colour: unknown key/);
   refused(parse({ repositories: { r: '/r' }, limits: { concurrency: 1.5 } }), /limits\.concurrency: must be a whole number/);
   refused(parse({ repositories: { r: '/r' }, limits: { memoryBudget: 'lots' } }), /limits\.memoryBudget: takes a size/);
+  refused(parse({ repositories: { r: '/r' }, limits: { answerCache: -1 } }), /limits\.answerCache: takes a size such as 16M, or 0 for none/);
+});
+
+test('limits.answerCache: a size, 0 for none', () => {
+  const limits = (answerCache: unknown) => parseConfigText(JSON.stringify({ repositories: { r: '/r' }, limits: { answerCache } }), 'x.json', '/', 'json').limits.answerCacheBytes;
+  assert.equal(limits('4M'), 4 << 20);
+  assert.equal(limits(0), 0);
+  assert.equal(limits('0'), 0);
 });
 
 test('flags: --repo NAME=PATH over the config file found in the working folder', () => {
