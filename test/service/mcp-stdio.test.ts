@@ -61,7 +61,7 @@ test('the tools, a ranking with line ranges, an item explained, bad calls as one
     assert.ok(out.functions[0].signals.length > 0, 'the issue names the function: a signal');
     assert.match(textOf(answer), /\n {2}1\. pkg\/parse\.py:4-7 parse_date {2}[\d.]+ {2}\[/, 'compact: one line per item');
     const full = await client.callTool({ name: 'localize', arguments: { issue: ISSUE, detail: 'full' } }) as CallToolResult;
-    assert.match(textOf(full), /1\. pkg\/parse\.py:parse_date {2}L4-7 {2}\[.*signals: /);
+    assert.match(textOf(full), /1\. pkg\/parse\.py:4-7 parse_date {2}[\d.]+ {2}\[.*signals: /);
     process.stdout.write(`# demo repo, top 10: answer ${JSON.stringify(answer).length} B compact (text ${textOf(answer).length} B), ${JSON.stringify(full).length} B full (text ${textOf(full).length} B)\n`);
 
     const top1 = await client.callTool({ name: 'localize', arguments: { issue: ISSUE, level: 'function', top: 1 } }) as CallToolResult;
