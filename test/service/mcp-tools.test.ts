@@ -91,6 +91,24 @@ function bulkyAnswer(top: number): string {
   });
 }
 
+test('an answer that matches nothing says why', async () => {
+  const empty = { repo: 'a', commit: 'f'.repeat(40), level: 'all', stages: ['lexical'], files: [], modules: [], functions: [] };
+  let matched = 0;
+  const tools = new McpTools(fakeSource(async () => JSON.stringify({ ...empty, matchedQueryTerms: matched })), { timeoutMs: 5000 });
+  const client = await connected(tools);
+  try {
+    const none = await client.callTool({ name: 'localize', arguments: { issue: 'zebra giraffe', repository: 'a' } }) as CallToolResult;
+    assert.deepEqual(text(none).split('\n').slice(1), ['files:', '  (none: no word of the issue occurs in the indexed code)', 'modules:',
+      '  (none: no word of the issue occurs in the indexed code)', 'functions:', '  (none: no word of the issue occurs in the indexed code)']);
+    matched = 2;
+    const some = await client.callTool({ name: 'localize', arguments: { issue: 'zebra giraffe', repository: 'a' } }) as CallToolResult;
+    assert.deepEqual(text(some).split('\n').slice(1, 3), ['files:', '  (none)'], 'words of the issue in the code, none ranked');
+  } finally {
+    await client.close();
+    await tools.close();
+  }
+});
+
 test('shorten elides the middle of a path, keeping a frame\'s file name, line number and function', () => {
   const frame = 'File "/usr/lib/python3.12/site-packages/flask/app.py", line 1230, in make_response';
   assert.equal(shorten(frame, 200), frame);

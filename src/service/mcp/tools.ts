@@ -20,7 +20,7 @@ import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/proto
 import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { IssuelocError } from '../../errors.js';
-import { LEVELS, levelsOf, plural, type Level, type LevelChoice } from '../../pipeline/result-json.js';
+import { LEVELS, levelsOf, NO_WORD_IN_CODE, plural, type Level, type LevelChoice } from '../../pipeline/result-json.js';
 import type { RankedItem } from '../../retrieve/rollup.js';
 import { packageVersion } from '../../version.js';
 import type { ServiceBackend } from '../backend.js';
@@ -58,8 +58,12 @@ interface LocalizeAnswer extends Partial<Record<'files' | 'modules' | 'functions
   commit: string;
   level: LevelChoice;
   stages: string[];
+  /** Distinct issue words found in the indexed code (0: nothing could match). */
+  matchedQueryTerms?: number;
 }
 
+/** An `issue` argument without a letter or digit, in the CLI's words (src/cli/issue-input.ts). */
+const EMPTY_ISSUE = 'empty issue text: nothing to search for';
 /** Items per level a `localize` call may ask for at most. */
 export const MAX_TOP = 50;
 /** Items per level when a call names no `top` and the repository's default is larger. */
@@ -126,7 +130,8 @@ export class McpTools {
     const maxIssueBytes = this.source.config.limits.maxIssueBytes;
     const repository = z.string().max(64).optional()
       .describe(names.length === 1 ? `configured repository name (default ${names[0]})` : `configured repository name, one of: ${names.join(', ')}`);
-    const issue = z.string().min(1).max(maxIssueBytes, { error: `over ${maxIssueBytes} bytes (limits.maxIssueBytes)` })
+    const issue = z.string().min(1, { error: EMPTY_ISSUE, abort: true }).max(maxIssueBytes, { error: `over ${maxIssueBytes} bytes (limits.maxIssueBytes)` })
+      .refine((t) => /[\p{L}\p{N}]/u.test(t), { error: EMPTY_ISSUE })
       .describe(`the issue text: title on the first line, then the body (at most ${maxIssueBytes} bytes)`);
     const rev = z.string().min(1).max(256).optional().describe('base commit to search: any git revision (default: the repository\'s configured one)');
     const model = z.string().max(64).optional().describe('ranking: "none" (lexical), "default" (the built-in learned model) or a configured model name');
@@ -207,7 +212,9 @@ export class McpTools {
     for (const level of levelsOf(result.level)) {
       const items = itemsOf(result, level).map((it, i) => mcpItem(it, i + 1));
       out[plural(level)] = items;
-      text.push(`${plural(level)}:`, ...(items.length > 0 ? items.map((it) => (full ? itemLine(it) : compactLine(it))) : ['  (none)']));
+      text.push(`${plural(level)}:`, ...(items.length > 0 ? items.map((it) => (full ? itemLine(it) : compactLine(it))) : [
+        result.matchedQueryTerms === 0 ? `  (none: ${NO_WORD_IN_CODE})` : '  (none)',
+      ]));
     }
     return { content: [{ type: 'text', text: text.join('\n') }], structuredContent: out };
   }
