@@ -24,6 +24,7 @@ import { gitQuotePath, nonUtf8Argument } from '../util/raw-path.js';
 import { indexOptions, parseIndexSettings, wholeOption } from './options.js';
 import { onStopSignal } from './stop-signals.js';
 import { requireParts } from '../util/optional-packages.js';
+import { whyUnreadable } from '../util/file-errors.js';
 
 const DEFAULT_RESULTS = 'issueloc-batch';
 
@@ -56,8 +57,8 @@ function listLines(path: string): string[][] {
   let bytes: Buffer;
   try {
     bytes = readFileSync(path);
-  } catch {
-    throw new IssuelocError(`cannot read ${path}`);
+  } catch (e) {
+    throw new IssuelocError(`cannot read ${path}: ${whyUnreadable(e)}`);
   }
   // latin1 keeps every byte as one character, so fields split on ASCII white space keep their bytes
   return bytes.toString('latin1').split('\n').map((l, i) => {

@@ -6,6 +6,7 @@ import { formatBytes, readStreamAtMost, type BoundedRead } from '../util/read-bo
 /** Default cap on the issue text: 1 MiB (`--max-issue-bytes`). */
 export { DEFAULT_MAX_ISSUE_BYTES } from '../pipeline/check-options.js';
 import { DEFAULT_MAX_ISSUE_BYTES } from '../pipeline/check-options.js';
+import { whyUnreadable } from '../util/file-errors.js';
 
 /** Where the issue comes from and how it is read (the parsed `localize` options). */
 export interface IssueInputOptions {
@@ -50,9 +51,7 @@ export async function readIssueInput(opts: IssueInputOptions): Promise<IssueInpu
       // thread, not the event loop, so Ctrl-C and SIGTERM still end the process
       read = await readStreamAtMost(createReadStream(opts.issueFile), max);
     } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'a folder, not a file' : code ?? (e as Error).message;
-      throw new IssuelocError(`cannot read issue file ${opts.issueFile}: ${why}`);
+      throw new IssuelocError(`cannot read issue file ${opts.issueFile}: ${whyUnreadable(e)}`);
     }
   } else if (opts.issueFile === '-' || !process.stdin.isTTY) {
     source = 'stdin';

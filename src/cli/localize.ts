@@ -5,7 +5,7 @@ import type CliTable from 'cli-table3';
 import { cacheMaxBytes } from '../index/cache-usage.js';
 import type { Localization } from '../retrieve/rollup.js';
 import { checkIssueText, openLocalizer } from '../pipeline/localizer.js';
-import { LEVELS, levelsOf, localizeJson, plural, type Level } from '../pipeline/result-json.js';
+import { LEVELS, levelsOf, localizeJson, nothingShown, plural, type Level } from '../pipeline/result-json.js';
 import type { RankedItem } from '../retrieve/rollup.js';
 import { DEFAULT_MAX_ISSUE_BYTES, readIssueInput } from './issue-input.js';
 import { SINGLE_ISSUE_FORMATS } from '../issues/single-issue.js';
@@ -74,13 +74,6 @@ export function registerLocalizeCommand(program: Command): void {
       await localizer.close();
     }
   });
-}
-
-/** Why no level shown ranks anything: no issue word in the code, or only at a level not shown. */
-function nothingShown(result: Localization, levels: Level[]): string {
-  if (result.matchedQueryTerms === 0) return 'no word of the issue occurs in the indexed code';
-  const other = LEVELS.find((l) => !levels.includes(l) && result[plural(l)].length > 0);
-  return other ? `no ${levels.join(' or ')} matched; ${plural(other)} did (--level ${other})` : 'nothing matched';
 }
 
 /**

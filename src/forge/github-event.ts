@@ -5,6 +5,7 @@
  */
 import { IssuelocError } from '../errors.js';
 import { readFileAtMost } from '../util/read-bounded.js';
+import { whyUnreadable } from '../util/file-errors.js';
 
 /** Largest event file read (GitHub's payloads are far smaller: an issue body is at most 65 536 characters). */
 export const MAX_EVENT_BYTES = 8 * 1024 * 1024;
@@ -44,7 +45,7 @@ export function readIssueEvent(path: string): IssueEvent | undefined {
   try {
     read = readFileAtMost(path, MAX_EVENT_BYTES);
   } catch (e) {
-    throw new IssuelocError(`cannot read the event file ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new IssuelocError(`cannot read the event file ${path}: ${whyUnreadable(e)}`);
   }
   if (read.over) throw new IssuelocError(`the event file ${path} is larger than ${MAX_EVENT_BYTES} bytes`);
   let payload: unknown;

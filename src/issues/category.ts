@@ -7,6 +7,7 @@
  */
 import { IssuelocError } from '../errors.js';
 import { formatBytes, readFileAtMost } from '../util/read-bounded.js';
+import { whyUnreadable } from '../util/file-errors.js';
 
 /** Issue type categories (the paper's grouping). */
 export type IssueCategory = 'Bug' | 'New Feature' | 'Improvement' | 'Task' | 'Other';
@@ -48,7 +49,7 @@ export function readTypeTable(path: string): Map<string, IssueCategory> {
     if (read.over) throw new Error(`over ${formatBytes(MAX_TYPE_TABLE_BYTES)}`);
     value = JSON.parse(read.bytes.toString('utf8'));
   } catch (e) {
-    throw new IssuelocError(`cannot read type table ${path}: ${(e as Error).message}`);
+    throw new IssuelocError(`cannot read type table ${path}: ${whyUnreadable(e)}`);
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new IssuelocError(`type table ${path}: expected a JSON object { "type": "category" }`);

@@ -1,6 +1,7 @@
 /** Reading an issue file, with an error that names it. */
 import { IssuelocError } from '../errors.js';
 import { formatBytes, readFileAtMost } from '../util/read-bounded.js';
+import { whyUnreadable } from '../util/file-errors.js';
 
 /**
  * The most an issue file may hold: 512 MiB, about the longest string Node can make of it (a
@@ -19,7 +20,7 @@ export function readIssueFile(path: string, maxBytes = MAX_ISSUE_FILE_BYTES): st
   try {
     read = readFileAtMost(path, maxBytes);
   } catch (e) {
-    throw new IssuelocError(`cannot read ${path}: ${(e as Error).message}`);
+    throw new IssuelocError(`cannot read ${path}: ${whyUnreadable(e)}`);
   }
   if (read.over) throw new IssuelocError(`${path}: over ${formatBytes(maxBytes)}, the most read as one text`);
   return read.bytes.toString('utf8').replace(/^\uFEFF/, '');

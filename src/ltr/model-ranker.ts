@@ -19,6 +19,12 @@ export interface ModelLocalizeOptions {
   top?: number;
   /** Matched terms listed per item (default 8). */
   matchedTermsPerItem?: number;
+  /**
+   * Also give each file's best function (`Localization.bestOfFile`, for the files' lines): its best
+   * candidate by the model's function scores, else (no candidate in it) its best function by the
+   * pipeline's scores.
+   */
+  fileLines?: boolean;
 }
 
 /**
@@ -108,7 +114,20 @@ export class ModelRanker {
         level(modules, this.model.scorers.module, (r) => set.modules[r.i], false),
       ], new Map(others.map((b) => [b.id, b])));
     }
-    return { files, modules, functions, matchedQueryTerms: this.extractor.localizer.matchedQueryTerms(query) };
+    const loc: Localization = { files, modules, functions, matchedQueryTerms: this.extractor.localizer.matchedQueryTerms(query) };
+    if (opts.fileLines) {
+      const best = set.bestOfFile;
+      const { fileOfUnit } = this.codeIndex;
+      const byModel = new Set<number>();
+      for (const r of byFunction) {
+        const f = fileOfUnit[set.docs[r.i]];
+        if (byModel.has(f)) continue;
+        byModel.add(f);
+        best[f] = set.docs[r.i];
+      }
+      loc.bestOfFile = best;
+    }
+    return loc;
   }
 }
 

@@ -19,6 +19,7 @@ import type { CandidateSet } from './features/extract.js';
 import { FEATURES, type FeatureName } from './features/registry.js';
 import { LEVELS, rankedIds, type Level, type TrainingQuery } from './objective.js';
 import { TreeEnsemble, type EnsembleJson } from './regression-tree.js';
+import { whyUnreadable } from '../util/file-errors.js';
 
 /**
  * The built-in model (src/ltr/default-model.json: trained on Loc-Bench issues of repositories
@@ -165,7 +166,7 @@ export class RankingModel {
     try {
       text = readFileSync(path, 'utf8');
     } catch (e) {
-      throw new IssuelocError(`cannot read model ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      throw new IssuelocError(`cannot read model ${path}: ${whyUnreadable(e)}`);
     }
     let value: unknown;
     try {

@@ -12,7 +12,7 @@ import type { VectorIndex } from '../embed/vector-index.js';
 import type { FusionOptions } from '../retrieve/fusion.js';
 import type { HybridLocalizer } from '../retrieve/hybrid.js';
 import { Localizer, DEFAULT_RANKING, type RankingOptions } from '../retrieve/localize.js';
-import type { Localization, RankedItem } from '../retrieve/rollup.js';
+import type { Localization } from '../retrieve/rollup.js';
 import { withLines } from '../retrieve/item-lines.js';
 import { openPlacements, type PlacementOptions, type Placements } from '../retrieve/placements.js';
 import type { ParsedIssue } from '../text/parsed-issue.js';
@@ -149,13 +149,13 @@ export class CommitChain {
    * ranking; past the deadline the stage in flight stops and the best ranking so far is returned.
    */
   async localize(issue: ParsedIssue, opts: ChainLocalizeOptions): Promise<ChainResult> {
-    const { ranked, ...result } = await this.localizeSources(issue, opts);
+    const result = await this.localizeSources(issue, opts);
     const files = this.placements.placeFiles(result.localization.files, this.localizer.queryOf(issue), opts.top);
-    return { ...result, localization: withLines({ ...result.localization, files }, this.codeIndex, ranked) };
+    return { ...result, localization: withLines({ ...result.localization, files }, this.codeIndex) };
   }
 
   /** {@link localize} before the file placements: the stages, peripheral items moved down before the rerank stage. */
-  private async localizeSources(issue: ParsedIssue, opts: ChainLocalizeOptions): Promise<ChainResult & { ranked: RankedItem[] }> {
+  private async localizeSources(issue: ParsedIssue, opts: ChainLocalizeOptions): Promise<ChainResult> {
     const t0 = performance.now();
     const signal = (opts.deadline ?? this.opts.deadline)?.signal;
     const { reranker } = this.opts;
@@ -167,13 +167,13 @@ export class CommitChain {
       loc = this.modelRanker.localize(
         issue,
         this.opts.history?.(issue) ?? {},
-        { top: depth, matchedTermsPerItem: opts.matchedTermsPerItem },
+        { top: depth, matchedTermsPerItem: opts.matchedTermsPerItem, fileLines: true },
       );
       stages.push('model');
     } else {
       const query = this.localizer.queryOf(issue);
       queryTerms = query.size;
-      const lo = { top: depth, signals: opts.signals === false ? undefined : issue.signals, matchedTermsPerItem: opts.matchedTermsPerItem };
+      const lo = { top: depth, signals: opts.signals === false ? undefined : issue.signals, matchedTermsPerItem: opts.matchedTermsPerItem, fileLines: true };
       if (this.hybrid) {
         try {
           loc = await this.hybrid.localizeIssue(issue, query, lo, signal);
@@ -188,16 +188,18 @@ export class CommitChain {
     loc = await this.placements.demote(loc, issue);
     const retrieveMillis = performance.now() - t0;
     if (!reranker || !this.reader || loc.functions.length === 0) {
-      return { localization: cut(loc, opts.top), stages, retrieveMillis, queryTerms, ranked: loc.functions };
+      return { localization: cut(loc, opts.top), stages, retrieveMillis, queryTerms };
     }
     const { rerankLocalization } = await import('../llm-rerank/rerank-localization.js');
     const { localization, stats } = await rerankLocalization(loc, this.codeIndex, this.reader, reranker, issue, opts.top, signal);
+    // the files' lines stay those of the stage before (its scores reach every file shown)
+    localization.bestOfFile = loc.bestOfFile;
     this.reader.forget();
     // every window kept the order before it (endpoint down, nothing usable answered): the
     // previous stage's ranking stands, scores and all, and the rerank stage did not run
-    if (stats.fallbackWindows >= stats.windows) return { localization: cut(loc, opts.top), stages, rerank: stats, retrieveMillis, queryTerms, ranked: loc.functions };
+    if (stats.fallbackWindows >= stats.windows) return { localization: cut(loc, opts.top), stages, rerank: stats, retrieveMillis, queryTerms };
     stages.push('rerank');
-    return { localization, stages, rerank: stats, retrieveMillis, queryTerms, ranked: loc.functions };
+    return { localization, stages, rerank: stats, retrieveMillis, queryTerms };
   }
 }
 

@@ -20,9 +20,23 @@ export function levelsOf(choice: LevelChoice): Level[] {
   return choice === 'all' ? [...LEVELS] : [choice];
 }
 
+/** Why nothing matched when no query term occurs in the code (`matchedQueryTerms` 0). */
+export const NO_WORD_IN_CODE = 'no word of the issue occurs in the indexed code';
+
+/**
+ * Why no level shown ranks anything: no issue word in the code, or only at a level not shown (as
+ * far as `result` holds the other levels).
+ */
+export function nothingShown(result: { matchedQueryTerms?: number } & Partial<Record<'files' | 'modules' | 'functions', readonly unknown[]>>, levels: Level[]): string {
+  if (result.matchedQueryTerms === 0) return NO_WORD_IN_CODE;
+  const other = LEVELS.find((l) => !levels.includes(l) && (result[plural(l)]?.length ?? 0) > 0);
+  return other ? `no ${levels.join(' or ')} matched; ${plural(other)} did (--level ${other})` : 'nothing matched';
+}
+
 /**
  * The JSON object of a result: `repo` (as the caller names the repository), `commit`, `level`,
- * `index` (built, millis, documents, files, skipped), `queryMillis`, `stages`, `embedder` (its
+ * `index` (built, millis, documents, files, skipped), `queryMillis`, `stages`, `matchedQueryTerms`
+ * (distinct issue words found in the indexed code; 0: nothing could match), `embedder` (its
  * name and preset) when there is one, `rerank` when it ran, then the ranked items of each level shown (`files`, `modules`, `functions`), their
  * scores cut to 6 significant digits (float32 sums hold no more), each with its `startLine`/`endLine`
  * when known (src/retrieve/item-lines.ts); with `explain`, `issue`: what the issue text was read
@@ -35,6 +49,7 @@ export function localizeJson(result: LocalizeResult, repo: string, level: LevelC
     index: { built: index.built, millis: Math.round(index.millis), documents: index.documents, files: index.files, skipped: index.skipped },
     queryMillis: Math.round(result.millis * 100) / 100,
     stages: result.stages,
+    matchedQueryTerms: result.matchedQueryTerms,
     ...(embedder ? { embedder } : {}),
     ...(result.rerank ? { rerank: result.rerank } : {}),
   };

@@ -3,8 +3,10 @@
  * lines): a function its own lines; a module (a class, a top-level function) the lines from its
  * first function's first line to its last function's last line (the index keeps functions, not
  * classes: a class's header and fields before its first method lie outside); a file the lines of
- * its best-ranked function, or its whole lines when it is indexed whole. An item whose lines are
- * unknown (a file none of whose functions is ranked) keeps none.
+ * its best function by the scores of the stage that ranked the functions (`Localization.bestOfFile`:
+ * however deep that function ranks, so a file's lines never depend on how many items are shown),
+ * or its whole lines when it is indexed whole. An item whose lines are unknown (a file none of
+ * whose functions scored) keeps none.
  */
 import type { CodeIndex, IndexedUnit } from '../index/code-index.js';
 import type { Localization, RankedItem } from './rollup.js';
@@ -64,21 +66,59 @@ function pathsOf(ids: Iterable<string>): Set<string> {
 }
 
 /**
- * A copy of `loc` whose items carry `startLine`/`endLine`.
- * @param ranked the function ranking the levels were rolled up from, best first, as deep as the
- *   stages kept it (`loc.functions` may be cut to the top items): a file's best function is looked
- *   up in `loc.functions`, then here.
+ * Per file-level document, the function-level document of its best function by `scores` (highest
+ * positive score; at equal scores the lower document, as `hitsByRank` orders them), −1 when none
+ * scores above 0: one pass over the scores, O(documents).
  */
-export function withLines(loc: Localization, index: CodeIndex, ranked: readonly RankedItem[] = []): Localization {
-  const { units, modules } = spans(index, pathsOf([...loc.functions, ...ranked, ...loc.modules, ...loc.files].map((it) => it.id)));
+export function bestOfFiles(scores: Float32Array, fileOfUnit: Uint32Array, fileCount: number): Int32Array {
+  const best = new Int32Array(fileCount).fill(-1);
+  for (let d = 0; d < scores.length; d++) {
+    const s = scores[d];
+    if (!(s > 0)) continue;
+    const f = fileOfUnit[d];
+    const b = best[f];
+    if (b < 0 || s > scores[b]) best[f] = d;
+  }
+  return best;
+}
+
+/** Per loaded index, each file path's file-level document, built on first use. */
+const fileNumbers = new WeakMap<CodeIndex, Map<string, number>>();
+
+function fileNumberOf(index: CodeIndex, path: string): number | undefined {
+  let m = fileNumbers.get(index);
+  if (!m) {
+    m = new Map(index.filePaths.map((p, f) => [p, f]));
+    fileNumbers.set(index, m);
+  }
+  return m.get(path);
+}
+
+/**
+ * A copy of `loc` whose items carry `startLine`/`endLine`, without `bestOfFile`. A file's best
+ * function is `loc.bestOfFile`'s; without it (a stage that did not give one), its first function
+ * in `loc.functions`.
+ */
+export function withLines(loc: Localization, index: CodeIndex): Localization {
+  const { bestOfFile: bestDocs, ...rest } = loc;
   const bestOfFile = new Map<string, IndexedUnit>();
-  for (const it of [...loc.functions, ...ranked]) {
-    const u = units.get(it.id);
-    if (u?.qualifiedName && !bestOfFile.has(u.path)) bestOfFile.set(u.path, u);
+  if (bestDocs) {
+    for (const it of loc.files) {
+      const f = fileNumberOf(index, it.id);
+      const d = f === undefined ? -1 : bestDocs[f];
+      if (d >= 0) bestOfFile.set(it.id, index.units[d]);
+    }
+  }
+  const { units, modules } = spans(index, pathsOf([...loc.functions, ...loc.modules, ...loc.files].map((it) => it.id)));
+  if (!bestDocs) {
+    for (const it of loc.functions) {
+      const u = units.get(it.id);
+      if (u?.qualifiedName && !bestOfFile.has(u.path)) bestOfFile.set(u.path, u);
+    }
   }
   const lined = (it: RankedItem, s: Span | undefined): RankedItem => (s ? { ...it, startLine: s.startLine, endLine: s.endLine } : it);
   return {
-    ...loc,
+    ...rest,
     functions: loc.functions.map((it) => lined(it, units.get(it.id))),
     modules: loc.modules.map((it) => lined(it, modules.get(it.id))),
     files: loc.files.map((it) => lined(it, bestOfFile.get(it.id) ?? units.get(it.id))),

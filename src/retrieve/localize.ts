@@ -8,6 +8,7 @@ import { DEFAULT_TITLE_WEIGHT } from './query.js';
 import type { ParsedIssue } from '../text/parsed-issue.js';
 import { WholeFileScorer } from './whole-files.js';
 import { annotateItems, type ItemSource } from './annotate.js';
+import { bestOfFiles } from './item-lines.js';
 import type { NonSourcePlacement } from './non-source.js';
 import type { PeripheralPlacement } from './peripheral.js';
 import type { CoChangePlacement } from './co-changed.js';
@@ -26,6 +27,8 @@ export interface LocalizeOptions {
   matchedTermsPerItem?: number;
   /** What the issue names in code (src/text/issue-signals.ts); used when signals are on. */
   signals?: IssueSignals;
+  /** Also give each file's best function by these scores (`Localization.bestOfFile`, for the files' lines). */
+  fileLines?: boolean;
 }
 
 /** How evidence is weighed; every field optional (defaults set by bench/swebench-lite). */
@@ -255,7 +258,9 @@ export class Localizer {
         { items: modules, wholeFile: false, sourceOf },
       ], bareOf);
     }
-    return { files, modules, functions, matchedQueryTerms: this.matchedQueryTerms(query) };
+    const loc: Localization = { files, modules, functions, matchedQueryTerms: this.matchedQueryTerms(query) };
+    if (opts.fileLines) loc.bestOfFile = bestOfFiles(scores, this.codeIndex.fileOfUnit, this.codeIndex.filePaths.length);
+    return loc;
   }
 
   /** How many distinct terms of `query` occur in the function- or file-level index (0: nothing can match). */

@@ -31,6 +31,12 @@ export interface Localization {
   functions: RankedItem[];
   /** Distinct issue terms that occur in the function- or file-level index (0 means nothing could match). */
   matchedQueryTerms: number;
+  /**
+   * Per file-level document, the function-level document of the file's best function by the
+   * ranking stage's scores (−1: none), when asked for (`fileLines`): where a file's lines come
+   * from (src/retrieve/item-lines.ts, which drops this field).
+   */
+  bestOfFile?: Int32Array;
 }
 
 /** A file-level document that has no function-level document, with its score (the lexical `Localizer` ranks them at the file level). */

@@ -22,6 +22,7 @@ import { parse as parseYaml } from 'yaml';
 import { IssuelocError } from '../errors.js';
 import { parseSize } from '../index/cache-usage.js';
 import { LEVELS, type LevelChoice } from '../pipeline/result-json.js';
+import { whyUnreadable } from '../util/file-errors.js';
 
 /** The choices of what a result shows (the CLI's `--level`). */
 export const LEVEL_CHOICES: readonly LevelChoice[] = [...LEVELS, 'all'];
@@ -173,7 +174,7 @@ function readConfigFile(file: string): string {
   try {
     buf = readFileSync(file);
   } catch (e) {
-    throw new IssuelocError(`cannot read config ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new IssuelocError(`cannot read config ${file}: ${whyUnreadable(e)}`);
   }
   if (buf.length > MAX_CONFIG_BYTES) throw new IssuelocError(`${basename(file)}: larger than ${MAX_CONFIG_BYTES} bytes`);
   return buf.toString('utf8');

@@ -55,6 +55,7 @@ export const LOCALIZE_ANSWER_SCHEMA = {
     },
     queryMillis: { type: 'number' },
     stages: { type: 'array', items: { type: 'string' } },
+    matchedQueryTerms: { type: 'integer', description: 'distinct issue words found in the indexed code (0: nothing could match)' },
     rerank: { type: 'object' },
     files: { type: 'array', items: ITEM },
     modules: { type: 'array', items: ITEM },

@@ -92,6 +92,15 @@ test('missing issue file is named', async () => {
   assert.ok(oneLine(r.err), r.err);
 });
 
+test('a missing file is worded alike across the file inputs (--issue-file, --model, a config)', async () => {
+  const repo = tinyRepo();
+  const model = await runInProcess(['localize', '--repo', repo, '--issue', 'parse date', '--model', '/nonexistent/nosuch.json']);
+  assert.equal(model.code, 2);
+  assert.equal(model.err, 'issueloc: cannot read model /nonexistent/nosuch.json: no such file\n');
+  const issue = await runInProcess(['localize', '--repo', repo, '--issue-file', '/nonexistent/issue.md']);
+  assert.equal(issue.err, 'issueloc: cannot read issue file /nonexistent/issue.md: no such file\n');
+});
+
 test('issue from stdin; bad --top is refused', async () => {
   const repo = tinyRepo();
   const cache = mkdtempSync(join(scratch, 'cache-'));

@@ -170,7 +170,7 @@ test('bad input: one line, exit 2', async () => {
   writeFileSync(notJson, '{"action": ');
   const cases: [string, Record<string, string>, string[], RegExp][] = [
     [notJson, {}, [], /^issueloc: the event file .*not-json\.json is not JSON: /],
-    [join(scratch, 'missing.json'), {}, [], /^issueloc: cannot read the event file .*missing\.json: ENOENT\n$/],
+    [join(scratch, 'missing.json'), {}, [], /^issueloc: cannot read the event file .*missing\.json: no such file\n$/],
     [eventFile('opened', 6), { GITHUB_TOKEN: '' }, [], /^issueloc: no GitHub token: set GITHUB_TOKEN/],
     [eventFile('opened', 6), { GITHUB_REPOSITORY: 'no-slash' }, [], /^issueloc: repository 'no-slash' is not owner\/name\n$/],
     [eventFile('opened', 6), {}, ['--max-comment-chars', '10'], /^error: option '--max-comment-chars <n>' argument '10' is invalid|^issueloc: --max-comment-chars takes/],

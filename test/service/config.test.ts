@@ -82,7 +82,7 @@ test('flags: --repo NAME=PATH over the config file found in the working folder',
     const both = loadServiceConfig({ repo: ['a=/from-flag'] }, dir);
     assert.equal(both.repositories.get('a')?.path, '/from-flag');
     assert.equal(both.repositories.get('c')?.path, '/c');
-    refused(() => loadServiceConfig({ config: 'missing.yaml' }, dir), /cannot read config .*missing\.yaml: ENOENT/);
+    refused(() => loadServiceConfig({ config: 'missing.yaml' }, dir), /cannot read config .*missing\.yaml: no such file/);
   } finally {
     cleanup(dir);
   }

@@ -61,7 +61,10 @@ test('the tools, a ranking with line ranges, an item explained, bad calls as one
     assert.ok(out.functions[0].signals.length > 0, 'the issue names the function: a signal');
     assert.match(textOf(answer), /\n {2}1\. pkg\/parse\.py:4-7 parse_date {2}[\d.]+ {2}\[/, 'compact: one line per item');
     const full = await client.callTool({ name: 'localize', arguments: { issue: ISSUE, detail: 'full' } }) as CallToolResult;
-    assert.match(textOf(full), /1\. pkg\/parse\.py:parse_date {2}L4-7 {2}\[.*signals: /);
+    assert.match(textOf(full), /1\. pkg\/parse\.py:4-7 parse_date {2}[\d.]+ {2}\[.*signals: /);
+    const nothing = await client.callTool({ name: 'localize', arguments: { issue: 'zebra giraffe' } }) as CallToolResult;
+    assert.equal(nothing.isError, undefined);
+    assert.match(textOf(nothing), /files:\n {2}\(none: no word of the issue occurs in the indexed code\)/, 'an empty answer says why, as the CLI does');
     process.stdout.write(`# demo repo, top 10: answer ${JSON.stringify(answer).length} B compact (text ${textOf(answer).length} B), ${JSON.stringify(full).length} B full (text ${textOf(full).length} B)\n`);
 
     const top1 = await client.callTool({ name: 'localize', arguments: { issue: ISSUE, level: 'function', top: 1 } }) as CallToolResult;
@@ -87,6 +90,8 @@ test('the tools, a ranking with line ranges, an item explained, bad calls as one
     const failures: [string, Record<string, unknown>, RegExp][] = [
       ['localize', { issue: ISSUE, repository: '../etc' }, /^unknown repository '\.\.\/etc' \(configured: demo\)/],
       ['localize', { issue: 'x'.repeat(5000) }, /^localize: invalid arguments: over 4000 bytes \(limits\.maxIssueBytes\) at issue$/],
+      ['localize', { issue: '' }, /^localize: invalid arguments: empty issue text: nothing to search for at issue$/],
+      ['localize', { issue: ' \n\t ' }, /^localize: invalid arguments: empty issue text: nothing to search for at issue$/],
       ['localize', { issue: 'é'.repeat(2500) }, /^issue: 5000 bytes, over the limit of 4000/],
       ['localize', { issue: ISSUE, rev: '--output=/tmp/x' }, /--output=\/tmp\/x/],
       ['localize', { issue: ISSUE, top: 500 }, /^localize: invalid arguments: Too big: expected number to be <=50 at top$/],

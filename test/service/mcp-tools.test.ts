@@ -7,7 +7,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { LocalizeRequest, RepoListing } from '../../src/service/backend.js';
 import { DEFAULT_LIMITS, DEFAULT_RANK_SETTINGS, type ServiceConfig } from '../../src/service/config.js';
-import { McpTools, type McpSource } from '../../src/service/mcp/tools.js';
+import { McpTools, shorten, type McpSource } from '../../src/service/mcp/tools.js';
 import { loadBound } from '../util/load-bound.js';
 
 const config: ServiceConfig = {
@@ -91,6 +91,33 @@ function bulkyAnswer(top: number): string {
   });
 }
 
+test('an answer that matches nothing says why', async () => {
+  const empty = { repo: 'a', commit: 'f'.repeat(40), level: 'all', stages: ['lexical'], files: [], modules: [], functions: [] };
+  let matched = 0;
+  const tools = new McpTools(fakeSource(async () => JSON.stringify({ ...empty, matchedQueryTerms: matched })), { timeoutMs: 5000 });
+  const client = await connected(tools);
+  try {
+    const none = await client.callTool({ name: 'localize', arguments: { issue: 'zebra giraffe', repository: 'a' } }) as CallToolResult;
+    assert.deepEqual(text(none).split('\n').slice(1), ['files:', '  (none: no word of the issue occurs in the indexed code)', 'modules:',
+      '  (none: no word of the issue occurs in the indexed code)', 'functions:', '  (none: no word of the issue occurs in the indexed code)']);
+    matched = 2;
+    const some = await client.callTool({ name: 'localize', arguments: { issue: 'zebra giraffe', repository: 'a' } }) as CallToolResult;
+    assert.deepEqual(text(some).split('\n').slice(1, 3), ['files:', '  (none)'], 'words of the issue in the code, none ranked');
+  } finally {
+    await client.close();
+    await tools.close();
+  }
+});
+
+test('shorten elides the middle of a path, keeping a frame\'s file name, line number and function', () => {
+  const frame = 'File "/usr/lib/python3.12/site-packages/flask/app.py", line 1230, in make_response';
+  assert.equal(shorten(frame, 200), frame);
+  const short = shorten(frame, 60);
+  assert.ok(short.length <= 60, short);
+  assert.match(short, /^File "\/usr.*…\/app\.py", line 1230, in make_response$/);
+  assert.equal(shorten('x'.repeat(80), 60), `${'x'.repeat(59)}…`, 'no path: its end goes');
+});
+
 test('localize answers one compact line per item in its text, everything in structuredContent; detail "full" adds signals', async () => {
   const source = fakeSource(async (r) => bulkyAnswer(r.top ?? 10));
   const tools = new McpTools(source, { timeoutMs: 5000 });
@@ -106,7 +133,14 @@ test('localize answers one compact line per item in its text, everything in stru
     assert.deepEqual([fns[1].id, fns[1].startLine, fns[1].evidence.length], ['pkg/module_1.py:Parser1.parse_date_1', 11, 3], 'the full item in structuredContent');
 
     const full = await client.callTool({ name: 'localize', arguments: { issue: 'parse date', repository: 'a', detail: 'full' } }) as CallToolResult;
-    assert.match(text(full), /2\. pkg\/module_1\.py:Parser1\.parse_date_1 {2}L11-19 {2}\[parse, date, empty, text, value\] {2}signals: frameFunction \(File /);
+    const fullLines = text(full).split('\n');
+    const second = fullLines.find((l) => l.startsWith('  2. pkg/module_1.py:11-19 Parser1.parse_date_1  0.5  [parse, date, empty, text, value]  signals: frameFunction (File "'));
+    assert.ok(second, `the compact line with every term, then the signals:\n${fullLines.join('\n')}`);
+    assert.match(second, /frameFunction \(File "\/[^"]*module_1\.py", line 10, in parse_date_1/, 'a frame keeps its file name, line number and function');
+    for (const l of lines.filter((x) => /^ {2}\d+\. /.test(x))) {
+      const head = l.replace(/ {2}\[[^\]]*\]$/, '');
+      assert.ok(fullLines.some((f) => f.startsWith(head)), `the full text holds the compact line's head: ${head}`);
+    }
 
     const compactBytes = Buffer.byteLength(JSON.stringify(compact));
     const fullBytes = Buffer.byteLength(JSON.stringify(full));

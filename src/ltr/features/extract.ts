@@ -8,6 +8,7 @@
 import type { CodeIndex } from '../../index/code-index.js';
 import { CodeGraph } from '../../graph/code-graph.js';
 import { topK, type QueryTerms } from '../../retrieve/bm25f.js';
+import { bestOfFiles } from '../../retrieve/item-lines.js';
 import { Localizer, unitId, type RankingOptions } from '../../retrieve/localize.js';
 import type { ScoredFile } from '../../retrieve/rollup.js';
 import { moduleIdOf } from '../../corpus/names.js';
@@ -41,6 +42,8 @@ export interface CandidateSet {
   query: QueryTerms;
   /** The pipeline's score of each candidate. */
   pipelineScores: Float32Array;
+  /** Per file-level document, its best function by the pipeline's scores (−1: none; `bestOfFiles` of src/retrieve/item-lines.ts). */
+  bestOfFile: Int32Array;
   /** Feature matrix, row-major: features[i · FEATURES.length + j]. */
   features: Float32Array;
   /** Signals that fired per candidate (index into `docs`), for `--explain`. */
@@ -143,6 +146,7 @@ export class FeatureExtractor {
     const pipeline = this.localizer.scoreAll(query, signals);
     const { docs, ids, pipelineScores } = this.candidates(pipeline.scores);
     const otherFiles = this.otherFiles(pipeline.scores, pipeline.functionless ?? [], docs);
+    const bestOfFile = bestOfFiles(pipeline.scores, this.codeIndex.fileOfUnit, this.codeIndex.filePaths.length);
     const paths = docs.map((d) => units[d].path);
     const modules = docs.map((d) => moduleIdOf(units[d]));
     // the pipeline's reasons name every signal when all of its signal weights are on
@@ -165,7 +169,7 @@ export class FeatureExtractor {
     });
     return {
       query, docs: Int32Array.from(docs), ids, paths, modules,
-      pipelineScores: Float32Array.from(pipelineScores), features, signals: candidateSignals, evidence: candidateEvidence, otherFiles,
+      pipelineScores: Float32Array.from(pipelineScores), features, signals: candidateSignals, evidence: candidateEvidence, otherFiles, bestOfFile,
     };
   }
 

@@ -20,7 +20,7 @@ import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/proto
 import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { IssuelocError } from '../../errors.js';
-import { LEVELS, levelsOf, plural, type Level, type LevelChoice } from '../../pipeline/result-json.js';
+import { LEVELS, levelsOf, NO_WORD_IN_CODE, plural, type Level, type LevelChoice } from '../../pipeline/result-json.js';
 import type { RankedItem } from '../../retrieve/rollup.js';
 import { packageVersion } from '../../version.js';
 import type { ServiceBackend } from '../backend.js';
@@ -58,14 +58,20 @@ interface LocalizeAnswer extends Partial<Record<'files' | 'modules' | 'functions
   commit: string;
   level: LevelChoice;
   stages: string[];
+  /** Distinct issue words found in the indexed code (0: nothing could match). */
+  matchedQueryTerms?: number;
 }
 
+/** An `issue` argument without a letter or digit, in the CLI's words (src/cli/issue-input.ts). */
+const EMPTY_ISSUE = 'empty issue text: nothing to search for';
 /** Items per level a `localize` call may ask for at most. */
 export const MAX_TOP = 50;
 /** Items per level when a call names no `top` and the repository's default is larger. */
 export const DEFAULT_MCP_TOP = 10;
 /** Characters of one evidence string (a stack frame's line, a path) in an answer at most. */
 const EVIDENCE_CHARS = 200;
+/** Characters of one evidence string in the text of `detail: "full"` at most. */
+const FULL_EVIDENCE_CHARS = 100;
 /** How much of an answer a `localize` call's text content holds (its structuredContent holds everything). */
 const DETAILS = ['compact', 'full'] as const;
 /** Matched terms of one item in a compact line at most. */
@@ -124,7 +130,8 @@ export class McpTools {
     const maxIssueBytes = this.source.config.limits.maxIssueBytes;
     const repository = z.string().max(64).optional()
       .describe(names.length === 1 ? `configured repository name (default ${names[0]})` : `configured repository name, one of: ${names.join(', ')}`);
-    const issue = z.string().min(1).max(maxIssueBytes, { error: `over ${maxIssueBytes} bytes (limits.maxIssueBytes)` })
+    const issue = z.string().min(1, { error: EMPTY_ISSUE, abort: true }).max(maxIssueBytes, { error: `over ${maxIssueBytes} bytes (limits.maxIssueBytes)` })
+      .refine((t) => /[\p{L}\p{N}]/u.test(t), { error: EMPTY_ISSUE })
       .describe(`the issue text: title on the first line, then the body (at most ${maxIssueBytes} bytes)`);
     const rev = z.string().min(1).max(256).optional().describe('base commit to search: any git revision (default: the repository\'s configured one)');
     const model = z.string().max(64).optional().describe('ranking: "none" (lexical), "default" (the built-in learned model) or a configured model name');
@@ -200,12 +207,14 @@ export class McpTools {
     const full = args.detail === 'full';
     const out: Record<string, unknown> = { repository: name, commit: result.commit, level: result.level, stages: result.stages };
     const text = [full
-      ? `${name} @ ${result.commit.slice(0, 12)} (${result.stages.join(' → ')}); lines are 1-based, inclusive; [matched issue terms]`
+      ? `${name} @ ${result.commit.slice(0, 12)} (${result.stages.join(' → ')}): rank. path:lines name  score  [matched issue terms]  signals: signal (its evidence); lines are 1-based, inclusive`
       : `${name} @ ${result.commit.slice(0, 12)}: rank. path:lines name  score  [matched issue terms]; all in structuredContent`];
     for (const level of levelsOf(result.level)) {
       const items = itemsOf(result, level).map((it, i) => mcpItem(it, i + 1));
       out[plural(level)] = items;
-      text.push(`${plural(level)}:`, ...(items.length > 0 ? items.map(full ? itemLine : compactLine) : ['  (none)']));
+      text.push(`${plural(level)}:`, ...(items.length > 0 ? items.map((it) => (full ? itemLine(it) : compactLine(it))) : [
+        result.matchedQueryTerms === 0 ? `  (none: ${NO_WORD_IN_CODE})` : '  (none)',
+      ]));
     }
     return { content: [{ type: 'text', text: text.join('\n') }], structuredContent: out };
   }
@@ -229,7 +238,7 @@ export class McpTools {
       const lines = (preview?.lines ?? []).filter((l) => l.slice(l.indexOf(':') + 1).toLowerCase().includes(t.toLowerCase())).map((l) => Number(l.slice(0, l.indexOf(':'))));
       termLines[t] = lines.slice(0, 8);
     }
-    const evidence = (found.evidence ?? []).map((e) => cut(e, EVIDENCE_CHARS));
+    const evidence = (found.evidence ?? []).map((e) => shorten(e, EVIDENCE_CHARS));
     const out = {
       repository: name, commit: result.commit, item: args.item, ranks, score: round(found.score),
       ...(preview && !ranks.file ? { startLine: preview.range.start, endLine: preview.range.end } : {}),
@@ -372,25 +381,47 @@ function mcpItem(it: RankedItem, rank: number): McpItem {
     rank, id: it.id, score: round(it.score),
     ...(it.startLine !== undefined && it.endLine !== undefined ? { startLine: it.startLine, endLine: it.endLine } : {}),
     matchedTerms: it.matchedTerms ?? [], signals: it.signals ?? [],
-    ...(it.evidence?.length ? { evidence: it.evidence.map((e) => cut(e, EVIDENCE_CHARS)) } : {}),
+    ...(it.evidence?.length ? { evidence: it.evidence.map((e) => shorten(e, EVIDENCE_CHARS)) } : {}),
   };
 }
 
-/** `  1. path:name  L10-24  [term, term]  signals: frameFunction (its evidence)`. */
+/**
+ * The full text's line: the compact line ({@link compactLine}) with every matched term, then the
+ * signals and their evidence: `  1. path:10-24 Qualified.name  0.83  [term, …]  signals: frameFunction (its evidence)`.
+ */
 function itemLine(it: McpItem): string {
-  const lines = it.startLine !== undefined ? `  L${it.startLine}-${it.endLine}` : '';
-  const terms = it.matchedTerms.length > 0 ? `  [${it.matchedTerms.join(', ')}]` : '';
-  const signals = it.signals.length > 0 ? `  signals: ${it.signals.map((s, i) => (it.evidence?.[i] ? `${s} (${cut(it.evidence[i], 60)})` : s)).join(', ')}` : '';
-  return `  ${it.rank}. ${it.id}${lines}${terms}${signals}`;
+  const signals = it.signals.length > 0 ? `  signals: ${it.signals.map((s, i) => (it.evidence?.[i] ? `${s} (${shorten(it.evidence[i], FULL_EVIDENCE_CHARS)})` : s)).join(', ')}` : '';
+  return `${compactLine(it, Infinity)}${signals}`;
 }
 
-/** `  1. path:10-24 Qualified.name  0.83  [term, term, term]`: where to read, how sure, why (at most {@link COMPACT_TERMS} terms). */
-function compactLine(it: McpItem): string {
+/** `  1. path:10-24 Qualified.name  0.83  [term, term, term]`: where to read, how sure, why (at most `terms` terms, {@link COMPACT_TERMS} by default). */
+function compactLine(it: McpItem, terms = COMPACT_TERMS): string {
   const colon = it.id.indexOf(':');
   const [path, name] = colon < 0 ? [it.id, ''] : [it.id.slice(0, colon), it.id.slice(colon + 1)];
   const lines = it.startLine !== undefined ? `:${it.startLine}-${it.endLine}` : '';
-  const terms = it.matchedTerms.length > 0 ? `  [${it.matchedTerms.slice(0, COMPACT_TERMS).join(', ')}]` : '';
-  return `  ${it.rank}. ${path}${lines}${name ? ` ${name}` : ''}  ${it.score}${terms}`;
+  const matched = it.matchedTerms.length > 0 ? `  [${it.matchedTerms.slice(0, terms).join(', ')}]` : '';
+  return `  ${it.rank}. ${path}${lines}${name ? ` ${name}` : ''}  ${it.score}${matched}`;
+}
+
+/**
+ * `s` in at most `n` characters: a longer one first loses the middle of its longest path (before
+ * the file name, kept whole with what follows it: a stack frame's line number and function), then
+ * its end.
+ */
+export function shorten(s: string, n: number): string {
+  if (s.length <= n) return s;
+  let path: RegExpExecArray | undefined;
+  for (const m of s.matchAll(/[^\s"'()<>,]*[/\\][^\s"'()<>,]*/g)) if (!path || m[0].length > path[0].length) path = m;
+  if (path) {
+    const p = path[0];
+    const name = p.length - Math.max(p.lastIndexOf('/'), p.lastIndexOf('\\')); // the file name and its separator
+    const drop = Math.min(s.length - n + 1, p.length - name - 1); // the path's first character stays
+    if (drop > 1) {
+      const at = path.index + p.length - name - drop;
+      s = `${s.slice(0, at)}…${s.slice(at + drop)}`;
+    }
+  }
+  return s.length <= n ? s : cut(s, n - 1);
 }
 
 const round = (x: number) => Number(x.toPrecision(4));
