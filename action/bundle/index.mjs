@@ -31036,6 +31036,29 @@ var init_regression_tree = __esm({
   }
 });
 
+// src/util/file-errors.ts
+function whyUnreadable(e) {
+  const code = e?.code;
+  switch (code) {
+    case "ENOENT":
+      return "no such file";
+    case "EISDIR":
+      return "a folder, not a file";
+    case "EACCES":
+    case "EPERM":
+      return "permission denied";
+    case "ENOTDIR":
+      return "not a folder on the way";
+    default:
+      return code ?? (e instanceof Error ? e.message : String(e));
+  }
+}
+var init_file_errors = __esm({
+  "src/util/file-errors.ts"() {
+    "use strict";
+  }
+});
+
 // src/ltr/model.ts
 import { readFileSync as readFileSync5 } from "node:fs";
 import { fileURLToPath as fileURLToPath2 } from "node:url";
@@ -31084,6 +31107,7 @@ var init_model = __esm({
     init_registry();
     init_objective();
     init_regression_tree();
+    init_file_errors();
     DEFAULT_MODEL_PATH = fileURLToPath2(new URL("./default-model.json", import.meta.url));
     MODEL_FORMAT = "issueloc-linear-ranker/1";
     TREE_MODEL_FORMAT = "issueloc-ranker/2";
@@ -31193,7 +31217,7 @@ var init_model = __esm({
         try {
           text = readFileSync5(path, "utf8");
         } catch (e) {
-          throw new IssuelocError(`cannot read model ${path}: ${e.code ?? e.message}`);
+          throw new IssuelocError(`cannot read model ${path}: ${whyUnreadable(e)}`);
         }
         let value;
         try {
@@ -33718,6 +33742,104 @@ var init_annotate = __esm({
   }
 });
 
+// src/retrieve/item-lines.ts
+function unitsOfPaths(index, paths) {
+  let byPath = unitsByPath.get(index);
+  if (!byPath) {
+    byPath = /* @__PURE__ */ new Map();
+    index.units.forEach((u, d) => {
+      const list = byPath.get(u.path);
+      if (list) list.push(d);
+      else byPath.set(u.path, [d]);
+    });
+    unitsByPath.set(index, byPath);
+  }
+  const out2 = [];
+  for (const p of paths) {
+    const list = byPath.get(p);
+    if (list) for (const d of list) out2.push(d);
+  }
+  return out2.sort((a, b) => a - b);
+}
+function spans(index, paths) {
+  const s = { units: /* @__PURE__ */ new Map(), modules: /* @__PURE__ */ new Map() };
+  for (const d of unitsOfPaths(index, paths)) {
+    const u = index.units[d];
+    const id = u.qualifiedName ? `${u.path}:${u.qualifiedName}` : u.path;
+    if (!s.units.has(id)) s.units.set(id, u);
+    if (!u.qualifiedName) continue;
+    const m = moduleIdOf(u);
+    const span = s.modules.get(m);
+    if (!span) s.modules.set(m, { startLine: u.startLine, endLine: u.endLine });
+    else {
+      span.startLine = Math.min(span.startLine, u.startLine);
+      span.endLine = Math.max(span.endLine, u.endLine);
+    }
+  }
+  return s;
+}
+function pathsOf(ids) {
+  const out2 = /* @__PURE__ */ new Set();
+  for (const id of ids) {
+    out2.add(id);
+    for (let i2 = id.indexOf(":"); i2 >= 0; i2 = id.indexOf(":", i2 + 1)) out2.add(id.slice(0, i2));
+  }
+  return out2;
+}
+function bestOfFiles(scores, fileOfUnit, fileCount) {
+  const best = new Int32Array(fileCount).fill(-1);
+  for (let d = 0; d < scores.length; d++) {
+    const s = scores[d];
+    if (!(s > 0)) continue;
+    const f = fileOfUnit[d];
+    const b = best[f];
+    if (b < 0 || s > scores[b]) best[f] = d;
+  }
+  return best;
+}
+function fileNumberOf(index, path) {
+  let m = fileNumbers.get(index);
+  if (!m) {
+    m = new Map(index.filePaths.map((p, f) => [p, f]));
+    fileNumbers.set(index, m);
+  }
+  return m.get(path);
+}
+function withLines(loc, index) {
+  const { bestOfFile: bestDocs, ...rest } = loc;
+  const bestOfFile = /* @__PURE__ */ new Map();
+  if (bestDocs) {
+    for (const it of loc.files) {
+      const f = fileNumberOf(index, it.id);
+      const d = f === void 0 ? -1 : bestDocs[f];
+      if (d >= 0) bestOfFile.set(it.id, index.units[d]);
+    }
+  }
+  const { units, modules } = spans(index, pathsOf([...loc.functions, ...loc.modules, ...loc.files].map((it) => it.id)));
+  if (!bestDocs) {
+    for (const it of loc.functions) {
+      const u = units.get(it.id);
+      if (u?.qualifiedName && !bestOfFile.has(u.path)) bestOfFile.set(u.path, u);
+    }
+  }
+  const lined = (it, s) => s ? { ...it, startLine: s.startLine, endLine: s.endLine } : it;
+  return {
+    ...rest,
+    functions: loc.functions.map((it) => lined(it, units.get(it.id))),
+    modules: loc.modules.map((it) => lined(it, modules.get(it.id))),
+    files: loc.files.map((it) => lined(it, bestOfFile.get(it.id) ?? units.get(it.id)))
+  };
+}
+var unitsByPath, fileNumbers;
+var init_item_lines = __esm({
+  "src/retrieve/item-lines.ts"() {
+    "use strict";
+    init_names();
+    unitsByPath = /* @__PURE__ */ new WeakMap();
+    fileNumbers = /* @__PURE__ */ new WeakMap();
+  }
+});
+
 // src/retrieve/localize.ts
 function termsOfQuery(scorer, query) {
   const memo = presentTerms.get(scorer);
@@ -33768,6 +33890,7 @@ var init_localize = __esm({
     init_query();
     init_whole_files();
     init_annotate();
+    init_item_lines();
     DEFAULT_RANKING = {
       bm25: { k1: 1.2, b: 0.75, delta: 0, weights: [3, 3, 1] },
       filePrior: 1,
@@ -33927,7 +34050,9 @@ var init_localize = __esm({
             { items: modules, wholeFile: false, sourceOf }
           ], bareOf);
         }
-        return { files, modules, functions, matchedQueryTerms: this.matchedQueryTerms(query) };
+        const loc = { files, modules, functions, matchedQueryTerms: this.matchedQueryTerms(query) };
+        if (opts.fileLines) loc.bestOfFile = bestOfFiles(scores, this.codeIndex.fileOfUnit, this.codeIndex.filePaths.length);
+        return loc;
       }
       /** How many distinct terms of `query` occur in the function- or file-level index (0: nothing can match). */
       matchedQueryTerms(query) {
@@ -34141,6 +34266,7 @@ var init_extract2 = __esm({
     "use strict";
     init_code_graph();
     init_bm25f();
+    init_item_lines();
     init_localize();
     init_names();
     init_signals2();
@@ -34205,6 +34331,7 @@ var init_extract2 = __esm({
         const pipeline = this.localizer.scoreAll(query, signals);
         const { docs, ids, pipelineScores } = this.candidates(pipeline.scores);
         const otherFiles = this.otherFiles(pipeline.scores, pipeline.functionless ?? [], docs);
+        const bestOfFile = bestOfFiles(pipeline.scores, this.codeIndex.fileOfUnit, this.codeIndex.filePaths.length);
         const paths = docs.map((d) => units[d].path);
         const modules = docs.map((d) => moduleIdOf(units[d]));
         const { reasons, evidence } = this.allSignalsOn && pipeline.reasons && pipeline.evidence ? { reasons: pipeline.reasons, evidence: pipeline.evidence } : (this.resolver ??= new SignalResolver(this.codeIndex)).boosts(signals, ALL_SIGNALS);
@@ -34245,7 +34372,8 @@ var init_extract2 = __esm({
           features: features11,
           signals: candidateSignals,
           evidence: candidateEvidence,
-          otherFiles
+          otherFiles,
+          bestOfFile
         };
       }
       /** The best `depth` distinct functions (by {@link unitId}) of the pipeline's scores, best first. */
@@ -35906,7 +36034,10 @@ function levelLabels(q, level) {
 function fitLambdaMart(queries, level, opts = {}) {
   const o = lambdaMartSettings(opts);
   const F2 = FEATURES.length;
-  const used = queries.map((q) => ({ q, labels: levelLabels(q, level) })).filter(({ labels: labels2 }) => {
+  if (opts.queryWeights && (opts.queryWeights.length !== queries.length || opts.queryWeights.some((w) => !(w > 0) || !Number.isFinite(w)))) {
+    throw new IssuelocError(`query weights: expected ${queries.length} positive numbers, got ${opts.queryWeights.length}`);
+  }
+  const used = queries.map((q, k) => ({ q, labels: levelLabels(q, level), w: opts.queryWeights?.[k] ?? 1 })).filter(({ labels: labels2 }) => {
     let gold = 0;
     for (const y of labels2) gold += y;
     return gold > 0 && gold < labels2.length;
@@ -35940,6 +36071,11 @@ function fitLambdaMart(queries, level, opts = {}) {
       const a = offsets[k];
       const b = offsets[k + 1];
       ndcg2 += lambdaGradients(scores.subarray(a, b), labels.subarray(a, b), orders[k], lambda.subarray(a, b), weight.subarray(a, b));
+      const w = used[k].w;
+      if (w !== 1) for (let i2 = a; i2 < b; i2++) {
+        lambda[i2] *= w;
+        weight[i2] *= w;
+      }
     }
     return ndcg2 / used.length;
   };
@@ -36454,6 +36590,14 @@ var init_labelled_issues = __esm({
   }
 });
 
+// src/ltr/query-weights.ts
+var init_query_weights = __esm({
+  "src/ltr/query-weights.ts"() {
+    "use strict";
+    init_languages();
+  }
+});
+
 // src/ltr/training-query.ts
 function trainingQueryOf(ctx, extractor) {
   const set = extractor.extract(ctx.parsed, ctx.history());
@@ -36534,6 +36678,7 @@ var init_train = __esm({
     init_lambdamart();
     init_model();
     init_objective();
+    init_query_weights();
     init_training_query();
     DEFAULT_CANDIDATES = {
       depth: 200,
@@ -62295,68 +62440,7 @@ init_http_json();
 init_embedder();
 init_deadline();
 init_localize();
-
-// src/retrieve/item-lines.ts
-init_names();
-var unitsByPath = /* @__PURE__ */ new WeakMap();
-function unitsOfPaths(index, paths) {
-  let byPath = unitsByPath.get(index);
-  if (!byPath) {
-    byPath = /* @__PURE__ */ new Map();
-    index.units.forEach((u, d) => {
-      const list = byPath.get(u.path);
-      if (list) list.push(d);
-      else byPath.set(u.path, [d]);
-    });
-    unitsByPath.set(index, byPath);
-  }
-  const out2 = [];
-  for (const p of paths) {
-    const list = byPath.get(p);
-    if (list) for (const d of list) out2.push(d);
-  }
-  return out2.sort((a, b) => a - b);
-}
-function spans(index, paths) {
-  const s = { units: /* @__PURE__ */ new Map(), modules: /* @__PURE__ */ new Map() };
-  for (const d of unitsOfPaths(index, paths)) {
-    const u = index.units[d];
-    const id = u.qualifiedName ? `${u.path}:${u.qualifiedName}` : u.path;
-    if (!s.units.has(id)) s.units.set(id, u);
-    if (!u.qualifiedName) continue;
-    const m = moduleIdOf(u);
-    const span = s.modules.get(m);
-    if (!span) s.modules.set(m, { startLine: u.startLine, endLine: u.endLine });
-    else {
-      span.startLine = Math.min(span.startLine, u.startLine);
-      span.endLine = Math.max(span.endLine, u.endLine);
-    }
-  }
-  return s;
-}
-function pathsOf(ids) {
-  const out2 = /* @__PURE__ */ new Set();
-  for (const id of ids) {
-    out2.add(id);
-    for (let i2 = id.indexOf(":"); i2 >= 0; i2 = id.indexOf(":", i2 + 1)) out2.add(id.slice(0, i2));
-  }
-  return out2;
-}
-function withLines(loc, index, ranked = []) {
-  const { units, modules } = spans(index, pathsOf([...loc.functions, ...ranked, ...loc.modules, ...loc.files].map((it) => it.id)));
-  const bestOfFile = /* @__PURE__ */ new Map();
-  for (const it of [...loc.functions, ...ranked]) {
-    const u = units.get(it.id);
-    if (u?.qualifiedName && !bestOfFile.has(u.path)) bestOfFile.set(u.path, u);
-  }
-  const lined = (it, s) => s ? { ...it, startLine: s.startLine, endLine: s.endLine } : it;
-  return {
-    ...loc,
-    functions: loc.functions.map((it) => lined(it, units.get(it.id))),
-    modules: loc.modules.map((it) => lined(it, modules.get(it.id))),
-    files: loc.files.map((it) => lined(it, bestOfFile.get(it.id) ?? units.get(it.id)))
-  };
-}
+init_item_lines();
 
 // src/history/co-change.ts
 init_languages();
@@ -62874,7 +62958,20 @@ var ModelRanker = class {
         level(modules, this.model.scorers.module, (r) => set.modules[r.i], false)
       ], new Map(others.map((b) => [b.id, b])));
     }
-    return { files, modules, functions, matchedQueryTerms: this.extractor.localizer.matchedQueryTerms(query) };
+    const loc = { files, modules, functions, matchedQueryTerms: this.extractor.localizer.matchedQueryTerms(query) };
+    if (opts.fileLines) {
+      const best = set.bestOfFile;
+      const { fileOfUnit } = this.codeIndex;
+      const byModel = /* @__PURE__ */ new Set();
+      for (const r of byFunction) {
+        const f = fileOfUnit[set.docs[r.i]];
+        if (byModel.has(f)) continue;
+        byModel.add(f);
+        best[f] = set.docs[r.i];
+      }
+      loc.bestOfFile = best;
+    }
+    return loc;
   }
 };
 function readsGraph(model) {
@@ -62949,9 +63046,9 @@ var CommitChain = class _CommitChain {
    * ranking; past the deadline the stage in flight stops and the best ranking so far is returned.
    */
   async localize(issue2, opts) {
-    const { ranked, ...result } = await this.localizeSources(issue2, opts);
+    const result = await this.localizeSources(issue2, opts);
     const files = this.placements.placeFiles(result.localization.files, this.localizer.queryOf(issue2), opts.top);
-    return { ...result, localization: withLines({ ...result.localization, files }, this.codeIndex, ranked) };
+    return { ...result, localization: withLines({ ...result.localization, files }, this.codeIndex) };
   }
   /** {@link localize} before the file placements: the stages, peripheral items moved down before the rerank stage. */
   async localizeSources(issue2, opts) {
@@ -62966,13 +63063,13 @@ var CommitChain = class _CommitChain {
       loc = this.modelRanker.localize(
         issue2,
         this.opts.history?.(issue2) ?? {},
-        { top: depth, matchedTermsPerItem: opts.matchedTermsPerItem }
+        { top: depth, matchedTermsPerItem: opts.matchedTermsPerItem, fileLines: true }
       );
       stages.push("model");
     } else {
       const query = this.localizer.queryOf(issue2);
       queryTerms = query.size;
-      const lo = { top: depth, signals: opts.signals === false ? void 0 : issue2.signals, matchedTermsPerItem: opts.matchedTermsPerItem };
+      const lo = { top: depth, signals: opts.signals === false ? void 0 : issue2.signals, matchedTermsPerItem: opts.matchedTermsPerItem, fileLines: true };
       if (this.hybrid) {
         try {
           loc = await this.hybrid.localizeIssue(issue2, query, lo, signal);
@@ -62987,14 +63084,15 @@ var CommitChain = class _CommitChain {
     loc = await this.placements.demote(loc, issue2);
     const retrieveMillis = performance.now() - t0;
     if (!reranker || !this.reader || loc.functions.length === 0) {
-      return { localization: cut(loc, opts.top), stages, retrieveMillis, queryTerms, ranked: loc.functions };
+      return { localization: cut(loc, opts.top), stages, retrieveMillis, queryTerms };
     }
     const { rerankLocalization: rerankLocalization2 } = await Promise.resolve().then(() => (init_rerank_localization(), rerank_localization_exports));
     const { localization, stats } = await rerankLocalization2(loc, this.codeIndex, this.reader, reranker, issue2, opts.top, signal);
+    localization.bestOfFile = loc.bestOfFile;
     this.reader.forget();
-    if (stats.fallbackWindows >= stats.windows) return { localization: cut(loc, opts.top), stages, rerank: stats, retrieveMillis, queryTerms, ranked: loc.functions };
+    if (stats.fallbackWindows >= stats.windows) return { localization: cut(loc, opts.top), stages, rerank: stats, retrieveMillis, queryTerms };
     stages.push("rerank");
-    return { localization, stages, rerank: stats, retrieveMillis, queryTerms, ranked: loc.functions };
+    return { localization, stages, rerank: stats, retrieveMillis, queryTerms };
   }
 };
 function failure(e, stage) {
@@ -63678,6 +63776,7 @@ function definedOnly(o) {
 // src/forge/github-event.ts
 init_errors();
 init_read_bounded();
+init_file_errors();
 var MAX_EVENT_BYTES = 8 * 1024 * 1024;
 var COMMENTED_ACTIONS = ["opened", "edited"];
 function readIssueEvent(path) {
@@ -63685,7 +63784,7 @@ function readIssueEvent(path) {
   try {
     read = readFileAtMost(path, MAX_EVENT_BYTES);
   } catch (e) {
-    throw new IssuelocError(`cannot read the event file ${path}: ${e.code ?? e.message}`);
+    throw new IssuelocError(`cannot read the event file ${path}: ${whyUnreadable(e)}`);
   }
   if (read.over) throw new IssuelocError(`the event file ${path} is larger than ${MAX_EVENT_BYTES} bytes`);
   let payload;
