@@ -73,3 +73,44 @@ export function splitIdentifier(word: string): string[] {
   splitIdentifierInto(word, out);
   return out;
 }
+
+/** Parts shorter than this can be fragments ({@link fragmentFlags}). */
+export const MIN_PART_LENGTH = 3;
+
+/**
+ * Which parts of one word are fragments rather than words: given the parts of one run of
+ * `[A-Za-z0-9]` in order (as {@link splitIdentifierInto} gives them for a word without inner
+ * `_`), `flags[i]` is true when part `i` is shorter than {@link MIN_PART_LENGTH} characters and
+ * - touches a letter–digit boundary: a digit part next to letters, or a letter part next to
+ *   digits (`BM25F` → `BM`, `25`; `md5` → `md`; `int64` → `64`), or
+ * - lies in a run of at least two adjacent short parts one of which is a capital and a lower-case
+ *   letter: the syllables of a mixed-case acronym (`LaTeX` → `La`, `Te`, `X`; `PyPI` → `Py`, `PI`).
+ *
+ * Ordinary short camelCase parts are words, not fragments: `toDB` → `DB`, `isOK` → `OK`,
+ * `IoError` → `Io`, `NumPy` → `Py` are all false. A word of one part has no fragments.
+ */
+export function fragmentFlags(parts: readonly string[]): boolean[] {
+  const n = parts.length;
+  const flags = new Array<boolean>(n).fill(false);
+  if (n < 2) return flags;
+  const isDigits = (p: string) => charClass(p.charCodeAt(0)) === 3;
+  for (let i = 0; i < n; i++) {
+    const p = parts[i];
+    if (p.length >= MIN_PART_LENGTH) continue;
+    const d = isDigits(p);
+    if ((i > 0 && isDigits(parts[i - 1]) !== d) || (i + 1 < n && isDigits(parts[i + 1]) !== d)) flags[i] = true;
+  }
+  for (let i = 0; i < n;) {
+    if (parts[i].length >= MIN_PART_LENGTH) { i++; continue; }
+    let j = i;
+    let titled = false;
+    while (j < n && parts[j].length < MIN_PART_LENGTH) {
+      const p = parts[j];
+      if (p.length === 2 && charClass(p.charCodeAt(0)) === 1 && charClass(p.charCodeAt(1)) === 2) titled = true;
+      j++;
+    }
+    if (titled && j - i >= 2) for (let k = i; k < j; k++) flags[k] = true;
+    i = j;
+  }
+  return flags;
+}

@@ -5,10 +5,12 @@
  * digit boundaries ({@link splitIdentifier}); parts are lower-cased; the whole identifier
  * (lower-cased, leading and trailing `_` stripped) comes first when the word has more than one
  * part, and each snake_case part that splits further is kept whole before its own parts
- * (`GitHub_token_v2` → `github_token_v2`, `github`, `git`, `hub`, `token`, `v2`); tokens shorter
- * than 2 characters and NLTK English stop words are dropped.
+ * (`GitHub_token_v2` → `github_token_v2`, `github`, `git`, `hub`, `token`, `v2`); the fragments of a
+ * split word are dropped, its whole kept (`LaTeX` → `latex`, not `la`, `te`; `BM25F` → `bm25f`, not
+ * `bm`, `25`; see `keepFragments`); tokens shorter than 2 characters and NLTK English stop words
+ * are dropped.
  *
- * With `keepSnakeParts: false` this is exactly `tokenize` of the reference evaluator
+ * With `keepSnakeParts: false, keepFragments: true` this is exactly `tokenize` of the reference evaluator
  * (`ref_eval.py`, docs/benchmark-gold.md), which keeps only the whole word and the finest parts.
  *
  * Non-ASCII letters are separators, as in ref_eval.py (whose character class is ASCII-only):
@@ -24,16 +26,16 @@
 
 import { stemmer } from 'stemmer';
 import { IssuelocError } from '../errors.js';
-import { charClass, splitIdentifierInto } from './identifier-split.js';
+import { charClass, fragmentFlags, splitIdentifierInto } from './identifier-split.js';
 import { ENGLISH_STOP_WORDS } from './stop-words.js';
 
 export { splitIdentifier } from './identifier-split.js';
-export { ENGLISH_STOP_WORDS, CODE_KEYWORDS, CODE_KEYWORDS_BY_LANGUAGE, defaultStopWords } from './stop-words.js';
+export { ENGLISH_STOP_WORDS, CODE_KEYWORDS, CODE_KEYWORDS_BY_LANGUAGE, defaultStopWords, languageKeywords } from './stop-words.js';
 export type { StopWordKind } from './stop-words.js';
 
 /**
  * Options of {@link tokenize}; every field is optional. The defaults are ref_eval.py's behaviour
- * except `keepSnakeParts`.
+ * except `keepSnakeParts` and `keepFragments`.
  */
 export interface TokenizeOptions {
   /**
@@ -55,10 +57,18 @@ export interface TokenizeOptions {
   /**
    * With splitting and `keepWhole` on, also emit each `_`-separated part of a snake_case word whole
    * when it splits into more than one part itself (`GitHub_token_v2` → `github`, `v2`; `token`,
-   * one part, is not repeated), right before its parts. Default true; false gives ref_eval.py's
-   * tokens exactly.
+   * one part, is not repeated), right before its parts. Default true; false (with `keepFragments`)
+   * gives ref_eval.py's tokens exactly.
    */
   keepSnakeParts?: boolean;
+  /**
+   * With splitting and `keepWhole` on, also emit the fragments of a word that splits into parts
+   * ({@link fragmentFlags}: parts under 3 characters at a letter–digit boundary, `BM25F` → `bm`,
+   * `25`, or syllables of a mixed-case acronym, `LaTeX` → `la`, `te`); the whole word is emitted
+   * either way. Default false: fragments are noise as query terms and as matched terms. The code
+   * index keeps them (true), so its cached term counts stay valid; a query never holds them.
+   */
+  keepFragments?: boolean;
   /**
    * Lower-case tokens. Default true (ref_eval.py). When false, tokens keep the case they have in
    * the text (the "no lower-casing" preprocessing variant of docs/evaluation.md); stop words still match case-insensitively, and a
@@ -90,6 +100,7 @@ export class Tokenizer {
   private readonly split: boolean;
   private readonly keepWhole: boolean;
   private readonly keepSnakeParts: boolean;
+  private readonly keepFragments: boolean;
   private readonly lowercase: boolean;
   private readonly minLength: number;
   private readonly stopWords: ReadonlySet<string>;
@@ -106,6 +117,7 @@ export class Tokenizer {
     this.split = opts.splitIdentifiers ?? true;
     this.keepWhole = opts.keepWhole ?? true;
     this.keepSnakeParts = opts.keepSnakeParts ?? true;
+    this.keepFragments = opts.keepFragments ?? false;
     this.lowercase = opts.lowercase ?? true;
     this.minLength = minLength;
     this.stopWords = opts.stopWords ?? ENGLISH_STOP_WORDS;
@@ -157,11 +169,13 @@ export class Tokenizer {
     } else {
       const parts = this.parts;
       parts.length = 0;
+      const dropFragments = this.keepWhole && !this.keepFragments;
       if (this.keepWhole && this.keepSnakeParts && hasInnerUnderscore(word)) {
-        candidates = snakeCandidates(word, parts);
+        candidates = snakeCandidates(word, parts, dropFragments);
       } else {
         splitIdentifierInto(word, parts);
-        candidates = parts.slice();
+        // with `_` inside (ref_eval.py's splitting) the parts of different `_` pieces are not adjacent
+        candidates = dropFragments && !hasInnerUnderscore(word) ? withoutFragments(parts) : parts.slice();
         if (parts.length > 1 && this.keepWhole) candidates.unshift(stripUnderscores(word));
       }
     }
@@ -189,7 +203,7 @@ function cachedTokenizer(opts: TokenizeOptions | undefined): Tokenizer {
     byKey = new Map();
     cachedByStopWords.set(stopWords, byKey);
   }
-  const key = `${opts?.stem ? 1 : 0}${opts?.splitIdentifiers === false ? 0 : 1}${opts?.keepWhole === false ? 0 : 1}${opts?.keepSnakeParts === false ? 0 : 1}${opts?.lowercase === false ? 0 : 1}:${opts?.minLength ?? 2}`;
+  const key = `${opts?.stem ? 1 : 0}${opts?.splitIdentifiers === false ? 0 : 1}${opts?.keepWhole === false ? 0 : 1}${opts?.keepSnakeParts === false ? 0 : 1}${opts?.lowercase === false ? 0 : 1}${opts?.keepFragments ? 1 : 0}:${opts?.minLength ?? 2}`;
   let tk = byKey.get(key);
   if (tk === undefined) {
     tk = new Tokenizer({ ...opts, stopWords });
@@ -201,7 +215,7 @@ function cachedTokenizer(opts: TokenizeOptions | undefined): Tokenizer {
 /**
  * Tokens of code or issue text, duplicates kept, in text order.
  *
- * With `keepSnakeParts: false` this is exactly ref_eval.py's `tokenize` (see the module comment);
+ * With `keepSnakeParts: false, keepFragments: true` this is exactly ref_eval.py's `tokenize` (see the module comment);
  * the golden tests in `test/text/tokenize.test.ts` compare against it. Tokenizers are cached per option
  * values (and per `stopWords` Set object), so calling this with a fresh options object each time
  * costs nothing extra.
@@ -232,9 +246,10 @@ function hasInnerUnderscore(word: string): boolean {
 /**
  * Candidate tokens of a snake_case word (before case, length and stop-word filtering): the whole
  * word (outer `_` stripped) when it has more than one part, then per `_`-separated part: the part
- * whole when it splits further, then its parts. `parts` is scratch space.
+ * whole when it splits further, then its parts (without their fragments with `dropFragments`).
+ * `parts` is scratch space.
  */
-function snakeCandidates(word: string, parts: string[]): string[] {
+function snakeCandidates(word: string, parts: string[], dropFragments: boolean): string[] {
   const out: string[] = [];
   const n = word.length;
   let total = 0;
@@ -246,13 +261,20 @@ function snakeCandidates(word: string, parts: string[]): string[] {
       parts.length = 0;
       splitIdentifierInto(segment, parts);
       if (parts.length > 1) out.push(segment);
-      for (const p of parts) out.push(p);
+      for (const p of dropFragments ? withoutFragments(parts) : parts) out.push(p);
       total += parts.length;
     }
     s = e + 1;
   }
   if (total > 1) out.unshift(stripUnderscores(word));
   return out;
+}
+
+/** The parts that are not fragments ({@link fragmentFlags}), in order. */
+function withoutFragments(parts: readonly string[]): string[] {
+  if (parts.length < 2) return parts.slice();
+  const flags = fragmentFlags(parts);
+  return parts.filter((_, i) => !flags[i]);
 }
 
 function stripUnderscores(word: string): string {

@@ -7,10 +7,12 @@ import {
   ENGLISH_STOP_WORDS,
   createTokenizer,
   defaultStopWords,
+  languageKeywords,
   splitIdentifier,
   termFrequencies,
   tokenize,
 } from '../../src/text/tokenize.js';
+import { fragmentFlags } from '../../src/text/identifier-split.js';
 import { IssuelocError } from '../../src/errors.js';
 import { fixtureData, sharedDataOrSkip } from '../fixtures/data.js';
 
@@ -56,9 +58,9 @@ const GOLDEN_STEMMED: [string, string[]][] = [
   ['fooBars are Running quickly', ['foobar', 'foo', 'bar', 'run', 'quickli']],
 ];
 
-const REF = { keepSnakeParts: false } as const;
+const REF = { keepSnakeParts: false, keepFragments: true } as const;
 
-test('keepSnakeParts: false equals ref_eval.py tokenize on golden strings', () => {
+test('keepSnakeParts: false, keepFragments: true equals ref_eval.py tokenize on golden strings', () => {
   for (const [text, expected] of GOLDEN) assert.deepEqual(tokenize(text, REF), expected, text);
 });
 
@@ -75,9 +77,9 @@ test('by default each snake_case part that splits further is kept whole too', ()
     ['get_queryset', 'get', 'queryset', 'max_size', 'max', 'size', 'init', 'github', 'git', 'hub', 'x2_y', 'x2']);
   assert.deepEqual(tokenize('GitHub_token_v2', { keepWhole: false }), ['git', 'hub', 'token']);
   assert.deepEqual(tokenize('GitHub_the_v2', { stem: true }), ['github_the_v2', 'github', 'git', 'hub', 'v2']);
-  // on the golden strings the default only adds tokens: ref_eval.py's are a subsequence
+  // on the golden strings snake parts only add tokens: ref_eval.py's are a subsequence
   for (const [text, expected] of GOLDEN) {
-    const mine = tokenize(text);
+    const mine = tokenize(text, { keepFragments: true });
     let k = 0;
     for (const t of mine) if (k < expected.length && t === expected[k]) k++;
     assert.equal(k, expected.length, text);
@@ -104,6 +106,35 @@ test('tokens of 40 real SWE-bench issues hash to ref_eval.py digests (plain and 
   if (!file) return;
   assert.equal(tokenDigest(file, 40, false), 'b9c324ff2415f9986319ce0cc7e3f211d980045ab51de013c3e3187cd4eea6de');
   assert.equal(tokenDigest(file, 40, true), '0ec6a5051a32ec08f83ba4fc185a58b124fb0f966a47f1e445bd48af94264359');
+});
+
+test('fragments of a split word are dropped, its whole kept: mixed-case acronyms and letter-digit splits', () => {
+  assert.deepEqual(tokenize('LaTeX output breaks'), ['latex', 'output', 'breaks']);
+  assert.deepEqual(tokenize('BM25F should score'), ['bm25f', 'score']);
+  assert.deepEqual(tokenize('TeX PyPI XeLaTeX MiB'), ['tex', 'pypi', 'xelatex', 'mib']);
+  assert.deepEqual(tokenize('md5 int64 h5py utf8'), ['md5', 'int64', 'int', 'h5py', 'utf8', 'utf']);
+  assert.deepEqual(tokenize('LaTeXPrinter BM25F_score'), ['latexprinter', 'printer', 'bm25f_score', 'bm25f', 'score']);
+  // ordinary short camelCase parts are words, not fragments
+  assert.deepEqual(tokenize('toDB isOK IoError NumPy getX iOS'),
+    ['todb', 'db', 'isok', 'ok', 'ioerror', 'io', 'error', 'numpy', 'num', 'py', 'getx', 'get', 'ios', 'os']);
+  // a word that is one part, and a short word on its own, are never fragments
+  assert.deepEqual(tokenize('la te 25 bm Py'), ['la', 'te', '25', 'bm', 'py']);
+  // keepFragments: true gives them back (what the code index holds); keepWhole: false keeps the parts
+  assert.deepEqual(tokenize('LaTeX BM25F', { keepFragments: true }), ['latex', 'la', 'te', 'bm25f', 'bm', '25']);
+  assert.deepEqual(tokenize('LaTeX', { keepWhole: false }), ['la', 'te']);
+});
+
+test('fragmentFlags: short parts at a letter-digit boundary or in a run of short parts with a Capital-lower one', () => {
+  const flags = (w: string) => fragmentFlags(splitIdentifier(w));
+  assert.deepEqual(flags('LaTeX'), [true, true, true]);
+  assert.deepEqual(flags('BM25F'), [true, true, true]);
+  assert.deepEqual(flags('int64'), [false, true]);
+  assert.deepEqual(flags('sha256'), [false, false]);
+  assert.deepEqual(flags('toDB'), [false, false]);
+  assert.deepEqual(flags('NumPy'), [false, false]);
+  assert.deepEqual(flags('LaTeXOutput'), [true, true, true, false]);
+  assert.deepEqual(flags('La'), [false]);
+  assert.deepEqual(fragmentFlags([]), []);
 });
 
 test('splitIdentifier keeps case and follows the camelCase / acronym / digit rules', () => {
@@ -137,6 +168,18 @@ test('stop words: English by default, language keywords on request', () => {
   assert.deepEqual(tokenize(code, { stopWords: defaultStopWords('english+code') }), ['get_user', 'get', 'user', 'user_id', 'user', 'id']);
   assert.equal(defaultStopWords('english+code'), defaultStopWords('english+code'));
   assert.throws(() => defaultStopWords('klingon' as never), IssuelocError);
+});
+
+test('languageKeywords: the reserved words of one language, with those it takes from another', () => {
+  const py = languageKeywords('python');
+  for (const kw of ['true', 'false', 'none', 'import', 'def', 'return', 'self']) assert.ok(py.has(kw), kw);
+  assert.ok(!py.has('function') && !py.has('int'));
+  assert.ok(languageKeywords('typescript').has('function') && languageKeywords('typescript').has('readonly'));
+  assert.ok(languageKeywords('cpp').has('int') && languageKeywords('cpp').has('nullptr'));
+  assert.ok(languageKeywords('cython').has('def'));
+  assert.equal(languageKeywords('kotlin').size, 0);
+  assert.equal(languageKeywords(undefined).size, 0);
+  assert.equal(languageKeywords('python'), languageKeywords('python'));
 });
 
 test('a reused tokenizer gives the same answer from its memo', () => {
