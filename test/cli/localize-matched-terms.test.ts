@@ -1,12 +1,16 @@
 // The matched terms shown by `localize` (table, --explain, --json) hold no noise: no fragments of a
 // split word (`LaTeX` → `la`, `te`; `BM25F` → `bm`, `25`) and no reserved word of the item's
-// language (`true`, `import`, `return` in Python), while the words themselves still match.
+// language (`true`, `import`, `return` in Python), while the words themselves still match; the
+// MCP `localize` tool's compact text shows the same.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { fixtureRepo } from '../repo/fixture-repo.js';
 import { cleanup, tempDir } from '../repo/git-fixture.js';
 
@@ -62,6 +66,30 @@ test('localize shows latex and bm25f as matched terms, never la/te/bm/25 or Pyth
       assert.deepEqual(NOISE.filter((t) => words.has(t)), [], `no noise in the ${extra.join('') || 'plain'} table:\n${table.stdout}`);
     }
   } finally {
+    r.remove();
+  }
+});
+
+test('the MCP localize tool: its compact text and structured items show no fragment or keyword', async () => {
+  const r = fixtureRepo([{ id: 'A', message: 'init', files: { 'markup/render.py': RENDER, 'markup/__init__.py': '' } }]);
+  const cache = mkdtempSync(join(scratch, 'cache-'));
+  const transport = new StdioClientTransport({
+    command: process.execPath, args: [join(root, 'bin/issueloc.js'), 'mcp', '--repo', `demo=${r.dir}`, '--cache-dir', cache], cwd: root, stderr: 'pipe',
+  });
+  const client = new Client({ name: 'issueloc-test', version: '0.0.0' });
+  try {
+    await client.connect(transport);
+    const answer = await client.callTool({ name: 'localize', arguments: { issue: ISSUE } }) as CallToolResult;
+    assert.equal(answer.isError, undefined);
+    const text = answer.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+    assert.match(text, /\[[^\]]*\blatex\b/, text);
+    const bracketed = [...text.matchAll(/\[([^\]]*)\]/g)].flatMap((m) => m[1].split(', '));
+    assert.deepEqual(NOISE.filter((t) => bracketed.includes(t)), [], `compact text:\n${text}`);
+    const items = answer.structuredContent as Record<'files' | 'functions', { matchedTerms: string[] }[]>;
+    const shown = [...items.files, ...items.functions].flatMap((it) => it.matchedTerms);
+    assert.deepEqual(NOISE.filter((t) => shown.includes(t)), [], shown.join(' '));
+  } finally {
+    await client.close();
     r.remove();
   }
 });
