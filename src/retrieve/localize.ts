@@ -7,7 +7,7 @@ import { functionlessFiles, mergeByScore, rollUp, type Localization, type Ranked
 import { DEFAULT_SIGNAL_WEIGHTS, SignalResolver, type SignalName, type SignalWeights } from './signals.js';
 import type { IssueSignals } from '../text/issue-signals.js';
 import { DEFAULT_TITLE_WEIGHT } from './query.js';
-import type { ParsedIssue } from '../text/parsed-issue.js';
+import { fragmentTermsOf, type ParsedIssue } from '../text/parsed-issue.js';
 import { WholeFileScorer } from './whole-files.js';
 import { annotateItems, type ItemSource } from './annotate.js';
 import type { NonSourcePlacement } from './non-source.js';
@@ -269,14 +269,14 @@ export class Localizer {
 
   /**
    * The query terms found in function-level document `doc`, highest idf first (binary search in
-   * postings); the reserved words of the document's language (`true`, `def`, `import` in Python)
-   * are not matches there.
+   * postings), as they are shown: not the reserved words of the document's language (`true`,
+   * `def`, `import` in Python), nor the issue's fragments of split words (`fragmentTermsOf`).
    */
   matchedTerms(doc: number, query: QueryTerms, limit: number): string[] {
     return termsInDoc(this.scorer, doc, query, limit, languageKeywords(languageOf(this.units[doc].path)));
   }
 
-  /** The query terms found in file-level document `file`, highest file-level idf first; its language's reserved words left out. */
+  /** The query terms found in file-level document `file`, highest file-level idf first, as they are shown ({@link matchedTerms}). */
   matchedFileTerms(file: number, query: QueryTerms, limit: number): string[] {
     return termsInDoc(this.fileScorer, file, query, limit, languageKeywords(languageOf(this.codeIndex.filePaths[file])));
   }
@@ -298,11 +298,12 @@ function termsOfQuery(scorer: Bm25fScorer, query: QueryTerms): { term: string; i
   return terms;
 }
 
-/** The query terms found in document `doc` of a scorer's index, highest idf first, those of `skip` left out. */
+/** The query terms found in document `doc` of a scorer's index, highest idf first; those of `skip` and the query's fragments left out. */
 function termsInDoc(scorer: Bm25fScorer, doc: number, query: QueryTerms, limit: number, skip: ReadonlySet<string>): string[] {
   const found: { term: string; idf: number }[] = [];
+  const fragments = fragmentTermsOf(query);
   for (const { term, id, idf } of termsOfQuery(scorer, query)) {
-    if (skip.has(term)) continue;
+    if (skip.has(term) || fragments.has(term)) continue;
     const postingDoc = scorer.index.postings(id).doc;
     let lo = 0, hi = postingDoc.length - 1;
     while (lo <= hi) {

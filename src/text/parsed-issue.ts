@@ -154,11 +154,28 @@ class IssueReading implements ParsedIssue {
 
   private makeQuery(stem: boolean, titleWeight: number): IssueTerms {
     const q = counts(this.tokens(stem));
+    const whole = new Set(tokenize(this.text, { stem, dropFragments: 'all' }));
+    const fragments = new Set<string>();
+    for (const t of q.keys()) if (!whole.has(t)) fragments.add(t);
+    FRAGMENT_TERMS.set(q, fragments);
     // as before the parsed issue: a title cut inside a word at MAX_TITLE_CHARS may hold a token the
     // text lacks, whose weight is then NaN (kept so rankings stay as they were; a fix changes them)
     if (titleWeight > 0) for (const t of this.titleTokens(stem)) q.set(t, q.get(t)! + titleWeight);
     return q;
   }
+}
+
+/** The fragment-only terms of each query made by {@link ParsedIssue.queryTerms} (see {@link fragmentTermsOf}). */
+const FRAGMENT_TERMS = new WeakMap<IssueTerms, ReadonlySet<string>>();
+const NONE: ReadonlySet<string> = new Set();
+
+/**
+ * The terms of a query made by {@link ParsedIssue.queryTerms} that its issue holds only as
+ * fragments of split words left in the query (`BM25F` → `bm`, `25`: src/text/tokenize.ts,
+ * `dropFragments: 'all'`): they rank, but are not shown as matched terms. Empty for any other map.
+ */
+export function fragmentTermsOf(query: IssueTerms): ReadonlySet<string> {
+  return FRAGMENT_TERMS.get(query) ?? NONE;
 }
 
 /** Each token with its count, in order of first occurrence. */

@@ -5,12 +5,11 @@
  * digit boundaries ({@link splitIdentifier}); parts are lower-cased; the whole identifier
  * (lower-cased, leading and trailing `_` stripped) comes first when the word has more than one
  * part, and each snake_case part that splits further is kept whole before its own parts
- * (`GitHub_token_v2` → `github_token_v2`, `github`, `git`, `hub`, `token`, `v2`); the fragments of a
- * split word are dropped, its whole kept (`LaTeX` → `latex`, not `la`, `te`; `BM25F` → `bm25f`, not
- * `bm`, `25`; see `keepFragments`); tokens shorter than 2 characters and NLTK English stop words
- * are dropped.
+ * (`GitHub_token_v2` → `github_token_v2`, `github`, `git`, `hub`, `token`, `v2`); the syllables of a
+ * mixed-case acronym are dropped, the word kept (`LaTeX` → `latex`, not `la`, `te`; see
+ * `dropFragments`); tokens shorter than 2 characters and NLTK English stop words are dropped.
  *
- * With `keepSnakeParts: false, keepFragments: true` this is exactly `tokenize` of the reference evaluator
+ * With `keepSnakeParts: false, dropFragments: 'none'` this is exactly `tokenize` of the reference evaluator
  * (`ref_eval.py`, docs/benchmark-gold.md), which keeps only the whole word and the finest parts.
  *
  * Non-ASCII letters are separators, as in ref_eval.py (whose character class is ASCII-only):
@@ -26,16 +25,21 @@
 
 import { stemmer } from 'stemmer';
 import { IssuelocError } from '../errors.js';
-import { charClass, fragmentFlags, splitIdentifierInto } from './identifier-split.js';
+import { ACRONYM_FRAGMENT, DIGIT_FRAGMENT, charClass, fragmentKinds, splitIdentifierInto } from './identifier-split.js';
 import { ENGLISH_STOP_WORDS } from './stop-words.js';
 
 export { splitIdentifier } from './identifier-split.js';
 export { ENGLISH_STOP_WORDS, CODE_KEYWORDS, CODE_KEYWORDS_BY_LANGUAGE, defaultStopWords, languageKeywords } from './stop-words.js';
 export type { StopWordKind } from './stop-words.js';
 
+/** Which fragments of split words {@link tokenize} leaves out (see {@link TokenizeOptions.dropFragments}). */
+export type FragmentDrop = 'none' | 'acronyms' | 'all';
+
+const FRAGMENT_BITS: Readonly<Record<FragmentDrop, number>> = { none: 0, acronyms: ACRONYM_FRAGMENT, all: ACRONYM_FRAGMENT | DIGIT_FRAGMENT };
+
 /**
  * Options of {@link tokenize}; every field is optional. The defaults are ref_eval.py's behaviour
- * except `keepSnakeParts` and `keepFragments`.
+ * except `keepSnakeParts` and `dropFragments`.
  */
 export interface TokenizeOptions {
   /**
@@ -57,18 +61,19 @@ export interface TokenizeOptions {
   /**
    * With splitting and `keepWhole` on, also emit each `_`-separated part of a snake_case word whole
    * when it splits into more than one part itself (`GitHub_token_v2` → `github`, `v2`; `token`,
-   * one part, is not repeated), right before its parts. Default true; false (with `keepFragments`)
+   * one part, is not repeated), right before its parts. Default true; false (with `dropFragments: 'none'`)
    * gives ref_eval.py's tokens exactly.
    */
   keepSnakeParts?: boolean;
   /**
-   * With splitting and `keepWhole` on, also emit the fragments of a word that splits into parts
-   * ({@link fragmentFlags}: parts under 3 characters at a letter–digit boundary, `BM25F` → `bm`,
-   * `25`, or syllables of a mixed-case acronym, `LaTeX` → `la`, `te`); the whole word is emitted
-   * either way. Default false: fragments are noise as query terms and as matched terms. The code
-   * index keeps them (true), so its cached term counts stay valid; a query never holds them.
+   * With splitting and `keepWhole` on, which fragments of a word that splits into parts are left
+   * out ({@link fragmentKinds}): `acronyms` (the default) the syllables of a mixed-case acronym
+   * (`LaTeX` → `la`, `te`), `all` also the parts under 3 characters at a letter–digit boundary
+   * (`BM25F` → `bm`, `25`), `none` neither. The whole word is emitted either way. The code index
+   * keeps them all (`none`), so its cached term counts stay valid; the issue's query leaves out
+   * the default's, and the matched terms shown leave out all (src/text/parsed-issue.ts).
    */
-  keepFragments?: boolean;
+  dropFragments?: FragmentDrop;
   /**
    * Lower-case tokens. Default true (ref_eval.py). When false, tokens keep the case they have in
    * the text (the "no lower-casing" preprocessing variant of docs/evaluation.md); stop words still match case-insensitively, and a
@@ -100,7 +105,8 @@ export class Tokenizer {
   private readonly split: boolean;
   private readonly keepWhole: boolean;
   private readonly keepSnakeParts: boolean;
-  private readonly keepFragments: boolean;
+  /** Fragment kinds left out (bits of {@link fragmentKinds}); 0 without `keepWhole`. */
+  private readonly dropBits: number;
   private readonly lowercase: boolean;
   private readonly minLength: number;
   private readonly stopWords: ReadonlySet<string>;
@@ -117,7 +123,9 @@ export class Tokenizer {
     this.split = opts.splitIdentifiers ?? true;
     this.keepWhole = opts.keepWhole ?? true;
     this.keepSnakeParts = opts.keepSnakeParts ?? true;
-    this.keepFragments = opts.keepFragments ?? false;
+    const drop = opts.dropFragments ?? 'acronyms';
+    if (!Object.hasOwn(FRAGMENT_BITS, drop)) throw new IssuelocError(`tokenizer dropFragments must be none, acronyms or all, got ${String(drop)}`);
+    this.dropBits = this.split && this.keepWhole ? FRAGMENT_BITS[drop] : 0;
     this.lowercase = opts.lowercase ?? true;
     this.minLength = minLength;
     this.stopWords = opts.stopWords ?? ENGLISH_STOP_WORDS;
@@ -169,13 +177,12 @@ export class Tokenizer {
     } else {
       const parts = this.parts;
       parts.length = 0;
-      const dropFragments = this.keepWhole && !this.keepFragments;
       if (this.keepWhole && this.keepSnakeParts && hasInnerUnderscore(word)) {
-        candidates = snakeCandidates(word, parts, dropFragments);
+        candidates = snakeCandidates(word, parts, this.dropBits);
       } else {
         splitIdentifierInto(word, parts);
         // with `_` inside (ref_eval.py's splitting) the parts of different `_` pieces are not adjacent
-        candidates = dropFragments && !hasInnerUnderscore(word) ? withoutFragments(parts) : parts.slice();
+        candidates = this.dropBits !== 0 && !hasInnerUnderscore(word) ? withoutFragments(parts, this.dropBits) : parts.slice();
         if (parts.length > 1 && this.keepWhole) candidates.unshift(stripUnderscores(word));
       }
     }
@@ -203,7 +210,7 @@ function cachedTokenizer(opts: TokenizeOptions | undefined): Tokenizer {
     byKey = new Map();
     cachedByStopWords.set(stopWords, byKey);
   }
-  const key = `${opts?.stem ? 1 : 0}${opts?.splitIdentifiers === false ? 0 : 1}${opts?.keepWhole === false ? 0 : 1}${opts?.keepSnakeParts === false ? 0 : 1}${opts?.lowercase === false ? 0 : 1}${opts?.keepFragments ? 1 : 0}:${opts?.minLength ?? 2}`;
+  const key = `${opts?.stem ? 1 : 0}${opts?.splitIdentifiers === false ? 0 : 1}${opts?.keepWhole === false ? 0 : 1}${opts?.keepSnakeParts === false ? 0 : 1}${opts?.lowercase === false ? 0 : 1}${opts?.dropFragments ?? 'acronyms'}:${opts?.minLength ?? 2}`;
   let tk = byKey.get(key);
   if (tk === undefined) {
     tk = new Tokenizer({ ...opts, stopWords });
@@ -215,7 +222,7 @@ function cachedTokenizer(opts: TokenizeOptions | undefined): Tokenizer {
 /**
  * Tokens of code or issue text, duplicates kept, in text order.
  *
- * With `keepSnakeParts: false, keepFragments: true` this is exactly ref_eval.py's `tokenize` (see the module comment);
+ * With `keepSnakeParts: false, dropFragments: 'none'` this is exactly ref_eval.py's `tokenize` (see the module comment);
  * the golden tests in `test/text/tokenize.test.ts` compare against it. Tokenizers are cached per option
  * values (and per `stopWords` Set object), so calling this with a fresh options object each time
  * costs nothing extra.
@@ -246,10 +253,10 @@ function hasInnerUnderscore(word: string): boolean {
 /**
  * Candidate tokens of a snake_case word (before case, length and stop-word filtering): the whole
  * word (outer `_` stripped) when it has more than one part, then per `_`-separated part: the part
- * whole when it splits further, then its parts (without their fragments with `dropFragments`).
+ * whole when it splits further, then its parts (without the fragments of kinds `dropBits`).
  * `parts` is scratch space.
  */
-function snakeCandidates(word: string, parts: string[], dropFragments: boolean): string[] {
+function snakeCandidates(word: string, parts: string[], dropBits: number): string[] {
   const out: string[] = [];
   const n = word.length;
   let total = 0;
@@ -261,7 +268,7 @@ function snakeCandidates(word: string, parts: string[], dropFragments: boolean):
       parts.length = 0;
       splitIdentifierInto(segment, parts);
       if (parts.length > 1) out.push(segment);
-      for (const p of dropFragments ? withoutFragments(parts) : parts) out.push(p);
+      for (const p of dropBits !== 0 ? withoutFragments(parts, dropBits) : parts) out.push(p);
       total += parts.length;
     }
     s = e + 1;
@@ -270,11 +277,11 @@ function snakeCandidates(word: string, parts: string[], dropFragments: boolean):
   return out;
 }
 
-/** The parts that are not fragments ({@link fragmentFlags}), in order. */
-function withoutFragments(parts: readonly string[]): string[] {
+/** The parts that are not fragments of the kinds `dropBits` ({@link fragmentKinds}), in order. */
+function withoutFragments(parts: readonly string[], dropBits: number): string[] {
   if (parts.length < 2) return parts.slice();
-  const flags = fragmentFlags(parts);
-  return parts.filter((_, i) => !flags[i]);
+  const kinds = fragmentKinds(parts);
+  return parts.filter((_, i) => (kinds[i] & dropBits) === 0);
 }
 
 function stripUnderscores(word: string): string {

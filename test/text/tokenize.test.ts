@@ -12,7 +12,7 @@ import {
   termFrequencies,
   tokenize,
 } from '../../src/text/tokenize.js';
-import { fragmentFlags } from '../../src/text/identifier-split.js';
+import { ACRONYM_FRAGMENT, DIGIT_FRAGMENT, fragmentKinds } from '../../src/text/identifier-split.js';
 import { IssuelocError } from '../../src/errors.js';
 import { fixtureData, sharedDataOrSkip } from '../fixtures/data.js';
 
@@ -58,9 +58,9 @@ const GOLDEN_STEMMED: [string, string[]][] = [
   ['fooBars are Running quickly', ['foobar', 'foo', 'bar', 'run', 'quickli']],
 ];
 
-const REF = { keepSnakeParts: false, keepFragments: true } as const;
+const REF = { keepSnakeParts: false, dropFragments: 'none' } as const;
 
-test('keepSnakeParts: false, keepFragments: true equals ref_eval.py tokenize on golden strings', () => {
+test("keepSnakeParts: false, dropFragments: 'none' equals ref_eval.py tokenize on golden strings", () => {
   for (const [text, expected] of GOLDEN) assert.deepEqual(tokenize(text, REF), expected, text);
 });
 
@@ -79,7 +79,7 @@ test('by default each snake_case part that splits further is kept whole too', ()
   assert.deepEqual(tokenize('GitHub_the_v2', { stem: true }), ['github_the_v2', 'github', 'git', 'hub', 'v2']);
   // on the golden strings snake parts only add tokens: ref_eval.py's are a subsequence
   for (const [text, expected] of GOLDEN) {
-    const mine = tokenize(text, { keepFragments: true });
+    const mine = tokenize(text, { dropFragments: 'none' });
     let k = 0;
     for (const t of mine) if (k < expected.length && t === expected[k]) k++;
     assert.equal(k, expected.length, text);
@@ -108,33 +108,45 @@ test('tokens of 40 real SWE-bench issues hash to ref_eval.py digests (plain and 
   assert.equal(tokenDigest(file, 40, true), '0ec6a5051a32ec08f83ba4fc185a58b124fb0f966a47f1e445bd48af94264359');
 });
 
-test('fragments of a split word are dropped, its whole kept: mixed-case acronyms and letter-digit splits', () => {
+test('fragments of a split word are dropped, its whole kept: mixed-case acronyms by default, letter-digit splits on request', () => {
   assert.deepEqual(tokenize('LaTeX output breaks'), ['latex', 'output', 'breaks']);
-  assert.deepEqual(tokenize('BM25F should score'), ['bm25f', 'score']);
   assert.deepEqual(tokenize('TeX PyPI XeLaTeX MiB'), ['tex', 'pypi', 'xelatex', 'mib']);
-  assert.deepEqual(tokenize('md5 int64 h5py utf8'), ['md5', 'int64', 'int', 'h5py', 'utf8', 'utf']);
-  assert.deepEqual(tokenize('LaTeXPrinter BM25F_score'), ['latexprinter', 'printer', 'bm25f_score', 'bm25f', 'score']);
+  const all = { dropFragments: 'all' } as const;
+  assert.deepEqual(tokenize('BM25F should score', all), ['bm25f', 'score']);
+  assert.deepEqual(tokenize('BM25F should score'), ['bm25f', 'bm', '25', 'score']);
+  assert.deepEqual(tokenize('md5 int64 h5py utf8', all), ['md5', 'int64', 'int', 'h5py', 'utf8', 'utf']);
+  assert.deepEqual(tokenize('LaTeXPrinter BM25F_score', all), ['latexprinter', 'printer', 'bm25f_score', 'bm25f', 'score']);
+  assert.deepEqual(tokenize('LaTeXPrinter BM25F_score'), ['latexprinter', 'printer', 'bm25f_score', 'bm25f', 'bm', '25', 'score']);
   // ordinary short camelCase parts are words, not fragments
-  assert.deepEqual(tokenize('toDB isOK IoError NumPy getX iOS'),
-    ['todb', 'db', 'isok', 'ok', 'ioerror', 'io', 'error', 'numpy', 'num', 'py', 'getx', 'get', 'ios', 'os']);
-  // a word that is one part, and a short word on its own, are never fragments
-  assert.deepEqual(tokenize('la te 25 bm Py'), ['la', 'te', '25', 'bm', 'py']);
-  // keepFragments: true gives them back (what the code index holds); keepWhole: false keeps the parts
-  assert.deepEqual(tokenize('LaTeX BM25F', { keepFragments: true }), ['latex', 'la', 'te', 'bm25f', 'bm', '25']);
+  for (const opts of [{}, all]) {
+    assert.deepEqual(tokenize('toDB isOK IoError NumPy getX iOS', opts),
+      ['todb', 'db', 'isok', 'ok', 'ioerror', 'io', 'error', 'numpy', 'num', 'py', 'getx', 'get', 'ios', 'os']);
+    // a word that is one part, and a short word on its own, are never fragments
+    assert.deepEqual(tokenize('la te 25 bm Py', opts), ['la', 'te', '25', 'bm', 'py']);
+  }
+  // none gives them back (what the code index holds); keepWhole: false keeps the parts
+  assert.deepEqual(tokenize('LaTeX BM25F', { dropFragments: 'none' }), ['latex', 'la', 'te', 'bm25f', 'bm', '25']);
   assert.deepEqual(tokenize('LaTeX', { keepWhole: false }), ['la', 'te']);
+  assert.throws(() => tokenize('x', { dropFragments: 'some' as never }), IssuelocError);
 });
 
-test('fragmentFlags: short parts at a letter-digit boundary or in a run of short parts with a Capital-lower one', () => {
-  const flags = (w: string) => fragmentFlags(splitIdentifier(w));
-  assert.deepEqual(flags('LaTeX'), [true, true, true]);
-  assert.deepEqual(flags('BM25F'), [true, true, true]);
-  assert.deepEqual(flags('int64'), [false, true]);
-  assert.deepEqual(flags('sha256'), [false, false]);
-  assert.deepEqual(flags('toDB'), [false, false]);
-  assert.deepEqual(flags('NumPy'), [false, false]);
-  assert.deepEqual(flags('LaTeXOutput'), [true, true, true, false]);
-  assert.deepEqual(flags('La'), [false]);
-  assert.deepEqual(fragmentFlags([]), []);
+test('fragmentKinds: short parts at a letter-digit boundary, or in a run of short parts with a Capital-lower one', () => {
+  const kinds = (w: string) => fragmentKinds(splitIdentifier(w));
+  const [D, A] = [DIGIT_FRAGMENT, ACRONYM_FRAGMENT];
+  assert.deepEqual(kinds('LaTeX'), [A, A, A]);
+  assert.deepEqual(kinds('BM25F'), [D, D, D]);
+  assert.deepEqual(kinds('int64'), [0, D]);
+  assert.deepEqual(kinds('sha256'), [0, 0]);
+  assert.deepEqual(kinds('toDB'), [0, 0]);
+  assert.deepEqual(kinds('NumPy'), [0, 0]);
+  assert.deepEqual(kinds('fpToString'), [0, 0, 0]);
+  assert.deepEqual(kinds('isOk'), [0, 0]);
+  assert.deepEqual(kinds('findById'), [0, 0, 0]);
+  assert.deepEqual(kinds('NaN'), [A, A]);
+  assert.deepEqual(kinds('LaTeXOutput'), [A, A, A, 0]);
+  assert.deepEqual(kinds('PyQt5'), [0, D, D]);
+  assert.deepEqual(kinds('La'), [0]);
+  assert.deepEqual(fragmentKinds([]), []);
 });
 
 test('splitIdentifier keeps case and follows the camelCase / acronym / digit rules', () => {
