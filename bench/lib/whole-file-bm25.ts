@@ -35,7 +35,7 @@ export interface WholeFileBm25Options {
 /** Plain BM25 over the whole files of one repository's base commits (see the module comment). */
 export class WholeFileBm25 {
   private readonly vocabulary = new Vocabulary();
-  private readonly tokenizer = createTokenizer({ lowercase: true, stem: false, splitIdentifiers: true, dropFragments: 'none' });
+  private readonly tokenizer = createTokenizer({ lowercase: true, stem: false, splitIdentifiers: true });
   /** `path\0blob` → the document's terms; null = left out (binary, missing, too large). */
   private readonly bags = new Map<string, TermBag | null>();
   private readonly keep: (path: string) => boolean;

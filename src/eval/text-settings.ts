@@ -21,7 +21,7 @@ export const PAPER_TEXT_SETTINGS: TextSettings = Object.freeze({ lowercase: true
 
 /** The tokenizer of a setting (stop words: NLTK English, as the replication package). */
 export function tokenizerFor(s: TextSettings): Tokenizer {
-  return createTokenizer({ lowercase: s.lowercase, stem: s.stem, splitIdentifiers: s.splitIdentifiers, dropFragments: 'none' });
+  return createTokenizer({ lowercase: s.lowercase, stem: s.stem, splitIdentifiers: s.splitIdentifiers });
 }
 
 /** A short label such as `lower+stem` or `case+stem+subtokens`, for tables and file names. */

@@ -233,7 +233,7 @@ export class HistoryLog {
         if (id === undefined) { id = d.paths.length; d.paths.push(ch.path); pathIds.set(ch.path, id); }
         return id;
       }));
-      d.words.push(tokenize(firstWords(c.message, MESSAGE_WORDS), { dropFragments: 'none' }).join(' ')); // as cached: fragments kept
+      d.words.push(tokenize(firstWords(c.message, MESSAGE_WORDS)).join(' '));
     });
     onProgress?.(done, Math.max(done, total));
     for (let k = 0; k < pendingParents.length; k++) {

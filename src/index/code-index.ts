@@ -185,7 +185,7 @@ const counts = (tokens: string[]): Map<string, number> => {
 /** The body field of a unit: its text cut to `maxWords` words (0 = all), tokenized and counted. */
 export function bodyTerms(text: string, maxWords: number, stem: boolean): { body: [string, number][]; bodyLength: number } {
   const cut = maxWords > 0 ? firstWords(text, maxWords) : text;
-  const tokens = tokenize(cut, { stem, dropFragments: 'none' });
+  const tokens = tokenize(cut, { stem });
   return { body: [...counts(tokens)], bodyLength: tokens.length };
 }
 
@@ -217,9 +217,9 @@ export function buildCodeIndex(
   const fileOf: number[] = [];
   const filePaths: string[] = [];
   for (const { path, units: fileUnits } of files) {
-    const pathTerms = counts(tokenize(path, { stem: settings.stem, dropFragments: 'none' }));
+    const pathTerms = counts(tokenize(path, { stem: settings.stem }));
     const fileName = path.slice(path.lastIndexOf('/') + 1);
-    const fileNameTerms = counts(tokenize(fileName, { stem: settings.stem, dropFragments: 'none' }));
+    const fileNameTerms = counts(tokenize(fileName, { stem: settings.stem }));
     const fileUnit = fileUnits.find((u) => u.kind === 'file');
     const fileDoc = filePaths.length;
     filePaths.push(path);
@@ -232,7 +232,7 @@ export function buildCodeIndex(
     docs.sort((a, b) => a.startLine - b.startLine || a.endLine - b.endLine);
     const pathLength = sumOf(pathTerms);
     for (const u of docs) {
-      const nameTerms = u.kind === 'file' ? fileNameTerms : counts(tokenize(u.qualifiedName, { stem: settings.stem, dropFragments: 'none' }));
+      const nameTerms = u.kind === 'file' ? fileNameTerms : counts(tokenize(u.qualifiedName, { stem: settings.stem }));
       const body = new Map(pathTerms);
       for (const [t, c] of u.body) body.set(t, (body.get(t) ?? 0) + c);
       builder.add([pathTerms, nameTerms, body], [pathLength, sumOf(nameTerms), pathLength + u.bodyLength]);
@@ -256,8 +256,8 @@ function buildNonSourceIndex(files: readonly { path: string; text: UnitTerms }[]
   const builder = new IndexBuilder(FIELDS);
   const paths: string[] = [];
   for (const { path, text } of files) {
-    const pathTerms = counts(tokenize(path, { stem, dropFragments: 'none' }));
-    const nameTerms = counts(tokenize(path.slice(path.lastIndexOf('/') + 1), { stem, dropFragments: 'none' }));
+    const pathTerms = counts(tokenize(path, { stem }));
+    const nameTerms = counts(tokenize(path.slice(path.lastIndexOf('/') + 1), { stem }));
     builder.add([pathTerms, nameTerms, new Map(text.body)], [sumOf(pathTerms), sumOf(nameTerms), text.bodyLength]);
     paths.push(path);
   }

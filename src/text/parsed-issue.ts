@@ -171,7 +171,7 @@ const NONE: ReadonlySet<string> = new Set();
 
 /**
  * The terms of a query made by {@link ParsedIssue.queryTerms} that its issue holds only as
- * fragments of split words left in the query (`BM25F` → `bm`, `25`: src/text/tokenize.ts,
+ * fragments of split words (`LaTeX` → `la`, `te`; `BM25F` → `bm`, `25`: src/text/tokenize.ts,
  * `dropFragments: 'all'`): they rank, but are not shown as matched terms. Empty for any other map.
  */
 export function fragmentTermsOf(query: IssueTerms): ReadonlySet<string> {

@@ -5,11 +5,11 @@
  * digit boundaries ({@link splitIdentifier}); parts are lower-cased; the whole identifier
  * (lower-cased, leading and trailing `_` stripped) comes first when the word has more than one
  * part, and each snake_case part that splits further is kept whole before its own parts
- * (`GitHub_token_v2` → `github_token_v2`, `github`, `git`, `hub`, `token`, `v2`); the syllables of a
- * mixed-case acronym are dropped, the word kept (`LaTeX` → `latex`, not `la`, `te`; see
- * `dropFragments`); tokens shorter than 2 characters and NLTK English stop words are dropped.
+ * (`GitHub_token_v2` → `github_token_v2`, `github`, `git`, `hub`, `token`, `v2`); tokens shorter
+ * than 2 characters and NLTK English stop words are dropped; `dropFragments` leaves out the
+ * fragments of split words (`LaTeX` → `latex` without `la`, `te`).
  *
- * With `keepSnakeParts: false, dropFragments: 'none'` this is exactly `tokenize` of the reference evaluator
+ * With `keepSnakeParts: false` this is exactly `tokenize` of the reference evaluator
  * (`ref_eval.py`, docs/benchmark-gold.md), which keeps only the whole word and the finest parts.
  *
  * Non-ASCII letters are separators, as in ref_eval.py (whose character class is ASCII-only):
@@ -39,7 +39,7 @@ const FRAGMENT_BITS: Readonly<Record<FragmentDrop, number>> = { none: 0, acronym
 
 /**
  * Options of {@link tokenize}; every field is optional. The defaults are ref_eval.py's behaviour
- * except `keepSnakeParts` and `dropFragments`.
+ * except `keepSnakeParts`.
  */
 export interface TokenizeOptions {
   /**
@@ -61,17 +61,17 @@ export interface TokenizeOptions {
   /**
    * With splitting and `keepWhole` on, also emit each `_`-separated part of a snake_case word whole
    * when it splits into more than one part itself (`GitHub_token_v2` → `github`, `v2`; `token`,
-   * one part, is not repeated), right before its parts. Default true; false (with `dropFragments: 'none'`)
-   * gives ref_eval.py's tokens exactly.
+   * one part, is not repeated), right before its parts. Default true; false gives ref_eval.py's
+   * tokens exactly.
    */
   keepSnakeParts?: boolean;
   /**
    * With splitting and `keepWhole` on, which fragments of a word that splits into parts are left
-   * out ({@link fragmentKinds}): `acronyms` (the default) the syllables of a mixed-case acronym
-   * (`LaTeX` → `la`, `te`), `all` also the parts under 3 characters at a letter–digit boundary
-   * (`BM25F` → `bm`, `25`), `none` neither. The whole word is emitted either way. The code index
-   * keeps them all (`none`), so its cached term counts stay valid; the issue's query leaves out
-   * the default's, and the matched terms shown leave out all (src/text/parsed-issue.ts).
+   * out ({@link fragmentKinds}): `acronyms` the syllables of a mixed-case acronym (`LaTeX` → `la`,
+   * `te`), `all` also the parts under 3 characters at a letter–digit boundary (`BM25F` → `bm`,
+   * `25`), `none` (the default) neither. The whole word is emitted either way. Documents and
+   * queries keep them (leaving them out of the query cost rankings, docs/results.md); the
+   * matched terms shown leave out `all` of them (`fragmentTermsOf`, src/text/parsed-issue.ts).
    */
   dropFragments?: FragmentDrop;
   /**
@@ -123,7 +123,7 @@ export class Tokenizer {
     this.split = opts.splitIdentifiers ?? true;
     this.keepWhole = opts.keepWhole ?? true;
     this.keepSnakeParts = opts.keepSnakeParts ?? true;
-    const drop = opts.dropFragments ?? 'acronyms';
+    const drop = opts.dropFragments ?? 'none';
     if (!Object.hasOwn(FRAGMENT_BITS, drop)) throw new IssuelocError(`tokenizer dropFragments must be none, acronyms or all, got ${String(drop)}`);
     this.dropBits = this.split && this.keepWhole ? FRAGMENT_BITS[drop] : 0;
     this.lowercase = opts.lowercase ?? true;
@@ -210,7 +210,7 @@ function cachedTokenizer(opts: TokenizeOptions | undefined): Tokenizer {
     byKey = new Map();
     cachedByStopWords.set(stopWords, byKey);
   }
-  const key = `${opts?.stem ? 1 : 0}${opts?.splitIdentifiers === false ? 0 : 1}${opts?.keepWhole === false ? 0 : 1}${opts?.keepSnakeParts === false ? 0 : 1}${opts?.lowercase === false ? 0 : 1}${opts?.dropFragments ?? 'acronyms'}:${opts?.minLength ?? 2}`;
+  const key = `${opts?.stem ? 1 : 0}${opts?.splitIdentifiers === false ? 0 : 1}${opts?.keepWhole === false ? 0 : 1}${opts?.keepSnakeParts === false ? 0 : 1}${opts?.lowercase === false ? 0 : 1}${opts?.dropFragments ?? 'none'}:${opts?.minLength ?? 2}`;
   let tk = byKey.get(key);
   if (tk === undefined) {
     tk = new Tokenizer({ ...opts, stopWords });
@@ -222,7 +222,7 @@ function cachedTokenizer(opts: TokenizeOptions | undefined): Tokenizer {
 /**
  * Tokens of code or issue text, duplicates kept, in text order.
  *
- * With `keepSnakeParts: false, dropFragments: 'none'` this is exactly ref_eval.py's `tokenize` (see the module comment);
+ * With `keepSnakeParts: false` this is exactly ref_eval.py's `tokenize` (see the module comment);
  * the golden tests in `test/text/tokenize.test.ts` compare against it. Tokenizers are cached per option
  * values (and per `stopWords` Set object), so calling this with a fresh options object each time
  * costs nothing extra.

@@ -58,9 +58,9 @@ const GOLDEN_STEMMED: [string, string[]][] = [
   ['fooBars are Running quickly', ['foobar', 'foo', 'bar', 'run', 'quickli']],
 ];
 
-const REF = { keepSnakeParts: false, dropFragments: 'none' } as const;
+const REF = { keepSnakeParts: false } as const;
 
-test("keepSnakeParts: false, dropFragments: 'none' equals ref_eval.py tokenize on golden strings", () => {
+test('keepSnakeParts: false equals ref_eval.py tokenize on golden strings', () => {
   for (const [text, expected] of GOLDEN) assert.deepEqual(tokenize(text, REF), expected, text);
 });
 
@@ -77,9 +77,9 @@ test('by default each snake_case part that splits further is kept whole too', ()
     ['get_queryset', 'get', 'queryset', 'max_size', 'max', 'size', 'init', 'github', 'git', 'hub', 'x2_y', 'x2']);
   assert.deepEqual(tokenize('GitHub_token_v2', { keepWhole: false }), ['git', 'hub', 'token']);
   assert.deepEqual(tokenize('GitHub_the_v2', { stem: true }), ['github_the_v2', 'github', 'git', 'hub', 'v2']);
-  // on the golden strings snake parts only add tokens: ref_eval.py's are a subsequence
+  // on the golden strings the default only adds tokens: ref_eval.py's are a subsequence
   for (const [text, expected] of GOLDEN) {
-    const mine = tokenize(text, { dropFragments: 'none' });
+    const mine = tokenize(text);
     let k = 0;
     for (const t of mine) if (k < expected.length && t === expected[k]) k++;
     assert.equal(k, expected.length, text);
@@ -108,25 +108,23 @@ test('tokens of 40 real SWE-bench issues hash to ref_eval.py digests (plain and 
   assert.equal(tokenDigest(file, 40, true), '0ec6a5051a32ec08f83ba4fc185a58b124fb0f966a47f1e445bd48af94264359');
 });
 
-test('fragments of a split word are dropped, its whole kept: mixed-case acronyms by default, letter-digit splits on request', () => {
-  assert.deepEqual(tokenize('LaTeX output breaks'), ['latex', 'output', 'breaks']);
-  assert.deepEqual(tokenize('TeX PyPI XeLaTeX MiB'), ['tex', 'pypi', 'xelatex', 'mib']);
+test('dropFragments: the fragments of a split word are left out, its whole kept (mixed-case acronyms, letter-digit splits)', () => {
+  const acronyms = { dropFragments: 'acronyms' } as const;
   const all = { dropFragments: 'all' } as const;
+  assert.deepEqual(tokenize('LaTeX output breaks', acronyms), ['latex', 'output', 'breaks']);
+  assert.deepEqual(tokenize('TeX PyPI XeLaTeX MiB NaN', acronyms), ['tex', 'pypi', 'xelatex', 'mib', 'nan']);
   assert.deepEqual(tokenize('BM25F should score', all), ['bm25f', 'score']);
-  assert.deepEqual(tokenize('BM25F should score'), ['bm25f', 'bm', '25', 'score']);
+  assert.deepEqual(tokenize('BM25F should score', acronyms), ['bm25f', 'bm', '25', 'score']);
   assert.deepEqual(tokenize('md5 int64 h5py utf8', all), ['md5', 'int64', 'int', 'h5py', 'utf8', 'utf']);
   assert.deepEqual(tokenize('LaTeXPrinter BM25F_score', all), ['latexprinter', 'printer', 'bm25f_score', 'bm25f', 'score']);
-  assert.deepEqual(tokenize('LaTeXPrinter BM25F_score'), ['latexprinter', 'printer', 'bm25f_score', 'bm25f', 'bm', '25', 'score']);
   // ordinary short camelCase parts are words, not fragments
-  for (const opts of [{}, all]) {
-    assert.deepEqual(tokenize('toDB isOK IoError NumPy getX iOS', opts),
-      ['todb', 'db', 'isok', 'ok', 'ioerror', 'io', 'error', 'numpy', 'num', 'py', 'getx', 'get', 'ios', 'os']);
-    // a word that is one part, and a short word on its own, are never fragments
-    assert.deepEqual(tokenize('la te 25 bm Py', opts), ['la', 'te', '25', 'bm', 'py']);
-  }
-  // none gives them back (what the code index holds); keepWhole: false keeps the parts
-  assert.deepEqual(tokenize('LaTeX BM25F', { dropFragments: 'none' }), ['latex', 'la', 'te', 'bm25f', 'bm', '25']);
-  assert.deepEqual(tokenize('LaTeX', { keepWhole: false }), ['la', 'te']);
+  assert.deepEqual(tokenize('toDB isOK IoError NumPy getX iOS findById', all),
+    ['todb', 'db', 'isok', 'ok', 'ioerror', 'io', 'error', 'numpy', 'num', 'py', 'getx', 'get', 'ios', 'os', 'findbyid', 'find', 'id']);
+  // a word that is one part, and a short word on its own, are never fragments
+  assert.deepEqual(tokenize('la te 25 bm Py', all), ['la', 'te', '25', 'bm', 'py']);
+  // the default keeps them (what documents and queries hold); keepWhole: false keeps the parts
+  assert.deepEqual(tokenize('LaTeX BM25F'), ['latex', 'la', 'te', 'bm25f', 'bm', '25']);
+  assert.deepEqual(tokenize('LaTeX', { keepWhole: false, dropFragments: 'all' }), ['la', 'te']);
   assert.throws(() => tokenize('x', { dropFragments: 'some' as never }), IssuelocError);
 });
 
