@@ -154,10 +154,7 @@ class IssueReading implements ParsedIssue {
 
   private makeQuery(stem: boolean, titleWeight: number): IssueTerms {
     const q = counts(this.tokens(stem));
-    const whole = new Set(tokenize(this.text, { stem, dropFragments: 'all' }));
-    const fragments = new Set<string>();
-    for (const t of q.keys()) if (!whole.has(t)) fragments.add(t);
-    FRAGMENT_TERMS.set(q, fragments);
+    FRAGMENT_SOURCES.set(q, { text: this.text, stem });
     // as before the parsed issue: a title cut inside a word at MAX_TITLE_CHARS may hold a token the
     // text lacks, whose weight is then NaN (kept so rankings stay as they were; a fix changes them)
     if (titleWeight > 0) for (const t of this.titleTokens(stem)) q.set(t, q.get(t)! + titleWeight);
@@ -167,6 +164,8 @@ class IssueReading implements ParsedIssue {
 
 /** The fragment-only terms of each query made by {@link ParsedIssue.queryTerms} (see {@link fragmentTermsOf}). */
 const FRAGMENT_TERMS = new WeakMap<IssueTerms, ReadonlySet<string>>();
+/** The text and stemming each such query was made from (its fragment terms are made when first asked for). */
+const FRAGMENT_SOURCES = new WeakMap<IssueTerms, { text: string; stem: boolean }>();
 const NONE: ReadonlySet<string> = new Set();
 
 /**
@@ -175,7 +174,16 @@ const NONE: ReadonlySet<string> = new Set();
  * `dropFragments: 'all'`): they rank, but are not shown as matched terms. Empty for any other map.
  */
 export function fragmentTermsOf(query: IssueTerms): ReadonlySet<string> {
-  return FRAGMENT_TERMS.get(query) ?? NONE;
+  let fragments = FRAGMENT_TERMS.get(query);
+  if (fragments === undefined) {
+    const source = FRAGMENT_SOURCES.get(query);
+    if (source === undefined) return NONE;
+    const whole = new Set(tokenize(source.text, { stem: source.stem, dropFragments: 'all' }));
+    const found = new Set<string>();
+    for (const t of query.keys()) if (!whole.has(t)) found.add(t);
+    FRAGMENT_TERMS.set(query, (fragments = found));
+  }
+  return fragments;
 }
 
 /** Each token with its count, in order of first occurrence. */
