@@ -1,11 +1,13 @@
 import type { CodeIndex, IndexedUnit } from '../index/code-index.js';
 import { Bm25fScorer, hitsByRank, type Bm25fParams, type QueryTerms } from './bm25f.js';
 import { moduleIdOf } from '../corpus/names.js';
+import { languageOf } from '../corpus/languages.js';
+import { languageKeywords } from '../text/stop-words.js';
 import { functionlessFiles, mergeByScore, rollUp, type Localization, type RankedItem, type ScoredFile } from './rollup.js';
 import { DEFAULT_SIGNAL_WEIGHTS, SignalResolver, type SignalName, type SignalWeights } from './signals.js';
 import type { IssueSignals } from '../text/issue-signals.js';
 import { DEFAULT_TITLE_WEIGHT } from './query.js';
-import type { ParsedIssue } from '../text/parsed-issue.js';
+import { fragmentTermsOf, type ParsedIssue } from '../text/parsed-issue.js';
 import { WholeFileScorer } from './whole-files.js';
 import { annotateItems, type ItemSource } from './annotate.js';
 import { bestOfFiles } from './item-lines.js';
@@ -270,14 +272,18 @@ export class Localizer {
     return present;
   }
 
-  /** The query terms found in function-level document `doc`, highest idf first (binary search in postings). */
+  /**
+   * The query terms found in function-level document `doc`, highest idf first (binary search in
+   * postings), as they are shown: not the reserved words of the document's language (`true`,
+   * `def`, `import` in Python), nor the issue's fragments of split words (`fragmentTermsOf`).
+   */
   matchedTerms(doc: number, query: QueryTerms, limit: number): string[] {
-    return termsInDoc(this.scorer, doc, query, limit);
+    return termsInDoc(this.scorer, doc, query, limit, languageKeywords(languageOf(this.units[doc].path)));
   }
 
-  /** The query terms found in file-level document `file`, highest file-level idf first. */
+  /** The query terms found in file-level document `file`, highest file-level idf first, as they are shown ({@link matchedTerms}). */
   matchedFileTerms(file: number, query: QueryTerms, limit: number): string[] {
-    return termsInDoc(this.fileScorer, file, query, limit);
+    return termsInDoc(this.fileScorer, file, query, limit, languageKeywords(languageOf(this.codeIndex.filePaths[file])));
   }
 }
 
@@ -297,10 +303,12 @@ function termsOfQuery(scorer: Bm25fScorer, query: QueryTerms): { term: string; i
   return terms;
 }
 
-/** The query terms found in document `doc` of a scorer's index, highest idf first. */
-function termsInDoc(scorer: Bm25fScorer, doc: number, query: QueryTerms, limit: number): string[] {
+/** The query terms found in document `doc` of a scorer's index, highest idf first; those of `skip` and the query's fragments left out. */
+function termsInDoc(scorer: Bm25fScorer, doc: number, query: QueryTerms, limit: number, skip: ReadonlySet<string>): string[] {
   const found: { term: string; idf: number }[] = [];
+  const fragments = fragmentTermsOf(query);
   for (const { term, id, idf } of termsOfQuery(scorer, query)) {
+    if (skip.has(term) || fragments.has(term)) continue;
     const postingDoc = scorer.index.postings(id).doc;
     let lo = 0, hi = postingDoc.length - 1;
     while (lo <= hi) {

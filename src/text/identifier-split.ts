@@ -73,3 +73,53 @@ export function splitIdentifier(word: string): string[] {
   splitIdentifierInto(word, out);
   return out;
 }
+
+/** Parts shorter than this can be fragments ({@link fragmentKinds}). */
+export const MIN_PART_LENGTH = 3;
+
+/** {@link fragmentKinds}: a short part at a letter–digit boundary (`BM25F` → `BM`, `25`). */
+export const DIGIT_FRAGMENT = 1;
+/** {@link fragmentKinds}: a syllable of a mixed-case acronym (`LaTeX` → `La`, `Te`, `X`). */
+export const ACRONYM_FRAGMENT = 2;
+
+/**
+ * Which parts of one word are fragments rather than words: given the parts of one run of
+ * `[A-Za-z0-9]` in order (as {@link splitIdentifierInto} gives them for a word without inner
+ * `_`), `kinds[i]` is 0 for a word and otherwise holds the bits of what makes part `i` (shorter
+ * than {@link MIN_PART_LENGTH} characters) a fragment:
+ * - {@link DIGIT_FRAGMENT}: it touches a letter–digit boundary, a digit part next to letters or a
+ *   letter part next to digits (`BM25F` → `BM`, `25`; `md5` → `md`; `int64` → `64`);
+ * - {@link ACRONYM_FRAGMENT}: it lies in a run of adjacent short parts that starts with a capital
+ *   and a lower-case letter and holds a part of capitals after it: the syllables of a mixed-case
+ *   acronym (`LaTeX` → `La`, `Te`, `X`; `PyPI` → `Py`, `PI`; `NaN` → `Na`, `N`).
+ *
+ * Ordinary short camelCase parts are words, not fragments: `toDB` → `DB`, `isOk` → `is`, `Ok`,
+ * `fpToString` → `fp`, `To`, `findById` → `By`, `Id`, `IoError` → `Io`, `NumPy` → `Py` are all 0.
+ * A word of one part has no fragments.
+ */
+export function fragmentKinds(parts: readonly string[]): number[] {
+  const n = parts.length;
+  const kinds = new Array<number>(n).fill(0);
+  if (n < 2) return kinds;
+  const isDigits = (p: string) => charClass(p.charCodeAt(0)) === 3;
+  for (let i = 0; i < n; i++) {
+    const p = parts[i];
+    if (p.length >= MIN_PART_LENGTH) continue;
+    const d = isDigits(p);
+    if ((i > 0 && isDigits(parts[i - 1]) !== d) || (i + 1 < n && isDigits(parts[i + 1]) !== d)) kinds[i] |= DIGIT_FRAGMENT;
+  }
+  for (let i = 0; i < n;) {
+    if (parts[i].length >= MIN_PART_LENGTH) { i++; continue; }
+    const first = parts[i];
+    const titled = first.length === 2 && charClass(first.charCodeAt(0)) === 1 && charClass(first.charCodeAt(1)) === 2;
+    let j = i + 1;
+    let capitals = false;
+    while (j < n && parts[j].length < MIN_PART_LENGTH) {
+      if (charClass(parts[j].charCodeAt(parts[j].length - 1)) === 1) capitals = true;
+      j++;
+    }
+    if (titled && capitals) for (let k = i; k < j; k++) kinds[k] |= ACRONYM_FRAGMENT;
+    i = j;
+  }
+  return kinds;
+}

@@ -154,11 +154,36 @@ class IssueReading implements ParsedIssue {
 
   private makeQuery(stem: boolean, titleWeight: number): IssueTerms {
     const q = counts(this.tokens(stem));
+    FRAGMENT_SOURCES.set(q, { text: this.text, stem });
     // as before the parsed issue: a title cut inside a word at MAX_TITLE_CHARS may hold a token the
     // text lacks, whose weight is then NaN (kept so rankings stay as they were; a fix changes them)
     if (titleWeight > 0) for (const t of this.titleTokens(stem)) q.set(t, q.get(t)! + titleWeight);
     return q;
   }
+}
+
+/** The fragment-only terms of each query made by {@link ParsedIssue.queryTerms} (see {@link fragmentTermsOf}). */
+const FRAGMENT_TERMS = new WeakMap<IssueTerms, ReadonlySet<string>>();
+/** The text and stemming each such query was made from (its fragment terms are made when first asked for). */
+const FRAGMENT_SOURCES = new WeakMap<IssueTerms, { text: string; stem: boolean }>();
+const NONE: ReadonlySet<string> = new Set();
+
+/**
+ * The terms of a query made by {@link ParsedIssue.queryTerms} that its issue holds only as
+ * fragments of split words (`LaTeX` → `la`, `te`; `BM25F` → `bm`, `25`: src/text/tokenize.ts,
+ * `dropFragments: 'all'`): they rank, but are not shown as matched terms. Empty for any other map.
+ */
+export function fragmentTermsOf(query: IssueTerms): ReadonlySet<string> {
+  let fragments = FRAGMENT_TERMS.get(query);
+  if (fragments === undefined) {
+    const source = FRAGMENT_SOURCES.get(query);
+    if (source === undefined) return NONE;
+    const whole = new Set(tokenize(source.text, { stem: source.stem, dropFragments: 'all' }));
+    const found = new Set<string>();
+    for (const t of query.keys()) if (!whole.has(t)) found.add(t);
+    FRAGMENT_TERMS.set(query, (fragments = found));
+  }
+  return fragments;
 }
 
 /** Each token with its count, in order of first occurrence. */

@@ -86,6 +86,31 @@ export const CODE_KEYWORDS_BY_LANGUAGE: Readonly<Record<string, readonly string[
 /** The union of {@link CODE_KEYWORDS_BY_LANGUAGE}: every reserved word of every language above. */
 export const CODE_KEYWORDS: ReadonlySet<string> = new Set(Object.values(CODE_KEYWORDS_BY_LANGUAGE).flat());
 
+/** Languages that take another's reserved words (their own lists hold only what they add). */
+const KEYWORDS_ALSO: Readonly<Record<string, readonly string[]>> = {
+  typescript: ['javascript'], cython: ['python'], cpp: ['c', 'cpp'], objc: ['c'],
+};
+
+const keywordSets = new Map<string, ReadonlySet<string>>();
+const NO_KEYWORDS: ReadonlySet<string> = new Set();
+
+/**
+ * The reserved words of one language (a name of src/corpus/languages.ts), the words that do not
+ * count as matches in its files: {@link CODE_KEYWORDS_BY_LANGUAGE}, TypeScript's with
+ * JavaScript's, C++'s with C's, Cython's with Python's, Objective-C's with C's. An empty set for
+ * a language without a list (and for undefined: not code). The same Set object on every call.
+ */
+export function languageKeywords(language: string | undefined): ReadonlySet<string> {
+  if (language === undefined) return NO_KEYWORDS;
+  let set = keywordSets.get(language);
+  if (set === undefined) {
+    const lists = KEYWORDS_ALSO[language] ?? [language];
+    set = new Set(lists.flatMap((l) => CODE_KEYWORDS_BY_LANGUAGE[l] ?? []));
+    keywordSets.set(language, set);
+  }
+  return set;
+}
+
 /** Which stop-word set {@link defaultStopWords} returns. */
 export type StopWordKind = 'english' | 'english+code';
 

@@ -6,7 +6,8 @@
  * (lower-cased, leading and trailing `_` stripped) comes first when the word has more than one
  * part, and each snake_case part that splits further is kept whole before its own parts
  * (`GitHub_token_v2` → `github_token_v2`, `github`, `git`, `hub`, `token`, `v2`); tokens shorter
- * than 2 characters and NLTK English stop words are dropped.
+ * than 2 characters and NLTK English stop words are dropped; `dropFragments` leaves out the
+ * fragments of split words (`LaTeX` → `latex` without `la`, `te`).
  *
  * With `keepSnakeParts: false` this is exactly `tokenize` of the reference evaluator
  * (`ref_eval.py`, docs/benchmark-gold.md), which keeps only the whole word and the finest parts.
@@ -24,12 +25,17 @@
 
 import { stemmer } from 'stemmer';
 import { IssuelocError } from '../errors.js';
-import { charClass, splitIdentifierInto } from './identifier-split.js';
+import { ACRONYM_FRAGMENT, DIGIT_FRAGMENT, charClass, fragmentKinds, splitIdentifierInto } from './identifier-split.js';
 import { ENGLISH_STOP_WORDS } from './stop-words.js';
 
 export { splitIdentifier } from './identifier-split.js';
-export { ENGLISH_STOP_WORDS, CODE_KEYWORDS, CODE_KEYWORDS_BY_LANGUAGE, defaultStopWords } from './stop-words.js';
+export { ENGLISH_STOP_WORDS, CODE_KEYWORDS, CODE_KEYWORDS_BY_LANGUAGE, defaultStopWords, languageKeywords } from './stop-words.js';
 export type { StopWordKind } from './stop-words.js';
+
+/** Which fragments of split words {@link tokenize} leaves out (see {@link TokenizeOptions.dropFragments}). */
+export type FragmentDrop = 'none' | 'acronyms' | 'all';
+
+const FRAGMENT_BITS: Readonly<Record<FragmentDrop, number>> = { none: 0, acronyms: ACRONYM_FRAGMENT, all: ACRONYM_FRAGMENT | DIGIT_FRAGMENT };
 
 /**
  * Options of {@link tokenize}; every field is optional. The defaults are ref_eval.py's behaviour
@@ -59,6 +65,15 @@ export interface TokenizeOptions {
    * tokens exactly.
    */
   keepSnakeParts?: boolean;
+  /**
+   * With splitting and `keepWhole` on, which fragments of a word that splits into parts are left
+   * out ({@link fragmentKinds}): `acronyms` the syllables of a mixed-case acronym (`LaTeX` → `la`,
+   * `te`), `all` also the parts under 3 characters at a letter–digit boundary (`BM25F` → `bm`,
+   * `25`), `none` (the default) neither. The whole word is emitted either way. Documents and
+   * queries keep them (leaving them out of the query cost rankings, docs/results.md); the
+   * matched terms shown leave out `all` of them (`fragmentTermsOf`, src/text/parsed-issue.ts).
+   */
+  dropFragments?: FragmentDrop;
   /**
    * Lower-case tokens. Default true (ref_eval.py). When false, tokens keep the case they have in
    * the text (the "no lower-casing" preprocessing variant of docs/evaluation.md); stop words still match case-insensitively, and a
@@ -90,6 +105,8 @@ export class Tokenizer {
   private readonly split: boolean;
   private readonly keepWhole: boolean;
   private readonly keepSnakeParts: boolean;
+  /** Fragment kinds left out (bits of {@link fragmentKinds}); 0 without `keepWhole`. */
+  private readonly dropBits: number;
   private readonly lowercase: boolean;
   private readonly minLength: number;
   private readonly stopWords: ReadonlySet<string>;
@@ -106,6 +123,9 @@ export class Tokenizer {
     this.split = opts.splitIdentifiers ?? true;
     this.keepWhole = opts.keepWhole ?? true;
     this.keepSnakeParts = opts.keepSnakeParts ?? true;
+    const drop = opts.dropFragments ?? 'none';
+    if (!Object.hasOwn(FRAGMENT_BITS, drop)) throw new IssuelocError(`tokenizer dropFragments must be none, acronyms or all, got ${String(drop)}`);
+    this.dropBits = this.split && this.keepWhole ? FRAGMENT_BITS[drop] : 0;
     this.lowercase = opts.lowercase ?? true;
     this.minLength = minLength;
     this.stopWords = opts.stopWords ?? ENGLISH_STOP_WORDS;
@@ -158,10 +178,11 @@ export class Tokenizer {
       const parts = this.parts;
       parts.length = 0;
       if (this.keepWhole && this.keepSnakeParts && hasInnerUnderscore(word)) {
-        candidates = snakeCandidates(word, parts);
+        candidates = snakeCandidates(word, parts, this.dropBits);
       } else {
         splitIdentifierInto(word, parts);
-        candidates = parts.slice();
+        // with `_` inside (ref_eval.py's splitting) the parts of different `_` pieces are not adjacent
+        candidates = this.dropBits !== 0 && !hasInnerUnderscore(word) ? withoutFragments(parts, this.dropBits) : parts.slice();
         if (parts.length > 1 && this.keepWhole) candidates.unshift(stripUnderscores(word));
       }
     }
@@ -189,7 +210,7 @@ function cachedTokenizer(opts: TokenizeOptions | undefined): Tokenizer {
     byKey = new Map();
     cachedByStopWords.set(stopWords, byKey);
   }
-  const key = `${opts?.stem ? 1 : 0}${opts?.splitIdentifiers === false ? 0 : 1}${opts?.keepWhole === false ? 0 : 1}${opts?.keepSnakeParts === false ? 0 : 1}${opts?.lowercase === false ? 0 : 1}:${opts?.minLength ?? 2}`;
+  const key = `${opts?.stem ? 1 : 0}${opts?.splitIdentifiers === false ? 0 : 1}${opts?.keepWhole === false ? 0 : 1}${opts?.keepSnakeParts === false ? 0 : 1}${opts?.lowercase === false ? 0 : 1}${opts?.dropFragments ?? 'none'}:${opts?.minLength ?? 2}`;
   let tk = byKey.get(key);
   if (tk === undefined) {
     tk = new Tokenizer({ ...opts, stopWords });
@@ -232,9 +253,10 @@ function hasInnerUnderscore(word: string): boolean {
 /**
  * Candidate tokens of a snake_case word (before case, length and stop-word filtering): the whole
  * word (outer `_` stripped) when it has more than one part, then per `_`-separated part: the part
- * whole when it splits further, then its parts. `parts` is scratch space.
+ * whole when it splits further, then its parts (without the fragments of kinds `dropBits`).
+ * `parts` is scratch space.
  */
-function snakeCandidates(word: string, parts: string[]): string[] {
+function snakeCandidates(word: string, parts: string[], dropBits: number): string[] {
   const out: string[] = [];
   const n = word.length;
   let total = 0;
@@ -246,13 +268,20 @@ function snakeCandidates(word: string, parts: string[]): string[] {
       parts.length = 0;
       splitIdentifierInto(segment, parts);
       if (parts.length > 1) out.push(segment);
-      for (const p of parts) out.push(p);
+      for (const p of dropBits !== 0 ? withoutFragments(parts, dropBits) : parts) out.push(p);
       total += parts.length;
     }
     s = e + 1;
   }
   if (total > 1) out.unshift(stripUnderscores(word));
   return out;
+}
+
+/** The parts that are not fragments of the kinds `dropBits` ({@link fragmentKinds}), in order. */
+function withoutFragments(parts: readonly string[], dropBits: number): string[] {
+  if (parts.length < 2) return parts.slice();
+  const kinds = fragmentKinds(parts);
+  return parts.filter((_, i) => (kinds[i] & dropBits) === 0);
 }
 
 function stripUnderscores(word: string): string {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { DEFAULT_TITLE_WEIGHT } from '../../src/retrieve/query.js';
 import { IssuelocError } from '../../src/errors.js';
 import { extractIssueSignals } from '../../src/text/issue-signals.js';
-import { MAX_TITLE_CHARS, parseIssue, titleOf } from '../../src/text/parsed-issue.js';
+import { fragmentTermsOf, MAX_TITLE_CHARS, parseIssue, titleOf } from '../../src/text/parsed-issue.js';
 import { tokenize } from '../../src/text/tokenize.js';
 
 test('query terms: counts, plus the title weight for each token of the first line', () => {
@@ -41,4 +41,12 @@ test('a parsed issue: title, body, format, signals and words read once, derived 
   assert.equal(issue.tokens(false), issue.tokens(false));
   assert.equal(parseIssue('   ').body, '');
   assert.throws(() => parseIssue(null as unknown as string), IssuelocError);
+});
+
+test('fragmentTermsOf: the query terms the issue holds only as fragments of split words (not shown as matched terms)', () => {
+  const issue = parseIssue('LaTeX output breaks with BM25F\nla is a word here, toDB too');
+  const q = issue.queryTerms({ stem: false, titleWeight: 2 });
+  assert.ok(['latex', 'la', 'te', 'bm25f', 'bm', '25', 'db'].every((t) => q.has(t)), [...q.keys()].join(' '));
+  assert.deepEqual([...fragmentTermsOf(q)].sort(), ['25', 'bm', 'te']);
+  assert.equal(fragmentTermsOf(new Map([['te', 1]])).size, 0, 'only for a parsed issue\'s query');
 });

@@ -7,10 +7,12 @@ import {
   ENGLISH_STOP_WORDS,
   createTokenizer,
   defaultStopWords,
+  languageKeywords,
   splitIdentifier,
   termFrequencies,
   tokenize,
 } from '../../src/text/tokenize.js';
+import { ACRONYM_FRAGMENT, DIGIT_FRAGMENT, fragmentKinds } from '../../src/text/identifier-split.js';
 import { IssuelocError } from '../../src/errors.js';
 import { fixtureData, sharedDataOrSkip } from '../fixtures/data.js';
 
@@ -106,6 +108,45 @@ test('tokens of 40 real SWE-bench issues hash to ref_eval.py digests (plain and 
   assert.equal(tokenDigest(file, 40, true), '0ec6a5051a32ec08f83ba4fc185a58b124fb0f966a47f1e445bd48af94264359');
 });
 
+test('dropFragments: the fragments of a split word are left out, its whole kept (mixed-case acronyms, letter-digit splits)', () => {
+  const acronyms = { dropFragments: 'acronyms' } as const;
+  const all = { dropFragments: 'all' } as const;
+  assert.deepEqual(tokenize('LaTeX output breaks', acronyms), ['latex', 'output', 'breaks']);
+  assert.deepEqual(tokenize('TeX PyPI XeLaTeX MiB NaN', acronyms), ['tex', 'pypi', 'xelatex', 'mib', 'nan']);
+  assert.deepEqual(tokenize('BM25F should score', all), ['bm25f', 'score']);
+  assert.deepEqual(tokenize('BM25F should score', acronyms), ['bm25f', 'bm', '25', 'score']);
+  assert.deepEqual(tokenize('md5 int64 h5py utf8', all), ['md5', 'int64', 'int', 'h5py', 'utf8', 'utf']);
+  assert.deepEqual(tokenize('LaTeXPrinter BM25F_score', all), ['latexprinter', 'printer', 'bm25f_score', 'bm25f', 'score']);
+  // ordinary short camelCase parts are words, not fragments
+  assert.deepEqual(tokenize('toDB isOK IoError NumPy getX iOS findById', all),
+    ['todb', 'db', 'isok', 'ok', 'ioerror', 'io', 'error', 'numpy', 'num', 'py', 'getx', 'get', 'ios', 'os', 'findbyid', 'find', 'id']);
+  // a word that is one part, and a short word on its own, are never fragments
+  assert.deepEqual(tokenize('la te 25 bm Py', all), ['la', 'te', '25', 'bm', 'py']);
+  // the default keeps them (what documents and queries hold); keepWhole: false keeps the parts
+  assert.deepEqual(tokenize('LaTeX BM25F'), ['latex', 'la', 'te', 'bm25f', 'bm', '25']);
+  assert.deepEqual(tokenize('LaTeX', { keepWhole: false, dropFragments: 'all' }), ['la', 'te']);
+  assert.throws(() => tokenize('x', { dropFragments: 'some' as never }), IssuelocError);
+});
+
+test('fragmentKinds: short parts at a letter-digit boundary, or in a run of short parts with a Capital-lower one', () => {
+  const kinds = (w: string) => fragmentKinds(splitIdentifier(w));
+  const [D, A] = [DIGIT_FRAGMENT, ACRONYM_FRAGMENT];
+  assert.deepEqual(kinds('LaTeX'), [A, A, A]);
+  assert.deepEqual(kinds('BM25F'), [D, D, D]);
+  assert.deepEqual(kinds('int64'), [0, D]);
+  assert.deepEqual(kinds('sha256'), [0, 0]);
+  assert.deepEqual(kinds('toDB'), [0, 0]);
+  assert.deepEqual(kinds('NumPy'), [0, 0]);
+  assert.deepEqual(kinds('fpToString'), [0, 0, 0]);
+  assert.deepEqual(kinds('isOk'), [0, 0]);
+  assert.deepEqual(kinds('findById'), [0, 0, 0]);
+  assert.deepEqual(kinds('NaN'), [A, A]);
+  assert.deepEqual(kinds('LaTeXOutput'), [A, A, A, 0]);
+  assert.deepEqual(kinds('PyQt5'), [0, D, D]);
+  assert.deepEqual(kinds('La'), [0]);
+  assert.deepEqual(fragmentKinds([]), []);
+});
+
 test('splitIdentifier keeps case and follows the camelCase / acronym / digit rules', () => {
   assert.deepEqual(splitIdentifier('HTTPServer'), ['HTTP', 'Server']);
   assert.deepEqual(splitIdentifier('HTTP'), ['HTTP']);
@@ -137,6 +178,18 @@ test('stop words: English by default, language keywords on request', () => {
   assert.deepEqual(tokenize(code, { stopWords: defaultStopWords('english+code') }), ['get_user', 'get', 'user', 'user_id', 'user', 'id']);
   assert.equal(defaultStopWords('english+code'), defaultStopWords('english+code'));
   assert.throws(() => defaultStopWords('klingon' as never), IssuelocError);
+});
+
+test('languageKeywords: the reserved words of one language, with those it takes from another', () => {
+  const py = languageKeywords('python');
+  for (const kw of ['true', 'false', 'none', 'import', 'def', 'return', 'self']) assert.ok(py.has(kw), kw);
+  assert.ok(!py.has('function') && !py.has('int'));
+  assert.ok(languageKeywords('typescript').has('function') && languageKeywords('typescript').has('readonly'));
+  assert.ok(languageKeywords('cpp').has('int') && languageKeywords('cpp').has('nullptr'));
+  assert.ok(languageKeywords('cython').has('def'));
+  assert.equal(languageKeywords('kotlin').size, 0);
+  assert.equal(languageKeywords(undefined).size, 0);
+  assert.equal(languageKeywords('python'), languageKeywords('python'));
 });
 
 test('a reused tokenizer gives the same answer from its memo', () => {

@@ -54,7 +54,9 @@ export const FEATURES: readonly FeatureName[] = FEATURE_REGISTRY.map((f) => f.na
  * values unchanged; 5: C++/Rust/TS namespaces are qualifiers, not modules or classes — `moduleBest`,
  * `moduleCandidates`, `classInText`, `classInTitle` of units inside them — Python's unchanged; 6:
  * `frameFile`/`frameFunction` also fire on compiler, linker, test-runner and Firefox report frames
- * and JVM lambda frames — Python's unchanged).
+ * and JVM lambda frames — Python's unchanged). 7, 8 and 9 are taken, never to be used: measured
+ * variants of the query without the fragments of split words that were not kept, whose features
+ * caches hold; the next version is 10.
  */
 export const FEATURE_COMPUTATION_VERSION = 6;
 
