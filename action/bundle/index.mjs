@@ -20584,7 +20584,36 @@ function splitIdentifierInto(word, out2) {
     }
   }
 }
-var CLASS;
+function fragmentKinds(parts2) {
+  const n = parts2.length;
+  const kinds = new Array(n).fill(0);
+  if (n < 2) return kinds;
+  const isDigits = (p) => charClass(p.charCodeAt(0)) === 3;
+  for (let i2 = 0; i2 < n; i2++) {
+    const p = parts2[i2];
+    if (p.length >= MIN_PART_LENGTH) continue;
+    const d = isDigits(p);
+    if (i2 > 0 && isDigits(parts2[i2 - 1]) !== d || i2 + 1 < n && isDigits(parts2[i2 + 1]) !== d) kinds[i2] |= DIGIT_FRAGMENT;
+  }
+  for (let i2 = 0; i2 < n; ) {
+    if (parts2[i2].length >= MIN_PART_LENGTH) {
+      i2++;
+      continue;
+    }
+    const first2 = parts2[i2];
+    const titled = first2.length === 2 && charClass(first2.charCodeAt(0)) === 1 && charClass(first2.charCodeAt(1)) === 2;
+    let j = i2 + 1;
+    let capitals = false;
+    while (j < n && parts2[j].length < MIN_PART_LENGTH) {
+      if (charClass(parts2[j].charCodeAt(parts2[j].length - 1)) === 1) capitals = true;
+      j++;
+    }
+    if (titled && capitals) for (let k = i2; k < j; k++) kinds[k] |= ACRONYM_FRAGMENT;
+    i2 = j;
+  }
+  return kinds;
+}
+var CLASS, MIN_PART_LENGTH, DIGIT_FRAGMENT, ACRONYM_FRAGMENT;
 var init_identifier_split = __esm({
   "src/text/identifier-split.ts"() {
     "use strict";
@@ -20593,14 +20622,27 @@ var init_identifier_split = __esm({
     for (let c = 97; c <= 122; c++) CLASS[c] = 2;
     for (let c = 48; c <= 57; c++) CLASS[c] = 3;
     CLASS[95] = 4;
+    MIN_PART_LENGTH = 3;
+    DIGIT_FRAGMENT = 1;
+    ACRONYM_FRAGMENT = 2;
   }
 });
 
 // src/text/stop-words.ts
+function languageKeywords(language) {
+  if (language === void 0) return NO_KEYWORDS;
+  let set = keywordSets.get(language);
+  if (set === void 0) {
+    const lists = KEYWORDS_ALSO[language] ?? [language];
+    set = new Set(lists.flatMap((l) => CODE_KEYWORDS_BY_LANGUAGE[l] ?? []));
+    keywordSets.set(language, set);
+  }
+  return set;
+}
 function words(s) {
   return s.split(/\s+/).filter((w) => w.length > 0);
 }
-var ENGLISH_STOP_WORDS, CODE_KEYWORDS_BY_LANGUAGE, CODE_KEYWORDS, ENGLISH_AND_CODE;
+var ENGLISH_STOP_WORDS, CODE_KEYWORDS_BY_LANGUAGE, CODE_KEYWORDS, KEYWORDS_ALSO, keywordSets, NO_KEYWORDS, ENGLISH_AND_CODE;
 var init_stop_words = __esm({
   "src/text/stop-words.ts"() {
     "use strict";
@@ -20661,6 +20703,14 @@ hadn hasn haven isn ma mightn mustn needn shan shouldn wasn weren won wouldn`.sp
     try`)
     };
     CODE_KEYWORDS = new Set(Object.values(CODE_KEYWORDS_BY_LANGUAGE).flat());
+    KEYWORDS_ALSO = {
+      typescript: ["javascript"],
+      cython: ["python"],
+      cpp: ["c", "cpp"],
+      objc: ["c"]
+    };
+    keywordSets = /* @__PURE__ */ new Map();
+    NO_KEYWORDS = /* @__PURE__ */ new Set();
     ENGLISH_AND_CODE = /* @__PURE__ */ new Set([...ENGLISH_STOP_WORDS, ...CODE_KEYWORDS]);
   }
 });
@@ -20673,7 +20723,7 @@ function cachedTokenizer(opts) {
     byKey = /* @__PURE__ */ new Map();
     cachedByStopWords.set(stopWords, byKey);
   }
-  const key = `${opts?.stem ? 1 : 0}${opts?.splitIdentifiers === false ? 0 : 1}${opts?.keepWhole === false ? 0 : 1}${opts?.keepSnakeParts === false ? 0 : 1}${opts?.lowercase === false ? 0 : 1}:${opts?.minLength ?? 2}`;
+  const key = `${opts?.stem ? 1 : 0}${opts?.splitIdentifiers === false ? 0 : 1}${opts?.keepWhole === false ? 0 : 1}${opts?.keepSnakeParts === false ? 0 : 1}${opts?.lowercase === false ? 0 : 1}${opts?.dropFragments ?? "none"}:${opts?.minLength ?? 2}`;
   let tk = byKey.get(key);
   if (tk === void 0) {
     tk = new Tokenizer({ ...opts, stopWords });
@@ -20692,7 +20742,7 @@ function hasInnerUnderscore(word) {
   const i2 = word.indexOf("_", s);
   return i2 >= 0 && i2 < e;
 }
-function snakeCandidates(word, parts2) {
+function snakeCandidates(word, parts2, dropBits) {
   const out2 = [];
   const n = word.length;
   let total = 0;
@@ -20704,13 +20754,18 @@ function snakeCandidates(word, parts2) {
       parts2.length = 0;
       splitIdentifierInto(segment, parts2);
       if (parts2.length > 1) out2.push(segment);
-      for (const p of parts2) out2.push(p);
+      for (const p of dropBits !== 0 ? withoutFragments(parts2, dropBits) : parts2) out2.push(p);
       total += parts2.length;
     }
     s = e + 1;
   }
   if (total > 1) out2.unshift(stripUnderscores(word));
   return out2;
+}
+function withoutFragments(parts2, dropBits) {
+  if (parts2.length < 2) return parts2.slice();
+  const kinds = fragmentKinds(parts2);
+  return parts2.filter((_, i2) => (kinds[i2] & dropBits) === 0);
 }
 function stripUnderscores(word) {
   let s = 0;
@@ -20727,7 +20782,7 @@ function isAlpha(t) {
   }
   return true;
 }
-var MAX_MEMO, NO_TOKENS, Tokenizer, cachedByStopWords;
+var FRAGMENT_BITS, MAX_MEMO, NO_TOKENS, Tokenizer, cachedByStopWords;
 var init_tokenize = __esm({
   "src/text/tokenize.ts"() {
     "use strict";
@@ -20737,6 +20792,7 @@ var init_tokenize = __esm({
     init_stop_words();
     init_identifier_split();
     init_stop_words();
+    FRAGMENT_BITS = { none: 0, acronyms: ACRONYM_FRAGMENT, all: ACRONYM_FRAGMENT | DIGIT_FRAGMENT };
     MAX_MEMO = 1 << 18;
     NO_TOKENS = Object.freeze([]);
     Tokenizer = class {
@@ -20744,6 +20800,8 @@ var init_tokenize = __esm({
       split;
       keepWhole;
       keepSnakeParts;
+      /** Fragment kinds left out (bits of {@link fragmentKinds}); 0 without `keepWhole`. */
+      dropBits;
       lowercase;
       minLength;
       stopWords;
@@ -20759,6 +20817,9 @@ var init_tokenize = __esm({
         this.split = opts.splitIdentifiers ?? true;
         this.keepWhole = opts.keepWhole ?? true;
         this.keepSnakeParts = opts.keepSnakeParts ?? true;
+        const drop = opts.dropFragments ?? "none";
+        if (!Object.hasOwn(FRAGMENT_BITS, drop)) throw new IssuelocError(`tokenizer dropFragments must be none, acronyms or all, got ${String(drop)}`);
+        this.dropBits = this.split && this.keepWhole ? FRAGMENT_BITS[drop] : 0;
         this.lowercase = opts.lowercase ?? true;
         this.minLength = minLength;
         this.stopWords = opts.stopWords ?? ENGLISH_STOP_WORDS;
@@ -20807,10 +20868,10 @@ var init_tokenize = __esm({
           const parts2 = this.parts;
           parts2.length = 0;
           if (this.keepWhole && this.keepSnakeParts && hasInnerUnderscore(word)) {
-            candidates = snakeCandidates(word, parts2);
+            candidates = snakeCandidates(word, parts2, this.dropBits);
           } else {
             splitIdentifierInto(word, parts2);
-            candidates = parts2.slice();
+            candidates = this.dropBits !== 0 && !hasInnerUnderscore(word) ? withoutFragments(parts2, this.dropBits) : parts2.slice();
             if (parts2.length > 1 && this.keepWhole) candidates.unshift(stripUnderscores(word));
           }
         }
@@ -32939,12 +33000,24 @@ function titleOf(text) {
   const m = /\S[^\n]*/.exec(text);
   return m ? m[0].slice(0, MAX_TITLE_CHARS) : "";
 }
+function fragmentTermsOf(query) {
+  let fragments = FRAGMENT_TERMS.get(query);
+  if (fragments === void 0) {
+    const source = FRAGMENT_SOURCES.get(query);
+    if (source === void 0) return NONE2;
+    const whole = new Set(tokenize(source.text, { stem: source.stem, dropFragments: "all" }));
+    const found = /* @__PURE__ */ new Set();
+    for (const t of query.keys()) if (!whole.has(t)) found.add(t);
+    FRAGMENT_TERMS.set(query, fragments = found);
+  }
+  return fragments;
+}
 function counts2(tokens) {
   const q = /* @__PURE__ */ new Map();
   for (const t of tokens) q.set(t, (q.get(t) ?? 0) + 1);
   return q;
 }
-var PARSED_ISSUE_FORMATS, MAX_TITLE_CHARS, WORD, IssueReading;
+var PARSED_ISSUE_FORMATS, MAX_TITLE_CHARS, WORD, IssueReading, FRAGMENT_TERMS, FRAGMENT_SOURCES, NONE2;
 var init_parsed_issue = __esm({
   "src/text/parsed-issue.ts"() {
     "use strict";
@@ -33011,10 +33084,14 @@ var init_parsed_issue = __esm({
       }
       makeQuery(stem, titleWeight) {
         const q = counts2(this.tokens(stem));
+        FRAGMENT_SOURCES.set(q, { text: this.text, stem });
         if (titleWeight > 0) for (const t of this.titleTokens(stem)) q.set(t, q.get(t) + titleWeight);
         return q;
       }
     };
+    FRAGMENT_TERMS = /* @__PURE__ */ new WeakMap();
+    FRAGMENT_SOURCES = /* @__PURE__ */ new WeakMap();
+    NONE2 = /* @__PURE__ */ new Set();
   }
 });
 
@@ -33852,9 +33929,11 @@ function termsOfQuery(scorer, query) {
   presentTerms.set(scorer, { query, terms });
   return terms;
 }
-function termsInDoc(scorer, doc, query, limit) {
+function termsInDoc(scorer, doc, query, limit, skip) {
   const found = [];
+  const fragments = fragmentTermsOf(query);
   for (const { term, id, idf } of termsOfQuery(scorer, query)) {
+    if (skip.has(term) || fragments.has(term)) continue;
     const postingDoc = scorer.index.postings(id).doc;
     let lo = 0, hi = postingDoc.length - 1;
     while (lo <= hi) {
@@ -33885,9 +33964,12 @@ var init_localize = __esm({
     "use strict";
     init_bm25f();
     init_names();
+    init_languages();
+    init_stop_words();
     init_rollup();
     init_signals2();
     init_query();
+    init_parsed_issue();
     init_whole_files();
     init_annotate();
     init_item_lines();
@@ -34060,13 +34142,17 @@ var init_localize = __esm({
         for (const t of query.keys()) if (this.index.termIds.has(t) || this.codeIndex.fileIndex.termIds.has(t)) present++;
         return present;
       }
-      /** The query terms found in function-level document `doc`, highest idf first (binary search in postings). */
+      /**
+       * The query terms found in function-level document `doc`, highest idf first (binary search in
+       * postings), as they are shown: not the reserved words of the document's language (`true`,
+       * `def`, `import` in Python), nor the issue's fragments of split words (`fragmentTermsOf`).
+       */
       matchedTerms(doc, query, limit) {
-        return termsInDoc(this.scorer, doc, query, limit);
+        return termsInDoc(this.scorer, doc, query, limit, languageKeywords(languageOf(this.units[doc].path)));
       }
-      /** The query terms found in file-level document `file`, highest file-level idf first. */
+      /** The query terms found in file-level document `file`, highest file-level idf first, as they are shown ({@link matchedTerms}). */
       matchedFileTerms(file, query, limit) {
-        return termsInDoc(this.fileScorer, file, query, limit);
+        return termsInDoc(this.fileScorer, file, query, limit, languageKeywords(languageOf(this.codeIndex.filePaths[file])));
       }
     };
     presentTerms = /* @__PURE__ */ new WeakMap();
