@@ -11,20 +11,10 @@ import { fitLambdaMart, lambdaGradients } from '../../src/ltr/lambdamart.js';
 import { MODEL_FORMAT, RankingModel, TREE_MODEL_FORMAT, orderByScore } from '../../src/ltr/model.js';
 import { goldRanks, labelQuery, type TrainingQuery } from '../../src/ltr/objective.js';
 import { DEFAULT_CANDIDATES, fitModel } from '../../src/ltr/train.js';
+import { mulberry32 as rng } from '../../src/ltr/coordinate-ascent.js';
 
 const F = FEATURES.length;
 const col = (name: string) => FEATURES.indexOf(name as (typeof FEATURES)[number]);
-
-/** A seeded PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * Queries of 40 candidates each; the one gold candidate has bm25f > 0.7 AND length < 0.3, the
