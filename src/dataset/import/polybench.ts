@@ -13,16 +13,10 @@ import { benchmarkIssue, type ImportOptions, type ImportResult } from './common.
 import { excludedRepository } from './excluded.js';
 import { dropOf, goldOfPatch, posixPath, RowDrop } from './fix-commit.js';
 import { readRows, splitProblemStatement, type Row } from './rows.js';
+import type { PatchTaskRow } from './swebench.js';
 
 /** One SWE-PolyBench task, as this importer reads it. */
-interface PolybenchRow {
-  instanceId: string;
-  repo: string;
-  baseCommit: string;
-  problemStatement: string;
-  patch: string;
-  testPatch: string;
-  createdAt: string;
+interface PolybenchRow extends PatchTaskRow {
   language: string;
   taskCategory: string;
   /** The benchmark's changed nodes (`path->module->class_definition:A->function_definition:f`). */

@@ -16,8 +16,8 @@ export interface SwebenchImportOptions extends ImportOptions {
   keepWithoutFunctions?: boolean;
 }
 
-/** The fields of one SWE-bench row this importer reads. */
-interface SwebenchRow {
+/** The fields every SWE-bench-style task row has (SWE-bench, SWE-PolyBench). */
+export interface PatchTaskRow {
   instanceId: string;
   repo: string;
   baseCommit: string;
@@ -25,6 +25,10 @@ interface SwebenchRow {
   patch: string;
   testPatch: string;
   createdAt: string;
+}
+
+/** The fields of one SWE-bench row this importer reads. */
+interface SwebenchRow extends PatchTaskRow {
   version: string;
 }
 
