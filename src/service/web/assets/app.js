@@ -162,7 +162,7 @@ async function submit(event) {
   const repository = $('repo').value;
   const issue = $('issue').value;
   if (!repository) return status('pick a repository', true);
-  if (!/[A-Za-z0-9]/.test(issue)) return status('paste an issue first', true);
+  if (!/[\p{L}\p{N}]/u.test(issue)) return status('paste an issue first', true);
   $('submit').disabled = true;
   clearResults();
   status('ranking…');
