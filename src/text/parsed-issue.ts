@@ -71,6 +71,9 @@ export function hasLetterOrDigit(text: string): boolean {
   return /[\p{L}\p{N}]/u.test(text);
 }
 
+/** What every front end answers for an issue without a letter or digit ({@link hasLetterOrDigit}). */
+export const EMPTY_ISSUE_MESSAGE = 'empty issue text: nothing to search for';
+
 /** Whether a text holds a letter or digit outside ASCII (which the tokenizer reads as a separator). */
 export function hasNonAsciiLetter(text: string): boolean {
   return /(?![A-Za-z0-9])[\p{L}\p{N}]/u.test(text);

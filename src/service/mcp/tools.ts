@@ -22,7 +22,7 @@ import { z } from 'zod';
 import { IssuelocError } from '../../errors.js';
 import { LEVELS, levelsOf, NO_WORD_IN_CODE, plural, type Level, type LevelChoice } from '../../pipeline/result-json.js';
 import type { RankedItem } from '../../retrieve/rollup.js';
-import { hasLetterOrDigit } from '../../text/parsed-issue.js';
+import { EMPTY_ISSUE_MESSAGE, hasLetterOrDigit } from '../../text/parsed-issue.js';
 import { packageVersion } from '../../version.js';
 import type { ServiceBackend } from '../backend.js';
 import { describeBuild } from '../build-progress.js';
@@ -64,7 +64,7 @@ interface LocalizeAnswer extends Partial<Record<'files' | 'modules' | 'functions
 }
 
 /** An `issue` argument without a letter or digit, in the CLI's words (src/cli/issue-input.ts). */
-const EMPTY_ISSUE = 'empty issue text: nothing to search for';
+const EMPTY_ISSUE = EMPTY_ISSUE_MESSAGE;
 /** Items per level a `localize` call may ask for at most. */
 export const MAX_TOP = 50;
 /** Items per level when a call names no `top` and the repository's default is larger. */
