@@ -10,7 +10,7 @@ import { availableParallelism } from 'node:os';
 import { Command, Option } from 'commander';
 import type { ConnectionOptions } from 'bullmq';
 import { IssuelocError } from '../errors.js';
-import { JOB_KINDS, type BatchJob, type JobKind } from '../batch/job-spec.js';
+import { JOB_KINDS, jobLabel, type BatchJob, type JobKind } from '../batch/job-spec.js';
 import { planDatasetJobs, planEvalJobs, planIndexJobs, planLocalizeJobs } from '../batch/plan.js';
 import { addToManifest, isDone, readManifest } from '../batch/results-folder.js';
 import { runLocalBatch } from '../batch/local-batch.js';
@@ -181,7 +181,7 @@ function registerWorker(batch: Command): void {
           onRedis: (event, detail) => process.stderr.write(event === 'lost'
             ? `issueloc: lost redis at ${o.queue}: ${detail}; reconnecting (back-off up to 20 s), giving up after ${o.redisWait} s\n`
             : `issueloc: redis at ${o.queue} answers again\n`),
-          onJob: (job, outcome, message) => process.stdout.write(`${outcome} ${job.id}${message ? `: ${message}` : ''}\n`),
+          onJob: (job, outcome, message) => process.stdout.write(`${outcome} ${jobLabel(job.spec)} (${job.id})${message ? `: ${message}` : ''}\n`),
         });
       } finally {
         removeSignals();

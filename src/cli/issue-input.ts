@@ -1,5 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { IssuelocError } from '../errors.js';
+import { hasLetterOrDigit } from '../text/parsed-issue.js';
 import { readSingleIssue, type SingleIssue, type SingleIssueFormat } from '../issues/single-issue.js';
 import { formatBytes, readStreamAtMost, type BoundedRead } from '../util/read-bounded.js';
 
@@ -67,6 +68,6 @@ export async function readIssueInput(opts: IssueInputOptions): Promise<IssueInpu
   if (read.over) throw new IssuelocError(`${named}: over ${formatBytes(max)} (--max-issue-bytes)`);
   const raw = read.bytes.toString('utf8').replace(/^\uFEFF/, '');
   const issue = readSingleIssue(raw, opts.issueFormat ?? 'auto', source);
-  if (!/[A-Za-z0-9]/.test(issue.text)) throw new IssuelocError(`empty issue text (from ${source}): nothing to search for`);
+  if (!hasLetterOrDigit(issue.text)) throw new IssuelocError(`empty issue text (from ${source}): nothing to search for`);
   return { ...issue, source };
 }

@@ -105,7 +105,11 @@ function printText(result: Localization, levels: Level[], commit: string, explai
     const below = termsWidth < Math.min(20, Math.max(...rows.map((r) => r[4].length)));
     // the row below an item spans all but its first column: the room inside the borders
     const room = width - String(items.length).length - 7;
-    const table = new Table({ head: below ? head.slice(0, 3) : head, style: { head: [], border: [] } });
+    // below: the id column takes the room the notes span (cli-table3 would widen the score's)
+    const scoreWidth = Math.max(...[head, ...rows].map((r) => r[1].length)) + 2;
+    const idWidth = Math.max(...[head, ...rows].map((r) => [...r[2]].length)) + 2;
+    const colWidths = below ? [String(items.length).length + 2, scoreWidth, Math.max(idWidth, room + 1 - scoreWidth)] : [];
+    const table = new Table({ head: below ? head.slice(0, 3) : head, colWidths, style: { head: [], border: [] } });
     items.forEach((it, i) => {
       const [rank, score, id, lines] = rows[i];
       table.push(below ? [rank, score, id] : [rank, score, id, lines, wrapWords(terms[i], termsWidth)]);

@@ -25,7 +25,7 @@ import type { RankingOptions } from '../retrieve/localize.js';
 import type { Localization } from '../retrieve/rollup.js';
 import { DEFAULT_TITLE_WEIGHT } from '../retrieve/query.js';
 import type { IssueSignals } from '../text/issue-signals.js';
-import { parseIssue, type ParsedIssue, type ParsedIssueFormat } from '../text/parsed-issue.js';
+import { hasNonAsciiLetter, parseIssue, type ParsedIssue, type ParsedIssueFormat } from '../text/parsed-issue.js';
 import { Deadline } from '../util/deadline.js';
 import { DEFAULT_RETRY } from '../util/http-json.js';
 import { CommitChain } from './commit-chain.js';
@@ -320,7 +320,10 @@ export function checkIssueText(text: string, opts: { stem?: boolean; source?: st
 /** {@link checkIssueText} of an issue already read. */
 function checkParsedIssue(issue: ParsedIssue, opts: { stem?: boolean; source?: string } = {}): void {
   if (issue.queryTerms({ stem: opts.stem ?? false, titleWeight: DEFAULT_TITLE_WEIGHT }).size === 0) {
-    throw new IssuelocError(`issue text${opts.source ? ` (from ${opts.source})` : ''} has no searchable word: only stop words and punctuation`);
+    const what = hasNonAsciiLetter(issue.text)
+      ? 'only stop words, punctuation and letters outside A-Z (words are searched as code spells them: ASCII letters and digits)'
+      : 'only stop words and punctuation';
+    throw new IssuelocError(`issue text${opts.source ? ` (from ${opts.source})` : ''} has no searchable word: ${what}`);
   }
 }
 

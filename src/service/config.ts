@@ -103,10 +103,12 @@ const MAX_CONFIG_BYTES = 1 << 20;
 
 /**
  * The name a repository at `path` is served under when no name is given: its folder's name
- * (a bare `x.git` gives `x`), characters outside `[A-Za-z0-9._-]` as `-`, at most 64 characters.
+ * (a bare `x.git` gives `x`, a clone's `x/.git` gives `x`), characters outside `[A-Za-z0-9._-]`
+ * as `-`, at most 64 characters.
  */
 export function repositoryNameOf(path: string): string {
-  return basename(resolve(path)).replace(/\.git$/, '').replace(/[^A-Za-z0-9._-]/g, '-').replace(/^[.-]+/, '').slice(0, 64) || 'repo';
+  const abs = resolve(path);
+  return basename(basename(abs) === '.git' ? dirname(abs) : abs).replace(/\.git$/, '').replace(/[^A-Za-z0-9._-]/g, '-').replace(/^[.-]+/, '').slice(0, 64) || 'repo';
 }
 
 /**

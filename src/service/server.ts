@@ -21,6 +21,7 @@ import type { LocalizeRequest, ServiceBackend } from './backend.js';
 import { serverErrorText, ServiceError, statusOf, type Redact } from './errors.js';
 import { ServiceMetrics } from './metrics.js';
 import { localizeBodySchema, openApiDocument } from './openapi.js';
+import { EMPTY_ISSUE_MESSAGE, hasLetterOrDigit } from '../text/parsed-issue.js';
 
 /** Options of {@link buildServer}. */
 export interface ServerOptions {
@@ -114,6 +115,7 @@ export function buildServer(options: ServerOptions): Service {
 
   app.post('/v1/localize', { schema: { body: localizeBodySchema(limits) } }, async (request: FastifyRequest<{ Body: LocalizeRequest }>, reply: FastifyReply) => {
     const t0 = performance.now();
+    if (!hasLetterOrDigit(request.body.issue)) throw new ServiceError(EMPTY_ISSUE_MESSAGE, 400);
     // a query on this thread runs to its end without yielding: queries start one per turn of the
     // event loop, so the requests that arrive meanwhile reach this handler and are counted
     const work = admission.run(async () => {
@@ -166,11 +168,14 @@ interface SchemaProblem { keyword: string; instancePath: string; params: Record<
 
 /**
  * A request against its schema, in words that name the field: ajv's own message for an unknown
- * field (`body must NOT have additional properties`) does not.
+ * field (`body must NOT have additional properties`) does not; a value outside a list is told
+ * with the list.
  */
 export function schemaMessage(problems: readonly SchemaProblem[], context = 'body', message: string): string {
   const unknown = problems.find((p) => p.keyword === 'additionalProperties');
   const field = unknown?.params.additionalProperty;
+  const allowed = problems.find((p) => p.keyword === 'enum')?.params.allowedValues;
+  if (problems.length === 1 && Array.isArray(allowed)) return `${message}: ${allowed.join(', ')}`;
   if (!unknown || typeof field !== 'string') return message;
   return `${context}${unknown.instancePath.replaceAll('/', '.')}: unknown field ${JSON.stringify(field.slice(0, 100))}`;
 }

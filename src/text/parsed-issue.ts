@@ -62,6 +62,23 @@ export interface ParsedIssue {
   titleTerms(stem: boolean): IssueTerms;
 }
 
+/**
+ * Whether a text holds anything to read: a letter of any script or a digit (`\p{L}`, `\p{N}`).
+ * Every front end (the CLI, MCP, the web page) refuses an issue without one as empty; a text of
+ * letters outside A-Z passes, and is then refused by the localizer as having no searchable word.
+ */
+export function hasLetterOrDigit(text: string): boolean {
+  return /[\p{L}\p{N}]/u.test(text);
+}
+
+/** What every front end answers for an issue without a letter or digit ({@link hasLetterOrDigit}). */
+export const EMPTY_ISSUE_MESSAGE = 'empty issue text: nothing to search for';
+
+/** Whether a text holds a letter or digit outside ASCII (which the tokenizer reads as a separator). */
+export function hasNonAsciiLetter(text: string): boolean {
+  return /(?![A-Za-z0-9])[\p{L}\p{N}]/u.test(text);
+}
+
 /** The most characters of a title (a first line longer than this is cut). */
 export const MAX_TITLE_CHARS = 300;
 

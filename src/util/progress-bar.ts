@@ -27,7 +27,8 @@ let active: { finish: () => void } | undefined;
  * the first update of another phase finishes this one, and a finished bar ignores later
  * updates, so two phases never redraw one line. When stderr is no terminal (a pipe, a CI log):
  * one line `issueloc: progress: LABEL done/total, S s` when the phase ends (stopped or followed by
- * another phase), and on a long one a line every {@link PROGRESS_LINE_SECONDS} seconds before it;
+ * another phase), and on a long one a line every {@link PROGRESS_LINE_SECONDS} seconds before it,
+ * also while no update comes (a timer that does not keep the process alive);
  * a phase that never reported anything prints nothing.
  */
 export function progressBar(label: string, enabled = true, stream: NodeJS.WriteStream = process.stderr): ProgressBar {
@@ -77,8 +78,12 @@ function logLines(label: string, stream: NodeJS.WriteStream): ProgressBar {
     stream.write(`${PROGRESS_PREFIX}${label} ${done}/${total}${state === 'finished' ? '' : share}, ${((now - t0) / 1000).toFixed(1)} s\n`);
     lastLine = now;
   };
+  const due = (now: number) => { if (now - lastLine >= PROGRESS_LINE_SECONDS * 1000) line(now); };
+  // a phase whose updates stop (one long step) still prints its line when due: checked each second
+  let clock: ReturnType<typeof setInterval> | undefined;
   const phase = {
     finish() {
+      clearInterval(clock);
       if (state === 'running') { state = 'finished'; line(Date.now()); }
       state = 'finished';
       if (active === phase) active = undefined;
@@ -93,10 +98,12 @@ function logLines(label: string, stream: NodeJS.WriteStream): ProgressBar {
         active = phase;
         state = 'running';
         t0 = lastLine = now;
+        clock = setInterval(() => due(Date.now()), 1000);
+        clock.unref?.();
       }
       done = d;
       total = t;
-      if (now - lastLine >= PROGRESS_LINE_SECONDS * 1000) line(now);
+      due(now);
     },
     stop: () => phase.finish(),
   };

@@ -81,6 +81,7 @@ test('three workers, one killed mid-job: every job done exactly once, equal to t
     assert.deepEqual(readdirSync(join(shared, 'tmp')), []);
     const doneLines = workers.flatMap((w) => w.out().split('\n').filter((l) => l.startsWith('done ')));
     assert.equal(doneLines.length, COMMITS, doneLines.join('\n'));
+    for (const l of doneLines) assert.match(l, /^done index \S+@[0-9a-f]{12} \([0-9a-f]{32}\)$/, 'a done line says which job, then its id');
     for (const id of jobDirs(local)) {
       assert.equal(resultOf(shared, id), resultOf(local, id));
       assert.notEqual(JSON.parse(readFileSync(join(shared, 'jobs', id, 'job.json'), 'utf8')).pid, victim);

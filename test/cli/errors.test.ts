@@ -75,6 +75,17 @@ test('issue of stop words only: named, before any index is built', () => {
   assert.deepEqual(readdirSync(cache), [], 'nothing indexed');
 });
 
+test('an issue in another script is read as text (a letter in any script counts), as MCP reads it', async () => {
+  const repo = tinyRepo();
+  for (const text of ['日志轮转失败', 'Ошибка разбора заголовка']) {
+    const r = await runInProcess(['localize', '--repo', repo, '--issue', text]);
+    assert.equal(r.code, 2, r.err);
+    assert.ok(oneLine(r.err), r.err);
+    assert.doesNotMatch(r.err, /empty issue text/);
+    assert.match(r.err, /issue text \(from --issue\) has no searchable word: .*letters outside A-Z/);
+  }
+});
+
 test('no word of the issue in the code: a message and exit 1, no empty tables', () => {
   const repo = tinyRepo();
   const cache = mkdtempSync(join(scratch, 'cache-'));

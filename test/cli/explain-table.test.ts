@@ -54,6 +54,8 @@ test('--explain table of a traceback: at most 100 columns off a terminal, eviden
     assert.ok(width(table.stdout) <= 100, `table ${width(table.stdout)} columns wide:\n${table.stdout}`);
     assert.match(table.stdout, /frameFile \(File "\/home\/someone\/[^\n]*…[^\n]*handlers\.py", line/);
     assert.match(table.stdout, /pkg\/sub\/handlers\.py:RequestHandler\.parse_header_values/, 'ids are whole');
+    // the notes under an item (lines, terms, evidence) widen the id column, never the score's
+    for (const header of table.stdout.split('\n').filter((l) => l.startsWith('│ # │'))) assert.match(header, /^│ # │ score │ /, table.stdout);
     // $COLUMNS narrows it (down to what the ids need: they are never cut); this run and the next
     // through the CLI's main in-process (runInProcess): the process is not under test
     const narrow = await runInProcess(args, { COLUMNS: '90' });

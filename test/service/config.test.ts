@@ -75,6 +75,8 @@ test('flags: --repo NAME=PATH over the config file found in the working folder',
     const plain = loadServiceConfig({ repo: ['src/my repo.git', '/srv/django'] }, dir);
     assert.deepEqual([...plain.repositories.keys()], ['my-repo', 'django']);
     assert.equal(plain.repositories.get('my-repo')?.path, join(dir, 'src/my repo.git'));
+    // a clone's git directory is named after the clone, as its cache folder is
+    assert.deepEqual([...loadServiceConfig({ repo: ['/srv/flask/.git/'] }, dir).repositories.keys()], ['flask']);
     // a part before '=' that is no name makes the whole flag a path
     assert.equal(loadServiceConfig({ repo: ['../x=/r'] }, dir).repositories.get('r')?.path, join(dir, '../x=/r'));
     refused(() => loadServiceConfig({ repo: ['/a/proj', '/b/proj'] }, dir), /--repo \/b\/proj: a second repository named 'proj'/);

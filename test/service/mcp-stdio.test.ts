@@ -101,6 +101,7 @@ test('the tools, a ranking with line ranges, an item explained, bad calls as one
       ['explain_item', { item: 'pkg/parse.py:parse_date', issue: ISSUE, frobnicate: 1 }, /^explain_item: invalid arguments: .*frobnicate/],
       ['list_repositories', { frobnicate: 1 }, /^list_repositories: invalid arguments: .*frobnicate/],
       ['localize', { issue: 'the and of' }, /no searchable word/],
+      ['localize', { issue: '日志轮转失败' }, /^issue text has no searchable word: .*letters outside A-Z/],
       ['explain_item', { item: 'pkg/none.py:nothing', issue: ISSUE }, /^item 'pkg\/none\.py:nothing' is not among the top 50/],
     ];
     for (const [name, args, message] of failures) {

@@ -186,3 +186,25 @@ test('a query is in the URL: opening that URL fills the form and ranks the issue
   await again.close();
   await page.close();
 });
+
+test('a URL naming a repository this server does not serve says so and ranks nothing (not another repository)', { skip: missing }, async () => {
+  const page = await browser!.newPage();
+  await page.goto(`${server!.url}/#repo=elsewhere&issue=${encodeURIComponent('open_socket ignores the port')}`);
+  await page.waitForSelector('body[data-state]', { timeout: 60_000 });
+  assert.equal(await page.getAttribute('body', 'data-state'), 'error');
+  assert.match((await page.textContent('#status')) ?? '', /repository 'elsewhere' is not served here \(served: demo\)/);
+  assert.equal(await page.locator('#results').isHidden(), true, 'nothing ranked');
+  assert.match(page.url(), /#repo=elsewhere&/, 'the link is left as it was');
+  await page.close();
+});
+
+test('an issue in another script is no empty issue: the service answers it', { skip: missing }, async () => {
+  const { page } = await openPage();
+  await page.fill('#issue', '日志轮转失败');
+  await page.evaluate(() => { delete document.body.dataset.state; });
+  await page.click('#submit');
+  await page.waitForSelector('body[data-state]', { timeout: 60_000 });
+  assert.doesNotMatch((await page.textContent('#status')) ?? '', /paste an issue/);
+  assert.match((await page.textContent('#status')) ?? '', /no searchable word/);
+  await page.close();
+});

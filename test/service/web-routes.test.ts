@@ -87,6 +87,12 @@ test('a request with an unknown field is refused naming it; /openapi.json lists 
   assert.equal(nested.json().error, 'body.items.0: unknown field "line"');
   const wrongType = await service.app.inject({ method: 'POST', url: '/v1/localize', headers: auth, payload: { repository: 'demo', issue: 'x', top: 'ten' } });
   assert.equal(wrongType.json().error, 'body/top must be integer', 'other schema errors keep their words');
+  const badLevel = await service.app.inject({ method: 'POST', url: '/v1/localize', headers: auth, payload: { repository: 'demo', issue: 'x', level: 'files' } });
+  assert.equal(badLevel.json().error, 'body/level must be equal to one of the allowed values: file, module, function, all');
+  // an issue without a letter (of any script) or digit is empty, as the CLI and MCP say
+  const empty = await service.app.inject({ method: 'POST', url: '/v1/localize', headers: auth, payload: { repository: 'demo', issue: ' ,;- ' } });
+  assert.equal(empty.statusCode, 400);
+  assert.equal(empty.json().error, 'empty issue text: nothing to search for');
 
   const api = (await service.app.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, unknown>> };
   for (const path of ['/mcp', '/', '/web/app.js', '/web/style.css', '/web/issue', '/web/preview', '/v1/localize']) assert.ok(api.paths[path], `${path} documented`);

@@ -42,6 +42,29 @@ test('off a terminal: one line per phase when it ends, each phase finished befor
   }
 });
 
+test('off a terminal: a long phase that stops reporting still prints a line every 10 s (a CI log never goes quiet)', () => {
+  mock.timers.enable({ apis: ['Date', 'setInterval'] });
+  try {
+    const s = stream(false);
+    const history = progressBar('reading git history', true, s);
+    history.update(0, 100);
+    mock.timers.tick(9_000);
+    assert.equal(s.text(), '');
+    mock.timers.tick(1_000);
+    assert.equal(s.text(), 'issueloc: progress: reading git history 0/100 (0 %), 10.0 s\n');
+    mock.timers.tick(10_000);
+    history.stop();
+    mock.timers.tick(30_000);
+    assert.deepEqual(s.text().split('\n').filter(Boolean), [
+      'issueloc: progress: reading git history 0/100 (0 %), 10.0 s',
+      'issueloc: progress: reading git history 0/100 (0 %), 20.0 s',
+      'issueloc: progress: reading git history 0/100, 20.0 s',
+    ], 'nothing after the phase ended');
+  } finally {
+    mock.timers.reset();
+  }
+});
+
 test('on a terminal: one bar at a time: the next phase finishes the bar before it, which then ignores updates', () => {
   const s = stream(true);
   const index = progressBar('indexing', true, s);

@@ -22,6 +22,7 @@ import { z } from 'zod';
 import { IssuelocError } from '../../errors.js';
 import { LEVELS, levelsOf, NO_WORD_IN_CODE, plural, type Level, type LevelChoice } from '../../pipeline/result-json.js';
 import type { RankedItem } from '../../retrieve/rollup.js';
+import { EMPTY_ISSUE_MESSAGE, hasLetterOrDigit } from '../../text/parsed-issue.js';
 import { packageVersion } from '../../version.js';
 import type { ServiceBackend } from '../backend.js';
 import { describeBuild } from '../build-progress.js';
@@ -63,7 +64,7 @@ interface LocalizeAnswer extends Partial<Record<'files' | 'modules' | 'functions
 }
 
 /** An `issue` argument without a letter or digit, in the CLI's words (src/cli/issue-input.ts). */
-const EMPTY_ISSUE = 'empty issue text: nothing to search for';
+const EMPTY_ISSUE = EMPTY_ISSUE_MESSAGE;
 /** Items per level a `localize` call may ask for at most. */
 export const MAX_TOP = 50;
 /** Items per level when a call names no `top` and the repository's default is larger. */
@@ -131,7 +132,7 @@ export class McpTools {
     const repository = z.string().max(64).optional()
       .describe(names.length === 1 ? `configured repository name (default ${names[0]})` : `configured repository name, one of: ${names.join(', ')}`);
     const issue = z.string().min(1, { error: EMPTY_ISSUE, abort: true }).max(maxIssueBytes, { error: `over ${maxIssueBytes} bytes (limits.maxIssueBytes)` })
-      .refine((t) => /[\p{L}\p{N}]/u.test(t), { error: EMPTY_ISSUE })
+      .refine(hasLetterOrDigit, { error: EMPTY_ISSUE })
       .describe(`the issue text: title on the first line, then the body (at most ${maxIssueBytes} bytes)`);
     const rev = z.string().min(1).max(256).optional().describe('base commit to search: any git revision (default: the repository\'s configured one)');
     const model = z.string().max(64).optional().describe('ranking: "none" (lexical), "default" (the built-in learned model) or a configured model name');

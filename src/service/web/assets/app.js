@@ -144,11 +144,22 @@ function toFragment(q) {
   history.replaceState(null, '', `#${params.toString()}`);
 }
 
-/** Fills the form from the URL's fragment; true when it holds an issue (the page then runs it). */
+/**
+ * Fills the form from the URL's fragment; true when it holds an issue (the page then runs it).
+ * A repository this server does not serve is an error: the link is not run on another one.
+ */
 function fromFragment() {
   const params = new URLSearchParams(location.hash.slice(1));
   const repo = params.get('repo');
-  if (repo && [...$('repo').options].some((o) => o.value === repo)) $('repo').value = repo;
+  if (repo) {
+    const served = [...$('repo').options].map((o) => o.value);
+    if (!served.includes(repo)) {
+      status(`repository '${repo}' is not served here (served: ${served.join(', ') || 'none'})`, true);
+      document.body.dataset.state = 'error';
+      return false;
+    }
+    $('repo').value = repo;
+  }
   if (params.has('rev')) $('rev').value = params.get('rev');
   if (['all', 'file', 'module', 'function'].includes(params.get('level'))) $('level').value = params.get('level');
   if (/^\d{1,3}$/.test(params.get('top') ?? '')) $('top').value = params.get('top');
@@ -162,7 +173,7 @@ async function submit(event) {
   const repository = $('repo').value;
   const issue = $('issue').value;
   if (!repository) return status('pick a repository', true);
-  if (!/[A-Za-z0-9]/.test(issue)) return status('paste an issue first', true);
+  if (!/[\p{L}\p{N}]/u.test(issue)) return status('paste an issue first', true);
   $('submit').disabled = true;
   clearResults();
   status('ranking…');
