@@ -3,7 +3,7 @@
  * small repositories built in a temporary folder, with a table of tries and failures per area.
  *
  *   npm run build && node dist/faults/run.js [--quick] [--json] [--seed N] [--repeat N]
- *       [--area kill,cache,…] [--probe NAME,…] [--list] [--keep]
+ *       [--area kill,cache,…] [--probe NAME,…] [--list] [--keep] [--help]
  *
  * A failure is a silently wrong result, a crash (exit code outside 0/1/2, a signal, a stack trace
  * or "internal error" on stderr) or a hang (past the stated bound, or above the memory bound).
@@ -15,20 +15,26 @@ import { parseArgs } from 'node:util';
 import { AREAS, Shared, type Try } from './probe.js';
 import { allProbes, failuresOf, runProbe, summarize, summaryTable } from './suite.js';
 
-const { values: args } = parseArgs({
-  options: {
-    quick: { type: 'boolean', default: false },
-    json: { type: 'boolean', default: false },
-    seed: { type: 'string', default: '1' },
-    repeat: { type: 'string', default: '1' },
-    area: { type: 'string' },
-    probe: { type: 'string' },
-    list: { type: 'boolean', default: false },
-    keep: { type: 'boolean', default: false },
-  },
-});
+const USAGE = 'node dist/faults/run.js [--quick] [--json] [--seed N] [--repeat N] [--area kill,cache,…] [--probe NAME,…] [--list] [--keep] [--help]';
+
+const OPTIONS = {
+  quick: { type: 'boolean', default: false },
+  json: { type: 'boolean', default: false },
+  seed: { type: 'string', default: '1' },
+  repeat: { type: 'string', default: '1' },
+  area: { type: 'string' },
+  probe: { type: 'string' },
+  list: { type: 'boolean', default: false },
+  keep: { type: 'boolean', default: false },
+  help: { type: 'boolean', default: false },
+} as const;
 
 async function main(): Promise<number> {
+  const { values: args } = parseArgs({ options: OPTIONS });
+  if (args.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
   const areas = args.area ? args.area.split(',') : [...AREAS];
   const unknown = areas.filter((a) => !(AREAS as readonly string[]).includes(a));
   if (unknown.length > 0) throw new Error(`unknown area ${unknown.join(', ')} (areas: ${AREAS.join(', ')})`);
