@@ -1,8 +1,8 @@
 // Bundles the compiled CLI (dist/src/cli/bin.js, as tsc made it) into dist/bundle/: one ES module
 // for what every call runs, and one chunk per part loaded on use (each command, the dense, LLM,
 // service, MCP and batch stages, tree-sitter), so a warm `issueloc localize` parses a few files,
-// not the ~140 modules of dist/src. bin/issueloc.js runs it when it is at least as new as
-// dist/src/cli/main.js (else dist/src, e.g. after `tsc` alone).
+// not the ~140 modules of dist/src. bin/issueloc.js runs it while dist/src/cli/main.js has the
+// time written in dist/bundle/built-from.json (else dist/src: `tsc` alone rewrote it since).
 //
 //   node build/cli-bundle.mjs [OUT_DIR]     (default dist/bundle; part of `npm run build` and `prepare`)
 //
@@ -13,7 +13,7 @@
 // rewritten to point from the bundle's folder at the same file as before, so workers still run
 // the modules of dist/src.
 import { build } from 'esbuild';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -73,3 +73,5 @@ await build({
   logLevel: 'warning',
   plugins: [layout],
 });
+// written last: a bundle whose build failed half-way has none, and is not run
+writeFileSync(join(out, 'built-from.json'), `${JSON.stringify({ mainMtimeMs: statSync(join(root, 'dist/src/cli/main.js')).mtimeMs })}\n`);

@@ -1,10 +1,10 @@
 // The CLI bundle (build/cli-bundle.mjs, made by `npm run build`): it ranks exactly as the modules
 // of dist/src do, loads none of them for a localize call, and bin/issueloc.js runs it only when it
-// is at least as new as tsc's output (after `tsc` alone, the stale bundle is passed over).
+// was made from dist/src as it is (after `tsc` alone, the stale bundle is passed over).
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cleanup, commitFiles, tempDir } from '../repo/git-fixture.js';
@@ -47,23 +47,30 @@ test('the bundle ranks as dist/src does, with and without the built-in model, an
   }
 });
 
-test('bin/issueloc.js runs the bundle when it is as new as dist/src/cli/main.js, else dist/src', () => {
-  // the package's layout with stand-ins that say which of them ran
-  const pkg = join(work, 'layout');
-  cpSync(join(root, 'bin'), join(pkg, 'bin'), { recursive: true });
-  mkdirSync(join(pkg, 'dist/src/cli'), { recursive: true });
-  mkdirSync(join(pkg, 'dist/bundle'), { recursive: true });
-  writeFileSync(join(pkg, 'dist/src/cli/bin.js'), "process.stdout.write('dist');\n");
-  writeFileSync(join(pkg, 'dist/src/cli/main.js'), '');
-  const ran = () => execFileSync(process.execPath, [join(pkg, 'bin/issueloc.js')], { encoding: 'utf8' });
+test('bin/issueloc.js runs the bundle made from dist/src as it is, else dist/src; an installed package runs its bundle', () => {
+  // the package's layout with stand-ins that say which of them ran: in a checkout, and unpacked under node_modules
+  const layout = (pkg: string) => {
+    cpSync(join(root, 'bin'), join(pkg, 'bin'), { recursive: true });
+    mkdirSync(join(pkg, 'dist/src/cli'), { recursive: true });
+    mkdirSync(join(pkg, 'dist/bundle'), { recursive: true });
+    writeFileSync(join(pkg, 'dist/src/cli/bin.js'), "process.stdout.write('dist');\n");
+    writeFileSync(join(pkg, 'dist/src/cli/main.js'), '');
+    return () => execFileSync(process.execPath, [join(pkg, 'bin/issueloc.js')], { encoding: 'utf8' });
+  };
+  const pkg = join(work, 'checkout');
+  const ran = layout(pkg);
   assert.equal(ran(), 'dist', 'no bundle');
   writeFileSync(join(pkg, 'dist/bundle/issueloc.mjs'), "process.stdout.write('bundle');\n");
-  const at = (path: string, seconds: number) => utimesSync(join(pkg, path), seconds, seconds);
-  at('dist/src/cli/main.js', 1_000_000);
-  at('dist/bundle/issueloc.mjs', 1_000_000);
-  assert.equal(ran(), 'bundle', 'as new (npm pack gives every file one time)');
-  at('dist/bundle/issueloc.mjs', 2_000_000);
-  assert.equal(ran(), 'bundle', 'newer');
-  at('dist/src/cli/main.js', 3_000_000);
-  assert.equal(ran(), 'dist', 'older than tsc\'s output: stale');
+  assert.equal(ran(), 'dist', 'a bundle without built-from.json (its build failed half-way)');
+  const stamp = (mainMtimeMs: number) => writeFileSync(join(pkg, 'dist/bundle/built-from.json'), JSON.stringify({ mainMtimeMs }));
+  stamp(statSync(join(pkg, 'dist/src/cli/main.js')).mtimeMs);
+  assert.equal(ran(), 'bundle', 'made from dist/src as it is');
+  utimesSync(join(pkg, 'dist/src/cli/main.js'), 3_000_000, 3_000_000);
+  assert.equal(ran(), 'dist', 'tsc rewrote dist/src since: stale');
+
+  const installed = join(work, 'consumer/node_modules/issueloc');
+  const ranInstalled = layout(installed);
+  writeFileSync(join(installed, 'dist/bundle/issueloc.mjs'), "process.stdout.write('bundle');\n");
+  writeFileSync(join(installed, 'dist/bundle/built-from.json'), JSON.stringify({ mainMtimeMs: 1 }));
+  assert.equal(ranInstalled(), 'bundle', 'an installed package (its files timed by their unpacking)');
 });
