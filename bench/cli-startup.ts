@@ -5,10 +5,11 @@
  * built-in model, and `--model none`).
  *
  *   node dist/bench/cli-startup.js --repo /path/to/sympy --issue-file a.txt [--issue-file b.txt …]
- *     [--rev HEAD] [--cache-dir DIR] [--runs 5] [--vs /other/checkout/dist/src/cli/bin.js [--vs-cache-dir DIR]]
+ *     [--rev HEAD] [--cache-dir DIR] [--runs 5] [--vs /other/checkout/bin/issueloc.js [--vs-cache-dir DIR]]
  *
  * Runs `issueloc index` first (the index and the history signals: what the first call needs),
- * then each pipeline's calls, one warm-up call each not counted. With `--vs`, the other build's
+ * then each pipeline's calls, one warm-up call each not counted. The CLI is bin/issueloc.js as
+ * installed: build it with `npm run build` (tsc and the bundle), else it runs dist/src. With `--vs`, the other build's
  * CLI runs in turn with this one (A B A B …, the same issue), and the ratio A/B of each pair is
  * printed too: on a shared machine the ratio of neighbouring runs is the figure to trust; with
  * `--vs-cache-dir`, the other build has a cache folder of its own (builds whose cache formats
@@ -36,7 +37,8 @@ if (!args.repo || !args['issue-file']?.length) {
   process.exit(2);
 }
 const runs = Math.max(1, Number(args.runs) || 5);
-const bin = join(resolve(dirname(fileURLToPath(import.meta.url)), '..'), 'src/cli/bin.js');
+/** The shipped executable (bin/issueloc.js: the bundle of dist/bundle/ when it is built, else dist/src). */
+const bin = join(resolve(dirname(fileURLToPath(import.meta.url)), '../..'), 'bin/issueloc.js');
 const commonOf = (cacheDir: string | undefined) => ['--repo', args.repo!, '--rev', args.rev!, ...(cacheDir ? ['--cache-dir', cacheDir] : [])];
 /** The arguments every call of `cli` shares (its cache folder). */
 const common = (cli: string) => commonOf(cli === bin ? args['cache-dir'] : args['vs-cache-dir'] ?? args['cache-dir']);

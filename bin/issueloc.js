@@ -1,4 +1,30 @@
 #!/usr/bin/env node
 // The `issueloc` executable (kept in git with its executable bit, so `npx issueloc` runs in a fresh
-// clone): the compiled CLI in dist/, built by `npm ci` (the prepare script).
-import "../dist/src/cli/bin.js";
+// clone): the compiled CLI, built by `npm ci` (the prepare script). It runs the bundle of
+// dist/bundle/ (build/cli-bundle.mjs: a few files to parse instead of ~140 modules) when that was
+// made from tsc's output as it is now, else dist/src: in a checkout, `tsc` alone after the bundle
+// rewrites dist/src/cli/main.js, whose time the bundle's built-from.json no longer names; an
+// installed package (under node_modules, whose files get the time of their unpacking) runs the
+// bundle it was packed with.
+import { readFileSync, statSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
+
+// Most calls are short (a warm localize: well under a second of CPU). V8 optimizes a function
+// after 16 times its usual budget of interpreted work: code run briefly is not compiled by
+// TurboFan (CPU on another thread, wasted when the process ends), hot loops still are. On sympy
+// ≈ 15–25 % less CPU per warm localize, and an index build no slower (bench/cli-startup).
+setFlagsFromString('--interrupt-budget=1081344');
+
+/** True when dist/bundle was made from dist/src as it is (see the file comment). */
+function bundleFresh() {
+  try {
+    const stamp = JSON.parse(readFileSync(new URL('../dist/bundle/built-from.json', import.meta.url), 'utf8'));
+    if (/[\\/]node_modules[\\/]/.test(decodeURIComponent(new URL('.', import.meta.url).pathname))) return true;
+    return statSync(new URL('../dist/src/cli/main.js', import.meta.url)).mtimeMs === stamp.mainMtimeMs;
+  } catch {
+    return false;
+  }
+}
+
+if (bundleFresh()) await import('../dist/bundle/issueloc.mjs');
+else await import('../dist/src/cli/bin.js');

@@ -21,7 +21,7 @@ import { IssuelocError } from '../errors.js';
  * Environment variables that would make git look at another repository than the one we name
  * (set, for example, when issueloc runs inside a git hook). They are removed for every git we spawn.
  */
-const REPOSITORY_ENV = [
+export const REPOSITORY_ENV: readonly string[] = [
   'GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_OBJECT_DIRECTORY',
   'GIT_ALTERNATE_OBJECT_DIRECTORIES', 'GIT_COMMON_DIR', 'GIT_NAMESPACE', 'GIT_PREFIX',
 ];

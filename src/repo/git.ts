@@ -3,6 +3,7 @@ import { resolve as resolvePath } from 'node:path';
 import { IssuelocError } from '../errors.js';
 import { CatFileBatch, type GitObject } from './cat-file.js';
 import { gitFailure, gitReason, runGit, type GitResult } from './git-process.js';
+import { plainRepoLayout } from './git-dir.js';
 import { headCommitOf } from './head-ref.js';
 import { checkRevision, LOCAL_REVISIONS, type RevisionRules } from './revision.js';
 import { TreeFileLister, type TreeEntry, type TreeFile, type TreeListing } from './tree-objects.js';
@@ -65,11 +66,16 @@ export class GitRepo {
   }
 
   /**
-   * Opens the repository at `path` (a work tree, any folder inside one, or a bare repository).
+   * Opens the repository at `path` (a work tree, any folder inside one, or a bare repository):
+   * the top of a plain clone or a plain bare repository is read from its files (./git-dir.ts),
+   * anything else is asked of git.
    * @throws IssuelocError `not a git repository: <path>` when git finds none there (`… (no such folder)` when the path
    *   does not exist); git's reason is appended when it is not the usual one (e.g. ownership).
    */
   static async open(path: string): Promise<GitRepo> {
+    // a plain clone or bare repository read from its files (no git process); git for anything else
+    const plain = plainRepoLayout(path);
+    if (plain) return new GitRepo(path, plain.gitDir, plain.workTree, plain.isBare, plain.isShallow);
     const dir = resolvePath(path);
     const res = await runGit(['-C', dir, 'rev-parse', '--absolute-git-dir', '--is-bare-repository', '--is-shallow-repository']);
     const lines = res.stdout.toString('utf8').split('\n');

@@ -7,7 +7,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cleanup, commitFiles, tempDir } from '../repo/git-fixture.js';
@@ -73,6 +73,10 @@ test('the packed package ships the built-in model, and `localize --model default
   assert.ok(files.includes('dist/src/index.d.ts'), 'the tarball holds the type declarations');
   for (const f of ['index.html', 'app.js', 'style.css']) assert.ok(files.includes(`src/service/web/assets/${f}`), `the tarball holds the web page's ${f}`);
   assert.ok(!files.some((f) => f.startsWith('test/') || f.startsWith('dist/test/')), 'no tests in the tarball');
+  // the CLI bundle bin/issueloc.js runs from an install, made from this checkout's dist/src as it is
+  assert.ok(files.includes('dist/bundle/issueloc.mjs') && files.includes('dist/bundle/built-from.json'), 'the tarball holds the CLI bundle (made by `npm run build`)');
+  const stamp = JSON.parse(readFileSync(join(root, 'dist/bundle/built-from.json'), 'utf8')) as { mainMtimeMs: number };
+  assert.equal(statSync(join(root, 'dist/src/cli/main.js')).mtimeMs, stamp.mainMtimeMs, 'the CLI bundle is of an older dist/src: run `npm run build` before this test');
 
   const manifest = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')) as Manifest;
   const bin = join(pkg, manifest.bin.issueloc);
