@@ -48,6 +48,8 @@ export class Bm25fScorer {
   /** inverse of the per-field length norm, per document: w_f / (1 − b + b · len / avglen), D × F. */
   private readonly fieldFactor: Float32Array;
   private readonly scratch: Float32Array;
+  /** Per term scored so far, its postings' {@link gainOf}. */
+  private readonly gains = new Map<number, Float64Array>();
 
   constructor(index: InvertedIndex, params: Partial<Bm25fParams> = {}) {
     const F = index.fieldNames.length;
@@ -81,26 +83,41 @@ export class Bm25fScorer {
    */
   scoreAll(query: QueryTerms): Float32Array {
     const { termIds } = this.index;
-    const F = this.index.fieldNames.length;
-    const { k1, delta } = this.params;
     const scores = this.scratch;
     scores.fill(0);
-    const factor = this.fieldFactor;
     for (const [term, qw] of query) {
       const t = termIds.get(term);
       if (t === undefined || qw <= 0) continue;
       const w = qw * this.idf(t);
-      const { doc, tf: postingTf } = this.index.postings(t);
-      for (let p = 0; p < doc.length; p++) {
-        const d = doc[p];
-        let tf = 0;
-        const base = p * F;
-        const fb = d * F;
-        for (let f = 0; f < F; f++) tf += postingTf[base + f] * factor[fb + f];
-        if (tf > 0) scores[d] += w * (((k1 + 1) * tf) / (k1 + tf) + delta);
-      }
+      const { doc } = this.index.postings(t);
+      const gain = this.gainOf(t);
+      // a posting of gain 0 (tf̃ = 0) adds 0: the score stays as it is
+      for (let p = 0; p < doc.length; p++) scores[doc[p]] += w * gain[p];
     }
     return scores;
+  }
+
+  /**
+   * Per posting of term `t`, its query-independent part (k1 + 1) · tf̃ / (k1 + tf̃) + δ (0 where
+   * tf̃ = 0): computed on the term's first query and kept, as the index keeps its decoded postings.
+   */
+  private gainOf(t: number): Float64Array {
+    let gain = this.gains.get(t);
+    if (gain) return gain;
+    const F = this.index.fieldNames.length;
+    const { k1, delta } = this.params;
+    const factor = this.fieldFactor;
+    const { doc, tf: postingTf } = this.index.postings(t);
+    gain = new Float64Array(doc.length);
+    for (let p = 0; p < doc.length; p++) {
+      let tf = 0;
+      const base = p * F;
+      const fb = doc[p] * F;
+      for (let f = 0; f < F; f++) tf += postingTf[base + f] * factor[fb + f];
+      if (tf > 0) gain[p] = ((k1 + 1) * tf) / (k1 + tf) + delta;
+    }
+    this.gains.set(t, gain);
+    return gain;
   }
 }
 
