@@ -281,6 +281,7 @@ export class CosineIndex {
     }
     if (q.size === 0 || top <= 0) return [];
     const acc = this.scratch;
+    const searched = allowed ? searchedMask(c.members, allowed) : c.members;
     const touched: number[] = [];
     let qsq = 0;
     for (const [t, tf] of q) {
@@ -291,20 +292,44 @@ export class CosineIndex {
       const { doc, logTf, from, to } = this.postingsOf(t);
       for (let p = from; p < to; p++) {
         const d = doc[p];
-        if (c.members[d] !== 1 || (allowed && allowed[d] !== 1)) continue;
+        if (searched[d] !== 1) continue;
         if (acc[d] === 0) touched.push(d);
         acc[d] += wq * logTf[p] * idf;
       }
     }
     const qn = Math.sqrt(qsq);
     const best = new BestHits(Math.min(top, touched.length));
-    for (const d of touched) {
-      const norm = this.normOf(d, c);
-      if (acc[d] > 0 && norm > 0) best.offer(d, acc[d] / (qn * norm));
-      acc[d] = 0;
+    // the best hits do not depend on the order they are offered in: many touched documents are
+    // read in document order (one pass over the accumulators and norms), a few in touched order
+    if (touched.length * 8 > this.size) {
+      for (let d = 0; d < this.size; d++) {
+        if (acc[d] === 0) continue;
+        const norm = this.normOf(d, c);
+        if (acc[d] > 0 && norm > 0) best.offer(d, acc[d] / (qn * norm));
+        acc[d] = 0;
+      }
+    } else {
+      for (const d of touched) {
+        const norm = this.normOf(d, c);
+        if (acc[d] > 0 && norm > 0) best.offer(d, acc[d] / (qn * norm));
+        acc[d] = 0;
+      }
     }
     return best.sorted();
   }
+}
+
+/** Per collection's members and allowed documents, the documents both mark (1). */
+const searchedMasks = new WeakMap<Uint8Array, { members: Uint8Array; mask: Uint8Array }>();
+
+/** The documents d with members[d] = 1 and allowed[d] = 1, as a mask (kept for the last members of each `allowed`). */
+function searchedMask(members: Uint8Array, allowed: Uint8Array): Uint8Array {
+  const memo = searchedMasks.get(allowed);
+  if (memo?.members === members) return memo.mask;
+  const mask = new Uint8Array(members.length);
+  for (let d = 0; d < mask.length; d++) mask[d] = members[d] === 1 && allowed[d] === 1 ? 1 : 0;
+  searchedMasks.set(allowed, { members, mask });
+  return mask;
 }
 
 /**

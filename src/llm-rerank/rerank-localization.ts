@@ -1,6 +1,6 @@
 import type { CodeIndex, IndexedUnit } from '../index/code-index.js';
 import { UnitSourceReader } from '../embed/unit-source.js';
-import { unitId } from '../retrieve/localize.js';
+import { unitId } from '../retrieve/unit-ids.js';
 import type { Localization } from '../retrieve/rollup.js';
 import { rollUp, type RankedItem } from '../retrieve/rollup.js';
 import type { ListwiseReranker, RerankStats } from './listwise.js';

@@ -1,6 +1,6 @@
 /**
  * BM25F and per-field BM25 scores of a few chosen documents (the candidates of a ranking), found
- * by binary search in each query term's postings instead of scoring the whole index.
+ * by searching each query term's postings for them instead of scoring the whole index.
  */
 import { defaultBm25fParams, type Bm25fParams, type QueryTerms } from '../retrieve/bm25f.js';
 import { averageFieldLengths, type InvertedIndex } from '../index/inverted-index.js';
@@ -27,7 +27,6 @@ export class DocFieldScorer {
   private readonly params: Bm25fParams;
   private readonly avg: Float64Array;
   private readonly bs: number[];
-  private readonly norm: Float64Array;
   readonly fields: number;
 
   constructor(readonly index: InvertedIndex, params: Partial<Bm25fParams> = {}) {
@@ -36,7 +35,6 @@ export class DocFieldScorer {
     this.avg = averageFieldLengths(index);
     const b = this.params.b;
     this.bs = typeof b === 'number' ? new Array<number>(this.fields).fill(b) : [...b];
-    this.norm = new Float64Array(this.fields);
   }
 
   /** The query's terms that occur in the index, each with qw · idf. */
@@ -53,38 +51,83 @@ export class DocFieldScorer {
   }
 
   /**
-   * Scores document `doc`: out[0] = BM25F+, out[1 + f] = BM25 of field f alone.
-   * @param out an array of at least 1 + fields numbers, overwritten.
+   * Scores of documents `docs` for each query of `queries`: for query q, row i of `out[q]` (1 + F
+   * numbers from i · (1 + F)) holds document docs[i]'s BM25F+ (column 0) and its BM25 of each
+   * field f alone (column 1 + f). The position of a document in a term's postings is found once
+   * for all the queries holding the term, by a galloping search along the postings in document
+   * order: O(terms × documents × log(postings / documents)).
    */
-  score(doc: number, terms: readonly PreparedTerm[], out: Float64Array): void {
+  scoreDocs(docs: ArrayLike<number>, queries: readonly (readonly PreparedTerm[])[]): Float64Array[] {
     const { fieldLength } = this.index;
     const F = this.fields;
+    const W = F + 1;
+    const n = docs.length;
     const { k1, delta, weights } = this.params;
-    out.fill(0, 0, F + 1);
-    const norm = this.norm;
-    for (let f = 0; f < F; f++) {
-      norm[f] = this.avg[f] > 0 ? 1 - this.bs[f] + (this.bs[f] * fieldLength[doc * F + f]) / this.avg[f] : 1;
-    }
-    for (const { termId, weight } of terms) {
-      const { doc: postingDoc, tf: postingTf } = this.index.postings(termId);
-      let lo = 0, hi = postingDoc.length - 1;
-      let p = -1;
-      while (lo <= hi) {
-        const mid = (lo + hi) >>> 1;
-        const d = postingDoc[mid];
-        if (d === doc) { p = mid; break; }
-        if (d < doc) lo = mid + 1; else hi = mid - 1;
-      }
-      if (p < 0) continue;
-      let tf = 0;
+    const norm = new Float64Array(n * F);
+    for (let i = 0; i < n; i++) {
+      const doc = docs[i];
       for (let f = 0; f < F; f++) {
-        const raw = postingTf[p * F + f];
-        if (raw === 0) continue;
-        const tff = raw / norm[f];
-        tf += weights[f] * tff;
-        out[1 + f] += weight * (((k1 + 1) * tff) / (k1 + tff));
+        norm[i * F + f] = this.avg[f] > 0 ? 1 - this.bs[f] + (this.bs[f] * fieldLength[doc * F + f]) / this.avg[f] : 1;
       }
-      if (tf > 0) out[0] += weight * (((k1 + 1) * tf) / (k1 + tf) + delta);
     }
+    // the documents in ascending order (their rows), for the walk along each term's postings
+    const order = Int32Array.from({ length: n }, (_, i) => i).sort((a, b) => docs[a] - docs[b] || a - b);
+    const positions = new Map<number, Int32Array>();
+    const positionsOf = (termId: number): Int32Array => {
+      let at = positions.get(termId);
+      if (!at) positions.set(termId, (at = postingPositions(this.index.postings(termId).doc, docs, order)));
+      return at;
+    };
+    return queries.map((terms) => {
+      const out = new Float64Array(n * W);
+      for (const { termId, weight } of terms) {
+        const at = positionsOf(termId);
+        const postingTf = this.index.postings(termId).tf;
+        for (let i = 0; i < n; i++) {
+          const p = at[i];
+          if (p < 0) continue;
+          let tf = 0;
+          for (let f = 0; f < F; f++) {
+            const raw = postingTf[p * F + f];
+            if (raw === 0) continue;
+            const tff = raw / norm[i * F + f];
+            tf += weights[f] * tff;
+            out[i * W + 1 + f] += weight * (((k1 + 1) * tff) / (k1 + tff));
+          }
+          if (tf > 0) out[i * W] += weight * (((k1 + 1) * tf) / (k1 + tf) + delta);
+        }
+      }
+      return out;
+    });
   }
+}
+
+/**
+ * Per document docs[i], its position in a term's postings `postingDoc` (ascending), −1 when
+ * absent; `order` lists the documents' rows by ascending document. Each search starts where the
+ * last one ended and gallops (steps of 1, 2, 4 …) before a binary search.
+ */
+function postingPositions(postingDoc: ArrayLike<number>, docs: ArrayLike<number>, order: Int32Array): Int32Array {
+  const at = new Int32Array(docs.length).fill(-1);
+  const P = postingDoc.length;
+  let lo = 0;
+  for (let k = 0; k < order.length && lo < P; k++) {
+    const i = order[k];
+    const doc = docs[i];
+    // the first position ≥ lo whose document is ≥ doc
+    let step = 1;
+    let hi = lo;
+    while (hi < P && postingDoc[hi] < doc) {
+      lo = hi + 1;
+      hi += step;
+      step *= 2;
+    }
+    if (hi > P) hi = P;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (postingDoc[mid] < doc) lo = mid + 1; else hi = mid;
+    }
+    if (lo < P && postingDoc[lo] === doc) at[i] = lo;
+  }
+  return at;
 }

@@ -48,6 +48,8 @@ export class Bm25fScorer {
   /** inverse of the per-field length norm, per document: w_f / (1 − b + b · len / avglen), D × F. */
   private readonly fieldFactor: Float32Array;
   private readonly scratch: Float32Array;
+  /** Per term scored so far, its postings' {@link gainOf}. */
+  private readonly gains = new Map<number, Float64Array>();
 
   constructor(index: InvertedIndex, params: Partial<Bm25fParams> = {}) {
     const F = index.fieldNames.length;
@@ -81,26 +83,41 @@ export class Bm25fScorer {
    */
   scoreAll(query: QueryTerms): Float32Array {
     const { termIds } = this.index;
-    const F = this.index.fieldNames.length;
-    const { k1, delta } = this.params;
     const scores = this.scratch;
     scores.fill(0);
-    const factor = this.fieldFactor;
     for (const [term, qw] of query) {
       const t = termIds.get(term);
       if (t === undefined || qw <= 0) continue;
       const w = qw * this.idf(t);
-      const { doc, tf: postingTf } = this.index.postings(t);
-      for (let p = 0; p < doc.length; p++) {
-        const d = doc[p];
-        let tf = 0;
-        const base = p * F;
-        const fb = d * F;
-        for (let f = 0; f < F; f++) tf += postingTf[base + f] * factor[fb + f];
-        if (tf > 0) scores[d] += w * (((k1 + 1) * tf) / (k1 + tf) + delta);
-      }
+      const { doc } = this.index.postings(t);
+      const gain = this.gainOf(t);
+      // a posting of gain 0 (tf̃ = 0) adds 0: the score stays as it is
+      for (let p = 0; p < doc.length; p++) scores[doc[p]] += w * gain[p];
     }
     return scores;
+  }
+
+  /**
+   * Per posting of term `t`, its query-independent part (k1 + 1) · tf̃ / (k1 + tf̃) + δ (0 where
+   * tf̃ = 0): computed on the term's first query and kept, as the index keeps its decoded postings.
+   */
+  private gainOf(t: number): Float64Array {
+    let gain = this.gains.get(t);
+    if (gain) return gain;
+    const F = this.index.fieldNames.length;
+    const { k1, delta } = this.params;
+    const factor = this.fieldFactor;
+    const { doc, tf: postingTf } = this.index.postings(t);
+    gain = new Float64Array(doc.length);
+    for (let p = 0; p < doc.length; p++) {
+      let tf = 0;
+      const base = p * F;
+      const fb = doc[p] * F;
+      for (let f = 0; f < F; f++) tf += postingTf[base + f] * factor[fb + f];
+      if (tf > 0) gain[p] = ((k1 + 1) * tf) / (k1 + tf) + delta;
+    }
+    this.gains.set(t, gain);
+    return gain;
   }
 }
 
@@ -119,10 +136,11 @@ export interface Hit {
  * The `k` highest-scoring documents with score > 0, best first; ties keep document order
  * (lower id first, i.e. corpus order: path, then line). A `k` above the number of documents
  * means all of them.
- * For a small k (the positive scores at least {@link HEAP_RATIO} times k) a bounded heap most
- * documents never enter: O(D + k log k · log(D / k)); else the k-th best score is found by
- * selection (O(D) expected), then the documents above it and the first ones at it are kept and
- * sorted: O(D + k log k). Both give the same list.
+ * For a small k (the positive scores at least {@link HEAP_RATIO} times k) the documents from the
+ * bucket of scores holding the k-th best up are kept and sorted (`topKByBuckets`): O(D + k log k)
+ * for scores spread over buckets; else the k-th best score is found by selection (O(D)
+ * expected), then the documents above it and the first ones at it are kept and sorted:
+ * O(D + k log k). Both give the same list (as the bounded heap used for scores with a NaN).
  */
 export function topK(scores: Float32Array, k: number): Hit[] {
   for (let d = 0; d < scores.length; d++) if (scores[d] !== scores[d]) return topKByHeap(scores, Math.min(Math.floor(k), scores.length), Infinity, -1); // NaN: no order to select by
@@ -141,10 +159,70 @@ function topKAfter(scores: Float32Array, k: number, score: number, doc: number):
     const s = scores[d];
     if (s > 0 && (s < score || (s === score && d > doc))) n++;
   }
-  return n > k && k * HEAP_RATIO <= n ? topKByHeap(scores, k, score, doc) : topKBySelection(scores, k, n, score, doc);
+  if (n > k && k * HEAP_RATIO <= n) return score === Infinity ? topKByBuckets(scores, k) : topKByHeap(scores, k, score, doc);
+  return topKBySelection(scores, k, n, score, doc);
 }
 
-/** {@link topK} uses the heap when the positive scores are at least this many times k. */
+/**
+ * {@link topK} by buckets of the scores' float32 bits (a positive float32's bits, read as an
+ * unsigned integer, order as its value does; 0 and negative scores fall in buckets never kept):
+ * a histogram of the top 12 bits finds the bucket holding the k-th best score, and only the
+ * documents from that bucket up are sorted: two passes over the scores, then O(m log m) for the
+ * m ≥ k documents kept (one more histogram, of the next 12 bits within that bucket, when it
+ * holds many). No NaN in `scores`; at least k positive scores. The bounded heap's answer when
+ * the k-th best score is below 2⁻¹²³ (bucket 0, which holds 0 too).
+ */
+function topKByBuckets(scores: Float32Array, k: number): Hit[] {
+  const bits = new Uint32Array(scores.buffer, scores.byteOffset, scores.length);
+  const high = new Int32Array(BUCKETS);
+  for (let d = 0; d < bits.length; d++) high[bits[d] >>> 20]++;
+  // the bucket holding the k-th best: the buckets above it (below the negative ones) hold fewer than k
+  let b = POSITIVE_BUCKETS - 1;
+  for (let above = 0; b > 0 && above + high[b] < k; b--) above += high[b];
+  if (b === 0) return topKByHeap(scores, k, Infinity, -1);
+  let kept: number[] = [];
+  for (let d = 0; d < bits.length; d++) {
+    const bucket = bits[d] >>> 20;
+    if (bucket >= b && bucket < POSITIVE_BUCKETS) kept.push(d);
+  }
+  if (kept.length > 2 * k) {
+    // the k-th bucket is crowded: split it by its next 12 bits
+    const mid = new Int32Array(BUCKETS);
+    let above = 0;
+    for (const d of kept) {
+      if (bits[d] >>> 20 > b) above++;
+      else mid[(bits[d] >>> 8) & (BUCKETS - 1)]++;
+    }
+    let m = BUCKETS - 1;
+    for (; m > 0 && above + mid[m] < k; m--) above += mid[m];
+    kept = kept.filter((d) => bits[d] >>> 20 > b || ((bits[d] >>> 8) & (BUCKETS - 1)) >= m);
+  }
+  const out: Hit[] = [];
+  if (scores.length <= DOC_SPAN) {
+    // one number per document, ascending as the ranking goes (best score, then lower document
+    // first): (2³¹ − 1 − bits) · 2²² + document, exact in a float64 (53 bits)
+    const keys = new Float64Array(kept.length);
+    for (let i = 0; i < kept.length; i++) keys[i] = (0x7fffffff - bits[kept[i]]) * DOC_SPAN + kept[i];
+    keys.sort();
+    for (let i = 0; i < keys.length && i < k; i++) {
+      const d = keys[i] % DOC_SPAN;
+      out.push({ doc: d, score: scores[d] });
+    }
+    return out;
+  }
+  const order = Int32Array.from(kept).sort((x, y) => scores[y] - scores[x] || x - y);
+  for (let i = 0; i < order.length && i < k; i++) out.push({ doc: order[i], score: scores[order[i]] });
+  return out;
+}
+
+/** Documents {@link topKByBuckets} orders by one float64 key each (2²²): more are sorted by a comparison. */
+const DOC_SPAN = 4194304;
+/** Buckets of the positive float32 scores (sign bit 0) among the 2¹² of the top 12 bits. */
+const POSITIVE_BUCKETS = 2048;
+/** Buckets of a histogram of 12 bits. */
+const BUCKETS = 4096;
+
+/** {@link topK} uses the buckets when the positive scores are at least this many times k. */
 const HEAP_RATIO = 16;
 
 /** {@link topKAfter} by selection of the k-th best score, for `n` positive scores ranked after (`score`, `doc`). */
@@ -271,8 +349,9 @@ function topKByHeap(scores: Float32Array, k: number, score: number, doc: number)
   return out;
 }
 
-/** Test access to the two algorithms behind {@link topK}. */
+/** Test access to the algorithms behind {@link topK}. */
 export const topKAlgorithms = {
   bySelection: (scores: Float32Array, k: number) => topKBySelection(scores, k, scores.reduce((n, s) => (s > 0 ? n + 1 : n), 0), Infinity, -1),
   byHeap: (scores: Float32Array, k: number) => topKByHeap(scores, k, Infinity, -1),
+  byBuckets: (scores: Float32Array, k: number) => topKByBuckets(scores, Math.min(k, scores.reduce((n, s) => (s > 0 ? n + 1 : n), 0))),
 };

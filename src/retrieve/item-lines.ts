@@ -10,7 +10,7 @@
  */
 import type { CodeIndex, IndexedUnit } from '../index/code-index.js';
 import type { Localization, RankedItem } from './rollup.js';
-import { moduleIdOf } from '../corpus/names.js';
+import { unitIdsOf } from './unit-ids.js';
 
 interface Span { startLine: number; endLine: number }
 
@@ -42,12 +42,13 @@ function unitsOfPaths(index: CodeIndex, paths: ReadonlySet<string>): number[] {
  */
 function spans(index: CodeIndex, paths: ReadonlySet<string>): { units: Map<string, IndexedUnit>; modules: Map<string, Span> } {
   const s = { units: new Map<string, IndexedUnit>(), modules: new Map<string, Span>() };
+  const ids = unitIdsOf(index);
   for (const d of unitsOfPaths(index, paths)) {
     const u = index.units[d];
-    const id = u.qualifiedName ? `${u.path}:${u.qualifiedName}` : u.path;
+    const id = ids.id(d);
     if (!s.units.has(id)) s.units.set(id, u);
     if (!u.qualifiedName) continue;
-    const m = moduleIdOf(u);
+    const m = ids.module(d);
     const span = s.modules.get(m);
     if (!span) s.modules.set(m, { startLine: u.startLine, endLine: u.endLine });
     else { span.startLine = Math.min(span.startLine, u.startLine); span.endLine = Math.max(span.endLine, u.endLine); }

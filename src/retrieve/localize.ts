@@ -1,6 +1,5 @@
-import type { CodeIndex, IndexedUnit } from '../index/code-index.js';
+import type { CodeIndex } from '../index/code-index.js';
 import { Bm25fScorer, hitsByRank, type Bm25fParams, type QueryTerms } from './bm25f.js';
-import { moduleIdOf } from '../corpus/names.js';
 import { languageOf } from '../corpus/languages.js';
 import { languageKeywords } from '../text/stop-words.js';
 import { functionlessFiles, mergeByScore, rollUp, type Localization, type RankedItem, type ScoredFile } from './rollup.js';
@@ -11,6 +10,7 @@ import { fragmentTermsOf, type ParsedIssue } from '../text/parsed-issue.js';
 import { WholeFileScorer } from './whole-files.js';
 import { annotateItems, type ItemSource } from './annotate.js';
 import { bestOfFiles } from './item-lines.js';
+import { unitIdsOf } from './unit-ids.js';
 import type { NonSourcePlacement } from './non-source.js';
 import type { PeripheralPlacement } from './peripheral.js';
 import type { CoChangePlacement } from './co-changed.js';
@@ -221,14 +221,15 @@ export class Localizer {
     const paths = new Set<string>();
     const moduleIds = new Set<string>();
     const ranked = [];
+    const unitIds = unitIdsOf(this.codeIndex);
     for (const h of hitsByRank(scores, depth, Math.max(64, 4 * top))) {
       if (ranked.length >= top && paths.size >= top && moduleIds.size >= top) break;
       const u = this.units[h.doc];
-      const id = unitId(u);
+      const id = unitIds.id(h.doc);
       if (seen.has(id)) continue;
       seen.add(id);
       paths.add(u.path);
-      moduleIds.add(moduleIdOf(u));
+      moduleIds.add(unitIds.module(h.doc));
       ranked.push({ id, path: u.path, qualifiedName: u.qualifiedName, namespaceParts: u.namespaceParts, score: h.score, doc: h.doc });
     }
     const rolled = rollUp(ranked, top);
@@ -246,7 +247,7 @@ export class Localizer {
       const bestDoc = new Map<string, number>();
       for (const r of ranked) {
         if (!bestDoc.has(r.path)) bestDoc.set(r.path, r.doc);
-        const m = moduleIdOf(r);
+        const m = unitIds.module(r.doc);
         if (!bestDoc.has(m)) bestDoc.set(m, r.doc);
         if (!bestDoc.has(r.id)) bestDoc.set(r.id, r.doc);
       }
@@ -290,7 +291,10 @@ export class Localizer {
 /** Per scorer, the last query's terms present in its index with their ids and idf (annotation asks per item). */
 const presentTerms = new WeakMap<Bm25fScorer, { query: QueryTerms; terms: { term: string; id: number; idf: number }[] }>();
 
-/** The terms of `query` present in the scorer's index, in query order, with id and idf (kept for the last query). */
+/**
+ * The terms of `query` present in the scorer's index, with id and idf, highest idf first (at
+ * equal idf by term), as they are shown (kept for the last query).
+ */
 function termsOfQuery(scorer: Bm25fScorer, query: QueryTerms): { term: string; id: number; idf: number }[] {
   const memo = presentTerms.get(scorer);
   if (memo?.query === query) return memo.terms;
@@ -299,32 +303,33 @@ function termsOfQuery(scorer: Bm25fScorer, query: QueryTerms): { term: string; i
     const id = scorer.index.termIds.get(term);
     if (id !== undefined) terms.push({ term, id, idf: scorer.idf(id) });
   }
+  terms.sort((a, b) => b.idf - a.idf || (a.term < b.term ? -1 : 1));
   presentTerms.set(scorer, { query, terms });
   return terms;
 }
 
-/** The query terms found in document `doc` of a scorer's index, highest idf first; those of `skip` and the query's fragments left out. */
+/**
+ * The query terms found in document `doc` of a scorer's index, highest idf first; those of
+ * `skip` and the query's fragments left out. The terms are searched in that order (binary search
+ * in postings) until `limit` are found.
+ */
 function termsInDoc(scorer: Bm25fScorer, doc: number, query: QueryTerms, limit: number, skip: ReadonlySet<string>): string[] {
-  const found: { term: string; idf: number }[] = [];
+  const found: string[] = [];
+  if (limit <= 0) return found;
   const fragments = fragmentTermsOf(query);
-  for (const { term, id, idf } of termsOfQuery(scorer, query)) {
+  for (const { term, id } of termsOfQuery(scorer, query)) {
     if (skip.has(term) || fragments.has(term)) continue;
     const postingDoc = scorer.index.postings(id).doc;
     let lo = 0, hi = postingDoc.length - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
       const d = postingDoc[mid];
-      if (d === doc) { found.push({ term, idf }); break; }
+      if (d === doc) { found.push(term); break; }
       if (d < doc) lo = mid + 1; else hi = mid - 1;
     }
+    if (found.length >= limit) break;
   }
-  found.sort((a, b) => b.idf - a.idf || (a.term < b.term ? -1 : 1));
-  return found.slice(0, limit).map((f) => f.term);
-}
-
-/** `path` for a file-level unit, `path:Qualified.name` otherwise. */
-export function unitId(u: IndexedUnit): string {
-  return u.qualifiedName ? `${u.path}:${u.qualifiedName}` : u.path;
+  return found;
 }
 
 /** Largest value of `xs`, or `fallback` when none is positive. */

@@ -126,3 +126,25 @@ test('CosineIndex.similar keeps the top of the full ranking for every cut, ties 
     for (let k = 1; k <= all.length + 1; k++) assert.deepEqual(index.similar(query, k), all.slice(0, k), `k ${k}`);
   }
 });
+
+test('CosineIndex.similar gives the same hits whether few or many messages are touched, with and without an allowed mask', () => {
+  let seed = 17;
+  const rand = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+  const common = ['parser', 'crash', 'menu', 'options', 'render', 'save'];
+  // 400 messages of common words; a rare word in 6 of them (few touched: under 1/8 of the messages)
+  const docs = Array.from({ length: 400 }, (_, d) => [
+    ...Array.from({ length: 1 + Math.floor(rand() * 4) }, () => common[Math.floor(rand() * common.length)]),
+    ...(d % 67 === 3 ? ['frobnicate'] : []),
+  ]);
+  const index = new CosineIndex(docs);
+  const allowed = Uint8Array.from(docs, (_, d) => (d % 3 === 0 ? 0 : 1));
+  for (const query of [['frobnicate'], ['frobnicate', 'frobnicate', 'zzz'], ['parser', 'crash'], [...common, 'frobnicate']]) {
+    const all = index.similar(query, 1e9);
+    assert.ok(all.length > 0, query.join(' '));
+    assert.deepEqual(all, [...all].sort((a, b) => b.score - a.score || a.doc - b.doc));
+    for (const k of [1, 3, 50, all.length]) assert.deepEqual(index.similar(query, k), all.slice(0, k), `${query.join(' ')} k ${k}`);
+    // the mask leaves the statistics: the allowed hits are the unrestricted ones, filtered
+    assert.deepEqual(index.similar(query, 1e9, { allowed }), all.filter((h) => allowed[h.doc] === 1), `${query.join(' ')} allowed`);
+  }
+  assert.equal(index.similar(['frobnicate'], 1e9).length, 6);
+});

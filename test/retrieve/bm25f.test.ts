@@ -87,7 +87,7 @@ test('topK by selection is the sorted list cut at k, ties at the cut in document
   assert.deepEqual(topK(withNaN, 5).map((h) => h.doc).sort(), [0, 1, 2, 4]);
 });
 
-test('topK by heap and by selection give the same list as sorting, for every k (random scores with many ties)', () => {
+test('topK by heap, by buckets and by selection give the same list as sorting, for every k (random scores with many ties)', () => {
   let seed = 11;
   const rand = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
   const reference = (scores: Float32Array, k: number) => [...scores].map((score, doc) => ({ doc, score }))
@@ -100,6 +100,7 @@ test('topK by heap and by selection give the same list as sorting, for every k (
       const want = reference(scores, k);
       assert.deepEqual(topKAlgorithms.byHeap(scores, k), want, `heap n ${n} k ${k}`);
       assert.deepEqual(topKAlgorithms.bySelection(scores, k), want, `selection n ${n} k ${k}`);
+      assert.deepEqual(topKAlgorithms.byBuckets(scores, k), want, `buckets n ${n} k ${k}`);
     }
   }
 });

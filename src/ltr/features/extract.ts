@@ -9,9 +9,9 @@ import type { CodeIndex } from '../../index/code-index.js';
 import { CodeGraph } from '../../graph/code-graph.js';
 import { topK, type QueryTerms } from '../../retrieve/bm25f.js';
 import { bestOfFiles } from '../../retrieve/item-lines.js';
-import { Localizer, unitId, type RankingOptions } from '../../retrieve/localize.js';
+import { Localizer, type RankingOptions } from '../../retrieve/localize.js';
+import { unitIdsOf, type UnitIds } from '../../retrieve/unit-ids.js';
 import type { ScoredFile } from '../../retrieve/rollup.js';
-import { moduleIdOf } from '../../corpus/names.js';
 import { SignalResolver, type SignalName } from '../../retrieve/signals.js';
 import { DocFieldScorer } from '../doc-scores.js';
 import type { CandidateContext, FeatureGroup, FeatureSpec } from './group.js';
@@ -106,6 +106,7 @@ export class FeatureExtractor {
   /** Position of the path, name and body fields in the index (−1 when absent). */
   private readonly fieldAt: Record<'path' | 'name' | 'body', number>;
   private readonly shapes: CandidateShapes;
+  private readonly unitIds: UnitIds;
   /** Per file-level document, its best pipeline score (reused across queries). */
   private fileBest: Float32Array | undefined;
   /** Per group ({@link FEATURE_GROUPS} order), whether each of its features is computed. */
@@ -124,6 +125,7 @@ export class FeatureExtractor {
     const fields = codeIndex.index.fieldNames;
     this.fieldAt = { path: fields.indexOf('path'), name: fields.indexOf('name'), body: fields.indexOf('body') };
     this.shapes = new CandidateShapes(codeIndex);
+    this.unitIds = unitIdsOf(codeIndex);
     const reads = opts.reads;
     this.graph = opts.graph;
     this.expand = opts.expand ?? DEFAULT_EXPANSION;
@@ -148,7 +150,7 @@ export class FeatureExtractor {
     const otherFiles = this.otherFiles(pipeline.scores, pipeline.functionless ?? [], docs);
     const bestOfFile = bestOfFiles(pipeline.scores, this.codeIndex.fileOfUnit, this.codeIndex.filePaths.length);
     const paths = docs.map((d) => units[d].path);
-    const modules = docs.map((d) => moduleIdOf(units[d]));
+    const modules = docs.map((d) => this.unitIds.module(d));
     // the pipeline's reasons name every signal when all of its signal weights are on
     const { reasons, evidence } = this.allSignalsOn && pipeline.reasons && pipeline.evidence
       ? { reasons: pipeline.reasons, evidence: pipeline.evidence }
@@ -175,13 +177,12 @@ export class FeatureExtractor {
 
   /** The best `depth` distinct functions (by {@link unitId}) of the pipeline's scores, best first. */
   private candidates(scores: Float32Array): { docs: number[]; ids: string[]; pipelineScores: number[] } {
-    const { units } = this.codeIndex;
     const seen = new Set<string>();
     const docs: number[] = [];
     const ids: string[] = [];
     const pipelineScores: number[] = [];
     for (const h of topK(scores, this.depth * 2)) {
-      const id = unitId(units[h.doc]);
+      const id = this.unitIds.id(h.doc);
       if (seen.has(id)) continue;
       seen.add(id);
       docs.push(h.doc);
@@ -199,7 +200,7 @@ export class FeatureExtractor {
    * candidate yet.
    */
   private expandOverImports(graph: CodeGraph, scores: Float32Array, seen: Set<string>, docs: number[], ids: string[], pipelineScores: number[]): void {
-    const { fileOfUnit, units } = this.codeIndex;
+    const { fileOfUnit } = this.codeIndex;
     const best = this.bestFunctions(scores);
     const held = new Set(docs.map((d) => fileOfUnit[d]));
     const tops: number[] = [];
@@ -214,7 +215,7 @@ export class FeatureExtractor {
         if (held.has(g) || best[g] < 0) continue;
         held.add(g);
         const d = best[g];
-        const id = unitId(units[d]);
+        const id = this.unitIds.id(d);
         if (seen.has(id)) continue;
         seen.add(id);
         docs.push(d);

@@ -3,7 +3,6 @@
  * file-level index), the file's place in the pipeline's file roll-up, and how many candidates
  * share its file and module.
  */
-import type { PreparedTerm } from '../doc-scores.js';
 import type { CandidateContext, FeatureGroup, FeatureSpec } from './group.js';
 
 /** The file group's record of a candidate. */
@@ -34,13 +33,15 @@ export const fileGroup: FeatureGroup<FileRow, keyof typeof features> = {
     const { fileScorer, docs, paths, modules, pipelineScores } = ctx;
     const { fileOfUnit } = ctx.codeIndex;
     const terms = [ctx.query, ctx.codeQuery, ctx.titleQuery].map((q) => fileScorer.prepare(q));
-    const buf = new Float64Array(1 + fileScorer.fields);
-    const scoreOf = (f: number, t: readonly PreparedTerm[]) => {
-      if (t.length === 0) return 0;
-      fileScorer.score(f, t, buf);
-      return buf[0];
-    };
-    const fileScores = new Map<number, number[]>();
+    // the candidates' files, each once, scored together
+    const slot = new Map<number, number>();
+    const files: number[] = [];
+    for (const d of docs) {
+      const f = fileOfUnit[d];
+      if (!slot.has(f)) { slot.set(f, files.length); files.push(f); }
+    }
+    const fileScores = fileScorer.scoreDocs(files, terms);
+    const W = 1 + fileScorer.fields;
     const fileRank = new Map<string, number>();
     const perFile = new Map<string, number>();
     const perModule = new Map<string, number>();
@@ -56,12 +57,10 @@ export const fileGroup: FeatureGroup<FileRow, keyof typeof features> = {
     }
     const row: FileRow = { bm25f: 0, code: 0, title: 0, fileRank: 0, withinFile: 0, inFile: 0, inModule: 0, moduleBest: 0 };
     return (i) => {
-      const f = fileOfUnit[docs[i]];
-      let s = fileScores.get(f);
-      if (s === undefined) fileScores.set(f, (s = terms.map((t) => scoreOf(f, t))));
-      row.bm25f = s[0];
-      row.code = s[1];
-      row.title = s[2];
+      const k = slot.get(fileOfUnit[docs[i]])! * W;
+      row.bm25f = fileScores[0][k];
+      row.code = fileScores[1][k];
+      row.title = fileScores[2][k];
       row.fileRank = fileRank.get(paths[i])!;
       row.withinFile = withinFile[i];
       row.inFile = perFile.get(paths[i])!;

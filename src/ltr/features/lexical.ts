@@ -39,32 +39,23 @@ export const lexicalGroup: FeatureGroup<LexicalRow, keyof typeof features> = {
   features,
   prepare(ctx: CandidateContext) {
     const { fnScorer, fieldAt, docs, pipelineScores } = ctx;
-    const terms = fnScorer.prepare(ctx.query);
     const code = fnScorer.prepare(ctx.codeQuery);
     const title = fnScorer.prepare(ctx.titleQuery);
-    const buf = new Float64Array(1 + fnScorer.fields);
-    const field = (f: number) => (f >= 0 ? buf[1 + f] : 0);
+    const [all, byCode, byTitle] = fnScorer.scoreDocs(docs, [fnScorer.prepare(ctx.query), code, title]);
+    const W = 1 + fnScorer.fields;
+    const field = (x: Float64Array, i: number, f: number) => (f >= 0 ? x[i * W + 1 + f] : 0);
     const row: LexicalRow = { pipeline: 0, rank: 0, bm25f: 0, path: 0, name: 0, body: 0, code: 0, title: 0, titleName: 0, titlePath: 0 };
     return (i) => {
-      const d = docs[i];
-      fnScorer.score(d, terms, buf);
       row.pipeline = pipelineScores[i];
       row.rank = i;
-      row.bm25f = buf[0];
-      row.path = field(fieldAt.path);
-      row.name = field(fieldAt.name);
-      row.body = field(fieldAt.body);
-      row.code = row.title = row.titleName = row.titlePath = 0;
-      if (code.length > 0) {
-        fnScorer.score(d, code, buf);
-        row.code = buf[0];
-      }
-      if (title.length > 0) {
-        fnScorer.score(d, title, buf);
-        row.title = buf[0];
-        row.titleName = field(fieldAt.name);
-        row.titlePath = field(fieldAt.path);
-      }
+      row.bm25f = all[i * W];
+      row.path = field(all, i, fieldAt.path);
+      row.name = field(all, i, fieldAt.name);
+      row.body = field(all, i, fieldAt.body);
+      row.code = code.length > 0 ? byCode[i * W] : 0;
+      row.title = title.length > 0 ? byTitle[i * W] : 0;
+      row.titleName = title.length > 0 ? field(byTitle, i, fieldAt.name) : 0;
+      row.titlePath = title.length > 0 ? field(byTitle, i, fieldAt.path) : 0;
       return row;
     };
   },
