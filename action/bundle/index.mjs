@@ -21422,6 +21422,14 @@ function idfOf(c, t) {
   if (idf === 0 && c.df[t] > 0) idf = c.idf[t] = Math.log(c.size / c.df[t]);
   return idf;
 }
+function searchedMask(members, allowed) {
+  const memo = searchedMasks.get(allowed);
+  if (memo?.members === members) return memo.mask;
+  const mask = new Uint8Array(members.length);
+  for (let d = 0; d < mask.length; d++) mask[d] = members[d] === 1 && allowed[d] === 1 ? 1 : 0;
+  searchedMasks.set(allowed, { members, mask });
+  return mask;
+}
 function simiScore(similar, filesOf) {
   const out2 = /* @__PURE__ */ new Map();
   for (const { doc, score } of similar) {
@@ -21432,7 +21440,7 @@ function simiScore(similar, filesOf) {
   }
   return out2;
 }
-var logTfOf, CosineIndex, BestHits;
+var logTfOf, CosineIndex, searchedMasks, BestHits;
 var init_similarity = __esm({
   "src/history/similarity.ts"() {
     "use strict";
@@ -21575,6 +21583,7 @@ var init_similarity = __esm({
         }
         if (q.size === 0 || top <= 0) return [];
         const acc = this.scratch;
+        const searched = allowed ? searchedMask(c.members, allowed) : c.members;
         const touched = [];
         let qsq = 0;
         for (const [t, tf] of q) {
@@ -21585,21 +21594,31 @@ var init_similarity = __esm({
           const { doc, logTf, from, to } = this.postingsOf(t);
           for (let p = from; p < to; p++) {
             const d = doc[p];
-            if (c.members[d] !== 1 || allowed && allowed[d] !== 1) continue;
+            if (searched[d] !== 1) continue;
             if (acc[d] === 0) touched.push(d);
             acc[d] += wq * logTf[p] * idf;
           }
         }
         const qn = Math.sqrt(qsq);
         const best = new BestHits(Math.min(top, touched.length));
-        for (const d of touched) {
-          const norm = this.normOf(d, c);
-          if (acc[d] > 0 && norm > 0) best.offer(d, acc[d] / (qn * norm));
-          acc[d] = 0;
+        if (touched.length * 8 > this.size) {
+          for (let d = 0; d < this.size; d++) {
+            if (acc[d] === 0) continue;
+            const norm = this.normOf(d, c);
+            if (acc[d] > 0 && norm > 0) best.offer(d, acc[d] / (qn * norm));
+            acc[d] = 0;
+          }
+        } else {
+          for (const d of touched) {
+            const norm = this.normOf(d, c);
+            if (acc[d] > 0 && norm > 0) best.offer(d, acc[d] / (qn * norm));
+            acc[d] = 0;
+          }
         }
         return best.sorted();
       }
     };
+    searchedMasks = /* @__PURE__ */ new WeakMap();
     BestHits = class {
       constructor(size) {
         this.size = size;
@@ -29934,32 +29953,23 @@ var init_lexical = __esm({
       features: features2,
       prepare(ctx) {
         const { fnScorer, fieldAt, docs, pipelineScores } = ctx;
-        const terms = fnScorer.prepare(ctx.query);
         const code = fnScorer.prepare(ctx.codeQuery);
         const title = fnScorer.prepare(ctx.titleQuery);
-        const buf = new Float64Array(1 + fnScorer.fields);
-        const field2 = (f) => f >= 0 ? buf[1 + f] : 0;
+        const [all, byCode, byTitle] = fnScorer.scoreDocs(docs, [fnScorer.prepare(ctx.query), code, title]);
+        const W = 1 + fnScorer.fields;
+        const field2 = (x, i2, f) => f >= 0 ? x[i2 * W + 1 + f] : 0;
         const row = { pipeline: 0, rank: 0, bm25f: 0, path: 0, name: 0, body: 0, code: 0, title: 0, titleName: 0, titlePath: 0 };
         return (i2) => {
-          const d = docs[i2];
-          fnScorer.score(d, terms, buf);
           row.pipeline = pipelineScores[i2];
           row.rank = i2;
-          row.bm25f = buf[0];
-          row.path = field2(fieldAt.path);
-          row.name = field2(fieldAt.name);
-          row.body = field2(fieldAt.body);
-          row.code = row.title = row.titleName = row.titlePath = 0;
-          if (code.length > 0) {
-            fnScorer.score(d, code, buf);
-            row.code = buf[0];
-          }
-          if (title.length > 0) {
-            fnScorer.score(d, title, buf);
-            row.title = buf[0];
-            row.titleName = field2(fieldAt.name);
-            row.titlePath = field2(fieldAt.path);
-          }
+          row.bm25f = all[i2 * W];
+          row.path = field2(all, i2, fieldAt.path);
+          row.name = field2(all, i2, fieldAt.name);
+          row.body = field2(all, i2, fieldAt.body);
+          row.code = code.length > 0 ? byCode[i2 * W] : 0;
+          row.title = title.length > 0 ? byTitle[i2 * W] : 0;
+          row.titleName = title.length > 0 ? field2(byTitle, i2, fieldAt.name) : 0;
+          row.titlePath = title.length > 0 ? field2(byTitle, i2, fieldAt.path) : 0;
           return row;
         };
       }
@@ -29989,13 +29999,17 @@ var init_file = __esm({
         const { fileScorer, docs, paths, modules, pipelineScores } = ctx;
         const { fileOfUnit } = ctx.codeIndex;
         const terms = [ctx.query, ctx.codeQuery, ctx.titleQuery].map((q) => fileScorer.prepare(q));
-        const buf = new Float64Array(1 + fileScorer.fields);
-        const scoreOf = (f, t) => {
-          if (t.length === 0) return 0;
-          fileScorer.score(f, t, buf);
-          return buf[0];
-        };
-        const fileScores = /* @__PURE__ */ new Map();
+        const slot = /* @__PURE__ */ new Map();
+        const files = [];
+        for (const d of docs) {
+          const f = fileOfUnit[d];
+          if (!slot.has(f)) {
+            slot.set(f, files.length);
+            files.push(f);
+          }
+        }
+        const fileScores = fileScorer.scoreDocs(files, terms);
+        const W = 1 + fileScorer.fields;
         const fileRank = /* @__PURE__ */ new Map();
         const perFile = /* @__PURE__ */ new Map();
         const perModule = /* @__PURE__ */ new Map();
@@ -30011,12 +30025,10 @@ var init_file = __esm({
         }
         const row = { bm25f: 0, code: 0, title: 0, fileRank: 0, withinFile: 0, inFile: 0, inModule: 0, moduleBest: 0 };
         return (i2) => {
-          const f = fileOfUnit[docs[i2]];
-          let s = fileScores.get(f);
-          if (s === void 0) fileScores.set(f, s = terms.map((t) => scoreOf(f, t)));
-          row.bm25f = s[0];
-          row.code = s[1];
-          row.title = s[2];
+          const k = slot.get(fileOfUnit[docs[i2]]) * W;
+          row.bm25f = fileScores[0][k];
+          row.code = fileScores[1][k];
+          row.title = fileScores[2][k];
           row.fileRank = fileRank.get(paths[i2]);
           row.withinFile = withinFile[i2];
           row.inFile = perFile.get(paths[i2]);
@@ -33164,7 +33176,46 @@ function topKAfter(scores, k, score, doc) {
     const s = scores[d];
     if (s > 0 && (s < score || s === score && d > doc)) n++;
   }
-  return n > k && k * HEAP_RATIO <= n ? topKByHeap(scores, k, score, doc) : topKBySelection(scores, k, n, score, doc);
+  if (n > k && k * HEAP_RATIO <= n) return score === Infinity ? topKByBuckets(scores, k) : topKByHeap(scores, k, score, doc);
+  return topKBySelection(scores, k, n, score, doc);
+}
+function topKByBuckets(scores, k) {
+  const bits = new Uint32Array(scores.buffer, scores.byteOffset, scores.length);
+  const high = new Int32Array(BUCKETS);
+  for (let d = 0; d < bits.length; d++) high[bits[d] >>> 20]++;
+  let b = POSITIVE_BUCKETS - 1;
+  for (let above = 0; b > 0 && above + high[b] < k; b--) above += high[b];
+  if (b === 0) return topKByHeap(scores, k, Infinity, -1);
+  let kept = [];
+  for (let d = 0; d < bits.length; d++) {
+    const bucket = bits[d] >>> 20;
+    if (bucket >= b && bucket < POSITIVE_BUCKETS) kept.push(d);
+  }
+  if (kept.length > 2 * k) {
+    const mid = new Int32Array(BUCKETS);
+    let above = 0;
+    for (const d of kept) {
+      if (bits[d] >>> 20 > b) above++;
+      else mid[bits[d] >>> 8 & BUCKETS - 1]++;
+    }
+    let m = BUCKETS - 1;
+    for (; m > 0 && above + mid[m] < k; m--) above += mid[m];
+    kept = kept.filter((d) => bits[d] >>> 20 > b || (bits[d] >>> 8 & BUCKETS - 1) >= m);
+  }
+  const out2 = [];
+  if (scores.length <= DOC_SPAN) {
+    const keys = new Float64Array(kept.length);
+    for (let i2 = 0; i2 < kept.length; i2++) keys[i2] = (2147483647 - bits[kept[i2]]) * DOC_SPAN + kept[i2];
+    keys.sort();
+    for (let i2 = 0; i2 < keys.length && i2 < k; i2++) {
+      const d = keys[i2] % DOC_SPAN;
+      out2.push({ doc: d, score: scores[d] });
+    }
+    return out2;
+  }
+  const order = Int32Array.from(kept).sort((x, y) => scores[y] - scores[x] || x - y);
+  for (let i2 = 0; i2 < order.length && i2 < k; i2++) out2.push({ doc: order[i2], score: scores[order[i2]] });
+  return out2;
 }
 function topKBySelection(scores, k, n, score, doc) {
   const out2 = [];
@@ -33277,7 +33328,7 @@ function topKByHeap(scores, k, score, doc) {
   out2.sort((a, c) => c.score - a.score || a.doc - c.doc);
   return out2;
 }
-var Bm25fScorer, HEAP_RATIO;
+var Bm25fScorer, DOC_SPAN, POSITIVE_BUCKETS, BUCKETS, HEAP_RATIO;
 var init_bm25f = __esm({
   "src/retrieve/bm25f.ts"() {
     "use strict";
@@ -33288,6 +33339,8 @@ var init_bm25f = __esm({
       /** inverse of the per-field length norm, per document: w_f / (1 − b + b · len / avglen), D × F. */
       fieldFactor;
       scratch;
+      /** Per term scored so far, its postings' {@link gainOf}. */
+      gains = /* @__PURE__ */ new Map();
       constructor(index, params = {}) {
         const F2 = index.fieldNames.length;
         this.index = index;
@@ -33318,28 +33371,44 @@ var init_bm25f = __esm({
        */
       scoreAll(query) {
         const { termIds } = this.index;
-        const F2 = this.index.fieldNames.length;
-        const { k1, delta } = this.params;
         const scores = this.scratch;
         scores.fill(0);
-        const factor = this.fieldFactor;
         for (const [term, qw] of query) {
           const t = termIds.get(term);
           if (t === void 0 || qw <= 0) continue;
           const w = qw * this.idf(t);
-          const { doc, tf: postingTf } = this.index.postings(t);
-          for (let p = 0; p < doc.length; p++) {
-            const d = doc[p];
-            let tf = 0;
-            const base = p * F2;
-            const fb = d * F2;
-            for (let f = 0; f < F2; f++) tf += postingTf[base + f] * factor[fb + f];
-            if (tf > 0) scores[d] += w * ((k1 + 1) * tf / (k1 + tf) + delta);
-          }
+          const { doc } = this.index.postings(t);
+          const gain = this.gainOf(t);
+          for (let p = 0; p < doc.length; p++) scores[doc[p]] += w * gain[p];
         }
         return scores;
       }
+      /**
+       * Per posting of term `t`, its query-independent part (k1 + 1) · tf̃ / (k1 + tf̃) + δ (0 where
+       * tf̃ = 0): computed on the term's first query and kept, as the index keeps its decoded postings.
+       */
+      gainOf(t) {
+        let gain = this.gains.get(t);
+        if (gain) return gain;
+        const F2 = this.index.fieldNames.length;
+        const { k1, delta } = this.params;
+        const factor = this.fieldFactor;
+        const { doc, tf: postingTf } = this.index.postings(t);
+        gain = new Float64Array(doc.length);
+        for (let p = 0; p < doc.length; p++) {
+          let tf = 0;
+          const base = p * F2;
+          const fb = doc[p] * F2;
+          for (let f = 0; f < F2; f++) tf += postingTf[base + f] * factor[fb + f];
+          if (tf > 0) gain[p] = (k1 + 1) * tf / (k1 + tf) + delta;
+        }
+        this.gains.set(t, gain);
+        return gain;
+      }
     };
+    DOC_SPAN = 4194304;
+    POSITIVE_BUCKETS = 2048;
+    BUCKETS = 4096;
     HEAP_RATIO = 16;
   }
 });
@@ -33869,6 +33938,42 @@ var init_annotate = __esm({
   }
 });
 
+// src/retrieve/unit-ids.ts
+function unitId(u) {
+  return u.qualifiedName ? `${u.path}:${u.qualifiedName}` : u.path;
+}
+function unitIdsOf(codeIndex) {
+  let ids = byIndex.get(codeIndex);
+  if (!ids) byIndex.set(codeIndex, ids = new UnitIds(codeIndex));
+  return ids;
+}
+var UnitIds, byIndex;
+var init_unit_ids = __esm({
+  "src/retrieve/unit-ids.ts"() {
+    "use strict";
+    init_names();
+    UnitIds = class {
+      constructor(codeIndex) {
+        this.codeIndex = codeIndex;
+        this.ids = new Array(codeIndex.units.length);
+        this.modules = new Array(codeIndex.units.length);
+      }
+      codeIndex;
+      ids;
+      modules;
+      /** `unitId` of document `d`. */
+      id(d) {
+        return this.ids[d] ??= unitId(this.codeIndex.units[d]);
+      }
+      /** `moduleIdOf` of document `d`. */
+      module(d) {
+        return this.modules[d] ??= moduleIdOf(this.codeIndex.units[d]);
+      }
+    };
+    byIndex = /* @__PURE__ */ new WeakMap();
+  }
+});
+
 // src/retrieve/item-lines.ts
 function unitsOfPaths(index, paths) {
   let byPath = unitsByPath.get(index);
@@ -33890,12 +33995,13 @@ function unitsOfPaths(index, paths) {
 }
 function spans(index, paths) {
   const s = { units: /* @__PURE__ */ new Map(), modules: /* @__PURE__ */ new Map() };
+  const ids = unitIdsOf(index);
   for (const d of unitsOfPaths(index, paths)) {
     const u = index.units[d];
-    const id = u.qualifiedName ? `${u.path}:${u.qualifiedName}` : u.path;
+    const id = ids.id(d);
     if (!s.units.has(id)) s.units.set(id, u);
     if (!u.qualifiedName) continue;
-    const m = moduleIdOf(u);
+    const m = ids.module(d);
     const span = s.modules.get(m);
     if (!span) s.modules.set(m, { startLine: u.startLine, endLine: u.endLine });
     else {
@@ -33961,7 +34067,7 @@ var unitsByPath, fileNumbers;
 var init_item_lines = __esm({
   "src/retrieve/item-lines.ts"() {
     "use strict";
-    init_names();
+    init_unit_ids();
     unitsByPath = /* @__PURE__ */ new WeakMap();
     fileNumbers = /* @__PURE__ */ new WeakMap();
   }
@@ -33976,13 +34082,15 @@ function termsOfQuery(scorer, query) {
     const id = scorer.index.termIds.get(term);
     if (id !== void 0) terms.push({ term, id, idf: scorer.idf(id) });
   }
+  terms.sort((a, b) => b.idf - a.idf || (a.term < b.term ? -1 : 1));
   presentTerms.set(scorer, { query, terms });
   return terms;
 }
 function termsInDoc(scorer, doc, query, limit, skip) {
   const found = [];
+  if (limit <= 0) return found;
   const fragments = fragmentTermsOf(query);
-  for (const { term, id, idf } of termsOfQuery(scorer, query)) {
+  for (const { term, id } of termsOfQuery(scorer, query)) {
     if (skip.has(term) || fragments.has(term)) continue;
     const postingDoc = scorer.index.postings(id).doc;
     let lo = 0, hi = postingDoc.length - 1;
@@ -33990,18 +34098,15 @@ function termsInDoc(scorer, doc, query, limit, skip) {
       const mid = lo + hi >> 1;
       const d = postingDoc[mid];
       if (d === doc) {
-        found.push({ term, idf });
+        found.push(term);
         break;
       }
       if (d < doc) lo = mid + 1;
       else hi = mid - 1;
     }
+    if (found.length >= limit) break;
   }
-  found.sort((a, b) => b.idf - a.idf || (a.term < b.term ? -1 : 1));
-  return found.slice(0, limit).map((f) => f.term);
-}
-function unitId(u) {
-  return u.qualifiedName ? `${u.path}:${u.qualifiedName}` : u.path;
+  return found;
 }
 function maxOf(xs, fallback) {
   let m = 0;
@@ -34013,7 +34118,6 @@ var init_localize = __esm({
   "src/retrieve/localize.ts"() {
     "use strict";
     init_bm25f();
-    init_names();
     init_languages();
     init_stop_words();
     init_rollup();
@@ -34023,6 +34127,7 @@ var init_localize = __esm({
     init_whole_files();
     init_annotate();
     init_item_lines();
+    init_unit_ids();
     DEFAULT_RANKING = {
       bm25: { k1: 1.2, b: 0.75, delta: 0, weights: [3, 3, 1] },
       filePrior: 1,
@@ -34144,14 +34249,15 @@ var init_localize = __esm({
         const paths = /* @__PURE__ */ new Set();
         const moduleIds = /* @__PURE__ */ new Set();
         const ranked = [];
+        const unitIds = unitIdsOf(this.codeIndex);
         for (const h of hitsByRank(scores, depth, Math.max(64, 4 * top))) {
           if (ranked.length >= top && paths.size >= top && moduleIds.size >= top) break;
           const u = this.units[h.doc];
-          const id = unitId(u);
+          const id = unitIds.id(h.doc);
           if (seen.has(id)) continue;
           seen.add(id);
           paths.add(u.path);
-          moduleIds.add(moduleIdOf(u));
+          moduleIds.add(unitIds.module(h.doc));
           ranked.push({ id, path: u.path, qualifiedName: u.qualifiedName, namespaceParts: u.namespaceParts, score: h.score, doc: h.doc });
         }
         const rolled = rollUp(ranked, top);
@@ -34168,7 +34274,7 @@ var init_localize = __esm({
           const bestDoc = /* @__PURE__ */ new Map();
           for (const r of ranked) {
             if (!bestDoc.has(r.path)) bestDoc.set(r.path, r.doc);
-            const m = moduleIdOf(r);
+            const m = unitIds.module(r.doc);
             if (!bestDoc.has(m)) bestDoc.set(m, r.doc);
             if (!bestDoc.has(r.id)) bestDoc.set(r.id, r.doc);
           }
@@ -34210,6 +34316,30 @@ var init_localize = __esm({
 });
 
 // src/ltr/doc-scores.ts
+function postingPositions(postingDoc, docs, order) {
+  const at = new Int32Array(docs.length).fill(-1);
+  const P = postingDoc.length;
+  let lo = 0;
+  for (let k = 0; k < order.length && lo < P; k++) {
+    const i2 = order[k];
+    const doc = docs[i2];
+    let step = 1;
+    let hi = lo;
+    while (hi < P && postingDoc[hi] < doc) {
+      lo = hi + 1;
+      hi += step;
+      step *= 2;
+    }
+    if (hi > P) hi = P;
+    while (lo < hi) {
+      const mid = lo + hi >>> 1;
+      if (postingDoc[mid] < doc) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo < P && postingDoc[lo] === doc) at[i2] = lo;
+  }
+  return at;
+}
 var DocFieldScorer;
 var init_doc_scores = __esm({
   "src/ltr/doc-scores.ts"() {
@@ -34224,13 +34354,11 @@ var init_doc_scores = __esm({
         this.avg = averageFieldLengths(index);
         const b = this.params.b;
         this.bs = typeof b === "number" ? new Array(this.fields).fill(b) : [...b];
-        this.norm = new Float64Array(this.fields);
       }
       index;
       params;
       avg;
       bs;
-      norm;
       fields;
       /** The query's terms that occur in the index, each with qw · idf. */
       prepare(query) {
@@ -34245,43 +34373,53 @@ var init_doc_scores = __esm({
         return out2;
       }
       /**
-       * Scores document `doc`: out[0] = BM25F+, out[1 + f] = BM25 of field f alone.
-       * @param out an array of at least 1 + fields numbers, overwritten.
+       * Scores of documents `docs` for each query of `queries`: for query q, row i of `out[q]` (1 + F
+       * numbers from i · (1 + F)) holds document docs[i]'s BM25F+ (column 0) and its BM25 of each
+       * field f alone (column 1 + f). The position of a document in a term's postings is found once
+       * for all the queries holding the term, by a galloping search along the postings in document
+       * order: O(terms × documents × log(postings / documents)).
        */
-      score(doc, terms, out2) {
+      scoreDocs(docs, queries) {
         const { fieldLength } = this.index;
         const F2 = this.fields;
+        const W = F2 + 1;
+        const n = docs.length;
         const { k1, delta, weights } = this.params;
-        out2.fill(0, 0, F2 + 1);
-        const norm = this.norm;
-        for (let f = 0; f < F2; f++) {
-          norm[f] = this.avg[f] > 0 ? 1 - this.bs[f] + this.bs[f] * fieldLength[doc * F2 + f] / this.avg[f] : 1;
-        }
-        for (const { termId, weight } of terms) {
-          const { doc: postingDoc, tf: postingTf } = this.index.postings(termId);
-          let lo = 0, hi = postingDoc.length - 1;
-          let p = -1;
-          while (lo <= hi) {
-            const mid = lo + hi >>> 1;
-            const d = postingDoc[mid];
-            if (d === doc) {
-              p = mid;
-              break;
-            }
-            if (d < doc) lo = mid + 1;
-            else hi = mid - 1;
-          }
-          if (p < 0) continue;
-          let tf = 0;
+        const norm = new Float64Array(n * F2);
+        for (let i2 = 0; i2 < n; i2++) {
+          const doc = docs[i2];
           for (let f = 0; f < F2; f++) {
-            const raw = postingTf[p * F2 + f];
-            if (raw === 0) continue;
-            const tff = raw / norm[f];
-            tf += weights[f] * tff;
-            out2[1 + f] += weight * ((k1 + 1) * tff / (k1 + tff));
+            norm[i2 * F2 + f] = this.avg[f] > 0 ? 1 - this.bs[f] + this.bs[f] * fieldLength[doc * F2 + f] / this.avg[f] : 1;
           }
-          if (tf > 0) out2[0] += weight * ((k1 + 1) * tf / (k1 + tf) + delta);
         }
+        const order = Int32Array.from({ length: n }, (_, i2) => i2).sort((a, b) => docs[a] - docs[b] || a - b);
+        const positions = /* @__PURE__ */ new Map();
+        const positionsOf = (termId) => {
+          let at = positions.get(termId);
+          if (!at) positions.set(termId, at = postingPositions(this.index.postings(termId).doc, docs, order));
+          return at;
+        };
+        return queries.map((terms) => {
+          const out2 = new Float64Array(n * W);
+          for (const { termId, weight } of terms) {
+            const at = positionsOf(termId);
+            const postingTf = this.index.postings(termId).tf;
+            for (let i2 = 0; i2 < n; i2++) {
+              const p = at[i2];
+              if (p < 0) continue;
+              let tf = 0;
+              for (let f = 0; f < F2; f++) {
+                const raw = postingTf[p * F2 + f];
+                if (raw === 0) continue;
+                const tff = raw / norm[i2 * F2 + f];
+                tf += weights[f] * tff;
+                out2[i2 * W + 1 + f] += weight * ((k1 + 1) * tff / (k1 + tff));
+              }
+              if (tf > 0) out2[i2 * W] += weight * ((k1 + 1) * tf / (k1 + tf) + delta);
+            }
+          }
+          return out2;
+        });
       }
     };
   }
@@ -34404,7 +34542,7 @@ var init_extract2 = __esm({
     init_bm25f();
     init_item_lines();
     init_localize();
-    init_names();
+    init_unit_ids();
     init_signals2();
     init_doc_scores();
     init_issue_queries();
@@ -34428,6 +34566,7 @@ var init_extract2 = __esm({
         const fields2 = codeIndex.index.fieldNames;
         this.fieldAt = { path: fields2.indexOf("path"), name: fields2.indexOf("name"), body: fields2.indexOf("body") };
         this.shapes = new CandidateShapes(codeIndex);
+        this.unitIds = unitIdsOf(codeIndex);
         const reads = opts.reads;
         this.graph = opts.graph;
         this.expand = opts.expand ?? DEFAULT_EXPANSION;
@@ -34445,6 +34584,7 @@ var init_extract2 = __esm({
       /** Position of the path, name and body fields in the index (−1 when absent). */
       fieldAt;
       shapes;
+      unitIds;
       /** Per file-level document, its best pipeline score (reused across queries). */
       fileBest;
       /** Per group ({@link FEATURE_GROUPS} order), whether each of its features is computed. */
@@ -34469,7 +34609,7 @@ var init_extract2 = __esm({
         const otherFiles = this.otherFiles(pipeline.scores, pipeline.functionless ?? [], docs);
         const bestOfFile = bestOfFiles(pipeline.scores, this.codeIndex.fileOfUnit, this.codeIndex.filePaths.length);
         const paths = docs.map((d) => units[d].path);
-        const modules = docs.map((d) => moduleIdOf(units[d]));
+        const modules = docs.map((d) => this.unitIds.module(d));
         const { reasons, evidence } = this.allSignalsOn && pipeline.reasons && pipeline.evidence ? { reasons: pipeline.reasons, evidence: pipeline.evidence } : (this.resolver ??= new SignalResolver(this.codeIndex)).boosts(signals, ALL_SIGNALS);
         const candidateSignals = /* @__PURE__ */ new Map();
         const candidateEvidence = /* @__PURE__ */ new Map();
@@ -34514,13 +34654,12 @@ var init_extract2 = __esm({
       }
       /** The best `depth` distinct functions (by {@link unitId}) of the pipeline's scores, best first. */
       candidates(scores) {
-        const { units } = this.codeIndex;
         const seen = /* @__PURE__ */ new Set();
         const docs = [];
         const ids = [];
         const pipelineScores = [];
         for (const h of topK(scores, this.depth * 2)) {
-          const id = unitId(units[h.doc]);
+          const id = this.unitIds.id(h.doc);
           if (seen.has(id)) continue;
           seen.add(id);
           docs.push(h.doc);
@@ -34537,7 +34676,7 @@ var init_extract2 = __esm({
        * candidate yet.
        */
       expandOverImports(graph, scores, seen, docs, ids, pipelineScores) {
-        const { fileOfUnit, units } = this.codeIndex;
+        const { fileOfUnit } = this.codeIndex;
         const best = this.bestFunctions(scores);
         const held = new Set(docs.map((d) => fileOfUnit[d]));
         const tops = [];
@@ -34552,7 +34691,7 @@ var init_extract2 = __esm({
             if (held.has(g) || best[g] < 0) continue;
             held.add(g);
             const d = best[g];
-            const id = unitId(units[d]);
+            const id = this.unitIds.id(d);
             if (seen.has(id)) continue;
             seen.add(id);
             docs.push(d);
@@ -35340,7 +35479,7 @@ async function rerankLocalization(loc, codeIndex, reader, reranker, issue2, top,
 var init_rerank_localization = __esm({
   "src/llm-rerank/rerank-localization.ts"() {
     "use strict";
-    init_localize();
+    init_unit_ids();
     init_rollup();
   }
 });
