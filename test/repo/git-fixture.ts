@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import '../util/baseline-wasm.js'; // tests parse tiny fixtures: WebAssembly by the baseline compiler only
 
 const ENV = {
   ...process.env,
