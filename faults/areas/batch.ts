@@ -133,7 +133,7 @@ async function workerLosesRedis(ctx: ProbeContext): Promise<void> {
 /** `sh -c` runs issueloc with arguments made by printf (bytes that are not UTF-8). */
 async function withRawArgs(ctx: ProbeContext, script: string, values: string[]): Promise<RunResult> {
   return new Promise((resolve) => {
-    const child = spawn('sh', ['-c', script, 'sh', process.execPath, ...CLI_NODE_ARGS, BIN, ...values], { env: cliEnv(ctx.home), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('sh', ['-c', script, 'sh', process.execPath, BIN, ...values], { env: cliEnv(ctx.home), stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
