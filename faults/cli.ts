@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BIN, MEMORY_BOUND_MB } from './interface.js';
+import { BIN, CLI_NODE_ARGS, MEMORY_BOUND_MB } from './interface.js';
 
 /** How one run ended. */
 export interface RunResult {
@@ -75,7 +75,7 @@ function rssMb(pid: number): number {
 
 /** Runs `issueloc <args>`; never rejects (a failure to spawn is an exit code null with the reason on stderr). */
 export function runCli(args: readonly string[], opts: RunOptions): Promise<RunResult> {
-  return runCommand(process.execPath, [...(opts.nodeArgs ?? []), BIN, ...args], args, opts);
+  return runCommand(process.execPath, [...CLI_NODE_ARGS, ...(opts.nodeArgs ?? []), BIN, ...args], args, opts);
 }
 
 function runCommand(cmd: string, argv: string[], args: readonly string[], opts: RunOptions): Promise<RunResult> {
@@ -141,7 +141,7 @@ export async function runThroughSlowPipe(args: readonly string[], opts: RunOptio
   const rcFile = join(dir, 'rc');
   try {
     const script = '{ "$@"; echo $? > "$FAULTS_RC"; } | (sleep "$FAULTS_SLEEP"; cat > "$FAULTS_OUT")';
-    const r = await runCommand('sh', ['-c', script, 'sh', process.execPath, BIN, ...args], args, {
+    const r = await runCommand('sh', ['-c', script, 'sh', process.execPath, ...CLI_NODE_ARGS, BIN, ...args], args, {
       ...opts, env: { ...opts.env, FAULTS_RC: rcFile, FAULTS_OUT: outFile, FAULTS_SLEEP: String(opts.sleepS) },
       timeoutMs: opts.timeoutMs + opts.sleepS * 1000,
     });

@@ -9,6 +9,12 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 /** The executable a user runs (it loads the compiled CLI from dist/). */
 export const BIN = resolve(ROOT, 'bin/issueloc.js');
+/**
+ * Node options put before {@link BIN} in every run the suite starts: none when the suite runs alone;
+ * test/faults adds the baseline WebAssembly compiler's (its tiny repositories' parses never pay
+ * back V8's optimizing compile of the grammars).
+ */
+export const CLI_NODE_ARGS: string[] = [];
 
 /** Exit codes a run may end with: 0 results, 1 nothing matched, 2 bad input (3 = internal failure, a crash). */
 export const OK_EXIT_CODES: readonly number[] = [0, 1, 2];

@@ -4,7 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
-import { BIN, STARTUP_SLACK_S } from './interface.js';
+import { BIN, CLI_NODE_ARGS, STARTUP_SLACK_S } from './interface.js';
 import { cliEnv } from './cli.js';
 import type { ProbeContext } from './probe.js';
 
@@ -22,7 +22,7 @@ export interface Served {
 
 /** Starts `issueloc serve <args> --port 0`; rejects when no address is printed within 10 s plus the start-up slack (measured start-up included). */
 export async function startServe(ctx: ProbeContext, args: readonly string[], cwd?: string): Promise<Served> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { cwd, env: cliEnv(ctx.home), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...CLI_NODE_ARGS, BIN, 'serve', '--port', '0', ...args], { cwd, env: cliEnv(ctx.home), stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout!.on('data', (d) => { out += d; });

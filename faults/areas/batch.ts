@@ -10,7 +10,7 @@ import { cpSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, write
 import { join } from 'node:path';
 import { freePort, haveRedisServer, launchRedis } from '../../test/batch/redis-server.js';
 import { cliEnv, type RunResult } from '../cli.js';
-import { BIN } from '../interface.js';
+import { BIN, CLI_NODE_ARGS } from '../interface.js';
 import { shopRepo, SHOP_ISSUE } from '../fixtures.js';
 import { badEnd, expectExit, firstLine, wrong, type Failure, type Probe, type ProbeContext } from '../probe.js';
 
@@ -77,7 +77,7 @@ async function collectDamaged(ctx: ProbeContext, damage: string): Promise<void> 
 
 /** A running `issueloc` process whose output is watched. */
 function startWorker(ctx: ProbeContext, args: string[], boundS: number) {
-  const child = spawn(process.execPath, [BIN, ...args], { env: cliEnv(ctx.home), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...CLI_NODE_ARGS, BIN, ...args], { env: cliEnv(ctx.home), stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { localizeArgs, shopReference, snapshot, snapshotDiff } from '../common.js';
 import { cacheFiles } from '../corrupt.js';
 import { cliEnv, type RunResult } from '../cli.js';
-import { BIN } from '../interface.js';
+import { BIN, CLI_NODE_ARGS } from '../interface.js';
 import { badEnd, expectExit, firstLine, wrong, type Failure, type Probe, type ProbeContext } from '../probe.js';
 import { expectRanking } from '../ranking.js';
 
@@ -125,7 +125,7 @@ async function runInShell(ctx: ProbeContext, setup: string, stdoutTo: string, ar
   const timeoutMs = await ctx.boundMs(boundS);
   const t0 = performance.now();
   return new Promise((done) => {
-    const child = spawn('/bin/sh', ['-c', `${setup}; exec "$@" > ${stdoutTo}`, 'sh', process.execPath, BIN, ...args], { env: cliEnv(ctx.home), stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn('/bin/sh', ['-c', `${setup}; exec "$@" > ${stdoutTo}`, 'sh', process.execPath, ...CLI_NODE_ARGS, BIN, ...args], { env: cliEnv(ctx.home), stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr!.on('data', (d: Buffer) => { if (stderr.length < 1 << 20) stderr += d.toString('utf8'); });
     let timedOut = false;

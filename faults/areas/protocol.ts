@@ -12,7 +12,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cliEnv, errorLines, type RunResult } from '../cli.js';
 import { shopRepo, SHOP_FILES, workTree } from '../fixtures.js';
-import { BIN, INPUT_BOUND_S, INTERNAL_ERROR, STACK_TRACE, STARTUP_SLACK_S } from '../interface.js';
+import { BIN, CLI_NODE_ARGS, INPUT_BOUND_S, INTERNAL_ERROR, STACK_TRACE, STARTUP_SLACK_S } from '../interface.js';
 import { badEnd, firstLine, wrong, type Failure, type Probe, type ProbeContext } from '../probe.js';
 
 /** Exit 2 with one error line naming `source`, and none of `secret` in any output. */
@@ -48,7 +48,7 @@ interface Served {
 
 /** Starts `issueloc serve --port 0 --no-warm` with `args`; bounded wait for its address. */
 async function serve(ctx: ProbeContext, args: string[]): Promise<Served> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--host', '127.0.0.1', '--port', '0', '--no-warm', ...args], { env: cliEnv(ctx.home), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...CLI_NODE_ARGS, BIN, 'serve', '--host', '127.0.0.1', '--port', '0', '--no-warm', ...args], { env: cliEnv(ctx.home), stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout.on('data', (d: Buffer) => { out += d.toString('utf8'); });
@@ -86,7 +86,7 @@ class McpChild {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
   constructor(private readonly ctx: ProbeContext, repo: string, cache: string) {
-    this.child = spawn(process.execPath, [BIN, 'mcp', '--repo', `shop=${repo}`, '--cache-dir', cache], { env: cliEnv(ctx.home), stdio: ['pipe', 'pipe', 'pipe'] });
+    this.child = spawn(process.execPath, [...CLI_NODE_ARGS, BIN, 'mcp', '--repo', `shop=${repo}`, '--cache-dir', cache], { env: cliEnv(ctx.home), stdio: ['pipe', 'pipe', 'pipe'] });
     this.child.stdin.on('error', () => { /* gone: judged by what it answered */ });
     this.child.stdout.on('data', (d: Buffer) => {
       this.out += d.toString('utf8');

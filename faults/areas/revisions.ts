@@ -14,7 +14,7 @@ import { commitFiles, git } from '../../test/repo/git-fixture.js';
 import { cliEnv } from '../cli.js';
 import { localizeArgs } from '../common.js';
 import { SHOP_FILES, SHOP_ISSUE } from '../fixtures.js';
-import { BIN, STARTUP_SLACK_S } from '../interface.js';
+import { BIN, CLI_NODE_ARGS, STARTUP_SLACK_S } from '../interface.js';
 import { expectExit, firstLine, wrong, type Failure, type Probe, type ProbeContext } from '../probe.js';
 
 /** A commit-message search that takes git minutes on a message of 60 `a`s (back-references). */
@@ -44,7 +44,7 @@ class Server {
   private constructor(readonly proc: ChildProcess, readonly url: string, private readonly err: () => string, readonly timeoutS: number) {}
 
   static async start(ctx: ProbeContext, repo: string, extra: string[] = [], timeoutS = TIMEOUT_S): Promise<Server> {
-    const args = [BIN, 'serve', '--repo', `shop=${repo}`, '--port', '0', '--timeout', String(timeoutS), '--no-warm', '--cache-dir', join(ctx.dir('cache'), 'c'), ...extra];
+    const args = [...CLI_NODE_ARGS, BIN, 'serve', '--repo', `shop=${repo}`, '--port', '0', '--timeout', String(timeoutS), '--no-warm', '--cache-dir', join(ctx.dir('cache'), 'c'), ...extra];
     const proc = spawn(process.execPath, args, { env: cliEnv(ctx.home), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';

@@ -1,6 +1,7 @@
 /** The `issueloc` executable as a child process, for the batch tests. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { BASELINE_WASM_ARGS } from '../util/baseline-wasm.js';
 
 export const BIN = fileURLToPath(new URL('../../src/cli/bin.js', import.meta.url));
 
@@ -9,7 +10,7 @@ export interface CliProcess { child: ChildProcess; out: () => string; err: () =>
 
 /** Starts `issueloc ...args`; killed with SIGKILL after `timeoutMs` (default 60 s). */
 export function startCli(args: string[], env: Record<string, string> = {}, timeoutMs = 60_000): CliProcess {
-  const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...BASELINE_WASM_ARGS, BIN, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout!.on('data', (d: Buffer) => { out += d.toString(); });

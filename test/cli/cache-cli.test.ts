@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { cleanup, commitFiles, git, tempDir } from '../repo/git-fixture.js';
 import { loadBound } from '../util/load-bound.js';
 import { runInProcess } from './in-process.js';
+import { BASELINE_WASM_ARGS } from '../util/baseline-wasm.js';
 
 const bin = join(resolve(dirname(fileURLToPath(import.meta.url)), '../../..'), 'dist/src/cli/bin.js');
 
@@ -24,7 +25,7 @@ function envWith(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 
 function run(args: string[], env: Record<string, string> = {}, opts: SpawnSyncOptions = {}) {
   const t0 = Date.now();
-  const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 60_000, env: envWith(env), ...opts });
+  const r = spawnSync(process.execPath, [...BASELINE_WASM_ARGS, bin, ...args], { encoding: 'utf8', timeout: 60_000, env: envWith(env), ...opts });
   return { code: r.status, out: String(r.stdout), err: String(r.stderr), seconds: (Date.now() - t0) / 1000 };
 }
 
@@ -164,7 +165,7 @@ test('build lock: an index build killed with -9 while holding the lock costs the
   for (let i = 0; i < 1000; i++) files[`pkg/m${i}.py`] = `def handler_${i}(request):\n    return request.get("${i}")\n`;
   const fx = fixture(files);
   try {
-    const child = spawn(process.execPath, [bin, 'index', '--repo', fx.work, '--cache-dir', fx.cache], { env: envWith(), stdio: 'ignore' });
+    const child = spawn(process.execPath, [...BASELINE_WASM_ARGS, bin, 'index', '--repo', fx.work, '--cache-dir', fx.cache], { env: envWith(), stdio: 'ignore' });
     const exited = new Promise((res) => child.on('exit', res));
     const until = async (done: () => boolean, ms: number) => {
       const t0 = Date.now();

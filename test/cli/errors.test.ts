@@ -8,6 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cleanup, tempDir } from '../repo/git-fixture.js';
 import { runInProcess } from './in-process.js';
+import { BASELINE_WASM_ARGS } from '../util/baseline-wasm.js';
 
 /** Every temporary folder of this file (repositories, caches) lives here, removed at the end. */
 const scratch = tempDir('issueloc-cli-errors-');
@@ -19,7 +20,7 @@ const bin = join(root, 'dist/src/cli/bin.js');
 // Refusals before any work also run in-process (runInProcess: the CLI's main in a worker thread):
 // each behaviour keeps a run of the executable.
 function run(args: string[], input?: string) {
-  const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', input });
+  const r = spawnSync(process.execPath, [...BASELINE_WASM_ARGS, bin, ...args], { encoding: 'utf8', input });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
@@ -140,10 +141,10 @@ test('a cache folder that cannot be made, an unknown language, and two issue sou
   assert.equal(underFile.code, 2);
   assert.ok(oneLine(underFile.err), underFile.err);
   assert.match(underFile.err, /--cache-dir .*plain.* is not a folder/);
-  const proc = spawnSync(process.execPath, [bin, 'localize', '--repo', repo, '--issue', 'parse header', '--cache-dir', '/proc/issueloc-x/y'], { encoding: 'utf8', timeout: 30_000 });
+  const proc = spawnSync(process.execPath, [...BASELINE_WASM_ARGS, bin, 'localize', '--repo', repo, '--issue', 'parse header', '--cache-dir', '/proc/issueloc-x/y'], { encoding: 'utf8', timeout: 30_000 });
   assert.equal(proc.status, 2, `a folder under /proc: ${proc.stderr} (signal ${proc.signal})`);
   assert.match(proc.stderr, /--cache-dir \/proc\/issueloc-x\/y: cannot create it/);
-  const relative = spawnSync(process.execPath, [bin, 'localize', '--repo', repo, '--issue', 'parse header', '--cache-dir', 'rel/cache', '--json'], { encoding: 'utf8', cwd: mkdtempSync(join(scratch, 'cwd-')) });
+  const relative = spawnSync(process.execPath, [...BASELINE_WASM_ARGS, bin, 'localize', '--repo', repo, '--issue', 'parse header', '--cache-dir', 'rel/cache', '--json'], { encoding: 'utf8', cwd: mkdtempSync(join(scratch, 'cwd-')) });
   assert.equal(relative.status, 0, relative.stderr);
   const language = await runInProcess(['localize', '--repo', repo, '--issue', 'parse header', '--languages', 'python,pyton']);
   assert.equal(language.code, 2);

@@ -10,6 +10,7 @@ import { fixtureRepo } from '../repo/fixture-repo.js';
 import { flexibleWidths, shorten, tableWidth, wrapWords } from '../../src/cli/table-layout.js';
 import { cleanup, tempDir } from '../repo/git-fixture.js';
 import { runInProcess } from './in-process.js';
+import { BASELINE_WASM_ARGS } from '../util/baseline-wasm.js';
 
 /** Every temporary folder of this file (repositories, caches) lives here, removed at the end. */
 const scratch = tempDir('issueloc-explain-table-');
@@ -49,7 +50,7 @@ test('--explain table of a traceback: at most 100 columns off a terminal, eviden
     const env = { ...process.env };
     delete env.COLUMNS;
     const args = ['localize', '--repo', r.dir, '--cache-dir', cache, '--issue', TRACEBACK, '--explain', '--no-progress'];
-    const table = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', env });
+    const table = spawnSync(process.execPath, [...BASELINE_WASM_ARGS, bin, ...args], { encoding: 'utf8', env });
     assert.equal(table.status, 0, table.stderr);
     assert.ok(width(table.stdout) <= 100, `table ${width(table.stdout)} columns wide:\n${table.stdout}`);
     assert.match(table.stdout, /frameFile \(File "\/home\/someone\/[^\n]*…[^\n]*handlers\.py", line/);

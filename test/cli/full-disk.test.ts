@@ -8,12 +8,13 @@ import { spawnSync } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cleanup, commitFiles, tempDir } from '../repo/git-fixture.js';
+import { BASELINE_WASM_ARGS } from '../util/baseline-wasm.js';
 
 const bin = join(resolve(dirname(fileURLToPath(import.meta.url)), '../../..'), 'dist/src/cli/bin.js');
 const long = Array.from({ length: 40 }, (_, i) => `def handler_${i}(request):\n    return parse_header(request, ${i})  # the header of the request\n`).join('');
 
 function sh(script: string, args: string[]) {
-  const r = spawnSync('/bin/sh', ['-c', script, 'sh', process.execPath, bin, ...args], { encoding: 'utf8', timeout: 120_000 });
+  const r = spawnSync('/bin/sh', ['-c', script, 'sh', process.execPath, ...BASELINE_WASM_ARGS, bin, ...args], { encoding: 'utf8', timeout: 120_000 });
   return { code: r.status, signal: r.signal, err: r.stderr };
 }
 

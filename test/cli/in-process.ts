@@ -5,6 +5,7 @@
 // case of each behaviour running the executable itself. Runs one at a time; no stdin, and the
 // current folder is the test's (a worker thread cannot change it).
 import { Worker } from 'node:worker_threads';
+import '../util/baseline-wasm.js'; // the worker shares this process's V8 flags: WebAssembly by the baseline compiler only
 
 /** What a run wrote and the code the executable would exit with. */
 export interface InProcessRun { code: number; out: string; err: string }

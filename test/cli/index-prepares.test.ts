@@ -8,13 +8,14 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cleanup, commitFiles, tempDir } from '../repo/git-fixture.js';
 import { runInProcess } from './in-process.js';
+import { BASELINE_WASM_ARGS } from '../util/baseline-wasm.js';
 
 const bin = join(resolve(dirname(fileURLToPath(import.meta.url)), '../../..'), 'dist/src/cli/bin.js');
 
 function run(args: string[]) {
   const env = { ...process.env };
   delete env.ISSUELOC_CACHE_DIR;
-  const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 120_000, env });
+  const r = spawnSync(process.execPath, [...BASELINE_WASM_ARGS, bin, ...args], { encoding: 'utf8', timeout: 120_000, env });
   return { code: r.status, out: String(r.stdout), err: String(r.stderr) };
 }
 

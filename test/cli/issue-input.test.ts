@@ -11,6 +11,7 @@ import { fixtureRepo } from '../repo/fixture-repo.js';
 import { readSingleIssue } from '../../src/issues/single-issue.js';
 import { cleanup, tempDir } from '../repo/git-fixture.js';
 import { runInProcess } from './in-process.js';
+import { BASELINE_WASM_ARGS } from '../util/baseline-wasm.js';
 
 /** Every temporary folder of this file (repositories, caches) lives here, removed at the end. */
 const scratch = tempDir('issueloc-issue-input-');
@@ -20,7 +21,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const bin = join(root, 'dist/src/cli/bin.js');
 
 function run(args: string[], input?: string) {
-  const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', input, timeout: 60_000 });
+  const r = spawnSync(process.execPath, [...BASELINE_WASM_ARGS, bin, ...args], { encoding: 'utf8', input, timeout: 60_000 });
   return { code: r.status, out: r.stdout, err: r.stderr, signal: r.signal };
 }
 
@@ -66,7 +67,7 @@ test('the cap holds for a file, stdin and --issue, and --max-issue-bytes moves i
 });
 
 test('an endless stdin stops at the cap', async () => {
-  const child = spawn(process.execPath, [bin, ...base], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...BASELINE_WASM_ARGS, bin, ...base], { stdio: ['pipe', 'pipe', 'pipe'] });
   let err = '';
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
   child.stdin.on('error', () => undefined); // EPIPE once the CLI stops reading
@@ -152,9 +153,9 @@ test('--issue-file of a FIFO: read when its writer comes; with no writer SIGTERM
   const dir = mkdtempSync(join(scratch, 'fifo-'));
   const fifo = join(dir, 'issue');
   spawnSync('mkfifo', [fifo]);
-  const waiting = spawn(process.execPath, [bin, ...base, '--issue-file', fifo], { stdio: 'ignore' });
+  const waiting = spawn(process.execPath, [...BASELINE_WASM_ARGS, bin, ...base, '--issue-file', fifo], { stdio: 'ignore' });
   await endsOnSigterm(waiting);
-  const fed = spawn(process.execPath, [bin, ...base, '--issue-file', fifo, '--level', 'file', '--json']);
+  const fed = spawn(process.execPath, [...BASELINE_WASM_ARGS, bin, ...base, '--issue-file', fifo, '--level', 'file', '--json']);
   let out = '';
   fed.stdout.on('data', (d: Buffer) => { out += d.toString(); });
   writeFileSync(fifo, 'parse_header fails on a header without a colon');
@@ -167,6 +168,6 @@ test('dataset build --issues of a FIFO with no writer: SIGTERM ends the run at o
   const dir = mkdtempSync(join(scratch, 'fifo-'));
   const fifo = join(dir, 'issues.jsonl');
   spawnSync('mkfifo', [fifo]);
-  const waiting = spawn(process.execPath, [bin, 'dataset', 'build', '--repo', repo.dir, '--issues', fifo, '--key', 'X', '-o', join(dir, 'ds.jsonl'), '--no-progress'], { stdio: 'ignore' });
+  const waiting = spawn(process.execPath, [...BASELINE_WASM_ARGS, bin, 'dataset', 'build', '--repo', repo.dir, '--issues', fifo, '--key', 'X', '-o', join(dir, 'ds.jsonl'), '--no-progress'], { stdio: 'ignore' });
   await endsOnSigterm(waiting);
 });

@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cleanup, tempDir } from '../repo/git-fixture.js';
+import { BASELINE_WASM_ARGS } from '../util/baseline-wasm.js';
 
 const scratch = tempDir('issueloc-file-lines-top-');
 after(() => cleanup(scratch));
@@ -45,7 +46,7 @@ for (const model of ['none', 'default']) {
     for (const top of [1, 2, 3, 10]) {
       const args = ['localize', '--repo', dir, '--issue', 'Wrong discount price in the cart', '--no-progress', '--cache-dir', cache, '--top', String(top), '--json'];
       args.push('--model', model);
-      const out = JSON.parse(execFileSync(process.execPath, [bin, ...args], { encoding: 'utf8' }));
+      const out = JSON.parse(execFileSync(process.execPath, [...BASELINE_WASM_ARGS, bin, ...args], { encoding: 'utf8' }));
       assert.ok(out.files.length > 0);
       for (const f of out.files as { id: string; startLine?: number; endLine?: number }[]) {
         assert.ok(f.startLine !== undefined && f.endLine !== undefined, `--top ${top}: ${f.id} has functions but no lines`);

@@ -8,13 +8,14 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cleanup, commitFiles, git, tempDir } from '../repo/git-fixture.js';
 import { runInProcess } from '../cli/in-process.js';
+import { BASELINE_WASM_ARGS } from '../util/baseline-wasm.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const bin = join(root, 'dist/src/cli/bin.js');
 
 /** `issueloc ARGS… --no-progress` by the executable. */
 function run(args: string[]) {
-  const r = spawnSync(process.execPath, [bin, ...args, '--no-progress'], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [...BASELINE_WASM_ARGS, bin, ...args, '--no-progress'], { encoding: 'utf8' });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 /** The same through the CLI's main in-process (runInProcess), for runs whose process is not under test. */

@@ -8,6 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cleanup, tempDir } from '../repo/git-fixture.js';
 import { execInProcess } from './in-process.js';
+import { BASELINE_WASM_ARGS } from '../util/baseline-wasm.js';
 
 const scratch = tempDir('issueloc-localize-lines-');
 after(() => cleanup(scratch));
@@ -47,7 +48,7 @@ test('items carry their lines: a function its own, a module its functions\', a f
   const dir = repo();
   const cache = mkdtempSync(join(scratch, 'cache-'));
   const args = ['localize', '--repo', dir, '--issue', 'Wrong discount price in shop/cart.py', '--no-progress', '--cache-dir', cache, '--model', 'none'];
-  const out = JSON.parse(execFileSync(process.execPath, [bin, ...args, '--json'], { encoding: 'utf8' }));
+  const out = JSON.parse(execFileSync(process.execPath, [...BASELINE_WASM_ARGS, bin, ...args, '--json'], { encoding: 'utf8' }));
   const fn = out.functions.find((f: { id: string }) => f.id === 'shop/cart.py:Cart.discount');
   assert.deepEqual([fn.startLine, fn.endLine], [9, 11]);
   const mod = out.modules.find((m: { id: string }) => m.id === 'shop/cart.py:Cart');

@@ -13,6 +13,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { fixtureRepo } from '../repo/fixture-repo.js';
 import { cleanup, tempDir } from '../repo/git-fixture.js';
+import { BASELINE_WASM_ARGS } from '../util/baseline-wasm.js';
 
 const scratch = tempDir('issueloc-matched-terms-');
 after(() => cleanup(scratch));
@@ -48,7 +49,7 @@ test('localize shows latex and bm25f as matched terms, never la/te/bm/25 or Pyth
   const cache = mkdtempSync(join(scratch, 'cache-'));
   try {
     const args = ['localize', '--repo', r.dir, '--cache-dir', cache, '--issue', ISSUE, '--no-progress'];
-    const json = spawnSync(process.execPath, [bin, ...args, '--json'], { encoding: 'utf8' });
+    const json = spawnSync(process.execPath, [...BASELINE_WASM_ARGS, bin, ...args, '--json'], { encoding: 'utf8' });
     assert.equal(json.status, 0, json.stderr);
     const out = JSON.parse(json.stdout) as Record<'files' | 'modules' | 'functions', { id: string; matchedTerms?: string[] }[]>;
     const shown = new Set<string>();
@@ -59,7 +60,7 @@ test('localize shows latex and bm25f as matched terms, never la/te/bm/25 or Pyth
     assert.ok(shown.has('latex') && shown.has('bm25f'), `the words match: ${[...shown].join(' ')}`);
     assert.deepEqual(NOISE.filter((t) => shown.has(t)), [], `no noise in --json: ${[...shown].join(' ')}`);
     for (const extra of [[], ['--explain']]) {
-      const table = spawnSync(process.execPath, [bin, ...args, ...extra], { encoding: 'utf8', env: { ...process.env, COLUMNS: '300' } });
+      const table = spawnSync(process.execPath, [...BASELINE_WASM_ARGS, bin, ...args, ...extra], { encoding: 'utf8', env: { ...process.env, COLUMNS: '300' } });
       assert.equal(table.status, 0, table.stderr);
       assert.match(table.stdout, /\blatex\b/);
       const words = new Set(table.stdout.split(/[^a-z0-9_]+/));
@@ -74,7 +75,7 @@ test('the MCP localize tool: its compact text and structured items show no fragm
   const r = fixtureRepo([{ id: 'A', message: 'init', files: { 'markup/render.py': RENDER, 'markup/__init__.py': '' } }]);
   const cache = mkdtempSync(join(scratch, 'cache-'));
   const transport = new StdioClientTransport({
-    command: process.execPath, args: [join(root, 'bin/issueloc.js'), 'mcp', '--repo', `demo=${r.dir}`, '--cache-dir', cache], cwd: root, stderr: 'pipe',
+    command: process.execPath, args: [...BASELINE_WASM_ARGS, join(root, 'bin/issueloc.js'), 'mcp', '--repo', `demo=${r.dir}`, '--cache-dir', cache], cwd: root, stderr: 'pipe',
   });
   const client = new Client({ name: 'issueloc-test', version: '0.0.0' });
   try {

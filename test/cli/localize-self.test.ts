@@ -8,6 +8,7 @@ import { cpSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cleanup, git, tempDir } from '../repo/git-fixture.js';
+import { BASELINE_WASM_ARGS } from '../util/baseline-wasm.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const bin = join(root, 'dist/src/cli/bin.js');
@@ -23,7 +24,7 @@ git(repo, 'commit', '-q', '-m', 'issueloc sources');
 const cacheDir = join(work, 'cache');
 
 function localize(issue: string, extra: string[] = []) {
-  const out = execFileSync(process.execPath, [bin, 'localize', '--repo', repo, '--issue', issue, '--json', '--no-progress', '--cache-dir', cacheDir, ...extra], { encoding: 'utf8' });
+  const out = execFileSync(process.execPath, [...BASELINE_WASM_ARGS, bin, 'localize', '--repo', repo, '--issue', issue, '--json', '--no-progress', '--cache-dir', cacheDir, ...extra], { encoding: 'utf8' });
   return JSON.parse(out);
 }
 

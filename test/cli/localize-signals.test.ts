@@ -8,6 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cleanup, tempDir } from '../repo/git-fixture.js';
 import { execInProcess } from './in-process.js';
+import { BASELINE_WASM_ARGS } from '../util/baseline-wasm.js';
 
 /** Every temporary folder of this file (repositories, caches) lives here, removed at the end. */
 const scratch = tempDir('issueloc-localize-signals-');
@@ -28,7 +29,7 @@ test('a traceback frame lifts its function to the top and is explained', async (
   const issue = 'Crash in the shop\nWrong price and discount price in the report\nTraceback (most recent call last):\n' +
     '  File "/srv/app/shop/cart.py", line 5, in discount\n    return total * rate\nTypeError: unsupported operand';
   const cache = mkdtempSync(join(scratch, 'cache-'));
-  const out = JSON.parse(execFileSync(process.execPath, [bin, 'localize', '--repo', dir, '--issue', issue, '--json', '--no-progress', '--cache-dir', cache], { encoding: 'utf8' }));
+  const out = JSON.parse(execFileSync(process.execPath, [...BASELINE_WASM_ARGS, bin, 'localize', '--repo', dir, '--issue', issue, '--json', '--no-progress', '--cache-dir', cache], { encoding: 'utf8' }));
   assert.equal(out.functions[0].id, 'shop/cart.py:discount');
   assert.ok(out.functions[0].signals.includes('frameFunction'), JSON.stringify(out.functions[0]));
   const at = out.functions[0].signals.indexOf('frameFunction');

@@ -13,6 +13,7 @@ import { topK } from '../../src/retrieve/bm25f.js';
 import { IssuelocError } from '../../src/errors.js';
 import { cleanup, tempDir } from '../repo/git-fixture.js';
 import { runInProcess } from './in-process.js';
+import { BASELINE_WASM_ARGS } from '../util/baseline-wasm.js';
 
 /** Every temporary folder of this file (repositories, caches) lives here, removed at the end. */
 const scratch = tempDir('issueloc-numeric-options-');
@@ -22,7 +23,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const bin = join(root, 'dist/src/cli/bin.js');
 
 function run(args: string[]) {
-  const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(process.execPath, [...BASELINE_WASM_ARGS, bin, ...args], { encoding: 'utf8', timeout: 60_000 });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 

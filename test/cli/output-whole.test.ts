@@ -8,6 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fixtureRepo } from '../repo/fixture-repo.js';
 import { cleanup, tempDir } from '../repo/git-fixture.js';
+import { BASELINE_WASM_ARGS } from '../util/baseline-wasm.js';
 
 /** Every temporary folder of this file (repositories, caches) lives here, removed at the end. */
 const scratch = tempDir('issueloc-output-whole-');
@@ -33,7 +34,7 @@ function bigRepo() {
 function throughSlowPipe(args: string[], delay: number): { out: string; code: number; err: string } {
   const dir = mkdtempSync(join(scratch, 'pipe-'));
   const codeFile = join(dir, 'code');
-  const r = spawnSync('sh', ['-c', `{ "$0" "$@"; echo $? > '${codeFile}'; } | (sleep ${delay}; cat)`, process.execPath, bin, ...args], {
+  const r = spawnSync('sh', ['-c', `{ "$0" "$@"; echo $? > '${codeFile}'; } | (sleep ${delay}; cat)`, process.execPath, ...BASELINE_WASM_ARGS, bin, ...args], {
     encoding: 'utf8', maxBuffer: 64 << 20, timeout: 120_000,
   });
   return { out: r.stdout, code: Number(readFileSync(codeFile, 'utf8')), err: r.stderr };

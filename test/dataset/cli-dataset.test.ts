@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { datasetStats } from '../../src/dataset/stats.js';
 import { fixtureRepo } from '../repo/fixture-repo.js';
 import { runInProcess } from '../cli/in-process.js';
+import { BASELINE_WASM_ARGS } from '../util/baseline-wasm.js';
 
 const BIN = fileURLToPath(new URL('../../src/cli/bin.js', import.meta.url));
 const repo = fixtureRepo([
@@ -27,7 +28,7 @@ writeFileSync(issuesFile, [line('MNG-1'), line('MNG-2'), line('MNG-3', 'Duplicat
 
 /** Runs the `issueloc` executable; returns stdout, stderr and the exit code. */
 function run(args: string[]): { out: string; err: string; code: number } {
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [...BASELINE_WASM_ARGS, BIN, ...args], { encoding: 'utf8' });
   return { out: r.stdout, err: r.stderr, code: r.status ?? -1 };
 }
 /** {@link run} through the CLI's main in the file's worker thread (runInProcess), for runs whose process is not under test. */

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { datasetStats } from '../../src/dataset/stats.js';
 import { fixtureRepo } from '../repo/fixture-repo.js';
 import { runInProcess } from '../cli/in-process.js';
+import { BASELINE_WASM_ARGS } from '../util/baseline-wasm.js';
 
 const BIN = fileURLToPath(new URL('../../src/cli/bin.js', import.meta.url));
 
@@ -36,7 +37,7 @@ const issuesFile = join(dir, 'issues.jsonl');
 writeFileSync(issuesFile, `${issue('MNG-1')}\n${issue('MNG-2')}\n`);
 
 function run(args: string[]): { out: string; err: string; code: number } {
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [...BASELINE_WASM_ARGS, BIN, ...args], { encoding: 'utf8' });
   return { out: r.stdout, err: r.stderr, code: r.status ?? -1 };
 }
 /** {@link run} through the CLI's main in the file's worker thread (runInProcess), for runs whose process is not under test. */

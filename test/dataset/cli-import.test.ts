@@ -9,13 +9,14 @@ import { datasetStats } from '../../src/dataset/stats.js';
 import { cleanup, commitFiles, git, tempDir } from '../repo/git-fixture.js';
 import { fixtureData } from '../fixtures/data.js';
 import { runInProcess } from '../cli/in-process.js';
+import { BASELINE_WASM_ARGS } from '../util/baseline-wasm.js';
 
 const BIN = fileURLToPath(new URL('../../src/cli/bin.js', import.meta.url));
 const dir = tempDir('issueloc-cli-import-');
 after(() => cleanup(dir));
 
 function run(args: string[]): { out: string; err: string; code: number } {
-  const r = spawnSync(process.execPath, [BIN, ...args, '--no-progress'], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [...BASELINE_WASM_ARGS, BIN, ...args, '--no-progress'], { encoding: 'utf8' });
   return { out: r.stdout, err: r.stderr, code: r.status ?? -1 };
 }
 /** {@link run} through the CLI's main in the file's worker thread (runInProcess), for runs whose process is not under test. */

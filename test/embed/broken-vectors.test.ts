@@ -19,6 +19,7 @@ import { MODEL_TAG, VectorCache } from '../../src/embed/vector-cache.js';
 import { readCheckedPayload } from '../../src/util/checked-file.js';
 import { CommitChain } from '../../src/pipeline/commit-chain.js';
 import { runInProcess } from '../cli/in-process.js';
+import { BASELINE_WASM_ARGS } from '../util/baseline-wasm.js';
 
 const bin = join(resolve(dirname(fileURLToPath(import.meta.url)), '../../..'), 'dist/src/cli/bin.js');
 const run = promisify(execFile);
@@ -43,7 +44,7 @@ after(async () => {
 
 const ISSUE = 'the json parser breaks on socket connect';
 const localizeArgs = (extra: string[]) => ['localize', '--repo', work, '--issue', ISSUE, '--json', '--no-progress', '--cache-dir', cacheDir, '--top', '20', ...extra];
-const localize = (extra: string[]) => run(process.execPath, [bin, ...localizeArgs(extra)]);
+const localize = (extra: string[]) => run(process.execPath, [...BASELINE_WASM_ARGS, bin, ...localizeArgs(extra)]);
 /**
  * The same run through the CLI's main in this file's worker thread (no process start-up): for the
  * cases after the first of each kind, which runs the executable. Exit 0 is asserted here, as

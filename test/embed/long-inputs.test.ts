@@ -17,6 +17,7 @@ import { OpenAIEmbedder, MAX_CUTS, cutForRefusal, tooLongRefusal } from '../../s
 import { buildVectorIndex } from '../../src/embed/vector-index.js';
 import { HttpRequestError } from '../../src/util/http-json.js';
 import type { CodeIndex } from '../../src/index/code-index.js';
+import { BASELINE_WASM_ARGS } from '../util/baseline-wasm.js';
 
 const bin = join(resolve(dirname(fileURLToPath(import.meta.url)), '../../..'), 'dist/src/cli/bin.js');
 const run = promisify(execFile);
@@ -111,7 +112,7 @@ test('tooLongRefusal reads vLLM, OpenAI and TEI wordings; cutForRefusal always s
 });
 
 test('CLI: a server refusing inputs over 200 tokens never aborts the index build: exit 0, dense stage ran, one warning', async () => {
-  const { stdout, stderr } = await run(process.execPath, [bin, 'localize', '--repo', work, '--issue', 'socket connect retry table', '--json', '--no-progress',
+  const { stdout, stderr } = await run(process.execPath, [...BASELINE_WASM_ARGS, bin, 'localize', '--repo', work, '--issue', 'socket connect retry table', '--json', '--no-progress',
     '--cache-dir', join(root, 'c-cli'), '--embedder', `openai:${fake.url}#hash-16-cli`]);
   const lines = stderr.split('\n').filter(Boolean);
   assert.equal(lines.length, 1, stderr);

@@ -21,6 +21,7 @@ import { detectPreset, EMBEDDER_PRESETS, SWERANK_LARGE_QUERY } from '../../src/e
 import { VectorCache } from '../../src/embed/vector-cache.js';
 import { openLocalizer } from '../../src/pipeline/localizer.js';
 import type { Embedder } from '../../src/embed/embedder.js';
+import { BASELINE_WASM_ARGS } from '../util/baseline-wasm.js';
 
 const bin = join(resolve(dirname(fileURLToPath(import.meta.url)), '../../..'), 'dist/src/cli/bin.js');
 const run = promisify(execFile);
@@ -236,7 +237,7 @@ test('library: documentPrefix needs an embedder; a bad preset is refused before 
 test('CLI: --json names the preset picked; bad preset names and --document-prefix without --embedder exit 2 with one line', async () => {
   const args = ['localize', '--repo', work, '--issue', 'json parser fails', '--json', '--no-progress', '--cache-dir', join(root, 'cli-cache')];
   fake.requests.length = 0;
-  const { stdout } = await run(process.execPath, [bin, ...args, '--embedder', `openai:${fake.url}#nomic-ai/CodeRankEmbed`]);
+  const { stdout } = await run(process.execPath, [...BASELINE_WASM_ARGS, bin, ...args, '--embedder', `openai:${fake.url}#nomic-ai/CodeRankEmbed`]);
   const o = JSON.parse(stdout) as { stages: string[]; embedder: { name: string; preset: string | null; presetPicked: boolean } };
   assert.deepEqual(o.stages, ['lexical', 'dense']);
   assert.deepEqual({ preset: o.embedder.preset, picked: o.embedder.presetPicked }, { preset: 'coderankembed', picked: true });

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { cleanup, commitFiles, tempDir } from '../repo/git-fixture.js';
 import { FakeGitHub } from './fake-github.js';
 import { runInProcess } from '../cli/in-process.js';
+import { BASELINE_WASM_ARGS } from '../util/baseline-wasm.js';
 
 const scratch = tempDir('issueloc-comment-');
 after(() => cleanup(scratch));
@@ -51,7 +52,7 @@ function eventFile(action: string, number: number, extra: { login?: string; type
 
 /** Runs `issueloc comment` with the Actions environment; its exit code and output. */
 async function run(event: string, env: Record<string, string> = {}, args: string[] = []): Promise<{ code: number; out: string; err: string }> {
-  const child = spawn(process.execPath, [bin, 'comment', '--repo', repo, '--cache-dir', cache, ...args], {
+  const child = spawn(process.execPath, [...BASELINE_WASM_ARGS, bin, 'comment', '--repo', repo, '--cache-dir', cache, ...args], {
     env: {
       PATH: process.env.PATH, HOME: scratch,
       GITHUB_EVENT_PATH: event, GITHUB_EVENT_NAME: 'issues', GITHUB_REPOSITORY: 'acme/shop',

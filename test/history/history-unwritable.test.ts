@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { HistoryLog } from '../../src/history/history-log.js';
 import { fixtureRepo } from '../repo/fixture-repo.js';
 import { cleanup, tempDir } from '../repo/git-fixture.js';
+import { BASELINE_WASM_ARGS } from '../util/baseline-wasm.js';
 
 const BIN = fileURLToPath(new URL('../../src/cli/bin.js', import.meta.url));
 
@@ -44,10 +45,10 @@ test('localize --model default on a cache folder that holds the index but cannot
   const r = repo();
   const cache = tempDir('issueloc-hist-ro-');
   try {
-    const index = spawnSync(process.execPath, [BIN, 'index', '--repo', r.dir, '--cache-dir', cache, '--no-progress', '--no-history'], { encoding: 'utf8' });
+    const index = spawnSync(process.execPath, [...BASELINE_WASM_ARGS, BIN, 'index', '--repo', r.dir, '--cache-dir', cache, '--no-progress', '--no-history'], { encoding: 'utf8' });
     assert.equal(index.status, 0, index.stderr);
     writeFileSync(join(cache, 'history'), 'not a folder');
-    const run = spawnSync(process.execPath, [BIN, 'localize', '--repo', r.dir, '--cache-dir', cache, '--issue', 'render crash colour', '--model', 'default', '--json', '--no-progress'], { encoding: 'utf8' });
+    const run = spawnSync(process.execPath, [...BASELINE_WASM_ARGS, BIN, 'localize', '--repo', r.dir, '--cache-dir', cache, '--issue', 'render crash colour', '--model', 'default', '--json', '--no-progress'], { encoding: 'utf8' });
     assert.equal(run.status, 0, run.stderr);
     assert.match(run.stderr, /issueloc: warning: cannot save the history cache/);
     const out = JSON.parse(run.stdout) as { functions: { id: string }[] };

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { GitRepo } from '../../src/repo/git.js';
 import { indexCommit } from '../../src/index/index-commit.js';
 import { cleanup, tempDir } from '../repo/git-fixture.js';
+import { BASELINE_WASM_ARGS } from '../util/baseline-wasm.js';
 
 /** Every temporary folder of this file (repositories, caches) lives here, removed at the end. */
 const scratch = tempDir('issueloc-index-commit-');
@@ -70,7 +71,7 @@ test('two processes indexing the same commit at once: one builds, the other wait
   const cacheDir = mkdtempSync(join(scratch, 'cache-'));
   const bin = join(root, 'dist/src/cli/bin.js');
   const runOne = () => new Promise<{ code: number | null; out: string }>((res) => {
-    const p = spawn(process.execPath, [bin, 'index', '--repo', dir, '--cache-dir', cacheDir, '--json', '--no-progress']);
+    const p = spawn(process.execPath, [...BASELINE_WASM_ARGS, bin, 'index', '--repo', dir, '--cache-dir', cacheDir, '--json', '--no-progress']);
     let out = '';
     p.stdout.on('data', (d) => (out += d));
     p.on('close', (code) => res({ code, out }));

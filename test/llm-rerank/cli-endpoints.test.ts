@@ -14,6 +14,7 @@ import { commitFiles, tempDir, cleanup } from '../repo/git-fixture.js';
 import { loadBound } from '../util/load-bound.js';
 import { startFakeOpenAI, type FakeOpenAI } from './fake-openai.js';
 import { execInProcess } from '../cli/in-process.js';
+import { BASELINE_WASM_ARGS } from '../util/baseline-wasm.js';
 
 const bin = join(resolve(dirname(fileURLToPath(import.meta.url)), '../../..'), 'dist/src/cli/bin.js');
 const run = promisify(execFile);
@@ -52,7 +53,7 @@ after(async () => {
 const localizeArgs = (extra: string[], cache = cacheDir) => ['localize', '--repo', work, '--issue', 'the json parser breaks', '--json', '--no-progress', '--cache-dir', cache, '--top', '30', ...extra];
 /** `issueloc localize …` run by the executable: the bounds below are on the process's whole run. */
 function localize(extra: string[], cache = cacheDir) {
-  return run(process.execPath, [bin, ...localizeArgs(extra, cache)]);
+  return run(process.execPath, [...BASELINE_WASM_ARGS, bin, ...localizeArgs(extra, cache)]);
 }
 async function timed(extra: string[], cache?: string) {
   const t0 = Date.now();

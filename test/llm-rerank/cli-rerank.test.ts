@@ -11,6 +11,7 @@ import { startFakeOpenAI, type FakeOpenAI } from './fake-openai.js';
 import { writeTinyModel } from '../embed/tiny-model.js';
 import { checkLocalizerOptions } from '../../src/pipeline/check-options.js';
 import { execInProcess } from '../cli/in-process.js';
+import { BASELINE_WASM_ARGS } from '../util/baseline-wasm.js';
 
 const bin = join(resolve(dirname(fileURLToPath(import.meta.url)), '../../..'), 'dist/src/cli/bin.js');
 const run = promisify(execFile);
@@ -36,7 +37,7 @@ after(async () => {
 
 const localizeArgs = (extra: string[]) => ['localize', '--repo', work, '--issue', 'the json parser breaks', '--json', '--no-progress', '--cache-dir', join(root, 'cache'), ...extra];
 /** `issueloc localize …` run by the executable. */
-const localize = (extra: string[]) => run(process.execPath, [bin, ...localizeArgs(extra)]);
+const localize = (extra: string[]) => run(process.execPath, [...BASELINE_WASM_ARGS, bin, ...localizeArgs(extra)]);
 /** The same through the CLI's main in the file's worker thread, for the runs whose process is not under test (refusals). */
 const localizeIn = (extra: string[]) => execInProcess(localizeArgs(extra));
 

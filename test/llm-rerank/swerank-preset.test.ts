@@ -12,6 +12,7 @@ import { numberedPassages, preferredPermutation, startFakeRankGpt, type FakeRank
 import { openLocalizer } from '../../src/index.js';
 import { OpenAIChatModel } from '../../src/llm-rerank/openai-chat.js';
 import { execInProcess, runInProcess } from '../cli/in-process.js';
+import { BASELINE_WASM_ARGS } from '../util/baseline-wasm.js';
 
 const bin = join(resolve(dirname(fileURLToPath(import.meta.url)), '../../..'), 'dist/src/cli/bin.js');
 const run = promisify(execFile);
@@ -38,7 +39,7 @@ after(async () => {
 
 const localizeArgs = (extra: string[], cache: string) => ['localize', '--repo', work, '--issue', 'the json parser breaks', '--json', '--no-progress', '--cache-dir', join(root, cache), '--top', '30', ...extra];
 /** `issueloc localize …` run by the executable (the first reranked run of the file). */
-const localizeExe = (extra: string[], cache = 'cache') => run(process.execPath, [bin, ...localizeArgs(extra, cache)]);
+const localizeExe = (extra: string[], cache = 'cache') => run(process.execPath, [...BASELINE_WASM_ARGS, bin, ...localizeArgs(extra, cache)]);
 /** The same through the CLI's main in the file's worker thread: the process is not under test in these runs. */
 const localize = (extra: string[], cache = 'cache') => execInProcess(localizeArgs(extra, cache));
 const names = (out: { functions: { id: string }[] }) => out.functions.map((f) => f.id.split(':')[1]);

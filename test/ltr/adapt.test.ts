@@ -15,6 +15,7 @@ import { ADAPT_DEFAULTS, type PseudoIssueSource } from '../../src/ltr/adapt.js';
 import { GitRepo } from '../../src/repo/git.js';
 import { openLocalizer, IssuelocError } from '../../src/index.js';
 import { execInProcess } from '../cli/in-process.js';
+import { BASELINE_WASM_ARGS } from '../util/baseline-wasm.js';
 
 let root: string, work: string, base: string, future: string;
 const TOPICS = ['parser json input', 'network socket timeout', 'cache entry eviction', 'render html template'];
@@ -129,7 +130,7 @@ test('localize --model repo@REV adapts at REV, and refuses a REV that is not an 
 
 test('issueloc adapt says when too few past commits were usable, rather than that no tree won', () => {
   const bin = join(dirname(fileURLToPath(import.meta.url)), '../../src/cli/bin.js');
-  const out = execFileSync(process.execPath, [bin, 'adapt', '--repo', work, '--rev', base, '--cache-dir', join(root, 'cli-cache')], { encoding: 'utf8' });
+  const out = execFileSync(process.execPath, [...BASELINE_WASM_ARGS, bin, 'adapt', '--repo', work, '--rev', base, '--cache-dir', join(root, 'cli-cache')], { encoding: 'utf8' });
   assert.match(out, new RegExp(`fewer than ${ADAPT_DEFAULTS.minExamples} usable past commits: the model is the built-in one`));
 });
 

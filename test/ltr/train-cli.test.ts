@@ -11,12 +11,13 @@ import { RankingModel, TREE_MODEL_FORMAT } from '../../src/ltr/model.js';
 import { historyEvidenceRead } from '../../src/ltr/features/history.js';
 import { fixtureRepo } from '../repo/fixture-repo.js';
 import { runInProcess } from '../cli/in-process.js';
+import { BASELINE_WASM_ARGS } from '../util/baseline-wasm.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const bin = join(root, 'dist/src/cli/bin.js');
 /** `issueloc ARGS…` by the executable; the other runs go through the CLI's main in-process (runInProcess): their process is not under test. */
 const run = (args: string[]) => {
-  const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [...BASELINE_WASM_ARGS, bin, ...args], { encoding: 'utf8' });
   return { code: r.status, out: r.stdout, err: r.stderr };
 };
 

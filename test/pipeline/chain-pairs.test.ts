@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 import { commitFiles, tempDir, cleanup } from '../repo/git-fixture.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../llm-rerank/fake-openai.js';
 import { execInProcess } from '../cli/in-process.js';
+import { BASELINE_WASM_ARGS } from '../util/baseline-wasm.js';
 
 const bin = join(resolve(dirname(fileURLToPath(import.meta.url)), '../../..'), 'dist/src/cli/bin.js');
 const run = promisify(execFile);
@@ -46,7 +47,7 @@ type Run = { ok: true; out: Out; stderr: string } | { ok: false; code: number; s
 async function localize(extra: string[], exe = false): Promise<Run> {
   const args = ['localize', '--repo', work, '--issue', 'the json parser breaks', '--json', '--no-progress', '--cache-dir', join(root, 'cache'), ...extra];
   try {
-    const { stdout, stderr } = await (exe ? run(process.execPath, [bin, ...args]) : execInProcess(args));
+    const { stdout, stderr } = await (exe ? run(process.execPath, [...BASELINE_WASM_ARGS, bin, ...args]) : execInProcess(args));
     return { ok: true, out: JSON.parse(stdout) as Out, stderr };
   } catch (e) {
     const err = e as { code: number; stderr: string };

@@ -14,6 +14,7 @@ import { DEFAULT_INDEX_SETTINGS, settingsKey } from '../../src/index/code-index.
 import { GitRepo } from '../../src/repo/git.js';
 import { readCoChange } from '../../src/history/co-change.js';
 import { placeNonSource } from '../../src/retrieve/non-source.js';
+import { BASELINE_WASM_ARGS } from '../util/baseline-wasm.js';
 
 let root: string, work: string;
 const ISSUE = 'Parser panics on an empty header line\nparse_header panics when the header is empty; the changelog should say so';
@@ -107,7 +108,7 @@ test('co-change rates count the commits that change source code, up to the base 
 
 test('the CLI: --files all ranks the changelog, --files docs is refused (exit 2)', async () => {
   const bin = join(resolve(dirname(fileURLToPath(import.meta.url)), '../../..'), 'dist/src/cli/bin.js');
-  const run = (...extra: string[]) => spawnSync(process.execPath, [bin, 'localize', '--repo', work, '--cache-dir', join(root, 'cache'), '--issue', ISSUE, '--level', 'file', '--json', '--no-progress', ...extra], { encoding: 'utf8' });
+  const run = (...extra: string[]) => spawnSync(process.execPath, [...BASELINE_WASM_ARGS, bin, 'localize', '--repo', work, '--cache-dir', join(root, 'cache'), '--issue', ISSUE, '--level', 'file', '--json', '--no-progress', ...extra], { encoding: 'utf8' });
   const all = run('--files', 'all');
   assert.equal(all.status, 0, all.stderr);
   assert.equal(JSON.parse(all.stdout).files[2].id, 'CHANGELOG.md');

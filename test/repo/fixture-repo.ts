@@ -14,6 +14,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import '../util/baseline-wasm.js'; // tests parse tiny fixtures: WebAssembly by the baseline compiler only
 
 /** One commit of a fixture. */
 export interface FixtureCommit {

@@ -1,8 +1,9 @@
 // Tiny git repositories built by the tests themselves (no network, no fetched code).
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import '../util/baseline-wasm.js'; // tests parse tiny fixtures: WebAssembly by the baseline compiler only
 
 const ENV = {
   ...process.env,
@@ -35,15 +36,45 @@ export function cleanup(dir: string): void {
 /** File content, or `{ symlink: target }` for a symbolic link. */
 export type FixtureFile = string | Buffer | { symlink: string };
 
+/** Whether `dir` or a folder above it holds `.git` or is a git folder itself (then git decides what `dir` is). */
+function maybeInRepository(dir: string): boolean {
+  for (let d = dir; ; d = dirname(d)) {
+    if (existsSync(join(d, '.git')) || (existsSync(join(d, 'HEAD')) && existsSync(join(d, 'objects')))) return true;
+    if (dirname(d) === d) return false;
+  }
+}
+
+/**
+ * The commit HEAD names, read from `dir/.git` (HEAD, then its loose ref) without a git process;
+ * `git rev-parse HEAD` where that is not a plain file (a packed ref, `.git` a file or elsewhere).
+ */
+function headCommit(dir: string): string {
+  try {
+    const gitDir = join(dir, '.git');
+    const head = readFileSync(join(gitDir, 'HEAD'), 'utf8').trim();
+    const ref = /^ref: (refs\/[^\s]+)$/.exec(head);
+    const sha = ref ? readFileSync(join(gitDir, ref[1]), 'utf8').trim() : head;
+    if (/^[0-9a-f]{40}$/.test(sha)) return sha;
+  } catch {
+    // not plain files: git knows
+  }
+  return git(dir, 'rev-parse', 'HEAD');
+}
+
 /** Writes `files` into the work tree `dir` (created as a repo when needed) and commits them (only them). */
 export function commitFiles(dir: string, files: Record<string, FixtureFile>, message = 'commit'): string {
   mkdirSync(dir, { recursive: true });
   if (!existsSync(join(dir, '.git'))) {
-    try {
-      git(dir, 'rev-parse', '--git-dir');
-    } catch {
-      git(dir, 'init', '-q');
+    // a folder under no repository is made one without asking git first (a process per fixture)
+    let inside = maybeInRepository(dir);
+    if (inside) {
+      try {
+        git(dir, 'rev-parse', '--git-dir');
+      } catch {
+        inside = false;
+      }
     }
+    if (!inside) git(dir, 'init', '-q');
   }
   for (const [path, content] of Object.entries(files)) {
     const full = join(dir, path);
@@ -54,5 +85,5 @@ export function commitFiles(dir: string, files: Record<string, FixtureFile>, mes
   const paths = Object.keys(files);
   if (paths.length > 0) git(dir, 'add', '--', ...paths);
   git(dir, 'commit', '-q', '--allow-empty', '-m', message);
-  return git(dir, 'rev-parse', 'HEAD');
+  return headCommit(dir);
 }

@@ -11,6 +11,7 @@ import { runInProcess } from '../cli/in-process.js';
 import { GitRepo } from '../../src/repo/git.js';
 import { goldForCommit } from '../../src/dataset/gold.js';
 import { LogParser, type LogCommit } from '../../src/repo/log-parse.js';
+import { BASELINE_WASM_ARGS } from '../util/baseline-wasm.js';
 
 const BIN = fileURLToPath(new URL('../../src/cli/bin.js', import.meta.url));
 const dir = tempDir('issueloc-odd-paths-');
@@ -27,7 +28,7 @@ const fix = commitFiles(work, { [NEWLINE]: py('ledger_sum', '10'), [TAB_QUOTE]: 
 const cache = join(dir, 'cache');
 
 function run(args: string[]): { out: string; err: string; code: number } {
-  const r = spawnSync(process.execPath, [BIN, ...args, '--no-progress'], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [...BASELINE_WASM_ARGS, BIN, ...args, '--no-progress'], { encoding: 'utf8' });
   return { out: r.stdout, err: r.stderr, code: r.status ?? -1 };
 }
 

@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
+import { BASELINE_WASM_ARGS } from '../util/baseline-wasm.js';
 
 const bin = join(resolve(dirname(fileURLToPath(import.meta.url)), '../../..'), 'dist/src/cli/bin.js');
 
@@ -36,7 +37,7 @@ export interface RunningServer {
 
 /** Starts `issueloc serve <args>` on 127.0.0.1 at a free port; resolves once it prints its address (60 s at most). */
 export function startServe(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<RunningServer> {
-  const child: ChildProcess = spawn(process.execPath, [bin, 'serve', '--host', '127.0.0.1', '--port', '0', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, [...BASELINE_WASM_ARGS, bin, 'serve', '--host', '127.0.0.1', '--port', '0', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   const exited = new Promise<void>((r) => child.once('exit', () => r()));

@@ -12,6 +12,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { cleanup, tempDir } from '../repo/git-fixture.js';
 import { buildDemoRepo, ISSUE } from './mcp-fixture.js';
+import { BASELINE_WASM_ARGS } from '../util/baseline-wasm.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const bin = join(root, 'bin/issueloc.js');
@@ -26,7 +27,7 @@ before(() => {
 after(() => cleanup(dir));
 
 async function connect(args: string[], cwd = root): Promise<{ client: Client; stderr: () => string; errors: Error[] }> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp', ...args], cwd, stderr: 'pipe' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [...BASELINE_WASM_ARGS, bin, 'mcp', ...args], cwd, stderr: 'pipe' });
   let err = '';
   transport.stderr?.on('data', (b: Buffer) => { err += b.toString('utf8'); });
   const client = new Client({ name: 'issueloc-test', version: '0.0.0' });
@@ -134,7 +135,7 @@ test('without a config or --repo, the repository of the current folder is the on
 });
 
 test('SIGTERM after an index build (signal-exit loaded by the build lock): exit 0', async () => {
-  const child = spawn(process.execPath, [bin, 'mcp', '--repo', `demo=${repo}`, '--cache-dir', join(dir, 'cache-signal')], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...BASELINE_WASM_ARGS, bin, 'mcp', '--repo', `demo=${repo}`, '--cache-dir', join(dir, 'cache-signal')], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => { stdout += d; });

@@ -9,6 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cleanup, commitFiles, tempDir } from '../repo/git-fixture.js';
 import { runInProcess } from '../cli/in-process.js';
+import { BASELINE_WASM_ARGS } from '../util/baseline-wasm.js';
 
 const bin = join(resolve(dirname(fileURLToPath(import.meta.url)), '../../..'), 'dist/src/cli/bin.js');
 let root: string, repo: string;
@@ -26,7 +27,7 @@ after(() => cleanup(root));
 /** Runs the CLI to its end (bounded). */
 function run(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((done) => {
-    execFile(process.execPath, [bin, ...args], { env, timeout: 60_000 }, (e, stdout, stderr) => done({ code: e ? Number((e as { code?: number }).code ?? 3) : 0, stdout, stderr }));
+    execFile(process.execPath, [...BASELINE_WASM_ARGS, bin, ...args], { env, timeout: 60_000 }, (e, stdout, stderr) => done({ code: e ? Number((e as { code?: number }).code ?? 3) : 0, stdout, stderr }));
   });
 }
 
@@ -46,7 +47,7 @@ async function untilInFlight(url: string, answer: Promise<Response>): Promise<vo
 }
 
 test('SIGTERM: the request in flight is answered, then exit 0', async () => {
-  const child = spawn(process.execPath, [bin, 'serve', '--repo', `demo=${repo}`, '--port', '0', '--no-warm', '--cache-dir', join(root, 'cache')], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...BASELINE_WASM_ARGS, bin, 'serve', '--repo', `demo=${repo}`, '--port', '0', '--no-warm', '--cache-dir', join(root, 'cache')], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => { stdout += d; });
@@ -74,7 +75,7 @@ test('SIGTERM: the request in flight is answered, then exit 0', async () => {
 });
 
 test('SIGTERM after an index build (signal-exit loaded by the build lock): the request in flight is answered, then exit 0', async () => {
-  const child = spawn(process.execPath, [bin, 'serve', '--repo', `demo=${repo}`, '--port', '0', '--no-warm', '--workers', '0', '--cache-dir', join(root, 'cache-built')], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...BASELINE_WASM_ARGS, bin, 'serve', '--repo', `demo=${repo}`, '--port', '0', '--no-warm', '--workers', '0', '--cache-dir', join(root, 'cache-built')], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => { stdout += d; });

@@ -14,6 +14,7 @@ import { DEFAULT_LIMITS, DEFAULT_RANK_SETTINGS, type ServiceConfig, type Service
 import { LocalizerPool } from '../../src/service/localizer-pool.js';
 import { buildServer, type Service } from '../../src/service/server.js';
 import { cleanup, commitFiles, tempDir } from '../repo/git-fixture.js';
+import { BASELINE_WASM_ARGS } from '../util/baseline-wasm.js';
 
 const bin = join(resolve(dirname(fileURLToPath(import.meta.url)), '../../..'), 'dist/src/cli/bin.js');
 let root: string, repo: string, cacheDir: string;
@@ -55,7 +56,7 @@ test('POST /v1/localize answers what localize --json prints', async () => {
     assert.equal(res.status, 200);
     assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
     const got = await res.json() as Record<string, unknown>;
-    const { stdout } = await promisify(execFile)(process.execPath, [bin, 'localize', '--repo', repo, '--cache-dir', cacheDir, '--issue', ISSUE, '--top', '5', '--json', '--no-progress']);
+    const { stdout } = await promisify(execFile)(process.execPath, [...BASELINE_WASM_ARGS, bin, 'localize', '--repo', repo, '--cache-dir', cacheDir, '--issue', ISSUE, '--top', '5', '--json', '--no-progress']);
     const cli = JSON.parse(stdout) as Record<string, unknown>;
     const stable = (o: Record<string, unknown>) => ({ ...o, repo: undefined, queryMillis: undefined, index: { ...(o.index as object), millis: undefined, built: undefined } });
     assert.deepEqual(Object.keys(got), Object.keys(cli));

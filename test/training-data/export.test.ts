@@ -12,6 +12,7 @@ import { GitRepo } from '../../src/repo/git.js';
 import { exportTraining, issueQuery } from '../../src/training-data/export.js';
 import type { DatasetRecord } from '../../src/dataset/record.js';
 import { pyFunction, trainingRecord } from './records.js';
+import { BASELINE_WASM_ARGS } from '../util/baseline-wasm.js';
 
 const bin = join(resolve(dirname(fileURLToPath(import.meta.url)), '../../..'), 'dist/src/cli/bin.js');
 let root: string, work: string, commit: string, repo: GitRepo;
@@ -82,7 +83,7 @@ test('issueloc export-training writes contrastive, listwise and dropped JSONL', 
   const dataset = join(root, 'set.jsonl');
   writeFileSync(dataset, RECORDS.map((r) => JSON.stringify(r)).join('\n') + '\n');
   const out = join(root, 'train.jsonl');
-  const { stderr } = await promisify(execFile)(process.execPath, [bin, 'export-training', '--dataset', dataset, '--repo', work, '-o', out,
+  const { stderr } = await promisify(execFile)(process.execPath, [...BASELINE_WASM_ARGS, bin, 'export-training', '--dataset', dataset, '--repo', work, '-o', out,
     '--negatives', '2', '--filter-top', '1', '--cache-dir', join(root, 'cache-cli'), '--no-progress']);
   assert.match(stderr, /2 of 4 issues exported \(2 dropped/);
   const lines = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
@@ -90,6 +91,6 @@ test('issueloc export-training writes contrastive, listwise and dropped JSONL', 
   assert.equal(lines[0].neg.length, 2);
   assert.equal(readFileSync(join(root, 'train.listwise.jsonl'), 'utf8').trim().split('\n').length, 2);
   assert.equal(readFileSync(join(root, 'train.dropped.jsonl'), 'utf8').trim().split('\n').length, 2);
-  await assert.rejects(promisify(execFile)(process.execPath, [bin, 'export-training', '--dataset', join(root, 'none.jsonl'), '--repo', work, '-o', out]),
+  await assert.rejects(promisify(execFile)(process.execPath, [...BASELINE_WASM_ARGS, bin, 'export-training', '--dataset', join(root, 'none.jsonl'), '--repo', work, '-o', out]),
     (e: { code: number; stderr: string }) => e.code === 2 && /cannot read .*none\.jsonl/.test(e.stderr));
 });

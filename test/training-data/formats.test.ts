@@ -18,6 +18,7 @@ import {
 import type { DatasetRecord } from '../../src/dataset/record.js';
 import { pyFunction, trainingRecord } from './records.js';
 import { execInProcess } from '../cli/in-process.js';
+import { BASELINE_WASM_ARGS } from '../util/baseline-wasm.js';
 
 const run = promisify(execFile);
 const bin = join(resolve(dirname(fileURLToPath(import.meta.url)), '../../..'), 'dist/src/cli/bin.js');
@@ -149,7 +150,7 @@ test('issueloc export-training --format: each file whole and valid; an unknown f
     const out = join(outDir, `${format}.jsonl`);
     // the first format by the executable, the others through the CLI's main in-process (execInProcess)
     const args = ['export-training', '--dataset', dataset, '--repo', work, '-o', out, '--format', format, '--negatives', '2', '--filter-top', '0', '--cache-dir', join(root, 'cache-cli'), '--no-progress'];
-    const { stderr } = await (format === 'sentence-transformers' ? run(process.execPath, [bin, ...args]) : execInProcess(args));
+    const { stderr } = await (format === 'sentence-transformers' ? run(process.execPath, [...BASELINE_WASM_ARGS, bin, ...args]) : execInProcess(args));
     assert.match(stderr, /2 of 3 issues exported \(1 dropped/);
     const text = readFileSync(out, 'utf8');
     assert.ok(text.endsWith('\n'));
