@@ -34,7 +34,7 @@ test('a moved default branch is indexed, then used; a poll that fails is reporte
     const c2 = commitFiles(repo, { 'b.py': 'def beta_gamma():\n    pass\n' });
     await until(() => moves.length > 0, 60_000, 'the move seen');
     assert.deepEqual(moves, [`demo ${c2}`]);
-    const answer = JSON.parse(await backend.localize({ repository: 'demo', issue: 'beta_gamma broken' }, 1000)) as { commit: string; functions: { id: string }[] };
+    const answer = JSON.parse(await backend.localize({ repository: 'demo', issue: 'beta_gamma broken' }, 60_000)) as { commit: string; functions: { id: string }[] };
     assert.equal(answer.commit, c2);
     assert.equal(answer.functions[0].id, 'b.py:beta_gamma');
     git(repo, 'branch', '-m', 'main', 'renamed');

@@ -27,8 +27,8 @@ test('two workers answer what one thread answers', async () => {
   const local = new InProcessBackend(new LocalizerPool(config));
   try {
     const requests = ['one', 'two', 'one', 'two', 'one', 'one'].map((repository) => ({ repository, issue: `parse_${repository} fails` }));
-    const a = await Promise.all(requests.map((r) => workers.localize(r, 10_000)));
-    const b = await Promise.all(requests.map((r) => local.localize(r, 10_000)));
+    const a = await Promise.all(requests.map((r) => workers.localize(r, 120_000)));
+    const b = await Promise.all(requests.map((r) => local.localize(r, 120_000)));
     const stable = (s: string) => ({ ...JSON.parse(s), queryMillis: 0, index: 0 });
     assert.deepEqual(a.map(stable), b.map(stable));
     const stats = await workers.stats();
@@ -50,7 +50,7 @@ test('replicas 1: each repository on its home worker only', async () => {
     await workers.warmDefaults();
     const repos = await workers.repos();
     assert.deepEqual(repos.map((r) => r.warm.length), [1, 1], 'one warm copy each');
-    await Promise.all(Array.from({ length: 8 }, (_, i) => workers.localize({ repository: i % 2 ? 'one' : 'two', issue: 'render' }, 10_000)));
+    await Promise.all(Array.from({ length: 8 }, (_, i) => workers.localize({ repository: i % 2 ? 'one' : 'two', issue: 'render' }, 120_000)));
     assert.equal((await workers.stats()).builds, 2);
   } finally {
     await workers.close();
