@@ -75,8 +75,8 @@ export function internalErrorLine(e: unknown): string {
 
 /**
  * The `issueloc` program (commander; errors thrown, not exited): with `argv` (as process.argv)
- * naming a command, that command alone (its module is the only one imported); else, as for
- * `--help` or an unknown command, every command.
+ * naming a command, that command alone (its module is the only one imported); with `--version`,
+ * none; else, as for `--help` or an unknown command, every command.
  */
 export async function buildProgram(argv?: readonly string[]): Promise<Command> {
   const program = new Command();
@@ -90,6 +90,8 @@ export async function buildProgram(argv?: readonly string[]): Promise<Command> {
     .configureOutput({ outputError: (text, write) => write(text.replace(/^error: /, 'issueloc: ')) })
     .exitOverride();
   const named = argv?.[2];
+  // `issueloc --version` prints the version alone: no command module is needed
+  if (named === '--version' || named === '-V') return program;
   const one = COMMAND_MODULES.find((m) => named !== undefined && m.names.includes(named));
   for (const register of await Promise.all((one ? [one] : COMMAND_MODULES).map((m) => m.load()))) register(program);
   return program;

@@ -1,5 +1,5 @@
-// A command imports only its own module (issue 28 part 3): `issueloc localize` loads none of
-// serve's, batch's or eval's libraries; `--help` and unknown commands still see every command.
+// A command imports only its own module: `issueloc localize` loads none of serve's, batch's or
+// eval's libraries; `--version` loads none; `--help` and unknown commands still see every command.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildProgram } from '../../src/cli/main.js';
@@ -14,4 +14,5 @@ test('a named command registers its own module alone; no command or an unknown o
     assert.deepEqual(names(await buildProgram(argv)), all, argv.join(' '));
   }
   for (const c of ['localize', 'index', 'dataset', 'eval', 'serve', 'mcp', 'batch', 'cache', 'comment']) assert.ok(all.includes(c), c);
+  for (const flag of ['--version', '-V']) assert.deepEqual(names(await buildProgram(['node', 'issueloc', flag])), [], flag);
 });
