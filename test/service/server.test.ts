@@ -105,7 +105,10 @@ test('concurrent first requests for one commit build its index once', async () =
     assert.deepEqual(answers.map((r) => r.status), Array(8).fill(200));
     const metrics = await (await fetch(`${s.url}/metrics`)).text();
     assert.match(metrics, /issueloc_index_builds_total 1\n/);
-    assert.match(metrics, /issueloc_index_cache_misses_total 8\n/);
+    // requests that arrive once the index is open are hits: how many do depends on timing
+    const count = (name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(metrics)?.[1]);
+    assert.ok(count('issueloc_index_cache_misses_total') >= 1, 'the first request waits for the index');
+    assert.equal(count('issueloc_index_cache_misses_total') + count('issueloc_index_cache_hits_total'), 8);
   } finally {
     await s.close();
   }
