@@ -63,8 +63,6 @@ interface LocalizeAnswer extends Partial<Record<'files' | 'modules' | 'functions
   matchedQueryTerms?: number;
 }
 
-/** An `issue` argument without a letter or digit, in the CLI's words (src/cli/issue-input.ts). */
-const EMPTY_ISSUE = EMPTY_ISSUE_MESSAGE;
 /** Items per level a `localize` call may ask for at most. */
 export const MAX_TOP = 50;
 /** Items per level when a call names no `top` and the repository's default is larger. */
@@ -131,8 +129,8 @@ export class McpTools {
     const maxIssueBytes = this.source.config.limits.maxIssueBytes;
     const repository = z.string().max(64).optional()
       .describe(names.length === 1 ? `configured repository name (default ${names[0]})` : `configured repository name, one of: ${names.join(', ')}`);
-    const issue = z.string().min(1, { error: EMPTY_ISSUE, abort: true }).max(maxIssueBytes, { error: `over ${maxIssueBytes} bytes (limits.maxIssueBytes)` })
-      .refine(hasLetterOrDigit, { error: EMPTY_ISSUE })
+    const issue = z.string().min(1, { error: EMPTY_ISSUE_MESSAGE, abort: true }).max(maxIssueBytes, { error: `over ${maxIssueBytes} bytes (limits.maxIssueBytes)` })
+      .refine(hasLetterOrDigit, { error: EMPTY_ISSUE_MESSAGE })
       .describe(`the issue text: title on the first line, then the body (at most ${maxIssueBytes} bytes)`);
     const rev = z.string().min(1).max(256).optional().describe('base commit to search: any git revision (default: the repository\'s configured one)');
     const model = z.string().max(64).optional().describe('ranking: "none" (lexical), "default" (the built-in learned model) or a configured model name');
