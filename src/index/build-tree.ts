@@ -5,11 +5,12 @@
  */
 import type { GitRepo } from '../repo/git.js';
 import { isBinary, decodeSource } from '../corpus/decode.js';
-import { extractorOf, extractUnits, fileUnit } from '../corpus/extract.js';
+import { extractorOf, extractUnitSpans, fileUnit } from '../corpus/extract.js';
 import { specFor } from '../corpus/extract-specs.js';
 import { languageOf } from '../corpus/languages.js';
 import { selectNonSources, selectSources } from '../corpus/select.js';
 import { BlobTermsCache, type UnitTerms } from './blob-terms.js';
+import { UnitBodyCounter } from './unit-bodies.js';
 import { blobCacheDir, bodyTerms, buildCodeIndex, type CodeIndex, type IndexSettings } from './code-index.js';
 
 /** Options of {@link buildFromTree} (those of `indexCommit` that shape a build). */
@@ -60,6 +61,7 @@ export async function buildFromTree(repo: GitRepo, commit: string, settings: Ind
     list.push(e);
     pathsOfBlob.set(e.blob, list);
   }
+  const counter = new UnitBodyCounter(settings.stem);
   for await (const [blob, buf] of repo.readBlobs([...pathsOfBlob.keys()])) {
     opts.signal?.throwIfAborted();
     for (const e of pathsOfBlob.get(blob) ?? []) {
@@ -71,11 +73,11 @@ export async function buildFromTree(repo: GitRepo, commit: string, settings: Ind
         continue;
       }
       const text = decodeSource(buf);
-      const units = await extractUnits(e.path, text);
-      const terms: UnitTerms[] = units.map((u) => ({
+      const units = await extractUnitSpans(e.path, text);
+      const bodies = counter.unitBodies(text, units.map((u) => ({ from: u.from, to: u.to, maxWords: u.kind === 'file' ? settings.maxFileWords : settings.maxBodyWords })));
+      const terms: UnitTerms[] = units.map((u, i) => ({
         kind: u.kind, qualifiedName: u.qualifiedName, ...(u.namespaceParts ? { namespaceParts: u.namespaceParts } : {}),
-        startLine: u.startLine, endLine: u.endLine,
-        ...bodyTerms(u.text, u.kind === 'file' ? settings.maxFileWords : settings.maxBodyWords, settings.stem),
+        startLine: u.startLine, endLine: u.endLine, ...bodies[i],
       }));
       cache.set(blobKey(e.blob, e.path), terms);
       unitsOf.set(e.path, terms);
