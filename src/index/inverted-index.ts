@@ -80,6 +80,11 @@ export class CsrIndex implements InvertedIndex {
 /** Term counts of one field of one document: term → frequency. */
 export type FieldTerms = ReadonlyMap<string, number>;
 
+/** Term counts as a map or as [term, frequency] pairs (each term once). */
+export type TermCounts = FieldTerms | readonly (readonly [string, number])[];
+
+const sizeOf = (terms: TermCounts): number => ('size' in terms ? terms.size : terms.length);
+
 const MAX_TF = 65535;
 
 /**
@@ -241,6 +246,10 @@ export class IndexBuilder {
   private readonly vocabulary: string[] = [];
   private readonly rows: FieldRowsBuilder[];
   private docs = 0;
+  // per term id: the (document, field) it was last seen in (`stamp`) and its entry there
+  private stamp = 0;
+  private markOf = new Int32Array(1024);
+  private entryOf = new Uint32Array(1024);
 
   constructor(fieldNames: readonly string[]) {
     if (fieldNames.length === 0) throw new Error('IndexBuilder needs at least one field');
@@ -258,35 +267,70 @@ export class IndexBuilder {
    * @param lengths token count per field; defaults to the sum of each field's counts.
    */
   add(fields: readonly FieldTerms[], lengths?: readonly number[]): number {
+    return this.addSummed(fields.map((terms) => [terms]), lengths);
+  }
+
+  /**
+   * Adds one document whose fields are each one or more lists of term counts: the counts of a
+   * term in several lists of a field are summed, and its terms are in first-seen order (as if the
+   * lists were merged into one map first, without making it). Returns the document's id.
+   * @param fields per field (same order and count as `fieldNames`), its lists of counts; each
+   *   list holds a term at most once.
+   * @param lengths token count per field; defaults to the sum of each field's counts.
+   */
+  addSummed(fields: readonly (readonly TermCounts[])[], lengths?: readonly number[]): number {
     const F = this.fieldNames.length;
     if (fields.length !== F) throw new Error(`document has ${fields.length} fields, index has ${F}`);
     for (let f = 0; f < F; f++) {
       const rows = this.rows[f];
-      const terms = fields[f];
-      rows.term.reserve(terms.size);
-      rows.tf.reserve(terms.size);
+      const lists = fields[f];
+      let bound = 0;
+      for (const terms of lists) bound += sizeOf(terms);
+      rows.term.reserve(bound);
+      rows.tf.reserve(bound);
       const termBuf = rows.term.buf;
       const tfBuf = rows.tf.buf;
-      let e = rows.term.size;
+      const first = rows.term.size;
+      let e = first;
       let sum = 0;
-      for (const [term, tf] of terms) {
-        let id = this.termIds.get(term);
-        if (id === undefined) {
-          id = this.vocabulary.length;
-          this.termIds.set(term, id);
-          this.vocabulary.push(term);
+      const stamp = ++this.stamp;
+      for (const terms of lists) {
+        for (const [term, tf] of terms) {
+          let id = this.termIds.get(term);
+          if (id === undefined) {
+            id = this.vocabulary.length;
+            this.termIds.set(term, id);
+            this.vocabulary.push(term);
+            if (id >= this.markOf.length) this.growMarks();
+          }
+          if (this.markOf[id] === stamp) {
+            tfBuf[this.entryOf[id]] += tf;
+          } else {
+            this.markOf[id] = stamp;
+            this.entryOf[id] = e;
+            termBuf[e] = id;
+            tfBuf[e] = tf;
+            e++;
+          }
+          sum += tf;
         }
-        termBuf[e] = id;
-        tfBuf[e] = Math.min(tf, MAX_TF);
-        e++;
-        sum += tf;
       }
+      for (let k = first; k < e; k++) if (tfBuf[k] > MAX_TF) tfBuf[k] = MAX_TF;
       rows.term.size = e;
       rows.tf.size = e;
       rows.start.push(e);
       rows.length.push(lengths ? lengths[f] : sum);
     }
     return this.docs++;
+  }
+
+  private growMarks(): void {
+    const mark = new Int32Array(this.markOf.length * 2);
+    mark.set(this.markOf);
+    this.markOf = mark;
+    const entry = new Uint32Array(this.entryOf.length * 2);
+    entry.set(this.entryOf);
+    this.entryOf = entry;
   }
 
   /** Number of documents added so far. */

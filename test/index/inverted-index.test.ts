@@ -37,6 +37,22 @@ test('postings are grouped by term, ascending by document, with per-field tf', (
   assert.deepEqual([...idx.postings(parse).tf], [1, 2, 0, 1]);
 });
 
+test('a field given as several lists is the index of their merged map: counts summed, first-seen term ids, tf clamped', () => {
+  const lists = new IndexBuilder(['path', 'body']);
+  const maps = new IndexBuilder(['path', 'body']);
+  const path: [string, number][] = [['sympy', 1], ['core', 2]];
+  const body: [string, number][] = [['subs', 3], ['core', 70000], ['sympy', 1]];
+  lists.addSummed([[path], [path, body]], [3, 70005]);
+  lists.addSummed([[], [body, body]]);
+  maps.add([m({ sympy: 1, core: 2 }), m({ sympy: 2, core: 65535, subs: 3 })], [3, 70005]);
+  maps.add([m({}), m({ subs: 6, core: 65535, sympy: 2 })], [0, 140008]);
+  const a = lists.build();
+  const b = maps.build();
+  assert.deepEqual(a.vocabulary, ['sympy', 'core', 'subs']);
+  assert.deepEqual([a.vocabulary, [...a.postingStart], [...a.postingDoc], [...a.postingTf], [...a.fieldLength]],
+    [b.vocabulary, [...b.postingStart], [...b.postingDoc], [...b.postingTf], [...b.fieldLength]]);
+});
+
 test('field lengths default to the sum of counts; averages per field', () => {
   const idx = sample();
   assert.deepEqual([...idx.fieldLength], [1, 3, 0, 4, 1, 2]);
