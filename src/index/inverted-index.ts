@@ -80,8 +80,34 @@ export class CsrIndex implements InvertedIndex {
 /** Term counts of one field of one document: term → frequency. */
 export type FieldTerms = ReadonlyMap<string, number>;
 
-/** Term counts as a map or as [term, frequency] pairs (each term once). */
-export type TermCounts = FieldTerms | readonly (readonly [string, number])[];
+/**
+ * Term counts by the ids of a dictionary: `entries` holds (id, frequency) pairs one after the
+ * other, each id once, `terms[id]` its term. Iterating gives [term, frequency] pairs.
+ */
+export class IdCounts implements Iterable<[string, number]> {
+  constructor(readonly terms: readonly string[], readonly entries: Int32Array) {}
+
+  /** Number of terms. */
+  get length(): number {
+    return this.entries.length >> 1;
+  }
+
+  *[Symbol.iterator](): Iterator<[string, number]> {
+    const { terms, entries } = this;
+    for (let k = 0; k < entries.length; k += 2) yield [terms[entries[k]], entries[k + 1]];
+  }
+
+  /** As [term, frequency] pairs (how JSON holds them). */
+  toJSON(): [string, number][] {
+    const { terms, entries } = this;
+    const pairs: [string, number][] = new Array(entries.length >> 1);
+    for (let k = 0; k < entries.length; k += 2) pairs[k >> 1] = [terms[entries[k]], entries[k + 1]];
+    return pairs;
+  }
+}
+
+/** Term counts as a map, as [term, frequency] pairs (each term once) or by dictionary ids. */
+export type TermCounts = FieldTerms | readonly (readonly [string, number])[] | IdCounts;
 
 const sizeOf = (terms: TermCounts): number => ('size' in terms ? terms.size : terms.length);
 
@@ -250,6 +276,9 @@ export class IndexBuilder {
   private stamp = 0;
   private markOf = new Int32Array(1024);
   private entryOf = new Uint32Array(1024);
+  // the dictionary of the last IdCounts added and this index's ids of its terms
+  private dictionary: readonly string[] | undefined;
+  private dictionaryIds = new Int32Array(0);
 
   constructor(fieldNames: readonly string[]) {
     if (fieldNames.length === 0) throw new Error('IndexBuilder needs at least one field');
@@ -294,25 +323,29 @@ export class IndexBuilder {
       let e = first;
       let sum = 0;
       const stamp = ++this.stamp;
+      const put = (id: number, tf: number): void => {
+        if (this.markOf[id] === stamp) {
+          tfBuf[this.entryOf[id]] += tf;
+        } else {
+          this.markOf[id] = stamp;
+          this.entryOf[id] = e;
+          termBuf[e] = id;
+          tfBuf[e] = tf;
+          e++;
+        }
+        sum += tf;
+      };
       for (const terms of lists) {
-        for (const [term, tf] of terms) {
-          let id = this.termIds.get(term);
-          if (id === undefined) {
-            id = this.vocabulary.length;
-            this.termIds.set(term, id);
-            this.vocabulary.push(term);
-            if (id >= this.markOf.length) this.growMarks();
+        if (terms instanceof IdCounts) {
+          const { entries } = terms;
+          const idOf = this.idsOfDictionary(terms.terms);
+          for (let k = 0; k < entries.length; k += 2) {
+            let id = idOf[entries[k]];
+            if (id < 0) id = idOf[entries[k]] = this.termId(terms.terms[entries[k]]);
+            put(id, entries[k + 1]);
           }
-          if (this.markOf[id] === stamp) {
-            tfBuf[this.entryOf[id]] += tf;
-          } else {
-            this.markOf[id] = stamp;
-            this.entryOf[id] = e;
-            termBuf[e] = id;
-            tfBuf[e] = tf;
-            e++;
-          }
-          sum += tf;
+        } else {
+          for (const [term, tf] of terms) put(this.termId(term), tf);
         }
       }
       for (let k = first; k < e; k++) if (tfBuf[k] > MAX_TF) tfBuf[k] = MAX_TF;
@@ -322,6 +355,29 @@ export class IndexBuilder {
       rows.length.push(lengths ? lengths[f] : sum);
     }
     return this.docs++;
+  }
+
+  /** The id of `term`, given the next id when new. */
+  private termId(term: string): number {
+    let id = this.termIds.get(term);
+    if (id === undefined) {
+      id = this.vocabulary.length;
+      this.termIds.set(term, id);
+      this.vocabulary.push(term);
+      if (id >= this.markOf.length) this.growMarks();
+    }
+    return id;
+  }
+
+  /** This index's ids of the terms of a dictionary of {@link IdCounts} (−1: not looked up yet). */
+  private idsOfDictionary(terms: readonly string[]): Int32Array {
+    if (this.dictionary !== terms || this.dictionaryIds.length < terms.length) {
+      const ids = new Int32Array(Math.max(terms.length, 2 * this.dictionaryIds.length)).fill(-1);
+      if (this.dictionary === terms) ids.set(this.dictionaryIds);
+      this.dictionary = terms;
+      this.dictionaryIds = ids;
+    }
+    return this.dictionaryIds;
   }
 
   private growMarks(): void {

@@ -7,6 +7,7 @@
  */
 import { charClass } from '../text/identifier-split.js';
 import { tokenize } from '../text/tokenize.js';
+import { IdCounts } from './inverted-index.js';
 
 /** A unit's text as a range of its file's text, and the words of it its body keeps (0 = all). */
 export interface BodyRange {
@@ -15,9 +16,9 @@ export interface BodyRange {
   maxWords: number;
 }
 
-/** What `bodyTerms` gives for one unit. */
+/** What `bodyTerms` gives for one unit, its counts by the ids of the counter's dictionary. */
 export interface BodyTerms {
-  body: [string, number][];
+  body: IdCounts;
   bodyLength: number;
 }
 
@@ -69,6 +70,8 @@ export class UnitBodyCounter {
   private readonly runEnd = new I32List();
   private readonly tokenStart = new I32List();
   private readonly tokens = new I32List();
+  /** The (term id, count) pairs of the units of the file, one unit after the other. */
+  private readonly entries = new I32List();
 
   constructor(private readonly stem: boolean) {}
 
@@ -76,16 +79,20 @@ export class UnitBodyCounter {
   unitBodies(text: string, ranges: readonly BodyRange[]): BodyTerms[] {
     if (this.words.length > MAX_WORDS) this.forget();
     this.scanRuns(text);
-    return ranges.map((r) => this.count(text, r.from, r.maxWords > 0 ? this.cutAt(text, r.from, r.to, r.maxWords) : r.to));
+    this.entries.size = 0;
+    const ends = ranges.map((r) => this.count(text, r.from, r.maxWords > 0 ? this.cutAt(text, r.from, r.to, r.maxWords) : r.to));
+    // one buffer per file holds the counts of all its units
+    const entries = this.entries.buf.slice(0, this.entries.size);
+    let at = 0;
+    return ends.map(({ end, length }) => ({ body: new IdCounts(this.terms, entries.subarray(at, at = end)), bodyLength: length }));
   }
 
+  /** Empties the word memo (the term dictionary stays: the counts given out refer to it). */
   private forget(): void {
     this.slots = new Int32Array(1 << 12);
     this.words.length = 0;
     this.wordHash.size = 0;
     this.wordIds.length = 0;
-    this.termIdOf.clear();
-    this.terms.length = 0;
   }
 
   /** The identifier runs of `text` and their tokens' term ids (the words `tokenize` splits). */
@@ -170,8 +177,11 @@ export class UnitBodyCounter {
     return to;
   }
 
-  /** The counted tokens of `text.slice(from, to)`, in first-occurrence order. */
-  private count(text: string, from: number, to: number): BodyTerms {
+  /**
+   * Appends the counted tokens of `text.slice(from, to)` to `entries` as (term id, count) pairs,
+   * in first-occurrence order; returns where they end there and how many tokens there were.
+   */
+  private count(text: string, from: number, to: number): { end: number; length: number } {
     this.seen.length = 0;
     const starts = this.runStart.buf;
     const ends = this.runEnd.buf;
@@ -190,14 +200,18 @@ export class UnitBodyCounter {
       if (a < b) length += this.countIds(this.tokens.buf, this.tokenStart.buf[a], this.tokenStart.buf[b]);
       if (!lastWhole && r1 - 1 >= a) length += this.countIds(this.idsOfWord(text.slice(starts[r1 - 1], to)), 0, -1);
     }
-    const { counts, seen, terms } = this;
-    const body: [string, number][] = new Array(seen.length);
+    const { counts, seen, entries } = this;
+    entries.grow(entries.size + 2 * seen.length);
+    const buf = entries.buf;
+    let e = entries.size;
     for (let k = 0; k < seen.length; k++) {
       const id = seen[k];
-      body[k] = [terms[id], counts[id]];
+      buf[e++] = id;
+      buf[e++] = counts[id];
       counts[id] = 0;
     }
-    return { body, bodyLength: length };
+    entries.size = e;
+    return { end: e, length };
   }
 
   /** Counts `ids[from .. to)` (`to` −1: all); returns how many. */
