@@ -279,6 +279,8 @@ export class IndexBuilder {
   // the dictionary of the last IdCounts added and this index's ids of its terms
   private dictionary: readonly string[] | undefined;
   private dictionaryIds = new Int32Array(0);
+  private idScratch = new Int32Array(1024);
+  private tfScratch = new Int32Array(1024);
 
   constructor(fieldNames: readonly string[]) {
     if (fieldNames.length === 0) throw new Error('IndexBuilder needs at least one field');
@@ -323,29 +325,53 @@ export class IndexBuilder {
       let e = first;
       let sum = 0;
       const stamp = ++this.stamp;
-      const put = (id: number, tf: number): void => {
-        if (this.markOf[id] === stamp) {
-          tfBuf[this.entryOf[id]] += tf;
-        } else {
-          this.markOf[id] = stamp;
-          this.entryOf[id] = e;
-          termBuf[e] = id;
-          tfBuf[e] = tf;
-          e++;
-        }
-        sum += tf;
-      };
       for (const terms of lists) {
+        // one list's term ids and counts, then each added to the document's entry of its term
+        let ids: Int32Array;
+        let tfs: Int32Array | undefined;
+        let step: number;
         if (terms instanceof IdCounts) {
-          const { entries } = terms;
           const idOf = this.idsOfDictionary(terms.terms);
+          const { entries } = terms;
           for (let k = 0; k < entries.length; k += 2) {
-            let id = idOf[entries[k]];
-            if (id < 0) id = idOf[entries[k]] = this.termId(terms.terms[entries[k]]);
-            put(id, entries[k + 1]);
+            if (idOf[entries[k]] < 0) idOf[entries[k]] = this.termId(terms.terms[entries[k]]);
           }
+          ids = this.scratchIds(entries.length >> 1);
+          for (let k = 0; k < entries.length; k += 2) ids[k >> 1] = idOf[entries[k]];
+          tfs = entries;
+          step = 2;
         } else {
-          for (const [term, tf] of terms) put(this.termId(term), tf);
+          ids = this.scratchIds(sizeOf(terms));
+          tfs = this.scratchTfs(sizeOf(terms));
+          let k = 0;
+          if (Array.isArray(terms)) {
+            for (let i = 0; i < terms.length; i++) {
+              const pair = terms[i] as readonly [string, number];
+              ids[k] = this.termId(pair[0]);
+              tfs[k++] = pair[1];
+            }
+          } else {
+            for (const [term, tf] of terms as Iterable<readonly [string, number]>) {
+              ids[k] = this.termId(term);
+              tfs[k++] = tf;
+            }
+          }
+          step = 1;
+        }
+        const { markOf, entryOf } = this;
+        for (let k = 0, n = ids.length; k < n; k++) {
+          const id = ids[k];
+          const tf = tfs[k * step + step - 1];
+          if (markOf[id] === stamp) {
+            tfBuf[entryOf[id]] += tf;
+          } else {
+            markOf[id] = stamp;
+            entryOf[id] = e;
+            termBuf[e] = id;
+            tfBuf[e] = tf;
+            e++;
+          }
+          sum += tf;
         }
       }
       for (let k = first; k < e; k++) if (tfBuf[k] > MAX_TF) tfBuf[k] = MAX_TF;
@@ -378,6 +404,18 @@ export class IndexBuilder {
       this.dictionaryIds = ids;
     }
     return this.dictionaryIds;
+  }
+
+  /** Scratch space for `n` term ids (a view, valid until the next call). */
+  private scratchIds(n: number): Int32Array {
+    if (this.idScratch.length < n) this.idScratch = new Int32Array(Math.max(n, 2 * this.idScratch.length));
+    return this.idScratch.subarray(0, n);
+  }
+
+  /** Scratch space for `n` counts (a view, valid until the next call). */
+  private scratchTfs(n: number): Int32Array {
+    if (this.tfScratch.length < n) this.tfScratch = new Int32Array(Math.max(n, 2 * this.tfScratch.length));
+    return this.tfScratch.subarray(0, n);
   }
 
   private growMarks(): void {
