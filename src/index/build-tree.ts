@@ -44,13 +44,15 @@ export async function buildFromTree(repo: GitRepo, commit: string, settings: Ind
   const sources = selection.sources.map((s) => s.entry);
   const cache = new BlobTermsCache(blobCacheDir(opts.cacheDir, settings));
   const unitsOf = new Map<string, UnitTerms[]>();
+  // one term dictionary for the units read from the cache and those parsed
+  const counter = new UnitBodyCounter(settings.stem);
   const toParse: typeof sources = [];
   for (const e of sources) {
     const key = blobKey(e.blob, e.path);
     const hit = opts.force ? undefined : cache.get(key);
     if (!hit) toParse.push(e);
     else if (hit.length === 0) skipped.binary++; // cached as binary: a text file has at least its file unit
-    else unitsOf.set(e.path, hit);
+    else unitsOf.set(e.path, counter.byIds(hit)); // the entry's pairs, garbage at once, are not kept
   }
   const total = sources.length;
   let done = total - toParse.length;
@@ -61,7 +63,6 @@ export async function buildFromTree(repo: GitRepo, commit: string, settings: Ind
     list.push(e);
     pathsOfBlob.set(e.blob, list);
   }
-  const counter = new UnitBodyCounter(settings.stem);
   for await (const [blob, buf] of repo.readBlobs([...pathsOfBlob.keys()])) {
     opts.signal?.throwIfAborted();
     for (const e of pathsOfBlob.get(blob) ?? []) {

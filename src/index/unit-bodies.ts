@@ -87,6 +87,28 @@ export class UnitBodyCounter {
     return ends.map(({ end, length }) => ({ body: new IdCounts(this.terms, entries.subarray(at, at = end)), bodyLength: length }));
   }
 
+  /**
+   * Units of a blob cache entry with their counts by this counter's dictionary (one buffer for
+   * all of them); `units` is changed in place and returned.
+   */
+  byIds<U extends { body: readonly (readonly [string, number])[] | IdCounts }>(units: U[]): U[] {
+    let size = 0;
+    for (const u of units) size += 2 * u.body.length;
+    const entries = new Int32Array(size);
+    let at = 0;
+    for (const u of units) {
+      const { body } = u;
+      if (body instanceof IdCounts) continue;
+      const from = at;
+      for (let k = 0; k < body.length; k++) {
+        entries[at++] = this.termId(body[k][0]);
+        entries[at++] = body[k][1];
+      }
+      u.body = new IdCounts(this.terms, entries.subarray(from, at));
+    }
+    return units;
+  }
+
   /** Empties the word memo (the term dictionary stays: the counts given out refer to it). */
   private forget(): void {
     this.slots = new Int32Array(1 << 12);
