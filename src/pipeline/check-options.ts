@@ -24,7 +24,7 @@ const LOCALIZER_KEYS = [
   'model', 'reranker', 'rerank', 'rerankerEndpoint', 'deadlineMs', 'maxIssueBytes', 'onProgress', 'onWarning', 'settingNames',
 ] as const;
 const INDEX_KEYS = ['maxBodyWords', 'includeTests', 'maxFileBytes', 'stem', 'maxFileWords', 'languages', 'files'];
-const RANKING_KEYS = ['bm25', 'fileBm25', 'filePrior', 'signals', 'titleWeight', 'nonSource', 'peripheral', 'coChange', 'feedback'];
+const RANKING_KEYS = ['bm25', 'fileBm25', 'filePrior', 'signals', 'titleWeight', 'nonSource', 'peripheral', 'coChange'];
 const BM25_KEYS = ['k1', 'b', 'delta', 'weights'];
 const ENDPOINT_KEYS = ['timeoutMs', 'retries', 'apiKeyEnv'];
 const RERANK_KEYS = ['top', 'window', 'stride', 'mode', 'contextTokens', 'preset'];
@@ -139,14 +139,6 @@ export function checkLocalizerOptions(options: unknown): void {
       number(c.rank, 'ranking.coChange.rank', { min: 0, whole: true });
       number(c.minConfidence, 'ranking.coChange.minConfidence', { min: 0, max: 1 });
       number(c.minSupport, 'ranking.coChange.minSupport', { min: 1, whole: true });
-    }
-    if (r.feedback !== undefined) {
-      const f = record(r.feedback, 'ranking.feedback', ['docs', 'terms', 'weight', 'level']);
-      for (const k of ['docs', 'terms', 'weight']) if (f[k] === undefined) throw fail(`ranking.feedback.${k} is needed`);
-      number(f.docs, 'ranking.feedback.docs', { min: 1, whole: true });
-      number(f.terms, 'ranking.feedback.terms', { min: 1, whole: true });
-      number(f.weight, 'ranking.feedback.weight', { min: 0, max: 1 });
-      if (f.level !== undefined && f.level !== 'function' && f.level !== 'file') throw fail(`ranking.feedback.level must be 'function' or 'file', got ${describe(f.level)}`);
     }
     if (r.signals !== undefined && r.signals !== false) {
       const s = record(r.signals, 'ranking.signals', Object.keys(DEFAULT_SIGNAL_WEIGHTS));

@@ -98,39 +98,6 @@ export class Bm25fScorer {
   }
 
   /**
-   * The terms held by the documents `docs` and by at most `maxDf` documents of the index, with
-   * their BM25F+ weight in each (idf(t) · ((k1 + 1) · tf̃ / (k1 + tf̃) + δ), the score the document
-   * would get from t as a one-term query): `visit(term id, index in docs, weight)`. Reads the
-   * postings of every such term (those above `maxDf`, the long lists, are never decoded):
-   * linear in the index's postings, for query expansion (src/retrieve/feedback.ts).
-   */
-  termsOfDocs(docs: readonly number[], maxDf: number, visit: (t: number, i: number, weight: number) => void): void {
-    const F = this.index.fieldNames.length;
-    const D = this.index.docCount;
-    const { k1, delta } = this.params;
-    const slot = new Map<number, number>();
-    docs.forEach((d, i) => { if (d >= 0 && d < D && !slot.has(d)) slot.set(d, i); });
-    if (slot.size === 0) return;
-    const mask = new Uint8Array(D);
-    for (const d of slot.keys()) mask[d] = 1;
-    for (let t = 0; t < this.index.termCount; t++) {
-      const df = this.index.documentFrequency(t);
-      if (df > maxDf) continue;
-      const { doc, tf: postingTf } = this.index.postings(t);
-      let idf = -1;
-      for (let p = 0; p < doc.length; p++) {
-        if (mask[doc[p]] === 0) continue;
-        let tf = 0;
-        const fb = doc[p] * F;
-        for (let f = 0; f < F; f++) tf += postingTf[p * F + f] * this.fieldFactor[fb + f];
-        if (!(tf > 0)) continue;
-        if (idf < 0) idf = idfOf(df, D);
-        visit(t, slot.get(doc[p])!, idf * (((k1 + 1) * tf) / (k1 + tf) + delta));
-      }
-    }
-  }
-
-  /**
    * Per posting of term `t`, its query-independent part (k1 + 1) · tf̃ / (k1 + tf̃) + δ (0 where
    * tf̃ = 0): computed on the term's first query and kept, as the index keeps its decoded postings.
    */

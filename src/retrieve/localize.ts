@@ -14,7 +14,6 @@ import { unitIdsOf } from './unit-ids.js';
 import type { NonSourcePlacement } from './non-source.js';
 import type { PeripheralPlacement } from './peripheral.js';
 import type { CoChangePlacement } from './co-changed.js';
-import { expandQuery, relevanceModel, type FeedbackOptions } from './feedback.js';
 
 
 /** Options of {@link Localizer.localize}. */
@@ -67,16 +66,10 @@ export interface RankingOptions {
    * `DEFAULT_CO_CHANGE_PLACEMENT`, src/retrieve/co-changed.ts).
    */
   coChange?: Partial<CoChangePlacement>;
-  /**
-   * Query expansion by pseudo-relevance feedback (src/retrieve/feedback.ts): the query is scored
-   * once, the heaviest terms of its best documents are added, and it is scored again. Off when
-   * absent.
-   */
-  feedback?: FeedbackOptions;
 }
 
 /** The default ranking options (chosen by measurement on SWE-bench Lite: docs/results.md). */
-export const DEFAULT_RANKING: Required<Omit<RankingOptions, 'fileBm25' | 'nonSource' | 'peripheral' | 'coChange' | 'feedback'>> = {
+export const DEFAULT_RANKING: Required<Omit<RankingOptions, 'fileBm25' | 'nonSource' | 'peripheral' | 'coChange'>> = {
   bm25: { k1: 1.2, b: 0.75, delta: 0, weights: [3, 3, 1] },
   filePrior: 1.0,
   signals: {},
@@ -119,7 +112,6 @@ export class Localizer {
   private readonly functionlessAt: Int32Array;
   private readonly functionlessScores: Float32Array;
   private readonly wholeFiles: WholeFileScorer;
-  private readonly feedback: FeedbackOptions | undefined;
   readonly index: CodeIndex['index'];
   readonly units: CodeIndex['units'];
   constructor(readonly codeIndex: CodeIndex, opts: RankingOptions = {}) {
@@ -140,8 +132,6 @@ export class Localizer {
     this.functionless.forEach((f, i) => { this.functionlessAt[f] = i; });
     this.functionlessScores = new Float32Array(this.functionless.length);
     this.wholeFiles = new WholeFileScorer(codeIndex, this.functionless, this.scorer.params);
-    const fb = opts.feedback;
-    this.feedback = fb && fb.docs >= 1 && fb.terms >= 1 && fb.weight > 0 ? fb : undefined;
   }
 
   /**
@@ -158,35 +148,9 @@ export class Localizer {
    * `functionless`: the function-less files with a positive score on the same scale (their
    * function part, file part and file-level boosts, see {@link Localizer}; a named one may score
    * above 1), best first. `reasons` and `evidence`: the signals that raised a document and what
-   * in the issue fired each (`SignalBoosts`). With `feedback`, scored with the query expanded
-   * by the best documents of a first pass ({@link expanded}).
+   * in the issue fired each (`SignalBoosts`).
    */
-  scoreAll(query: QueryTerms, signals?: IssueSignals): ScoredDocuments {
-    return this.scoreQuery(this.feedback ? this.expanded(query, signals) : query, signals);
-  }
-
-  /**
-   * `query` expanded by pseudo-relevance feedback (src/retrieve/feedback.ts): the relevance model
-   * of the best `docs` functions of a first pass (or of the files of the best functions, in
-   * order of first occurrence), added with weight λ.
-   */
-  private expanded(query: QueryTerms, signals?: IssueSignals): QueryTerms {
-    const fb = this.feedback!;
-    const { scores } = this.scoreQuery(query, signals);
-    const picked: { doc: number; score: number }[] = [];
-    const byFile = fb.level === 'file';
-    const seen = new Set<number>();
-    for (const h of hitsByRank(scores, scores.length)) {
-      if (picked.length >= fb.docs) break;
-      const doc = byFile ? this.codeIndex.fileOfUnit[h.doc] : h.doc;
-      if (seen.has(doc)) continue;
-      seen.add(doc);
-      picked.push({ doc, score: h.score });
-    }
-    return expandQuery(query, relevanceModel(byFile ? this.fileScorer : this.scorer, picked, fb.terms), fb.weight);
-  }
-
-  private scoreQuery(query: QueryTerms, signals?: IssueSignals): ScoredDocuments {
+  scoreAll(query: QueryTerms, signals?: IssueSignals): { scores: Float32Array; reasons?: Map<number, SignalName[]>; evidence?: Map<number, string[]>; functionless?: ScoredFile[] } {
     const fn = this.scorer.scoreAll(query);
     const useSignals = signals !== undefined && this.signalWeights !== undefined;
     const bare = this.functionless;
@@ -322,14 +286,6 @@ export class Localizer {
   matchedFileTerms(file: number, query: QueryTerms, limit: number): string[] {
     return termsInDoc(this.fileScorer, file, query, limit, languageKeywords(languageOf(this.codeIndex.filePaths[file])));
   }
-}
-
-/** What {@link Localizer.scoreAll} gives. */
-export interface ScoredDocuments {
-  scores: Float32Array;
-  reasons?: Map<number, SignalName[]>;
-  evidence?: Map<number, string[]>;
-  functionless?: ScoredFile[];
 }
 
 /** Per scorer, the last query's terms present in its index with their ids and idf (annotation asks per item). */
