@@ -3,6 +3,7 @@
  * helper of the functions the issue is about) or it uses theirs (it is a caller). Names are the
  * whole-identifier tokens of the function-level index; uses are body-field postings.
  */
+import { rowsByDocument } from '../doc-scores.js';
 import type { CandidateContext, FeatureGroup, FeatureSpec } from './group.js';
 
 /** Candidates whose names and bodies are linked to every candidate. */
@@ -90,7 +91,7 @@ function callLinks(ctx: CandidateContext): { calledBy: Float32Array; calls: Floa
     }
   }
   // the candidates in document order, for one walk along each top name's postings
-  const order = Int32Array.from({ length: n }, (_, i) => i).sort((a, b) => docs[a] - docs[b] || a - b);
+  const order = rowsByDocument(docs);
   for (let k = 0; k < top; k++) {
     const t = nameTerm[k];
     if (t < 0) continue;
