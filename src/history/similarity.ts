@@ -149,6 +149,8 @@ export class CosineIndex {
   private readonly postLogTf?: Float32Array;
   private readonly termList?: readonly string[];
   private readonly scratch: Float64Array;
+  /** The documents a query reached, first nTouched of it (made on first query). */
+  private touched?: Int32Array;
   private whole: Collection | undefined;
   /** Number of documents. */
   readonly size: number;
@@ -282,7 +284,8 @@ export class CosineIndex {
     if (q.size === 0 || top <= 0) return [];
     const acc = this.scratch;
     const searched = allowed ? searchedMask(c.members, allowed) : c.members;
-    const touched: number[] = [];
+    const touched = (this.touched ??= new Int32Array(this.size));
+    let nTouched = 0;
     let qsq = 0;
     for (const [t, tf] of q) {
       const idf = idfOf(c, t);
@@ -293,15 +296,15 @@ export class CosineIndex {
       for (let p = from; p < to; p++) {
         const d = doc[p];
         if (searched[d] !== 1) continue;
-        if (acc[d] === 0) touched.push(d);
+        if (acc[d] === 0) touched[nTouched++] = d;
         acc[d] += wq * logTf[p] * idf;
       }
     }
     const qn = Math.sqrt(qsq);
-    const best = new BestHits(Math.min(top, touched.length));
+    const best = new BestHits(Math.min(top, nTouched));
     // the best hits do not depend on the order they are offered in: many touched documents are
     // read in document order (one pass over the accumulators and norms), a few in touched order
-    if (touched.length * 8 > this.size) {
+    if (nTouched * 8 > this.size) {
       for (let d = 0; d < this.size; d++) {
         if (acc[d] === 0) continue;
         const norm = this.normOf(d, c);
@@ -309,7 +312,8 @@ export class CosineIndex {
         acc[d] = 0;
       }
     } else {
-      for (const d of touched) {
+      for (let k = 0; k < nTouched; k++) {
+        const d = touched[k];
         const norm = this.normOf(d, c);
         if (acc[d] > 0 && norm > 0) best.offer(d, acc[d] / (qn * norm));
         acc[d] = 0;
