@@ -236,7 +236,12 @@ export class CosineIndex {
     } else {
       // every document: a term's df is its number of postings (a document holds a term once)
       size = this.size;
-      for (let t = 0; t < df.length; t++) df[t] = this.postStart[t + 1] - this.postStart[t];
+      const { postStart } = this;
+      for (let t = 0; t < df.length; t++) {
+        const n = postStart[t + 1] - postStart[t];
+        if (n < 0) throw new Error(`the postings of term ${t} cannot be counted`);
+        df[t] = n;
+      }
     }
     // computed per term on first use (idfOf): a query reads a few of them
     const idf = new Float64Array(df.length);
@@ -256,6 +261,8 @@ export class CosineIndex {
         sq += w * w;
       }
       n = c.norms[d] = Math.sqrt(sq);
+    } else if (!(n >= 0 && n < Infinity)) {
+      throw new Error(`the norm of document ${d} is ${n}`); // a stored one (a computed one is never so)
     }
     return n;
   }
