@@ -14,6 +14,7 @@ import type { IssueSignals } from '../text/issue-signals.js';
 import { rankingOptions, indexOptions, parseIndexSettings, wholeOption } from './options.js';
 import { parseRankingOptions } from '../retrieve/ranking-spec.js';
 import { progressBar } from '../util/progress-bar.js';
+import { restoreHeapGrowth } from './heap-growth.js';
 import { flexibleWidths, MAX_EVIDENCE_CHARS, printable, shorten, tableWidth, wrapWords } from './table-layout.js';
 import { rerankSummary, retrievalOptions, stageSettings } from './retrieval-options.js';
 
@@ -52,7 +53,10 @@ export function registerLocalizeCommand(program: Command): void {
     const localizer = await openLocalizer({
       repo: o.repo, rev: o.rev, cacheDir: o.cacheDir, maxCacheBytes: cacheMaxBytes(o.cacheMaxSize), index: settings,
       ranking, model: o.model, ...stages,
-      onProgress: (step, done, total) => bars[step].update(done, total),
+      onProgress: (step, done, total) => {
+        restoreHeapGrowth(); // a long step: V8's young generation may grow again (bin/issueloc.js)
+        bars[step].update(done, total);
+      },
       onWarning: (m) => process.stderr.write(`issueloc: warning: ${m}\n`),
     });
     try {

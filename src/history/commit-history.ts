@@ -16,7 +16,7 @@ import { fileHistoryAt, type FileHistory } from './file-history.js';
 import { repoDigest, type HistoryLog } from './history-log.js';
 import { DEFAULT_MAX_FILES, DEFAULT_SIMILAR_COMMITS, RepoHistory, type RepoHistoryOptions } from './repo-history.js';
 import { CosineIndex, simiScore, type Collection } from './similarity.js';
-import { ascending, encodeMessages, StoredMessages } from './stored-messages.js';
+import { encodeMessages, StoredMessages } from './stored-messages.js';
 
 /**
  * Tag of a stored commit history (src/util/checked-file.ts). v2: the message index's postings
@@ -64,7 +64,9 @@ export class CommitHistory {
     const { paths, fileOf, figures } = parts;
     this.files = new Map();
     for (let k = 0, f = 0; k < fileOf.length; k++, f += 5) {
-      this.files.set(paths[fileOf[k]], { changes: figures[f], fixes: figures[f + 1], fixRecency: figures[f + 2], fixWeighted: figures[f + 3], changeRecency: figures[f + 4] });
+      const path = paths[fileOf[k]];
+      if (path === undefined) throw new Error(`file ${k} of the history has no path`);
+      this.files.set(path, { changes: figures[f], fixes: figures[f + 1], fixRecency: figures[f + 2], fixWeighted: figures[f + 3], changeRecency: figures[f + 4] });
     }
     this.whole = this.messages.collection();
   }
@@ -122,7 +124,15 @@ export class CommitHistory {
     const hits = this.messages.similar(issue.tokens(false), this.similarCommits, {
       within: this.whole, allowed: canMatch, maxDf: Math.max(100, 0.05 * this.whole.size),
     });
-    return simiScore(hits, (d) => Array.from(docFiles.subarray(fileStart[d], fileStart[d + 1]), (f) => paths[f]));
+    return simiScore(hits, (d) => {
+      const from = fileStart[d], to = fileStart[d + 1];
+      if (!(from >= 0 && from <= to && to <= docFiles.length)) throw new Error(`the files of commit ${d} of the history cannot be read`);
+      return Array.from(docFiles.subarray(from, to), (f) => {
+        const path = paths[f];
+        if (path === undefined) throw new Error(`the files of commit ${d} of the history cannot be read`);
+        return path;
+      });
+    });
   }
 
   /**
@@ -154,9 +164,11 @@ export class CommitHistory {
   }
 
   /**
-   * The signals stored at `path` by {@link save}, verified (checksum, then every array length
-   * and index in range; a message term's postings when first decoded); undefined when missing
-   * or corrupt (one warning line, see readCheckedFile).
+   * The signals stored at `path` by {@link save}, verified: checksum, every section's length,
+   * the files' paths; what a query reads (a commit's files, a message term's offsets, postings
+   * and the norms of the documents they reach) when first read, so a load passes over no array
+   * of the message index (past the checksum only a bug of the writer could break them, and that
+   * throws when met). Undefined when missing or corrupt (one warning line, see readCheckedFile).
    */
   static load(path: string, opts: CommitHistoryOptions = {}): CommitHistory | undefined {
     return readCheckedFile(path, COMMIT_HISTORY_TAG, (buf) => {
@@ -200,17 +212,8 @@ function decode(buf: Buffer): { parts: Parts; messages: StoredMessages } {
   const postByte = i32(T + 1);
   const canMatch = u8(n);
   const messages = new StoredMessages({ termStart, postStart, postByte, termBytes: u8(termBytes), postingBytes: u8(postingBytes) }, norms);
-  const P = header.paths.length;
-  if (!ascending(fileStart, nFiles)) throw new Error('bad starts');
-  if (!norms.every((x) => x >= 0 && x < Infinity)) throw new Error('bad norms');
-  if (!below(docFiles, P) || !below(fileOf, P) || !below(canMatch, 2)) throw new Error('bad ids');
+  if (fileStart[0] !== 0 || fileStart[n] !== nFiles) throw new Error('bad starts');
   return { parts: { time: header.time as number, paths: header.paths, canMatch, fileStart, docFiles, fileOf, figures }, messages };
-}
-
-/** Whether every value of `a` is in 0 … limit − 1. */
-function below(a: Int32Array | Uint8Array, limit: number): boolean {
-  for (let k = 0; k < a.length; k++) if (a[k] < 0 || a[k] >= limit) return false;
-  return true;
 }
 
 /**

@@ -149,6 +149,8 @@ export class CosineIndex {
   private readonly postLogTf?: Float32Array;
   private readonly termList?: readonly string[];
   private readonly scratch: Float64Array;
+  /** The documents a query reached, first nTouched of it (made on first query). */
+  private touched?: Int32Array;
   private whole: Collection | undefined;
   /** Number of documents. */
   readonly size: number;
@@ -234,7 +236,12 @@ export class CosineIndex {
     } else {
       // every document: a term's df is its number of postings (a document holds a term once)
       size = this.size;
-      for (let t = 0; t < df.length; t++) df[t] = this.postStart[t + 1] - this.postStart[t];
+      const { postStart } = this;
+      for (let t = 0; t < df.length; t++) {
+        const n = postStart[t + 1] - postStart[t];
+        if (n < 0) throw new Error(`the postings of term ${t} cannot be counted`);
+        df[t] = n;
+      }
     }
     // computed per term on first use (idfOf): a query reads a few of them
     const idf = new Float64Array(df.length);
@@ -254,6 +261,8 @@ export class CosineIndex {
         sq += w * w;
       }
       n = c.norms[d] = Math.sqrt(sq);
+    } else if (!(n >= 0 && n < Infinity)) {
+      throw new Error(`the norm of document ${d} is ${n}`); // a stored one (a computed one is never so)
     }
     return n;
   }
@@ -282,7 +291,8 @@ export class CosineIndex {
     if (q.size === 0 || top <= 0) return [];
     const acc = this.scratch;
     const searched = allowed ? searchedMask(c.members, allowed) : c.members;
-    const touched: number[] = [];
+    const touched = (this.touched ??= new Int32Array(this.size));
+    let nTouched = 0;
     let qsq = 0;
     for (const [t, tf] of q) {
       const idf = idfOf(c, t);
@@ -293,15 +303,15 @@ export class CosineIndex {
       for (let p = from; p < to; p++) {
         const d = doc[p];
         if (searched[d] !== 1) continue;
-        if (acc[d] === 0) touched.push(d);
+        if (acc[d] === 0) touched[nTouched++] = d;
         acc[d] += wq * logTf[p] * idf;
       }
     }
     const qn = Math.sqrt(qsq);
-    const best = new BestHits(Math.min(top, touched.length));
+    const best = new BestHits(Math.min(top, nTouched));
     // the best hits do not depend on the order they are offered in: many touched documents are
     // read in document order (one pass over the accumulators and norms), a few in touched order
-    if (touched.length * 8 > this.size) {
+    if (nTouched * 8 > this.size) {
       for (let d = 0; d < this.size; d++) {
         if (acc[d] === 0) continue;
         const norm = this.normOf(d, c);
@@ -309,7 +319,8 @@ export class CosineIndex {
         acc[d] = 0;
       }
     } else {
-      for (const d of touched) {
+      for (let k = 0; k < nTouched; k++) {
+        const d = touched[k];
         const norm = this.normOf(d, c);
         if (acc[d] > 0 && norm > 0) best.offer(d, acc[d] / (qn * norm));
         acc[d] = 0;

@@ -77,9 +77,10 @@ export function ascending(a: Int32Array, end: number): boolean {
 }
 
 /**
- * A stored message index over `size` documents, as {@link CosineIndex} uses it. The offsets are
- * checked here (they ascend and end where their sections end); a term's postings are checked
- * when first decoded (they throw: past the file's checksum, only a bug of the writer could break them).
+ * A stored message index over `size` documents, as {@link CosineIndex} uses it. The sections'
+ * lengths and ends are checked here; the offsets of a term when it is looked up or its postings
+ * decoded (a query reads a few terms of tens of thousands: the file's checksum already holds, so
+ * only a bug of the writer could break them, and that throws when met).
  */
 export class StoredMessages implements StoredCosine {
   private readonly terms: Buffer;
@@ -91,9 +92,8 @@ export class StoredMessages implements StoredCosine {
   constructor(private readonly s: MessageSections, readonly norms: Float64Array) {
     const T = s.termStart.length - 1;
     if (T < 0 || s.postStart.length !== T + 1 || s.postByte.length !== T + 1) throw new Error('bad message sections');
-    if (!ascending(s.termStart, s.termBytes.length) || !ascending(s.postByte, s.postingBytes.length)) throw new Error('bad message offsets');
-    if (!ascending(s.postStart, s.postStart[T])) throw new Error('bad message postings');
-    for (let t = 0; t < T; t++) if (s.postByte[t + 1] - s.postByte[t] < s.postStart[t + 1] - s.postStart[t]) throw new Error('bad message postings');
+    if (s.termStart[0] !== 0 || s.termStart[T] !== s.termBytes.length || s.postByte[0] !== 0 || s.postByte[T] !== s.postingBytes.length) throw new Error('bad message offsets');
+    if (s.postStart[0] !== 0) throw new Error('bad message postings');
     this.terms = Buffer.from(s.termBytes.buffer, s.termBytes.byteOffset, s.termBytes.length);
     this.postings_ = s.postingBytes;
   }
@@ -110,7 +110,9 @@ export class StoredMessages implements StoredCosine {
     let lo = 0, hi = termStart.length - 2, found = -1;
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
-      const c = this.terms.compare(key, 0, key.length, termStart[mid], termStart[mid + 1]);
+      const from = termStart[mid], to = termStart[mid + 1];
+      if (!(from >= 0 && from <= to && to <= this.terms.length)) throw new Error('stored message index: the terms cannot be read');
+      const c = this.terms.compare(key, 0, key.length, from, to);
       if (c === 0) { found = mid; break; }
       if (c < 0) lo = mid + 1;
       else hi = mid - 1;
@@ -131,6 +133,8 @@ export class StoredMessages implements StoredCosine {
     const n = postStart[t + 1] - postStart[t];
     const end = postByte[t + 1];
     const N = this.norms.length;
+    // offsets in order, at least a byte per posting
+    if (!(n >= 0 && postByte[t] >= 0 && end - postByte[t] >= n && end <= bytes.length)) throw new Error(`stored message index: the postings of term ${t} cannot be decoded`);
     const doc = new Int32Array(n);
     const logTf = new Float32Array(n);
     let at = postByte[t];

@@ -441,14 +441,27 @@ export class IndexBuilder {
   }
 }
 
-/** Mean length of each field over all documents (tokens); 0 for an empty index. */
+/** The averages of each loaded index (an index never changes once built). */
+const averages = new WeakMap<InvertedIndex, Float64Array>();
+
+/**
+ * Mean length of each field over the documents (0 for an empty index); computed once per index
+ * and shared (do not write to it).
+ */
 export function averageFieldLengths(index: InvertedIndex): Float64Array {
+  let avg = averages.get(index);
+  if (avg) return avg;
   const F = index.fieldNames.length;
-  const avg = new Float64Array(F);
-  if (index.docCount === 0) return avg;
-  for (let d = 0; d < index.docCount; d++) {
-    for (let f = 0; f < F; f++) avg[f] += index.fieldLength[d * F + f];
+  const D = index.docCount;
+  avg = new Float64Array(F);
+  averages.set(index, avg);
+  if (D === 0) return avg;
+  // one pass per field with locals: this runs once per loaded index, mostly before the code is compiled
+  const lengths = index.fieldLength;
+  for (let f = 0; f < F; f++) {
+    let sum = 0;
+    for (let i = f; i < D * F; i += F) sum += lengths[i];
+    avg[f] = sum / D;
   }
-  for (let f = 0; f < F; f++) avg[f] /= index.docCount;
   return avg;
 }

@@ -71,7 +71,7 @@ export class DocFieldScorer {
       }
     }
     // the documents in ascending order (their rows), for the walk along each term's postings
-    const order = Int32Array.from({ length: n }, (_, i) => i).sort((a, b) => docs[a] - docs[b] || a - b);
+    const order = rowsByDocument(docs);
     const positions = new Map<number, Int32Array>();
     const positionsOf = (termId: number): Int32Array => {
       let at = positions.get(termId);
@@ -100,6 +100,20 @@ export class DocFieldScorer {
       return out;
     });
   }
+}
+
+/**
+ * The rows i of `docs` by ascending docs[i] (at equal documents, ascending i): one numeric sort of
+ * docs[i] · n + i (exact below 2^53), not a sort with a comparator.
+ */
+export function rowsByDocument(docs: ArrayLike<number>): Int32Array {
+  const n = docs.length;
+  const keys = new Float64Array(n);
+  for (let i = 0; i < n; i++) keys[i] = docs[i] * n + i;
+  keys.sort();
+  const order = new Int32Array(n);
+  for (let k = 0; k < n; k++) order[k] = keys[k] % n;
+  return order;
 }
 
 /**

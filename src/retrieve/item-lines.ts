@@ -14,46 +14,74 @@ import { unitIdsOf } from './unit-ids.js';
 
 interface Span { startLine: number; endLine: number }
 
-/** Per loaded index, the units of each path (ascending unit numbers), built on first use. */
-const unitsByPath = new WeakMap<CodeIndex, Map<string, number[]>>();
-
-function unitsOfPaths(index: CodeIndex, paths: ReadonlySet<string>): number[] {
-  let byPath = unitsByPath.get(index);
-  if (!byPath) {
-    byPath = new Map();
-    index.units.forEach((u, d) => {
-      const list = byPath!.get(u.path);
-      if (list) list.push(d); else byPath!.set(u.path, [d]);
-    });
-    unitsByPath.set(index, byPath);
-  }
-  const out: number[] = [];
-  for (const p of paths) {
-    const list = byPath.get(p);
-    if (list) for (const d of list) out.push(d);
-  }
-  return out.sort((a, b) => a - b);
+/** The units of one path: the first (lowest) document of each unit id, and each module's span. */
+interface PathSpans {
+  units: Map<string, number>;
+  modules: Map<string, Span>;
 }
 
+/** Paths whose spans are kept per loaded index (the most recently made first out past it). */
+const KEPT_PATHS = 2048;
+
+/** Per loaded index, the units of each path (ascending unit numbers) and the spans of the paths asked, built on first use. */
+const byIndex = new WeakMap<CodeIndex, { unitsOfPath: Map<string, number[]>; spans: Map<string, PathSpans> }>();
+
 /**
- * Units by id and module spans by module id, of the units in `paths` alone, in unit order (a
- * process that ranks one issue reads the lines of a few dozen files, not of the whole index; the
- * units of each path are listed once per loaded index).
+ * The {@link PathSpans} of `path` (undefined: no unit), made once per loaded index from its units
+ * in unit order (a query reads the lines of a few dozen files; a file of thousands of functions
+ * is listed once, not per query).
  */
-function spans(index: CodeIndex, paths: ReadonlySet<string>): { units: Map<string, IndexedUnit>; modules: Map<string, Span> } {
-  const s = { units: new Map<string, IndexedUnit>(), modules: new Map<string, Span>() };
+function spansOfPath(index: CodeIndex, path: string): PathSpans | undefined {
+  let memo = byIndex.get(index);
+  if (!memo) {
+    const unitsOfPath = new Map<string, number[]>();
+    index.units.forEach((u, d) => {
+      const list = unitsOfPath.get(u.path);
+      if (list) list.push(d); else unitsOfPath.set(u.path, [d]);
+    });
+    byIndex.set(index, (memo = { unitsOfPath, spans: new Map() }));
+  }
+  let s = memo.spans.get(path);
+  if (s) return s;
+  const docs = memo.unitsOfPath.get(path);
+  if (!docs) return undefined;
+  s = { units: new Map(), modules: new Map() };
   const ids = unitIdsOf(index);
-  for (const d of unitsOfPaths(index, paths)) {
+  for (const d of docs) {
     const u = index.units[d];
     const id = ids.id(d);
-    if (!s.units.has(id)) s.units.set(id, u);
+    if (!s.units.has(id)) s.units.set(id, d);
     if (!u.qualifiedName) continue;
     const m = ids.module(d);
     const span = s.modules.get(m);
     if (!span) s.modules.set(m, { startLine: u.startLine, endLine: u.endLine });
     else { span.startLine = Math.min(span.startLine, u.startLine); span.endLine = Math.max(span.endLine, u.endLine); }
   }
+  if (memo.spans.size >= KEPT_PATHS) memo.spans.delete(memo.spans.keys().next().value!);
+  memo.spans.set(path, s);
   return s;
+}
+
+/** The unit of id `id`: its lowest document among the paths the id can name. */
+function unitOf(index: CodeIndex, id: string): IndexedUnit | undefined {
+  let best = -1;
+  for (const p of pathsOf([id])) {
+    const d = spansOfPath(index, p)?.units.get(id);
+    if (d !== undefined && (best < 0 || d < best)) best = d;
+  }
+  return best < 0 ? undefined : index.units[best];
+}
+
+/** The span of module `id`: from the first line to the last of its functions in the paths the id can name. */
+function moduleSpanOf(index: CodeIndex, id: string): Span | undefined {
+  let out: Span | undefined;
+  for (const p of pathsOf([id])) {
+    const s = spansOfPath(index, p)?.modules.get(id);
+    if (!s) continue;
+    if (!out) out = { startLine: s.startLine, endLine: s.endLine };
+    else { out.startLine = Math.min(out.startLine, s.startLine); out.endLine = Math.max(out.endLine, s.endLine); }
+  }
+  return out;
 }
 
 /** The paths an item id can name: the id itself and each prefix before a `:` (a path may hold one). */
@@ -110,18 +138,17 @@ export function withLines(loc: Localization, index: CodeIndex): Localization {
       if (d >= 0) bestOfFile.set(it.id, index.units[d]);
     }
   }
-  const { units, modules } = spans(index, pathsOf([...loc.functions, ...loc.modules, ...loc.files].map((it) => it.id)));
   if (!bestDocs) {
     for (const it of loc.functions) {
-      const u = units.get(it.id);
+      const u = unitOf(index, it.id);
       if (u?.qualifiedName && !bestOfFile.has(u.path)) bestOfFile.set(u.path, u);
     }
   }
   const lined = (it: RankedItem, s: Span | undefined): RankedItem => (s ? { ...it, startLine: s.startLine, endLine: s.endLine } : it);
   return {
     ...rest,
-    functions: loc.functions.map((it) => lined(it, units.get(it.id))),
-    modules: loc.modules.map((it) => lined(it, modules.get(it.id))),
-    files: loc.files.map((it) => lined(it, bestOfFile.get(it.id) ?? units.get(it.id))),
+    functions: loc.functions.map((it) => lined(it, unitOf(index, it.id))),
+    modules: loc.modules.map((it) => lined(it, moduleSpanOf(index, it.id))),
+    files: loc.files.map((it) => lined(it, bestOfFile.get(it.id) ?? unitOf(index, it.id))),
   };
 }

@@ -8,7 +8,7 @@
  */
 import { extractIssueSignals, type IssueSignals } from './issue-signals.js';
 import type { IssueTextFormat } from './clean.js';
-import { tokenize } from './tokenize.js';
+import { tokenize, tokenizeWords, wordsOf } from './tokenize.js';
 
 /**
  * The form an issue text was read from: plain text, a GitHub or Jira issue object (`localize
@@ -112,6 +112,8 @@ class IssueReading implements ParsedIssue {
   readonly signals: IssueSignals;
   private bodyText?: string;
   private wordList?: string[];
+  /** The text's words as the tokenizer reads them ({@link wordsOf}), scanned once for every option set. */
+  private tokenizerWords?: string[];
   private words_?: Set<string>;
   private titleWords_?: Set<string>;
   private readonly tokenLists = new Map<boolean, readonly string[]>();
@@ -146,8 +148,12 @@ class IssueReading implements ParsedIssue {
 
   tokens(stem: boolean): readonly string[] {
     let t = this.tokenLists.get(stem);
-    if (!t) this.tokenLists.set(stem, (t = Object.freeze(tokenize(this.text, { stem }))));
+    if (!t) this.tokenLists.set(stem, (t = Object.freeze(tokenizeWords(this.textWords(), { stem }))));
     return t;
+  }
+
+  private textWords(): string[] {
+    return (this.tokenizerWords ??= wordsOf(this.text));
   }
 
   titleTokens(stem: boolean): readonly string[] {
@@ -171,7 +177,7 @@ class IssueReading implements ParsedIssue {
 
   private makeQuery(stem: boolean, titleWeight: number): IssueTerms {
     const q = counts(this.tokens(stem));
-    FRAGMENT_SOURCES.set(q, { text: this.text, stem });
+    FRAGMENT_SOURCES.set(q, { words: this.textWords(), stem });
     // as before the parsed issue: a title cut inside a word at MAX_TITLE_CHARS may hold a token the
     // text lacks, whose weight is then NaN (kept so rankings stay as they were; a fix changes them)
     if (titleWeight > 0) for (const t of this.titleTokens(stem)) q.set(t, q.get(t)! + titleWeight);
@@ -181,8 +187,8 @@ class IssueReading implements ParsedIssue {
 
 /** The fragment-only terms of each query made by {@link ParsedIssue.queryTerms} (see {@link fragmentTermsOf}). */
 const FRAGMENT_TERMS = new WeakMap<IssueTerms, ReadonlySet<string>>();
-/** The text and stemming each such query was made from (its fragment terms are made when first asked for). */
-const FRAGMENT_SOURCES = new WeakMap<IssueTerms, { text: string; stem: boolean }>();
+/** The words and stemming each such query was made from (its fragment terms are made when first asked for). */
+const FRAGMENT_SOURCES = new WeakMap<IssueTerms, { words: readonly string[]; stem: boolean }>();
 const NONE: ReadonlySet<string> = new Set();
 
 /**
@@ -195,7 +201,8 @@ export function fragmentTermsOf(query: IssueTerms): ReadonlySet<string> {
   if (fragments === undefined) {
     const source = FRAGMENT_SOURCES.get(query);
     if (source === undefined) return NONE;
-    const whole = new Set(tokenize(source.text, { stem: source.stem, dropFragments: 'all' }));
+    // the text's words as its query read them, each distinct word tokenized once
+    const whole = new Set(tokenizeWords(new Set(source.words), { stem: source.stem, dropFragments: 'all' }));
     const found = new Set<string>();
     for (const t of query.keys()) if (!whole.has(t)) found.add(t);
     FRAGMENT_TERMS.set(query, (fragments = found));

@@ -159,6 +159,16 @@ export class Tokenizer {
     }
   }
 
+  /** Tokens of the words `words` (runs of `[A-Za-z0-9_]`, {@link wordsOf}) in order: `tokenize` of their text. */
+  tokenizeWords(words: Iterable<string>): string[] {
+    const out: string[] = [];
+    for (const w of words) {
+      const toks = this.wordTokens(w);
+      for (let t = 0; t < toks.length; t++) out.push(toks[t]);
+    }
+    return out;
+  }
+
   /** The tokens of one word (a run of `[A-Za-z0-9_]`), memoised. The array is shared: do not modify. */
   wordTokens(word: string): readonly string[] {
     let toks = this.memo.get(word);
@@ -231,6 +241,34 @@ function cachedTokenizer(opts: TokenizeOptions | undefined): Tokenizer {
  */
 export function tokenize(text: string, opts?: TokenizeOptions): string[] {
   return cachedTokenizer(opts).tokenize(text);
+}
+
+/**
+ * The words of `text` the tokenizer reads one by one (runs of `[A-Za-z0-9_]`), in order,
+ * duplicates kept: a text read for several option sets is scanned once ({@link tokenizeWords}).
+ * @throws IssuelocError when `text` is not a string.
+ */
+export function wordsOf(text: string): string[] {
+  if (typeof text !== 'string') throw new IssuelocError(`cannot tokenize a ${typeof text}: expected a string`);
+  const out: string[] = [];
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    if (charClass(text.charCodeAt(i)) === 0) {
+      i++;
+      continue;
+    }
+    const start = i;
+    i++;
+    while (i < n && charClass(text.charCodeAt(i)) !== 0) i++;
+    out.push(text.slice(start, i));
+  }
+  return out;
+}
+
+/** Tokens of words ({@link wordsOf}), as {@link tokenize} gives them for the text the words are of. */
+export function tokenizeWords(words: Iterable<string>, opts?: TokenizeOptions): string[] {
+  return cachedTokenizer(opts).tokenizeWords(words);
 }
 
 /** Term frequencies of a token list: token → number of occurrences, in first-occurrence order. */

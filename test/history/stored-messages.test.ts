@@ -36,14 +36,20 @@ test('stored message index: the similar documents and their scores of the built 
   }
 });
 
-test('stored message index: sections that do not fit together are refused when read, postings that do not decode when first used', () => {
+test('stored message index: sections that do not fit together are refused when read, a term\'s offsets and postings that do not decode when first used', () => {
   const built = new CosineIndex([['a', 'b'], ['b', 'c', 'c']]);
   const tables = built.tables();
   const s = encodeMessages(tables);
   assert.throws(() => new StoredMessages({ ...s, termStart: s.termStart.subarray(0, 2) }, tables.norms));
+  const short = Int32Array.from(s.postByte);
+  short[short.length - 1]--;
+  assert.throws(() => new StoredMessages({ ...s, postByte: short }, tables.norms), 'the offsets end before their section');
   const bad = Int32Array.from(s.postByte);
   bad[1] = bad[2] + 1;
-  assert.throws(() => new StoredMessages({ ...s, postByte: bad }, tables.norms));
+  assert.throws(() => new StoredMessages({ ...s, postByte: bad }, tables.norms).postings(1), /cannot be decoded/);
+  const badTerms = Int32Array.from(s.termStart);
+  badTerms[1] = badTerms[2] + 1;
+  assert.throws(() => new StoredMessages({ ...s, termStart: badTerms }, tables.norms).termId('b'), /terms cannot be read/);
   const bytes = Uint8Array.from(s.postingBytes);
   bytes[s.postByte[1]] = 0x7e; // a gap past the last document
   const stored = new StoredMessages({ ...s, postingBytes: bytes }, tables.norms);

@@ -11,6 +11,8 @@ import {
   splitIdentifier,
   termFrequencies,
   tokenize,
+  tokenizeWords,
+  wordsOf,
 } from '../../src/text/tokenize.js';
 import { ACRONYM_FRAGMENT, DIGIT_FRAGMENT, fragmentKinds } from '../../src/text/identifier-split.js';
 import { IssuelocError } from '../../src/errors.js';
@@ -219,4 +221,13 @@ test('names of every language split into their words: ::, ->, #, Go initialisms,
   assert.deepEqual(t('MAX_BUFFER_SIZE'), ['max_buffer_size', 'max', 'buffer', 'size']);
   assert.deepEqual(t('Gson#toJson'), ['gson', 'tojson', 'json']);
   assert.deepEqual(t('$scope'), ['scope']);
+});
+
+test('wordsOf + tokenizeWords: the tokens of tokenize, the text scanned once for every option set', () => {
+  const text = 'Crash in parse_date: LaTeX BM25F x2 naïve_user __init__ 3D_plot getHTTPResponse2\n`to_sympy()` -- 42 ab';
+  assert.deepEqual(wordsOf(text), ['Crash', 'in', 'parse_date', 'LaTeX', 'BM25F', 'x2', 'na', 've_user', '__init__', '3D_plot', 'getHTTPResponse2', 'to_sympy', '42', 'ab']);
+  for (const opts of [{}, { stem: true }, { dropFragments: 'all' as const }, { stem: true, dropFragments: 'all' as const }, { keepSnakeParts: false }]) {
+    assert.deepEqual(tokenizeWords(wordsOf(text), opts), tokenize(text, opts), JSON.stringify(opts));
+  }
+  assert.throws(() => wordsOf(undefined as unknown as string), IssuelocError);
 });

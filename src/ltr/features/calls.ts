@@ -3,7 +3,7 @@
  * helper of the functions the issue is about) or it uses theirs (it is a caller). Names are the
  * whole-identifier tokens of the function-level index; uses are body-field postings.
  */
-import type { CodeIndex } from '../../index/code-index.js';
+import { rowsByDocument } from '../doc-scores.js';
 import type { CandidateContext, FeatureGroup, FeatureSpec } from './group.js';
 
 /** Candidates whose names and bodies are linked to every candidate. */
@@ -52,8 +52,10 @@ export const callsGroup: FeatureGroup<CallRow, keyof typeof features> = {
 /**
  * For each candidate: the best pipeline score among the top candidates whose body field holds
  * its name token (calledBy), and among the top candidates whose name token its body holds
- * (calls), and how many of the top hold its name (calledByCount). Binary searches in the name
- * tokens' postings: O(candidates × TOP × log postings).
+ * (calls), and how many of the top hold its name (calledByCount). Each name token's postings are
+ * searched once: for the top candidates (binary searches, per distinct name), and, for a top
+ * candidate's name, for every candidate (in document order, galloping):
+ * O(names × TOP × log postings + TOP × candidates × log(postings / candidates)).
  */
 function callLinks(ctx: CandidateContext): { calledBy: Float32Array; calls: Float32Array; calledByCount: Uint8Array } {
   const { docs, pipelineScores, shapes, codeIndex } = ctx;
@@ -62,32 +64,62 @@ function callLinks(ctx: CandidateContext): { calledBy: Float32Array; calls: Floa
   const calledBy = new Float32Array(n);
   const calledByCount = new Uint8Array(n);
   const calls = new Float32Array(n);
+  if (body < 0) return { calledBy, calls, calledByCount };
+  const { index } = codeIndex;
+  const F = index.fieldNames.length;
   const top = Math.min(TOP, n);
   const nameTerm = docs.map((d) => shapes.unit(d).nameTerm);
+  // per name token, which top candidates' bodies hold it (bit k: the k-th)
+  const heldByTop = new Map<number, number>();
   for (let i = 0; i < n; i++) {
-    for (let k = 0; k < top; k++) {
-      if (k === i) continue;
-      if (nameTerm[i] >= 0 && bodyHas(codeIndex, body, docs[k], nameTerm[i])) {
-        calledByCount[i]++;
-        if (pipelineScores[k] > calledBy[i]) calledBy[i] = pipelineScores[k];
+    const t = nameTerm[i];
+    if (t < 0) continue;
+    let mask = heldByTop.get(t);
+    if (mask === undefined) {
+      mask = 0;
+      const { doc, tf } = index.postings(t);
+      for (let k = 0; k < top; k++) {
+        const p = firstAtLeast(doc, 0, doc.length, docs[k]);
+        if (p < doc.length && doc[p] === docs[k] && tf[p * F + body] > 0) mask |= 1 << k;
       }
-      if (nameTerm[k] >= 0 && pipelineScores[k] > calls[i] && bodyHas(codeIndex, body, docs[i], nameTerm[k])) calls[i] = pipelineScores[k];
+      heldByTop.set(t, mask);
+    }
+    for (let k = 0; k < top; k++) {
+      if (k === i || (mask & (1 << k)) === 0) continue;
+      calledByCount[i]++;
+      if (pipelineScores[k] > calledBy[i]) calledBy[i] = pipelineScores[k];
+    }
+  }
+  // the candidates in document order, for one walk along each top name's postings
+  const order = rowsByDocument(docs);
+  for (let k = 0; k < top; k++) {
+    const t = nameTerm[k];
+    if (t < 0) continue;
+    const { doc, tf } = index.postings(t);
+    let p = 0;
+    for (let j = 0; j < n && p < doc.length; j++) {
+      const i = order[j];
+      p = firstAtLeast(doc, p, doc.length, docs[i]);
+      if (i !== k && p < doc.length && doc[p] === docs[i] && tf[p * F + body] > 0 && pipelineScores[k] > calls[i]) calls[i] = pipelineScores[k];
     }
   }
   return { calledBy, calls, calledByCount };
 }
 
-/** Whether field `body` (−1: none) of function-level document `doc` holds term `t`. */
-function bodyHas(codeIndex: CodeIndex, body: number, doc: number, t: number): boolean {
-  const F = codeIndex.index.fieldNames.length;
-  if (body < 0) return false;
-  const { doc: postingDoc, tf: postingTf } = codeIndex.index.postings(t);
-  let lo = 0, hi = postingDoc.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    const d = postingDoc[mid];
-    if (d === doc) return postingTf[mid * F + body] > 0;
-    if (d < doc) lo = mid + 1; else hi = mid - 1;
+/** The first position p in [from, to) with doc[p] ≥ d (doc ascending): a gallop from `from`, then a binary search. */
+function firstAtLeast(doc: ArrayLike<number>, from: number, to: number, d: number): number {
+  let lo = from;
+  let step = 1;
+  let hi = from;
+  while (hi < to && doc[hi] < d) {
+    lo = hi + 1;
+    hi += step;
+    step *= 2;
   }
-  return false;
+  if (hi > to) hi = to;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (doc[mid] < d) lo = mid + 1; else hi = mid;
+  }
+  return lo;
 }

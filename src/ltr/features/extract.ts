@@ -147,8 +147,8 @@ export class FeatureExtractor {
     const { units } = this.codeIndex;
     const pipeline = this.localizer.scoreAll(query, signals);
     const { docs, ids, pipelineScores } = this.candidates(pipeline.scores);
-    const otherFiles = this.otherFiles(pipeline.scores, pipeline.functionless ?? [], docs);
     const bestOfFile = bestOfFiles(pipeline.scores, this.codeIndex.fileOfUnit, this.codeIndex.filePaths.length);
+    const otherFiles = this.otherFiles(pipeline.scores, bestOfFile, pipeline.functionless ?? [], docs);
     const paths = docs.map((d) => units[d].path);
     const modules = docs.map((d) => this.unitIds.module(d));
     // the pipeline's reasons name every signal when all of its signal weights are on
@@ -239,13 +239,13 @@ export class FeatureExtractor {
 
   /**
    * The best files by pipeline score (a file's best function, or its own score when it has no
-   * function) that hold none of the candidates: one pass over the scores, O(documents).
+   * function) that hold none of the candidates: O(files).
+   * @param bestOfFile per file, its best function by `scores` (`bestOfFiles`; −1: none above 0).
    */
-  private otherFiles(scores: Float32Array, functionless: readonly ScoredFile[], candidates: readonly number[]): ScoredFile[] {
+  private otherFiles(scores: Float32Array, bestOfFile: Int32Array, functionless: readonly ScoredFile[], candidates: readonly number[]): ScoredFile[] {
     const { fileOfUnit, filePaths } = this.codeIndex;
     const best = (this.fileBest ??= new Float32Array(filePaths.length));
-    best.fill(0);
-    for (let d = 0; d < scores.length; d++) if (scores[d] > best[fileOfUnit[d]]) best[fileOfUnit[d]] = scores[d];
+    for (let f = 0; f < best.length; f++) best[f] = bestOfFile[f] >= 0 ? scores[bestOfFile[f]] : 0;
     const bare = new Map<number, ScoredFile>();
     for (const s of functionless) {
       best[s.file] = s.score;
