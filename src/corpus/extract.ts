@@ -1,6 +1,5 @@
 import { createRequire } from 'node:module';
 import { Language as Grammar, Parser, type Node } from 'web-tree-sitter';
-import { sourceLines } from './decode.js';
 import { languageOf } from './languages.js';
 import { specFor, type LanguageSpec } from './extract-specs.js';
 
@@ -57,7 +56,10 @@ async function noLoadUnderWay(): Promise<void> {
 
 /** The whole-file unit: id = path, qualifiedName ''. */
 export function fileUnit(path: string, text: string): CodeUnit {
-  const lines = text.length === 0 ? 1 : sourceLines(text).length - (text.endsWith('\n') ? 1 : 0);
+  // the number of `sourceLines`, less the empty one after a final line break
+  let lines = 1;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lines++;
+  if (text.endsWith('\n')) lines--;
   return { id: path, path, kind: 'file', qualifiedName: '', startLine: 1, endLine: Math.max(1, lines), text };
 }
 
@@ -91,7 +93,33 @@ export function fileUnit(path: string, text: string): CodeUnit {
  *   new parse (./reparse.ts); the units are the same with or without it, only faster.
  */
 export async function extractUnits(path: string, text: string, reparse?: Reparse): Promise<CodeUnit[]> {
-  const file = fileUnit(path, text);
+  return (await extractUnitSpans(path, text, reparse)).map(({ from, to, ...u }) => ({
+    id: u.kind === 'file' ? path : `${path}:${u.qualifiedName}`, path, kind: u.kind, qualifiedName: u.qualifiedName,
+    ...(u.namespaceParts ? { namespaceParts: u.namespaceParts } : {}),
+    startLine: u.startLine, endLine: u.endLine, text: from === 0 && to === text.length ? text : text.slice(from, to),
+  }));
+}
+
+/** A code unit of {@link extractUnitSpans}: where its text lies in the file's text instead of the text. */
+export interface UnitSpan {
+  kind: UnitKind;
+  qualifiedName: string;
+  /** As `CodeUnit.namespaceParts` (absent: none). */
+  namespaceParts?: number;
+  startLine: number;
+  endLine: number;
+  /** The unit's `text` is `text.slice(from, to)` of the file's text. */
+  from: number;
+  to: number;
+}
+
+/**
+ * The units of {@link extractUnits} (same order, rules and lines) with the range of their text in
+ * `text` instead of the text: the index tokenizes a file's words once for all its units.
+ */
+export async function extractUnitSpans(path: string, text: string, reparse?: Reparse): Promise<UnitSpan[]> {
+  const { startLine, endLine } = fileUnit(path, text);
+  const file: UnitSpan = { kind: 'file', qualifiedName: '', startLine, endLine, from: 0, to: text.length };
   const spec = specFor(path, languageOf(path));
   if (!spec || text.length > MAX_PARSE_CHARS) return [file];
   let parser: Parser;
@@ -111,11 +139,11 @@ export async function extractUnits(path: string, text: string, reparse?: Reparse
     const from = lineStart[f.startLine - 1];
     const to = f.endLine < lineStart.length ? lineStart[f.endLine] - 1 : text.length;
     const outside = (f.startIndex - from) + Math.max(0, to - f.endIndex);
+    const own = outside > MAX_TEXT_OUTSIDE_UNIT;
     units.push({
-      id: `${path}:${f.qualifiedName}`, path, kind: f.kind, qualifiedName: f.qualifiedName,
+      kind: f.kind, qualifiedName: f.qualifiedName,
       ...(f.namespaceParts > 0 ? { namespaceParts: f.namespaceParts } : {}),
-      startLine: f.startLine, endLine: f.endLine,
-      text: outside > MAX_TEXT_OUTSIDE_UNIT ? text.slice(f.startIndex, f.endIndex) : text.slice(from, to),
+      startLine: f.startLine, endLine: f.endLine, from: own ? f.startIndex : from, to: own ? f.endIndex : to,
     });
   }
   return units;

@@ -1,4 +1,5 @@
 import type { UnitKind } from '../corpus/types.js';
+import type { IdCounts } from './inverted-index.js';
 import { isInt, isRecord, KeyedJsonCache } from '../util/checked-file.js';
 
 /** What indexing keeps of one code unit of a blob: its place and its body's term counts. */
@@ -9,8 +10,11 @@ export interface UnitTerms {
   namespaceParts?: number;
   startLine: number;
   endLine: number;
-  /** [term, count] pairs of the unit's body (source text, cut to the configured word budget). */
-  body: [string, number][];
+  /**
+   * [term, count] pairs of the unit's body (source text, cut to the configured word budget); a
+   * unit just parsed holds them by the ids of its build's dictionary (in JSON: the pairs).
+   */
+  body: readonly (readonly [string, number])[] | IdCounts;
   /** Tokens in the body (the BM25F body-field length). */
   bodyLength: number;
 }

@@ -5,11 +5,12 @@
  */
 import type { GitRepo } from '../repo/git.js';
 import { isBinary, decodeSource } from '../corpus/decode.js';
-import { extractorOf, extractUnits, fileUnit } from '../corpus/extract.js';
+import { extractorOf, extractUnitSpans, fileUnit } from '../corpus/extract.js';
 import { specFor } from '../corpus/extract-specs.js';
 import { languageOf } from '../corpus/languages.js';
 import { selectNonSources, selectSources } from '../corpus/select.js';
 import { BlobTermsCache, type UnitTerms } from './blob-terms.js';
+import { UnitBodyCounter } from './unit-bodies.js';
 import { blobCacheDir, bodyTerms, buildCodeIndex, type CodeIndex, type IndexSettings } from './code-index.js';
 
 /** Options of {@link buildFromTree} (those of `indexCommit` that shape a build). */
@@ -43,13 +44,15 @@ export async function buildFromTree(repo: GitRepo, commit: string, settings: Ind
   const sources = selection.sources.map((s) => s.entry);
   const cache = new BlobTermsCache(blobCacheDir(opts.cacheDir, settings));
   const unitsOf = new Map<string, UnitTerms[]>();
+  // one term dictionary for the units read from the cache and those parsed
+  const counter = new UnitBodyCounter(settings.stem);
   const toParse: typeof sources = [];
   for (const e of sources) {
     const key = blobKey(e.blob, e.path);
     const hit = opts.force ? undefined : cache.get(key);
     if (!hit) toParse.push(e);
     else if (hit.length === 0) skipped.binary++; // cached as binary: a text file has at least its file unit
-    else unitsOf.set(e.path, hit);
+    else unitsOf.set(e.path, counter.byIds(hit)); // the entry's pairs, garbage at once, are not kept
   }
   const total = sources.length;
   let done = total - toParse.length;
@@ -71,11 +74,11 @@ export async function buildFromTree(repo: GitRepo, commit: string, settings: Ind
         continue;
       }
       const text = decodeSource(buf);
-      const units = await extractUnits(e.path, text);
-      const terms: UnitTerms[] = units.map((u) => ({
+      const units = await extractUnitSpans(e.path, text);
+      const bodies = counter.unitBodies(text, units.map((u) => ({ from: u.from, to: u.to, maxWords: u.kind === 'file' ? settings.maxFileWords : settings.maxBodyWords })));
+      const terms: UnitTerms[] = units.map((u, i) => ({
         kind: u.kind, qualifiedName: u.qualifiedName, ...(u.namespaceParts ? { namespaceParts: u.namespaceParts } : {}),
-        startLine: u.startLine, endLine: u.endLine,
-        ...bodyTerms(u.text, u.kind === 'file' ? settings.maxFileWords : settings.maxBodyWords, settings.stem),
+        startLine: u.startLine, endLine: u.endLine, ...bodies[i],
       }));
       cache.set(blobKey(e.blob, e.path), terms);
       unitsOf.set(e.path, terms);

@@ -223,7 +223,7 @@ export function buildCodeIndex(
     const fileUnit = fileUnits.find((u) => u.kind === 'file');
     const fileDoc = filePaths.length;
     filePaths.push(path);
-    fileBuilder.add([pathTerms, fileNameTerms, new Map(fileUnit?.body ?? [])], [
+    fileBuilder.addSummed([[pathTerms], [fileNameTerms], [fileUnit?.body ?? []]], [
       sumOf(pathTerms), sumOf(fileNameTerms), fileUnit?.bodyLength ?? 0,
     ]);
     const docs = extractorOf(path) === 'file'
@@ -233,9 +233,8 @@ export function buildCodeIndex(
     const pathLength = sumOf(pathTerms);
     for (const u of docs) {
       const nameTerms = u.kind === 'file' ? fileNameTerms : counts(tokenize(u.qualifiedName, { stem: settings.stem }));
-      const body = new Map(pathTerms);
-      for (const [t, c] of u.body) body.set(t, (body.get(t) ?? 0) + c);
-      builder.add([pathTerms, nameTerms, body], [pathLength, sumOf(nameTerms), pathLength + u.bodyLength]);
+      // the body field: the path's terms, then the unit's (a term in both counted in one)
+      builder.addSummed([[pathTerms], [nameTerms], [pathTerms, u.body]], [pathLength, sumOf(nameTerms), pathLength + u.bodyLength]);
       units.push({ path, kind: u.kind, qualifiedName: u.qualifiedName, ...(u.namespaceParts ? { namespaceParts: u.namespaceParts } : {}), startLine: u.startLine, endLine: u.endLine });
       fileOf.push(fileDoc);
     }
@@ -258,7 +257,7 @@ function buildNonSourceIndex(files: readonly { path: string; text: UnitTerms }[]
   for (const { path, text } of files) {
     const pathTerms = counts(tokenize(path, { stem }));
     const nameTerms = counts(tokenize(path.slice(path.lastIndexOf('/') + 1), { stem }));
-    builder.add([pathTerms, nameTerms, new Map(text.body)], [sumOf(pathTerms), sumOf(nameTerms), text.bodyLength]);
+    builder.addSummed([[pathTerms], [nameTerms], [text.body]], [sumOf(pathTerms), sumOf(nameTerms), text.bodyLength]);
     paths.push(path);
   }
   return { index: builder.build(), paths };

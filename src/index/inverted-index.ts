@@ -80,6 +80,37 @@ export class CsrIndex implements InvertedIndex {
 /** Term counts of one field of one document: term → frequency. */
 export type FieldTerms = ReadonlyMap<string, number>;
 
+/**
+ * Term counts by the ids of a dictionary: `entries` holds (id, frequency) pairs one after the
+ * other, each id once, `terms[id]` its term. Iterating gives [term, frequency] pairs.
+ */
+export class IdCounts implements Iterable<[string, number]> {
+  constructor(readonly terms: readonly string[], readonly entries: Int32Array) {}
+
+  /** Number of terms. */
+  get length(): number {
+    return this.entries.length >> 1;
+  }
+
+  *[Symbol.iterator](): Iterator<[string, number]> {
+    const { terms, entries } = this;
+    for (let k = 0; k < entries.length; k += 2) yield [terms[entries[k]], entries[k + 1]];
+  }
+
+  /** As [term, frequency] pairs (how JSON holds them). */
+  toJSON(): [string, number][] {
+    const { terms, entries } = this;
+    const pairs: [string, number][] = new Array(entries.length >> 1);
+    for (let k = 0; k < entries.length; k += 2) pairs[k >> 1] = [terms[entries[k]], entries[k + 1]];
+    return pairs;
+  }
+}
+
+/** Term counts as a map, as [term, frequency] pairs (each term once) or by dictionary ids. */
+export type TermCounts = FieldTerms | readonly (readonly [string, number])[] | IdCounts;
+
+const sizeOf = (terms: TermCounts): number => ('size' in terms ? terms.size : terms.length);
+
 const MAX_TF = 65535;
 
 /**
@@ -241,6 +272,15 @@ export class IndexBuilder {
   private readonly vocabulary: string[] = [];
   private readonly rows: FieldRowsBuilder[];
   private docs = 0;
+  // per term id: the (document, field) it was last seen in (`stamp`) and its entry there
+  private stamp = 0;
+  private markOf = new Int32Array(1024);
+  private entryOf = new Uint32Array(1024);
+  // the dictionary of the last IdCounts added and this index's ids of its terms
+  private dictionary: readonly string[] | undefined;
+  private dictionaryIds = new Int32Array(0);
+  private idScratch = new Int32Array(1024);
+  private tfScratch = new Int32Array(1024);
 
   constructor(fieldNames: readonly string[]) {
     if (fieldNames.length === 0) throw new Error('IndexBuilder needs at least one field');
@@ -258,35 +298,133 @@ export class IndexBuilder {
    * @param lengths token count per field; defaults to the sum of each field's counts.
    */
   add(fields: readonly FieldTerms[], lengths?: readonly number[]): number {
+    return this.addSummed(fields.map((terms) => [terms]), lengths);
+  }
+
+  /**
+   * Adds one document whose fields are each one or more lists of term counts: the counts of a
+   * term in several lists of a field are summed, and its terms are in first-seen order (as if the
+   * lists were merged into one map first, without making it). Returns the document's id.
+   * @param fields per field (same order and count as `fieldNames`), its lists of counts; each
+   *   list holds a term at most once.
+   * @param lengths token count per field; defaults to the sum of each field's counts.
+   */
+  addSummed(fields: readonly (readonly TermCounts[])[], lengths?: readonly number[]): number {
     const F = this.fieldNames.length;
     if (fields.length !== F) throw new Error(`document has ${fields.length} fields, index has ${F}`);
     for (let f = 0; f < F; f++) {
       const rows = this.rows[f];
-      const terms = fields[f];
-      rows.term.reserve(terms.size);
-      rows.tf.reserve(terms.size);
+      const lists = fields[f];
+      let bound = 0;
+      for (const terms of lists) bound += sizeOf(terms);
+      rows.term.reserve(bound);
+      rows.tf.reserve(bound);
       const termBuf = rows.term.buf;
       const tfBuf = rows.tf.buf;
-      let e = rows.term.size;
+      const first = rows.term.size;
+      let e = first;
       let sum = 0;
-      for (const [term, tf] of terms) {
-        let id = this.termIds.get(term);
-        if (id === undefined) {
-          id = this.vocabulary.length;
-          this.termIds.set(term, id);
-          this.vocabulary.push(term);
+      const stamp = ++this.stamp;
+      for (const terms of lists) {
+        // one list's term ids and counts, then each added to the document's entry of its term
+        let ids: Int32Array;
+        let tfs: Int32Array | undefined;
+        let step: number;
+        if (terms instanceof IdCounts) {
+          const idOf = this.idsOfDictionary(terms.terms);
+          const { entries } = terms;
+          for (let k = 0; k < entries.length; k += 2) {
+            if (idOf[entries[k]] < 0) idOf[entries[k]] = this.termId(terms.terms[entries[k]]);
+          }
+          ids = this.scratchIds(entries.length >> 1);
+          for (let k = 0; k < entries.length; k += 2) ids[k >> 1] = idOf[entries[k]];
+          tfs = entries;
+          step = 2;
+        } else {
+          ids = this.scratchIds(sizeOf(terms));
+          tfs = this.scratchTfs(sizeOf(terms));
+          let k = 0;
+          if (Array.isArray(terms)) {
+            for (let i = 0; i < terms.length; i++) {
+              const pair = terms[i] as readonly [string, number];
+              ids[k] = this.termId(pair[0]);
+              tfs[k++] = pair[1];
+            }
+          } else {
+            for (const [term, tf] of terms as Iterable<readonly [string, number]>) {
+              ids[k] = this.termId(term);
+              tfs[k++] = tf;
+            }
+          }
+          step = 1;
         }
-        termBuf[e] = id;
-        tfBuf[e] = Math.min(tf, MAX_TF);
-        e++;
-        sum += tf;
+        const { markOf, entryOf } = this;
+        for (let k = 0, n = ids.length; k < n; k++) {
+          const id = ids[k];
+          const tf = tfs[k * step + step - 1];
+          if (markOf[id] === stamp) {
+            tfBuf[entryOf[id]] += tf;
+          } else {
+            markOf[id] = stamp;
+            entryOf[id] = e;
+            termBuf[e] = id;
+            tfBuf[e] = tf;
+            e++;
+          }
+          sum += tf;
+        }
       }
+      for (let k = first; k < e; k++) if (tfBuf[k] > MAX_TF) tfBuf[k] = MAX_TF;
       rows.term.size = e;
       rows.tf.size = e;
       rows.start.push(e);
       rows.length.push(lengths ? lengths[f] : sum);
     }
     return this.docs++;
+  }
+
+  /** The id of `term`, given the next id when new. */
+  private termId(term: string): number {
+    let id = this.termIds.get(term);
+    if (id === undefined) {
+      id = this.vocabulary.length;
+      this.termIds.set(term, id);
+      this.vocabulary.push(term);
+      if (id >= this.markOf.length) this.growMarks();
+    }
+    return id;
+  }
+
+  /** This index's ids of the terms of a dictionary of {@link IdCounts} (−1: not looked up yet). */
+  private idsOfDictionary(terms: readonly string[]): Int32Array {
+    if (this.dictionary !== terms || this.dictionaryIds.length < terms.length) {
+      const ids = new Int32Array(Math.max(terms.length, 2 * this.dictionaryIds.length)).fill(-1);
+      if (this.dictionary === terms) ids.set(this.dictionaryIds);
+      this.dictionary = terms;
+      this.dictionaryIds = ids;
+    }
+    return this.dictionaryIds;
+  }
+
+  /** Scratch space for `n` term ids (a view, valid until the next call). */
+  private scratchIds(n: number): Int32Array {
+    if (this.idScratch.length < n) this.idScratch = new Int32Array(Math.max(n, 2 * this.idScratch.length));
+    return this.idScratch.subarray(0, n);
+  }
+
+  /** Scratch space for `n` counts (a view, valid until the next call). */
+  private scratchTfs(n: number): Int32Array {
+    if (this.tfScratch.length < n) this.tfScratch = new Int32Array(Math.max(n, 2 * this.tfScratch.length));
+    return this.tfScratch.subarray(0, n);
+  }
+
+  private growMarks(): void {
+    const mark = new Int32Array(this.markOf.length * 2);
+    mark.set(this.markOf);
+    this.markOf = mark;
+    const entry = new Uint32Array(this.entryOf.length * 2);
+    entry.set(this.entryOf);
+    this.entryOf = entry;
   }
 
   /** Number of documents added so far. */

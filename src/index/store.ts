@@ -99,6 +99,21 @@ function encodePostings({ doc, tf }: TermPostings, F: number, out: ByteSink): vo
   }
 }
 
+/** The UTF-8 bytes of each term of `index` by id; undefined when every term is ASCII (its bytes are its char codes). */
+function termBytes(index: InvertedIndex): Buffer[] | undefined {
+  for (let t = 0; t < index.termCount; t++) {
+    if (!/^[\x00-\x7f]*$/.test(index.term(t))) return Array.from({ length: index.termCount }, (_, u) => Buffer.from(index.term(u), 'utf8'));
+  }
+  return undefined;
+}
+
+/** The bytes of an ASCII string. */
+function asciiBytes(s: string): Uint8Array {
+  const b = new Uint8Array(s.length);
+  for (let i = 0; i < s.length; i++) b[i] = s.charCodeAt(i);
+  return b;
+}
+
 /**
  * Writes `index`, `meta` and `aux` to `path` atomically (temp file + rename). Term ids of the
  * stored index are the ranks of the terms in UTF-8 byte order, whatever they were in `index`.
@@ -106,17 +121,24 @@ function encodePostings({ doc, tf }: TermPostings, F: number, out: ByteSink): vo
 export function writeIndexFile<M>(path: string, index: InvertedIndex, meta: M, aux: Uint32Array = new Uint32Array(0)): void {
   const T = index.termCount;
   const F = index.fieldNames.length;
-  const encoded = Array.from({ length: T }, (_, t) => Buffer.from(index.term(t), 'utf8'));
-  const order = Array.from({ length: T }, (_, t) => t).sort((a, b) => Buffer.compare(encoded[a], encoded[b]));
+  const encoded = termBytes(index);
+  const order = Array.from({ length: T }, (_, t) => t);
+  if (encoded) order.sort((a, b) => Buffer.compare(encoded[a], encoded[b]));
+  else {
+    // ASCII terms (the tokenizer's): their string order is their UTF-8 byte order, and a string is its bytes
+    const terms = order.map((t) => index.term(t));
+    order.sort((a, b) => (terms[a] < terms[b] ? -1 : terms[a] > terms[b] ? 1 : 0));
+  }
+  const bytesOf = encoded ? (t: number) => encoded[t] : (t: number) => asciiBytes(index.term(t));
   const blockStart = new Uint32Array(Math.ceil(T / BLOCK) + 1);
   const records = new ByteSink();
   const postings = new ByteSink();
+  let prev: Uint8Array = new Uint8Array(0);
   order.forEach((t, rank) => {
-    const term = encoded[t];
+    const term = bytesOf(t);
     let shared = 0;
     if (rank % BLOCK === 0) blockStart[rank / BLOCK] = records.size;
     else {
-      const prev = encoded[order[rank - 1]];
       while (shared < term.length && shared < prev.length && term[shared] === prev[shared]) shared++;
     }
     records.varint(shared);
@@ -127,6 +149,7 @@ export function writeIndexFile<M>(path: string, index: InvertedIndex, meta: M, a
     encodePostings(index.postings(t), F, postings);
     records.varint(postings.size);
     records.bytes(postings.view());
+    prev = term;
   });
   blockStart[blockStart.length - 1] = records.size;
   let lengthBytes = 2;

@@ -23,11 +23,16 @@ export function writeFileAtomic(
   parts: ReadonlyArray<string | ArrayBufferView>,
   opts: { fsync?: boolean } = {},
 ): void {
-  makeDirs(dirname(path));
   const tmp = `${path}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
   let fd = -1;
   try {
     fd = openSync(tmp, 'w');
+  } catch {
+    // the folder is missing (or not one): make it, or throw the error of the level that cannot be made
+    makeDirs(dirname(path));
+  }
+  try {
+    if (fd < 0) fd = openSync(tmp, 'w');
     for (const part of parts) {
       const buf = bufferOf(part);
       let off = 0;

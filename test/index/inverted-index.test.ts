@@ -2,7 +2,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { averageFieldLengths, IndexBuilder, invertFields, type InvertedIndex } from '../../src/index/inverted-index.js';
+import { averageFieldLengths, IdCounts, IndexBuilder, invertFields, type InvertedIndex } from '../../src/index/inverted-index.js';
 import { corpusInvertedIndex } from '../../src/retrieve/file-retrievers/bm25f.js';
 import { corpusFromTokens, Vocabulary } from '../../src/retrieve/file-retrievers/corpus.js';
 import { INDEX_FILE_TAG, readIndexFile, writeIndexFile } from '../../src/index/store.js';
@@ -35,6 +35,25 @@ test('postings are grouped by term, ascending by document, with per-field tf', (
   assert.equal(idx.documentFrequency(idx.termIds.get('token')!), 2);
   assert.deepEqual([...idx.postings(parse).doc], [0, 2]);
   assert.deepEqual([...idx.postings(parse).tf], [1, 2, 0, 1]);
+});
+
+test('a field given as several lists is the index of their merged map: counts summed, first-seen term ids, tf clamped', () => {
+  const lists = new IndexBuilder(['path', 'body']);
+  const maps = new IndexBuilder(['path', 'body']);
+  const path: [string, number][] = [['sympy', 1], ['core', 2]];
+  const body: [string, number][] = [['subs', 3], ['core', 70000], ['sympy', 1]];
+  const dictionary = ['subs', 'zeta', 'sympy', 'core'];
+  const byIds = new IdCounts(dictionary, Int32Array.of(0, 3, 3, 70000, 2, 1)); // body, by dictionary ids
+  lists.addSummed([[path], [path, byIds]], [3, 70005]);
+  lists.addSummed([[], [byIds, body]]);
+  maps.add([m({ sympy: 1, core: 2 }), m({ sympy: 2, core: 65535, subs: 3 })], [3, 70005]);
+  maps.add([m({}), m({ subs: 6, core: 65535, sympy: 2 })], [0, 140008]);
+  const a = lists.build();
+  const b = maps.build();
+  assert.deepEqual(a.vocabulary, ['sympy', 'core', 'subs']);
+  assert.deepEqual([...byIds], body);
+  assert.deepEqual([a.vocabulary, [...a.postingStart], [...a.postingDoc], [...a.postingTf], [...a.fieldLength]],
+    [b.vocabulary, [...b.postingStart], [...b.postingDoc], [...b.postingTf], [...b.fieldLength]]);
 });
 
 test('field lengths default to the sum of counts; averages per field', () => {
