@@ -99,14 +99,16 @@ function docTermsOf(docs: readonly (readonly string[])[]): DocTerms {
   const docStart = new Int32Array(docs.length + 1);
   const terms: number[] = [];
   const tfs: number[] = [];
+  // per term id: the last document it occurred in (+1) and its entry there (no map per document)
+  const lastDoc: number[] = [];
+  const entry: number[] = [];
   docs.forEach((tokens, d) => {
-    const m = new Map<number, number>();
     for (const t of tokens) {
       let id = termIds.get(t);
-      if (id === undefined) { id = termIds.size; termIds.set(t, id); }
-      m.set(id, (m.get(id) ?? 0) + 1);
+      if (id === undefined) { id = termIds.size; termIds.set(t, id); lastDoc.push(0); entry.push(0); }
+      if (lastDoc[id] === d + 1) tfs[entry[id]]++;
+      else { lastDoc[id] = d + 1; entry[id] = terms.length; terms.push(id); tfs.push(1); }
     }
-    for (const [t, tf] of m) { terms.push(t); tfs.push(tf); }
     docStart[d + 1] = terms.length;
   });
   const docTf = Int32Array.from(tfs);

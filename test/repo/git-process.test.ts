@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gitFailure, gitReason, gitText, runGit, streamGit } from '../../src/repo/git-process.js';
+import { gitFailure, gitReason, gitText, runGit, spawnGit, streamGit } from '../../src/repo/git-process.js';
 import { IssuelocError } from '../../src/errors.js';
 import { cleanup, commitFiles, git, tempDir } from './git-fixture.js';
 
@@ -54,6 +54,25 @@ test('git of another repository named in the environment (a hook\'s GIT_DIR) is 
     else process.env.GIT_DIR = saved;
   }
   assert.equal(git(work, 'rev-parse', 'HEAD'), head);
+});
+
+test('a git whose stdin is given whole writes full buffers (GIT_FLUSH=0); a conversation keeps git\'s flushing, whatever our environment says', async () => {
+  const saved = process.env.GIT_FLUSH;
+  process.env.GIT_FLUSH = '1';
+  // an alias run by the shell prints the environment git was started with
+  const envOf = ['-C', work, '-c', 'alias.showenv=!env', 'showenv'];
+  try {
+    assert.match(await gitText(envOf), /^GIT_FLUSH=0$/m);
+    const proc = spawnGit(envOf, 'pipe');
+    proc.stdin.end();
+    const chunks: Buffer[] = [];
+    proc.stdout.on('data', (c: Buffer) => chunks.push(c));
+    await new Promise((resolve) => proc.on('close', resolve));
+    assert.doesNotMatch(Buffer.concat(chunks).toString('utf8'), /^GIT_FLUSH=/m);
+  } finally {
+    if (saved === undefined) delete process.env.GIT_FLUSH;
+    else process.env.GIT_FLUSH = saved;
+  }
 });
 
 test('a git that cannot start is an IssuelocError naming the command', async () => {
