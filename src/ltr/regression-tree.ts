@@ -119,20 +119,26 @@ export class TreeEnsemble {
 
   /**
    * Adds every row's contribution to `scores` (in place), tree by tree in ensemble order, so
-   * that scores equal those accumulated while boosting.
+   * that scores equal those accumulated while boosting. Row by row over all the trees, packed in
+   * one set of arrays ({@link PackedTrees}).
    * @param x n × width values, row-major.
    */
   addTo(x: Float32Array, n: number, width: number, scores: Float64Array): void {
     const nu = this.learningRate;
-    for (const t of this.trees) {
-      const { feature, threshold, left, right, value } = t;
-      for (let i = 0, row = 0; i < n; i++, row += width) {
-        let k = 0;
+    const { roots, feature, threshold, left, right, value } = (this.packed ??= packTrees(this.trees));
+    const T = roots.length;
+    for (let i = 0, row = 0; i < n; i++, row += width) {
+      let s = scores[i];
+      for (let t = 0; t < T; t++) {
+        let k = roots[t];
         while (feature[k] >= 0) k = x[row + feature[k]] <= threshold[k] ? left[k] : right[k];
-        scores[i] += nu * value[k];
+        s += nu * value[k];
       }
+      scores[i] = s;
     }
   }
+
+  private packed: PackedTrees | undefined;
 
   /** The columns some split of some tree reads (the ensemble's value depends on no other). */
   columns(): Set<number> {
@@ -160,4 +166,35 @@ export class TreeEnsemble {
     if (!Array.isArray(v.trees)) throw new IssuelocError(`${where}: "trees" must be an array`);
     return new TreeEnsemble(v.learningRate, v.trees.map((t, k) => RegressionTree.fromJson(t, names, `${where}, tree ${k}`)));
   }
+}
+
+/** The trees of an ensemble in one set of arrays: tree t's root is node roots[t], children indices are absolute. */
+interface PackedTrees {
+  roots: Int32Array;
+  feature: Int32Array;
+  threshold: Float64Array;
+  left: Int32Array;
+  right: Int32Array;
+  value: Float64Array;
+}
+
+function packTrees(trees: readonly RegressionTree[]): PackedTrees {
+  const size = trees.reduce((a, t) => a + t.feature.length, 0);
+  const p: PackedTrees = {
+    roots: new Int32Array(trees.length), feature: new Int32Array(size), threshold: new Float64Array(size),
+    left: new Int32Array(size), right: new Int32Array(size), value: new Float64Array(size),
+  };
+  let base = 0;
+  trees.forEach((t, k) => {
+    p.roots[k] = base;
+    p.feature.set(t.feature, base);
+    p.threshold.set(t.threshold, base);
+    p.value.set(t.value, base);
+    for (let j = 0; j < t.feature.length; j++) {
+      p.left[base + j] = t.left[j] + base;
+      p.right[base + j] = t.right[j] + base;
+    }
+    base += t.feature.length;
+  });
+  return p;
 }
