@@ -72,20 +72,20 @@ export class DocFieldScorer {
     }
     // the documents in ascending order (their rows), for the walk along each term's postings
     const order = rowsByDocument(docs);
-    const found = new Map<number, TermRows>();
-    const rowsOf = (termId: number): TermRows => {
-      let at = found.get(termId);
-      if (!at) found.set(termId, (at = termRows(this.index.postings(termId), docs, order)));
+    const positions = new Map<number, Int32Array>();
+    const positionsOf = (termId: number): Int32Array => {
+      let at = positions.get(termId);
+      if (!at) positions.set(termId, (at = postingPositions(this.index.postings(termId).doc, docs, order)));
       return at;
     };
     return queries.map((terms) => {
       const out = new Float64Array(n * W);
       for (const { termId, weight } of terms) {
-        // only the documents holding the term (each row's sums keep the order of the terms)
-        const { rows, tf: postingTf, positions, count } = rowsOf(termId);
-        for (let r = 0; r < count; r++) {
-          const i = rows[r];
-          const p = positions[r];
+        const at = positionsOf(termId);
+        const postingTf = this.index.postings(termId).tf;
+        for (let i = 0; i < n; i++) {
+          const p = at[i];
+          if (p < 0) continue;
           let tf = 0;
           for (let f = 0; f < F; f++) {
             const raw = postingTf[p * F + f];
@@ -100,14 +100,6 @@ export class DocFieldScorer {
       return out;
     });
   }
-}
-
-/** The rows of the documents holding a term (`count` of them, by ascending document), their positions in its postings, and its tfs. */
-interface TermRows {
-  rows: Int32Array;
-  positions: Int32Array;
-  count: number;
-  tf: ArrayLike<number>;
 }
 
 /**
@@ -125,15 +117,12 @@ export function rowsByDocument(docs: ArrayLike<number>): Int32Array {
 }
 
 /**
- * The documents docs[i] that a term's postings hold, with their positions there; `order` lists
- * the documents' rows by ascending document. Each search starts where the last one ended and
- * gallops (steps of 1, 2, 4 …) before a binary search.
+ * Per document docs[i], its position in a term's postings `postingDoc` (ascending), −1 when
+ * absent; `order` lists the documents' rows by ascending document. Each search starts where the
+ * last one ended and gallops (steps of 1, 2, 4 …) before a binary search.
  */
-function termRows(postings: { doc: ArrayLike<number>; tf: ArrayLike<number> }, docs: ArrayLike<number>, order: Int32Array): TermRows {
-  const postingDoc = postings.doc;
-  const rows = new Int32Array(docs.length);
-  const positions = new Int32Array(docs.length);
-  let count = 0;
+function postingPositions(postingDoc: ArrayLike<number>, docs: ArrayLike<number>, order: Int32Array): Int32Array {
+  const at = new Int32Array(docs.length).fill(-1);
   const P = postingDoc.length;
   let lo = 0;
   for (let k = 0; k < order.length && lo < P; k++) {
@@ -152,10 +141,7 @@ function termRows(postings: { doc: ArrayLike<number>; tf: ArrayLike<number> }, d
       const mid = (lo + hi) >>> 1;
       if (postingDoc[mid] < doc) lo = mid + 1; else hi = mid;
     }
-    if (lo < P && postingDoc[lo] === doc) {
-      rows[count] = i;
-      positions[count++] = lo;
-    }
+    if (lo < P && postingDoc[lo] === doc) at[i] = lo;
   }
-  return { rows, positions, count, tf: postings.tf };
+  return at;
 }
