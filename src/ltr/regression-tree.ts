@@ -119,20 +119,26 @@ export class TreeEnsemble {
 
   /**
    * Adds every row's contribution to `scores` (in place), tree by tree in ensemble order, so
-   * that scores equal those accumulated while boosting.
+   * that scores equal those accumulated while boosting. Row by row over all the trees, packed in
+   * one set of arrays ({@link PackedTrees}).
    * @param x n × width values, row-major.
    */
   addTo(x: Float32Array, n: number, width: number, scores: Float64Array): void {
-    const nu = this.learningRate;
-    for (const t of this.trees) {
-      const { feature, threshold, left, right, value } = t;
-      for (let i = 0, row = 0; i < n; i++, row += width) {
-        let k = 0;
-        while (feature[k] >= 0) k = x[row + feature[k]] <= threshold[k] ? left[k] : right[k];
-        scores[i] += nu * value[k];
+    const { roots, feature, threshold, child, leaf } = (this.packed ??= packTrees(this.trees, this.learningRate));
+    const T = roots.length;
+    for (let i = 0, row = 0; i < n; i++, row += width) {
+      let s = scores[i];
+      for (let t = 0; t < T; t++) {
+        let k = roots[t];
+        // left child at child[k], right child next to it (NaN goes right, as x ≤ threshold fails)
+        for (let j = feature[k]; j >= 0; j = feature[k]) k = child[k] + (x[row + j] <= threshold[k] ? 0 : 1);
+        s += leaf[k];
       }
+      scores[i] = s;
     }
   }
+
+  private packed: PackedTrees | undefined;
 
   /** The columns some split of some tree reads (the ensemble's value depends on no other). */
   columns(): Set<number> {
@@ -160,4 +166,47 @@ export class TreeEnsemble {
     if (!Array.isArray(v.trees)) throw new IssuelocError(`${where}: "trees" must be an array`);
     return new TreeEnsemble(v.learningRate, v.trees.map((t, k) => RegressionTree.fromJson(t, names, `${where}, tree ${k}`)));
   }
+}
+
+/**
+ * The trees of an ensemble in one set of arrays: tree t's root is node roots[t]; a split k's left
+ * child is node child[k] and its right child node child[k] + 1; a leaf (feature −1) holds its
+ * contribution ν · value.
+ */
+interface PackedTrees {
+  roots: Int32Array;
+  feature: Int32Array;
+  threshold: Float64Array;
+  child: Int32Array;
+  leaf: Float64Array;
+}
+
+function packTrees(trees: readonly RegressionTree[], nu: number): PackedTrees {
+  const size = trees.reduce((a, t) => a + t.feature.length, 0);
+  const p: PackedTrees = {
+    roots: new Int32Array(trees.length), feature: new Int32Array(size), threshold: new Float64Array(size),
+    child: new Int32Array(size), leaf: new Float64Array(size),
+  };
+  let next = 0;
+  trees.forEach((t, r) => {
+    // breadth first, so that each split's two children take adjacent slots
+    const queue = [0];
+    const slot = [next++];
+    p.roots[r] = slot[0];
+    for (let q = 0; q < queue.length; q++) {
+      const k = queue[q];
+      const at = slot[q];
+      p.feature[at] = t.feature[k];
+      if (t.feature[k] < 0) {
+        p.leaf[at] = nu * t.value[k];
+        continue;
+      }
+      p.threshold[at] = t.threshold[k];
+      p.child[at] = next;
+      queue.push(t.left[k], t.right[k]);
+      slot.push(next, next + 1);
+      next += 2;
+    }
+  });
+  return p;
 }

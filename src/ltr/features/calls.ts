@@ -53,9 +53,9 @@ export const callsGroup: FeatureGroup<CallRow, keyof typeof features> = {
  * For each candidate: the best pipeline score among the top candidates whose body field holds
  * its name token (calledBy), and among the top candidates whose name token its body holds
  * (calls), and how many of the top hold its name (calledByCount). Each name token's postings are
- * searched once: for the top candidates (binary searches, per distinct name), and, for a top
- * candidate's name, for every candidate (in document order, galloping):
- * O(names × TOP × log postings + TOP × candidates × log(postings / candidates)).
+ * searched once: for the top candidates (per distinct name), and, for a top candidate's name, for
+ * every candidate (both in document order, galloping):
+ * O(names × TOP × log(postings / TOP) + TOP × candidates × log(postings / candidates)).
  */
 function callLinks(ctx: CandidateContext): { calledBy: Float32Array; calls: Float32Array; calledByCount: Uint8Array } {
   const { docs, pipelineScores, shapes, codeIndex } = ctx;
@@ -69,6 +69,8 @@ function callLinks(ctx: CandidateContext): { calledBy: Float32Array; calls: Floa
   const F = index.fieldNames.length;
   const top = Math.min(TOP, n);
   const nameTerm = docs.map((d) => shapes.unit(d).nameTerm);
+  // the top candidates in document order, for one walk along a name's postings
+  const topOrder = rowsByDocument(docs.slice(0, top));
   // per name token, which top candidates' bodies hold it (bit k: the k-th)
   const heldByTop = new Map<number, number>();
   for (let i = 0; i < n; i++) {
@@ -78,8 +80,10 @@ function callLinks(ctx: CandidateContext): { calledBy: Float32Array; calls: Floa
     if (mask === undefined) {
       mask = 0;
       const { doc, tf } = index.postings(t);
-      for (let k = 0; k < top; k++) {
-        const p = firstAtLeast(doc, 0, doc.length, docs[k]);
+      let p = 0;
+      for (let j = 0; j < top && p < doc.length; j++) {
+        const k = topOrder[j];
+        p = firstAtLeast(doc, p, doc.length, docs[k]);
         if (p < doc.length && doc[p] === docs[k] && tf[p * F + body] > 0) mask |= 1 << k;
       }
       heldByTop.set(t, mask);
