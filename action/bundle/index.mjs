@@ -14967,7 +14967,7 @@ var require_util4 = __commonJS({
     var { getEncoding } = require_encoding();
     var { serializeAMimeType, parseMIMEType } = require_data_url();
     var { types } = __require("node:util");
-    var { StringDecoder: StringDecoder2 } = __require("string_decoder");
+    var { StringDecoder } = __require("string_decoder");
     var { btoa } = __require("node:buffer");
     var staticPropertyDescriptors = {
       enumerable: true,
@@ -15058,7 +15058,7 @@ var require_util4 = __commonJS({
             dataURL += serializeAMimeType(parsed2);
           }
           dataURL += ";base64,";
-          const decoder = new StringDecoder2("latin1");
+          const decoder = new StringDecoder("latin1");
           for (const chunk of bytes) {
             dataURL += btoa(decoder.write(chunk));
           }
@@ -15087,7 +15087,7 @@ var require_util4 = __commonJS({
         }
         case "BinaryString": {
           let binaryString = "";
-          const decoder = new StringDecoder2("latin1");
+          const decoder = new StringDecoder("latin1");
           for (const chunk of bytes) {
             binaryString += decoder.write(chunk);
           }
@@ -20146,16 +20146,19 @@ var init_file_history = __esm({
 
 // src/repo/git-process.ts
 import { spawn } from "node:child_process";
-function gitEnv() {
+function gitEnv(buffered) {
   const env = { ...process.env };
   for (const name2 of REPOSITORY_ENV) delete env[name2];
   env.GIT_TERMINAL_PROMPT = "0";
   env.GIT_LITERAL_PATHSPECS = "1";
+  if (buffered) env.GIT_FLUSH = "0";
+  else delete env.GIT_FLUSH;
   return env;
 }
-function spawnGit(args2, stdin) {
+function spawnGit(args2, stdin, buffered = false) {
   const argv = [...GIT_CONFIG_ARGS, ...args2];
-  const child = stdin === "pipe" ? spawn("git", argv, { env: gitEnv(), stdio: ["pipe", "pipe", "pipe"] }) : spawn("git", argv, { env: gitEnv(), stdio: ["ignore", "pipe", "pipe"] });
+  const env = gitEnv(buffered);
+  const child = stdin === "pipe" ? spawn("git", argv, { env, stdio: ["pipe", "pipe", "pipe"] }) : spawn("git", argv, { env, stdio: ["ignore", "pipe", "pipe"] });
   track(child);
   return child;
 }
@@ -20203,7 +20206,7 @@ function gitFailure(args2, outcome, options = {}) {
 }
 function run2(args2, options, onChunk) {
   return new Promise((resolve9, reject) => {
-    const child = options.input === void 0 ? spawnGit(args2, "ignore") : spawnGit(args2, "pipe");
+    const child = options.input === void 0 ? spawnGit(args2, "ignore", true) : spawnGit(args2, "pipe", true);
     let stderr = "";
     let failed = null;
     const timer = options.timeoutMs === void 0 ? void 0 : setTimeout(() => {
@@ -20292,9 +20295,10 @@ var init_commit_graph = __esm({
 });
 
 // src/repo/log-parse.ts
-import { StringDecoder } from "node:string_decoder";
-function detach(s) {
-  return Buffer.from(s, "utf8").toString("utf8");
+function isStatus(b, from, to) {
+  if (!(b[from] >= 65 && b[from] <= 90)) return false;
+  for (let i2 = from + 1; i2 < to; i2++) if (!(b[i2] >= 48 && b[i2] <= 57)) return false;
+  return true;
 }
 var LOG_FORMAT, LogParser;
 var init_log_parse = __esm({
@@ -20306,75 +20310,81 @@ var init_log_parse = __esm({
         this.onCommit = onCommit;
       }
       onCommit;
-      decoder = new StringDecoder("utf8");
-      tail = "";
+      /** The unparsed end of the stream (an unfinished token). */
+      tail = Buffer.alloc(0);
       current = null;
       pendingStatus = null;
       /** Number of commits emitted so far. */
       count = 0;
       /** Parses a chunk of stdout (any split, including inside a UTF-8 sequence). */
       push(chunk) {
-        this.tail += this.decoder.write(chunk);
-        this.drain(false);
+        this.drain(this.tail.length === 0 ? chunk : Buffer.concat([this.tail, chunk]), false);
       }
       /** Flushes the last commit; call once after the stream ended. */
       end() {
-        this.tail += this.decoder.end();
-        this.drain(true);
+        this.drain(this.tail, true);
         this.flush();
       }
-      drain(final) {
+      drain(b, final) {
         let start2 = 0;
         for (; ; ) {
-          const atHeader = this.tail.charCodeAt(start2) === 1 || this.tail.charCodeAt(start2) === 10 && this.tail.charCodeAt(start2 + 1) === 1;
+          const atHeader = b[start2] === 1 || b[start2] === 10 && b[start2 + 1] === 1;
           if (this.pendingStatus === null && atHeader) {
-            const endHeader = this.tail.indexOf("", start2);
+            const endHeader = b.indexOf(3, start2);
             if (endHeader < 0) break;
-            this.header(this.tail.slice(this.tail.indexOf("", start2) + 1, endHeader));
+            this.header(b, b.indexOf(1, start2) + 1, endHeader);
             start2 = endHeader + 1;
-            if (this.tail.charCodeAt(start2) === 0) start2++;
+            if (b[start2] === 0) start2++;
             continue;
           }
-          const nul = this.tail.indexOf("\0", start2);
+          const nul = b.indexOf(0, start2);
           if (nul < 0) {
-            if (final && start2 < this.tail.length && this.tail.slice(start2).trim() !== "") {
-              throw new Error(`git log output ends inside a token: ${JSON.stringify(this.tail.slice(start2, start2 + 80))}`);
+            if (final && start2 < b.length && b.toString("utf8", start2).trim() !== "") {
+              throw new Error(`git log output ends inside a token: ${JSON.stringify(b.toString("utf8", start2, start2 + 80))}`);
             }
             break;
           }
-          this.token(this.tail.slice(start2, nul));
+          this.token(b, start2, nul);
           start2 = nul + 1;
         }
-        this.tail = this.tail.slice(start2);
+        this.tail = start2 >= b.length ? Buffer.alloc(0) : Buffer.from(b.subarray(start2));
       }
-      header(text) {
+      /** The header in b[from, to): `<sha> <parents…>\x02<committer time>\x02<raw message>`. */
+      header(b, from, to) {
         this.flush();
-        const f1 = text.indexOf("");
-        const f2 = f1 < 0 ? -1 : text.indexOf("", f1 + 1);
-        if (f1 < 0 || f2 < 0) throw new Error(`malformed git log header: ${JSON.stringify(text.slice(0, 120))}`);
-        const ids = text.slice(0, f1).trim().split(" ");
-        const sha = ids[0];
+        const f1 = b.indexOf(2, from);
+        const f2 = f1 < 0 || f1 >= to ? -1 : b.indexOf(2, f1 + 1);
+        if (f1 < 0 || f1 >= to || f2 < 0 || f2 >= to) throw new Error(`malformed git log header: ${JSON.stringify(b.toString("utf8", from, Math.min(to, from + 120)))}`);
+        const ids = [];
+        for (let i2 = from; i2 < f1; ) {
+          let j = b.indexOf(32, i2);
+          if (j < 0 || j > f1) j = f1;
+          if (j > i2) ids.push(b.toString("latin1", i2, j));
+          i2 = j + 1;
+        }
+        const sha = ids[0] ?? "";
         if (!/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(sha)) throw new Error(`malformed commit id in git log: ${JSON.stringify(sha)}`);
         this.current = {
-          sha: detach(sha),
-          parents: ids.slice(1).filter((p) => p !== "").map(detach),
-          time: Number(text.slice(f1 + 1, f2)),
-          message: detach(text.slice(f2 + 1)),
+          sha,
+          parents: ids.slice(1),
+          time: Number(b.toString("utf8", f1 + 1, f2)),
+          message: b.toString("utf8", f2 + 1, to),
           changes: []
         };
       }
-      token(raw) {
-        const tok = this.pendingStatus === null && raw.charCodeAt(0) === 10 ? raw.slice(1) : raw;
+      /** The token in b[from, to) (its NUL excluded). */
+      token(b, from, to) {
+        const t = this.pendingStatus === null && b[from] === 10 ? from + 1 : from;
         if (this.current === null) {
-          if (tok === "") return;
-          throw new Error(`git log output starts with ${JSON.stringify(tok.slice(0, 80))}, not a commit header`);
+          if (t === to) return;
+          throw new Error(`git log output starts with ${JSON.stringify(b.toString("utf8", t, Math.min(to, t + 80)))}, not a commit header`);
         }
         if (this.pendingStatus === null) {
-          if (tok === "") return;
-          if (!/^[A-Z][0-9]*$/.test(tok)) throw new Error(`unexpected status ${JSON.stringify(tok.slice(0, 40))} in git log of ${this.current.sha}`);
-          this.pendingStatus = detach(tok);
+          if (t === to) return;
+          if (!isStatus(b, t, to)) throw new Error(`unexpected status ${JSON.stringify(b.toString("utf8", t, Math.min(to, t + 40)))} in git log of ${this.current.sha}`);
+          this.pendingStatus = b.toString("latin1", t, to);
         } else {
-          this.current.changes.push({ status: this.pendingStatus, path: detach(raw) });
+          this.current.changes.push({ status: this.pendingStatus, path: b.toString("utf8", from, to) });
           this.pendingStatus = null;
         }
       }
@@ -20734,6 +20744,26 @@ function cachedTokenizer(opts) {
 function tokenize(text, opts) {
   return cachedTokenizer(opts).tokenize(text);
 }
+function wordsOf(text) {
+  if (typeof text !== "string") throw new IssuelocError(`cannot tokenize a ${typeof text}: expected a string`);
+  const out2 = [];
+  const n = text.length;
+  let i2 = 0;
+  while (i2 < n) {
+    if (charClass(text.charCodeAt(i2)) === 0) {
+      i2++;
+      continue;
+    }
+    const start2 = i2;
+    i2++;
+    while (i2 < n && charClass(text.charCodeAt(i2)) !== 0) i2++;
+    out2.push(text.slice(start2, i2));
+  }
+  return out2;
+}
+function tokenizeWords(words2, opts) {
+  return cachedTokenizer(opts).tokenizeWords(words2);
+}
 function hasInnerUnderscore(word) {
   let s = 0;
   let e = word.length;
@@ -20850,6 +20880,15 @@ var init_tokenize = __esm({
           for (let t = 0; t < toks.length; t++) out2.push(toks[t]);
         }
       }
+      /** Tokens of the words `words` (runs of `[A-Za-z0-9_]`, {@link wordsOf}) in order: `tokenize` of their text. */
+      tokenizeWords(words2) {
+        const out2 = [];
+        for (const w of words2) {
+          const toks = this.wordTokens(w);
+          for (let t = 0; t < toks.length; t++) out2.push(toks[t]);
+        }
+        return out2;
+      }
       /** The tokens of one word (a run of `[A-Za-z0-9_]`), memoised. The array is shared: do not modify. */
       wordTokens(word) {
         let toks = this.memo.get(word);
@@ -20939,11 +20978,15 @@ function bufferOf(part) {
   return typeof part === "string" ? Buffer.from(part, "utf8") : Buffer.from(part.buffer, part.byteOffset, part.byteLength);
 }
 function writeFileAtomic(path, parts2, opts = {}) {
-  makeDirs(dirname3(path));
   const tmp = `${path}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
   let fd = -1;
   try {
     fd = openSync2(tmp, "w");
+  } catch {
+    makeDirs(dirname3(path));
+  }
+  try {
+    if (fd < 0) fd = openSync2(tmp, "w");
     for (const part of parts2) {
       const buf = bufferOf(part);
       let off = 0;
@@ -21078,7 +21121,7 @@ var init_checked_file = __esm({
     sink = (line) => process.stderr.write(line);
     crcOver = (b, crc) => b.length === 0 ? crc : crc32(b, crc);
     isInt = (x, min = 0) => Number.isInteger(x) && x >= min;
-    isIntArray = (x, below2 = Infinity) => Array.isArray(x) && x.every((v) => Number.isInteger(v) && v >= 0 && v < below2);
+    isIntArray = (x, below = Infinity) => Array.isArray(x) && x.every((v) => Number.isInteger(v) && v >= 0 && v < below);
     isStringArray = (x) => Array.isArray(x) && x.every((v) => typeof v === "string");
     isRecord = (x) => typeof x === "object" && x !== null && !Array.isArray(x);
     KeyedJsonCache = class {
@@ -21384,8 +21427,8 @@ var init_history_log = __esm({
       /** The commits of `heads` that are no ancestor of another of them (the others add nothing to `--not`). */
       tipsOf(heads) {
         const ids = [...new Set(heads)].map((h) => this.indexOfSha.get(h));
-        const below2 = this.markAncestors(ids, new Uint8Array(this.size));
-        return ids.filter((i2) => below2[i2] === 0).map((i2) => this.data.shas[i2]);
+        const below = this.markAncestors(ids, new Uint8Array(this.size));
+        return ids.filter((i2) => below[i2] === 0).map((i2) => this.data.shas[i2]);
       }
     };
     HISTORY_TAG = "hist.v2";
@@ -21398,19 +21441,24 @@ function docTermsOf(docs) {
   const docStart = new Int32Array(docs.length + 1);
   const terms = [];
   const tfs = [];
+  const lastDoc = [];
+  const entry = [];
   docs.forEach((tokens, d) => {
-    const m = /* @__PURE__ */ new Map();
     for (const t of tokens) {
       let id = termIds.get(t);
       if (id === void 0) {
         id = termIds.size;
         termIds.set(t, id);
+        lastDoc.push(0);
+        entry.push(0);
       }
-      m.set(id, (m.get(id) ?? 0) + 1);
-    }
-    for (const [t, tf] of m) {
-      terms.push(t);
-      tfs.push(tf);
+      if (lastDoc[id] === d + 1) tfs[entry[id]]++;
+      else {
+        lastDoc[id] = d + 1;
+        entry[id] = terms.length;
+        terms.push(id);
+        tfs.push(1);
+      }
     }
     docStart[d + 1] = terms.length;
   });
@@ -21460,6 +21508,8 @@ var init_similarity = __esm({
       postLogTf;
       termList;
       scratch;
+      /** The documents a query reached, first nTouched of it (made on first query). */
+      touched;
       whole;
       /** Number of documents. */
       size;
@@ -21540,7 +21590,12 @@ var init_similarity = __esm({
           }
         } else {
           size = this.size;
-          for (let t = 0; t < df.length; t++) df[t] = this.postStart[t + 1] - this.postStart[t];
+          const { postStart } = this;
+          for (let t = 0; t < df.length; t++) {
+            const n = postStart[t + 1] - postStart[t];
+            if (n < 0) throw new Error(`the postings of term ${t} cannot be counted`);
+            df[t] = n;
+          }
         }
         const idf = new Float64Array(df.length);
         const c = { members: mark, size, df, idf, norms: !members && this.store ? this.store.norms : new Float64Array(this.size).fill(NaN) };
@@ -21558,6 +21613,8 @@ var init_similarity = __esm({
             sq += w * w;
           }
           n = c.norms[d] = Math.sqrt(sq);
+        } else if (!(n >= 0 && n < Infinity)) {
+          throw new Error(`the norm of document ${d} is ${n}`);
         }
         return n;
       }
@@ -21584,7 +21641,8 @@ var init_similarity = __esm({
         if (q.size === 0 || top <= 0) return [];
         const acc = this.scratch;
         const searched = allowed ? searchedMask(c.members, allowed) : c.members;
-        const touched = [];
+        const touched = this.touched ??= new Int32Array(this.size);
+        let nTouched = 0;
         let qsq = 0;
         for (const [t, tf] of q) {
           const idf = idfOf(c, t);
@@ -21595,13 +21653,13 @@ var init_similarity = __esm({
           for (let p = from; p < to; p++) {
             const d = doc[p];
             if (searched[d] !== 1) continue;
-            if (acc[d] === 0) touched.push(d);
+            if (acc[d] === 0) touched[nTouched++] = d;
             acc[d] += wq * logTf[p] * idf;
           }
         }
         const qn = Math.sqrt(qsq);
-        const best = new BestHits(Math.min(top, touched.length));
-        if (touched.length * 8 > this.size) {
+        const best = new BestHits(Math.min(top, nTouched));
+        if (nTouched * 8 > this.size) {
           for (let d = 0; d < this.size; d++) {
             if (acc[d] === 0) continue;
             const norm = this.normOf(d, c);
@@ -21609,7 +21667,8 @@ var init_similarity = __esm({
             acc[d] = 0;
           }
         } else {
-          for (const d of touched) {
+          for (let k = 0; k < nTouched; k++) {
+            const d = touched[k];
             const norm = this.normOf(d, c);
             if (acc[d] > 0 && norm > 0) best.offer(d, acc[d] / (qn * norm));
             acc[d] = 0;
@@ -22678,16 +22737,22 @@ function invertFields(fieldNames, vocabulary, termIds, fields2) {
   return new CsrIndex(fieldNames, vocabulary, termIds, D, postings.start, postings.doc, postingTf, fieldLength);
 }
 function averageFieldLengths(index) {
+  let avg = averages.get(index);
+  if (avg) return avg;
   const F2 = index.fieldNames.length;
-  const avg = new Float64Array(F2);
-  if (index.docCount === 0) return avg;
-  for (let d = 0; d < index.docCount; d++) {
-    for (let f = 0; f < F2; f++) avg[f] += index.fieldLength[d * F2 + f];
+  const D = index.docCount;
+  avg = new Float64Array(F2);
+  averages.set(index, avg);
+  if (D === 0) return avg;
+  const lengths = index.fieldLength;
+  for (let f = 0; f < F2; f++) {
+    let sum = 0;
+    for (let i2 = f; i2 < D * F2; i2 += F2) sum += lengths[i2];
+    avg[f] = sum / D;
   }
-  for (let f = 0; f < F2; f++) avg[f] /= index.docCount;
   return avg;
 }
-var CsrIndex, MAX_TF, U32List, IndexBuilder;
+var CsrIndex, IdCounts, sizeOf, MAX_TF, U32List, IndexBuilder, averages;
 var init_inverted_index = __esm({
   "src/index/inverted-index.ts"() {
     "use strict";
@@ -22725,6 +22790,30 @@ var init_inverted_index = __esm({
         return this.vocabulary[t];
       }
     };
+    IdCounts = class {
+      constructor(terms, entries) {
+        this.terms = terms;
+        this.entries = entries;
+      }
+      terms;
+      entries;
+      /** Number of terms. */
+      get length() {
+        return this.entries.length >> 1;
+      }
+      *[Symbol.iterator]() {
+        const { terms, entries } = this;
+        for (let k = 0; k < entries.length; k += 2) yield [terms[entries[k]], entries[k + 1]];
+      }
+      /** As [term, frequency] pairs (how JSON holds them). */
+      toJSON() {
+        const { terms, entries } = this;
+        const pairs = new Array(entries.length >> 1);
+        for (let k = 0; k < entries.length; k += 2) pairs[k >> 1] = [terms[entries[k]], entries[k + 1]];
+        return pairs;
+      }
+    };
+    sizeOf = (terms) => "size" in terms ? terms.size : terms.length;
     MAX_TF = 65535;
     U32List = class {
       buf = new Uint32Array(1024);
@@ -22753,6 +22842,15 @@ var init_inverted_index = __esm({
       vocabulary = [];
       rows;
       docs = 0;
+      // per term id: the (document, field) it was last seen in (`stamp`) and its entry there
+      stamp = 0;
+      markOf = new Int32Array(1024);
+      entryOf = new Uint32Array(1024);
+      // the dictionary of the last IdCounts added and this index's ids of its terms
+      dictionary;
+      dictionaryIds = new Int32Array(0);
+      idScratch = new Int32Array(1024);
+      tfScratch = new Int32Array(1024);
       constructor(fieldNames) {
         if (fieldNames.length === 0) throw new Error("IndexBuilder needs at least one field");
         this.fieldNames = fieldNames;
@@ -22768,35 +22866,126 @@ var init_inverted_index = __esm({
        * @param lengths token count per field; defaults to the sum of each field's counts.
        */
       add(fields2, lengths) {
+        return this.addSummed(fields2.map((terms) => [terms]), lengths);
+      }
+      /**
+       * Adds one document whose fields are each one or more lists of term counts: the counts of a
+       * term in several lists of a field are summed, and its terms are in first-seen order (as if the
+       * lists were merged into one map first, without making it). Returns the document's id.
+       * @param fields per field (same order and count as `fieldNames`), its lists of counts; each
+       *   list holds a term at most once.
+       * @param lengths token count per field; defaults to the sum of each field's counts.
+       */
+      addSummed(fields2, lengths) {
         const F2 = this.fieldNames.length;
         if (fields2.length !== F2) throw new Error(`document has ${fields2.length} fields, index has ${F2}`);
         for (let f = 0; f < F2; f++) {
           const rows = this.rows[f];
-          const terms = fields2[f];
-          rows.term.reserve(terms.size);
-          rows.tf.reserve(terms.size);
+          const lists = fields2[f];
+          let bound = 0;
+          for (const terms of lists) bound += sizeOf(terms);
+          rows.term.reserve(bound);
+          rows.tf.reserve(bound);
           const termBuf = rows.term.buf;
           const tfBuf = rows.tf.buf;
-          let e = rows.term.size;
+          const first2 = rows.term.size;
+          let e = first2;
           let sum = 0;
-          for (const [term, tf] of terms) {
-            let id = this.termIds.get(term);
-            if (id === void 0) {
-              id = this.vocabulary.length;
-              this.termIds.set(term, id);
-              this.vocabulary.push(term);
+          const stamp = ++this.stamp;
+          for (const terms of lists) {
+            let ids;
+            let tfs;
+            let step;
+            if (terms instanceof IdCounts) {
+              const idOf = this.idsOfDictionary(terms.terms);
+              const { entries } = terms;
+              for (let k = 0; k < entries.length; k += 2) {
+                if (idOf[entries[k]] < 0) idOf[entries[k]] = this.termId(terms.terms[entries[k]]);
+              }
+              ids = this.scratchIds(entries.length >> 1);
+              for (let k = 0; k < entries.length; k += 2) ids[k >> 1] = idOf[entries[k]];
+              tfs = entries;
+              step = 2;
+            } else {
+              ids = this.scratchIds(sizeOf(terms));
+              tfs = this.scratchTfs(sizeOf(terms));
+              let k = 0;
+              if (Array.isArray(terms)) {
+                for (let i2 = 0; i2 < terms.length; i2++) {
+                  const pair = terms[i2];
+                  ids[k] = this.termId(pair[0]);
+                  tfs[k++] = pair[1];
+                }
+              } else {
+                for (const [term, tf] of terms) {
+                  ids[k] = this.termId(term);
+                  tfs[k++] = tf;
+                }
+              }
+              step = 1;
             }
-            termBuf[e] = id;
-            tfBuf[e] = Math.min(tf, MAX_TF);
-            e++;
-            sum += tf;
+            const { markOf, entryOf } = this;
+            for (let k = 0, n = ids.length; k < n; k++) {
+              const id = ids[k];
+              const tf = tfs[k * step + step - 1];
+              if (markOf[id] === stamp) {
+                tfBuf[entryOf[id]] += tf;
+              } else {
+                markOf[id] = stamp;
+                entryOf[id] = e;
+                termBuf[e] = id;
+                tfBuf[e] = tf;
+                e++;
+              }
+              sum += tf;
+            }
           }
+          for (let k = first2; k < e; k++) if (tfBuf[k] > MAX_TF) tfBuf[k] = MAX_TF;
           rows.term.size = e;
           rows.tf.size = e;
           rows.start.push(e);
           rows.length.push(lengths ? lengths[f] : sum);
         }
         return this.docs++;
+      }
+      /** The id of `term`, given the next id when new. */
+      termId(term) {
+        let id = this.termIds.get(term);
+        if (id === void 0) {
+          id = this.vocabulary.length;
+          this.termIds.set(term, id);
+          this.vocabulary.push(term);
+          if (id >= this.markOf.length) this.growMarks();
+        }
+        return id;
+      }
+      /** This index's ids of the terms of a dictionary of {@link IdCounts} (−1: not looked up yet). */
+      idsOfDictionary(terms) {
+        if (this.dictionary !== terms || this.dictionaryIds.length < terms.length) {
+          const ids = new Int32Array(Math.max(terms.length, 2 * this.dictionaryIds.length)).fill(-1);
+          if (this.dictionary === terms) ids.set(this.dictionaryIds);
+          this.dictionary = terms;
+          this.dictionaryIds = ids;
+        }
+        return this.dictionaryIds;
+      }
+      /** Scratch space for `n` term ids (a view, valid until the next call). */
+      scratchIds(n) {
+        if (this.idScratch.length < n) this.idScratch = new Int32Array(Math.max(n, 2 * this.idScratch.length));
+        return this.idScratch.subarray(0, n);
+      }
+      /** Scratch space for `n` counts (a view, valid until the next call). */
+      scratchTfs(n) {
+        if (this.tfScratch.length < n) this.tfScratch = new Int32Array(Math.max(n, 2 * this.tfScratch.length));
+        return this.tfScratch.subarray(0, n);
+      }
+      growMarks() {
+        const mark = new Int32Array(this.markOf.length * 2);
+        mark.set(this.markOf);
+        this.markOf = mark;
+        const entry = new Uint32Array(this.entryOf.length * 2);
+        entry.set(this.entryOf);
+        this.entryOf = entry;
       }
       /** Number of documents added so far. */
       get size() {
@@ -22810,6 +22999,7 @@ var init_inverted_index = __esm({
         return index;
       }
     };
+    averages = /* @__PURE__ */ new WeakMap();
   }
 });
 
@@ -22833,20 +23023,37 @@ function encodePostings({ doc, tf }, F2, out2) {
     }
   }
 }
+function termBytes(index) {
+  for (let t = 0; t < index.termCount; t++) {
+    if (!/^[\x00-\x7f]*$/.test(index.term(t))) return Array.from({ length: index.termCount }, (_, u) => Buffer.from(index.term(u), "utf8"));
+  }
+  return void 0;
+}
+function asciiBytes(s) {
+  const b = new Uint8Array(s.length);
+  for (let i2 = 0; i2 < s.length; i2++) b[i2] = s.charCodeAt(i2);
+  return b;
+}
 function writeIndexFile(path, index, meta, aux = new Uint32Array(0)) {
   const T = index.termCount;
   const F2 = index.fieldNames.length;
-  const encoded = Array.from({ length: T }, (_, t) => Buffer.from(index.term(t), "utf8"));
-  const order = Array.from({ length: T }, (_, t) => t).sort((a, b) => Buffer.compare(encoded[a], encoded[b]));
+  const encoded = termBytes(index);
+  const order = Array.from({ length: T }, (_, t) => t);
+  if (encoded) order.sort((a, b) => Buffer.compare(encoded[a], encoded[b]));
+  else {
+    const terms = order.map((t) => index.term(t));
+    order.sort((a, b) => terms[a] < terms[b] ? -1 : terms[a] > terms[b] ? 1 : 0);
+  }
+  const bytesOf = encoded ? (t) => encoded[t] : (t) => asciiBytes(index.term(t));
   const blockStart = new Uint32Array(Math.ceil(T / BLOCK) + 1);
   const records = new ByteSink2();
   const postings = new ByteSink2();
+  let prev = new Uint8Array(0);
   order.forEach((t, rank2) => {
-    const term = encoded[t];
+    const term = bytesOf(t);
     let shared = 0;
     if (rank2 % BLOCK === 0) blockStart[rank2 / BLOCK] = records.size;
     else {
-      const prev = encoded[order[rank2 - 1]];
       while (shared < term.length && shared < prev.length && term[shared] === prev[shared]) shared++;
     }
     records.varint(shared);
@@ -22857,6 +23064,7 @@ function writeIndexFile(path, index, meta, aux = new Uint32Array(0)) {
     encodePostings(index.postings(t), F2, postings);
     records.varint(postings.size);
     records.bytes(postings.view());
+    prev = term;
   });
   blockStart[blockStart.length - 1] = records.size;
   let lengthBytes = 2;
@@ -22909,11 +23117,11 @@ function decodeIndex(payload, validMeta) {
   const fieldLength = lengthBytes === 2 ? new Uint16Array(buf.buffer, o, D * F2) : new Uint32Array(buf.buffer, o, D * F2);
   o += lengthSection + (4 - lengthSection % 4) % 4;
   const records = new Uint8Array(buf.buffer, o, header.recordBytes);
-  if (!ascending2(blockStart, header.recordBytes)) throw new Error("bad offsets");
+  if (!ascending(blockStart, header.recordBytes)) throw new Error("bad offsets");
   for (let b = 0; b < blocks; b++) if (blockStart[b + 1] - blockStart[b] < 4 * Math.min(BLOCK, T - b * BLOCK)) throw new Error("bad block");
   return { index: new StoredIndex(header.fieldNames, D, T, fieldLength, records, blockStart), meta: header.meta, aux };
 }
-function ascending2(a, end) {
+function ascending(a, end) {
   if (a[0] !== 0 || a[a.length - 1] !== end) return false;
   for (let k = 1; k < a.length; k++) if (a[k] < a[k - 1]) return false;
   return true;
@@ -23186,7 +23394,7 @@ function buildCodeIndex(commit, settings, files, stats, nonSourceFiles) {
     const fileUnit2 = fileUnits.find((u) => u.kind === "file");
     const fileDoc = filePaths.length;
     filePaths.push(path);
-    fileBuilder.add([pathTerms, fileNameTerms, new Map(fileUnit2?.body ?? [])], [
+    fileBuilder.addSummed([[pathTerms], [fileNameTerms], [fileUnit2?.body ?? []]], [
       sumOf(pathTerms),
       sumOf(fileNameTerms),
       fileUnit2?.bodyLength ?? 0
@@ -23196,9 +23404,7 @@ function buildCodeIndex(commit, settings, files, stats, nonSourceFiles) {
     const pathLength = sumOf(pathTerms);
     for (const u of docs) {
       const nameTerms = u.kind === "file" ? fileNameTerms : counts(tokenize(u.qualifiedName, { stem: settings.stem }));
-      const body2 = new Map(pathTerms);
-      for (const [t, c] of u.body) body2.set(t, (body2.get(t) ?? 0) + c);
-      builder.add([pathTerms, nameTerms, body2], [pathLength, sumOf(nameTerms), pathLength + u.bodyLength]);
+      builder.addSummed([[pathTerms], [nameTerms], [pathTerms, u.body]], [pathLength, sumOf(nameTerms), pathLength + u.bodyLength]);
       units.push({ path, kind: u.kind, qualifiedName: u.qualifiedName, ...u.namespaceParts ? { namespaceParts: u.namespaceParts } : {}, startLine: u.startLine, endLine: u.endLine });
       fileOf.push(fileDoc);
     }
@@ -23221,7 +23427,7 @@ function buildNonSourceIndex(files, stem) {
   for (const { path, text } of files) {
     const pathTerms = counts(tokenize(path, { stem }));
     const nameTerms = counts(tokenize(path.slice(path.lastIndexOf("/") + 1), { stem }));
-    builder.add([pathTerms, nameTerms, new Map(text.body)], [sumOf(pathTerms), sumOf(nameTerms), text.bodyLength]);
+    builder.addSummed([[pathTerms], [nameTerms], [text.body]], [sumOf(pathTerms), sumOf(nameTerms), text.bodyLength]);
     paths.push(path);
   }
   return { index: builder.build(), paths };
@@ -29128,11 +29334,26 @@ async function noLoadUnderWay() {
   while (loading > 0) await loads;
 }
 function fileUnit(path, text) {
-  const lines = text.length === 0 ? 1 : sourceLines(text).length - (text.endsWith("\n") ? 1 : 0);
+  let lines = 1;
+  for (let i2 = text.indexOf("\n"); i2 >= 0; i2 = text.indexOf("\n", i2 + 1)) lines++;
+  if (text.endsWith("\n")) lines--;
   return { id: path, path, kind: "file", qualifiedName: "", startLine: 1, endLine: Math.max(1, lines), text };
 }
 async function extractUnits(path, text, reparse) {
-  const file = fileUnit(path, text);
+  return (await extractUnitSpans(path, text, reparse)).map(({ from, to, ...u }) => ({
+    id: u.kind === "file" ? path : `${path}:${u.qualifiedName}`,
+    path,
+    kind: u.kind,
+    qualifiedName: u.qualifiedName,
+    ...u.namespaceParts ? { namespaceParts: u.namespaceParts } : {},
+    startLine: u.startLine,
+    endLine: u.endLine,
+    text: from === 0 && to === text.length ? text : text.slice(from, to)
+  }));
+}
+async function extractUnitSpans(path, text, reparse) {
+  const { startLine, endLine } = fileUnit(path, text);
+  const file = { kind: "file", qualifiedName: "", startLine, endLine, from: 0, to: text.length };
   const spec = specFor(path, languageOf(path));
   if (!spec || text.length > MAX_PARSE_CHARS) return [file];
   let parser;
@@ -29150,15 +29371,15 @@ async function extractUnits(path, text, reparse) {
     const from = lineStart[f.startLine - 1];
     const to = f.endLine < lineStart.length ? lineStart[f.endLine] - 1 : text.length;
     const outside = f.startIndex - from + Math.max(0, to - f.endIndex);
+    const own = outside > MAX_TEXT_OUTSIDE_UNIT;
     units.push({
-      id: `${path}:${f.qualifiedName}`,
-      path,
       kind: f.kind,
       qualifiedName: f.qualifiedName,
       ...f.namespaceParts > 0 ? { namespaceParts: f.namespaceParts } : {},
       startLine: f.startLine,
       endLine: f.endLine,
-      text: outside > MAX_TEXT_OUTSIDE_UNIT ? text.slice(f.startIndex, f.endIndex) : text.slice(from, to)
+      from: own ? f.startIndex : from,
+      to: own ? f.endIndex : to
     });
   }
   return units;
@@ -29284,7 +29505,6 @@ var init_extract = __esm({
   "src/corpus/extract.ts"() {
     "use strict";
     init_tree_sitter();
-    init_decode();
     init_languages();
     init_extract_specs();
     init_extract_specs();
@@ -29397,6 +29617,259 @@ var init_blob_terms = __esm({
   }
 });
 
+// src/index/unit-bodies.ts
+function firstEndingAfter(list, at) {
+  const ends = list.buf;
+  let lo = 0;
+  let hi = list.size;
+  while (lo < hi) {
+    const mid = lo + hi >>> 1;
+    if (ends[mid] > at) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+function isSpace(c) {
+  if (c <= 32) return c === 32 || c >= 9 && c <= 13;
+  if (c < 160) return false;
+  return c === 160 || c === 5760 || c >= 8192 && c <= 8202 || c === 8232 || c === 8233 || c === 8239 || c === 8287 || c === 12288 || c === 65279;
+}
+var MAX_WORDS, NO_IDS, I32List, UnitBodyCounter;
+var init_unit_bodies = __esm({
+  "src/index/unit-bodies.ts"() {
+    "use strict";
+    init_identifier_split();
+    init_tokenize();
+    init_inverted_index();
+    MAX_WORDS = 1 << 18;
+    NO_IDS = new Int32Array(0);
+    I32List = class {
+      buf = new Int32Array(1024);
+      size = 0;
+      push(x) {
+        if (this.size === this.buf.length) this.grow(this.size + 1);
+        this.buf[this.size++] = x;
+      }
+      /** Makes room for `n` values in all. */
+      grow(n) {
+        if (n <= this.buf.length) return;
+        let cap = this.buf.length * 2;
+        while (cap < n) cap *= 2;
+        const next = new Int32Array(cap);
+        next.set(this.buf.subarray(0, this.size));
+        this.buf = next;
+      }
+    };
+    UnitBodyCounter = class {
+      constructor(stem) {
+        this.stem = stem;
+      }
+      stem;
+      termIdOf = /* @__PURE__ */ new Map();
+      terms = [];
+      // the word memo: slots hold entry + 1 (0: empty); an entry has its word, hash and token ids
+      slots = new Int32Array(1 << 12);
+      words = [];
+      wordHash = new I32List();
+      wordIds = [];
+      counts = new Int32Array(1024);
+      seen = [];
+      // per file: the identifier runs (`[A-Za-z0-9_]+`) and their tokens' term ids one after the
+      // other (run r's at tokenStart[r] .. tokenStart[r + 1])
+      runStart = new I32List();
+      runEnd = new I32List();
+      tokenStart = new I32List();
+      tokens = new I32List();
+      /** The (term id, count) pairs of the units of the file, one unit after the other. */
+      entries = new I32List();
+      /** The body terms of each range of `text`, as `bodyTerms(text.slice(from, to), maxWords, stem)`. */
+      unitBodies(text, ranges) {
+        if (this.words.length > MAX_WORDS) this.forget();
+        this.scanRuns(text);
+        this.entries.size = 0;
+        const ends = ranges.map((r) => this.count(text, r.from, r.maxWords > 0 ? this.cutAt(text, r.from, r.to, r.maxWords) : r.to));
+        const entries = this.entries.buf.slice(0, this.entries.size);
+        let at = 0;
+        return ends.map(({ end, length }) => ({ body: new IdCounts(this.terms, entries.subarray(at, at = end)), bodyLength: length }));
+      }
+      /**
+       * Units of a blob cache entry with their counts by this counter's dictionary (one buffer for
+       * all of them); `units` is changed in place and returned.
+       */
+      byIds(units) {
+        let size = 0;
+        for (const u of units) size += 2 * u.body.length;
+        const entries = new Int32Array(size);
+        let at = 0;
+        for (const u of units) {
+          const { body: body2 } = u;
+          if (body2 instanceof IdCounts) continue;
+          const from = at;
+          for (let k = 0; k < body2.length; k++) {
+            entries[at++] = this.termId(body2[k][0]);
+            entries[at++] = body2[k][1];
+          }
+          u.body = new IdCounts(this.terms, entries.subarray(from, at));
+        }
+        return units;
+      }
+      /** Empties the word memo (the term dictionary stays: the counts given out refer to it). */
+      forget() {
+        this.slots = new Int32Array(1 << 12);
+        this.words.length = 0;
+        this.wordHash.size = 0;
+        this.wordIds.length = 0;
+      }
+      /** The identifier runs of `text` and their tokens' term ids (the words `tokenize` splits). */
+      scanRuns(text) {
+        const starts = this.runStart;
+        const ends = this.runEnd;
+        const tokenStart = this.tokenStart;
+        const tokens = this.tokens;
+        starts.size = 0;
+        ends.size = 0;
+        tokens.size = 0;
+        tokenStart.size = 0;
+        const n = text.length;
+        let i2 = 0;
+        while (i2 < n) {
+          let c = text.charCodeAt(i2);
+          if (charClass(c) === 0) {
+            i2++;
+            continue;
+          }
+          const start2 = i2;
+          let h = c;
+          i2++;
+          while (i2 < n && charClass(c = text.charCodeAt(i2)) !== 0) {
+            h = Math.imul(h, 31) + c | 0;
+            i2++;
+          }
+          starts.push(start2);
+          ends.push(i2);
+          tokenStart.push(tokens.size);
+          const ids = this.wordIds[this.entryOf(text, start2, i2, h)];
+          tokens.grow(tokens.size + ids.length);
+          const buf = tokens.buf;
+          for (let k = 0; k < ids.length; k++) buf[tokens.size++] = ids[k];
+        }
+        tokenStart.push(tokens.size);
+      }
+      /** The memo entry of the word `text.slice(start, end)` of hash `h`, made when missing. */
+      entryOf(text, start2, end, h) {
+        const length = end - start2;
+        let mask = this.slots.length - 1;
+        let at = h & mask;
+        for (let e = this.slots[at]; e !== 0; e = this.slots[at]) {
+          const word2 = this.words[e - 1];
+          if (this.wordHash.buf[e - 1] === h && word2.length === length && text.startsWith(word2, start2)) return e - 1;
+          at = at + 1 & mask;
+        }
+        const entry = this.words.length;
+        const word = text.slice(start2, end);
+        this.words.push(word);
+        this.wordHash.push(h);
+        this.wordIds.push(this.idsOfWord(word));
+        if (2 * this.words.length > this.slots.length) {
+          this.slots = new Int32Array(this.slots.length * 2);
+          mask = this.slots.length - 1;
+          for (let e = 0; e < this.words.length; e++) {
+            let a = this.wordHash.buf[e] & mask;
+            while (this.slots[a] !== 0) a = a + 1 & mask;
+            this.slots[a] = e + 1;
+          }
+        } else {
+          this.slots[at] = entry + 1;
+        }
+        return entry;
+      }
+      /** Where `firstWords(text.slice(from, to), maxWords)` ends in `text`. */
+      cutAt(text, from, to, maxWords) {
+        if (to - from < 2 * maxWords - 1) return to;
+        let words2 = 0;
+        let i2 = from;
+        while (i2 < to) {
+          if (isSpace(text.charCodeAt(i2))) {
+            i2++;
+            continue;
+          }
+          i2++;
+          while (i2 < to && !isSpace(text.charCodeAt(i2))) i2++;
+          if (++words2 === maxWords) return i2;
+        }
+        return to;
+      }
+      /**
+       * Appends the counted tokens of `text.slice(from, to)` to `entries` as (term id, count) pairs,
+       * in first-occurrence order; returns where they end there and how many tokens there were.
+       */
+      count(text, from, to) {
+        this.seen.length = 0;
+        const starts = this.runStart.buf;
+        const ends = this.runEnd.buf;
+        const runs = this.runStart.size;
+        const r0 = firstEndingAfter(this.runEnd, from);
+        let r1 = r0;
+        while (r1 < runs && starts[r1] < to) r1++;
+        let length = 0;
+        if (r0 < r1) {
+          const firstWhole = starts[r0] >= from;
+          const lastWhole = ends[r1 - 1] <= to;
+          if (!firstWhole) length += this.countIds(this.idsOfWord(text.slice(from, Math.min(ends[r0], to))), 0, -1);
+          const a = firstWhole ? r0 : r0 + 1;
+          const b = lastWhole || r1 - 1 < a ? r1 : r1 - 1;
+          if (a < b) length += this.countIds(this.tokens.buf, this.tokenStart.buf[a], this.tokenStart.buf[b]);
+          if (!lastWhole && r1 - 1 >= a) length += this.countIds(this.idsOfWord(text.slice(starts[r1 - 1], to)), 0, -1);
+        }
+        const { counts: counts3, seen, entries } = this;
+        entries.grow(entries.size + 2 * seen.length);
+        const buf = entries.buf;
+        let e = entries.size;
+        for (let k = 0; k < seen.length; k++) {
+          const id = seen[k];
+          buf[e++] = id;
+          buf[e++] = counts3[id];
+          counts3[id] = 0;
+        }
+        entries.size = e;
+        return { end: e, length };
+      }
+      /** Counts `ids[from .. to)` (`to` −1: all); returns how many. */
+      countIds(ids, from, to) {
+        const end = to < 0 ? ids.length : to;
+        const { counts: counts3, seen } = this;
+        for (let k = from; k < end; k++) {
+          const id = ids[k];
+          if (counts3[id]++ === 0) seen.push(id);
+        }
+        return end - from;
+      }
+      /** The term ids of the tokens of one identifier run. */
+      idsOfWord(word) {
+        const tokens = tokenize(word, { stem: this.stem });
+        if (tokens.length === 0) return NO_IDS;
+        const ids = new Int32Array(tokens.length);
+        for (let k = 0; k < tokens.length; k++) ids[k] = this.termId(tokens[k]);
+        return ids;
+      }
+      termId(term) {
+        let id = this.termIdOf.get(term);
+        if (id === void 0) {
+          id = this.terms.length;
+          this.terms.push(term);
+          this.termIdOf.set(term, id);
+          if (id >= this.counts.length) {
+            const next = new Int32Array(this.counts.length * 2);
+            next.set(this.counts);
+            this.counts = next;
+          }
+        }
+        return id;
+      }
+    };
+  }
+});
+
 // src/index/build-tree.ts
 var build_tree_exports = {};
 __export(build_tree_exports, {
@@ -29414,13 +29887,14 @@ async function buildFromTree(repo, commit, settings, opts) {
   const sources = selection.sources.map((s) => s.entry);
   const cache = new BlobTermsCache(blobCacheDir(opts.cacheDir, settings));
   const unitsOf = /* @__PURE__ */ new Map();
+  const counter = new UnitBodyCounter(settings.stem);
   const toParse = [];
   for (const e of sources) {
     const key = blobKey(e.blob, e.path);
     const hit = opts.force ? void 0 : cache.get(key);
     if (!hit) toParse.push(e);
     else if (hit.length === 0) skipped2.binary++;
-    else unitsOf.set(e.path, hit);
+    else unitsOf.set(e.path, counter.byIds(hit));
   }
   const total = sources.length;
   let done = total - toParse.length;
@@ -29445,14 +29919,15 @@ async function buildFromTree(repo, commit, settings, opts) {
         continue;
       }
       const text = decodeSource(buf);
-      const units = await extractUnits(e.path, text);
-      const terms = units.map((u) => ({
+      const units = await extractUnitSpans(e.path, text);
+      const bodies = counter.unitBodies(text, units.map((u) => ({ from: u.from, to: u.to, maxWords: u.kind === "file" ? settings.maxFileWords : settings.maxBodyWords })));
+      const terms = units.map((u, i2) => ({
         kind: u.kind,
         qualifiedName: u.qualifiedName,
         ...u.namespaceParts ? { namespaceParts: u.namespaceParts } : {},
         startLine: u.startLine,
         endLine: u.endLine,
-        ...bodyTerms(u.text, u.kind === "file" ? settings.maxFileWords : settings.maxBodyWords, settings.stem)
+        ...bodies[i2]
       }));
       cache.set(blobKey(e.blob, e.path), terms);
       unitsOf.set(e.path, terms);
@@ -29511,6 +29986,7 @@ var init_build_tree = __esm({
     init_languages();
     init_select();
     init_blob_terms();
+    init_unit_bodies();
     init_code_index();
   }
 });
@@ -30041,6 +30517,391 @@ var init_file = __esm({
   }
 });
 
+// src/retrieve/bm25f.ts
+function defaultBm25fParams(fieldCount) {
+  return { k1: 1.2, b: 0.75, delta: 1, weights: new Array(fieldCount).fill(1) };
+}
+function fieldFactors(lengths, D, avg, bs, weights) {
+  const F2 = avg.length;
+  const out2 = new Float32Array(D * F2);
+  for (let f = 0; f < F2; f++) {
+    const a = avg[f];
+    const b = bs[f];
+    const w = weights[f];
+    if (!(a > 0)) {
+      for (let i2 = f; i2 < D * F2; i2 += F2) out2[i2] = w;
+      continue;
+    }
+    const keep = 1 - b;
+    for (let i2 = f; i2 < D * F2; i2 += F2) out2[i2] = w / (keep + b * lengths[i2] / a);
+  }
+  return out2;
+}
+function idfOf2(df, docCount) {
+  return Math.log(1 + (docCount - df + 0.5) / (df + 0.5));
+}
+function topK(scores, k) {
+  for (let d = 0; d < scores.length; d++) if (scores[d] !== scores[d]) return topKByHeap(scores, Math.min(Math.floor(k), scores.length), Infinity, -1);
+  return topKAfter(scores, k, Infinity, -1);
+}
+function topKAfter(scores, k, score, doc) {
+  k = Math.min(Math.floor(k), scores.length);
+  if (!(k > 0)) return [];
+  let n = 0;
+  for (let d = 0; d < scores.length; d++) {
+    const s = scores[d];
+    if (s > 0 && (s < score || s === score && d > doc)) n++;
+  }
+  if (n > k && k * HEAP_RATIO <= n) return score === Infinity ? topKByBuckets(scores, k) : topKByHeap(scores, k, score, doc);
+  return topKBySelection(scores, k, n, score, doc);
+}
+function topKByBuckets(scores, k) {
+  const bits = new Uint32Array(scores.buffer, scores.byteOffset, scores.length);
+  const high = new Int32Array(BUCKETS);
+  for (let d = 0; d < bits.length; d++) high[bits[d] >>> 20]++;
+  let b = POSITIVE_BUCKETS - 1;
+  for (let above = 0; b > 0 && above + high[b] < k; b--) above += high[b];
+  if (b === 0) return topKByHeap(scores, k, Infinity, -1);
+  let kept = [];
+  for (let d = 0; d < bits.length; d++) {
+    const bucket = bits[d] >>> 20;
+    if (bucket >= b && bucket < POSITIVE_BUCKETS) kept.push(d);
+  }
+  if (kept.length > 2 * k) {
+    const mid = new Int32Array(BUCKETS);
+    let above = 0;
+    for (const d of kept) {
+      if (bits[d] >>> 20 > b) above++;
+      else mid[bits[d] >>> 8 & BUCKETS - 1]++;
+    }
+    let m = BUCKETS - 1;
+    for (; m > 0 && above + mid[m] < k; m--) above += mid[m];
+    kept = kept.filter((d) => bits[d] >>> 20 > b || (bits[d] >>> 8 & BUCKETS - 1) >= m);
+  }
+  const out2 = [];
+  if (scores.length <= DOC_SPAN) {
+    const keys = new Float64Array(kept.length);
+    for (let i2 = 0; i2 < kept.length; i2++) keys[i2] = (2147483647 - bits[kept[i2]]) * DOC_SPAN + kept[i2];
+    keys.sort();
+    for (let i2 = 0; i2 < keys.length && i2 < k; i2++) {
+      const d = keys[i2] % DOC_SPAN;
+      out2.push({ doc: d, score: scores[d] });
+    }
+    return out2;
+  }
+  const order = Int32Array.from(kept).sort((x, y) => scores[y] - scores[x] || x - y);
+  for (let i2 = 0; i2 < order.length && i2 < k; i2++) out2.push({ doc: order[i2], score: scores[order[i2]] });
+  return out2;
+}
+function topKBySelection(scores, k, n, score, doc) {
+  const out2 = [];
+  const after = (s, d) => s > 0 && (s < score || s === score && d > doc);
+  if (n <= k) {
+    for (let d = 0; d < scores.length; d++) if (after(scores[d], d)) out2.push({ doc: d, score: scores[d] });
+  } else {
+    const positive = new Float64Array(n);
+    for (let d = 0, i2 = 0; d < scores.length; d++) if (after(scores[d], d)) positive[i2++] = scores[d];
+    const kth = kthLargest(positive, k);
+    let atKth = k;
+    for (let d = 0; d < scores.length; d++) if (scores[d] > kth && after(scores[d], d)) atKth--;
+    for (let d = 0; d < scores.length; d++) {
+      const s = scores[d];
+      if (!after(s, d)) continue;
+      if (s > kth) out2.push({ doc: d, score: s });
+      else if (s === kth && atKth > 0) {
+        out2.push({ doc: d, score: s });
+        atKth--;
+      }
+    }
+  }
+  out2.sort((a, c) => c.score - a.score || a.doc - c.doc);
+  return out2;
+}
+function* hitsByRank(scores, depth, first2 = 64) {
+  depth = Math.min(Math.floor(depth), scores.length);
+  for (let d = 0; d < scores.length; d++) {
+    if (scores[d] !== scores[d]) {
+      yield* topK(scores, depth);
+      return;
+    }
+  }
+  let got = 0;
+  let last = { score: Infinity, doc: -1 };
+  for (let k = Math.min(depth, first2); k > 0; k = Math.min(depth - got, 3 * got)) {
+    const hits = topKAfter(scores, k, last.score, last.doc);
+    for (const h of hits) yield h;
+    got += hits.length;
+    if (hits.length < k) return;
+    last = hits[hits.length - 1];
+  }
+}
+function kthLargest(xs, k) {
+  let lo = 0, hi = xs.length - 1;
+  const want = k - 1;
+  for (; ; ) {
+    if (lo === hi) return xs[lo];
+    const a = xs[lo], b = xs[lo + hi >> 1], c = xs[hi];
+    const pivot = a < b ? b < c ? b : a < c ? c : a : a < c ? a : b < c ? c : b;
+    let gt = lo, i2 = lo, lt = hi;
+    while (i2 <= lt) {
+      const x = xs[i2];
+      if (x > pivot) {
+        xs[i2] = xs[gt];
+        xs[gt] = x;
+        gt++;
+        i2++;
+      } else if (x < pivot) {
+        xs[i2] = xs[lt];
+        xs[lt] = x;
+        lt--;
+      } else i2++;
+    }
+    if (want < gt) hi = gt - 1;
+    else if (want <= lt) return pivot;
+    else lo = lt + 1;
+  }
+}
+function topKByHeap(scores, k, score, doc) {
+  if (!(k > 0)) return [];
+  const heapDoc = new Int32Array(k);
+  const heapScore = new Float64Array(k);
+  let size = 0;
+  for (let d = 0; d < scores.length; d++) {
+    const s = scores[d];
+    if (s <= 0 || s > score || s === score && d <= doc) continue;
+    if (size < k) {
+      let i2 = size++;
+      while (i2 > 0) {
+        const parent = i2 - 1 >> 1;
+        const ps = heapScore[parent];
+        if (!(s < ps || s === ps && d > heapDoc[parent])) break;
+        heapDoc[i2] = heapDoc[parent];
+        heapScore[i2] = ps;
+        i2 = parent;
+      }
+      heapDoc[i2] = d;
+      heapScore[i2] = s;
+    } else if (s > heapScore[0]) {
+      let i2 = 0;
+      for (; ; ) {
+        const l = 2 * i2 + 1;
+        if (l >= size) break;
+        let m = l;
+        const r = l + 1;
+        if (r < size && (heapScore[r] < heapScore[l] || heapScore[r] === heapScore[l] && heapDoc[r] > heapDoc[l])) m = r;
+        const ms = heapScore[m];
+        if (!(ms < s || ms === s && heapDoc[m] > d)) break;
+        heapDoc[i2] = heapDoc[m];
+        heapScore[i2] = ms;
+        i2 = m;
+      }
+      heapDoc[i2] = d;
+      heapScore[i2] = s;
+    }
+  }
+  const out2 = [];
+  for (let i2 = 0; i2 < size; i2++) out2.push({ doc: heapDoc[i2], score: heapScore[i2] });
+  out2.sort((a, c) => c.score - a.score || a.doc - c.doc);
+  return out2;
+}
+var Bm25fScorer, DOC_SPAN, POSITIVE_BUCKETS, BUCKETS, HEAP_RATIO;
+var init_bm25f = __esm({
+  "src/retrieve/bm25f.ts"() {
+    "use strict";
+    init_inverted_index();
+    Bm25fScorer = class {
+      index;
+      params;
+      /** inverse of the per-field length norm, per document: w_f / (1 − b + b · len / avglen), D × F. */
+      fieldFactor;
+      scratch;
+      /** Per term scored so far, its postings' {@link gainOf}. */
+      gains = /* @__PURE__ */ new Map();
+      constructor(index, params = {}) {
+        const F2 = index.fieldNames.length;
+        this.index = index;
+        this.params = { ...defaultBm25fParams(F2), ...params };
+        if (this.params.weights.length !== F2) {
+          throw new Error(`BM25F needs ${F2} field weights (${index.fieldNames.join(", ")}), got ${this.params.weights.length}`);
+        }
+        const bs = typeof this.params.b === "number" ? new Array(F2).fill(this.params.b) : this.params.b;
+        const avg = averageFieldLengths(index);
+        const D = index.docCount;
+        this.fieldFactor = fieldFactors(index.fieldLength, D, avg, bs, this.params.weights);
+        this.scratch = new Float32Array(D);
+      }
+      /** idf(t) = ln(1 + (N − df + 0.5) / (df + 0.5)). */
+      idf(termId) {
+        return idfOf2(this.index.documentFrequency(termId), this.index.docCount);
+      }
+      /**
+       * Scores every document for `query`.
+       * @returns a Float32Array of length docCount (0 for documents matching no query term). The
+       *   array is reused by the next call: copy it to keep it.
+       */
+      scoreAll(query) {
+        const { termIds } = this.index;
+        const scores = this.scratch;
+        scores.fill(0);
+        for (const [term, qw] of query) {
+          const t = termIds.get(term);
+          if (t === void 0 || qw <= 0) continue;
+          const w = qw * this.idf(t);
+          const { doc } = this.index.postings(t);
+          const gain = this.gainOf(t);
+          for (let p = 0; p < doc.length; p++) scores[doc[p]] += w * gain[p];
+        }
+        return scores;
+      }
+      /**
+       * Per posting of term `t`, its query-independent part (k1 + 1) · tf̃ / (k1 + tf̃) + δ (0 where
+       * tf̃ = 0): computed on the term's first query and kept, as the index keeps its decoded postings.
+       */
+      gainOf(t) {
+        let gain = this.gains.get(t);
+        if (gain) return gain;
+        const F2 = this.index.fieldNames.length;
+        const { k1, delta } = this.params;
+        const factor = this.fieldFactor;
+        const { doc, tf: postingTf } = this.index.postings(t);
+        gain = new Float64Array(doc.length);
+        for (let p = 0; p < doc.length; p++) {
+          let tf = 0;
+          const base = p * F2;
+          const fb = doc[p] * F2;
+          for (let f = 0; f < F2; f++) tf += postingTf[base + f] * factor[fb + f];
+          if (tf > 0) gain[p] = (k1 + 1) * tf / (k1 + tf) + delta;
+        }
+        this.gains.set(t, gain);
+        return gain;
+      }
+    };
+    DOC_SPAN = 4194304;
+    POSITIVE_BUCKETS = 2048;
+    BUCKETS = 4096;
+    HEAP_RATIO = 16;
+  }
+});
+
+// src/ltr/doc-scores.ts
+function rowsByDocument(docs) {
+  const n = docs.length;
+  const keys = new Float64Array(n);
+  for (let i2 = 0; i2 < n; i2++) keys[i2] = docs[i2] * n + i2;
+  keys.sort();
+  const order = new Int32Array(n);
+  for (let k = 0; k < n; k++) order[k] = keys[k] % n;
+  return order;
+}
+function postingPositions(postingDoc, docs, order) {
+  const at = new Int32Array(docs.length).fill(-1);
+  const P = postingDoc.length;
+  let lo = 0;
+  for (let k = 0; k < order.length && lo < P; k++) {
+    const i2 = order[k];
+    const doc = docs[i2];
+    let step = 1;
+    let hi = lo;
+    while (hi < P && postingDoc[hi] < doc) {
+      lo = hi + 1;
+      hi += step;
+      step *= 2;
+    }
+    if (hi > P) hi = P;
+    while (lo < hi) {
+      const mid = lo + hi >>> 1;
+      if (postingDoc[mid] < doc) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo < P && postingDoc[lo] === doc) at[i2] = lo;
+  }
+  return at;
+}
+var DocFieldScorer;
+var init_doc_scores = __esm({
+  "src/ltr/doc-scores.ts"() {
+    "use strict";
+    init_bm25f();
+    init_inverted_index();
+    DocFieldScorer = class {
+      constructor(index, params = {}) {
+        this.index = index;
+        this.fields = index.fieldNames.length;
+        this.params = { ...defaultBm25fParams(this.fields), ...params };
+        this.avg = averageFieldLengths(index);
+        const b = this.params.b;
+        this.bs = typeof b === "number" ? new Array(this.fields).fill(b) : [...b];
+      }
+      index;
+      params;
+      avg;
+      bs;
+      fields;
+      /** The query's terms that occur in the index, each with qw · idf. */
+      prepare(query) {
+        const { termIds, docCount } = this.index;
+        const out2 = [];
+        for (const [term, qw] of query) {
+          const t = termIds.get(term);
+          if (t === void 0 || qw <= 0) continue;
+          const df = this.index.documentFrequency(t);
+          out2.push({ termId: t, weight: qw * Math.log(1 + (docCount - df + 0.5) / (df + 0.5)) });
+        }
+        return out2;
+      }
+      /**
+       * Scores of documents `docs` for each query of `queries`: for query q, row i of `out[q]` (1 + F
+       * numbers from i · (1 + F)) holds document docs[i]'s BM25F+ (column 0) and its BM25 of each
+       * field f alone (column 1 + f). The position of a document in a term's postings is found once
+       * for all the queries holding the term, by a galloping search along the postings in document
+       * order: O(terms × documents × log(postings / documents)).
+       */
+      scoreDocs(docs, queries) {
+        const { fieldLength } = this.index;
+        const F2 = this.fields;
+        const W = F2 + 1;
+        const n = docs.length;
+        const { k1, delta, weights } = this.params;
+        const norm = new Float64Array(n * F2);
+        for (let i2 = 0; i2 < n; i2++) {
+          const doc = docs[i2];
+          for (let f = 0; f < F2; f++) {
+            norm[i2 * F2 + f] = this.avg[f] > 0 ? 1 - this.bs[f] + this.bs[f] * fieldLength[doc * F2 + f] / this.avg[f] : 1;
+          }
+        }
+        const order = rowsByDocument(docs);
+        const positions = /* @__PURE__ */ new Map();
+        const positionsOf = (termId) => {
+          let at = positions.get(termId);
+          if (!at) positions.set(termId, at = postingPositions(this.index.postings(termId).doc, docs, order));
+          return at;
+        };
+        return queries.map((terms) => {
+          const out2 = new Float64Array(n * W);
+          for (const { termId, weight } of terms) {
+            const at = positionsOf(termId);
+            const postingTf = this.index.postings(termId).tf;
+            for (let i2 = 0; i2 < n; i2++) {
+              const p = at[i2];
+              if (p < 0) continue;
+              let tf = 0;
+              for (let f = 0; f < F2; f++) {
+                const raw = postingTf[p * F2 + f];
+                if (raw === 0) continue;
+                const tff = raw / norm[i2 * F2 + f];
+                tf += weights[f] * tff;
+                out2[i2 * W + 1 + f] += weight * ((k1 + 1) * tff / (k1 + tff));
+              }
+              if (tf > 0) out2[i2 * W] += weight * ((k1 + 1) * tf / (k1 + tf) + delta);
+            }
+          }
+          return out2;
+        });
+      }
+    };
+  }
+});
+
 // src/ltr/features/calls.ts
 function callLinks(ctx) {
   const { docs, pipelineScores, shapes, codeIndex } = ctx;
@@ -30049,38 +30910,70 @@ function callLinks(ctx) {
   const calledBy = new Float32Array(n);
   const calledByCount = new Uint8Array(n);
   const calls = new Float32Array(n);
+  if (body2 < 0) return { calledBy, calls, calledByCount };
+  const { index } = codeIndex;
+  const F2 = index.fieldNames.length;
   const top = Math.min(TOP, n);
   const nameTerm = docs.map((d) => shapes.unit(d).nameTerm);
+  const topOrder = rowsByDocument(docs.slice(0, top));
+  const heldByTop = /* @__PURE__ */ new Map();
   for (let i2 = 0; i2 < n; i2++) {
-    for (let k = 0; k < top; k++) {
-      if (k === i2) continue;
-      if (nameTerm[i2] >= 0 && bodyHas(codeIndex, body2, docs[k], nameTerm[i2])) {
-        calledByCount[i2]++;
-        if (pipelineScores[k] > calledBy[i2]) calledBy[i2] = pipelineScores[k];
+    const t = nameTerm[i2];
+    if (t < 0) continue;
+    let mask = heldByTop.get(t);
+    if (mask === void 0) {
+      mask = 0;
+      const { doc, tf } = index.postings(t);
+      let p = 0;
+      for (let j = 0; j < top && p < doc.length; j++) {
+        const k = topOrder[j];
+        p = firstAtLeast(doc, p, doc.length, docs[k]);
+        if (p < doc.length && doc[p] === docs[k] && tf[p * F2 + body2] > 0) mask |= 1 << k;
       }
-      if (nameTerm[k] >= 0 && pipelineScores[k] > calls[i2] && bodyHas(codeIndex, body2, docs[i2], nameTerm[k])) calls[i2] = pipelineScores[k];
+      heldByTop.set(t, mask);
+    }
+    for (let k = 0; k < top; k++) {
+      if (k === i2 || (mask & 1 << k) === 0) continue;
+      calledByCount[i2]++;
+      if (pipelineScores[k] > calledBy[i2]) calledBy[i2] = pipelineScores[k];
+    }
+  }
+  const order = rowsByDocument(docs);
+  for (let k = 0; k < top; k++) {
+    const t = nameTerm[k];
+    if (t < 0) continue;
+    const { doc, tf } = index.postings(t);
+    let p = 0;
+    for (let j = 0; j < n && p < doc.length; j++) {
+      const i2 = order[j];
+      p = firstAtLeast(doc, p, doc.length, docs[i2]);
+      if (i2 !== k && p < doc.length && doc[p] === docs[i2] && tf[p * F2 + body2] > 0 && pipelineScores[k] > calls[i2]) calls[i2] = pipelineScores[k];
     }
   }
   return { calledBy, calls, calledByCount };
 }
-function bodyHas(codeIndex, body2, doc, t) {
-  const F2 = codeIndex.index.fieldNames.length;
-  if (body2 < 0) return false;
-  const { doc: postingDoc, tf: postingTf } = codeIndex.index.postings(t);
-  let lo = 0, hi = postingDoc.length - 1;
-  while (lo <= hi) {
-    const mid = lo + hi >>> 1;
-    const d = postingDoc[mid];
-    if (d === doc) return postingTf[mid * F2 + body2] > 0;
-    if (d < doc) lo = mid + 1;
-    else hi = mid - 1;
+function firstAtLeast(doc, from, to, d) {
+  let lo = from;
+  let step = 1;
+  let hi = from;
+  while (hi < to && doc[hi] < d) {
+    lo = hi + 1;
+    hi += step;
+    step *= 2;
   }
-  return false;
+  if (hi > to) hi = to;
+  while (lo < hi) {
+    const mid = lo + hi >>> 1;
+    if (doc[mid] < d) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 var TOP, features4, callsGroup;
 var init_calls = __esm({
   "src/ltr/features/calls.ts"() {
     "use strict";
+    init_doc_scores();
     TOP = 10;
     features4 = {
       calledByTop: {
@@ -30967,6 +31860,37 @@ var init_objective = __esm({
 });
 
 // src/ltr/regression-tree.ts
+function packTrees(trees, nu) {
+  const size = trees.reduce((a, t) => a + t.feature.length, 0);
+  const p = {
+    roots: new Int32Array(trees.length),
+    feature: new Int32Array(size),
+    threshold: new Float64Array(size),
+    child: new Int32Array(size),
+    leaf: new Float64Array(size)
+  };
+  let next = 0;
+  trees.forEach((t, r) => {
+    const queue = [0];
+    const slot = [next++];
+    p.roots[r] = slot[0];
+    for (let q = 0; q < queue.length; q++) {
+      const k = queue[q];
+      const at = slot[q];
+      p.feature[at] = t.feature[k];
+      if (t.feature[k] < 0) {
+        p.leaf[at] = nu * t.value[k];
+        continue;
+      }
+      p.threshold[at] = t.threshold[k];
+      p.child[at] = next;
+      queue.push(t.left[k], t.right[k]);
+      slot.push(next, next + 1);
+      next += 2;
+    }
+  });
+  return p;
+}
 var MAX_TREE_DEPTH, RegressionTree, TreeBuilder, TreeEnsemble;
 var init_regression_tree = __esm({
   "src/ltr/regression-tree.ts"() {
@@ -31067,20 +31991,24 @@ var init_regression_tree = __esm({
       trees;
       /**
        * Adds every row's contribution to `scores` (in place), tree by tree in ensemble order, so
-       * that scores equal those accumulated while boosting.
+       * that scores equal those accumulated while boosting. Row by row over all the trees, packed in
+       * one set of arrays ({@link PackedTrees}).
        * @param x n × width values, row-major.
        */
       addTo(x, n, width, scores) {
-        const nu = this.learningRate;
-        for (const t of this.trees) {
-          const { feature, threshold, left, right, value } = t;
-          for (let i2 = 0, row = 0; i2 < n; i2++, row += width) {
-            let k = 0;
-            while (feature[k] >= 0) k = x[row + feature[k]] <= threshold[k] ? left[k] : right[k];
-            scores[i2] += nu * value[k];
+        const { roots, feature, threshold, child, leaf } = this.packed ??= packTrees(this.trees, this.learningRate);
+        const T = roots.length;
+        for (let i2 = 0, row = 0; i2 < n; i2++, row += width) {
+          let s = scores[i2];
+          for (let t = 0; t < T; t++) {
+            let k = roots[t];
+            for (let j = feature[k]; j >= 0; j = feature[k]) k = child[k] + (x[row + j] <= threshold[k] ? 0 : 1);
+            s += leaf[k];
           }
+          scores[i2] = s;
         }
       }
+      packed;
       /** The columns some split of some tree reads (the ensemble's value depends on no other). */
       columns() {
         const out2 = /* @__PURE__ */ new Set();
@@ -33067,7 +33995,7 @@ function fragmentTermsOf(query) {
   if (fragments === void 0) {
     const source = FRAGMENT_SOURCES.get(query);
     if (source === void 0) return NONE2;
-    const whole = new Set(tokenize(source.text, { stem: source.stem, dropFragments: "all" }));
+    const whole = new Set(tokenizeWords(new Set(source.words), { stem: source.stem, dropFragments: "all" }));
     const found = /* @__PURE__ */ new Set();
     for (const t of query.keys()) if (!whole.has(t)) found.add(t);
     FRAGMENT_TERMS.set(query, fragments = found);
@@ -33101,6 +34029,8 @@ var init_parsed_issue = __esm({
       signals;
       bodyText;
       wordList;
+      /** The text's words as the tokenizer reads them ({@link wordsOf}), scanned once for every option set. */
+      tokenizerWords;
       words_;
       titleWords_;
       tokenLists = /* @__PURE__ */ new Map();
@@ -33125,8 +34055,11 @@ var init_parsed_issue = __esm({
       }
       tokens(stem) {
         let t = this.tokenLists.get(stem);
-        if (!t) this.tokenLists.set(stem, t = Object.freeze(tokenize(this.text, { stem })));
+        if (!t) this.tokenLists.set(stem, t = Object.freeze(tokenizeWords(this.textWords(), { stem })));
         return t;
+      }
+      textWords() {
+        return this.tokenizerWords ??= wordsOf(this.text);
       }
       titleTokens(stem) {
         let t = this.titleTokenLists.get(stem);
@@ -33146,7 +34079,7 @@ var init_parsed_issue = __esm({
       }
       makeQuery(stem, titleWeight) {
         const q = counts2(this.tokens(stem));
-        FRAGMENT_SOURCES.set(q, { text: this.text, stem });
+        FRAGMENT_SOURCES.set(q, { words: this.textWords(), stem });
         if (titleWeight > 0) for (const t of this.titleTokens(stem)) q.set(t, q.get(t) + titleWeight);
         return q;
       }
@@ -33154,262 +34087,6 @@ var init_parsed_issue = __esm({
     FRAGMENT_TERMS = /* @__PURE__ */ new WeakMap();
     FRAGMENT_SOURCES = /* @__PURE__ */ new WeakMap();
     NONE2 = /* @__PURE__ */ new Set();
-  }
-});
-
-// src/retrieve/bm25f.ts
-function defaultBm25fParams(fieldCount) {
-  return { k1: 1.2, b: 0.75, delta: 1, weights: new Array(fieldCount).fill(1) };
-}
-function idfOf2(df, docCount) {
-  return Math.log(1 + (docCount - df + 0.5) / (df + 0.5));
-}
-function topK(scores, k) {
-  for (let d = 0; d < scores.length; d++) if (scores[d] !== scores[d]) return topKByHeap(scores, Math.min(Math.floor(k), scores.length), Infinity, -1);
-  return topKAfter(scores, k, Infinity, -1);
-}
-function topKAfter(scores, k, score, doc) {
-  k = Math.min(Math.floor(k), scores.length);
-  if (!(k > 0)) return [];
-  let n = 0;
-  for (let d = 0; d < scores.length; d++) {
-    const s = scores[d];
-    if (s > 0 && (s < score || s === score && d > doc)) n++;
-  }
-  if (n > k && k * HEAP_RATIO <= n) return score === Infinity ? topKByBuckets(scores, k) : topKByHeap(scores, k, score, doc);
-  return topKBySelection(scores, k, n, score, doc);
-}
-function topKByBuckets(scores, k) {
-  const bits = new Uint32Array(scores.buffer, scores.byteOffset, scores.length);
-  const high = new Int32Array(BUCKETS);
-  for (let d = 0; d < bits.length; d++) high[bits[d] >>> 20]++;
-  let b = POSITIVE_BUCKETS - 1;
-  for (let above = 0; b > 0 && above + high[b] < k; b--) above += high[b];
-  if (b === 0) return topKByHeap(scores, k, Infinity, -1);
-  let kept = [];
-  for (let d = 0; d < bits.length; d++) {
-    const bucket = bits[d] >>> 20;
-    if (bucket >= b && bucket < POSITIVE_BUCKETS) kept.push(d);
-  }
-  if (kept.length > 2 * k) {
-    const mid = new Int32Array(BUCKETS);
-    let above = 0;
-    for (const d of kept) {
-      if (bits[d] >>> 20 > b) above++;
-      else mid[bits[d] >>> 8 & BUCKETS - 1]++;
-    }
-    let m = BUCKETS - 1;
-    for (; m > 0 && above + mid[m] < k; m--) above += mid[m];
-    kept = kept.filter((d) => bits[d] >>> 20 > b || (bits[d] >>> 8 & BUCKETS - 1) >= m);
-  }
-  const out2 = [];
-  if (scores.length <= DOC_SPAN) {
-    const keys = new Float64Array(kept.length);
-    for (let i2 = 0; i2 < kept.length; i2++) keys[i2] = (2147483647 - bits[kept[i2]]) * DOC_SPAN + kept[i2];
-    keys.sort();
-    for (let i2 = 0; i2 < keys.length && i2 < k; i2++) {
-      const d = keys[i2] % DOC_SPAN;
-      out2.push({ doc: d, score: scores[d] });
-    }
-    return out2;
-  }
-  const order = Int32Array.from(kept).sort((x, y) => scores[y] - scores[x] || x - y);
-  for (let i2 = 0; i2 < order.length && i2 < k; i2++) out2.push({ doc: order[i2], score: scores[order[i2]] });
-  return out2;
-}
-function topKBySelection(scores, k, n, score, doc) {
-  const out2 = [];
-  const after = (s, d) => s > 0 && (s < score || s === score && d > doc);
-  if (n <= k) {
-    for (let d = 0; d < scores.length; d++) if (after(scores[d], d)) out2.push({ doc: d, score: scores[d] });
-  } else {
-    const positive = new Float64Array(n);
-    for (let d = 0, i2 = 0; d < scores.length; d++) if (after(scores[d], d)) positive[i2++] = scores[d];
-    const kth = kthLargest(positive, k);
-    let atKth = k;
-    for (let d = 0; d < scores.length; d++) if (scores[d] > kth && after(scores[d], d)) atKth--;
-    for (let d = 0; d < scores.length; d++) {
-      const s = scores[d];
-      if (!after(s, d)) continue;
-      if (s > kth) out2.push({ doc: d, score: s });
-      else if (s === kth && atKth > 0) {
-        out2.push({ doc: d, score: s });
-        atKth--;
-      }
-    }
-  }
-  out2.sort((a, c) => c.score - a.score || a.doc - c.doc);
-  return out2;
-}
-function* hitsByRank(scores, depth, first2 = 64) {
-  depth = Math.min(Math.floor(depth), scores.length);
-  for (let d = 0; d < scores.length; d++) {
-    if (scores[d] !== scores[d]) {
-      yield* topK(scores, depth);
-      return;
-    }
-  }
-  let got = 0;
-  let last = { score: Infinity, doc: -1 };
-  for (let k = Math.min(depth, first2); k > 0; k = Math.min(depth - got, 3 * got)) {
-    const hits = topKAfter(scores, k, last.score, last.doc);
-    for (const h of hits) yield h;
-    got += hits.length;
-    if (hits.length < k) return;
-    last = hits[hits.length - 1];
-  }
-}
-function kthLargest(xs, k) {
-  let lo = 0, hi = xs.length - 1;
-  const want = k - 1;
-  for (; ; ) {
-    if (lo === hi) return xs[lo];
-    const a = xs[lo], b = xs[lo + hi >> 1], c = xs[hi];
-    const pivot = a < b ? b < c ? b : a < c ? c : a : a < c ? a : b < c ? c : b;
-    let gt = lo, i2 = lo, lt = hi;
-    while (i2 <= lt) {
-      const x = xs[i2];
-      if (x > pivot) {
-        xs[i2] = xs[gt];
-        xs[gt] = x;
-        gt++;
-        i2++;
-      } else if (x < pivot) {
-        xs[i2] = xs[lt];
-        xs[lt] = x;
-        lt--;
-      } else i2++;
-    }
-    if (want < gt) hi = gt - 1;
-    else if (want <= lt) return pivot;
-    else lo = lt + 1;
-  }
-}
-function topKByHeap(scores, k, score, doc) {
-  if (!(k > 0)) return [];
-  const heapDoc = new Int32Array(k);
-  const heapScore = new Float64Array(k);
-  let size = 0;
-  for (let d = 0; d < scores.length; d++) {
-    const s = scores[d];
-    if (s <= 0 || s > score || s === score && d <= doc) continue;
-    if (size < k) {
-      let i2 = size++;
-      while (i2 > 0) {
-        const parent = i2 - 1 >> 1;
-        const ps = heapScore[parent];
-        if (!(s < ps || s === ps && d > heapDoc[parent])) break;
-        heapDoc[i2] = heapDoc[parent];
-        heapScore[i2] = ps;
-        i2 = parent;
-      }
-      heapDoc[i2] = d;
-      heapScore[i2] = s;
-    } else if (s > heapScore[0]) {
-      let i2 = 0;
-      for (; ; ) {
-        const l = 2 * i2 + 1;
-        if (l >= size) break;
-        let m = l;
-        const r = l + 1;
-        if (r < size && (heapScore[r] < heapScore[l] || heapScore[r] === heapScore[l] && heapDoc[r] > heapDoc[l])) m = r;
-        const ms = heapScore[m];
-        if (!(ms < s || ms === s && heapDoc[m] > d)) break;
-        heapDoc[i2] = heapDoc[m];
-        heapScore[i2] = ms;
-        i2 = m;
-      }
-      heapDoc[i2] = d;
-      heapScore[i2] = s;
-    }
-  }
-  const out2 = [];
-  for (let i2 = 0; i2 < size; i2++) out2.push({ doc: heapDoc[i2], score: heapScore[i2] });
-  out2.sort((a, c) => c.score - a.score || a.doc - c.doc);
-  return out2;
-}
-var Bm25fScorer, DOC_SPAN, POSITIVE_BUCKETS, BUCKETS, HEAP_RATIO;
-var init_bm25f = __esm({
-  "src/retrieve/bm25f.ts"() {
-    "use strict";
-    init_inverted_index();
-    Bm25fScorer = class {
-      index;
-      params;
-      /** inverse of the per-field length norm, per document: w_f / (1 − b + b · len / avglen), D × F. */
-      fieldFactor;
-      scratch;
-      /** Per term scored so far, its postings' {@link gainOf}. */
-      gains = /* @__PURE__ */ new Map();
-      constructor(index, params = {}) {
-        const F2 = index.fieldNames.length;
-        this.index = index;
-        this.params = { ...defaultBm25fParams(F2), ...params };
-        if (this.params.weights.length !== F2) {
-          throw new Error(`BM25F needs ${F2} field weights (${index.fieldNames.join(", ")}), got ${this.params.weights.length}`);
-        }
-        const bs = typeof this.params.b === "number" ? new Array(F2).fill(this.params.b) : this.params.b;
-        const avg = averageFieldLengths(index);
-        const D = index.docCount;
-        this.fieldFactor = new Float32Array(D * F2);
-        for (let d = 0; d < D; d++) {
-          for (let f = 0; f < F2; f++) {
-            const norm = avg[f] > 0 ? 1 - bs[f] + bs[f] * index.fieldLength[d * F2 + f] / avg[f] : 1;
-            this.fieldFactor[d * F2 + f] = this.params.weights[f] / norm;
-          }
-        }
-        this.scratch = new Float32Array(D);
-      }
-      /** idf(t) = ln(1 + (N − df + 0.5) / (df + 0.5)). */
-      idf(termId) {
-        return idfOf2(this.index.documentFrequency(termId), this.index.docCount);
-      }
-      /**
-       * Scores every document for `query`.
-       * @returns a Float32Array of length docCount (0 for documents matching no query term). The
-       *   array is reused by the next call: copy it to keep it.
-       */
-      scoreAll(query) {
-        const { termIds } = this.index;
-        const scores = this.scratch;
-        scores.fill(0);
-        for (const [term, qw] of query) {
-          const t = termIds.get(term);
-          if (t === void 0 || qw <= 0) continue;
-          const w = qw * this.idf(t);
-          const { doc } = this.index.postings(t);
-          const gain = this.gainOf(t);
-          for (let p = 0; p < doc.length; p++) scores[doc[p]] += w * gain[p];
-        }
-        return scores;
-      }
-      /**
-       * Per posting of term `t`, its query-independent part (k1 + 1) · tf̃ / (k1 + tf̃) + δ (0 where
-       * tf̃ = 0): computed on the term's first query and kept, as the index keeps its decoded postings.
-       */
-      gainOf(t) {
-        let gain = this.gains.get(t);
-        if (gain) return gain;
-        const F2 = this.index.fieldNames.length;
-        const { k1, delta } = this.params;
-        const factor = this.fieldFactor;
-        const { doc, tf: postingTf } = this.index.postings(t);
-        gain = new Float64Array(doc.length);
-        for (let p = 0; p < doc.length; p++) {
-          let tf = 0;
-          const base = p * F2;
-          const fb = doc[p] * F2;
-          for (let f = 0; f < F2; f++) tf += postingTf[base + f] * factor[fb + f];
-          if (tf > 0) gain[p] = (k1 + 1) * tf / (k1 + tf) + delta;
-        }
-        this.gains.set(t, gain);
-        return gain;
-      }
-    };
-    DOC_SPAN = 4194304;
-    POSITIVE_BUCKETS = 2048;
-    BUCKETS = 4096;
-    HEAP_RATIO = 16;
   }
 });
 
@@ -33975,31 +34652,27 @@ var init_unit_ids = __esm({
 });
 
 // src/retrieve/item-lines.ts
-function unitsOfPaths(index, paths) {
-  let byPath = unitsByPath.get(index);
-  if (!byPath) {
-    byPath = /* @__PURE__ */ new Map();
+function spansOfPath(index, path) {
+  let memo = byIndex2.get(index);
+  if (!memo) {
+    const unitsOfPath = /* @__PURE__ */ new Map();
     index.units.forEach((u, d) => {
-      const list = byPath.get(u.path);
+      const list = unitsOfPath.get(u.path);
       if (list) list.push(d);
-      else byPath.set(u.path, [d]);
+      else unitsOfPath.set(u.path, [d]);
     });
-    unitsByPath.set(index, byPath);
+    byIndex2.set(index, memo = { unitsOfPath, spans: /* @__PURE__ */ new Map() });
   }
-  const out2 = [];
-  for (const p of paths) {
-    const list = byPath.get(p);
-    if (list) for (const d of list) out2.push(d);
-  }
-  return out2.sort((a, b) => a - b);
-}
-function spans(index, paths) {
-  const s = { units: /* @__PURE__ */ new Map(), modules: /* @__PURE__ */ new Map() };
+  let s = memo.spans.get(path);
+  if (s) return s;
+  const docs = memo.unitsOfPath.get(path);
+  if (!docs) return void 0;
+  s = { units: /* @__PURE__ */ new Map(), modules: /* @__PURE__ */ new Map() };
   const ids = unitIdsOf(index);
-  for (const d of unitsOfPaths(index, paths)) {
+  for (const d of docs) {
     const u = index.units[d];
     const id = ids.id(d);
-    if (!s.units.has(id)) s.units.set(id, u);
+    if (!s.units.has(id)) s.units.set(id, d);
     if (!u.qualifiedName) continue;
     const m = ids.module(d);
     const span = s.modules.get(m);
@@ -34009,7 +34682,30 @@ function spans(index, paths) {
       span.endLine = Math.max(span.endLine, u.endLine);
     }
   }
+  if (memo.spans.size >= KEPT_PATHS) memo.spans.delete(memo.spans.keys().next().value);
+  memo.spans.set(path, s);
   return s;
+}
+function unitOf(index, id) {
+  let best = -1;
+  for (const p of pathsOf([id])) {
+    const d = spansOfPath(index, p)?.units.get(id);
+    if (d !== void 0 && (best < 0 || d < best)) best = d;
+  }
+  return best < 0 ? void 0 : index.units[best];
+}
+function moduleSpanOf(index, id) {
+  let out2;
+  for (const p of pathsOf([id])) {
+    const s = spansOfPath(index, p)?.modules.get(id);
+    if (!s) continue;
+    if (!out2) out2 = { startLine: s.startLine, endLine: s.endLine };
+    else {
+      out2.startLine = Math.min(out2.startLine, s.startLine);
+      out2.endLine = Math.max(out2.endLine, s.endLine);
+    }
+  }
+  return out2;
 }
 function pathsOf(ids) {
   const out2 = /* @__PURE__ */ new Set();
@@ -34048,27 +34744,27 @@ function withLines(loc, index) {
       if (d >= 0) bestOfFile.set(it.id, index.units[d]);
     }
   }
-  const { units, modules } = spans(index, pathsOf([...loc.functions, ...loc.modules, ...loc.files].map((it) => it.id)));
   if (!bestDocs) {
     for (const it of loc.functions) {
-      const u = units.get(it.id);
+      const u = unitOf(index, it.id);
       if (u?.qualifiedName && !bestOfFile.has(u.path)) bestOfFile.set(u.path, u);
     }
   }
   const lined = (it, s) => s ? { ...it, startLine: s.startLine, endLine: s.endLine } : it;
   return {
     ...rest,
-    functions: loc.functions.map((it) => lined(it, units.get(it.id))),
-    modules: loc.modules.map((it) => lined(it, modules.get(it.id))),
-    files: loc.files.map((it) => lined(it, bestOfFile.get(it.id) ?? units.get(it.id)))
+    functions: loc.functions.map((it) => lined(it, unitOf(index, it.id))),
+    modules: loc.modules.map((it) => lined(it, moduleSpanOf(index, it.id))),
+    files: loc.files.map((it) => lined(it, bestOfFile.get(it.id) ?? unitOf(index, it.id)))
   };
 }
-var unitsByPath, fileNumbers;
+var KEPT_PATHS, byIndex2, fileNumbers;
 var init_item_lines = __esm({
   "src/retrieve/item-lines.ts"() {
     "use strict";
     init_unit_ids();
-    unitsByPath = /* @__PURE__ */ new WeakMap();
+    KEPT_PATHS = 2048;
+    byIndex2 = /* @__PURE__ */ new WeakMap();
     fileNumbers = /* @__PURE__ */ new WeakMap();
   }
 });
@@ -34315,116 +35011,6 @@ var init_localize = __esm({
   }
 });
 
-// src/ltr/doc-scores.ts
-function postingPositions(postingDoc, docs, order) {
-  const at = new Int32Array(docs.length).fill(-1);
-  const P = postingDoc.length;
-  let lo = 0;
-  for (let k = 0; k < order.length && lo < P; k++) {
-    const i2 = order[k];
-    const doc = docs[i2];
-    let step = 1;
-    let hi = lo;
-    while (hi < P && postingDoc[hi] < doc) {
-      lo = hi + 1;
-      hi += step;
-      step *= 2;
-    }
-    if (hi > P) hi = P;
-    while (lo < hi) {
-      const mid = lo + hi >>> 1;
-      if (postingDoc[mid] < doc) lo = mid + 1;
-      else hi = mid;
-    }
-    if (lo < P && postingDoc[lo] === doc) at[i2] = lo;
-  }
-  return at;
-}
-var DocFieldScorer;
-var init_doc_scores = __esm({
-  "src/ltr/doc-scores.ts"() {
-    "use strict";
-    init_bm25f();
-    init_inverted_index();
-    DocFieldScorer = class {
-      constructor(index, params = {}) {
-        this.index = index;
-        this.fields = index.fieldNames.length;
-        this.params = { ...defaultBm25fParams(this.fields), ...params };
-        this.avg = averageFieldLengths(index);
-        const b = this.params.b;
-        this.bs = typeof b === "number" ? new Array(this.fields).fill(b) : [...b];
-      }
-      index;
-      params;
-      avg;
-      bs;
-      fields;
-      /** The query's terms that occur in the index, each with qw · idf. */
-      prepare(query) {
-        const { termIds, docCount } = this.index;
-        const out2 = [];
-        for (const [term, qw] of query) {
-          const t = termIds.get(term);
-          if (t === void 0 || qw <= 0) continue;
-          const df = this.index.documentFrequency(t);
-          out2.push({ termId: t, weight: qw * Math.log(1 + (docCount - df + 0.5) / (df + 0.5)) });
-        }
-        return out2;
-      }
-      /**
-       * Scores of documents `docs` for each query of `queries`: for query q, row i of `out[q]` (1 + F
-       * numbers from i · (1 + F)) holds document docs[i]'s BM25F+ (column 0) and its BM25 of each
-       * field f alone (column 1 + f). The position of a document in a term's postings is found once
-       * for all the queries holding the term, by a galloping search along the postings in document
-       * order: O(terms × documents × log(postings / documents)).
-       */
-      scoreDocs(docs, queries) {
-        const { fieldLength } = this.index;
-        const F2 = this.fields;
-        const W = F2 + 1;
-        const n = docs.length;
-        const { k1, delta, weights } = this.params;
-        const norm = new Float64Array(n * F2);
-        for (let i2 = 0; i2 < n; i2++) {
-          const doc = docs[i2];
-          for (let f = 0; f < F2; f++) {
-            norm[i2 * F2 + f] = this.avg[f] > 0 ? 1 - this.bs[f] + this.bs[f] * fieldLength[doc * F2 + f] / this.avg[f] : 1;
-          }
-        }
-        const order = Int32Array.from({ length: n }, (_, i2) => i2).sort((a, b) => docs[a] - docs[b] || a - b);
-        const positions = /* @__PURE__ */ new Map();
-        const positionsOf = (termId) => {
-          let at = positions.get(termId);
-          if (!at) positions.set(termId, at = postingPositions(this.index.postings(termId).doc, docs, order));
-          return at;
-        };
-        return queries.map((terms) => {
-          const out2 = new Float64Array(n * W);
-          for (const { termId, weight } of terms) {
-            const at = positionsOf(termId);
-            const postingTf = this.index.postings(termId).tf;
-            for (let i2 = 0; i2 < n; i2++) {
-              const p = at[i2];
-              if (p < 0) continue;
-              let tf = 0;
-              for (let f = 0; f < F2; f++) {
-                const raw = postingTf[p * F2 + f];
-                if (raw === 0) continue;
-                const tff = raw / norm[i2 * F2 + f];
-                tf += weights[f] * tff;
-                out2[i2 * W + 1 + f] += weight * ((k1 + 1) * tff / (k1 + tff));
-              }
-              if (tf > 0) out2[i2 * W] += weight * ((k1 + 1) * tf / (k1 + tf) + delta);
-            }
-          }
-          return out2;
-        });
-      }
-    };
-  }
-});
-
 // src/ltr/features/issue-queries.ts
 function codeTermsOf(issue2, stem) {
   const q = /* @__PURE__ */ new Map();
@@ -34606,8 +35192,8 @@ var init_extract2 = __esm({
         const { units } = this.codeIndex;
         const pipeline = this.localizer.scoreAll(query, signals);
         const { docs, ids, pipelineScores } = this.candidates(pipeline.scores);
-        const otherFiles = this.otherFiles(pipeline.scores, pipeline.functionless ?? [], docs);
         const bestOfFile = bestOfFiles(pipeline.scores, this.codeIndex.fileOfUnit, this.codeIndex.filePaths.length);
+        const otherFiles = this.otherFiles(pipeline.scores, bestOfFile, pipeline.functionless ?? [], docs);
         const paths = docs.map((d) => units[d].path);
         const modules = docs.map((d) => this.unitIds.module(d));
         const { reasons, evidence } = this.allSignalsOn && pipeline.reasons && pipeline.evidence ? { reasons: pipeline.reasons, evidence: pipeline.evidence } : (this.resolver ??= new SignalResolver(this.codeIndex)).boosts(signals, ALL_SIGNALS);
@@ -34713,13 +35299,13 @@ var init_extract2 = __esm({
       }
       /**
        * The best files by pipeline score (a file's best function, or its own score when it has no
-       * function) that hold none of the candidates: one pass over the scores, O(documents).
+       * function) that hold none of the candidates: O(files).
+       * @param bestOfFile per file, its best function by `scores` (`bestOfFiles`; −1: none above 0).
        */
-      otherFiles(scores, functionless, candidates) {
+      otherFiles(scores, bestOfFile, functionless, candidates) {
         const { fileOfUnit, filePaths } = this.codeIndex;
         const best = this.fileBest ??= new Float32Array(filePaths.length);
-        best.fill(0);
-        for (let d = 0; d < scores.length; d++) if (scores[d] > best[fileOfUnit[d]]) best[fileOfUnit[d]] = scores[d];
+        for (let f = 0; f < best.length; f++) best[f] = bestOfFile[f] >= 0 ? scores[bestOfFile[f]] : 0;
         const bare = /* @__PURE__ */ new Map();
         for (const s of functionless) {
           best[s.file] = s.score;
@@ -34919,8 +35505,8 @@ async function buildVectorIndex(repo, codeIndex, embedder, opts) {
     const blob = blobOf.get(path);
     const key = blob ? VectorCache.key(blob, path) : void 0;
     const hit = key ? cache.get(key) : void 0;
-    const spans2 = docs.map((d2) => `${units[d2].startLine}-${units[d2].endLine}`);
-    const hitRows = hit && hit.spans.length === docs.length && hit.spans.every(([s, e], i2) => `${s}-${e}` === spans2[i2]) ? docs.map((_, i2) => hit.vectors.slice(i2 * hit.dim, (i2 + 1) * hit.dim)) : void 0;
+    const spans = docs.map((d2) => `${units[d2].startLine}-${units[d2].endLine}`);
+    const hitRows = hit && hit.spans.length === docs.length && hit.spans.every(([s, e], i2) => `${s}-${e}` === spans[i2]) ? docs.map((_, i2) => hit.vectors.slice(i2 * hit.dim, (i2 + 1) * hit.dim)) : void 0;
     if (hitRows && usable(hitRows, dim)) {
       docs.forEach((d2, i2) => take(d2, hitRows[i2]));
       cached += docs.length;
@@ -35444,14 +36030,14 @@ __export(rerank_localization_exports, {
   rerankLocalization: () => rerankLocalization
 });
 async function rerankLocalization(loc, codeIndex, reader, reranker, issue2, top, signal) {
-  const unitOf = /* @__PURE__ */ new Map();
+  const unitOf2 = /* @__PURE__ */ new Map();
   for (const u of codeIndex.units) {
     const id = unitId(u);
-    if (!unitOf.has(id)) unitOf.set(id, u);
+    if (!unitOf2.has(id)) unitOf2.set(id, u);
   }
   const k = Math.min(reranker.options.top, loc.functions.length);
   const head = loc.functions.slice(0, k);
-  const units = head.map((f) => unitOf.get(f.id));
+  const units = head.map((f) => unitOf2.get(f.id));
   const codes = await reader.texts(units);
   const byId = new Map(head.map((f) => [f.id, f]));
   const { ranking, stats } = await reranker.rerank(issue2.text, head.map((f, i2) => ({
@@ -35461,7 +36047,7 @@ async function rerankLocalization(loc, codeIndex, reader, reranker, issue2, top,
     code: codes[i2]
   })), { signal });
   const functions = [...ranking.map((c) => byId.get(c.id)), ...loc.functions.slice(k)].map((f, i2) => ({ ...f, score: 1 / (i2 + 1) }));
-  const rolled = rollUp(ranking.map((c, i2) => ({ ...functions[i2], path: c.path, qualifiedName: c.qualifiedName, namespaceParts: unitOf.get(c.id)?.namespaceParts })));
+  const rolled = rollUp(ranking.map((c, i2) => ({ ...functions[i2], path: c.path, qualifiedName: c.qualifiedName, namespaceParts: unitOf2.get(c.id)?.namespaceParts })));
   const merge2 = (first2, rest) => {
     const seen = new Set(first2.map((x) => x.id));
     return [...first2, ...rest.filter((x) => !seen.has(x.id))].slice(0, top).map((x, i2) => ({ ...x, score: 1 / (i2 + 1) }));
@@ -37210,7 +37796,7 @@ var init_commit_diffs = __esm({
 });
 
 // src/history/mining/edited-functions.ts
-async function editedFunctions(repo, sha, parent, files, spans2) {
+async function editedFunctions(repo, sha, parent, files, spans) {
   const out2 = { functions: [], modules: [], unreadable: [] };
   const reads = files.map((f) => Promise.all([
     repo.readFileAt(parent, f.path),
@@ -37224,8 +37810,8 @@ async function editedFunctions(repo, sha, parent, files, spans2) {
       continue;
     }
     const [newSpans, oldSpans] = await Promise.all([
-      after ? spans2.of(after.sha, f.newPath, after.data) : Promise.resolve([]),
-      spans2.of(before.sha, f.path, before.data)
+      after ? spans.of(after.sha, f.newPath, after.data) : Promise.resolve([]),
+      spans.of(before.sha, f.path, before.data)
     ]);
     if (oldSpans.length === 0) continue;
     for (const e of editedFunctionsIn(f.path, oldSpans, newSpans, new Set(removedOldLines(f)), new Set(addedNewLines(f)))) {
@@ -37280,13 +37866,13 @@ async function functionSpans(path, data, kept) {
     endLine: u.endLine
   }));
 }
-var KEPT_PATHS, MAX_KEPT_CHARS, KeptParses, SpanPool;
+var KEPT_PATHS2, MAX_KEPT_CHARS, KeptParses, SpanPool;
 var init_span_pool = __esm({
   "src/history/mining/span-pool.ts"() {
     "use strict";
     init_decode();
     init_extract();
-    KEPT_PATHS = 256;
+    KEPT_PATHS2 = 256;
     MAX_KEPT_CHARS = 1 << 20;
     KeptParses = class {
       byPath = /* @__PURE__ */ new Map();
@@ -37307,7 +37893,7 @@ var init_span_pool = __esm({
               return;
             }
             this.byPath.set(path, parse3);
-            if (this.byPath.size > KEPT_PATHS) this.drop(this.byPath.keys().next().value);
+            if (this.byPath.size > KEPT_PATHS2) this.drop(this.byPath.keys().next().value);
           }
         };
       }
@@ -37501,7 +38087,7 @@ async function* mine(repo, baseCommit, o, summary2) {
   const cache = MinedCache.load(repo.isShallow ? void 0 : o.cacheDir, repo.gitDir, settings);
   const uncached = selected.reduce((n, i2) => n + (cache.entries.has(log.shaOf(i2)) ? 0 : 1), 0);
   const pool = new SpanPool(o.threads ?? SpanPool.threadsFor(uncached));
-  const spans2 = new SpanCache(pool);
+  const spans = new SpanCache(pool);
   const sourceRule = { includeTests: false, includeVendored: false };
   const mineFrom = async (at) => {
     const todo = [];
@@ -37514,7 +38100,7 @@ async function* mine(repo, baseCommit, o, summary2) {
         else todo.push(i2);
       }
     }
-    await mineBatch(repo, log, todo, o, spans2, cache);
+    await mineBatch(repo, log, todo, o, spans, cache);
   };
   const start2 = (at) => {
     if (at >= selected.length) return void 0;
@@ -37529,7 +38115,7 @@ async function* mine(repo, baseCommit, o, summary2) {
       const current = ahead;
       ahead = start2(at + BATCH);
       await current;
-      summary2.parsedBlobs = spans2.parsed;
+      summary2.parsedBlobs = spans.parsed;
       for (const i2 of batch) {
         const sha = log.shaOf(i2);
         const value = cache.entries.get(sha);
@@ -37568,7 +38154,7 @@ function prefilter(log, i2, maxFiles, rule) {
   if (n > maxFiles) return "too-many-files";
   return void 0;
 }
-async function mineBatch(repo, log, todo, o, spans2, cache) {
+async function mineBatch(repo, log, todo, o, spans, cache) {
   const sourceRule = { includeTests: false, includeVendored: false };
   const objects = await Promise.all(todo.map((i2) => repo.readObject(log.shaOf(i2))));
   const wanted = [];
@@ -37610,7 +38196,7 @@ async function mineBatch(repo, log, todo, o, spans2, cache) {
       cache.entries.set(w.sha, "only-new-files");
       return;
     }
-    const edited = await editedFunctions(repo, w.sha, w.parent, existing, spans2);
+    const edited = await editedFunctions(repo, w.sha, w.parent, existing, spans);
     const unreadable = [...diff.unreadable, ...edited.unreadable];
     if (unreadable.length === files.length) {
       cache.entries.set(w.sha, "unreadable");
@@ -52607,7 +53193,7 @@ var require_util12 = __commonJS({
     var { getEncoding } = require_encoding2();
     var { serializeAMimeType, parseMIMEType } = require_data_url2();
     var { types } = __require("node:util");
-    var { StringDecoder: StringDecoder2 } = __require("string_decoder");
+    var { StringDecoder } = __require("string_decoder");
     var { btoa } = __require("node:buffer");
     var staticPropertyDescriptors = {
       enumerable: true,
@@ -52698,7 +53284,7 @@ var require_util12 = __commonJS({
             dataURL += serializeAMimeType(parsed2);
           }
           dataURL += ";base64,";
-          const decoder = new StringDecoder2("latin1");
+          const decoder = new StringDecoder("latin1");
           for (const chunk of bytes) {
             dataURL += btoa(decoder.write(chunk));
           }
@@ -52727,7 +53313,7 @@ var require_util12 = __commonJS({
         }
         case "BinaryString": {
           let binaryString = "";
-          const decoder = new StringDecoder2("latin1");
+          const decoder = new StringDecoder("latin1");
           for (const chunk of bytes) {
             binaryString += decoder.write(chunk);
           }
@@ -62325,7 +62911,7 @@ function encodeMessages(tables) {
   const termStart = new Int32Array(T + 1);
   const postStart = new Int32Array(T + 1);
   const postByte = new Int32Array(T + 1);
-  const termBytes = Buffer.concat(order.map((t) => encoded[t]));
+  const termBytes2 = Buffer.concat(order.map((t) => encoded[t]));
   const sink2 = new ByteSink();
   order.forEach((t, rank2) => {
     termStart[rank2 + 1] = termStart[rank2] + encoded[t].length;
@@ -62340,12 +62926,7 @@ function encodeMessages(tables) {
     }
     postByte[rank2 + 1] = sink2.size;
   });
-  return { termStart, postStart, postByte, termBytes, postingBytes: sink2.buf.subarray(0, sink2.size) };
-}
-function ascending(a, end) {
-  if (a[0] !== 0 || a[a.length - 1] !== end) return false;
-  for (let k = 1; k < a.length; k++) if (a[k] < a[k - 1]) return false;
-  return true;
+  return { termStart, postStart, postByte, termBytes: termBytes2, postingBytes: sink2.buf.subarray(0, sink2.size) };
 }
 var StoredMessages = class {
   /** @throws Error when the sections do not fit together. */
@@ -62354,9 +62935,8 @@ var StoredMessages = class {
     this.norms = norms;
     const T = s.termStart.length - 1;
     if (T < 0 || s.postStart.length !== T + 1 || s.postByte.length !== T + 1) throw new Error("bad message sections");
-    if (!ascending(s.termStart, s.termBytes.length) || !ascending(s.postByte, s.postingBytes.length)) throw new Error("bad message offsets");
-    if (!ascending(s.postStart, s.postStart[T])) throw new Error("bad message postings");
-    for (let t = 0; t < T; t++) if (s.postByte[t + 1] - s.postByte[t] < s.postStart[t + 1] - s.postStart[t]) throw new Error("bad message postings");
+    if (s.termStart[0] !== 0 || s.termStart[T] !== s.termBytes.length || s.postByte[0] !== 0 || s.postByte[T] !== s.postingBytes.length) throw new Error("bad message offsets");
+    if (s.postStart[0] !== 0) throw new Error("bad message postings");
     this.terms = Buffer.from(s.termBytes.buffer, s.termBytes.byteOffset, s.termBytes.length);
     this.postings_ = s.postingBytes;
   }
@@ -62377,7 +62957,9 @@ var StoredMessages = class {
     let lo = 0, hi = termStart.length - 2, found = -1;
     while (lo <= hi) {
       const mid = lo + hi >>> 1;
-      const c = this.terms.compare(key, 0, key.length, termStart[mid], termStart[mid + 1]);
+      const from = termStart[mid], to = termStart[mid + 1];
+      if (!(from >= 0 && from <= to && to <= this.terms.length)) throw new Error("stored message index: the terms cannot be read");
+      const c = this.terms.compare(key, 0, key.length, from, to);
       if (c === 0) {
         found = mid;
         break;
@@ -62399,6 +62981,7 @@ var StoredMessages = class {
     const n = postStart[t + 1] - postStart[t];
     const end = postByte[t + 1];
     const N = this.norms.length;
+    if (!(n >= 0 && postByte[t] >= 0 && end - postByte[t] >= n && end <= bytes.length)) throw new Error(`stored message index: the postings of term ${t} cannot be decoded`);
     const doc = new Int32Array(n);
     const logTf = new Float32Array(n);
     let at = postByte[t];
@@ -62439,7 +63022,9 @@ var CommitHistory = class _CommitHistory {
     const { paths, fileOf, figures } = parts2;
     this.files = /* @__PURE__ */ new Map();
     for (let k = 0, f = 0; k < fileOf.length; k++, f += 5) {
-      this.files.set(paths[fileOf[k]], { changes: figures[f], fixes: figures[f + 1], fixRecency: figures[f + 2], fixWeighted: figures[f + 3], changeRecency: figures[f + 4] });
+      const path = paths[fileOf[k]];
+      if (path === void 0) throw new Error(`file ${k} of the history has no path`);
+      this.files.set(path, { changes: figures[f], fixes: figures[f + 1], fixRecency: figures[f + 2], fixWeighted: figures[f + 3], changeRecency: figures[f + 4] });
     }
     this.whole = this.messages.collection();
   }
@@ -62513,7 +63098,15 @@ var CommitHistory = class _CommitHistory {
       allowed: canMatch,
       maxDf: Math.max(100, 0.05 * this.whole.size)
     });
-    return simiScore(hits, (d) => Array.from(docFiles.subarray(fileStart[d], fileStart[d + 1]), (f) => paths[f]));
+    return simiScore(hits, (d) => {
+      const from = fileStart[d], to = fileStart[d + 1];
+      if (!(from >= 0 && from <= to && to <= docFiles.length)) throw new Error(`the files of commit ${d} of the history cannot be read`);
+      return Array.from(docFiles.subarray(from, to), (f) => {
+        const path = paths[f];
+        if (path === void 0) throw new Error(`the files of commit ${d} of the history cannot be read`);
+        return path;
+      });
+    });
   }
   /**
    * Writes the signals to `path` atomically as a checked file.
@@ -62556,9 +63149,11 @@ var CommitHistory = class _CommitHistory {
     ], { fsync: false });
   }
   /**
-   * The signals stored at `path` by {@link save}, verified (checksum, then every array length
-   * and index in range; a message term's postings when first decoded); undefined when missing
-   * or corrupt (one warning line, see readCheckedFile).
+   * The signals stored at `path` by {@link save}, verified: checksum, every section's length,
+   * the files' paths; what a query reads (a commit's files, a message term's offsets, postings
+   * and the norms of the documents they reach) when first read, so a load passes over no array
+   * of the message index (past the checksum only a bug of the writer could break them, and that
+   * throws when met). Undefined when missing or corrupt (one warning line, see readCheckedFile).
    */
   static load(path, opts = {}) {
     return readCheckedFile(path, COMMIT_HISTORY_TAG, (buf) => {
@@ -62571,10 +63166,10 @@ function decode(buf) {
   const h = buf.readUInt32LE(0);
   const header = JSON.parse(buf.toString("utf8", 4, 4 + h));
   if (!isRecord(header) || !Number.isFinite(header.time) || !isStringArray(header.paths) || !Array.isArray(header.lengths) || header.lengths.length !== 6 || !header.lengths.every((n2) => isInt(n2))) throw new Error("bad header");
-  const [n, nFiles, nFileOf, T, termBytes, postingBytes] = header.lengths;
+  const [n, nFiles, nFileOf, T, termBytes2, postingBytes] = header.lengths;
   let offset = 4 + h;
   offset += (8 - offset % 8) % 8;
-  const tail = n + termBytes + postingBytes;
+  const tail = n + termBytes2 + postingBytes;
   const bytes = 8 * (5 * nFileOf + n) + 4 * (n + 1 + nFiles + nFileOf + 3 * (T + 1)) + tail + (8 - tail % 8) % 8;
   if (buf.length - offset !== bytes) throw new Error("bad size");
   let body2;
@@ -62601,16 +63196,9 @@ function decode(buf) {
   const postStart = i32(T + 1);
   const postByte = i32(T + 1);
   const canMatch = u8(n);
-  const messages = new StoredMessages({ termStart, postStart, postByte, termBytes: u8(termBytes), postingBytes: u8(postingBytes) }, norms);
-  const P = header.paths.length;
-  if (!ascending(fileStart, nFiles)) throw new Error("bad starts");
-  if (!norms.every((x) => x >= 0 && x < Infinity)) throw new Error("bad norms");
-  if (!below(docFiles, P) || !below(fileOf, P) || !below(canMatch, 2)) throw new Error("bad ids");
+  const messages = new StoredMessages({ termStart, postStart, postByte, termBytes: u8(termBytes2), postingBytes: u8(postingBytes) }, norms);
+  if (fileStart[0] !== 0 || fileStart[n] !== nFiles) throw new Error("bad starts");
   return { parts: { time: header.time, paths: header.paths, canMatch, fileStart, docFiles, fileOf, figures }, messages };
-}
-function below(a, limit) {
-  for (let k = 0; k < a.length; k++) if (a[k] < 0 || a[k] >= limit) return false;
-  return true;
 }
 function commitHistoryFile(cacheDir, repoPath, commit, maxFiles = DEFAULT_MAX_FILES) {
   return join4(cacheDir, "history", `${repoDigest(repoPath)}-${commit}.m${maxFiles}.bin`);
@@ -64120,20 +64708,20 @@ init_git();
 init_names();
 function lineRangesOf(units) {
   const ranges = /* @__PURE__ */ new Map();
-  const spans2 = /* @__PURE__ */ new Map();
+  const spans = /* @__PURE__ */ new Map();
   for (const u of units) {
     if (u.kind === "file" || !u.qualifiedName) continue;
     if (!ranges.has(u.id)) ranges.set(u.id, { path: u.path, start: u.startLine, end: u.endLine });
     const m = moduleIdOf(u);
-    const s = spans2.get(m);
+    const s = spans.get(m);
     if (s) {
       s.start = Math.min(s.start, u.startLine);
       s.end = Math.max(s.end, u.endLine);
     } else {
-      spans2.set(m, { path: u.path, start: u.startLine, end: u.endLine });
+      spans.set(m, { path: u.path, start: u.startLine, end: u.endLine });
     }
   }
-  for (const [id, s] of spans2) if (!ranges.has(id)) ranges.set(id, s);
+  for (const [id, s] of spans) if (!ranges.has(id)) ranges.set(id, s);
   return ranges;
 }
 async function lineRangesAt(repoPath, commit, ids) {
