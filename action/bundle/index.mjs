@@ -20747,6 +20747,10 @@ function tokenize(text, opts) {
 function wordsOf(text) {
   if (typeof text !== "string") throw new IssuelocError(`cannot tokenize a ${typeof text}: expected a string`);
   const out2 = [];
+  scanWords(text, (word) => out2.push(word));
+  return out2;
+}
+function scanWords(text, onWord) {
   const n = text.length;
   let i2 = 0;
   while (i2 < n) {
@@ -20757,9 +20761,8 @@ function wordsOf(text) {
     const start2 = i2;
     i2++;
     while (i2 < n && charClass(text.charCodeAt(i2)) !== 0) i2++;
-    out2.push(text.slice(start2, i2));
+    onWord(text.slice(start2, i2));
   }
-  return out2;
 }
 function tokenizeWords(words2, opts) {
   return cachedTokenizer(opts).tokenizeWords(words2);
@@ -20866,19 +20869,10 @@ var init_tokenize = __esm({
        */
       tokenizeInto(text, out2) {
         if (typeof text !== "string") throw new IssuelocError(`cannot tokenize a ${typeof text}: expected a string`);
-        const n = text.length;
-        let i2 = 0;
-        while (i2 < n) {
-          if (charClass(text.charCodeAt(i2)) === 0) {
-            i2++;
-            continue;
-          }
-          const start2 = i2;
-          i2++;
-          while (i2 < n && charClass(text.charCodeAt(i2)) !== 0) i2++;
-          const toks = this.wordTokens(text.slice(start2, i2));
+        scanWords(text, (word) => {
+          const toks = this.wordTokens(word);
           for (let t = 0; t < toks.length; t++) out2.push(toks[t]);
-        }
+        });
       }
       /** Tokens of the words `words` (runs of `[A-Za-z0-9_]`, {@link wordsOf}) in order: `tokenize` of their text. */
       tokenizeWords(words2) {

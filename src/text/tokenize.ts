@@ -144,19 +144,10 @@ export class Tokenizer {
    */
   tokenizeInto(text: string, out: string[]): void {
     if (typeof text !== 'string') throw new IssuelocError(`cannot tokenize a ${typeof text}: expected a string`);
-    const n = text.length;
-    let i = 0;
-    while (i < n) {
-      if (charClass(text.charCodeAt(i)) === 0) {
-        i++;
-        continue;
-      }
-      const start = i;
-      i++;
-      while (i < n && charClass(text.charCodeAt(i)) !== 0) i++;
-      const toks = this.wordTokens(text.slice(start, i));
+    scanWords(text, (word) => {
+      const toks = this.wordTokens(word);
       for (let t = 0; t < toks.length; t++) out.push(toks[t]);
-    }
+    });
   }
 
   /** Tokens of the words `words` (runs of `[A-Za-z0-9_]`, {@link wordsOf}) in order: `tokenize` of their text. */
@@ -251,6 +242,12 @@ export function tokenize(text: string, opts?: TokenizeOptions): string[] {
 export function wordsOf(text: string): string[] {
   if (typeof text !== 'string') throw new IssuelocError(`cannot tokenize a ${typeof text}: expected a string`);
   const out: string[] = [];
+  scanWords(text, (word) => out.push(word));
+  return out;
+}
+
+/** Calls `onWord` with each run of `[A-Za-z0-9_]` of `text`, in order (the tokenizer's words). */
+function scanWords(text: string, onWord: (word: string) => void): void {
   const n = text.length;
   let i = 0;
   while (i < n) {
@@ -261,9 +258,8 @@ export function wordsOf(text: string): string[] {
     const start = i;
     i++;
     while (i < n && charClass(text.charCodeAt(i)) !== 0) i++;
-    out.push(text.slice(start, i));
+    onWord(text.slice(start, i));
   }
-  return out;
 }
 
 /** Tokens of words ({@link wordsOf}), as {@link tokenize} gives them for the text the words are of. */
