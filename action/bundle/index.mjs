@@ -30794,22 +30794,27 @@ function postingPositions(postingDoc, docs, order) {
   for (let k = 0; k < order.length && lo < P; k++) {
     const i2 = order[k];
     const doc = docs[i2];
-    let step = 1;
-    let hi = lo;
-    while (hi < P && postingDoc[hi] < doc) {
-      lo = hi + 1;
-      hi += step;
-      step *= 2;
-    }
-    if (hi > P) hi = P;
-    while (lo < hi) {
-      const mid = lo + hi >>> 1;
-      if (postingDoc[mid] < doc) lo = mid + 1;
-      else hi = mid;
-    }
+    lo = firstAtLeast(postingDoc, lo, P, doc);
     if (lo < P && postingDoc[lo] === doc) at[i2] = lo;
   }
   return at;
+}
+function firstAtLeast(doc, from, to, d) {
+  let lo = from;
+  let step = 1;
+  let hi = from;
+  while (hi < to && doc[hi] < d) {
+    lo = hi + 1;
+    hi += step;
+    step *= 2;
+  }
+  if (hi > to) hi = to;
+  while (lo < hi) {
+    const mid = lo + hi >>> 1;
+    if (doc[mid] < d) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 var DocFieldScorer;
 var init_doc_scores = __esm({
@@ -30945,23 +30950,6 @@ function callLinks(ctx) {
     }
   }
   return { calledBy, calls, calledByCount };
-}
-function firstAtLeast(doc, from, to, d) {
-  let lo = from;
-  let step = 1;
-  let hi = from;
-  while (hi < to && doc[hi] < d) {
-    lo = hi + 1;
-    hi += step;
-    step *= 2;
-  }
-  if (hi > to) hi = to;
-  while (lo < hi) {
-    const mid = lo + hi >>> 1;
-    if (doc[mid] < d) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 var TOP, features4, callsGroup;
 var init_calls = __esm({

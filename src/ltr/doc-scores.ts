@@ -128,20 +128,26 @@ function postingPositions(postingDoc: ArrayLike<number>, docs: ArrayLike<number>
   for (let k = 0; k < order.length && lo < P; k++) {
     const i = order[k];
     const doc = docs[i];
-    // the first position ≥ lo whose document is ≥ doc
-    let step = 1;
-    let hi = lo;
-    while (hi < P && postingDoc[hi] < doc) {
-      lo = hi + 1;
-      hi += step;
-      step *= 2;
-    }
-    if (hi > P) hi = P;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (postingDoc[mid] < doc) lo = mid + 1; else hi = mid;
-    }
+    lo = firstAtLeast(postingDoc, lo, P, doc);
     if (lo < P && postingDoc[lo] === doc) at[i] = lo;
   }
   return at;
+}
+
+/** The first position p in [from, to) with doc[p] ≥ d (doc ascending): a gallop from `from` (steps of 1, 2, 4 …), then a binary search. */
+export function firstAtLeast(doc: ArrayLike<number>, from: number, to: number, d: number): number {
+  let lo = from;
+  let step = 1;
+  let hi = from;
+  while (hi < to && doc[hi] < d) {
+    lo = hi + 1;
+    hi += step;
+    step *= 2;
+  }
+  if (hi > to) hi = to;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (doc[mid] < d) lo = mid + 1; else hi = mid;
+  }
+  return lo;
 }

@@ -3,7 +3,7 @@
  * helper of the functions the issue is about) or it uses theirs (it is a caller). Names are the
  * whole-identifier tokens of the function-level index; uses are body-field postings.
  */
-import { rowsByDocument } from '../doc-scores.js';
+import { firstAtLeast, rowsByDocument } from '../doc-scores.js';
 import type { CandidateContext, FeatureGroup, FeatureSpec } from './group.js';
 
 /** Candidates whose names and bodies are linked to every candidate. */
@@ -108,22 +108,4 @@ function callLinks(ctx: CandidateContext): { calledBy: Float32Array; calls: Floa
     }
   }
   return { calledBy, calls, calledByCount };
-}
-
-/** The first position p in [from, to) with doc[p] ≥ d (doc ascending): a gallop from `from`, then a binary search. */
-function firstAtLeast(doc: ArrayLike<number>, from: number, to: number, d: number): number {
-  let lo = from;
-  let step = 1;
-  let hi = from;
-  while (hi < to && doc[hi] < d) {
-    lo = hi + 1;
-    hi += step;
-    step *= 2;
-  }
-  if (hi > to) hi = to;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (doc[mid] < d) lo = mid + 1; else hi = mid;
-  }
-  return lo;
 }
