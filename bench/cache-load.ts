@@ -7,10 +7,12 @@
  *
  * Builds the index first when the cache has none. Prints the index files' size, the median
  * CPU time (user + system, steadier than wall time on a shared machine) and wall time of a load
- * over --rounds (the first is not counted: it warms the page cache and the JIT), the same of
+ * over --rounds (the first is not counted: it warms the page cache and the JIT), the same of a
+ * load in a fresh process (--rounds processes, one load each: what one CLI call pays), the same of
  * loading the commit's stored history signals (when `issueloc index` stored them), and of
  * reading all blob entries of the commit.
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -50,6 +52,18 @@ const medianOf = (rounds: number, f: () => void) => {
   return `${median(runs.map((r) => r.cpu)).toFixed(1)} ms CPU (wall ${median(runs.map((r) => r.wall)).toFixed(1)} ms)`;
 };
 
+/** Median CPU and wall milliseconds of one index load in each of `rounds` fresh Node processes. */
+function freshLoads(rounds: number, cacheDir: string, commit: string): string {
+  const moduleUrl = new URL('../src/index/code-index.js', import.meta.url).href;
+  const script = `const m = await import(${JSON.stringify(moduleUrl)});
+const c0 = process.cpuUsage(), t0 = performance.now();
+if (!m.loadCodeIndex(${JSON.stringify(cacheDir)}, ${JSON.stringify(commit)}, m.DEFAULT_INDEX_SETTINGS)) throw new Error('index did not load');
+const wall = performance.now() - t0, c = process.cpuUsage(c0);
+process.stdout.write(JSON.stringify({ cpu: (c.user + c.system) / 1000, wall }));`;
+  const runs = Array.from({ length: rounds }, () => JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' })) as { cpu: number; wall: number });
+  return `${median(runs.map((r) => r.cpu)).toFixed(1)} ms CPU (wall ${median(runs.map((r) => r.wall)).toFixed(1)} ms)`;
+}
+
 async function main() {
   if (!args.repo) throw new Error('--repo is required');
   const repo = await GitRepo.open(args.repo);
@@ -63,6 +77,7 @@ async function main() {
     const load = medianOf(rounds, () => {
       if (!loadCodeIndex(cacheDir, commit, settings)) throw new Error('index did not load');
     });
+    const fresh = freshLoads(rounds, cacheDir, commit);
     const historyFile = commitHistoryFile(cacheDir, repo.gitDir, commit);
     const history = existsSync(historyFile)
       ? `, history signals ${(statSync(historyFile).size / 1e6).toFixed(1)} MB, load ${medianOf(rounds, () => {
@@ -78,7 +93,7 @@ async function main() {
       if (r > 0) blobReads.push(ms);
     }
     process.stdout.write(
-      `${commit.slice(0, 12)}: index files ${(bytes / 1e6).toFixed(2)} MB, load ${load}${history}; ` +
+      `${commit.slice(0, 12)}: index files ${(bytes / 1e6).toFixed(2)} MB, load ${load}, in a fresh process ${fresh}${history}; ` +
       `${keys.length} blob entries read in ${median(blobReads).toFixed(1)} ms CPU (medians of ${rounds})\n`,
     );
   } finally {

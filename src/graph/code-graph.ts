@@ -13,6 +13,7 @@ import { createHash } from 'node:crypto';
 import { lastNamePart } from '../corpus/names.js';
 import type { BlobFacts } from './blob-facts.js';
 import { FileTable, resolveImports } from './resolve-imports.js';
+import type { UnitTable } from '../index/unit-table.js';
 
 /** Functions one call links to at most (a name defined in many imported files). */
 export const MAX_CALL_TARGETS = 5;
@@ -20,6 +21,8 @@ export const MAX_CALL_TARGETS = 5;
 /** What the graph is built over: the unit table of a code index (src/index/code-index.ts). */
 export interface GraphUnits {
   units: readonly { path: string; kind: string; qualifiedName: string; startLine: number; endLine: number }[];
+  /** The same units as columns (what {@link graphKey} reads). */
+  table: UnitTable;
   filePaths: readonly string[];
   fileOfUnit: ArrayLike<number>;
 }
@@ -132,10 +135,31 @@ function reverse(rows: Rows): Rows {
  * Digest of the unit table a graph is built over (paths, names and lines of every unit): a graph
  * is used only with the index it was built for.
  */
-export function graphKey(index: GraphUnits): string {
+export function graphKey(index: Pick<GraphUnits, 'filePaths' | 'table'>): string {
   const h = createHash('sha1');
   h.update(index.filePaths.join('\n'));
   h.update('\0');
-  for (const u of index.units) h.update(`${u.path}:${u.qualifiedName}:${u.startLine}:${u.endLine}\n`);
+  // per unit the bytes of `${path}:${qualifiedName}:${startLine}:${endLine}\n`, from the columns, one update
+  const { table } = index;
+  const { names, nameStart } = table.columns;
+  const paths = index.filePaths.map((p) => Buffer.from(p, 'utf8'));
+  let size = 0;
+  for (let d = 0; d < table.length; d++) size += paths[table.fileOfUnit[d]].length + (nameStart[d + 1] - nameStart[d]) + 24;
+  const out = Buffer.allocUnsafe(size);
+  let o = 0;
+  const colon = 0x3a;
+  const digits = (n: number) => { o += out.write(String(n), o, 'latin1'); };
+  for (let d = 0; d < table.length; d++) {
+    o += paths[table.fileOfUnit[d]].copy(out, o);
+    out[o++] = colon;
+    out.set(names.subarray(nameStart[d], nameStart[d + 1]), o);
+    o += nameStart[d + 1] - nameStart[d];
+    out[o++] = colon;
+    digits(table.startLine(d));
+    out[o++] = colon;
+    digits(table.endLine(d));
+    out[o++] = 0x0a;
+  }
+  h.update(out.subarray(0, o));
   return h.digest('hex').slice(0, 16);
 }

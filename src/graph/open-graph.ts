@@ -31,7 +31,7 @@ export interface OpenedGraph {
  */
 export async function openCodeGraph(repo: GitRepo, codeIndex: CodeIndex, cacheDir?: string): Promise<OpenedGraph> {
   const key = graphKey(codeIndex);
-  const units = codeIndex.units.length;
+  const units = codeIndex.table.length;
   const files = codeIndex.filePaths.length;
   const file = cacheDir ? graphFilePath(cacheDir, codeIndex.commit, settingsKey(codeIndex.settings)) : undefined;
   const stored = file && loadGraph(file, key, units, files);

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import type { UnitKind } from '../corpus/types.js';
 import { extractorOf } from '../corpus/extract-specs.js';
 import { IndexBuilder, type InvertedIndex } from './inverted-index.js';
 import { readIndexFile, writeIndexFile } from './store.js';
+import { UnitTable, type IndexedUnit } from './unit-table.js';
 import type { UnitTerms } from './blob-terms.js';
 import { tokenize } from '../text/tokenize.js';
 import { firstWords } from '../text/first-words.js';
@@ -56,16 +56,7 @@ export const DEFAULT_INDEX_SETTINGS: IndexSettings = {
   files: 'source',
 };
 
-/** A document of the index: where its unit is. */
-export interface IndexedUnit {
-  path: string;
-  kind: UnitKind;
-  qualifiedName: string;
-  /** Namespace qualifiers leading the qualified name (`CodeUnit.namespaceParts`; absent: none). */
-  namespaceParts?: number;
-  startLine: number;
-  endLine: number;
-}
+export type { IndexedUnit } from './unit-table.js';
 
 /** Counts of what indexing passed over or did, per commit. */
 export interface CorpusStats {
@@ -77,23 +68,17 @@ export interface CorpusStats {
 }
 
 /**
- * Header stored with an index file; the numbers of the unit table are the file's aux words
- * (src/index/store.ts): per document, its file (the file-level document, whose path is its
- * path), kind (0 file, 1 class, 2 function) plus 4 × namespaceParts, startLine, endLine, and
- * the length of its qualified name in `names`.
+ * Header stored with an index file. The unit table ({@link UnitTable}) is the file's aux words
+ * (src/index/store.ts), column after column, D documents: fileOfUnit (D), info (D: kind code
+ * 0 file, 1 class, 2 function, plus 4 × namespaceParts), startLine (D), endLine (D), nameStart
+ * (D + 1); the qualified names are the file's bytes (UTF-8, one after the other).
  */
 export interface CodeIndexMeta {
-  format: 2;
+  format: 3;
   commit: string;
   settings: IndexSettings;
-  /** The qualified names of the documents, one after the other (one string parses fastest). */
-  names: string;
   stats: CorpusStats;
 }
-
-/** Aux words per document of the unit table (see {@link CodeIndexMeta}). */
-const UNIT_WORDS = 5;
-const KIND_CODES: readonly UnitKind[] = ['file', 'class', 'function'];
 
 /**
  * A loaded index of one commit: the function-level inverted index with its documents' units,
@@ -104,7 +89,13 @@ export interface CodeIndex {
   commit: string;
   settings: IndexSettings;
   index: InvertedIndex;
-  units: IndexedUnit[];
+  /** The function-level documents as columns: read these (no object per document). */
+  table: UnitTable;
+  /**
+   * The documents as objects, made whole on first read of a loaded index (`table.toArray()`):
+   * for callers that pass over all of them; a query reads {@link table}.
+   */
+  readonly units: readonly IndexedUnit[];
   fileIndex: InvertedIndex;
   /** Path of each file-level document. */
   filePaths: string[];
@@ -140,9 +131,10 @@ export const BLOB_FORMAT_VERSION = 'v11';
  * `*.test-d.ts`, C/C++ `*_tests.cpp` (src/corpus/languages.ts). v9: units carry `namespaceParts`
  * (a sixth entry in the unit table when not 0). v10: build outputs left out (`buildOutputs`,
  * src/corpus/select.ts). v11: the stored index is used as it lies (sorted term dictionary, varint
- * postings decoded per term, binary unit table: src/index/store.ts).
+ * postings decoded per term, binary unit table: src/index/store.ts). v12: the unit table as
+ * columns with the qualified names as UTF-8 bytes, read without an object per unit (src/index/unit-table.ts).
  */
-export const INDEX_FORMAT_VERSION = 'v11';
+export const INDEX_FORMAT_VERSION = 'v12';
 
 const digest = (parts: unknown[]) => createHash('sha1').update(JSON.stringify(parts)).digest('hex').slice(0, 10);
 
@@ -239,9 +231,10 @@ export function buildCodeIndex(
       fileOf.push(fileDoc);
     }
   }
+  const fileOfUnit = Uint32Array.from(fileOf);
   return {
-    commit, settings, index: builder.build(), units,
-    fileIndex: fileBuilder.build(), filePaths, fileOfUnit: Uint32Array.from(fileOf),
+    commit, settings, index: builder.build(), table: UnitTable.of(units, filePaths, fileOfUnit), units,
+    fileIndex: fileBuilder.build(), filePaths, fileOfUnit,
     ...(nonSourceFiles ? { nonSource: buildNonSourceIndex(nonSourceFiles, settings.stem) } : {}),
     stats: { ...stats, units: units.length },
   };
@@ -283,17 +276,16 @@ function sumOf(m: ReadonlyMap<string, number>): number {
 
 /** Writes a code index to its file under `cacheDir` (atomically). */
 export function saveCodeIndex(cacheDir: string, ci: CodeIndex): string {
-  const table = new Uint32Array(UNIT_WORDS * ci.units.length);
-  ci.units.forEach((u, d) => {
-    if (ci.filePaths[ci.fileOfUnit[d]] !== u.path) throw new Error(`unit ${d} is not in its file's document`);
-    table.set([ci.fileOfUnit[d], KIND_CODES.indexOf(u.kind) + 4 * (u.namespaceParts ?? 0), u.startLine, u.endLine, u.qualifiedName.length], UNIT_WORDS * d);
-  });
-  const meta: CodeIndexMeta = { format: 2, commit: ci.commit, settings: ci.settings, names: ci.units.map((u) => u.qualifiedName).join(''), stats: ci.stats };
+  const { fileOfUnit, info, startLine, endLine, nameStart, names } = ci.table.columns;
+  const D = ci.table.length;
+  const words = new Uint32Array(5 * D + 1);
+  [fileOfUnit, info, startLine, endLine, nameStart].forEach((column, k) => words.set(column, k * D));
+  const meta: CodeIndexMeta = { format: 3, commit: ci.commit, settings: ci.settings, stats: ci.stats };
   // The file-level (and non-source) index first: a reader finding the function-level file finds them all.
   writeIndexFile(indexFilePath(cacheDir, ci.commit, ci.settings, 'file'), ci.fileIndex, { filePaths: ci.filePaths });
   if (ci.nonSource) writeIndexFile(indexFilePath(cacheDir, ci.commit, ci.settings, 'nonSource'), ci.nonSource.index, { paths: ci.nonSource.paths });
   const file = indexFilePath(cacheDir, ci.commit, ci.settings);
-  writeIndexFile(file, ci.index, meta, table);
+  writeIndexFile(file, ci.index, meta, words, names);
   return file;
 }
 
@@ -316,48 +308,34 @@ export function loadCodeIndex(cacheDir: string, commit: string, settings: IndexS
     if (nonSource) warnCorruptCacheFile(nonSourceFile);
     return undefined;
   }
-  const { index, meta, aux: table } = fn;
+  const { index, meta, aux: words, extra: names } = fn;
   const { filePaths } = files.meta;
   const D = index.docCount;
-  if (meta.commit !== commit || settingsKey(meta.settings) !== settingsKey(settings) || table.length !== UNIT_WORDS * D ||
+  if (meta.commit !== commit || settingsKey(meta.settings) !== settingsKey(settings) || words.length !== 5 * D + 1 ||
       filePaths.length !== files.index.docCount) {
     warnCorruptCacheFile(file);
     return undefined;
   }
-  const units = new Array<IndexedUnit>(D);
-  const fileOfUnit = new Uint32Array(D);
-  const { names } = meta;
-  let at = 0;
-  for (let d = 0; d < D; d++) {
-    const w = UNIT_WORDS * d;
-    fileOfUnit[d] = table[w];
-    const path = filePaths[table[w]];
-    const kind = KIND_CODES[table[w + 1] & 3];
-    if (path === undefined || kind === undefined) {
-      warnCorruptCacheFile(file);
-      return undefined;
-    }
-    const namespaceParts = table[w + 1] >>> 2;
-    const qualifiedName = names.slice(at, at += table[w + 4]);
-    units[d] = namespaceParts
-      ? { path, kind, qualifiedName, namespaceParts, startLine: table[w + 2], endLine: table[w + 3] }
-      : { path, kind, qualifiedName, startLine: table[w + 2], endLine: table[w + 3] };
-  }
-  if (at !== names.length) {
+  const column = (k: number, n = D) => words.subarray(k * D, k * D + n);
+  const table = new UnitTable(filePaths, {
+    fileOfUnit: column(0), info: column(1), startLine: column(2), endLine: column(3), nameStart: column(4, D + 1), names,
+  });
+  if (!table.valid()) {
     warnCorruptCacheFile(file);
     return undefined;
   }
   return {
-    commit: meta.commit, settings: meta.settings, index, units,
-    fileIndex: files.index, filePaths, fileOfUnit,
+    commit: meta.commit, settings: meta.settings, index, table,
+    get units() { return table.toArray(); },
+    fileIndex: files.index, filePaths, fileOfUnit: table.fileOfUnit,
     ...(nonSource ? { nonSource: { index: nonSource.index, paths: nonSource.meta.paths } } : {}),
     stats: meta.stats,
   };
 }
 
 function isCodeIndexMeta(m: unknown): m is CodeIndexMeta {
-  return isRecord(m) && m.format === 2 && typeof m.commit === 'string' && isRecord(m.settings) && isStringArray(m.settings.languages) &&
-    isRecord(m.stats) && typeof m.names === 'string';
+  return isRecord(m) && m.format === 3 && typeof m.commit === 'string' && isRecord(m.settings) && isStringArray(m.settings.languages) &&
+    isRecord(m.stats);
 }
 
 function isNonSourceMeta(m: unknown): m is { paths: string[] } {

@@ -2,8 +2,8 @@ import type { InvertedIndex, TermLookup, TermPostings } from './inverted-index.j
 import { isInt, isRecord, isStringArray, readCheckedFile, writeCheckedFile } from '../util/checked-file.js';
 
 /**
- * Persistence of an {@link InvertedIndex} plus a JSON header and a Uint32Array of the caller's
- * own, as a checked file (src/util/checked-file.ts: CRC-32 trailer, tag {@link INDEX_FILE_TAG}),
+ * Persistence of an {@link InvertedIndex} plus a JSON header, a Uint32Array and bytes of the
+ * caller's own, as a checked file (src/util/checked-file.ts: CRC-32 trailer, tag {@link INDEX_FILE_TAG}),
  * laid out to be used as it lies: a read is one `read`, one checksum and a few views, no object
  * per term or posting; a term's postings are decoded on first use ({@link StoredIndex}).
  *
@@ -11,6 +11,7 @@ import { isInt, isRecord, isStringArray, readCheckedFile, writeCheckedFile } fro
  *   header length H (uint32) · header JSON (H bytes, UTF-8) · padding to a multiple of 4
  *   · blockStart (uint32, ⌈T / B⌉ + 1: byte offsets into the records) · aux (uint32, A)
  *   · fieldLength (D × F, exact: uint16 when every length fits, else uint32) · padding to 4
+ *   · bytes (the caller's own, X bytes) · padding to 4
  *   · records: one per term, in ascending UTF-8 byte order (so a term's id is its rank), in
  *     blocks of B terms: varint (LEB128) of the bytes shared with the previous term of the block
  *     (0 for the first), varint of the length of the rest, the rest, varint of the document
@@ -23,7 +24,7 @@ import { isInt, isRecord, isStringArray, readCheckedFile, writeCheckedFile } fro
  * Writes go to a temporary file in the same folder, are flushed, then renamed over the target,
  * so a reader never sees a half-written index.
  */
-export const INDEX_FILE_TAG = 'index.v3';
+export const INDEX_FILE_TAG = 'index.v4';
 
 /** Terms per block of the term dictionary (binary search over blocks, then a scan). */
 const BLOCK = 16;
@@ -34,6 +35,8 @@ interface Header<M> {
   docCount: number;
   termCount: number;
   auxLength: number;
+  /** Length of the caller's bytes. */
+  extraBytes: number;
   /** Bytes per field length: 2 or 4. */
   lengthBytes: number;
   recordBytes: number;
@@ -118,7 +121,7 @@ function asciiBytes(s: string): Uint8Array {
  * Writes `index`, `meta` and `aux` to `path` atomically (temp file + rename). Term ids of the
  * stored index are the ranks of the terms in UTF-8 byte order, whatever they were in `index`.
  */
-export function writeIndexFile<M>(path: string, index: InvertedIndex, meta: M, aux: Uint32Array = new Uint32Array(0)): void {
+export function writeIndexFile<M>(path: string, index: InvertedIndex, meta: M, aux: Uint32Array = new Uint32Array(0), extra: Uint8Array = new Uint8Array(0)): void {
   const T = index.termCount;
   const F = index.fieldNames.length;
   const encoded = termBytes(index);
@@ -156,7 +159,7 @@ export function writeIndexFile<M>(path: string, index: InvertedIndex, meta: M, a
   for (const n of index.fieldLength) if (n > 0xffff) lengthBytes = 4;
   const fieldLength = lengthBytes === 2 ? Uint16Array.from(index.fieldLength) : Uint32Array.from(index.fieldLength);
   const header: Header<M> = {
-    meta, fieldNames: [...index.fieldNames], docCount: index.docCount, termCount: T, auxLength: aux.length, lengthBytes,
+    meta, fieldNames: [...index.fieldNames], docCount: index.docCount, termCount: T, auxLength: aux.length, extraBytes: extra.length, lengthBytes,
     recordBytes: records.size,
   };
   const headerBuf = Buffer.from(JSON.stringify(header), 'utf8');
@@ -164,7 +167,7 @@ export function writeIndexFile<M>(path: string, index: InvertedIndex, meta: M, a
   pre.writeUInt32LE(headerBuf.length, 0);
   const pad = (n: number) => Buffer.alloc((4 - (n % 4)) % 4);
   writeCheckedFile(path, INDEX_FILE_TAG, [
-    pre, headerBuf, pad(headerBuf.length), blockStart, aux, fieldLength, pad(fieldLength.byteLength), records.view(),
+    pre, headerBuf, pad(headerBuf.length), blockStart, aux, fieldLength, pad(fieldLength.byteLength), extra, pad(extra.length), records.view(),
   ]);
 }
 
@@ -175,34 +178,45 @@ export function writeIndexFile<M>(path: string, index: InvertedIndex, meta: M, a
  * term when they are decoded (both throw: past the checksum, only a bug could break them).
  * @returns undefined when the file is missing, or corrupt (then one warning line names it).
  */
-export function readIndexFile<M>(path: string, validMeta: (m: unknown) => m is M): { index: InvertedIndex; meta: M; aux: Uint32Array } | undefined {
+export function readIndexFile<M>(path: string, validMeta: (m: unknown) => m is M): StoredIndexFile<M> | undefined {
   return readCheckedFile(path, INDEX_FILE_TAG, (buf) => decodeIndex(buf, validMeta));
 }
 
-function decodeIndex<M>(payload: Buffer, validMeta: (m: unknown) => m is M): { index: InvertedIndex; meta: M; aux: Uint32Array } {
+/** What {@link readIndexFile} gives: the index, the caller's header, words and bytes (views of the file's bytes). */
+export interface StoredIndexFile<M> {
+  index: InvertedIndex;
+  meta: M;
+  aux: Uint32Array;
+  extra: Uint8Array;
+}
+
+function decodeIndex<M>(payload: Buffer, validMeta: (m: unknown) => m is M): StoredIndexFile<M> {
   // Views need 4-byte alignment: a file read whole normally starts its own ArrayBuffer; else copy once.
   const buf = payload.byteOffset % 4 === 0 ? payload : Buffer.from(payload);
   const h = buf.readUInt32LE(0);
   const header = JSON.parse(buf.toString('utf8', 4, 4 + h)) as unknown;
   if (!isHeader(header) || !validMeta(header.meta)) throw new Error('bad header');
-  const { termCount: T, docCount: D, auxLength: A, lengthBytes } = header;
+  const { termCount: T, docCount: D, auxLength: A, extraBytes: X, lengthBytes } = header;
   const F = header.fieldNames.length;
   const blocks = Math.ceil(T / BLOCK);
   let o = buf.byteOffset + 4 + h;
   o += (4 - (o % 4)) % 4;
   const lengthSection = lengthBytes * D * F;
-  const size = o - buf.byteOffset + 4 * (blocks + 1 + A) + lengthSection + ((4 - (lengthSection % 4)) % 4) + header.recordBytes;
+  const padded = (n: number) => n + ((4 - (n % 4)) % 4);
+  const size = o - buf.byteOffset + 4 * (blocks + 1 + A) + padded(lengthSection) + padded(X) + header.recordBytes;
   if (size !== buf.length) throw new Error('bad size');
   const blockStart = new Uint32Array(buf.buffer, o, blocks + 1);
   o += 4 * (blocks + 1);
   const aux = new Uint32Array(buf.buffer, o, A);
   o += 4 * A;
   const fieldLength = lengthBytes === 2 ? new Uint16Array(buf.buffer, o, D * F) : new Uint32Array(buf.buffer, o, D * F);
-  o += lengthSection + ((4 - (lengthSection % 4)) % 4);
+  o += padded(lengthSection);
+  const extra = new Uint8Array(buf.buffer, o, X);
+  o += padded(X);
   const records = new Uint8Array(buf.buffer, o, header.recordBytes);
   if (!ascending(blockStart, header.recordBytes)) throw new Error('bad offsets');
   for (let b = 0; b < blocks; b++) if (blockStart[b + 1] - blockStart[b] < 4 * Math.min(BLOCK, T - b * BLOCK)) throw new Error('bad block');
-  return { index: new StoredIndex(header.fieldNames, D, T, fieldLength, records, blockStart), meta: header.meta as M, aux };
+  return { index: new StoredIndex(header.fieldNames, D, T, fieldLength, records, blockStart), meta: header.meta as M, aux, extra };
 }
 
 /** Whether `a` starts at 0, ends at `end` and never descends. */
@@ -413,5 +427,5 @@ class StoredIndex implements InvertedIndex, TermLookup {
 
 function isHeader(x: unknown): x is Header<unknown> {
   return isRecord(x) && isStringArray(x.fieldNames) && x.fieldNames.length > 0 && isInt(x.docCount) && isInt(x.termCount) &&
-    isInt(x.auxLength) && (x.lengthBytes === 2 || x.lengthBytes === 4) && isInt(x.recordBytes);
+    isInt(x.auxLength) && isInt(x.extraBytes) && (x.lengthBytes === 2 || x.lengthBytes === 4) && isInt(x.recordBytes);
 }

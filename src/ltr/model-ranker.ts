@@ -65,7 +65,7 @@ export class ModelRanker {
     const perItem = opts.matchedTermsPerItem ?? 8;
     const set = this.extractor.extract(issue, history);
     const { query } = set;
-    const { units } = this.codeIndex;
+    const { table } = this.codeIndex;
     // one ordering per distinct scorer (functions; files and modules when the model has their own)
     const orderings = new Map<LevelScorer, { id: string; path: string; qualifiedName: string; namespaceParts?: number; score: number; i: number }[]>();
     const rankedBy = (scorer: LevelScorer) => {
@@ -73,7 +73,7 @@ export class ModelRanker {
       if (!ranked) {
         const scores = scorer.score(set.features, set.docs.length);
         ranked = Array.from(orderByScore(scores), (i) => {
-          const u = units[set.docs[i]];
+          const u = table.unit(set.docs[i]);
           return { id: set.ids[i], path: u.path, qualifiedName: u.qualifiedName, namespaceParts: u.namespaceParts, score: scores[i], i };
         });
         orderings.set(scorer, ranked);

@@ -398,7 +398,7 @@ class OpenedLocalizer implements IssueLocalizer {
     });
     const info: IndexInfo = {
       commit, built, millis: performance.now() - t0,
-      documents: codeIndex.units.length, files: codeIndex.stats.files, skipped: codeIndex.stats.skipped,
+      documents: codeIndex.table.length, files: codeIndex.stats.files, skipped: codeIndex.stats.skipped,
     };
     this.current = { commit, codeIndex, info };
     return this.current;

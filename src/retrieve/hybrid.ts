@@ -28,8 +28,8 @@ export class HybridLocalizer extends Localizer {
 
   constructor(codeIndex: CodeIndex, ranking: RankingOptions, readonly vectors: VectorIndex, readonly embedder: Embedder, fusion: Partial<FusionOptions> = {}) {
     super(codeIndex, ranking);
-    if (vectors.count !== codeIndex.units.length) {
-      throw new IssuelocError(`vector index has ${vectors.count} documents, the code index ${codeIndex.units.length}`);
+    if (vectors.count !== codeIndex.table.length) {
+      throw new IssuelocError(`vector index has ${vectors.count} documents, the code index ${codeIndex.table.length}`);
     }
     this.fusion = { ...DEFAULT_FUSION, ...fusion };
     this.cosine = new Float32Array(vectors.count);

@@ -11,6 +11,7 @@
 import type { CodeIndex, IndexedUnit } from '../index/code-index.js';
 import type { Localization, RankedItem } from './rollup.js';
 import { unitIdsOf } from './unit-ids.js';
+import { DocsOfFile } from './unit-lookup.js';
 
 interface Span { startLine: number; endLine: number }
 
@@ -23,8 +24,8 @@ interface PathSpans {
 /** Paths whose spans are kept per loaded index (the most recently made first out past it). */
 const KEPT_PATHS = 2048;
 
-/** Per loaded index, the units of each path (ascending unit numbers) and the spans of the paths asked, built on first use. */
-const byIndex = new WeakMap<CodeIndex, { unitsOfPath: Map<string, number[]>; spans: Map<string, PathSpans> }>();
+/** Per loaded index, the spans of the paths asked, built on first use. */
+const byIndex = new WeakMap<CodeIndex, { docsOfFile: DocsOfFile; spans: Map<string, PathSpans> }>();
 
 /**
  * The {@link PathSpans} of `path` (undefined: no unit), made once per loaded index from its units
@@ -33,29 +34,25 @@ const byIndex = new WeakMap<CodeIndex, { unitsOfPath: Map<string, number[]>; spa
  */
 function spansOfPath(index: CodeIndex, path: string): PathSpans | undefined {
   let memo = byIndex.get(index);
-  if (!memo) {
-    const unitsOfPath = new Map<string, number[]>();
-    index.units.forEach((u, d) => {
-      const list = unitsOfPath.get(u.path);
-      if (list) list.push(d); else unitsOfPath.set(u.path, [d]);
-    });
-    byIndex.set(index, (memo = { unitsOfPath, spans: new Map() }));
-  }
+  if (!memo) byIndex.set(index, (memo = { docsOfFile: new DocsOfFile(index.fileOfUnit, index.filePaths.length), spans: new Map() }));
   let s = memo.spans.get(path);
   if (s) return s;
-  const docs = memo.unitsOfPath.get(path);
-  if (!docs) return undefined;
+  // a unit's path is its file's (src/index/unit-table.ts)
+  const f = fileNumberOf(index, path);
+  const docs = f === undefined ? [] : memo.docsOfFile.of(f);
+  if (docs.length === 0) return undefined;
   s = { units: new Map(), modules: new Map() };
   const ids = unitIdsOf(index);
+  const { table } = index;
   for (const d of docs) {
-    const u = index.units[d];
     const id = ids.id(d);
     if (!s.units.has(id)) s.units.set(id, d);
-    if (!u.qualifiedName) continue;
+    if (table.columns.nameStart[d] === table.columns.nameStart[d + 1]) continue;
     const m = ids.module(d);
     const span = s.modules.get(m);
-    if (!span) s.modules.set(m, { startLine: u.startLine, endLine: u.endLine });
-    else { span.startLine = Math.min(span.startLine, u.startLine); span.endLine = Math.max(span.endLine, u.endLine); }
+    const startLine = table.startLine(d), endLine = table.endLine(d);
+    if (!span) s.modules.set(m, { startLine, endLine });
+    else { span.startLine = Math.min(span.startLine, startLine); span.endLine = Math.max(span.endLine, endLine); }
   }
   if (memo.spans.size >= KEPT_PATHS) memo.spans.delete(memo.spans.keys().next().value!);
   memo.spans.set(path, s);
@@ -69,7 +66,7 @@ function unitOf(index: CodeIndex, id: string): IndexedUnit | undefined {
     const d = spansOfPath(index, p)?.units.get(id);
     if (d !== undefined && (best < 0 || d < best)) best = d;
   }
-  return best < 0 ? undefined : index.units[best];
+  return best < 0 ? undefined : index.table.unit(best);
 }
 
 /** The span of module `id`: from the first line to the last of its functions in the paths the id can name. */
@@ -135,7 +132,7 @@ export function withLines(loc: Localization, index: CodeIndex): Localization {
     for (const it of loc.files) {
       const f = fileNumberOf(index, it.id);
       const d = f === undefined ? -1 : bestDocs[f];
-      if (d >= 0) bestOfFile.set(it.id, index.units[d]);
+      if (d >= 0) bestOfFile.set(it.id, index.table.unit(d));
     }
   }
   if (!bestDocs) {

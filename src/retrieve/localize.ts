@@ -113,10 +113,10 @@ export class Localizer {
   private readonly functionlessScores: Float32Array;
   private readonly wholeFiles: WholeFileScorer;
   readonly index: CodeIndex['index'];
-  readonly units: CodeIndex['units'];
+  readonly table: CodeIndex['table'];
   constructor(readonly codeIndex: CodeIndex, opts: RankingOptions = {}) {
     this.index = codeIndex.index;
-    this.units = codeIndex.units;
+    this.table = codeIndex.table;
     const bm25 = { ...DEFAULT_RANKING.bm25, ...opts.bm25 };
     this.scorer = new Bm25fScorer(codeIndex.index, bm25);
     this.fileScorer = new Bm25fScorer(codeIndex.fileIndex, { ...bm25, ...opts.fileBm25 });
@@ -224,9 +224,9 @@ export class Localizer {
     const unitIds = unitIdsOf(this.codeIndex);
     for (const h of hitsByRank(scores, depth, Math.max(64, 4 * top))) {
       if (ranked.length >= top && paths.size >= top && moduleIds.size >= top) break;
-      const u = this.units[h.doc];
       const id = unitIds.id(h.doc);
       if (seen.has(id)) continue;
+      const u = this.table.unit(h.doc);
       seen.add(id);
       paths.add(u.path);
       moduleIds.add(unitIds.module(h.doc));
@@ -279,7 +279,7 @@ export class Localizer {
    * `def`, `import` in Python), nor the issue's fragments of split words (`fragmentTermsOf`).
    */
   matchedTerms(doc: number, query: QueryTerms, limit: number): string[] {
-    return termsInDoc(this.scorer, doc, query, limit, languageKeywords(languageOf(this.units[doc].path)));
+    return termsInDoc(this.scorer, doc, query, limit, languageKeywords(languageOf(this.table.path(doc))));
   }
 
   /** The query terms found in file-level document `file`, highest file-level idf first, as they are shown ({@link matchedTerms}). */

@@ -3,7 +3,7 @@ import type { IssueSignals } from '../text/issue-signals.js';
 import { fileStem, lastNamePart } from '../corpus/names.js';
 import { MAX_DOTTED_PARTS, scopedNameParts } from '../text/mentions.js';
 import { languageOf, type Language } from '../corpus/languages.js';
-import { DocsByName, DocsOfFile } from './unit-lookup.js';
+import { docsByNameOf, DocsOfFile, type DocsByName } from './unit-lookup.js';
 
 /**
  * Weights of the issue-text signals, added to a function's normalised score (the best function
@@ -80,7 +80,7 @@ export class SignalResolver {
   private readonly languages: (Language | undefined)[];
 
   constructor(private readonly codeIndex: CodeIndex, private readonly maxAmbiguous = 3) {
-    const { filePaths, units, fileOfUnit } = codeIndex;
+    const { filePaths, fileOfUnit } = codeIndex;
     this.splitPaths = filePaths.map((p) => p.split('/'));
     this.languages = filePaths.map((p) => languageOf(p));
     filePaths.forEach((p, f) => {
@@ -92,12 +92,12 @@ export class SignalResolver {
       }
     });
     this.docsOfFile = new DocsOfFile(fileOfUnit, filePaths.length);
-    this.docsByName = new DocsByName(units);
+    this.docsByName = docsByNameOf(codeIndex.table);
   }
 
   /** Boosts of every document for an issue's signals. */
   boosts(signals: IssueSignals, weights: SignalWeights = DEFAULT_SIGNAL_WEIGHTS): SignalBoosts {
-    const D = this.codeIndex.units.length;
+    const D = this.codeIndex.table.length;
     const boost = new Float32Array(D);
     const reasons = new Map<number, SignalName[]>();
     const evidence = new Map<number, string[]>();
@@ -119,7 +119,7 @@ export class SignalResolver {
       if (!set) firedFiles.set(name, (set = new Map()));
       raise(set, f, why, factor);
     };
-    const { units } = this.codeIndex;
+    const { table } = this.codeIndex;
 
     const resolved = signals.frames.map((frame) => this.frameFiles(frame));
     const factors = frameFactors(signals.frames, resolved);
@@ -133,7 +133,7 @@ export class SignalResolver {
       if (frame.function) {
         const fn = lastNamePart(frame.function);
         if (files.length === 0) fire('frameFunction', [], why);
-        for (const f of files) fire('frameFunction', this.docsOfFile.of(f).filter((d) => lastNamePart(units[d].qualifiedName) === fn), why, strength(f));
+        for (const f of files) fire('frameFunction', this.docsOfFile.of(f).filter((d) => lastNamePart(table.qualifiedName(d)) === fn), why, strength(f));
         // a frame of another language that names no file (a linker's symbol, a frame without
         // debug information): its function by qualified name, as a scoped name would name it
         if (frame.language !== 'python' && frame.file === undefined && files.length === 0 && frame.className) {
@@ -149,7 +149,7 @@ export class SignalResolver {
       for (const f of files) {
         fireFile('mentionedFile', f, name);
         if (rest) fire('mentionedUnit', this.docsOfFile.of(f).filter((d) => {
-          const q = units[d].qualifiedName;
+          const q = table.qualifiedName(d);
           return q === rest || q.startsWith(`${rest}.`) || rest.startsWith(`${q}.`);
         }), name);
       }
@@ -227,13 +227,13 @@ export class SignalResolver {
     if (parts.length < 2 || parts.length > MAX_DOTTED_PARTS) return [];
     const last = parts[parts.length - 1];
     const before = parts[parts.length - 2];
-    const { units, fileOfUnit } = this.codeIndex;
+    const { table, fileOfUnit } = this.codeIndex;
     const out: number[] = [];
     for (const d of this.docsByName.get(last) ?? []) {
       const f = fileOfUnit[d];
       const language = this.languages[f];
       if (isPythonLanguage(language)) continue;
-      const q = units[d].qualifiedName;
+      const q = table.qualifiedName(d);
       const dot = q.lastIndexOf('.', q.length - last.length - 2);
       const owner = q.length > last.length ? q.slice(dot + 1, q.length - last.length - 1) : '';
       let ok = owner === before;

@@ -4,10 +4,11 @@
  * the ids of its candidates and of its shown files' units, most of them asked before.
  */
 import type { CodeIndex, IndexedUnit } from '../index/code-index.js';
+import type { UnitTable } from '../index/unit-table.js';
 import { moduleIdOf } from '../corpus/names.js';
 
 /** `path` for a file-level unit, `path:Qualified.name` otherwise. */
-export function unitId(u: IndexedUnit): string {
+export function unitId(u: Pick<IndexedUnit, 'path' | 'qualifiedName'>): string {
   return u.qualifiedName ? `${u.path}:${u.qualifiedName}` : u.path;
 }
 
@@ -16,27 +17,29 @@ export class UnitIds {
   private readonly ids: (string | undefined)[];
   private readonly modules: (string | undefined)[];
 
-  constructor(private readonly codeIndex: Pick<CodeIndex, 'units'>) {
-    this.ids = new Array<string | undefined>(codeIndex.units.length);
-    this.modules = new Array<string | undefined>(codeIndex.units.length);
+  constructor(private readonly table: UnitTable) {
+    this.ids = new Array<string | undefined>(table.length);
+    this.modules = new Array<string | undefined>(table.length);
   }
 
   /** `unitId` of document `d`. */
   id(d: number): string {
-    return (this.ids[d] ??= unitId(this.codeIndex.units[d]));
+    const { table } = this;
+    return (this.ids[d] ??= unitId({ path: table.path(d), qualifiedName: table.qualifiedName(d) }));
   }
 
   /** `moduleIdOf` of document `d`. */
   module(d: number): string {
-    return (this.modules[d] ??= moduleIdOf(this.codeIndex.units[d]));
+    const { table } = this;
+    return (this.modules[d] ??= moduleIdOf({ path: table.path(d), qualifiedName: table.qualifiedName(d), namespaceParts: table.namespaceParts(d) }));
   }
 }
 
 const byIndex = new WeakMap<object, UnitIds>();
 
 /** The {@link UnitIds} of a loaded index (one per index object). */
-export function unitIdsOf(codeIndex: Pick<CodeIndex, 'units'>): UnitIds {
-  let ids = byIndex.get(codeIndex);
-  if (!ids) byIndex.set(codeIndex, (ids = new UnitIds(codeIndex)));
+export function unitIdsOf(codeIndex: Pick<CodeIndex, 'table'>): UnitIds {
+  let ids = byIndex.get(codeIndex.table);
+  if (!ids) byIndex.set(codeIndex.table, (ids = new UnitIds(codeIndex.table)));
   return ids;
 }

@@ -3,29 +3,39 @@
  * object per name or per file: the function-level documents of a file, and those whose last name
  * part is a given name. Both give their documents ascending, as lists pushed in document order would.
  */
-import type { IndexedUnit } from '../index/code-index.js';
+import type { UnitTable } from '../index/unit-table.js';
 
-/** FNV-1a of the length of s[from … end) and of its last (at most 6) UTF-16 code units: enough to spread names over buckets. */
-function hashOf(s: string, from: number): number {
-  let h = Math.imul(0x811c9dc5 ^ (s.length - from), 16777619);
-  for (let i = Math.max(from, s.length - 6); i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
+/** FNV-1a of the length of b[from … end) and of its last (at most 6) bytes: enough to spread names over buckets. */
+function hashOf(b: Uint8Array, from: number, end: number): number {
+  let h = Math.imul(0x811c9dc5 ^ (end - from), 16777619);
+  for (let i = Math.max(from, end - 6); i < end; i++) h = Math.imul(h ^ b[i], 16777619);
   return h >>> 0;
 }
 
-/** Start of the last name part of a qualified name (after its last dot). */
-const lastPartStart = (q: string) => q.lastIndexOf('.') + 1;
+const DOT = 0x2e;
+
+/** Start of the last name part of the name in b[from … end) (after its last dot; UTF-8 has no other byte 0x2e). */
+function lastPartStart(b: Uint8Array, from: number, end: number): number {
+  let i = end - 1;
+  while (i >= from && b[i] !== DOT) i--;
+  return i + 1;
+}
 
 /**
  * The documents of each last name part (`lastNamePart` of src/corpus/names.ts): hash buckets
- * chained through one array, a name compared only with the documents of its bucket.
+ * chained through one array, made from the names' bytes (no string per document), a name compared
+ * only with the documents of its bucket.
  */
 export class DocsByName {
   private readonly head: Int32Array;
   private readonly next: Int32Array;
   private readonly mask: number;
+  private readonly utf8 = new TextEncoder();
+  private query = new Uint8Array(64);
 
-  constructor(private readonly units: readonly IndexedUnit[]) {
-    const D = units.length;
+  constructor(private readonly table: UnitTable) {
+    const D = table.length;
+    const { names, nameStart } = table.columns;
     let size = 1024;
     while (size < D) size *= 2;
     this.mask = size - 1;
@@ -33,9 +43,9 @@ export class DocsByName {
     this.next = new Int32Array(D).fill(-1);
     // last document first, each put before the others of its bucket: chains ascend
     for (let d = D - 1; d >= 0; d--) {
-      const q = units[d].qualifiedName;
-      if (!q) continue;
-      const b = hashOf(q, lastPartStart(q)) & this.mask;
+      const from = nameStart[d], end = nameStart[d + 1];
+      if (from === end) continue;
+      const b = hashOf(names, lastPartStart(names, from, end), end) & this.mask;
       this.next[d] = this.head[b];
       this.head[b] = d;
     }
@@ -43,14 +53,31 @@ export class DocsByName {
 
   /** The documents whose last name part is `name`, ascending; undefined when none. */
   get(name: string): number[] | undefined {
+    if (this.query.length < 3 * name.length) this.query = new Uint8Array(3 * name.length);
+    const q = this.query;
+    const n = this.utf8.encodeInto(name, q).written;
+    const { names, nameStart } = this.table.columns;
     let out: number[] | undefined;
-    for (let d = this.head[hashOf(name, 0) & this.mask]; d >= 0; d = this.next[d]) {
-      const q = this.units[d].qualifiedName;
-      const from = lastPartStart(q);
-      if (q.length - from === name.length && q.endsWith(name)) (out ??= []).push(d);
+    for (let d = this.head[hashOf(q, 0, n) & this.mask]; d >= 0; d = this.next[d]) {
+      const end = nameStart[d + 1];
+      const from = lastPartStart(names, nameStart[d], end);
+      if (end - from !== n) continue;
+      let same = true;
+      for (let i = 0; i < n && same; i++) same = names[from + i] === q[i];
+      if (same) (out ??= []).push(d);
     }
     return out;
   }
+}
+
+/** The {@link DocsByName} of each unit table, made once. */
+const byTable = new WeakMap<UnitTable, DocsByName>();
+
+/** The {@link DocsByName} of `table` (one per table). */
+export function docsByNameOf(table: UnitTable): DocsByName {
+  let m = byTable.get(table);
+  if (!m) byTable.set(table, (m = new DocsByName(table)));
+  return m;
 }
 
 /**

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { DocsByName, DocsOfFile } from '../../src/retrieve/unit-lookup.js';
 import { lastNamePart } from '../../src/corpus/names.js';
 import type { IndexedUnit } from '../../src/index/code-index.js';
+import { UnitTable } from '../../src/index/unit-table.js';
 
 const names = ['f', 'A.f', 'A.g', 'B.C.f', '', 'résumé', 'x.résumé', 'helper_1', 'helper_2', 'a.helper_1', '__init__', 'K.__init__', 'same_suffix_abcdef', 'other_abcdef'];
 const units: IndexedUnit[] = Array.from({ length: 3000 }, (_, d) => ({
@@ -17,7 +18,8 @@ test('DocsByName: per last name part, its documents ascending (none for unknown 
     const k = lastNamePart(u.qualifiedName);
     want.set(k, [...(want.get(k) ?? []), d]);
   });
-  const lookup = new DocsByName(units);
+  const paths = Array.from({ length: 7 }, (_, f) => `p${f}.py`);
+  const lookup = new DocsByName(UnitTable.of(units, paths, Uint32Array.from(units, (_, d) => d % 7)));
   for (const [k, docs] of want) assert.deepEqual(lookup.get(k), docs, k);
   for (const k of ['', 'A', 'abcdef', 'nothing', 'f.g']) assert.equal(lookup.get(k), undefined, k);
 });

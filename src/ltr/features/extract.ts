@@ -144,12 +144,12 @@ export class FeatureExtractor {
   extract(issue: ParsedIssue, history: HistoryEvidence = {}): CandidateSet {
     const { signals } = issue;
     const query = this.localizer.queryOf(issue);
-    const { units } = this.codeIndex;
+    const { table } = this.codeIndex;
     const pipeline = this.localizer.scoreAll(query, signals);
     const { docs, ids, pipelineScores } = this.candidates(pipeline.scores);
     const bestOfFile = bestOfFiles(pipeline.scores, this.codeIndex.fileOfUnit, this.codeIndex.filePaths.length);
     const otherFiles = this.otherFiles(pipeline.scores, bestOfFile, pipeline.functionless ?? [], docs);
-    const paths = docs.map((d) => units[d].path);
+    const paths = docs.map((d) => table.path(d));
     const modules = docs.map((d) => this.unitIds.module(d));
     // the pipeline's reasons name every signal when all of its signal weights are on
     const { reasons, evidence } = this.allSignalsOn && pipeline.reasons && pipeline.evidence

@@ -8,6 +8,8 @@ import { lastNamePart } from '../../corpus/names.js';
 import { CodeGraph } from '../../graph/code-graph.js';
 import { FileTable } from '../../graph/resolve-imports.js';
 import type { CodeIndex } from '../../index/code-index.js';
+import type { UnitTable } from '../../index/unit-table.js';
+import { docsByNameOf, type DocsByName } from '../../retrieve/unit-lookup.js';
 import type { IssueSignals } from '../../text/issue-signals.js';
 import type { CandidateContext, FeatureGroup, FeatureSpec } from './group.js';
 
@@ -84,8 +86,7 @@ export const graphGroup: FeatureGroup<GraphRow, keyof typeof features> = {
       row.calledByCount = calledByCount[i];
       row.importsNamed = imports[i] === 1;
       row.importedByNamed = importedBy[i] === 1;
-      const u = ctx.codeIndex.units[docs[i]];
-      const cls = classOf(u);
+      const cls = classOf(ctx.codeIndex.table, docs[i]);
       const holders = cls === undefined ? undefined : classes.get(cls);
       row.sameClass = holders !== undefined && (holders.size > 1 || !holders.has(docs[i]));
       return row;
@@ -117,21 +118,14 @@ function callLinks(graph: CodeGraph, docs: readonly number[], scores: readonly n
   return { calledBy, calls, calledByCount };
 }
 
-/** Per index: its file table and its functions by last name part. */
-interface IndexMemo { files: FileTable; byName: Map<string, number[]> }
+/** Per index: its file table and its documents by last name part. */
+interface IndexMemo { files: FileTable; byName: DocsByName }
 const memos = new WeakMap<CodeIndex, IndexMemo>();
 
 function memoOf(codeIndex: CodeIndex): IndexMemo {
   let m = memos.get(codeIndex);
   if (!m) {
-    const byName = new Map<string, number[]>();
-    codeIndex.units.forEach((u, k) => {
-      if (u.kind !== 'function') return;
-      const name = lastNamePart(u.qualifiedName);
-      const l = byName.get(name);
-      if (l) l.push(k); else byName.set(name, [k]);
-    });
-    m = { files: new FileTable(codeIndex.filePaths), byName };
+    m = { files: new FileTable(codeIndex.filePaths), byName: docsByNameOf(codeIndex.table) };
     memos.set(codeIndex, m);
   }
   return m;
@@ -150,10 +144,11 @@ function namedFiles(memo: IndexMemo, signals: IssueSignals): Set<number> {
   return out;
 }
 
-/** The class key (`path:Qualified.Class`) of a method; undefined for a function outside any class. */
-function classOf(u: { path: string; qualifiedName: string }): string | undefined {
-  const dot = u.qualifiedName.lastIndexOf('.');
-  return dot < 0 ? undefined : `${u.path}:${u.qualifiedName.slice(0, dot)}`;
+/** The class key (`path:Qualified.Class`) of a method (document `d`); undefined for a function outside any class. */
+function classOf(table: UnitTable, d: number): string | undefined {
+  const q = table.qualifiedName(d);
+  const dot = q.lastIndexOf('.');
+  return dot < 0 ? undefined : `${table.path(d)}:${q.slice(0, dot)}`;
 }
 
 /** Class key → the functions of that class whose names the issue writes (called, dotted or scoped). */
@@ -164,10 +159,10 @@ function namedClasses(memo: IndexMemo, codeIndex: CodeIndex, signals: IssueSigna
   for (const s of signals.scopedNames) names.add(s.split(/::|#/).pop() ?? '');
   const out = new Map<string, Set<number>>();
   for (const name of names) {
-    const defs = memo.byName.get(name);
-    if (!defs || defs.length > MAX_NAME_DEFINITIONS) continue;
+    const defs = memo.byName.get(name)?.filter((k) => codeIndex.table.kind(k) === 'function');
+    if (!defs || defs.length === 0 || defs.length > MAX_NAME_DEFINITIONS) continue;
     for (const k of defs) {
-      const cls = classOf(codeIndex.units[k]);
+      const cls = classOf(codeIndex.table, k);
       if (cls === undefined) continue;
       const s = out.get(cls);
       if (s) s.add(k); else out.set(cls, new Set([k]));

@@ -73,7 +73,7 @@ export class CandidateShapes {
   unit(d: number): UnitShape {
     let shape = this.units[d];
     if (!shape) {
-      const u = this.codeIndex.units[d];
+      const u = this.codeIndex.table.unit(d);
       const name = lastNamePart(u.qualifiedName);
       const dunder = /^__\w+__$/.test(name);
       shape = this.units[d] = {
