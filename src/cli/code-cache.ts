@@ -181,11 +181,13 @@ export function loadScript(file: string, options: ScriptOptions): LoadedScript {
 
 /**
  * Runs the CLI of the script `file` (its `runCli` export, src/cli/run.ts) with process.argv, then
- * writes its code cache when none was used and the command ran to an answer (exit code 0 or 1:
- * the functions of a whole call are compiled; a usage error compiled few of them).
+ * writes its code cache when none was used and the command ran to an answer (exit code 0 or 1,
+ * not `--help`: the functions of a whole call are compiled; a usage error or the help compiled few
+ * of them, and a cache V8 takes is kept until the build or Node changes).
  */
 export async function runScriptCli(file: string, options: ScriptOptions): Promise<void> {
   const loaded = loadScript(file, options);
   await (loaded.exports.runCli as (argv: string[]) => Promise<void>)(process.argv);
-  if (process.exitCode === undefined || process.exitCode === 0 || process.exitCode === 1) loaded.saveCache();
+  const answered = process.exitCode === undefined || process.exitCode === 0 || process.exitCode === 1;
+  if (answered && !process.argv.includes('--help') && !process.argv.includes('-h')) loaded.saveCache();
 }

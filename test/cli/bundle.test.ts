@@ -5,7 +5,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cleanup, commitFiles, tempDir } from '../repo/git-fixture.js';
@@ -53,6 +53,13 @@ test('the bundle ranks as dist/src does, with and without the built-in model, an
     }
   }
   assert.equal(readdirSync(join(codeCache, 'issueloc/code')).length, 1, 'one code cache file');
+  // `localize --help` and a usage error compile little of the command: no code cache from them
+  const fresh = join(work, 'xdg-help');
+  for (const args of [['--help'], ['--top', 'x', '--issue', 'a']]) {
+    const r = spawnSync(process.execPath, [join(out, 'localize.mjs'), 'localize', '--repo', repo, '--cache-dir', cache, ...args], { encoding: 'utf8', timeout: 120_000, env: { ...process.env, XDG_CACHE_HOME: fresh } });
+    assert.equal(r.status, args[0] === '--help' ? 0 : 2, r.stderr);
+  }
+  assert.equal(existsSync(join(fresh, 'issueloc/code')), false, 'no code cache written by --help or a usage error');
 });
 
 test('bin/issueloc.js runs the bundle made from dist/src as it is, else dist/src; an installed package runs its bundle', () => {
