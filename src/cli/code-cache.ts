@@ -28,6 +28,11 @@ export interface ScriptOptions {
   cacheDir?: string;
   /** A digest of the script's text, written by the build (part of the cache file's name). */
   buildHash: string;
+  /**
+   * Which of the script's paths this run takes (a word: part of the cache file's name, default
+   * `all`): runs of one variant keep a cache of their own, of the functions they run.
+   */
+  variant?: string;
   /** `import(specifier)` for the script's dynamic imports (of packages by name and of `node:` modules). */
   importModule: (specifier: string) => Promise<unknown>;
   /** `import.meta.resolve(specifier)` for the script. */
@@ -71,12 +76,26 @@ function runtimeKey(): string {
 
 /**
  * The code cache file of `file` (a script of `size` bytes modified at `mtimeMs`, built as
- * `buildHash`) in `dir` for this Node.
+ * `buildHash`) in `dir` for this Node, for the runs of `variant`.
  */
-export function codeCacheFile(dir: string, file: string, buildHash: string, size: number, mtimeMs: number): string {
-  const name = basename(file, extname(file));
+export function codeCacheFile(dir: string, file: string, buildHash: string, size: number, mtimeMs: number, variant = 'all'): string {
   const build = `${buildHash.replace(/[^\w]/g, '').slice(0, 32)}-${size.toString(36)}-${Math.trunc(mtimeMs).toString(36)}`;
-  return join(dir, `${name}-${build}-${runtimeKey()}.bin`);
+  return join(dir, `${basename(file, extname(file))}-${build}-${variant.replace(/[^\w]/g, '')}-${runtimeKey()}.bin`);
+}
+
+/**
+ * The variant of a `localize` call for its code cache: `lexical` with `--model none` (the model's
+ * features and trees are never run), else `model`. A cache written by one pipeline holds few of
+ * the other's functions: a call of the other compiles them each time (measured: no faster than
+ * no cache).
+ */
+export function localizeVariant(argv: readonly string[]): string {
+  let model: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--model') model = argv[i + 1];
+    else if (argv[i].startsWith('--model=')) model = argv[i].slice('--model='.length);
+  }
+  return model === 'none' ? 'lexical' : 'model';
 }
 
 /** The payload of a code cache file's bytes, or undefined when they are not a whole, intact one. */
@@ -109,9 +128,9 @@ function readIfThere(file: string): Buffer | undefined {
 
 /**
  * Writes `bytes` as `file` (through a temporary file in its folder, renamed over it), then removes
- * the cache files of other builds of the same script for this runtime. Never throws.
+ * the cache files of other builds of the same script for this variant and runtime. Never throws.
  */
-function writeCacheFile(file: string, bytes: Buffer): void {
+function writeCacheFile(file: string, bytes: Buffer, variant: string): void {
   const dir = dirname(file);
   const tmp = `${file}.${process.pid}.tmp`;
   try {
@@ -133,7 +152,7 @@ function writeCacheFile(file: string, bytes: Buffer): void {
   }
   const own = basename(file);
   const name = own.slice(0, own.indexOf('-') + 1);
-  const tail = `-${runtimeKey()}.bin`;
+  const tail = `-${variant}-${runtimeKey()}.bin`;
   try {
     for (const other of readdirSync(dir)) {
       if (other !== own && other.startsWith(name) && other.endsWith(tail)) unlinkSync(join(dir, other));
@@ -149,10 +168,11 @@ function writeCacheFile(file: string, bytes: Buffer): void {
  */
 export function loadScript(file: string, options: ScriptOptions): LoadedScript {
   const source = readFileSync(file, 'utf8');
+  const variant = (options.variant ?? 'all').replace(/[^\w]/g, '');
   const cacheFile = options.cacheDir !== undefined && typeof zlib.crc32 === 'function'
     ? (() => {
         const st = statSync(file);
-        return codeCacheFile(options.cacheDir!, file, options.buildHash, st.size, st.mtimeMs);
+        return codeCacheFile(options.cacheDir!, file, options.buildHash, st.size, st.mtimeMs, variant);
       })()
     : undefined;
   const stored = cacheFile === undefined ? undefined : readIfThere(cacheFile);
@@ -171,7 +191,7 @@ export function loadScript(file: string, options: ScriptOptions): LoadedScript {
     saveCache() {
       if (cacheFile === undefined || cacheUsed) return;
       try {
-        writeCacheFile(cacheFile, cacheFileBytes(script.createCachedData()));
+        writeCacheFile(cacheFile, cacheFileBytes(script.createCachedData()), variant);
       } catch {
         // no cache this time: the next run compiles again
       }
@@ -186,7 +206,7 @@ export function loadScript(file: string, options: ScriptOptions): LoadedScript {
  * of them, and a cache V8 takes is kept until the build or Node changes).
  */
 export async function runScriptCli(file: string, options: ScriptOptions): Promise<void> {
-  const loaded = loadScript(file, options);
+  const loaded = loadScript(file, { ...options, variant: options.variant ?? localizeVariant(process.argv) });
   await (loaded.exports.runCli as (argv: string[]) => Promise<void>)(process.argv);
   const answered = process.exitCode === undefined || process.exitCode === 0 || process.exitCode === 1;
   if (answered && !process.argv.includes('--help') && !process.argv.includes('-h')) loaded.saveCache();

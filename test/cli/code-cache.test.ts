@@ -8,7 +8,7 @@ import { mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cacheFileBytes, cachePayload, codeCacheFile, loadScript, type ScriptOptions } from '../../src/cli/code-cache.js';
+import { cacheFileBytes, cachePayload, codeCacheFile, loadScript, localizeVariant, type ScriptOptions } from '../../src/cli/code-cache.js';
 import { cleanup, tempDir } from '../repo/git-fixture.js';
 
 const work = tempDir('issueloc-code-cache-');
@@ -29,9 +29,9 @@ const MODULE = fileURLToPath(new URL('../../src/cli/code-cache.js', import.meta.
  * compiled before from its own memory, whatever the cache file holds): the script's answer and
  * whether the cache was used.
  */
-function loadInProcess(file: string, cacheDir: string, buildHash = 'b1'): { answer: number; cacheUsed: boolean } {
+function loadInProcess(file: string, cacheDir: string, buildHash = 'b1', variant = 'all'): { answer: number; cacheUsed: boolean } {
   const code = `const { loadScript } = await import(${JSON.stringify(MODULE)});
-const s = loadScript(${JSON.stringify(file)}, { cacheDir: ${JSON.stringify(cacheDir)}, buildHash: ${JSON.stringify(buildHash)}, importModule: (x) => import(x), resolveModule: (x) => x });
+const s = loadScript(${JSON.stringify(file)}, { cacheDir: ${JSON.stringify(cacheDir)}, buildHash: ${JSON.stringify(buildHash)}, variant: ${JSON.stringify(variant)}, importModule: (x) => import(x), resolveModule: (x) => x });
 s.saveCache();
 process.stdout.write(JSON.stringify({ answer: s.exports.answer, cacheUsed: s.cacheUsed }));`;
   return JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8', timeout: 60_000 })) as { answer: number; cacheUsed: boolean };
@@ -112,7 +112,7 @@ test('a changed script (another build, or the same build edited) does not use th
 
 test('the cache file is named by the build, the script, the Node version and the architecture', () => {
   const name = codeCacheFile('/c', '/x/localize.cjs', 'abc123', 1000, 1234.5).split('/').pop()!;
-  assert.match(name, /^localize-abc123-rs-ya-v\d+\.\d+\.\d+-\w+\.bin$/);
+  assert.match(name, /^localize-abc123-rs-ya-all-v\d+\.\d+\.\d+-\w+\.bin$/);
   assert.notEqual(codeCacheFile('/c', '/x/localize.cjs', 'abc124', 1000, 1234.5), codeCacheFile('/c', '/x/localize.cjs', 'abc123', 1000, 1234.5));
   assert.notEqual(codeCacheFile('/c', '/x/localize.cjs', 'abc123', 1001, 1234.5), codeCacheFile('/c', '/x/localize.cjs', 'abc123', 1000, 1234.5));
 });
@@ -130,4 +130,22 @@ test('no cache folder, or one that cannot be made: the script runs, nothing is t
   blocked.saveCache();
   assert.equal(blocked.exports.answer, 51);
   assert.deepEqual(readdirSync(work).filter((f) => f.endsWith('.tmp')), []);
+});
+
+test('each variant (a localize pipeline) keeps a cache of its own; a new build replaces each', () => {
+  assert.equal(localizeVariant(['node', 'issueloc', 'localize', '--model', 'none']), 'lexical');
+  assert.equal(localizeVariant(['node', 'issueloc', 'localize', '--model=none']), 'lexical');
+  assert.equal(localizeVariant(['node', 'issueloc', 'localize', '--model', 'none', '--model', 'default']), 'model');
+  assert.equal(localizeVariant(['node', 'issueloc', 'localize', '--issue', 'x']), 'model');
+  const cache = join(work, 'cache-4');
+  const file = scriptFile(SCRIPT(7));
+  loadInProcess(file, cache, 'b1', 'lexical');
+  loadInProcess(file, cache, 'b1', 'model');
+  assert.deepEqual(readdirSync(cache).map((f) => f.split('-')[4]).sort(), ['lexical', 'model']);
+  assert.deepEqual(loadInProcess(file, cache, 'b1', 'lexical'), { answer: 52, cacheUsed: true });
+  writeFileSync(file, SCRIPT(8));
+  loadInProcess(file, cache, 'b2', 'model');
+  assert.equal(readdirSync(cache).length, 2, "the old build's model cache replaced, its lexical one left to its next run");
+  loadInProcess(file, cache, 'b2', 'lexical');
+  assert.ok(readdirSync(cache).every((f) => f.includes('-b2-')), readdirSync(cache).join(' '));
 });
