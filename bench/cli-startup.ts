@@ -15,8 +15,15 @@
  * `--vs-cache-dir`, the other build has a cache folder of its own (builds whose cache formats
  * differ would otherwise rebuild each other's files on every call). CPU is
  * read with the shell's `times` (POSIX), so git's CPU is counted with the CLI's.
+ *
+ * The code cache of the localize script (src/cli/code-cache.ts) is kept in a temporary folder of
+ * the bench's (XDG_CACHE_HOME), written by the warm-up call; the row `first call` empties it before
+ * each call of A (the first call after an install or a rebuild: compiled from the text, the cache
+ * written; B, sharing the folder, then writes its own if it has one), and `--version` times the start-up without a command.
  */
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -68,21 +75,33 @@ for (const cli of [bin, ...(args.vs ? [args.vs] : [])]) {
   if (r.status !== 0) throw new Error(`index with ${cli} exited ${r.status}: ${r.stderr}`);
 }
 process.stdout.write(`repo ${args.repo} @ ${args.rev}; ${args['issue-file'].length} issue(s) × ${runs} runs; A = ${bin}${args.vs ? `, B = ${args.vs}` : ''}\n`);
-for (const model of ['default', 'none']) {
-  const callArgs = (cli: string, file: string) => ['localize', ...common(cli), '--issue-file', file, '--json', '--top', '10', '--model', model, '--no-progress'];
-  for (const cli of [bin, ...(args.vs ? [args.vs] : [])]) timed(cli, callArgs(cli, args['issue-file'][0])); // warm-up
-  const a: { cpu: number; wall: number }[] = [];
-  const b: { cpu: number; wall: number }[] = [];
-  for (let k = 0; k < runs; k++) {
-    for (const file of args['issue-file']) {
-      a.push(timed(bin, callArgs(bin, file)));
-      if (args.vs) b.push(timed(args.vs, callArgs(args.vs, file)));
+const codeCacheHome = mkdtempSync(join(tmpdir(), 'issueloc-cli-startup-'));
+process.env.XDG_CACHE_HOME = codeCacheHome;
+/** The cases: a name, the arguments of a call of `cli` with an issue file, whether the code cache is emptied before each call of A. */
+const cases: { name: string; args: (cli: string, file: string) => string[]; cold?: boolean }[] = [
+  { name: '--version', args: () => ['--version'] },
+  ...['default', 'none'].map((model) => ({ name: `--model ${model}`, args: (cli: string, file: string) => ['localize', ...common(cli), '--issue-file', file, '--json', '--top', '10', '--model', model, '--no-progress'] })),
+];
+cases.push({ ...cases[1], name: `${cases[1].name}, first call (no code cache)`, cold: true });
+try {
+  for (const c of cases) {
+    for (const cli of [bin, ...(args.vs ? [args.vs] : [])]) timed(cli, c.args(cli, args['issue-file'][0])); // warm-up
+    const a: { cpu: number; wall: number }[] = [];
+    const b: { cpu: number; wall: number }[] = [];
+    for (let k = 0; k < runs; k++) {
+      for (const file of args['issue-file']) {
+        if (c.cold) rmSync(join(codeCacheHome, 'issueloc'), { recursive: true, force: true });
+        a.push(timed(bin, c.args(bin, file)));
+        if (args.vs) b.push(timed(args.vs, c.args(args.vs, file)));
+      }
+    }
+    const row = (name: string, xs: typeof a) => `  ${name}: cpu median ${f(median(xs.map((x) => x.cpu)))} s (min ${f(Math.min(...xs.map((x) => x.cpu)))}), wall median ${f(median(xs.map((x) => x.wall)))} s\n`;
+    process.stdout.write(`${c.name} (${a.length} calls)\n${row('A', a)}`);
+    if (args.vs) {
+      process.stdout.write(row('B', b));
+      process.stdout.write(`  A/B pairwise: cpu median ${f(median(a.map((x, i) => x.cpu / b[i].cpu)))}, wall median ${f(median(a.map((x, i) => x.wall / b[i].wall)))}\n`);
     }
   }
-  const row = (name: string, xs: typeof a) => `  ${name}: cpu median ${f(median(xs.map((x) => x.cpu)))} s (min ${f(Math.min(...xs.map((x) => x.cpu)))}), wall median ${f(median(xs.map((x) => x.wall)))} s\n`;
-  process.stdout.write(`--model ${model} (${a.length} calls)\n${row('A', a)}`);
-  if (args.vs) {
-    process.stdout.write(row('B', b));
-    process.stdout.write(`  A/B pairwise: cpu median ${f(median(a.map((x, i) => x.cpu / b[i].cpu)))}, wall median ${f(median(a.map((x, i) => x.wall / b[i].wall)))}\n`);
-  }
+} finally {
+  rmSync(codeCacheHome, { recursive: true, force: true });
 }

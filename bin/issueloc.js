@@ -44,5 +44,7 @@ function bundleFresh() {
   }
 }
 
-if (bundleFresh()) await import('../dist/bundle/issueloc.mjs');
+// `localize` runs as one script with a V8 code cache (dist/bundle/localize.mjs, src/cli/code-cache.ts),
+// every other command as the ES modules of the bundle
+if (bundleFresh()) await import(process.argv[2] === 'localize' ? '../dist/bundle/localize.mjs' : '../dist/bundle/issueloc.mjs');
 else await import('../dist/src/cli/bin.js');

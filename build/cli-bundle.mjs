@@ -13,6 +13,7 @@
 // rewritten to point from the bundle's folder at the same file as before, so workers still run
 // the modules of dist/src.
 import { build } from 'esbuild';
+import { createHash } from 'node:crypto';
 import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -55,9 +56,7 @@ const layout = {
 rmSync(out, { recursive: true, force: true });
 await build({
   absWorkingDir: root,
-  // the localize command's modules in the entry itself (the call agents make most): one file
-  // parsed for it, not a chunk per set of commands sharing a module
-  stdin: { contents: `import './dist/src/cli/localize.js';\nimport './dist/src/cli/bin.js';\n`, resolveDir: root, sourcefile: 'issueloc.js', loader: 'js' },
+  stdin: { contents: `import './dist/src/cli/bin.js';\n`, resolveDir: root, sourcefile: 'issueloc.js', loader: 'js' },
   bundle: true,
   splitting: true,
   platform: 'node',
@@ -79,5 +78,76 @@ await build({
   logLevel: 'warning',
   plugins: [layout],
 });
+
+// The `localize` command as one CommonJS script (localize.cjs), run by localize.mjs with a V8 code
+// cache (src/cli/code-cache.ts): no ES module to resolve, read and link per chunk, and the bytecode
+// of the last call's functions deserialized instead of compiled (Node 20 caches no ES module's
+// code). Built from the same modules as the ES bundle; the other commands' modules are left out
+// (bin/issueloc.js runs this script for `localize` only). A script has no `import.meta` and no
+// `import()`: the build names them `__issuelocMeta` and `__issuelocImport` (src/cli/code-cache.ts
+// gives both), and refuses a script where either is left.
+/** `import(` of a package by name or a computed name (relative ones are bundled). */
+const DYNAMIC_IMPORT = /(?<![\w$.])import\((?!\s*['"`]\.)/g;
+const localizeOnly = {
+  name: 'cli-localize-script',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/[\w-]+\.js$/ }, (args) => (args.importer === join(root, 'dist/src/cli/main.js') && args.path !== './localize.js' && args.kind === 'dynamic-import'
+      ? { path: args.path, namespace: 'other-command' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'other-command' }, () => ({ contents: 'export {};\n', loader: 'js' }));
+    b.onResolve({ filter: /^[^./]/ }, (args) => {
+      if (args.path.startsWith('node:') || !BUNDLED.has(packageOf(args.path))) return { path: args.path, external: true };
+      return undefined;
+    });
+    b.onLoad({ filter: /\.js$/ }, (args) => {
+      if (!args.path.startsWith(join(root, 'dist/src') + sep)) return undefined;
+      const text = readFileSync(args.path, 'utf8')
+        .replace(RELATIVE_PATH, (_, call, quote, path) => `${call}${quote}${rebase(args.path, path)}`)
+        .replace(DYNAMIC_IMPORT, '__issuelocImport(');
+      return { contents: text, loader: 'js' };
+    });
+  },
+};
+const scriptFile = join(out, 'localize.cjs');
+await build({
+  absWorkingDir: root,
+  stdin: { contents: `export { runCli } from './dist/src/cli/run.js';\n`, resolveDir: root, sourcefile: 'localize.js', loader: 'js' },
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  outfile: scriptFile,
+  // fewer bytes to read (comments and indentation go; names stay, as do stack traces' function names)
+  minifyWhitespace: true,
+  define: { 'import.meta.url': '__issuelocMeta.url', 'import.meta.resolve': '__issuelocMeta.resolve' },
+  legalComments: 'eof',
+  logLevel: 'warning',
+  plugins: [localizeOnly],
+});
+// esbuild writes ASCII but for a regular expression's own characters: escaped here too, so the
+// source is a one-byte string for V8 (half the memory, a faster scan)
+const script = readFileSync(scriptFile, 'utf8').replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+writeFileSync(scriptFile, script);
+// a word `import(` or `import.meta` (out of strings and comments, which whitespace minifying drops) would fail at run time
+if (/(?<![\w$.])import\(|import\.meta/.test(script.replace(/\/\*[\s\S]*?\*\//g, ''))) throw new Error(`${scriptFile}: an import() or import.meta is left in the script`);
+const scriptHash = createHash('sha256').update(script).digest('hex').slice(0, 16);
+await build({
+  absWorkingDir: root,
+  stdin: {
+    contents: "import { fileURLToPath } from 'node:url';\n" +
+      "import { defaultCodeCacheDir, runScriptCli } from './dist/src/cli/code-cache.js';\n" +
+      `await runScriptCli(fileURLToPath(new URL('./localize.cjs', import.meta.url)), { buildHash: ${JSON.stringify(scriptHash)}, ` +
+      'cacheDir: process.env.ISSUELOC_CODE_CACHE === "0" ? undefined : defaultCodeCacheDir(), importModule: (s) => import(s), resolveModule: (s) => import.meta.resolve(s) });\n',
+    resolveDir: root,
+    sourcefile: 'localize-runner.js',
+    loader: 'js',
+  },
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'esm',
+  outfile: join(out, 'localize.mjs'),
+  logLevel: 'warning',
+});
+
 // written last: a bundle whose build failed half-way has none, and is not run
 writeFileSync(join(out, 'built-from.json'), `${JSON.stringify({ mainMtimeMs: statSync(join(root, 'dist/src/cli/main.js')).mtimeMs })}\n`);

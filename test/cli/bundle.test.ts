@@ -1,10 +1,11 @@
-// The CLI bundle (build/cli-bundle.mjs, made by `npm run build`): it ranks exactly as the modules
-// of dist/src do, loads none of them for a localize call, and bin/issueloc.js runs it only when it
+// The CLI bundle (build/cli-bundle.mjs, made by `npm run build`): its ES modules and its localize
+// script (with and without its code cache) rank exactly as the modules of dist/src do, load none of
+// them for a localize call, and bin/issueloc.js runs it only when it
 // was made from dist/src as it is (after `tsc` alone, the stale bundle is passed over).
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cleanup, commitFiles, tempDir } from '../repo/git-fixture.js';
@@ -32,19 +33,33 @@ test('the bundle ranks as dist/src does, with and without the built-in model, an
   const log = join(work, 'modules.log');
   const hook = `import { appendFileSync } from 'node:fs'; export async function resolve(s, c, next) { const r = await next(s, c); appendFileSync(${JSON.stringify(log)}, r.url + '\\n'); return r; }`;
   const logModules = ['--import', `data:text/javascript,${encodeURIComponent(`import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hook)}`)});`)}`];
+  const codeCache = join(work, 'xdg');
   const run = (node: string[], cli: string, model: string) => {
     const r = spawnSync(process.execPath, [...node, cli, 'localize', '--repo', repo, '--cache-dir', cache, '--issue', 'The discount rate is applied twice to the cart total',
-      '--model', model, '--json', '--no-progress'], { encoding: 'utf8', timeout: 120_000 });
+      '--model', model, '--json', '--no-progress'], { encoding: 'utf8', timeout: 120_000, env: { ...process.env, XDG_CACHE_HOME: codeCache } });
     assert.equal(r.status, 0, r.stderr);
     return ranking(r.stdout);
   };
   for (const model of ['none', 'default']) {
-    writeFileSync(log, '');
-    assert.equal(run(logModules, join(out, 'issueloc.mjs'), model), run([], join(root, 'dist/src/cli/bin.js'), model), `--model ${model}`);
-    const loaded = readFileSync(log, 'utf8').split('\n').filter((u) => u.startsWith('file:'));
-    assert.ok(loaded.some((u) => u.includes(`/bundle-test-${process.pid}/`)), 'the bundle ran');
-    assert.deepEqual(loaded.filter((u) => u.includes('/dist/src/')), [], 'no module of dist/src loaded');
+    const expected = run([], join(root, 'dist/src/cli/bin.js'), model);
+    // the ES modules (every command), and the localize script (bin/issueloc.js runs it for localize)
+    // without its code cache, then with the code cache the first run wrote
+    for (const [entry, what] of [['issueloc.mjs', 'the ES modules'], ['localize.mjs', 'the script'], ['localize.mjs', 'the script with its code cache']]) {
+      writeFileSync(log, '');
+      assert.equal(run(logModules, join(out, entry), model), expected, `${what}, --model ${model}`);
+      const loaded = readFileSync(log, 'utf8').split('\n').filter((u) => u.startsWith('file:'));
+      assert.ok(loaded.some((u) => u.includes(`/bundle-test-${process.pid}/`)), `${what}: the bundle ran`);
+      assert.deepEqual(loaded.filter((u) => u.includes('/dist/src/')), [], `${what}: no module of dist/src loaded`);
+    }
   }
+  assert.deepEqual(readdirSync(join(codeCache, 'issueloc/code')).map((f) => f.split('-')[4]).sort(), ['lexical', 'model'], 'a code cache file per pipeline');
+  // `localize --help` and a usage error compile little of the command: no code cache from them
+  const fresh = join(work, 'xdg-help');
+  for (const args of [['--help'], ['--top', 'x', '--issue', 'a']]) {
+    const r = spawnSync(process.execPath, [join(out, 'localize.mjs'), 'localize', '--repo', repo, '--cache-dir', cache, ...args], { encoding: 'utf8', timeout: 120_000, env: { ...process.env, XDG_CACHE_HOME: fresh } });
+    assert.equal(r.status, args[0] === '--help' ? 0 : 2, r.stderr);
+  }
+  assert.equal(existsSync(join(fresh, 'issueloc/code')), false, 'no code cache written by --help or a usage error');
 });
 
 test('bin/issueloc.js runs the bundle made from dist/src as it is, else dist/src; an installed package runs its bundle', () => {
