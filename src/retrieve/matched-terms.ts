@@ -50,9 +50,9 @@ export function termsInDocs(scorer: Bm25fScorer, docs: readonly number[], query:
     let p = 0;
     for (let k = 0; k < n && p < P; k++) {
       const i = order[k];
-      if (found[i].length >= limit || skip[i].has(term)) continue;
+      if (found[i].length >= limit) continue;
       p = firstAtLeast(postingDoc, p, P, docs[i]);
-      if (p < P && postingDoc[p] === docs[i]) {
+      if (p < P && postingDoc[p] === docs[i] && !skip[i].has(term)) {
         found[i].push(term);
         if (found[i].length >= limit) open--;
       }
