@@ -81,7 +81,8 @@ export async function readCoChange(repo: GitRepo, commit: string, opts: CoChange
   const { sourceSets, counted } = read;
   const rates = new Map<string, number>();
   for (const [f, c] of read.counts) rates.set(f, c / counted);
-  return { rates, commits: counted, partnersOf: (path, o = {}) => partnersIn(sourceSets, path, o) };
+  const sets = new SourceSets(sourceSets);
+  return { rates, commits: counted, partnersOf: (path, o = {}) => partnersIn(sets, path, o) };
 }
 
 /** What {@link readCoChange} reads from git, as cached: non-source path counts in their order, the commits counted, the source sets newest first. */
@@ -130,17 +131,51 @@ async function readFromGit(repo: GitRepo, commit: string, commits: number, partn
   return { counts: [...counts], counted, sourceSets };
 }
 
+/**
+ * The source files of each counted commit (newest first), with, made on first use, the commits
+ * of each file and whether a file is a test: a base commit's partners asked per query read a
+ * few commits, not all.
+ */
+class SourceSets {
+  private commitsOf: Map<string, number[]> | undefined;
+  private readonly tests = new Map<string, boolean>();
+
+  constructor(readonly sets: readonly string[][]) {}
+
+  /** The commits (indexes into {@link sets}, ascending) whose source files hold `path`. */
+  holding(path: string): readonly number[] {
+    if (!this.commitsOf) {
+      const commitsOf = new Map<string, number[]>();
+      this.sets.forEach((files, k) => {
+        for (const f of files) {
+          const ks = commitsOf.get(f);
+          if (!ks) commitsOf.set(f, [k]);
+          else if (ks[ks.length - 1] !== k) ks.push(k);
+        }
+      });
+      this.commitsOf = commitsOf;
+    }
+    return this.commitsOf.get(path) ?? [];
+  }
+
+  /** `isTestPath`, kept per path. */
+  isTest(path: string): boolean {
+    let t = this.tests.get(path);
+    if (t === undefined) this.tests.set(path, (t = isTestPath(path)));
+    return t;
+  }
+}
+
 /** {@link CoChange.partnersOf} over the source files of each counted commit. */
-function partnersIn(sourceSets: readonly string[][], path: string, opts: { minSupport?: number; minConfidence?: number; minTogether?: number }): CoChangePartner[] {
+function partnersIn(sourceSets: SourceSets, path: string, opts: { minSupport?: number; minConfidence?: number; minTogether?: number }): CoChangePartner[] {
   const minSupport = opts.minSupport ?? 3;
   const minConfidence = opts.minConfidence ?? 0;
   const minTogether = opts.minTogether ?? 1;
   let support = 0;
   const together = new Map<string, number>(); // in order of the newest commit that changed both
-  for (const files of sourceSets) {
-    if (!files.includes(path)) continue;
+  for (const k of sourceSets.holding(path)) {
     support++;
-    for (const f of files) if (f !== path && !isTestPath(f)) together.set(f, (together.get(f) ?? 0) + 1);
+    for (const f of sourceSets.sets[k]) if (f !== path && !sourceSets.isTest(f)) together.set(f, (together.get(f) ?? 0) + 1);
   }
   const newest = new Map([...together.keys()].map((f, i) => [f, i]));
   if (support < minSupport) return [];

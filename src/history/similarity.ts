@@ -313,17 +313,21 @@ export class CosineIndex {
     const best = new BestHits(Math.min(top, nTouched));
     // the best hits do not depend on the order they are offered in: many touched documents are
     // read in document order (one pass over the accumulators and norms), a few in touched order
+    // a norm known and valid is read here; one not computed yet (NaN) or stored wrong: normOf
+    const { norms } = c;
     if (nTouched * 8 > this.size) {
       for (let d = 0; d < this.size; d++) {
         if (acc[d] === 0) continue;
-        const norm = this.normOf(d, c);
+        let norm = norms[d];
+        if (!(norm >= 0 && norm < Infinity)) norm = this.normOf(d, c);
         if (acc[d] > 0 && norm > 0) best.offer(d, acc[d] / (qn * norm));
         acc[d] = 0;
       }
     } else {
       for (let k = 0; k < nTouched; k++) {
         const d = touched[k];
-        const norm = this.normOf(d, c);
+        let norm = norms[d];
+        if (!(norm >= 0 && norm < Infinity)) norm = this.normOf(d, c);
         if (acc[d] > 0 && norm > 0) best.offer(d, acc[d] / (qn * norm));
         acc[d] = 0;
       }

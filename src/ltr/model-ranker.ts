@@ -4,7 +4,7 @@
  */
 import type { CodeIndex } from '../index/code-index.js';
 import type { Localization } from '../retrieve/rollup.js';
-import { rollUp, type RankedItem } from '../retrieve/rollup.js';
+import type { RankedItem } from '../retrieve/rollup.js';
 import { annotateItems, type AnnotatedLevel } from '../retrieve/annotate.js';
 import type { CodeGraph } from '../graph/code-graph.js';
 import { FeatureExtractor } from './features/extract.js';
@@ -65,26 +65,35 @@ export class ModelRanker {
     const perItem = opts.matchedTermsPerItem ?? 8;
     const set = this.extractor.extract(issue, history);
     const { query } = set;
-    const { table } = this.codeIndex;
-    // one ordering per distinct scorer (functions; files and modules when the model has their own)
-    const orderings = new Map<LevelScorer, { id: string; path: string; qualifiedName: string; namespaceParts?: number; score: number; i: number }[]>();
+    // one ordering per distinct scorer (functions; files and modules when the model has their own):
+    // the candidates' rows by score, best first, with the scores
+    const orderings = new Map<LevelScorer, { order: Int32Array; scores: Float64Array }>();
     const rankedBy = (scorer: LevelScorer) => {
       let ranked = orderings.get(scorer);
       if (!ranked) {
         const scores = scorer.score(set.features, set.docs.length);
-        ranked = Array.from(orderByScore(scores), (i) => {
-          const u = table.unit(set.docs[i]);
-          return { id: set.ids[i], path: u.path, qualifiedName: u.qualifiedName, namespaceParts: u.namespaceParts, score: scores[i], i };
-        });
-        orderings.set(scorer, ranked);
+        orderings.set(scorer, (ranked = { order: orderByScore(scores), scores }));
       }
       return ranked;
     };
     const byFunction = rankedBy(this.model.scorers.function);
-    const functions: RankedItem[] = byFunction.slice(0, top).map((r) => ({ id: r.id, score: r.score }));
-    const rolled = rollUp(rankedBy(this.model.scorers.file), Infinity).files;
+    const functions: RankedItem[] = Array.from(byFunction.order.subarray(0, top), (i) => ({ id: set.ids[i], score: byFunction.scores[i] }));
+    // files and modules by the first occurrence of their candidates (`rollUp`), each with the row
+    // of that candidate: its source for the matched terms
+    const firstOf = (keys: readonly string[], { order, scores }: { order: Int32Array; scores: Float64Array }, limit: number) => {
+      const items: RankedItem[] = [];
+      const source = new Map<string, number>();
+      for (let k = 0; k < order.length && items.length < limit; k++) {
+        const i = order[k];
+        if (source.has(keys[i])) continue;
+        source.set(keys[i], i);
+        items.push({ id: keys[i], score: scores[i], matchedTerms: undefined });
+      }
+      return { items, source };
+    };
+    const rolled = firstOf(set.paths, rankedBy(this.model.scorers.file), Infinity);
     const others = set.otherFiles.slice(0, top).map((s) => ({ id: this.codeIndex.filePaths[s.file], ...s }));
-    const files = withOtherFiles(rolled, set.paths, (i) => set.pipelineScores[i], others.map((b) => ({ id: b.id, score: b.score })), top);
+    const files = withOtherFiles(rolled.items, set.paths, (i) => set.pipelineScores[i], others.map((b) => ({ id: b.id, score: b.score })), top);
     // a file placed by its lexical rank shows the model score of the file above it (below it when
     // first), so the score column stays on one scale and never rises down the list
     const placed = new Set(others.map((b) => b.id));
@@ -93,25 +102,24 @@ export class ModelRanker {
       if (placed.has(it.id)) it.score = above;
       else above = it.score;
     }
-    const { modules } = rollUp(rankedBy(this.model.scorers.module), top);
+    const byModule = firstOf(set.modules, rankedBy(this.model.scorers.module), top);
+    const modules = byModule.items;
     if (perItem > 0) {
       // an item's source: its best candidate under its level's scorer (function-less and other
       // files placed at their lexical rank: their file-level document)
-      const level = (items: RankedItem[], scorer: LevelScorer, key: (r: { id: string; path: string; i: number }) => string, wholeFile: boolean): AnnotatedLevel => {
-        const best = new Map<string, number>();
-        for (const r of rankedBy(scorer)) if (!best.has(key(r))) best.set(key(r), r.i);
-        return {
-          items, wholeFile,
-          sourceOf: (id) => {
-            const i = best.get(id);
-            return i === undefined ? undefined : { doc: set.docs[i], signals: set.signals.get(i), evidence: set.evidence.get(i) };
-          },
-        };
-      };
+      const level = (items: RankedItem[], source: (id: string) => number | undefined, wholeFile: boolean): AnnotatedLevel => ({
+        items, wholeFile,
+        sourceOf: (id) => {
+          const i = source(id);
+          return i === undefined ? undefined : { doc: set.docs[i], signals: set.signals.get(i), evidence: set.evidence.get(i) };
+        },
+      });
+      const functionRows = new Map<string, number>();
+      for (let k = 0; k < functions.length; k++) functionRows.set(set.ids[byFunction.order[k]], byFunction.order[k]);
       annotateItems(this.extractor.localizer, query, perItem, [
-        level(functions, this.model.scorers.function, (r) => r.id, false),
-        level(files, this.model.scorers.file, (r) => r.path, true),
-        level(modules, this.model.scorers.module, (r) => set.modules[r.i], false),
+        level(functions, (id) => functionRows.get(id), false),
+        level(files, (id) => rolled.source.get(id), true),
+        level(modules, (id) => byModule.source.get(id), false),
       ], new Map(others.map((b) => [b.id, b])));
     }
     const loc: Localization = { files, modules, functions, matchedQueryTerms: this.extractor.localizer.matchedQueryTerms(query) };
@@ -119,11 +127,11 @@ export class ModelRanker {
       const best = set.bestOfFile;
       const { fileOfUnit } = this.codeIndex;
       const byModel = new Set<number>();
-      for (const r of byFunction) {
-        const f = fileOfUnit[set.docs[r.i]];
+      for (const i of byFunction.order) {
+        const f = fileOfUnit[set.docs[i]];
         if (byModel.has(f)) continue;
         byModel.add(f);
-        best[f] = set.docs[r.i];
+        best[f] = set.docs[i];
       }
       loc.bestOfFile = best;
     }

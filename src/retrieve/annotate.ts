@@ -11,10 +11,10 @@ import type { SignalName } from './signals.js';
 /** What annotation reads of a ranker's index: the lexical `Localizer` is one. */
 export interface TermMatcher {
   codeIndex: { fileOfUnit: Uint32Array };
-  /** The issue terms function-level document `doc` holds (at most `limit`, highest idf first). */
-  matchedTerms(doc: number, query: QueryTerms, limit: number): string[];
-  /** The same for file-level document `file`. */
-  matchedFileTerms(file: number, query: QueryTerms, limit: number): string[];
+  /** Per function-level document of `docs`, the issue terms it holds (at most `limit`, highest idf first). */
+  matchedTerms(docs: readonly number[], query: QueryTerms, limit: number): string[][];
+  /** The same for file-level documents `files`. */
+  matchedFileTerms(files: readonly number[], query: QueryTerms, limit: number): string[][];
 }
 
 /** The document behind a shown item, and the signals that raised it. */
@@ -49,25 +49,32 @@ export function annotateItems(
 ): void {
   if (perItem <= 0) return;
   const fileOf = localizer.codeIndex.fileOfUnit;
-  const memo = new Map<number, string[]>();
+  // each item's document (function- or file-level), then the terms of every such document at once
+  const fnDocs = new Map<number, number>();
+  const fileDocs = new Map<number, number>();
+  const slotOf = (docs: Map<number, number>, d: number) => {
+    let k = docs.get(d);
+    if (k === undefined) docs.set(d, (k = docs.size));
+    return k;
+  };
+  const wanted: { item: RankedItem; wholeFile: boolean; slot: number; from: ItemSource | ScoredFile }[] = [];
   for (const { items, wholeFile, sourceOf } of levels) {
     for (const it of items) {
       const source = sourceOf(it.id);
       if (!source) {
         const bare = functionless.get(it.id);
         if (!bare) continue;
-        it.matchedTerms = localizer.matchedFileTerms(bare.file, query, perItem);
-        if (bare.signals) { it.signals = bare.signals; it.evidence = bare.evidence; }
+        wanted.push({ item: it, wholeFile: true, slot: slotOf(fileDocs, bare.file), from: bare });
         continue;
       }
-      if (wholeFile) {
-        it.matchedTerms = localizer.matchedFileTerms(fileOf[source.doc], query, perItem);
-      } else {
-        let t = memo.get(source.doc);
-        if (!t) memo.set(source.doc, (t = localizer.matchedTerms(source.doc, query, perItem)));
-        it.matchedTerms = t;
-      }
-      if (source.signals) { it.signals = source.signals; it.evidence = source.evidence; }
+      wanted.push({ item: it, wholeFile, slot: wholeFile ? slotOf(fileDocs, fileOf[source.doc]) : slotOf(fnDocs, source.doc), from: source });
     }
+  }
+  const fnTerms = fnDocs.size > 0 ? localizer.matchedTerms([...fnDocs.keys()], query, perItem) : [];
+  const fileTerms = fileDocs.size > 0 ? localizer.matchedFileTerms([...fileDocs.keys()], query, perItem) : [];
+  // a function-level document's list is shared by its items; a file's is each item's own
+  for (const { item, wholeFile, slot, from } of wanted) {
+    item.matchedTerms = wholeFile ? [...fileTerms[slot]] : fnTerms[slot];
+    if (from.signals) { item.signals = from.signals; item.evidence = from.evidence; }
   }
 }

@@ -6,7 +6,8 @@ import { functionlessFiles, mergeByScore, rollUp, type Localization, type Ranked
 import { DEFAULT_SIGNAL_WEIGHTS, SignalResolver, type SignalName, type SignalWeights } from './signals.js';
 import type { IssueSignals } from '../text/issue-signals.js';
 import { DEFAULT_TITLE_WEIGHT } from './query.js';
-import { fragmentTermsOf, type ParsedIssue } from '../text/parsed-issue.js';
+import type { ParsedIssue } from '../text/parsed-issue.js';
+import { termsInDocs } from './matched-terms.js';
 import { WholeFileScorer } from './whole-files.js';
 import { annotateItems, type ItemSource } from './annotate.js';
 import { bestOfFiles } from './item-lines.js';
@@ -274,62 +275,18 @@ export class Localizer {
   }
 
   /**
-   * The query terms found in function-level document `doc`, highest idf first (binary search in
-   * postings), as they are shown: not the reserved words of the document's language (`true`,
+   * Per function-level document of `docs`, the query terms it holds, highest idf first, at most
+   * `limit` each, as they are shown: not the reserved words of the document's language (`true`,
    * `def`, `import` in Python), nor the issue's fragments of split words (`fragmentTermsOf`).
    */
-  matchedTerms(doc: number, query: QueryTerms, limit: number): string[] {
-    return termsInDoc(this.scorer, doc, query, limit, languageKeywords(languageOf(this.table.path(doc))));
+  matchedTerms(docs: readonly number[], query: QueryTerms, limit: number): string[][] {
+    return termsInDocs(this.scorer, docs, query, limit, (i) => languageKeywords(languageOf(this.table.path(docs[i]))));
   }
 
-  /** The query terms found in file-level document `file`, highest file-level idf first, as they are shown ({@link matchedTerms}). */
-  matchedFileTerms(file: number, query: QueryTerms, limit: number): string[] {
-    return termsInDoc(this.fileScorer, file, query, limit, languageKeywords(languageOf(this.codeIndex.filePaths[file])));
+  /** The same for file-level documents `files`, highest file-level idf first ({@link matchedTerms}). */
+  matchedFileTerms(files: readonly number[], query: QueryTerms, limit: number): string[][] {
+    return termsInDocs(this.fileScorer, files, query, limit, (i) => languageKeywords(languageOf(this.codeIndex.filePaths[files[i]])));
   }
-}
-
-/** Per scorer, the last query's terms present in its index with their ids and idf (annotation asks per item). */
-const presentTerms = new WeakMap<Bm25fScorer, { query: QueryTerms; terms: { term: string; id: number; idf: number }[] }>();
-
-/**
- * The terms of `query` present in the scorer's index, with id and idf, highest idf first (at
- * equal idf by term), as they are shown (kept for the last query).
- */
-function termsOfQuery(scorer: Bm25fScorer, query: QueryTerms): { term: string; id: number; idf: number }[] {
-  const memo = presentTerms.get(scorer);
-  if (memo?.query === query) return memo.terms;
-  const terms: { term: string; id: number; idf: number }[] = [];
-  for (const term of query.keys()) {
-    const id = scorer.index.termIds.get(term);
-    if (id !== undefined) terms.push({ term, id, idf: scorer.idf(id) });
-  }
-  terms.sort((a, b) => b.idf - a.idf || (a.term < b.term ? -1 : 1));
-  presentTerms.set(scorer, { query, terms });
-  return terms;
-}
-
-/**
- * The query terms found in document `doc` of a scorer's index, highest idf first; those of
- * `skip` and the query's fragments left out. The terms are searched in that order (binary search
- * in postings) until `limit` are found.
- */
-function termsInDoc(scorer: Bm25fScorer, doc: number, query: QueryTerms, limit: number, skip: ReadonlySet<string>): string[] {
-  const found: string[] = [];
-  if (limit <= 0) return found;
-  const fragments = fragmentTermsOf(query);
-  for (const { term, id } of termsOfQuery(scorer, query)) {
-    if (skip.has(term) || fragments.has(term)) continue;
-    const postingDoc = scorer.index.postings(id).doc;
-    let lo = 0, hi = postingDoc.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      const d = postingDoc[mid];
-      if (d === doc) { found.push(term); break; }
-      if (d < doc) lo = mid + 1; else hi = mid - 1;
-    }
-    if (found.length >= limit) break;
-  }
-  return found;
 }
 
 /** Largest value of `xs`, or `fallback` when none is positive. */

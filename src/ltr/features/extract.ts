@@ -111,6 +111,8 @@ export class FeatureExtractor {
   private fileBest: Float32Array | undefined;
   /** Per group ({@link FEATURE_GROUPS} order), whether each of its features is computed. */
   private readonly computed: readonly (readonly boolean[])[];
+  /** The features computed (undefined: all). */
+  private readonly reads: ReadonlySet<string> | undefined;
   private readonly graph: CodeGraph | undefined;
   private readonly expand: number;
   /** Per file-level document, its best function-level document (built on the first expansion). */
@@ -127,6 +129,7 @@ export class FeatureExtractor {
     this.shapes = new CandidateShapes(codeIndex);
     this.unitIds = unitIdsOf(codeIndex);
     const reads = opts.reads;
+    this.reads = reads;
     this.graph = opts.graph;
     this.expand = opts.expand ?? DEFAULT_EXPANSION;
     this.computed = FEATURE_GROUPS.map((g: FeatureGroup<unknown>) => Object.keys(g.features).map((name) => !reads || reads.has(name as FeatureName)));
@@ -168,6 +171,7 @@ export class FeatureExtractor {
       codeIndex: this.codeIndex, fnScorer: this.fnScorer, fileScorer: this.fileScorer, fieldAt: this.fieldAt, shapes: this.shapes,
       issue, query, codeQuery: codeTermsOf(issue, stem), titleQuery: issue.titleTerms(stem),
       docs, paths, modules, pipelineScores, reasons, history, graph: this.graph,
+      computes: (feature) => !this.reads || this.reads.has(feature),
     });
     return {
       query, docs: Int32Array.from(docs), ids, paths, modules,

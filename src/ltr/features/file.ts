@@ -30,40 +30,39 @@ export const fileGroup: FeatureGroup<FileRow, keyof typeof features> = {
   name: 'file',
   features,
   prepare(ctx: CandidateContext) {
-    const { fileScorer, docs, paths, modules, pipelineScores } = ctx;
+    const { fileScorer, docs, modules, pipelineScores } = ctx;
     const { fileOfUnit } = ctx.codeIndex;
-    const terms = [ctx.query, ctx.codeQuery, ctx.titleQuery].map((q) => fileScorer.prepare(q));
-    // the candidates' files, each once, scored together
+    // the code identifiers' query only when its feature is read
+    const terms = [ctx.query, ctx.computes('fileBm25Code') ? ctx.codeQuery : undefined, ctx.titleQuery].map((q) => (q ? fileScorer.prepare(q) : []));
+    // the candidates' files, each once (its slot: the order of its first candidate, which is its
+    // rank in the roll-up), scored together; per candidate, its rank among its file's candidates
     const slot = new Map<number, number>();
     const files: number[] = [];
-    for (const d of docs) {
-      const f = fileOfUnit[d];
-      if (!slot.has(f)) { slot.set(f, files.length); files.push(f); }
-    }
-    const fileScores = fileScorer.scoreDocs(files, terms);
-    const W = 1 + fileScorer.fields;
-    const fileRank = new Map<string, number>();
-    const perFile = new Map<string, number>();
+    const perFile: number[] = [];
+    const withinFile = new Int32Array(docs.length);
+    const slotOf = new Int32Array(docs.length);
     const perModule = new Map<string, number>();
     const moduleBest = new Map<string, number>();
-    const withinFile: number[] = [];
     for (let i = 0; i < docs.length; i++) {
-      if (!fileRank.has(paths[i])) fileRank.set(paths[i], fileRank.size + 1);
-      const inFile = (perFile.get(paths[i]) ?? 0) + 1;
-      perFile.set(paths[i], inFile);
-      withinFile.push(inFile);
+      const f = fileOfUnit[docs[i]];
+      let k = slot.get(f);
+      if (k === undefined) { slot.set(f, (k = files.length)); files.push(f); perFile.push(0); }
+      slotOf[i] = k;
+      withinFile[i] = ++perFile[k];
       perModule.set(modules[i], (perModule.get(modules[i]) ?? 0) + 1);
       if (!moduleBest.has(modules[i])) moduleBest.set(modules[i], pipelineScores[i]);
     }
+    const fileScores = fileScorer.scoreDocs(files, terms);
+    const W = 1 + fileScorer.fields;
     const row: FileRow = { bm25f: 0, code: 0, title: 0, fileRank: 0, withinFile: 0, inFile: 0, inModule: 0, moduleBest: 0 };
     return (i) => {
-      const k = slot.get(fileOfUnit[docs[i]])! * W;
-      row.bm25f = fileScores[0][k];
-      row.code = fileScores[1][k];
-      row.title = fileScores[2][k];
-      row.fileRank = fileRank.get(paths[i])!;
+      const k = slotOf[i];
+      row.bm25f = fileScores[0][k * W];
+      row.code = fileScores[1][k * W];
+      row.title = fileScores[2][k * W];
+      row.fileRank = k + 1;
       row.withinFile = withinFile[i];
-      row.inFile = perFile.get(paths[i])!;
+      row.inFile = perFile[k];
       row.inModule = perModule.get(modules[i])!;
       row.moduleBest = moduleBest.get(modules[i])!;
       return row;

@@ -54,6 +54,8 @@ export interface CandidateContext {
   history: HistoryEvidence;
   /** The code graph of the index's commit, when the caller opened one (src/graph/open-graph.ts). */
   graph?: CodeGraph;
+  /** Whether the feature of that name is computed (its column read): a group may skip what only unread features need. */
+  computes(feature: string): boolean;
 }
 
 /**

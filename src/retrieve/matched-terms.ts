@@ -1,0 +1,81 @@
+/**
+ * The issue terms shown as matched in a ranked item: the query terms its document holds,
+ * highest idf first, found for all the shown documents of a level at once.
+ */
+import type { Bm25fScorer, QueryTerms } from './bm25f.js';
+import { fragmentTermsOf } from '../text/parsed-issue.js';
+
+/** A query term present in a scorer's index, with its id and idf. */
+interface PresentTerm { term: string; id: number; idf: number }
+
+/** Per scorer, the last query's terms present in its index with their ids and idf (annotation asks per level). */
+const presentTerms = new WeakMap<Bm25fScorer, { query: QueryTerms; terms: PresentTerm[] }>();
+
+/**
+ * The terms of `query` present in the scorer's index, with id and idf, highest idf first (at
+ * equal idf by term), as they are shown (kept for the last query).
+ */
+function termsOfQuery(scorer: Bm25fScorer, query: QueryTerms): PresentTerm[] {
+  const memo = presentTerms.get(scorer);
+  if (memo?.query === query) return memo.terms;
+  const terms: PresentTerm[] = [];
+  for (const term of query.keys()) {
+    const id = scorer.index.termIds.get(term);
+    if (id !== undefined) terms.push({ term, id, idf: scorer.idf(id) });
+  }
+  terms.sort((a, b) => b.idf - a.idf || (a.term < b.term ? -1 : 1));
+  presentTerms.set(scorer, { query, terms });
+  return terms;
+}
+
+/**
+ * Per document docs[i] of a scorer's index, the query terms it holds, highest idf first, at most
+ * `limit`; the terms of `skipOf(i)` and the query's fragments (`fragmentTermsOf`) left out. The
+ * terms are taken in that order, each term's postings searched once for the documents still
+ * short of `limit` (in document order, galloping), until every document has `limit`:
+ * O(terms × documents × log(postings / documents)).
+ */
+export function termsInDocs(scorer: Bm25fScorer, docs: readonly number[], query: QueryTerms, limit: number, skipOf: (i: number) => ReadonlySet<string>): string[][] {
+  const n = docs.length;
+  const found = Array.from({ length: n }, (): string[] => []);
+  if (limit <= 0 || n === 0) return found;
+  const fragments = fragmentTermsOf(query);
+  const skip = Array.from({ length: n }, (_, i) => skipOf(i));
+  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => docs[a] - docs[b] || a - b);
+  let open = n;
+  for (const { term, id } of termsOfQuery(scorer, query)) {
+    if (fragments.has(term)) continue;
+    const postingDoc = scorer.index.postings(id).doc;
+    const P = postingDoc.length;
+    let p = 0;
+    for (let k = 0; k < n && p < P; k++) {
+      const i = order[k];
+      if (found[i].length >= limit) continue;
+      p = firstAtLeast(postingDoc, p, P, docs[i]);
+      if (p < P && postingDoc[p] === docs[i] && !skip[i].has(term)) {
+        found[i].push(term);
+        if (found[i].length >= limit) open--;
+      }
+    }
+    if (open === 0) break;
+  }
+  return found;
+}
+
+/** The first position p in [from, to) with doc[p] ≥ d (doc ascending): a gallop from `from`, then a binary search. */
+function firstAtLeast(doc: ArrayLike<number>, from: number, to: number, d: number): number {
+  let lo = from;
+  let step = 1;
+  let hi = from;
+  while (hi < to && doc[hi] < d) {
+    lo = hi + 1;
+    hi += step;
+    step *= 2;
+  }
+  if (hi > to) hi = to;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (doc[mid] < d) lo = mid + 1; else hi = mid;
+  }
+  return lo;
+}
