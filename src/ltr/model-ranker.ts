@@ -116,16 +116,14 @@ export class ModelRanker {
     }
     const loc: Localization = { files, modules, functions, matchedQueryTerms: this.extractor.localizer.matchedQueryTerms(query) };
     if (opts.fileLines) {
-      const best = set.bestOfFile;
+      const pipeline = set.bestOfFile;
       const { fileOfUnit } = this.codeIndex;
-      const byModel = new Set<number>();
+      const byModel = new Map<number, number>();
       for (const r of byFunction) {
         const f = fileOfUnit[set.docs[r.i]];
-        if (byModel.has(f)) continue;
-        byModel.add(f);
-        best[f] = set.docs[r.i];
+        if (!byModel.has(f)) byModel.set(f, set.docs[r.i]);
       }
-      loc.bestOfFile = best;
+      loc.bestOfFile = (f) => byModel.get(f) ?? pipeline[f];
     }
     return loc;
   }

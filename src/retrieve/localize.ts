@@ -1,5 +1,6 @@
 import type { CodeIndex } from '../index/code-index.js';
-import { Bm25fScorer, hitsByRank, type Bm25fParams, type QueryTerms } from './bm25f.js';
+import { Bm25fScorer, hitsByRank, type Bm25fParams, type Hit, type QueryTerms } from './bm25f.js';
+import { BOUND_SLACK, FileBlocks, maxByFiles, rankByFiles } from './file-blocks.js';
 import { languageOf } from '../corpus/languages.js';
 import { languageKeywords } from '../text/stop-words.js';
 import { functionlessFiles, mergeByScore, rollUp, type Localization, type RankedItem, type ScoredFile } from './rollup.js';
@@ -112,6 +113,8 @@ export class Localizer {
   private readonly functionlessAt: Int32Array;
   private readonly functionlessScores: Float32Array;
   private readonly wholeFiles: WholeFileScorer;
+  /** The function-level index's files as blocks of upper bounds (undefined: its documents are not file by file). */
+  private readonly blocks: FileBlocks | undefined;
   readonly index: CodeIndex['index'];
   readonly units: CodeIndex['units'];
   constructor(readonly codeIndex: CodeIndex, opts: RankingOptions = {}) {
@@ -132,6 +135,7 @@ export class Localizer {
     this.functionless.forEach((f, i) => { this.functionlessAt[f] = i; });
     this.functionlessScores = new Float32Array(this.functionless.length);
     this.wholeFiles = new WholeFileScorer(codeIndex, this.functionless, this.scorer.params);
+    this.blocks = FileBlocks.of(this.scorer, codeIndex.fileOfUnit, codeIndex.filePaths.length);
   }
 
   /**
@@ -204,6 +208,99 @@ export class Localizer {
     return out.sort((x, y) => y.score - x.score || x.file - y.file);
   }
 
+  /** Whether {@link scoreAll} gives the lexical scores (a subclass fusing other scores says no while it does). */
+  protected scoresAreLexical(): boolean {
+    return true;
+  }
+
+  /**
+   * The documents by {@link scoreAll}'s scores, as {@link hitsByRank} reads them (score > 0,
+   * best first, ties by document), with each file's best function (`bestOfFiles` of
+   * src/retrieve/item-lines.ts) and the rest of `scoreAll`'s answer. Lexical scores over an index
+   * whose documents lie file by file are not computed for every document: the files are scored
+   * in the order of their upper bounds ({@link FileBlocks}) as far as the hits are read, with the
+   * same scores, bit for bit, and so the same order.
+   */
+  ranking(query: QueryTerms, signals: IssueSignals | undefined, depth: number, first: number): LexicalRanking {
+    if (this.blocks && this.scoresAreLexical()) return this.rankingByFiles(this.blocks, query, signals, depth);
+    const { scores, ...rest } = this.scoreAll(query, signals);
+    let best: Int32Array | undefined;
+    return { ...rest, hits: hitsByRank(scores, depth, first), bestOfFile: (f) => (best ??= bestOfFiles(scores, this.codeIndex.fileOfUnit, this.codeIndex.filePaths.length))[f] };
+  }
+
+  /** {@link ranking} by files: each step of {@link scoreAll} on the documents of the files scored only. */
+  private rankingByFiles(blocks: FileBlocks, query: QueryTerms, signals: IssueSignals | undefined, depth: number): LexicalRanking {
+    const q = blocks.query(query);
+    const { fn } = q;
+    const { fileStart } = blocks;
+    const fileOf = this.codeIndex.fileOfUnit;
+    const scoreFile = (f: number) => q.scoreFile(f);
+    const useSignals = signals !== undefined && this.signalWeights !== undefined;
+    const bare = this.functionless;
+    const bareScores = this.functionlessScores;
+    bareScores.set(this.wholeFiles.scoreAll(query));
+    const fileCount = fileStart.length - 1;
+    const fnBound = new Float64Array(fileCount);
+    for (let f = 0; f < fileCount; f++) fnBound[f] = q.bound[f] * BOUND_SLACK;
+    // v: the score before the signals (with the file prior: fn · a + file · c, rounded to float32)
+    let a = 1, c = 0;
+    let fileScores: Float32Array | undefined;
+    let vBound = fnBound;
+    let v = (d: number) => fn[d];
+    if (this.filePrior > 0) {
+      const file = this.fileScorer.scoreAll(query).slice();
+      fileScores = file;
+      const m = q.maxScore();
+      a = 1 / (m > 0 ? m : 1);
+      c = this.filePrior / maxOf(file, 1);
+      const fa = a, fc = c;
+      v = (d: number) => Math.fround(fn[d] * fa + file[fileOf[d]] * fc);
+      vBound = new Float64Array(fileCount);
+      for (let f = 0; f < fileCount; f++) vBound[f] = (fnBound[f] * fa + file[f] * fc) * BOUND_SLACK;
+      for (let i = 0; i < bare.length; i++) bareScores[i] = bareScores[i] * a + file[bare[i]] * c;
+    }
+    const alone = (f: number, score: (d: number, s: number) => number) => {
+      const own = q.scoresOfFile(query, f);
+      let best = -1, bestScore = 0;
+      for (let i = 0; i < own.length; i++) {
+        const d = fileStart[f] + i;
+        const s = score(d, own[i]);
+        if (s > bestScore) { best = d; bestScore = s; }
+      }
+      return best;
+    };
+    const prior = (fa: number, fc: number, file: Float32Array | undefined) => (d: number, s: number) => (file ? Math.fround(s * fa + file[fileOf[d]] * fc) : s);
+    if (!useSignals) {
+      const vOf = prior(a, c, fileScores);
+      return {
+        hits: take(rankByFiles(vBound, fileStart, scoreFile, v), depth),
+        functionless: this.scoredFunctionless(),
+        bestOfFile: (f) => alone(f, vOf),
+      };
+    }
+    const best = maxByFiles(vBound, fileStart, scoreFile, v);
+    const top = best > 0 ? best : 1;
+    for (let i = 0; i < bare.length; i++) bareScores[i] /= top;
+    const { boost, reasons, evidence, files } = this.resolver!.boosts(signals, this.signalWeights);
+    const bound = new Float64Array(fileCount);
+    for (const d of reasons.keys()) if (boost[d] > bound[fileOf[d]]) bound[fileOf[d]] = boost[d];
+    for (let f = 0; f < fileCount; f++) bound[f] = (vBound[f] / top + bound[f]) * BOUND_SLACK;
+    const score = (d: number) => Math.fround(Math.fround(v(d) / top) + boost[d]);
+    const why = new Map<number, { reasons: SignalName[]; evidence: string[] }>();
+    for (const [f, b] of files) {
+      const i = this.functionlessAt[f];
+      if (i < 0) continue;
+      bareScores[i] += b.boost;
+      why.set(f, b);
+    }
+    const vOf = prior(a, c, fileScores);
+    return {
+      hits: take(rankByFiles(bound, fileStart, scoreFile, score), depth),
+      reasons, evidence, functionless: this.scoredFunctionless(why),
+      bestOfFile: (f) => alone(f, (d, s) => Math.fround(Math.fround(vOf(d, s) / top) + boost[d])),
+    };
+  }
+
   /**
    * @param query issue terms with weights ({@link queryOf}).
    * @returns rankings; empty lists when no query term occurs in the index.
@@ -212,7 +309,7 @@ export class Localizer {
     const top = opts.top ?? 10;
     const depth = Math.max(top, opts.depth ?? Math.max(2000, 50 * top));
     const perItem = opts.matchedTermsPerItem ?? 8;
-    const { scores, reasons, evidence, functionless = [] } = this.scoreAll(query, opts.signals);
+    const { hits, reasons, evidence, functionless = [], bestOfFile } = this.ranking(query, opts.signals, depth, Math.max(64, 4 * top));
     // A name defined twice in one file (e.g. in both branches of an `if`) ranks once, at its best.
     // Only the head of the ranking is read (and found: hitsByRank): the `top` functions, and the
     // functions up to where the roll-up has `top` files and `top` modules (their first
@@ -222,7 +319,7 @@ export class Localizer {
     const moduleIds = new Set<string>();
     const ranked = [];
     const unitIds = unitIdsOf(this.codeIndex);
-    for (const h of hitsByRank(scores, depth, Math.max(64, 4 * top))) {
+    for (const h of hits) {
       if (ranked.length >= top && paths.size >= top && moduleIds.size >= top) break;
       const u = this.units[h.doc];
       const id = unitIds.id(h.doc);
@@ -262,7 +359,7 @@ export class Localizer {
       ], bareOf);
     }
     const loc: Localization = { files, modules, functions, matchedQueryTerms: this.matchedQueryTerms(query) };
-    if (opts.fileLines) loc.bestOfFile = bestOfFiles(scores, this.codeIndex.fileOfUnit, this.codeIndex.filePaths.length);
+    if (opts.fileLines) loc.bestOfFile = bestOfFile;
     return loc;
   }
 
@@ -285,6 +382,27 @@ export class Localizer {
   /** The query terms found in file-level document `file`, highest file-level idf first, as they are shown ({@link matchedTerms}). */
   matchedFileTerms(file: number, query: QueryTerms, limit: number): string[] {
     return termsInDoc(this.fileScorer, file, query, limit, languageKeywords(languageOf(this.codeIndex.filePaths[file])));
+  }
+}
+
+/** {@link Localizer.ranking}'s answer: `scoreAll`'s without the scores, which are read as hits. */
+export interface LexicalRanking {
+  /** The documents of score > 0, best first (ties: lower document first), as far as they are read. */
+  hits: Iterable<Hit>;
+  /** Per file-level document, its best function-level document by these scores (−1: none above 0). */
+  bestOfFile: (file: number) => number;
+  reasons?: Map<number, SignalName[]>;
+  evidence?: Map<number, string[]>;
+  functionless?: ScoredFile[];
+}
+
+/** The first `n` of `xs`. */
+function* take<T>(xs: Iterable<T>, n: number): Generator<T> {
+  if (n <= 0) return;
+  let i = 0;
+  for (const x of xs) {
+    yield x;
+    if (++i >= n) return;
   }
 }
 
