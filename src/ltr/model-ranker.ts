@@ -123,7 +123,7 @@ export class ModelRanker {
         const f = fileOfUnit[set.docs[r.i]];
         if (!byModel.has(f)) byModel.set(f, set.docs[r.i]);
       }
-      loc.bestOfFile = (f) => byModel.get(f) ?? pipeline[f];
+      loc.bestOfFile = (f) => byModel.get(f) ?? pipeline(f);
     }
     return loc;
   }

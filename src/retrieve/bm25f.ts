@@ -94,9 +94,8 @@ export class Bm25fScorer {
   /**
    * Per posting of term `t`, its query-independent part (k1 + 1) · tf̃ / (k1 + tf̃) + δ (0 where
    * tf̃ = 0): computed on the term's first query and kept, as the index keeps its decoded postings.
-   * A posting adds qw · idf · gain to its document's score ({@link scoreAll}).
    */
-  gainOf(t: number): Float64Array {
+  private gainOf(t: number): Float64Array {
     let gain = this.gains.get(t);
     if (gain) return gain;
     const F = this.index.fieldNames.length;

@@ -1,6 +1,6 @@
 import type { CodeIndex } from '../index/code-index.js';
 import { Bm25fScorer, hitsByRank, type Bm25fParams, type Hit, type QueryTerms } from './bm25f.js';
-import { BOUND_SLACK, FileBlocks, maxByFiles, rankByFiles } from './file-blocks.js';
+import { fileRanges, rankByFiles } from './file-ranking.js';
 import { languageOf } from '../corpus/languages.js';
 import { languageKeywords } from '../text/stop-words.js';
 import { functionlessFiles, mergeByScore, rollUp, type Localization, type RankedItem, type ScoredFile } from './rollup.js';
@@ -113,8 +113,8 @@ export class Localizer {
   private readonly functionlessAt: Int32Array;
   private readonly functionlessScores: Float32Array;
   private readonly wholeFiles: WholeFileScorer;
-  /** The function-level index's files as blocks of upper bounds (undefined: its documents are not file by file). */
-  private readonly blocks: FileBlocks | undefined;
+  /** Where each file's function-level documents start (undefined: they are not file by file). */
+  private readonly fileStart: Uint32Array | undefined;
   readonly index: CodeIndex['index'];
   readonly units: CodeIndex['units'];
   constructor(readonly codeIndex: CodeIndex, opts: RankingOptions = {}) {
@@ -135,7 +135,7 @@ export class Localizer {
     this.functionless.forEach((f, i) => { this.functionlessAt[f] = i; });
     this.functionlessScores = new Float32Array(this.functionless.length);
     this.wholeFiles = new WholeFileScorer(codeIndex, this.functionless, this.scorer.params);
-    this.blocks = FileBlocks.of(this.scorer, codeIndex.fileOfUnit, codeIndex.filePaths.length);
+    this.fileStart = fileRanges(codeIndex.fileOfUnit, codeIndex.filePaths.length);
   }
 
   /**
@@ -222,82 +222,95 @@ export class Localizer {
    * same scores, bit for bit, and so the same order.
    */
   ranking(query: QueryTerms, signals: IssueSignals | undefined, depth: number, first: number): LexicalRanking {
-    if (this.blocks && this.scoresAreLexical()) return this.rankingByFiles(this.blocks, query, signals, depth);
+    if (this.fileStart && this.scoresAreLexical()) return this.rankingByFiles(this.fileStart, query, signals, depth);
     const { scores, ...rest } = this.scoreAll(query, signals);
-    let best: Int32Array | undefined;
-    return { ...rest, hits: hitsByRank(scores, depth, first), bestOfFile: (f) => (best ??= bestOfFiles(scores, this.codeIndex.fileOfUnit, this.codeIndex.filePaths.length))[f] };
+    // made now: `scores` is the scorer's array, which the next query reuses
+    const best = bestOfFiles(scores, this.codeIndex.fileOfUnit, this.codeIndex.filePaths.length);
+    const files = () => {
+      const fileBest = new Float32Array(best.length);
+      for (let f = 0; f < best.length; f++) fileBest[f] = best[f] >= 0 ? scores[best[f]] : 0;
+      return hitsByRank(fileBest, Infinity);
+    };
+    return { ...rest, hits: hitsByRank(scores, depth, first), files, scoreOf: (d) => scores[d], bestOfFile: (f) => best[f] };
   }
 
-  /** {@link ranking} by files: each step of {@link scoreAll} on the documents of the files scored only. */
-  private rankingByFiles(blocks: FileBlocks, query: QueryTerms, signals: IssueSignals | undefined, depth: number): LexicalRanking {
-    const q = blocks.query(query);
-    const { fn } = q;
-    const { fileStart } = blocks;
+  /**
+   * {@link ranking} by files: the BM25F+ scores of every document (as {@link scoreAll}), each
+   * file's best; the steps after (the file prior, the normalisation, the signals: each a
+   * non-decreasing function of the BM25F+ score for the documents of one file) on the best of
+   * each file give each file's bound, and on the documents of the files read only.
+   */
+  private rankingByFiles(fileStart: Uint32Array, query: QueryTerms, signals: IssueSignals | undefined, depth: number): LexicalRanking {
+    // a copy: the scorer's array is reused by the next query, the files' lines are asked later
+    const fn = this.scorer.scoreAll(query).slice();
+    const fileCount = fileStart.length - 1;
     const fileOf = this.codeIndex.fileOfUnit;
-    const scoreFile = (f: number) => q.scoreFile(f);
     const useSignals = signals !== undefined && this.signalWeights !== undefined;
     const bare = this.functionless;
     const bareScores = this.functionlessScores;
     bareScores.set(this.wholeFiles.scoreAll(query));
-    const fileCount = fileStart.length - 1;
-    const fnBound = new Float64Array(fileCount);
-    for (let f = 0; f < fileCount; f++) fnBound[f] = q.bound[f] * BOUND_SLACK;
-    // v: the score before the signals (with the file prior: fn · a + file · c, rounded to float32)
-    let a = 1, c = 0;
-    let fileScores: Float32Array | undefined;
-    let vBound = fnBound;
-    let v = (d: number) => fn[d];
+    // bound[f]: the best score of file f's documents, step by step as the scores are made
+    // (a file without documents: −Infinity, never read)
+    const bound = new Float64Array(fileCount);
+    let m = 0;
+    for (let f = 0; f < fileCount; f++) {
+      let best = fileStart[f] < fileStart[f + 1] ? 0 : -Infinity;
+      for (let d = fileStart[f]; d < fileStart[f + 1]; d++) if (fn[d] > best) best = fn[d];
+      bound[f] = best;
+      if (best > m) m = best;
+    }
+    const scale = new ScoreScale(fileOf);
     if (this.filePrior > 0) {
       const file = this.fileScorer.scoreAll(query).slice();
-      fileScores = file;
-      const m = q.maxScore();
-      a = 1 / (m > 0 ? m : 1);
-      c = this.filePrior / maxOf(file, 1);
-      const fa = a, fc = c;
-      v = (d: number) => Math.fround(fn[d] * fa + file[fileOf[d]] * fc);
-      vBound = new Float64Array(fileCount);
-      for (let f = 0; f < fileCount; f++) vBound[f] = (fnBound[f] * fa + file[f] * fc) * BOUND_SLACK;
+      const a = 1 / (m > 0 ? m : 1);
+      const c = this.filePrior / maxOf(file, 1);
+      scale.prior(a, file, c);
+      for (let f = 0; f < fileCount; f++) bound[f] = Math.fround(bound[f] * a + file[f] * c);
       for (let i = 0; i < bare.length; i++) bareScores[i] = bareScores[i] * a + file[bare[i]] * c;
     }
-    const alone = (f: number, score: (d: number, s: number) => number) => {
-      const own = q.scoresOfFile(query, f);
+    // 1: the file's bound is its best score (no document of it boosted)
+    const boundIsBest = new Uint8Array(fileCount).fill(1);
+    let reasons: Map<number, SignalName[]> | undefined;
+    let evidence: Map<number, string[]> | undefined;
+    let why: Map<number, { reasons: SignalName[]; evidence: string[] }> | undefined;
+    if (useSignals) {
+      let best = 0;
+      for (let f = 0; f < fileCount; f++) if (bound[f] > best) best = bound[f];
+      const top = best > 0 ? best : 1;
+      for (let i = 0; i < bare.length; i++) bareScores[i] /= top;
+      const boosts = this.resolver!.boosts(signals, this.signalWeights);
+      const { boost } = boosts;
+      ({ reasons, evidence } = boosts);
+      scale.signals(top, boost);
+      const most = new Float64Array(fileCount);
+      for (const d of reasons.keys()) {
+        const f = fileOf[d];
+        boundIsBest[f] = 0;
+        if (boost[d] > most[f]) most[f] = boost[d];
+      }
+      for (let f = 0; f < fileCount; f++) bound[f] = Math.fround(Math.fround(bound[f] / top) + most[f]);
+      why = new Map();
+      for (const [f, b] of boosts.files) {
+        const i = this.functionlessAt[f];
+        if (i < 0) continue;
+        bareScores[i] += b.boost;
+        why.set(f, b);
+      }
+    }
+    const scoreOf = (d: number) => scale.of(d, fn[d]);
+    const bestOfFile = (f: number) => {
       let best = -1, bestScore = 0;
-      for (let i = 0; i < own.length; i++) {
-        const d = fileStart[f] + i;
-        const s = score(d, own[i]);
+      for (let d = fileStart[f]; d < fileStart[f + 1]; d++) {
+        const s = scoreOf(d);
         if (s > bestScore) { best = d; bestScore = s; }
       }
       return best;
     };
-    const prior = (fa: number, fc: number, file: Float32Array | undefined) => (d: number, s: number) => (file ? Math.fround(s * fa + file[fileOf[d]] * fc) : s);
-    if (!useSignals) {
-      const vOf = prior(a, c, fileScores);
-      return {
-        hits: take(rankByFiles(vBound, fileStart, scoreFile, v), depth),
-        functionless: this.scoredFunctionless(),
-        bestOfFile: (f) => alone(f, vOf),
-      };
-    }
-    const best = maxByFiles(vBound, fileStart, scoreFile, v);
-    const top = best > 0 ? best : 1;
-    for (let i = 0; i < bare.length; i++) bareScores[i] /= top;
-    const { boost, reasons, evidence, files } = this.resolver!.boosts(signals, this.signalWeights);
-    const bound = new Float64Array(fileCount);
-    for (const d of reasons.keys()) if (boost[d] > bound[fileOf[d]]) bound[fileOf[d]] = boost[d];
-    for (let f = 0; f < fileCount; f++) bound[f] = (vBound[f] / top + bound[f]) * BOUND_SLACK;
-    const score = (d: number) => Math.fround(Math.fround(v(d) / top) + boost[d]);
-    const why = new Map<number, { reasons: SignalName[]; evidence: string[] }>();
-    for (const [f, b] of files) {
-      const i = this.functionlessAt[f];
-      if (i < 0) continue;
-      bareScores[i] += b.boost;
-      why.set(f, b);
-    }
-    const vOf = prior(a, c, fileScores);
     return {
-      hits: take(rankByFiles(bound, fileStart, scoreFile, score), depth),
+      hits: take(rankByFiles(bound, fileStart, scoreOf), depth),
+      files: () => rankByFiles(bound, fileStart, scoreOf, 'file', boundIsBest),
       reasons, evidence, functionless: this.scoredFunctionless(why),
-      bestOfFile: (f) => alone(f, (d, s) => Math.fround(Math.fround(vOf(d, s) / top) + boost[d])),
+      bestOfFile, scoreOf,
     };
   }
 
@@ -385,12 +398,52 @@ export class Localizer {
   }
 }
 
+/**
+ * {@link Localizer.scoreAll}'s steps from a document's BM25F+ score to its score, for one
+ * document at a time: with the file prior, s · a + file · c rounded to float32; with the
+ * signals, that over the best such score, rounded to float32, plus the document's boost,
+ * rounded to float32 (as scoreAll stores each step).
+ */
+class ScoreScale {
+  private a = 1;
+  private c = 0;
+  private file: Float32Array | undefined;
+  private top = 1;
+  private boost: Float32Array | undefined;
+
+  constructor(private readonly fileOf: Uint32Array) {}
+
+  prior(a: number, file: Float32Array, c: number): void {
+    this.a = a;
+    this.file = file;
+    this.c = c;
+  }
+
+  signals(top: number, boost: Float32Array): void {
+    this.top = top;
+    this.boost = boost;
+  }
+
+  /** The score of document `d` of BM25F+ score `s`. */
+  of(d: number, s: number): number {
+    const v = this.file ? Math.fround(s * this.a + this.file[this.fileOf[d]] * this.c) : s;
+    return this.boost ? Math.fround(Math.fround(v / this.top) + this.boost[d]) : v;
+  }
+}
+
 /** {@link Localizer.ranking}'s answer: `scoreAll`'s without the scores, which are read as hits. */
 export interface LexicalRanking {
   /** The documents of score > 0, best first (ties: lower document first), as far as they are read. */
   hits: Iterable<Hit>;
   /** Per file-level document, its best function-level document by these scores (−1: none above 0). */
   bestOfFile: (file: number) => number;
+  /**
+   * The files holding a function of score > 0, by the score of their best (`doc`: the file-level
+   * document, `score`: that best score), ties: lower file first; read while the hits are not.
+   */
+  files: () => Iterable<Hit>;
+  /** The score of function-level document `doc`. */
+  scoreOf: (doc: number) => number;
   reasons?: Map<number, SignalName[]>;
   evidence?: Map<number, string[]>;
   functionless?: ScoredFile[];
