@@ -216,10 +216,12 @@ export class Localizer {
   /**
    * The documents by {@link scoreAll}'s scores, as {@link hitsByRank} reads them (score > 0,
    * best first, ties by document), with each file's best function (`bestOfFiles` of
-   * src/retrieve/item-lines.ts) and the rest of `scoreAll`'s answer. Lexical scores over an index
-   * whose documents lie file by file are not computed for every document: the files are scored
-   * in the order of their upper bounds ({@link FileBlocks}) as far as the hits are read, with the
-   * same scores, bit for bit, and so the same order.
+   * src/retrieve/item-lines.ts) and the rest of `scoreAll`'s answer. For lexical scores over an
+   * index whose documents lie file by file, only the BM25F+ scores are made for every document:
+   * the file prior, normalisation and signals are applied to the documents of the files read,
+   * in the order of each file's bound (`rankByFiles` of src/retrieve/file-ranking.ts), as far
+   * as the hits are read; the same scores, bit for bit, and so the same order.
+   * @param depth hits given at most; `first`: the first batch of the dense path's {@link hitsByRank}.
    */
   ranking(query: QueryTerms, signals: IssueSignals | undefined, depth: number, first: number): LexicalRanking {
     if (this.fileStart && this.scoresAreLexical()) return this.rankingByFiles(this.fileStart, query, signals, depth);
@@ -324,7 +326,7 @@ export class Localizer {
     const perItem = opts.matchedTermsPerItem ?? 8;
     const { hits, reasons, evidence, functionless = [], bestOfFile } = this.ranking(query, opts.signals, depth, Math.max(64, 4 * top));
     // A name defined twice in one file (e.g. in both branches of an `if`) ranks once, at its best.
-    // Only the head of the ranking is read (and found: hitsByRank): the `top` functions, and the
+    // Only the head of the ranking is read (and found: `ranking`, file by file): the `top` functions, and the
     // functions up to where the roll-up has `top` files and `top` modules (their first
     // occurrences, and so their best documents).
     const seen = new Set<string>();
