@@ -243,8 +243,8 @@ export class Localizer {
    * each file give each file's bound, and on the documents of the files read only.
    */
   private rankingByFiles(fileStart: Uint32Array, query: QueryTerms, signals: IssueSignals | undefined, depth: number): LexicalRanking {
-    // a copy: the scorer's array is reused by the next query, the files' lines are asked later
-    const fn = this.scorer.scoreAll(query).slice();
+    const fn = this.scorer.scoreAll(query);
+    const call = this.scorer.calls;
     const fileCount = fileStart.length - 1;
     const fileOf = this.codeIndex.fileOfUnit;
     const useSignals = signals !== undefined && this.signalWeights !== undefined;
@@ -299,7 +299,8 @@ export class Localizer {
         why.set(f, b);
       }
     }
-    const scoreOf = (d: number) => scale.of(d, fn[d]);
+    // asked after the next query (the files' lines): the scorer's array holds that query's scores
+    const scoreOf = (d: number) => scale.of(d, this.scorer.calls === call ? fn[d] : this.scorer.scoreOne(query, d));
     const bestOfFile = (f: number) => {
       let best = -1, bestScore = 0;
       for (let d = fileStart[f]; d < fileStart[f + 1]; d++) {
@@ -433,7 +434,11 @@ class ScoreScale {
   }
 }
 
-/** {@link Localizer.ranking}'s answer: `scoreAll`'s without the scores, which are read as hits. */
+/**
+ * {@link Localizer.ranking}'s answer: `scoreAll`'s without the scores, which are read as hits.
+ * `bestOfFile` may be asked at any time; `hits`, `files` and `scoreOf` are read before the
+ * localizer's next query (they read its scores).
+ */
 export interface LexicalRanking {
   /** The documents of score > 0, best first (ties: lower document first), as far as they are read. */
   hits: Iterable<Hit>;

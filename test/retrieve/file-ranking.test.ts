@@ -118,6 +118,12 @@ test('the localizer ranking file by file equals scoring every function: hits, be
         assert.deepEqual(got.functionless, expectedFunctionless);
         for (let f = 0; f < codeIndex.filePaths.length; f++) assert.equal(got.bestOfFile(f), best[f]);
         for (let d = 0; d < scores.length; d++) assert.equal(got.scoreOf(d), scores[d]);
+        // the files' lines are asked after the next query: the same best functions
+        const other = new Map([[WORDS[q % WORDS.length], 1]]);
+        localizer.scoreAll(other, signals);
+        localizer.ranking(other, signals, 5, 64);
+        for (let f = 0; f < codeIndex.filePaths.length; f++) assert.equal(got.bestOfFile(f), best[f]);
+        for (let d = 0; d < scores.length; d++) assert.equal(got.scoreOf(d), scores[d]);
         if (expectedHits.length > 1) compared++;
         // a depth cuts the same list
         assert.deepEqual(all(localizer.ranking(terms, signals, 3, 64).hits), expectedHits.slice(0, 3));
