@@ -123,10 +123,18 @@ export class ModelRanker {
         const f = fileOfUnit[set.docs[r.i]];
         if (!byModel.has(f)) byModel.set(f, set.docs[r.i]);
       }
-      loc.bestOfFile = (f) => byModel.get(f) ?? pipeline(f);
+      loc.bestOfFile = firstOf(byModel, pipeline);
     }
     return loc;
   }
+}
+
+/**
+ * A file's best function: by the model's scores when it holds a candidate, else by the
+ * pipeline's (made apart from `localize`, so it holds none of the query's arrays).
+ */
+function firstOf(byModel: ReadonlyMap<number, number>, pipeline: (file: number) => number): (file: number) => number {
+  return (f) => byModel.get(f) ?? pipeline(f);
 }
 
 /** Whether `model`'s scores depend on a feature of the graph group (the caller then opens the graph). */

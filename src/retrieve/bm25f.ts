@@ -94,6 +94,11 @@ export class Bm25fScorer {
     return scores;
   }
 
+  /** The array {@link scoreAll} returns (holding the scores of its last call). */
+  scoreAllArray(): Float32Array {
+    return this.scratch;
+  }
+
   /**
    * The score of document `doc` for `query`, as {@link scoreAll} gives it (the same float32
    * roundings, term by term in query order): binary search in each term's postings.

@@ -244,7 +244,6 @@ export class Localizer {
    */
   private rankingByFiles(fileStart: Uint32Array, query: QueryTerms, signals: IssueSignals | undefined, depth: number): LexicalRanking {
     const fn = this.scorer.scoreAll(query);
-    const call = this.scorer.calls;
     const fileCount = fileStart.length - 1;
     const fileOf = this.codeIndex.fileOfUnit;
     const useSignals = signals !== undefined && this.signalWeights !== undefined;
@@ -283,7 +282,7 @@ export class Localizer {
       const boosts = this.resolver!.boosts(signals, this.signalWeights);
       const { boost } = boosts;
       ({ reasons, evidence } = boosts);
-      scale.signals(top, boost);
+      scale.signals(top, boost, reasons);
       const most = new Float64Array(fileCount);
       for (const d of reasons.keys()) {
         const f = fileOf[d];
@@ -299,21 +298,13 @@ export class Localizer {
         why.set(f, b);
       }
     }
-    // asked after the next query (the files' lines): the scorer's array holds that query's scores
-    const scoreOf = (d: number) => scale.of(d, this.scorer.calls === call ? fn[d] : this.scorer.scoreOne(query, d));
-    const bestOfFile = (f: number) => {
-      let best = -1, bestScore = 0;
-      for (let d = fileStart[f]; d < fileStart[f + 1]; d++) {
-        const s = scoreOf(d);
-        if (s > bestScore) { best = d; bestScore = s; }
-      }
-      return best;
-    };
+    const hit = (d: number) => scale.of(d, fn[d]);
+    const late = lateScores(this.scorer, query, fileStart, scale.detached());
     return {
-      hits: take(rankByFiles(bound, fileStart, scoreOf), depth),
-      files: () => rankByFiles(bound, fileStart, scoreOf, 'file', boundIsBest),
+      hits: take(rankByFiles(bound, fileStart, hit), depth),
+      files: () => rankByFiles(bound, fileStart, hit, 'file', boundIsBest),
       reasons, evidence, functionless: this.scoredFunctionless(why),
-      bestOfFile, scoreOf,
+      ...late,
     };
   }
 
@@ -422,16 +413,55 @@ class ScoreScale {
     this.c = c;
   }
 
-  signals(top: number, boost: Float32Array): void {
+  /** With the signals: `top`, the best score before them; `boosted`, the documents with a boost. */
+  signals(top: number, boost: Float32Array, boosted: ReadonlyMap<number, unknown>): void {
     this.top = top;
     this.boost = boost;
+    this.boosted = boosted;
   }
+
+  private boosted: ReadonlyMap<number, unknown> = new Map();
+  private sparse: Map<number, number> | undefined;
 
   /** The score of document `d` of BM25F+ score `s`. */
   of(d: number, s: number): number {
     const v = this.file ? Math.fround(s * this.a + this.file[this.fileOf[d]] * this.c) : s;
-    return this.boost ? Math.fround(Math.fround(v / this.top) + this.boost[d]) : v;
+    if (this.boost) return Math.fround(Math.fround(v / this.top) + this.boost[d]);
+    if (this.sparse) return Math.fround(Math.fround(v / this.top) + (this.sparse.get(d) ?? 0));
+    return v;
   }
+
+  /** The same steps, holding the boosts of the boosted documents only (not an array over every document). */
+  detached(): ScoreScale {
+    const out = new ScoreScale(this.fileOf);
+    if (this.file) out.prior(this.a, this.file, this.c);
+    if (this.boost) {
+      const boost = this.boost;
+      out.top = this.top;
+      out.sparse = new Map(Array.from(this.boosted.keys(), (d) => [d, boost[d]]));
+    }
+    return out;
+  }
+}
+
+/**
+ * A ranking's `scoreOf` and `bestOfFile`, asked after the ranking was read (the files' lines):
+ * from the scorer's array while it holds this query's BM25F+ scores, else from the postings
+ * (`Bm25fScorer.scoreOne`). Made apart from the ranking, so they hold none of its arrays.
+ */
+function lateScores(scorer: Bm25fScorer, query: QueryTerms, fileStart: Uint32Array, scale: ScoreScale): Pick<LexicalRanking, 'scoreOf' | 'bestOfFile'> {
+  const call = scorer.calls;
+  const fn = scorer.scoreAllArray();
+  const scoreOf = (d: number) => scale.of(d, scorer.calls === call ? fn[d] : scorer.scoreOne(query, d));
+  const bestOfFile = (f: number) => {
+    let best = -1, bestScore = 0;
+    for (let d = fileStart[f]; d < fileStart[f + 1]; d++) {
+      const s = scoreOf(d);
+      if (s > bestScore) { best = d; bestScore = s; }
+    }
+    return best;
+  };
+  return { scoreOf, bestOfFile };
 }
 
 /**
