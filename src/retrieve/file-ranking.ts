@@ -76,11 +76,12 @@ export class FilesByBound {
  * The documents in ranking order (score descending, then lower document first, as `topK` of
  * src/retrieve/bm25f.ts orders them), scores > 0 only, found file by file: the files in the
  * order of `bound` (an upper bound of `scoreOf` over each file's documents), a file's documents
- * scored only when its bound reaches the best document not yet given. Exact while the bounds hold: a document of a file not scored ranks
- * after every document given (a bound equal to the best score found is scored first, for the
- * tie's lower document). With `each` = `file`: the files instead (`doc` a file, `score` its best
- * document's), in the order of their best scores, then lower file first; a file whose `bound`
- * is its best score (`boundIsBest`, when given, not 0) is not read.
+ * scored only when its bound reaches the best document not yet given. Exact while the bounds
+ * hold: a document of a file not scored ranks after every document given (a bound equal to the
+ * best score found is scored first, for the tie's lower document). With `each` = `file`: the
+ * files instead (`doc` a file, `score` its best document's), in the order of their best scores,
+ * then lower file first; a file whose `bound` is its best score (`boundIsBest`, when given, not
+ * 0) is not read.
  */
 export function* rankByFiles(
   bound: Float64Array, fileStart: Uint32Array, scoreOf: (d: number) => number, each: 'document' | 'file' = 'document', boundIsBest?: Uint8Array,
