@@ -124,19 +124,25 @@ export class ModelRanker {
     }
     const loc: Localization = { files, modules, functions, matchedQueryTerms: this.extractor.localizer.matchedQueryTerms(query) };
     if (opts.fileLines) {
-      const best = set.bestOfFile;
+      const pipeline = set.bestOfFile;
       const { fileOfUnit } = this.codeIndex;
-      const byModel = new Set<number>();
+      const byModel = new Map<number, number>();
       for (const i of byFunction.order) {
         const f = fileOfUnit[set.docs[i]];
-        if (byModel.has(f)) continue;
-        byModel.add(f);
-        best[f] = set.docs[i];
+        if (!byModel.has(f)) byModel.set(f, set.docs[i]);
       }
-      loc.bestOfFile = best;
+      loc.bestOfFile = bestOfFileBy(byModel, pipeline);
     }
     return loc;
   }
+}
+
+/**
+ * A file's best function: by the model's scores when it holds a candidate, else by the
+ * pipeline's (made apart from `localize`, so it holds none of the query's arrays).
+ */
+function bestOfFileBy(byModel: ReadonlyMap<number, number>, pipeline: (file: number) => number): (file: number) => number {
+  return (f) => byModel.get(f) ?? pipeline(f);
 }
 
 /** Whether `model`'s scores depend on a feature of the graph group (the caller then opens the graph). */

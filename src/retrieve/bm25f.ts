@@ -50,6 +50,8 @@ export class Bm25fScorer {
   private readonly scratch: Float32Array;
   /** Per term scored so far, its postings' {@link gainOf}. */
   private readonly gains = new Map<number, Float64Array>();
+  /** Calls of {@link scoreAll} so far: its array holds the scores of call number `calls`. */
+  calls = 0;
 
   constructor(index: InvertedIndex, params: Partial<Bm25fParams> = {}) {
     const F = index.fieldNames.length;
@@ -78,6 +80,7 @@ export class Bm25fScorer {
   scoreAll(query: QueryTerms): Float32Array {
     const { termIds } = this.index;
     const scores = this.scratch;
+    this.calls++;
     scores.fill(0);
     for (const [term, qw] of query) {
       const t = termIds.get(term);
@@ -89,6 +92,32 @@ export class Bm25fScorer {
       for (let p = 0; p < doc.length; p++) scores[doc[p]] += w * gain[p];
     }
     return scores;
+  }
+
+  /** The array {@link scoreAll} returns (holding the scores of its last call). */
+  scoreAllArray(): Float32Array {
+    return this.scratch;
+  }
+
+  /**
+   * The score of document `doc` for `query`, as {@link scoreAll} gives it (the same float32
+   * roundings, term by term in query order): binary search in each term's postings.
+   */
+  scoreOne(query: QueryTerms, doc: number): number {
+    const { termIds } = this.index;
+    let score = 0;
+    for (const [term, qw] of query) {
+      const t = termIds.get(term);
+      if (t === undefined || qw <= 0) continue;
+      const postingDoc = this.index.postings(t).doc;
+      let lo = 0, hi = postingDoc.length - 1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >> 1;
+        if (postingDoc[mid] < doc) lo = mid + 1; else hi = mid - 1;
+      }
+      if (lo < postingDoc.length && postingDoc[lo] === doc) score = Math.fround(score + qw * this.idf(t) * this.gainOf(t)[lo]);
+    }
+    return score;
   }
 
   /**

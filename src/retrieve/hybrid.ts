@@ -50,6 +50,11 @@ export class HybridLocalizer extends Localizer {
     }
   }
 
+  /** Lexical scores unless an issue vector is set (inside {@link localizeIssue}) and fused. */
+  protected override scoresAreLexical(): boolean {
+    return !this.queryVector || this.fusion.method === 'lexical';
+  }
+
   /** Fused scores when an issue vector is set (inside {@link localizeIssue}), else the lexical ones (with function-less files). */
   override scoreAll(query: QueryTerms, signals?: IssueSignals): ReturnType<Localizer['scoreAll']> {
     const lexical = super.scoreAll(query, signals);

@@ -131,7 +131,7 @@ export function withLines(loc: Localization, index: CodeIndex): Localization {
   if (bestDocs) {
     for (const it of loc.files) {
       const f = fileNumberOf(index, it.id);
-      const d = f === undefined ? -1 : bestDocs[f];
+      const d = f === undefined ? -1 : bestDocs(f);
       if (d >= 0) bestOfFile.set(it.id, index.table.unit(d));
     }
   }

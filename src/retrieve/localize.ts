@@ -1,5 +1,6 @@
 import type { CodeIndex } from '../index/code-index.js';
-import { Bm25fScorer, hitsByRank, type Bm25fParams, type QueryTerms } from './bm25f.js';
+import { Bm25fScorer, hitsByRank, type Bm25fParams, type Hit, type QueryTerms } from './bm25f.js';
+import { fileRanges, rankByFiles } from './file-ranking.js';
 import { languageOf } from '../corpus/languages.js';
 import { languageKeywords } from '../text/stop-words.js';
 import { functionlessFiles, mergeByScore, rollUp, type Localization, type RankedItem, type ScoredFile } from './rollup.js';
@@ -113,6 +114,8 @@ export class Localizer {
   private readonly functionlessAt: Int32Array;
   private readonly functionlessScores: Float32Array;
   private readonly wholeFiles: WholeFileScorer;
+  /** Where each file's function-level documents start (undefined: they are not file by file). */
+  private readonly fileStart: Uint32Array | undefined;
   readonly index: CodeIndex['index'];
   readonly table: CodeIndex['table'];
   constructor(readonly codeIndex: CodeIndex, opts: RankingOptions = {}) {
@@ -133,6 +136,7 @@ export class Localizer {
     this.functionless.forEach((f, i) => { this.functionlessAt[f] = i; });
     this.functionlessScores = new Float32Array(this.functionless.length);
     this.wholeFiles = new WholeFileScorer(codeIndex, this.functionless, this.scorer.params);
+    this.fileStart = fileRanges(codeIndex.fileOfUnit, codeIndex.filePaths.length);
   }
 
   /**
@@ -205,6 +209,106 @@ export class Localizer {
     return out.sort((x, y) => y.score - x.score || x.file - y.file);
   }
 
+  /** Whether {@link scoreAll} gives the lexical scores (a subclass fusing other scores says no while it does). */
+  protected scoresAreLexical(): boolean {
+    return true;
+  }
+
+  /**
+   * The documents by {@link scoreAll}'s scores, as {@link hitsByRank} reads them (score > 0,
+   * best first, ties by document), with each file's best function (`bestOfFiles` of
+   * src/retrieve/item-lines.ts) and the rest of `scoreAll`'s answer. For lexical scores over an
+   * index whose documents lie file by file, only the BM25F+ scores are made for every document:
+   * the file prior, normalisation and signals are applied to the documents of the files read,
+   * in the order of each file's bound (`rankByFiles` of src/retrieve/file-ranking.ts), as far
+   * as the hits are read; the same scores, bit for bit, and so the same order.
+   * @param depth hits given at most; `first`: the first batch of the dense path's {@link hitsByRank}.
+   */
+  ranking(query: QueryTerms, signals: IssueSignals | undefined, depth: number, first: number): LexicalRanking {
+    if (this.fileStart && this.scoresAreLexical()) return this.rankingByFiles(this.fileStart, query, signals, depth);
+    const { scores, ...rest } = this.scoreAll(query, signals);
+    // made now: `scores` is the scorer's array, which the next query reuses
+    const best = bestOfFiles(scores, this.codeIndex.fileOfUnit, this.codeIndex.filePaths.length);
+    const files = () => {
+      const fileBest = new Float32Array(best.length);
+      for (let f = 0; f < best.length; f++) fileBest[f] = best[f] >= 0 ? scores[best[f]] : 0;
+      return hitsByRank(fileBest, Infinity);
+    };
+    return { ...rest, hits: hitsByRank(scores, depth, first), files, scoreOf: (d) => scores[d], bestOfFile: (f) => best[f] };
+  }
+
+  /**
+   * {@link ranking} by files: the BM25F+ scores of every document (as {@link scoreAll}), each
+   * file's best; the steps after (the file prior, the normalisation, the signals: each a
+   * non-decreasing function of the BM25F+ score for the documents of one file) on the best of
+   * each file give each file's bound, and on the documents of the files read only.
+   */
+  private rankingByFiles(fileStart: Uint32Array, query: QueryTerms, signals: IssueSignals | undefined, depth: number): LexicalRanking {
+    const fn = this.scorer.scoreAll(query);
+    const fileCount = fileStart.length - 1;
+    const fileOf = this.codeIndex.fileOfUnit;
+    const useSignals = signals !== undefined && this.signalWeights !== undefined;
+    const bare = this.functionless;
+    const bareScores = this.functionlessScores;
+    bareScores.set(this.wholeFiles.scoreAll(query));
+    // bound[f]: the best score of file f's documents, step by step as the scores are made
+    // (a file without documents: −Infinity, never read)
+    const bound = new Float64Array(fileCount);
+    let m = 0;
+    for (let f = 0; f < fileCount; f++) {
+      let best = fileStart[f] < fileStart[f + 1] ? 0 : -Infinity;
+      for (let d = fileStart[f]; d < fileStart[f + 1]; d++) if (fn[d] > best) best = fn[d];
+      bound[f] = best;
+      if (best > m) m = best;
+    }
+    const scale = new ScoreScale(fileOf);
+    if (this.filePrior > 0) {
+      const file = this.fileScorer.scoreAll(query).slice();
+      const a = 1 / (m > 0 ? m : 1);
+      const c = this.filePrior / maxOf(file, 1);
+      scale.prior(a, file, c);
+      for (let f = 0; f < fileCount; f++) bound[f] = Math.fround(bound[f] * a + file[f] * c);
+      for (let i = 0; i < bare.length; i++) bareScores[i] = bareScores[i] * a + file[bare[i]] * c;
+    }
+    // 1: the file's bound is its best score (no document of it boosted)
+    const boundIsBest = new Uint8Array(fileCount).fill(1);
+    let reasons: Map<number, SignalName[]> | undefined;
+    let evidence: Map<number, string[]> | undefined;
+    let why: Map<number, { reasons: SignalName[]; evidence: string[] }> | undefined;
+    if (useSignals) {
+      let best = 0;
+      for (let f = 0; f < fileCount; f++) if (bound[f] > best) best = bound[f];
+      const top = best > 0 ? best : 1;
+      for (let i = 0; i < bare.length; i++) bareScores[i] /= top;
+      const boosts = this.resolver!.boosts(signals, this.signalWeights);
+      const { boost } = boosts;
+      ({ reasons, evidence } = boosts);
+      scale.signals(top, boost, reasons);
+      const most = new Float64Array(fileCount);
+      for (const d of reasons.keys()) {
+        const f = fileOf[d];
+        boundIsBest[f] = 0;
+        if (boost[d] > most[f]) most[f] = boost[d];
+      }
+      for (let f = 0; f < fileCount; f++) bound[f] = Math.fround(Math.fround(bound[f] / top) + most[f]);
+      why = new Map();
+      for (const [f, b] of boosts.files) {
+        const i = this.functionlessAt[f];
+        if (i < 0) continue;
+        bareScores[i] += b.boost;
+        why.set(f, b);
+      }
+    }
+    const hit = (d: number) => scale.of(d, fn[d]);
+    const late = lateScores(this.scorer, query, fileStart, scale.detached());
+    return {
+      hits: take(rankByFiles(bound, fileStart, hit), depth),
+      files: () => rankByFiles(bound, fileStart, hit, 'file', boundIsBest),
+      reasons, evidence, functionless: this.scoredFunctionless(why),
+      ...late,
+    };
+  }
+
   /**
    * @param query issue terms with weights ({@link queryOf}).
    * @returns rankings; empty lists when no query term occurs in the index.
@@ -213,9 +317,9 @@ export class Localizer {
     const top = opts.top ?? 10;
     const depth = Math.max(top, opts.depth ?? Math.max(2000, 50 * top));
     const perItem = opts.matchedTermsPerItem ?? 8;
-    const { scores, reasons, evidence, functionless = [] } = this.scoreAll(query, opts.signals);
+    const { hits, reasons, evidence, functionless = [], bestOfFile } = this.ranking(query, opts.signals, depth, Math.max(64, 4 * top));
     // A name defined twice in one file (e.g. in both branches of an `if`) ranks once, at its best.
-    // Only the head of the ranking is read (and found: hitsByRank): the `top` functions, and the
+    // Only the head of the ranking is read (and found: `ranking`, file by file): the `top` functions, and the
     // functions up to where the roll-up has `top` files and `top` modules (their first
     // occurrences, and so their best documents).
     const seen = new Set<string>();
@@ -223,7 +327,7 @@ export class Localizer {
     const moduleIds = new Set<string>();
     const ranked = [];
     const unitIds = unitIdsOf(this.codeIndex);
-    for (const h of hitsByRank(scores, depth, Math.max(64, 4 * top))) {
+    for (const h of hits) {
       if (ranked.length >= top && paths.size >= top && moduleIds.size >= top) break;
       const id = unitIds.id(h.doc);
       if (seen.has(id)) continue;
@@ -263,7 +367,7 @@ export class Localizer {
       ], bareOf);
     }
     const loc: Localization = { files, modules, functions, matchedQueryTerms: this.matchedQueryTerms(query) };
-    if (opts.fileLines) loc.bestOfFile = bestOfFiles(scores, this.codeIndex.fileOfUnit, this.codeIndex.filePaths.length);
+    if (opts.fileLines) loc.bestOfFile = bestOfFile;
     return loc;
   }
 
@@ -286,6 +390,110 @@ export class Localizer {
   /** The same for file-level documents `files`, highest file-level idf first ({@link matchedTerms}). */
   matchedFileTerms(files: readonly number[], query: QueryTerms, limit: number): string[][] {
     return termsInDocs(this.fileScorer, files, query, limit, (i) => languageKeywords(languageOf(this.codeIndex.filePaths[files[i]])));
+  }
+}
+
+/**
+ * {@link Localizer.scoreAll}'s steps from a document's BM25F+ score to its score, for one
+ * document at a time: with the file prior, s · a + file · c rounded to float32; with the
+ * signals, that over the best such score, rounded to float32, plus the document's boost,
+ * rounded to float32 (as scoreAll stores each step).
+ */
+class ScoreScale {
+  private a = 1;
+  private c = 0;
+  private file: Float32Array | undefined;
+  private top = 1;
+  private boost: Float32Array | undefined;
+
+  constructor(private readonly fileOf: Uint32Array) {}
+
+  prior(a: number, file: Float32Array, c: number): void {
+    this.a = a;
+    this.file = file;
+    this.c = c;
+  }
+
+  /** With the signals: `top`, the best score before them; `boosted`, the documents with a boost. */
+  signals(top: number, boost: Float32Array, boosted: ReadonlyMap<number, unknown>): void {
+    this.top = top;
+    this.boost = boost;
+    this.boosted = boosted;
+  }
+
+  private boosted: ReadonlyMap<number, unknown> = new Map();
+  private sparse: Map<number, number> | undefined;
+
+  /** The score of document `d` of BM25F+ score `s`. */
+  of(d: number, s: number): number {
+    const v = this.file ? Math.fround(s * this.a + this.file[this.fileOf[d]] * this.c) : s;
+    if (this.boost) return Math.fround(Math.fround(v / this.top) + this.boost[d]);
+    if (this.sparse) return Math.fround(Math.fround(v / this.top) + (this.sparse.get(d) ?? 0));
+    return v;
+  }
+
+  /** The same steps, holding the boosts of the boosted documents only (not an array over every document). */
+  detached(): ScoreScale {
+    const out = new ScoreScale(this.fileOf);
+    if (this.file) out.prior(this.a, this.file, this.c);
+    if (this.boost) {
+      const boost = this.boost;
+      out.top = this.top;
+      out.sparse = new Map(Array.from(this.boosted.keys(), (d) => [d, boost[d]]));
+    }
+    return out;
+  }
+}
+
+/**
+ * A ranking's `scoreOf` and `bestOfFile`, asked after the ranking was read (the files' lines):
+ * from the scorer's array while it holds this query's BM25F+ scores, else from the postings
+ * (`Bm25fScorer.scoreOne`). Made apart from the ranking, so they hold none of its arrays.
+ */
+function lateScores(scorer: Bm25fScorer, query: QueryTerms, fileStart: Uint32Array, scale: ScoreScale): Pick<LexicalRanking, 'scoreOf' | 'bestOfFile'> {
+  const call = scorer.calls;
+  const fn = scorer.scoreAllArray();
+  const scoreOf = (d: number) => scale.of(d, scorer.calls === call ? fn[d] : scorer.scoreOne(query, d));
+  const bestOfFile = (f: number) => {
+    let best = -1, bestScore = 0;
+    for (let d = fileStart[f]; d < fileStart[f + 1]; d++) {
+      const s = scoreOf(d);
+      if (s > bestScore) { best = d; bestScore = s; }
+    }
+    return best;
+  };
+  return { scoreOf, bestOfFile };
+}
+
+/**
+ * {@link Localizer.ranking}'s answer: `scoreAll`'s without the scores, which are read as hits.
+ * `bestOfFile` may be asked at any time; `hits`, `files` and `scoreOf` are read before the
+ * localizer's next query (they read its scores).
+ */
+export interface LexicalRanking {
+  /** The documents of score > 0, best first (ties: lower document first), as far as they are read. */
+  hits: Iterable<Hit>;
+  /** Per file-level document, its best function-level document by these scores (−1: none above 0). */
+  bestOfFile: (file: number) => number;
+  /**
+   * The files holding a function of score > 0, by the score of their best (`doc`: the file-level
+   * document, `score`: that best score), ties: lower file first; read while the hits are not.
+   */
+  files: () => Iterable<Hit>;
+  /** The score of function-level document `doc`. */
+  scoreOf: (doc: number) => number;
+  reasons?: Map<number, SignalName[]>;
+  evidence?: Map<number, string[]>;
+  functionless?: ScoredFile[];
+}
+
+/** The first `n` of `xs`. */
+function* take<T>(xs: Iterable<T>, n: number): Generator<T> {
+  if (n <= 0) return;
+  let i = 0;
+  for (const x of xs) {
+    yield x;
+    if (++i >= n) return;
   }
 }
 

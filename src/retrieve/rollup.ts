@@ -36,7 +36,7 @@ export interface Localization {
    * ranking stage's scores (−1: none), when asked for (`fileLines`): where a file's lines come
    * from (src/retrieve/item-lines.ts, which drops this field).
    */
-  bestOfFile?: Int32Array;
+  bestOfFile?: (file: number) => number;
 }
 
 /** A file-level document that has no function-level document, with its score (the lexical `Localizer` ranks them at the file level). */

@@ -7,9 +7,8 @@
  */
 import type { CodeIndex } from '../../index/code-index.js';
 import { CodeGraph } from '../../graph/code-graph.js';
-import { topK, type QueryTerms } from '../../retrieve/bm25f.js';
-import { bestOfFiles } from '../../retrieve/item-lines.js';
-import { Localizer, type RankingOptions } from '../../retrieve/localize.js';
+import type { Hit, QueryTerms } from '../../retrieve/bm25f.js';
+import { Localizer, type LexicalRanking, type RankingOptions } from '../../retrieve/localize.js';
 import { unitIdsOf, type UnitIds } from '../../retrieve/unit-ids.js';
 import type { ScoredFile } from '../../retrieve/rollup.js';
 import { SignalResolver, type SignalName } from '../../retrieve/signals.js';
@@ -42,8 +41,8 @@ export interface CandidateSet {
   query: QueryTerms;
   /** The pipeline's score of each candidate. */
   pipelineScores: Float32Array;
-  /** Per file-level document, its best function by the pipeline's scores (−1: none; `bestOfFiles` of src/retrieve/item-lines.ts). */
-  bestOfFile: Int32Array;
+  /** Per file-level document, its best function by the pipeline's scores (−1: none above 0; `LexicalRanking.bestOfFile`). */
+  bestOfFile: (file: number) => number;
   /** Feature matrix, row-major: features[i · FEATURES.length + j]. */
   features: Float32Array;
   /** Signals that fired per candidate (index into `docs`), for `--explain`. */
@@ -107,16 +106,14 @@ export class FeatureExtractor {
   private readonly fieldAt: Record<'path' | 'name' | 'body', number>;
   private readonly shapes: CandidateShapes;
   private readonly unitIds: UnitIds;
-  /** Per file-level document, its best pipeline score (reused across queries). */
-  private fileBest: Float32Array | undefined;
   /** Per group ({@link FEATURE_GROUPS} order), whether each of its features is computed. */
   private readonly computed: readonly (readonly boolean[])[];
   /** The features computed (undefined: all). */
   private readonly reads: ReadonlySet<string> | undefined;
   private readonly graph: CodeGraph | undefined;
   private readonly expand: number;
-  /** Per file-level document, its best function-level document (built on the first expansion). */
-  private bestOfFile: Int32Array | undefined;
+  /** Per file-level document, its function-level documents: `docs[start[f]] … docs[start[f + 1] − 1]` (made on the first expansion). */
+  private docsOfFile: { start: Uint32Array; docs: Uint32Array } | undefined;
 
   constructor(readonly codeIndex: CodeIndex, opts: FeatureOptions = {}) {
     const ranking = opts.ranking ?? {};
@@ -148,10 +145,12 @@ export class FeatureExtractor {
     const { signals } = issue;
     const query = this.localizer.queryOf(issue);
     const { table } = this.codeIndex;
-    const pipeline = this.localizer.scoreAll(query, signals);
-    const { docs, ids, pipelineScores } = this.candidates(pipeline.scores);
-    const bestOfFile = bestOfFiles(pipeline.scores, this.codeIndex.fileOfUnit, this.codeIndex.filePaths.length);
-    const otherFiles = this.otherFiles(pipeline.scores, bestOfFile, pipeline.functionless ?? [], docs);
+    // the pipeline's ranking, read as far as the candidates and the other files need
+    const pipeline = this.localizer.ranking(query, signals, Infinity, 64);
+    const hits = pipeline.hits[Symbol.iterator]();
+    const { docs, ids, pipelineScores } = this.candidates(hits, pipeline);
+    const { bestOfFile } = pipeline;
+    const otherFiles = this.otherFiles(pipeline.files(), pipeline.functionless ?? [], docs);
     const paths = docs.map((d) => table.path(d));
     const modules = docs.map((d) => this.unitIds.module(d));
     // the pipeline's reasons name every signal when all of its signal weights are on
@@ -179,22 +178,24 @@ export class FeatureExtractor {
     };
   }
 
-  /** The best `depth` distinct functions (by {@link unitId}) of the pipeline's scores, best first. */
-  private candidates(scores: Float32Array): { docs: number[]; ids: string[]; pipelineScores: number[] } {
+  /** The best `depth` distinct functions (by {@link unitId}) among the pipeline's best 2 × `depth`, best first. */
+  private candidates(hits: Iterator<Hit>, ranking: LexicalRanking): { docs: number[]; ids: string[]; pipelineScores: number[] } {
     const seen = new Set<string>();
     const docs: number[] = [];
     const ids: string[] = [];
     const pipelineScores: number[] = [];
-    for (const h of topK(scores, this.depth * 2)) {
+    for (let read = 0; docs.length < this.depth && read < this.depth * 2; read++) {
+      const next = hits.next();
+      if (next.done) break;
+      const h = next.value;
       const id = this.unitIds.id(h.doc);
       if (seen.has(id)) continue;
       seen.add(id);
       docs.push(h.doc);
       ids.push(id);
       pipelineScores.push(h.score);
-      if (docs.length >= this.depth) break;
     }
-    if (this.graph && this.expand > 0) this.expandOverImports(this.graph, scores, seen, docs, ids, pipelineScores);
+    if (this.graph && this.expand > 0) this.expandOverImports(this.graph, ranking, seen, docs, ids, pipelineScores);
     return { docs, ids, pipelineScores };
   }
 
@@ -203,9 +204,8 @@ export class FeatureExtractor {
    * function (by pipeline score) of each file they import or that imports them and that holds no
    * candidate yet.
    */
-  private expandOverImports(graph: CodeGraph, scores: Float32Array, seen: Set<string>, docs: number[], ids: string[], pipelineScores: number[]): void {
+  private expandOverImports(graph: CodeGraph, ranking: LexicalRanking, seen: Set<string>, docs: number[], ids: string[], pipelineScores: number[]): void {
     const { fileOfUnit } = this.codeIndex;
-    const best = this.bestFunctions(scores);
     const held = new Set(docs.map((d) => fileOfUnit[d]));
     const tops: number[] = [];
     for (const d of docs) {
@@ -216,50 +216,56 @@ export class FeatureExtractor {
     for (const f of tops) {
       const near = [...CodeGraph.of(graph.imports, f), ...CodeGraph.of(graph.importers, f)].slice(0, 2 * MAX_NEIGHBOURS);
       for (const g of near) {
-        if (held.has(g) || best[g] < 0) continue;
+        if (held.has(g)) continue;
+        const d = this.bestFunction(ranking, g);
+        if (d < 0) continue;
         held.add(g);
-        const d = best[g];
         const id = this.unitIds.id(d);
         if (seen.has(id)) continue;
         seen.add(id);
         docs.push(d);
         ids.push(id);
-        pipelineScores.push(scores[d]);
+        pipelineScores.push(ranking.scoreOf(d));
       }
     }
   }
 
-  /** Per file-level document, its function-level document of the best score (−1: none). */
-  private bestFunctions(scores: Float32Array): Int32Array {
+  /** The function-level document of file `f` of the best pipeline score (the first at equal scores; −1: the file has none). */
+  private bestFunction(ranking: LexicalRanking, f: number): number {
     const { fileOfUnit, filePaths } = this.codeIndex;
-    const best = (this.bestOfFile ??= new Int32Array(filePaths.length));
-    best.fill(-1);
-    for (let d = 0; d < scores.length; d++) {
-      const f = fileOfUnit[d];
-      if (best[f] < 0 || scores[d] > scores[best[f]]) best[f] = d;
+    if (!this.docsOfFile) {
+      const start = new Uint32Array(filePaths.length + 1);
+      for (let d = 0; d < fileOfUnit.length; d++) start[fileOfUnit[d] + 1]++;
+      for (let i = 0; i < filePaths.length; i++) start[i + 1] += start[i];
+      const docs = new Uint32Array(fileOfUnit.length);
+      const at = start.slice(0, filePaths.length);
+      for (let d = 0; d < fileOfUnit.length; d++) docs[at[fileOfUnit[d]]++] = d;
+      this.docsOfFile = { start, docs };
+    }
+    const { start, docs } = this.docsOfFile;
+    let best = -1, bestScore = 0;
+    for (let i = start[f]; i < start[f + 1]; i++) {
+      const s = ranking.scoreOf(docs[i]);
+      if (best < 0 || s > bestScore) { best = docs[i]; bestScore = s; }
     }
     return best;
   }
 
   /**
    * The best files by pipeline score (a file's best function, or its own score when it has no
-   * function) that hold none of the candidates: O(files).
-   * @param bestOfFile per file, its best function by `scores` (`bestOfFiles`; −1: none above 0).
+   * function) that hold none of the candidates: the pipeline's files (`LexicalRanking.files`)
+   * merged with the function-less files.
    */
-  private otherFiles(scores: Float32Array, bestOfFile: Int32Array, functionless: readonly ScoredFile[], candidates: readonly number[]): ScoredFile[] {
-    const { fileOfUnit, filePaths } = this.codeIndex;
-    const best = (this.fileBest ??= new Float32Array(filePaths.length));
-    for (let f = 0; f < best.length; f++) best[f] = bestOfFile[f] >= 0 ? scores[bestOfFile[f]] : 0;
-    const bare = new Map<number, ScoredFile>();
-    for (const s of functionless) {
-      best[s.file] = s.score;
-      bare.set(s.file, s);
+  private otherFiles(files: Iterable<Hit>, functionless: readonly ScoredFile[], candidates: readonly number[]): ScoredFile[] {
+    const { fileOfUnit } = this.codeIndex;
+    const held = new Set(candidates.map((d) => fileOfUnit[d]));
+    const found: ScoredFile[] = [];
+    for (const h of files) {
+      if (held.has(h.doc)) continue;
+      found.push({ file: h.doc, score: h.score });
+      if (found.length >= OTHER_FILES) break;
     }
-    for (const d of candidates) best[fileOfUnit[d]] = 0;
-    return topK(best, OTHER_FILES).filter((h) => h.score > 0).map((h) => {
-      const b = bare.get(h.doc);
-      return b?.signals ? { file: h.doc, score: h.score, signals: b.signals, evidence: b.evidence } : { file: h.doc, score: h.score };
-    });
+    return [...found, ...functionless].sort((x, y) => y.score - x.score || x.file - y.file).slice(0, OTHER_FILES);
   }
 }
 
