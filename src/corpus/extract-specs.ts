@@ -45,6 +45,11 @@ export interface LanguageSpec {
   /** Node types that, right before a unit, belong to its span (Rust `#[…]` attribute items). */
   leading?: readonly string[];
   /**
+   * Whether an item with these leading nodes (their text, in order) is test-only code: no unit,
+   * nor anything inside it (Rust `#[cfg(test)] mod tests { … }`, `#[test] fn …`).
+   */
+  testOnly?: (leading: readonly string[]) => boolean;
+  /**
    * End a unit at its last token that is not a comment (Python: matches `ast`'s `end_lineno`,
    * where tree-sitter may let a block run on over trailing comments).
    */
@@ -316,7 +321,18 @@ const RUST: LanguageSpec = {
     mod_item: { as: 'scope', name: (n) => (field(n, 'body') ? field(n, 'name')?.text ?? null : null), namespace: true },
   },
   leading: ['attribute_item'],
+  testOnly: (attributes) => attributes.some(isRustTestAttribute),
 };
+
+/**
+ * A Rust attribute that makes an item test-only: `#[cfg(test)]`, `#[cfg(all(test, …))]`,
+ * `#[test]`, `#[tokio::test]` and the like, `#[bench]`.
+ */
+export function isRustTestAttribute(text: string): boolean {
+  const inner = /^#\[\s*([\s\S]*?)\s*\]$/.exec(text)?.[1].replace(/\s+/g, '');
+  if (inner === undefined) return false;
+  return /^cfg\((all\()?test[,)]/.test(inner) || /^(\w+::)*test(\(.*\))?$/.test(inner) || inner === 'bench';
+}
 
 // ------------------------------------------------------------------------------ Ruby, PHP
 

@@ -74,7 +74,7 @@ export async function buildFromTree(repo: GitRepo, commit: string, settings: Ind
         continue;
       }
       const text = decodeSource(buf);
-      const units = await extractUnitSpans(e.path, text);
+      const units = await extractUnitSpans(e.path, text, undefined, { testItems: settings.includeTests });
       const bodies = counter.unitBodies(text, units.map((u) => ({ from: u.from, to: u.to, maxWords: u.kind === 'file' ? settings.maxFileWords : settings.maxBodyWords })));
       const terms: UnitTerms[] = units.map((u, i) => ({
         kind: u.kind, qualifiedName: u.qualifiedName, ...(u.namespaceParts ? { namespaceParts: u.namespaceParts } : {}),
