@@ -37,6 +37,12 @@ export interface LanguageSpec {
   /** Name of this extractor when it is not the grammar's (two specs of one grammar: C++ headers). */
   id?: string;
   /**
+   * Version of this language's units, part of its blob cache entries' keys (`extractorKey`): bump
+   * when the units of one language change, so that only its blobs are parsed again (a change for
+   * every language bumps `BLOB_FORMAT_VERSION`). Absent: 1. Rust 2: test-only items give no units.
+   */
+  version?: number;
+  /**
    * A same-length copy of a text whose parse has errors, to parse instead (C/C++: preprocessor
    * macros masked); its units are taken when they are more.
    */
@@ -322,6 +328,7 @@ const RUST: LanguageSpec = {
   },
   leading: ['attribute_item'],
   testOnly: (attributes) => attributes.some(isRustTestAttribute),
+  version: 2,
 };
 
 /**
@@ -515,4 +522,12 @@ export function specFor(path: string, language: Language | undefined): LanguageS
 export function extractorOf(path: string): string {
   const spec = specFor(path, languageOf(path));
   return spec ? spec.id ?? spec.grammar : 'file';
+}
+
+/** {@link extractorOf} with its spec's `version` when above 1 (`rust@2`): the blob cache's part of a key. */
+export function extractorKey(path: string): string {
+  const spec = specFor(path, languageOf(path));
+  if (!spec) return 'file';
+  const name = spec.id ?? spec.grammar;
+  return (spec.version ?? 1) > 1 ? `${name}@${spec.version}` : name;
 }

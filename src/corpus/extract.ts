@@ -3,7 +3,7 @@ import { Language as Grammar, Parser, type Node } from 'web-tree-sitter';
 import { languageOf } from './languages.js';
 import { specFor, type LanguageSpec } from './extract-specs.js';
 
-export { extractorOf } from './extract-specs.js';
+export { extractorKey, extractorOf } from './extract-specs.js';
 import type { CodeUnit, UnitKind } from './types.js';
 import { editedTree, type KeptParse } from './reparse.js';
 

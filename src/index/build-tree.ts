@@ -5,7 +5,7 @@
  */
 import type { GitRepo } from '../repo/git.js';
 import { isBinary, decodeSource } from '../corpus/decode.js';
-import { extractorOf, extractUnitSpans, fileUnit } from '../corpus/extract.js';
+import { extractorKey, extractUnitSpans, fileUnit } from '../corpus/extract.js';
 import { specFor } from '../corpus/extract-specs.js';
 import { languageOf } from '../corpus/languages.js';
 import { selectNonSources, selectSources } from '../corpus/select.js';
@@ -32,7 +32,7 @@ export interface BuildTreeOptions {
  */
 function blobKey(blob: string, path: string): string {
   const language = languageOf(path);
-  const extractor = extractorOf(path);
+  const extractor = extractorKey(path);
   return extractor === (specFor('', language)?.grammar ?? 'file') ? `${blob}${language}` : `${blob}${language}:${extractor}`;
 }
 

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setFlagsFromString } from 'node:v8';
-import { extractUnits, extractUnitSpans } from '../../src/corpus/extract.js';
+import { extractorKey, extractUnits, extractUnitSpans } from '../../src/corpus/extract.js';
 import { moduleIdOf } from '../../src/corpus/names.js';
 import { isRustTestAttribute } from '../../src/corpus/extract-specs.js';
 
@@ -425,6 +425,8 @@ test('Rust: test-only items (#[cfg(test)] mod, #[test] fn) give no units; other 
   ]);
   const withTests = await extractUnitSpans('src/lib.rs', '#[cfg(test)]\nmod tests {\n  #[test]\n  fn parses() {}\n}\n', undefined, { testItems: true });
   assert.deepEqual(withTests.map((u) => u.qualifiedName), ['', 'tests.parses'], 'an index with tests keeps them');
+  assert.equal(extractorKey('src/lib.rs'), 'rust@2', 'Rust blob cache entries of before are not read');
+  assert.equal(extractorKey('src/app.py'), 'python');
   assert.equal(isRustTestAttribute('#[cfg(test)]'), true);
   assert.equal(isRustTestAttribute('#[ cfg( all(test, unix) ) ]'), true);
   assert.equal(isRustTestAttribute('#[test]'), true);
