@@ -37,6 +37,12 @@ export interface LanguageSpec {
   /** Name of this extractor when it is not the grammar's (two specs of one grammar: C++ headers). */
   id?: string;
   /**
+   * Version of this language's units, part of its blob cache entries' keys (`extractorKey`): bump
+   * when the units of one language change, so that only its blobs are parsed again (a change for
+   * every language bumps `BLOB_FORMAT_VERSION`). Absent: 1. Rust 2: test-only items give no units.
+   */
+  version?: number;
+  /**
    * A same-length copy of a text whose parse has errors, to parse instead (C/C++: preprocessor
    * macros masked); its units are taken when they are more.
    */
@@ -44,6 +50,11 @@ export interface LanguageSpec {
   roles: Readonly<Record<string, Role>>;
   /** Node types that, right before a unit, belong to its span (Rust `#[…]` attribute items). */
   leading?: readonly string[];
+  /**
+   * Whether an item with these leading nodes (their text, in order) is test-only code: no unit,
+   * nor anything inside it (Rust `#[cfg(test)] mod tests { … }`, `#[test] fn …`).
+   */
+  testOnly?: (leading: readonly string[]) => boolean;
   /**
    * End a unit at its last token that is not a comment (Python: matches `ast`'s `end_lineno`,
    * where tree-sitter may let a block run on over trailing comments).
@@ -316,7 +327,19 @@ const RUST: LanguageSpec = {
     mod_item: { as: 'scope', name: (n) => (field(n, 'body') ? field(n, 'name')?.text ?? null : null), namespace: true },
   },
   leading: ['attribute_item'],
+  testOnly: (attributes) => attributes.some(isRustTestAttribute),
+  version: 2,
 };
+
+/**
+ * A Rust attribute that makes an item test-only: `#[cfg(test)]`, `#[cfg(all(test, …))]`,
+ * `#[test]`, `#[tokio::test]` and the like, `#[bench]`.
+ */
+export function isRustTestAttribute(text: string): boolean {
+  const inner = /^#\[\s*([\s\S]*?)\s*\]$/.exec(text)?.[1].replace(/\s+/g, '');
+  if (inner === undefined) return false;
+  return /^cfg\((all\()?test[,)]/.test(inner) || /^(\w+::)*test(\(.*\))?$/.test(inner) || inner === 'bench';
+}
 
 // ------------------------------------------------------------------------------ Ruby, PHP
 
@@ -499,4 +522,12 @@ export function specFor(path: string, language: Language | undefined): LanguageS
 export function extractorOf(path: string): string {
   const spec = specFor(path, languageOf(path));
   return spec ? spec.id ?? spec.grammar : 'file';
+}
+
+/** {@link extractorOf} with its spec's `version` when above 1 (`rust@2`): the blob cache's part of a key. */
+export function extractorKey(path: string): string {
+  const spec = specFor(path, languageOf(path));
+  if (!spec) return 'file';
+  const name = spec.id ?? spec.grammar;
+  return (spec.version ?? 1) > 1 ? `${name}@${spec.version}` : name;
 }

@@ -3,7 +3,7 @@ import { Language as Grammar, Parser, type Node } from 'web-tree-sitter';
 import { languageOf } from './languages.js';
 import { specFor, type LanguageSpec } from './extract-specs.js';
 
-export { extractorOf } from './extract-specs.js';
+export { extractorKey, extractorOf } from './extract-specs.js';
 import type { CodeUnit, UnitKind } from './types.js';
 import { editedTree, type KeptParse } from './reparse.js';
 
@@ -73,6 +73,9 @@ export function fileUnit(path: string, text: string): CodeUnit {
  *   classes; nested classes qualify: `Outer.Inner.method`; id = `path:Qualified.name`;
  * - module- and class-level `if`/`try`/`with`/`for`/`while` blocks are looked into;
  * - functions nested in functions are part of their parent, never units of their own;
+ * - test-only items inside source files (Rust `#[cfg(test)] mod tests { … }`, `#[test] fn`) are
+ *   no units, nor is anything inside them (their text stays in the file unit), unless
+ *   `testItems` ({@link ExtractOptions});
  * - spans are 1-based inclusive line numbers and include decorators / annotations / attributes;
  *   `text` is those lines, or, when the first and last lines hold more than
  *   {@link MAX_TEXT_OUTSIDE_UNIT} characters outside the unit (minified code: many functions on one
@@ -100,6 +103,16 @@ export async function extractUnits(path: string, text: string, reparse?: Reparse
   }));
 }
 
+/** Options of {@link extractUnitSpans}. */
+export interface ExtractOptions {
+  /**
+   * Keep the units of test-only items inside source files (Rust `#[cfg(test)] mod tests { … }`,
+   * `#[test] fn`; `LanguageSpec.testOnly`). Default false: test code is no unit, as test files
+   * are left out of the default index; an index with tests (`includeTests`) keeps them.
+   */
+  testItems?: boolean;
+}
+
 /** A code unit of {@link extractUnitSpans}: where its text lies in the file's text instead of the text. */
 export interface UnitSpan {
   kind: UnitKind;
@@ -117,7 +130,7 @@ export interface UnitSpan {
  * The units of {@link extractUnits} (same order, rules and lines) with the range of their text in
  * `text` instead of the text: the index tokenizes a file's words once for all its units.
  */
-export async function extractUnitSpans(path: string, text: string, reparse?: Reparse): Promise<UnitSpan[]> {
+export async function extractUnitSpans(path: string, text: string, reparse?: Reparse, options: ExtractOptions = {}): Promise<UnitSpan[]> {
   const { startLine, endLine } = fileUnit(path, text);
   const file: UnitSpan = { kind: 'file', qualifiedName: '', startLine, endLine, from: 0, to: text.length };
   const spec = specFor(path, languageOf(path));
@@ -130,7 +143,7 @@ export async function extractUnitSpans(path: string, text: string, reparse?: Rep
     return [file];
   }
   // `loading` is 0 here and stays 0 until the parse below is done: it runs without an await
-  const found = unitsIn(parser, spec, text, reparse);
+  const found = unitsIn(parser, spec, text, reparse, options.testItems === true);
   if (found.length === 0) return [file];
   const lineStart = lineStarts(text);
   const units = [file];
@@ -163,7 +176,7 @@ export interface Reparse {
  * The units the parse of `text` yields; when that parse has errors and the spec has a `mask`,
  * those of the masked copy if it yields more (C/C++ macros, see `c-macros.ts`).
  */
-function unitsIn(parser: Parser, spec: LanguageSpec, text: string, reparse?: Reparse): Found[] {
+function unitsIn(parser: Parser, spec: LanguageSpec, text: string, reparse: Reparse | undefined, testItems: boolean): Found[] {
   const parsed = (source: string, reuse?: Reparse): { found: Found[]; hasError: boolean } => {
     const previous = reuse?.previous?.grammar === spec.grammar ? editedTree(reuse.previous, source) : undefined;
     const tree = parser.parse(source, previous);
@@ -171,7 +184,7 @@ function unitsIn(parser: Parser, spec: LanguageSpec, text: string, reparse?: Rep
     if (!tree) return { found: [], hasError: true };
     let kept = false;
     try {
-      const found = walk(tree.rootNode, spec, MAX_UNITS_PER_FILE);
+      const found = walk(tree.rootNode, spec, MAX_UNITS_PER_FILE, testItems);
       if (reuse) {
         reuse.keep({ grammar: spec.grammar, text: source, tree });
         kept = true;
@@ -253,7 +266,8 @@ const startOf = (n: Node): Start => ({ row: n.startPosition.row, index: n.startI
  * Iterative pre-order walk over module- and class-level nodes (see `Role` in extract-specs);
  * stops after `limit` units.
  */
-function walk(root: Node, spec: LanguageSpec, limit: number): Found[] {
+function walk(root: Node, spec: LanguageSpec, limit: number, testItems: boolean): Found[] {
+  const testOnly = testItems ? undefined : spec.testOnly;
   const found: Found[] = [];
   const stack: Visit[] = [];
   const leading = spec.leading ?? [];
@@ -261,17 +275,20 @@ function walk(root: Node, spec: LanguageSpec, limit: number): Found[] {
     const kids = node.namedChildren;
     const visits: Visit[] = [];
     let lead: Start | undefined;
+    const leadTexts: string[] = [];
     for (const kid of kids) {
       if (!kid) continue;
       if (leading.includes(kid.type)) {
         lead ??= startOf(kid);
+        if (testOnly) leadTexts.push(kid.text);
         continue;
       }
       if (kid.type.includes('comment')) continue;
-      if (Object.hasOwn(spec.roles, kid.type)) {
+      if (Object.hasOwn(spec.roles, kid.type) && !(leadTexts.length > 0 && testOnly?.(leadTexts))) {
         visits.push({ node: kid, prefix, namespaces, inNamespace, start: earlier(earlier(startOf(kid), wrapStart), lead) });
       }
       lead = undefined;
+      leadTexts.length = 0;
     }
     for (let i = visits.length - 1; i >= 0; i--) stack.push(visits[i]);
   };

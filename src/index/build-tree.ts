@@ -5,7 +5,7 @@
  */
 import type { GitRepo } from '../repo/git.js';
 import { isBinary, decodeSource } from '../corpus/decode.js';
-import { extractorOf, extractUnitSpans, fileUnit } from '../corpus/extract.js';
+import { extractorKey, extractUnitSpans, fileUnit } from '../corpus/extract.js';
 import { specFor } from '../corpus/extract-specs.js';
 import { languageOf } from '../corpus/languages.js';
 import { selectNonSources, selectSources } from '../corpus/select.js';
@@ -32,7 +32,7 @@ export interface BuildTreeOptions {
  */
 function blobKey(blob: string, path: string): string {
   const language = languageOf(path);
-  const extractor = extractorOf(path);
+  const extractor = extractorKey(path);
   return extractor === (specFor('', language)?.grammar ?? 'file') ? `${blob}${language}` : `${blob}${language}:${extractor}`;
 }
 
@@ -74,7 +74,7 @@ export async function buildFromTree(repo: GitRepo, commit: string, settings: Ind
         continue;
       }
       const text = decodeSource(buf);
-      const units = await extractUnitSpans(e.path, text);
+      const units = await extractUnitSpans(e.path, text, undefined, { testItems: settings.includeTests });
       const bodies = counter.unitBodies(text, units.map((u) => ({ from: u.from, to: u.to, maxWords: u.kind === 'file' ? settings.maxFileWords : settings.maxBodyWords })));
       const terms: UnitTerms[] = units.map((u, i) => ({
         kind: u.kind, qualifiedName: u.qualifiedName, ...(u.namespaceParts ? { namespaceParts: u.namespaceParts } : {}),

@@ -1,8 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setFlagsFromString } from 'node:v8';
-import { extractUnits } from '../../src/corpus/extract.js';
+import { extractorKey, extractUnits, extractUnitSpans } from '../../src/corpus/extract.js';
 import { moduleIdOf } from '../../src/corpus/names.js';
+import { isRustTestAttribute } from '../../src/corpus/extract-specs.js';
 
 // This file loads 14 grammars to parse a few lines each: V8's optimising compiler would spend
 // ~15 s of CPU on their large lexers (measured on 2 cores). The baseline compiler suffices here.
@@ -395,6 +396,44 @@ test('Rust: impl blocks give Type.method, traits, inline modules, attributes in 
     'class E 13-13',
     'function P.q 14-14',
   ]);
+});
+
+test('Rust: test-only items (#[cfg(test)] mod, #[test] fn) give no units; other cfgs do', async () => {
+  assert.deepEqual(await outline('src/lib.rs', [
+    'pub fn parse(x: u32) -> u32 { x }',             // 1
+    '#[cfg(test)]',                                  // 2
+    'mod tests {',                                   // 3
+    '  use super::*;',                               // 4
+    '  #[test]',                                     // 5
+    '  fn parses() { assert_eq!(parse(1), 1); }',    // 6
+    '}',                                             // 7
+    '#[test]',                                       // 8
+    'fn top_test() {}',                              // 9
+    '#[cfg(all(test, feature = "x"))]',              // 10
+    '// a helper of the tests',                      // 11
+    'fn helper() {}',                                // 12
+    '#[tokio::test]',                                // 13
+    'async fn runs() {}',                            // 14
+    '#[cfg(not(test))]',                             // 15
+    'fn real() {}',                                  // 16
+    '#[cfg(feature = "test")]',                      // 17
+    'impl S { fn with_feature() {} }',               // 18
+  ]), [
+    'function parse 1-1',
+    'function real 15-16',
+    'function S.with_feature 18-18',
+  ]);
+  const withTests = await extractUnitSpans('src/lib.rs', '#[cfg(test)]\nmod tests {\n  #[test]\n  fn parses() {}\n}\n', undefined, { testItems: true });
+  assert.deepEqual(withTests.map((u) => u.qualifiedName), ['', 'tests.parses'], 'an index with tests keeps them');
+  assert.equal(extractorKey('src/lib.rs'), 'rust@2', 'Rust blob cache entries of before are not read');
+  assert.equal(extractorKey('src/app.py'), 'python');
+  assert.equal(isRustTestAttribute('#[cfg(test)]'), true);
+  assert.equal(isRustTestAttribute('#[ cfg( all(test, unix) ) ]'), true);
+  assert.equal(isRustTestAttribute('#[test]'), true);
+  assert.equal(isRustTestAttribute('#[bench]'), true);
+  assert.equal(isRustTestAttribute('#[cfg(any(test, feature = "x"))]'), false, 'also built outside tests');
+  assert.equal(isRustTestAttribute('#[cfg(testing)]'), false);
+  assert.equal(isRustTestAttribute('#[derive(Test)]'), false);
 });
 
 test('Kotlin, Scala, Swift: classes, objects and their functions', async () => {

@@ -94,3 +94,15 @@ test('indexCommit: an unknown commit is an error naming it', async () => {
   await assert.rejects(indexCommit(repo, 'f'.repeat(40), { cacheDir: cacheDir() }), /cannot list the files of f{40} in /);
   await repo.close();
 });
+
+test('indexCommit: Rust test-only items give no units, unless includeTests (their own blob cache entries)', async () => {
+  const dir = join(root, 'rust');
+  const commit = commitFiles(dir, { 'src/lib.rs': 'pub fn parse() {}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn parses() {}\n}\n' });
+  const repo = await GitRepo.open(dir);
+  const cache = cacheDir();
+  const plain = await indexCommit(repo, commit, { cacheDir: cache });
+  assert.deepEqual(unitIds(plain.codeIndex), ['src/lib.rs:parse 1-1']);
+  const withTests = await indexCommit(repo, commit, { cacheDir: cache, settings: { includeTests: true } });
+  assert.deepEqual(unitIds(withTests.codeIndex), ['src/lib.rs:parse 1-1', 'src/lib.rs:tests.parses 5-6']);
+  await repo.close();
+});
