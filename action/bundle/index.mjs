@@ -21653,17 +21653,20 @@ var init_similarity = __esm({
         }
         const qn = Math.sqrt(qsq);
         const best = new BestHits(Math.min(top, nTouched));
+        const { norms } = c;
         if (nTouched * 8 > this.size) {
           for (let d = 0; d < this.size; d++) {
             if (acc[d] === 0) continue;
-            const norm = this.normOf(d, c);
+            let norm = norms[d];
+            if (!(norm >= 0 && norm < Infinity)) norm = this.normOf(d, c);
             if (acc[d] > 0 && norm > 0) best.offer(d, acc[d] / (qn * norm));
             acc[d] = 0;
           }
         } else {
           for (let k = 0; k < nTouched; k++) {
             const d = touched[k];
-            const norm = this.normOf(d, c);
+            let norm = norms[d];
+            if (!(norm >= 0 && norm < Infinity)) norm = this.normOf(d, c);
             if (acc[d] > 0 && norm > 0) best.offer(d, acc[d] / (qn * norm));
             acc[d] = 0;
           }
@@ -22364,6 +22367,11 @@ function goTypeName(node) {
   const type = field(node, "type");
   return type && (type.type === "struct_type" || type.type === "interface_type") ? field(node, "name")?.text ?? null : null;
 }
+function isRustTestAttribute(text) {
+  const inner = /^#\[\s*([\s\S]*?)\s*\]$/.exec(text)?.[1].replace(/\s+/g, "");
+  if (inner === void 0) return false;
+  return /^cfg\((all\()?test[,)]/.test(inner) || /^(\w+::)*test(\(.*\))?$/.test(inner) || inner === "bench";
+}
 function keyName(key) {
   if (!key) return null;
   if (key.type === "string") return key.text.slice(1, -1) || null;
@@ -22462,6 +22470,12 @@ function specFor(path, language) {
 function extractorOf(path) {
   const spec = specFor(path, languageOf(path));
   return spec ? spec.id ?? spec.grammar : "file";
+}
+function extractorKey(path) {
+  const spec = specFor(path, languageOf(path));
+  if (!spec) return "file";
+  const name2 = spec.id ?? spec.grammar;
+  return (spec.version ?? 1) > 1 ? `${name2}@${spec.version}` : name2;
 }
 var CLASS2, FUNCTION, DESCEND, WRAP, field, C_BLOCKS, C_RECORD_HOLDERS, C, CPP, DECLARATION, CPP_HEADER, PYTHON, JAVA, CSHARP, kotlinType, kotlinSimple, KOTLIN, SCALA, SWIFT, GO, RUST, rubyName, RUBY, PHP, FUNCTION_VALUES, VALUE_WRAPPERS, orDefault, AMD_CALLEES, functionValueRole, SPECS;
 var init_extract_specs = __esm({
@@ -22618,7 +22632,9 @@ var init_extract_specs = __esm({
         // inline `mod m { … }` qualifies like a namespace; `mod m;` has nothing inside
         mod_item: { as: "scope", name: (n) => field(n, "body") ? field(n, "name")?.text ?? null : null, namespace: true }
       },
-      leading: ["attribute_item"]
+      leading: ["attribute_item"],
+      testOnly: (attributes) => attributes.some(isRustTestAttribute),
+      version: 2
     };
     rubyName = (n) => {
       const t = field(n, "name");
@@ -23028,7 +23044,7 @@ function asciiBytes(s) {
   for (let i2 = 0; i2 < s.length; i2++) b[i2] = s.charCodeAt(i2);
   return b;
 }
-function writeIndexFile(path, index, meta, aux = new Uint32Array(0)) {
+function writeIndexFile(path, index, meta, aux = new Uint32Array(0), extra = new Uint8Array(0)) {
   const T = index.termCount;
   const F2 = index.fieldNames.length;
   const encoded = termBytes(index);
@@ -23070,6 +23086,7 @@ function writeIndexFile(path, index, meta, aux = new Uint32Array(0)) {
     docCount: index.docCount,
     termCount: T,
     auxLength: aux.length,
+    extraBytes: extra.length,
     lengthBytes,
     recordBytes: records.size
   };
@@ -23085,6 +23102,8 @@ function writeIndexFile(path, index, meta, aux = new Uint32Array(0)) {
     aux,
     fieldLength,
     pad(fieldLength.byteLength),
+    extra,
+    pad(extra.length),
     records.view()
   ]);
 }
@@ -23096,24 +23115,27 @@ function decodeIndex(payload, validMeta) {
   const h = buf.readUInt32LE(0);
   const header = JSON.parse(buf.toString("utf8", 4, 4 + h));
   if (!isHeader(header) || !validMeta(header.meta)) throw new Error("bad header");
-  const { termCount: T, docCount: D, auxLength: A, lengthBytes } = header;
+  const { termCount: T, docCount: D, auxLength: A, extraBytes: X, lengthBytes } = header;
   const F2 = header.fieldNames.length;
   const blocks = Math.ceil(T / BLOCK);
   let o = buf.byteOffset + 4 + h;
   o += (4 - o % 4) % 4;
   const lengthSection = lengthBytes * D * F2;
-  const size = o - buf.byteOffset + 4 * (blocks + 1 + A) + lengthSection + (4 - lengthSection % 4) % 4 + header.recordBytes;
+  const padded = (n) => n + (4 - n % 4) % 4;
+  const size = o - buf.byteOffset + 4 * (blocks + 1 + A) + padded(lengthSection) + padded(X) + header.recordBytes;
   if (size !== buf.length) throw new Error("bad size");
   const blockStart = new Uint32Array(buf.buffer, o, blocks + 1);
   o += 4 * (blocks + 1);
   const aux = new Uint32Array(buf.buffer, o, A);
   o += 4 * A;
   const fieldLength = lengthBytes === 2 ? new Uint16Array(buf.buffer, o, D * F2) : new Uint32Array(buf.buffer, o, D * F2);
-  o += lengthSection + (4 - lengthSection % 4) % 4;
+  o += padded(lengthSection);
+  const extra = new Uint8Array(buf.buffer, o, X);
+  o += padded(X);
   const records = new Uint8Array(buf.buffer, o, header.recordBytes);
   if (!ascending(blockStart, header.recordBytes)) throw new Error("bad offsets");
   for (let b = 0; b < blocks; b++) if (blockStart[b + 1] - blockStart[b] < 4 * Math.min(BLOCK, T - b * BLOCK)) throw new Error("bad block");
-  return { index: new StoredIndex(header.fieldNames, D, T, fieldLength, records, blockStart), meta: header.meta, aux };
+  return { index: new StoredIndex(header.fieldNames, D, T, fieldLength, records, blockStart), meta: header.meta, aux, extra };
 }
 function ascending(a, end) {
   if (a[0] !== 0 || a[a.length - 1] !== end) return false;
@@ -23124,14 +23146,14 @@ function corruptRecords(what) {
   return new Error(`stored index: ${what} cannot be decoded`);
 }
 function isHeader(x) {
-  return isRecord(x) && isStringArray(x.fieldNames) && x.fieldNames.length > 0 && isInt(x.docCount) && isInt(x.termCount) && isInt(x.auxLength) && (x.lengthBytes === 2 || x.lengthBytes === 4) && isInt(x.recordBytes);
+  return isRecord(x) && isStringArray(x.fieldNames) && x.fieldNames.length > 0 && isInt(x.docCount) && isInt(x.termCount) && isInt(x.auxLength) && isInt(x.extraBytes) && (x.lengthBytes === 2 || x.lengthBytes === 4) && isInt(x.recordBytes);
 }
 var INDEX_FILE_TAG, BLOCK, ByteSink2, StoredIndex;
 var init_store = __esm({
   "src/index/store.ts"() {
     "use strict";
     init_checked_file();
-    INDEX_FILE_TAG = "index.v3";
+    INDEX_FILE_TAG = "index.v4";
     BLOCK = 16;
     ByteSink2 = class {
       buf = new Uint8Array(1 << 16);
@@ -23352,6 +23374,101 @@ var init_store = __esm({
   }
 });
 
+// src/index/unit-table.ts
+import { isAscii } from "node:buffer";
+var KIND_CODES, UnitTable;
+var init_unit_table = __esm({
+  "src/index/unit-table.ts"() {
+    "use strict";
+    KIND_CODES = ["file", "class", "function"];
+    UnitTable = class _UnitTable {
+      constructor(filePaths, columns) {
+        this.filePaths = filePaths;
+        this.columns = columns;
+        this.length = columns.fileOfUnit.length;
+        this.fileOfUnit = columns.fileOfUnit;
+        const { names } = columns;
+        this.nameBuf = Buffer.from(names.buffer, names.byteOffset, names.byteLength);
+        this.nameEncoding = isAscii(names) ? "latin1" : "utf8";
+      }
+      filePaths;
+      columns;
+      length;
+      fileOfUnit;
+      /** The names' bytes as a Buffer (a view, no copy), for decoding. */
+      nameBuf;
+      nameEncoding;
+      objects;
+      /** The table of `units` (each unit's path must be its file's: `filePaths[fileOfUnit[d]]`). */
+      static of(units, filePaths, fileOfUnit) {
+        const D = units.length;
+        const info3 = new Uint32Array(D);
+        const startLine = new Uint32Array(D);
+        const endLine = new Uint32Array(D);
+        const nameStart = new Uint32Array(D + 1);
+        const encoded = units.map((u) => Buffer.from(u.qualifiedName, "utf8"));
+        units.forEach((u, d) => {
+          if (filePaths[fileOfUnit[d]] !== u.path) throw new Error(`unit ${d} is not in its file's document`);
+          info3[d] = KIND_CODES.indexOf(u.kind) + 4 * (u.namespaceParts ?? 0);
+          startLine[d] = u.startLine;
+          endLine[d] = u.endLine;
+          nameStart[d + 1] = nameStart[d] + encoded[d].length;
+        });
+        const table = new _UnitTable(filePaths, { fileOfUnit, info: info3, startLine, endLine, nameStart, names: Buffer.concat(encoded) });
+        table.objects = units;
+        return table;
+      }
+      /**
+       * Whether the columns hold together: D + 1 ascending name offsets ending at the names' length,
+       * every file below `filePaths.length`, every kind code known. One pass over typed arrays.
+       */
+      valid() {
+        const { fileOfUnit, info: info3, startLine, endLine, nameStart, names } = this.columns;
+        const D = this.length;
+        if (info3.length !== D || startLine.length !== D || endLine.length !== D || nameStart.length !== D + 1) return false;
+        if (nameStart[0] !== 0 || nameStart[D] !== names.length) return false;
+        const F2 = this.filePaths.length;
+        for (let d = 0; d < D; d++) {
+          if (fileOfUnit[d] >= F2 || (info3[d] & 3) === 3 || nameStart[d + 1] < nameStart[d]) return false;
+        }
+        return true;
+      }
+      path(d) {
+        return this.filePaths[this.fileOfUnit[d]];
+      }
+      kind(d) {
+        return KIND_CODES[this.columns.info[d] & 3];
+      }
+      namespaceParts(d) {
+        return this.columns.info[d] >>> 2;
+      }
+      startLine(d) {
+        return this.columns.startLine[d];
+      }
+      endLine(d) {
+        return this.columns.endLine[d];
+      }
+      /** The qualified name of document `d` ('' for a file-level unit), decoded now. */
+      qualifiedName(d) {
+        const s = this.columns.nameStart;
+        return this.nameBuf.toString(this.nameEncoding, s[d], s[d + 1]);
+      }
+      /** The object of document `d` (a new one, `namespaceParts` only when not 0). */
+      unit(d) {
+        if (this.objects) return this.objects[d];
+        const namespaceParts = this.namespaceParts(d);
+        const path = this.path(d), kind = this.kind(d), qualifiedName = this.qualifiedName(d), startLine = this.startLine(d), endLine = this.endLine(d);
+        return namespaceParts ? { path, kind, qualifiedName, namespaceParts, startLine, endLine } : { path, kind, qualifiedName, startLine, endLine };
+      }
+      /** Every document as an object, made on the first call and kept (for callers that pass over all of them). */
+      toArray() {
+        if (!this.objects) this.objects = Array.from({ length: this.length }, (_, d) => this.unit(d));
+        return this.objects;
+      }
+    };
+  }
+});
+
 // src/index/code-index.ts
 import { createHash as createHash4 } from "node:crypto";
 import { join as join7 } from "node:path";
@@ -23403,14 +23520,16 @@ function buildCodeIndex(commit, settings, files, stats, nonSourceFiles) {
       fileOf.push(fileDoc);
     }
   }
+  const fileOfUnit = Uint32Array.from(fileOf);
   return {
     commit,
     settings,
     index: builder.build(),
+    table: UnitTable.of(units, filePaths, fileOfUnit),
     units,
     fileIndex: fileBuilder.build(),
     filePaths,
-    fileOfUnit: Uint32Array.from(fileOf),
+    fileOfUnit,
     ...nonSourceFiles ? { nonSource: buildNonSourceIndex(nonSourceFiles, settings.stem) } : {},
     stats: { ...stats, units: units.length }
   };
@@ -23442,16 +23561,15 @@ function sumOf(m) {
   return s;
 }
 function saveCodeIndex(cacheDir, ci) {
-  const table = new Uint32Array(UNIT_WORDS * ci.units.length);
-  ci.units.forEach((u, d) => {
-    if (ci.filePaths[ci.fileOfUnit[d]] !== u.path) throw new Error(`unit ${d} is not in its file's document`);
-    table.set([ci.fileOfUnit[d], KIND_CODES.indexOf(u.kind) + 4 * (u.namespaceParts ?? 0), u.startLine, u.endLine, u.qualifiedName.length], UNIT_WORDS * d);
-  });
-  const meta = { format: 2, commit: ci.commit, settings: ci.settings, names: ci.units.map((u) => u.qualifiedName).join(""), stats: ci.stats };
+  const { fileOfUnit, info: info3, startLine, endLine, nameStart, names } = ci.table.columns;
+  const D = ci.table.length;
+  const words2 = new Uint32Array(5 * D + 1);
+  [fileOfUnit, info3, startLine, endLine, nameStart].forEach((column, k) => words2.set(column, k * D));
+  const meta = { format: 3, commit: ci.commit, settings: ci.settings, stats: ci.stats };
   writeIndexFile(indexFilePath(cacheDir, ci.commit, ci.settings, "file"), ci.fileIndex, { filePaths: ci.filePaths });
   if (ci.nonSource) writeIndexFile(indexFilePath(cacheDir, ci.commit, ci.settings, "nonSource"), ci.nonSource.index, { paths: ci.nonSource.paths });
   const file = indexFilePath(cacheDir, ci.commit, ci.settings);
-  writeIndexFile(file, ci.index, meta, table);
+  writeIndexFile(file, ci.index, meta, words2, names);
   return file;
 }
 function loadCodeIndex(cacheDir, commit, settings) {
@@ -23467,31 +23585,23 @@ function loadCodeIndex(cacheDir, commit, settings) {
     if (nonSource) warnCorruptCacheFile(nonSourceFile);
     return void 0;
   }
-  const { index, meta, aux: table } = fn2;
+  const { index, meta, aux: words2, extra: names } = fn2;
   const { filePaths } = files.meta;
   const D = index.docCount;
-  if (meta.commit !== commit || settingsKey(meta.settings) !== settingsKey(settings) || table.length !== UNIT_WORDS * D || filePaths.length !== files.index.docCount) {
+  if (meta.commit !== commit || settingsKey(meta.settings) !== settingsKey(settings) || words2.length !== 5 * D + 1 || filePaths.length !== files.index.docCount) {
     warnCorruptCacheFile(file);
     return void 0;
   }
-  const units = new Array(D);
-  const fileOfUnit = new Uint32Array(D);
-  const { names } = meta;
-  let at = 0;
-  for (let d = 0; d < D; d++) {
-    const w = UNIT_WORDS * d;
-    fileOfUnit[d] = table[w];
-    const path = filePaths[table[w]];
-    const kind = KIND_CODES[table[w + 1] & 3];
-    if (path === void 0 || kind === void 0) {
-      warnCorruptCacheFile(file);
-      return void 0;
-    }
-    const namespaceParts = table[w + 1] >>> 2;
-    const qualifiedName = names.slice(at, at += table[w + 4]);
-    units[d] = namespaceParts ? { path, kind, qualifiedName, namespaceParts, startLine: table[w + 2], endLine: table[w + 3] } : { path, kind, qualifiedName, startLine: table[w + 2], endLine: table[w + 3] };
-  }
-  if (at !== names.length) {
+  const column = (k, n = D) => words2.subarray(k * D, k * D + n);
+  const table = new UnitTable(filePaths, {
+    fileOfUnit: column(0),
+    info: column(1),
+    startLine: column(2),
+    endLine: column(3),
+    nameStart: column(4, D + 1),
+    names
+  });
+  if (!table.valid()) {
     warnCorruptCacheFile(file);
     return void 0;
   }
@@ -23499,16 +23609,19 @@ function loadCodeIndex(cacheDir, commit, settings) {
     commit: meta.commit,
     settings: meta.settings,
     index,
-    units,
+    table,
+    get units() {
+      return table.toArray();
+    },
     fileIndex: files.index,
     filePaths,
-    fileOfUnit,
+    fileOfUnit: table.fileOfUnit,
     ...nonSource ? { nonSource: { index: nonSource.index, paths: nonSource.meta.paths } } : {},
     stats: meta.stats
   };
 }
 function isCodeIndexMeta(m) {
-  return isRecord(m) && m.format === 2 && typeof m.commit === "string" && isRecord(m.settings) && isStringArray(m.settings.languages) && isRecord(m.stats) && typeof m.names === "string";
+  return isRecord(m) && m.format === 3 && typeof m.commit === "string" && isRecord(m.settings) && isStringArray(m.settings.languages) && isRecord(m.stats);
 }
 function isNonSourceMeta(m) {
   return isRecord(m) && isStringArray(m.paths);
@@ -23516,13 +23629,14 @@ function isNonSourceMeta(m) {
 function isFileLevelMeta(m) {
   return isRecord(m) && isStringArray(m.filePaths);
 }
-var FIELDS, FILE_SELECTIONS, DEFAULT_INDEX_SETTINGS, UNIT_WORDS, KIND_CODES, BLOB_FORMAT_VERSION, INDEX_FORMAT_VERSION, digest, counts;
+var FIELDS, FILE_SELECTIONS, DEFAULT_INDEX_SETTINGS, BLOB_FORMAT_VERSION, INDEX_FORMAT_VERSION, digest, counts;
 var init_code_index = __esm({
   "src/index/code-index.ts"() {
     "use strict";
     init_extract_specs();
     init_inverted_index();
     init_store();
+    init_unit_table();
     init_tokenize();
     init_first_words();
     init_checked_file();
@@ -23537,10 +23651,8 @@ var init_code_index = __esm({
       languages: [],
       files: "source"
     };
-    UNIT_WORDS = 5;
-    KIND_CODES = ["file", "class", "function"];
     BLOB_FORMAT_VERSION = "v11";
-    INDEX_FORMAT_VERSION = "v11";
+    INDEX_FORMAT_VERSION = "v13";
     digest = (parts2) => createHash4("sha1").update(JSON.stringify(parts2)).digest("hex").slice(0, 10);
     counts = (tokens) => {
       const m = /* @__PURE__ */ new Map();
@@ -29345,7 +29457,7 @@ async function extractUnits(path, text, reparse) {
     text: from === 0 && to === text.length ? text : text.slice(from, to)
   }));
 }
-async function extractUnitSpans(path, text, reparse) {
+async function extractUnitSpans(path, text, reparse, options = {}) {
   const { startLine, endLine } = fileUnit(path, text);
   const file = { kind: "file", qualifiedName: "", startLine, endLine, from: 0, to: text.length };
   const spec = specFor(path, languageOf(path));
@@ -29357,7 +29469,7 @@ async function extractUnitSpans(path, text, reparse) {
   } catch {
     return [file];
   }
-  const found = unitsIn(parser, spec, text, reparse);
+  const found = unitsIn(parser, spec, text, reparse, options.testItems === true);
   if (found.length === 0) return [file];
   const lineStart = lineStarts(text);
   const units = [file];
@@ -29378,7 +29490,7 @@ async function extractUnitSpans(path, text, reparse) {
   }
   return units;
 }
-function unitsIn(parser, spec, text, reparse) {
+function unitsIn(parser, spec, text, reparse, testItems) {
   const parsed2 = (source, reuse) => {
     const previous = reuse?.previous?.grammar === spec.grammar ? editedTree(reuse.previous, source) : void 0;
     const tree = parser.parse(source, previous);
@@ -29386,7 +29498,7 @@ function unitsIn(parser, spec, text, reparse) {
     if (!tree) return { found: [], hasError: true };
     let kept = false;
     try {
-      const found = walk2(tree.rootNode, spec, MAX_UNITS_PER_FILE);
+      const found = walk2(tree.rootNode, spec, MAX_UNITS_PER_FILE, testItems);
       if (reuse) {
         reuse.keep({ grammar: spec.grammar, text: source, tree });
         kept = true;
@@ -29406,7 +29518,8 @@ function lineStarts(text) {
   for (let i2 = text.indexOf("\n"); i2 >= 0; i2 = text.indexOf("\n", i2 + 1)) starts.push(i2 + 1);
   return starts;
 }
-function walk2(root, spec, limit) {
+function walk2(root, spec, limit, testItems) {
+  const testOnly = testItems ? void 0 : spec.testOnly;
   const found = [];
   const stack = [];
   const leading = spec.leading ?? [];
@@ -29414,17 +29527,20 @@ function walk2(root, spec, limit) {
     const kids = node.namedChildren;
     const visits = [];
     let lead;
+    const leadTexts = [];
     for (const kid of kids) {
       if (!kid) continue;
       if (leading.includes(kid.type)) {
         lead ??= startOf(kid);
+        if (testOnly) leadTexts.push(kid.text);
         continue;
       }
       if (kid.type.includes("comment")) continue;
-      if (Object.hasOwn(spec.roles, kid.type)) {
+      if (Object.hasOwn(spec.roles, kid.type) && !(leadTexts.length > 0 && testOnly?.(leadTexts))) {
         visits.push({ node: kid, prefix, namespaces, inNamespace, start: earlier(earlier(startOf(kid), wrapStart), lead) });
       }
       lead = void 0;
+      leadTexts.length = 0;
     }
     for (let i2 = visits.length - 1; i2 >= 0; i2--) stack.push(visits[i2]);
   };
@@ -29871,7 +29987,7 @@ __export(build_tree_exports, {
 });
 function blobKey(blob, path) {
   const language = languageOf(path);
-  const extractor = extractorOf(path);
+  const extractor = extractorKey(path);
   return extractor === (specFor("", language)?.grammar ?? "file") ? `${blob}${language}` : `${blob}${language}:${extractor}`;
 }
 async function buildFromTree(repo, commit, settings, opts) {
@@ -29913,7 +30029,7 @@ async function buildFromTree(repo, commit, settings, opts) {
         continue;
       }
       const text = decodeSource(buf);
-      const units = await extractUnitSpans(e.path, text);
+      const units = await extractUnitSpans(e.path, text, void 0, { testItems: settings.includeTests });
       const bodies = counter.unitBodies(text, units.map((u) => ({ from: u.from, to: u.to, maxWords: u.kind === "file" ? settings.maxFileWords : settings.maxBodyWords })));
       const terms = units.map((u, i2) => ({
         kind: u.kind,
@@ -30466,42 +30582,40 @@ var init_file = __esm({
       name: "file",
       features: features3,
       prepare(ctx) {
-        const { fileScorer, docs, paths, modules, pipelineScores } = ctx;
+        const { fileScorer, docs, modules, pipelineScores } = ctx;
         const { fileOfUnit } = ctx.codeIndex;
-        const terms = [ctx.query, ctx.codeQuery, ctx.titleQuery].map((q) => fileScorer.prepare(q));
+        const terms = [ctx.query, ctx.computes("fileBm25Code") ? ctx.codeQuery : void 0, ctx.titleQuery].map((q) => q ? fileScorer.prepare(q) : []);
         const slot = /* @__PURE__ */ new Map();
         const files = [];
-        for (const d of docs) {
-          const f = fileOfUnit[d];
-          if (!slot.has(f)) {
-            slot.set(f, files.length);
-            files.push(f);
-          }
-        }
-        const fileScores = fileScorer.scoreDocs(files, terms);
-        const W = 1 + fileScorer.fields;
-        const fileRank = /* @__PURE__ */ new Map();
-        const perFile = /* @__PURE__ */ new Map();
+        const perFile = [];
+        const withinFile = new Int32Array(docs.length);
+        const slotOf = new Int32Array(docs.length);
         const perModule = /* @__PURE__ */ new Map();
         const moduleBest = /* @__PURE__ */ new Map();
-        const withinFile = [];
         for (let i2 = 0; i2 < docs.length; i2++) {
-          if (!fileRank.has(paths[i2])) fileRank.set(paths[i2], fileRank.size + 1);
-          const inFile = (perFile.get(paths[i2]) ?? 0) + 1;
-          perFile.set(paths[i2], inFile);
-          withinFile.push(inFile);
+          const f = fileOfUnit[docs[i2]];
+          let k = slot.get(f);
+          if (k === void 0) {
+            slot.set(f, k = files.length);
+            files.push(f);
+            perFile.push(0);
+          }
+          slotOf[i2] = k;
+          withinFile[i2] = ++perFile[k];
           perModule.set(modules[i2], (perModule.get(modules[i2]) ?? 0) + 1);
           if (!moduleBest.has(modules[i2])) moduleBest.set(modules[i2], pipelineScores[i2]);
         }
+        const fileScores = fileScorer.scoreDocs(files, terms);
+        const W = 1 + fileScorer.fields;
         const row = { bm25f: 0, code: 0, title: 0, fileRank: 0, withinFile: 0, inFile: 0, inModule: 0, moduleBest: 0 };
         return (i2) => {
-          const k = slot.get(fileOfUnit[docs[i2]]) * W;
-          row.bm25f = fileScores[0][k];
-          row.code = fileScores[1][k];
-          row.title = fileScores[2][k];
-          row.fileRank = fileRank.get(paths[i2]);
+          const k = slotOf[i2];
+          row.bm25f = fileScores[0][k * W];
+          row.code = fileScores[1][k * W];
+          row.title = fileScores[2][k * W];
+          row.fileRank = k + 1;
           row.withinFile = withinFile[i2];
-          row.inFile = perFile.get(paths[i2]);
+          row.inFile = perFile[k];
           row.inModule = perModule.get(modules[i2]);
           row.moduleBest = moduleBest.get(modules[i2]);
           return row;
@@ -30711,6 +30825,8 @@ var init_bm25f = __esm({
       scratch;
       /** Per term scored so far, its postings' {@link gainOf}. */
       gains = /* @__PURE__ */ new Map();
+      /** Calls of {@link scoreAll} so far: its array holds the scores of call number `calls`. */
+      calls = 0;
       constructor(index, params = {}) {
         const F2 = index.fieldNames.length;
         this.index = index;
@@ -30736,6 +30852,7 @@ var init_bm25f = __esm({
       scoreAll(query) {
         const { termIds } = this.index;
         const scores = this.scratch;
+        this.calls++;
         scores.fill(0);
         for (const [term, qw] of query) {
           const t = termIds.get(term);
@@ -30746,6 +30863,31 @@ var init_bm25f = __esm({
           for (let p = 0; p < doc.length; p++) scores[doc[p]] += w * gain[p];
         }
         return scores;
+      }
+      /** The array {@link scoreAll} returns (holding the scores of its last call). */
+      scoreAllArray() {
+        return this.scratch;
+      }
+      /**
+       * The score of document `doc` for `query`, as {@link scoreAll} gives it (the same float32
+       * roundings, term by term in query order): binary search in each term's postings.
+       */
+      scoreOne(query, doc) {
+        const { termIds } = this.index;
+        let score = 0;
+        for (const [term, qw] of query) {
+          const t = termIds.get(term);
+          if (t === void 0 || qw <= 0) continue;
+          const postingDoc = this.index.postings(t).doc;
+          let lo = 0, hi = postingDoc.length - 1;
+          while (lo <= hi) {
+            const mid = lo + hi >> 1;
+            if (postingDoc[mid] < doc) lo = mid + 1;
+            else hi = mid - 1;
+          }
+          if (lo < postingDoc.length && postingDoc[lo] === doc) score = Math.fround(score + qw * this.idf(t) * this.gainOf(t)[lo]);
+        }
+        return score;
       }
       /**
        * Per posting of term `t`, its query-independent part (k1 + 1) · tf̃ / (k1 + tf̃) + δ (0 where
@@ -31421,8 +31563,29 @@ function graphKey(index) {
   const h = createHash5("sha1");
   h.update(index.filePaths.join("\n"));
   h.update("\0");
-  for (const u of index.units) h.update(`${u.path}:${u.qualifiedName}:${u.startLine}:${u.endLine}
-`);
+  const { table } = index;
+  const { names, nameStart } = table.columns;
+  const paths = index.filePaths.map((p) => Buffer.from(p, "utf8"));
+  let size = 0;
+  for (let d = 0; d < table.length; d++) size += paths[table.fileOfUnit[d]].length + (nameStart[d + 1] - nameStart[d]) + 24;
+  const out2 = Buffer.allocUnsafe(size);
+  let o = 0;
+  const colon = 58;
+  const digits = (n) => {
+    o += out2.write(String(n), o, "latin1");
+  };
+  for (let d = 0; d < table.length; d++) {
+    o += paths[table.fileOfUnit[d]].copy(out2, o);
+    out2[o++] = colon;
+    out2.set(names.subarray(nameStart[d], nameStart[d + 1]), o);
+    o += nameStart[d + 1] - nameStart[d];
+    out2[o++] = colon;
+    digits(table.startLine(d));
+    out2[o++] = colon;
+    digits(table.endLine(d));
+    out2[o++] = 10;
+  }
+  h.update(out2.subarray(0, o));
   return h.digest("hex").slice(0, 16);
 }
 var MAX_CALL_TARGETS, CodeGraph;
@@ -31496,6 +31659,97 @@ var init_code_graph = __esm({
   }
 });
 
+// src/retrieve/unit-lookup.ts
+function hashOf(b, from, end) {
+  let h = Math.imul(2166136261 ^ end - from, 16777619);
+  for (let i2 = Math.max(from, end - 6); i2 < end; i2++) h = Math.imul(h ^ b[i2], 16777619);
+  return h >>> 0;
+}
+function lastPartStart(b, from, end) {
+  let i2 = end - 1;
+  while (i2 >= from && b[i2] !== DOT) i2--;
+  return i2 + 1;
+}
+function docsByNameOf(table) {
+  let m = byTable.get(table);
+  if (!m) byTable.set(table, m = new DocsByName(table));
+  return m;
+}
+var DOT, DocsByName, byTable, DocsOfFile;
+var init_unit_lookup = __esm({
+  "src/retrieve/unit-lookup.ts"() {
+    "use strict";
+    DOT = 46;
+    DocsByName = class {
+      constructor(table) {
+        this.table = table;
+        const D = table.length;
+        const { names, nameStart } = table.columns;
+        let size = 1024;
+        while (size < D) size *= 2;
+        this.mask = size - 1;
+        this.head = new Int32Array(size).fill(-1);
+        this.next = new Int32Array(D).fill(-1);
+        for (let d = D - 1; d >= 0; d--) {
+          const from = nameStart[d], end = nameStart[d + 1];
+          if (from === end) continue;
+          const b = hashOf(names, lastPartStart(names, from, end), end) & this.mask;
+          this.next[d] = this.head[b];
+          this.head[b] = d;
+        }
+      }
+      table;
+      head;
+      next;
+      mask;
+      utf8 = new TextEncoder();
+      query = new Uint8Array(64);
+      /** The documents whose last name part is `name`, ascending; undefined when none. */
+      get(name2) {
+        if (this.query.length < 3 * name2.length) this.query = new Uint8Array(3 * name2.length);
+        const q = this.query;
+        const n = this.utf8.encodeInto(name2, q).written;
+        const { names, nameStart } = this.table.columns;
+        let out2;
+        for (let d = this.head[hashOf(q, 0, n) & this.mask]; d >= 0; d = this.next[d]) {
+          const end = nameStart[d + 1];
+          const from = lastPartStart(names, nameStart[d], end);
+          if (end - from !== n) continue;
+          let same = true;
+          for (let i2 = 0; i2 < n && same; i2++) same = names[from + i2] === q[i2];
+          if (same) (out2 ??= []).push(d);
+        }
+        return out2;
+      }
+    };
+    byTable = /* @__PURE__ */ new WeakMap();
+    DocsOfFile = class {
+      start;
+      lists;
+      constructor(fileOfUnit, files) {
+        let grouped = true;
+        for (let d = 1; d < fileOfUnit.length && grouped; d++) grouped = fileOfUnit[d] >= fileOfUnit[d - 1];
+        if (grouped) {
+          const start2 = new Int32Array(files + 1);
+          for (let d = 0; d < fileOfUnit.length; d++) start2[fileOfUnit[d] + 1]++;
+          for (let f = 0; f < files; f++) start2[f + 1] += start2[f];
+          this.start = start2;
+        } else {
+          this.lists = Array.from({ length: files }, () => []);
+          fileOfUnit.forEach((f, d) => this.lists[f].push(d));
+        }
+      }
+      /** The documents of file `f`, ascending (a new array: the caller may keep it). */
+      of(f) {
+        if (this.lists) return this.lists[f].slice();
+        const out2 = [];
+        for (let d = this.start[f]; d < this.start[f + 1]; d++) out2.push(d);
+        return out2;
+      }
+    };
+  }
+});
+
 // src/ltr/features/graph.ts
 function callLinks2(graph, docs, scores) {
   const n = docs.length;
@@ -31522,15 +31776,7 @@ function callLinks2(graph, docs, scores) {
 function memoOf(codeIndex) {
   let m = memos.get(codeIndex);
   if (!m) {
-    const byName = /* @__PURE__ */ new Map();
-    codeIndex.units.forEach((u, k) => {
-      if (u.kind !== "function") return;
-      const name2 = lastNamePart(u.qualifiedName);
-      const l = byName.get(name2);
-      if (l) l.push(k);
-      else byName.set(name2, [k]);
-    });
-    m = { files: new FileTable(codeIndex.filePaths), byName };
+    m = { files: new FileTable(codeIndex.filePaths), byName: docsByNameOf(codeIndex.table) };
     memos.set(codeIndex, m);
   }
   return m;
@@ -31548,9 +31794,10 @@ function namedFiles(memo, signals) {
   }
   return out2;
 }
-function classOf(u) {
-  const dot = u.qualifiedName.lastIndexOf(".");
-  return dot < 0 ? void 0 : `${u.path}:${u.qualifiedName.slice(0, dot)}`;
+function classOf(table, d) {
+  const q = table.qualifiedName(d);
+  const dot = q.lastIndexOf(".");
+  return dot < 0 ? void 0 : `${table.path(d)}:${q.slice(0, dot)}`;
 }
 function namedClasses(memo, codeIndex, signals) {
   const names = /* @__PURE__ */ new Set();
@@ -31559,10 +31806,10 @@ function namedClasses(memo, codeIndex, signals) {
   for (const s of signals.scopedNames) names.add(s.split(/::|#/).pop() ?? "");
   const out2 = /* @__PURE__ */ new Map();
   for (const name2 of names) {
-    const defs = memo.byName.get(name2);
-    if (!defs || defs.length > MAX_NAME_DEFINITIONS) continue;
+    const defs = memo.byName.get(name2)?.filter((k) => codeIndex.table.kind(k) === "function");
+    if (!defs || defs.length === 0 || defs.length > MAX_NAME_DEFINITIONS) continue;
     for (const k of defs) {
-      const cls = classOf(codeIndex.units[k]);
+      const cls = classOf(codeIndex.table, k);
       if (cls === void 0) continue;
       const s = out2.get(cls);
       if (s) s.add(k);
@@ -31578,6 +31825,7 @@ var init_graph = __esm({
     init_names();
     init_code_graph();
     init_resolve_imports();
+    init_unit_lookup();
     TOP3 = 10;
     MAX_NAME_DEFINITIONS = 20;
     features10 = {
@@ -31642,8 +31890,7 @@ var init_graph = __esm({
           row.calledByCount = calledByCount[i2];
           row.importsNamed = imports[i2] === 1;
           row.importedByNamed = importedBy[i2] === 1;
-          const u = ctx.codeIndex.units[docs[i2]];
-          const cls = classOf(u);
+          const cls = classOf(ctx.codeIndex.table, docs[i2]);
           const holders = cls === void 0 ? void 0 : classes.get(cls);
           row.sameClass = holders !== void 0 && (holders.size > 1 || !holders.has(docs[i2]));
           return row;
@@ -32394,11 +32641,11 @@ var init_cat_file = __esm({
         while (pos < chunk.length && !this.broken) {
           if (this.body) {
             const size = this.body.length;
-            const take = Math.min(size + 1 - this.filled, chunk.length - pos);
-            const copy = Math.min(take, size - this.filled);
+            const take2 = Math.min(size + 1 - this.filled, chunk.length - pos);
+            const copy = Math.min(take2, size - this.filled);
             if (copy > 0) chunk.copy(this.body, this.filled, pos, pos + copy);
-            this.filled += take;
-            pos += take;
+            this.filled += take2;
+            pos += take2;
             if (this.filled === size + 1) {
               const obj = { sha: this.bodySha, type: this.bodyType, data: this.body };
               this.body = void 0;
@@ -32952,18 +33199,18 @@ function forEachDottedWord(text, onWord) {
   let i2 = 0;
   while (i2 < n) {
     const c = text.charCodeAt(i2);
-    if (c !== DOT && charClass(c) === 0) {
+    if (c !== DOT2 && charClass(c) === 0) {
       i2++;
       continue;
     }
     let s = i2;
     for (i2++; i2 < n; i2++) {
       const d = text.charCodeAt(i2);
-      if (d !== DOT && charClass(d) === 0) break;
+      if (d !== DOT2 && charClass(d) === 0) break;
     }
     let e = i2;
-    while (s < e && text.charCodeAt(s) === DOT) s++;
-    while (e > s && text.charCodeAt(e - 1) === DOT) e--;
+    while (s < e && text.charCodeAt(s) === DOT2) s++;
+    while (e > s && text.charCodeAt(e - 1) === DOT2) e--;
     if (e > s) onWord(s, e);
   }
 }
@@ -32973,7 +33220,7 @@ function scanIdentifiers(text, onHit) {
     let candidate = false;
     for (let i2 = s; i2 < e; i2++) {
       const c = text.charCodeAt(i2);
-      if (c === DOT) {
+      if (c === DOT2) {
         if (dot < 0) dot = i2;
         candidate = true;
       } else {
@@ -32993,7 +33240,7 @@ function scanIdentifiers(text, onHit) {
     }
     let ps = s;
     for (let i2 = s; i2 <= e; i2++) {
-      if (i2 < e && text.charCodeAt(i2) !== DOT) continue;
+      if (i2 < e && text.charCodeAt(i2) !== DOT2) continue;
       if (i2 > ps) {
         const p = classifyRange(text, ps, i2);
         if (p !== void 0) onHit(ps, i2, p);
@@ -33033,7 +33280,7 @@ function isDottedPathRange(text, s, e) {
   let ps = s;
   let nParts = 0;
   for (let i2 = s; i2 < e; i2++) {
-    if (text.charCodeAt(i2) !== DOT) continue;
+    if (text.charCodeAt(i2) !== DOT2) continue;
     if (!isIdentifierRange(text, ps, i2)) return false;
     nParts++;
     ps = i2 + 1;
@@ -33063,12 +33310,12 @@ function isIdentifierRange(text, s, e) {
   for (let i2 = s + 1; i2 < e; i2++) if (charClass(text.charCodeAt(i2)) === 0) return false;
   return true;
 }
-var DOT, UNDERSCORE;
+var DOT2, UNDERSCORE;
 var init_identifiers = __esm({
   "src/text/identifiers.ts"() {
     "use strict";
     init_identifier_split();
-    DOT = 46;
+    DOT2 = 46;
     UNDERSCORE = 95;
   }
 });
@@ -34072,71 +34319,134 @@ var init_parsed_issue = __esm({
   }
 });
 
-// src/retrieve/unit-lookup.ts
-function hashOf(s, from) {
-  let h = Math.imul(2166136261 ^ s.length - from, 16777619);
-  for (let i2 = Math.max(from, s.length - 6); i2 < s.length; i2++) h = Math.imul(h ^ s.charCodeAt(i2), 16777619);
-  return h >>> 0;
+// src/retrieve/file-ranking.ts
+function fileRanges(fileOfUnit, fileCount) {
+  const start2 = new Uint32Array(fileCount + 1);
+  for (let d = 0; d < fileOfUnit.length; d++) {
+    if (d > 0 && fileOfUnit[d] < fileOfUnit[d - 1] || fileOfUnit[d] >= fileCount) return void 0;
+    start2[fileOfUnit[d] + 1]++;
+  }
+  for (let f = 0; f < fileCount; f++) start2[f + 1] += start2[f];
+  return start2;
 }
-var lastPartStart, DocsByName, DocsOfFile;
-var init_unit_lookup = __esm({
-  "src/retrieve/unit-lookup.ts"() {
-    "use strict";
-    lastPartStart = (q) => q.lastIndexOf(".") + 1;
-    DocsByName = class {
-      constructor(units) {
-        this.units = units;
-        const D = units.length;
-        let size = 1024;
-        while (size < D) size *= 2;
-        this.mask = size - 1;
-        this.head = new Int32Array(size).fill(-1);
-        this.next = new Int32Array(D).fill(-1);
-        for (let d = D - 1; d >= 0; d--) {
-          const q = units[d].qualifiedName;
-          if (!q) continue;
-          const b = hashOf(q, lastPartStart(q)) & this.mask;
-          this.next[d] = this.head[b];
-          this.head[b] = d;
-        }
+function* rankByFiles(bound, fileStart, scoreOf, each = "document", boundIsBest) {
+  const files = new FilesByBound(bound);
+  const heap = new DocHeap();
+  for (; ; ) {
+    while (files.peek() > -Infinity && (heap.size === 0 || files.peek() >= heap.topScore())) {
+      const f = files.take();
+      if (each === "file" && boundIsBest?.[f]) {
+        heap.push(f, bound[f]);
+        continue;
       }
-      units;
-      head;
-      next;
-      mask;
-      /** The documents whose last name part is `name`, ascending; undefined when none. */
-      get(name2) {
-        let out2;
-        for (let d = this.head[hashOf(name2, 0) & this.mask]; d >= 0; d = this.next[d]) {
-          const q = this.units[d].qualifiedName;
-          const from = lastPartStart(q);
-          if (q.length - from === name2.length && q.endsWith(name2)) (out2 ??= []).push(d);
+      let best = 0;
+      for (let d = fileStart[f]; d < fileStart[f + 1]; d++) {
+        const s = scoreOf(d);
+        if (each === "file") best = s > best ? s : best;
+        else if (s > 0) heap.push(d, s);
+      }
+      if (best > 0) heap.push(f, best);
+    }
+    if (heap.size === 0) return;
+    yield heap.pop();
+  }
+}
+var FilesByBound, DocHeap;
+var init_file_ranking = __esm({
+  "src/retrieve/file-ranking.ts"() {
+    "use strict";
+    FilesByBound = class {
+      constructor(bound) {
+        this.bound = bound;
+        const heap = new Uint32Array(bound.length);
+        let n = 0;
+        for (let f = 0; f < bound.length; f++) if (bound[f] > 0) heap[n++] = f;
+        this.heap = heap;
+        this.size = n;
+        for (let i2 = (n >> 1) - 1; i2 >= 0; i2--) this.down(i2);
+      }
+      bound;
+      heap;
+      size = 0;
+      /** The highest bound not taken yet (−Infinity: none left). */
+      peek() {
+        return this.size > 0 ? this.bound[this.heap[0]] : -Infinity;
+      }
+      /** Takes the file of the highest bound (call when {@link peek} is finite). */
+      take() {
+        const f = this.heap[0];
+        this.heap[0] = this.heap[--this.size];
+        this.down(0);
+        return f;
+      }
+      down(i2) {
+        const { heap, bound } = this;
+        const n = this.size;
+        const x = heap[i2];
+        const b = bound[x];
+        for (; ; ) {
+          const l = 2 * i2 + 1;
+          if (l >= n) break;
+          const m = l + 1 < n && bound[heap[l + 1]] > bound[heap[l]] ? l + 1 : l;
+          if (!(bound[heap[m]] > b)) break;
+          heap[i2] = heap[m];
+          i2 = m;
         }
-        return out2;
+        heap[i2] = x;
       }
     };
-    DocsOfFile = class {
-      start;
-      lists;
-      constructor(fileOfUnit, files) {
-        let grouped = true;
-        for (let d = 1; d < fileOfUnit.length && grouped; d++) grouped = fileOfUnit[d] >= fileOfUnit[d - 1];
-        if (grouped) {
-          const start2 = new Int32Array(files + 1);
-          for (let d = 0; d < fileOfUnit.length; d++) start2[fileOfUnit[d] + 1]++;
-          for (let f = 0; f < files; f++) start2[f + 1] += start2[f];
-          this.start = start2;
-        } else {
-          this.lists = Array.from({ length: files }, () => []);
-          fileOfUnit.forEach((f, d) => this.lists[f].push(d));
+    DocHeap = class {
+      doc = new Int32Array(64);
+      score = new Float64Array(64);
+      size = 0;
+      topScore() {
+        return this.score[0];
+      }
+      before(i2, j) {
+        return this.score[i2] > this.score[j] || this.score[i2] === this.score[j] && this.doc[i2] < this.doc[j];
+      }
+      swap(i2, j) {
+        const d = this.doc[i2];
+        this.doc[i2] = this.doc[j];
+        this.doc[j] = d;
+        const s = this.score[i2];
+        this.score[i2] = this.score[j];
+        this.score[j] = s;
+      }
+      push(d, s) {
+        if (this.size === this.doc.length) {
+          const doc = new Int32Array(2 * this.size);
+          doc.set(this.doc);
+          this.doc = doc;
+          const score = new Float64Array(2 * this.size);
+          score.set(this.score);
+          this.score = score;
+        }
+        let i2 = this.size++;
+        this.doc[i2] = d;
+        this.score[i2] = s;
+        while (i2 > 0) {
+          const parent = i2 - 1 >> 1;
+          if (!this.before(i2, parent)) break;
+          this.swap(i2, parent);
+          i2 = parent;
         }
       }
-      /** The documents of file `f`, ascending (a new array: the caller may keep it). */
-      of(f) {
-        if (this.lists) return this.lists[f].slice();
-        const out2 = [];
-        for (let d = this.start[f]; d < this.start[f + 1]; d++) out2.push(d);
-        return out2;
+      pop() {
+        const hit = { doc: this.doc[0], score: this.score[0] };
+        const last = --this.size;
+        this.doc[0] = this.doc[last];
+        this.score[0] = this.score[last];
+        let i2 = 0;
+        for (; ; ) {
+          const l = 2 * i2 + 1;
+          if (l >= last) break;
+          const m = l + 1 < last && this.before(l + 1, l) ? l + 1 : l;
+          if (!this.before(m, i2)) break;
+          this.swap(i2, m);
+          i2 = m;
+        }
+        return hit;
       }
     };
   }
@@ -34226,7 +34536,7 @@ var init_signals2 = __esm({
       constructor(codeIndex, maxAmbiguous = 3) {
         this.codeIndex = codeIndex;
         this.maxAmbiguous = maxAmbiguous;
-        const { filePaths, units, fileOfUnit } = codeIndex;
+        const { filePaths, fileOfUnit } = codeIndex;
         this.splitPaths = filePaths.map((p) => p.split("/"));
         this.languages = filePaths.map((p) => languageOf(p));
         filePaths.forEach((p, f) => {
@@ -34238,7 +34548,7 @@ var init_signals2 = __esm({
           }
         });
         this.docsOfFile = new DocsOfFile(fileOfUnit, filePaths.length);
-        this.docsByName = new DocsByName(units);
+        this.docsByName = docsByNameOf(codeIndex.table);
       }
       codeIndex;
       maxAmbiguous;
@@ -34252,7 +34562,7 @@ var init_signals2 = __esm({
       languages;
       /** Boosts of every document for an issue's signals. */
       boosts(signals, weights = DEFAULT_SIGNAL_WEIGHTS) {
-        const D = this.codeIndex.units.length;
+        const D = this.codeIndex.table.length;
         const boost = new Float32Array(D);
         const reasons = /* @__PURE__ */ new Map();
         const evidence = /* @__PURE__ */ new Map();
@@ -34271,7 +34581,7 @@ var init_signals2 = __esm({
           if (!set) firedFiles.set(name2, set = /* @__PURE__ */ new Map());
           raise(set, f, why, factor);
         };
-        const { units } = this.codeIndex;
+        const { table } = this.codeIndex;
         const resolved = signals.frames.map((frame) => this.frameFiles(frame));
         const factors = frameFactors(signals.frames, resolved);
         signals.frames.forEach((frame, i2) => {
@@ -34283,7 +34593,7 @@ var init_signals2 = __esm({
           if (frame.function) {
             const fn2 = lastNamePart(frame.function);
             if (files2.length === 0) fire("frameFunction", [], why);
-            for (const f of files2) fire("frameFunction", this.docsOfFile.of(f).filter((d) => lastNamePart(units[d].qualifiedName) === fn2), why, strength(f));
+            for (const f of files2) fire("frameFunction", this.docsOfFile.of(f).filter((d) => lastNamePart(table.qualifiedName(d)) === fn2), why, strength(f));
             if (frame.language !== "python" && frame.file === void 0 && files2.length === 0 && frame.className) {
               fire("frameFunction", this.unitsBySuffix([...frame.className.split(/::|\./), frame.function]), why, factor);
             }
@@ -34296,7 +34606,7 @@ var init_signals2 = __esm({
           for (const f of files2) {
             fireFile("mentionedFile", f, name2);
             if (rest) fire("mentionedUnit", this.docsOfFile.of(f).filter((d) => {
-              const q = units[d].qualifiedName;
+              const q = table.qualifiedName(d);
               return q === rest || q.startsWith(`${rest}.`) || rest.startsWith(`${q}.`);
             }), name2);
           }
@@ -34379,13 +34689,13 @@ var init_signals2 = __esm({
         if (parts2.length < 2 || parts2.length > MAX_DOTTED_PARTS) return [];
         const last = parts2[parts2.length - 1];
         const before = parts2[parts2.length - 2];
-        const { units, fileOfUnit } = this.codeIndex;
+        const { table, fileOfUnit } = this.codeIndex;
         const out2 = [];
         for (const d of this.docsByName.get(last) ?? []) {
           const f = fileOfUnit[d];
           const language = this.languages[f];
           if (isPythonLanguage(language)) continue;
-          const q = units[d].qualifiedName;
+          const q = table.qualifiedName(d);
           const dot = q.lastIndexOf(".", q.length - last.length - 2);
           const owner = q.length > last.length ? q.slice(dot + 1, q.length - last.length - 1) : "";
           let ok = owner === before;
@@ -34484,6 +34794,71 @@ var init_signals2 = __esm({
   }
 });
 
+// src/retrieve/matched-terms.ts
+function termsOfQuery(scorer, query) {
+  const memo = presentTerms.get(scorer);
+  if (memo?.query === query) return memo.terms;
+  const terms = [];
+  for (const term of query.keys()) {
+    const id = scorer.index.termIds.get(term);
+    if (id !== void 0) terms.push({ term, id, idf: scorer.idf(id) });
+  }
+  terms.sort((a, b) => b.idf - a.idf || (a.term < b.term ? -1 : 1));
+  presentTerms.set(scorer, { query, terms });
+  return terms;
+}
+function termsInDocs(scorer, docs, query, limit, skipOf) {
+  const n = docs.length;
+  const found = Array.from({ length: n }, () => []);
+  if (limit <= 0 || n === 0) return found;
+  const fragments = fragmentTermsOf(query);
+  const skip = Array.from({ length: n }, (_, i2) => skipOf(i2));
+  const order = Array.from({ length: n }, (_, i2) => i2).sort((a, b) => docs[a] - docs[b] || a - b);
+  let open2 = n;
+  for (const { term, id } of termsOfQuery(scorer, query)) {
+    if (fragments.has(term)) continue;
+    const postingDoc = scorer.index.postings(id).doc;
+    const P = postingDoc.length;
+    let p = 0;
+    for (let k = 0; k < n && p < P; k++) {
+      const i2 = order[k];
+      if (found[i2].length >= limit) continue;
+      p = firstAtLeast2(postingDoc, p, P, docs[i2]);
+      if (p < P && postingDoc[p] === docs[i2] && !skip[i2].has(term)) {
+        found[i2].push(term);
+        if (found[i2].length >= limit) open2--;
+      }
+    }
+    if (open2 === 0) break;
+  }
+  return found;
+}
+function firstAtLeast2(doc, from, to, d) {
+  let lo = from;
+  let step = 1;
+  let hi = from;
+  while (hi < to && doc[hi] < d) {
+    lo = hi + 1;
+    hi += step;
+    step *= 2;
+  }
+  if (hi > to) hi = to;
+  while (lo < hi) {
+    const mid = lo + hi >>> 1;
+    if (doc[mid] < d) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+var presentTerms;
+var init_matched_terms = __esm({
+  "src/retrieve/matched-terms.ts"() {
+    "use strict";
+    init_parsed_issue();
+    presentTerms = /* @__PURE__ */ new WeakMap();
+  }
+});
+
 // src/retrieve/whole-files.ts
 var PATH, NAME, BODY, WholeFileScorer;
 var init_whole_files = __esm({
@@ -34563,31 +34938,33 @@ var init_whole_files = __esm({
 function annotateItems(localizer, query, perItem, levels, functionless) {
   if (perItem <= 0) return;
   const fileOf = localizer.codeIndex.fileOfUnit;
-  const memo = /* @__PURE__ */ new Map();
+  const fnDocs = /* @__PURE__ */ new Map();
+  const fileDocs = /* @__PURE__ */ new Map();
+  const slotOf = (docs, d) => {
+    let k = docs.get(d);
+    if (k === void 0) docs.set(d, k = docs.size);
+    return k;
+  };
+  const wanted = [];
   for (const { items, wholeFile, sourceOf } of levels) {
     for (const it of items) {
       const source = sourceOf(it.id);
       if (!source) {
         const bare = functionless.get(it.id);
         if (!bare) continue;
-        it.matchedTerms = localizer.matchedFileTerms(bare.file, query, perItem);
-        if (bare.signals) {
-          it.signals = bare.signals;
-          it.evidence = bare.evidence;
-        }
+        wanted.push({ item: it, wholeFile: true, slot: slotOf(fileDocs, bare.file), from: bare });
         continue;
       }
-      if (wholeFile) {
-        it.matchedTerms = localizer.matchedFileTerms(fileOf[source.doc], query, perItem);
-      } else {
-        let t = memo.get(source.doc);
-        if (!t) memo.set(source.doc, t = localizer.matchedTerms(source.doc, query, perItem));
-        it.matchedTerms = t;
-      }
-      if (source.signals) {
-        it.signals = source.signals;
-        it.evidence = source.evidence;
-      }
+      wanted.push({ item: it, wholeFile, slot: wholeFile ? slotOf(fileDocs, fileOf[source.doc]) : slotOf(fnDocs, source.doc), from: source });
+    }
+  }
+  const fnTerms = fnDocs.size > 0 ? localizer.matchedTerms([...fnDocs.keys()], query, perItem) : [];
+  const fileTerms = fileDocs.size > 0 ? localizer.matchedFileTerms([...fileDocs.keys()], query, perItem) : [];
+  for (const { item, wholeFile, slot, from } of wanted) {
+    item.matchedTerms = wholeFile ? [...fileTerms[slot]] : fnTerms[slot];
+    if (from.signals) {
+      item.signals = from.signals;
+      item.evidence = from.evidence;
     }
   }
 }
@@ -34602,8 +34979,8 @@ function unitId(u) {
   return u.qualifiedName ? `${u.path}:${u.qualifiedName}` : u.path;
 }
 function unitIdsOf(codeIndex) {
-  let ids = byIndex.get(codeIndex);
-  if (!ids) byIndex.set(codeIndex, ids = new UnitIds(codeIndex));
+  let ids = byIndex.get(codeIndex.table);
+  if (!ids) byIndex.set(codeIndex.table, ids = new UnitIds(codeIndex.table));
   return ids;
 }
 var UnitIds, byIndex;
@@ -34612,21 +34989,23 @@ var init_unit_ids = __esm({
     "use strict";
     init_names();
     UnitIds = class {
-      constructor(codeIndex) {
-        this.codeIndex = codeIndex;
-        this.ids = new Array(codeIndex.units.length);
-        this.modules = new Array(codeIndex.units.length);
+      constructor(table) {
+        this.table = table;
+        this.ids = new Array(table.length);
+        this.modules = new Array(table.length);
       }
-      codeIndex;
+      table;
       ids;
       modules;
       /** `unitId` of document `d`. */
       id(d) {
-        return this.ids[d] ??= unitId(this.codeIndex.units[d]);
+        const { table } = this;
+        return this.ids[d] ??= unitId({ path: table.path(d), qualifiedName: table.qualifiedName(d) });
       }
       /** `moduleIdOf` of document `d`. */
       module(d) {
-        return this.modules[d] ??= moduleIdOf(this.codeIndex.units[d]);
+        const { table } = this;
+        return this.modules[d] ??= moduleIdOf({ path: table.path(d), qualifiedName: table.qualifiedName(d), namespaceParts: table.namespaceParts(d) });
       }
     };
     byIndex = /* @__PURE__ */ new WeakMap();
@@ -34636,32 +35015,26 @@ var init_unit_ids = __esm({
 // src/retrieve/item-lines.ts
 function spansOfPath(index, path) {
   let memo = byIndex2.get(index);
-  if (!memo) {
-    const unitsOfPath = /* @__PURE__ */ new Map();
-    index.units.forEach((u, d) => {
-      const list = unitsOfPath.get(u.path);
-      if (list) list.push(d);
-      else unitsOfPath.set(u.path, [d]);
-    });
-    byIndex2.set(index, memo = { unitsOfPath, spans: /* @__PURE__ */ new Map() });
-  }
+  if (!memo) byIndex2.set(index, memo = { docsOfFile: new DocsOfFile(index.fileOfUnit, index.filePaths.length), spans: /* @__PURE__ */ new Map() });
   let s = memo.spans.get(path);
   if (s) return s;
-  const docs = memo.unitsOfPath.get(path);
-  if (!docs) return void 0;
+  const f = fileNumberOf(index, path);
+  const docs = f === void 0 ? [] : memo.docsOfFile.of(f);
+  if (docs.length === 0) return void 0;
   s = { units: /* @__PURE__ */ new Map(), modules: /* @__PURE__ */ new Map() };
   const ids = unitIdsOf(index);
+  const { table } = index;
   for (const d of docs) {
-    const u = index.units[d];
     const id = ids.id(d);
     if (!s.units.has(id)) s.units.set(id, d);
-    if (!u.qualifiedName) continue;
+    if (table.columns.nameStart[d] === table.columns.nameStart[d + 1]) continue;
     const m = ids.module(d);
     const span = s.modules.get(m);
-    if (!span) s.modules.set(m, { startLine: u.startLine, endLine: u.endLine });
+    const startLine = table.startLine(d), endLine = table.endLine(d);
+    if (!span) s.modules.set(m, { startLine, endLine });
     else {
-      span.startLine = Math.min(span.startLine, u.startLine);
-      span.endLine = Math.max(span.endLine, u.endLine);
+      span.startLine = Math.min(span.startLine, startLine);
+      span.endLine = Math.max(span.endLine, endLine);
     }
   }
   if (memo.spans.size >= KEPT_PATHS) memo.spans.delete(memo.spans.keys().next().value);
@@ -34674,7 +35047,7 @@ function unitOf(index, id) {
     const d = spansOfPath(index, p)?.units.get(id);
     if (d !== void 0 && (best < 0 || d < best)) best = d;
   }
-  return best < 0 ? void 0 : index.units[best];
+  return best < 0 ? void 0 : index.table.unit(best);
 }
 function moduleSpanOf(index, id) {
   let out2;
@@ -34722,8 +35095,8 @@ function withLines(loc, index) {
   if (bestDocs) {
     for (const it of loc.files) {
       const f = fileNumberOf(index, it.id);
-      const d = f === void 0 ? -1 : bestDocs[f];
-      if (d >= 0) bestOfFile.set(it.id, index.units[d]);
+      const d = f === void 0 ? -1 : bestDocs(f);
+      if (d >= 0) bestOfFile.set(it.id, index.table.unit(d));
     }
   }
   if (!bestDocs) {
@@ -34745,6 +35118,7 @@ var init_item_lines = __esm({
   "src/retrieve/item-lines.ts"() {
     "use strict";
     init_unit_ids();
+    init_unit_lookup();
     KEPT_PATHS = 2048;
     byIndex2 = /* @__PURE__ */ new WeakMap();
     fileNumbers = /* @__PURE__ */ new WeakMap();
@@ -34752,56 +35126,48 @@ var init_item_lines = __esm({
 });
 
 // src/retrieve/localize.ts
-function termsOfQuery(scorer, query) {
-  const memo = presentTerms.get(scorer);
-  if (memo?.query === query) return memo.terms;
-  const terms = [];
-  for (const term of query.keys()) {
-    const id = scorer.index.termIds.get(term);
-    if (id !== void 0) terms.push({ term, id, idf: scorer.idf(id) });
-  }
-  terms.sort((a, b) => b.idf - a.idf || (a.term < b.term ? -1 : 1));
-  presentTerms.set(scorer, { query, terms });
-  return terms;
-}
-function termsInDoc(scorer, doc, query, limit, skip) {
-  const found = [];
-  if (limit <= 0) return found;
-  const fragments = fragmentTermsOf(query);
-  for (const { term, id } of termsOfQuery(scorer, query)) {
-    if (skip.has(term) || fragments.has(term)) continue;
-    const postingDoc = scorer.index.postings(id).doc;
-    let lo = 0, hi = postingDoc.length - 1;
-    while (lo <= hi) {
-      const mid = lo + hi >> 1;
-      const d = postingDoc[mid];
-      if (d === doc) {
-        found.push(term);
-        break;
+function lateScores(scorer, query, fileStart, scale) {
+  const call = scorer.calls;
+  const fn2 = scorer.scoreAllArray();
+  const scoreOf = (d) => scale.of(d, scorer.calls === call ? fn2[d] : scorer.scoreOne(query, d));
+  const bestOfFile = (f) => {
+    let best = -1, bestScore = 0;
+    for (let d = fileStart[f]; d < fileStart[f + 1]; d++) {
+      const s = scoreOf(d);
+      if (s > bestScore) {
+        best = d;
+        bestScore = s;
       }
-      if (d < doc) lo = mid + 1;
-      else hi = mid - 1;
     }
-    if (found.length >= limit) break;
+    return best;
+  };
+  return { scoreOf, bestOfFile };
+}
+function* take(xs, n) {
+  if (n <= 0) return;
+  let i2 = 0;
+  for (const x of xs) {
+    yield x;
+    if (++i2 >= n) return;
   }
-  return found;
 }
 function maxOf(xs, fallback) {
   let m = 0;
   for (let i2 = 0; i2 < xs.length; i2++) if (xs[i2] > m) m = xs[i2];
   return m > 0 ? m : fallback;
 }
-var DEFAULT_RANKING, Localizer, presentTerms;
+var DEFAULT_RANKING, Localizer, ScoreScale;
 var init_localize = __esm({
   "src/retrieve/localize.ts"() {
     "use strict";
     init_bm25f();
+    init_file_ranking();
     init_languages();
     init_stop_words();
     init_rollup();
     init_signals2();
     init_query();
-    init_parsed_issue();
+    init_matched_terms();
     init_whole_files();
     init_annotate();
     init_item_lines();
@@ -34816,7 +35182,7 @@ var init_localize = __esm({
       constructor(codeIndex, opts = {}) {
         this.codeIndex = codeIndex;
         this.index = codeIndex.index;
-        this.units = codeIndex.units;
+        this.table = codeIndex.table;
         const bm252 = { ...DEFAULT_RANKING.bm25, ...opts.bm25 };
         this.scorer = new Bm25fScorer(codeIndex.index, bm252);
         this.fileScorer = new Bm25fScorer(codeIndex.fileIndex, { ...bm252, ...opts.fileBm25 });
@@ -34833,6 +35199,7 @@ var init_localize = __esm({
         });
         this.functionlessScores = new Float32Array(this.functionless.length);
         this.wholeFiles = new WholeFileScorer(codeIndex, this.functionless, this.scorer.params);
+        this.fileStart = fileRanges(codeIndex.fileOfUnit, codeIndex.filePaths.length);
       }
       codeIndex;
       scorer;
@@ -34847,8 +35214,10 @@ var init_localize = __esm({
       functionlessAt;
       functionlessScores;
       wholeFiles;
+      /** Where each file's function-level documents start (undefined: they are not file by file). */
+      fileStart;
       index;
-      units;
+      table;
       /**
        * The query of an issue for this index: its terms tokenized and stemmed like the index, title
        * tokens weighted by the ranking's `titleWeight` (`ParsedIssue.queryTerms`).
@@ -34914,6 +35283,101 @@ var init_localize = __esm({
         }
         return out2.sort((x, y) => y.score - x.score || x.file - y.file);
       }
+      /** Whether {@link scoreAll} gives the lexical scores (a subclass fusing other scores says no while it does). */
+      scoresAreLexical() {
+        return true;
+      }
+      /**
+       * The documents by {@link scoreAll}'s scores, as {@link hitsByRank} reads them (score > 0,
+       * best first, ties by document), with each file's best function (`bestOfFiles` of
+       * src/retrieve/item-lines.ts) and the rest of `scoreAll`'s answer. For lexical scores over an
+       * index whose documents lie file by file, only the BM25F+ scores are made for every document:
+       * the file prior, normalisation and signals are applied to the documents of the files read,
+       * in the order of each file's bound (`rankByFiles` of src/retrieve/file-ranking.ts), as far
+       * as the hits are read; the same scores, bit for bit, and so the same order.
+       * @param depth hits given at most; `first`: the first batch of the dense path's {@link hitsByRank}.
+       */
+      ranking(query, signals, depth, first2) {
+        if (this.fileStart && this.scoresAreLexical()) return this.rankingByFiles(this.fileStart, query, signals, depth);
+        const { scores, ...rest } = this.scoreAll(query, signals);
+        const best = bestOfFiles(scores, this.codeIndex.fileOfUnit, this.codeIndex.filePaths.length);
+        const files = () => {
+          const fileBest = new Float32Array(best.length);
+          for (let f = 0; f < best.length; f++) fileBest[f] = best[f] >= 0 ? scores[best[f]] : 0;
+          return hitsByRank(fileBest, Infinity);
+        };
+        return { ...rest, hits: hitsByRank(scores, depth, first2), files, scoreOf: (d) => scores[d], bestOfFile: (f) => best[f] };
+      }
+      /**
+       * {@link ranking} by files: the BM25F+ scores of every document (as {@link scoreAll}), each
+       * file's best; the steps after (the file prior, the normalisation, the signals: each a
+       * non-decreasing function of the BM25F+ score for the documents of one file) on the best of
+       * each file give each file's bound, and on the documents of the files read only.
+       */
+      rankingByFiles(fileStart, query, signals, depth) {
+        const fn2 = this.scorer.scoreAll(query);
+        const fileCount = fileStart.length - 1;
+        const fileOf = this.codeIndex.fileOfUnit;
+        const useSignals = signals !== void 0 && this.signalWeights !== void 0;
+        const bare = this.functionless;
+        const bareScores = this.functionlessScores;
+        bareScores.set(this.wholeFiles.scoreAll(query));
+        const bound = new Float64Array(fileCount);
+        let m = 0;
+        for (let f = 0; f < fileCount; f++) {
+          let best = fileStart[f] < fileStart[f + 1] ? 0 : -Infinity;
+          for (let d = fileStart[f]; d < fileStart[f + 1]; d++) if (fn2[d] > best) best = fn2[d];
+          bound[f] = best;
+          if (best > m) m = best;
+        }
+        const scale = new ScoreScale(fileOf);
+        if (this.filePrior > 0) {
+          const file = this.fileScorer.scoreAll(query).slice();
+          const a = 1 / (m > 0 ? m : 1);
+          const c = this.filePrior / maxOf(file, 1);
+          scale.prior(a, file, c);
+          for (let f = 0; f < fileCount; f++) bound[f] = Math.fround(bound[f] * a + file[f] * c);
+          for (let i2 = 0; i2 < bare.length; i2++) bareScores[i2] = bareScores[i2] * a + file[bare[i2]] * c;
+        }
+        const boundIsBest = new Uint8Array(fileCount).fill(1);
+        let reasons;
+        let evidence;
+        let why;
+        if (useSignals) {
+          let best = 0;
+          for (let f = 0; f < fileCount; f++) if (bound[f] > best) best = bound[f];
+          const top = best > 0 ? best : 1;
+          for (let i2 = 0; i2 < bare.length; i2++) bareScores[i2] /= top;
+          const boosts = this.resolver.boosts(signals, this.signalWeights);
+          const { boost } = boosts;
+          ({ reasons, evidence } = boosts);
+          scale.signals(top, boost, reasons);
+          const most = new Float64Array(fileCount);
+          for (const d of reasons.keys()) {
+            const f = fileOf[d];
+            boundIsBest[f] = 0;
+            if (boost[d] > most[f]) most[f] = boost[d];
+          }
+          for (let f = 0; f < fileCount; f++) bound[f] = Math.fround(Math.fround(bound[f] / top) + most[f]);
+          why = /* @__PURE__ */ new Map();
+          for (const [f, b] of boosts.files) {
+            const i2 = this.functionlessAt[f];
+            if (i2 < 0) continue;
+            bareScores[i2] += b.boost;
+            why.set(f, b);
+          }
+        }
+        const hit = (d) => scale.of(d, fn2[d]);
+        const late = lateScores(this.scorer, query, fileStart, scale.detached());
+        return {
+          hits: take(rankByFiles(bound, fileStart, hit), depth),
+          files: () => rankByFiles(bound, fileStart, hit, "file", boundIsBest),
+          reasons,
+          evidence,
+          functionless: this.scoredFunctionless(why),
+          ...late
+        };
+      }
       /**
        * @param query issue terms with weights ({@link queryOf}).
        * @returns rankings; empty lists when no query term occurs in the index.
@@ -34922,17 +35386,17 @@ var init_localize = __esm({
         const top = opts.top ?? 10;
         const depth = Math.max(top, opts.depth ?? Math.max(2e3, 50 * top));
         const perItem = opts.matchedTermsPerItem ?? 8;
-        const { scores, reasons, evidence, functionless = [] } = this.scoreAll(query, opts.signals);
+        const { hits, reasons, evidence, functionless = [], bestOfFile } = this.ranking(query, opts.signals, depth, Math.max(64, 4 * top));
         const seen = /* @__PURE__ */ new Set();
         const paths = /* @__PURE__ */ new Set();
         const moduleIds = /* @__PURE__ */ new Set();
         const ranked = [];
         const unitIds = unitIdsOf(this.codeIndex);
-        for (const h of hitsByRank(scores, depth, Math.max(64, 4 * top))) {
+        for (const h of hits) {
           if (ranked.length >= top && paths.size >= top && moduleIds.size >= top) break;
-          const u = this.units[h.doc];
           const id = unitIds.id(h.doc);
           if (seen.has(id)) continue;
+          const u = this.table.unit(h.doc);
           seen.add(id);
           paths.add(u.path);
           moduleIds.add(unitIds.module(h.doc));
@@ -34967,7 +35431,7 @@ var init_localize = __esm({
           ], bareOf);
         }
         const loc = { files, modules, functions, matchedQueryTerms: this.matchedQueryTerms(query) };
-        if (opts.fileLines) loc.bestOfFile = bestOfFiles(scores, this.codeIndex.fileOfUnit, this.codeIndex.filePaths.length);
+        if (opts.fileLines) loc.bestOfFile = bestOfFile;
         return loc;
       }
       /** How many distinct terms of `query` occur in the function- or file-level index (0: nothing can match). */
@@ -34977,19 +35441,60 @@ var init_localize = __esm({
         return present;
       }
       /**
-       * The query terms found in function-level document `doc`, highest idf first (binary search in
-       * postings), as they are shown: not the reserved words of the document's language (`true`,
+       * Per function-level document of `docs`, the query terms it holds, highest idf first, at most
+       * `limit` each, as they are shown: not the reserved words of the document's language (`true`,
        * `def`, `import` in Python), nor the issue's fragments of split words (`fragmentTermsOf`).
        */
-      matchedTerms(doc, query, limit) {
-        return termsInDoc(this.scorer, doc, query, limit, languageKeywords(languageOf(this.units[doc].path)));
+      matchedTerms(docs, query, limit) {
+        return termsInDocs(this.scorer, docs, query, limit, (i2) => languageKeywords(languageOf(this.table.path(docs[i2]))));
       }
-      /** The query terms found in file-level document `file`, highest file-level idf first, as they are shown ({@link matchedTerms}). */
-      matchedFileTerms(file, query, limit) {
-        return termsInDoc(this.fileScorer, file, query, limit, languageKeywords(languageOf(this.codeIndex.filePaths[file])));
+      /** The same for file-level documents `files`, highest file-level idf first ({@link matchedTerms}). */
+      matchedFileTerms(files, query, limit) {
+        return termsInDocs(this.fileScorer, files, query, limit, (i2) => languageKeywords(languageOf(this.codeIndex.filePaths[files[i2]])));
       }
     };
-    presentTerms = /* @__PURE__ */ new WeakMap();
+    ScoreScale = class _ScoreScale {
+      constructor(fileOf) {
+        this.fileOf = fileOf;
+      }
+      fileOf;
+      a = 1;
+      c = 0;
+      file;
+      top = 1;
+      boost;
+      prior(a, file, c) {
+        this.a = a;
+        this.file = file;
+        this.c = c;
+      }
+      /** With the signals: `top`, the best score before them; `boosted`, the documents with a boost. */
+      signals(top, boost, boosted) {
+        this.top = top;
+        this.boost = boost;
+        this.boosted = boosted;
+      }
+      boosted = /* @__PURE__ */ new Map();
+      sparse;
+      /** The score of document `d` of BM25F+ score `s`. */
+      of(d, s) {
+        const v = this.file ? Math.fround(s * this.a + this.file[this.fileOf[d]] * this.c) : s;
+        if (this.boost) return Math.fround(Math.fround(v / this.top) + this.boost[d]);
+        if (this.sparse) return Math.fround(Math.fround(v / this.top) + (this.sparse.get(d) ?? 0));
+        return v;
+      }
+      /** The same steps, holding the boosts of the boosted documents only (not an array over every document). */
+      detached() {
+        const out2 = new _ScoreScale(this.fileOf);
+        if (this.file) out2.prior(this.a, this.file, this.c);
+        if (this.boost) {
+          const boost = this.boost;
+          out2.top = this.top;
+          out2.sparse = new Map(Array.from(this.boosted.keys(), (d) => [d, boost[d]]));
+        }
+        return out2;
+      }
+    };
   }
 });
 
@@ -35053,7 +35558,7 @@ var init_shapes = __esm({
       unit(d) {
         let shape = this.units[d];
         if (!shape) {
-          const u = this.codeIndex.units[d];
+          const u = this.codeIndex.table.unit(d);
           const name2 = lastNamePart(u.qualifiedName);
           const dunder = /^__\w+__$/.test(name2);
           shape = this.units[d] = {
@@ -35107,8 +35612,6 @@ var init_extract2 = __esm({
   "src/ltr/features/extract.ts"() {
     "use strict";
     init_code_graph();
-    init_bm25f();
-    init_item_lines();
     init_localize();
     init_unit_ids();
     init_signals2();
@@ -35136,6 +35639,7 @@ var init_extract2 = __esm({
         this.shapes = new CandidateShapes(codeIndex);
         this.unitIds = unitIdsOf(codeIndex);
         const reads = opts.reads;
+        this.reads = reads;
         this.graph = opts.graph;
         this.expand = opts.expand ?? DEFAULT_EXPANSION;
         this.computed = FEATURE_GROUPS.map((g) => Object.keys(g.features).map((name2) => !reads || reads.has(name2)));
@@ -35153,14 +35657,14 @@ var init_extract2 = __esm({
       fieldAt;
       shapes;
       unitIds;
-      /** Per file-level document, its best pipeline score (reused across queries). */
-      fileBest;
       /** Per group ({@link FEATURE_GROUPS} order), whether each of its features is computed. */
       computed;
+      /** The features computed (undefined: all). */
+      reads;
       graph;
       expand;
-      /** Per file-level document, its best function-level document (built on the first expansion). */
-      bestOfFile;
+      /** Per file-level document, its function-level documents: `docs[start[f]] … docs[start[f + 1] − 1]` (made on the first expansion). */
+      docsOfFile;
       /**
        * The top `depth` distinct functions of the pipeline for an issue, with their features
        * ({@link FEATURES} columns, each group of src/ltr/features/registry.ts in turn).
@@ -35171,12 +35675,13 @@ var init_extract2 = __esm({
       extract(issue2, history = {}) {
         const { signals } = issue2;
         const query = this.localizer.queryOf(issue2);
-        const { units } = this.codeIndex;
-        const pipeline = this.localizer.scoreAll(query, signals);
-        const { docs, ids, pipelineScores } = this.candidates(pipeline.scores);
-        const bestOfFile = bestOfFiles(pipeline.scores, this.codeIndex.fileOfUnit, this.codeIndex.filePaths.length);
-        const otherFiles = this.otherFiles(pipeline.scores, bestOfFile, pipeline.functionless ?? [], docs);
-        const paths = docs.map((d) => units[d].path);
+        const { table } = this.codeIndex;
+        const pipeline = this.localizer.ranking(query, signals, Infinity, 64);
+        const hits = pipeline.hits[Symbol.iterator]();
+        const { docs, ids, pipelineScores } = this.candidates(hits, pipeline);
+        const { bestOfFile } = pipeline;
+        const otherFiles = this.otherFiles(pipeline.files(), pipeline.functionless ?? [], docs);
+        const paths = docs.map((d) => table.path(d));
         const modules = docs.map((d) => this.unitIds.module(d));
         const { reasons, evidence } = this.allSignalsOn && pipeline.reasons && pipeline.evidence ? { reasons: pipeline.reasons, evidence: pipeline.evidence } : (this.resolver ??= new SignalResolver(this.codeIndex)).boosts(signals, ALL_SIGNALS);
         const candidateSignals = /* @__PURE__ */ new Map();
@@ -35204,7 +35709,8 @@ var init_extract2 = __esm({
           pipelineScores,
           reasons,
           history,
-          graph: this.graph
+          graph: this.graph,
+          computes: (feature) => !this.reads || this.reads.has(feature)
         });
         return {
           query,
@@ -35220,22 +35726,24 @@ var init_extract2 = __esm({
           bestOfFile
         };
       }
-      /** The best `depth` distinct functions (by {@link unitId}) of the pipeline's scores, best first. */
-      candidates(scores) {
+      /** The best `depth` distinct functions (by {@link unitId}) among the pipeline's best 2 × `depth`, best first. */
+      candidates(hits, ranking) {
         const seen = /* @__PURE__ */ new Set();
         const docs = [];
         const ids = [];
         const pipelineScores = [];
-        for (const h of topK(scores, this.depth * 2)) {
+        for (let read = 0; docs.length < this.depth && read < this.depth * 2; read++) {
+          const next = hits.next();
+          if (next.done) break;
+          const h = next.value;
           const id = this.unitIds.id(h.doc);
           if (seen.has(id)) continue;
           seen.add(id);
           docs.push(h.doc);
           ids.push(id);
           pipelineScores.push(h.score);
-          if (docs.length >= this.depth) break;
         }
-        if (this.graph && this.expand > 0) this.expandOverImports(this.graph, scores, seen, docs, ids, pipelineScores);
+        if (this.graph && this.expand > 0) this.expandOverImports(this.graph, ranking, seen, docs, ids, pipelineScores);
         return { docs, ids, pipelineScores };
       }
       /**
@@ -35243,9 +35751,8 @@ var init_extract2 = __esm({
        * function (by pipeline score) of each file they import or that imports them and that holds no
        * candidate yet.
        */
-      expandOverImports(graph, scores, seen, docs, ids, pipelineScores) {
+      expandOverImports(graph, ranking, seen, docs, ids, pipelineScores) {
         const { fileOfUnit } = this.codeIndex;
-        const best = this.bestFunctions(scores);
         const held = new Set(docs.map((d) => fileOfUnit[d]));
         const tops = [];
         for (const d of docs) {
@@ -35256,48 +35763,57 @@ var init_extract2 = __esm({
         for (const f of tops) {
           const near = [...CodeGraph.of(graph.imports, f), ...CodeGraph.of(graph.importers, f)].slice(0, 2 * MAX_NEIGHBOURS);
           for (const g of near) {
-            if (held.has(g) || best[g] < 0) continue;
+            if (held.has(g)) continue;
+            const d = this.bestFunction(ranking, g);
+            if (d < 0) continue;
             held.add(g);
-            const d = best[g];
             const id = this.unitIds.id(d);
             if (seen.has(id)) continue;
             seen.add(id);
             docs.push(d);
             ids.push(id);
-            pipelineScores.push(scores[d]);
+            pipelineScores.push(ranking.scoreOf(d));
           }
         }
       }
-      /** Per file-level document, its function-level document of the best score (−1: none). */
-      bestFunctions(scores) {
+      /** The function-level document of file `f` of the best pipeline score (the first at equal scores; −1: the file has none). */
+      bestFunction(ranking, f) {
         const { fileOfUnit, filePaths } = this.codeIndex;
-        const best = this.bestOfFile ??= new Int32Array(filePaths.length);
-        best.fill(-1);
-        for (let d = 0; d < scores.length; d++) {
-          const f = fileOfUnit[d];
-          if (best[f] < 0 || scores[d] > scores[best[f]]) best[f] = d;
+        if (!this.docsOfFile) {
+          const start3 = new Uint32Array(filePaths.length + 1);
+          for (let d = 0; d < fileOfUnit.length; d++) start3[fileOfUnit[d] + 1]++;
+          for (let i2 = 0; i2 < filePaths.length; i2++) start3[i2 + 1] += start3[i2];
+          const docs2 = new Uint32Array(fileOfUnit.length);
+          const at = start3.slice(0, filePaths.length);
+          for (let d = 0; d < fileOfUnit.length; d++) docs2[at[fileOfUnit[d]]++] = d;
+          this.docsOfFile = { start: start3, docs: docs2 };
+        }
+        const { start: start2, docs } = this.docsOfFile;
+        let best = -1, bestScore = 0;
+        for (let i2 = start2[f]; i2 < start2[f + 1]; i2++) {
+          const s = ranking.scoreOf(docs[i2]);
+          if (best < 0 || s > bestScore) {
+            best = docs[i2];
+            bestScore = s;
+          }
         }
         return best;
       }
       /**
        * The best files by pipeline score (a file's best function, or its own score when it has no
-       * function) that hold none of the candidates: O(files).
-       * @param bestOfFile per file, its best function by `scores` (`bestOfFiles`; −1: none above 0).
+       * function) that hold none of the candidates: the pipeline's files (`LexicalRanking.files`)
+       * merged with the function-less files.
        */
-      otherFiles(scores, bestOfFile, functionless, candidates) {
-        const { fileOfUnit, filePaths } = this.codeIndex;
-        const best = this.fileBest ??= new Float32Array(filePaths.length);
-        for (let f = 0; f < best.length; f++) best[f] = bestOfFile[f] >= 0 ? scores[bestOfFile[f]] : 0;
-        const bare = /* @__PURE__ */ new Map();
-        for (const s of functionless) {
-          best[s.file] = s.score;
-          bare.set(s.file, s);
+      otherFiles(files, functionless, candidates) {
+        const { fileOfUnit } = this.codeIndex;
+        const held = new Set(candidates.map((d) => fileOfUnit[d]));
+        const found = [];
+        for (const h of files) {
+          if (held.has(h.doc)) continue;
+          found.push({ file: h.doc, score: h.score });
+          if (found.length >= OTHER_FILES) break;
         }
-        for (const d of candidates) best[fileOfUnit[d]] = 0;
-        return topK(best, OTHER_FILES).filter((h) => h.score > 0).map((h) => {
-          const b = bare.get(h.doc);
-          return b?.signals ? { file: h.doc, score: h.score, signals: b.signals, evidence: b.evidence } : { file: h.doc, score: h.score };
-        });
+        return [...found, ...functionless].sort((x, y) => y.score - x.score || x.file - y.file).slice(0, OTHER_FILES);
       }
     };
   }
@@ -35475,7 +35991,7 @@ async function buildVectorIndex(repo, codeIndex, embedder, opts) {
   });
   const rows = new Array(units.length);
   let dim;
-  const take = (d2, v) => {
+  const take2 = (d2, v) => {
     if (dim === void 0) dim = v.length;
     else if (v.length !== dim) throw new IssuelocError(`embedder ${embedder.id} gave vectors of ${v.length} and ${dim} dimensions`);
     rows[d2] = normalize(v);
@@ -35490,7 +36006,7 @@ async function buildVectorIndex(repo, codeIndex, embedder, opts) {
     const spans = docs.map((d2) => `${units[d2].startLine}-${units[d2].endLine}`);
     const hitRows = hit && hit.spans.length === docs.length && hit.spans.every(([s, e], i2) => `${s}-${e}` === spans[i2]) ? docs.map((_, i2) => hit.vectors.slice(i2 * hit.dim, (i2 + 1) * hit.dim)) : void 0;
     if (hitRows && usable(hitRows, dim)) {
-      docs.forEach((d2, i2) => take(d2, hitRows[i2]));
+      docs.forEach((d2, i2) => take2(d2, hitRows[i2]));
       cached += docs.length;
     } else {
       if (hitRows) unusable++;
@@ -35512,7 +36028,7 @@ async function buildVectorIndex(repo, codeIndex, embedder, opts) {
       cache.checkDimension(got);
       embeddedDim = got;
     }
-    pendingDocs.forEach((d2, i2) => take(d2, vectors[i2]));
+    pendingDocs.forEach((d2, i2) => take2(d2, vectors[i2]));
     done += pendingDocs.length;
     opts.onProgress?.(done, total);
     pendingDocs = [];
@@ -35649,8 +36165,8 @@ var init_hybrid = __esm({
         super(codeIndex, ranking);
         this.vectors = vectors;
         this.embedder = embedder;
-        if (vectors.count !== codeIndex.units.length) {
-          throw new IssuelocError(`vector index has ${vectors.count} documents, the code index ${codeIndex.units.length}`);
+        if (vectors.count !== codeIndex.table.length) {
+          throw new IssuelocError(`vector index has ${vectors.count} documents, the code index ${codeIndex.table.length}`);
         }
         this.fusion = { ...DEFAULT_FUSION, ...fusion };
         this.cosine = new Float32Array(vectors.count);
@@ -35673,6 +36189,10 @@ var init_hybrid = __esm({
         } finally {
           this.queryVector = void 0;
         }
+      }
+      /** Lexical scores unless an issue vector is set (inside {@link localizeIssue}) and fused. */
+      scoresAreLexical() {
+        return !this.queryVector || this.fusion.method === "lexical";
       }
       /** Fused scores when an issue vector is set (inside {@link localizeIssue}), else the lexical ones (with function-less files). */
       scoreAll(query, signals) {
@@ -35945,7 +36465,7 @@ __export(open_graph_exports, {
 import { join as join14 } from "node:path";
 async function openCodeGraph(repo, codeIndex, cacheDir) {
   const key = graphKey(codeIndex);
-  const units = codeIndex.units.length;
+  const units = codeIndex.table.length;
   const files = codeIndex.filePaths.length;
   const file = cacheDir ? graphFilePath(cacheDir, codeIndex.commit, settingsKey(codeIndex.settings)) : void 0;
   const stored = file && loadGraph(file, key, units, files);
@@ -63161,14 +63681,14 @@ function decode(buf) {
     body2.set(buf.subarray(offset));
   }
   let o = body2.byteOffset;
-  const take = (make, size, count) => {
+  const take2 = (make, size, count) => {
     const a = make(body2.buffer, o, count);
     o += size * count;
     return a;
   };
-  const f64 = (c) => take((b, at, m) => new Float64Array(b, at, m), 8, c);
-  const i32 = (c) => take((b, at, m) => new Int32Array(b, at, m), 4, c);
-  const u8 = (c) => take((b, at, m) => new Uint8Array(b, at, m), 1, c);
+  const f64 = (c) => take2((b, at, m) => new Float64Array(b, at, m), 8, c);
+  const i32 = (c) => take2((b, at, m) => new Int32Array(b, at, m), 4, c);
+  const u8 = (c) => take2((b, at, m) => new Uint8Array(b, at, m), 1, c);
   const figures = f64(5 * nFileOf);
   const norms = f64(n);
   const fileStart = i32(n + 1);
@@ -63312,7 +63832,8 @@ async function readCoChange(repo, commit, opts = {}) {
   const { sourceSets, counted } = read;
   const rates = /* @__PURE__ */ new Map();
   for (const [f, c] of read.counts) rates.set(f, c / counted);
-  return { rates, commits: counted, partnersOf: (path, o = {}) => partnersIn(sourceSets, path, o) };
+  const sets = new SourceSets(sourceSets);
+  return { rates, commits: counted, partnersOf: (path, o = {}) => partnersIn(sets, path, o) };
 }
 var CO_CHANGE_TAG = "cochg.v1";
 function coChangeFile(cacheDir, repoPath, commit, o) {
@@ -63341,16 +63862,44 @@ async function readFromGit(repo, commit, commits, partnerCommits, maxFiles) {
   }
   return { counts: [...counts3], counted, sourceSets };
 }
+var SourceSets = class {
+  constructor(sets) {
+    this.sets = sets;
+  }
+  sets;
+  commitsOf;
+  tests = /* @__PURE__ */ new Map();
+  /** The commits (indexes into {@link sets}, ascending) whose source files hold `path`. */
+  holding(path) {
+    if (!this.commitsOf) {
+      const commitsOf = /* @__PURE__ */ new Map();
+      this.sets.forEach((files, k) => {
+        for (const f of files) {
+          const ks = commitsOf.get(f);
+          if (!ks) commitsOf.set(f, [k]);
+          else if (ks[ks.length - 1] !== k) ks.push(k);
+        }
+      });
+      this.commitsOf = commitsOf;
+    }
+    return this.commitsOf.get(path) ?? [];
+  }
+  /** `isTestPath`, kept per path. */
+  isTest(path) {
+    let t = this.tests.get(path);
+    if (t === void 0) this.tests.set(path, t = isTestPath(path));
+    return t;
+  }
+};
 function partnersIn(sourceSets, path, opts) {
   const minSupport = opts.minSupport ?? 3;
   const minConfidence = opts.minConfidence ?? 0;
   const minTogether = opts.minTogether ?? 1;
   let support = 0;
   const together = /* @__PURE__ */ new Map();
-  for (const files of sourceSets) {
-    if (!files.includes(path)) continue;
+  for (const k of sourceSets.holding(path)) {
     support++;
-    for (const f of files) if (f !== path && !isTestPath(f)) together.set(f, (together.get(f) ?? 0) + 1);
+    for (const f of sourceSets.sets[k]) if (f !== path && !sourceSets.isTest(f)) together.set(f, (together.get(f) ?? 0) + 1);
   }
   const newest = new Map([...together.keys()].map((f, i2) => [f, i2]));
   if (support < minSupport) return [];
@@ -63728,7 +64277,6 @@ async function openPlacements(repo, codeIndex, opts = {}) {
 }
 
 // src/ltr/model-ranker.ts
-init_rollup();
 init_annotate();
 init_extract2();
 init_registry();
@@ -63758,67 +64306,73 @@ var ModelRanker = class {
     const perItem = opts.matchedTermsPerItem ?? 8;
     const set = this.extractor.extract(issue2, history);
     const { query } = set;
-    const { units } = this.codeIndex;
     const orderings = /* @__PURE__ */ new Map();
     const rankedBy = (scorer) => {
       let ranked = orderings.get(scorer);
       if (!ranked) {
         const scores = scorer.score(set.features, set.docs.length);
-        ranked = Array.from(orderByScore(scores), (i2) => {
-          const u = units[set.docs[i2]];
-          return { id: set.ids[i2], path: u.path, qualifiedName: u.qualifiedName, namespaceParts: u.namespaceParts, score: scores[i2], i: i2 };
-        });
-        orderings.set(scorer, ranked);
+        orderings.set(scorer, ranked = { order: orderByScore(scores), scores });
       }
       return ranked;
     };
     const byFunction = rankedBy(this.model.scorers.function);
-    const functions = byFunction.slice(0, top).map((r) => ({ id: r.id, score: r.score }));
-    const rolled = rollUp(rankedBy(this.model.scorers.file), Infinity).files;
+    const functions = Array.from(byFunction.order.subarray(0, top), (i2) => ({ id: set.ids[i2], score: byFunction.scores[i2] }));
+    const firstOf2 = (keys, { order, scores }, limit) => {
+      const items = [];
+      const source = /* @__PURE__ */ new Map();
+      for (let k = 0; k < order.length && items.length < limit; k++) {
+        const i2 = order[k];
+        if (source.has(keys[i2])) continue;
+        source.set(keys[i2], i2);
+        items.push({ id: keys[i2], score: scores[i2], matchedTerms: void 0 });
+      }
+      return { items, source };
+    };
+    const rolled = firstOf2(set.paths, rankedBy(this.model.scorers.file), Infinity);
     const others = set.otherFiles.slice(0, top).map((s) => ({ id: this.codeIndex.filePaths[s.file], ...s }));
-    const files = withOtherFiles(rolled, set.paths, (i2) => set.pipelineScores[i2], others.map((b) => ({ id: b.id, score: b.score })), top);
+    const files = withOtherFiles(rolled.items, set.paths, (i2) => set.pipelineScores[i2], others.map((b) => ({ id: b.id, score: b.score })), top);
     const placed = new Set(others.map((b) => b.id));
     let above = files.find((x) => !placed.has(x.id))?.score ?? 0;
     for (const it of files) {
       if (placed.has(it.id)) it.score = above;
       else above = it.score;
     }
-    const { modules } = rollUp(rankedBy(this.model.scorers.module), top);
+    const byModule = firstOf2(set.modules, rankedBy(this.model.scorers.module), top);
+    const modules = byModule.items;
     if (perItem > 0) {
-      const level = (items, scorer, key, wholeFile) => {
-        const best = /* @__PURE__ */ new Map();
-        for (const r of rankedBy(scorer)) if (!best.has(key(r))) best.set(key(r), r.i);
-        return {
-          items,
-          wholeFile,
-          sourceOf: (id) => {
-            const i2 = best.get(id);
-            return i2 === void 0 ? void 0 : { doc: set.docs[i2], signals: set.signals.get(i2), evidence: set.evidence.get(i2) };
-          }
-        };
-      };
+      const level = (items, source, wholeFile) => ({
+        items,
+        wholeFile,
+        sourceOf: (id) => {
+          const i2 = source(id);
+          return i2 === void 0 ? void 0 : { doc: set.docs[i2], signals: set.signals.get(i2), evidence: set.evidence.get(i2) };
+        }
+      });
+      const functionRows = /* @__PURE__ */ new Map();
+      for (let k = 0; k < functions.length; k++) functionRows.set(set.ids[byFunction.order[k]], byFunction.order[k]);
       annotateItems(this.extractor.localizer, query, perItem, [
-        level(functions, this.model.scorers.function, (r) => r.id, false),
-        level(files, this.model.scorers.file, (r) => r.path, true),
-        level(modules, this.model.scorers.module, (r) => set.modules[r.i], false)
+        level(functions, (id) => functionRows.get(id), false),
+        level(files, (id) => rolled.source.get(id), true),
+        level(modules, (id) => byModule.source.get(id), false)
       ], new Map(others.map((b) => [b.id, b])));
     }
     const loc = { files, modules, functions, matchedQueryTerms: this.extractor.localizer.matchedQueryTerms(query) };
     if (opts.fileLines) {
-      const best = set.bestOfFile;
+      const pipeline = set.bestOfFile;
       const { fileOfUnit } = this.codeIndex;
-      const byModel = /* @__PURE__ */ new Set();
-      for (const r of byFunction) {
-        const f = fileOfUnit[set.docs[r.i]];
-        if (byModel.has(f)) continue;
-        byModel.add(f);
-        best[f] = set.docs[r.i];
+      const byModel = /* @__PURE__ */ new Map();
+      for (const i2 of byFunction.order) {
+        const f = fileOfUnit[set.docs[i2]];
+        if (!byModel.has(f)) byModel.set(f, set.docs[i2]);
       }
-      loc.bestOfFile = best;
+      loc.bestOfFile = bestOfFileBy(byModel, pipeline);
     }
     return loc;
   }
 };
+function bestOfFileBy(byModel, pipeline) {
+  return (f) => byModel.get(f) ?? pipeline(f);
+}
 function readsGraph(model) {
   return FEATURE_REGISTRY.some((f) => f.group === "graph" && model.reads.has(f.name));
 }
@@ -64399,7 +64953,7 @@ var OpenedLocalizer = class {
       commit,
       built,
       millis: performance.now() - t0,
-      documents: codeIndex.units.length,
+      documents: codeIndex.table.length,
       files: codeIndex.stats.files,
       skipped: codeIndex.stats.skipped
     };
