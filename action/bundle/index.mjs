@@ -30919,6 +30919,30 @@ var init_bm25f = __esm({
   }
 });
 
+// src/util/sorted-search.ts
+function firstAtLeast(doc, from, to, d) {
+  let lo = from;
+  let step = 1;
+  let hi = from;
+  while (hi < to && doc[hi] < d) {
+    lo = hi + 1;
+    hi += step;
+    step *= 2;
+  }
+  if (hi > to) hi = to;
+  while (lo < hi) {
+    const mid = lo + hi >>> 1;
+    if (doc[mid] < d) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+var init_sorted_search = __esm({
+  "src/util/sorted-search.ts"() {
+    "use strict";
+  }
+});
+
 // src/ltr/doc-scores.ts
 function rowsByDocument(docs) {
   const n = docs.length;
@@ -30941,29 +30965,13 @@ function postingPositions(postingDoc, docs, order) {
   }
   return at;
 }
-function firstAtLeast(doc, from, to, d) {
-  let lo = from;
-  let step = 1;
-  let hi = from;
-  while (hi < to && doc[hi] < d) {
-    lo = hi + 1;
-    hi += step;
-    step *= 2;
-  }
-  if (hi > to) hi = to;
-  while (lo < hi) {
-    const mid = lo + hi >>> 1;
-    if (doc[mid] < d) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
 var DocFieldScorer;
 var init_doc_scores = __esm({
   "src/ltr/doc-scores.ts"() {
     "use strict";
     init_bm25f();
     init_inverted_index();
+    init_sorted_search();
     DocFieldScorer = class {
       constructor(index, params = {}) {
         this.index = index;
@@ -31098,6 +31106,7 @@ var init_calls = __esm({
   "src/ltr/features/calls.ts"() {
     "use strict";
     init_doc_scores();
+    init_sorted_search();
     TOP = 10;
     features4 = {
       calledByTop: {
@@ -34823,7 +34832,7 @@ function termsInDocs(scorer, docs, query, limit, skipOf) {
     for (let k = 0; k < n && p < P; k++) {
       const i2 = order[k];
       if (found[i2].length >= limit) continue;
-      p = firstAtLeast2(postingDoc, p, P, docs[i2]);
+      p = firstAtLeast(postingDoc, p, P, docs[i2]);
       if (p < P && postingDoc[p] === docs[i2] && !skip[i2].has(term)) {
         found[i2].push(term);
         if (found[i2].length >= limit) open2--;
@@ -34833,28 +34842,12 @@ function termsInDocs(scorer, docs, query, limit, skipOf) {
   }
   return found;
 }
-function firstAtLeast2(doc, from, to, d) {
-  let lo = from;
-  let step = 1;
-  let hi = from;
-  while (hi < to && doc[hi] < d) {
-    lo = hi + 1;
-    hi += step;
-    step *= 2;
-  }
-  if (hi > to) hi = to;
-  while (lo < hi) {
-    const mid = lo + hi >>> 1;
-    if (doc[mid] < d) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
 var presentTerms;
 var init_matched_terms = __esm({
   "src/retrieve/matched-terms.ts"() {
     "use strict";
     init_parsed_issue();
+    init_sorted_search();
     presentTerms = /* @__PURE__ */ new WeakMap();
   }
 });

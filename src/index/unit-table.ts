@@ -1,16 +1,8 @@
 import { isAscii } from 'node:buffer';
-import type { UnitKind } from '../corpus/types.js';
+import type { CodeUnit, UnitKind } from '../corpus/types.js';
 
-/** A document of the index: where its unit is. */
-export interface IndexedUnit {
-  path: string;
-  kind: UnitKind;
-  qualifiedName: string;
-  /** Namespace qualifiers leading the qualified name (`CodeUnit.namespaceParts`; absent: none). */
-  namespaceParts?: number;
-  startLine: number;
-  endLine: number;
-}
+/** A document of the index: where its unit is (a {@link CodeUnit} without its id and text). */
+export type IndexedUnit = Omit<CodeUnit, 'id' | 'text'>;
 
 /** Codes of the unit kinds in {@link UnitColumns.info} (its low 2 bits). */
 export const KIND_CODES: readonly UnitKind[] = ['file', 'class', 'function'];

@@ -4,6 +4,7 @@
  */
 import { defaultBm25fParams, type Bm25fParams, type QueryTerms } from '../retrieve/bm25f.js';
 import { averageFieldLengths, type InvertedIndex } from '../index/inverted-index.js';
+import { firstAtLeast } from '../util/sorted-search.js';
 
 /** A query term present in the index, with qw(t) · idf(t). */
 export interface PreparedTerm {
@@ -132,22 +133,4 @@ function postingPositions(postingDoc: ArrayLike<number>, docs: ArrayLike<number>
     if (lo < P && postingDoc[lo] === doc) at[i] = lo;
   }
   return at;
-}
-
-/** The first position p in [from, to) with doc[p] ≥ d (doc ascending): a gallop from `from` (steps of 1, 2, 4 …), then a binary search. */
-export function firstAtLeast(doc: ArrayLike<number>, from: number, to: number, d: number): number {
-  let lo = from;
-  let step = 1;
-  let hi = from;
-  while (hi < to && doc[hi] < d) {
-    lo = hi + 1;
-    hi += step;
-    step *= 2;
-  }
-  if (hi > to) hi = to;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (doc[mid] < d) lo = mid + 1; else hi = mid;
-  }
-  return lo;
 }

@@ -4,6 +4,7 @@
  */
 import type { Bm25fScorer, QueryTerms } from './bm25f.js';
 import { fragmentTermsOf } from '../text/parsed-issue.js';
+import { firstAtLeast } from '../util/sorted-search.js';
 
 /** A query term present in a scorer's index, with its id and idf. */
 interface PresentTerm { term: string; id: number; idf: number }
@@ -60,22 +61,4 @@ export function termsInDocs(scorer: Bm25fScorer, docs: readonly number[], query:
     if (open === 0) break;
   }
   return found;
-}
-
-/** The first position p in [from, to) with doc[p] ≥ d (doc ascending): a gallop from `from`, then a binary search. */
-function firstAtLeast(doc: ArrayLike<number>, from: number, to: number, d: number): number {
-  let lo = from;
-  let step = 1;
-  let hi = from;
-  while (hi < to && doc[hi] < d) {
-    lo = hi + 1;
-    hi += step;
-    step *= 2;
-  }
-  if (hi > to) hi = to;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (doc[mid] < d) lo = mid + 1; else hi = mid;
-  }
-  return lo;
 }
