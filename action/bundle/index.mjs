@@ -22471,6 +22471,10 @@ function extractorOf(path) {
   const spec = specFor(path, languageOf(path));
   return spec ? spec.id ?? spec.grammar : "file";
 }
+function unitVersionsKey() {
+  const specs = [...Object.values(SPECS), CPP_HEADER];
+  return specs.filter((s) => (s.version ?? 1) > 1).map((s) => `${s.id ?? s.grammar}@${s.version}`).sort().join(",");
+}
 function extractorKey(path) {
   const spec = specFor(path, languageOf(path));
   if (!spec) return "file";
@@ -38578,7 +38582,7 @@ async function* mine(repo, baseCommit, o, summary2) {
     if (o.maxCommits === void 0 || selected.length < o.maxCommits) selected.push(i2);
   }
   summary2.read = selected.length;
-  const settings = `${MINER_FORMAT}|${BLOB_FORMAT_VERSION}|K=${o.maxFiles}|words=${o.minWords}|${MESSAGE_RULES}`;
+  const settings = `${MINER_FORMAT}|${BLOB_FORMAT_VERSION}|${unitVersionsKey()}|K=${o.maxFiles}|words=${o.minWords}|${MESSAGE_RULES}`;
   const cache = MinedCache.load(repo.isShallow ? void 0 : o.cacheDir, repo.gitDir, settings);
   const uncached = selected.reduce((n, i2) => n + (cache.entries.has(log.shaOf(i2)) ? 0 : 1), 0);
   const pool = new SpanPool(o.threads ?? SpanPool.threadsFor(uncached));
@@ -38753,6 +38757,7 @@ var init_commit_miner = __esm({
   "src/history/commit-miner.ts"() {
     "use strict";
     init_code_index();
+    init_extract_specs();
     init_languages();
     init_select();
     init_errors();

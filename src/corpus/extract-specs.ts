@@ -524,6 +524,16 @@ export function extractorOf(path: string): string {
   return spec ? spec.id ?? spec.grammar : 'file';
 }
 
+/**
+ * The specs whose units changed (`version` above 1), as `name@version` joined by commas (`rust@2`):
+ * part of the key of a cache of units made from many blobs (the mined commits), so such a cache is
+ * rebuilt when a language's units change.
+ */
+export function unitVersionsKey(): string {
+  const specs = [...Object.values(SPECS), CPP_HEADER];
+  return specs.filter((s) => (s.version ?? 1) > 1).map((s) => `${s.id ?? s.grammar}@${s.version}`).sort().join(',');
+}
+
 /** {@link extractorOf} with its spec's `version` when above 1 (`rust@2`): the blob cache's part of a key. */
 export function extractorKey(path: string): string {
   const spec = specFor(path, languageOf(path));

@@ -18,6 +18,7 @@
  * history log and the cache entries; two batches of commits are in flight at a time.
  */
 import { BLOB_FORMAT_VERSION } from '../index/code-index.js';
+import { unitVersionsKey } from '../corpus/extract-specs.js';
 import { isTestPath } from '../corpus/languages.js';
 import { isSourceFile } from '../corpus/select.js';
 import type { DatasetRecord } from '../dataset/record.js';
@@ -218,7 +219,7 @@ async function* mine(repo: GitRepo, baseCommit: string, o: Settled, summary: Min
     if (o.maxCommits === undefined || selected.length < o.maxCommits) selected.push(i);
   }
   summary.read = selected.length;
-  const settings = `${MINER_FORMAT}|${BLOB_FORMAT_VERSION}|K=${o.maxFiles}|words=${o.minWords}|${MESSAGE_RULES}`;
+  const settings = `${MINER_FORMAT}|${BLOB_FORMAT_VERSION}|${unitVersionsKey()}|K=${o.maxFiles}|words=${o.minWords}|${MESSAGE_RULES}`;
   const cache = MinedCache.load(repo.isShallow ? undefined : o.cacheDir, repo.gitDir, settings);
   const uncached = selected.reduce((n, i) => n + (cache.entries.has(log.shaOf(i)) ? 0 : 1), 0);
   const pool = new SpanPool(o.threads ?? SpanPool.threadsFor(uncached));

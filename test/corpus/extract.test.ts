@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { setFlagsFromString } from 'node:v8';
 import { extractorKey, extractUnits, extractUnitSpans } from '../../src/corpus/extract.js';
 import { moduleIdOf } from '../../src/corpus/names.js';
-import { isRustTestAttribute } from '../../src/corpus/extract-specs.js';
+import { isRustTestAttribute, unitVersionsKey } from '../../src/corpus/extract-specs.js';
 
 // This file loads 14 grammars to parse a few lines each: V8's optimising compiler would spend
 // ~15 s of CPU on their large lexers (measured on 2 cores). The baseline compiler suffices here.
@@ -757,4 +757,9 @@ test('C++ namespaces, Rust inline mods and TS namespaces qualify names but are n
   ]);
   // Python is unchanged: the first part is the module
   assert.deepEqual(await modules('p.py', ['class A:', '    class B:', '        def m(self): pass']), ['A → p.py:A', 'A.B → p.py:A', 'A.B.m → p.py:A']);
+});
+
+test('unitVersionsKey names every language whose units changed, as the blob keys do (the mined-commit cache is keyed by it)', () => {
+  assert.equal(unitVersionsKey(), extractorKey('src/lib.rs'));
+  assert.equal(extractorKey('src/a.py'), 'python');
 });
