@@ -35023,7 +35023,8 @@ function spansOfPath(index, path) {
   const { table } = index;
   for (const d of docs) {
     const id = ids.id(d);
-    if (!s.units.has(id)) s.units.set(id, d);
+    const seen = s.units.get(id);
+    if (seen === void 0 || table.endLine(d) - table.startLine(d) > table.endLine(seen) - table.startLine(seen)) s.units.set(id, d);
     if (table.columns.nameStart[d] === table.columns.nameStart[d + 1]) continue;
     const m = ids.module(d);
     const span = s.modules.get(m);

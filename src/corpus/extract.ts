@@ -81,7 +81,8 @@ export function fileUnit(path: string, text: string): CodeUnit {
  *   {@link MAX_TEXT_OUTSIDE_UNIT} characters outside the unit (minified code: many functions on one
  *   line), exactly the unit's own source range (from its decorators to its last token);
  * - ids need not be unique: overloads and redefinitions (a property and its setter) share one,
- *   as in the reference protocol (consumers keep the first occurrence when ranking).
+ *   as in the reference protocol (consumers keep the first occurrence when ranking; the lines an id
+ *   shows are its unit of most lines, `shownUnit` in ./names.ts).
  *
  * Languages without a spec, files tree-sitter cannot parse at all, and files longer than
  * {@link MAX_PARSE_CHARS} characters yield the file unit only (the whole text). At most

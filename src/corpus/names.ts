@@ -33,3 +33,14 @@ export function fileStem(path: string): string {
   const dot = base.lastIndexOf('.');
   return dot > 0 ? base.slice(0, dot) : base;
 }
+
+/**
+ * The unit an id shows among the units that share it (overloads, redefinitions: the ids need not
+ * be unique, src/corpus/extract.ts): the one of most lines, the first of them on ties. For
+ * Python's `@overload` stubs that is the implementation, which follows them.
+ */
+export function shownUnit<U extends { startLine: number; endLine: number }>(units: Iterable<U>): U | undefined {
+  let best: U | undefined;
+  for (const u of units) if (!best || u.endLine - u.startLine > best.endLine - best.startLine) best = u;
+  return best;
+}

@@ -46,7 +46,9 @@ function spansOfPath(index: CodeIndex, path: string): PathSpans | undefined {
   const { table } = index;
   for (const d of docs) {
     const id = ids.id(d);
-    if (!s.units.has(id)) s.units.set(id, d);
+    // the unit an id shows: of most lines, the first on ties (shownUnit, src/corpus/names.ts)
+    const seen = s.units.get(id);
+    if (seen === undefined || table.endLine(d) - table.startLine(d) > table.endLine(seen) - table.startLine(seen)) s.units.set(id, d);
     if (table.columns.nameStart[d] === table.columns.nameStart[d + 1]) continue;
     const m = ids.module(d);
     const span = s.modules.get(m);

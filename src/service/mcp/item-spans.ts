@@ -10,6 +10,7 @@ import { extractUnits } from '../../corpus/extract.js';
 import type { CodeUnit } from '../../corpus/types.js';
 import { DEFAULT_INDEX_SETTINGS } from '../../index/code-index.js';
 import { GitRepo } from '../../repo/git.js';
+import { shownUnit } from '../../corpus/names.js';
 
 /** Lines of one item: 1-based, inclusive. */
 export interface LineRange {
@@ -90,7 +91,7 @@ export class ItemSpans {
     const name = colon < 0 ? '' : id.slice(colon + 1);
     const file = await this.fileAt(commit, path);
     if (!file) return undefined;
-    const unit = name === '' ? file.units[0] : file.units.find((u) => u.qualifiedName === name);
+    const unit = name === '' ? file.units[0] : shownUnit(file.units.filter((u) => u.qualifiedName === name && u.kind !== 'file'));
     return unit && { unit, text: file.text };
   }
 

@@ -10,6 +10,7 @@ import type { CodeUnit } from '../../corpus/types.js';
 import { DEFAULT_INDEX_SETTINGS } from '../../index/code-index.js';
 import type { GitRepo } from '../../repo/git.js';
 import { tokenize } from '../../text/tokenize.js';
+import { shownUnit } from '../../corpus/names.js';
 
 /** Most lines of one preview; longer units are cut there (`more` tells how many were left). */
 export const PREVIEW_LINES = 60;
@@ -97,7 +98,7 @@ async function locate(id: string, fileOf: (path: string) => Promise<ParsedFile |
     const path = id.slice(0, i);
     const file = await fileOf(path);
     if (!file) continue;
-    const unit = file.units.find((u) => u.id === id);
+    const unit = shownUnit(file.units.filter((u) => u.id === id));
     if (unit) return { path, file, unit };
   }
   return undefined;
