@@ -21025,6 +21025,11 @@ function tagBytes(tag) {
 }
 function writeCheckedFile(path, tag, parts2, opts = {}) {
   const bufs = parts2.map(bufferOf);
+  const trailer = checkedTrailer(tag, bufs);
+  writeFileAtomic(path, [...bufs, trailer], opts);
+  return bufs.reduce((n, b) => n + b.length, 0) + TRAILER;
+}
+function checkedTrailer(tag, bufs) {
   let length = 0;
   let crc = 0;
   for (const b of bufs) {
@@ -21037,8 +21042,7 @@ function writeCheckedFile(path, tag, parts2, opts = {}) {
   crc = crcOver(trailer.subarray(0, 16), crc);
   trailer.writeUInt32LE(crc, 16);
   MAGIC.copy(trailer, 20);
-  writeFileAtomic(path, [...bufs, trailer], opts);
-  return length + TRAILER;
+  return trailer;
 }
 function readCheckedPayload(path, tag) {
   let buf;
@@ -21047,6 +21051,9 @@ function readCheckedPayload(path, tag) {
   } catch {
     return void 0;
   }
+  return checkedPayload(buf, tag);
+}
+function checkedPayload(buf, tag) {
   if (buf.length < TRAILER) return null;
   const t = buf.length - TRAILER;
   if (!buf.subarray(t + 20).equals(MAGIC) || !buf.subarray(t, t + 8).equals(tagBytes(tag))) return null;

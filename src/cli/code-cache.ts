@@ -8,19 +8,20 @@
  * The cache file is named by what its bytecode was compiled from: the script's build (a digest of
  * its text that the build wrote), its size and modification time (V8 checks a cached script's
  * length, not its text), the Node version and the architecture; V8 refuses data made under other
- * V8 flags. Its header carries a CRC-32 of the payload (V8 checks the version and flags of cached
- * data, not its bytes): a file cut short, corrupt or
- * of another program is passed over, as is data V8 refuses (`cachedDataRejected`), and the run
+ * V8 flags. It is a checked file (src/util/checked-file.ts: a trailer with a CRC-32 of the
+ * payload; V8 checks the version and flags of cached data, not its bytes): a file cut short,
+ * corrupt or of another program is passed over, as is data V8 refuses (`cachedDataRejected`), and the run
  * compiles from the source and writes a new one (into a temporary file renamed over it: a reader
  * never sees half a file). A folder that cannot be made or written means no cache, never an error.
  */
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { basename, dirname, extname, isAbsolute, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Script } from 'node:vm';
 import * as zlib from 'node:zlib';
+import { checkedPayload, checkedTrailer, writeCheckedFile } from '../util/checked-file.js';
 
 /** How a script is loaded and where its code cache lives. */
 export interface ScriptOptions {
@@ -51,9 +52,8 @@ export interface LoadedScript {
   saveCache(): void;
 }
 
-/** The first bytes of a code cache file (then the payload's CRC-32 and length, little-endian). */
-const MAGIC = Buffer.from('ILCODE01', 'latin1');
-const HEADER = MAGIC.length + 8;
+/** The tag of a code cache file (src/util/checked-file.ts: its trailer's kind and format). */
+const TAG = 'code.v1';
 
 /**
  * The function the script's text is wrapped in, as Node wraps a CommonJS module, with the two names
@@ -100,21 +100,12 @@ export function localizeVariant(argv: readonly string[]): string {
 
 /** The payload of a code cache file's bytes, or undefined when they are not a whole, intact one. */
 export function cachePayload(bytes: Buffer): Buffer | undefined {
-  if (bytes.length < HEADER || !bytes.subarray(0, MAGIC.length).equals(MAGIC)) return undefined;
-  const crc = bytes.readUInt32LE(MAGIC.length);
-  const length = bytes.readUInt32LE(MAGIC.length + 4);
-  if (length !== bytes.length - HEADER) return undefined;
-  const payload = bytes.subarray(HEADER);
-  return zlib.crc32(payload) === crc ? payload : undefined;
+  return checkedPayload(bytes, TAG) ?? undefined;
 }
 
-/** A code cache file's bytes: the header, then `payload`. */
+/** A code cache file's bytes: `payload`, then the trailer of a checked file. */
 export function cacheFileBytes(payload: Buffer): Buffer {
-  const header = Buffer.alloc(HEADER);
-  MAGIC.copy(header);
-  header.writeUInt32LE(zlib.crc32(payload), MAGIC.length);
-  header.writeUInt32LE(payload.length, MAGIC.length + 4);
-  return Buffer.concat([header, payload]);
+  return Buffer.concat([payload, checkedTrailer(TAG, [payload])]);
 }
 
 /** The file's bytes, or undefined when it cannot be read (missing, a folder, no permission). */
@@ -127,27 +118,14 @@ function readIfThere(file: string): Buffer | undefined {
 }
 
 /**
- * Writes `bytes` as `file` (through a temporary file in its folder, renamed over it), then removes
+ * Writes `payload` as the checked file `file` (src/util/checked-file.ts: atomic, a CRC-32), then removes
  * the cache files of other builds of the same script for this variant and runtime. Never throws.
  */
-function writeCacheFile(file: string, bytes: Buffer, variant: string): void {
+function writeCacheFile(file: string, payload: Buffer, variant: string): void {
   const dir = dirname(file);
-  const tmp = `${file}.${process.pid}.tmp`;
   try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const fd = openSync(tmp, 'w', 0o600);
-    try {
-      writeSync(fd, bytes);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, file);
+    writeCheckedFile(file, TAG, [payload], { fsync: false });
   } catch {
-    try {
-      unlinkSync(tmp);
-    } catch {
-      // never made
-    }
     return;
   }
   const own = basename(file);
@@ -191,7 +169,7 @@ export function loadScript(file: string, options: ScriptOptions): LoadedScript {
     saveCache() {
       if (cacheFile === undefined || cacheUsed) return;
       try {
-        writeCacheFile(cacheFile, cacheFileBytes(script.createCachedData()), variant);
+        writeCacheFile(cacheFile, script.createCachedData(), variant);
       } catch {
         // no cache this time: the next run compiles again
       }

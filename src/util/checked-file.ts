@@ -64,6 +64,13 @@ function tagBytes(tag: string): Buffer {
  */
 export function writeCheckedFile(path: string, tag: string, parts: ReadonlyArray<string | ArrayBufferView>, opts: { fsync?: boolean } = {}): number {
   const bufs = parts.map(bufferOf);
+  const trailer = checkedTrailer(tag, bufs);
+  writeFileAtomic(path, [...bufs, trailer], opts);
+  return bufs.reduce((n, b) => n + b.length, 0) + TRAILER;
+}
+
+/** The trailer of {@link writeCheckedFile} for the payload `bufs` (in order) and `tag`. */
+export function checkedTrailer(tag: string, bufs: readonly Buffer[]): Buffer {
   let length = 0;
   let crc = 0;
   for (const b of bufs) {
@@ -76,8 +83,7 @@ export function writeCheckedFile(path: string, tag: string, parts: ReadonlyArray
   crc = crcOver(trailer.subarray(0, 16), crc);
   trailer.writeUInt32LE(crc, 16);
   MAGIC.copy(trailer, 20);
-  writeFileAtomic(path, [...bufs, trailer], opts);
-  return length + TRAILER;
+  return trailer;
 }
 
 /**
@@ -92,6 +98,11 @@ export function readCheckedPayload(path: string, tag: string): Buffer | null | u
   } catch {
     return undefined; // missing (or removed by a prune meanwhile), or unreadable: a miss
   }
+  return checkedPayload(buf, tag);
+}
+
+/** The verified payload of the bytes `buf` of a checked file of `tag` ({@link readCheckedPayload}); `null` when corrupt. */
+export function checkedPayload(buf: Buffer, tag: string): Buffer | null {
   if (buf.length < TRAILER) return null;
   const t = buf.length - TRAILER;
   if (!buf.subarray(t + 20).equals(MAGIC) || !buf.subarray(t, t + 8).equals(tagBytes(tag))) return null;
