@@ -17,9 +17,10 @@
  * read with the shell's `times` (POSIX), so git's CPU is counted with the CLI's.
  *
  * The code cache of the localize script (src/cli/code-cache.ts) is kept in a temporary folder of
- * the bench's (XDG_CACHE_HOME), written by the warm-up call; the row `first call` empties it before
- * each call of A (the first call after an install or a rebuild: compiled from the text, the cache
- * written; B, sharing the folder, then writes its own if it has one), and `--version` times the start-up without a command.
+ * the bench's per CLI (XDG_CACHE_HOME: a build removes the cache files of other builds it finds,
+ * so two builds sharing one folder would each compile every call), written by the warm-up call;
+ * the row `first call` empties A's before each of its calls (the first call after an install or a
+ * rebuild: compiled from the text, the cache written), and `--version` times the start-up without a command.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -58,9 +59,10 @@ const seconds = (t: string) => {
 
 /** One process of `cli` with `cliArgs`: its CPU (with its children's) and wall seconds. */
 function timed(cli: string, cliArgs: string[]): { cpu: number; wall: number } {
+  const env = { ...process.env, XDG_CACHE_HOME: join(codeCacheHome, cli === bin ? 'a' : 'b') };
   const t0 = performance.now();
   // `times` in the shell after the child is reaped: its second line is the children's user and system time
-  const r = spawnSync('sh', ['-c', '"$@" >/dev/null 2>&1; code=$?; times; exit $code', 'sh', process.execPath, cli, ...cliArgs], { encoding: 'utf8', timeout: 600_000 });
+  const r = spawnSync('sh', ['-c', '"$@" >/dev/null 2>&1; code=$?; times; exit $code', 'sh', process.execPath, cli, ...cliArgs], { encoding: 'utf8', timeout: 600_000, env });
   const wall = (performance.now() - t0) / 1000;
   if (r.status !== 0) throw new Error(`${cliArgs.join(' ')} exited ${r.status}: ${r.stderr}`);
   const [user, sys] = r.stdout.trim().split('\n')[1].trim().split(/\s+/).map(seconds);
@@ -76,7 +78,6 @@ for (const cli of [bin, ...(args.vs ? [args.vs] : [])]) {
 }
 process.stdout.write(`repo ${args.repo} @ ${args.rev}; ${args['issue-file'].length} issue(s) × ${runs} runs; A = ${bin}${args.vs ? `, B = ${args.vs}` : ''}\n`);
 const codeCacheHome = mkdtempSync(join(tmpdir(), 'issueloc-cli-startup-'));
-process.env.XDG_CACHE_HOME = codeCacheHome;
 /** The cases: a name, the arguments of a call of `cli` with an issue file, whether the code cache is emptied before each call of A. */
 const cases: { name: string; args: (cli: string, file: string) => string[]; cold?: boolean }[] = [
   { name: '--version', args: () => ['--version'] },
@@ -90,7 +91,7 @@ try {
     const b: { cpu: number; wall: number }[] = [];
     for (let k = 0; k < runs; k++) {
       for (const file of args['issue-file']) {
-        if (c.cold) rmSync(join(codeCacheHome, 'issueloc'), { recursive: true, force: true });
+        if (c.cold) rmSync(join(codeCacheHome, 'a', 'issueloc'), { recursive: true, force: true });
         a.push(timed(bin, c.args(bin, file)));
         if (args.vs) b.push(timed(args.vs, c.args(args.vs, file)));
       }

@@ -88,6 +88,8 @@ await build({
 // gives both), and refuses a script where either is left.
 /** `import(` of a package by name or a computed name (relative ones are bundled). */
 const DYNAMIC_IMPORT = /(?<![\w$.])import\((?!\s*['"`]\.)/g;
+/** commander's one require of child_process (lib/command.js), whose `spawn` alone it calls. */
+const COMMANDER_CHILD_PROCESS = /^const childProcess = require\('node:child_process'\);$/m;
 const localizeOnly = {
   name: 'cli-localize-script',
   setup(b) {
@@ -97,6 +99,14 @@ const localizeOnly = {
     b.onResolve({ filter: /^[^./]/ }, (args) => {
       if (args.path.startsWith('node:') || !BUNDLED.has(packageOf(args.path))) return { path: args.path, external: true };
       return undefined;
+    });
+    // commander loads child_process for its executable subcommands (none here): on first use
+    // only, so a call that starts no git loads neither it nor net and dgram (src/repo/git-process.ts)
+    b.onLoad({ filter: /[\\/]commander[\\/]lib[\\/]command\.js$/ }, (args) => {
+      const text = readFileSync(args.path, 'utf8');
+      const lazy = text.replace(COMMANDER_CHILD_PROCESS, "let childProcessModule;\nconst childProcess = { spawn: (...a) => (childProcessModule ??= require('node:child_process')).spawn(...a) };");
+      if (lazy === text) throw new Error(`${args.path}: commander's require of node:child_process not found`);
+      return { contents: lazy, loader: 'js' };
     });
     b.onLoad({ filter: /\.js$/ }, (args) => {
       if (!args.path.startsWith(join(root, 'dist/src') + sep)) return undefined;

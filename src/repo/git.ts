@@ -4,6 +4,7 @@ import { IssuelocError } from '../errors.js';
 import { CatFileBatch, type GitObject } from './cat-file.js';
 import { gitFailure, gitReason, runGit, type GitResult } from './git-process.js';
 import { plainRepoLayout } from './git-dir.js';
+import { commitOfHexRevision } from './commit-id.js';
 import { headCommitOf } from './head-ref.js';
 import { checkRevision, LOCAL_REVISIONS, type RevisionRules } from './revision.js';
 import { TreeFileLister, type TreeEntry, type TreeFile, type TreeListing } from './tree-objects.js';
@@ -119,6 +120,9 @@ export class GitRepo {
       const head = headCommitOf(this.gitDir);
       if (head !== undefined) return head;
     }
+    // a commit's SHA or prefix, found in the object store's files when they are plain (no git process)
+    const byId = commitOfHexRevision(this.gitDir, rev);
+    if (byId !== undefined) return byId;
     const timeoutMs = options.timeoutMs ?? REV_PARSE_TIMEOUT_MS;
     // one git process for a revision that names a commit (a branch, tag, SHA, HEAD~2); a revision
     // with a `:` (`:/text`, a commit message search; `REV:path`) would change meaning with `^{commit}`
