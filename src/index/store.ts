@@ -183,8 +183,8 @@ export function writeIndexFile<M>(path: string, index: InvertedIndex, meta: M, a
 
 /**
  * Opens an index file written by {@link writeIndexFile}, verified: the head's checksum, then its
- * structure (section sizes agree with the header, key offsets ascend, one block per B terms,
- * `validMeta` accepts the caller's header). A block is verified (its CRC-32) when first read: a
+ * structure (section sizes agree with the header, one block per B terms, `validMeta` accepts the
+ * caller's header; the key offsets are checked as a lookup reads them). A block is verified (its CRC-32) when first read: a
  * corrupt one throws {@link CorruptCacheFileError} from the lookup or query reading it (one
  * warning line names the file, removed then); its records are checked as they are read, the
  * postings of a term when they are decoded (both throw: past the checksum, only a bug could break them).
@@ -236,19 +236,12 @@ function decodeIndex<M>(buf: Buffer, blocks: CheckedBlocks, validMeta: (m: unkno
   const keys = new Uint8Array(buf.buffer, o, keyBytes);
   o += keyBytes;
   const extra = new Uint8Array(buf.buffer, o, X);
-  if (!ascending(keyStart, keyBytes)) throw new Error('bad offsets');
-  for (let b = 0; b < N; b++) if (blocks.size(b) < 4 * Math.min(BLOCK, T - b * BLOCK)) throw new Error('bad block');
+  // the keys' offsets are checked where a lookup reads them, a block's records as they are walked
+  if (keyStart[0] !== 0 || keyStart[N] !== keyBytes) throw new Error('bad offsets');
   return {
     index: new StoredIndex(header.fieldNames, D, T, fieldLength, keys, keyStart, blocks), meta: header.meta as M, aux, extra,
     close: () => blocks.close(),
   };
-}
-
-/** Whether `a` starts at 0, ends at `end` and never descends. */
-function ascending(a: Uint32Array, end: number): boolean {
-  if (a[0] !== 0 || a[a.length - 1] !== end) return false;
-  for (let k = 1; k < a.length; k++) if (a[k] < a[k - 1]) return false;
-  return true;
 }
 
 /** Error of records that do not decode (a block whose checksum held: a bug of the writer). */
@@ -352,6 +345,7 @@ class StoredIndex implements InvertedIndex, TermLookup {
   private compareKey(b: number, n: number): number {
     const { keys, query } = this;
     const from = this.keyStart[b], length = this.keyStart[b + 1] - from;
+    if (length < 0 || from + length > keys.length) throw corruptRecords('a block key');
     const m = Math.min(n, length);
     for (let i = 0; i < m; i++) {
       const c = keys[from + i] - query[i];

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import {
   CorruptCacheFileError, hasCheckedTrailer, openCheckedBlocks, readCheckedJson, setCacheWarningSink, writeCheckedBlocks, writeCheckedJson, type CheckedBlocks,
 } from '../../src/util/checked-file.js';
-import { blocksLayout } from './checked-blocks-fixture.js';
+import { blocksLayout, editUnderChecksums } from './checked-blocks-fixture.js';
 
 const isPoint = (x: unknown): x is { x: number } => typeof x === 'object' && x !== null && typeof (x as { x: unknown }).x === 'number';
 
@@ -137,6 +137,25 @@ test('checked blocks: a block is read as the file was opened, even when another 
     assert.equal(warnings.length, 1);
     assert.equal(existsSync(f), true, 'the file now under the name is not removed');
     assert.equal(openCheckedBlocks(f, 'test.v1', (_h, blocks) => blocks.read(0).toString()), 'abc');
+  } finally {
+    setCacheWarningSink(prev);
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('checked blocks: a block table that descends under a matching checksum (a writer bug) is corrupt at the block read, never a crash', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'issueloc-blocks-'));
+  const warnings: string[] = [];
+  const prev = setCacheWarningSink((l) => warnings.push(l));
+  try {
+    const f = join(dir, 'b.bin');
+    writeCheckedBlocks(f, 'test.v1', ['head'], Buffer.from('onetwothree'), [0, 3, 6, 11]);
+    // offsets 0, 3, 6, 11 → 0, 9, 6, 11: block 1 ends before it starts
+    editUnderChecksums(f, (bytes, { head }) => bytes.writeUInt32LE(9, head + 4));
+    const blocks = openCheckedBlocks(f, 'test.v1', (_h, b) => b);
+    assert.ok(blocks, 'opens: the offsets are checked per block');
+    assert.throws(() => blocks.read(1), CorruptCacheFileError);
+    assert.equal(warnings.length, 1);
   } finally {
     setCacheWarningSink(prev);
     rmSync(dir, { recursive: true, force: true });
