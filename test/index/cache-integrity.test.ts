@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { GitRepo } from '../../src/repo/git.js';
-import { indexCommit } from '../../src/index/index-commit.js';
-import { DEFAULT_INDEX_SETTINGS, indexFilePath, loadCodeIndex } from '../../src/index/code-index.js';
+import { indexCommit, withCodeIndex } from '../../src/index/index-commit.js';
+import { DEFAULT_INDEX_SETTINGS, indexFilePath, loadCodeIndex, type CodeIndex } from '../../src/index/code-index.js';
 import { openLocalizer, type LocalizeResult } from '../../src/pipeline/localizer.js';
 import { readCheckedFile, readCheckedPayload, setCacheWarningSink, writeCheckedFile } from '../../src/util/checked-file.js';
 import { blocksLayout, editUnderChecksums } from '../util/checked-blocks-fixture.js';
@@ -160,6 +160,37 @@ test('index files: a bit flipped in a block of terms is found when a query reads
       }
     }
   } finally {
+    cleanup(fx.dir);
+  }
+});
+
+test('withCodeIndex: a corrupt block met by its user has the index rebuilt and the user run once more, on the rebuilt index', async () => {
+  const fx = fixture();
+  const repo = await GitRepo.open(fx.work);
+  try {
+    await indexCommit(repo, fx.commit, { cacheDir: fx.cache });
+    const file = indexFilePath(fx.cache, fx.commit, DEFAULT_INDEX_SETTINGS);
+    const bytes = readFileSync(file);
+    const { blockAt } = blocksLayout(bytes);
+    for (let b = 0; b + 1 < blockAt.length; b++) bytes[blockAt[b]] ^= 0x01;
+    writeFileSync(file, bytes);
+    const runs: boolean[] = [];
+    const postingsOfAll = async ({ codeIndex, built }: { codeIndex: CodeIndex; built: boolean }) => {
+      runs.push(built);
+      const { index } = codeIndex;
+      let n = 0;
+      for (let t = 0; t < index.termCount; t++) n += index.postings(t).doc.length;
+      return n;
+    };
+    const { value, warnings } = await withWarnings(() => withCodeIndex(repo, fx.commit, { cacheDir: fx.cache }, postingsOfAll));
+    assert.deepEqual(runs, [false, true], 'loaded, then rebuilt');
+    assert.deepEqual(warnings, [corrupted(file)]);
+    const again = await withWarnings(() => withCodeIndex(repo, fx.commit, { cacheDir: fx.cache }, postingsOfAll));
+    assert.equal(again.value, value);
+    assert.deepEqual(again.warnings, []);
+    assert.deepEqual(runs, [false, true, false], 'the rebuilt file loads');
+  } finally {
+    await repo.close();
     cleanup(fx.dir);
   }
 });
