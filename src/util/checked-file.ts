@@ -239,9 +239,13 @@ const closer = new FinalizationRegistry<number>((fd) => {
   } catch { /* closed already */ }
 });
 
-/** `n` bytes of `fd` from `position` into a new ArrayBuffer of their own; null when fewer are there. */
-function readAt(fd: number, n: number, position: number): Buffer | null {
-  const buf = Buffer.allocUnsafeSlow(n);
+/**
+ * `n` bytes of `fd` from `position`; null when fewer are there. `own`: in an ArrayBuffer of their
+ * own, at offset 0 (for typed-array views); else in a new Buffer, small ones from Node's pool
+ * (a block read costs ≈ 10 µs CPU here, a new ArrayBuffer ≈ 7 µs more).
+ */
+function readAt(fd: number, n: number, position: number, own = false): Buffer | null {
+  const buf = own ? Buffer.allocUnsafeSlow(n) : Buffer.allocUnsafe(n);
   let got = 0;
   while (got < n) {
     const k = readSync(fd, buf, got, n - got, position + got);
@@ -327,7 +331,7 @@ function openBlocks(path: string, fd: number, tag: string): { head: Buffer; bloc
   const H = tail.readUInt32LE(0), N = tail.readUInt32LE(4);
   const bodyAt = align4(H) + 4 * (2 * N + 1);
   if (bodyAt > size - FOOTER - TRAILER) return null;
-  const front = readAt(fd, bodyAt, 0);
+  const front = readAt(fd, bodyAt, 0, true);
   if (!front || crcOver(tail.subarray(0, FOOTER + 16), crcOver(front, 0)) !== tail.readUInt32LE(FOOTER + 16)) return null;
   // a block ending before it starts (only a writer's bug, under a matching CRC) is corrupt when read
   const table = new Uint32Array(front.buffer, align4(H), 2 * N + 1);
