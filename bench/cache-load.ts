@@ -1,7 +1,8 @@
 /**
  * bench/cache-load: what reading the cache of one commit costs: loading its saved index
- * (function-level and file-level files, verified) and reading every blob entry of the commit
- * (as a rebuild from the blob cache does).
+ * (function-level and file-level files: their heads read and verified; the blocks of terms and
+ * postings are read when a query needs them, not here) and reading every blob entry of the
+ * commit (as a rebuild from the blob cache does).
  *
  *   node dist/bench/cache-load.js --repo /path/to/sympy.git [--rev HEAD] [--cache-dir DIR] [--rounds 7]
  *

@@ -50,6 +50,17 @@ export const RESPONSE_CACHE_LIMIT_BYTES = 1 << 20;
 export const EMPTY_REPO_MESSAGE = /empty|no commits?\b|has no commit/i;
 
 /**
+ * The layout of a file of checked blocks (the index files: src/util/checked-file.ts), read only
+ * to tell where its blocks lie: ends with a footer (head length, block count: uint32 LE each) and
+ * a trailer ending with the magic; the head, padded to 4, is followed by the block table (block
+ * count + 1 offsets from the body's start, then one CRC-32 per block) and the body of blocks.
+ */
+export const CHECKED_BLOCKS = { magic: 'ILCHECKB', footer: 8, trailer: 28 } as const;
+
+/** Cache kinds whose files are files of checked blocks: a block is verified when a query first reads it. */
+export const BLOCK_FILE_KINDS: readonly string[] = ['index', 'fileIndex'];
+
+/**
  * The kinds of cache file, found by their path under the cache folder (relative, `/`-separated).
  * A kind with no file after a run is reported (the layout changed: adjust the pattern here).
  */

@@ -135,9 +135,10 @@ export const BLOB_FORMAT_VERSION = 'v11';
  * postings decoded per term, binary unit table: src/index/store.ts). v12: the unit table as
  * columns with the qualified names as UTF-8 bytes, read without an object per unit (src/index/unit-table.ts).
  * v13: Rust test-only items give no units (the Rust spec's `version` 2; other languages' blob
- * cache entries stay).
+ * cache entries stay). v14: files of checked blocks, the term records read per block when a
+ * query needs them (src/index/store.ts).
  */
-export const INDEX_FORMAT_VERSION = 'v13';
+export const INDEX_FORMAT_VERSION = 'v14';
 
 const digest = (parts: unknown[]) => createHash('sha1').update(JSON.stringify(parts)).digest('hex').slice(0, 10);
 
@@ -293,8 +294,12 @@ export function saveCodeIndex(cacheDir: string, ci: CodeIndex): string {
 }
 
 /**
- * Loads the code index of `commit` from `cacheDir`, verified (checksums, structure, and that both
- * files belong to `commit` and `settings`); reading marks both files used (src/index/cache-usage.ts).
+ * Loads the code index of `commit` from `cacheDir`, verified (the heads' checksums, structure,
+ * and that the files belong to `commit` and `settings`); opening marks the files used
+ * (src/index/cache-usage.ts). The term records are read when first needed, each block verified
+ * then: a corrupt one throws CorruptCacheFileError (src/util/checked-file.ts) from the lookup or
+ * query reading it, after its one warning line; the caller drops the index and rebuilds it
+ * (`withCodeIndex`, src/index/index-commit.ts).
  * @returns undefined when there is none, or when a file is corrupt (one warning line names it;
  *   the caller rebuilds it).
  */
@@ -303,30 +308,33 @@ export function loadCodeIndex(cacheDir: string, commit: string, settings: IndexS
   const fileLevel = indexFilePath(cacheDir, commit, settings, 'file');
   const fn = readIndexFile(file, isCodeIndexMeta);
   if (!fn) return undefined;
+  const opened: { close(): void }[] = [fn];
+  const fail = (corrupt?: string) => {
+    for (const f of opened) f.close();
+    if (corrupt) warnCorruptCacheFile(corrupt);
+    return undefined;
+  };
   const files = readIndexFile(fileLevel, isFileLevelMeta);
-  if (!files) return undefined;
+  if (!files) return fail();
+  opened.push(files);
   const nonSourceFile = indexFilePath(cacheDir, commit, settings, 'nonSource');
   const nonSource = settings.files === 'all' ? readIndexFile(nonSourceFile, isNonSourceMeta) : undefined;
+  if (nonSource) opened.push(nonSource);
   if (settings.files === 'all' && (!nonSource || nonSource.meta.paths.length !== nonSource.index.docCount)) {
-    if (nonSource) warnCorruptCacheFile(nonSourceFile);
-    return undefined;
+    return fail(nonSource ? nonSourceFile : undefined);
   }
   const { index, meta, aux: words, extra: names } = fn;
   const { filePaths } = files.meta;
   const D = index.docCount;
   if (meta.commit !== commit || settingsKey(meta.settings) !== settingsKey(settings) || words.length !== 5 * D + 1 ||
       filePaths.length !== files.index.docCount) {
-    warnCorruptCacheFile(file);
-    return undefined;
+    return fail(file);
   }
   const column = (k: number, n = D) => words.subarray(k * D, k * D + n);
   const table = new UnitTable(filePaths, {
     fileOfUnit: column(0), info: column(1), startLine: column(2), endLine: column(3), nameStart: column(4, D + 1), names,
   });
-  if (!table.valid()) {
-    warnCorruptCacheFile(file);
-    return undefined;
-  }
+  if (!table.valid()) return fail(file);
   return {
     commit: meta.commit, settings: meta.settings, index, table,
     get units() { return table.toArray(); },

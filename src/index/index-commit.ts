@@ -8,6 +8,7 @@ import {
 } from './code-index.js';
 import { lockWaitFromEnv, withBuildLock } from './build-lock.js';
 import { cacheMaxBytes, trimAfterBuild } from './cache-usage.js';
+import { CorruptCacheFileError } from '../util/checked-file.js';
 
 /** Options of {@link indexCommit}. */
 export interface IndexCommitOptions {
@@ -75,3 +76,23 @@ export async function indexCommit(repo: GitRepo, commit: string, opts: IndexComm
   });
 }
 
+
+/**
+ * Runs `use` on the code index of `commit` ({@link indexCommit}). A loaded index reads its term
+ * records when `use` first needs them: a corrupt block found then (CorruptCacheFileError: its one
+ * warning given, the file removed) has the index rebuilt and `use` run once more, on the rebuilt
+ * index (held in memory: no block is read again), so `use` must be safe to run twice. At most one
+ * rebuild per call.
+ * @throws what {@link indexCommit} and `use` throw.
+ */
+export async function withCodeIndex<T>(
+  repo: GitRepo, commit: string, opts: IndexCommitOptions, use: (opened: { codeIndex: CodeIndex; built: boolean }) => Promise<T>,
+): Promise<T> {
+  const opened = await indexCommit(repo, commit, opts);
+  try {
+    return await use(opened);
+  } catch (e) {
+    if (!(e instanceof CorruptCacheFileError) || opened.built) throw e;
+    return use(await indexCommit(repo, commit, opts));
+  }
+}

@@ -1,21 +1,23 @@
 import type { InvertedIndex, TermLookup, TermPostings } from './inverted-index.js';
-import { isInt, isRecord, isStringArray, readCheckedFile, writeCheckedFile } from '../util/checked-file.js';
+import { isInt, isRecord, isStringArray, openCheckedBlocks, writeCheckedBlocks, type CheckedBlocks } from '../util/checked-file.js';
 
 /**
  * Persistence of an {@link InvertedIndex} plus a JSON header, a Uint32Array and bytes of the
- * caller's own, as a checked file (src/util/checked-file.ts: CRC-32 trailer, tag {@link INDEX_FILE_TAG}),
- * laid out to be used as it lies: a read is one `read`, one checksum and a few views, no object
- * per term or posting; a term's postings are decoded on first use ({@link StoredIndex}).
+ * caller's own, as a file of checked blocks (src/util/checked-file.ts, tag {@link INDEX_FILE_TAG}):
+ * a head read and verified whole at open, laid out to be used as it lies (a few views, no object
+ * per term), and the term records in blocks of B terms, each read and verified when a lookup or
+ * a query first needs it; a term's postings are decoded on first use ({@link StoredIndex}).
  *
- * Payload layout (little-endian; T terms, D documents, F fields, A aux words, B = {@link BLOCK}):
+ * Head layout (little-endian; T terms, N = ⌈T / B⌉ blocks, D documents, F fields, A aux words,
+ * B = {@link BLOCK}):
  *   header length H (uint32) · header JSON (H bytes, UTF-8) · padding to a multiple of 4
- *   · blockStart (uint32, ⌈T / B⌉ + 1: byte offsets into the records) · aux (uint32, A)
+ *   · keyStart (uint32, N + 1: offsets of the blocks' first terms in the keys) · aux (uint32, A)
  *   · fieldLength (D × F, exact: uint16 when every length fits, else uint32) · padding to 4
- *   · bytes (the caller's own, X bytes) · padding to 4
- *   · records: one per term, in ascending UTF-8 byte order (so a term's id is its rank), in
- *     blocks of B terms: varint (LEB128) of the bytes shared with the previous term of the block
- *     (0 for the first), varint of the length of the rest, the rest, varint of the document
- *     frequency, varint of the postings' byte length, the postings.
+ *   · keys (the first term of each block, UTF-8, one after the other) · bytes (the caller's own, X bytes).
+ * Block b: the records of terms bB … bB + B − 1, in ascending UTF-8 byte order (so a term's id is
+ * its rank): varint (LEB128) of the bytes shared with the previous term of the block (0 for the
+ * first), varint of the length of the rest, the rest, varint of the document frequency, varint of
+ * the postings' byte length, the postings.
  * The postings of a term, documents ascending, each as the varint of the gap to the previous
  * document minus 1 (the first: its id), then its field tfs: with F = 3, one byte
  * `tf0 | tf1 << 2 | tf2 << 4` when tf0, tf1 ≤ 3 and tf2 ≤ 14, else the byte 0xF0 and three
@@ -24,7 +26,7 @@ import { isInt, isRecord, isStringArray, readCheckedFile, writeCheckedFile } fro
  * Writes go to a temporary file in the same folder, are flushed, then renamed over the target,
  * so a reader never sees a half-written index.
  */
-export const INDEX_FILE_TAG = 'index.v4';
+export const INDEX_FILE_TAG = 'index.v5';
 
 /** Terms per block of the term dictionary (binary search over blocks, then a scan). */
 const BLOCK = 16;
@@ -39,7 +41,8 @@ interface Header<M> {
   extraBytes: number;
   /** Bytes per field length: 2 or 4. */
   lengthBytes: number;
-  recordBytes: number;
+  /** Bytes of the blocks' first terms. */
+  keyBytes: number;
 }
 
 /** A growable byte buffer. */
@@ -133,15 +136,21 @@ export function writeIndexFile<M>(path: string, index: InvertedIndex, meta: M, a
     order.sort((a, b) => (terms[a] < terms[b] ? -1 : terms[a] > terms[b] ? 1 : 0));
   }
   const bytesOf = encoded ? (t: number) => encoded[t] : (t: number) => asciiBytes(index.term(t));
-  const blockStart = new Uint32Array(Math.ceil(T / BLOCK) + 1);
+  const blocks = Math.ceil(T / BLOCK);
+  const blockStart = new Uint32Array(blocks + 1);
+  const keyStart = new Uint32Array(blocks + 1);
+  const keys = new ByteSink();
   const records = new ByteSink();
   const postings = new ByteSink();
   let prev: Uint8Array = new Uint8Array(0);
   order.forEach((t, rank) => {
     const term = bytesOf(t);
     let shared = 0;
-    if (rank % BLOCK === 0) blockStart[rank / BLOCK] = records.size;
-    else {
+    if (rank % BLOCK === 0) {
+      blockStart[rank / BLOCK] = records.size;
+      keyStart[rank / BLOCK] = keys.size;
+      keys.bytes(term);
+    } else {
       while (shared < term.length && shared < prev.length && term[shared] === prev[shared]) shared++;
     }
     records.varint(shared);
@@ -154,94 +163,105 @@ export function writeIndexFile<M>(path: string, index: InvertedIndex, meta: M, a
     records.bytes(postings.view());
     prev = term;
   });
-  blockStart[blockStart.length - 1] = records.size;
+  blockStart[blocks] = records.size;
+  keyStart[blocks] = keys.size;
   let lengthBytes = 2;
   for (const n of index.fieldLength) if (n > 0xffff) lengthBytes = 4;
   const fieldLength = lengthBytes === 2 ? Uint16Array.from(index.fieldLength) : Uint32Array.from(index.fieldLength);
   const header: Header<M> = {
     meta, fieldNames: [...index.fieldNames], docCount: index.docCount, termCount: T, auxLength: aux.length, extraBytes: extra.length, lengthBytes,
-    recordBytes: records.size,
+    keyBytes: keys.size,
   };
   const headerBuf = Buffer.from(JSON.stringify(header), 'utf8');
   const pre = Buffer.alloc(4);
   pre.writeUInt32LE(headerBuf.length, 0);
   const pad = (n: number) => Buffer.alloc((4 - (n % 4)) % 4);
-  writeCheckedFile(path, INDEX_FILE_TAG, [
-    pre, headerBuf, pad(headerBuf.length), blockStart, aux, fieldLength, pad(fieldLength.byteLength), extra, pad(extra.length), records.view(),
-  ]);
+  writeCheckedBlocks(path, INDEX_FILE_TAG, [
+    pre, headerBuf, pad(headerBuf.length), keyStart, aux, fieldLength, pad(fieldLength.byteLength), keys.view(), extra,
+  ], records.view(), blockStart);
 }
 
 /**
- * Reads an index file written by {@link writeIndexFile}, verified: checksum, then structure
- * (section sizes agree with the header, block offsets ascend, `validMeta` accepts the caller's
- * header). The records of a block are checked when the block is first read, the postings of a
- * term when they are decoded (both throw: past the checksum, only a bug could break them).
+ * Opens an index file written by {@link writeIndexFile}, verified: the head's checksum, then its
+ * structure (section sizes agree with the header, one block per B terms, `validMeta` accepts the
+ * caller's header; the key offsets are checked as a lookup reads them). A block is verified (its CRC-32) when first read: a
+ * corrupt one throws {@link CorruptCacheFileError} from the lookup or query reading it (one
+ * warning line names the file, removed then); its records are checked as they are read, the
+ * postings of a term when they are decoded (both throw: past the checksum, only a bug could break them).
  * @returns undefined when the file is missing, or corrupt (then one warning line names it).
  */
 export function readIndexFile<M>(path: string, validMeta: (m: unknown) => m is M): StoredIndexFile<M> | undefined {
-  return readCheckedFile(path, INDEX_FILE_TAG, (buf) => decodeIndex(buf, validMeta));
+  return openCheckedBlocks(path, INDEX_FILE_TAG, (head, blocks) => {
+    try {
+      return decodeIndex(head, blocks, validMeta);
+    } catch (e) {
+      blocks.close();
+      throw e;
+    }
+  });
 }
 
-/** What {@link readIndexFile} gives: the index, the caller's header, words and bytes (views of the file's bytes). */
+/**
+ * What {@link readIndexFile} gives: the index, the caller's header, words and bytes (views of the
+ * head's bytes), and `close`, which closes the file (the index reads no block after it).
+ */
 export interface StoredIndexFile<M> {
   index: InvertedIndex;
   meta: M;
   aux: Uint32Array;
   extra: Uint8Array;
+  close(): void;
 }
 
-function decodeIndex<M>(payload: Buffer, validMeta: (m: unknown) => m is M): StoredIndexFile<M> {
-  // Views need 4-byte alignment: a file read whole normally starts its own ArrayBuffer; else copy once.
-  const buf = payload.byteOffset % 4 === 0 ? payload : Buffer.from(payload);
+function decodeIndex<M>(buf: Buffer, blocks: CheckedBlocks, validMeta: (m: unknown) => m is M): StoredIndexFile<M> {
+  // the head starts an ArrayBuffer of its own: its sections are views
   const h = buf.readUInt32LE(0);
   const header = JSON.parse(buf.toString('utf8', 4, 4 + h)) as unknown;
   if (!isHeader(header) || !validMeta(header.meta)) throw new Error('bad header');
-  const { termCount: T, docCount: D, auxLength: A, extraBytes: X, lengthBytes } = header;
+  const { termCount: T, docCount: D, auxLength: A, extraBytes: X, lengthBytes, keyBytes } = header;
   const F = header.fieldNames.length;
-  const blocks = Math.ceil(T / BLOCK);
+  const N = Math.ceil(T / BLOCK);
   let o = buf.byteOffset + 4 + h;
   o += (4 - (o % 4)) % 4;
   const lengthSection = lengthBytes * D * F;
   const padded = (n: number) => n + ((4 - (n % 4)) % 4);
-  const size = o - buf.byteOffset + 4 * (blocks + 1 + A) + padded(lengthSection) + padded(X) + header.recordBytes;
-  if (size !== buf.length) throw new Error('bad size');
-  const blockStart = new Uint32Array(buf.buffer, o, blocks + 1);
-  o += 4 * (blocks + 1);
+  const size = o - buf.byteOffset + 4 * (N + 1 + A) + padded(lengthSection) + keyBytes + X;
+  if (size !== buf.length || blocks.count !== N) throw new Error('bad size');
+  const keyStart = new Uint32Array(buf.buffer, o, N + 1);
+  o += 4 * (N + 1);
   const aux = new Uint32Array(buf.buffer, o, A);
   o += 4 * A;
   const fieldLength = lengthBytes === 2 ? new Uint16Array(buf.buffer, o, D * F) : new Uint32Array(buf.buffer, o, D * F);
   o += padded(lengthSection);
+  const keys = new Uint8Array(buf.buffer, o, keyBytes);
+  o += keyBytes;
   const extra = new Uint8Array(buf.buffer, o, X);
-  o += padded(X);
-  const records = new Uint8Array(buf.buffer, o, header.recordBytes);
-  if (!ascending(blockStart, header.recordBytes)) throw new Error('bad offsets');
-  for (let b = 0; b < blocks; b++) if (blockStart[b + 1] - blockStart[b] < 4 * Math.min(BLOCK, T - b * BLOCK)) throw new Error('bad block');
-  return { index: new StoredIndex(header.fieldNames, D, T, fieldLength, records, blockStart), meta: header.meta as M, aux, extra };
+  // the keys' offsets are checked where a lookup reads them, a block's records as they are walked
+  if (keyStart[0] !== 0 || keyStart[N] !== keyBytes) throw new Error('bad offsets');
+  return {
+    index: new StoredIndex(header.fieldNames, D, T, fieldLength, keys, keyStart, blocks), meta: header.meta as M, aux, extra,
+    close: () => blocks.close(),
+  };
 }
 
-/** Whether `a` starts at 0, ends at `end` and never descends. */
-function ascending(a: Uint32Array, end: number): boolean {
-  if (a[0] !== 0 || a[a.length - 1] !== end) return false;
-  for (let k = 1; k < a.length; k++) if (a[k] < a[k - 1]) return false;
-  return true;
-}
-
-/** Error of records that do not decode (a file whose checksum held: a bug of the writer). */
+/** Error of records that do not decode (a block whose checksum held: a bug of the writer). */
 function corruptRecords(what: string): Error {
   return new Error(`stored index: ${what} cannot be decoded`);
 }
 
 /**
- * An {@link InvertedIndex} over the sections of a stored file: term ids are ranks in term order,
- * found by binary search over the blocks' first terms and a scan of one block (remembered per
- * string); a block's records are located on first use, a term's postings decoded on first use
- * and kept.
+ * An {@link InvertedIndex} over the head and blocks of a stored file: term ids are ranks in term
+ * order, found by binary search over the blocks' first terms (in the head) and a scan of one
+ * block (remembered per string); a block is read (and verified) on first use and kept, its
+ * records located then, a term's postings decoded on first use and kept.
  */
 class StoredIndex implements InvertedIndex, TermLookup {
   /** The postings decoded so far (a query decodes a few terms'). */
   private readonly decoded = new Map<number, TermPostings>();
+  /** The blocks read so far. */
+  private readonly read: (Uint8Array | undefined)[];
   /**
-   * Per term: byte offset of its document frequency in the records, 0 until its block is read
+   * Per term: byte offset of its document frequency in its block, 0 until its block is walked
    * (an offset is never 0: a record starts with its term). Zeroed memory: pages no read touched
    * are never written.
    */
@@ -256,19 +276,25 @@ class StoredIndex implements InvertedIndex, TermLookup {
     readonly docCount: number,
     readonly termCount: number,
     readonly fieldLength: Uint16Array | Uint32Array,
-    private readonly records: Uint8Array,
-    private readonly blockStart: Uint32Array,
+    private readonly keys: Uint8Array,
+    private readonly keyStart: Uint32Array,
+    private readonly blocks: CheckedBlocks,
   ) {
     this.at = new Int32Array(termCount);
+    this.read = new Array<Uint8Array | undefined>(blocks.count);
   }
 
   get termIds(): TermLookup {
     return this;
   }
 
-  /** Reads a varint at `p` of the records below `end`: [value, next offset]. */
-  private varint(p: number, end: number): number {
-    const r = this.records;
+  /** The bytes of block `b`, read and verified on first use (throws CorruptCacheFileError). */
+  private block(b: number): Uint8Array {
+    return (this.read[b] ??= this.blocks.read(b));
+  }
+
+  /** Reads a varint at `p` of `r` below `end`; the offset after it is left in {@link next}. */
+  private varint(r: Uint8Array, p: number, end: number): number {
     let v = 0, scale = 1, b: number;
     do {
       if (p >= end || scale > 2 ** 28) throw corruptRecords('a term record');
@@ -288,12 +314,13 @@ class StoredIndex implements InvertedIndex, TermLookup {
    * Records the offset of every term's document frequency passed.
    */
   private walk(b: number, visit: (t: number, length: number) => boolean): void {
-    const end = this.blockStart[b + 1];
-    let p = this.blockStart[b];
+    const r = this.block(b);
+    const end = r.length;
+    let p = 0;
     let length = 0;
     for (let t = b * BLOCK, last = Math.min(this.termCount, t + BLOCK); t < last; t++) {
-      const shared = this.varint(p, end);
-      const rest = this.varint(this.next, end);
+      const shared = this.varint(r, p, end);
+      const rest = this.varint(r, this.next, end);
       p = this.next;
       if (shared > length || p + rest > end) throw corruptRecords('a term record');
       length = shared + rest;
@@ -302,16 +329,29 @@ class StoredIndex implements InvertedIndex, TermLookup {
         grown.set(this.term0.subarray(0, shared));
         this.term0 = grown;
       }
-      this.term0.set(this.records.subarray(p, p + rest), shared);
+      this.term0.set(r.subarray(p, p + rest), shared);
       p += rest;
       this.at[t] = p;
-      this.varint(p, end);
-      const bytes = this.varint(this.next, end);
+      this.varint(r, p, end);
+      const bytes = this.varint(r, this.next, end);
       const stop = visit(t, length);
       p = this.next + bytes;
       if (p > end) throw corruptRecords('a term record');
       if (stop) return;
     }
+  }
+
+  /** Order of the first term of block `b` against the query bytes query[0 … n). */
+  private compareKey(b: number, n: number): number {
+    const { keys, query } = this;
+    const from = this.keyStart[b], length = this.keyStart[b + 1] - from;
+    if (length < 0 || from + length > keys.length) throw corruptRecords('a block key');
+    const m = Math.min(n, length);
+    for (let i = 0; i < m; i++) {
+      const c = keys[from + i] - query[i];
+      if (c !== 0) return c;
+    }
+    return length - n;
   }
 
   /** Order of term bytes term0[0 … length) against the query bytes query[0 … n). */
@@ -331,12 +371,10 @@ class StoredIndex implements InvertedIndex, TermLookup {
     if (this.query.length < 3 * term.length) this.query = new Uint8Array(3 * term.length);
     const n = this.utf8.encodeInto(term, this.query).written;
     // the last block whose first term is ≤ the term
-    let lo = 0, hi = this.blockStart.length - 2, block = -1;
+    let lo = 0, hi = this.keyStart.length - 2, block = -1;
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
-      let c = 0;
-      this.walk(mid, (_t, length) => { c = this.compare(length, n); return true; });
-      if (c <= 0) { block = mid; lo = mid + 1; } else hi = mid - 1;
+      if (this.compareKey(mid, n) <= 0) { block = mid; lo = mid + 1; } else hi = mid - 1;
     }
     let found = -1;
     if (block >= 0) {
@@ -354,14 +392,16 @@ class StoredIndex implements InvertedIndex, TermLookup {
     return this.get(term) !== undefined;
   }
 
-  /** Offset of the document frequency of term `t` in the records. */
+  /** Offset of the document frequency of term `t` in its block (walked on first use). */
   private recordOf(t: number): number {
     if (this.at[t] === 0) this.walk(Math.floor(t / BLOCK), () => false);
     return this.at[t];
   }
 
   documentFrequency(t: number): number {
-    return this.varint(this.recordOf(t), this.blockStart[Math.floor(t / BLOCK) + 1]);
+    const p = this.recordOf(t);
+    const r = this.block(Math.floor(t / BLOCK));
+    return this.varint(r, p, r.length);
   }
 
   term(t: number): string {
@@ -382,17 +422,18 @@ class StoredIndex implements InvertedIndex, TermLookup {
   private decode(t: number): TermPostings {
     const F = this.fieldNames.length;
     const D = this.docCount;
-    const blockEnd = this.blockStart[Math.floor(t / BLOCK) + 1];
-    const n = this.varint(this.recordOf(t), blockEnd);
-    const size = this.varint(this.next, blockEnd);
+    const at = this.recordOf(t);
+    const bytes = this.block(Math.floor(t / BLOCK));
+    const blockEnd = bytes.length;
+    const n = this.varint(bytes, at, blockEnd);
+    const size = this.varint(bytes, this.next, blockEnd);
     let p = this.next;
     const end = p + size;
     if (end > blockEnd || n > D || size < 2 * n) throw corruptRecords(`the postings of term ${t}`);
-    const bytes = this.records;
     const doc = new Uint32Array(n);
     const tf = new Uint16Array(n * F);
     const varint = (): number => {
-      const v = this.varint(p, end);
+      const v = this.varint(bytes, p, end);
       p = this.next;
       return v;
     };
@@ -427,5 +468,5 @@ class StoredIndex implements InvertedIndex, TermLookup {
 
 function isHeader(x: unknown): x is Header<unknown> {
   return isRecord(x) && isStringArray(x.fieldNames) && x.fieldNames.length > 0 && isInt(x.docCount) && isInt(x.termCount) &&
-    isInt(x.auxLength) && isInt(x.extraBytes) && (x.lengthBytes === 2 || x.lengthBytes === 4) && isInt(x.recordBytes);
+    isInt(x.auxLength) && isInt(x.extraBytes) && (x.lengthBytes === 2 || x.lengthBytes === 4) && isInt(x.keyBytes);
 }

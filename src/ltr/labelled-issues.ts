@@ -7,7 +7,7 @@
  */
 import { join } from 'node:path';
 import type { CodeIndex, IndexSettings } from '../index/code-index.js';
-import { indexCommit } from '../index/index-commit.js';
+import { withCodeIndex } from '../index/index-commit.js';
 import { GitRepo } from '../repo/git.js';
 import { mirrorPath } from '../repo/mirrors.js';
 import { modulesOf } from '../dataset/function-positives.js';
@@ -91,7 +91,8 @@ export interface IssueContext {
 
 /**
  * Visits every issue whose repository and base commit are available, repository by repository,
- * in the order issues first name their repository.
+ * in the order issues first name their repository. A visit that meets a corrupt block of a loaded
+ * index runs once more on the rebuilt index (`withCodeIndex`): a visit must be safe to run twice.
  */
 export async function forEachIssue(
   issues: readonly LabelledIssue[],
@@ -128,21 +129,22 @@ export async function forEachIssue(
       const similar = opts.similarIssues?.(name);
       for (const [issue, commit] of commits) {
         const t0 = performance.now();
-        const { codeIndex, built } = await indexCommit(repo, commit, { cacheDir, settings: opts.indexSettings });
-        const indexMillis = performance.now() - t0;
         let evidence: HistoryEvidence | undefined;
-        let graph: Promise<CodeGraph> | undefined;
         const parsed = parseIssue(issue.text);
-        await visit({
-          issue, repo, commit, codeIndex, built, indexMillis, parsed,
-          repoHistory: history,
-          history: () => (evidence ??= {
-            files: history?.at(commit).files,
-            messageScores: history?.messageScores(commit, parsed),
-            fieldScores: history && historyFieldScores(history, commit, parsed),
-            similarIssues: similar?.scores(parsed, issue.created),
-          }),
-          graph: () => (graph ??= openCodeGraph(repo, codeIndex, cacheDir).then((g) => g.graph)),
+        await withCodeIndex(repo, commit, { cacheDir, settings: opts.indexSettings }, async ({ codeIndex, built }) => {
+          const indexMillis = performance.now() - t0;
+          let graph: Promise<CodeGraph> | undefined;
+          await visit({
+            issue, repo, commit, codeIndex, built, indexMillis, parsed,
+            repoHistory: history,
+            history: () => (evidence ??= {
+              files: history?.at(commit).files,
+              messageScores: history?.messageScores(commit, parsed),
+              fieldScores: history && historyFieldScores(history, commit, parsed),
+              similarIssues: similar?.scores(parsed, issue.created),
+            }),
+            graph: () => (graph ??= openCodeGraph(repo, codeIndex, cacheDir).then((g) => g.graph)),
+          });
         });
         opts.onProgress?.(++done, issues.length);
       }

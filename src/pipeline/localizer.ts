@@ -26,6 +26,7 @@ import type { Localization } from '../retrieve/rollup.js';
 import { DEFAULT_TITLE_WEIGHT } from '../retrieve/query.js';
 import type { IssueSignals } from '../text/issue-signals.js';
 import { hasNonAsciiLetter, parseIssue, type ParsedIssue, type ParsedIssueFormat } from '../text/parsed-issue.js';
+import { CorruptCacheFileError } from '../util/checked-file.js';
 import { Deadline } from '../util/deadline.js';
 import { DEFAULT_RETRY } from '../util/http-json.js';
 import { CommitChain } from './commit-chain.js';
@@ -369,14 +370,30 @@ class OpenedLocalizer implements IssueLocalizer {
 
   prepare(rev?: string, opts: { signal?: AbortSignal; stages?: boolean } = {}): Promise<IndexInfo> {
     if (rev !== undefined && (typeof rev !== 'string' || rev === '')) return Promise.reject(new IssuelocError(`rev must be a non-empty string, got ${String(rev)}`));
-    return this.serialized(async () => {
-      const at = await this.indexAt(rev, opts.signal);
+    return this.serialized(() => this.onIndex(rev, opts.signal, async (at) => {
       if (opts.stages) {
         opts.signal?.throwIfAborted();
         await this.chainOf(at, undefined);
       }
       return reportedInfo(at);
-    });
+    }));
+  }
+
+  /**
+   * Runs `work` on the index at `rev`. A loaded index reads its term records when a query first
+   * needs them: a corrupt block found then (CorruptCacheFileError: its one warning given, the
+   * file removed) drops the index and the stages opened on it, the index is rebuilt, and `work`
+   * runs once more on it; a second corrupt block is thrown (at most one rebuild per call).
+   */
+  private async onIndex<T>(rev: string | undefined, signal: AbortSignal | undefined, work: (at: NonNullable<OpenedLocalizer['current']>) => Promise<T>): Promise<T> {
+    const at = await this.indexAt(rev, signal);
+    try {
+      return await work(at);
+    } catch (e) {
+      if (!(e instanceof CorruptCacheFileError)) throw e;
+      if (this.current === at) this.current = undefined;
+      return work(await this.indexAt(rev, signal));
+    }
   }
 
   /** Runs `work` after the calls before it (refused once closed). */
@@ -499,7 +516,10 @@ class OpenedLocalizer implements IssueLocalizer {
 
   private async localizeNow(issue: ParsedIssue, opts: LocalizeCallOptions): Promise<LocalizeResult> {
     const deadline = this.options.deadlineMs !== undefined ? Deadline.after(this.options.deadlineMs / 1000) : undefined;
-    const at = await this.indexAt(opts.rev);
+    return this.onIndex(opts.rev, undefined, (at) => this.localizeAt(at, issue, opts, deadline));
+  }
+
+  private async localizeAt(at: NonNullable<OpenedLocalizer['current']>, issue: ParsedIssue, opts: LocalizeCallOptions, deadline: Deadline | undefined): Promise<LocalizeResult> {
     const s0 = performance.now();
     const chain = await this.chainOf(at, deadline);
     const setupMillis = performance.now() - s0;

@@ -7,7 +7,7 @@
  * the fix well enough to learn from).
  */
 import type { GitRepo } from '../repo/git.js';
-import { indexCommit } from '../index/index-commit.js';
+import { withCodeIndex } from '../index/index-commit.js';
 import type { IndexedUnit, IndexSettings } from '../index/code-index.js';
 import type { Embedder } from '../embed/embedder.js';
 import { UnitSourceReader } from '../embed/unit-source.js';
@@ -76,68 +76,72 @@ export async function exportTraining(
   let done = 0;
   for (const [rev, indexes] of byCommit) {
     const commit = await repo.resolveCommit(rev);
-    const { codeIndex } = await indexCommit(repo, commit, { cacheDir: opts.cacheDir, settings: opts.settings, maxCacheBytes: opts.maxCacheBytes });
-    const pipeline = await CommitChain.open(repo, codeIndex, { ranking: opts.ranking, embedder: opts.embedder, fusion: opts.fusion, cacheDir: opts.cacheDir });
-    const unitOf = new Map<string, IndexedUnit>();
-    for (const u of codeIndex.units) if (!unitOf.has(unitId(u))) unitOf.set(unitId(u), u);
-    const reader = new UnitSourceReader(repo, commit);
-    const depth = Math.max(filterTop, negatives + 50, size);
-    for (const i of indexes) {
-      const r = records[i];
-      const query = issueQuery(r);
-      const positives = r.positiveFunctions.filter((f) => unitOf.has(f));
-      done++;
-      if (query === '') {
-        results.set(i, { d: { issue_id: r.issue.id, reason: 'empty issue text (no title and no body)' } });
+    const doneBefore = done;
+    // run once more on the rebuilt index when a block of a loaded one is corrupt (the results are set per issue)
+    await withCodeIndex(repo, commit, { cacheDir: opts.cacheDir, settings: opts.settings, maxCacheBytes: opts.maxCacheBytes }, async ({ codeIndex }) => {
+      done = doneBefore;
+      const pipeline = await CommitChain.open(repo, codeIndex, { ranking: opts.ranking, embedder: opts.embedder, fusion: opts.fusion, cacheDir: opts.cacheDir });
+      const unitOf = new Map<string, IndexedUnit>();
+      for (const u of codeIndex.units) if (!unitOf.has(unitId(u))) unitOf.set(unitId(u), u);
+      const reader = new UnitSourceReader(repo, commit);
+      const depth = Math.max(filterTop, negatives + 50, size);
+      for (const i of indexes) {
+        const r = records[i];
+        const query = issueQuery(r);
+        const positives = r.positiveFunctions.filter((f) => unitOf.has(f));
+        done++;
+        if (query === '') {
+          results.set(i, { d: { issue_id: r.issue.id, reason: 'empty issue text (no title and no body)' } });
+          opts.onProgress?.(done, records.length);
+          continue;
+        }
+        if (positives.length === 0) {
+          results.set(i, { d: { issue_id: r.issue.id, reason: r.positiveFunctions.length ? 'no positive function is in the index at the a-priori commit' : 'no positive function' } });
+          opts.onProgress?.(done, records.length);
+          continue;
+        }
+        const { localization } = await pipeline.localize(parseIssue(query), { top: depth, matchedTermsPerItem: 0, signals: false });
+        const ranked = localization.functions.map((f) => f.id);
+        const isPositive = new Set(positives);
+        const best = ranked.findIndex((id) => isPositive.has(id));
+        if (best < 0 || (filterTop > 0 && best >= filterTop)) {
+          const reason = filterTop > 0
+            ? `consistency filter: no positive in the retriever's top ${filterTop}${best >= 0 ? ` (best at ${best + 1})` : ''}`
+            : `no positive in the retriever's top ${depth}`;
+          results.set(i, { d: { issue_id: r.issue.id, reason } });
+          opts.onProgress?.(done, records.length);
+          continue;
+        }
+        const negIds = ranked.filter((id) => !isPositive.has(id)).slice(0, negatives);
+        // ranked[0..best) are negatives: a positive below the window takes the window's last place.
+        const window = best < size ? ranked.slice(0, size) : [...ranked.slice(0, size - 1), ranked[best]];
+        const need = [...new Set([...positives, ...negIds, ...window])];
+        const texts = new Map<string, string>();
+        const codes = await reader.texts(need.map((id) => unitOf.get(id)!));
+        need.forEach((id, k) => texts.set(id, wellFormed(documentText(unitOf.get(id)!.path, codes[k], opts.maxDocumentChars))));
+        const text = wellFormed(query);
+        const c: ContrastiveExample = {
+          query: text, pos: positives.map((id) => texts.get(id)!), neg: negIds.map((id) => texts.get(id)!),
+          pos_ids: positives, neg_ids: negIds, issue_id: r.issue.id, ...(r.repo ? { repo: r.repo } : {}), commit,
+          positive_rank: best + 1,
+        };
+        const candidates: RerankCandidate[] = window.map((id) => ({ id, path: unitOf.get(id)!.path, qualifiedName: unitOf.get(id)!.qualifiedName, code: codes[need.indexOf(id)] ?? '' }));
+        const order = [...window.keys()].sort((a, b) => Number(isPositive.has(window[b])) - Number(isPositive.has(window[a])) || a - b);
+        const ids = window.map((_, k) => identifierOf(k, style));
+        const target = ids[window.findIndex((id) => isPositive.has(id))];
+        const l: ListwiseExample = {
+          issue_id: r.issue.id, query: text,
+          candidates: window.map((id, k) => ({ identifier: ids[k], id, text: texts.get(id)! })),
+          positive_ids: window.filter((id) => isPositive.has(id)),
+          target,
+          permutation: order.map((k) => `[${ids[k]}]`).join(' > '),
+          messages: [...windowPrompt(query, candidates, 'first-token', style).map((m) => ({ ...m, content: wellFormed(m.content) })), { role: 'assistant', content: target }],
+        };
+        results.set(i, { c, l });
+        reader.forget();
         opts.onProgress?.(done, records.length);
-        continue;
       }
-      if (positives.length === 0) {
-        results.set(i, { d: { issue_id: r.issue.id, reason: r.positiveFunctions.length ? 'no positive function is in the index at the a-priori commit' : 'no positive function' } });
-        opts.onProgress?.(done, records.length);
-        continue;
-      }
-      const { localization } = await pipeline.localize(parseIssue(query), { top: depth, matchedTermsPerItem: 0, signals: false });
-      const ranked = localization.functions.map((f) => f.id);
-      const isPositive = new Set(positives);
-      const best = ranked.findIndex((id) => isPositive.has(id));
-      if (best < 0 || (filterTop > 0 && best >= filterTop)) {
-        const reason = filterTop > 0
-          ? `consistency filter: no positive in the retriever's top ${filterTop}${best >= 0 ? ` (best at ${best + 1})` : ''}`
-          : `no positive in the retriever's top ${depth}`;
-        results.set(i, { d: { issue_id: r.issue.id, reason } });
-        opts.onProgress?.(done, records.length);
-        continue;
-      }
-      const negIds = ranked.filter((id) => !isPositive.has(id)).slice(0, negatives);
-      // ranked[0..best) are negatives: a positive below the window takes the window's last place.
-      const window = best < size ? ranked.slice(0, size) : [...ranked.slice(0, size - 1), ranked[best]];
-      const need = [...new Set([...positives, ...negIds, ...window])];
-      const texts = new Map<string, string>();
-      const codes = await reader.texts(need.map((id) => unitOf.get(id)!));
-      need.forEach((id, k) => texts.set(id, wellFormed(documentText(unitOf.get(id)!.path, codes[k], opts.maxDocumentChars))));
-      const text = wellFormed(query);
-      const c: ContrastiveExample = {
-        query: text, pos: positives.map((id) => texts.get(id)!), neg: negIds.map((id) => texts.get(id)!),
-        pos_ids: positives, neg_ids: negIds, issue_id: r.issue.id, ...(r.repo ? { repo: r.repo } : {}), commit,
-        positive_rank: best + 1,
-      };
-      const candidates: RerankCandidate[] = window.map((id) => ({ id, path: unitOf.get(id)!.path, qualifiedName: unitOf.get(id)!.qualifiedName, code: codes[need.indexOf(id)] ?? '' }));
-      const order = [...window.keys()].sort((a, b) => Number(isPositive.has(window[b])) - Number(isPositive.has(window[a])) || a - b);
-      const ids = window.map((_, k) => identifierOf(k, style));
-      const target = ids[window.findIndex((id) => isPositive.has(id))];
-      const l: ListwiseExample = {
-        issue_id: r.issue.id, query: text,
-        candidates: window.map((id, k) => ({ identifier: ids[k], id, text: texts.get(id)! })),
-        positive_ids: window.filter((id) => isPositive.has(id)),
-        target,
-        permutation: order.map((k) => `[${ids[k]}]`).join(' > '),
-        messages: [...windowPrompt(query, candidates, 'first-token', style).map((m) => ({ ...m, content: wellFormed(m.content) })), { role: 'assistant', content: target }],
-      };
-      results.set(i, { c, l });
-      reader.forget();
-      opts.onProgress?.(done, records.length);
-    }
+    });
   }
   for (let i = 0; i < records.length; i++) {
     const x = results.get(i)!;

@@ -5,10 +5,11 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { GitRepo } from '../../src/repo/git.js';
-import { indexCommit } from '../../src/index/index-commit.js';
-import { DEFAULT_INDEX_SETTINGS, indexFilePath, loadCodeIndex } from '../../src/index/code-index.js';
-import { INDEX_FILE_TAG } from '../../src/index/store.js';
+import { indexCommit, withCodeIndex } from '../../src/index/index-commit.js';
+import { DEFAULT_INDEX_SETTINGS, indexFilePath, loadCodeIndex, type CodeIndex } from '../../src/index/code-index.js';
+import { openLocalizer, type LocalizeResult } from '../../src/pipeline/localizer.js';
 import { readCheckedFile, readCheckedPayload, setCacheWarningSink, writeCheckedFile } from '../../src/util/checked-file.js';
+import { blocksLayout, editUnderChecksums } from '../util/checked-blocks-fixture.js';
 import { VectorCache } from '../../src/embed/vector-cache.js';
 import { CachedChatModel } from '../../src/llm-rerank/response-cache.js';
 import type { ChatModel } from '../../src/llm-rerank/chat-model.js';
@@ -74,7 +75,7 @@ function fixture() {
   return { dir, work, commit, cache: join(dir, 'cache') };
 }
 
-test('index files: bit flips anywhere and a unit file out of range are rejected with a warning, then rebuilt', async () => {
+test('index files: a bit flipped in a head is rejected at load with a warning, then rebuilt; a unit file out of range too', async () => {
   const fx = fixture();
   const repo = await GitRepo.open(fx.work);
   try {
@@ -83,10 +84,14 @@ test('index files: bit flips anywhere and a unit file out of range are rejected 
     const ids = (ci: typeof fresh) => ci.units.map((u) => `${u.path}:${u.qualifiedName}`);
     for (const level of ['function', 'file'] as const) {
       const file = indexFilePath(fx.cache, fx.commit, settings, level);
+      const { blockAt } = blocksLayout(readFileSync(file));
       const size = statSync(file).size;
+      // the bits before the blocks (head, table) and after them (footer, trailer)
+      const outside = 8 * (blockAt[0] + size - blockAt[blockAt.length - 1]);
       for (let k = 0; k < 24; k++) {
         await indexCommit(repo, fx.commit, { cacheDir: fx.cache, force: true });
-        const bit = (k * 7919 * 13 + level.length) % (size * 8);
+        const n = (k * 7919 * 13 + level.length) % outside;
+        const bit = n < 8 * blockAt[0] ? n : n - 8 * blockAt[0] + 8 * blockAt[blockAt.length - 1];
         flipBit(file, bit);
         const { value, warnings } = await withWarnings(() => indexCommit(repo, fx.commit, { cacheDir: fx.cache }));
         assert.equal(value.built, true, `${level} bit ${bit}: rebuilt, not loaded`);
@@ -95,17 +100,95 @@ test('index files: bit flips anywhere and a unit file out of range are rejected 
       }
     }
     // A matching checksum over a wrong structure: the first unit's file past the file count
-    // (the unit table follows the block offsets of the term dictionary: src/index/store.ts).
+    // (the unit table follows the key offsets of the term dictionary: src/index/store.ts).
     const file = indexFilePath(fx.cache, fx.commit, settings);
-    const payload = Buffer.from(readCheckedPayload(file, INDEX_FILE_TAG)!);
-    const h = payload.readUInt32LE(0);
-    const header = JSON.parse(payload.toString('utf8', 4, 4 + h)) as { termCount: number; docCount: number };
-    const start = 4 + h + ((4 - ((4 + h) % 4)) % 4) + 4 * (Math.ceil(header.termCount / 16) + 1);
-    payload.writeUInt32LE(fresh.filePaths.length + 5, start);
-    writeCheckedFile(file, INDEX_FILE_TAG, [payload]);
+    editUnderChecksums(file, (bytes) => {
+      const h = bytes.readUInt32LE(0);
+      const header = JSON.parse(bytes.toString('utf8', 4, 4 + h)) as { termCount: number };
+      const start = 4 + h + ((4 - ((4 + h) % 4)) % 4) + 4 * (Math.ceil(header.termCount / 16) + 1);
+      bytes.writeUInt32LE(fresh.filePaths.length + 5, start);
+    });
     const { value, warnings } = await withWarnings(() => loadCodeIndex(fx.cache, fx.commit, settings));
     assert.equal(value, undefined);
     assert.deepEqual(warnings, [corrupted(file)]);
+  } finally {
+    await repo.close();
+    cleanup(fx.dir);
+  }
+});
+
+test('index files: a bit flipped in a block of terms is found when a query reads it: one warning, the index rebuilt, the answer of a fresh cache', async () => {
+  const fx = fixture();
+  const issue = 'The parser fails: parse(text) returns a wrong split, see helper and renderTable rows';
+  const answer = async (cacheDir: string) => {
+    const localizer = await openLocalizer({ repo: fx.work, cacheDir });
+    try {
+      const first = await localizer.localize(issue, { top: 10 });
+      const second = await localizer.localize(issue, { top: 10 });
+      return { first, second };
+    } finally {
+      await localizer.close();
+    }
+  };
+  const rankingOf = (r: LocalizeResult) => JSON.stringify([r.files, r.modules, r.functions]);
+  try {
+    const fresh = (await answer(fx.cache)).first;
+    assert.ok(fresh.functions.length > 0);
+    const settings = DEFAULT_INDEX_SETTINGS;
+    for (const level of ['function', 'file'] as const) {
+      for (const every of [true, false]) {
+        const file = indexFilePath(fx.cache, fx.commit, settings, level);
+        const good = readFileSync(file);
+        const { blockAt } = blocksLayout(good);
+        // one bit in each block (a query reads some of them), or in the first only
+        const bad = Buffer.from(good);
+        for (let b = 0; b < (every ? blockAt.length - 1 : 1); b++) if (blockAt[b + 1] > blockAt[b]) bad[blockAt[b] + ((b * 31) % (blockAt[b + 1] - blockAt[b]))] ^= 0x10;
+        writeFileSync(file, bad);
+        const { value, warnings } = await withWarnings(() => answer(fx.cache));
+        assert.equal(rankingOf(value.first), rankingOf(fresh), `${level}, ${every ? 'every block' : 'the first block'}: the ranking of a fresh cache`);
+        assert.equal(rankingOf(value.second), rankingOf(fresh));
+        if (every) {
+          assert.deepEqual(warnings, [corrupted(file)], `${level}: one warning`);
+          assert.equal(value.first.index.built, true, 'answered from the rebuilt index');
+          assert.ok(statSync(file).size > 0 && !readFileSync(file).equals(bad), 'the file is written anew');
+        } else if (warnings.length === 0) {
+          assert.equal(value.first.index.built, false, 'a block no query read: loaded, no warning');
+          writeFileSync(file, good);
+        }
+        const again = await withWarnings(() => answer(fx.cache));
+        assert.deepEqual(again.warnings, [], 'the next run is clean');
+      }
+    }
+  } finally {
+    cleanup(fx.dir);
+  }
+});
+
+test('withCodeIndex: a corrupt block met by its user has the index rebuilt and the user run once more, on the rebuilt index', async () => {
+  const fx = fixture();
+  const repo = await GitRepo.open(fx.work);
+  try {
+    await indexCommit(repo, fx.commit, { cacheDir: fx.cache });
+    const file = indexFilePath(fx.cache, fx.commit, DEFAULT_INDEX_SETTINGS);
+    const bytes = readFileSync(file);
+    const { blockAt } = blocksLayout(bytes);
+    for (let b = 0; b + 1 < blockAt.length; b++) bytes[blockAt[b]] ^= 0x01;
+    writeFileSync(file, bytes);
+    const runs: boolean[] = [];
+    const postingsOfAll = async ({ codeIndex, built }: { codeIndex: CodeIndex; built: boolean }) => {
+      runs.push(built);
+      const { index } = codeIndex;
+      let n = 0;
+      for (let t = 0; t < index.termCount; t++) n += index.postings(t).doc.length;
+      return n;
+    };
+    const { value, warnings } = await withWarnings(() => withCodeIndex(repo, fx.commit, { cacheDir: fx.cache }, postingsOfAll));
+    assert.deepEqual(runs, [false, true], 'loaded, then rebuilt');
+    assert.deepEqual(warnings, [corrupted(file)]);
+    const again = await withWarnings(() => withCodeIndex(repo, fx.commit, { cacheDir: fx.cache }, postingsOfAll));
+    assert.equal(again.value, value);
+    assert.deepEqual(again.warnings, []);
+    assert.deepEqual(runs, [false, true, false], 'the rebuilt file loads');
   } finally {
     await repo.close();
     cleanup(fx.dir);

@@ -1,12 +1,13 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { averageFieldLengths, IdCounts, IndexBuilder, invertFields, type InvertedIndex } from '../../src/index/inverted-index.js';
 import { corpusInvertedIndex } from '../../src/retrieve/file-retrievers/bm25f.js';
 import { corpusFromTokens, Vocabulary } from '../../src/retrieve/file-retrievers/corpus.js';
-import { INDEX_FILE_TAG, readIndexFile, writeIndexFile } from '../../src/index/store.js';
-import { readCheckedPayload, setCacheWarningSink, writeCheckedFile } from '../../src/util/checked-file.js';
+import { readIndexFile, writeIndexFile } from '../../src/index/store.js';
+import { CorruptCacheFileError, setCacheWarningSink } from '../../src/util/checked-file.js';
+import { blocksLayout, editUnderChecksums } from '../util/checked-blocks-fixture.js';
 import { cleanup, tempDir } from '../repo/git-fixture.js';
 
 /** Every temporary folder of this file lives here, removed at the end. */
@@ -149,14 +150,45 @@ test('postings that do not decode under a matching checksum throw, never give wr
   const idx = sample();
   const file = join(mkdtempSync(join(scratch, 'store-')), 'x.bin');
   writeIndexFile(file, idx, {});
-  const payload = Buffer.from(readCheckedPayload(file, INDEX_FILE_TAG)!);
   // the last posting of the last term ('token': docs 0, 1): its gap byte, then its tf bytes (2 fields: varints)
-  payload[payload.length - 3] = 0x7f;
-  writeCheckedFile(file, INDEX_FILE_TAG, [payload]);
+  editUnderChecksums(file, (bytes, { blockAt }) => { bytes[blockAt[blockAt.length - 1] - 3] = 0x7f; });
   const back = readIndexFile(file, (_m): _m is object => true);
   assert.ok(back, 'loads: postings are checked as they are decoded');
   assert.deepEqual([...back.index.postings(back.index.termIds.get('parse')!).doc], [0, 2]);
   assert.throws(() => back.index.postings(back.index.termIds.get('token')!), /the postings of term 2 cannot be decoded/);
+});
+
+test('a stored index reads a block of terms when a lookup first needs it: a flipped bit in a block is found then, never read as terms or postings', () => {
+  const b = new IndexBuilder(['name', 'body']);
+  for (let d = 0; d < 200; d++) b.add([m({ [`n${d}`]: 1 }), m({ [`w${d % 50}`]: 1 + (d % 3), common: 1 })]);
+  const idx = b.build();
+  const file = join(mkdtempSync(join(scratch, 'store-')), 'x.bin');
+  writeIndexFile(file, idx, {});
+  const good = readFileSync(file);
+  const { blockAt } = blocksLayout(good);
+  assert.ok(blockAt.length > 10, 'many blocks');
+  const lines: string[] = [];
+  const prev = setCacheWarningSink((l) => lines.push(l));
+  try {
+    // the block holding 'n150' (terms in byte order: common, n0, n1, n10, n100 …)
+    const back0 = readIndexFile(file, (_m): _m is object => true)!;
+    const id = back0.index.termIds.get('n150')!;
+    back0.close();
+    const block = Math.floor(id / 16);
+    const bad = Buffer.from(good);
+    bad[blockAt[block] + 2] ^= 0x04;
+    writeFileSync(file, bad);
+    const back = readIndexFile(file, (_m): _m is object => true);
+    assert.ok(back, 'opens: the blocks are not read at open');
+    assert.deepEqual(lines, []);
+    assert.deepEqual([...back.index.postings(back.index.termIds.get('common')!).doc], Array.from({ length: 200 }, (_, d) => d), 'another block reads as written');
+    assert.throws(() => back.index.termIds.get('n150'), CorruptCacheFileError);
+    assert.deepEqual(lines, [`issueloc: warning: corrupt cache file ${file}: rebuilt\n`]);
+    assert.throws(() => back.index.postings(id), CorruptCacheFileError, 'and every read after it');
+    assert.equal(lines.length, 1, 'one warning');
+  } finally {
+    setCacheWarningSink(prev);
+  }
 });
 
 test('a file that is not an index is refused with a warning naming it', () => {
