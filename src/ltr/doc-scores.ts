@@ -4,7 +4,7 @@
  */
 import { defaultBm25fParams, type Bm25fParams, type QueryTerms } from '../retrieve/bm25f.js';
 import { averageFieldLengths, type InvertedIndex } from '../index/inverted-index.js';
-import { firstAtLeast } from '../util/sorted-search.js';
+import { firstAtLeast, rowsByDocument } from '../util/sorted-search.js';
 
 /** A query term present in the index, with qw(t) · idf(t). */
 export interface PreparedTerm {
@@ -157,18 +157,4 @@ class TermMatches {
     this.row = row;
     this.position = position;
   }
-}
-
-/**
- * The rows i of `docs` by ascending docs[i] (at equal documents, ascending i): one numeric sort of
- * docs[i] · n + i (exact below 2^53), not a sort with a comparator.
- */
-export function rowsByDocument(docs: ArrayLike<number>): Int32Array {
-  const n = docs.length;
-  const keys = new Float64Array(n);
-  for (let i = 0; i < n; i++) keys[i] = docs[i] * n + i;
-  keys.sort();
-  const order = new Int32Array(n);
-  for (let k = 0; k < n; k++) order[k] = keys[k] % n;
-  return order;
 }

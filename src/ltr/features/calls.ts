@@ -3,9 +3,8 @@
  * helper of the functions the issue is about) or it uses theirs (it is a caller). Names are the
  * whole-identifier tokens of the function-level index; uses are body-field postings.
  */
-import { rowsByDocument } from '../doc-scores.js';
 import type { InvertedIndex } from '../../index/inverted-index.js';
-import { firstAtLeast } from '../../util/sorted-search.js';
+import { firstAtLeast, rowsByDocument } from '../../util/sorted-search.js';
 import type { CandidateContext, FeatureGroup, FeatureSpec } from './group.js';
 
 /** Candidates whose names and bodies are linked to every candidate. */
