@@ -278,6 +278,34 @@ export class CosineIndex {
     return { doc: this.postDoc!, logTf: this.postLogTf!, from: this.postStart[t], to: this.postStart[t + 1] };
   }
 
+  /** Per mask of searched documents, the postings of each term read so far restricted to them. */
+  private readonly searchedTerms = new WeakMap<Uint8Array, Map<number, TermPostings>>();
+
+  /**
+   * The postings of term `t` of the documents d with searched[d] = 1 (ascending), made on the
+   * term's first search with this mask and kept while the mask is (a base commit's history
+   * searches with one mask: `searchedMask`).
+   */
+  private searchedPostings(t: number, searched: Uint8Array): { doc: Int32Array; logTf: Float32Array; from: number; to: number } {
+    let terms = this.searchedTerms.get(searched);
+    if (!terms) this.searchedTerms.set(searched, (terms = new Map()));
+    let kept = terms.get(t);
+    if (!kept) {
+      const { doc, logTf, from, to } = this.postingsOf(t);
+      let m = 0;
+      for (let p = from; p < to; p++) if (searched[doc[p]] === 1) m++;
+      kept = { doc: new Int32Array(m), logTf: new Float32Array(m) };
+      m = 0;
+      for (let p = from; p < to; p++) {
+        if (searched[doc[p]] !== 1) continue;
+        kept.doc[m] = doc[p];
+        kept.logTf[m++] = logTf[p];
+      }
+      terms.set(t, kept);
+    }
+    return { doc: kept.doc, logTf: kept.logTf, from: 0, to: kept.doc.length };
+  }
+
   /**
    * The `top` members most similar to `query` (cosine > 0), best first (ties: lower document
    * number first).
@@ -293,6 +321,9 @@ export class CosineIndex {
     if (q.size === 0 || top <= 0) return [];
     const acc = this.scratch;
     const searched = allowed ? searchedMask(c.members, allowed) : c.members;
+    // a mask kept from query to query (the allowed documents', the whole collection's): each
+    // term's postings restricted to it once; a mask made for this query: every posting checked
+    const kept = allowed !== undefined || c === this.whole;
     const touched = (this.touched ??= new Int32Array(this.size));
     let nTouched = 0;
     let qsq = 0;
@@ -301,10 +332,10 @@ export class CosineIndex {
       const wq = (1 + Math.log(tf)) * idf;
       qsq += wq * wq;
       if (wq <= 0 || c.df[t] > maxDf) continue;
-      const { doc, logTf, from, to } = this.postingsOf(t);
+      const { doc, logTf, from, to } = kept ? this.searchedPostings(t, searched) : this.postingsOf(t);
       for (let p = from; p < to; p++) {
         const d = doc[p];
-        if (searched[d] !== 1) continue;
+        if (!kept && searched[d] !== 1) continue;
         if (acc[d] === 0) touched[nTouched++] = d;
         acc[d] += wq * logTf[p] * idf;
       }

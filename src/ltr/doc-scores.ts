@@ -4,7 +4,7 @@
  */
 import { defaultBm25fParams, type Bm25fParams, type QueryTerms } from '../retrieve/bm25f.js';
 import { averageFieldLengths, type InvertedIndex } from '../index/inverted-index.js';
-import { firstAtLeast } from '../util/sorted-search.js';
+import { firstAtLeast, rowsByDocument } from '../util/sorted-search.js';
 
 /** A query term present in the index, with qw(t) · idf(t). */
 export interface PreparedTerm {
@@ -54,9 +54,10 @@ export class DocFieldScorer {
   /**
    * Scores of documents `docs` for each query of `queries`: for query q, row i of `out[q]` (1 + F
    * numbers from i · (1 + F)) holds document docs[i]'s BM25F+ (column 0) and its BM25 of each
-   * field f alone (column 1 + f). The position of a document in a term's postings is found once
-   * for all the queries holding the term, by a galloping search along the postings in document
-   * order: O(terms × documents × log(postings / documents)).
+   * field f alone (column 1 + f). The documents holding a term, with their positions in its
+   * postings, are found once for all the queries holding the term, by a galloping search along
+   * the postings in document order: O(terms × documents × log(postings / documents)); each
+   * query then visits only those (row, posting) pairs.
    */
   scoreDocs(docs: ArrayLike<number>, queries: readonly (readonly PreparedTerm[])[]): Float64Array[] {
     const { fieldLength } = this.index;
@@ -73,20 +74,22 @@ export class DocFieldScorer {
     }
     // the documents in ascending order (their rows), for the walk along each term's postings
     const order = rowsByDocument(docs);
-    const positions = new Map<number, Int32Array>();
-    const positionsOf = (termId: number): Int32Array => {
-      let at = positions.get(termId);
-      if (!at) positions.set(termId, (at = postingPositions(this.index.postings(termId).doc, docs, order)));
-      return at;
+    const matches = this.matches.clear();
+    const spanOf = new Map<number, number>();
+    const spanFor = (termId: number): number => {
+      let s = spanOf.get(termId);
+      if (s === undefined) spanOf.set(termId, (s = matches.add(this.index.postings(termId).doc, docs, order)));
+      return s;
     };
     return queries.map((terms) => {
       const out = new Float64Array(n * W);
       for (const { termId, weight } of terms) {
-        const at = positionsOf(termId);
+        const s = spanFor(termId);
+        const { row, position } = matches;
         const postingTf = this.index.postings(termId).tf;
-        for (let i = 0; i < n; i++) {
-          const p = at[i];
-          if (p < 0) continue;
+        for (let k = matches.start[s], end = matches.start[s + 1]; k < end; k++) {
+          const i = row[k];
+          const p = position[k];
           let tf = 0;
           for (let f = 0; f < F; f++) {
             const raw = postingTf[p * F + f];
@@ -101,36 +104,57 @@ export class DocFieldScorer {
       return out;
     });
   }
+
+  /** The (row, posting position) pairs of the terms of the last {@link scoreDocs}, in arrays reused by the next. */
+  private readonly matches = new TermMatches();
 }
 
 /**
- * The rows i of `docs` by ascending docs[i] (at equal documents, ascending i): one numeric sort of
- * docs[i] · n + i (exact below 2^53), not a sort with a comparator.
+ * Per term, the rows i of a list of documents whose document docs[i] the term's postings hold,
+ * each with its position there: span s is pairs start[s] … start[s + 1] − 1 of `row` and
+ * `position`. The arrays grow as needed and are reused from one set of terms to the next.
  */
-export function rowsByDocument(docs: ArrayLike<number>): Int32Array {
-  const n = docs.length;
-  const keys = new Float64Array(n);
-  for (let i = 0; i < n; i++) keys[i] = docs[i] * n + i;
-  keys.sort();
-  const order = new Int32Array(n);
-  for (let k = 0; k < n; k++) order[k] = keys[k] % n;
-  return order;
-}
+class TermMatches {
+  row = new Int32Array(1024);
+  position = new Int32Array(1024);
+  start: number[] = [0];
 
-/**
- * Per document docs[i], its position in a term's postings `postingDoc` (ascending), −1 when
- * absent; `order` lists the documents' rows by ascending document. Each search starts where the
- * last one ended and gallops (steps of 1, 2, 4 …) before a binary search.
- */
-function postingPositions(postingDoc: ArrayLike<number>, docs: ArrayLike<number>, order: Int32Array): Int32Array {
-  const at = new Int32Array(docs.length).fill(-1);
-  const P = postingDoc.length;
-  let lo = 0;
-  for (let k = 0; k < order.length && lo < P; k++) {
-    const i = order[k];
-    const doc = docs[i];
-    lo = firstAtLeast(postingDoc, lo, P, doc);
-    if (lo < P && postingDoc[lo] === doc) at[i] = lo;
+  clear(): this {
+    this.start.length = 1;
+    return this;
   }
-  return at;
+
+  /**
+   * Adds the span of a term of postings `postingDoc` (ascending) for `docs`, whose rows `order`
+   * lists by ascending document; returns its number. Each search starts where the last one
+   * ended and gallops (steps of 1, 2, 4 …) before a binary search.
+   */
+  add(postingDoc: ArrayLike<number>, docs: ArrayLike<number>, order: Int32Array): number {
+    const s = this.start.length - 1;
+    let next = this.start[s];
+    if (this.row.length < next + order.length) this.grow(next + order.length);
+    const { row, position } = this;
+    const P = postingDoc.length;
+    let lo = 0;
+    for (let k = 0; k < order.length && lo < P; k++) {
+      const i = order[k];
+      const doc = docs[i];
+      lo = firstAtLeast(postingDoc, lo, P, doc);
+      if (lo < P && postingDoc[lo] === doc) {
+        row[next] = i;
+        position[next++] = lo;
+      }
+    }
+    this.start.push(next);
+    return s;
+  }
+
+  private grow(size: number): void {
+    const row = new Int32Array(2 * size);
+    row.set(this.row);
+    const position = new Int32Array(2 * size);
+    position.set(this.position);
+    this.row = row;
+    this.position = position;
+  }
 }

@@ -331,11 +331,12 @@ export class Localizer {
       if (ranked.length >= top && paths.size >= top && moduleIds.size >= top) break;
       const id = unitIds.id(h.doc);
       if (seen.has(id)) continue;
-      const u = this.table.unit(h.doc);
+      const path = this.table.path(h.doc);
+      const module = unitIds.module(h.doc);
       seen.add(id);
-      paths.add(u.path);
-      moduleIds.add(unitIds.module(h.doc));
-      ranked.push({ id, path: u.path, qualifiedName: u.qualifiedName, namespaceParts: u.namespaceParts, score: h.score, doc: h.doc });
+      paths.add(path);
+      moduleIds.add(module);
+      ranked.push({ id, path, module, score: h.score, doc: h.doc });
     }
     const rolled = rollUp(ranked, top);
     const { modules } = rolled;
@@ -352,8 +353,7 @@ export class Localizer {
       const bestDoc = new Map<string, number>();
       for (const r of ranked) {
         if (!bestDoc.has(r.path)) bestDoc.set(r.path, r.doc);
-        const m = unitIds.module(r.doc);
-        if (!bestDoc.has(m)) bestDoc.set(m, r.doc);
+        if (!bestDoc.has(r.module)) bestDoc.set(r.module, r.doc);
         if (!bestDoc.has(r.id)) bestDoc.set(r.id, r.doc);
       }
       const sourceOf = (id: string): ItemSource | undefined => {

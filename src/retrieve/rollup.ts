@@ -50,13 +50,18 @@ export interface ScoredFile {
   evidence?: string[];
 }
 
-/** What roll-up needs to know of each ranked function. */
-export interface RollupSource extends RankedItem {
-  path: string;
-  qualifiedName: string;
-  /** Namespace qualifiers leading the qualified name (`CodeUnit.namespaceParts`). */
-  namespaceParts?: number;
-}
+/**
+ * What roll-up needs to know of each ranked function: its path, and its module id
+ * (`moduleIdOf`), or what makes it.
+ */
+export type RollupSource = RankedItem & { path: string } & (
+  | { module: string }
+  | {
+    qualifiedName: string;
+    /** Namespace qualifiers leading the qualified name (`CodeUnit.namespaceParts`). */
+    namespaceParts?: number;
+  }
+);
 
 /**
  * Files and modules ranked by first occurrence in `functions` (best first).
@@ -73,7 +78,7 @@ export function rollUp(functions: readonly RollupSource[], limit = Infinity): { 
       seenFiles.add(f.path);
       files.push({ id: f.path, score: f.score, matchedTerms: f.matchedTerms });
     }
-    const m = moduleIdOf(f);
+    const m = 'module' in f ? f.module : moduleIdOf(f);
     if (modules.length < limit && !seenModules.has(m)) {
       seenModules.add(m);
       modules.push({ id: m, score: f.score, matchedTerms: f.matchedTerms });

@@ -21,7 +21,8 @@ const BODY = FIELDS.indexOf('body');
  * cost 1.5 / 2.5 / 0.7 points of file Acc@1/3/5 on SWE-bench Lite (django's migration files, all
  * class attributes, took the top places again: docs/results.md).
  *
- * Cost: the postings of the query's terms in the file-level index (as the file prior's scorer).
+ * Cost: per query term, its function-less files; the postings of a term in the file-level index
+ * are read on its first query only (its files and gains kept, as the scorers keep theirs).
  */
 export class WholeFileScorer {
   private readonly at: Int32Array;
@@ -57,28 +58,53 @@ export class WholeFileScorer {
 
   /** Score of each function-less file, in the order given to the constructor (a reused array). */
   scoreAll(query: QueryTerms): Float32Array {
-    const F = FIELDS.length;
     const { fileIndex, index } = this.codeIndex;
     const { termIds } = fileIndex;
-    const { k1, delta } = this.params;
     const scores = this.scores;
     scores.fill(0);
     if (scores.length === 0) return scores;
     for (const [term, qw] of query) {
       const t = termIds.get(term);
       if (t === undefined || qw <= 0) continue;
+      const { files, gain } = this.gainsOf(t);
+      if (files.length === 0) continue;
       const ft = index.termIds.get(term);
       const df = ft === undefined ? 0 : index.documentFrequency(ft);
       const w = qw * idfOf(df, index.docCount);
-      const { doc, tf: postingTf } = fileIndex.postings(t);
-      for (let p = 0; p < doc.length; p++) {
-        const i = this.at[doc[p]];
-        if (i < 0) continue;
-        const inPath = postingTf[p * F + PATH];
-        const tf = inPath * (this.factor[i * F + PATH] + this.factor[i * F + BODY]) + postingTf[p * F + NAME] * this.factor[i * F + NAME];
-        if (tf > 0) scores[i] += w * (((k1 + 1) * tf) / (k1 + tf) + delta);
-      }
+      for (let k = 0; k < files.length; k++) scores[files[k]] += w * gain[k];
     }
     return scores;
   }
+
+  /** Per file-level term, its function-less files (their order) and gains, made on the term's first query. */
+  private readonly gains = new Map<number, TermGains>();
+
+  /**
+   * The function-less files of file-level term `t`'s postings with tf̃ > 0 (as `at` numbers them,
+   * in postings order) and each one's (k1 + 1) · tf̃ / (k1 + tf̃) + δ: the query-independent part.
+   */
+  private gainsOf(t: number): TermGains {
+    let g = this.gains.get(t);
+    if (g) return g;
+    const F = FIELDS.length;
+    const { k1, delta } = this.params;
+    const { doc, tf: postingTf } = this.codeIndex.fileIndex.postings(t);
+    const files: number[] = [];
+    const gain: number[] = [];
+    for (let p = 0; p < doc.length; p++) {
+      const i = this.at[doc[p]];
+      if (i < 0) continue;
+      const inPath = postingTf[p * F + PATH];
+      const tf = inPath * (this.factor[i * F + PATH] + this.factor[i * F + BODY]) + postingTf[p * F + NAME] * this.factor[i * F + NAME];
+      if (tf > 0) { files.push(i); gain.push(((k1 + 1) * tf) / (k1 + tf) + delta); }
+    }
+    this.gains.set(t, (g = { files: Int32Array.from(files), gain: Float64Array.from(gain) }));
+    return g;
+  }
+}
+
+/** A term's function-less files and their gains ({@link WholeFileScorer}). */
+interface TermGains {
+  files: Int32Array;
+  gain: Float64Array;
 }

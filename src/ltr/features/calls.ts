@@ -3,8 +3,8 @@
  * helper of the functions the issue is about) or it uses theirs (it is a caller). Names are the
  * whole-identifier tokens of the function-level index; uses are body-field postings.
  */
-import { rowsByDocument } from '../doc-scores.js';
-import { firstAtLeast } from '../../util/sorted-search.js';
+import type { InvertedIndex } from '../../index/inverted-index.js';
+import { firstAtLeast, rowsByDocument } from '../../util/sorted-search.js';
 import type { CandidateContext, FeatureGroup, FeatureSpec } from './group.js';
 
 /** Candidates whose names and bodies are linked to every candidate. */
@@ -53,10 +53,10 @@ export const callsGroup: FeatureGroup<CallRow, keyof typeof features> = {
 /**
  * For each candidate: the best pipeline score among the top candidates whose body field holds
  * its name token (calledBy), and among the top candidates whose name token its body holds
- * (calls), and how many of the top hold its name (calledByCount). Each name token's postings are
- * searched once: for the top candidates (per distinct name), and, for a top candidate's name, for
- * every candidate (both in document order, galloping):
- * O(names × TOP × log(postings / TOP) + TOP × candidates × log(postings / candidates)).
+ * (calls), and how many of the top hold its name (calledByCount). Each name token's documents
+ * with it in the body ({@link BodyDocs}) are searched once: for the top candidates (per distinct
+ * name), and, for a top candidate's name, for every candidate (both in document order,
+ * galloping): O(names × TOP × log(documents / TOP) + TOP × candidates × log(documents / candidates)).
  */
 function callLinks(ctx: CandidateContext): { calledBy: Float32Array; calls: Float32Array; calledByCount: Uint8Array } {
   const { docs, pipelineScores, shapes, codeIndex } = ctx;
@@ -66,11 +66,10 @@ function callLinks(ctx: CandidateContext): { calledBy: Float32Array; calls: Floa
   const calledByCount = new Uint8Array(n);
   const calls = new Float32Array(n);
   if (body < 0) return { calledBy, calls, calledByCount };
-  const { index } = codeIndex;
-  const F = index.fieldNames.length;
+  const bodies = BodyDocs.of(codeIndex.index, body);
   const top = Math.min(TOP, n);
   const nameTerm = docs.map((d) => shapes.unit(d).nameTerm);
-  // the top candidates in document order, for one walk along a name's postings
+  // the top candidates in document order, for one walk along a name's documents
   const topOrder = rowsByDocument(docs.slice(0, top));
   // per name token, which top candidates' bodies hold it (bit k: the k-th)
   const heldByTop = new Map<number, number>();
@@ -80,12 +79,12 @@ function callLinks(ctx: CandidateContext): { calledBy: Float32Array; calls: Floa
     let mask = heldByTop.get(t);
     if (mask === undefined) {
       mask = 0;
-      const { doc, tf } = index.postings(t);
+      const doc = bodies.of(t);
       let p = 0;
       for (let j = 0; j < top && p < doc.length; j++) {
         const k = topOrder[j];
         p = firstAtLeast(doc, p, doc.length, docs[k]);
-        if (p < doc.length && doc[p] === docs[k] && tf[p * F + body] > 0) mask |= 1 << k;
+        if (p < doc.length && doc[p] === docs[k]) mask |= 1 << k;
       }
       heldByTop.set(t, mask);
     }
@@ -95,18 +94,52 @@ function callLinks(ctx: CandidateContext): { calledBy: Float32Array; calls: Floa
       if (pipelineScores[k] > calledBy[i]) calledBy[i] = pipelineScores[k];
     }
   }
-  // the candidates in document order, for one walk along each top name's postings
+  // the candidates in document order, for one walk along each top name's documents
   const order = rowsByDocument(docs);
   for (let k = 0; k < top; k++) {
     const t = nameTerm[k];
     if (t < 0) continue;
-    const { doc, tf } = index.postings(t);
+    const doc = bodies.of(t);
     let p = 0;
     for (let j = 0; j < n && p < doc.length; j++) {
       const i = order[j];
       p = firstAtLeast(doc, p, doc.length, docs[i]);
-      if (i !== k && p < doc.length && doc[p] === docs[i] && tf[p * F + body] > 0 && pipelineScores[k] > calls[i]) calls[i] = pipelineScores[k];
+      if (i !== k && p < doc.length && doc[p] === docs[i] && pipelineScores[k] > calls[i]) calls[i] = pipelineScores[k];
     }
   }
   return { calledBy, calls, calledByCount };
+}
+
+/**
+ * Per name token of an index, the documents whose body field holds it (ascending): the token's
+ * postings without those of the other fields only, made on the token's first query and kept
+ * with the index, as its decoded postings are.
+ */
+class BodyDocs {
+  private static readonly byIndex = new WeakMap<InvertedIndex, BodyDocs>();
+  private readonly docs = new Map<number, Uint32Array>();
+
+  private constructor(private readonly index: InvertedIndex, private readonly body: number) {}
+
+  /** The table of `index`, whose body is field number `body`. */
+  static of(index: InvertedIndex, body: number): BodyDocs {
+    let b = BodyDocs.byIndex.get(index);
+    if (!b || b.body !== body) BodyDocs.byIndex.set(index, (b = new BodyDocs(index, body)));
+    return b;
+  }
+
+  /** The documents of term `t` with tf > 0 in the body field. */
+  of(t: number): Uint32Array {
+    let out = this.docs.get(t);
+    if (out) return out;
+    const { doc, tf } = this.index.postings(t);
+    const F = this.index.fieldNames.length;
+    let m = 0;
+    for (let p = 0; p < doc.length; p++) if (tf[p * F + this.body] > 0) m++;
+    out = new Uint32Array(m);
+    m = 0;
+    for (let p = 0; p < doc.length; p++) if (tf[p * F + this.body] > 0) out[m++] = doc[p];
+    this.docs.set(t, out);
+    return out;
+  }
 }

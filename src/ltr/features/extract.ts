@@ -106,8 +106,8 @@ export class FeatureExtractor {
   private readonly fieldAt: Record<'path' | 'name' | 'body', number>;
   private readonly shapes: CandidateShapes;
   private readonly unitIds: UnitIds;
-  /** Per group ({@link FEATURE_GROUPS} order), whether each of its features is computed. */
-  private readonly computed: readonly (readonly boolean[])[];
+  /** Per group ({@link FEATURE_GROUPS} order), the columns of its features that are computed (within the group). */
+  private readonly computed: readonly (readonly number[])[];
   /** The features computed (undefined: all). */
   private readonly reads: ReadonlySet<string> | undefined;
   private readonly graph: CodeGraph | undefined;
@@ -129,7 +129,7 @@ export class FeatureExtractor {
     this.reads = reads;
     this.graph = opts.graph;
     this.expand = opts.expand ?? DEFAULT_EXPANSION;
-    this.computed = FEATURE_GROUPS.map((g: FeatureGroup<unknown>) => Object.keys(g.features).map((name) => !reads || reads.has(name as FeatureName)));
+    this.computed = FEATURE_GROUPS.map((g: FeatureGroup<unknown>) => Object.keys(g.features).flatMap((name, j) => (!reads || reads.has(name as FeatureName) ? [j] : [])));
     const sig = ranking.signals;
     this.allSignalsOn = sig !== undefined && sig !== false && Object.keys(ALL_SIGNALS).every((k) => (sig[k as SignalName] ?? 0) > 0);
   }
@@ -275,13 +275,13 @@ export class FeatureExtractor {
  * the registry fills its `computed` columns from its per-candidate record (the others stay 0; a
  * group with none is not prepared), then the "max" columns are divided by their largest value.
  */
-function featureMatrix(computed: readonly (readonly boolean[])[], ctx: CandidateContext): Float32Array {
+function featureMatrix(computed: readonly (readonly number[])[], ctx: CandidateContext): Float32Array {
   const n = ctx.docs.length;
   const x = new Float32Array(n * F);
   let column = 0;
   FEATURE_GROUPS.forEach((g: FeatureGroup<unknown>, k) => {
     const values = GROUP_VALUES[k];
-    const columns = values.flatMap((_, j) => (computed[k][j] ? [j] : []));
+    const columns = computed[k];
     if (columns.length > 0) {
       const rowOf = g.prepare(ctx);
       for (let i = 0; i < n; i++) {

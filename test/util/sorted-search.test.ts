@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { rowsByDocument } from '../../src/ltr/doc-scores.js';
+import { firstAtLeast, rowsByDocument } from '../../src/util/sorted-search.js';
 
 test('rowsByDocument: rows by ascending document, equal documents by ascending row', () => {
   const docs = [27413, 5, 900, 5, 0, 123456, 900, 1];
@@ -8,4 +8,15 @@ test('rowsByDocument: rows by ascending document, equal documents by ascending r
   assert.deepEqual([...rowsByDocument(docs)], byComparator);
   assert.deepEqual([...rowsByDocument(Int32Array.from(docs))], [4, 7, 1, 3, 2, 6, 0, 5]);
   assert.deepEqual([...rowsByDocument([])], []);
+});
+
+test('firstAtLeast: the first position at or above a value, from a start, as a linear scan finds it', () => {
+  const doc = [1, 3, 3, 4, 9, 10, 10, 27, 40, 41, 100];
+  for (let from = 0; from <= doc.length; from++) {
+    for (let d = 0; d <= 101; d++) {
+      let linear = from;
+      while (linear < doc.length && doc[linear] < d) linear++;
+      assert.equal(firstAtLeast(doc, from, doc.length, d), linear, `from ${from}, d ${d}`);
+    }
+  }
 });
