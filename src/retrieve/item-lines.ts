@@ -3,8 +3,7 @@
  * lines): a function its own lines; a module (a class, a top-level function) the lines from its
  * first function's first line to its last function's last line (the index keeps functions, not
  * classes: a class's header and fields before its first method lie outside); a file the lines of
- * its best function (as that function's item shows them: an `@overload` stub's id shows its
- * implementation) by the scores of the stage that ranked the functions (`Localization.bestOfFile`:
+ * its best function by the scores of the stage that ranked the functions (`Localization.bestOfFile`:
  * however deep that function ranks, so a file's lines never depend on how many items are shown),
  * or its whole lines when it is indexed whole. An item whose lines are unknown (a file none of
  * whose functions scored) keeps none.
@@ -72,15 +71,6 @@ function unitOf(index: CodeIndex, id: string): IndexedUnit | undefined {
   return best < 0 ? undefined : index.table.unit(best);
 }
 
-/**
- * The unit that the id of document `d` (a unit of file `path`) shows: of most lines among the
- * documents sharing the id (the implementation after Python's `@overload` stubs), as the
- * function's own item shows it.
- */
-function shownUnitOf(index: CodeIndex, path: string, d: number): IndexedUnit {
-  return index.table.unit(spansOfPath(index, path)?.units.get(unitIdsOf(index).id(d)) ?? d);
-}
-
 /** The span of module `id`: from the first line to the last of its functions in the paths the id can name. */
 function moduleSpanOf(index: CodeIndex, id: string): Span | undefined {
   let out: Span | undefined;
@@ -144,7 +134,7 @@ export function withLines(loc: Localization, index: CodeIndex): Localization {
     for (const it of loc.files) {
       const f = fileNumberOf(index, it.id);
       const d = f === undefined ? -1 : bestDocs(f);
-      if (d >= 0) bestOfFile.set(it.id, shownUnitOf(index, it.id, d));
+      if (d >= 0) bestOfFile.set(it.id, index.table.unit(d));
     }
   }
   if (!bestDocs) {
