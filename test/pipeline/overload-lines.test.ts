@@ -42,17 +42,3 @@ test('an id shared by @overload stubs and the implementation shows the implement
     await localizer.close();
   }
 });
-
-test('a file whose best document is an @overload stub shows its implementation\'s lines, as the function does', async () => {
-  const localizer = await openLocalizer({ repo: fx.dir, cacheDir: join(dir, 'cache'), model: 'none' });
-  try {
-    // the stubs, the shortest documents holding the word, score highest
-    const r = await localizer.localize('iter content', { top: 5 });
-    const fn = r.functions.find((f) => f.id === 'models.py:Response.iter_content');
-    assert.deepEqual([fn?.startLine, fn?.endLine], [8, 10]);
-    assert.equal(r.files[0]?.id, 'models.py');
-    assert.deepEqual([r.files[0].startLine, r.files[0].endLine], [8, 10]);
-  } finally {
-    await localizer.close();
-  }
-});
