@@ -33,16 +33,18 @@ export function registerIndexCommand(program: Command): void {
     } finally {
       await opened.repo.close();
     }
-    const { stats } = opened.codeIndex;
+    const { stats, nonSource } = opened.codeIndex;
     const summary = {
       commit: opened.commit, cacheDir: opened.cacheDir, built: opened.built, seconds: Math.round(opened.millis) / 1000,
-      files: stats.files, documents: stats.units, parsedBlobs: stats.parsedBlobs, cachedBlobs: stats.cachedBlobs, skipped: stats.skipped,
+      files: stats.files, documents: stats.units, ...(nonSource ? { nonSourceFiles: nonSource.paths.length } : {}),
+      parsedBlobs: stats.parsedBlobs, cachedBlobs: stats.cachedBlobs, skipped: stats.skipped,
     };
     if (o.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
     else {
       const skipped = Object.entries(stats.skipped).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(', ') || 'none';
       process.stdout.write(
-        `${opened.built ? 'indexed' : 'already indexed'} ${opened.commit.slice(0, 12)}: ${stats.files} files, ${stats.units} documents ` +
+        `${opened.built ? 'indexed' : 'already indexed'} ${opened.commit.slice(0, 12)}: ${stats.files} files, ${stats.units} documents` +
+        `${nonSource ? `, ${nonSource.paths.length} files that are not source code` : ''} ` +
         `in ${summary.seconds} s (${stats.parsedBlobs} blobs parsed, ${stats.cachedBlobs} from cache)\n` +
         `skipped: ${skipped}\ncache: ${opened.cacheDir}\n`,
       );

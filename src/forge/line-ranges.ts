@@ -8,7 +8,7 @@ import { decodeSource, isBinary } from '../corpus/decode.js';
 import { extractUnits } from '../corpus/extract.js';
 import type { CodeUnit } from '../corpus/types.js';
 import { GitRepo } from '../repo/git.js';
-import { moduleIdOf } from '../corpus/names.js';
+import { moduleIdOf, shownUnit } from '../corpus/names.js';
 
 /** 1-based, inclusive lines of an item in its file. */
 export interface LineRange {
@@ -19,17 +19,21 @@ export interface LineRange {
 }
 
 /**
- * Lines of the units of one file by item id: each function or class (the first unit of an id),
- * and each module (`path:Top`: its top-level class or function; for a module of nested units
- * only, from the first line of its first unit to the last of its last). Whole-file items have
+ * Lines of the units of one file by item id: each function or class (the unit an id shows among
+ * those sharing it, {@link shownUnit}: Python's `@overload` stubs link their implementation, as
+ * the ranking's own lines do, src/retrieve/item-lines.ts), and each module (`path:Top`: its
+ * top-level class or function; for a module of nested units only, from the first line of its
+ * first unit to the last of its last). Whole-file items have
  * no entry: they link to the file.
  */
 export function lineRangesOf(units: readonly CodeUnit[]): Map<string, LineRange> {
-  const ranges = new Map<string, LineRange>();
+  const byId = new Map<string, CodeUnit[]>();
   const spans = new Map<string, LineRange>();
   for (const u of units) {
     if (u.kind === 'file' || !u.qualifiedName) continue;
-    if (!ranges.has(u.id)) ranges.set(u.id, { path: u.path, start: u.startLine, end: u.endLine });
+    const same = byId.get(u.id);
+    if (same) same.push(u);
+    else byId.set(u.id, [u]);
     const m = moduleIdOf(u);
     const s = spans.get(m);
     if (s) {
@@ -38,6 +42,11 @@ export function lineRangesOf(units: readonly CodeUnit[]): Map<string, LineRange>
     } else {
       spans.set(m, { path: u.path, start: u.startLine, end: u.endLine });
     }
+  }
+  const ranges = new Map<string, LineRange>();
+  for (const [id, same] of byId) {
+    const u = shownUnit(same)!;
+    ranges.set(id, { path: u.path, start: u.startLine, end: u.endLine });
   }
   for (const [id, s] of spans) if (!ranges.has(id)) ranges.set(id, s);
   return ranges;

@@ -54,8 +54,10 @@ export async function buildFromTree(repo: GitRepo, commit: string, settings: Ind
     else if (hit.length === 0) skipped.binary++; // cached as binary: a text file has at least its file unit
     else unitsOf.set(e.path, counter.byIds(hit)); // the entry's pairs, garbage at once, are not kept
   }
-  const total = sources.length;
-  let done = total - toParse.length;
+  // with `files: all` the files that are not source code are read after the source files: the progress covers both
+  const nonSources = settings.files === 'all' ? selectNonSources(entries, settings) : undefined;
+  const total = sources.length + (nonSources?.length ?? 0);
+  let done = sources.length - toParse.length;
   opts.onProgress?.(done, total);
   const pathsOfBlob = new Map<string, typeof sources>();
   for (const e of toParse) {
@@ -85,36 +87,51 @@ export async function buildFromTree(repo: GitRepo, commit: string, settings: Ind
       if (done % 50 === 0) opts.onProgress?.(done, total);
     }
   }
-  opts.onProgress?.(total, total);
+  opts.onProgress?.(done, total);
   const files = sources.filter((e) => unitsOf.has(e.path)).map((e) => ({ path: e.path, units: unitsOf.get(e.path)! }));
-  const nonSource = settings.files === 'all' ? await nonSourceTerms(repo, entries, settings, cache, opts.force === true, opts.signal) : undefined;
+  const nonSource = nonSources && await nonSourceTerms(repo, nonSources, settings, cache, opts.force === true, {
+    signal: opts.signal, onProgress: (n) => opts.onProgress?.(done + n, total),
+  });
+  opts.onProgress?.(total, total);
   opts.signal?.throwIfAborted();
   const codeIndex = buildCodeIndex(commit, settings, files, {
     files: files.length,
     skipped,
-    parsedBlobs: pathsOfBlob.size,
+    parsedBlobs: pathsOfBlob.size + (nonSource?.read ?? 0),
     cachedBlobs: cache.hits,
-  }, nonSource);
+  }, nonSource?.files);
   return { codeIndex, blobBytes: cache.bytesWritten };
 }
 
 /**
- * The whole-text terms of the files of a tree that are not source code (`selectNonSources`), in
- * listing order; binary and unreadable files are left out. Blob cache entries are keyed
- * `<blob>:text`, apart from any language's.
+ * The whole-text terms of the files `chosen` of a tree that are not source code
+ * (`selectNonSources`), in listing order; binary and unreadable files are left out. Blob cache
+ * entries are keyed `<blob>:text`, apart from any language's. `read`: the blobs read from git (not
+ * in the cache); `onProgress(n)`: n of `chosen` done.
  */
-async function nonSourceTerms(repo: GitRepo, entries: Parameters<typeof selectNonSources>[0], settings: IndexSettings, cache: BlobTermsCache, force: boolean, signal?: AbortSignal): Promise<{ path: string; text: UnitTerms }[]> {
-  const chosen = selectNonSources(entries, settings);
+async function nonSourceTerms(
+  repo: GitRepo, chosen: ReturnType<typeof selectNonSources>, settings: IndexSettings, cache: BlobTermsCache, force: boolean,
+  opts: { signal?: AbortSignal; onProgress?: (done: number) => void },
+): Promise<{ files: { path: string; text: UnitTerms }[]; read: number }> {
+  const { signal } = opts;
   const termsOf = new Map<string, UnitTerms | null>();
   const toRead = new Set<string>();
+  const pathsOf = new Map<string, number>();
   for (const e of chosen) {
+    pathsOf.set(e.blob, (pathsOf.get(e.blob) ?? 0) + 1);
     if (termsOf.has(e.blob)) continue;
     const hit = force ? undefined : cache.get(`${e.blob}:text`);
     if (hit) termsOf.set(e.blob, hit[0] ?? null);
     else toRead.add(e.blob);
   }
+  let done = 0;
+  for (const [blob, n] of pathsOf) if (!toRead.has(blob)) done += n;
+  opts.onProgress?.(done);
   for await (const [blob, buf] of repo.readBlobs([...toRead])) {
     signal?.throwIfAborted();
+    const before = done;
+    done += pathsOf.get(blob) ?? 0;
+    if (Math.floor(done / 50) > Math.floor(before / 50)) opts.onProgress?.(done);
     if (buf === null) { termsOf.set(blob, null); continue; }
     if (isBinary(buf)) {
       termsOf.set(blob, null);
@@ -126,8 +143,9 @@ async function nonSourceTerms(repo: GitRepo, entries: Parameters<typeof selectNo
     termsOf.set(blob, terms);
     cache.set(`${blob}:text`, [terms]);
   }
-  return chosen.flatMap((e) => {
+  const files = chosen.flatMap((e) => {
     const text = termsOf.get(e.blob);
     return text ? [{ path: e.path, text }] : [];
   });
+  return { files, read: toRead.size };
 }

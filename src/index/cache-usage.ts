@@ -3,7 +3,8 @@
  *
  * Entries, by kind (paths under the cache folder):
  * - `index`: the saved index of one commit and settings, `index/<commit>.<key>.bin` with its
- *   file-level `index/<commit>.<key>.files.bin` and the list of its generated source files
+ *   file-level `index/<commit>.<key>.files.bin`, with `--files all` the documents of its files
+ *   that are not source code `index/<commit>.<key>.nonsource.bin`, and the list of its generated source files
  *   `index/<commit>.<key>.generated.bin` (src/retrieve/peripheral.ts; one entry, evicted together), and its code graph
  *   `index/<commit>.<key>-graph.bin` (src/graph/graph-store.ts: an entry of its own);
  * - `blobs`: one parsed blob, `blobs-<key>/<aa>/<rest>.json` (the code graph's facts of a blob:
@@ -35,9 +36,11 @@ const ESTIMATE_AGE_MS = 600_000;
 const USAGE_TAG = 'usage.v1';
 /** Name of a temporary file of src/util/atomic-write.ts: `<target>.tmp-<pid>-<random>`. */
 const PARTIAL_NAME = /\.tmp-\d+-[0-9a-z]+$/;
+/** The end of the name of each file of an index entry: the function-level index, its file-level, non-source and generated-file parts. */
+const INDEX_PART = /(\.files|\.nonsource|\.generated)?\.bin$/;
 /** Names of entry files per kind: a hexadecimal key (history: `mined-<hex>` too, and per base commit) and the kind's extension. */
 const ENTRY_NAME: Record<Exclude<CacheKind, 'partial'>, RegExp> = {
-  index: /^[0-9a-f]{7,64}\.[\w-]+(\.files|\.nonsource|\.generated)?\.bin$/,
+  index: new RegExp(`^[0-9a-f]{7,64}\\.[\\w-]+${INDEX_PART.source}`),
   blobs: /^[0-9a-f]{6,}[\w.:+#-]*\.json$/,
   vectors: /^[0-9a-f]{6,}\.f32$/,
   llm: /^[0-9a-f]{6,}\.json$/,
@@ -103,7 +106,7 @@ export function listCacheEntries(cacheDir: string, now = Date.now()): CacheEntry
         return;
       }
       if (!name.endsWith('.bin')) return;
-      const key = name.replace(/(\.files|\.generated)?\.bin$/, '');
+      const key = name.replace(INDEX_PART, '');
       const e = indexes.get(key);
       if (e) {
         e.files.push(file);

@@ -203,12 +203,15 @@ export function findInlineCodeNames(text: string): string[] {
   return [...names];
 }
 
+/** The hash ending a Rust symbol's path in a full backtrace (`::h` and 16 hexadecimal digits). */
+const RUST_SYMBOL_HASH = /::h[0-9a-f]{16}$/;
+
 /**
  * Names of two or more identifiers joined by `::` (Rust, C++: `crate::module::func`,
  * `fmt::v10::detail::checker`, `Capturer::~Capturer`) or by one `#` after a capitalised
  * identifier (Javadoc, Ruby: `Gson#toJson`), as written. A leading `::` (C++ global scope) is
  * dropped; template or generic arguments end the name (`std::vector<int>::iterator` →
- * `std::vector`); a `#` name must not follow `.`, `/` or `#` (URL fragments, `a.html#x`). At most
+ * `std::vector`); a Rust symbol's trailing hash is dropped (`a::f::h0712a4b45b3332c6` → `a::f`); a `#` name must not follow `.`, `/` or `#` (URL fragments, `a.html#x`). At most
  * {@link MAX_DOTTED_PARTS} parts and {@link MAX_NAME_CHARS} characters. Unique, in order of first
  * occurrence; linear time.
  */
@@ -247,7 +250,10 @@ export function findScopedNames(text: string): string[] {
     }
     i = e;
     if (parts < 2 || parts > MAX_DOTTED_PARTS || e - s > MAX_NAME_CHARS) continue;
-    seen.add(text.slice(s, e));
+    const name = text.slice(s, e);
+    // a Rust symbol's hash (`crate::f::h0712a4b45b3332c6`, full backtraces) is no part of its name
+    const hash = parts > 2 ? RUST_SYMBOL_HASH.exec(name) : null;
+    seen.add(hash ? name.slice(0, hash.index) : name);
   }
   return [...seen];
 }

@@ -334,19 +334,23 @@ function rustPanics(line: string, add: Add): void {
   }
 }
 
-/** The function of a Rust backtrace line `  12: crate::module::func` (address and hash dropped). */
+/**
+ * The function of a Rust backtrace line `  12: crate::module::func` (address and hash dropped),
+ * also quoted (`> ` before it, as a reply quotes a report) and in the v0 symbol format, whose
+ * crates carry a disambiguator (`std[e28293b1aa0f68bd]::…`, dropped).
+ */
 function rustBacktraceFunction(prev: string): string | undefined {
   if (prev.length > 1100) return undefined;
-  const m = /^\s*\d{1,5}:\s+(?:0x[0-9a-f]{1,16} - )?(\S.*)$/.exec(prev.trimEnd());
+  const m = /^\s*(?:>\s*){0,8}\d{1,5}:\s+(?:0x[0-9a-f]{1,16} - )?(\S.*)$/.exec(prev.trimEnd());
   if (m === null) return undefined;
-  return m[1].replace(/::h[0-9a-f]{16}$/, '');
+  return m[1].replace(/::h[0-9a-f]{16}$/, '').replace(/\[[0-9a-f]{16}\]/g, '');
 }
 
 /**
  * `mycrate::module::func` → { module: 'mycrate::module', function: 'func' };
  * `<mycrate::Foo as core::fmt::Debug>::fmt` → { module: 'mycrate', className: 'Foo', function: 'fmt' };
  * `mycrate::Foo::new` → { module: 'mycrate', className: 'Foo', function: 'new' };
- * closure segments `{{closure}}` are skipped.
+ * closure segments `{{closure}}` (v0 symbols: `{closure#0}`, and their other `{…}` segments) are skipped.
  */
 function rustName(path: string): Pick<StackFrame, 'function' | 'className' | 'module'> {
   let typePath: string | undefined;
@@ -369,7 +373,7 @@ function rustName(path: string): Pick<StackFrame, 'function' | 'className' | 'mo
       rest = path.slice(close + 1).replace(/^::/, '');
     }
   }
-  const segs = rest.split('::').filter((s) => s.length > 0 && s !== '{{closure}}');
+  const segs = rest.split('::').filter((s) => s.length > 0 && !(s.startsWith('{') && s.endsWith('}')));
   const out: Pick<StackFrame, 'function' | 'className' | 'module'> = {};
   if (typePath !== undefined) {
     const tsegs = typePath.split('::');

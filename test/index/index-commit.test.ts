@@ -82,3 +82,26 @@ test('two processes indexing the same commit at once: one builds, the other wait
   const builds = [JSON.parse(a.out).built, JSON.parse(b.out).built];
   assert.equal(builds.filter(Boolean).length, 1, `exactly one build: ${builds}`);
 });
+
+test('files: all: the progress counts the files that are not source code too, and the blobs read for them are parsed blobs', async () => {
+  const { dir, first } = makeRepo();
+  writeFileSync(join(dir, 'CHANGELOG.md'), '# changes\n');
+  writeFileSync(join(dir, 'setup.cfg'), '[metadata]\nname = x\n');
+  execFileSync('git', ['-C', dir, '-c', 'user.name=t', '-c', 'user.email=t@t', 'add', '.']);
+  execFileSync('git', ['-C', dir, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'three']);
+  const head = execFileSync('git', ['-C', dir, 'rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
+  assert.notEqual(head, first);
+  const repo = await GitRepo.open(dir);
+  try {
+    const seen: [number, number][] = [];
+    const { codeIndex } = await indexCommit(repo, head, { cacheDir: join(dir, '.cache'), settings: { files: 'all' }, onProgress: (d, t) => seen.push([d, t]) });
+    const nonSource = codeIndex.nonSource!.paths;
+    assert.deepEqual(nonSource.sort(), ['CHANGELOG.md', 'README.md', 'setup.cfg']);
+    const total = codeIndex.stats.files + codeIndex.stats.skipped.binary + nonSource.length;
+    assert.deepEqual(seen.at(-1), [total, total], JSON.stringify(seen));
+    assert.ok(seen.every(([d, t]) => t === total && d <= t), JSON.stringify(seen));
+    assert.equal(codeIndex.stats.parsedBlobs, total, 'every blob was read: source and not');
+  } finally {
+    await repo.close();
+  }
+});

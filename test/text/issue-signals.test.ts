@@ -82,3 +82,12 @@ test('scoped names: `::` paths of Rust and C++, `Class#method`; not URL fragment
   assert.deepEqual(s.scopedNames, ['crate::module::func', 'Type::method', 'ns::Class::~Class', 'std::vector', 'Gson#toJson']);
   assert.deepEqual(s.filePaths, ['src/foo.rs', 'foo.go']);
 });
+
+test('scoped names of a full Rust backtrace drop the symbols\' hashes, so they name the functions', () => {
+  const s = extractIssueSignals([
+    '  19:     0x558b1035b5b1 - mycrate::Foo::run::h0712a4b45b3332c6',
+    '                               at /home/u/mycrate/src/main.rs:4:61',
+    '  31:     0x558b1035b76c - mycrate::main::h968f82fbf22e8095',
+  ].join('\n'));
+  assert.deepEqual(s.scopedNames, ['mycrate::Foo::run', 'mycrate::main']);
+});

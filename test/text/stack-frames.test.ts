@@ -340,3 +340,26 @@ test('report formats leave Python reports and prose alone', () => {
   ].join('\n');
   assert.deepEqual(parseStackFrames(text).filter((f) => f.language !== 'python'), []);
 });
+
+test('Rust backtraces quoted in a reply (`> `) and in the v0 symbol format keep their functions', () => {
+  const text = [
+    '> stack backtrace:',
+    '>    2: mycrate::parser::parse_header',
+    '>              at ./src/parser.rs:2:5',
+    '   6: mycrate[1a2b3c4d5e6f7a8b]::Foo::run',
+    '             at ./src/main.rs:4:61',
+    '   7: mycrate[1a2b3c4d5e6f7a8b]::main::{closure#0}',
+    '             at ./src/main.rs:8:44',
+    '   8: <mycrate[1a2b3c4d5e6f7a8b]::Foo as core[c1f1a4ba060b9bfa]::fmt::Display>::fmt',
+    '             at ./src/main.rs:12:5',
+    '   9: mycrate::run::{{closure}}',
+    '             at ./src/main.rs:20:5',
+  ].join('\n');
+  assert.deepEqual(parseStackFrames(text).map((f) => [f.file, f.line, f.module, f.className, f.function]), [
+    ['./src/parser.rs', 2, 'mycrate::parser', undefined, 'parse_header'],
+    ['./src/main.rs', 4, 'mycrate', 'Foo', 'run'],
+    ['./src/main.rs', 8, 'mycrate', undefined, 'main'],
+    ['./src/main.rs', 12, 'mycrate', 'Foo', 'fmt'],
+    ['./src/main.rs', 20, 'mycrate', undefined, 'run'],
+  ]);
+});
