@@ -8,6 +8,7 @@
 import { charClass } from '../text/identifier-split.js';
 import { tokenize } from '../text/tokenize.js';
 import { IdCounts } from './inverted-index.js';
+import type { TermDictionary } from './blob-entry.js';
 
 /** A unit's text as a range of its file's text, and the words of it its body keeps (0 = all). */
 export interface BodyRange {
@@ -54,9 +55,10 @@ class I32List {
  * The word memo is an open-addressing table keyed by a hash computed while scanning, so a word
  * seen before is found by comparing it in place (no substring, no string hashing).
  */
-export class UnitBodyCounter {
+export class UnitBodyCounter implements TermDictionary {
   private readonly termIdOf = new Map<string, number>();
-  private readonly terms: string[] = [];
+  /** The term dictionary: the term of each id. */
+  readonly terms: string[] = [];
   // the word memo: slots hold entry + 1 (0: empty); an entry has its word, hash and token ids
   private slots = new Int32Array(1 << 12);
   private readonly words: string[] = [];
@@ -256,7 +258,8 @@ export class UnitBodyCounter {
     return ids;
   }
 
-  private termId(term: string): number {
+  /** The id of `term` in the dictionary, made when new. */
+  termId(term: string): number {
     let id = this.termIdOf.get(term);
     if (id === undefined) {
       id = this.terms.length;
