@@ -6,7 +6,7 @@
  * of each unit's text: the same terms, counts, order and length.
  */
 import { charClass } from '../text/identifier-split.js';
-import { tokenize } from '../text/tokenize.js';
+import { createTokenizer, type Tokenizer } from '../text/tokenize.js';
 import { IdCounts } from './inverted-index.js';
 import type { TermDictionary } from './blob-entry.js';
 
@@ -75,7 +75,12 @@ export class UnitBodyCounter implements TermDictionary {
   /** The (term id, count) pairs of the units of the file, one unit after the other. */
   private readonly entries = new I32List();
 
-  constructor(private readonly stem: boolean) {}
+  /** `tokenize`'s tokenizer with `stem`: the tokens of one identifier run are its word tokens. */
+  private readonly tokenizer: Tokenizer;
+
+  constructor(stem: boolean) {
+    this.tokenizer = createTokenizer({ stem });
+  }
 
   /** The body terms of each range of `text`, as `bodyTerms(text.slice(from, to), maxWords, stem)`. */
   unitBodies(text: string, ranges: readonly BodyRange[]): BodyTerms[] {
@@ -249,9 +254,9 @@ export class UnitBodyCounter implements TermDictionary {
     return end - from;
   }
 
-  /** The term ids of the tokens of one identifier run. */
+  /** The term ids of the tokens of one identifier run (`tokenize` of it: one word). */
   private idsOfWord(word: string): Int32Array {
-    const tokens = tokenize(word, { stem: this.stem });
+    const tokens = this.tokenizer.wordTokens(word);
     if (tokens.length === 0) return NO_IDS;
     const ids = new Int32Array(tokens.length);
     for (let k = 0; k < tokens.length; k++) ids[k] = this.termId(tokens[k]);
