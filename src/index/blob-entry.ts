@@ -12,14 +12,20 @@
 import type { UnitKind } from '../corpus/types.js';
 import { IdCounts } from './inverted-index.js';
 
-/** What the entry codec knows of a unit (`UnitTerms` of src/index/blob-terms.ts). */
-export interface EntryUnit {
+/** What indexing keeps of one code unit of a blob: its place and its body's term counts. */
+export interface UnitTerms {
   kind: UnitKind;
   qualifiedName: string;
+  /** Namespace qualifiers leading the qualified name (`CodeUnit.namespaceParts`; absent: none). */
   namespaceParts?: number;
   startLine: number;
   endLine: number;
+  /**
+   * [term, count] pairs of the unit's body (source text, cut to the configured word budget); a
+   * unit just parsed holds them by the ids of its build's dictionary (in JSON: the pairs).
+   */
   body: readonly (readonly [string, number])[] | IdCounts;
+  /** Tokens in the body (the BM25F body-field length). */
   bodyLength: number;
 }
 
@@ -64,7 +70,7 @@ export class BlobEntryWriter {
    * when a body is not by term ids (`IdCounts`) or a number is not a safe integer ≥ 0: then
    * `JSON.stringify` writes it.
    */
-  encode(key: string, units: readonly EntryUnit[]): Uint8Array | undefined {
+  encode(key: string, units: readonly UnitTerms[]): Uint8Array | undefined {
     if (!units.every((u) => u.body instanceof IdCounts)) return undefined;
     this.size = 0;
     this.odd = false;
@@ -187,10 +193,10 @@ export class BlobEntryReader {
    * still be a valid entry, or a corrupt one). Terms of an entry not read may still have been
    * added to the dictionary.
    */
-  read(payload: Uint8Array, key: string): EntryUnit[] | undefined {
+  read(payload: Uint8Array, key: string): UnitTerms[] | undefined {
     this.b = payload;
     this.p = 0;
-    const units: EntryUnit[] = [];
+    const units: UnitTerms[] = [];
     const bodyAt: number[] = [];
     let n = 0;
     if (!this.expect(OPEN_KEY)) return undefined;

@@ -1,24 +1,8 @@
 import type { UnitKind } from '../corpus/types.js';
-import type { IdCounts } from './inverted-index.js';
 import { isInt, isRecord, KeyedJsonCache } from '../util/checked-file.js';
-import { BlobEntryReader, BlobEntryWriter, type TermDictionary } from './blob-entry.js';
+import { BlobEntryReader, BlobEntryWriter, type TermDictionary, type UnitTerms } from './blob-entry.js';
 
-/** What indexing keeps of one code unit of a blob: its place and its body's term counts. */
-export interface UnitTerms {
-  kind: UnitKind;
-  qualifiedName: string;
-  /** Namespace qualifiers leading the qualified name (`CodeUnit.namespaceParts`; absent: none). */
-  namespaceParts?: number;
-  startLine: number;
-  endLine: number;
-  /**
-   * [term, count] pairs of the unit's body (source text, cut to the configured word budget); a
-   * unit just parsed holds them by the ids of its build's dictionary (in JSON: the pairs).
-   */
-  body: readonly (readonly [string, number])[] | IdCounts;
-  /** Tokens in the body (the BM25F body-field length). */
-  bodyLength: number;
-}
+export type { UnitTerms } from './blob-entry.js';
 
 /** Tag of blob entries (src/util/checked-file.ts); v2: the payload holds its key. */
 const BLOB_ENTRY_TAG = 'blob.v2';

@@ -264,10 +264,10 @@ export class IndexBuilder {
   private readonly termIds = new Map<string, number>();
   private readonly vocabulary: string[] = [];
   // the documents' rows: entries docStart[d] .. docStart[d + 1] of document d, each a term once
-  // (first seen across its fields in order) with its summed count per field (F values)
+  // (first seen across its fields in order) with its count per field (F values, summed up to 65535)
   private readonly docStart = new U32List();
   private readonly docTerm = new U32List();
-  private readonly docTf = new U32List();
+  private docTf = new Uint16Array(1024);
   private readonly fieldLength = new U32List();
   private docs = 0;
   // per term id: the document it was last seen in (`stamp`) and its entry there
@@ -309,10 +309,14 @@ export class IndexBuilder {
     let bound = 0;
     for (const lists of fields) for (const terms of lists) bound += sizeOf(terms);
     this.docTerm.reserve(bound);
-    this.docTf.reserve(bound * F);
+    if ((this.docTerm.size + bound) * F > this.docTf.length) {
+      const next = new Uint16Array(Math.max(2 * this.docTf.length, (this.docTerm.size + bound) * F));
+      next.set(this.docTf.subarray(0, this.docTerm.size * F));
+      this.docTf = next;
+    }
     this.fieldLength.reserve(F);
     const termBuf = this.docTerm.buf;
-    const tfBuf = this.docTf.buf;
+    const tfBuf = this.docTf;
     const first = this.docTerm.size;
     let e = first;
     const stamp = ++this.stamp;
@@ -361,14 +365,15 @@ export class IndexBuilder {
             termBuf[e] = id; // its counts are 0: no entry was ever written at or past `e`
             e++;
           }
-          tfBuf[entryOf[id] * F + f] += tf;
+          const at = entryOf[id] * F + f;
+          const n = tfBuf[at] + tf; // counts are ≥ 0: the sum clamped to MAX_TF as it grows
+          tfBuf[at] = n < MAX_TF ? n : MAX_TF;
           sum += tf;
         }
       }
       this.fieldLength.buf[this.fieldLength.size++] = lengths ? lengths[f] : sum;
     }
     this.docTerm.size = e;
-    this.docTf.size = e * F;
     this.docStart.push(e);
     return this.docs++;
   }
@@ -426,15 +431,12 @@ export class IndexBuilder {
   build(): CsrIndex {
     const F = this.fieldNames.length;
     const postings = invertRows({ start: this.docStart.view(), term: this.docTerm.view() }, this.vocabulary.length);
-    const docTf = this.docTf.buf;
+    const { docTf } = this;
     const E = this.docTerm.size;
     const postingTf = new Uint16Array(E * F);
     for (let p = 0; p < E; p++) {
       const from = postings.entry[p] * F;
-      for (let f = 0; f < F; f++) {
-        const n = docTf[from + f];
-        postingTf[p * F + f] = n < MAX_TF ? n : MAX_TF;
-      }
+      for (let f = 0; f < F; f++) postingTf[p * F + f] = docTf[from + f];
     }
     return new CsrIndex(this.fieldNames, this.vocabulary, this.termIds, this.docs, postings.start, postings.doc, postingTf, this.fieldLength.buf.slice(0, this.fieldLength.size));
   }
