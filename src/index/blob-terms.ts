@@ -1,23 +1,8 @@
 import type { UnitKind } from '../corpus/types.js';
-import type { IdCounts } from './inverted-index.js';
 import { isInt, isRecord, KeyedJsonCache } from '../util/checked-file.js';
+import { BlobEntryReader, BlobEntryWriter, type TermDictionary, type UnitTerms } from './blob-entry.js';
 
-/** What indexing keeps of one code unit of a blob: its place and its body's term counts. */
-export interface UnitTerms {
-  kind: UnitKind;
-  qualifiedName: string;
-  /** Namespace qualifiers leading the qualified name (`CodeUnit.namespaceParts`; absent: none). */
-  namespaceParts?: number;
-  startLine: number;
-  endLine: number;
-  /**
-   * [term, count] pairs of the unit's body (source text, cut to the configured word budget); a
-   * unit just parsed holds them by the ids of its build's dictionary (in JSON: the pairs).
-   */
-  body: readonly (readonly [string, number])[] | IdCounts;
-  /** Tokens in the body (the BM25F body-field length). */
-  bodyLength: number;
-}
+export type { UnitTerms } from './blob-entry.js';
 
 /** Tag of blob entries (src/util/checked-file.ts); v2: the payload holds its key. */
 const BLOB_ENTRY_TAG = 'blob.v2';
@@ -43,6 +28,27 @@ export class BlobTermsCache extends KeyedJsonCache<UnitTerms[]> {
   /** Keys: a blob hash, optionally with a language suffix. */
   constructor(dir: string) {
     super(dir, BLOB_ENTRY_TAG, 'units', isUnitTermsList);
+  }
+
+  private readonly writer = new BlobEntryWriter();
+  private reader: BlobEntryReader | undefined;
+
+  /** Stores the units of `key` (bodies by term ids are written as bytes, the same JSON). */
+  override set(key: string, units: UnitTerms[]): Error | undefined {
+    const bytes = this.writer.encode(key, units);
+    return bytes ? this.setPayload(key, bytes) : super.set(key, units);
+  }
+
+  /**
+   * The cached units of `key` with their bodies by the ids of `dictionary` (one buffer for all
+   * of them), or undefined: {@link get} with `byIds` applied, read without a [term, count] pair
+   * array (src/index/blob-entry.ts). Use one dictionary per cache.
+   * @param byIds the same conversion of units read by JSON (`UnitBodyCounter.byIds`).
+   */
+  getByIds(key: string, dictionary: TermDictionary, byIds: (units: UnitTerms[]) => UnitTerms[]): UnitTerms[] | undefined {
+    this.reader ??= new BlobEntryReader(dictionary);
+    const reader = this.reader;
+    return this.getDecoded(key, (payload) => reader.read(payload, key), byIds);
   }
 }
 

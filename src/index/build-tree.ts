@@ -49,10 +49,11 @@ export async function buildFromTree(repo: GitRepo, commit: string, settings: Ind
   const toParse: typeof sources = [];
   for (const e of sources) {
     const key = blobKey(e.blob, e.path);
-    const hit = opts.force ? undefined : cache.get(key);
+    // read into the build's dictionary as it is read (no pair arrays kept)
+    const hit = opts.force ? undefined : cache.getByIds(key, counter, (units) => counter.byIds(units));
     if (!hit) toParse.push(e);
     else if (hit.length === 0) skipped.binary++; // cached as binary: a text file has at least its file unit
-    else unitsOf.set(e.path, counter.byIds(hit)); // the entry's pairs, garbage at once, are not kept
+    else unitsOf.set(e.path, hit);
   }
   // with `files: all` the files that are not source code are read after the source files: the progress covers both
   const nonSources = settings.files === 'all' ? selectNonSources(entries, settings) : undefined;

@@ -249,17 +249,10 @@ class U32List {
   }
 }
 
-/** One field's rows while documents are added. */
-interface FieldRowsBuilder {
-  start: U32List;
-  term: U32List;
-  tf: U32List;
-  length: U32List;
-}
-
 /**
- * Collects documents with string terms, then freezes them into an {@link InvertedIndex} (by
- * {@link invertFields}).
+ * Collects documents with string terms, then freezes them into an {@link InvertedIndex}: the
+ * index {@link invertFields} makes of the same documents given field by field, built without
+ * its merge pass (each document's terms are merged across fields as it is added).
  *
  * Documents get ids 0, 1, 2 … in the order they are added; terms get ids in first-seen order
  * (field by field, each map in its order). Each document gives, per field (in the order of
@@ -270,9 +263,14 @@ export class IndexBuilder {
   private readonly fieldNames: readonly string[];
   private readonly termIds = new Map<string, number>();
   private readonly vocabulary: string[] = [];
-  private readonly rows: FieldRowsBuilder[];
+  // the documents' rows: entries docStart[d] .. docStart[d + 1] of document d, each a term once
+  // (first seen across its fields in order) with its count per field (F values, summed up to 65535)
+  private readonly docStart = new U32List();
+  private readonly docTerm = new U32List();
+  private docTf = new Uint16Array(1024);
+  private readonly fieldLength = new U32List();
   private docs = 0;
-  // per term id: the (document, field) it was last seen in (`stamp`) and its entry there
+  // per term id: the document it was last seen in (`stamp`) and its entry there
   private stamp = 0;
   private markOf = new Int32Array(1024);
   private entryOf = new Uint32Array(1024);
@@ -285,11 +283,7 @@ export class IndexBuilder {
   constructor(fieldNames: readonly string[]) {
     if (fieldNames.length === 0) throw new Error('IndexBuilder needs at least one field');
     this.fieldNames = fieldNames;
-    this.rows = fieldNames.map(() => {
-      const start = new U32List();
-      start.push(0);
-      return { start, term: new U32List(), tf: new U32List(), length: new U32List() };
-    });
+    this.docStart.push(0);
   }
 
   /**
@@ -312,20 +306,23 @@ export class IndexBuilder {
   addSummed(fields: readonly (readonly TermCounts[])[], lengths?: readonly number[]): number {
     const F = this.fieldNames.length;
     if (fields.length !== F) throw new Error(`document has ${fields.length} fields, index has ${F}`);
+    let bound = 0;
+    for (const lists of fields) for (const terms of lists) bound += sizeOf(terms);
+    this.docTerm.reserve(bound);
+    if ((this.docTerm.size + bound) * F > this.docTf.length) {
+      const next = new Uint16Array(Math.max(2 * this.docTf.length, (this.docTerm.size + bound) * F));
+      next.set(this.docTf.subarray(0, this.docTerm.size * F));
+      this.docTf = next;
+    }
+    this.fieldLength.reserve(F);
+    const termBuf = this.docTerm.buf;
+    const tfBuf = this.docTf;
+    const first = this.docTerm.size;
+    let e = first;
+    const stamp = ++this.stamp;
     for (let f = 0; f < F; f++) {
-      const rows = this.rows[f];
-      const lists = fields[f];
-      let bound = 0;
-      for (const terms of lists) bound += sizeOf(terms);
-      rows.term.reserve(bound);
-      rows.tf.reserve(bound);
-      const termBuf = rows.term.buf;
-      const tfBuf = rows.tf.buf;
-      const first = rows.term.size;
-      let e = first;
       let sum = 0;
-      const stamp = ++this.stamp;
-      for (const terms of lists) {
+      for (const terms of fields[f]) {
         // one list's term ids and counts, then each added to the document's entry of its term
         let ids: Int32Array;
         let tfs: Int32Array | undefined;
@@ -362,24 +359,22 @@ export class IndexBuilder {
         for (let k = 0, n = ids.length; k < n; k++) {
           const id = ids[k];
           const tf = tfs[k * step + step - 1];
-          if (markOf[id] === stamp) {
-            tfBuf[entryOf[id]] += tf;
-          } else {
+          if (markOf[id] !== stamp) {
             markOf[id] = stamp;
             entryOf[id] = e;
-            termBuf[e] = id;
-            tfBuf[e] = tf;
+            termBuf[e] = id; // its counts are 0: no entry was ever written at or past `e`
             e++;
           }
+          const at = entryOf[id] * F + f;
+          const n = tfBuf[at] + tf; // counts are ≥ 0: the sum clamped to MAX_TF as it grows
+          tfBuf[at] = n < MAX_TF ? n : MAX_TF;
           sum += tf;
         }
       }
-      for (let k = first; k < e; k++) if (tfBuf[k] > MAX_TF) tfBuf[k] = MAX_TF;
-      rows.term.size = e;
-      rows.tf.size = e;
-      rows.start.push(e);
-      rows.length.push(lengths ? lengths[f] : sum);
+      this.fieldLength.buf[this.fieldLength.size++] = lengths ? lengths[f] : sum;
     }
+    this.docTerm.size = e;
+    this.docStart.push(e);
     return this.docs++;
   }
 
@@ -434,10 +429,16 @@ export class IndexBuilder {
 
   /** Freezes the collected documents into typed arrays. The builder must not be reused. */
   build(): CsrIndex {
-    const fields = this.rows.map((r) => ({ start: r.start.view(), term: r.term.view(), tf: r.tf.view(), length: r.length.view() }));
-    const index = invertFields(this.fieldNames, this.vocabulary, this.termIds, fields);
-    this.rows.length = 0;
-    return index;
+    const F = this.fieldNames.length;
+    const postings = invertRows({ start: this.docStart.view(), term: this.docTerm.view() }, this.vocabulary.length);
+    const { docTf } = this;
+    const E = this.docTerm.size;
+    const postingTf = new Uint16Array(E * F);
+    for (let p = 0; p < E; p++) {
+      const from = postings.entry[p] * F;
+      for (let f = 0; f < F; f++) postingTf[p * F + f] = docTf[from + f];
+    }
+    return new CsrIndex(this.fieldNames, this.vocabulary, this.termIds, this.docs, postings.start, postings.doc, postingTf, this.fieldLength.buf.slice(0, this.fieldLength.size));
   }
 }
 

@@ -6,8 +6,9 @@
  * of each unit's text: the same terms, counts, order and length.
  */
 import { charClass } from '../text/identifier-split.js';
-import { tokenize } from '../text/tokenize.js';
+import { createTokenizer, type Tokenizer } from '../text/tokenize.js';
 import { IdCounts } from './inverted-index.js';
+import type { TermDictionary } from './blob-entry.js';
 
 /** A unit's text as a range of its file's text, and the words of it its body keeps (0 = all). */
 export interface BodyRange {
@@ -54,9 +55,10 @@ class I32List {
  * The word memo is an open-addressing table keyed by a hash computed while scanning, so a word
  * seen before is found by comparing it in place (no substring, no string hashing).
  */
-export class UnitBodyCounter {
+export class UnitBodyCounter implements TermDictionary {
   private readonly termIdOf = new Map<string, number>();
-  private readonly terms: string[] = [];
+  /** The term dictionary: the term of each id. */
+  readonly terms: string[] = [];
   // the word memo: slots hold entry + 1 (0: empty); an entry has its word, hash and token ids
   private slots = new Int32Array(1 << 12);
   private readonly words: string[] = [];
@@ -73,7 +75,12 @@ export class UnitBodyCounter {
   /** The (term id, count) pairs of the units of the file, one unit after the other. */
   private readonly entries = new I32List();
 
-  constructor(private readonly stem: boolean) {}
+  /** `tokenize`'s tokenizer with `stem`: the tokens of one identifier run are its word tokens. */
+  private readonly tokenizer: Tokenizer;
+
+  constructor(stem: boolean) {
+    this.tokenizer = createTokenizer({ stem });
+  }
 
   /** The body terms of each range of `text`, as `bodyTerms(text.slice(from, to), maxWords, stem)`. */
   unitBodies(text: string, ranges: readonly BodyRange[]): BodyTerms[] {
@@ -247,16 +254,17 @@ export class UnitBodyCounter {
     return end - from;
   }
 
-  /** The term ids of the tokens of one identifier run. */
+  /** The term ids of the tokens of one identifier run (`tokenize` of it: one word). */
   private idsOfWord(word: string): Int32Array {
-    const tokens = tokenize(word, { stem: this.stem });
+    const tokens = this.tokenizer.wordTokens(word);
     if (tokens.length === 0) return NO_IDS;
     const ids = new Int32Array(tokens.length);
     for (let k = 0; k < tokens.length; k++) ids[k] = this.termId(tokens[k]);
     return ids;
   }
 
-  private termId(term: string): number {
+  /** The id of `term` in the dictionary, made when new. */
+  termId(term: string): number {
     let id = this.termIdOf.get(term);
     if (id === undefined) {
       id = this.terms.length;

@@ -427,16 +427,39 @@ export class KeyedJsonCache<T> {
 
   /** The cached value of `key`, or undefined. */
   get(key: string): T | undefined {
-    const entry = readCheckedJson(this.file(key), this.tag, (x): x is Record<string, unknown> => isRecord(x) && x.key === key && this.isValue(x[this.field]));
-    if (entry) this.hits++;
+    return this.getDecoded(key, () => undefined, (value) => value);
+  }
+
+  /**
+   * The cached value of `key` as `decode` reads it from the verified payload; when `decode`
+   * cannot (undefined), the payload is parsed as JSON, checked as {@link get} checks it and
+   * turned by `convert`. A `decode` must give what `convert` gives for the same payload.
+   */
+  protected getDecoded<R>(key: string, decode: (payload: Buffer) => R | undefined, convert: (value: T) => R): R | undefined {
+    const got = readCheckedFile(this.file(key), this.tag, (payload) => {
+      const read = decode(payload);
+      if (read !== undefined) return read;
+      const x: unknown = JSON.parse(payload.toString('utf8'));
+      if (!isRecord(x) || x.key !== key || !this.isValue(x[this.field])) throw new Error('unexpected structure');
+      return convert(x[this.field] as T);
+    });
+    if (got !== undefined) this.hits++;
     else this.misses++;
-    return entry?.[this.field] as T | undefined;
+    return got;
   }
 
   /** Stores the value of `key`; a write error is returned, not thrown (the cache is an optimisation). */
   set(key: string, value: T): Error | undefined {
+    return this.setPayload(key, JSON.stringify({ key, [this.field]: value }));
+  }
+
+  /**
+   * Stores the payload of `key`: the JSON of `{ key, [field]: value }` ({@link set}), as a string
+   * or its UTF-8 bytes; a write error is returned, not thrown.
+   */
+  protected setPayload(key: string, json: string | Uint8Array): Error | undefined {
     try {
-      this.bytesWritten += writeCheckedJson(this.file(key), this.tag, { key, [this.field]: value }, { fsync: false });
+      this.bytesWritten += writeCheckedFile(this.file(key), this.tag, [json], { fsync: false });
       return undefined;
     } catch (e) {
       return e as Error;
