@@ -20145,7 +20145,10 @@ var init_file_history = __esm({
 });
 
 // src/repo/git-process.ts
-import { spawn } from "node:child_process";
+import { createRequire } from "node:module";
+function childProcess() {
+  return childProcesses ??= createRequire(import.meta.url)("node:child_process");
+}
 function gitEnv(buffered) {
   const env = { ...process.env };
   for (const name2 of REPOSITORY_ENV) delete env[name2];
@@ -20158,7 +20161,7 @@ function gitEnv(buffered) {
 function spawnGit(args2, stdin, buffered = false) {
   const argv = [...GIT_CONFIG_ARGS, ...args2];
   const env = gitEnv(buffered);
-  const child = stdin === "pipe" ? spawn("git", argv, { env, stdio: ["pipe", "pipe", "pipe"] }) : spawn("git", argv, { env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = stdin === "pipe" ? childProcess().spawn("git", argv, { env, stdio: ["pipe", "pipe", "pipe"] }) : childProcess().spawn("git", argv, { env, stdio: ["ignore", "pipe", "pipe"] });
   track(child);
   return child;
 }
@@ -20262,7 +20265,7 @@ async function streamGit(args2, onChunk, options = {}) {
   const exit = await run2(args2, options, onChunk);
   if (exit.code !== 0) throw gitFailure(args2, exit, options);
 }
-var REPOSITORY_ENV, GIT_CONFIG_ARGS, MAX_GIT_OUTPUT_BYTES, STDERR_KEPT, live, exitHooked, seconds;
+var childProcesses, REPOSITORY_ENV, GIT_CONFIG_ARGS, MAX_GIT_OUTPUT_BYTES, STDERR_KEPT, live, exitHooked, seconds;
 var init_git_process = __esm({
   "src/repo/git-process.ts"() {
     "use strict";
@@ -20726,6 +20729,9 @@ hadn hasn haven isn ma mightn mustn needn shan shouldn wasn weren won wouldn`.sp
 });
 
 // src/text/tokenize.ts
+function createTokenizer(opts = {}) {
+  return new Tokenizer(opts);
+}
 function cachedTokenizer(opts) {
   const stopWords = opts?.stopWords ?? ENGLISH_STOP_WORDS;
   let byKey = cachedByStopWords.get(stopWords);
@@ -21006,12 +21012,12 @@ var init_atomic_write = __esm({
 });
 
 // src/util/checked-file.ts
-import { closeSync as closeSync3, openSync as openSync3, readFileSync as readFileSync3, readSync as readSync2, rmSync as rmSync2, utimesSync } from "node:fs";
+import { closeSync as closeSync3, fstatSync, futimesSync, openSync as openSync3, readFileSync as readFileSync3, readSync as readSync2, rmSync as rmSync2, statSync as statSync3, utimesSync } from "node:fs";
 import { join as join2 } from "node:path";
 import { crc32 } from "node:zlib";
-function warnCorruptCacheFile(path) {
+function warnCorruptCacheFile(path, remove = true) {
   try {
-    rmSync2(path, { force: true });
+    if (remove) rmSync2(path, { force: true });
   } catch {
   }
   warnings++;
@@ -21030,18 +21036,17 @@ function writeCheckedFile(path, tag, parts2, opts = {}) {
   return bufs.reduce((n, b) => n + b.length, 0) + TRAILER;
 }
 function checkedTrailer(tag, bufs) {
-  let length = 0;
+  return trailerOf(tag, bufs, bufs.reduce((n, b) => n + b.length, 0), MAGIC);
+}
+function trailerOf(tag, bufs, length, magic) {
   let crc = 0;
-  for (const b of bufs) {
-    length += b.length;
-    crc = crcOver(b, crc);
-  }
+  for (const b of bufs) crc = crcOver(b, crc);
   const trailer = Buffer.alloc(TRAILER);
   tagBytes(tag).copy(trailer, 0);
   trailer.writeBigUInt64LE(BigInt(length), 8);
   crc = crcOver(trailer.subarray(0, 16), crc);
   trailer.writeUInt32LE(crc, 16);
-  MAGIC.copy(trailer, 20);
+  magic.copy(trailer, 20);
   return trailer;
 }
 function readCheckedPayload(path, tag) {
@@ -21074,7 +21079,8 @@ function hasCheckedTrailer(path, size) {
   } finally {
     if (fd >= 0) closeSync3(fd);
   }
-  return buf.subarray(20).equals(MAGIC) && buf.readBigUInt64LE(8) === BigInt(size - TRAILER);
+  const magic = buf.subarray(20);
+  return (magic.equals(MAGIC) || magic.equals(BLOCKS_MAGIC)) && buf.readBigUInt64LE(8) === BigInt(size - TRAILER);
 }
 function readCheckedFile(path, tag, decode2) {
   const payload = readCheckedPayload(path, tag);
@@ -21100,6 +21106,84 @@ function markUsed(path) {
   } catch {
   }
 }
+function writeCheckedBlocks(path, tag, head, body2, start2, opts = {}) {
+  const N = start2.length - 1;
+  const table = new Uint32Array(2 * N + 1);
+  for (let b = 0; b <= N; b++) table[b] = start2[b];
+  if (N < 0 || body2.length > 4294967295 || table[0] !== 0 || table[N] !== body2.length || table.some((o, b) => b > 0 && b <= N && o < table[b - 1])) {
+    throw new Error(`checked blocks: the offsets must cut the body (${body2.length} bytes) from 0 to its end`);
+  }
+  const bodyBuf = bufferOf(body2);
+  for (let b = 0; b < N; b++) table[N + 1 + b] = crcOver(bodyBuf.subarray(table[b], table[b + 1]), 0);
+  const heads = head.map(bufferOf);
+  const H = heads.reduce((n, b) => n + b.length, 0);
+  const footer = Buffer.alloc(FOOTER);
+  footer.writeUInt32LE(H, 0);
+  footer.writeUInt32LE(N, 4);
+  const front = [...heads, Buffer.alloc(align4(H) - H), bufferOf(table)];
+  const length = align4(H) + table.byteLength + body2.length + FOOTER;
+  const trailer = trailerOf(tag, [...front, footer], length, BLOCKS_MAGIC);
+  writeFileAtomic(path, [...front, bodyBuf, footer, trailer], opts);
+  return length + TRAILER;
+}
+function readAt(fd, n, position, own = false) {
+  const buf = own ? Buffer.allocUnsafeSlow(n) : Buffer.allocUnsafe(n);
+  let got = 0;
+  while (got < n) {
+    const k = readSync2(fd, buf, got, n - got, position + got);
+    if (k === 0) return null;
+    got += k;
+  }
+  return buf;
+}
+function openBlocks(path, fd, tag) {
+  const size = fstatSync(fd).size;
+  if (size < FOOTER + TRAILER) return null;
+  const tail = readAt(fd, FOOTER + TRAILER, size - FOOTER - TRAILER);
+  if (!tail || !tail.subarray(FOOTER + 20).equals(BLOCKS_MAGIC) || !tail.subarray(FOOTER, FOOTER + 8).equals(tagBytes(tag))) return null;
+  if (tail.readBigUInt64LE(FOOTER + 8) !== BigInt(size - TRAILER)) return null;
+  const H = tail.readUInt32LE(0), N = tail.readUInt32LE(4);
+  const bodyAt = align4(H) + 4 * (2 * N + 1);
+  if (bodyAt > size - FOOTER - TRAILER) return null;
+  const front = readAt(fd, bodyAt, 0, true);
+  if (!front || crcOver(tail.subarray(0, FOOTER + 16), crcOver(front, 0)) !== tail.readUInt32LE(FOOTER + 16)) return null;
+  const table = new Uint32Array(front.buffer, align4(H), 2 * N + 1);
+  if (table[0] !== 0 || table[N] !== size - FOOTER - TRAILER - bodyAt) return null;
+  return { head: front.subarray(0, H), blocks: new CheckedBlocks(path, fd, table, N, bodyAt) };
+}
+function openCheckedBlocks(path, tag, decode2) {
+  let fd;
+  try {
+    fd = openSync3(path, "r");
+  } catch {
+    return void 0;
+  }
+  let opened = null;
+  try {
+    opened = openBlocks(path, fd, tag);
+  } catch {
+  }
+  if (opened) {
+    let value;
+    try {
+      value = decode2(opened.head, opened.blocks);
+    } catch {
+    }
+    if (value !== void 0) {
+      const now = /* @__PURE__ */ new Date();
+      try {
+        futimesSync(fd, now, now);
+      } catch {
+      }
+      return value;
+    }
+    opened.blocks.close();
+  } else {
+    closeSync3(fd);
+  }
+  warnCorruptCacheFile(path);
+  return void 0;
+}
 function readCheckedJson(path, tag, valid) {
   return readCheckedFile(path, tag, (payload) => {
     const x = JSON.parse(payload.toString("utf8"));
@@ -21110,17 +21194,101 @@ function readCheckedJson(path, tag, valid) {
 function writeCheckedJson(path, tag, value, opts = {}) {
   return writeCheckedFile(path, tag, [JSON.stringify(value)], opts);
 }
-var MAGIC, TRAILER, MAX_WARNINGS, warnings, sink, crcOver, isInt, isIntArray, isStringArray, isRecord, KeyedJsonCache;
+var MAGIC, BLOCKS_MAGIC, TRAILER, MAX_WARNINGS, warnings, sink, crcOver, CorruptCacheFileError, FOOTER, align4, closer, CheckedBlocks, isInt, isIntArray, isStringArray, isRecord, KeyedJsonCache;
 var init_checked_file = __esm({
   "src/util/checked-file.ts"() {
     "use strict";
     init_atomic_write();
     MAGIC = Buffer.from("ILCHECK1", "latin1");
+    BLOCKS_MAGIC = Buffer.from("ILCHECKB", "latin1");
     TRAILER = 8 + 8 + 4 + 8;
     MAX_WARNINGS = 10;
     warnings = 0;
     sink = (line) => process.stderr.write(line);
     crcOver = (b, crc) => b.length === 0 ? crc : crc32(b, crc);
+    CorruptCacheFileError = class extends Error {
+      constructor(path) {
+        super(`corrupt cache file ${path}`);
+        this.path = path;
+        this.name = "CorruptCacheFileError";
+      }
+      path;
+    };
+    FOOTER = 8;
+    align4 = (n) => n + (4 - n % 4) % 4;
+    closer = new FinalizationRegistry((fd) => {
+      try {
+        closeSync3(fd);
+      } catch {
+      }
+    });
+    CheckedBlocks = class {
+      /**
+       * @param table N + 1 block offsets in the body, then N CRC-32s (verified by the head's CRC).
+       * @param bodyAt the body's offset in the file.
+       */
+      constructor(path, fd, table, count, bodyAt) {
+        this.path = path;
+        this.fd = fd;
+        this.table = table;
+        this.count = count;
+        this.bodyAt = bodyAt;
+        closer.register(this, fd, this);
+      }
+      path;
+      fd;
+      table;
+      count;
+      bodyAt;
+      corrupt = false;
+      /** Bytes of block `b`. */
+      size(b) {
+        return this.table[b + 1] - this.table[b];
+      }
+      /**
+       * Block `b` (0 ≤ b < {@link count}), read now and verified: a new Buffer.
+       * @throws CorruptCacheFileError when it does not match its CRC-32, cannot be read whole or ends
+       *   before it starts (the table's offsets are checked per block, when read, not at open): the
+       *   one warning line names the file, which is removed (unless another file took its name
+       *   meanwhile), and every later read throws it too. An Error after {@link close}.
+       */
+      read(b) {
+        if (!(b >= 0 && b < this.count)) throw new RangeError(`block ${b} of ${this.count}`);
+        if (!this.corrupt) {
+          if (this.fd < 0) throw new Error(`${this.path}: read after close`);
+          let buf = null;
+          try {
+            if (this.size(b) >= 0) buf = readAt(this.fd, this.size(b), this.bodyAt + this.table[b]);
+          } catch {
+          }
+          if (buf && crcOver(buf, 0) === this.table[this.count + 1 + b]) return buf;
+          this.fail();
+        }
+        throw new CorruptCacheFileError(this.path);
+      }
+      /** Marks the file corrupt: the warning, the file removed when its path still names it, closed. */
+      fail() {
+        this.corrupt = true;
+        let same = false;
+        try {
+          const open2 = fstatSync(this.fd), named = statSync3(this.path);
+          same = open2.ino === named.ino && open2.dev === named.dev;
+        } catch {
+        }
+        warnCorruptCacheFile(this.path, same);
+        this.close();
+      }
+      /** Closes the file (later reads throw). */
+      close() {
+        if (this.fd < 0) return;
+        closer.unregister(this);
+        try {
+          closeSync3(this.fd);
+        } catch {
+        }
+        this.fd = -1;
+      }
+    };
     isInt = (x, min = 0) => Number.isInteger(x) && x >= min;
     isIntArray = (x, below = Infinity) => Array.isArray(x) && x.every((v) => Number.isInteger(v) && v >= 0 && v < below);
     isStringArray = (x) => Array.isArray(x) && x.every((v) => typeof v === "string");
@@ -21149,15 +21317,36 @@ var init_checked_file = __esm({
       }
       /** The cached value of `key`, or undefined. */
       get(key) {
-        const entry = readCheckedJson(this.file(key), this.tag, (x) => isRecord(x) && x.key === key && this.isValue(x[this.field]));
-        if (entry) this.hits++;
+        return this.getDecoded(key, () => void 0, (value) => value);
+      }
+      /**
+       * The cached value of `key` as `decode` reads it from the verified payload; when `decode`
+       * cannot (undefined), the payload is parsed as JSON, checked as {@link get} checks it and
+       * turned by `convert`. A `decode` must give what `convert` gives for the same payload.
+       */
+      getDecoded(key, decode2, convert) {
+        const got = readCheckedFile(this.file(key), this.tag, (payload) => {
+          const read = decode2(payload);
+          if (read !== void 0) return read;
+          const x = JSON.parse(payload.toString("utf8"));
+          if (!isRecord(x) || x.key !== key || !this.isValue(x[this.field])) throw new Error("unexpected structure");
+          return convert(x[this.field]);
+        });
+        if (got !== void 0) this.hits++;
         else this.misses++;
-        return entry?.[this.field];
+        return got;
       }
       /** Stores the value of `key`; a write error is returned, not thrown (the cache is an optimisation). */
       set(key, value) {
+        return this.setPayload(key, JSON.stringify({ key, [this.field]: value }));
+      }
+      /**
+       * Stores the payload of `key`: the JSON of `{ key, [field]: value }` ({@link set}), as a string
+       * or its UTF-8 bytes; a write error is returned, not thrown.
+       */
+      setPayload(key, json) {
         try {
-          this.bytesWritten += writeCheckedJson(this.file(key), this.tag, { key, [this.field]: value }, { fsync: false });
+          this.bytesWritten += writeCheckedFile(this.file(key), this.tag, [json], { fsync: false });
           return void 0;
         } catch (e) {
           return e;
@@ -21627,6 +21816,32 @@ var init_similarity = __esm({
         }
         return { doc: this.postDoc, logTf: this.postLogTf, from: this.postStart[t], to: this.postStart[t + 1] };
       }
+      /** Per mask of searched documents, the postings of each term read so far restricted to them. */
+      searchedTerms = /* @__PURE__ */ new WeakMap();
+      /**
+       * The postings of term `t` of the documents d with searched[d] = 1 (ascending), made on the
+       * term's first search with this mask and kept while the mask is (a base commit's history
+       * searches with one mask: `searchedMask`).
+       */
+      searchedPostings(t, searched) {
+        let terms = this.searchedTerms.get(searched);
+        if (!terms) this.searchedTerms.set(searched, terms = /* @__PURE__ */ new Map());
+        let kept = terms.get(t);
+        if (!kept) {
+          const { doc, logTf, from, to } = this.postingsOf(t);
+          let m = 0;
+          for (let p = from; p < to; p++) if (searched[doc[p]] === 1) m++;
+          kept = { doc: new Int32Array(m), logTf: new Float32Array(m) };
+          m = 0;
+          for (let p = from; p < to; p++) {
+            if (searched[doc[p]] !== 1) continue;
+            kept.doc[m] = doc[p];
+            kept.logTf[m++] = logTf[p];
+          }
+          terms.set(t, kept);
+        }
+        return { doc: kept.doc, logTf: kept.logTf, from: 0, to: kept.doc.length };
+      }
       /**
        * The `top` members most similar to `query` (cosine > 0), best first (ties: lower document
        * number first).
@@ -21642,6 +21857,7 @@ var init_similarity = __esm({
         if (q.size === 0 || top <= 0) return [];
         const acc = this.scratch;
         const searched = allowed ? searchedMask(c.members, allowed) : c.members;
+        const kept = allowed !== void 0 || c === this.whole;
         const touched = this.touched ??= new Int32Array(this.size);
         let nTouched = 0;
         let qsq = 0;
@@ -21650,10 +21866,10 @@ var init_similarity = __esm({
           const wq = (1 + Math.log(tf)) * idf;
           qsq += wq * wq;
           if (wq <= 0 || c.df[t] > maxDf) continue;
-          const { doc, logTf, from, to } = this.postingsOf(t);
+          const { doc, logTf, from, to } = kept ? this.searchedPostings(t, searched) : this.postingsOf(t);
           for (let p = from; p < to; p++) {
             const d = doc[p];
-            if (searched[d] !== 1) continue;
+            if (!kept && searched[d] !== 1) continue;
             if (acc[d] === 0) touched[nTouched++] = d;
             acc[d] += wq * logTf[p] * idf;
           }
@@ -21991,7 +22207,7 @@ var init_history = __esm({
 });
 
 // src/index/cache-usage.ts
-import { readdirSync as readdirSync2, realpathSync, rmdirSync, rmSync as rmSync3, statSync as statSync3 } from "node:fs";
+import { readdirSync as readdirSync2, realpathSync, rmdirSync, rmSync as rmSync3, statSync as statSync4 } from "node:fs";
 import { dirname as dirname5, join as join6, sep } from "node:path";
 function parseSize(text, what) {
   const m = /^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?\s*$/i.exec(text);
@@ -22020,7 +22236,7 @@ function listCacheEntries(cacheDir, now = Date.now()) {
         return;
       }
       if (!name2.endsWith(".bin")) return;
-      const key = name2.replace(/(\.files|\.generated)?\.bin$/, "");
+      const key = name2.replace(INDEX_PART, "");
       const e = indexes.get(key);
       if (e) {
         e.files.push(file);
@@ -22092,12 +22308,12 @@ function walk(dir, visit) {
     const p = join6(dir, d.name);
     if (d.isDirectory()) walk(p, visit);
     else if (d.isFile()) {
-      const st = statSync3(p, { throwIfNoEntry: false });
+      const st = statSync4(p, { throwIfNoEntry: false });
       if (st) visit(p, d.name, st);
     }
   }
 }
-var DEFAULT_CACHE_MAX_BYTES, PARTIAL_AGE_MS, ESTIMATE_AGE_MS, USAGE_TAG, PARTIAL_NAME, ENTRY_NAME;
+var DEFAULT_CACHE_MAX_BYTES, PARTIAL_AGE_MS, ESTIMATE_AGE_MS, USAGE_TAG, PARTIAL_NAME, INDEX_PART, ENTRY_NAME;
 var init_cache_usage = __esm({
   "src/index/cache-usage.ts"() {
     "use strict";
@@ -22108,8 +22324,9 @@ var init_cache_usage = __esm({
     ESTIMATE_AGE_MS = 6e5;
     USAGE_TAG = "usage.v1";
     PARTIAL_NAME = /\.tmp-\d+-[0-9a-z]+$/;
+    INDEX_PART = /(\.files|\.nonsource|\.generated)?\.bin$/;
     ENTRY_NAME = {
-      index: /^[0-9a-f]{7,64}\.[\w-]+(\.files|\.nonsource|\.generated)?\.bin$/,
+      index: new RegExp(`^[0-9a-f]{7,64}\\.[\\w-]+${INDEX_PART.source}`),
       blobs: /^[0-9a-f]{6,}[\w.:+#-]*\.json$/,
       vectors: /^[0-9a-f]{6,}\.f32$/,
       llm: /^[0-9a-f]{6,}\.json$/,
@@ -22716,47 +22933,6 @@ function invertRows(rows, termCount) {
   }
   return { start: start2, doc, entry };
 }
-function invertFields(fieldNames, vocabulary, termIds, fields2) {
-  const F2 = fields2.length;
-  const T = vocabulary.length;
-  const D = F2 === 0 ? 0 : fields2[0].length.length;
-  let bound = 0;
-  for (const r of fields2) bound += r.start[D];
-  const docStart = new Uint32Array(D + 1);
-  const docTerm = new Uint32Array(bound);
-  const docTf = new Uint16Array(bound * F2);
-  const lastDoc = new Int32Array(T).fill(-1);
-  const entryOf = new Uint32Array(T);
-  let u = 0;
-  for (let d = 0; d < D; d++) {
-    for (let f = 0; f < F2; f++) {
-      const { start: start2, term, tf } = fields2[f];
-      for (let e = start2[d], end = start2[d + 1]; e < end; e++) {
-        const t = term[e];
-        if (lastDoc[t] !== d) {
-          lastDoc[t] = d;
-          entryOf[t] = u;
-          docTerm[u++] = t;
-        }
-        const n = tf[e];
-        docTf[entryOf[t] * F2 + f] = n < MAX_TF ? n : MAX_TF;
-      }
-    }
-    docStart[d + 1] = u;
-  }
-  const postings = invertRows({ start: docStart, term: docTerm }, T);
-  const postingTf = new Uint16Array(u * F2);
-  for (let p = 0; p < u; p++) {
-    const from = postings.entry[p] * F2;
-    for (let f = 0; f < F2; f++) postingTf[p * F2 + f] = docTf[from + f];
-  }
-  const fieldLength = new Uint32Array(D * F2);
-  for (let f = 0; f < F2; f++) {
-    const { length } = fields2[f];
-    for (let d = 0; d < D; d++) fieldLength[d * F2 + f] = length[d];
-  }
-  return new CsrIndex(fieldNames, vocabulary, termIds, D, postings.start, postings.doc, postingTf, fieldLength);
-}
 function averageFieldLengths(index) {
   let avg = averages.get(index);
   if (avg) return avg;
@@ -22861,9 +23037,14 @@ var init_inverted_index = __esm({
       fieldNames;
       termIds = /* @__PURE__ */ new Map();
       vocabulary = [];
-      rows;
+      // the documents' rows: entries docStart[d] .. docStart[d + 1] of document d, each a term once
+      // (first seen across its fields in order) with its count per field (F values, summed up to 65535)
+      docStart = new U32List();
+      docTerm = new U32List();
+      docTf = new Uint16Array(1024);
+      fieldLength = new U32List();
       docs = 0;
-      // per term id: the (document, field) it was last seen in (`stamp`) and its entry there
+      // per term id: the document it was last seen in (`stamp`) and its entry there
       stamp = 0;
       markOf = new Int32Array(1024);
       entryOf = new Uint32Array(1024);
@@ -22875,11 +23056,7 @@ var init_inverted_index = __esm({
       constructor(fieldNames) {
         if (fieldNames.length === 0) throw new Error("IndexBuilder needs at least one field");
         this.fieldNames = fieldNames;
-        this.rows = fieldNames.map(() => {
-          const start2 = new U32List();
-          start2.push(0);
-          return { start: start2, term: new U32List(), tf: new U32List(), length: new U32List() };
-        });
+        this.docStart.push(0);
       }
       /**
        * Adds one document and returns its id.
@@ -22900,20 +23077,23 @@ var init_inverted_index = __esm({
       addSummed(fields2, lengths) {
         const F2 = this.fieldNames.length;
         if (fields2.length !== F2) throw new Error(`document has ${fields2.length} fields, index has ${F2}`);
+        let bound = 0;
+        for (const lists of fields2) for (const terms of lists) bound += sizeOf(terms);
+        this.docTerm.reserve(bound);
+        if ((this.docTerm.size + bound) * F2 > this.docTf.length) {
+          const next = new Uint16Array(Math.max(2 * this.docTf.length, (this.docTerm.size + bound) * F2));
+          next.set(this.docTf.subarray(0, this.docTerm.size * F2));
+          this.docTf = next;
+        }
+        this.fieldLength.reserve(F2);
+        const termBuf = this.docTerm.buf;
+        const tfBuf = this.docTf;
+        const first2 = this.docTerm.size;
+        let e = first2;
+        const stamp = ++this.stamp;
         for (let f = 0; f < F2; f++) {
-          const rows = this.rows[f];
-          const lists = fields2[f];
-          let bound = 0;
-          for (const terms of lists) bound += sizeOf(terms);
-          rows.term.reserve(bound);
-          rows.tf.reserve(bound);
-          const termBuf = rows.term.buf;
-          const tfBuf = rows.tf.buf;
-          const first2 = rows.term.size;
-          let e = first2;
           let sum = 0;
-          const stamp = ++this.stamp;
-          for (const terms of lists) {
+          for (const terms of fields2[f]) {
             let ids;
             let tfs;
             let step;
@@ -22949,24 +23129,22 @@ var init_inverted_index = __esm({
             for (let k = 0, n = ids.length; k < n; k++) {
               const id = ids[k];
               const tf = tfs[k * step + step - 1];
-              if (markOf[id] === stamp) {
-                tfBuf[entryOf[id]] += tf;
-              } else {
+              if (markOf[id] !== stamp) {
                 markOf[id] = stamp;
                 entryOf[id] = e;
                 termBuf[e] = id;
-                tfBuf[e] = tf;
                 e++;
               }
+              const at = entryOf[id] * F2 + f;
+              const n2 = tfBuf[at] + tf;
+              tfBuf[at] = n2 < MAX_TF ? n2 : MAX_TF;
               sum += tf;
             }
           }
-          for (let k = first2; k < e; k++) if (tfBuf[k] > MAX_TF) tfBuf[k] = MAX_TF;
-          rows.term.size = e;
-          rows.tf.size = e;
-          rows.start.push(e);
-          rows.length.push(lengths ? lengths[f] : sum);
+          this.fieldLength.buf[this.fieldLength.size++] = lengths ? lengths[f] : sum;
         }
+        this.docTerm.size = e;
+        this.docStart.push(e);
         return this.docs++;
       }
       /** The id of `term`, given the next id when new. */
@@ -23014,10 +23192,16 @@ var init_inverted_index = __esm({
       }
       /** Freezes the collected documents into typed arrays. The builder must not be reused. */
       build() {
-        const fields2 = this.rows.map((r) => ({ start: r.start.view(), term: r.term.view(), tf: r.tf.view(), length: r.length.view() }));
-        const index = invertFields(this.fieldNames, this.vocabulary, this.termIds, fields2);
-        this.rows.length = 0;
-        return index;
+        const F2 = this.fieldNames.length;
+        const postings = invertRows({ start: this.docStart.view(), term: this.docTerm.view() }, this.vocabulary.length);
+        const { docTf } = this;
+        const E = this.docTerm.size;
+        const postingTf = new Uint16Array(E * F2);
+        for (let p = 0; p < E; p++) {
+          const from = postings.entry[p] * F2;
+          for (let f = 0; f < F2; f++) postingTf[p * F2 + f] = docTf[from + f];
+        }
+        return new CsrIndex(this.fieldNames, this.vocabulary, this.termIds, this.docs, postings.start, postings.doc, postingTf, this.fieldLength.buf.slice(0, this.fieldLength.size));
       }
     };
     averages = /* @__PURE__ */ new WeakMap();
@@ -23066,15 +23250,21 @@ function writeIndexFile(path, index, meta, aux = new Uint32Array(0), extra = new
     order.sort((a, b) => terms[a] < terms[b] ? -1 : terms[a] > terms[b] ? 1 : 0);
   }
   const bytesOf = encoded ? (t) => encoded[t] : (t) => asciiBytes(index.term(t));
-  const blockStart = new Uint32Array(Math.ceil(T / BLOCK) + 1);
+  const blocks = Math.ceil(T / BLOCK);
+  const blockStart = new Uint32Array(blocks + 1);
+  const keyStart = new Uint32Array(blocks + 1);
+  const keys = new ByteSink2();
   const records = new ByteSink2();
   const postings = new ByteSink2();
   let prev = new Uint8Array(0);
   order.forEach((t, rank2) => {
     const term = bytesOf(t);
     let shared = 0;
-    if (rank2 % BLOCK === 0) blockStart[rank2 / BLOCK] = records.size;
-    else {
+    if (rank2 % BLOCK === 0) {
+      blockStart[rank2 / BLOCK] = records.size;
+      keyStart[rank2 / BLOCK] = keys.size;
+      keys.bytes(term);
+    } else {
       while (shared < term.length && shared < prev.length && term[shared] === prev[shared]) shared++;
     }
     records.varint(shared);
@@ -23087,7 +23277,8 @@ function writeIndexFile(path, index, meta, aux = new Uint32Array(0), extra = new
     records.bytes(postings.view());
     prev = term;
   });
-  blockStart[blockStart.length - 1] = records.size;
+  blockStart[blocks] = records.size;
+  keyStart[blocks] = keys.size;
   let lengthBytes = 2;
   for (const n of index.fieldLength) if (n > 65535) lengthBytes = 4;
   const fieldLength = lengthBytes === 2 ? Uint16Array.from(index.fieldLength) : Uint32Array.from(index.fieldLength);
@@ -23099,72 +23290,77 @@ function writeIndexFile(path, index, meta, aux = new Uint32Array(0), extra = new
     auxLength: aux.length,
     extraBytes: extra.length,
     lengthBytes,
-    recordBytes: records.size
+    keyBytes: keys.size
   };
   const headerBuf = Buffer.from(JSON.stringify(header), "utf8");
   const pre = Buffer.alloc(4);
   pre.writeUInt32LE(headerBuf.length, 0);
   const pad = (n) => Buffer.alloc((4 - n % 4) % 4);
-  writeCheckedFile(path, INDEX_FILE_TAG, [
+  writeCheckedBlocks(path, INDEX_FILE_TAG, [
     pre,
     headerBuf,
     pad(headerBuf.length),
-    blockStart,
+    keyStart,
     aux,
     fieldLength,
     pad(fieldLength.byteLength),
-    extra,
-    pad(extra.length),
-    records.view()
-  ]);
+    keys.view(),
+    extra
+  ], records.view(), blockStart);
 }
 function readIndexFile(path, validMeta) {
-  return readCheckedFile(path, INDEX_FILE_TAG, (buf) => decodeIndex(buf, validMeta));
+  return openCheckedBlocks(path, INDEX_FILE_TAG, (head, blocks) => {
+    try {
+      return decodeIndex(head, blocks, validMeta);
+    } catch (e) {
+      blocks.close();
+      throw e;
+    }
+  });
 }
-function decodeIndex(payload, validMeta) {
-  const buf = payload.byteOffset % 4 === 0 ? payload : Buffer.from(payload);
+function decodeIndex(buf, blocks, validMeta) {
   const h = buf.readUInt32LE(0);
   const header = JSON.parse(buf.toString("utf8", 4, 4 + h));
   if (!isHeader(header) || !validMeta(header.meta)) throw new Error("bad header");
-  const { termCount: T, docCount: D, auxLength: A, extraBytes: X, lengthBytes } = header;
+  const { termCount: T, docCount: D, auxLength: A, extraBytes: X, lengthBytes, keyBytes } = header;
   const F2 = header.fieldNames.length;
-  const blocks = Math.ceil(T / BLOCK);
+  const N = Math.ceil(T / BLOCK);
   let o = buf.byteOffset + 4 + h;
   o += (4 - o % 4) % 4;
   const lengthSection = lengthBytes * D * F2;
   const padded = (n) => n + (4 - n % 4) % 4;
-  const size = o - buf.byteOffset + 4 * (blocks + 1 + A) + padded(lengthSection) + padded(X) + header.recordBytes;
-  if (size !== buf.length) throw new Error("bad size");
-  const blockStart = new Uint32Array(buf.buffer, o, blocks + 1);
-  o += 4 * (blocks + 1);
+  const size = o - buf.byteOffset + 4 * (N + 1 + A) + padded(lengthSection) + keyBytes + X;
+  if (size !== buf.length || blocks.count !== N) throw new Error("bad size");
+  const keyStart = new Uint32Array(buf.buffer, o, N + 1);
+  o += 4 * (N + 1);
   const aux = new Uint32Array(buf.buffer, o, A);
   o += 4 * A;
   const fieldLength = lengthBytes === 2 ? new Uint16Array(buf.buffer, o, D * F2) : new Uint32Array(buf.buffer, o, D * F2);
   o += padded(lengthSection);
+  const keys = new Uint8Array(buf.buffer, o, keyBytes);
+  o += keyBytes;
   const extra = new Uint8Array(buf.buffer, o, X);
-  o += padded(X);
-  const records = new Uint8Array(buf.buffer, o, header.recordBytes);
-  if (!ascending(blockStart, header.recordBytes)) throw new Error("bad offsets");
-  for (let b = 0; b < blocks; b++) if (blockStart[b + 1] - blockStart[b] < 4 * Math.min(BLOCK, T - b * BLOCK)) throw new Error("bad block");
-  return { index: new StoredIndex(header.fieldNames, D, T, fieldLength, records, blockStart), meta: header.meta, aux, extra };
-}
-function ascending(a, end) {
-  if (a[0] !== 0 || a[a.length - 1] !== end) return false;
-  for (let k = 1; k < a.length; k++) if (a[k] < a[k - 1]) return false;
-  return true;
+  if (keyStart[0] !== 0 || keyStart[N] !== keyBytes) throw new Error("bad offsets");
+  return {
+    index: new StoredIndex(header.fieldNames, D, T, fieldLength, keys, keyStart, blocks),
+    meta: header.meta,
+    aux,
+    extra,
+    close: () => blocks.close()
+  };
 }
 function corruptRecords(what) {
   return new Error(`stored index: ${what} cannot be decoded`);
 }
 function isHeader(x) {
-  return isRecord(x) && isStringArray(x.fieldNames) && x.fieldNames.length > 0 && isInt(x.docCount) && isInt(x.termCount) && isInt(x.auxLength) && isInt(x.extraBytes) && (x.lengthBytes === 2 || x.lengthBytes === 4) && isInt(x.recordBytes);
+  return isRecord(x) && isStringArray(x.fieldNames) && x.fieldNames.length > 0 && isInt(x.docCount) && isInt(x.termCount) && isInt(x.auxLength) && isInt(x.extraBytes) && (x.lengthBytes === 2 || x.lengthBytes === 4) && isInt(x.keyBytes);
 }
 var INDEX_FILE_TAG, BLOCK, ByteSink2, StoredIndex;
 var init_store = __esm({
   "src/index/store.ts"() {
     "use strict";
     init_checked_file();
-    INDEX_FILE_TAG = "index.v4";
+    INDEX_FILE_TAG = "index.v5";
     BLOCK = 16;
     ByteSink2 = class {
       buf = new Uint8Array(1 << 16);
@@ -23199,25 +23395,30 @@ var init_store = __esm({
       }
     };
     StoredIndex = class {
-      constructor(fieldNames, docCount, termCount, fieldLength, records, blockStart) {
+      constructor(fieldNames, docCount, termCount, fieldLength, keys, keyStart, blocks) {
         this.fieldNames = fieldNames;
         this.docCount = docCount;
         this.termCount = termCount;
         this.fieldLength = fieldLength;
-        this.records = records;
-        this.blockStart = blockStart;
+        this.keys = keys;
+        this.keyStart = keyStart;
+        this.blocks = blocks;
         this.at = new Int32Array(termCount);
+        this.read = new Array(blocks.count);
       }
       fieldNames;
       docCount;
       termCount;
       fieldLength;
-      records;
-      blockStart;
+      keys;
+      keyStart;
+      blocks;
       /** The postings decoded so far (a query decodes a few terms'). */
       decoded = /* @__PURE__ */ new Map();
+      /** The blocks read so far. */
+      read;
       /**
-       * Per term: byte offset of its document frequency in the records, 0 until its block is read
+       * Per term: byte offset of its document frequency in its block, 0 until its block is walked
        * (an offset is never 0: a record starts with its term). Zeroed memory: pages no read touched
        * are never written.
        */
@@ -23229,9 +23430,12 @@ var init_store = __esm({
       get termIds() {
         return this;
       }
-      /** Reads a varint at `p` of the records below `end`: [value, next offset]. */
-      varint(p, end) {
-        const r = this.records;
+      /** The bytes of block `b`, read and verified on first use (throws CorruptCacheFileError). */
+      block(b) {
+        return this.read[b] ??= this.blocks.read(b);
+      }
+      /** Reads a varint at `p` of `r` below `end`; the offset after it is left in {@link next}. */
+      varint(r, p, end) {
         let v = 0, scale = 1, b;
         do {
           if (p >= end || scale > 2 ** 28) throw corruptRecords("a term record");
@@ -23249,12 +23453,13 @@ var init_store = __esm({
        * Records the offset of every term's document frequency passed.
        */
       walk(b, visit) {
-        const end = this.blockStart[b + 1];
-        let p = this.blockStart[b];
+        const r = this.block(b);
+        const end = r.length;
+        let p = 0;
         let length = 0;
         for (let t = b * BLOCK, last = Math.min(this.termCount, t + BLOCK); t < last; t++) {
-          const shared = this.varint(p, end);
-          const rest = this.varint(this.next, end);
+          const shared = this.varint(r, p, end);
+          const rest = this.varint(r, this.next, end);
           p = this.next;
           if (shared > length || p + rest > end) throw corruptRecords("a term record");
           length = shared + rest;
@@ -23263,16 +23468,28 @@ var init_store = __esm({
             grown.set(this.term0.subarray(0, shared));
             this.term0 = grown;
           }
-          this.term0.set(this.records.subarray(p, p + rest), shared);
+          this.term0.set(r.subarray(p, p + rest), shared);
           p += rest;
           this.at[t] = p;
-          this.varint(p, end);
-          const bytes = this.varint(this.next, end);
+          this.varint(r, p, end);
+          const bytes = this.varint(r, this.next, end);
           const stop2 = visit(t, length);
           p = this.next + bytes;
           if (p > end) throw corruptRecords("a term record");
           if (stop2) return;
         }
+      }
+      /** Order of the first term of block `b` against the query bytes query[0 … n). */
+      compareKey(b, n) {
+        const { keys, query } = this;
+        const from = this.keyStart[b], length = this.keyStart[b + 1] - from;
+        if (length < 0 || from + length > keys.length) throw corruptRecords("a block key");
+        const m = Math.min(n, length);
+        for (let i2 = 0; i2 < m; i2++) {
+          const c = keys[from + i2] - query[i2];
+          if (c !== 0) return c;
+        }
+        return length - n;
       }
       /** Order of term bytes term0[0 … length) against the query bytes query[0 … n). */
       compare(length, n) {
@@ -23289,15 +23506,10 @@ var init_store = __esm({
         if (known !== void 0) return known < 0 ? void 0 : known;
         if (this.query.length < 3 * term.length) this.query = new Uint8Array(3 * term.length);
         const n = this.utf8.encodeInto(term, this.query).written;
-        let lo = 0, hi = this.blockStart.length - 2, block = -1;
+        let lo = 0, hi = this.keyStart.length - 2, block = -1;
         while (lo <= hi) {
           const mid = lo + hi >>> 1;
-          let c = 0;
-          this.walk(mid, (_t, length) => {
-            c = this.compare(length, n);
-            return true;
-          });
-          if (c <= 0) {
+          if (this.compareKey(mid, n) <= 0) {
             block = mid;
             lo = mid + 1;
           } else hi = mid - 1;
@@ -23316,13 +23528,15 @@ var init_store = __esm({
       has(term) {
         return this.get(term) !== void 0;
       }
-      /** Offset of the document frequency of term `t` in the records. */
+      /** Offset of the document frequency of term `t` in its block (walked on first use). */
       recordOf(t) {
         if (this.at[t] === 0) this.walk(Math.floor(t / BLOCK), () => false);
         return this.at[t];
       }
       documentFrequency(t) {
-        return this.varint(this.recordOf(t), this.blockStart[Math.floor(t / BLOCK) + 1]);
+        const p = this.recordOf(t);
+        const r = this.block(Math.floor(t / BLOCK));
+        return this.varint(r, p, r.length);
       }
       term(t) {
         let out2 = "";
@@ -23340,17 +23554,18 @@ var init_store = __esm({
       decode(t) {
         const F2 = this.fieldNames.length;
         const D = this.docCount;
-        const blockEnd = this.blockStart[Math.floor(t / BLOCK) + 1];
-        const n = this.varint(this.recordOf(t), blockEnd);
-        const size = this.varint(this.next, blockEnd);
+        const at = this.recordOf(t);
+        const bytes = this.block(Math.floor(t / BLOCK));
+        const blockEnd = bytes.length;
+        const n = this.varint(bytes, at, blockEnd);
+        const size = this.varint(bytes, this.next, blockEnd);
         let p = this.next;
         const end = p + size;
         if (end > blockEnd || n > D || size < 2 * n) throw corruptRecords(`the postings of term ${t}`);
-        const bytes = this.records;
         const doc = new Uint32Array(n);
         const tf = new Uint16Array(n * F2);
         const varint = () => {
-          const v = this.varint(p, end);
+          const v = this.varint(bytes, p, end);
           p = this.next;
           return v;
         };
@@ -23588,20 +23803,26 @@ function loadCodeIndex(cacheDir, commit, settings) {
   const fileLevel = indexFilePath(cacheDir, commit, settings, "file");
   const fn2 = readIndexFile(file, isCodeIndexMeta);
   if (!fn2) return void 0;
+  const opened = [fn2];
+  const fail2 = (corrupt) => {
+    for (const f of opened) f.close();
+    if (corrupt) warnCorruptCacheFile(corrupt);
+    return void 0;
+  };
   const files = readIndexFile(fileLevel, isFileLevelMeta);
-  if (!files) return void 0;
+  if (!files) return fail2();
+  opened.push(files);
   const nonSourceFile = indexFilePath(cacheDir, commit, settings, "nonSource");
   const nonSource = settings.files === "all" ? readIndexFile(nonSourceFile, isNonSourceMeta) : void 0;
+  if (nonSource) opened.push(nonSource);
   if (settings.files === "all" && (!nonSource || nonSource.meta.paths.length !== nonSource.index.docCount)) {
-    if (nonSource) warnCorruptCacheFile(nonSourceFile);
-    return void 0;
+    return fail2(nonSource ? nonSourceFile : void 0);
   }
   const { index, meta, aux: words2, extra: names } = fn2;
   const { filePaths } = files.meta;
   const D = index.docCount;
   if (meta.commit !== commit || settingsKey(meta.settings) !== settingsKey(settings) || words2.length !== 5 * D + 1 || filePaths.length !== files.index.docCount) {
-    warnCorruptCacheFile(file);
-    return void 0;
+    return fail2(file);
   }
   const column = (k, n = D) => words2.subarray(k * D, k * D + n);
   const table = new UnitTable(filePaths, {
@@ -23612,10 +23833,7 @@ function loadCodeIndex(cacheDir, commit, settings) {
     nameStart: column(4, D + 1),
     names
   });
-  if (!table.valid()) {
-    warnCorruptCacheFile(file);
-    return void 0;
-  }
+  if (!table.valid()) return fail2(file);
   return {
     commit: meta.commit,
     settings: meta.settings,
@@ -23663,7 +23881,7 @@ var init_code_index = __esm({
       files: "source"
     };
     BLOB_FORMAT_VERSION = "v11";
-    INDEX_FORMAT_VERSION = "v13";
+    INDEX_FORMAT_VERSION = "v14";
     digest = (parts2) => createHash4("sha1").update(JSON.stringify(parts2)).digest("hex").slice(0, 10);
     counts = (tokens) => {
       const m = /* @__PURE__ */ new Map();
@@ -24134,14 +24352,14 @@ var require_graceful_fs = __commonJS({
         return close;
       })(fs4.close);
       fs4.closeSync = (function(fs$closeSync) {
-        function closeSync4(fd) {
+        function closeSync5(fd) {
           fs$closeSync.apply(fs4, arguments);
           resetQueue();
         }
-        Object.defineProperty(closeSync4, previousSymbol, {
+        Object.defineProperty(closeSync5, previousSymbol, {
           value: fs$closeSync
         });
-        return closeSync4;
+        return closeSync5;
       })(fs4.closeSync);
       if (/\bgfs4\b/i.test(process.env.NODE_DEBUG || "")) {
         process.on("exit", function() {
@@ -27503,8 +27721,8 @@ ${JSON.stringify(symbolNames, null, 2)}`);
         var ENVIRONMENT_IS_NODE = typeof process == "object" && typeof process.versions == "object" && typeof process.versions.node == "string" && process.type != "renderer";
         var ENVIRONMENT_IS_SHELL = !ENVIRONMENT_IS_WEB && !ENVIRONMENT_IS_NODE && !ENVIRONMENT_IS_WORKER;
         if (ENVIRONMENT_IS_NODE) {
-          const { createRequire: createRequire2 } = await import("module");
-          var require = createRequire2(import.meta.url);
+          const { createRequire: createRequire3 } = await import("module");
+          var require = createRequire3(import.meta.url);
         }
         Module.currentQueryProgressCallback = null;
         Module.currentProgressCallback = null;
@@ -29426,7 +29644,7 @@ var init_reparse = __esm({
 });
 
 // src/corpus/extract.ts
-import { createRequire } from "node:module";
+import { createRequire as createRequire2 } from "node:module";
 function parserFor(grammar) {
   let p = parsers.get(grammar);
   if (!p) {
@@ -29630,7 +29848,7 @@ var init_extract = __esm({
     init_extract_specs();
     init_extract_specs();
     init_reparse();
-    require2 = createRequire(import.meta.url);
+    require2 = createRequire2(import.meta.url);
     parsers = /* @__PURE__ */ new Map();
     loads = Promise.resolve();
     loading = 0;
@@ -29718,6 +29936,302 @@ var init_select = __esm({
   }
 });
 
+// src/index/blob-entry.ts
+var QUOTE, BACKSLASH, KINDS, ascii, OPEN_KEY, OPEN_UNITS, OPEN_KIND, OPEN_NAME, OPEN_NAMESPACE, OPEN_START, OPEN_END, OPEN_BODY, OPEN_LENGTH, KIND_BYTES, BlobEntryWriter, BlobEntryReader;
+var init_blob_entry = __esm({
+  "src/index/blob-entry.ts"() {
+    "use strict";
+    init_inverted_index();
+    QUOTE = 34;
+    BACKSLASH = 92;
+    KINDS = ["file", "class", "function"];
+    ascii = (s) => Uint8Array.from(s, (c) => c.charCodeAt(0));
+    OPEN_KEY = ascii('{"key":');
+    OPEN_UNITS = ascii(',"units":[');
+    OPEN_KIND = ascii('{"kind":"');
+    OPEN_NAME = ascii('","qualifiedName":');
+    OPEN_NAMESPACE = ascii(',"namespaceParts":');
+    OPEN_START = ascii(',"startLine":');
+    OPEN_END = ascii(',"endLine":');
+    OPEN_BODY = ascii(',"body":[');
+    OPEN_LENGTH = ascii('],"bodyLength":');
+    KIND_BYTES = KINDS.map(ascii);
+    BlobEntryWriter = class {
+      buf = Buffer.allocUnsafe(1 << 16);
+      size = 0;
+      dictionary;
+      termJson = [];
+      /** A number not a safe integer ≥ 0 was met: the entry is left to `JSON.stringify`. */
+      odd = false;
+      /**
+       * The entry's bytes (a view of the writer's buffer, valid until the next call), or undefined
+       * when a body is not by term ids (`IdCounts`) or a number is not a safe integer ≥ 0: then
+       * `JSON.stringify` writes it.
+       */
+      encode(key, units) {
+        if (!units.every((u) => u.body instanceof IdCounts)) return void 0;
+        this.size = 0;
+        this.odd = false;
+        this.bytes(OPEN_KEY);
+        this.json(key);
+        this.bytes(OPEN_UNITS);
+        units.forEach((u, i2) => {
+          if (i2 > 0) this.byte(44);
+          this.bytes(OPEN_KIND);
+          this.bytes(ascii(u.kind));
+          this.bytes(OPEN_NAME);
+          this.json(u.qualifiedName);
+          if (u.namespaceParts !== void 0) {
+            this.bytes(OPEN_NAMESPACE);
+            this.int(u.namespaceParts);
+          }
+          this.bytes(OPEN_START);
+          this.int(u.startLine);
+          this.bytes(OPEN_END);
+          this.int(u.endLine);
+          this.bytes(OPEN_BODY);
+          this.body(u.body);
+          this.bytes(OPEN_LENGTH);
+          this.int(u.bodyLength);
+          this.byte(125);
+        });
+        this.byte(93);
+        this.byte(125);
+        return this.odd ? void 0 : this.buf.subarray(0, this.size);
+      }
+      body({ terms, entries }) {
+        if (terms !== this.dictionary) {
+          this.dictionary = terms;
+          this.termJson = [];
+        }
+        for (let k = 0; k < entries.length; k += 2) {
+          if (k > 0) this.byte(44);
+          this.byte(91);
+          const id = entries[k];
+          this.bytes(this.termJson[id] ??= Buffer.from(JSON.stringify(terms[id]), "utf8"));
+          this.byte(44);
+          this.int(entries[k + 1]);
+          this.byte(93);
+        }
+      }
+      room(n) {
+        if (this.size + n <= this.buf.length) return;
+        let cap = this.buf.length * 2;
+        while (cap < this.size + n) cap *= 2;
+        const next = Buffer.allocUnsafe(cap);
+        this.buf.copy(next, 0, 0, this.size);
+        this.buf = next;
+      }
+      byte(b) {
+        this.room(1);
+        this.buf[this.size++] = b;
+      }
+      bytes(b) {
+        this.room(b.length);
+        this.buf.set(b, this.size);
+        this.size += b.length;
+      }
+      /** A string as JSON. */
+      json(s) {
+        const text = JSON.stringify(s);
+        this.room(3 * text.length);
+        this.size += this.buf.write(text, this.size, "utf8");
+      }
+      /** A number as JSON (`JSON.stringify` of a safe integer ≥ 0: its decimal digits). */
+      int(n) {
+        if (!Number.isSafeInteger(n) || n < 0) {
+          this.odd = true;
+          return;
+        }
+        this.room(16);
+        if (n < 10) {
+          this.buf[this.size++] = 48 + n;
+          return;
+        }
+        const start2 = this.size;
+        while (n > 0) {
+          this.buf[this.size++] = 48 + n % 10;
+          n = Math.floor(n / 10);
+        }
+        this.buf.subarray(start2, this.size).reverse();
+      }
+    };
+    BlobEntryReader = class {
+      constructor(dictionary) {
+        this.dictionary = dictionary;
+      }
+      dictionary;
+      slots = new Int32Array(1 << 12);
+      /** Per memo entry: where its bytes lie in `arena`, their hash and the term id. */
+      arena = new Uint8Array(1 << 16);
+      arenaSize = 0;
+      start = [];
+      size = [];
+      hash = [];
+      id = [];
+      pairs = new Int32Array(1 << 12);
+      // the entry being read
+      p = 0;
+      b = new Uint8Array(0);
+      /**
+       * The units of an entry of `key` with bodies by the dictionary's ids (one buffer for all of
+       * them), or undefined when `payload` is not in the writer's form (then JSON decides: it may
+       * still be a valid entry, or a corrupt one). Terms of an entry not read may still have been
+       * added to the dictionary.
+       */
+      read(payload, key) {
+        this.b = payload;
+        this.p = 0;
+        const units = [];
+        const bodyAt = [];
+        let n = 0;
+        if (!this.expect(OPEN_KEY)) return void 0;
+        if (this.string() !== key || !this.expect(OPEN_UNITS)) return void 0;
+        if (this.b[this.p] !== 93) {
+          for (; ; ) {
+            if (!this.expect(OPEN_KIND)) return void 0;
+            const kind = KINDS.find((_, i2) => this.expect(KIND_BYTES[i2]));
+            if (kind === void 0 || !this.expect(OPEN_NAME)) return void 0;
+            const qualifiedName = this.string();
+            if (qualifiedName === void 0) return void 0;
+            let namespaceParts;
+            if (this.expect(OPEN_NAMESPACE)) {
+              namespaceParts = this.int();
+              if (namespaceParts < 0) return void 0;
+            }
+            if (!this.expect(OPEN_START)) return void 0;
+            const startLine = this.int();
+            if (startLine < 0 || !this.expect(OPEN_END)) return void 0;
+            const endLine = this.int();
+            if (endLine < 0 || !this.expect(OPEN_BODY)) return void 0;
+            bodyAt.push(n);
+            if (this.b[this.p] !== 93) {
+              for (; ; ) {
+                if (this.b[this.p++] !== 91 || this.b[this.p] !== QUOTE) return void 0;
+                const id = this.termId();
+                if (id < 0 || this.b[this.p++] !== 44) return void 0;
+                const count = this.int();
+                if (count < 0 || this.b[this.p++] !== 93) return void 0;
+                if (n + 2 > this.pairs.length) this.growPairs();
+                this.pairs[n++] = id;
+                this.pairs[n++] = count;
+                if (this.b[this.p] !== 44) break;
+                this.p++;
+              }
+            }
+            if (!this.expect(OPEN_LENGTH)) return void 0;
+            const bodyLength = this.int();
+            if (bodyLength < 0 || this.b[this.p++] !== 125) return void 0;
+            units.push({ kind, qualifiedName, ...namespaceParts !== void 0 ? { namespaceParts } : {}, startLine, endLine, body: [], bodyLength });
+            if (this.b[this.p] !== 44) break;
+            this.p++;
+          }
+        }
+        if (this.b[this.p++] !== 93 || this.b[this.p++] !== 125 || this.p !== this.b.length) return void 0;
+        const entries = this.pairs.slice(0, n);
+        bodyAt.push(n);
+        units.forEach((u, i2) => {
+          u.body = new IdCounts(this.dictionary.terms, entries.subarray(bodyAt[i2], bodyAt[i2 + 1]));
+        });
+        return units;
+      }
+      /** Whether `bytes` come next (then read past them). */
+      expect(bytes) {
+        const { b, p } = this;
+        if (p + bytes.length > b.length) return false;
+        for (let i2 = 0; i2 < bytes.length; i2++) if (b[p + i2] !== bytes[i2]) return false;
+        this.p = p + bytes.length;
+        return true;
+      }
+      /** A JSON integer in plain digits (at most 15), or −1. */
+      int() {
+        const { b } = this;
+        const start2 = this.p;
+        let n = 0;
+        while (this.p < b.length && b[this.p] >= 48 && b[this.p] <= 57) n = n * 10 + b[this.p++] - 48;
+        const digits = this.p - start2;
+        if (digits === 0 || digits > 15 || digits > 1 && b[start2] === 48) return -1;
+        return n;
+      }
+      /** Where the string starting at `p` (its opening quote) ends (its closing quote), or −1 when it holds an escape or a control character. */
+      stringEnd() {
+        const { b } = this;
+        if (b[this.p] !== QUOTE) return -1;
+        for (let i2 = this.p + 1; i2 < b.length; i2++) {
+          const c = b[i2];
+          if (c === QUOTE) return i2;
+          if (c === BACKSLASH || c < 32) return -1;
+        }
+        return -1;
+      }
+      /** A string without escapes, or undefined. */
+      string() {
+        const end = this.stringEnd();
+        if (end < 0) return void 0;
+        const s = Buffer.from(this.b.buffer, this.b.byteOffset + this.p + 1, end - this.p - 1).toString("utf8");
+        this.p = end + 1;
+        return s;
+      }
+      /** The dictionary id of the term string at `p` (its opening quote), or −1. */
+      termId() {
+        const { b } = this;
+        const from = this.p + 1;
+        let end = from;
+        let h = 0;
+        for (; ; ) {
+          if (end >= b.length) return -1;
+          const c = b[end];
+          if (c === QUOTE) break;
+          if (c === BACKSLASH || c < 32) return -1;
+          h = Math.imul(h, 31) + c | 0;
+          end++;
+        }
+        this.p = end + 1;
+        const length = end - from;
+        const { slots, hash, start: start2, size, arena } = this;
+        let mask = slots.length - 1;
+        let at = h & mask;
+        search: for (let e = slots[at]; e !== 0; at = at + 1 & mask, e = slots[at]) {
+          if (hash[e - 1] !== h || size[e - 1] !== length) continue;
+          const a = start2[e - 1];
+          for (let i2 = 0; i2 < length; i2++) if (arena[a + i2] !== b[from + i2]) continue search;
+          return this.id[e - 1];
+        }
+        const id = this.dictionary.termId(Buffer.from(b.buffer, b.byteOffset + from, length).toString("utf8"));
+        if (this.arenaSize + length > arena.length) {
+          const next = new Uint8Array(Math.max(2 * arena.length, this.arenaSize + length));
+          next.set(arena.subarray(0, this.arenaSize));
+          this.arena = next;
+        }
+        this.arena.set(b.subarray(from, end), this.arenaSize);
+        start2.push(this.arenaSize);
+        this.arenaSize += length;
+        size.push(length);
+        hash.push(h);
+        this.id.push(id);
+        const entries = this.id.length;
+        if (2 * entries > slots.length) {
+          this.slots = new Int32Array(slots.length * 2);
+          mask = this.slots.length - 1;
+          for (let e = 0; e < entries; e++) {
+            let a = hash[e] & mask;
+            while (this.slots[a] !== 0) a = a + 1 & mask;
+            this.slots[a] = e + 1;
+          }
+        } else {
+          slots[at] = entries;
+        }
+        return id;
+      }
+      growPairs() {
+        const next = new Int32Array(this.pairs.length * 2);
+        next.set(this.pairs);
+        this.pairs = next;
+      }
+    };
+  }
+});
+
 // src/index/blob-terms.ts
 function isUnitTermsList(x) {
   return Array.isArray(x) && x.every((u) => isRecord(u) && UNIT_KINDS.has(u.kind) && typeof u.qualifiedName === "string" && (u.namespaceParts === void 0 || isInt(u.namespaceParts)) && isInt(u.startLine) && isInt(u.endLine) && isInt(u.bodyLength) && Array.isArray(u.body) && u.body.every((p) => Array.isArray(p) && p.length === 2 && typeof p[0] === "string" && isInt(p[1])));
@@ -29727,12 +30241,31 @@ var init_blob_terms = __esm({
   "src/index/blob-terms.ts"() {
     "use strict";
     init_checked_file();
+    init_blob_entry();
     BLOB_ENTRY_TAG = "blob.v2";
     UNIT_KINDS = /* @__PURE__ */ new Set(["file", "class", "function"]);
     BlobTermsCache = class extends KeyedJsonCache {
       /** Keys: a blob hash, optionally with a language suffix. */
       constructor(dir) {
         super(dir, BLOB_ENTRY_TAG, "units", isUnitTermsList);
+      }
+      writer = new BlobEntryWriter();
+      reader;
+      /** Stores the units of `key` (bodies by term ids are written as bytes, the same JSON). */
+      set(key, units) {
+        const bytes = this.writer.encode(key, units);
+        return bytes ? this.setPayload(key, bytes) : super.set(key, units);
+      }
+      /**
+       * The cached units of `key` with their bodies by the ids of `dictionary` (one buffer for all
+       * of them), or undefined: {@link get} with `byIds` applied, read without a [term, count] pair
+       * array (src/index/blob-entry.ts). Use one dictionary per cache.
+       * @param byIds the same conversion of units read by JSON (`UnitBodyCounter.byIds`).
+       */
+      getByIds(key, dictionary, byIds) {
+        this.reader ??= new BlobEntryReader(dictionary);
+        const reader = this.reader;
+        return this.getDecoded(key, (payload) => reader.read(payload, key), byIds);
       }
     };
   }
@@ -29782,11 +30315,8 @@ var init_unit_bodies = __esm({
       }
     };
     UnitBodyCounter = class {
-      constructor(stem) {
-        this.stem = stem;
-      }
-      stem;
       termIdOf = /* @__PURE__ */ new Map();
+      /** The term dictionary: the term of each id. */
       terms = [];
       // the word memo: slots hold entry + 1 (0: empty); an entry has its word, hash and token ids
       slots = new Int32Array(1 << 12);
@@ -29803,6 +30333,11 @@ var init_unit_bodies = __esm({
       tokens = new I32List();
       /** The (term id, count) pairs of the units of the file, one unit after the other. */
       entries = new I32List();
+      /** `tokenize`'s tokenizer with `stem`: the tokens of one identifier run are its word tokens. */
+      tokenizer;
+      constructor(stem) {
+        this.tokenizer = createTokenizer({ stem });
+      }
       /** The body terms of each range of `text`, as `bodyTerms(text.slice(from, to), maxWords, stem)`. */
       unitBodies(text, ranges) {
         if (this.words.length > MAX_WORDS) this.forget();
@@ -29965,14 +30500,15 @@ var init_unit_bodies = __esm({
         }
         return end - from;
       }
-      /** The term ids of the tokens of one identifier run. */
+      /** The term ids of the tokens of one identifier run (`tokenize` of it: one word). */
       idsOfWord(word) {
-        const tokens = tokenize(word, { stem: this.stem });
+        const tokens = this.tokenizer.wordTokens(word);
         if (tokens.length === 0) return NO_IDS;
         const ids = new Int32Array(tokens.length);
         for (let k = 0; k < tokens.length; k++) ids[k] = this.termId(tokens[k]);
         return ids;
       }
+      /** The id of `term` in the dictionary, made when new. */
       termId(term) {
         let id = this.termIdOf.get(term);
         if (id === void 0) {
@@ -30012,13 +30548,14 @@ async function buildFromTree(repo, commit, settings, opts) {
   const toParse = [];
   for (const e of sources) {
     const key = blobKey(e.blob, e.path);
-    const hit = opts.force ? void 0 : cache.get(key);
+    const hit = opts.force ? void 0 : cache.getByIds(key, counter, (units) => counter.byIds(units));
     if (!hit) toParse.push(e);
     else if (hit.length === 0) skipped2.binary++;
-    else unitsOf.set(e.path, counter.byIds(hit));
+    else unitsOf.set(e.path, hit);
   }
-  const total = sources.length;
-  let done = total - toParse.length;
+  const nonSources = settings.files === "all" ? selectNonSources(entries, settings) : void 0;
+  const total = sources.length + (nonSources?.length ?? 0);
+  let done = sources.length - toParse.length;
   opts.onProgress?.(done, total);
   const pathsOfBlob = /* @__PURE__ */ new Map();
   for (const e of toParse) {
@@ -30055,30 +30592,42 @@ async function buildFromTree(repo, commit, settings, opts) {
       if (done % 50 === 0) opts.onProgress?.(done, total);
     }
   }
-  opts.onProgress?.(total, total);
+  opts.onProgress?.(done, total);
   const files = sources.filter((e) => unitsOf.has(e.path)).map((e) => ({ path: e.path, units: unitsOf.get(e.path) }));
-  const nonSource = settings.files === "all" ? await nonSourceTerms(repo, entries, settings, cache, opts.force === true, opts.signal) : void 0;
+  const nonSource = nonSources && await nonSourceTerms(repo, nonSources, settings, cache, opts.force === true, {
+    signal: opts.signal,
+    onProgress: (n) => opts.onProgress?.(done + n, total)
+  });
+  opts.onProgress?.(total, total);
   opts.signal?.throwIfAborted();
   const codeIndex = buildCodeIndex(commit, settings, files, {
     files: files.length,
     skipped: skipped2,
-    parsedBlobs: pathsOfBlob.size,
+    parsedBlobs: pathsOfBlob.size + (nonSource?.read ?? 0),
     cachedBlobs: cache.hits
-  }, nonSource);
+  }, nonSource?.files);
   return { codeIndex, blobBytes: cache.bytesWritten };
 }
-async function nonSourceTerms(repo, entries, settings, cache, force, signal) {
-  const chosen = selectNonSources(entries, settings);
+async function nonSourceTerms(repo, chosen, settings, cache, force, opts) {
+  const { signal } = opts;
   const termsOf = /* @__PURE__ */ new Map();
   const toRead = /* @__PURE__ */ new Set();
+  const pathsOf2 = /* @__PURE__ */ new Map();
   for (const e of chosen) {
+    pathsOf2.set(e.blob, (pathsOf2.get(e.blob) ?? 0) + 1);
     if (termsOf.has(e.blob)) continue;
     const hit = force ? void 0 : cache.get(`${e.blob}:text`);
     if (hit) termsOf.set(e.blob, hit[0] ?? null);
     else toRead.add(e.blob);
   }
+  let done = 0;
+  for (const [blob, n] of pathsOf2) if (!toRead.has(blob)) done += n;
+  opts.onProgress?.(done);
   for await (const [blob, buf] of repo.readBlobs([...toRead])) {
     signal?.throwIfAborted();
+    const before = done;
+    done += pathsOf2.get(blob) ?? 0;
+    if (Math.floor(done / 50) > Math.floor(before / 50)) opts.onProgress?.(done);
     if (buf === null) {
       termsOf.set(blob, null);
       continue;
@@ -30093,10 +30642,11 @@ async function nonSourceTerms(repo, entries, settings, cache, force, signal) {
     termsOf.set(blob, terms);
     cache.set(`${blob}:text`, [terms]);
   }
-  return chosen.flatMap((e) => {
+  const files = chosen.flatMap((e) => {
     const text = termsOf.get(e.blob);
     return text ? [{ path: e.path, text }] : [];
   });
+  return { files, read: toRead.size };
 }
 var init_build_tree = __esm({
   "src/index/build-tree.ts"() {
@@ -30113,7 +30663,7 @@ var init_build_tree = __esm({
 });
 
 // src/index/index-commit.ts
-import { mkdirSync as mkdirSync3, statSync as statSync4 } from "node:fs";
+import { mkdirSync as mkdirSync3, statSync as statSync5 } from "node:fs";
 import { join as join8 } from "node:path";
 async function indexCommit(repo, commit, opts) {
   const settings = { ...DEFAULT_INDEX_SETTINGS, ...opts.settings };
@@ -30142,11 +30692,20 @@ async function indexCommit(repo, commit, opts) {
     const saved = [indexFilePath(opts.cacheDir, commit, settings), indexFilePath(opts.cacheDir, commit, settings, "file")];
     if (codeIndex.nonSource) saved.push(indexFilePath(opts.cacheDir, commit, settings, "nonSource"));
     try {
-      trimAfterBuild(opts.cacheDir, maxBytes, blobBytes + saved.reduce((s, f) => s + statSync4(f).size, 0), new Set(saved));
+      trimAfterBuild(opts.cacheDir, maxBytes, blobBytes + saved.reduce((s, f) => s + statSync5(f).size, 0), new Set(saved));
     } catch {
     }
     return { codeIndex, built: true };
   });
+}
+async function withCodeIndex(repo, commit, opts, use) {
+  const opened = await indexCommit(repo, commit, opts);
+  try {
+    return await use(opened);
+  } catch (e) {
+    if (!(e instanceof CorruptCacheFileError) || opened.built) throw e;
+    return use(await indexCommit(repo, commit, opts));
+  }
 }
 var init_index_commit = __esm({
   "src/index/index-commit.ts"() {
@@ -30155,6 +30714,7 @@ var init_index_commit = __esm({
     init_code_index();
     init_build_lock();
     init_cache_usage();
+    init_checked_file();
   }
 });
 
@@ -30460,6 +31020,11 @@ function fileStem(path) {
   const dot = base.lastIndexOf(".");
   return dot > 0 ? base.slice(0, dot) : base;
 }
+function shownUnit(units) {
+  let best;
+  for (const u of units) if (!best || u.endLine - u.startLine > best.endLine - best.startLine) best = u;
+  return best;
+}
 var init_names = __esm({
   "src/corpus/names.ts"() {
     "use strict";
@@ -30477,7 +31042,7 @@ function rollUp(functions, limit = Infinity) {
       seenFiles.add(f.path);
       files.push({ id: f.path, score: f.score, matchedTerms: f.matchedTerms });
     }
-    const m = moduleIdOf(f);
+    const m = "module" in f ? f.module : moduleIdOf(f);
     if (modules.length < limit && !seenModules.has(m)) {
       seenModules.add(m);
       modules.push({ id: m, score: f.score, matchedTerms: f.matchedTerms });
@@ -30636,300 +31201,6 @@ var init_file = __esm({
   }
 });
 
-// src/retrieve/bm25f.ts
-function defaultBm25fParams(fieldCount) {
-  return { k1: 1.2, b: 0.75, delta: 1, weights: new Array(fieldCount).fill(1) };
-}
-function fieldFactors(lengths, D, avg, bs, weights) {
-  const F2 = avg.length;
-  const out2 = new Float32Array(D * F2);
-  for (let f = 0; f < F2; f++) {
-    const a = avg[f];
-    const b = bs[f];
-    const w = weights[f];
-    if (!(a > 0)) {
-      for (let i2 = f; i2 < D * F2; i2 += F2) out2[i2] = w;
-      continue;
-    }
-    const keep = 1 - b;
-    for (let i2 = f; i2 < D * F2; i2 += F2) out2[i2] = w / (keep + b * lengths[i2] / a);
-  }
-  return out2;
-}
-function idfOf2(df, docCount) {
-  return Math.log(1 + (docCount - df + 0.5) / (df + 0.5));
-}
-function topK(scores, k) {
-  for (let d = 0; d < scores.length; d++) if (scores[d] !== scores[d]) return topKByHeap(scores, Math.min(Math.floor(k), scores.length), Infinity, -1);
-  return topKAfter(scores, k, Infinity, -1);
-}
-function topKAfter(scores, k, score, doc) {
-  k = Math.min(Math.floor(k), scores.length);
-  if (!(k > 0)) return [];
-  let n = 0;
-  for (let d = 0; d < scores.length; d++) {
-    const s = scores[d];
-    if (s > 0 && (s < score || s === score && d > doc)) n++;
-  }
-  if (n > k && k * HEAP_RATIO <= n) return score === Infinity ? topKByBuckets(scores, k) : topKByHeap(scores, k, score, doc);
-  return topKBySelection(scores, k, n, score, doc);
-}
-function topKByBuckets(scores, k) {
-  const bits = new Uint32Array(scores.buffer, scores.byteOffset, scores.length);
-  const high = new Int32Array(BUCKETS);
-  for (let d = 0; d < bits.length; d++) high[bits[d] >>> 20]++;
-  let b = POSITIVE_BUCKETS - 1;
-  for (let above = 0; b > 0 && above + high[b] < k; b--) above += high[b];
-  if (b === 0) return topKByHeap(scores, k, Infinity, -1);
-  let kept = [];
-  for (let d = 0; d < bits.length; d++) {
-    const bucket = bits[d] >>> 20;
-    if (bucket >= b && bucket < POSITIVE_BUCKETS) kept.push(d);
-  }
-  if (kept.length > 2 * k) {
-    const mid = new Int32Array(BUCKETS);
-    let above = 0;
-    for (const d of kept) {
-      if (bits[d] >>> 20 > b) above++;
-      else mid[bits[d] >>> 8 & BUCKETS - 1]++;
-    }
-    let m = BUCKETS - 1;
-    for (; m > 0 && above + mid[m] < k; m--) above += mid[m];
-    kept = kept.filter((d) => bits[d] >>> 20 > b || (bits[d] >>> 8 & BUCKETS - 1) >= m);
-  }
-  const out2 = [];
-  if (scores.length <= DOC_SPAN) {
-    const keys = new Float64Array(kept.length);
-    for (let i2 = 0; i2 < kept.length; i2++) keys[i2] = (2147483647 - bits[kept[i2]]) * DOC_SPAN + kept[i2];
-    keys.sort();
-    for (let i2 = 0; i2 < keys.length && i2 < k; i2++) {
-      const d = keys[i2] % DOC_SPAN;
-      out2.push({ doc: d, score: scores[d] });
-    }
-    return out2;
-  }
-  const order = Int32Array.from(kept).sort((x, y) => scores[y] - scores[x] || x - y);
-  for (let i2 = 0; i2 < order.length && i2 < k; i2++) out2.push({ doc: order[i2], score: scores[order[i2]] });
-  return out2;
-}
-function topKBySelection(scores, k, n, score, doc) {
-  const out2 = [];
-  const after = (s, d) => s > 0 && (s < score || s === score && d > doc);
-  if (n <= k) {
-    for (let d = 0; d < scores.length; d++) if (after(scores[d], d)) out2.push({ doc: d, score: scores[d] });
-  } else {
-    const positive = new Float64Array(n);
-    for (let d = 0, i2 = 0; d < scores.length; d++) if (after(scores[d], d)) positive[i2++] = scores[d];
-    const kth = kthLargest(positive, k);
-    let atKth = k;
-    for (let d = 0; d < scores.length; d++) if (scores[d] > kth && after(scores[d], d)) atKth--;
-    for (let d = 0; d < scores.length; d++) {
-      const s = scores[d];
-      if (!after(s, d)) continue;
-      if (s > kth) out2.push({ doc: d, score: s });
-      else if (s === kth && atKth > 0) {
-        out2.push({ doc: d, score: s });
-        atKth--;
-      }
-    }
-  }
-  out2.sort((a, c) => c.score - a.score || a.doc - c.doc);
-  return out2;
-}
-function* hitsByRank(scores, depth, first2 = 64) {
-  depth = Math.min(Math.floor(depth), scores.length);
-  for (let d = 0; d < scores.length; d++) {
-    if (scores[d] !== scores[d]) {
-      yield* topK(scores, depth);
-      return;
-    }
-  }
-  let got = 0;
-  let last = { score: Infinity, doc: -1 };
-  for (let k = Math.min(depth, first2); k > 0; k = Math.min(depth - got, 3 * got)) {
-    const hits = topKAfter(scores, k, last.score, last.doc);
-    for (const h of hits) yield h;
-    got += hits.length;
-    if (hits.length < k) return;
-    last = hits[hits.length - 1];
-  }
-}
-function kthLargest(xs, k) {
-  let lo = 0, hi = xs.length - 1;
-  const want = k - 1;
-  for (; ; ) {
-    if (lo === hi) return xs[lo];
-    const a = xs[lo], b = xs[lo + hi >> 1], c = xs[hi];
-    const pivot = a < b ? b < c ? b : a < c ? c : a : a < c ? a : b < c ? c : b;
-    let gt = lo, i2 = lo, lt = hi;
-    while (i2 <= lt) {
-      const x = xs[i2];
-      if (x > pivot) {
-        xs[i2] = xs[gt];
-        xs[gt] = x;
-        gt++;
-        i2++;
-      } else if (x < pivot) {
-        xs[i2] = xs[lt];
-        xs[lt] = x;
-        lt--;
-      } else i2++;
-    }
-    if (want < gt) hi = gt - 1;
-    else if (want <= lt) return pivot;
-    else lo = lt + 1;
-  }
-}
-function topKByHeap(scores, k, score, doc) {
-  if (!(k > 0)) return [];
-  const heapDoc = new Int32Array(k);
-  const heapScore = new Float64Array(k);
-  let size = 0;
-  for (let d = 0; d < scores.length; d++) {
-    const s = scores[d];
-    if (s <= 0 || s > score || s === score && d <= doc) continue;
-    if (size < k) {
-      let i2 = size++;
-      while (i2 > 0) {
-        const parent = i2 - 1 >> 1;
-        const ps = heapScore[parent];
-        if (!(s < ps || s === ps && d > heapDoc[parent])) break;
-        heapDoc[i2] = heapDoc[parent];
-        heapScore[i2] = ps;
-        i2 = parent;
-      }
-      heapDoc[i2] = d;
-      heapScore[i2] = s;
-    } else if (s > heapScore[0]) {
-      let i2 = 0;
-      for (; ; ) {
-        const l = 2 * i2 + 1;
-        if (l >= size) break;
-        let m = l;
-        const r = l + 1;
-        if (r < size && (heapScore[r] < heapScore[l] || heapScore[r] === heapScore[l] && heapDoc[r] > heapDoc[l])) m = r;
-        const ms = heapScore[m];
-        if (!(ms < s || ms === s && heapDoc[m] > d)) break;
-        heapDoc[i2] = heapDoc[m];
-        heapScore[i2] = ms;
-        i2 = m;
-      }
-      heapDoc[i2] = d;
-      heapScore[i2] = s;
-    }
-  }
-  const out2 = [];
-  for (let i2 = 0; i2 < size; i2++) out2.push({ doc: heapDoc[i2], score: heapScore[i2] });
-  out2.sort((a, c) => c.score - a.score || a.doc - c.doc);
-  return out2;
-}
-var Bm25fScorer, DOC_SPAN, POSITIVE_BUCKETS, BUCKETS, HEAP_RATIO;
-var init_bm25f = __esm({
-  "src/retrieve/bm25f.ts"() {
-    "use strict";
-    init_inverted_index();
-    Bm25fScorer = class {
-      index;
-      params;
-      /** inverse of the per-field length norm, per document: w_f / (1 − b + b · len / avglen), D × F. */
-      fieldFactor;
-      scratch;
-      /** Per term scored so far, its postings' {@link gainOf}. */
-      gains = /* @__PURE__ */ new Map();
-      /** Calls of {@link scoreAll} so far: its array holds the scores of call number `calls`. */
-      calls = 0;
-      constructor(index, params = {}) {
-        const F2 = index.fieldNames.length;
-        this.index = index;
-        this.params = { ...defaultBm25fParams(F2), ...params };
-        if (this.params.weights.length !== F2) {
-          throw new Error(`BM25F needs ${F2} field weights (${index.fieldNames.join(", ")}), got ${this.params.weights.length}`);
-        }
-        const bs = typeof this.params.b === "number" ? new Array(F2).fill(this.params.b) : this.params.b;
-        const avg = averageFieldLengths(index);
-        const D = index.docCount;
-        this.fieldFactor = fieldFactors(index.fieldLength, D, avg, bs, this.params.weights);
-        this.scratch = new Float32Array(D);
-      }
-      /** idf(t) = ln(1 + (N − df + 0.5) / (df + 0.5)). */
-      idf(termId) {
-        return idfOf2(this.index.documentFrequency(termId), this.index.docCount);
-      }
-      /**
-       * Scores every document for `query`.
-       * @returns a Float32Array of length docCount (0 for documents matching no query term). The
-       *   array is reused by the next call: copy it to keep it.
-       */
-      scoreAll(query) {
-        const { termIds } = this.index;
-        const scores = this.scratch;
-        this.calls++;
-        scores.fill(0);
-        for (const [term, qw] of query) {
-          const t = termIds.get(term);
-          if (t === void 0 || qw <= 0) continue;
-          const w = qw * this.idf(t);
-          const { doc } = this.index.postings(t);
-          const gain = this.gainOf(t);
-          for (let p = 0; p < doc.length; p++) scores[doc[p]] += w * gain[p];
-        }
-        return scores;
-      }
-      /** The array {@link scoreAll} returns (holding the scores of its last call). */
-      scoreAllArray() {
-        return this.scratch;
-      }
-      /**
-       * The score of document `doc` for `query`, as {@link scoreAll} gives it (the same float32
-       * roundings, term by term in query order): binary search in each term's postings.
-       */
-      scoreOne(query, doc) {
-        const { termIds } = this.index;
-        let score = 0;
-        for (const [term, qw] of query) {
-          const t = termIds.get(term);
-          if (t === void 0 || qw <= 0) continue;
-          const postingDoc = this.index.postings(t).doc;
-          let lo = 0, hi = postingDoc.length - 1;
-          while (lo <= hi) {
-            const mid = lo + hi >> 1;
-            if (postingDoc[mid] < doc) lo = mid + 1;
-            else hi = mid - 1;
-          }
-          if (lo < postingDoc.length && postingDoc[lo] === doc) score = Math.fround(score + qw * this.idf(t) * this.gainOf(t)[lo]);
-        }
-        return score;
-      }
-      /**
-       * Per posting of term `t`, its query-independent part (k1 + 1) · tf̃ / (k1 + tf̃) + δ (0 where
-       * tf̃ = 0): computed on the term's first query and kept, as the index keeps its decoded postings.
-       */
-      gainOf(t) {
-        let gain = this.gains.get(t);
-        if (gain) return gain;
-        const F2 = this.index.fieldNames.length;
-        const { k1, delta } = this.params;
-        const factor = this.fieldFactor;
-        const { doc, tf: postingTf } = this.index.postings(t);
-        gain = new Float64Array(doc.length);
-        for (let p = 0; p < doc.length; p++) {
-          let tf = 0;
-          const base = p * F2;
-          const fb = doc[p] * F2;
-          for (let f = 0; f < F2; f++) tf += postingTf[base + f] * factor[fb + f];
-          if (tf > 0) gain[p] = (k1 + 1) * tf / (k1 + tf) + delta;
-        }
-        this.gains.set(t, gain);
-        return gain;
-      }
-    };
-    DOC_SPAN = 4194304;
-    POSITIVE_BUCKETS = 2048;
-    BUCKETS = 4096;
-    HEAP_RATIO = 16;
-  }
-});
-
 // src/util/sorted-search.ts
 function firstAtLeast(doc, from, to, d) {
   let lo = from;
@@ -30948,13 +31219,6 @@ function firstAtLeast(doc, from, to, d) {
   }
   return lo;
 }
-var init_sorted_search = __esm({
-  "src/util/sorted-search.ts"() {
-    "use strict";
-  }
-});
-
-// src/ltr/doc-scores.ts
 function rowsByDocument(docs) {
   const n = docs.length;
   const keys = new Float64Array(n);
@@ -30964,101 +31228,9 @@ function rowsByDocument(docs) {
   for (let k = 0; k < n; k++) order[k] = keys[k] % n;
   return order;
 }
-function postingPositions(postingDoc, docs, order) {
-  const at = new Int32Array(docs.length).fill(-1);
-  const P = postingDoc.length;
-  let lo = 0;
-  for (let k = 0; k < order.length && lo < P; k++) {
-    const i2 = order[k];
-    const doc = docs[i2];
-    lo = firstAtLeast(postingDoc, lo, P, doc);
-    if (lo < P && postingDoc[lo] === doc) at[i2] = lo;
-  }
-  return at;
-}
-var DocFieldScorer;
-var init_doc_scores = __esm({
-  "src/ltr/doc-scores.ts"() {
+var init_sorted_search = __esm({
+  "src/util/sorted-search.ts"() {
     "use strict";
-    init_bm25f();
-    init_inverted_index();
-    init_sorted_search();
-    DocFieldScorer = class {
-      constructor(index, params = {}) {
-        this.index = index;
-        this.fields = index.fieldNames.length;
-        this.params = { ...defaultBm25fParams(this.fields), ...params };
-        this.avg = averageFieldLengths(index);
-        const b = this.params.b;
-        this.bs = typeof b === "number" ? new Array(this.fields).fill(b) : [...b];
-      }
-      index;
-      params;
-      avg;
-      bs;
-      fields;
-      /** The query's terms that occur in the index, each with qw · idf. */
-      prepare(query) {
-        const { termIds, docCount } = this.index;
-        const out2 = [];
-        for (const [term, qw] of query) {
-          const t = termIds.get(term);
-          if (t === void 0 || qw <= 0) continue;
-          const df = this.index.documentFrequency(t);
-          out2.push({ termId: t, weight: qw * Math.log(1 + (docCount - df + 0.5) / (df + 0.5)) });
-        }
-        return out2;
-      }
-      /**
-       * Scores of documents `docs` for each query of `queries`: for query q, row i of `out[q]` (1 + F
-       * numbers from i · (1 + F)) holds document docs[i]'s BM25F+ (column 0) and its BM25 of each
-       * field f alone (column 1 + f). The position of a document in a term's postings is found once
-       * for all the queries holding the term, by a galloping search along the postings in document
-       * order: O(terms × documents × log(postings / documents)).
-       */
-      scoreDocs(docs, queries) {
-        const { fieldLength } = this.index;
-        const F2 = this.fields;
-        const W = F2 + 1;
-        const n = docs.length;
-        const { k1, delta, weights } = this.params;
-        const norm = new Float64Array(n * F2);
-        for (let i2 = 0; i2 < n; i2++) {
-          const doc = docs[i2];
-          for (let f = 0; f < F2; f++) {
-            norm[i2 * F2 + f] = this.avg[f] > 0 ? 1 - this.bs[f] + this.bs[f] * fieldLength[doc * F2 + f] / this.avg[f] : 1;
-          }
-        }
-        const order = rowsByDocument(docs);
-        const positions = /* @__PURE__ */ new Map();
-        const positionsOf = (termId) => {
-          let at = positions.get(termId);
-          if (!at) positions.set(termId, at = postingPositions(this.index.postings(termId).doc, docs, order));
-          return at;
-        };
-        return queries.map((terms) => {
-          const out2 = new Float64Array(n * W);
-          for (const { termId, weight } of terms) {
-            const at = positionsOf(termId);
-            const postingTf = this.index.postings(termId).tf;
-            for (let i2 = 0; i2 < n; i2++) {
-              const p = at[i2];
-              if (p < 0) continue;
-              let tf = 0;
-              for (let f = 0; f < F2; f++) {
-                const raw = postingTf[p * F2 + f];
-                if (raw === 0) continue;
-                const tff = raw / norm[i2 * F2 + f];
-                tf += weights[f] * tff;
-                out2[i2 * W + 1 + f] += weight * ((k1 + 1) * tff / (k1 + tff));
-              }
-              if (tf > 0) out2[i2 * W] += weight * ((k1 + 1) * tf / (k1 + tf) + delta);
-            }
-          }
-          return out2;
-        });
-      }
-    };
   }
 });
 
@@ -31071,8 +31243,7 @@ function callLinks(ctx) {
   const calledByCount = new Uint8Array(n);
   const calls = new Float32Array(n);
   if (body2 < 0) return { calledBy, calls, calledByCount };
-  const { index } = codeIndex;
-  const F2 = index.fieldNames.length;
+  const bodies = BodyDocs.of(codeIndex.index, body2);
   const top = Math.min(TOP, n);
   const nameTerm = docs.map((d) => shapes.unit(d).nameTerm);
   const topOrder = rowsByDocument(docs.slice(0, top));
@@ -31083,12 +31254,12 @@ function callLinks(ctx) {
     let mask = heldByTop.get(t);
     if (mask === void 0) {
       mask = 0;
-      const { doc, tf } = index.postings(t);
+      const doc = bodies.of(t);
       let p = 0;
       for (let j = 0; j < top && p < doc.length; j++) {
         const k = topOrder[j];
         p = firstAtLeast(doc, p, doc.length, docs[k]);
-        if (p < doc.length && doc[p] === docs[k] && tf[p * F2 + body2] > 0) mask |= 1 << k;
+        if (p < doc.length && doc[p] === docs[k]) mask |= 1 << k;
       }
       heldByTop.set(t, mask);
     }
@@ -31102,21 +31273,20 @@ function callLinks(ctx) {
   for (let k = 0; k < top; k++) {
     const t = nameTerm[k];
     if (t < 0) continue;
-    const { doc, tf } = index.postings(t);
+    const doc = bodies.of(t);
     let p = 0;
     for (let j = 0; j < n && p < doc.length; j++) {
       const i2 = order[j];
       p = firstAtLeast(doc, p, doc.length, docs[i2]);
-      if (i2 !== k && p < doc.length && doc[p] === docs[i2] && tf[p * F2 + body2] > 0 && pipelineScores[k] > calls[i2]) calls[i2] = pipelineScores[k];
+      if (i2 !== k && p < doc.length && doc[p] === docs[i2] && pipelineScores[k] > calls[i2]) calls[i2] = pipelineScores[k];
     }
   }
   return { calledBy, calls, calledByCount };
 }
-var TOP, features4, callsGroup;
+var TOP, features4, callsGroup, BodyDocs;
 var init_calls = __esm({
   "src/ltr/features/calls.ts"() {
     "use strict";
-    init_doc_scores();
     init_sorted_search();
     TOP = 10;
     features4 = {
@@ -31148,6 +31318,36 @@ var init_calls = __esm({
           row.calledByCount = calledByCount[i2];
           return row;
         };
+      }
+    };
+    BodyDocs = class _BodyDocs {
+      constructor(index, body2) {
+        this.index = index;
+        this.body = body2;
+      }
+      index;
+      body;
+      static byIndex = /* @__PURE__ */ new WeakMap();
+      docs = /* @__PURE__ */ new Map();
+      /** The table of `index`, whose body is field number `body`. */
+      static of(index, body2) {
+        let b = _BodyDocs.byIndex.get(index);
+        if (!b || b.body !== body2) _BodyDocs.byIndex.set(index, b = new _BodyDocs(index, body2));
+        return b;
+      }
+      /** The documents of term `t` with tf > 0 in the body field. */
+      of(t) {
+        let out2 = this.docs.get(t);
+        if (out2) return out2;
+        const { doc, tf } = this.index.postings(t);
+        const F2 = this.index.fieldNames.length;
+        let m = 0;
+        for (let p = 0; p < doc.length; p++) if (tf[p * F2 + this.body] > 0) m++;
+        out2 = new Uint32Array(m);
+        m = 0;
+        for (let p = 0; p < doc.length; p++) if (tf[p * F2 + this.body] > 0) out2[m++] = doc[p];
+        this.docs.set(t, out2);
+        return out2;
       }
     };
   }
@@ -32707,7 +32907,7 @@ var init_cat_file = __esm({
 });
 
 // src/repo/git-dir.ts
-import { existsSync as existsSync4, lstatSync as lstatSync2, readFileSync as readFileSync6, realpathSync as realpathSync2, statSync as statSync5 } from "node:fs";
+import { existsSync as existsSync4, lstatSync as lstatSync2, readFileSync as readFileSync6, realpathSync as realpathSync2, statSync as statSync6 } from "node:fs";
 import { join as join9, resolve as resolve5 } from "node:path";
 function plainRepoLayout(path) {
   const uid = process.geteuid?.();
@@ -32715,7 +32915,7 @@ function plainRepoLayout(path) {
   if (Object.keys(process.env).some((k) => k.startsWith("GIT_") && !HARMLESS_ENV.test(k) && !REPOSITORY_ENV.includes(k))) return void 0;
   try {
     const dir = realpathSync2(resolve5(path));
-    if (statSync5(dir).uid !== uid) return void 0;
+    if (statSync6(dir).uid !== uid) return void 0;
     const dotGit = join9(dir, ".git");
     const entry = lstatSync2(dotGit, { throwIfNoEntry: false });
     if (entry) {
@@ -32727,9 +32927,9 @@ function plainRepoLayout(path) {
   }
 }
 function plainGitDir(dir, uid, bare) {
-  if (statSync5(dir).uid !== uid) return false;
+  if (statSync6(dir).uid !== uid) return false;
   if (!HEAD_TEXT.test(readFileSync6(join9(dir, "HEAD"), "latin1"))) return false;
-  if (!statSync5(join9(dir, "objects")).isDirectory() || !statSync5(join9(dir, "refs")).isDirectory()) return false;
+  if (!statSync6(join9(dir, "objects")).isDirectory() || !statSync6(join9(dir, "refs")).isDirectory()) return false;
   if (existsSync4(join9(dir, "shallow")) || existsSync4(join9(dir, "commondir"))) return false;
   const configFile = join9(dir, "config");
   const config = existsSync4(configFile) ? readFileSync6(configFile, "utf8") : "";
@@ -32748,29 +32948,156 @@ var init_git_dir = __esm({
   }
 });
 
-// src/repo/head-ref.ts
-import { existsSync as existsSync5, readFileSync as readFileSync7 } from "node:fs";
+// src/repo/commit-id.ts
+import { closeSync as closeSync4, existsSync as existsSync5, openSync as openSync4, readdirSync as readdirSync3, readFileSync as readFileSync7, readSync as readSync3 } from "node:fs";
 import { join as join10 } from "node:path";
+import { inflateSync, constants as zlibConstants } from "node:zlib";
+function commitOfHexRevision(gitDir, rev) {
+  if (!HEX_REVISION.test(rev)) return void 0;
+  try {
+    if (!plainObjectStore(gitDir, rev.length < 2 * ID_BYTES ? rev : void 0)) return void 0;
+    const found = /* @__PURE__ */ new Map();
+    for (const id2 of looseIds(gitDir, rev)) found.set(id2, () => looseIsCommit(gitDir, id2));
+    const packDir = join10(gitDir, "objects", "pack");
+    const packs = existsSync5(packDir) ? readdirSync3(packDir).filter((f) => f.endsWith(".idx")) : [];
+    for (const idx of packs) {
+      for (const hit of packedIds(join10(packDir, idx), rev)) {
+        if (!found.has(hit.id)) found.set(hit.id, () => packedIsCommit(join10(packDir, `${idx.slice(0, -4)}.pack`), hit.offset));
+      }
+      if (found.size > 1) return void 0;
+    }
+    if (found.size !== 1) return void 0;
+    const [[id, isCommit]] = found;
+    return isCommit() ? id : void 0;
+  } catch {
+    return void 0;
+  }
+}
+function plainObjectStore(gitDir, name2) {
+  const refs = name2 === void 0 ? [] : [`refs/${name2}`, `refs/tags/${name2}`, `refs/heads/${name2}`, `refs/remotes/${name2}`, `refs/remotes/${name2}/HEAD`];
+  const paths = ["commondir", "reftable", "objects/info/alternates", ...name2 === void 0 ? [] : [name2, ...refs]];
+  if (paths.some((f) => existsSync5(join10(gitDir, f)))) return false;
+  const config = join10(gitDir, "config");
+  if (existsSync5(config) && STORE_CONFIG.test(readFileSync7(config, "utf8"))) return false;
+  return refs.length === 0 || !packedRefsHold(gitDir, refs.map((r) => Buffer.from(` ${r}`, "utf8")));
+}
+function packedRefsHold(gitDir, whole) {
+  const file = join10(gitDir, "packed-refs");
+  if (!existsSync5(file)) return false;
+  const overlap = Math.max(...whole.map((n) => n.length)) + 2;
+  const buf = Buffer.allocUnsafe(CHUNK2 + overlap);
+  const fd = openSync4(file, "r");
+  try {
+    let kept = 0;
+    for (; ; ) {
+      const read = readSync3(fd, buf, kept, CHUNK2, null);
+      const size = kept + read;
+      const view = buf.subarray(0, size);
+      for (const needle of whole) {
+        for (let at = view.indexOf(needle); at >= 0; at = view.indexOf(needle, at + 1)) {
+          const end = at + needle.length;
+          if (end < size && (view[end] === 10 || view[end] === 13)) return true;
+          if (end === size && read === 0) return true;
+        }
+      }
+      if (read === 0) return false;
+      kept = Math.min(overlap, size);
+      buf.copy(buf, 0, size - kept, size);
+    }
+  } finally {
+    closeSync4(fd);
+  }
+}
+function looseIds(gitDir, prefix) {
+  const dir = join10(gitDir, "objects", prefix.slice(0, 2));
+  if (!existsSync5(dir)) return [];
+  const rest = prefix.slice(2);
+  return readdirSync3(dir).filter((f) => f.length === 2 * ID_BYTES - 2 && f.startsWith(rest) && /^[0-9a-f]+$/.test(f)).map((f) => prefix.slice(0, 2) + f);
+}
+function looseIsCommit(gitDir, id) {
+  const bytes = readFileSync7(join10(gitDir, "objects", id.slice(0, 2), id.slice(2)));
+  const head = inflateSync(bytes.subarray(0, 64), { finishFlush: zlibConstants.Z_SYNC_FLUSH });
+  return head.toString("latin1", 0, 7) === "commit ";
+}
+function readAt2(fd, length, position) {
+  const buf = Buffer.alloc(length);
+  if (readSync3(fd, buf, 0, length, position) !== length) throw new Error("short read");
+  return buf;
+}
+function packedIds(file, prefix) {
+  const fd = openSync4(file, "r");
+  try {
+    if (!readAt2(fd, 8, 0).equals(IDX_V2)) throw new Error("not a version-2 pack index");
+    const first2 = parseInt(prefix.slice(0, 2), 16);
+    const fan = readAt2(fd, 8, 8 + 4 * (first2 - 1 < 0 ? 0 : first2 - 1));
+    const lo0 = first2 === 0 ? 0 : fan.readUInt32BE(0);
+    const hi0 = first2 === 0 ? fan.readUInt32BE(0) : fan.readUInt32BE(4);
+    const count = readAt2(fd, 4, 8 + 4 * 255).readUInt32BE(0);
+    const ids = 8 + 4 * 256;
+    const idAt = (i2) => readAt2(fd, ID_BYTES, ids + ID_BYTES * i2).toString("hex");
+    let lo = lo0, hi = hi0;
+    while (lo < hi) {
+      const mid = lo + hi >>> 1;
+      if (idAt(mid) < prefix) lo = mid + 1;
+      else hi = mid;
+    }
+    const out2 = [];
+    for (let i2 = lo; i2 < hi0 && out2.length < 2; i2++) {
+      const id = idAt(i2);
+      if (!id.startsWith(prefix)) break;
+      const small = readAt2(fd, 4, ids + (ID_BYTES + 4) * count + 4 * i2).readUInt32BE(0);
+      const offset = small < 2147483648 ? small : Number(readAt2(fd, 8, ids + (ID_BYTES + 8) * count + 8 * (small & 2147483647)).readBigUInt64BE(0));
+      out2.push({ id, offset });
+    }
+    return out2;
+  } finally {
+    closeSync4(fd);
+  }
+}
+function packedIsCommit(file, offset) {
+  const fd = openSync4(file, "r");
+  try {
+    return (readAt2(fd, 1, offset)[0] >> 4 & 7) === PACKED_COMMIT;
+  } finally {
+    closeSync4(fd);
+  }
+}
+var HEX_REVISION, STORE_CONFIG, IDX_V2, PACKED_COMMIT, ID_BYTES, CHUNK2;
+var init_commit_id = __esm({
+  "src/repo/commit-id.ts"() {
+    "use strict";
+    HEX_REVISION = /^[0-9a-f]{4,40}$/;
+    STORE_CONFIG = /\[\s*extensions\b/i;
+    IDX_V2 = Buffer.from([255, 116, 79, 99, 0, 0, 0, 2]);
+    PACKED_COMMIT = 1;
+    ID_BYTES = 20;
+    CHUNK2 = 1 << 16;
+  }
+});
+
+// src/repo/head-ref.ts
+import { existsSync as existsSync6, readFileSync as readFileSync8 } from "node:fs";
+import { join as join11 } from "node:path";
 function headCommitOf(gitDir) {
   try {
-    if (existsSync5(join10(gitDir, "commondir")) || existsSync5(join10(gitDir, "reftable"))) return void 0;
-    const head = readFileSync7(join10(gitDir, "HEAD"), "utf8").trim();
+    if (existsSync6(join11(gitDir, "commondir")) || existsSync6(join11(gitDir, "reftable"))) return void 0;
+    const head = readFileSync8(join11(gitDir, "HEAD"), "utf8").trim();
     if (OBJECT_ID.test(head)) return head;
     const ref = /^ref: (\S+)$/.exec(head)?.[1];
     if (!ref || !BRANCH_REF.test(ref)) return void 0;
-    const loose = join10(gitDir, ref);
-    if (existsSync5(loose)) {
-      const id = readFileSync7(loose, "utf8").trim();
+    const loose = join11(gitDir, ref);
+    if (existsSync6(loose)) {
+      const id = readFileSync8(loose, "utf8").trim();
       return OBJECT_ID.test(id) ? id : void 0;
     }
-    return packedRef(join10(gitDir, "packed-refs"), ref);
+    return packedRef(join11(gitDir, "packed-refs"), ref);
   } catch {
     return void 0;
   }
 }
 function packedRef(file, ref) {
-  if (!existsSync5(file)) return void 0;
-  const buf = readFileSync7(file);
+  if (!existsSync6(file)) return void 0;
+  const buf = readFileSync8(file);
   const needle = Buffer.from(` ${ref}`, "utf8");
   for (let at = buf.indexOf(needle); at >= 0; at = buf.indexOf(needle, at + 1)) {
     let end = at + needle.length;
@@ -32975,7 +33302,7 @@ var init_tree_objects = __esm({
 });
 
 // src/repo/git.ts
-import { existsSync as existsSync6 } from "node:fs";
+import { existsSync as existsSync7 } from "node:fs";
 import { resolve as resolvePath } from "node:path";
 var HEX_PREFIX, OBJECT_ID2, REV_PARSE_TIMEOUT_MS, MAX_KEPT_SIZES, GitRepo;
 var init_git = __esm({
@@ -32985,6 +33312,7 @@ var init_git = __esm({
     init_cat_file();
     init_git_process();
     init_git_dir();
+    init_commit_id();
     init_head_ref();
     init_revision();
     init_tree_objects();
@@ -33026,7 +33354,7 @@ var init_git = __esm({
         const lines = res.stdout.toString("utf8").split("\n");
         if (res.code !== 0 || lines.length < 3) {
           const reason = gitReason(res.stderr);
-          if (!existsSync6(dir)) throw new IssuelocError(`not a git repository: ${path} (no such folder)`);
+          if (!existsSync7(dir)) throw new IssuelocError(`not a git repository: ${path} (no such folder)`);
           const extra = /not a git repository|cannot change to/i.test(reason) || reason === "" ? "" : ` (${reason})`;
           throw new IssuelocError(`not a git repository: ${path}${extra}`);
         }
@@ -33061,6 +33389,8 @@ var init_git = __esm({
           const head = headCommitOf(this.gitDir);
           if (head !== void 0) return head;
         }
+        const byId = commitOfHexRevision(this.gitDir, rev);
+        if (byId !== void 0) return byId;
         const timeoutMs = options.timeoutMs ?? REV_PARSE_TIMEOUT_MS;
         if (!rev.includes(":")) {
           const peeled = await this.exec(["rev-parse", "--verify", "--quiet", "--end-of-options", `${rev}^{commit}`], timeoutMs);
@@ -33098,7 +33428,7 @@ var init_git = __esm({
       }
       /** @throws IssuelocError `<path> is gone: …` when the git folder no longer exists. */
       checkPresent() {
-        if (!existsSync6(this.gitDir)) throw new IssuelocError(`${this.path} is gone: the repository's folder was removed or moved`);
+        if (!existsSync7(this.gitDir)) throw new IssuelocError(`${this.path} is gone: the repository's folder was removed or moved`);
       }
       missingCommit(rev) {
         return this.isShallow ? `commit ${rev} is not in ${this.path} (shallow clone: fetch more history with git fetch --unshallow)` : `commit ${rev} is not in ${this.path}`;
@@ -33624,14 +33954,16 @@ function findScopedNames(text) {
     }
     i2 = e;
     if (parts2 < 2 || parts2 > MAX_DOTTED_PARTS || e - s > MAX_NAME_CHARS) continue;
-    seen.add(text.slice(s, e));
+    const name2 = text.slice(s, e);
+    const hash = parts2 > 2 ? RUST_SYMBOL_HASH.exec(name2) : null;
+    seen.add(hash ? name2.slice(0, hash.index) : name2);
   }
   return [...seen];
 }
 function scopedNameParts(name2) {
   return name2.split(/::|#/).filter((p) => p.length > 0);
 }
-var MAX_EXT, MAX_DOTTED_PARTS, MAX_NAME_CHARS, RECEIVERS, NOT_CALLS;
+var MAX_EXT, MAX_DOTTED_PARTS, MAX_NAME_CHARS, RECEIVERS, NOT_CALLS, RUST_SYMBOL_HASH;
 var init_mentions = __esm({
   "src/text/mentions.ts"() {
     "use strict";
@@ -33643,6 +33975,7 @@ var init_mentions = __esm({
     MAX_NAME_CHARS = 256;
     RECEIVERS = /* @__PURE__ */ new Set(["self", "this", "cls"]);
     NOT_CALLS = /* @__PURE__ */ new Set(["if", "for", "while", "switch", "catch", "return", "elif", "and", "or", "not", "in", "with", "function", "sizeof", "typeof", "def", "fn", "func"]);
+    RUST_SYMBOL_HASH = /::h[0-9a-f]{16}$/;
   }
 });
 
@@ -34061,9 +34394,9 @@ function rustPanics(line, add) {
 }
 function rustBacktraceFunction(prev) {
   if (prev.length > 1100) return void 0;
-  const m = /^\s*\d{1,5}:\s+(?:0x[0-9a-f]{1,16} - )?(\S.*)$/.exec(prev.trimEnd());
+  const m = /^\s*(?:>\s*){0,8}\d{1,5}:\s+(?:0x[0-9a-f]{1,16} - )?(\S.*)$/.exec(prev.trimEnd());
   if (m === null) return void 0;
-  return m[1].replace(/::h[0-9a-f]{16}$/, "");
+  return m[1].replace(/::h[0-9a-f]{16}$/, "").replace(/\[[0-9a-f]{16}\]/g, "");
 }
 function rustName(path) {
   let typePath;
@@ -34086,7 +34419,7 @@ function rustName(path) {
       rest = path.slice(close + 1).replace(/^::/, "");
     }
   }
-  const segs = rest.split("::").filter((s) => s.length > 0 && s !== "{{closure}}");
+  const segs = rest.split("::").filter((s) => s.length > 0 && !(s.startsWith("{") && s.endsWith("}")));
   const out2 = {};
   if (typePath !== void 0) {
     const tsegs = typePath.split("::");
@@ -34336,6 +34669,300 @@ var init_parsed_issue = __esm({
     FRAGMENT_TERMS = /* @__PURE__ */ new WeakMap();
     FRAGMENT_SOURCES = /* @__PURE__ */ new WeakMap();
     NONE2 = /* @__PURE__ */ new Set();
+  }
+});
+
+// src/retrieve/bm25f.ts
+function defaultBm25fParams(fieldCount) {
+  return { k1: 1.2, b: 0.75, delta: 1, weights: new Array(fieldCount).fill(1) };
+}
+function fieldFactors(lengths, D, avg, bs, weights) {
+  const F2 = avg.length;
+  const out2 = new Float32Array(D * F2);
+  for (let f = 0; f < F2; f++) {
+    const a = avg[f];
+    const b = bs[f];
+    const w = weights[f];
+    if (!(a > 0)) {
+      for (let i2 = f; i2 < D * F2; i2 += F2) out2[i2] = w;
+      continue;
+    }
+    const keep = 1 - b;
+    for (let i2 = f; i2 < D * F2; i2 += F2) out2[i2] = w / (keep + b * lengths[i2] / a);
+  }
+  return out2;
+}
+function idfOf2(df, docCount) {
+  return Math.log(1 + (docCount - df + 0.5) / (df + 0.5));
+}
+function topK(scores, k) {
+  for (let d = 0; d < scores.length; d++) if (scores[d] !== scores[d]) return topKByHeap(scores, Math.min(Math.floor(k), scores.length), Infinity, -1);
+  return topKAfter(scores, k, Infinity, -1);
+}
+function topKAfter(scores, k, score, doc) {
+  k = Math.min(Math.floor(k), scores.length);
+  if (!(k > 0)) return [];
+  let n = 0;
+  for (let d = 0; d < scores.length; d++) {
+    const s = scores[d];
+    if (s > 0 && (s < score || s === score && d > doc)) n++;
+  }
+  if (n > k && k * HEAP_RATIO <= n) return score === Infinity ? topKByBuckets(scores, k) : topKByHeap(scores, k, score, doc);
+  return topKBySelection(scores, k, n, score, doc);
+}
+function topKByBuckets(scores, k) {
+  const bits = new Uint32Array(scores.buffer, scores.byteOffset, scores.length);
+  const high = new Int32Array(BUCKETS);
+  for (let d = 0; d < bits.length; d++) high[bits[d] >>> 20]++;
+  let b = POSITIVE_BUCKETS - 1;
+  for (let above = 0; b > 0 && above + high[b] < k; b--) above += high[b];
+  if (b === 0) return topKByHeap(scores, k, Infinity, -1);
+  let kept = [];
+  for (let d = 0; d < bits.length; d++) {
+    const bucket = bits[d] >>> 20;
+    if (bucket >= b && bucket < POSITIVE_BUCKETS) kept.push(d);
+  }
+  if (kept.length > 2 * k) {
+    const mid = new Int32Array(BUCKETS);
+    let above = 0;
+    for (const d of kept) {
+      if (bits[d] >>> 20 > b) above++;
+      else mid[bits[d] >>> 8 & BUCKETS - 1]++;
+    }
+    let m = BUCKETS - 1;
+    for (; m > 0 && above + mid[m] < k; m--) above += mid[m];
+    kept = kept.filter((d) => bits[d] >>> 20 > b || (bits[d] >>> 8 & BUCKETS - 1) >= m);
+  }
+  const out2 = [];
+  if (scores.length <= DOC_SPAN) {
+    const keys = new Float64Array(kept.length);
+    for (let i2 = 0; i2 < kept.length; i2++) keys[i2] = (2147483647 - bits[kept[i2]]) * DOC_SPAN + kept[i2];
+    keys.sort();
+    for (let i2 = 0; i2 < keys.length && i2 < k; i2++) {
+      const d = keys[i2] % DOC_SPAN;
+      out2.push({ doc: d, score: scores[d] });
+    }
+    return out2;
+  }
+  const order = Int32Array.from(kept).sort((x, y) => scores[y] - scores[x] || x - y);
+  for (let i2 = 0; i2 < order.length && i2 < k; i2++) out2.push({ doc: order[i2], score: scores[order[i2]] });
+  return out2;
+}
+function topKBySelection(scores, k, n, score, doc) {
+  const out2 = [];
+  const after = (s, d) => s > 0 && (s < score || s === score && d > doc);
+  if (n <= k) {
+    for (let d = 0; d < scores.length; d++) if (after(scores[d], d)) out2.push({ doc: d, score: scores[d] });
+  } else {
+    const positive = new Float64Array(n);
+    for (let d = 0, i2 = 0; d < scores.length; d++) if (after(scores[d], d)) positive[i2++] = scores[d];
+    const kth = kthLargest(positive, k);
+    let atKth = k;
+    for (let d = 0; d < scores.length; d++) if (scores[d] > kth && after(scores[d], d)) atKth--;
+    for (let d = 0; d < scores.length; d++) {
+      const s = scores[d];
+      if (!after(s, d)) continue;
+      if (s > kth) out2.push({ doc: d, score: s });
+      else if (s === kth && atKth > 0) {
+        out2.push({ doc: d, score: s });
+        atKth--;
+      }
+    }
+  }
+  out2.sort((a, c) => c.score - a.score || a.doc - c.doc);
+  return out2;
+}
+function* hitsByRank(scores, depth, first2 = 64) {
+  depth = Math.min(Math.floor(depth), scores.length);
+  for (let d = 0; d < scores.length; d++) {
+    if (scores[d] !== scores[d]) {
+      yield* topK(scores, depth);
+      return;
+    }
+  }
+  let got = 0;
+  let last = { score: Infinity, doc: -1 };
+  for (let k = Math.min(depth, first2); k > 0; k = Math.min(depth - got, 3 * got)) {
+    const hits = topKAfter(scores, k, last.score, last.doc);
+    for (const h of hits) yield h;
+    got += hits.length;
+    if (hits.length < k) return;
+    last = hits[hits.length - 1];
+  }
+}
+function kthLargest(xs, k) {
+  let lo = 0, hi = xs.length - 1;
+  const want = k - 1;
+  for (; ; ) {
+    if (lo === hi) return xs[lo];
+    const a = xs[lo], b = xs[lo + hi >> 1], c = xs[hi];
+    const pivot = a < b ? b < c ? b : a < c ? c : a : a < c ? a : b < c ? c : b;
+    let gt = lo, i2 = lo, lt = hi;
+    while (i2 <= lt) {
+      const x = xs[i2];
+      if (x > pivot) {
+        xs[i2] = xs[gt];
+        xs[gt] = x;
+        gt++;
+        i2++;
+      } else if (x < pivot) {
+        xs[i2] = xs[lt];
+        xs[lt] = x;
+        lt--;
+      } else i2++;
+    }
+    if (want < gt) hi = gt - 1;
+    else if (want <= lt) return pivot;
+    else lo = lt + 1;
+  }
+}
+function topKByHeap(scores, k, score, doc) {
+  if (!(k > 0)) return [];
+  const heapDoc = new Int32Array(k);
+  const heapScore = new Float64Array(k);
+  let size = 0;
+  for (let d = 0; d < scores.length; d++) {
+    const s = scores[d];
+    if (s <= 0 || s > score || s === score && d <= doc) continue;
+    if (size < k) {
+      let i2 = size++;
+      while (i2 > 0) {
+        const parent = i2 - 1 >> 1;
+        const ps = heapScore[parent];
+        if (!(s < ps || s === ps && d > heapDoc[parent])) break;
+        heapDoc[i2] = heapDoc[parent];
+        heapScore[i2] = ps;
+        i2 = parent;
+      }
+      heapDoc[i2] = d;
+      heapScore[i2] = s;
+    } else if (s > heapScore[0]) {
+      let i2 = 0;
+      for (; ; ) {
+        const l = 2 * i2 + 1;
+        if (l >= size) break;
+        let m = l;
+        const r = l + 1;
+        if (r < size && (heapScore[r] < heapScore[l] || heapScore[r] === heapScore[l] && heapDoc[r] > heapDoc[l])) m = r;
+        const ms = heapScore[m];
+        if (!(ms < s || ms === s && heapDoc[m] > d)) break;
+        heapDoc[i2] = heapDoc[m];
+        heapScore[i2] = ms;
+        i2 = m;
+      }
+      heapDoc[i2] = d;
+      heapScore[i2] = s;
+    }
+  }
+  const out2 = [];
+  for (let i2 = 0; i2 < size; i2++) out2.push({ doc: heapDoc[i2], score: heapScore[i2] });
+  out2.sort((a, c) => c.score - a.score || a.doc - c.doc);
+  return out2;
+}
+var Bm25fScorer, DOC_SPAN, POSITIVE_BUCKETS, BUCKETS, HEAP_RATIO;
+var init_bm25f = __esm({
+  "src/retrieve/bm25f.ts"() {
+    "use strict";
+    init_inverted_index();
+    Bm25fScorer = class {
+      index;
+      params;
+      /** inverse of the per-field length norm, per document: w_f / (1 − b + b · len / avglen), D × F. */
+      fieldFactor;
+      scratch;
+      /** Per term scored so far, its postings' {@link gainOf}. */
+      gains = /* @__PURE__ */ new Map();
+      /** Calls of {@link scoreAll} so far: its array holds the scores of call number `calls`. */
+      calls = 0;
+      constructor(index, params = {}) {
+        const F2 = index.fieldNames.length;
+        this.index = index;
+        this.params = { ...defaultBm25fParams(F2), ...params };
+        if (this.params.weights.length !== F2) {
+          throw new Error(`BM25F needs ${F2} field weights (${index.fieldNames.join(", ")}), got ${this.params.weights.length}`);
+        }
+        const bs = typeof this.params.b === "number" ? new Array(F2).fill(this.params.b) : this.params.b;
+        const avg = averageFieldLengths(index);
+        const D = index.docCount;
+        this.fieldFactor = fieldFactors(index.fieldLength, D, avg, bs, this.params.weights);
+        this.scratch = new Float32Array(D);
+      }
+      /** idf(t) = ln(1 + (N − df + 0.5) / (df + 0.5)). */
+      idf(termId) {
+        return idfOf2(this.index.documentFrequency(termId), this.index.docCount);
+      }
+      /**
+       * Scores every document for `query`.
+       * @returns a Float32Array of length docCount (0 for documents matching no query term). The
+       *   array is reused by the next call: copy it to keep it.
+       */
+      scoreAll(query) {
+        const { termIds } = this.index;
+        const scores = this.scratch;
+        this.calls++;
+        scores.fill(0);
+        for (const [term, qw] of query) {
+          const t = termIds.get(term);
+          if (t === void 0 || qw <= 0) continue;
+          const w = qw * this.idf(t);
+          const { doc } = this.index.postings(t);
+          const gain = this.gainOf(t);
+          for (let p = 0; p < doc.length; p++) scores[doc[p]] += w * gain[p];
+        }
+        return scores;
+      }
+      /** The array {@link scoreAll} returns (holding the scores of its last call). */
+      scoreAllArray() {
+        return this.scratch;
+      }
+      /**
+       * The score of document `doc` for `query`, as {@link scoreAll} gives it (the same float32
+       * roundings, term by term in query order): binary search in each term's postings.
+       */
+      scoreOne(query, doc) {
+        const { termIds } = this.index;
+        let score = 0;
+        for (const [term, qw] of query) {
+          const t = termIds.get(term);
+          if (t === void 0 || qw <= 0) continue;
+          const postingDoc = this.index.postings(t).doc;
+          let lo = 0, hi = postingDoc.length - 1;
+          while (lo <= hi) {
+            const mid = lo + hi >> 1;
+            if (postingDoc[mid] < doc) lo = mid + 1;
+            else hi = mid - 1;
+          }
+          if (lo < postingDoc.length && postingDoc[lo] === doc) score = Math.fround(score + qw * this.idf(t) * this.gainOf(t)[lo]);
+        }
+        return score;
+      }
+      /**
+       * Per posting of term `t`, its query-independent part (k1 + 1) · tf̃ / (k1 + tf̃) + δ (0 where
+       * tf̃ = 0): computed on the term's first query and kept, as the index keeps its decoded postings.
+       */
+      gainOf(t) {
+        let gain = this.gains.get(t);
+        if (gain) return gain;
+        const F2 = this.index.fieldNames.length;
+        const { k1, delta } = this.params;
+        const factor = this.fieldFactor;
+        const { doc, tf: postingTf } = this.index.postings(t);
+        gain = new Float64Array(doc.length);
+        for (let p = 0; p < doc.length; p++) {
+          let tf = 0;
+          const base = p * F2;
+          const fb = doc[p] * F2;
+          for (let f = 0; f < F2; f++) tf += postingTf[base + f] * factor[fb + f];
+          if (tf > 0) gain[p] = (k1 + 1) * tf / (k1 + tf) + delta;
+        }
+        this.gains.set(t, gain);
+        return gain;
+      }
+    };
+    DOC_SPAN = 4194304;
+    POSITIVE_BUCKETS = 2048;
+    BUCKETS = 4096;
+    HEAP_RATIO = 16;
   }
 });
 
@@ -34818,10 +35445,17 @@ var init_signals2 = __esm({
 function termsOfQuery(scorer, query) {
   const memo = presentTerms.get(scorer);
   if (memo?.query === query) return memo.terms;
+  let seen = termsSeen.get(scorer);
+  if (!seen) termsSeen.set(scorer, seen = /* @__PURE__ */ new Map());
   const terms = [];
   for (const term of query.keys()) {
-    const id = scorer.index.termIds.get(term);
-    if (id !== void 0) terms.push({ term, id, idf: scorer.idf(id) });
+    let t = seen.get(term);
+    if (t === void 0) {
+      const id = scorer.index.termIds.get(term);
+      t = id === void 0 ? null : { term, id, idf: scorer.idf(id) };
+      if (seen.size < MAX_TERMS_SEEN) seen.set(term, t);
+    }
+    if (t) terms.push(t);
   }
   terms.sort((a, b) => b.idf - a.idf || (a.term < b.term ? -1 : 1));
   presentTerms.set(scorer, { query, terms });
@@ -34853,13 +35487,15 @@ function termsInDocs(scorer, docs, query, limit, skipOf) {
   }
   return found;
 }
-var presentTerms;
+var presentTerms, termsSeen, MAX_TERMS_SEEN;
 var init_matched_terms = __esm({
   "src/retrieve/matched-terms.ts"() {
     "use strict";
     init_parsed_issue();
     init_sorted_search();
     presentTerms = /* @__PURE__ */ new WeakMap();
+    termsSeen = /* @__PURE__ */ new WeakMap();
+    MAX_TERMS_SEEN = 1e5;
   }
 });
 
@@ -34910,29 +35546,49 @@ var init_whole_files = __esm({
       scores;
       /** Score of each function-less file, in the order given to the constructor (a reused array). */
       scoreAll(query) {
-        const F2 = FIELDS.length;
         const { fileIndex, index } = this.codeIndex;
         const { termIds } = fileIndex;
-        const { k1, delta } = this.params;
         const scores = this.scores;
         scores.fill(0);
         if (scores.length === 0) return scores;
         for (const [term, qw] of query) {
           const t = termIds.get(term);
           if (t === void 0 || qw <= 0) continue;
+          const { files, gain } = this.gainsOf(t);
+          if (files.length === 0) continue;
           const ft = index.termIds.get(term);
           const df = ft === void 0 ? 0 : index.documentFrequency(ft);
           const w = qw * idfOf2(df, index.docCount);
-          const { doc, tf: postingTf } = fileIndex.postings(t);
-          for (let p = 0; p < doc.length; p++) {
-            const i2 = this.at[doc[p]];
-            if (i2 < 0) continue;
-            const inPath = postingTf[p * F2 + PATH];
-            const tf = inPath * (this.factor[i2 * F2 + PATH] + this.factor[i2 * F2 + BODY]) + postingTf[p * F2 + NAME] * this.factor[i2 * F2 + NAME];
-            if (tf > 0) scores[i2] += w * ((k1 + 1) * tf / (k1 + tf) + delta);
-          }
+          for (let k = 0; k < files.length; k++) scores[files[k]] += w * gain[k];
         }
         return scores;
+      }
+      /** Per file-level term, its function-less files (their order) and gains, made on the term's first query. */
+      gains = /* @__PURE__ */ new Map();
+      /**
+       * The function-less files of file-level term `t`'s postings with tf̃ > 0 (as `at` numbers them,
+       * in postings order) and each one's (k1 + 1) · tf̃ / (k1 + tf̃) + δ: the query-independent part.
+       */
+      gainsOf(t) {
+        let g = this.gains.get(t);
+        if (g) return g;
+        const F2 = FIELDS.length;
+        const { k1, delta } = this.params;
+        const { doc, tf: postingTf } = this.codeIndex.fileIndex.postings(t);
+        const files = [];
+        const gain = [];
+        for (let p = 0; p < doc.length; p++) {
+          const i2 = this.at[doc[p]];
+          if (i2 < 0) continue;
+          const inPath = postingTf[p * F2 + PATH];
+          const tf = inPath * (this.factor[i2 * F2 + PATH] + this.factor[i2 * F2 + BODY]) + postingTf[p * F2 + NAME] * this.factor[i2 * F2 + NAME];
+          if (tf > 0) {
+            files.push(i2);
+            gain.push((k1 + 1) * tf / (k1 + tf) + delta);
+          }
+        }
+        this.gains.set(t, g = { files: Int32Array.from(files), gain: Float64Array.from(gain) });
+        return g;
       }
     };
   }
@@ -35401,11 +36057,12 @@ var init_localize = __esm({
           if (ranked.length >= top && paths.size >= top && moduleIds.size >= top) break;
           const id = unitIds.id(h.doc);
           if (seen.has(id)) continue;
-          const u = this.table.unit(h.doc);
+          const path = this.table.path(h.doc);
+          const module2 = unitIds.module(h.doc);
           seen.add(id);
-          paths.add(u.path);
-          moduleIds.add(unitIds.module(h.doc));
-          ranked.push({ id, path: u.path, qualifiedName: u.qualifiedName, namespaceParts: u.namespaceParts, score: h.score, doc: h.doc });
+          paths.add(path);
+          moduleIds.add(module2);
+          ranked.push({ id, path, module: module2, score: h.score, doc: h.doc });
         }
         const rolled = rollUp(ranked, top);
         const { modules } = rolled;
@@ -35421,8 +36078,7 @@ var init_localize = __esm({
           const bestDoc = /* @__PURE__ */ new Map();
           for (const r of ranked) {
             if (!bestDoc.has(r.path)) bestDoc.set(r.path, r.doc);
-            const m = unitIds.module(r.doc);
-            if (!bestDoc.has(m)) bestDoc.set(m, r.doc);
+            if (!bestDoc.has(r.module)) bestDoc.set(r.module, r.doc);
             if (!bestDoc.has(r.id)) bestDoc.set(r.id, r.doc);
           }
           const sourceOf = (id) => {
@@ -35498,6 +36154,139 @@ var init_localize = __esm({
           out2.sparse = new Map(Array.from(this.boosted.keys(), (d) => [d, boost[d]]));
         }
         return out2;
+      }
+    };
+  }
+});
+
+// src/ltr/doc-scores.ts
+var DocFieldScorer, TermMatches;
+var init_doc_scores = __esm({
+  "src/ltr/doc-scores.ts"() {
+    "use strict";
+    init_bm25f();
+    init_inverted_index();
+    init_sorted_search();
+    DocFieldScorer = class {
+      constructor(index, params = {}) {
+        this.index = index;
+        this.fields = index.fieldNames.length;
+        this.params = { ...defaultBm25fParams(this.fields), ...params };
+        this.avg = averageFieldLengths(index);
+        const b = this.params.b;
+        this.bs = typeof b === "number" ? new Array(this.fields).fill(b) : [...b];
+      }
+      index;
+      params;
+      avg;
+      bs;
+      fields;
+      /** The query's terms that occur in the index, each with qw · idf. */
+      prepare(query) {
+        const { termIds, docCount } = this.index;
+        const out2 = [];
+        for (const [term, qw] of query) {
+          const t = termIds.get(term);
+          if (t === void 0 || qw <= 0) continue;
+          const df = this.index.documentFrequency(t);
+          out2.push({ termId: t, weight: qw * Math.log(1 + (docCount - df + 0.5) / (df + 0.5)) });
+        }
+        return out2;
+      }
+      /**
+       * Scores of documents `docs` for each query of `queries`: for query q, row i of `out[q]` (1 + F
+       * numbers from i · (1 + F)) holds document docs[i]'s BM25F+ (column 0) and its BM25 of each
+       * field f alone (column 1 + f). The documents holding a term, with their positions in its
+       * postings, are found once for all the queries holding the term, by a galloping search along
+       * the postings in document order: O(terms × documents × log(postings / documents)); each
+       * query then visits only those (row, posting) pairs.
+       */
+      scoreDocs(docs, queries) {
+        const { fieldLength } = this.index;
+        const F2 = this.fields;
+        const W = F2 + 1;
+        const n = docs.length;
+        const { k1, delta, weights } = this.params;
+        const norm = new Float64Array(n * F2);
+        for (let i2 = 0; i2 < n; i2++) {
+          const doc = docs[i2];
+          for (let f = 0; f < F2; f++) {
+            norm[i2 * F2 + f] = this.avg[f] > 0 ? 1 - this.bs[f] + this.bs[f] * fieldLength[doc * F2 + f] / this.avg[f] : 1;
+          }
+        }
+        const order = rowsByDocument(docs);
+        const matches = this.matches.clear();
+        const spanOf = /* @__PURE__ */ new Map();
+        const spanFor = (termId) => {
+          let s = spanOf.get(termId);
+          if (s === void 0) spanOf.set(termId, s = matches.add(this.index.postings(termId).doc, docs, order));
+          return s;
+        };
+        return queries.map((terms) => {
+          const out2 = new Float64Array(n * W);
+          for (const { termId, weight } of terms) {
+            const s = spanFor(termId);
+            const { row, position } = matches;
+            const postingTf = this.index.postings(termId).tf;
+            for (let k = matches.start[s], end = matches.start[s + 1]; k < end; k++) {
+              const i2 = row[k];
+              const p = position[k];
+              let tf = 0;
+              for (let f = 0; f < F2; f++) {
+                const raw = postingTf[p * F2 + f];
+                if (raw === 0) continue;
+                const tff = raw / norm[i2 * F2 + f];
+                tf += weights[f] * tff;
+                out2[i2 * W + 1 + f] += weight * ((k1 + 1) * tff / (k1 + tff));
+              }
+              if (tf > 0) out2[i2 * W] += weight * ((k1 + 1) * tf / (k1 + tf) + delta);
+            }
+          }
+          return out2;
+        });
+      }
+      /** The (row, posting position) pairs of the terms of the last {@link scoreDocs}, in arrays reused by the next. */
+      matches = new TermMatches();
+    };
+    TermMatches = class {
+      row = new Int32Array(1024);
+      position = new Int32Array(1024);
+      start = [0];
+      clear() {
+        this.start.length = 1;
+        return this;
+      }
+      /**
+       * Adds the span of a term of postings `postingDoc` (ascending) for `docs`, whose rows `order`
+       * lists by ascending document; returns its number. Each search starts where the last one
+       * ended and gallops (steps of 1, 2, 4 …) before a binary search.
+       */
+      add(postingDoc, docs, order) {
+        const s = this.start.length - 1;
+        let next = this.start[s];
+        if (this.row.length < next + order.length) this.grow(next + order.length);
+        const { row, position } = this;
+        const P = postingDoc.length;
+        let lo = 0;
+        for (let k = 0; k < order.length && lo < P; k++) {
+          const i2 = order[k];
+          const doc = docs[i2];
+          lo = firstAtLeast(postingDoc, lo, P, doc);
+          if (lo < P && postingDoc[lo] === doc) {
+            row[next] = i2;
+            position[next++] = lo;
+          }
+        }
+        this.start.push(next);
+        return s;
+      }
+      grow(size) {
+        const row = new Int32Array(2 * size);
+        row.set(this.row);
+        const position = new Int32Array(2 * size);
+        position.set(this.position);
+        this.row = row;
+        this.position = position;
       }
     };
   }
@@ -35592,7 +36381,7 @@ function featureMatrix(computed, ctx) {
   let column = 0;
   FEATURE_GROUPS.forEach((g, k) => {
     const values = GROUP_VALUES[k];
-    const columns = values.flatMap((_, j) => computed[k][j] ? [j] : []);
+    const columns = computed[k];
     if (columns.length > 0) {
       const rowOf = g.prepare(ctx);
       for (let i2 = 0; i2 < n; i2++) {
@@ -35647,7 +36436,7 @@ var init_extract2 = __esm({
         this.reads = reads;
         this.graph = opts.graph;
         this.expand = opts.expand ?? DEFAULT_EXPANSION;
-        this.computed = FEATURE_GROUPS.map((g) => Object.keys(g.features).map((name2) => !reads || reads.has(name2)));
+        this.computed = FEATURE_GROUPS.map((g) => Object.keys(g.features).flatMap((name2, j) => !reads || reads.has(name2) ? [j] : []));
         const sig = ranking.signals;
         this.allSignalsOn = sig !== void 0 && sig !== false && Object.keys(ALL_SIGNALS).every((k) => (sig[k] ?? 0) > 0);
       }
@@ -35662,7 +36451,7 @@ var init_extract2 = __esm({
       fieldAt;
       shapes;
       unitIds;
-      /** Per group ({@link FEATURE_GROUPS} order), whether each of its features is computed. */
+      /** Per group ({@link FEATURE_GROUPS} order), the columns of its features that are computed (within the group). */
       computed;
       /** The features computed (undefined: all). */
       reads;
@@ -35883,7 +36672,7 @@ var init_unit_source = __esm({
 
 // src/embed/vector-cache.ts
 import { createHash as createHash7 } from "node:crypto";
-import { join as join12 } from "node:path";
+import { join as join13 } from "node:path";
 function isHeader2(x) {
   return isRecord(x) && typeof x.model === "string" && isInt(x.dim, 1) && Array.isArray(x.spans) && x.spans.every((s) => Array.isArray(s) && s.length === 2 && isInt(s[0]) && isInt(s[1]));
 }
@@ -35899,10 +36688,10 @@ var init_vector_cache = __esm({
     VectorCache = class {
       constructor(cacheDir, modelId) {
         this.modelId = modelId;
-        this.dir = join12(cacheDir, "vectors", createHash7("sha1").update(`${DOCUMENT_FORMAT}
+        this.dir = join13(cacheDir, "vectors", createHash7("sha1").update(`${DOCUMENT_FORMAT}
 ${ENTRY_TAG}
 ${modelId}`).digest("hex").slice(0, 16));
-        const m = readCheckedJson(join12(this.dir, "model.json"), MODEL_TAG, (x) => isRecord(x) && typeof x.model === "string" && isInt(x.dim, 1));
+        const m = readCheckedJson(join13(this.dir, "model.json"), MODEL_TAG, (x) => isRecord(x) && typeof x.model === "string" && isInt(x.dim, 1));
         if (m?.model === modelId) this.dim = m.dim;
       }
       modelId;
@@ -35915,7 +36704,7 @@ ${modelId}`).digest("hex").slice(0, 16));
         return createHash7("sha1").update(`${blob}\0${path}`).digest("hex");
       }
       file(key) {
-        return join12(this.dir, key.slice(0, 2), `${key.slice(2)}.f32`);
+        return join13(this.dir, key.slice(0, 2), `${key.slice(2)}.f32`);
       }
       /**
        * Records the dimension of vectors the model gives now, and checks it against the cached ones.
@@ -35926,7 +36715,7 @@ ${modelId}`).digest("hex").slice(0, 16));
         if (this.dim === void 0) {
           this.dim = dim;
           try {
-            writeCheckedJson(join12(this.dir, "model.json"), MODEL_TAG, { model: this.modelId, dim }, { fsync: false });
+            writeCheckedJson(join13(this.dir, "model.json"), MODEL_TAG, { model: this.modelId, dim }, { fsync: false });
           } catch {
           }
           return;
@@ -36404,9 +37193,9 @@ var init_facts_cache = __esm({
 });
 
 // src/graph/graph-store.ts
-import { join as join13 } from "node:path";
+import { join as join14 } from "node:path";
 function graphFilePath(cacheDir, commit, settingsKey2) {
-  return join13(cacheDir, "index", `${commit}.${settingsKey2}-graph.bin`);
+  return join14(cacheDir, "index", `${commit}.${settingsKey2}-graph.bin`);
 }
 function saveGraph(path, graph, units, files) {
   const { calls, imports } = graph;
@@ -36467,7 +37256,7 @@ __export(open_graph_exports, {
   FACTS_DIR: () => FACTS_DIR,
   openCodeGraph: () => openCodeGraph
 });
-import { join as join14 } from "node:path";
+import { join as join15 } from "node:path";
 async function openCodeGraph(repo, codeIndex, cacheDir) {
   const key = graphKey(codeIndex);
   const units = codeIndex.table.length;
@@ -36490,7 +37279,7 @@ async function openCodeGraph(repo, codeIndex, cacheDir) {
 async function factsOfCommit(repo, codeIndex, cacheDir) {
   const wanted = new Set(codeIndex.filePaths);
   const { entries } = await repo.listTree(codeIndex.commit);
-  const cache = cacheDir ? new FactsCache(join14(cacheDir, FACTS_DIR)) : void 0;
+  const cache = cacheDir ? new FactsCache(join15(cacheDir, FACTS_DIR)) : void 0;
   const facts = /* @__PURE__ */ new Map();
   const toRead = /* @__PURE__ */ new Map();
   const keyOf = (blob, path) => `${blob}${languageOf(path) ?? ""}`;
@@ -36579,7 +37368,7 @@ var init_rerank_localization = __esm({
 
 // src/llm-rerank/response-cache.ts
 import { createHash as createHash8 } from "node:crypto";
-import { join as join15 } from "node:path";
+import { join as join16 } from "node:path";
 var ANSWER_TAG, CachedChatModel;
 var init_response_cache = __esm({
   "src/llm-rerank/response-cache.ts"() {
@@ -36600,7 +37389,7 @@ var init_response_cache = __esm({
       misses = 0;
       file(req) {
         const key = createHash8("sha256").update(JSON.stringify([ANSWER_TAG, this.inner.id, req.layout ?? "", req.messages, req.maxTokens, req.topLogprobs ?? 0])).digest("hex");
-        return join15(this.dir, key.slice(0, 2), `${key.slice(2)}.json`);
+        return join16(this.dir, key.slice(0, 2), `${key.slice(2)}.json`);
       }
       /** Whether the last {@link complete} was answered from the cache. */
       lastWasCached = false;
@@ -36967,7 +37756,7 @@ var init_listwise = __esm({
 });
 
 // src/llm-rerank/llama-cpp-chat.ts
-import { existsSync as existsSync7 } from "node:fs";
+import { existsSync as existsSync8 } from "node:fs";
 import { resolve as resolve6 } from "node:path";
 var LlamaCppChatModel;
 var init_llama_cpp_chat = __esm({
@@ -36996,7 +37785,7 @@ var init_llama_cpp_chat = __esm({
        */
       static async load(path, contextSize = 8192) {
         const abs = resolve6(path);
-        if (!existsSync7(abs)) throw new IssuelocError(`--rerank gguf: model file not found: ${path}`);
+        if (!existsSync8(abs)) throw new IssuelocError(`--rerank gguf: model file not found: ${path}`);
         requireParts("--rerank gguf", "--rerank gguf");
         const name2 = "node-llama-cpp";
         let mod;
@@ -37202,7 +37991,7 @@ var spec_exports = {};
 __export(spec_exports, {
   openChatModel: () => openChatModel
 });
-import { join as join16 } from "node:path";
+import { join as join17 } from "node:path";
 async function openChatModel(value, opts = {}) {
   if (value === void 0) return void 0;
   const { preset, backend } = splitRerankSpec(value);
@@ -37224,7 +38013,7 @@ async function openChatModel(value, opts = {}) {
   } else {
     return void 0;
   }
-  return opts.cacheDir ? new CachedChatModel(model, join16(opts.cacheDir, "llm")) : model;
+  return opts.cacheDir ? new CachedChatModel(model, join17(opts.cacheDir, "llm")) : model;
 }
 var init_spec2 = __esm({
   "src/llm-rerank/spec.ts"() {
@@ -37613,7 +38402,7 @@ var init_coordinate_ascent = __esm({
 
 // src/ltr/feature-cache.ts
 import { createHash as createHash10 } from "node:crypto";
-import { join as join17 } from "node:path";
+import { join as join18 } from "node:path";
 function featureCacheKey(settings, featureVersion2 = FEATURE_VERSION) {
   return createHash10("sha1").update(JSON.stringify([featureVersion2, FEATURES_TAG, INDEX_FORMAT_VERSION, DEFAULT_TITLE_WEIGHT, settings])).digest("hex").slice(0, 12);
 }
@@ -37640,14 +38429,14 @@ var init_feature_cache = __esm({
        */
       constructor(root, settings, similarIssues) {
         this.similarIssues = similarIssues;
-        this.dir = join17(root, featureCacheKey(settings));
+        this.dir = join18(root, featureCacheKey(settings));
       }
       similarIssues;
       dir;
       fileOf(issue2) {
         const similar = this.similarIssues?.(issue2.repo)?.digestBefore(issue2.created) ?? "";
         const name2 = createHash10("sha1").update(JSON.stringify([issue2.repo, issue2.id, issue2.commit, issue2.text, similar])).digest("hex").slice(0, 20);
-        return join17(this.dir, `${name2}.json`);
+        return join18(this.dir, `${name2}.json`);
       }
       /** The cached features of an issue (gold taken from the issue), or undefined (missing, or corrupt: then one warning line). */
       get(issue2) {
@@ -37668,20 +38457,20 @@ var init_feature_cache = __esm({
 });
 
 // src/repo/mirrors.ts
-import { existsSync as existsSync8, readdirSync as readdirSync3 } from "node:fs";
-import { join as join18 } from "node:path";
+import { existsSync as existsSync9, readdirSync as readdirSync4 } from "node:fs";
+import { join as join19 } from "node:path";
 function folderAnyCase(mirrorsDir, dir) {
-  const exact = join18(mirrorsDir, dir, "repo");
-  if (existsSync8(exact)) return exact;
+  const exact = join19(mirrorsDir, dir, "repo");
+  if (existsSync9(exact)) return exact;
   let names;
   try {
-    names = readdirSync3(mirrorsDir);
+    names = readdirSync4(mirrorsDir);
   } catch {
     return null;
   }
   const key = dir.toLowerCase();
-  const found = names.find((n) => n.toLowerCase() === key && existsSync8(join18(mirrorsDir, n, "repo")));
-  return found === void 0 ? null : join18(mirrorsDir, found, "repo");
+  const found = names.find((n) => n.toLowerCase() === key && existsSync9(join19(mirrorsDir, n, "repo")));
+  return found === void 0 ? null : join19(mirrorsDir, found, "repo");
 }
 function mirrorPath(mirrorsDir, ownerName) {
   const [owner, name2] = ownerName.split("/");
@@ -37885,7 +38674,7 @@ var init_function_positives = __esm({
 });
 
 // src/ltr/labelled-issues.ts
-import { join as join19 } from "node:path";
+import { join as join20 } from "node:path";
 async function forEachIssue(issues, opts, visit) {
   const byRepo = /* @__PURE__ */ new Map();
   for (const i2 of issues) {
@@ -37902,7 +38691,7 @@ async function forEachIssue(issues, opts, visit) {
     }
     const repo = await GitRepo.open(path);
     try {
-      const cacheDir = join19(opts.cacheRoot, name2.replace("/", "+"));
+      const cacheDir = join20(opts.cacheRoot, name2.replace("/", "+"));
       const commits = /* @__PURE__ */ new Map();
       for (const i2 of list) {
         try {
@@ -37915,27 +38704,28 @@ async function forEachIssue(issues, opts, visit) {
       const similar = opts.similarIssues?.(name2);
       for (const [issue2, commit] of commits) {
         const t0 = performance.now();
-        const { codeIndex, built } = await indexCommit(repo, commit, { cacheDir, settings: opts.indexSettings });
-        const indexMillis = performance.now() - t0;
         let evidence;
-        let graph;
         const parsed2 = parseIssue(issue2.text);
-        await visit({
-          issue: issue2,
-          repo,
-          commit,
-          codeIndex,
-          built,
-          indexMillis,
-          parsed: parsed2,
-          repoHistory: history,
-          history: () => evidence ??= {
-            files: history?.at(commit).files,
-            messageScores: history?.messageScores(commit, parsed2),
-            fieldScores: history && historyFieldScores(history, commit, parsed2),
-            similarIssues: similar?.scores(parsed2, issue2.created)
-          },
-          graph: () => graph ??= openCodeGraph(repo, codeIndex, cacheDir).then((g) => g.graph)
+        await withCodeIndex(repo, commit, { cacheDir, settings: opts.indexSettings }, async ({ codeIndex, built }) => {
+          const indexMillis = performance.now() - t0;
+          let graph;
+          await visit({
+            issue: issue2,
+            repo,
+            commit,
+            codeIndex,
+            built,
+            indexMillis,
+            parsed: parsed2,
+            repoHistory: history,
+            history: () => evidence ??= {
+              files: history?.at(commit).files,
+              messageScores: history?.messageScores(commit, parsed2),
+              fieldScores: history && historyFieldScores(history, commit, parsed2),
+              similarIssues: similar?.scores(parsed2, issue2.created)
+            },
+            graph: () => graph ??= openCodeGraph(repo, codeIndex, cacheDir).then((g) => g.graph)
+          });
         });
         opts.onProgress?.(++done, issues.length);
       }
@@ -38485,10 +39275,10 @@ var init_span_pool = __esm({
 
 // src/history/mining/mined-cache.ts
 import { createHash as createHash11 } from "node:crypto";
-import { join as join20, resolve as resolve7 } from "node:path";
+import { join as join21, resolve as resolve7 } from "node:path";
 function minedCacheFile(cacheDir, repoPath, settings) {
   const digest2 = createHash11("sha1").update(`${resolve7(repoPath)}\0${settings}`).digest("hex").slice(0, 16);
-  return join20(cacheDir, "history", `mined-${digest2}.json`);
+  return join21(cacheDir, "history", `mined-${digest2}.json`);
 }
 function isEntry(v) {
   if (typeof v === "string") return true;
@@ -38823,38 +39613,38 @@ __export(adapted_models_exports, {
   adaptedModelKey: () => adaptedModelKey
 });
 import { createHash as createHash12 } from "node:crypto";
-import { existsSync as existsSync9, readFileSync as readFileSync8 } from "node:fs";
-import { join as join21, resolve as resolve8 } from "node:path";
+import { existsSync as existsSync10, readFileSync as readFileSync9 } from "node:fs";
+import { join as join22, resolve as resolve8 } from "node:path";
 function shallowCut(repo) {
   if (!repo.isShallow) return null;
   const dirs = [repo.gitDir];
   try {
-    dirs.push(resolve8(repo.gitDir, readFileSync8(join21(repo.gitDir, "commondir"), "utf8").trim()));
+    dirs.push(resolve8(repo.gitDir, readFileSync9(join22(repo.gitDir, "commondir"), "utf8").trim()));
   } catch {
   }
   for (const dir of dirs) {
     try {
-      return readFileSync8(join21(dir, "shallow"), "utf8");
+      return readFileSync9(join22(dir, "shallow"), "utf8");
     } catch {
     }
   }
   return "shallow";
 }
 function adaptedModelKey(repo, base, settings, index = {}) {
-  const builtIn = createHash12("sha256").update(readFileSync8(DEFAULT_MODEL_PATH)).digest("hex");
+  const builtIn = createHash12("sha256").update(readFileSync9(DEFAULT_MODEL_PATH)).digest("hex");
   const parts2 = [ADAPT_VERSION, SOURCE_TAG, FEATURE_VERSION, INDEX_FORMAT_VERSION, repo.gitDir, base, settings, { ...DEFAULT_INDEX_SETTINGS, ...index }, builtIn];
   const cut2 = shallowCut(repo);
   if (cut2 !== null) parts2.push(cut2);
   return createHash12("sha256").update(JSON.stringify(parts2)).digest("hex").slice(0, 24);
 }
 function adaptedModelFile(cacheDir, key) {
-  return join21(cacheDir, "models", `adapted-${key}.json`);
+  return join22(cacheDir, "models", `adapted-${key}.json`);
 }
 async function adaptedModel(repo, base, opts) {
   const settings = { ...ADAPT_DEFAULTS, ...opts.settings };
   const key = adaptedModelKey(repo, base, settings, opts.index);
   const file = adaptedModelFile(opts.cacheDir, key);
-  if (!opts.force && existsSync9(file)) {
+  if (!opts.force && existsSync10(file)) {
     try {
       const model = RankingModel.load(file);
       const adapted = model.file.training?.adapted;
@@ -38883,7 +39673,7 @@ var init_adapted_models = __esm({
 });
 
 // node_modules/@actions/github/lib/context.js
-import { readFileSync as readFileSync9, existsSync as existsSync10 } from "fs";
+import { readFileSync as readFileSync10, existsSync as existsSync11 } from "fs";
 import { EOL as EOL5 } from "os";
 var Context;
 var init_context = __esm({
@@ -38896,8 +39686,8 @@ var init_context = __esm({
         var _a, _b, _c;
         this.payload = {};
         if (process.env.GITHUB_EVENT_PATH) {
-          if (existsSync10(process.env.GITHUB_EVENT_PATH)) {
-            this.payload = JSON.parse(readFileSync9(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
+          if (existsSync11(process.env.GITHUB_EVENT_PATH)) {
+            this.payload = JSON.parse(readFileSync10(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
           } else {
             const path = process.env.GITHUB_EVENT_PATH;
             process.stdout.write(`GITHUB_EVENT_PATH ${path} does not exist${EOL5}`);
@@ -63804,6 +64594,7 @@ init_model();
 init_git();
 init_query();
 init_parsed_issue();
+init_checked_file();
 init_deadline();
 init_http_json();
 
@@ -63818,7 +64609,7 @@ init_languages();
 init_errors();
 init_checked_file();
 init_history_log();
-import { join as join11 } from "node:path";
+import { join as join12 } from "node:path";
 var DEFAULT_CO_CHANGE = { commits: 100, partnerCommits: 1e3, maxFiles: 100 };
 async function readCoChange(repo, commit, opts = {}) {
   const commits = opts.commits ?? DEFAULT_CO_CHANGE.commits;
@@ -63843,7 +64634,7 @@ async function readCoChange(repo, commit, opts = {}) {
 }
 var CO_CHANGE_TAG = "cochg.v1";
 function coChangeFile(cacheDir, repoPath, commit, o) {
-  return join11(cacheDir, "history", `${repoDigest(repoPath)}-${commit}.cochange-${o.commits}-${o.partnerCommits}-${o.maxFiles}.json`);
+  return join12(cacheDir, "history", `${repoDigest(repoPath)}-${commit}.cochange-${o.commits}-${o.partnerCommits}-${o.maxFiles}.json`);
 }
 function isCoChangeRead(x) {
   return isRecord(x) && isInt(x.counted) && Array.isArray(x.sourceSets) && x.sourceSets.every(isStringArray) && Array.isArray(x.counts) && x.counts.every((e) => Array.isArray(e) && e.length === 2 && typeof e[0] === "string" && isInt(e[1], 1));
@@ -64928,14 +65719,29 @@ var OpenedLocalizer = class {
   embedderInfo;
   prepare(rev, opts = {}) {
     if (rev !== void 0 && (typeof rev !== "string" || rev === "")) return Promise.reject(new IssuelocError(`rev must be a non-empty string, got ${String(rev)}`));
-    return this.serialized(async () => {
-      const at = await this.indexAt(rev, opts.signal);
+    return this.serialized(() => this.onIndex(rev, opts.signal, async (at) => {
       if (opts.stages) {
         opts.signal?.throwIfAborted();
         await this.chainOf(at, void 0);
       }
       return reportedInfo(at);
-    });
+    }));
+  }
+  /**
+   * Runs `work` on the index at `rev`. A loaded index reads its term records when a query first
+   * needs them: a corrupt block found then (CorruptCacheFileError: its one warning given, the
+   * file removed) drops the index and the stages opened on it, the index is rebuilt, and `work`
+   * runs once more on it; a second corrupt block is thrown (at most one rebuild per call).
+   */
+  async onIndex(rev, signal, work) {
+    const at = await this.indexAt(rev, signal);
+    try {
+      return await work(at);
+    } catch (e) {
+      if (!(e instanceof CorruptCacheFileError)) throw e;
+      if (this.current === at) this.current = void 0;
+      return work(await this.indexAt(rev, signal));
+    }
   }
   /** Runs `work` after the calls before it (refused once closed). */
   serialized(work) {
@@ -65060,7 +65866,9 @@ var OpenedLocalizer = class {
   }
   async localizeNow(issue2, opts) {
     const deadline = this.options.deadlineMs !== void 0 ? Deadline.after(this.options.deadlineMs / 1e3) : void 0;
-    const at = await this.indexAt(opts.rev);
+    return this.onIndex(opts.rev, void 0, (at) => this.localizeAt(at, issue2, opts, deadline));
+  }
+  async localizeAt(at, issue2, opts, deadline) {
     const s0 = performance.now();
     const chain = await this.chainOf(at, deadline);
     const setupMillis = performance.now() - s0;
@@ -65249,11 +66057,13 @@ init_extract();
 init_git();
 init_names();
 function lineRangesOf(units) {
-  const ranges = /* @__PURE__ */ new Map();
+  const byId = /* @__PURE__ */ new Map();
   const spans = /* @__PURE__ */ new Map();
   for (const u of units) {
     if (u.kind === "file" || !u.qualifiedName) continue;
-    if (!ranges.has(u.id)) ranges.set(u.id, { path: u.path, start: u.startLine, end: u.endLine });
+    const same = byId.get(u.id);
+    if (same) same.push(u);
+    else byId.set(u.id, [u]);
     const m = moduleIdOf(u);
     const s = spans.get(m);
     if (s) {
@@ -65262,6 +66072,11 @@ function lineRangesOf(units) {
     } else {
       spans.set(m, { path: u.path, start: u.startLine, end: u.endLine });
     }
+  }
+  const ranges = /* @__PURE__ */ new Map();
+  for (const [id, same] of byId) {
+    const u = shownUnit(same);
+    ranges.set(id, { path: u.path, start: u.startLine, end: u.endLine });
   }
   for (const [id, s] of spans) if (!ranges.has(id)) ranges.set(id, s);
   return ranges;
