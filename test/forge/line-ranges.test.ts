@@ -6,26 +6,8 @@ import assert from 'node:assert/strict';
 import { lineRangesAt, lineRangesOf } from '../../src/forge/line-ranges.js';
 import { extractUnits } from '../../src/corpus/extract.js';
 import { fixtureRepo } from '../repo/fixture-repo.js';
+import { OVERLOAD_SOURCE as SOURCE } from '../corpus/overload-source.js';
 
-const SOURCE = [
-  'from typing import overload',
-  '',
-  'class Response:',
-  '    @overload',
-  '    def iter_content(self, size: int) -> bytes: ...',
-  '    @overload',
-  '    def iter_content(self, size: None) -> str: ...',
-  '    def iter_content(self, size=None):',
-  '        chunks = stream_decode_response_unicode(self.raw, size)',
-  '        return iter_slices(chunks, size)',
-  '',
-  '@overload',
-  'def parse(x: int) -> int: ...',
-  'def parse(x):',
-  '    n = int(x)',
-  '    return n',
-  '',
-].join('\n');
 const fx = fixtureRepo([{ id: 'A', message: 'initial import', files: { 'models.py': SOURCE } }]);
 after(() => fx.remove());
 

@@ -7,23 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openLocalizer } from '../../src/pipeline/localizer.js';
 import { fixtureRepo } from '../repo/fixture-repo.js';
+import { OVERLOAD_SOURCE as SOURCE } from '../corpus/overload-source.js';
 
-const SOURCE = [
-  'from typing import overload',
-  '',
-  'class Response:',
-  '    @overload',
-  '    def iter_content(self, size: int) -> bytes: ...',
-  '    @overload',
-  '    def iter_content(self, size: None) -> str: ...',
-  '    def iter_content(self, size=None):',
-  '        chunks = stream_decode_response_unicode(self.raw, size)',
-  '        return iter_slices(chunks, size)',
-  '',
-  'def other():',
-  '    return 1',
-  '',
-].join('\n');
 const fx = fixtureRepo([{ id: 'A', message: 'initial import', files: { 'models.py': SOURCE } }]);
 const dir = mkdtempSync(join(tmpdir(), 'issueloc-overload-lines-'));
 after(() => {
