@@ -6,6 +6,7 @@ import { specFor, type LanguageSpec } from './extract-specs.js';
 export { extractorKey, extractorOf } from './extract-specs.js';
 import type { CodeUnit, UnitKind } from './types.js';
 import { editedTree, type KeptParse } from './reparse.js';
+import { IssuelocError } from '../errors.js';
 
 const require = createRequire(import.meta.url);
 
@@ -47,6 +48,9 @@ function parserFor(grammar: string): Promise<Parser> {
   }
   return p;
 }
+
+/** The first line of an error's message. */
+const oneLine = (e: unknown): string => (e instanceof Error ? e.message : String(e)).split('\n')[0];
 
 /** Settles when no grammar load is under way (check `loading` again before a parse: another may start). */
 async function noLoadUnderWay(): Promise<void> {
@@ -95,6 +99,9 @@ export function fileUnit(path: string, text: string): CodeUnit {
  * @param text decoded source (see `decodeSource`: LF line ends).
  * @param reparse a parse of another version of the file to re-parse from, and where to hand the
  *   new parse (./reparse.ts); the units are the same with or without it, only faster.
+ * @throws IssuelocError (exit 2) naming the grammar file when the language's grammar cannot be
+ *   loaded (missing from `action/bundle/grammars`, unreadable): never the file unit alone in its
+ *   place, which the blob cache would keep as the file's units for every later build.
  */
 export async function extractUnits(path: string, text: string, reparse?: Reparse): Promise<CodeUnit[]> {
   return (await extractUnitSpans(path, text, reparse)).map(({ from, to, ...u }) => ({
@@ -130,6 +137,7 @@ export interface UnitSpan {
 /**
  * The units of {@link extractUnits} (same order, rules and lines) with the range of their text in
  * `text` instead of the text: the index tokenizes a file's words once for all its units.
+ * @throws as {@link extractUnits}.
  */
 export async function extractUnitSpans(path: string, text: string, reparse?: Reparse, options: ExtractOptions = {}): Promise<UnitSpan[]> {
   const { startLine, endLine } = fileUnit(path, text);
@@ -140,8 +148,10 @@ export async function extractUnitSpans(path: string, text: string, reparse?: Rep
   try {
     parser = await parserFor(spec.grammar);
     await noLoadUnderWay();
-  } catch {
-    return [file];
+  } catch (e) {
+    // never the file unit alone: it would be cached as this blob's units (src/index/blob-terms.ts)
+    // and every later index of a commit holding it would lack its functions
+    throw new IssuelocError(`grammar tree-sitter-${spec.grammar}.wasm cannot be loaded (${oneLine(e)}): it belongs beside the build, in action/bundle/grammars`);
   }
   // `loading` is 0 here and stays 0 until the parse below is done: it runs without an await
   const found = unitsIn(parser, spec, text, reparse, options.testItems === true);
