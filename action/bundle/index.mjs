@@ -29695,8 +29695,8 @@ async function extractUnitSpans(path, text, reparse, options = {}) {
   try {
     parser = await parserFor(spec.grammar);
     await noLoadUnderWay();
-  } catch {
-    return [file];
+  } catch (e) {
+    throw new IssuelocError(`grammar tree-sitter-${spec.grammar}.wasm cannot be loaded (${oneLine2(e)}): it belongs beside the build, in action/bundle/grammars`);
   }
   const found = unitsIn(parser, spec, text, reparse, options.testItems === true);
   if (found.length === 0) return [file];
@@ -29839,7 +29839,7 @@ function endOf(node, spec) {
   const start2 = node.startPosition;
   return { line: end.column === 0 && end.row > start2.row ? end.row : end.row + 1, index: last.endIndex };
 }
-var require2, initialised, parsers, loads, loading, MAX_PARSE_CHARS, MAX_UNITS_PER_FILE, MAX_TEXT_OUTSIDE_UNIT, earlier, startOf;
+var require2, initialised, parsers, loads, loading, oneLine2, MAX_PARSE_CHARS, MAX_UNITS_PER_FILE, MAX_TEXT_OUTSIDE_UNIT, earlier, startOf;
 var init_extract = __esm({
   "src/corpus/extract.ts"() {
     "use strict";
@@ -29848,10 +29848,12 @@ var init_extract = __esm({
     init_extract_specs();
     init_extract_specs();
     init_reparse();
+    init_errors();
     require2 = createRequire2(import.meta.url);
     parsers = /* @__PURE__ */ new Map();
     loads = Promise.resolve();
     loading = 0;
+    oneLine2 = (e) => (e instanceof Error ? e.message : String(e)).split("\n")[0];
     MAX_PARSE_CHARS = 4 << 20;
     MAX_UNITS_PER_FILE = 5e4;
     MAX_TEXT_OUTSIDE_UNIT = 1e3;
@@ -37535,7 +37537,7 @@ __export(listwise_exports, {
 function readCut(read, sent, exact) {
   return read > 0 && sent - read >= CUT_GAP && read < sent * (exact ? CUT_SHARE_EXACT : CUT_SHARE_ESTIMATED);
 }
-function oneLine2(text) {
+function oneLine3(text) {
   return text.slice(0, 60).replace(/\s+/g, " ");
 }
 var MIN_CONTEXT_TOKENS, MAX_CONTEXT_TOKENS, ANSWER_MARGIN, ESTIMATE_SAFETY, MIN_PROMPT_TOKENS, CUT_GAP, CUT_SHARE_EXACT, CUT_SHARE_ESTIMATED, DEFAULT_LISTWISE, ListwiseReranker;
@@ -37692,12 +37694,12 @@ var init_listwise = __esm({
           if (mode === "first-token") {
             const { order: order2, named: named2 } = orderByFirstToken(answer.firstTokenLogprobs ?? [], slice.length, style);
             if (named2 > 0) return order2;
-            this.switchToPermutation(answer.firstTokenLogprobs?.length ? `its first token names no candidate ('${oneLine2(answer.text)}')` : "it gave no log-probabilities");
+            this.switchToPermutation(answer.firstTokenLogprobs?.length ? `its first token names no candidate ('${oneLine3(answer.text)}')` : "it gave no log-probabilities");
             continue;
           }
           const { order, named } = parsePermutation(answer.text, slice.length, style);
           if (named > 0) return order;
-          this.warnOnce("unreadable", `window at rank ${start2 + 1}: the answer names no candidate ('${oneLine2(answer.text)}'); its order is kept (warned once)`);
+          this.warnOnce("unreadable", `window at rank ${start2 + 1}: the answer names no candidate ('${oneLine3(answer.text)}'); its order is kept (warned once)`);
           return void 0;
         }
       }
