@@ -160,10 +160,11 @@ export function settingsKey(s: IndexSettings): string {
 /**
  * Path of the index file of `commit` under a cache folder (`level` file: the file-level index;
  * `nonSource`: the documents of the files that are not source code; `generated`: which of its
- * source files say they were generated, src/retrieve/peripheral.ts).
+ * source files say they were generated, src/retrieve/peripheral.ts; `names`: the documents of each
+ * name, src/retrieve/unit-lookup.ts).
  */
-export function indexFilePath(cacheDir: string, commit: string, s: IndexSettings, level: 'function' | 'file' | 'nonSource' | 'generated' = 'function'): string {
-  const suffix = level === 'file' ? '.files' : level === 'nonSource' ? '.nonsource' : level === 'generated' ? '.generated' : '';
+export function indexFilePath(cacheDir: string, commit: string, s: IndexSettings, level: 'function' | 'file' | 'nonSource' | 'generated' | 'names' = 'function'): string {
+  const suffix = level === 'file' ? '.files' : level === 'nonSource' ? '.nonsource' : level === 'generated' ? '.generated' : level === 'names' ? '.names' : '';
   return join(cacheDir, 'index', `${commit}.${settingsKey(s)}${suffix}.bin`);
 }
 
