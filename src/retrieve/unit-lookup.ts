@@ -5,8 +5,9 @@
  *
  * The name table ({@link DocsByName}) of an index opened from a cache folder is stored beside the
  * index, `index/<commit>.<key>.names.bin` (a checked file, src/util/checked-file.ts, tag
- * {@link NAME_TABLE_TAG}), and read by later processes instead of made again (on sympy, making it
- * cost a `localize` call 15–25 ms CPU; reading it ≈ 1 ms). The file holds a CRC-32 of the names
+ * {@link NAME_TABLE_TAG}), written by `issueloc index` (src/cli/index-cmd.ts) or by the first
+ * process that needs it, and read by later ones instead of made again (on sympy, making it cost a
+ * `localize` call 15–25 ms CPU; reading it ≈ 1 ms). The file holds a CRC-32 of the names
  * it was made from: a table that does not fit its index (or a corrupt file) gives one warning and
  * is made again and rewritten, never used.
  */
