@@ -88,6 +88,28 @@ await build({
 // gives both), and refuses a script where either is left.
 /** `import(` of a package by name or a computed name (relative ones are bundled). */
 const DYNAMIC_IMPORT = /(?<![\w$.])import\((?!\s*['"`]\.)/g;
+/**
+ * Packages of the localize script besides {@link BUNDLED}: cli-table3 and what it requires, for
+ * the text output's tables, so that the code cache holds their bytecode too (loaded and compiled
+ * from node_modules, the first table of a call cost ≈ 20 ms CPU more than a later one). Evaluated
+ * when the first table is drawn (`--json` draws none).
+ */
+const SCRIPT_BUNDLED = new Set([...BUNDLED, 'cli-table3', 'string-width', 'strip-ansi', 'ansi-regex', 'is-fullwidth-code-point', 'emoji-regex']);
+/** The text output's load of cli-table3 (src/cli/localize.ts), as a require the script build bundles. */
+const TABLE_REQUIRE = /createRequire\(import\.meta\.url\)\('cli-table3'\)/;
+/**
+ * string-width as cli-table3 sees it in the localize script: the length of a string of printable
+ * ASCII characters (the width string-width gives it: no escape sequence, emoji or wide character
+ * can be in it), string-width itself for any other. cli-table3 measures each cell's text many
+ * times, and string-width strips ANSI codes and replaces emoji with regular expressions each
+ * time: ≈ 10 % of a `--model none` call's CPU went to drawing its three tables.
+ */
+const ASCII_WIDTH = `const stringWidth = require('string-width');
+const PRINTABLE_ASCII = /^[\\x20-\\x7e]*$/;
+const width = (s) => (typeof s === 'string' && PRINTABLE_ASCII.test(s) ? s.length : stringWidth(s));
+module.exports = width;
+module.exports.default = width;
+`;
 /** commander's one require of child_process (lib/command.js), whose `spawn` alone it calls. */
 const COMMANDER_CHILD_PROCESS = /^const childProcess = require\('node:child_process'\);$/m;
 const localizeOnly = {
@@ -96,8 +118,11 @@ const localizeOnly = {
     b.onResolve({ filter: /^\.\/[\w-]+\.js$/ }, (args) => (args.importer === join(root, 'dist/src/cli/main.js') && args.path !== './localize.js' && args.kind === 'dynamic-import'
       ? { path: args.path, namespace: 'other-command' } : undefined));
     b.onLoad({ filter: /.*/, namespace: 'other-command' }, () => ({ contents: 'export {};\n', loader: 'js' }));
+    b.onResolve({ filter: /^string-width$/ }, (args) => (args.namespace === 'file' && /[\\/]cli-table3[\\/]/.test(args.importer)
+      ? { path: args.path, namespace: 'ascii-width', pluginData: dirname(args.importer) } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'ascii-width' }, (args) => ({ contents: ASCII_WIDTH, loader: 'js', resolveDir: args.pluginData }));
     b.onResolve({ filter: /^[^./]/ }, (args) => {
-      if (args.path.startsWith('node:') || !BUNDLED.has(packageOf(args.path))) return { path: args.path, external: true };
+      if (args.path.startsWith('node:') || !SCRIPT_BUNDLED.has(packageOf(args.path))) return { path: args.path, external: true };
       return undefined;
     });
     // commander loads child_process for its executable subcommands (none here): on first use
@@ -110,7 +135,12 @@ const localizeOnly = {
     });
     b.onLoad({ filter: /\.js$/ }, (args) => {
       if (!args.path.startsWith(join(root, 'dist/src') + sep)) return undefined;
-      const text = readFileSync(args.path, 'utf8')
+      let text = readFileSync(args.path, 'utf8');
+      if (args.path === join(root, 'dist/src/cli/localize.js')) {
+        if (!TABLE_REQUIRE.test(text)) throw new Error(`${args.path}: the load of cli-table3 not found`);
+        text = text.replace(TABLE_REQUIRE, "require('cli-table3')");
+      }
+      text = text
         .replace(RELATIVE_PATH, (_, call, quote, path) => `${call}${quote}${rebase(args.path, path)}`)
         .replace(DYNAMIC_IMPORT, '__issuelocImport(');
       return { contents: text, loader: 'js' };

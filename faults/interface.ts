@@ -66,9 +66,11 @@ export const BLOCK_FILE_KINDS: readonly string[] = ['index', 'fileIndex'];
  */
 export const CACHE_FILE_KINDS = {
   /** Function-level index of a commit. */
-  index: /(^|\/)index\/[^/]+(?<!\.files|\.generated)\.bin$/,
+  index: /(^|\/)index\/[^/]+(?<!\.files|\.generated|\.names)\.bin$/,
   /** File-level index of a commit. */
   fileIndex: /(^|\/)index\/[^/]+\.files\.bin$/,
+  /** The signals' table of an index's functions by name (src/retrieve/unit-lookup.ts). */
+  nameTable: /(^|\/)index\/[^/]+\.names\.bin$/,
   /** Parsed and tokenized blobs. */
   blobTerms: /(^|\/)blobs-[^/]+\/.+\.json$/,
   /** Function vectors of an embedder. */

@@ -60,6 +60,7 @@ function withEndpoint(key: string, extra: (server: FaultyEndpoints) => string[])
 const SUBJECTS: Record<CacheFileKind, Subject> = {
   index: { prepare: lexical() },
   fileIndex: { prepare: lexical() },
+  nameTable: { prepare: lexical() },
   blobTerms: {
     prepare: lexical(),
     before: (cache) => { for (const f of cacheFiles(cache, 'index')) rmSync(join(cache, f)); for (const f of cacheFiles(cache, 'fileIndex')) rmSync(join(cache, f)); },
@@ -148,6 +149,7 @@ async function corruptKind(ctx: ProbeContext, kind: CacheFileKind): Promise<void
 const EXPECT: Record<CacheFileKind, string> = {
   index: 'a corrupted function index file (`index/*.bin`): exit 0, the fresh ranking, a warning (bits flipped only in blocks of terms: when the query read one); rebuilt',
   fileIndex: 'a corrupted file-level index (`index/*.files.bin`): exit 0, the fresh ranking, a warning (bits flipped only in blocks of terms: when the query read one); rebuilt',
+  nameTable: 'a corrupted name table of an index (`index/*.names.bin`): exit 0, the fresh ranking, a warning; rebuilt',
   blobTerms: 'a corrupted blob entry (`blobs-*/…json`), read by a rebuild: exit 0, the fresh ranking, a warning',
   vectors: 'a corrupted function-vector entry (`vectors/…f32`): exit 0, the fresh fused ranking, a warning',
   vectorMeta: "a corrupted embedder record (`vectors/*/model.json`): exit 0, the fresh fused ranking, a warning",
@@ -157,7 +159,7 @@ const EXPECT: Record<CacheFileKind, string> = {
   features: 'a corrupted feature-cache entry (`train --features-cache`): the same model as a fresh cache, a warning',
 };
 
-const QUICK: CacheFileKind[] = ['index', 'blobTerms', 'responses', 'history'];
+const QUICK: CacheFileKind[] = ['index', 'nameTable', 'blobTerms', 'responses', 'history'];
 
 export const cacheProbes: Probe[] = (Object.keys(SUBJECTS) as CacheFileKind[]).map((kind) => ({
   area: 'cache' as const,

@@ -14,7 +14,7 @@
  * compiles from the source and writes a new one (into a temporary file renamed over it: a reader
  * never sees half a file). A folder that cannot be made or written means no cache, never an error.
  */
-import { readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readSync, statSync, unlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { basename, dirname, extname, isAbsolute, join } from 'node:path';
@@ -62,6 +62,31 @@ const TAG = 'code.v1';
  */
 const WRAP_HEAD = '(function (exports, require, module, __filename, __dirname, __issuelocMeta, __issuelocImport) {"use strict";';
 const WRAP_TAIL = '\n})';
+
+/**
+ * The text of `file` inside the wrapper function, as one flat string: the file read into a buffer
+ * between the wrapper's two parts and decoded once (a sum of strings would be a rope, which V8
+ * copies whole into a flat string before compiling: ≈ 0.65 MB more of fresh memory per call).
+ */
+function wrappedText(file: string): string {
+  const head = Buffer.from(WRAP_HEAD, 'latin1'), tail = Buffer.from(WRAP_TAIL, 'latin1');
+  const fd = openSync(file, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const buf = Buffer.allocUnsafe(head.length + size + tail.length);
+    head.copy(buf, 0);
+    let got = 0;
+    while (got < size) {
+      const n = readSync(fd, buf, head.length + got, size - got, got);
+      if (n === 0) break;
+      got += n;
+    }
+    tail.copy(buf, head.length + got);
+    return buf.toString('utf8', 0, head.length + got + tail.length);
+  } finally {
+    closeSync(fd);
+  }
+}
 
 /** `$XDG_CACHE_HOME/issueloc/code` (an absolute XDG_CACHE_HOME only), else `~/.cache/issueloc/code`. */
 export function defaultCodeCacheDir(): string {
@@ -145,7 +170,7 @@ function writeCacheFile(file: string, payload: Buffer, variant: string): void {
  * code cache of {@link ScriptOptions.cacheDir} when it holds one for this build and runtime.
  */
 export function loadScript(file: string, options: ScriptOptions): LoadedScript {
-  const source = readFileSync(file, 'utf8');
+  const source = wrappedText(file);
   const variant = (options.variant ?? 'all').replace(/[^\w]/g, '');
   const cacheFile = options.cacheDir !== undefined && typeof zlib.crc32 === 'function'
     ? (() => {
@@ -155,7 +180,7 @@ export function loadScript(file: string, options: ScriptOptions): LoadedScript {
     : undefined;
   const stored = cacheFile === undefined ? undefined : readIfThere(cacheFile);
   const cachedData = stored === undefined ? undefined : cachePayload(stored);
-  const script = new Script(WRAP_HEAD + source + WRAP_TAIL, { filename: file, cachedData });
+  const script = new Script(source, { filename: file, cachedData });
   const cacheUsed = cachedData !== undefined && script.cachedDataRejected === false;
   const module = { exports: {} as Record<string, unknown> };
   const url = pathToFileURL(file).href;

@@ -7,6 +7,8 @@ import { progressBar } from '../util/progress-bar.js';
 import { openCommitHistory } from '../history/commit-history.js';
 import { readCoChange } from '../history/co-change.js';
 import { DEFAULT_PERIPHERAL_PLACEMENT, PeripheralRule } from '../retrieve/peripheral.js';
+import { docsByNameOf, storeDocsByNameAt } from '../retrieve/unit-lookup.js';
+import { indexFilePath } from '../index/code-index.js';
 
 /** `issueloc index`: build (or refresh) the index of a commit ahead of time. */
 export function registerIndexCommand(program: Command): void {
@@ -30,6 +32,7 @@ export function registerIndexCommand(program: Command): void {
       // what the first localize needs besides the index: the history signals the model and the placements read
       if (o.history) await prepareHistory(opened.repo, opened.commit, opened.cacheDir, o.progress);
       await prepareGenerated(opened);
+      prepareNameTable(opened);
     } finally {
       await opened.repo.close();
     }
@@ -82,4 +85,15 @@ async function prepareGenerated(opened: OpenedIndex): Promise<void> {
     if (!(e instanceof IssuelocError) && typeof (e as NodeJS.ErrnoException).code !== 'string') throw e;
     process.stderr.write(`issueloc: warning: generated files not listed: ${(e as Error).message}\n`);
   }
+}
+
+/**
+ * Stores the index's table of functions by name (src/retrieve/unit-lookup.ts) beside it, so a
+ * `localize` reads it instead of making it; a cache folder that cannot take it keeps none (each
+ * `localize` then makes it).
+ */
+function prepareNameTable(opened: OpenedIndex): void {
+  const { codeIndex } = opened;
+  storeDocsByNameAt(codeIndex.table, indexFilePath(opened.cacheDir, codeIndex.commit, codeIndex.settings, 'names'));
+  docsByNameOf(codeIndex.table);
 }

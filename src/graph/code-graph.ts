@@ -9,7 +9,7 @@
  * more than once elsewhere links nothing). Stored as compressed rows (CSR), both directions built
  * on load.
  */
-import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { lastNamePart } from '../corpus/names.js';
 import type { BlobFacts } from './blob-facts.js';
 import { FileTable, resolveImports } from './resolve-imports.js';
@@ -136,6 +136,8 @@ function reverse(rows: Rows): Rows {
  * is used only with the index it was built for.
  */
 export function graphKey(index: Pick<GraphUnits, 'filePaths' | 'table'>): string {
+  // node:crypto loaded here: the feature registry imports this module in every call of the built-in model, which reads no graph
+  const { createHash } = createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto');
   const h = createHash('sha1');
   h.update(index.filePaths.join('\n'));
   h.update('\0');

@@ -15,7 +15,6 @@
  * over the log are computed over one base commit's ancestors ({@link HistoryLog.ancestorsOf}),
  * so commits of other branches or later revisions in the log never weigh in.
  */
-import { createHash } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { IssuelocError } from '../errors.js';
 import { gitText } from '../repo/git-process.js';
@@ -24,6 +23,7 @@ import { tokenize } from '../text/tokenize.js';
 import { firstWords } from '../text/first-words.js';
 import { isIntArray, isRecord, isStringArray, readCheckedJson, writeCheckedJson } from '../util/checked-file.js';
 import { isFixCommit } from './fix-commits.js';
+import { sha1Hex } from '../util/sha1.js';
 
 /** Words of a commit message kept for message similarity (subject first). */
 export const MESSAGE_WORDS = 64;
@@ -65,7 +65,7 @@ export function historyLogFile(cacheDir: string, repoPath: string): string {
 
 /** The name of a repository in history cache files: a digest of its absolute path. */
 export function repoDigest(repoPath: string): string {
-  return createHash('sha1').update(resolve(repoPath)).digest('hex').slice(0, 16);
+  return sha1Hex(resolve(repoPath)).slice(0, 16);
 }
 
 /**

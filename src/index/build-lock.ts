@@ -16,7 +16,6 @@
  * - the wait is bounded: `waitMs` (default {@link DEFAULT_LOCK_WAIT_MS}, env ISSUELOC_LOCK_WAIT in
  *   seconds), then an error naming the holder.
  */
-import { randomBytes } from 'node:crypto';
 import { accessSync, constants, readFileSync, renameSync, rmSync, rmdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
@@ -81,6 +80,8 @@ export async function withBuildLock<T>(dir: string, opts: BuildLockOptions, buil
     throw notWritable((e as NodeJS.ErrnoException).code ?? 'EACCES');
   }
   const deadline = Date.now() + waitMs;
+  // node:crypto loaded here, when a build needs the lock: a call that finds its index loads none
+  const { randomBytes } = await import('node:crypto');
   const me: Owner = { pid: process.pid, host: hostname(), what: opts.what, token: randomBytes(8).toString('hex') };
   let announced = false;
   let release: (() => Promise<void>) | undefined;
@@ -88,7 +89,7 @@ export async function withBuildLock<T>(dir: string, opts: BuildLockOptions, buil
     const owner = readOwner(ownerFile);
     const local = owner !== undefined && owner.host === me.host;
     if (local && !alive(owner.pid)) {
-      takeOver(dir, ownerFile, owner);
+      takeOver(dir, ownerFile, owner, randomBytes(4).toString('hex'));
       continue;
     }
     try {
@@ -146,10 +147,11 @@ function alive(pid: number): boolean {
 
 /**
  * Breaks the lock of a dead holder: moves its owner file aside (one waiter wins that rename),
- * checks it moved the dead holder's (not a new holder's), then removes the lock folder.
+ * checks it moved the dead holder's (not a new holder's), then removes the lock folder. `nonce`: random
+ * hex digits of the name it moves the owner file to.
  */
-function takeOver(dir: string, ownerFile: string, dead: Owner): void {
-  const aside = `${ownerFile}.dead-${process.pid}-${randomBytes(4).toString('hex')}`;
+function takeOver(dir: string, ownerFile: string, dead: Owner, nonce: string): void {
+  const aside = `${ownerFile}.dead-${process.pid}-${nonce}`;
   try {
     renameSync(ownerFile, aside);
   } catch {

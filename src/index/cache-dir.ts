@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 import { accessSync, constants, lstatSync, mkdirSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { IssuelocError } from '../errors.js';
 import { makeDirs } from '../util/make-dirs.js';
+import { sha1Hex } from '../util/sha1.js';
 
 /**
  * Where the cache of a repository lives (its indexes, parsed blobs, vectors, LLM answers, history).
@@ -59,7 +59,7 @@ function userCacheRoot(): string {
 function repoCacheName(gitDir: string): string {
   const abs = resolve(gitDir);
   const name = basename(abs) === '.git' || basename(abs) === 'repo' ? basename(dirname(abs)) : basename(abs);
-  const hash = createHash('sha1').update(abs).digest('hex').slice(0, 12);
+  const hash = sha1Hex(abs).slice(0, 12);
   return `${name.replace(/[^\w.+-]/g, '_')}-${hash}`;
 }
 

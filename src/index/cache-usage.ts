@@ -5,7 +5,8 @@
  * - `index`: the saved index of one commit and settings, `index/<commit>.<key>.bin` with its
  *   file-level `index/<commit>.<key>.files.bin`, with `--files all` the documents of its files
  *   that are not source code `index/<commit>.<key>.nonsource.bin`, and the list of its generated source files
- *   `index/<commit>.<key>.generated.bin` (src/retrieve/peripheral.ts; one entry, evicted together), and its code graph
+ *   `index/<commit>.<key>.generated.bin` (src/retrieve/peripheral.ts) and its name table
+ *   `index/<commit>.<key>.names.bin` (src/retrieve/unit-lookup.ts; one entry, evicted together), and its code graph
  *   `index/<commit>.<key>-graph.bin` (src/graph/graph-store.ts: an entry of its own);
  * - `blobs`: one parsed blob, `blobs-<key>/<aa>/<rest>.json` (the code graph's facts of a blob:
  *   `blobs-graph1/<aa>/<rest>.json`);
@@ -36,8 +37,8 @@ const ESTIMATE_AGE_MS = 600_000;
 const USAGE_TAG = 'usage.v1';
 /** Name of a temporary file of src/util/atomic-write.ts: `<target>.tmp-<pid>-<random>`. */
 const PARTIAL_NAME = /\.tmp-\d+-[0-9a-z]+$/;
-/** The end of the name of each file of an index entry: the function-level index, its file-level, non-source and generated-file parts. */
-const INDEX_PART = /(\.files|\.nonsource|\.generated)?\.bin$/;
+/** The end of the name of each file of an index entry: the function-level index, its file-level, non-source, generated-file and name-table parts. */
+const INDEX_PART = /(\.files|\.nonsource|\.generated|\.names)?\.bin$/;
 /** Names of entry files per kind: a hexadecimal key (history: `mined-<hex>` too, and per base commit) and the kind's extension. */
 const ENTRY_NAME: Record<Exclude<CacheKind, 'partial'>, RegExp> = {
   index: new RegExp(`^[0-9a-f]{7,64}\\.[\\w-]+${INDEX_PART.source}`),

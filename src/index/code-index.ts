@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { extractorOf } from '../corpus/extract-specs.js';
 import { IndexBuilder, type InvertedIndex } from './inverted-index.js';
@@ -8,6 +7,7 @@ import type { UnitTerms } from './blob-terms.js';
 import { tokenize } from '../text/tokenize.js';
 import { firstWords } from '../text/first-words.js';
 import { isRecord, isStringArray, warnCorruptCacheFile } from '../util/checked-file.js';
+import { sha1Hex } from '../util/sha1.js';
 
 /**
  * The BM25F fields of every document, in index order:
@@ -140,7 +140,7 @@ export const BLOB_FORMAT_VERSION = 'v11';
  */
 export const INDEX_FORMAT_VERSION = 'v14';
 
-const digest = (parts: unknown[]) => createHash('sha1').update(JSON.stringify(parts)).digest('hex').slice(0, 10);
+const digest = (parts: unknown[]) => sha1Hex(JSON.stringify(parts)).slice(0, 10);
 
 /** Digest of the settings that change blob-level results. */
 export function blobSettingsKey(s: IndexSettings): string {
@@ -160,10 +160,11 @@ export function settingsKey(s: IndexSettings): string {
 /**
  * Path of the index file of `commit` under a cache folder (`level` file: the file-level index;
  * `nonSource`: the documents of the files that are not source code; `generated`: which of its
- * source files say they were generated, src/retrieve/peripheral.ts).
+ * source files say they were generated, src/retrieve/peripheral.ts; `names`: the documents of each
+ * name, src/retrieve/unit-lookup.ts).
  */
-export function indexFilePath(cacheDir: string, commit: string, s: IndexSettings, level: 'function' | 'file' | 'nonSource' | 'generated' = 'function'): string {
-  const suffix = level === 'file' ? '.files' : level === 'nonSource' ? '.nonsource' : level === 'generated' ? '.generated' : '';
+export function indexFilePath(cacheDir: string, commit: string, s: IndexSettings, level: 'function' | 'file' | 'nonSource' | 'generated' | 'names' = 'function'): string {
+  const suffix = level === 'file' ? '.files' : level === 'nonSource' ? '.nonsource' : level === 'generated' ? '.generated' : level === 'names' ? '.names' : '';
   return join(cacheDir, 'index', `${commit}.${settingsKey(s)}${suffix}.bin`);
 }
 

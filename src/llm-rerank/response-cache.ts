@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { readCheckedJson, writeCheckedJson } from '../util/checked-file.js';
 import { isChatAnswer, type ChatAnswer, type ChatCallOptions, type ChatMessage, type ChatModel, type ChatRequest } from './chat-model.js';
@@ -26,6 +26,8 @@ export class CachedChatModel implements ChatModel {
   }
 
   private file(req: ChatRequest): string {
+    // node:crypto loaded on the first request: the CLI imports this module in every call, most rerank nothing
+    const { createHash } = createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto');
     const key = createHash('sha256').update(JSON.stringify([ANSWER_TAG, this.inner.id, req.layout ?? '', req.messages, req.maxTokens, req.topLogprobs ?? 0])).digest('hex');
     return join(this.dir, key.slice(0, 2), `${key.slice(2)}.json`);
   }

@@ -7,7 +7,6 @@
  * repository, the base commit (history features see its ancestors only), the issue's id and
  * text, and with similar-issue evidence the earlier issues it is computed from.
  */
-import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { isInt, isRecord, isStringArray, readCheckedJson, writeCheckedJson } from '../util/checked-file.js';
 import { FEATURES, FEATURE_VERSION } from './features/registry.js';
@@ -16,6 +15,7 @@ import { DEFAULT_TITLE_WEIGHT } from '../retrieve/query.js';
 import type { SimilarIssues } from '../history/similar-issues.js';
 import type { LabelledIssue } from './labelled-issues.js';
 import type { TrainingQuery } from './objective.js';
+import { sha1Hex } from '../util/sha1.js';
 
 /** Tag of the cache files (src/util/checked-file.ts); part of the folder key, so older formats are not read. */
 const FEATURES_TAG = 'feat.v2';
@@ -25,7 +25,7 @@ const FEATURES_TAG = 'feat.v2';
  * (default the registry's): 12 hex digits.
  */
 export function featureCacheKey(settings: unknown, featureVersion: string = FEATURE_VERSION): string {
-  return createHash('sha1').update(JSON.stringify([featureVersion, FEATURES_TAG, INDEX_FORMAT_VERSION, DEFAULT_TITLE_WEIGHT, settings])).digest('hex').slice(0, 12);
+  return sha1Hex(JSON.stringify([featureVersion, FEATURES_TAG, INDEX_FORMAT_VERSION, DEFAULT_TITLE_WEIGHT, settings])).slice(0, 12);
 }
 
 type StoredQuery = Omit<TrainingQuery, 'features' | 'gold'> & { features: string };
@@ -46,7 +46,7 @@ export class FeatureCache {
 
   private fileOf(issue: LabelledIssue): string {
     const similar = this.similarIssues?.(issue.repo)?.digestBefore(issue.created) ?? '';
-    const name = createHash('sha1').update(JSON.stringify([issue.repo, issue.id, issue.commit, issue.text, similar])).digest('hex').slice(0, 20);
+    const name = sha1Hex(JSON.stringify([issue.repo, issue.id, issue.commit, issue.text, similar])).slice(0, 20);
     return join(this.dir, `${name}.json`);
   }
 

@@ -3,7 +3,7 @@
  * signals), optional dense fusion with a bi-encoder, optional learned model, optional listwise LLM
  * rerank, each consuming the ranking of the stage before it (the composition rule: stages.ts).
  */
-import type { CodeIndex } from '../index/code-index.js';
+import { indexFilePath, type CodeIndex } from '../index/code-index.js';
 import type { GitRepo } from '../repo/git.js';
 import { isEmbedderFailure, type Embedder } from '../embed/embedder.js';
 import { DeadlineExceeded, type Deadline } from '../util/deadline.js';
@@ -15,6 +15,7 @@ import { Localizer, DEFAULT_RANKING, type RankingOptions } from '../retrieve/loc
 import type { Localization } from '../retrieve/rollup.js';
 import { withLines } from '../retrieve/item-lines.js';
 import { openPlacements, type PlacementOptions, type Placements } from '../retrieve/placements.js';
+import { storeDocsByNameAt } from '../retrieve/unit-lookup.js';
 import type { ParsedIssue } from '../text/parsed-issue.js';
 import type { ListwiseReranker, RerankStats } from '../llm-rerank/listwise.js';
 import { ModelRanker, readsGraph } from '../ltr/model-ranker.js';
@@ -111,6 +112,8 @@ export class CommitChain {
    *   model id; the embedder's failure when `onWarning` is not set.
    */
   static async open(repo: GitRepo, codeIndex: CodeIndex, opts: CommitChainOptions): Promise<CommitChain> {
+    // the signals' name table kept beside the index: read, not made, by the next process
+    if (opts.cacheDir) storeDocsByNameAt(codeIndex.table, indexFilePath(opts.cacheDir, codeIndex.commit, codeIndex.settings, 'names'));
     let vectors: VectorIndex | undefined;
     let localizer: Localizer | undefined;
     let hybrid: HybridLocalizer | undefined;

@@ -89,3 +89,32 @@ test('bin/issueloc.js runs the bundle made from dist/src as it is, else dist/src
   writeFileSync(join(installed, 'dist/bundle/built-from.json'), JSON.stringify({ mainMtimeMs: 1 }));
   assert.equal(ranInstalled(), 'bundle', 'an installed package (its files timed by their unpacking)');
 });
+
+test('the localize script draws the tables dist/src draws, for ids of wide characters, emoji and combining marks too', () => {
+  // the script measures printable ASCII by its length, anything else with string-width (build/cli-bundle.mjs)
+  const out = join(root, 'dist', `bundle-tables-${process.pid}`);
+  after(() => cleanup(out));
+  execFileSync(process.execPath, [join(root, 'build/cli-bundle.mjs'), out], { stdio: 'pipe' });
+  const repo = join(work, 'repo-wide');
+  commitFiles(repo, {
+    'shop/cart.py': 'def total(items):\n    return sum(i.price for i in items)\n\n\ndef discount(total, rate):\n    return total * rate\n',
+    'shop/購物車.py': 'def 合計(items):\n    return sum(i.price for i in items)\n\n\ndef discount_total(total):\n    return total\n',
+    'shop/emoji_😀.py': 'def cart_total_emoji(items):\n    return len(items)\n',
+    'shop/cafe\u0301.py': 'def cart_discount(rate):\n    return rate\n',
+  });
+  const cache = join(work, 'cache-wide');
+  const issue = 'The discount total of the cart is wrong in 購物車.py and emoji_😀.py; cafe\u0301 too';
+  const text = (cli: string, columns: string, explain: string[]) => {
+    const r = spawnSync(process.execPath, [cli, 'localize', '--repo', repo, '--cache-dir', cache, '--issue', issue, '--model', 'none', '--no-progress', ...explain],
+      { encoding: 'utf8', timeout: 120_000, env: { ...process.env, COLUMNS: columns, XDG_CACHE_HOME: join(work, 'xdg-wide') } });
+    assert.equal(r.status, 0, r.stderr);
+    return r.stdout;
+  };
+  for (const columns of ['100', '40']) {
+    for (const explain of [[], ['--explain']]) {
+      const expected = text(join(root, 'dist/src/cli/bin.js'), columns, explain);
+      assert.match(expected, /購物車/);
+      assert.equal(text(join(out, 'localize.mjs'), columns, explain), expected, `COLUMNS=${columns} ${explain.join(' ')}`);
+    }
+  }
+});

@@ -120,18 +120,18 @@ test('issue 31 F1: links in the cache folder are never followed; files issueloc 
   }
 });
 
-test('an index of every file (--files all) is one entry with its non-source and generated-file lists: listed and evicted together', () => {
+test('an index of every file (--files all) is one entry with its non-source and generated-file lists and its name table: listed and evicted together', () => {
   const dir = tempDir('issueloc-usage-');
   try {
     const t = new Date(Date.now() - 86_400_000);
-    const files = ['c3c3c3c3.k.bin', 'c3c3c3c3.k.files.bin', 'c3c3c3c3.k.nonsource.bin', 'c3c3c3c3.k.generated.bin'].map((name) => {
+    const files = ['c3c3c3c3.k.bin', 'c3c3c3c3.k.files.bin', 'c3c3c3c3.k.nonsource.bin', 'c3c3c3c3.k.generated.bin', 'c3c3c3c3.k.names.bin'].map((name) => {
       const f = join(dir, 'index', name);
       checked(f, 100);
       utimesSync(f, t, t);
       return f;
     });
     const entries = listCacheEntries(dir);
-    assert.deepEqual(entries.map((e) => [e.kind, e.files.sort(), e.bytes]), [['index', [...files].sort(), 400]]);
+    assert.deepEqual(entries.map((e) => [e.kind, e.files.sort(), e.bytes]), [['index', [...files].sort(), 500]]);
     const { removed } = evictToSize(dir, 0, new Set());
     assert.equal(removed.length, 1);
     assert.ok(files.every((f) => !existsSync(f)), 'no part of the index is left behind');

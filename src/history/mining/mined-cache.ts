@@ -6,9 +6,9 @@
  * another base commit reads only its own ancestors' entries. Entries of commits the history log
  * no longer holds are dropped when saving.
  */
-import { createHash } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { isRecord, isStringArray, readCheckedJson, writeCheckedJson } from '../../util/checked-file.js';
+import { sha1Hex } from '../../util/sha1.js';
 
 /** A commit the miner kept: everything a pseudo-issue needs, the repository aside. */
 export interface MinedEntry {
@@ -43,7 +43,7 @@ const TAG = 'mined.v1';
 
 /** `<cacheDir>/history/mined-<digest of the repository path and the settings>.json`. */
 export function minedCacheFile(cacheDir: string, repoPath: string, settings: string): string {
-  const digest = createHash('sha1').update(`${resolve(repoPath)}\0${settings}`).digest('hex').slice(0, 16);
+  const digest = sha1Hex(`${resolve(repoPath)}\0${settings}`).slice(0, 16);
   return join(cacheDir, 'history', `mined-${digest}.json`);
 }
 

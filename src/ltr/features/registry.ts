@@ -8,7 +8,6 @@
  * Models name features by name (src/ltr/model.ts), so adding, removing or reordering features
  * keeps old model files readable; the column order still matters to training (binning, ties).
  */
-import { createHash } from 'node:crypto';
 import type { FeatureGroup, Normalisation } from './group.js';
 import { lexicalGroup } from './lexical.js';
 import { fileGroup } from './file.js';
@@ -20,6 +19,7 @@ import { shapeGroup } from './shape.js';
 import { languageGroup } from './language.js';
 import { moduleFilesGroup } from './module-files.js';
 import { graphGroup } from './graph.js';
+import { sha1Hex } from '../../util/sha1.js';
 
 /** The groups, in column order. */
 export const FEATURE_GROUPS = [lexicalGroup, fileGroup, callsGroup, signalsGroup, namesGroup, historyGroup, shapeGroup,
@@ -65,7 +65,7 @@ export const FEATURE_COMPUTATION_VERSION = 6;
  * and normalisation in column order (its doc is left out: rewording it changes no value).
  */
 export function featureVersion(features: readonly FeatureEntry[], computationVersion = FEATURE_COMPUTATION_VERSION): string {
-  const digest = createHash('sha1').update(JSON.stringify(features.map((f) => [f.name, f.group, f.normalise]))).digest('hex');
+  const digest = sha1Hex(JSON.stringify(features.map((f) => [f.name, f.group, f.normalise])));
   return `${computationVersion}.${digest.slice(0, 12)}`;
 }
 
