@@ -51,12 +51,6 @@ export interface BackendStats extends PoolCounters {
 /** Runs localize requests; see the file comment. */
 export interface ServiceBackend {
   /**
-   * The queries run on the calling thread, each to its end without yielding (the HTTP server
-   * then starts them one per turn of its event loop, so requests arriving meanwhile are counted);
-   * absent or false: they run elsewhere (worker threads) and start at once.
-   */
-  readonly onCallingThread?: boolean;
-  /**
    * The JSON text of `localize --json` for a request (plus `signals` with `explain`).
    * @param waitMs how long the request may wait for an index not yet warm.
    * @throws ServiceError (404, 503), IssuelocError (400) as {@link LocalizerPool.localize}.
@@ -104,8 +98,6 @@ export function poolStats(pool: LocalizerPool): BackendStats {
 
 /** Every request on this thread, from one pool. */
 export class InProcessBackend implements ServiceBackend {
-  readonly onCallingThread = true;
-
   constructor(readonly pool: LocalizerPool) {}
 
   localize(request: LocalizeRequest, waitMs: number): Promise<string> {
