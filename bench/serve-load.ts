@@ -4,13 +4,14 @@
  *   node dist/bench/serve-load.js [--mirror sympy+sympy] [--workers 0,2] [--clients 1,4,16]
  *       [--requests 2000] [--overload-clients 64] [--overload-concurrency 8]
  *       [--rss-mirrors pallets+flask,psf+requests,pytest-dev+pytest,mwaskom+seaborn] [--cache-dir DIR]
- *       [--texts repeated,unique] [--bins A/dist/src/cli/bin.js,B/dist/src/cli/bin.js] [--rounds N]
+ *       [--texts repeated,unique,rev] [--bins A/dist/src/cli/bin.js,B/dist/src/cli/bin.js] [--rounds N]
  *       [--load-only] [--cpu-prof DIR]
  *
  * For each --workers value it starts the server as a child process on the mirror's default
  * branch, waits for its index to be warm, sends 200 distinct requests to warm the JIT, then for each
  * client count sends --requests requests (SWE-bench Lite problem statements of that repository,
- * in turn, each asked once before the row; with --texts unique each made distinct, so no answer is asked for twice) from that many
+ * in turn, each asked once before the row; with --texts unique each made distinct, so no answer is asked for twice; with
+ * --texts rev distinct too and naming the base commit by its SHA, as an agent does) from that many
  * concurrent clients, and prints p50 / p99 latency in ms, requests per
  * second, errors (non-200 answers and failed requests), the server's CPU time per request (all
  * its threads; on a machine shared with other work the one figure that load does not inflate
@@ -22,7 +23,7 @@
  * and the --rss-mirrors warm.
  * Data and mirrors folders: ISSUELOC_DATA, ISSUELOC_MIRRORS (bench/lib/data.ts).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -49,7 +50,9 @@ const { values: args } = parseArgs({
     'load-only': { type: 'boolean', default: false },
     /**
      * Issue texts of the load rows: `repeated` (the problem statements in turn: the same request
-     * comes back, an answer cache answers it) and/or `unique` (each made distinct by a last line).
+     * comes back, an answer cache answers it), `unique` (each made distinct by a last line) and/or
+     * `rev` (distinct, each naming the mirror's HEAD commit as `rev`: the commit is checked at
+     * every request, and no answer is cached).
      */
     texts: { type: 'string', default: 'repeated' },
     /** A folder for a `--cpu-prof` of each server started. */
@@ -99,8 +102,11 @@ async function startServer(repos: string[], extra: string[], bin = ownBin): Prom
 
 interface Load { p50: number; p99: number; rps: number; errors: number; statuses: Record<string, number>; okP99: number }
 
-/** `requests` requests from `clients` concurrent clients (one keep-alive connection each). */
-async function load(url: string, repository: string, texts: string[], clients: number, requests: number, unique = false): Promise<Load> {
+/**
+ * `requests` requests from `clients` concurrent clients (one keep-alive connection each); with
+ * `unique` each text made distinct; with `rev` each request names that base commit.
+ */
+async function load(url: string, repository: string, texts: string[], clients: number, requests: number, unique = false, rev?: string): Promise<Load> {
   const pool = new Pool(url, { connections: clients, pipelining: 1 });
   const times: number[] = [];
   const okTimes: number[] = [];
@@ -111,7 +117,7 @@ async function load(url: string, repository: string, texts: string[], clients: n
   await Promise.all(Array.from({ length: clients }, async () => {
     while (next < requests) {
       const k = next++;
-      const body = JSON.stringify({ repository, issue: unique ? `${texts[k % texts.length]}\n\n(load request ${k} ${Math.random()})` : texts[k % texts.length] });
+      const body = JSON.stringify({ repository, issue: unique ? `${texts[k % texts.length]}\n\n(load request ${k} ${Math.random()})` : texts[k % texts.length], ...(rev ? { rev } : {}) });
       const q0 = performance.now();
       try {
         const res = await pool.request({ path: '/v1/localize', method: 'POST', headers: { 'content-type': 'application/json' }, body });
@@ -165,12 +171,16 @@ async function hostileRequests(url: string, repository: string): Promise<string[
 
 async function main() {
   const requests = Math.min(MAX_REQUESTS, Number(args.requests));
+  const unknownKind = args.texts!.split(',').find((k) => !['repeated', 'unique', 'rev'].includes(k));
+  if (unknownKind !== undefined) throw new Error(`--texts ${unknownKind}: one of repeated, unique, rev`);
   const repoName = args.mirror!.replace(/\+/g, '/');
   const texts = readFileSync(dataFile('swebench-lite/swebench_lite.jsonl'), 'utf8').split('\n').filter(Boolean)
     .map((l) => JSON.parse(l) as { repo: string; problem_statement: string })
     .filter((i) => i.repo === repoName).map((i) => i.problem_statement);
   if (texts.length === 0) throw new Error(`no SWE-bench Lite issue of ${repoName}`);
   const repository = args.mirror!.replace(/\W+/g, '-');
+  // the commit the servers' default revision names (their HEAD): what --texts rev asks for by SHA
+  const head = execFileSync('git', ['--git-dir', mirrorRepo(args.mirror!), 'rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
   process.stdout.write(`${repoName}: ${texts.length} SWE-bench Lite problem statements, ${requests} requests per row\n\n`);
   const bins = args.bins ? args.bins.split(',').map((b) => resolve(b)) : [ownBin];
   bins.forEach((b, i) => process.stdout.write(`build ${i}: ${b}\n`));
@@ -186,7 +196,7 @@ async function main() {
             // repeated: each text asked once before, so the row measures requests asked again
             if (kind === 'repeated') await load(server.url, repository, texts, 4, texts.length);
             const c0 = cpuMs(server.child.pid!);
-            const r = await load(server.url, repository, texts, clients, requests, kind === 'unique');
+            const r = await load(server.url, repository, texts, clients, requests, kind !== 'repeated', kind === 'rev' ? head : undefined);
             const cpu = (cpuMs(server.child.pid!) - c0) / requests;
             const loadAvg = readFileSync('/proc/loadavg', 'utf8').split(' ')[0];
             process.stdout.write(`| ${b} | ${round} | ${workers} | ${kind} | ${clients} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.rps.toFixed(0)} | ${r.errors} | ${cpu.toFixed(2)} | ${rssMiB(server.child.pid!).rss} | ${loadAvg} |\n`);

@@ -152,12 +152,14 @@ export class GitRepo {
   }
 
   /**
-   * Whether the commit `sha` (a full id) is in the object store now: one `git cat-file -e`
-   * (no revision syntax; a commit removed by a history rewrite and gc is gone).
+   * Whether the commit `sha` (a full id) is in the object store now (a commit removed by a
+   * history rewrite and gc is gone): found in the object store's files read afresh
+   * (./commit-id.ts, no git process), else one `git cat-file -e` (no revision syntax).
    * @throws IssuelocError `<path> is gone: …` when its git folder was removed.
    */
   async hasCommit(sha: string, timeoutMs = REV_PARSE_TIMEOUT_MS): Promise<boolean> {
     if (!OBJECT_ID.test(sha)) return false;
+    if (commitOfHexRevision(this.gitDir, sha) === sha) return true;
     const res = await this.exec(['cat-file', '-e', `${sha}^{commit}`], timeoutMs);
     if (res.code !== 0) this.checkPresent();
     return res.code === 0;

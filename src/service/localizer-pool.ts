@@ -179,7 +179,8 @@ export class LocalizerPool {
   /**
    * The commit a revision of a repository names (full SHA); `rev` undefined: the default commit.
    * Revisions are checked as a remote caller's (no ranges, no commit-message searches) and git is
-   * given the request timeout; a full SHA, even a warm one, is answered only while git has it.
+   * given the request timeout; a full SHA, even a warm one, is answered only while the object
+   * store has it (GitRepo.hasCommit: no git process for a commit in plain files).
    * @throws ServiceError 404 for an unknown repository; IssuelocError (400) for a revision that
    *   names no commit (an option such as `--output=x` included: git never sees it as one), and
    *   for a repository whose folder is gone.
@@ -195,7 +196,8 @@ export class LocalizerPool {
     const timeoutMs = this.config.limits.timeoutMs;
     const lower = rev.toLowerCase();
     if (FULL_SHA.test(lower) && this.isKnown(name, lower)) {
-      // warm, but git is asked whether it still has it (a history rewrite and gc drop commits)
+      // warm, but the object store is asked whether it still has it (a history rewrite and gc
+      // drop commits): its files read afresh, git only when they cannot tell
       if (await git.hasCommit(lower, timeoutMs)) return lower;
     }
     return git.resolveCommit(rev, { rules: REMOTE_REVISIONS, timeoutMs });

@@ -83,22 +83,29 @@ export function buildServer(options: ServerOptions): Service {
   const started = Date.now();
 
   const hostAllowed = options.token === undefined ? hostChecker(options.allowedHosts ?? []) : undefined;
-  app.addHook('onRequest', async (request, reply) => {
+  // hooks in callback form: each request passes them without a promise (an answer sent from
+  // onRequest ends the request there: `done` is not called)
+  app.addHook('onRequest', (request, reply, done) => {
     (request as TimedRequest).startedAt = performance.now();
     if (hostAllowed && !hostAllowed(request.headers.host)) {
-      return reply.code(403).send({ error: `Host ${oneLine(request.headers.host ?? '').slice(0, 100)} is not an address of this server (a DNS-rebinding page?): serve --allow-host NAME adds one` });
+      reply.code(403).send({ error: `Host ${oneLine(request.headers.host ?? '').slice(0, 100)} is not an address of this server (a DNS-rebinding page?): serve --allow-host NAME adds one` });
+      return;
     }
     if (checkToken && !OPEN_ROUTES.has(request.routeOptions.url ?? '') && (request.routeOptions.config as { open?: boolean }).open !== true && !checkToken(request.headers.authorization)) {
       reply.header('www-authenticate', 'Bearer');
-      return reply.code(401).send({ error: 'missing or wrong bearer token (Authorization: Bearer <token>)' });
+      reply.code(401).send({ error: 'missing or wrong bearer token (Authorization: Bearer <token>)' });
+      return;
     }
+    done();
   });
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (admission.isDraining) reply.header('connection', 'close');
+    done(null, payload);
   });
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const t0 = (request as TimedRequest).startedAt ?? performance.now();
     metrics.observe(request.routeOptions.url ?? 'unmatched', request.method, reply.statusCode, (performance.now() - t0) / 1000);
+    done();
   });
   app.setErrorHandler((error: Error & { statusCode?: number; validation?: SchemaProblem[]; validationContext?: string }, _request, reply) => {
     const status = error.validation ? 400 : error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : statusOf(error);

@@ -58,6 +58,19 @@ describe('GitRepo.resolveCommit checks and bounds', () => {
     }
   });
 
+  test('hasCommit of a commit in the object store\'s files starts no git; any other id is asked of git', async () => {
+    const repo = await GitRepo.open(work);
+    const path = process.env.PATH;
+    try {
+      process.env.PATH = join(root, 'no-git-here'); // a git process would not start
+      assert.equal(await repo.hasCommit(head), true);
+      await assert.rejects(repo.hasCommit('0'.repeat(40)));
+    } finally {
+      process.env.PATH = path;
+      await repo.close();
+    }
+  });
+
   test('hasCommit asks git; a removed repository is reported as gone', async () => {
     const repo = await GitRepo.open(work);
     try {
