@@ -47,6 +47,10 @@ export interface IndexCommitOptions {
  * Concurrency: builds hold the lock of `<cacheDir>/index` (src/index/build-lock.ts); a second
  * process says on stderr that it waits (up to `lockWaitMs`), then loads what the first one wrote.
  *
+ * An index missing blobs (a partial clone whose promisor remote cannot give them) is returned
+ * with one warning naming how many and how to fetch them, and never saved: the next call builds it
+ * again (from the blob cache, for the blobs it has).
+ *
  * @throws IssuelocError (exit 2) when the cache folder is not writable and the index must be
  *   built (unless `answerUnsaved`), or when the lock cannot be had in time.
  */
@@ -87,6 +91,13 @@ export async function indexCommit(repo: GitRepo, commit: string, opts: IndexComm
       const { buildFromTree } = await import('./build-tree.js');
       const { codeIndex, blobBytes } = await buildFromTree(repo, commit, settings, opts);
       opts.signal?.throwIfAborted();
+      const missing = codeIndex.stats.skipped.missing ?? 0;
+      if (missing > 0) {
+        warnCacheNotSaved(`${missing} file${missing === 1 ? '' : 's'} of ${commit.slice(0, 12)} could not be read from git (missing from its object store, as in a partial clone): ` +
+          `answered without ${missing === 1 ? 'it' : 'them'}; ${what} is not saved (built again next time); ` +
+          `fetch them with \`git -C ${repo.path} fetch --refetch --no-filter\`, or clone without --filter`, undefined, opts.onWarning);
+        return { codeIndex, built: true };
+      }
       const saved = [indexFilePath(opts.cacheDir, commit, settings), indexFilePath(opts.cacheDir, commit, settings, 'file')];
       if (codeIndex.nonSource) saved.push(indexFilePath(opts.cacheDir, commit, settings, 'nonSource'));
       try {

@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cleanup, commitFiles, tempDir } from '../repo/git-fixture.js';
+import { cleanup, commitFiles, git, tempDir } from '../repo/git-fixture.js';
 import { BASELINE_WASM_ARGS } from '../util/baseline-wasm.js';
 
 const bin = join(resolve(dirname(fileURLToPath(import.meta.url)), '../../..'), 'dist/src/cli/bin.js');
@@ -88,6 +88,35 @@ test('localize on a full, over-quota, read-only or forbidden cache: the answer f
     assert.equal(r.code, 2, r.err);
     assert.match(r.err, /^issueloc: cannot write .*\.bin: injected failure \(ENOSPC\)\n$/);
     assert.ok(filesUnder(cache).every((f) => !f.includes('.tmp-') && !/^index\/.*\.bin$/.test(f)), `no index file, no temporary: ${filesUnder(cache).join(' ')}`);
+  } finally {
+    cleanup(dir);
+  }
+});
+
+test('a blob git cannot give (missing from the object store): answered without it, one warning naming how many and how to fetch them, the index not saved until it is there', () => {
+  const dir = tempDir('issueloc-missing-');
+  try {
+    const repo = join(dir, 'repo');
+    commitFiles(repo, { 'app.py': long, 'lib/util.py': 'def parse_header(request, n):\n    return request.headers[n]\n', 'lib/other.py': 'def other():\n    return 2\n' });
+    const blob = git(repo, 'rev-parse', 'HEAD:lib/util.py');
+    const object = join(repo, '.git', 'objects', blob.slice(0, 2), blob.slice(2));
+    rmSync(object);
+    const cache = join(dir, 'c');
+    const args = ['localize', '--repo', repo, '--issue', 'parse header of the request', '--cache-dir', cache, '--no-progress', '--json'];
+    for (const run of ['first', 'second']) {
+      const r = sh('exec "$@"', args);
+      assert.equal(r.code, 0, r.err);
+      const lines = r.err.split('\n').filter((l) => l !== '');
+      assert.equal(lines.length, 1, `${run}: ${r.err}`);
+      assert.match(lines[0], /^issueloc: warning: 1 file of [0-9a-f]{12} could not be read from git .*not saved.*git -C .* fetch --refetch --no-filter/);
+      assert.deepEqual(filesUnder(join(cache, 'index')).filter((f) => f.endsWith('.bin')), [], `${run}: no index saved`);
+    }
+    // the blob back: the index is built whole and saved
+    git(repo, 'hash-object', '-w', 'lib/util.py');
+    const r = sh('exec "$@"', args);
+    assert.equal(r.code, 0, r.err);
+    assert.equal(r.err, '');
+    assert.ok(filesUnder(join(cache, 'index')).some((f) => f.endsWith('.bin')), 'saved');
   } finally {
     cleanup(dir);
   }
