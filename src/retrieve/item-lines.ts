@@ -10,7 +10,8 @@
  */
 import type { CodeIndex, IndexedUnit } from '../index/code-index.js';
 import type { Localization, RankedItem } from './rollup.js';
-import { unitIdsOf } from './unit-ids.js';
+import { fileNumberOf, unitIdsOf } from './unit-ids.js';
+import { splitItemId } from '../corpus/names.js';
 import { DocsOfFile } from './unit-lookup.js';
 
 interface Span { startLine: number; endLine: number }
@@ -61,36 +62,21 @@ function spansOfPath(index: CodeIndex, path: string): PathSpans | undefined {
   return s;
 }
 
-/** The unit of id `id`: its lowest document among the paths the id can name. */
+/** The path an item id names ({@link splitItemId}; a path of the index is not split). */
+function pathOfId(index: CodeIndex, id: string): string {
+  return splitItemId(id, (p) => fileNumberOf(index, p) !== undefined).path;
+}
+
+/** The unit of id `id`: its lowest document in the path the id names. */
 function unitOf(index: CodeIndex, id: string): IndexedUnit | undefined {
-  let best = -1;
-  for (const p of pathsOf([id])) {
-    const d = spansOfPath(index, p)?.units.get(id);
-    if (d !== undefined && (best < 0 || d < best)) best = d;
-  }
-  return best < 0 ? undefined : index.table.unit(best);
+  const d = spansOfPath(index, pathOfId(index, id))?.units.get(id);
+  return d === undefined ? undefined : index.table.unit(d);
 }
 
-/** The span of module `id`: from the first line to the last of its functions in the paths the id can name. */
+/** The span of module `id`: from the first line to the last of its functions in the path the id names. */
 function moduleSpanOf(index: CodeIndex, id: string): Span | undefined {
-  let out: Span | undefined;
-  for (const p of pathsOf([id])) {
-    const s = spansOfPath(index, p)?.modules.get(id);
-    if (!s) continue;
-    if (!out) out = { startLine: s.startLine, endLine: s.endLine };
-    else { out.startLine = Math.min(out.startLine, s.startLine); out.endLine = Math.max(out.endLine, s.endLine); }
-  }
-  return out;
-}
-
-/** The paths an item id can name: the id itself and each prefix before a `:` (a path may hold one). */
-function pathsOf(ids: Iterable<string>): Set<string> {
-  const out = new Set<string>();
-  for (const id of ids) {
-    out.add(id);
-    for (let i = id.indexOf(':'); i >= 0; i = id.indexOf(':', i + 1)) out.add(id.slice(0, i));
-  }
-  return out;
+  const s = spansOfPath(index, pathOfId(index, id))?.modules.get(id);
+  return s && { startLine: s.startLine, endLine: s.endLine };
 }
 
 /**
@@ -108,18 +94,6 @@ export function bestOfFiles(scores: Float32Array, fileOfUnit: Uint32Array, fileC
     if (b < 0 || s > scores[b]) best[f] = d;
   }
   return best;
-}
-
-/** Per loaded index, each file path's file-level document, built on first use. */
-const fileNumbers = new WeakMap<CodeIndex, Map<string, number>>();
-
-function fileNumberOf(index: CodeIndex, path: string): number | undefined {
-  let m = fileNumbers.get(index);
-  if (!m) {
-    m = new Map(index.filePaths.map((p, f) => [p, f]));
-    fileNumbers.set(index, m);
-  }
-  return m.get(path);
 }
 
 /**
