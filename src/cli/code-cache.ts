@@ -24,6 +24,7 @@ import { pathToFileURL } from 'node:url';
 import { Script } from 'node:vm';
 import * as zlib from 'node:zlib';
 import { checkedPayload, checkedTrailer, writeCheckedFile } from '../util/checked-file.js';
+import { processAlive } from '../util/process-alive.js';
 
 /** How a script is loaded and where its code cache lives. */
 export interface ScriptOptions {
@@ -150,16 +151,6 @@ const TEMPORARY = /\.bin\.tmp-(\d+)-[0-9a-z]+$/;
 /** A temporary file this old is left over (a cache file is written in well under a second), whatever its pid. */
 const TEMPORARY_AGE_MS = 600_000;
 
-/** Whether the process `pid` exists (EPERM: it does, another user's). */
-function processExists(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /**
  * Removes the temporary cache files of `dir` that no live writer holds: their writer's pid names no
  * process, or they are older than {@link TEMPORARY_AGE_MS} (a pid reused since). A live writer's file
@@ -173,7 +164,7 @@ export function removeStaleTemporaries(dir: string, now = Date.now()): void {
       if (pid === undefined) continue;
       const file = join(dir, name);
       try {
-        if (processExists(Number(pid)) && now - statSync(file).mtimeMs <= TEMPORARY_AGE_MS) continue;
+        if (processAlive(Number(pid)) && now - statSync(file).mtimeMs <= TEMPORARY_AGE_MS) continue;
         unlinkSync(file);
       } catch {
         // removed by another process meanwhile

@@ -25,6 +25,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { IssuelocError } from '../errors.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { cacheCannotTake } from '../util/file-errors.js';
+import { processAlive } from '../util/process-alive.js';
 
 /**
  * proper-lockfile, loaded on the first lock: it installs signal handlers (signal-exit) when
@@ -95,7 +96,7 @@ export async function withBuildLock<T>(dir: string, opts: BuildLockOptions, buil
   for (;;) {
     const owner = readOwner(ownerFile);
     const local = owner !== undefined && owner.host === me.host;
-    if (local && !alive(owner.pid)) {
+    if (local && !processAlive(owner.pid)) {
       takeOver(dir, ownerFile, owner);
       continue;
     }
@@ -140,15 +141,6 @@ function readOwner(file: string): Owner | undefined {
     return Number.isInteger(o.pid) && typeof o.host === 'string' && typeof o.what === 'string' ? o : undefined;
   } catch {
     return undefined;
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM'; // alive, another user's
   }
 }
 
