@@ -13,6 +13,8 @@ import type { Localization, RankedItem } from './rollup.js';
 import { fileNumberOf, unitIdsOf } from './unit-ids.js';
 import { splitItemId } from '../corpus/names.js';
 import { DocsOfFile } from './unit-lookup.js';
+import type { TermMatcher } from './annotate.js';
+import { tokenize } from '../text/tokenize.js';
 
 interface Span { startLine: number; endLine: number }
 
@@ -96,13 +98,41 @@ export function bestOfFiles(scores: Float32Array, fileOfUnit: Uint32Array, fileC
   return best;
 }
 
+/** The unit of the document function `id` was scored as (`Localization.docOfFunction`), if known. */
+function scoredUnit(index: CodeIndex, id: string, docOf: ((id: string) => number | undefined) | undefined): IndexedUnit | undefined {
+  const d = docOf?.(id);
+  return d === undefined || unitIdsOf(index).id(d) !== id ? undefined : index.table.unit(d);
+}
+
 /**
- * A copy of `loc` whose items carry `startLine`/`endLine`, without `bestOfFile`. A file's best
+ * `Localization.docOfFunction` of a ranking's `functions`: the document each was scored as
+ * (`scored`), but none for an `@overload` stub, a document holding the term `overload` (its
+ * decorator), whose id shows the implementation's lines ({@link unitOf}, `shownUnit`).
+ * @param matcher the index's term lookup (the lexical `Localizer`); `stem` its settings'.
+ */
+export function scoredDocsOf(
+  functions: readonly RankedItem[], scored: (id: string) => number | undefined, matcher: Pick<TermMatcher, 'matchedTerms'>, stem: boolean,
+): (id: string) => number | undefined {
+  const own = new Map<string, number>();
+  for (const { id } of functions) {
+    const d = scored(id);
+    if (d !== undefined) own.set(id, d);
+  }
+  const [overload] = tokenize('overload', { stem });
+  const ids = [...own.keys()];
+  const stubs = matcher.matchedTerms(ids.map((id) => own.get(id)!), new Map([[overload, 1]]), 1);
+  ids.forEach((id, i) => { if (stubs[i].length > 0) own.delete(id); });
+  return (id) => own.get(id);
+}
+
+/**
+ * A copy of `loc` whose items carry `startLine`/`endLine`, without `bestOfFile` and `docOfFunction`
+ * (a function shows the lines of the unit it was scored as, when known). A file's best
  * function is `loc.bestOfFile`'s; without it (a stage that did not give one), its first function
  * in `loc.functions`.
  */
 export function withLines(loc: Localization, index: CodeIndex): Localization {
-  const { bestOfFile: bestDocs, ...rest } = loc;
+  const { bestOfFile: bestDocs, docOfFunction, ...rest } = loc;
   const bestOfFile = new Map<string, IndexedUnit>();
   if (bestDocs) {
     for (const it of loc.files) {
@@ -120,7 +150,7 @@ export function withLines(loc: Localization, index: CodeIndex): Localization {
   const lined = (it: RankedItem, s: Span | undefined): RankedItem => (s ? { ...it, startLine: s.startLine, endLine: s.endLine } : it);
   return {
     ...rest,
-    functions: loc.functions.map((it) => lined(it, unitOf(index, it.id))),
+    functions: loc.functions.map((it) => lined(it, scoredUnit(index, it.id, docOfFunction) ?? unitOf(index, it.id))),
     modules: loc.modules.map((it) => lined(it, moduleSpanOf(index, it.id))),
     files: loc.files.map((it) => lined(it, bestOfFile.get(it.id) ?? unitOf(index, it.id))),
   };
