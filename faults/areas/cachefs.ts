@@ -6,7 +6,8 @@
  * - a blob entry copied over another blob's entry (valid checksum, another blob) is not used:
  *   a warning, and the ranking of a fresh cache;
  * - a full disk and a full standard output: one line `issueloc: …` naming the path or "standard
- *   output", exit 2. A full disk is produced as a user meets it without root: a file-size limit
+ *   output", exit 2 (`index`; `localize` answers from memory: one warning line naming the cache
+ *   folder, exit 0). A full disk is produced as a user meets it without root: a file-size limit
  *   (`ulimit -f`, SIGXFSZ ignored as a shell user's `trap '' XFSZ` does) makes every cache write
  *   past it fail (EFBIG), as ENOSPC does; stdout is `/dev/full` (every write: ENOSPC).
  */
@@ -147,9 +148,18 @@ function oneLineExit2(r: RunResult, names: RegExp, what: string): Failure | unde
   return names.test(lines[0]) ? undefined : wrong(r, `the line does not name ${what}: ${lines[0]}`);
 }
 
+/** Exit 0 with exactly one stderr line `issueloc: warning: …` matching `names` (an answer not saved). */
+function oneWarningExit0(r: RunResult, names: RegExp): Failure | undefined {
+  const bad = expectExit(r, [0]);
+  if (bad) return bad;
+  const lines = r.stderr.split('\n').filter((l) => l.trim() !== '');
+  if (lines.length !== 1 || !lines[0].startsWith('issueloc: warning: ')) return wrong(r, `expected one line 'issueloc: warning: …', got ${lines.length}: ${firstLine(r.stderr)}`);
+  return names.test(lines[0]) ? undefined : wrong(r, `the warning does not name the cache folder: ${lines[0]}`);
+}
+
 const fullDisk: Probe = {
   area: 'cachefs', name: 'full-disk', quick: true,
-  expect: 'a full disk under the cache (a file-size limit: EFBIG) or a full stdout (/dev/full): one line naming the path or standard output, exit 2',
+  expect: 'a full disk under the cache (a file-size limit: EFBIG) or a full stdout (/dev/full): one line naming the path or standard output, exit 2 (localize on a full cache: one warning, exit 0)',
   async run(ctx) {
     const { repo } = await shopReference(ctx);
     const limited = [['index', (c: string) => ['index', '--repo', repo, '--cache-dir', c, '--no-progress']], ['localize', (c: string) => localizeArgs(repo, c)]] as const;
@@ -157,7 +167,8 @@ const fullDisk: Probe = {
       await ctx.attempt(`${label}: cache writes past a 2 KiB file-size limit`, async () => {
         const c = join(ctx.dir(`limit-${label}`), 'c');
         const r = await runInShell(ctx, "trap '' XFSZ; ulimit -f 4", '/dev/null', args(c), BOUND_S);
-        return oneLineExit2(r, new RegExp(c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')), 'the cache path');
+        const names = new RegExp(c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+        return label === 'index' ? oneLineExit2(r, names, 'the cache path') : oneWarningExit0(r, names);
       });
     }
     const { cacheDir } = await shopReference(ctx);

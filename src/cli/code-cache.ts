@@ -12,7 +12,9 @@
  * payload; V8 checks the version and flags of cached data, not its bytes): a file cut short,
  * corrupt or of another program is passed over, as is data V8 refuses (`cachedDataRejected`), and the run
  * compiles from the source and writes a new one (into a temporary file renamed over it: a reader
- * never sees half a file). A folder that cannot be made or written means no cache, never an error.
+ * never sees half a file). A temporary file left by a writer that was killed is removed by the next
+ * run that answers ({@link removeStaleTemporaries}). A folder that cannot be made or written means no
+ * cache, never an error.
  */
 import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readSync, statSync, unlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -22,6 +24,7 @@ import { pathToFileURL } from 'node:url';
 import { Script } from 'node:vm';
 import * as zlib from 'node:zlib';
 import { checkedPayload, checkedTrailer, writeCheckedFile } from '../util/checked-file.js';
+import { processAlive } from '../util/process-alive.js';
 
 /** How a script is loaded and where its code cache lives. */
 export interface ScriptOptions {
@@ -48,7 +51,10 @@ export interface LoadedScript {
   cacheUsed: boolean;
   /** The cache file of this script's build, or undefined when there is no cache folder. */
   cacheFile: string | undefined;
-  /** Writes the code cache (of every function compiled so far) when none was used; never throws. */
+  /**
+   * Writes the code cache (of every function compiled so far) when none was used, and removes the
+   * temporary files killed writers left in its folder; never throws.
+   */
   saveCache(): void;
 }
 
@@ -165,6 +171,35 @@ function writeCacheFile(file: string, payload: Buffer, variant: string): void {
   }
 }
 
+/** A temporary file of src/util/atomic-write.ts for a cache file: `<name>.bin.tmp-<pid>-<random>`. */
+const TEMPORARY = /\.bin\.tmp-(\d+)-[0-9a-z]+$/;
+/** A temporary file this old is left over (a cache file is written in well under a second), whatever its pid. */
+const TEMPORARY_AGE_MS = 600_000;
+
+/**
+ * Removes the temporary cache files of `dir` that no live writer holds: their writer's pid names no
+ * process, or they are older than {@link TEMPORARY_AGE_MS} (a pid reused since). A live writer's file
+ * is left alone (were it removed, its rename would fail: no cache that time, never an error). Never
+ * throws.
+ */
+export function removeStaleTemporaries(dir: string, now = Date.now()): void {
+  try {
+    for (const name of readdirSync(dir)) {
+      const pid = TEMPORARY.exec(name)?.[1];
+      if (pid === undefined) continue;
+      const file = join(dir, name);
+      try {
+        if (processAlive(Number(pid)) && now - statSync(file).mtimeMs <= TEMPORARY_AGE_MS) continue;
+        unlinkSync(file);
+      } catch {
+        // removed by another process meanwhile
+      }
+    }
+  } catch {
+    // no folder, or not ours to list
+  }
+}
+
 /**
  * Runs the CommonJS script `file` in this process (its `require` is the script's own), with the
  * code cache of {@link ScriptOptions.cacheDir} when it holds one for this build and runtime.
@@ -192,7 +227,9 @@ export function loadScript(file: string, options: ScriptOptions): LoadedScript {
     cacheUsed,
     cacheFile,
     saveCache() {
-      if (cacheFile === undefined || cacheUsed) return;
+      if (cacheFile === undefined) return;
+      removeStaleTemporaries(dirname(cacheFile));
+      if (cacheUsed) return;
       try {
         writeCacheFile(cacheFile, script.createCachedData(), variant);
       } catch {

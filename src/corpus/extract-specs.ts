@@ -328,17 +328,21 @@ const RUST: LanguageSpec = {
   },
   leading: ['attribute_item'],
   testOnly: (attributes) => attributes.some(isRustTestAttribute),
-  version: 2,
+  // 2: test-only items give no units; 3: `#[rstest]`, `#[test_case(…)]` and the like are test-only too
+  version: 3,
 };
 
 /**
  * A Rust attribute that makes an item test-only: `#[cfg(test)]`, `#[cfg(all(test, …))]`,
- * `#[test]`, `#[tokio::test]` and the like, `#[bench]`.
+ * `#[test]`, `#[tokio::test]`, `#[async_std::test]` and the like, `#[bench]`, and the test
+ * attributes of the test crates: rstest's `#[rstest]` and `#[fixture]`, `#[test_case(…)]`,
+ * `#[wasm_bindgen_test]`, `#[quickcheck]` (with a crate path or arguments or not).
  */
 export function isRustTestAttribute(text: string): boolean {
   const inner = /^#\[\s*([\s\S]*?)\s*\]$/.exec(text)?.[1].replace(/\s+/g, '');
   if (inner === undefined) return false;
-  return /^cfg\((all\()?test[,)]/.test(inner) || /^(\w+::)*test(\(.*\))?$/.test(inner) || inner === 'bench';
+  return /^cfg\((all\()?test[,)]/.test(inner) || inner === 'bench' ||
+    /^(\w+::)*(test|rstest|fixture|test_case|wasm_bindgen_test|quickcheck)(\(.*\))?$/.test(inner);
 }
 
 // ------------------------------------------------------------------------------ Ruby, PHP
@@ -525,7 +529,7 @@ export function extractorOf(path: string): string {
 }
 
 /**
- * The specs whose units changed (`version` above 1), as `name@version` joined by commas (`rust@2`):
+ * The specs whose units changed (`version` above 1), as `name@version` joined by commas (`rust@3`):
  * part of the key of a cache of units made from many blobs (the mined commits), so such a cache is
  * rebuilt when a language's units change.
  */
@@ -534,7 +538,7 @@ export function unitVersionsKey(): string {
   return specs.filter((s) => (s.version ?? 1) > 1).map((s) => `${s.id ?? s.grammar}@${s.version}`).sort().join(',');
 }
 
-/** {@link extractorOf} with its spec's `version` when above 1 (`rust@2`): the blob cache's part of a key. */
+/** {@link extractorOf} with its spec's `version` when above 1 (`rust@3`): the blob cache's part of a key. */
 export function extractorKey(path: string): string {
   const spec = specFor(path, languageOf(path));
   if (!spec) return 'file';

@@ -27,6 +27,20 @@ export function moduleIdOf(unit: { path: string; qualifiedName: string; namespac
   return `${path}:${end < 0 ? qualifiedName : qualifiedName.slice(0, end)}`;
 }
 
+/**
+ * The path and qualified name an item id names, read by the grammar {@link moduleIdOf} and
+ * `unitId` (src/retrieve/unit-ids.ts) write: `path:Qualified.name`, or `path` alone for a file
+ * and a document indexed whole. A qualified name holds no `:` (its parts are joined by `.`:
+ * `ns::f` is `ns.f`), a path may (`a:b/c.py`), so the id splits at its last `:`; an id that is
+ * itself a path (`isPath`, where the paths are known: a file-level id of a path holding `:`) is
+ * not split.
+ */
+export function splitItemId(id: string, isPath?: (path: string) => boolean): { path: string; qualifiedName: string } {
+  const colon = id.lastIndexOf(':');
+  if (colon < 0 || isPath?.(id)) return { path: id, qualifiedName: '' };
+  return { path: id.slice(0, colon), qualifiedName: id.slice(colon + 1) };
+}
+
 /** A path's file name without its last extension (`a/b/c.test.ts` → `c.test`; `.bashrc` unchanged). */
 export function fileStem(path: string): string {
   const base = path.slice(path.lastIndexOf('/') + 1);

@@ -8,7 +8,7 @@
  * number) lies in its span in the patched file. Code inserted inside a function body counts; a
  * new function inserted between two others does not; a removed function counts.
  */
-import { moduleIdOf } from '../corpus/names.js';
+import { moduleIdOf, splitItemId } from '../corpus/names.js';
 import type { CodeUnit } from '../corpus/types.js';
 import { sourceLines } from '../corpus/decode.js';
 import { applyHunks, type FilePatch } from './patch.js';
@@ -142,8 +142,7 @@ export async function editedFunctionsOfFile(
  * @param functionId `path:Qualified.name`
  */
 export function moduleOf(functionId: string): string {
-  const sep = functionId.indexOf(':');
-  return moduleIdOf({ path: functionId.slice(0, sep), qualifiedName: functionId.slice(sep + 1) });
+  return moduleIdOf(splitItemId(functionId));
 }
 
 /** Modules of function ids, first occurrence kept (order preserved). */

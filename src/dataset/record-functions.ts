@@ -5,6 +5,7 @@
 import type { GitRepo } from '../repo/git.js';
 import { decodeSource } from '../corpus/decode.js';
 import { extractUnits } from '../corpus/extract.js';
+import { splitItemId } from '../corpus/names.js';
 import type { UnitExtractor } from './function-positives.js';
 import { goldForCommit } from './gold.js';
 import type { DatasetRecord } from './record.js';
@@ -72,7 +73,7 @@ export async function addFunctionPositives(
         const gold = await goldForCommit(repo, commit, { extract });
         if (gold.unreadable.length > 0) out.unreadableCommits.push(commit);
         for (const [k, id] of gold.functions.entries()) {
-          const path = id.slice(0, id.indexOf(':'));
+          const { path } = splitItemId(id);
           if (!positives.has(path) || seen.has(id)) continue;
           if (gold.parent !== record.aprioriCommit) {
             let ids = existing.get(path);

@@ -12,6 +12,7 @@ import { factsOf, type BlobFacts } from './blob-facts.js';
 import { CodeGraph, graphKey } from './code-graph.js';
 import { FactsCache } from './facts-cache.js';
 import { graphFilePath, loadGraph, saveGraph } from './graph-store.js';
+import { warnCacheNotSaved } from '../util/file-errors.js';
 
 /** Folder of the per-blob facts under a cache folder (a `blobs-` folder: the cache's blob kind). */
 export const FACTS_DIR = 'blobs-graph1';
@@ -42,7 +43,7 @@ export async function openCodeGraph(repo: GitRepo, codeIndex: CodeIndex, cacheDi
     try {
       saveGraph(file, graph, units, files);
     } catch (e) {
-      process.stderr.write(`issueloc: warning: cannot save the code graph ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); it is built again next time\n`);
+      warnCacheNotSaved(`cannot save the code graph ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); it is built again next time`, e);
     }
   }
   return { graph, built: true, scannedBlobs: scanned };

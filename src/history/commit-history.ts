@@ -17,6 +17,7 @@ import { repoDigest, type HistoryLog } from './history-log.js';
 import { DEFAULT_MAX_FILES, DEFAULT_SIMILAR_COMMITS, RepoHistory, type RepoHistoryOptions } from './repo-history.js';
 import { CosineIndex, simiScore, type Collection } from './similarity.js';
 import { encodeMessages, StoredMessages } from './stored-messages.js';
+import { warnCacheNotSaved } from '../util/file-errors.js';
 
 /**
  * Tag of a stored commit history (src/util/checked-file.ts). v2: the message index's postings
@@ -243,7 +244,7 @@ export async function openCommitHistory(repoPath: string, commit: string, opts: 
     try {
       made.save(file);
     } catch (e) {
-      process.stderr.write(`issueloc: warning: cannot save the history cache ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); it is computed again next time\n`);
+      warnCacheNotSaved(`cannot save the history cache ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); it is computed again next time`, e);
     }
   }
   return made;

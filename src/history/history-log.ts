@@ -24,6 +24,7 @@ import { firstWords } from '../text/first-words.js';
 import { isIntArray, isRecord, isStringArray, readCheckedJson, writeCheckedJson } from '../util/checked-file.js';
 import { isFixCommit } from './fix-commits.js';
 import { sha1Hex } from '../util/sha1.js';
+import { warnCacheNotSaved } from '../util/file-errors.js';
 
 /** Words of a commit message kept for message similarity (subject first). */
 export const MESSAGE_WORDS = 64;
@@ -171,7 +172,7 @@ export class HistoryLog {
         log.cached = true;
       } catch (e) {
         // a read-only cache folder still serves: the history is used, read from git again next time
-        process.stderr.write(`issueloc: warning: cannot save the history cache ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); it is read from git again next time\n`);
+        warnCacheNotSaved(`cannot save the history cache ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); it is read from git again next time`, e);
       }
     }
     return log;

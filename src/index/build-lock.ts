@@ -6,7 +6,8 @@
  *
  * On disk: proper-lockfile's lock folder `<dir>.lock` (its mtime refreshed every 5 s by the
  * holder) and beside it `<dir>.owner`, JSON {pid, host, what, token} of the holder.
- * - permission errors (EACCES, EPERM, EROFS) fail at once with one line naming the folder;
+ * - a folder that cannot take the lock (EACCES, EPERM, EROFS; full: ENOSPC, EDQUOT, EFBIG) fails at
+ *   once with one line naming the folder ({@link CacheFolderNotWritable});
  * - a waiter says once on stderr whom it waits for
  *   (`issueloc: waiting for another issueloc process building <what> (pid N)…`, or `another
  *   thread of this process` when the holder's pid is ours);
@@ -22,6 +23,8 @@ import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { IssuelocError } from '../errors.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
+import { cacheCannotTake } from '../util/file-errors.js';
+import { processAlive } from '../util/process-alive.js';
 
 /**
  * proper-lockfile, loaded on the first lock: it installs signal handlers (signal-exit) when
@@ -36,7 +39,13 @@ async function properLockfile(): Promise<typeof import('proper-lockfile')> {
 export const DEFAULT_LOCK_WAIT_MS = 600_000;
 const STALE_UNKNOWN_MS = 30_000;
 const STALE_LIVE_MS = 300_000;
-const PERMISSION = new Set(['EACCES', 'EPERM', 'EROFS']);
+
+/** The cache folder cannot take the lock (no permission, a read-only or full file system): `code` is the fs error's. */
+export class CacheFolderNotWritable extends IssuelocError {
+  constructor(message: string, readonly code: string) {
+    super(message);
+  }
+}
 
 interface Owner { pid: number; host: string; what: string; token: string }
 
@@ -64,7 +73,7 @@ export function lockWaitFromEnv(): number {
 
 /**
  * Runs `build` holding the build lock of folder `dir` (which must exist).
- * @throws IssuelocError (exit 2) naming the folder when it is not writable, and naming the
+ * @throws CacheFolderNotWritable (an IssuelocError, exit 2) naming the folder when it cannot take the lock; IssuelocError naming the
  *   holder when the wait passes `waitMs`; whatever `build` throws.
  */
 export async function withBuildLock<T>(dir: string, opts: BuildLockOptions, build: () => Promise<T>): Promise<T> {
@@ -72,7 +81,7 @@ export async function withBuildLock<T>(dir: string, opts: BuildLockOptions, buil
   const ownerFile = `${dir}.owner`;
   const parent = dirname(dir);
   const notWritable = (code: string) =>
-    new IssuelocError(`cache folder ${parent} is not writable (${code}): cannot build ${opts.what} there; use --cache-dir or ISSUELOC_CACHE_DIR`);
+    new CacheFolderNotWritable(`cache folder ${parent} is not writable (${code}): cannot build ${opts.what} there; use --cache-dir or ISSUELOC_CACHE_DIR`, code);
   try {
     accessSync(dir, constants.W_OK);
     accessSync(parent, constants.W_OK);
@@ -88,7 +97,7 @@ export async function withBuildLock<T>(dir: string, opts: BuildLockOptions, buil
   for (;;) {
     const owner = readOwner(ownerFile);
     const local = owner !== undefined && owner.host === me.host;
-    if (local && !alive(owner.pid)) {
+    if (local && !processAlive(owner.pid)) {
       takeOver(dir, ownerFile, owner, randomBytes(4).toString('hex'));
       continue;
     }
@@ -101,7 +110,7 @@ export async function withBuildLock<T>(dir: string, opts: BuildLockOptions, buil
       break;
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code ?? '';
-      if (PERMISSION.has(code)) throw notWritable(code);
+      if (cacheCannotTake(code)) throw notWritable(code);
       if (code !== 'ELOCKED') throw new IssuelocError(`cannot lock cache folder ${dir} (${code || (e as Error).message})`);
     }
     // a worker thread of this very process (serve --workers) holds the same pid
@@ -133,15 +142,6 @@ function readOwner(file: string): Owner | undefined {
     return Number.isInteger(o.pid) && typeof o.host === 'string' && typeof o.what === 'string' ? o : undefined;
   } catch {
     return undefined;
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM'; // alive, another user's
   }
 }
 

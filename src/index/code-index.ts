@@ -136,9 +136,10 @@ export const BLOB_FORMAT_VERSION = 'v11';
  * columns with the qualified names as UTF-8 bytes, read without an object per unit (src/index/unit-table.ts).
  * v13: Rust test-only items give no units (the Rust spec's `version` 2; other languages' blob
  * cache entries stay). v14: files of checked blocks, the term records read per block when a
- * query needs them (src/index/store.ts).
+ * query needs them (src/index/store.ts). v15: Rust `#[rstest]`, `#[test_case(…)]` and the like are
+ * test-only too (the Rust spec's `version` 3).
  */
-export const INDEX_FORMAT_VERSION = 'v14';
+export const INDEX_FORMAT_VERSION = 'v15';
 
 const digest = (parts: unknown[]) => sha1Hex(JSON.stringify(parts)).slice(0, 10);
 

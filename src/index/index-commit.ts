@@ -1,4 +1,4 @@
-import { mkdirSync, statSync } from 'node:fs';
+import { mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GitRepo } from '../repo/git.js';
 import { IssuelocError } from '../errors.js';
@@ -6,9 +6,10 @@ import {
   DEFAULT_INDEX_SETTINGS, indexFilePath, loadCodeIndex, saveCodeIndex,
   type CodeIndex, type IndexSettings,
 } from './code-index.js';
-import { lockWaitFromEnv, withBuildLock } from './build-lock.js';
+import { CacheFolderNotWritable, lockWaitFromEnv, withBuildLock } from './build-lock.js';
 import { cacheMaxBytes, trimAfterBuild } from './cache-usage.js';
 import { CorruptCacheFileError } from '../util/checked-file.js';
+import { cacheCannotTake, warnCacheNotSaved } from '../util/file-errors.js';
 
 /** Options of {@link indexCommit}. */
 export interface IndexCommitOptions {
@@ -27,6 +28,14 @@ export interface IndexCommitOptions {
    * nothing is written after it fires; the promise rejects with the signal's reason.
    */
   signal?: AbortSignal;
+  /**
+   * When the cache folder cannot take the index (full: ENOSPC, EDQUOT, EFBIG; read-only or
+   * forbidden: EROFS, EACCES, EPERM), give the index built in memory, unsaved, with one warning
+   * (`localize`: an answer, not the saving, is wanted). Default: the error is thrown (`index`).
+   */
+  answerUnsaved?: boolean;
+  /** Where the warnings go (an index not saved); default stderr, `issueloc: warning: …`. */
+  onWarning?: (message: string) => void;
 }
 
 /**
@@ -38,8 +47,12 @@ export interface IndexCommitOptions {
  * Concurrency: builds hold the lock of `<cacheDir>/index` (src/index/build-lock.ts); a second
  * process says on stderr that it waits (up to `lockWaitMs`), then loads what the first one wrote.
  *
+ * An index missing blobs (a partial clone whose promisor remote cannot give them) is returned
+ * with one warning naming how many and how to fetch them, and never saved: the next call builds it
+ * again (from the blob cache, for the blobs it has).
+ *
  * @throws IssuelocError (exit 2) when the cache folder is not writable and the index must be
- *   built, or when the lock cannot be had in time.
+ *   built (unless `answerUnsaved`), or when the lock cannot be had in time.
  */
 export async function indexCommit(repo: GitRepo, commit: string, opts: IndexCommitOptions): Promise<{ codeIndex: CodeIndex; built: boolean }> {
   const settings: IndexSettings = { ...DEFAULT_INDEX_SETTINGS, ...opts.settings };
@@ -50,30 +63,63 @@ export async function indexCommit(repo: GitRepo, commit: string, opts: IndexComm
     const cached = loadCodeIndex(opts.cacheDir, commit, settings);
     if (cached) return { codeIndex: cached, built: false };
   }
+  const what = `the index of ${commit.slice(0, 12)}`;
+  const refused = (code: string) => `cache folder ${opts.cacheDir} cannot take ${what} (${code}): answered from memory, not saved (built again next time)`;
+  // the cache cannot take it: built in memory, no lock held (nothing is written)
+  const unsaved = async (code: string) => {
+    const { buildFromTree } = await import('./build-tree.js');
+    const { codeIndex } = await buildFromTree(repo, commit, settings, opts);
+    warnCacheNotSaved(refused(code), code, opts.onWarning);
+    return { codeIndex, built: true };
+  };
   const lockDir = join(opts.cacheDir, 'index');
   try {
     mkdirSync(lockDir, { recursive: true });
   } catch (e) {
-    throw new IssuelocError(`cache folder ${opts.cacheDir} is not writable (${(e as NodeJS.ErrnoException).code}): cannot build the index of ${commit.slice(0, 12)} there; use --cache-dir or ISSUELOC_CACHE_DIR`);
+    const code = (e as NodeJS.ErrnoException).code;
+    if (opts.answerUnsaved && cacheCannotTake(e)) return unsaved(code!);
+    throw new IssuelocError(`cache folder ${opts.cacheDir} is not writable (${code}): cannot build ${what} there; use --cache-dir or ISSUELOC_CACHE_DIR`);
   }
-  return withBuildLock(lockDir, { what: `the index of ${commit.slice(0, 12)}`, waitMs }, async () => {
-    opts.signal?.throwIfAborted();
-    if (!opts.force) {
-      const cached = loadCodeIndex(opts.cacheDir, commit, settings);
-      if (cached) return { codeIndex: cached, built: false };
-    }
-    // the parsers (tree-sitter and the extractors) loaded only when a build runs: a cached index needs none
-    const { buildFromTree } = await import('./build-tree.js');
-    const { codeIndex, blobBytes } = await buildFromTree(repo, commit, settings, opts);
-    opts.signal?.throwIfAborted();
-    saveCodeIndex(opts.cacheDir, codeIndex);
-    const saved = [indexFilePath(opts.cacheDir, commit, settings), indexFilePath(opts.cacheDir, commit, settings, 'file')];
-    if (codeIndex.nonSource) saved.push(indexFilePath(opts.cacheDir, commit, settings, 'nonSource'));
-    try {
-      trimAfterBuild(opts.cacheDir, maxBytes, blobBytes + saved.reduce((s, f) => s + statSync(f).size, 0), new Set(saved));
-    } catch { /* a file that cannot be removed stays; the next build tries again */ }
-    return { codeIndex, built: true };
-  });
+  try {
+    return await withBuildLock(lockDir, { what, waitMs }, async () => {
+      opts.signal?.throwIfAborted();
+      if (!opts.force) {
+        const cached = loadCodeIndex(opts.cacheDir, commit, settings);
+        if (cached) return { codeIndex: cached, built: false };
+      }
+      // the parsers (tree-sitter and the extractors) loaded only when a build runs: a cached index needs none
+      const { buildFromTree } = await import('./build-tree.js');
+      const { codeIndex, blobBytes } = await buildFromTree(repo, commit, settings, opts);
+      opts.signal?.throwIfAborted();
+      const missing = codeIndex.stats.skipped.missing ?? 0;
+      if (missing > 0) {
+        warnCacheNotSaved(`${missing} file${missing === 1 ? '' : 's'} of ${commit.slice(0, 12)} could not be read from git (missing from its object store, as in a partial clone): ` +
+          `answered without ${missing === 1 ? 'it' : 'them'}; ${what} is not saved (built again next time); ` +
+          `fetch them with \`git -C ${repo.path} fetch --refetch --no-filter\`, or clone without --filter`, undefined, opts.onWarning);
+        return { codeIndex, built: true };
+      }
+      const saved = [indexFilePath(opts.cacheDir, commit, settings), indexFilePath(opts.cacheDir, commit, settings, 'file')];
+      if (codeIndex.nonSource) saved.push(indexFilePath(opts.cacheDir, commit, settings, 'nonSource'));
+      try {
+        saveCodeIndex(opts.cacheDir, codeIndex);
+      } catch (e) {
+        if (!opts.answerUnsaved || !cacheCannotTake(e)) throw e;
+        // the parts written before the failure (each whole: written atomically) go too
+        for (const f of saved) {
+          try { rmSync(f, { force: true }); } catch { /* a read-only folder: nothing was written */ }
+        }
+        warnCacheNotSaved(refused((e as NodeJS.ErrnoException).code!), e, opts.onWarning);
+        return { codeIndex, built: true };
+      }
+      try {
+        trimAfterBuild(opts.cacheDir, maxBytes, blobBytes + saved.reduce((s, f) => s + statSync(f).size, 0), new Set(saved));
+      } catch { /* a file that cannot be removed stays; the next build tries again */ }
+      return { codeIndex, built: true };
+    });
+  } catch (e) {
+    if (opts.answerUnsaved && e instanceof CacheFolderNotWritable) return unsaved(e.code);
+    throw e;
+  }
 }
 
 

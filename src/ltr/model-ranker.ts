@@ -6,6 +6,7 @@ import type { CodeIndex } from '../index/code-index.js';
 import type { Localization } from '../retrieve/rollup.js';
 import type { RankedItem } from '../retrieve/rollup.js';
 import { annotateItems, type AnnotatedLevel } from '../retrieve/annotate.js';
+import { scoredDocsOf } from '../retrieve/item-lines.js';
 import type { CodeGraph } from '../graph/code-graph.js';
 import { FeatureExtractor } from './features/extract.js';
 import { FEATURE_REGISTRY } from './features/registry.js';
@@ -132,6 +133,8 @@ export class ModelRanker {
         if (!byModel.has(f)) byModel.set(f, set.docs[i]);
       }
       loc.bestOfFile = bestOfFileBy(byModel, pipeline);
+      const docOfId = new Map(Array.from(byFunction.order.subarray(0, functions.length), (i) => [set.ids[i], set.docs[i]]));
+      loc.docOfFunction = scoredDocsOf(functions, (id) => docOfId.get(id), this.extractor.localizer, this.codeIndex.settings.stem);
     }
     return loc;
   }

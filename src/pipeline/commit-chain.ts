@@ -197,6 +197,7 @@ export class CommitChain {
     const { localization, stats } = await rerankLocalization(loc, this.codeIndex, this.reader, reranker, issue, opts.top, signal);
     // the files' lines stay those of the stage before (its scores reach every file shown)
     localization.bestOfFile = loc.bestOfFile;
+    localization.docOfFunction = loc.docOfFunction;
     this.reader.forget();
     // every window kept the order before it (endpoint down, nothing usable answered): the
     // previous stage's ranking stands, scores and all, and the rerank stage did not run

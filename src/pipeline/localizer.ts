@@ -411,6 +411,8 @@ class OpenedLocalizer implements IssueLocalizer {
     const t0 = performance.now();
     const { codeIndex, built } = await indexCommit(this.repo, commit, {
       cacheDir: this.cacheDir, settings: this.options.index, maxCacheBytes: this.maxCacheBytes, signal,
+      // a full or read-only cache: the answer from the index in memory, with a warning
+      answerUnsaved: true, onWarning: this.options.onWarning,
       onProgress: this.options.onProgress && ((done, total) => this.options.onProgress!('index', done, total)),
     });
     const info: IndexInfo = {

@@ -20,6 +20,7 @@
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { inflateSync, constants as zlibConstants } from 'node:zlib';
+import { packedRefIds } from './packed-refs.js';
 
 /** A revision this module may answer: a SHA-1 or a prefix of one (git's shortest is 4 digits), lower case. */
 const HEX_REVISION = /^[0-9a-f]{4,40}$/;
@@ -68,43 +69,9 @@ function plainObjectStore(gitDir: string, name: string | undefined): boolean {
   if (paths.some((f) => existsSync(join(gitDir, f)))) return false;
   const config = join(gitDir, 'config');
   if (existsSync(config) && STORE_CONFIG.test(readFileSync(config, 'utf8'))) return false;
-  return refs.length === 0 || !packedRefsHold(gitDir, refs.map((r) => Buffer.from(` ${r}`, 'utf8')));
-}
-
-/** Bytes of `packed-refs` read at a time (a mirror's can hold megabytes of pull-request refs). */
-const CHUNK = 1 << 16;
-
-/**
- * Whether `packed-refs` holds one of the refs `whole` (each ` refs/…`) ending its line. Read a
- * chunk at a time into one buffer, chunks overlapping by more than a ref and its line end.
- */
-function packedRefsHold(gitDir: string, whole: Buffer[]): boolean {
-  const file = join(gitDir, 'packed-refs');
-  if (!existsSync(file)) return false;
-  const overlap = Math.max(...whole.map((n) => n.length)) + 2;
-  const buf = Buffer.allocUnsafe(CHUNK + overlap);
-  const fd = openSync(file, 'r');
-  try {
-    let kept = 0;
-    for (;;) {
-      const read = readSync(fd, buf, kept, CHUNK, null);
-      const size = kept + read;
-      const view = buf.subarray(0, size);
-      for (const needle of whole) {
-        for (let at = view.indexOf(needle); at >= 0; at = view.indexOf(needle, at + 1)) {
-          const end = at + needle.length;
-          // a ref cut by the chunk's end is seen whole in the next chunk (the overlap)
-          if (end < size && (view[end] === 0x0a || view[end] === 0x0d)) return true;
-          if (end === size && read === 0) return true;
-        }
-      }
-      if (read === 0) return false;
-      kept = Math.min(overlap, size);
-      buf.copy(buf, 0, size - kept, size);
-    }
-  } finally {
-    closeSync(fd);
-  }
+  if (refs.length === 0) return true;
+  const packed = packedRefIds(gitDir, refs);
+  return packed !== 'unknown' && packed.size === 0;
 }
 
 /** The loose objects whose ids start with `prefix` (`objects/XX/` file names). */

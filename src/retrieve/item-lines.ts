@@ -10,8 +10,11 @@
  */
 import type { CodeIndex, IndexedUnit } from '../index/code-index.js';
 import type { Localization, RankedItem } from './rollup.js';
-import { unitIdsOf } from './unit-ids.js';
+import { fileNumberOf, unitIdsOf } from './unit-ids.js';
+import { splitItemId } from '../corpus/names.js';
 import { DocsOfFile } from './unit-lookup.js';
+import type { TermMatcher } from './annotate.js';
+import { tokenize } from '../text/tokenize.js';
 
 interface Span { startLine: number; endLine: number }
 
@@ -61,36 +64,21 @@ function spansOfPath(index: CodeIndex, path: string): PathSpans | undefined {
   return s;
 }
 
-/** The unit of id `id`: its lowest document among the paths the id can name. */
+/** The path an item id names ({@link splitItemId}; a path of the index is not split). */
+function pathOfId(index: CodeIndex, id: string): string {
+  return splitItemId(id, (p) => fileNumberOf(index, p) !== undefined).path;
+}
+
+/** The unit of id `id`: its lowest document in the path the id names. */
 function unitOf(index: CodeIndex, id: string): IndexedUnit | undefined {
-  let best = -1;
-  for (const p of pathsOf([id])) {
-    const d = spansOfPath(index, p)?.units.get(id);
-    if (d !== undefined && (best < 0 || d < best)) best = d;
-  }
-  return best < 0 ? undefined : index.table.unit(best);
+  const d = spansOfPath(index, pathOfId(index, id))?.units.get(id);
+  return d === undefined ? undefined : index.table.unit(d);
 }
 
-/** The span of module `id`: from the first line to the last of its functions in the paths the id can name. */
+/** The span of module `id`: from the first line to the last of its functions in the path the id names. */
 function moduleSpanOf(index: CodeIndex, id: string): Span | undefined {
-  let out: Span | undefined;
-  for (const p of pathsOf([id])) {
-    const s = spansOfPath(index, p)?.modules.get(id);
-    if (!s) continue;
-    if (!out) out = { startLine: s.startLine, endLine: s.endLine };
-    else { out.startLine = Math.min(out.startLine, s.startLine); out.endLine = Math.max(out.endLine, s.endLine); }
-  }
-  return out;
-}
-
-/** The paths an item id can name: the id itself and each prefix before a `:` (a path may hold one). */
-function pathsOf(ids: Iterable<string>): Set<string> {
-  const out = new Set<string>();
-  for (const id of ids) {
-    out.add(id);
-    for (let i = id.indexOf(':'); i >= 0; i = id.indexOf(':', i + 1)) out.add(id.slice(0, i));
-  }
-  return out;
+  const s = spansOfPath(index, pathOfId(index, id))?.modules.get(id);
+  return s && { startLine: s.startLine, endLine: s.endLine };
 }
 
 /**
@@ -110,25 +98,41 @@ export function bestOfFiles(scores: Float32Array, fileOfUnit: Uint32Array, fileC
   return best;
 }
 
-/** Per loaded index, each file path's file-level document, built on first use. */
-const fileNumbers = new WeakMap<CodeIndex, Map<string, number>>();
-
-function fileNumberOf(index: CodeIndex, path: string): number | undefined {
-  let m = fileNumbers.get(index);
-  if (!m) {
-    m = new Map(index.filePaths.map((p, f) => [p, f]));
-    fileNumbers.set(index, m);
-  }
-  return m.get(path);
+/** The unit of the document function `id` was scored as (`Localization.docOfFunction`), if known. */
+function scoredUnit(index: CodeIndex, id: string, docOf: ((id: string) => number | undefined) | undefined): IndexedUnit | undefined {
+  const d = docOf?.(id);
+  return d === undefined || unitIdsOf(index).id(d) !== id ? undefined : index.table.unit(d);
 }
 
 /**
- * A copy of `loc` whose items carry `startLine`/`endLine`, without `bestOfFile`. A file's best
+ * `Localization.docOfFunction` of a ranking's `functions`: the document each was scored as
+ * (`scored`), but none for an `@overload` stub, a document holding the term `overload` (its
+ * decorator), whose id shows the implementation's lines ({@link unitOf}, `shownUnit`).
+ * @param matcher the index's term lookup (the lexical `Localizer`); `stem` its settings'.
+ */
+export function scoredDocsOf(
+  functions: readonly RankedItem[], scored: (id: string) => number | undefined, matcher: Pick<TermMatcher, 'matchedTerms'>, stem: boolean,
+): (id: string) => number | undefined {
+  const own = new Map<string, number>();
+  for (const { id } of functions) {
+    const d = scored(id);
+    if (d !== undefined) own.set(id, d);
+  }
+  const [overload] = tokenize('overload', { stem });
+  const ids = [...own.keys()];
+  const stubs = matcher.matchedTerms(ids.map((id) => own.get(id)!), new Map([[overload, 1]]), 1);
+  ids.forEach((id, i) => { if (stubs[i].length > 0) own.delete(id); });
+  return (id) => own.get(id);
+}
+
+/**
+ * A copy of `loc` whose items carry `startLine`/`endLine`, without `bestOfFile` and `docOfFunction`
+ * (a function shows the lines of the unit it was scored as, when known). A file's best
  * function is `loc.bestOfFile`'s; without it (a stage that did not give one), its first function
  * in `loc.functions`.
  */
 export function withLines(loc: Localization, index: CodeIndex): Localization {
-  const { bestOfFile: bestDocs, ...rest } = loc;
+  const { bestOfFile: bestDocs, docOfFunction, ...rest } = loc;
   const bestOfFile = new Map<string, IndexedUnit>();
   if (bestDocs) {
     for (const it of loc.files) {
@@ -146,7 +150,7 @@ export function withLines(loc: Localization, index: CodeIndex): Localization {
   const lined = (it: RankedItem, s: Span | undefined): RankedItem => (s ? { ...it, startLine: s.startLine, endLine: s.endLine } : it);
   return {
     ...rest,
-    functions: loc.functions.map((it) => lined(it, unitOf(index, it.id))),
+    functions: loc.functions.map((it) => lined(it, scoredUnit(index, it.id, docOfFunction) ?? unitOf(index, it.id))),
     modules: loc.modules.map((it) => lined(it, moduleSpanOf(index, it.id))),
     files: loc.files.map((it) => lined(it, bestOfFile.get(it.id) ?? unitOf(index, it.id))),
   };

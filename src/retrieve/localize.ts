@@ -11,7 +11,7 @@ import type { ParsedIssue } from '../text/parsed-issue.js';
 import { termsInDocs } from './matched-terms.js';
 import { WholeFileScorer } from './whole-files.js';
 import { annotateItems, type ItemSource } from './annotate.js';
-import { bestOfFiles } from './item-lines.js';
+import { bestOfFiles, scoredDocsOf } from './item-lines.js';
 import { unitIdsOf } from './unit-ids.js';
 import type { NonSourcePlacement } from './non-source.js';
 import type { PeripheralPlacement } from './peripheral.js';
@@ -367,7 +367,11 @@ export class Localizer {
       ], bareOf);
     }
     const loc: Localization = { files, modules, functions, matchedQueryTerms: this.matchedQueryTerms(query) };
-    if (opts.fileLines) loc.bestOfFile = bestOfFile;
+    if (opts.fileLines) {
+      loc.bestOfFile = bestOfFile;
+      const docOfId = new Map(ranked.map((r) => [r.id, r.doc]));
+      loc.docOfFunction = scoredDocsOf(functions, (id) => docOfId.get(id), this, this.codeIndex.settings.stem);
+    }
     return loc;
   }
 

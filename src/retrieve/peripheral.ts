@@ -6,6 +6,8 @@ import { languageOf, type Language } from '../corpus/languages.js';
 import type { GitRepo } from '../repo/git.js';
 import type { Localization, RankedItem } from './rollup.js';
 import type { ParsedIssue } from '../text/parsed-issue.js';
+import { splitItemId } from '../corpus/names.js';
+import { fileNumberOf } from './unit-ids.js';
 
 /**
  * Code that a fix seldom changes, though it is source code: the examples, benchmarks, scripts,
@@ -193,7 +195,7 @@ export class PeripheralRule {
 
   /**
    * The rankings with every peripheral item the issue does not name moved to place `place` or
-   * below, at each level (a module's or function's file is its id up to the first `:`). The other items keep their order and close up; the moved ones keep theirs among
+   * below, at each level (a module's or function's file is the path of its id: `splitItemId`). The other items keep their order and close up; the moved ones keep theirs among
    * themselves and merge back by their former order from place `place` on. Scores are lowered
    * where needed so that they still descend. Unchanged when the rule is off.
    * @param issue names a file when its text holds the file name (`docopt.py`) or, for a stem of 4
@@ -201,6 +203,7 @@ export class PeripheralRule {
    */
   async demote(loc: Localization, issue: ParsedIssue): Promise<Localization> {
     if (this.placement.place <= 1) return loc;
+    const pathOfItem = (id: string) => splitItemId(id, (p) => fileNumberOf(this.codeIndex, p) !== undefined).path;
     await this.readHeads([...loc.files.map((f) => f.id), ...loc.modules.map((m) => pathOfItem(m.id)), ...loc.functions.map((f) => pathOfItem(f.id))]);
     const named = namedIn(issue.text);
     const moved = (path: string | undefined) => path !== undefined && this.isPeripheral(path) && !named(path);
@@ -211,12 +214,6 @@ export class PeripheralRule {
       functions: demoteItems(loc.functions, (id) => moved(pathOfItem(id)), this.placement.place),
     };
   }
-}
-
-/** The path part of a module or function id (`path:Qualified.name`). */
-function pathOfItem(id: string): string {
-  const colon = id.indexOf(':');
-  return colon < 0 ? id : id.slice(0, colon);
 }
 
 /** Whether an issue text names a file: its file name anywhere, or its stem (4+ characters) as a word. */

@@ -37,6 +37,13 @@ export interface Localization {
    * from (src/retrieve/item-lines.ts, which drops this field).
    */
   bestOfFile?: (file: number) => number;
+  /**
+   * The function-level document each function item was scored as, when asked for (`fileLines`):
+   * whose lines it shows (an id several units share, e.g. sympy's `@X.register def _`, shows the
+   * scored unit's); undefined for an `@overload` stub, whose id shows the implementation's
+   * (`shownUnit`). src/retrieve/item-lines.ts reads it ({@link scoredDocsOf}) and drops it.
+   */
+  docOfFunction?: (id: string) => number | undefined;
 }
 
 /** A file-level document that has no function-level document, with its score (the lexical `Localizer` ranks them at the file level). */

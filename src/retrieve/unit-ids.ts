@@ -43,3 +43,16 @@ export function unitIdsOf(codeIndex: Pick<CodeIndex, 'table'>): UnitIds {
   if (!ids) byIndex.set(codeIndex.table, (ids = new UnitIds(codeIndex.table)));
   return ids;
 }
+
+/** Per loaded index, each file path's file-level document, built on first use. */
+const fileNumbers = new WeakMap<Pick<CodeIndex, 'filePaths'>, Map<string, number>>();
+
+/** The file-level document of `path` in a loaded index, or undefined when the index has no such file. */
+export function fileNumberOf(index: Pick<CodeIndex, 'filePaths'>, path: string): number | undefined {
+  let m = fileNumbers.get(index);
+  if (!m) {
+    m = new Map(index.filePaths.map((p, f) => [p, f]));
+    fileNumbers.set(index, m);
+  }
+  return m.get(path);
+}

@@ -19,6 +19,9 @@ export const CODE_EXTENSIONS: ReadonlySet<string> = new Set([
   'dart', 'ex', 'exs', 'erl', 'hs', 'ml', 'mli', 'jsp',
 ]);
 
+/** Extensions of C, C++, Objective-C and CUDA sources and headers. */
+export const C_FAMILY_EXTENSIONS: ReadonlySet<string> = new Set(['c', 'h', 'cc', 'cpp', 'cxx', 'c++', 'hpp', 'hh', 'hxx', 'inl', 'ipp', 'tcc', 'tpp', 'm', 'mm', 'cu', 'cuh']);
+
 /** JVM languages, whose stack frames name only the file's base name (`Foo.java:12`). */
 export const JVM_EXTENSIONS: ReadonlySet<string> = new Set(['java', 'kt', 'kts', 'scala', 'groovy', 'clj']);
 

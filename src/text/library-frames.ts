@@ -24,7 +24,7 @@ const LIBRARY_NAME: Partial<Record<StackFrame['language'], RegExp>> = {
 };
 
 /** C functions of the C runtime that start and end every process (`__libc_start_main`, `_start`, `raise`). */
-const C_RUNTIME_FUNCTIONS = new Set(['_start', '__libc_start_main', '__libc_start_call_main', 'abort', 'raise', '__GI_raise', '__GI_abort', '__assert_fail', 'start_thread', 'clone', 'clone3']);
+const C_RUNTIME_FUNCTIONS = new Set(['_start', '__libc_start_main', '__libc_start_main_impl', '__libc_start_call_main', 'abort', 'raise', '__GI_raise', '__GI_abort', '__assert_fail', 'start_thread', 'clone', 'clone3']);
 
 /** True when `frame` (not Python) belongs to a runtime, standard library or installed dependency. */
 export function isLibraryFrame(frame: StackFrame): boolean {

@@ -17,11 +17,9 @@
  * the time is linear in the text.
  */
 
-import { extensionOf } from './code-extensions.js';
+import { C_FAMILY_EXTENSIONS, extensionOf } from './code-extensions.js';
 import { cFunctionName, firstNonSpace, pathStart, rawOf, slashes, splitQualified, type Add, type FrameKind, type StackFrame } from './frame-text.js';
 
-/** Extensions of C, C++, Objective-C and CUDA sources and headers. */
-const C_FAMILY: ReadonlySet<string> = new Set(['c', 'h', 'cc', 'cpp', 'cxx', 'c++', 'hpp', 'hh', 'hxx', 'inl', 'ipp', 'tcc', 'tpp', 'm', 'mm', 'cu', 'cuh']);
 /** Extensions of JavaScript and TypeScript sources (and single-file components). */
 const JS_FAMILY: ReadonlySet<string> = new Set(['js', 'jsx', 'mjs', 'cjs', 'ts', 'tsx', 'mts', 'cts', 'vue', 'svelte']);
 
@@ -85,7 +83,7 @@ export class ReportFrames {
     const lineNo = Number(m[2] ?? m[3]);
     const ext = extensionOf(file);
     const isTs = line.indexOf(' TS', best) >= 0;
-    if (C_FAMILY.has(ext) && !isTs) this.add({ language: 'c', format: 'cc-diagnostic', kind, file, line: lineNo, raw: rawOf(line) });
+    if (C_FAMILY_EXTENSIONS.has(ext) && !isTs) this.add({ language: 'c', format: 'cc-diagnostic', kind, file, line: lineNo, raw: rawOf(line) });
     else if (JS_FAMILY.has(ext) && isTs) this.add({ language: 'javascript', format: 'tsc', kind, file, line: lineNo, raw: rawOf(line) });
     else if (ext === 'java' && !isTs) this.add({ language: 'java', format: 'javac', kind, file, line: lineNo, raw: rawOf(line) });
   }
@@ -94,7 +92,7 @@ export class ReportFrames {
   private include(line: string): void {
     const i = line.indexOf('In file included from');
     const m = INCLUDE.exec(i > 0 ? line.slice(i) : line);
-    if (m === null || !C_FAMILY.has(extensionOf(m[1]))) return;
+    if (m === null || !C_FAMILY_EXTENSIONS.has(extensionOf(m[1]))) return;
     this.add({ language: 'c', format: 'cc-include', kind: 'note', file: slashes(m[1]), line: Number(m[2]), raw: rawOf(line) });
   }
 

@@ -24,7 +24,7 @@
  * (a 1 MB body is parsed in milliseconds; see `bench/text-speed.ts`).
  */
 
-import { CODE_EXTENSIONS, JVM_EXTENSIONS, extensionOf } from './code-extensions.js';
+import { CODE_EXTENSIONS, C_FAMILY_EXTENSIONS, JVM_EXTENSIONS, extensionOf } from './code-extensions.js';
 import {
   cFunctionName, firstNonSpace, pathStart, rawOf, slashes, splitQualified, stripCR,
   type Add, type FrameFormat, type StackFrame,
@@ -172,6 +172,8 @@ const CS_IN = /\s+in\s+([^\r\n]{1,500}):line (\d{1,9})/y;
 const V8_AT = /(?:(new |async )?([^\s()]{1,500}(?: \[as [^\]\s]{1,200}\])?) \()?([^\s()]{1,2000}):(\d{1,9}):(\d{1,9})\)?/y;
 /** Rust backtrace location after `at `: `path.rs:N[:M]`. */
 const RUST_AT = /([^\s()]{1,2000}\.rs):(\d{1,9})(?::\d{1,9})?/y;
+/** A Rust backtrace's location in another file after `at `: `path:N[:M]` (C runtime: `./csu/libc-start.c:360:3`). */
+const RUST_AT_OTHER = /([^\s()]{1,2000}?):(\d{1,9})(?::\d{1,9})?(?=\s|$)/y;
 /** Where `at` begins a frame: at the line start or after white space, followed by white space. */
 const AT_ANCHOR = /(?:^|\s)at\s+/g;
 
@@ -191,10 +193,27 @@ function atFrames(line: string, prev: string, add: Add): void {
       add(f);
       continue;
     }
+    // a Rust backtrace frame outside Rust (`N: __libc_start_main` + `at ./csu/libc-start.c:360:3`): never JavaScript
+    const rustFn = lineStart ? rustBacktraceFunction(prev) : undefined;
+    if (rustFn !== undefined) {
+      rustBacktraceOther(line, p, rustFn, add);
+      continue;
+    }
     V8_AT.lastIndex = p;
     const v = V8_AT.exec(line);
     if (v !== null) add(v8Frame(v, line));
   }
+}
+
+/**
+ * A Rust backtrace location in a file that is not Rust, after the function line `fn`: a C / C++
+ * file (the C runtime's `libc-start.c`, a crate's C code) is a C frame; any other is no frame.
+ */
+function rustBacktraceOther(line: string, p: number, fn: string, add: Add): void {
+  RUST_AT_OTHER.lastIndex = p;
+  const r = RUST_AT_OTHER.exec(line);
+  if (r === null || !C_FAMILY_EXTENSIONS.has(extensionOf(r[1]))) return;
+  add({ language: 'c', format: 'rust-backtrace', kind: 'frame', file: slashes(r[1]), line: Number(r[2]), raw: rawOf(line), ...cFunctionName(fn) });
 }
 
 function jvmOrCsharpAt(line: string, p: number, lineStart: boolean, add: Add): boolean {

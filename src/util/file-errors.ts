@@ -17,3 +17,35 @@ export function whyUnreadable(e: unknown): string {
     default: return code ?? (e instanceof Error ? e.message : String(e));
   }
 }
+
+/**
+ * Codes of a write a cache folder cannot take: no room (ENOSPC, a quota's EDQUOT, a file-size
+ * limit's EFBIG) or no permission (a read-only file system's EROFS, EACCES, EPERM).
+ */
+const CACHE_CANNOT_TAKE = new Set(['ENOSPC', 'EDQUOT', 'EFBIG', 'EROFS', 'EACCES', 'EPERM']);
+
+/** Whether `e` (an fs error, or its code) is a write a cache folder cannot take ({@link CACHE_CANNOT_TAKE}). */
+export function cacheCannotTake(e: unknown): boolean {
+  const code = typeof e === 'string' ? e : (e as NodeJS.ErrnoException | undefined)?.code;
+  return code !== undefined && CACHE_CANNOT_TAKE.has(code);
+}
+
+/** Whether this process warned of a write its cache folder refused ({@link warnCacheNotSaved}). */
+let refusalSaid = false;
+
+/**
+ * Warns that a cache entry was not saved because of the fs error `e`. A refusal of the folder's
+ * ({@link cacheCannotTake}: full, read-only) is said once per process: the first of a call (its
+ * index, typically) is said, later ones (its history, code graph, …: refused for the same reason)
+ * are not. Other errors are said each time.
+ * @param message names what was not saved and why.
+ * @param warn where the line goes; default stderr, `issueloc: warning: …`.
+ */
+export function warnCacheNotSaved(message: string, e: unknown, warn?: (message: string) => void): void {
+  if (cacheCannotTake(e)) {
+    if (refusalSaid) return;
+    refusalSaid = true;
+  }
+  if (warn) warn(message);
+  else process.stderr.write(`issueloc: warning: ${message}\n`);
+}

@@ -193,7 +193,7 @@ test('build lock: an index build killed with -9 while holding the lock costs the
   }
 });
 
-test('a read-only cache: its indexes load; building another fails at once with one line naming the folder (exit 2)', () => {
+test('a read-only cache: its indexes load; localize answers another commit from memory (one warning, exit 0); index fails at once naming the folder (exit 2)', () => {
   const fx = fixture();
   try {
     assert.equal(run(['index', '--repo', fx.work, '--cache-dir', fx.cache]).code, 0);
@@ -206,7 +206,10 @@ test('a read-only cache: its indexes load; building another fails at once with o
     try {
       const loaded = run(['localize', '--repo', fx.work, '--cache-dir', fx.cache, '--issue', 'render_table rows', '--json'], env, opts);
       assert.equal(loaded.code, 0, loaded.err);
-      const r = run(['localize', '--repo', fx.work, '--rev', fx.first, '--cache-dir', fx.cache, '--issue', 'render_table rows'], env, opts);
+      const answered = run(['localize', '--repo', fx.work, '--rev', fx.first, '--cache-dir', fx.cache, '--issue', 'render_table rows', '--no-progress'], env, opts);
+      assert.equal(answered.code, 0, answered.err);
+      assert.match(answered.err, new RegExp(`^issueloc: warning: cache folder ${fx.cache} cannot take the index of ${fx.first.slice(0, 12)} \\(EACCES\\): answered from memory, not saved \\(built again next time\\)\n$`));
+      const r = run(['index', '--repo', fx.work, '--rev', fx.first, '--cache-dir', fx.cache], env, opts);
       assert.equal(r.code, 2, r.err);
       assert.ok(r.seconds * 1000 < loadBound(0, loaded.seconds * 1000), `took ${r.seconds} s, loading ${loaded.seconds} s`);
       assert.match(r.err, new RegExp(`^issueloc: cache folder ${fx.cache} is not writable \\(EACCES\\): cannot build the index of ${fx.first.slice(0, 12)} there; .*\n$`));

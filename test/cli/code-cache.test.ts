@@ -6,9 +6,9 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cacheFileBytes, cachePayload, codeCacheFile, loadScript, localizeVariant, type ScriptOptions } from '../../src/cli/code-cache.js';
+import { cacheFileBytes, cachePayload, codeCacheFile, loadScript, localizeVariant, removeStaleTemporaries, type ScriptOptions } from '../../src/cli/code-cache.js';
 import { cleanup, tempDir } from '../repo/git-fixture.js';
 
 const work = tempDir('issueloc-code-cache-');
@@ -148,4 +148,29 @@ test('each variant (a localize pipeline) keeps a cache of its own; a new build r
   assert.equal(readdirSync(cache).length, 2, "the old build's model cache replaced, its lexical one left to its next run");
   loadInProcess(file, cache, 'b2', 'lexical');
   assert.ok(readdirSync(cache).every((f) => f.includes('-b2-')), readdirSync(cache).join(' '));
+});
+
+test('a temporary file a killed writer left is removed by the next run; a live writer\'s is not', () => {
+  const cache = join(work, 'cache-temporaries');
+  mkdirSync(cache, { recursive: true });
+  const file = scriptFile(SCRIPT(5));
+  const target = codeCacheFile(cache, file, 'b1', 1, 1);
+  // a process that has ended: its pid names none now
+  const gone = Number(execFileSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }));
+  const payload = Buffer.alloc(666_000, 1);
+  const killed = `${target}.tmp-${gone}-k1ll3d`;
+  const live = `${target}.tmp-${process.pid}-l1v3`;
+  const oldLive = `${target}.tmp-${process.pid}-0ld`;
+  const unrelated = join(cache, `notes.txt.tmp-${gone}-k1ll3d`);
+  for (const f of [killed, live, oldLive, unrelated]) writeFileSync(f, payload);
+  const hourAgo = (Date.now() - 3_600_000) / 1000;
+  utimesSync(oldLive, hourAgo, hourAgo);
+  // the next run, in a process of its own as the CLI's would be
+  loadInProcess(file, cache);
+  const left = new Set(readdirSync(cache));
+  assert.ok(!left.has(basename(killed)), "the killed writer's temporary file is removed");
+  assert.ok(left.has(basename(live)), "a live writer's temporary file is left");
+  assert.ok(!left.has(basename(oldLive)), 'a temporary file older than the bound is removed (its pid reused since)');
+  assert.ok(left.has(basename(unrelated)), 'a file not of the code cache is left');
+  removeStaleTemporaries(join(cache, 'no-such-folder'));
 });

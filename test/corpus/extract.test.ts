@@ -418,14 +418,29 @@ test('Rust: test-only items (#[cfg(test)] mod, #[test] fn) give no units; other 
     'fn real() {}',                                  // 16
     '#[cfg(feature = "test")]',                      // 17
     'impl S { fn with_feature() {} }',               // 18
+    '#[rstest]',                                     // 19
+    '#[case(1, 2)]',                                 // 20
+    'fn adds(#[case] a: u32, #[case] b: u32) {}',    // 21
+    '#[test_case(1, 2 ; "one and two")]',            // 22
+    '#[test_case(3, 4)]',                            // 23
+    'fn sums(a: u32, b: u32) {}',                    // 24
+    '#[async_std::test]',                            // 25
+    'async fn awaits() {}',                          // 26
+    '#[rstest::fixture]',                            // 27
+    'fn repo() -> u32 { 1 }',                        // 28
+    '#[test_log::test(tokio::test)]',                // 29
+    'async fn logs() {}',                            // 30
+    '#[inline]',                                     // 31
+    'fn tested_elsewhere() {}',                      // 32
   ]), [
     'function parse 1-1',
     'function real 15-16',
     'function S.with_feature 18-18',
+    'function tested_elsewhere 31-32',
   ]);
   const withTests = await extractUnitSpans('src/lib.rs', '#[cfg(test)]\nmod tests {\n  #[test]\n  fn parses() {}\n}\n', undefined, { testItems: true });
   assert.deepEqual(withTests.map((u) => u.qualifiedName), ['', 'tests.parses'], 'an index with tests keeps them');
-  assert.equal(extractorKey('src/lib.rs'), 'rust@2', 'Rust blob cache entries of before are not read');
+  assert.equal(extractorKey('src/lib.rs'), 'rust@3', 'Rust blob cache entries of before are not read');
   assert.equal(extractorKey('src/app.py'), 'python');
   assert.equal(isRustTestAttribute('#[cfg(test)]'), true);
   assert.equal(isRustTestAttribute('#[ cfg( all(test, unix) ) ]'), true);
@@ -434,6 +449,10 @@ test('Rust: test-only items (#[cfg(test)] mod, #[test] fn) give no units; other 
   assert.equal(isRustTestAttribute('#[cfg(any(test, feature = "x"))]'), false, 'also built outside tests');
   assert.equal(isRustTestAttribute('#[cfg(testing)]'), false);
   assert.equal(isRustTestAttribute('#[derive(Test)]'), false);
+  assert.equal(isRustTestAttribute('#[rstest]'), true);
+  assert.equal(isRustTestAttribute('#[test_case::test_case(1 => 2)]'), true);
+  assert.equal(isRustTestAttribute('#[test_cases]'), false);
+  assert.equal(isRustTestAttribute('#[rstest_reuse::template]'), false);
 });
 
 test('Kotlin, Scala, Swift: classes, objects and their functions', async () => {

@@ -76,11 +76,20 @@ test('indexCommit: includeTests keeps test files; the default cap is 1 MiB', asy
 test('indexCommit: cached blobs are not parsed again; a changed commit parses only what changed', async () => {
   const repo = await GitRepo.open(work);
   const dir = cacheDir();
-  const cold = await indexCommit(repo, head, { cacheDir: dir });
+  const warned: string[] = [];
+  const onWarning = (m: string) => warned.push(m);
+  const cold = await indexCommit(repo, head, { cacheDir: dir, onWarning });
   assert.equal(cold.codeIndex.stats.cachedBlobs, 0);
-  const warm = await indexCommit(repo, head, { cacheDir: dir });
-  assert.equal(warm.built, false);
-  const nearby = await indexCommit(repo, next, { cacheDir: dir });
+  // a blob missing from the object store: one warning, and the index is not saved, so the next
+  // call builds it again, every other blob from the blob cache
+  assert.deepEqual(warned.map((w) => w.replace(/[0-9a-f]{12}/g, 'X')), [
+    `1 file of X could not be read from git (missing from its object store, as in a partial clone): answered without it; the index of X is not saved (built again next time); fetch them with \`git -C ${repo.path} fetch --refetch --no-filter\`, or clone without --filter`,
+  ]);
+  const warm = await indexCommit(repo, head, { cacheDir: dir, onWarning });
+  assert.equal(warm.built, true);
+  assert.equal(warm.codeIndex.stats.parsedBlobs, 1, 'only the missing blob asked of git again');
+  assert.deepEqual(unitIds(warm.codeIndex), unitIds(cold.codeIndex));
+  const nearby = await indexCommit(repo, next, { cacheDir: dir, onWarning });
   assert.deepEqual(nearby.codeIndex.filePaths, [...cold.codeIndex.filePaths, 'src/moved.py'].sort());
   assert.equal(nearby.codeIndex.stats.parsedBlobs, 2, 'util.go, and gone.py whose blob is missing (tried again)');
   assert.equal(nearby.codeIndex.stats.cachedBlobs, 6, 'app.py, copy.py and moved.py (one blob), latin.py, logo.py (binary), huge.py');

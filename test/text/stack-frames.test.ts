@@ -272,6 +272,32 @@ test('Rust: old and new panic messages, backtrace frames of std are library fram
   ]);
 });
 
+test('Rust full backtrace: its frames in the C runtime are C frames (library), never JavaScript', () => {
+  const text = [
+    'stack backtrace:',
+    '  13: std::rt::lang_start',
+    '             at /rustc/90c541806f23a127002de5b4038be731ba1458ca/library/std/src/rt.rs:165:17',
+    '  14: main',
+    '  15: __libc_start_call_main',
+    '             at ./csu/../sysdeps/nptl/libc_start_call_main.h:58:16',
+    '  16: __libc_start_main_impl',
+    '             at ./csu/../csu/libc-start.c:360:3',
+    '  17: __libc_start_main',
+    '             at ./csu/libc-start.c:360:3',
+    '  18: _start',
+    '  19: ffi::parse_header',
+    '             at ./vendor/parser/parse.S:10',
+  ].join('\n');
+  const frames = parseStackFrames(text);
+  assert.deepEqual(frames.map((f) => [f.language, f.format, f.file, f.line, f.function, f.library === true]), [
+    ['rust', 'rust-backtrace', '/rustc/90c541806f23a127002de5b4038be731ba1458ca/library/std/src/rt.rs', 165, 'lang_start', true],
+    ['c', 'rust-backtrace', './csu/../sysdeps/nptl/libc_start_call_main.h', 58, '__libc_start_call_main', true],
+    ['c', 'rust-backtrace', './csu/../csu/libc-start.c', 360, '__libc_start_main_impl', true],
+    ['c', 'rust-backtrace', './csu/libc-start.c', 360, '__libc_start_main', true],
+  ]);
+  assert.ok(frames.every((f) => f.language !== 'javascript'));
+});
+
 test('C / C++: compiler diagnostics, the include chain, linker errors, MSVC', () => {
   const text = [
     'In file included from /opt/compiler-explorer/libs/fmt/trunk/include/fmt/ranges.h:18,',

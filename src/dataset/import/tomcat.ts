@@ -5,6 +5,7 @@
  * files; the a-priori state is the commit's first parent.
  */
 import type { GitRepo } from '../../repo/git.js';
+import { splitItemId } from '../../corpus/names.js';
 import { goldForCommit } from '../gold.js';
 import type { DatasetRecord } from '../record.js';
 import { countCandidatePaths, benchmarkIssue, type ImportOptions, type ImportResult } from './common.js';
@@ -128,8 +129,8 @@ export async function importTomcat(path: string, options: TomcatImportOptions): 
     if (options.functions !== false) {
       const gold = await goldForCommit(repo, sha, { extract: options.extract });
       const keep = new Set(positives);
-      record.positiveFunctions = gold.functions.filter((f) => keep.has(f.slice(0, f.indexOf(':'))));
-      record.positiveModules = gold.modules.filter((m) => keep.has(m.slice(0, m.indexOf(':'))));
+      record.positiveFunctions = gold.functions.filter((f) => keep.has(splitItemId(f).path));
+      record.positiveModules = gold.modules.filter((m) => keep.has(splitItemId(m).path));
       record.changesTests = gold.changesTests;
       if (gold.unreadable.length > 0) record.provenance.unreadable = gold.unreadable;
     }

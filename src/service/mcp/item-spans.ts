@@ -10,7 +10,7 @@ import { extractUnits } from '../../corpus/extract.js';
 import type { CodeUnit } from '../../corpus/types.js';
 import { DEFAULT_INDEX_SETTINGS } from '../../index/code-index.js';
 import { GitRepo } from '../../repo/git.js';
-import { shownUnit } from '../../corpus/names.js';
+import { shownUnit, splitItemId } from '../../corpus/names.js';
 
 /** Lines of one item: 1-based, inclusive. */
 export interface LineRange {
@@ -54,8 +54,8 @@ export class ItemSpans {
    * its first definition's id); undefined when the file is missing, binary, over the index's
    * file size cap, or holds no such unit.
    */
-  async rangeOf(commit: string, id: string): Promise<LineRange | undefined> {
-    const found = await this.unitOf(commit, id);
+  async rangeOf(commit: string, id: string, isFile = false): Promise<LineRange | undefined> {
+    const found = await this.unitOf(commit, id, isFile);
     return found && { start: found.unit.startLine, end: found.unit.endLine };
   }
 
@@ -63,8 +63,8 @@ export class ItemSpans {
    * A preview of an item: its first lines (up to the bounds), numbered.
    * @returns undefined when {@link rangeOf} is.
    */
-  async previewOf(commit: string, id: string, bounds: PreviewBounds = DEFAULT_PREVIEW_BOUNDS): Promise<Preview | undefined> {
-    const found = await this.unitOf(commit, id);
+  async previewOf(commit: string, id: string, bounds: PreviewBounds = DEFAULT_PREVIEW_BOUNDS, isFile = false): Promise<Preview | undefined> {
+    const found = await this.unitOf(commit, id, isFile);
     if (!found) return undefined;
     const { startLine, endLine } = found.unit;
     const all = sourceLines(found.text);
@@ -85,11 +85,17 @@ export class ItemSpans {
     await (await git?.catch(() => undefined))?.close();
   }
 
-  private async unitOf(commit: string, id: string): Promise<{ unit: CodeUnit; text: string } | undefined> {
-    const colon = id.indexOf(':');
-    const path = colon < 0 ? id : id.slice(0, colon);
-    const name = colon < 0 ? '' : id.slice(colon + 1);
-    const file = await this.fileAt(commit, path);
+  /**
+   * The unit of an item id ({@link splitItemId}: split at its last `:`) and its file's text; a file's
+   * id (`isFile`), or an id naming no file when split (a path holding `:`, indexed whole), is a path.
+   */
+  private async unitOf(commit: string, id: string, isFile = false): Promise<{ unit: CodeUnit; text: string } | undefined> {
+    let { path, qualifiedName: name } = isFile ? { path: id, qualifiedName: '' } : splitItemId(id);
+    let file = await this.fileAt(commit, path);
+    if (!file && name !== '') {
+      [path, name] = [id, ''];
+      file = await this.fileAt(commit, path);
+    }
     if (!file) return undefined;
     const unit = name === '' ? file.units[0] : shownUnit(file.units.filter((u) => u.qualifiedName === name && u.kind !== 'file'));
     return unit && { unit, text: file.text };

@@ -20,6 +20,7 @@ import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/proto
 import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { IssuelocError } from '../../errors.js';
+import { splitItemId } from '../../corpus/names.js';
 import { LEVELS, levelsOf, NO_WORD_IN_CODE, plural, type Level, type LevelChoice } from '../../pipeline/result-json.js';
 import type { RankedItem } from '../../retrieve/rollup.js';
 import { EMPTY_ISSUE_MESSAGE, hasLetterOrDigit } from '../../text/parsed-issue.js';
@@ -211,7 +212,7 @@ export class McpTools {
     for (const level of levelsOf(result.level)) {
       const items = itemsOf(result, level).map((it, i) => mcpItem(it, i + 1));
       out[plural(level)] = items;
-      text.push(`${plural(level)}:`, ...(items.length > 0 ? items.map((it) => (full ? itemLine(it) : compactLine(it))) : [
+      text.push(`${plural(level)}:`, ...(items.length > 0 ? items.map((it) => (full ? itemLine(it, level) : compactLine(it, level))) : [
         result.matchedQueryTerms === 0 ? `  (none: ${NO_WORD_IN_CODE})` : '  (none)',
       ]));
     }
@@ -230,7 +231,7 @@ export class McpTools {
       found ??= itemsOf(result, level)[i];
     }
     if (!found) throw new IssuelocError(`item '${args.item.slice(0, 200)}' is not among the top ${MAX_TOP} files, modules or functions of this issue in ${name} at ${result.commit.slice(0, 12)}`);
-    const preview = await this.spansOf(name).previewOf(result.commit, args.item);
+    const preview = await this.spansOf(name).previewOf(result.commit, args.item, undefined, ranks.file !== undefined);
     const terms = found.matchedTerms ?? [];
     const termLines: Record<string, number[]> = {};
     for (const t of terms) {
@@ -388,15 +389,18 @@ function mcpItem(it: RankedItem, rank: number): McpItem {
  * The full text's line: the compact line ({@link compactLine}) with every matched term, then the
  * signals and their evidence: `  1. path:10-24 Qualified.name  0.83  [term, …]  signals: frameFunction (its evidence)`.
  */
-function itemLine(it: McpItem): string {
+function itemLine(it: McpItem, level: Level): string {
   const signals = it.signals.length > 0 ? `  signals: ${it.signals.map((s, i) => (it.evidence?.[i] ? `${s} (${shorten(it.evidence[i], FULL_EVIDENCE_CHARS)})` : s)).join(', ')}` : '';
-  return `${compactLine(it, Infinity)}${signals}`;
+  return `${compactLine(it, level, Infinity)}${signals}`;
 }
 
-/** `  1. path:10-24 Qualified.name  0.83  [term, term, term]`: where to read, how sure, why (at most `terms` terms, {@link COMPACT_TERMS} by default). */
-function compactLine(it: McpItem, terms = COMPACT_TERMS): string {
-  const colon = it.id.indexOf(':');
-  const [path, name] = colon < 0 ? [it.id, ''] : [it.id.slice(0, colon), it.id.slice(colon + 1)];
+/**
+ * `  1. path:10-24 Qualified.name  0.83  [term, term, term]`: where to read, how sure, why (at most
+ * `terms` terms, {@link COMPACT_TERMS} by default). A file's id is its path; a module's or
+ * function's is split by {@link splitItemId}.
+ */
+function compactLine(it: McpItem, level: Level, terms = COMPACT_TERMS): string {
+  const { path, qualifiedName: name } = level === 'file' ? { path: it.id, qualifiedName: '' } : splitItemId(it.id);
   const lines = it.startLine !== undefined ? `:${it.startLine}-${it.endLine}` : '';
   const matched = it.matchedTerms.length > 0 ? `  [${it.matchedTerms.slice(0, terms).join(', ')}]` : '';
   return `  ${it.rank}. ${path}${lines}${name ? ` ${name}` : ''}  ${it.score}${matched}`;
