@@ -70,7 +70,7 @@ export const CACHE_FILE_KINDS = {
   /** File-level index of a commit. */
   fileIndex: /(^|\/)index\/[^/]+\.files\.bin$/,
   /** Parsed and tokenized blobs. */
-  blobTerms: /(^|\/)blobs-[^/]+\/.+\.json$/,
+  blobTerms: /(^|\/)blobs-[^/]+\/.+\.(bin|json)$/,
   /** Function vectors of an embedder. */
   vectors: /(^|\/)vectors\/.+\.f32$/,
   /** The embedder's dimension record. */
