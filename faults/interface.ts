@@ -72,7 +72,7 @@ export const CACHE_FILE_KINDS = {
   /** The signals' table of an index's functions by name (src/retrieve/unit-lookup.ts). */
   nameTable: /(^|\/)index\/[^/]+\.names\.bin$/,
   /** Parsed and tokenized blobs. */
-  blobTerms: /(^|\/)blobs-[^/]+\/.+\.json$/,
+  blobTerms: /(^|\/)blobs-[^/]+\/.+\.(bin|json)$/,
   /** Function vectors of an embedder. */
   vectors: /(^|\/)vectors\/.+\.f32$/,
   /** The embedder's dimension record. */

@@ -150,7 +150,7 @@ const EXPECT: Record<CacheFileKind, string> = {
   index: 'a corrupted function index file (`index/*.bin`): exit 0, the fresh ranking, a warning (bits flipped only in blocks of terms: when the query read one); rebuilt',
   fileIndex: 'a corrupted file-level index (`index/*.files.bin`): exit 0, the fresh ranking, a warning (bits flipped only in blocks of terms: when the query read one); rebuilt',
   nameTable: 'a corrupted name table of an index (`index/*.names.bin`): exit 0, the fresh ranking, a warning; rebuilt',
-  blobTerms: 'a corrupted blob entry (`blobs-*/…json`), read by a rebuild: exit 0, the fresh ranking, a warning',
+  blobTerms: 'a corrupted blob entry (`blobs-*/…bin`), read by a rebuild: exit 0, the fresh ranking, a warning',
   vectors: 'a corrupted function-vector entry (`vectors/…f32`): exit 0, the fresh fused ranking, a warning',
   vectorMeta: "a corrupted embedder record (`vectors/*/model.json`): exit 0, the fresh fused ranking, a warning",
   responses: 'a corrupted LLM answer (`llm/…json`): exit 0, the fresh reranked ranking, a warning',

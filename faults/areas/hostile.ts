@@ -36,7 +36,7 @@ async function runWatched(ctx: ProbeContext, args: string[], workTree: string, w
 /** The blob-cache entry file of `path` at HEAD of `repo`, under `cacheDir`. */
 function blobEntry(repo: string, cacheDir: string, path: string, language: string): string {
   const key = `${git(repo, 'rev-parse', `HEAD:${path}`)}${language}`;
-  const file = cacheFiles(cacheDir, 'blobTerms').find((f) => f.endsWith(`/${key.slice(0, 2)}/${key.slice(2)}.json`));
+  const file = cacheFiles(cacheDir, 'blobTerms').find((f) => f.endsWith(`/${key.slice(0, 2)}/${key.slice(2)}.bin`));
   if (!file) throw new Error(`no blob entry for ${path} in ${cacheDir}`);
   return join(cacheDir, file);
 }

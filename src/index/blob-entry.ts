@@ -1,13 +1,19 @@
 /**
- * The JSON of a blob cache entry (`{ key, units }`, src/index/blob-terms.ts) written and read as
- * bytes: the bytes `JSON.stringify` gives, without the string it makes, the [term, count] pair
- * arrays of the bodies, or their encoding to UTF-8; and read back into counts by term id without
- * an array or a string per pair. A cold index of sympy writes 908 entries (20 MB) and a warm one
- * reads them, ≈ 1.6 million pairs.
+ * The bytes of a blob cache entry (src/index/blob-terms.ts): the units of one blob with their
+ * body term counts, written and read without a [term, count] pair array, a JSON string or a
+ * string per pair. Each term of an entry is written once, then every count refers to it by its
+ * number in the entry, so a warm build decodes each distinct term of a blob once and the rest
+ * are small integers. A cold index of sympy writes 826 entries and a warm one reads them,
+ * ≈ 1.6 million (term, count) pairs.
  *
- * Reading takes only the bytes this writer gives (no white space, keys in its order, strings
- * without escapes, integers in plain digits); anything else is left to `JSON.parse` by the
- * caller, so what an entry holds never depends on which of the two read it.
+ * Layout (every integer an unsigned LEB128 varint below 2^49, strings as byte length + UTF-8):
+ *
+ *   key · T · T × term · U · U × (kind · qualifiedName · namespaceParts + 1 (0: none) · startLine
+ *   · endLine · bodyLength · P · P × (term number < T · count))
+ *
+ * `kind` 0 file, 1 class, 2 function; the pairs in the unit's order (the first-seen order of its
+ * terms, which the index keeps). A payload not ending right after its last unit, or holding a
+ * number out of range, is no entry (the reader gives undefined: corrupt).
  */
 import type { UnitKind } from '../corpus/types.js';
 import { IdCounts } from './inverted-index.js';
@@ -22,7 +28,7 @@ export interface UnitTerms {
   endLine: number;
   /**
    * [term, count] pairs of the unit's body (source text, cut to the configured word budget); a
-   * unit just parsed holds them by the ids of its build's dictionary (in JSON: the pairs).
+   * unit just parsed or read by a build holds them by the ids of its build's dictionary.
    */
   body: readonly (readonly [string, number])[] | IdCounts;
   /** Tokens in the body (the BM25F body-field length). */
@@ -35,88 +41,117 @@ export interface TermDictionary {
   termId(term: string): number;
 }
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
 const KINDS: readonly UnitKind[] = ['file', 'class', 'function'];
-
-/** The UTF-8 bytes of an ASCII string. */
-const ascii = (s: string): Uint8Array => Uint8Array.from(s, (c) => c.charCodeAt(0));
-
-const OPEN_KEY = ascii('{"key":');
-const OPEN_UNITS = ascii(',"units":[');
-const OPEN_KIND = ascii('{"kind":"');
-const OPEN_NAME = ascii('","qualifiedName":');
-const OPEN_NAMESPACE = ascii(',"namespaceParts":');
-const OPEN_START = ascii(',"startLine":');
-const OPEN_END = ascii(',"endLine":');
-const OPEN_BODY = ascii(',"body":[');
-const OPEN_LENGTH = ascii('],"bodyLength":');
-const KIND_BYTES = KINDS.map(ascii);
+/** Numbers of an entry stay below this (7 varint bytes): a safe integer, checked on both sides. */
+const LIMIT = 2 ** 49;
 
 /**
- * Writes blob entries as `JSON.stringify({ key, units })` would, byte for byte, into one buffer
- * reused from entry to entry. The JSON of each term of a dictionary is made once.
+ * Writes blob entries into one buffer reused from entry to entry; the UTF-8 bytes of each term
+ * of a dictionary are made once.
  */
 export class BlobEntryWriter {
   private buf = Buffer.allocUnsafe(1 << 16);
   private size = 0;
   private dictionary: readonly string[] | undefined;
-  private termJson: (Uint8Array | undefined)[] = [];
-  /** A number not a safe integer ≥ 0 was met: the entry is left to `JSON.stringify`. */
+  private termBytes: (Buffer | undefined)[] = [];
+  // per dictionary id: the entry (`stamp`) that numbered it last and its number there
+  private stampOf = new Int32Array(1024);
+  private numberOf = new Int32Array(1024);
+  private stamp = 0;
+  /** A number out of range was met: the entry is not written. */
   private odd = false;
 
   /**
    * The entry's bytes (a view of the writer's buffer, valid until the next call), or undefined
-   * when a body is not by term ids (`IdCounts`) or a number is not a safe integer ≥ 0: then
-   * `JSON.stringify` writes it.
+   * when a number is not an integer in [0, 2^49) (never in an entry a build makes).
    */
   encode(key: string, units: readonly UnitTerms[]): Uint8Array | undefined {
-    if (!units.every((u) => u.body instanceof IdCounts)) return undefined;
     this.size = 0;
     this.odd = false;
-    this.bytes(OPEN_KEY);
-    this.json(key);
-    this.bytes(OPEN_UNITS);
-    units.forEach((u, i) => {
-      if (i > 0) this.byte(0x2c);
-      this.bytes(OPEN_KIND);
-      this.bytes(ascii(u.kind));
-      this.bytes(OPEN_NAME);
-      this.json(u.qualifiedName);
-      // as the object spread of the build: the field only when not 0
-      if (u.namespaceParts !== undefined) {
-        this.bytes(OPEN_NAMESPACE);
-        this.int(u.namespaceParts);
+    this.text(key);
+    // the entry's terms, numbered in first use; each pair's term as its number
+    const stamp = ++this.stamp;
+    const terms: (string | number)[] = [];
+    const numbered = new Map<string, number>();
+    const pairs: Int32Array[] = [];
+    for (const u of units) {
+      const { body } = u;
+      if (body instanceof IdCounts) {
+        this.useDictionary(body.terms);
+        const { entries } = body;
+        const out = new Int32Array(entries.length);
+        for (let k = 0; k < entries.length; k += 2) {
+          const id = entries[k];
+          if (this.stampOf[id] !== stamp) {
+            this.stampOf[id] = stamp;
+            this.numberOf[id] = terms.length;
+            terms.push(id);
+          }
+          out[k] = this.numberOf[id];
+          out[k + 1] = entries[k + 1];
+        }
+        pairs.push(out);
+      } else {
+        const out = new Int32Array(2 * body.length);
+        body.forEach(([term, count], k) => {
+          let n = numbered.get(term);
+          if (n === undefined) {
+            numbered.set(term, n = terms.length);
+            terms.push(term);
+          }
+          out[2 * k] = n;
+          if (!(Number.isInteger(count) && count >= 0 && count <= 0x7fffffff)) this.odd = true;
+          out[2 * k + 1] = count;
+        });
+        pairs.push(out);
       }
-      this.bytes(OPEN_START);
-      this.int(u.startLine);
-      this.bytes(OPEN_END);
-      this.int(u.endLine);
-      this.bytes(OPEN_BODY);
-      this.body(u.body as IdCounts);
-      this.bytes(OPEN_LENGTH);
-      this.int(u.bodyLength);
-      this.byte(0x7d);
+    }
+    this.uint(terms.length);
+    for (const t of terms) {
+      if (typeof t === 'string') this.text(t);
+      else this.termOf(t);
+    }
+    this.uint(units.length);
+    units.forEach((u, i) => {
+      this.uint(KINDS.indexOf(u.kind));
+      this.text(u.qualifiedName);
+      this.uint(u.namespaceParts === undefined ? 0 : u.namespaceParts + 1);
+      this.uint(u.startLine);
+      this.uint(u.endLine);
+      this.uint(u.bodyLength);
+      const p = pairs[i];
+      this.uint(p.length >> 1);
+      this.room(10 * p.length);
+      for (let k = 0; k < p.length; k++) this.uint(p[k]);
     });
-    this.byte(0x5d);
-    this.byte(0x7d);
     return this.odd ? undefined : this.buf.subarray(0, this.size);
   }
 
-  private body({ terms, entries }: IdCounts): void {
+  /** Makes the numbering arrays cover `terms` (and forgets the bytes of another dictionary). */
+  private useDictionary(terms: readonly string[]): void {
     if (terms !== this.dictionary) {
       this.dictionary = terms;
-      this.termJson = [];
+      this.termBytes = [];
     }
-    for (let k = 0; k < entries.length; k += 2) {
-      if (k > 0) this.byte(0x2c);
-      this.byte(0x5b);
-      const id = entries[k];
-      this.bytes(this.termJson[id] ??= Buffer.from(JSON.stringify(terms[id]), 'utf8'));
-      this.byte(0x2c);
-      this.int(entries[k + 1]);
-      this.byte(0x5d);
+    if (terms.length > this.stampOf.length) {
+      let cap = this.stampOf.length * 2;
+      while (cap < terms.length) cap *= 2;
+      const stamps = new Int32Array(cap);
+      stamps.set(this.stampOf);
+      this.stampOf = stamps;
+      const numbers = new Int32Array(cap);
+      numbers.set(this.numberOf);
+      this.numberOf = numbers;
     }
+  }
+
+  /** The term of dictionary id `id`, its bytes made once. */
+  private termOf(id: number): void {
+    const bytes = this.termBytes[id] ??= Buffer.from(this.dictionary![id], 'utf8');
+    this.uint(bytes.length);
+    this.room(bytes.length);
+    bytes.copy(this.buf, this.size);
+    this.size += bytes.length;
   }
 
   private room(n: number): void {
@@ -128,48 +163,35 @@ export class BlobEntryWriter {
     this.buf = next;
   }
 
-  private byte(b: number): void {
-    this.room(1);
-    this.buf[this.size++] = b;
+  /** A string: its UTF-8 byte length, then the bytes. */
+  private text(s: string): void {
+    const bytes = Buffer.byteLength(s, 'utf8');
+    this.uint(bytes);
+    this.room(bytes);
+    this.size += this.buf.write(s, this.size, 'utf8');
   }
 
-  private bytes(b: Uint8Array): void {
-    this.room(b.length);
-    this.buf.set(b, this.size);
-    this.size += b.length;
-  }
-
-  /** A string as JSON. */
-  private json(s: string): void {
-    const text = JSON.stringify(s);
-    this.room(3 * text.length);
-    this.size += this.buf.write(text, this.size, 'utf8');
-  }
-
-  /** A number as JSON (`JSON.stringify` of a safe integer ≥ 0: its decimal digits). */
-  private int(n: number): void {
-    if (!Number.isSafeInteger(n) || n < 0) {
-      this.odd = true; // never in an entry the build makes: JSON.stringify writes it
+  /** An unsigned LEB128 varint (a number out of range marks the entry odd). */
+  private uint(n: number): void {
+    if (!(Number.isInteger(n) && n >= 0 && n < LIMIT)) {
+      this.odd = true;
       return;
     }
-    this.room(16);
-    if (n < 10) {
-      this.buf[this.size++] = 0x30 + n;
-      return;
+    this.room(7);
+    const { buf } = this;
+    while (n >= 0x80) {
+      buf[this.size++] = (n % 0x80) | 0x80;
+      n = Math.floor(n / 0x80);
     }
-    const start = this.size;
-    while (n > 0) {
-      this.buf[this.size++] = 0x30 + (n % 10);
-      n = Math.floor(n / 10);
-    }
-    this.buf.subarray(start, this.size).reverse();
+    buf[this.size++] = n;
   }
 }
 
 /**
- * Reads the entries {@link BlobEntryWriter} writes into counts by the ids of a dictionary. Keeps
- * the dictionary id of each term's bytes seen (open addressing on a hash of the bytes), so a term
- * met again makes no string.
+ * Reads the entries {@link BlobEntryWriter} writes: into counts by the ids of a dictionary
+ * ({@link read}), or into [term, count] pairs ({@link readPairs}). Keeps the dictionary id of
+ * each term's bytes seen (open addressing on a hash of the bytes), so a term met again in
+ * another entry makes no string.
  */
 export class BlobEntryReader {
   private slots = new Int32Array(1 << 12);
@@ -181,132 +203,142 @@ export class BlobEntryReader {
   private readonly hash: number[] = [];
   private readonly id: number[] = [];
   private pairs = new Int32Array(1 << 12);
+  private numbers = new Int32Array(1024);
   // the entry being read
   private p = 0;
   private b: Uint8Array = new Uint8Array(0);
 
-  constructor(private readonly dictionary: TermDictionary) {}
+  /** @param dictionary where {@link read} counts into (not needed by {@link readPairs}). */
+  constructor(private readonly dictionary?: TermDictionary) {}
 
   /**
    * The units of an entry of `key` with bodies by the dictionary's ids (one buffer for all of
-   * them), or undefined when `payload` is not in the writer's form (then JSON decides: it may
-   * still be a valid entry, or a corrupt one). Terms of an entry not read may still have been
-   * added to the dictionary.
+   * them), or undefined when `payload` is no entry of `key` (corrupt). Terms of an entry found
+   * corrupt may still have been added to the dictionary.
    */
   read(payload: Uint8Array, key: string): UnitTerms[] | undefined {
+    const dictionary = this.dictionary;
+    if (!dictionary) throw new Error('BlobEntryReader.read needs a dictionary');
+    return this.entry(payload, key, (T) => {
+      const ids = this.identity(T);
+      for (let t = 0; t < T; t++) {
+        const id = this.termId(dictionary);
+        if (id < 0) return undefined;
+        ids[t] = id;
+      }
+      return ids;
+    }, (entries, from, to) => new IdCounts(dictionary.terms, entries.subarray(from, to)));
+  }
+
+  /** The units of an entry of `key` with their bodies as [term, count] pairs, or undefined (corrupt). */
+  readPairs(payload: Uint8Array, key: string): UnitTerms[] | undefined {
+    const terms: string[] = [];
+    return this.entry(payload, key, (T) => {
+      for (let t = 0; t < T; t++) {
+        const s = this.string();
+        if (s === undefined) return undefined;
+        terms.push(s);
+      }
+      return this.identity(T);
+    }, (entries, from, to) => {
+      const pairs: [string, number][] = [];
+      for (let k = from; k < to; k += 2) pairs.push([terms[entries[k]], entries[k + 1]]);
+      return pairs;
+    });
+  }
+
+  /** The numbers 0 … T − 1 (a term number as its own id). */
+  private identity(T: number): Int32Array {
+    if (T > this.numbers.length) this.numbers = new Int32Array(Math.max(T, 2 * this.numbers.length));
+    for (let t = 0; t < T; t++) this.numbers[t] = t;
+    return this.numbers;
+  }
+
+  /**
+   * The common reading of an entry: `termsIn(T)` reads the T terms and gives each term number's
+   * id (undefined: corrupt), `body` makes a unit's body of its pairs `entries[from .. to)`.
+   */
+  private entry(
+    payload: Uint8Array, key: string, termsIn: (T: number) => Int32Array | undefined,
+    body: (entries: Int32Array, from: number, to: number) => UnitTerms['body'],
+  ): UnitTerms[] | undefined {
     this.b = payload;
     this.p = 0;
+    if (this.string() !== key) return undefined;
+    const T = this.uint();
+    if (T < 0 || T > payload.length) return undefined;
+    const ids = termsIn(T);
+    if (!ids) return undefined;
+    const U = this.uint();
+    if (U < 0 || U > payload.length) return undefined;
     const units: UnitTerms[] = [];
     const bodyAt: number[] = [];
     let n = 0;
-    if (!this.expect(OPEN_KEY)) return undefined;
-    if (this.string() !== key || !this.expect(OPEN_UNITS)) return undefined;
-    if (this.b[this.p] !== 0x5d) {
-      for (;;) {
-        if (!this.expect(OPEN_KIND)) return undefined;
-        const kind = KINDS.find((_, i) => this.expect(KIND_BYTES[i]));
-        if (kind === undefined || !this.expect(OPEN_NAME)) return undefined;
-        const qualifiedName = this.string();
-        if (qualifiedName === undefined) return undefined;
-        let namespaceParts: number | undefined;
-        if (this.expect(OPEN_NAMESPACE)) {
-          namespaceParts = this.int();
-          if (namespaceParts < 0) return undefined;
-        }
-        if (!this.expect(OPEN_START)) return undefined;
-        const startLine = this.int();
-        if (startLine < 0 || !this.expect(OPEN_END)) return undefined;
-        const endLine = this.int();
-        if (endLine < 0 || !this.expect(OPEN_BODY)) return undefined;
-        bodyAt.push(n);
-        if (this.b[this.p] !== 0x5d) {
-          for (;;) {
-            if (this.b[this.p++] !== 0x5b || this.b[this.p] !== QUOTE) return undefined;
-            const id = this.termId();
-            if (id < 0 || this.b[this.p++] !== 0x2c) return undefined;
-            const count = this.int();
-            if (count < 0 || this.b[this.p++] !== 0x5d) return undefined;
-            if (n + 2 > this.pairs.length) this.growPairs();
-            this.pairs[n++] = id;
-            this.pairs[n++] = count;
-            if (this.b[this.p] !== 0x2c) break;
-            this.p++;
-          }
-        }
-        if (!this.expect(OPEN_LENGTH)) return undefined;
-        const bodyLength = this.int();
-        if (bodyLength < 0 || this.b[this.p++] !== 0x7d) return undefined;
-        units.push({ kind, qualifiedName, ...(namespaceParts !== undefined ? { namespaceParts } : {}), startLine, endLine, body: [], bodyLength });
-        if (this.b[this.p] !== 0x2c) break;
-        this.p++;
+    for (let i = 0; i < U; i++) {
+      const kind = KINDS[this.uint()];
+      const qualifiedName = this.string();
+      const namespace = this.uint();
+      const startLine = this.uint();
+      const endLine = this.uint();
+      const bodyLength = this.uint();
+      const P = this.uint();
+      if (kind === undefined || qualifiedName === undefined || namespace < 0 || startLine < 0 || endLine < 0 || bodyLength < 0 ||
+          P < 0 || P > payload.length) return undefined;
+      bodyAt.push(n);
+      if (n + 2 * P > this.pairs.length) this.growPairs(n + 2 * P);
+      const { pairs } = this;
+      for (let k = 0; k < P; k++) {
+        const t = this.uint();
+        const count = this.uint();
+        if (t < 0 || t >= T || count < 0 || count > 0x7fffffff) return undefined;
+        pairs[n++] = ids[t];
+        pairs[n++] = count;
       }
+      units.push({ kind, qualifiedName, ...(namespace > 0 ? { namespaceParts: namespace - 1 } : {}), startLine, endLine, body: [], bodyLength });
     }
-    if (this.b[this.p++] !== 0x5d || this.b[this.p++] !== 0x7d || this.p !== this.b.length) return undefined;
+    if (this.p !== payload.length) return undefined;
     const entries = this.pairs.slice(0, n);
     bodyAt.push(n);
     units.forEach((u, i) => {
-      u.body = new IdCounts(this.dictionary.terms, entries.subarray(bodyAt[i], bodyAt[i + 1]));
+      u.body = body(entries, bodyAt[i], bodyAt[i + 1]);
     });
     return units;
   }
 
-  /** Whether `bytes` come next (then read past them). */
-  private expect(bytes: Uint8Array): boolean {
-    const { b, p } = this;
-    if (p + bytes.length > b.length) return false;
-    for (let i = 0; i < bytes.length; i++) if (b[p + i] !== bytes[i]) return false;
-    this.p = p + bytes.length;
-    return true;
-  }
-
-  /** A JSON integer in plain digits (at most 15), or −1. */
-  private int(): number {
+  /** An unsigned LEB128 varint below 2^49, or −1. */
+  private uint(): number {
     const { b } = this;
-    const start = this.p;
     let n = 0;
-    while (this.p < b.length && b[this.p] >= 0x30 && b[this.p] <= 0x39) n = n * 10 + b[this.p++] - 0x30;
-    const digits = this.p - start;
-    if (digits === 0 || digits > 15 || (digits > 1 && b[start] === 0x30)) return -1;
-    return n;
-  }
-
-  /** Where the string starting at `p` (its opening quote) ends (its closing quote), or −1 when it holds an escape or a control character. */
-  private stringEnd(): number {
-    const { b } = this;
-    if (b[this.p] !== QUOTE) return -1;
-    for (let i = this.p + 1; i < b.length; i++) {
-      const c = b[i];
-      if (c === QUOTE) return i;
-      if (c === BACKSLASH || c < 0x20) return -1;
+    let scale = 1;
+    for (let i = 0; i < 7; i++) {
+      if (this.p >= b.length) return -1;
+      const c = b[this.p++];
+      n += (c & 0x7f) * scale;
+      if (c < 0x80) return n;
+      scale *= 0x80;
     }
     return -1;
   }
 
-  /** A string without escapes, or undefined. */
+  /** A string (byte length, UTF-8 bytes), or undefined. */
   private string(): string | undefined {
-    const end = this.stringEnd();
-    if (end < 0) return undefined;
-    const s = Buffer.from(this.b.buffer, this.b.byteOffset + this.p + 1, end - this.p - 1).toString('utf8');
-    this.p = end + 1;
+    const length = this.uint();
+    if (length < 0 || this.p + length > this.b.length) return undefined;
+    const s = Buffer.from(this.b.buffer, this.b.byteOffset + this.p, length).toString('utf8');
+    this.p += length;
     return s;
   }
 
-  /** The dictionary id of the term string at `p` (its opening quote), or −1. */
-  private termId(): number {
+  /** The dictionary id of the term (byte length, UTF-8 bytes) at `p`, or −1. */
+  private termId(dictionary: TermDictionary): number {
+    const length = this.uint();
     const { b } = this;
-    const from = this.p + 1;
-    let end = from;
+    if (length < 0 || this.p + length > b.length) return -1;
+    const from = this.p;
+    const end = from + length;
+    this.p = end;
     let h = 0;
-    for (;;) {
-      if (end >= b.length) return -1;
-      const c = b[end];
-      if (c === QUOTE) break;
-      if (c === BACKSLASH || c < 0x20) return -1;
-      h = (Math.imul(h, 31) + c) | 0;
-      end++;
-    }
-    this.p = end + 1;
-    const length = end - from;
+    for (let i = from; i < end; i++) h = (Math.imul(h, 31) + b[i]) | 0;
     const { slots, hash, start, size, arena } = this;
     let mask = slots.length - 1;
     let at = h & mask;
@@ -316,7 +348,7 @@ export class BlobEntryReader {
       for (let i = 0; i < length; i++) if (arena[a + i] !== b[from + i]) continue search;
       return this.id[e - 1];
     }
-    const id = this.dictionary.termId(Buffer.from(b.buffer, b.byteOffset + from, length).toString('utf8'));
+    const id = dictionary.termId(Buffer.from(b.buffer, b.byteOffset + from, length).toString('utf8'));
     if (this.arenaSize + length > arena.length) {
       const next = new Uint8Array(Math.max(2 * arena.length, this.arenaSize + length));
       next.set(arena.subarray(0, this.arenaSize));
@@ -343,8 +375,10 @@ export class BlobEntryReader {
     return id;
   }
 
-  private growPairs(): void {
-    const next = new Int32Array(this.pairs.length * 2);
+  private growPairs(n: number): void {
+    let cap = this.pairs.length * 2;
+    while (cap < n) cap *= 2;
+    const next = new Int32Array(cap);
     next.set(this.pairs);
     this.pairs = next;
   }

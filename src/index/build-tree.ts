@@ -50,7 +50,7 @@ export async function buildFromTree(repo: GitRepo, commit: string, settings: Ind
   for (const e of sources) {
     const key = blobKey(e.blob, e.path);
     // read into the build's dictionary as it is read (no pair arrays kept)
-    const hit = opts.force ? undefined : cache.getByIds(key, counter, (units) => counter.byIds(units));
+    const hit = opts.force ? undefined : cache.getByIds(key, counter);
     if (!hit) toParse.push(e);
     else if (hit.length === 0) skipped.binary++; // cached as binary: a text file has at least its file unit
     else unitsOf.set(e.path, hit);

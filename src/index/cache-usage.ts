@@ -8,7 +8,7 @@
  *   `index/<commit>.<key>.generated.bin` (src/retrieve/peripheral.ts) and its name table
  *   `index/<commit>.<key>.names.bin` (src/retrieve/unit-lookup.ts; one entry, evicted together), and its code graph
  *   `index/<commit>.<key>-graph.bin` (src/graph/graph-store.ts: an entry of its own);
- * - `blobs`: one parsed blob, `blobs-<key>/<aa>/<rest>.json` (the code graph's facts of a blob:
+ * - `blobs`: one parsed blob, `blobs-<key>/<aa>/<rest>.bin` (the code graph's facts of a blob:
  *   `blobs-graph1/<aa>/<rest>.json`);
  * - `vectors`: one file's function vectors, `vectors/<model>/<aa>/<rest>.f32`;
  * - `llm`: one LLM answer, `llm/<aa>/<rest>.json`;
@@ -42,7 +42,7 @@ const INDEX_PART = /(\.files|\.nonsource|\.generated|\.names)?\.bin$/;
 /** Names of entry files per kind: a hexadecimal key (history: `mined-<hex>` too, and per base commit) and the kind's extension. */
 const ENTRY_NAME: Record<Exclude<CacheKind, 'partial'>, RegExp> = {
   index: new RegExp(`^[0-9a-f]{7,64}\\.[\\w-]+${INDEX_PART.source}`),
-  blobs: /^[0-9a-f]{6,}[\w.:+#-]*\.json$/,
+  blobs: /^[0-9a-f]{6,}[\w.:+#-]*\.(bin|json)$/,
   vectors: /^[0-9a-f]{6,}\.f32$/,
   llm: /^[0-9a-f]{6,}\.json$/,
   // a repository's log `<repo>.json`; a base commit's signals `<repo>-<commit>.m<N>.bin` and co-changes `<repo>-<commit>.cochange-….json`

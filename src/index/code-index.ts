@@ -122,9 +122,10 @@ export interface CodeIndex {
  * v9: a lone CR is no line break (src/corpus/decode.ts): unit lines are git's.
  * v10: an entry holds its key (blob id, language, grammar) and is refused under another.
  * v11: the functions inside JavaScript AMD factories (`define([...], function () {...})`) are units.
+ * v12: entries in bytes, each term once per entry (src/index/blob-entry.ts), in `.bin` files.
  * (Changes of one language's units bump its spec's `version` instead: src/corpus/extract-specs.ts.)
  */
-export const BLOB_FORMAT_VERSION = 'v11';
+export const BLOB_FORMAT_VERSION = 'v12';
 /**
  * Version of the index files (document choice, fields, the tokens of paths and names); bump to
  * invalidate saved indexes. v7: snake_case parts kept whole; checked files (src/util/checked-file.ts).

@@ -59,11 +59,16 @@ export class UnitBodyCounter implements TermDictionary {
   private readonly termIdOf = new Map<string, number>();
   /** The term dictionary: the term of each id. */
   readonly terms: string[] = [];
-  // the word memo: slots hold entry + 1 (0: empty); an entry has its word, hash and token ids
+  // the word memo: slots hold entry + 1 (0: empty); an entry has its word, hash, length and token
+  // ids (`wordTokens[wordTokenFrom[e] .. wordTokenTo[e])`), in typed arrays but the word,
+  // which is compared only when the hash and length match
   private slots = new Int32Array(1 << 12);
   private readonly words: string[] = [];
   private readonly wordHash = new I32List();
-  private readonly wordIds: Int32Array[] = [];
+  private readonly wordLength = new I32List();
+  private readonly wordTokenFrom = new I32List();
+  private readonly wordTokenTo = new I32List();
+  private readonly wordTokens = new I32List();
   private counts = new Int32Array(1024);
   private readonly seen: number[] = [];
   // per file: the identifier runs (`[A-Za-z0-9_]+`) and their tokens' term ids one after the
@@ -94,34 +99,15 @@ export class UnitBodyCounter implements TermDictionary {
     return ends.map(({ end, length }) => ({ body: new IdCounts(this.terms, entries.subarray(at, at = end)), bodyLength: length }));
   }
 
-  /**
-   * Units of a blob cache entry with their counts by this counter's dictionary (one buffer for
-   * all of them); `units` is changed in place and returned.
-   */
-  byIds<U extends { body: readonly (readonly [string, number])[] | IdCounts }>(units: U[]): U[] {
-    let size = 0;
-    for (const u of units) size += 2 * u.body.length;
-    const entries = new Int32Array(size);
-    let at = 0;
-    for (const u of units) {
-      const { body } = u;
-      if (body instanceof IdCounts) continue;
-      const from = at;
-      for (let k = 0; k < body.length; k++) {
-        entries[at++] = this.termId(body[k][0]);
-        entries[at++] = body[k][1];
-      }
-      u.body = new IdCounts(this.terms, entries.subarray(from, at));
-    }
-    return units;
-  }
-
   /** Empties the word memo (the term dictionary stays: the counts given out refer to it). */
   private forget(): void {
     this.slots = new Int32Array(1 << 12);
     this.words.length = 0;
     this.wordHash.size = 0;
-    this.wordIds.length = 0;
+    this.wordLength.size = 0;
+    this.wordTokenFrom.size = 0;
+    this.wordTokenTo.size = 0;
+    this.wordTokens.size = 0;
   }
 
   /** The identifier runs of `text` and their tokens' term ids (the words `tokenize` splits). */
@@ -152,10 +138,13 @@ export class UnitBodyCounter implements TermDictionary {
       starts.push(start);
       ends.push(i);
       tokenStart.push(tokens.size);
-      const ids = this.wordIds[this.entryOf(text, start, i, h)];
-      tokens.grow(tokens.size + ids.length);
+      const e = this.entryOf(text, start, i, h);
+      const from = this.wordTokenFrom.buf[e];
+      const to = this.wordTokenTo.buf[e];
+      tokens.grow(tokens.size + to - from);
       const buf = tokens.buf;
-      for (let k = 0; k < ids.length; k++) buf[tokens.size++] = ids[k];
+      const ids = this.wordTokens.buf;
+      for (let k = from; k < to; k++) buf[tokens.size++] = ids[k];
     }
     tokenStart.push(tokens.size);
   }
@@ -165,16 +154,21 @@ export class UnitBodyCounter implements TermDictionary {
     const length = end - start;
     let mask = this.slots.length - 1;
     let at = h & mask;
+    const hashes = this.wordHash.buf;
+    const lengths = this.wordLength.buf;
     for (let e = this.slots[at]; e !== 0; e = this.slots[at]) {
-      const word = this.words[e - 1];
-      if (this.wordHash.buf[e - 1] === h && word.length === length && text.startsWith(word, start)) return e - 1;
+      if (hashes[e - 1] === h && lengths[e - 1] === length && text.startsWith(this.words[e - 1], start)) return e - 1;
       at = (at + 1) & mask;
     }
     const entry = this.words.length;
     const word = text.slice(start, end);
     this.words.push(word);
     this.wordHash.push(h);
-    this.wordIds.push(this.idsOfWord(word));
+    this.wordLength.push(length);
+    this.wordTokenFrom.push(this.wordTokens.size);
+    const ids = this.idsOfWord(word);
+    for (let k = 0; k < ids.length; k++) this.wordTokens.push(ids[k]);
+    this.wordTokenTo.push(this.wordTokens.size);
     if (2 * this.words.length > this.slots.length) {
       this.slots = new Int32Array(this.slots.length * 2);
       mask = this.slots.length - 1;

@@ -118,7 +118,7 @@ test('corrupt blob entries: localize warns, re-parses and ranks (was: fileUnits.
     assert.equal(r.code, 0, r.err);
     assert.equal(JSON.parse(r.out).files[0].id, 'a.py');
     assert.match(r.err, /^issueloc: warning: corrupt cache file .*index.*\.bin: rebuilt$/m);
-    assert.match(r.err, /^issueloc: warning: corrupt cache file .*blobs-.*\.json: rebuilt$/m);
+    assert.match(r.err, /^issueloc: warning: corrupt cache file .*blobs-.*\.bin: rebuilt$/m);
     const again = await runIn(['localize', '--repo', fx.work, '--cache-dir', fx.cache, '--issue', 'parse_header splits on colons', '--json']);
     assert.equal(again.err, '', 'rebuilt once: no warning the next time');
     assert.equal(JSON.parse(again.out).index.built, false);

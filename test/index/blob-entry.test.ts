@@ -1,85 +1,91 @@
-// The blob cache entry written and read as bytes: the same bytes as JSON.stringify, the same units as JSON.parse.
+// The blob cache entry in bytes (src/index/blob-entry.ts): read back as the units written, by a dictionary's ids or as pairs; anything else is no entry.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { BlobEntryReader, BlobEntryWriter } from '../../src/index/blob-entry.js';
 import { BlobTermsCache, type UnitTerms } from '../../src/index/blob-terms.js';
 import { IdCounts } from '../../src/index/inverted-index.js';
 import { UnitBodyCounter } from '../../src/index/unit-bodies.js';
-import { writeCheckedFile } from '../../src/util/checked-file.js';
 import { cleanup, tempDir } from '../repo/git-fixture.js';
 
 const KEY = `${'c'.repeat(40)}python`;
 
-/** Units of every shape an entry holds: names to escape, namespace parts, an empty body, terms beyond ASCII. */
+/** Units of every shape an entry holds: names beyond ASCII and with quotes, namespace parts, an empty body, a large count. */
 function sampleUnits(counter: UnitBodyCounter): UnitTerms[] {
   const body = (...pairs: [string, number][]): IdCounts =>
     new IdCounts(counter.terms, Int32Array.from(pairs.flatMap(([t, n]) => [counter.termId(t), n])));
   return [
     { kind: 'file', qualifiedName: '', startLine: 1, endLine: 120, body: body(['import', 3], ['sympy', 12], ['größe', 1], ['x', 1234567]), bodyLength: 1234583 },
-    { kind: 'class', qualifiedName: 'Ns.Outer "quoted" \\ back\u0001\u2028\ud800', namespaceParts: 1, startLine: 3, endLine: 40, body: body(['outer', 1]), bodyLength: 1 },
-    { kind: 'function', qualifiedName: 'Outer.f', startLine: 10, endLine: 10, body: body(), bodyLength: 0 },
+    { kind: 'class', qualifiedName: 'Ns.Outer "quoted" \\ back\u0001\u2028', namespaceParts: 1, startLine: 3, endLine: 40, body: body(['outer', 1]), bodyLength: 1 },
+    { kind: 'function', qualifiedName: 'Outer.f', namespaceParts: 0, startLine: 10, endLine: 10, body: body(), bodyLength: 0 },
     { kind: 'function', qualifiedName: 'Outer.ünï', startLine: 11, endLine: 12, body: body(['sympy', 2], ['import', 1]), bodyLength: 3 },
   ];
 }
 
 const asPairs = (units: readonly UnitTerms[]) => units.map((u) => ({ ...u, body: [...u.body] }));
 
-test('the writer gives the bytes of JSON.stringify and the reader the units of JSON.parse', () => {
+test('an entry reads back as the units written, by another dictionary\'s ids or as pairs', () => {
+  const counter = new UnitBodyCounter(false);
+  const units = sampleUnits(counter);
+  const bytes = new BlobEntryWriter().encode(KEY, units);
+  assert.ok(bytes);
+  const payload = Buffer.from(bytes);
+  const other = new UnitBodyCounter(false);
+  other.termId('first');
+  const read = new BlobEntryReader(other).read(payload, KEY);
+  assert.ok(read);
+  assert.deepEqual(asPairs(read), asPairs(units));
+  assert.ok(read.every((u) => u.body instanceof IdCounts && u.body.terms === other.terms));
+  assert.equal(other.terms[0], 'first');
+  assert.deepEqual(new BlobEntryReader().readPairs(payload, KEY), asPairs(units));
+  // each term once: `sympy` and `import` of two units stored once
+  assert.equal(payload.toString('latin1').split('sympy').length, 2);
+});
+
+test('bodies as pairs or by ids give the same bytes', () => {
   const counter = new UnitBodyCounter(false);
   const units = sampleUnits(counter);
   const writer = new BlobEntryWriter();
-  const bytes = writer.encode(KEY, units);
-  assert.ok(bytes);
-  const json = JSON.stringify({ key: KEY, units });
-  assert.equal(Buffer.from(bytes).toString('utf8'), json);
-  // read into another dictionary: the same terms and counts, by its ids
-  const other = new UnitBodyCounter(false);
-  other.termId('first');
-  const read = new BlobEntryReader(other).read(Buffer.from(json, 'utf8'), KEY);
-  // the name with escapes is JSON's to read: the whole entry goes to JSON.parse
-  assert.equal(read, undefined);
-  const plain = units.filter((u) => u.kind !== 'class');
-  const plainRead = new BlobEntryReader(other).read(Buffer.from(JSON.stringify({ key: KEY, units: plain }), 'utf8'), KEY);
-  assert.ok(plainRead);
-  assert.deepEqual(asPairs(plainRead as UnitTerms[]), JSON.parse(JSON.stringify(plain)));
-  assert.equal(other.terms[0], 'first');
+  const byIds = Buffer.from(writer.encode(KEY, units)!);
+  assert.deepEqual(Buffer.from(writer.encode(KEY, asPairs(units))!), byIds);
 });
 
-test('the reader leaves anything but the writer\'s form to JSON (undefined)', () => {
+test('a payload cut, extended, of another key or with a term number out of range is no entry', () => {
+  const counter = new UnitBodyCounter(false);
+  const units = sampleUnits(counter);
+  const payload = Buffer.from(new BlobEntryWriter().encode(KEY, units)!);
   const reader = new BlobEntryReader(new UnitBodyCounter(false));
-  const entry = (units: string, key = KEY) => Buffer.from(`{"key":"${key}","units":${units}}`, 'utf8');
-  const unit = (rest: string) => `[{"kind":"function","qualifiedName":"f",${rest}}]`;
-  assert.deepEqual(reader.read(entry('[]'), KEY), []);
-  assert.ok(reader.read(entry(unit('"startLine":1,"endLine":2,"body":[["f",1]],"bodyLength":1')), KEY));
-  for (const bad of [
-    entry('[]', 'other'), // another key
-    entry(' []'), // white space
-    entry(unit('"startLine":1.0,"endLine":2,"body":[],"bodyLength":0')), // a number JSON reads as an integer
-    entry(unit('"startLine":01,"endLine":2,"body":[],"bodyLength":0')), // no JSON at all
-    entry(unit('"startLine":1,"endLine":2,"body":[["\\u0066",1]],"bodyLength":1')), // an escape
-    entry(unit('"startLine":1,"endLine":2,"body":[],"bodyLength":0,"extra":1')), // another field
-    entry(unit('"startLine":-1,"endLine":2,"body":[],"bodyLength":0')),
-    Buffer.from(`{"key":"${KEY}","units":[]}x`, 'utf8'),
-  ]) assert.equal(reader.read(bad, KEY), undefined, bad.toString());
+  for (let n = 0; n < payload.length; n++) assert.equal(reader.read(payload.subarray(0, n), KEY), undefined, `cut at ${n}`);
+  assert.equal(reader.read(Buffer.concat([payload, Buffer.of(0)]), KEY), undefined);
+  assert.equal(reader.read(payload, `${'d'.repeat(40)}python`), undefined);
+  assert.equal(new BlobEntryReader().readPairs(payload, KEY.slice(1)), undefined);
+  // one unit, one pair whose term number (5) is past the entry's one term
+  const one = Buffer.concat([Buffer.of(KEY.length), Buffer.from(KEY), Buffer.of(1, 1, 0x61, 1, 2, 1, 0x66, 0, 1, 2, 1, 1, 5, 1)]);
+  assert.equal(reader.read(one, KEY), undefined);
+  one[one.length - 2] = 0;
+  assert.deepEqual(asPairs(reader.read(one, KEY)!), [{ kind: 'function', qualifiedName: 'f', startLine: 1, endLine: 2, body: [['a', 1]], bodyLength: 1 }]);
 });
 
-test('the cache reads an entry JSON writes otherwise (white space) through JSON, the same units', () => {
+test('the cache reads its entries back into the dictionary of the units parsed; a number out of range is not written', () => {
   const dir = tempDir('issueloc-blob-entry-');
   try {
     const cache = new BlobTermsCache(join(dir, 'blobs'));
     const counter = new UnitBodyCounter(false);
+    const [parsed] = counter.unitBodies('parse_token token', [{ from: 0, to: 17, maxWords: 0 }]);
     const units = sampleUnits(counter);
     assert.equal(cache.set(KEY, units), undefined);
-    const expected = JSON.parse(JSON.stringify(units));
-    assert.deepEqual(cache.get(KEY), expected);
-    const byIds = (u: UnitTerms[]) => counter.byIds(u);
-    assert.deepEqual(asPairs(cache.getByIds(KEY, counter, byIds) ?? []), expected);
-    const spaced = `${'d'.repeat(40)}python`;
-    const plain = units.filter((u) => u.kind !== 'class');
-    writeCheckedFile(join(dir, 'blobs', spaced.slice(0, 2), `${spaced.slice(2)}.json`), 'blob.v2', [JSON.stringify({ key: spaced, units: plain }, null, 1)]);
-    assert.deepEqual(asPairs(cache.getByIds(spaced, counter, byIds) ?? []), JSON.parse(JSON.stringify(plain)));
-    assert.equal(cache.hits, 3);
+    assert.ok(existsSync(join(dir, 'blobs', 'cc', `${KEY.slice(2)}.bin`)));
+    assert.deepEqual(cache.get(KEY), asPairs(units));
+    const read = cache.getByIds(KEY, counter);
+    assert.deepEqual(asPairs(read ?? []), asPairs(units));
+    assert.equal((read![0].body as IdCounts).terms, parsed.body.terms);
+    assert.equal(cache.hits, 2);
+    const odd = `${'e'.repeat(40)}python`;
+    assert.ok(cache.set(odd, [{ ...units[2], startLine: -1 }]) instanceof Error);
+    assert.ok(cache.set(odd, [{ ...units[2], body: [['x', 1.5]] }]) instanceof Error);
+    assert.equal(cache.get(odd), undefined);
+    assert.equal(cache.misses, 1);
   } finally {
     cleanup(dir);
   }

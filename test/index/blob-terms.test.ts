@@ -20,10 +20,10 @@ test('an entry copied over another blob\'s entry (valid checksum) is a miss with
     assert.equal(cache.set(a, units('alpha')), undefined);
     assert.deepEqual(cache.get(a), units('alpha'));
     mkdirSync(join(dir, 'blobs-k', 'bb'), { recursive: true });
-    copyFileSync(join(dir, 'blobs-k', 'aa', `${a.slice(2)}.json`), join(dir, 'blobs-k', 'bb', `${b.slice(2)}.json`));
+    copyFileSync(join(dir, 'blobs-k', 'aa', `${a.slice(2)}.bin`), join(dir, 'blobs-k', 'bb', `${b.slice(2)}.bin`));
     assert.equal(cache.get(b), undefined);
     assert.equal(warned.length, 1);
-    assert.match(warned[0], /corrupt cache file .*bbbb.*python\.json: rebuilt/);
+    assert.match(warned[0], /corrupt cache file .*bbbb.*python\.bin: rebuilt/);
     // the same bytes under another grammar's key are another entry
     assert.equal(cache.get(`${'a'.repeat(40)}typescript:tsx`), undefined);
   } finally {

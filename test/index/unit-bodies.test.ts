@@ -49,12 +49,3 @@ test('the spans of a file\'s units are where extractUnits takes their text from'
   assert.deepEqual(spans.map((s) => text.slice(s.from, s.to)), units.map((u) => u.text));
   assert.deepEqual(spans.map((s) => [s.kind, s.qualifiedName, s.startLine, s.endLine]), units.map((u) => [u.kind, u.qualifiedName, u.startLine, u.endLine]));
 });
-
-test('units read from the blob cache get their counts by the dictionary of the units parsed', () => {
-  const counter = new UnitBodyCounter(false);
-  const [parsed] = counter.unitBodies('parse_token token', [{ from: 0, to: 17, maxWords: 0 }]);
-  const cached = counter.byIds([{ body: [['token', 2], ['lexer', 1]] as [string, number][] }, { body: [] as [string, number][] }]);
-  assert.deepEqual(cached.map((u) => [...u.body]), [[['token', 2], ['lexer', 1]], []]);
-  const ids = (u: { body: unknown }) => (u.body as { terms: readonly string[] }).terms;
-  assert.equal(ids(cached[0]), ids(parsed));
-});
