@@ -21373,14 +21373,387 @@ var init_fix_commits = __esm({
   }
 });
 
+// node_modules/@noble/hashes/_u64.js
+function setU64FromNum(view, byteOffset, n, isLE) {
+  const h = fromNumH(n);
+  const l = fromNumL(n);
+  view.setUint32(byteOffset, isLE ? l : h, isLE);
+  view.setUint32(byteOffset + 4, isLE ? h : l, isLE);
+}
+var fromNumH, fromNumL;
+var init_u64 = __esm({
+  "node_modules/@noble/hashes/_u64.js"() {
+    fromNumH = (n) => n / 2 ** 32 | 0;
+    fromNumL = (n) => n >>> 0;
+  }
+});
+
+// node_modules/@noble/hashes/utils.js
+function isBytes(a) {
+  return a instanceof Uint8Array || ArrayBuffer.isView(a) && a.constructor.name === "Uint8Array" && "BYTES_PER_ELEMENT" in a && a.BYTES_PER_ELEMENT === 1;
+}
+function anumber(n, title = "") {
+  if (typeof n !== "number")
+    throw new TypeError(atitle(title) + "expected number, got " + typeof n);
+  if (!Number.isSafeInteger(n) || n < 0)
+    throw new RangeError(atitle(title) + "expected integer >= 0, got " + n);
+  return n;
+}
+function abytes(value, length, title = "") {
+  if (isBytes(value) && (length === void 0 || value.length === length))
+    return value;
+  if (length !== void 0)
+    anumber(length, "length");
+  const bytes = isBytes(value);
+  const ofLen = length !== void 0 ? ` of length ${length}` : "";
+  const got = bytes ? `length=${value.length}` : `type=${typeof value}`;
+  const message = atitle(title) + "expected Uint8Array" + ofLen + ", got " + got;
+  if (!bytes)
+    throw new TypeError(message);
+  throw new RangeError(message);
+}
+function aexists(instance2, checkFinished = true) {
+  if (instance2.destroyed)
+    throw new Error("hash was destroyed");
+  if (checkFinished && instance2.finished)
+    throw new Error("digest() was already called");
+}
+function aoutput(out2, instance2) {
+  abytes(out2, void 0, "output");
+  const min = instance2.outputLen;
+  if (!(out2.length >= min)) {
+    throw new RangeError('"output" expected length >= ' + min);
+  }
+}
+function clean(...arrays) {
+  for (let i2 = 0; i2 < arrays.length; i2++) {
+    arrays[i2].fill(0);
+  }
+}
+function createView(arr) {
+  return new DataView(arr.buffer, arr.byteOffset, arr.byteLength);
+}
+function rotl(word, shift) {
+  return word << shift | word >>> 32 - shift >>> 0;
+}
+function bytesToHex(bytes) {
+  abytes(bytes);
+  if (hasHexBuiltin)
+    return bytes.toHex();
+  let hex = "";
+  for (let i2 = 0; i2 < bytes.length; i2++) {
+    hex += hexes[bytes[i2]];
+  }
+  return hex;
+}
+function utf8ToBytes(str) {
+  if (typeof str !== "string")
+    throw new TypeError("string expected");
+  const encoded = new TextEncoder().encode(str);
+  try {
+    return new Uint8Array(encoded);
+  } finally {
+    clean(encoded);
+  }
+}
+function checkOpts(defaults2, opts, title = "opts") {
+  aopts(defaults2, "defaults");
+  if (opts !== void 0)
+    aopts(opts, title);
+  const merged = Object.assign(/* @__PURE__ */ Object.create(null), defaults2, opts);
+  return merged;
+}
+function createHasher(hashCons, info3 = {}) {
+  if (typeof hashCons !== "function")
+    throw new TypeError('"hashCons" expected function, got type=' + typeof hashCons);
+  info3 = checkOpts({}, info3, "info");
+  const hashC = (msg, opts) => hashCons(opts).update(msg).digest();
+  const tmp = hashCons(void 0);
+  hashC.outputLen = tmp.outputLen;
+  hashC.blockLen = tmp.blockLen;
+  hashC.canXOF = tmp.canXOF;
+  hashC.create = (opts) => hashCons(opts);
+  Object.assign(hashC, info3);
+  return Object.freeze(hashC);
+}
+var atitle, aobject, aopts, hasHexBuiltin, hexes;
+var init_utils = __esm({
+  "node_modules/@noble/hashes/utils.js"() {
+    atitle = (title) => title ? `"${title}" ` : "";
+    aobject = (value, label) => {
+      if (value === null || typeof value !== "object" || Array.isArray(value))
+        throw new TypeError((label === "object" ? "" : `"${label}" `) + "expected object, got type=" + typeof value);
+    };
+    aopts = (value, label) => {
+      aobject(value, label);
+      const proto = Object.getPrototypeOf(value);
+      if (proto !== Object.prototype && proto !== null)
+        throw new TypeError(`"${label}" expected plain object`);
+      if (Object.hasOwn(value, "__proto__"))
+        throw new TypeError(`"${label}.__proto__" is not allowed`);
+    };
+    hasHexBuiltin = /* @__PURE__ */ (() => (
+      // @ts-ignore
+      typeof Uint8Array.from([]).toHex === "function" && typeof Uint8Array.fromHex === "function"
+    ))();
+    hexes = /* @__PURE__ */ Array.from({ length: 256 }, (_, i2) => i2.toString(16).padStart(2, "0"));
+  }
+});
+
+// node_modules/@noble/hashes/_md.js
+function Chi(a, b, c) {
+  return a & b ^ ~a & c;
+}
+function Maj(a, b, c) {
+  return a & b ^ a & c ^ b & c;
+}
+var HashMD;
+var init_md = __esm({
+  "node_modules/@noble/hashes/_md.js"() {
+    init_u64();
+    init_utils();
+    HashMD = class {
+      blockLen;
+      outputLen;
+      canXOF = false;
+      padOffset;
+      isLE;
+      // For partial updates less than block size
+      buffer;
+      view;
+      finished = false;
+      length = 0;
+      pos = 0;
+      destroyed = false;
+      constructor(blockLen, outputLen, padOffset, isLE) {
+        this.blockLen = blockLen;
+        this.outputLen = outputLen;
+        this.padOffset = padOffset;
+        this.isLE = isLE;
+        this.buffer = new Uint8Array(blockLen);
+        this.view = createView(this.buffer);
+      }
+      update(data) {
+        aexists(this);
+        abytes(data);
+        const { view, buffer, blockLen } = this;
+        const len = data.length;
+        let processed = false;
+        for (let pos = 0; pos < len; ) {
+          const take2 = Math.min(blockLen - this.pos, len - pos);
+          if (take2 === blockLen) {
+            const dataView = createView(data);
+            for (; blockLen <= len - pos; pos += blockLen)
+              this.process(dataView, pos);
+            processed = true;
+            continue;
+          }
+          buffer.set(pos === 0 && take2 === len ? data : data.subarray(pos, pos + take2), this.pos);
+          this.pos += take2;
+          pos += take2;
+          if (this.pos === blockLen) {
+            this.process(view, 0);
+            this.pos = 0;
+            processed = true;
+          }
+        }
+        this.length += data.length;
+        if (processed)
+          this.roundClean();
+        return this;
+      }
+      digestInto(out2) {
+        aexists(this);
+        aoutput(out2, this);
+        this.finished = true;
+        const { buffer, view, blockLen, isLE } = this;
+        let { pos } = this;
+        buffer[pos++] = 128;
+        buffer.fill(0, pos);
+        if (this.padOffset > blockLen - pos) {
+          this.process(view, 0);
+          buffer.fill(0);
+        }
+        setU64FromNum(view, blockLen - 8, this.length * 8, isLE);
+        this.process(view, 0);
+        this.roundClean();
+        const oview = out2 === buffer ? view : createView(out2);
+        const len = this.outputLen;
+        const outLen = len / 4;
+        const state = this.get();
+        if (len % 4 || outLen > state.length)
+          throw new Error("invalid outputLen");
+        for (let i2 = 0; i2 < outLen; i2++)
+          oview.setUint32(4 * i2, state[i2], isLE);
+      }
+      digest() {
+        const { buffer, outputLen } = this;
+        this.digestInto(buffer);
+        const res = buffer.slice(0, outputLen);
+        this.destroy();
+        return res;
+      }
+      _cloneIntoMeta(to) {
+        const { buffer, length, finished, destroyed, pos } = this;
+        to.destroyed = destroyed;
+        to.finished = finished;
+        to.length = length;
+        to.pos = pos;
+        if (pos)
+          to.buffer.set(buffer);
+        return to;
+      }
+      clone() {
+        return this._cloneInto();
+      }
+    };
+  }
+});
+
+// node_modules/@noble/hashes/legacy.js
+var SHA1_IV, SHA1_W, _SHA1, sha1;
+var init_legacy = __esm({
+  "node_modules/@noble/hashes/legacy.js"() {
+    init_md();
+    init_utils();
+    SHA1_IV = /* @__PURE__ */ Uint32Array.from([
+      1732584193,
+      4023233417,
+      2562383102,
+      271733878,
+      3285377520
+    ]);
+    SHA1_W = /* @__PURE__ */ new Uint32Array(80);
+    _SHA1 = class extends HashMD {
+      A = SHA1_IV[0] | 0;
+      B = SHA1_IV[1] | 0;
+      C = SHA1_IV[2] | 0;
+      D = SHA1_IV[3] | 0;
+      E = SHA1_IV[4] | 0;
+      constructor() {
+        super(64, 20, 8, false);
+      }
+      get() {
+        const { A, B, C: C3, D, E } = this;
+        return [A, B, C3, D, E];
+      }
+      set(A, B, C3, D, E) {
+        this.A = A | 0;
+        this.B = B | 0;
+        this.C = C3 | 0;
+        this.D = D | 0;
+        this.E = E | 0;
+      }
+      _cloneInto(to) {
+        (to ||= new this.constructor()).set(...this.get());
+        return this._cloneIntoMeta(to);
+      }
+      process(view, offset) {
+        for (let i2 = 0; i2 < 16; i2++, offset += 4)
+          SHA1_W[i2] = view.getUint32(offset, false);
+        for (let i2 = 16; i2 < 80; i2++)
+          SHA1_W[i2] = rotl(SHA1_W[i2 - 3] ^ SHA1_W[i2 - 8] ^ SHA1_W[i2 - 14] ^ SHA1_W[i2 - 16], 1);
+        let { A, B, C: C3, D, E } = this;
+        for (let i2 = 0; i2 < 80; i2++) {
+          let F2, K;
+          if (i2 < 20) {
+            F2 = Chi(B, C3, D);
+            K = 1518500249;
+          } else if (i2 < 40) {
+            F2 = B ^ C3 ^ D;
+            K = 1859775393;
+          } else if (i2 < 60) {
+            F2 = Maj(B, C3, D);
+            K = 2400959708;
+          } else {
+            F2 = B ^ C3 ^ D;
+            K = 3395469782;
+          }
+          const T = rotl(A, 5) + F2 + E + K + SHA1_W[i2] | 0;
+          E = D;
+          D = C3;
+          C3 = rotl(B, 30);
+          B = A;
+          A = T;
+        }
+        A = A + this.A | 0;
+        B = B + this.B | 0;
+        C3 = C3 + this.C | 0;
+        D = D + this.D | 0;
+        E = E + this.E | 0;
+        this.set(A, B, C3, D, E);
+      }
+      roundClean() {
+        clean(SHA1_W);
+      }
+      destroy() {
+        this.destroyed = true;
+        this.set(0, 0, 0, 0, 0);
+        clean(this.buffer);
+      }
+    };
+    sha1 = /* @__PURE__ */ createHasher(() => new _SHA1());
+  }
+});
+
+// src/util/sha1.ts
+function sha1Hex(data) {
+  return bytesToHex(sha1(typeof data === "string" ? utf8ToBytes(data) : data));
+}
+var init_sha1 = __esm({
+  "src/util/sha1.ts"() {
+    "use strict";
+    init_legacy();
+    init_utils();
+  }
+});
+
+// src/util/file-errors.ts
+function whyUnreadable(e) {
+  const code = e?.code;
+  switch (code) {
+    case "ENOENT":
+      return "no such file";
+    case "EISDIR":
+      return "a folder, not a file";
+    case "EACCES":
+    case "EPERM":
+      return "permission denied";
+    case "ENOTDIR":
+      return "not a folder on the way";
+    default:
+      return code ?? (e instanceof Error ? e.message : String(e));
+  }
+}
+function cacheCannotTake(e) {
+  const code = typeof e === "string" ? e : e?.code;
+  return code !== void 0 && CACHE_CANNOT_TAKE.has(code);
+}
+function warnCacheNotSaved(message, e, warn) {
+  if (cacheCannotTake(e)) {
+    if (refusalSaid) return;
+    refusalSaid = true;
+  }
+  if (warn) warn(message);
+  else process.stderr.write(`issueloc: warning: ${message}
+`);
+}
+var CACHE_CANNOT_TAKE, refusalSaid;
+var init_file_errors = __esm({
+  "src/util/file-errors.ts"() {
+    "use strict";
+    CACHE_CANNOT_TAKE = /* @__PURE__ */ new Set(["ENOSPC", "EDQUOT", "EFBIG", "EROFS", "EACCES", "EPERM"]);
+    refusalSaid = false;
+  }
+});
+
 // src/history/history-log.ts
-import { createHash as createHash2 } from "node:crypto";
 import { join as join3, resolve as resolve3 } from "node:path";
 function historyLogFile(cacheDir, repoPath) {
   return join3(cacheDir, "history", `${repoDigest(repoPath)}.json`);
 }
 function repoDigest(repoPath) {
-  return createHash2("sha1").update(resolve3(repoPath)).digest("hex").slice(0, 16);
+  return sha1Hex(resolve3(repoPath)).slice(0, 16);
 }
 async function countCommits(repoPath, range) {
   try {
@@ -21420,6 +21793,8 @@ var init_history_log = __esm({
     init_first_words();
     init_checked_file();
     init_fix_commits();
+    init_sha1();
+    init_file_errors();
     MESSAGE_WORDS = 64;
     HistoryLog = class _HistoryLog {
       constructor(data) {
@@ -21535,8 +21910,7 @@ var init_history_log = __esm({
             writeCheckedJson(file, HISTORY_TAG, log.data, { fsync: false });
             log.cached = true;
           } catch (e) {
-            process.stderr.write(`issueloc: warning: cannot save the history cache ${file} (${e.code ?? e.message}); it is read from git again next time
-`);
+            warnCacheNotSaved(`cannot save the history cache ${file} (${e.code ?? e.message}); it is read from git again next time`, e);
           }
         }
         return log;
@@ -22324,10 +22698,10 @@ var init_cache_usage = __esm({
     ESTIMATE_AGE_MS = 6e5;
     USAGE_TAG = "usage.v1";
     PARTIAL_NAME = /\.tmp-\d+-[0-9a-z]+$/;
-    INDEX_PART = /(\.files|\.nonsource|\.generated)?\.bin$/;
+    INDEX_PART = /(\.files|\.nonsource|\.generated|\.names)?\.bin$/;
     ENTRY_NAME = {
       index: new RegExp(`^[0-9a-f]{7,64}\\.[\\w-]+${INDEX_PART.source}`),
-      blobs: /^[0-9a-f]{6,}[\w.:+#-]*\.json$/,
+      blobs: /^[0-9a-f]{6,}[\w.:+#-]*\.(bin|json)$/,
       vectors: /^[0-9a-f]{6,}\.f32$/,
       llm: /^[0-9a-f]{6,}\.json$/,
       // a repository's log `<repo>.json`; a base commit's signals `<repo>-<commit>.m<N>.bin` and co-changes `<repo>-<commit>.cochange-….json`
@@ -22594,7 +22968,7 @@ function goTypeName(node) {
 function isRustTestAttribute(text) {
   const inner = /^#\[\s*([\s\S]*?)\s*\]$/.exec(text)?.[1].replace(/\s+/g, "");
   if (inner === void 0) return false;
-  return /^cfg\((all\()?test[,)]/.test(inner) || /^(\w+::)*test(\(.*\))?$/.test(inner) || inner === "bench";
+  return /^cfg\((all\()?test[,)]/.test(inner) || inner === "bench" || /^(\w+::)*(test|rstest|fixture|test_case|wasm_bindgen_test|quickcheck)(\(.*\))?$/.test(inner);
 }
 function keyName(key) {
   if (!key) return null;
@@ -22862,7 +23236,8 @@ var init_extract_specs = __esm({
       },
       leading: ["attribute_item"],
       testOnly: (attributes) => attributes.some(isRustTestAttribute),
-      version: 2
+      // 2: test-only items give no units; 3: `#[rstest]`, `#[test_case(…)]` and the like are test-only too
+      version: 3
     };
     rubyName = (n) => {
       const t = field(n, "name");
@@ -23696,7 +24071,6 @@ var init_unit_table = __esm({
 });
 
 // src/index/code-index.ts
-import { createHash as createHash4 } from "node:crypto";
 import { join as join7 } from "node:path";
 function blobSettingsKey(s) {
   return digest([BLOB_FORMAT_VERSION, s.maxBodyWords, s.includeTests, s.maxFileBytes, s.stem, s.maxFileWords]);
@@ -23707,7 +24081,7 @@ function settingsKey(s) {
   return digest(parts2);
 }
 function indexFilePath(cacheDir, commit, s, level = "function") {
-  const suffix = level === "file" ? ".files" : level === "nonSource" ? ".nonsource" : level === "generated" ? ".generated" : "";
+  const suffix = level === "file" ? ".files" : level === "nonSource" ? ".nonsource" : level === "generated" ? ".generated" : level === "names" ? ".names" : "";
   return join7(cacheDir, "index", `${commit}.${settingsKey(s)}${suffix}.bin`);
 }
 function blobCacheDir(cacheDir, s) {
@@ -23869,6 +24243,7 @@ var init_code_index = __esm({
     init_tokenize();
     init_first_words();
     init_checked_file();
+    init_sha1();
     FIELDS = ["path", "name", "body"];
     FILE_SELECTIONS = ["source", "all"];
     DEFAULT_INDEX_SETTINGS = {
@@ -23880,14 +24255,29 @@ var init_code_index = __esm({
       languages: [],
       files: "source"
     };
-    BLOB_FORMAT_VERSION = "v11";
-    INDEX_FORMAT_VERSION = "v14";
-    digest = (parts2) => createHash4("sha1").update(JSON.stringify(parts2)).digest("hex").slice(0, 10);
+    BLOB_FORMAT_VERSION = "v12";
+    INDEX_FORMAT_VERSION = "v15";
+    digest = (parts2) => sha1Hex(JSON.stringify(parts2)).slice(0, 10);
     counts = (tokens) => {
       const m = /* @__PURE__ */ new Map();
       for (const t of tokens) m.set(t, (m.get(t) ?? 0) + 1);
       return m;
     };
+  }
+});
+
+// src/util/process-alive.ts
+function processAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return e.code === "EPERM";
+  }
+}
+var init_process_alive = __esm({
+  "src/util/process-alive.ts"() {
+    "use strict";
   }
 });
 
@@ -24352,14 +24742,14 @@ var require_graceful_fs = __commonJS({
         return close;
       })(fs4.close);
       fs4.closeSync = (function(fs$closeSync) {
-        function closeSync5(fd) {
+        function closeSync6(fd) {
           fs$closeSync.apply(fs4, arguments);
           resetQueue();
         }
-        Object.defineProperty(closeSync5, previousSymbol, {
+        Object.defineProperty(closeSync6, previousSymbol, {
           value: fs$closeSync
         });
-        return closeSync5;
+        return closeSync6;
       })(fs4.closeSync);
       if (/\bgfs4\b/i.test(process.env.NODE_DEBUG || "")) {
         process.on("exit", function() {
@@ -25469,7 +25859,6 @@ var require_proper_lockfile = __commonJS({
 });
 
 // src/index/build-lock.ts
-import { randomBytes } from "node:crypto";
 import { accessSync as accessSync2, constants as constants4, readFileSync as readFileSync4, renameSync as renameSync2, rmSync as rmSync4, rmdirSync as rmdirSync2 } from "node:fs";
 import { hostname } from "node:os";
 import { dirname as dirname6 } from "node:path";
@@ -25488,7 +25877,7 @@ async function withBuildLock(dir, opts, build) {
   const waitMs = opts.waitMs ?? lockWaitFromEnv();
   const ownerFile = `${dir}.owner`;
   const parent = dirname6(dir);
-  const notWritable = (code) => new IssuelocError(`cache folder ${parent} is not writable (${code}): cannot build ${opts.what} there; use --cache-dir or ISSUELOC_CACHE_DIR`);
+  const notWritable = (code) => new CacheFolderNotWritable(`cache folder ${parent} is not writable (${code}): cannot build ${opts.what} there; use --cache-dir or ISSUELOC_CACHE_DIR`, code);
   try {
     accessSync2(dir, constants4.W_OK);
     accessSync2(parent, constants4.W_OK);
@@ -25496,14 +25885,15 @@ async function withBuildLock(dir, opts, build) {
     throw notWritable(e.code ?? "EACCES");
   }
   const deadline = Date.now() + waitMs;
+  const { randomBytes } = await import("node:crypto");
   const me = { pid: process.pid, host: hostname(), what: opts.what, token: randomBytes(8).toString("hex") };
   let announced = false;
   let release;
   for (; ; ) {
     const owner = readOwner(ownerFile);
     const local = owner !== void 0 && owner.host === me.host;
-    if (local && !alive(owner.pid)) {
-      takeOver(dir, ownerFile, owner);
+    if (local && !processAlive(owner.pid)) {
+      takeOver(dir, ownerFile, owner, randomBytes(4).toString("hex"));
       continue;
     }
     try {
@@ -25519,7 +25909,7 @@ async function withBuildLock(dir, opts, build) {
       break;
     } catch (e) {
       const code = e.code ?? "";
-      if (PERMISSION.has(code)) throw notWritable(code);
+      if (cacheCannotTake(code)) throw notWritable(code);
       if (code !== "ELOCKED") throw new IssuelocError(`cannot lock cache folder ${dir} (${code || e.message})`);
     }
     const ours = local && owner.pid === process.pid;
@@ -25555,16 +25945,8 @@ function readOwner(file) {
     return void 0;
   }
 }
-function alive(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return e.code === "EPERM";
-  }
-}
-function takeOver(dir, ownerFile, dead) {
-  const aside = `${ownerFile}.dead-${process.pid}-${randomBytes(4).toString("hex")}`;
+function takeOver(dir, ownerFile, dead, nonce) {
+  const aside = `${ownerFile}.dead-${process.pid}-${nonce}`;
   try {
     renameSync2(ownerFile, aside);
   } catch {
@@ -25584,16 +25966,24 @@ function takeOver(dir, ownerFile, dead) {
   } catch {
   }
 }
-var DEFAULT_LOCK_WAIT_MS, STALE_UNKNOWN_MS, STALE_LIVE_MS, PERMISSION;
+var DEFAULT_LOCK_WAIT_MS, STALE_UNKNOWN_MS, STALE_LIVE_MS, CacheFolderNotWritable;
 var init_build_lock = __esm({
   "src/index/build-lock.ts"() {
     "use strict";
     init_errors();
     init_atomic_write();
+    init_file_errors();
+    init_process_alive();
     DEFAULT_LOCK_WAIT_MS = 6e5;
     STALE_UNKNOWN_MS = 3e4;
     STALE_LIVE_MS = 3e5;
-    PERMISSION = /* @__PURE__ */ new Set(["EACCES", "EPERM", "EROFS"]);
+    CacheFolderNotWritable = class extends IssuelocError {
+      constructor(message, code) {
+        super(message);
+        this.code = code;
+      }
+      code;
+    };
   }
 });
 
@@ -27721,8 +28111,8 @@ ${JSON.stringify(symbolNames, null, 2)}`);
         var ENVIRONMENT_IS_NODE = typeof process == "object" && typeof process.versions == "object" && typeof process.versions.node == "string" && process.type != "renderer";
         var ENVIRONMENT_IS_SHELL = !ENVIRONMENT_IS_WEB && !ENVIRONMENT_IS_NODE && !ENVIRONMENT_IS_WORKER;
         if (ENVIRONMENT_IS_NODE) {
-          const { createRequire: createRequire3 } = await import("module");
-          var require = createRequire3(import.meta.url);
+          const { createRequire: createRequire5 } = await import("module");
+          var require = createRequire5(import.meta.url);
         }
         Module.currentQueryProgressCallback = null;
         Module.currentProgressCallback = null;
@@ -29939,82 +30329,112 @@ var init_select = __esm({
 });
 
 // src/index/blob-entry.ts
-var QUOTE, BACKSLASH, KINDS, ascii, OPEN_KEY, OPEN_UNITS, OPEN_KIND, OPEN_NAME, OPEN_NAMESPACE, OPEN_START, OPEN_END, OPEN_BODY, OPEN_LENGTH, KIND_BYTES, BlobEntryWriter, BlobEntryReader;
+var KINDS, LIMIT, BlobEntryWriter, BlobEntryReader;
 var init_blob_entry = __esm({
   "src/index/blob-entry.ts"() {
     "use strict";
     init_inverted_index();
-    QUOTE = 34;
-    BACKSLASH = 92;
     KINDS = ["file", "class", "function"];
-    ascii = (s) => Uint8Array.from(s, (c) => c.charCodeAt(0));
-    OPEN_KEY = ascii('{"key":');
-    OPEN_UNITS = ascii(',"units":[');
-    OPEN_KIND = ascii('{"kind":"');
-    OPEN_NAME = ascii('","qualifiedName":');
-    OPEN_NAMESPACE = ascii(',"namespaceParts":');
-    OPEN_START = ascii(',"startLine":');
-    OPEN_END = ascii(',"endLine":');
-    OPEN_BODY = ascii(',"body":[');
-    OPEN_LENGTH = ascii('],"bodyLength":');
-    KIND_BYTES = KINDS.map(ascii);
+    LIMIT = 2 ** 49;
     BlobEntryWriter = class {
       buf = Buffer.allocUnsafe(1 << 16);
       size = 0;
       dictionary;
-      termJson = [];
-      /** A number not a safe integer ≥ 0 was met: the entry is left to `JSON.stringify`. */
+      termBytes = [];
+      // per dictionary id: the entry (`stamp`) that numbered it last and its number there
+      stampOf = new Int32Array(1024);
+      numberOf = new Int32Array(1024);
+      stamp = 0;
+      /** A number out of range was met: the entry is not written. */
       odd = false;
       /**
        * The entry's bytes (a view of the writer's buffer, valid until the next call), or undefined
-       * when a body is not by term ids (`IdCounts`) or a number is not a safe integer ≥ 0: then
-       * `JSON.stringify` writes it.
+       * when a number is not an integer in [0, 2^49) (never in an entry a build makes).
        */
       encode(key, units) {
-        if (!units.every((u) => u.body instanceof IdCounts)) return void 0;
         this.size = 0;
         this.odd = false;
-        this.bytes(OPEN_KEY);
-        this.json(key);
-        this.bytes(OPEN_UNITS);
-        units.forEach((u, i2) => {
-          if (i2 > 0) this.byte(44);
-          this.bytes(OPEN_KIND);
-          this.bytes(ascii(u.kind));
-          this.bytes(OPEN_NAME);
-          this.json(u.qualifiedName);
-          if (u.namespaceParts !== void 0) {
-            this.bytes(OPEN_NAMESPACE);
-            this.int(u.namespaceParts);
+        this.text(key);
+        const stamp = ++this.stamp;
+        const terms = [];
+        const numbered = /* @__PURE__ */ new Map();
+        const pairs = [];
+        for (const u of units) {
+          const { body: body2 } = u;
+          if (body2 instanceof IdCounts) {
+            this.useDictionary(body2.terms);
+            const { entries } = body2;
+            const out2 = new Int32Array(entries.length);
+            for (let k = 0; k < entries.length; k += 2) {
+              const id = entries[k];
+              if (this.stampOf[id] !== stamp) {
+                this.stampOf[id] = stamp;
+                this.numberOf[id] = terms.length;
+                terms.push(id);
+              }
+              out2[k] = this.numberOf[id];
+              out2[k + 1] = entries[k + 1];
+            }
+            pairs.push(out2);
+          } else {
+            const out2 = new Int32Array(2 * body2.length);
+            body2.forEach(([term, count], k) => {
+              let n = numbered.get(term);
+              if (n === void 0) {
+                numbered.set(term, n = terms.length);
+                terms.push(term);
+              }
+              out2[2 * k] = n;
+              if (!(Number.isInteger(count) && count >= 0 && count <= 2147483647)) this.odd = true;
+              out2[2 * k + 1] = count;
+            });
+            pairs.push(out2);
           }
-          this.bytes(OPEN_START);
-          this.int(u.startLine);
-          this.bytes(OPEN_END);
-          this.int(u.endLine);
-          this.bytes(OPEN_BODY);
-          this.body(u.body);
-          this.bytes(OPEN_LENGTH);
-          this.int(u.bodyLength);
-          this.byte(125);
+        }
+        this.uint(terms.length);
+        for (const t of terms) {
+          if (typeof t === "string") this.text(t);
+          else this.termOf(t);
+        }
+        this.uint(units.length);
+        units.forEach((u, i2) => {
+          this.uint(KINDS.indexOf(u.kind));
+          this.text(u.qualifiedName);
+          this.uint(u.namespaceParts === void 0 ? 0 : u.namespaceParts + 1);
+          this.uint(u.startLine);
+          this.uint(u.endLine);
+          this.uint(u.bodyLength);
+          const p = pairs[i2];
+          this.uint(p.length >> 1);
+          this.room(10 * p.length);
+          for (let k = 0; k < p.length; k++) this.uint(p[k]);
         });
-        this.byte(93);
-        this.byte(125);
         return this.odd ? void 0 : this.buf.subarray(0, this.size);
       }
-      body({ terms, entries }) {
+      /** Makes the numbering arrays cover `terms` (and forgets the bytes of another dictionary). */
+      useDictionary(terms) {
         if (terms !== this.dictionary) {
           this.dictionary = terms;
-          this.termJson = [];
+          this.termBytes = [];
         }
-        for (let k = 0; k < entries.length; k += 2) {
-          if (k > 0) this.byte(44);
-          this.byte(91);
-          const id = entries[k];
-          this.bytes(this.termJson[id] ??= Buffer.from(JSON.stringify(terms[id]), "utf8"));
-          this.byte(44);
-          this.int(entries[k + 1]);
-          this.byte(93);
+        if (terms.length > this.stampOf.length) {
+          let cap = this.stampOf.length * 2;
+          while (cap < terms.length) cap *= 2;
+          const stamps = new Int32Array(cap);
+          stamps.set(this.stampOf);
+          this.stampOf = stamps;
+          const numbers = new Int32Array(cap);
+          numbers.set(this.numberOf);
+          this.numberOf = numbers;
         }
+      }
+      /** The term of dictionary id `id`, its bytes made once. */
+      termOf(id) {
+        const bytes = this.termBytes[id] ??= Buffer.from(this.dictionary[id], "utf8");
+        this.uint(bytes.length);
+        this.room(bytes.length);
+        bytes.copy(this.buf, this.size);
+        this.size += bytes.length;
       }
       room(n) {
         if (this.size + n <= this.buf.length) return;
@@ -30024,41 +30444,30 @@ var init_blob_entry = __esm({
         this.buf.copy(next, 0, 0, this.size);
         this.buf = next;
       }
-      byte(b) {
-        this.room(1);
-        this.buf[this.size++] = b;
+      /** A string: its UTF-8 byte length, then the bytes. */
+      text(s) {
+        const bytes = Buffer.byteLength(s, "utf8");
+        this.uint(bytes);
+        this.room(bytes);
+        this.size += this.buf.write(s, this.size, "utf8");
       }
-      bytes(b) {
-        this.room(b.length);
-        this.buf.set(b, this.size);
-        this.size += b.length;
-      }
-      /** A string as JSON. */
-      json(s) {
-        const text = JSON.stringify(s);
-        this.room(3 * text.length);
-        this.size += this.buf.write(text, this.size, "utf8");
-      }
-      /** A number as JSON (`JSON.stringify` of a safe integer ≥ 0: its decimal digits). */
-      int(n) {
-        if (!Number.isSafeInteger(n) || n < 0) {
+      /** An unsigned LEB128 varint (a number out of range marks the entry odd). */
+      uint(n) {
+        if (!(Number.isInteger(n) && n >= 0 && n < LIMIT)) {
           this.odd = true;
           return;
         }
-        this.room(16);
-        if (n < 10) {
-          this.buf[this.size++] = 48 + n;
-          return;
+        this.room(7);
+        const { buf } = this;
+        while (n >= 128) {
+          buf[this.size++] = n % 128 | 128;
+          n = Math.floor(n / 128);
         }
-        const start2 = this.size;
-        while (n > 0) {
-          this.buf[this.size++] = 48 + n % 10;
-          n = Math.floor(n / 10);
-        }
-        this.buf.subarray(start2, this.size).reverse();
+        buf[this.size++] = n;
       }
     };
     BlobEntryReader = class {
+      /** @param dictionary where {@link read} counts into (not needed by {@link readPairs}). */
       constructor(dictionary) {
         this.dictionary = dictionary;
       }
@@ -30072,124 +30481,128 @@ var init_blob_entry = __esm({
       hash = [];
       id = [];
       pairs = new Int32Array(1 << 12);
+      numbers = new Int32Array(1024);
       // the entry being read
       p = 0;
       b = new Uint8Array(0);
       /**
        * The units of an entry of `key` with bodies by the dictionary's ids (one buffer for all of
-       * them), or undefined when `payload` is not in the writer's form (then JSON decides: it may
-       * still be a valid entry, or a corrupt one). Terms of an entry not read may still have been
-       * added to the dictionary.
+       * them), or undefined when `payload` is no entry of `key` (corrupt). Terms of an entry found
+       * corrupt may still have been added to the dictionary.
        */
       read(payload, key) {
+        const dictionary = this.dictionary;
+        if (!dictionary) throw new Error("BlobEntryReader.read needs a dictionary");
+        return this.entry(payload, key, (T) => {
+          const ids = this.identity(T);
+          for (let t = 0; t < T; t++) {
+            const id = this.termId(dictionary);
+            if (id < 0) return void 0;
+            ids[t] = id;
+          }
+          return ids;
+        }, (entries, from, to) => new IdCounts(dictionary.terms, entries.subarray(from, to)));
+      }
+      /** The units of an entry of `key` with their bodies as [term, count] pairs, or undefined (corrupt). */
+      readPairs(payload, key) {
+        const terms = [];
+        return this.entry(payload, key, (T) => {
+          for (let t = 0; t < T; t++) {
+            const s = this.string();
+            if (s === void 0) return void 0;
+            terms.push(s);
+          }
+          return this.identity(T);
+        }, (entries, from, to) => {
+          const pairs = [];
+          for (let k = from; k < to; k += 2) pairs.push([terms[entries[k]], entries[k + 1]]);
+          return pairs;
+        });
+      }
+      /** The numbers 0 … T − 1 (a term number as its own id). */
+      identity(T) {
+        if (T > this.numbers.length) this.numbers = new Int32Array(Math.max(T, 2 * this.numbers.length));
+        for (let t = 0; t < T; t++) this.numbers[t] = t;
+        return this.numbers;
+      }
+      /**
+       * The common reading of an entry: `termsIn(T)` reads the T terms and gives each term number's
+       * id (undefined: corrupt), `body` makes a unit's body of its pairs `entries[from .. to)`.
+       */
+      entry(payload, key, termsIn, body2) {
         this.b = payload;
         this.p = 0;
+        if (this.string() !== key) return void 0;
+        const T = this.uint();
+        if (T < 0 || T > payload.length) return void 0;
+        const ids = termsIn(T);
+        if (!ids) return void 0;
+        const U = this.uint();
+        if (U < 0 || U > payload.length) return void 0;
         const units = [];
         const bodyAt = [];
         let n = 0;
-        if (!this.expect(OPEN_KEY)) return void 0;
-        if (this.string() !== key || !this.expect(OPEN_UNITS)) return void 0;
-        if (this.b[this.p] !== 93) {
-          for (; ; ) {
-            if (!this.expect(OPEN_KIND)) return void 0;
-            const kind = KINDS.find((_, i2) => this.expect(KIND_BYTES[i2]));
-            if (kind === void 0 || !this.expect(OPEN_NAME)) return void 0;
-            const qualifiedName = this.string();
-            if (qualifiedName === void 0) return void 0;
-            let namespaceParts;
-            if (this.expect(OPEN_NAMESPACE)) {
-              namespaceParts = this.int();
-              if (namespaceParts < 0) return void 0;
-            }
-            if (!this.expect(OPEN_START)) return void 0;
-            const startLine = this.int();
-            if (startLine < 0 || !this.expect(OPEN_END)) return void 0;
-            const endLine = this.int();
-            if (endLine < 0 || !this.expect(OPEN_BODY)) return void 0;
-            bodyAt.push(n);
-            if (this.b[this.p] !== 93) {
-              for (; ; ) {
-                if (this.b[this.p++] !== 91 || this.b[this.p] !== QUOTE) return void 0;
-                const id = this.termId();
-                if (id < 0 || this.b[this.p++] !== 44) return void 0;
-                const count = this.int();
-                if (count < 0 || this.b[this.p++] !== 93) return void 0;
-                if (n + 2 > this.pairs.length) this.growPairs();
-                this.pairs[n++] = id;
-                this.pairs[n++] = count;
-                if (this.b[this.p] !== 44) break;
-                this.p++;
-              }
-            }
-            if (!this.expect(OPEN_LENGTH)) return void 0;
-            const bodyLength = this.int();
-            if (bodyLength < 0 || this.b[this.p++] !== 125) return void 0;
-            units.push({ kind, qualifiedName, ...namespaceParts !== void 0 ? { namespaceParts } : {}, startLine, endLine, body: [], bodyLength });
-            if (this.b[this.p] !== 44) break;
-            this.p++;
+        for (let i2 = 0; i2 < U; i2++) {
+          const kind = KINDS[this.uint()];
+          const qualifiedName = this.string();
+          const namespace = this.uint();
+          const startLine = this.uint();
+          const endLine = this.uint();
+          const bodyLength = this.uint();
+          const P = this.uint();
+          if (kind === void 0 || qualifiedName === void 0 || namespace < 0 || startLine < 0 || endLine < 0 || bodyLength < 0 || P < 0 || P > payload.length) return void 0;
+          bodyAt.push(n);
+          if (n + 2 * P > this.pairs.length) this.growPairs(n + 2 * P);
+          const { pairs } = this;
+          for (let k = 0; k < P; k++) {
+            const t = this.uint();
+            const count = this.uint();
+            if (t < 0 || t >= T || count < 0 || count > 2147483647) return void 0;
+            pairs[n++] = ids[t];
+            pairs[n++] = count;
           }
+          units.push({ kind, qualifiedName, ...namespace > 0 ? { namespaceParts: namespace - 1 } : {}, startLine, endLine, body: [], bodyLength });
         }
-        if (this.b[this.p++] !== 93 || this.b[this.p++] !== 125 || this.p !== this.b.length) return void 0;
+        if (this.p !== payload.length) return void 0;
         const entries = this.pairs.slice(0, n);
         bodyAt.push(n);
         units.forEach((u, i2) => {
-          u.body = new IdCounts(this.dictionary.terms, entries.subarray(bodyAt[i2], bodyAt[i2 + 1]));
+          u.body = body2(entries, bodyAt[i2], bodyAt[i2 + 1]);
         });
         return units;
       }
-      /** Whether `bytes` come next (then read past them). */
-      expect(bytes) {
-        const { b, p } = this;
-        if (p + bytes.length > b.length) return false;
-        for (let i2 = 0; i2 < bytes.length; i2++) if (b[p + i2] !== bytes[i2]) return false;
-        this.p = p + bytes.length;
-        return true;
-      }
-      /** A JSON integer in plain digits (at most 15), or −1. */
-      int() {
+      /** An unsigned LEB128 varint below 2^49, or −1. */
+      uint() {
         const { b } = this;
-        const start2 = this.p;
         let n = 0;
-        while (this.p < b.length && b[this.p] >= 48 && b[this.p] <= 57) n = n * 10 + b[this.p++] - 48;
-        const digits = this.p - start2;
-        if (digits === 0 || digits > 15 || digits > 1 && b[start2] === 48) return -1;
-        return n;
-      }
-      /** Where the string starting at `p` (its opening quote) ends (its closing quote), or −1 when it holds an escape or a control character. */
-      stringEnd() {
-        const { b } = this;
-        if (b[this.p] !== QUOTE) return -1;
-        for (let i2 = this.p + 1; i2 < b.length; i2++) {
-          const c = b[i2];
-          if (c === QUOTE) return i2;
-          if (c === BACKSLASH || c < 32) return -1;
+        let scale = 1;
+        for (let i2 = 0; i2 < 7; i2++) {
+          if (this.p >= b.length) return -1;
+          const c = b[this.p++];
+          n += (c & 127) * scale;
+          if (c < 128) return n;
+          scale *= 128;
         }
         return -1;
       }
-      /** A string without escapes, or undefined. */
+      /** A string (byte length, UTF-8 bytes), or undefined. */
       string() {
-        const end = this.stringEnd();
-        if (end < 0) return void 0;
-        const s = Buffer.from(this.b.buffer, this.b.byteOffset + this.p + 1, end - this.p - 1).toString("utf8");
-        this.p = end + 1;
+        const length = this.uint();
+        if (length < 0 || this.p + length > this.b.length) return void 0;
+        const s = Buffer.from(this.b.buffer, this.b.byteOffset + this.p, length).toString("utf8");
+        this.p += length;
         return s;
       }
-      /** The dictionary id of the term string at `p` (its opening quote), or −1. */
-      termId() {
+      /** The dictionary id of the term (byte length, UTF-8 bytes) at `p`, or −1. */
+      termId(dictionary) {
+        const length = this.uint();
         const { b } = this;
-        const from = this.p + 1;
-        let end = from;
+        if (length < 0 || this.p + length > b.length) return -1;
+        const from = this.p;
+        const end = from + length;
+        this.p = end;
         let h = 0;
-        for (; ; ) {
-          if (end >= b.length) return -1;
-          const c = b[end];
-          if (c === QUOTE) break;
-          if (c === BACKSLASH || c < 32) return -1;
-          h = Math.imul(h, 31) + c | 0;
-          end++;
-        }
-        this.p = end + 1;
-        const length = end - from;
+        for (let i2 = from; i2 < end; i2++) h = Math.imul(h, 31) + b[i2] | 0;
         const { slots, hash, start: start2, size, arena } = this;
         let mask = slots.length - 1;
         let at = h & mask;
@@ -30199,7 +30612,7 @@ var init_blob_entry = __esm({
           for (let i2 = 0; i2 < length; i2++) if (arena[a + i2] !== b[from + i2]) continue search;
           return this.id[e - 1];
         }
-        const id = this.dictionary.termId(Buffer.from(b.buffer, b.byteOffset + from, length).toString("utf8"));
+        const id = dictionary.termId(Buffer.from(b.buffer, b.byteOffset + from, length).toString("utf8"));
         if (this.arenaSize + length > arena.length) {
           const next = new Uint8Array(Math.max(2 * arena.length, this.arenaSize + length));
           next.set(arena.subarray(0, this.arenaSize));
@@ -30225,8 +30638,10 @@ var init_blob_entry = __esm({
         }
         return id;
       }
-      growPairs() {
-        const next = new Int32Array(this.pairs.length * 2);
+      growPairs(n) {
+        let cap = this.pairs.length * 2;
+        while (cap < n) cap *= 2;
+        const next = new Int32Array(cap);
         next.set(this.pairs);
         this.pairs = next;
       }
@@ -30235,39 +30650,63 @@ var init_blob_entry = __esm({
 });
 
 // src/index/blob-terms.ts
-function isUnitTermsList(x) {
-  return Array.isArray(x) && x.every((u) => isRecord(u) && UNIT_KINDS.has(u.kind) && typeof u.qualifiedName === "string" && (u.namespaceParts === void 0 || isInt(u.namespaceParts)) && isInt(u.startLine) && isInt(u.endLine) && isInt(u.bodyLength) && Array.isArray(u.body) && u.body.every((p) => Array.isArray(p) && p.length === 2 && typeof p[0] === "string" && isInt(p[1])));
-}
-var BLOB_ENTRY_TAG, UNIT_KINDS, BlobTermsCache;
+import { join as join8 } from "node:path";
+var BLOB_ENTRY_TAG, BlobTermsCache;
 var init_blob_terms = __esm({
   "src/index/blob-terms.ts"() {
     "use strict";
     init_checked_file();
     init_blob_entry();
-    BLOB_ENTRY_TAG = "blob.v2";
-    UNIT_KINDS = /* @__PURE__ */ new Set(["file", "class", "function"]);
-    BlobTermsCache = class extends KeyedJsonCache {
+    BLOB_ENTRY_TAG = "blob.v3";
+    BlobTermsCache = class {
       /** Keys: a blob hash, optionally with a language suffix. */
       constructor(dir) {
-        super(dir, BLOB_ENTRY_TAG, "units", isUnitTermsList);
+        this.dir = dir;
       }
+      dir;
+      hits = 0;
+      misses = 0;
+      /** Bytes of the entries written by {@link set} (payloads and trailers). */
+      bytesWritten = 0;
       writer = new BlobEntryWriter();
       reader;
-      /** Stores the units of `key` (bodies by term ids are written as bytes, the same JSON). */
-      set(key, units) {
-        const bytes = this.writer.encode(key, units);
-        return bytes ? this.setPayload(key, bytes) : super.set(key, units);
+      pairReader;
+      file(key) {
+        return join8(this.dir, key.slice(0, 2), `${key.slice(2)}.bin`);
+      }
+      /** The cached units of `key` with their bodies as [term, count] pairs, or undefined. */
+      get(key) {
+        const reader = this.pairReader ??= new BlobEntryReader();
+        return this.read(key, (payload) => reader.readPairs(payload, key));
       }
       /**
        * The cached units of `key` with their bodies by the ids of `dictionary` (one buffer for all
-       * of them), or undefined: {@link get} with `byIds` applied, read without a [term, count] pair
-       * array (src/index/blob-entry.ts). Use one dictionary per cache.
-       * @param byIds the same conversion of units read by JSON (`UnitBodyCounter.byIds`).
+       * of them), or undefined: {@link get} without a [term, count] pair array. Use one dictionary
+       * per cache.
        */
-      getByIds(key, dictionary, byIds) {
-        this.reader ??= new BlobEntryReader(dictionary);
-        const reader = this.reader;
-        return this.getDecoded(key, (payload) => reader.read(payload, key), byIds);
+      getByIds(key, dictionary) {
+        const reader = this.reader ??= new BlobEntryReader(dictionary);
+        return this.read(key, (payload) => reader.read(payload, key));
+      }
+      read(key, decode2) {
+        const got = readCheckedFile(this.file(key), BLOB_ENTRY_TAG, decode2);
+        if (got !== void 0) this.hits++;
+        else this.misses++;
+        return got;
+      }
+      /**
+       * Stores the units of `key`; a write error is returned, not thrown (the cache is an
+       * optimisation), as is a unit holding a number out of the entry's range (not written).
+       */
+      set(key, units) {
+        const bytes = this.writer.encode(key, units);
+        if (!bytes) return new Error(`blob entry ${key}: a number out of range`);
+        try {
+          this.bytesWritten += writeCheckedFile(this.file(key), BLOB_ENTRY_TAG, [bytes], { fsync: false });
+          return void 0;
+        } catch (e) {
+          return e;
+        }
       }
     };
   }
@@ -30320,11 +30759,16 @@ var init_unit_bodies = __esm({
       termIdOf = /* @__PURE__ */ new Map();
       /** The term dictionary: the term of each id. */
       terms = [];
-      // the word memo: slots hold entry + 1 (0: empty); an entry has its word, hash and token ids
+      // the word memo: slots hold entry + 1 (0: empty); an entry has its word, hash, length and token
+      // ids (`wordTokens[wordTokenFrom[e] .. wordTokenTo[e])`), in typed arrays but the word,
+      // which is compared only when the hash and length match
       slots = new Int32Array(1 << 12);
       words = [];
       wordHash = new I32List();
-      wordIds = [];
+      wordLength = new I32List();
+      wordTokenFrom = new I32List();
+      wordTokenTo = new I32List();
+      wordTokens = new I32List();
       counts = new Int32Array(1024);
       seen = [];
       // per file: the identifier runs (`[A-Za-z0-9_]+`) and their tokens' term ids one after the
@@ -30350,33 +30794,15 @@ var init_unit_bodies = __esm({
         let at = 0;
         return ends.map(({ end, length }) => ({ body: new IdCounts(this.terms, entries.subarray(at, at = end)), bodyLength: length }));
       }
-      /**
-       * Units of a blob cache entry with their counts by this counter's dictionary (one buffer for
-       * all of them); `units` is changed in place and returned.
-       */
-      byIds(units) {
-        let size = 0;
-        for (const u of units) size += 2 * u.body.length;
-        const entries = new Int32Array(size);
-        let at = 0;
-        for (const u of units) {
-          const { body: body2 } = u;
-          if (body2 instanceof IdCounts) continue;
-          const from = at;
-          for (let k = 0; k < body2.length; k++) {
-            entries[at++] = this.termId(body2[k][0]);
-            entries[at++] = body2[k][1];
-          }
-          u.body = new IdCounts(this.terms, entries.subarray(from, at));
-        }
-        return units;
-      }
       /** Empties the word memo (the term dictionary stays: the counts given out refer to it). */
       forget() {
         this.slots = new Int32Array(1 << 12);
         this.words.length = 0;
         this.wordHash.size = 0;
-        this.wordIds.length = 0;
+        this.wordLength.size = 0;
+        this.wordTokenFrom.size = 0;
+        this.wordTokenTo.size = 0;
+        this.wordTokens.size = 0;
       }
       /** The identifier runs of `text` and their tokens' term ids (the words `tokenize` splits). */
       scanRuns(text) {
@@ -30406,10 +30832,13 @@ var init_unit_bodies = __esm({
           starts.push(start2);
           ends.push(i2);
           tokenStart.push(tokens.size);
-          const ids = this.wordIds[this.entryOf(text, start2, i2, h)];
-          tokens.grow(tokens.size + ids.length);
+          const e = this.entryOf(text, start2, i2, h);
+          const from = this.wordTokenFrom.buf[e];
+          const to = this.wordTokenTo.buf[e];
+          tokens.grow(tokens.size + to - from);
           const buf = tokens.buf;
-          for (let k = 0; k < ids.length; k++) buf[tokens.size++] = ids[k];
+          const ids = this.wordTokens.buf;
+          for (let k = from; k < to; k++) buf[tokens.size++] = ids[k];
         }
         tokenStart.push(tokens.size);
       }
@@ -30418,16 +30847,21 @@ var init_unit_bodies = __esm({
         const length = end - start2;
         let mask = this.slots.length - 1;
         let at = h & mask;
+        const hashes = this.wordHash.buf;
+        const lengths = this.wordLength.buf;
         for (let e = this.slots[at]; e !== 0; e = this.slots[at]) {
-          const word2 = this.words[e - 1];
-          if (this.wordHash.buf[e - 1] === h && word2.length === length && text.startsWith(word2, start2)) return e - 1;
+          if (hashes[e - 1] === h && lengths[e - 1] === length && text.startsWith(this.words[e - 1], start2)) return e - 1;
           at = at + 1 & mask;
         }
         const entry = this.words.length;
         const word = text.slice(start2, end);
         this.words.push(word);
         this.wordHash.push(h);
-        this.wordIds.push(this.idsOfWord(word));
+        this.wordLength.push(length);
+        this.wordTokenFrom.push(this.wordTokens.size);
+        const ids = this.idsOfWord(word);
+        for (let k = 0; k < ids.length; k++) this.wordTokens.push(ids[k]);
+        this.wordTokenTo.push(this.wordTokens.size);
         if (2 * this.words.length > this.slots.length) {
           this.slots = new Int32Array(this.slots.length * 2);
           mask = this.slots.length - 1;
@@ -30550,7 +30984,7 @@ async function buildFromTree(repo, commit, settings, opts) {
   const toParse = [];
   for (const e of sources) {
     const key = blobKey(e.blob, e.path);
-    const hit = opts.force ? void 0 : cache.getByIds(key, counter, (units) => counter.byIds(units));
+    const hit = opts.force ? void 0 : cache.getByIds(key, counter);
     if (!hit) toParse.push(e);
     else if (hit.length === 0) skipped2.binary++;
     else unitsOf.set(e.path, hit);
@@ -30614,21 +31048,21 @@ async function nonSourceTerms(repo, chosen, settings, cache, force, opts) {
   const { signal } = opts;
   const termsOf = /* @__PURE__ */ new Map();
   const toRead = /* @__PURE__ */ new Set();
-  const pathsOf2 = /* @__PURE__ */ new Map();
+  const pathsOf = /* @__PURE__ */ new Map();
   for (const e of chosen) {
-    pathsOf2.set(e.blob, (pathsOf2.get(e.blob) ?? 0) + 1);
+    pathsOf.set(e.blob, (pathsOf.get(e.blob) ?? 0) + 1);
     if (termsOf.has(e.blob)) continue;
     const hit = force ? void 0 : cache.get(`${e.blob}:text`);
     if (hit) termsOf.set(e.blob, hit[0] ?? null);
     else toRead.add(e.blob);
   }
   let done = 0;
-  for (const [blob, n] of pathsOf2) if (!toRead.has(blob)) done += n;
+  for (const [blob, n] of pathsOf) if (!toRead.has(blob)) done += n;
   opts.onProgress?.(done);
   for await (const [blob, buf] of repo.readBlobs([...toRead])) {
     signal?.throwIfAborted();
     const before = done;
-    done += pathsOf2.get(blob) ?? 0;
+    done += pathsOf.get(blob) ?? 0;
     if (Math.floor(done / 50) > Math.floor(before / 50)) opts.onProgress?.(done);
     if (buf === null) {
       termsOf.set(blob, null);
@@ -30665,8 +31099,8 @@ var init_build_tree = __esm({
 });
 
 // src/index/index-commit.ts
-import { mkdirSync as mkdirSync3, statSync as statSync5 } from "node:fs";
-import { join as join8 } from "node:path";
+import { mkdirSync as mkdirSync3, rmSync as rmSync5, statSync as statSync5 } from "node:fs";
+import { join as join9 } from "node:path";
 async function indexCommit(repo, commit, opts) {
   const settings = { ...DEFAULT_INDEX_SETTINGS, ...opts.settings };
   const maxBytes = opts.maxCacheBytes ?? cacheMaxBytes();
@@ -30675,30 +31109,62 @@ async function indexCommit(repo, commit, opts) {
     const cached = loadCodeIndex(opts.cacheDir, commit, settings);
     if (cached) return { codeIndex: cached, built: false };
   }
-  const lockDir = join8(opts.cacheDir, "index");
+  const what = `the index of ${commit.slice(0, 12)}`;
+  const refused = (code) => `cache folder ${opts.cacheDir} cannot take ${what} (${code}): answered from memory, not saved (built again next time)`;
+  const unsaved = async (code) => {
+    const { buildFromTree: buildFromTree2 } = await Promise.resolve().then(() => (init_build_tree(), build_tree_exports));
+    const { codeIndex } = await buildFromTree2(repo, commit, settings, opts);
+    warnCacheNotSaved(refused(code), code, opts.onWarning);
+    return { codeIndex, built: true };
+  };
+  const lockDir = join9(opts.cacheDir, "index");
   try {
     mkdirSync3(lockDir, { recursive: true });
   } catch (e) {
-    throw new IssuelocError(`cache folder ${opts.cacheDir} is not writable (${e.code}): cannot build the index of ${commit.slice(0, 12)} there; use --cache-dir or ISSUELOC_CACHE_DIR`);
+    const code = e.code;
+    if (opts.answerUnsaved && cacheCannotTake(e)) return unsaved(code);
+    throw new IssuelocError(`cache folder ${opts.cacheDir} is not writable (${code}): cannot build ${what} there; use --cache-dir or ISSUELOC_CACHE_DIR`);
   }
-  return withBuildLock(lockDir, { what: `the index of ${commit.slice(0, 12)}`, waitMs }, async () => {
-    opts.signal?.throwIfAborted();
-    if (!opts.force) {
-      const cached = loadCodeIndex(opts.cacheDir, commit, settings);
-      if (cached) return { codeIndex: cached, built: false };
-    }
-    const { buildFromTree: buildFromTree2 } = await Promise.resolve().then(() => (init_build_tree(), build_tree_exports));
-    const { codeIndex, blobBytes } = await buildFromTree2(repo, commit, settings, opts);
-    opts.signal?.throwIfAborted();
-    saveCodeIndex(opts.cacheDir, codeIndex);
-    const saved = [indexFilePath(opts.cacheDir, commit, settings), indexFilePath(opts.cacheDir, commit, settings, "file")];
-    if (codeIndex.nonSource) saved.push(indexFilePath(opts.cacheDir, commit, settings, "nonSource"));
-    try {
-      trimAfterBuild(opts.cacheDir, maxBytes, blobBytes + saved.reduce((s, f) => s + statSync5(f).size, 0), new Set(saved));
-    } catch {
-    }
-    return { codeIndex, built: true };
-  });
+  try {
+    return await withBuildLock(lockDir, { what, waitMs }, async () => {
+      opts.signal?.throwIfAborted();
+      if (!opts.force) {
+        const cached = loadCodeIndex(opts.cacheDir, commit, settings);
+        if (cached) return { codeIndex: cached, built: false };
+      }
+      const { buildFromTree: buildFromTree2 } = await Promise.resolve().then(() => (init_build_tree(), build_tree_exports));
+      const { codeIndex, blobBytes } = await buildFromTree2(repo, commit, settings, opts);
+      opts.signal?.throwIfAborted();
+      const missing = codeIndex.stats.skipped.missing ?? 0;
+      if (missing > 0) {
+        warnCacheNotSaved(`${missing} file${missing === 1 ? "" : "s"} of ${commit.slice(0, 12)} could not be read from git (missing from its object store, as in a partial clone): answered without ${missing === 1 ? "it" : "them"}; ${what} is not saved (built again next time); fetch them with \`git -C ${repo.path} fetch --refetch --no-filter\`, or clone without --filter`, void 0, opts.onWarning);
+        return { codeIndex, built: true };
+      }
+      const saved = [indexFilePath(opts.cacheDir, commit, settings), indexFilePath(opts.cacheDir, commit, settings, "file")];
+      if (codeIndex.nonSource) saved.push(indexFilePath(opts.cacheDir, commit, settings, "nonSource"));
+      try {
+        saveCodeIndex(opts.cacheDir, codeIndex);
+      } catch (e) {
+        if (!opts.answerUnsaved || !cacheCannotTake(e)) throw e;
+        for (const f of saved) {
+          try {
+            rmSync5(f, { force: true });
+          } catch {
+          }
+        }
+        warnCacheNotSaved(refused(e.code), e, opts.onWarning);
+        return { codeIndex, built: true };
+      }
+      try {
+        trimAfterBuild(opts.cacheDir, maxBytes, blobBytes + saved.reduce((s, f) => s + statSync5(f).size, 0), new Set(saved));
+      } catch {
+      }
+      return { codeIndex, built: true };
+    });
+  } catch (e) {
+    if (opts.answerUnsaved && e instanceof CacheFolderNotWritable) return unsaved(e.code);
+    throw e;
+  }
 }
 async function withCodeIndex(repo, commit, opts, use) {
   const opened = await indexCommit(repo, commit, opts);
@@ -30717,6 +31183,7 @@ var init_index_commit = __esm({
     init_build_lock();
     init_cache_usage();
     init_checked_file();
+    init_file_errors();
   }
 });
 
@@ -31016,6 +31483,11 @@ function moduleIdOf(unit) {
     if (end < 0) break;
   }
   return `${path}:${end < 0 ? qualifiedName : qualifiedName.slice(0, end)}`;
+}
+function splitItemId(id, isPath) {
+  const colon = id.lastIndexOf(":");
+  if (colon < 0 || isPath?.(id)) return { path: id, qualifiedName: "" };
+  return { path: id.slice(0, colon), qualifiedName: id.slice(colon + 1) };
 }
 function fileStem(path) {
   const base = path.slice(path.lastIndexOf("/") + 1);
@@ -31753,7 +32225,7 @@ var init_resolve_imports = __esm({
 });
 
 // src/graph/code-graph.ts
-import { createHash as createHash5 } from "node:crypto";
+import { createRequire as createRequire3 } from "node:module";
 function lineOwners(units, own) {
   let last = 0;
   for (const k of own) last = Math.max(last, units[k].endLine);
@@ -31782,6 +32254,7 @@ function reverse(rows) {
   return { start: start2, to };
 }
 function graphKey(index) {
+  const { createHash: createHash5 } = createRequire3(import.meta.url)("node:crypto");
   const h = createHash5("sha1");
   h.update(index.filePaths.join("\n"));
   h.update("\0");
@@ -31882,6 +32355,7 @@ var init_code_graph = __esm({
 });
 
 // src/retrieve/unit-lookup.ts
+import { crc32 as crc322 } from "node:zlib";
 function hashOf(b, from, end) {
   let h = Math.imul(2166136261 ^ end - from, 16777619);
   for (let i2 = Math.max(from, end - 6); i2 < end; i2++) h = Math.imul(h ^ b[i2], 16777619);
@@ -31892,24 +32366,55 @@ function lastPartStart(b, from, end) {
   while (i2 >= from && b[i2] !== DOT) i2--;
   return i2 + 1;
 }
+function bucketCount(D) {
+  let size = 1024;
+  while (size < D) size *= 2;
+  return size;
+}
+function namesCrc(table) {
+  const names = namesOf(table);
+  return names.length === 0 ? 0 : crc322(names) >>> 0;
+}
+function storeDocsByNameAt(table, file) {
+  if (!byTable.has(table)) storedAt.set(table, file);
+}
 function docsByNameOf(table) {
   let m = byTable.get(table);
-  if (!m) byTable.set(table, m = new DocsByName(table));
+  if (m) return m;
+  const file = storedAt.get(table);
+  m = file === void 0 ? void 0 : readCheckedFile(file, NAME_TABLE_TAG, (payload) => DocsByName.fromPayload(table, payload));
+  if (!m) {
+    m = new DocsByName(table);
+    if (file !== void 0) {
+      try {
+        writeCheckedFile(file, NAME_TABLE_TAG, m.parts(), { fsync: false });
+      } catch {
+      }
+    }
+  }
+  byTable.set(table, m);
   return m;
 }
-var DOT, DocsByName, byTable, DocsOfFile;
+var NAME_TABLE_TAG, DOT, DocsByName, namesOf, byTable, storedAt, DocsOfFile;
 var init_unit_lookup = __esm({
   "src/retrieve/unit-lookup.ts"() {
     "use strict";
+    init_checked_file();
+    NAME_TABLE_TAG = "names.v1";
     DOT = 46;
-    DocsByName = class {
-      constructor(table) {
+    DocsByName = class _DocsByName {
+      /** @param stored the chains as {@link fromPayload} read them; else they are made from the table's names. */
+      constructor(table, stored) {
         this.table = table;
         const D = table.length;
-        const { names, nameStart } = table.columns;
-        let size = 1024;
-        while (size < D) size *= 2;
+        const size = bucketCount(D);
         this.mask = size - 1;
+        if (stored) {
+          this.head = stored.head;
+          this.next = stored.next;
+          return;
+        }
+        const { names, nameStart } = table.columns;
         this.head = new Int32Array(size).fill(-1);
         this.next = new Int32Array(D).fill(-1);
         for (let d = D - 1; d >= 0; d--) {
@@ -31926,6 +32431,31 @@ var init_unit_lookup = __esm({
       mask;
       utf8 = new TextEncoder();
       query = new Uint8Array(64);
+      /**
+       * The table as stored: a header (uint32 LE: D, buckets, the names' byte length and their
+       * CRC-32), the bucket heads, then each document's next (int32 LE each; −1 ends a chain).
+       */
+      parts() {
+        const { length } = namesOf(this.table);
+        return [Uint32Array.from([this.table.length, this.head.length, length, namesCrc(this.table)]), this.head, this.next];
+      }
+      /**
+       * The name table of `table` from the payload {@link parts} wrote.
+       * @throws Error when the payload is not of this table (its size, bucket count, names' length or
+       *   CRC differ) or its chains are not ascending lists of its documents.
+       */
+      static fromPayload(table, payload) {
+        const D = table.length, size = bucketCount(D);
+        if (payload.length !== 4 * (4 + size + D)) throw new Error("name table: wrong size");
+        const words2 = new Int32Array(payload.byteOffset % 4 === 0 ? payload.buffer : new Uint8Array(payload).buffer, payload.byteOffset % 4 === 0 ? payload.byteOffset : 0, payload.length / 4);
+        if (words2[0] !== D || words2[1] !== size || words2[2] !== namesOf(table).length || words2[3] >>> 0 !== namesCrc(table)) {
+          throw new Error("name table: made from other names");
+        }
+        const head = words2.subarray(4, 4 + size), next = words2.subarray(4 + size);
+        for (let b = 0; b < size; b++) if (head[b] < -1 || head[b] >= D) throw new Error("name table: bad bucket");
+        for (let d = 0; d < D; d++) if (next[d] !== -1 && (next[d] <= d || next[d] >= D)) throw new Error("name table: bad chain");
+        return new _DocsByName(table, { head, next });
+      }
       /** The documents whose last name part is `name`, ascending; undefined when none. */
       get(name2) {
         if (this.query.length < 3 * name2.length) this.query = new Uint8Array(3 * name2.length);
@@ -31944,7 +32474,9 @@ var init_unit_lookup = __esm({
         return out2;
       }
     };
+    namesOf = (table) => table.columns.names.subarray(0, table.columns.nameStart[table.length]);
     byTable = /* @__PURE__ */ new WeakMap();
+    storedAt = /* @__PURE__ */ new WeakMap();
     DocsOfFile = class {
       start;
       lists;
@@ -32124,9 +32656,8 @@ var init_graph = __esm({
 });
 
 // src/ltr/features/registry.ts
-import { createHash as createHash6 } from "node:crypto";
 function featureVersion(features11, computationVersion = FEATURE_COMPUTATION_VERSION) {
-  const digest2 = createHash6("sha1").update(JSON.stringify(features11.map((f) => [f.name, f.group, f.normalise]))).digest("hex");
+  const digest2 = sha1Hex(JSON.stringify(features11.map((f) => [f.name, f.group, f.normalise])));
   return `${computationVersion}.${digest2.slice(0, 12)}`;
 }
 var FEATURE_GROUPS, FEATURE_REGISTRY, FEATURES, FEATURE_COMPUTATION_VERSION, FEATURE_VERSION;
@@ -32143,6 +32674,7 @@ var init_registry = __esm({
     init_language();
     init_module_files();
     init_graph();
+    init_sha1();
     FEATURE_GROUPS = [
       lexicalGroup,
       fileGroup,
@@ -32485,29 +33017,6 @@ var init_regression_tree = __esm({
         return new _TreeEnsemble(v.learningRate, v.trees.map((t, k) => RegressionTree.fromJson(t, names, `${where}, tree ${k}`)));
       }
     };
-  }
-});
-
-// src/util/file-errors.ts
-function whyUnreadable(e) {
-  const code = e?.code;
-  switch (code) {
-    case "ENOENT":
-      return "no such file";
-    case "EISDIR":
-      return "a folder, not a file";
-    case "EACCES":
-    case "EPERM":
-      return "permission denied";
-    case "ENOTDIR":
-      return "not a folder on the way";
-    default:
-      return code ?? (e instanceof Error ? e.message : String(e));
-  }
-}
-var init_file_errors = __esm({
-  "src/util/file-errors.ts"() {
-    "use strict";
   }
 });
 
@@ -32910,7 +33419,7 @@ var init_cat_file = __esm({
 
 // src/repo/git-dir.ts
 import { existsSync as existsSync4, lstatSync as lstatSync2, readFileSync as readFileSync6, realpathSync as realpathSync2, statSync as statSync6 } from "node:fs";
-import { join as join9, resolve as resolve5 } from "node:path";
+import { join as join10, resolve as resolve5 } from "node:path";
 function plainRepoLayout(path) {
   const uid = process.geteuid?.();
   if (uid === void 0) return void 0;
@@ -32918,7 +33427,7 @@ function plainRepoLayout(path) {
   try {
     const dir = realpathSync2(resolve5(path));
     if (statSync6(dir).uid !== uid) return void 0;
-    const dotGit = join9(dir, ".git");
+    const dotGit = join10(dir, ".git");
     const entry = lstatSync2(dotGit, { throwIfNoEntry: false });
     if (entry) {
       return entry.isDirectory() && plainGitDir(dotGit, uid, false) ? { gitDir: dotGit, workTree: dir, isBare: false, isShallow: false } : void 0;
@@ -32930,10 +33439,10 @@ function plainRepoLayout(path) {
 }
 function plainGitDir(dir, uid, bare) {
   if (statSync6(dir).uid !== uid) return false;
-  if (!HEAD_TEXT.test(readFileSync6(join9(dir, "HEAD"), "latin1"))) return false;
-  if (!statSync6(join9(dir, "objects")).isDirectory() || !statSync6(join9(dir, "refs")).isDirectory()) return false;
-  if (existsSync4(join9(dir, "shallow")) || existsSync4(join9(dir, "commondir"))) return false;
-  const configFile = join9(dir, "config");
+  if (!HEAD_TEXT.test(readFileSync6(join10(dir, "HEAD"), "latin1"))) return false;
+  if (!statSync6(join10(dir, "objects")).isDirectory() || !statSync6(join10(dir, "refs")).isDirectory()) return false;
+  if (existsSync4(join10(dir, "shallow")) || existsSync4(join10(dir, "commondir"))) return false;
+  const configFile = join10(dir, "config");
   const config = existsSync4(configFile) ? readFileSync6(configFile, "utf8") : "";
   if (UNUSUAL_CONFIG.test(config)) return false;
   const said = [...config.matchAll(/^\s*bare\s*=\s*(\S*)\s*$/gim)].map((m) => m[1].toLowerCase());
@@ -32950,9 +33459,71 @@ var init_git_dir = __esm({
   }
 });
 
+// src/repo/packed-refs.ts
+import { closeSync as closeSync4, constants as fsConstants, fstatSync as fstatSync2, openSync as openSync4, readSync as readSync3 } from "node:fs";
+import { join as join11 } from "node:path";
+function packedRefIds(gitDir, refs) {
+  const found = /* @__PURE__ */ new Map();
+  let fd;
+  try {
+    fd = openSync4(join11(gitDir, "packed-refs"), fsConstants.O_RDONLY | fsConstants.O_NONBLOCK);
+  } catch (e) {
+    if (e.code === "ENOENT") return found;
+    throw e;
+  }
+  try {
+    const stat2 = fstatSync2(fd);
+    if (!stat2.isFile() || stat2.size > MAX_PACKED_REFS_BYTES) return "unknown";
+    const needles = refs.map((ref) => ({ ref, bytes: Buffer.from(` ${ref}`, "utf8") }));
+    const buf = Buffer.allocUnsafe(CHUNK2);
+    let kept = 0;
+    let total = 0;
+    for (; ; ) {
+      const read = readSync3(fd, buf, kept, CHUNK2 - kept, null);
+      total += read;
+      if (total > MAX_PACKED_REFS_BYTES) return "unknown";
+      const size = kept + read;
+      const end = read === 0 ? size : buf.lastIndexOf(10, size - 1) + 1;
+      if (end === 0 && size === CHUNK2) return "unknown";
+      const lines = buf.subarray(0, end);
+      for (const needle of needles) {
+        if (found.has(needle.ref)) continue;
+        for (let at = lines.indexOf(needle.bytes); at >= 0; at = lines.indexOf(needle.bytes, at + 1)) {
+          const id = idOfLine(lines, at, needle.bytes.length);
+          if (id === null) continue;
+          found.set(needle.ref, id);
+          break;
+        }
+      }
+      if (read === 0 || found.size === needles.length) return found;
+      kept = size - end;
+      buf.copy(buf, 0, end, size);
+    }
+  } finally {
+    closeSync4(fd);
+  }
+}
+function idOfLine(lines, at, length) {
+  let end = at + length;
+  while (end < lines.length && (lines[end] === 32 || lines[end] === 9 || lines[end] === 13)) end++;
+  if (end < lines.length && lines[end] !== 10) return null;
+  const id = lines.toString("latin1", lines.lastIndexOf(10, at) + 1, at);
+  if (id.includes(" ") || id.startsWith("#") || id.startsWith("^")) return null;
+  return OBJECT_ID.test(id) ? id : void 0;
+}
+var OBJECT_ID, CHUNK2, MAX_PACKED_REFS_BYTES;
+var init_packed_refs = __esm({
+  "src/repo/packed-refs.ts"() {
+    "use strict";
+    OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+    CHUNK2 = 1 << 16;
+    MAX_PACKED_REFS_BYTES = 256 << 20;
+  }
+});
+
 // src/repo/commit-id.ts
-import { closeSync as closeSync4, existsSync as existsSync5, openSync as openSync4, readdirSync as readdirSync3, readFileSync as readFileSync7, readSync as readSync3 } from "node:fs";
-import { join as join10 } from "node:path";
+import { closeSync as closeSync5, existsSync as existsSync5, openSync as openSync5, readdirSync as readdirSync3, readFileSync as readFileSync7, readSync as readSync4 } from "node:fs";
+import { join as join12 } from "node:path";
 import { inflateSync, constants as zlibConstants } from "node:zlib";
 function commitOfHexRevision(gitDir, rev) {
   if (!HEX_REVISION.test(rev)) return void 0;
@@ -32960,11 +33531,11 @@ function commitOfHexRevision(gitDir, rev) {
     if (!plainObjectStore(gitDir, rev.length < 2 * ID_BYTES ? rev : void 0)) return void 0;
     const found = /* @__PURE__ */ new Map();
     for (const id2 of looseIds(gitDir, rev)) found.set(id2, () => looseIsCommit(gitDir, id2));
-    const packDir = join10(gitDir, "objects", "pack");
+    const packDir = join12(gitDir, "objects", "pack");
     const packs = existsSync5(packDir) ? readdirSync3(packDir).filter((f) => f.endsWith(".idx")) : [];
     for (const idx of packs) {
-      for (const hit of packedIds(join10(packDir, idx), rev)) {
-        if (!found.has(hit.id)) found.set(hit.id, () => packedIsCommit(join10(packDir, `${idx.slice(0, -4)}.pack`), hit.offset));
+      for (const hit of packedIds(join12(packDir, idx), rev)) {
+        if (!found.has(hit.id)) found.set(hit.id, () => packedIsCommit(join12(packDir, `${idx.slice(0, -4)}.pack`), hit.offset));
       }
       if (found.size > 1) return void 0;
     }
@@ -32978,56 +33549,31 @@ function commitOfHexRevision(gitDir, rev) {
 function plainObjectStore(gitDir, name2) {
   const refs = name2 === void 0 ? [] : [`refs/${name2}`, `refs/tags/${name2}`, `refs/heads/${name2}`, `refs/remotes/${name2}`, `refs/remotes/${name2}/HEAD`];
   const paths = ["commondir", "reftable", "objects/info/alternates", ...name2 === void 0 ? [] : [name2, ...refs]];
-  if (paths.some((f) => existsSync5(join10(gitDir, f)))) return false;
-  const config = join10(gitDir, "config");
+  if (paths.some((f) => existsSync5(join12(gitDir, f)))) return false;
+  const config = join12(gitDir, "config");
   if (existsSync5(config) && STORE_CONFIG.test(readFileSync7(config, "utf8"))) return false;
-  return refs.length === 0 || !packedRefsHold(gitDir, refs.map((r) => Buffer.from(` ${r}`, "utf8")));
-}
-function packedRefsHold(gitDir, whole) {
-  const file = join10(gitDir, "packed-refs");
-  if (!existsSync5(file)) return false;
-  const overlap = Math.max(...whole.map((n) => n.length)) + 2;
-  const buf = Buffer.allocUnsafe(CHUNK2 + overlap);
-  const fd = openSync4(file, "r");
-  try {
-    let kept = 0;
-    for (; ; ) {
-      const read = readSync3(fd, buf, kept, CHUNK2, null);
-      const size = kept + read;
-      const view = buf.subarray(0, size);
-      for (const needle of whole) {
-        for (let at = view.indexOf(needle); at >= 0; at = view.indexOf(needle, at + 1)) {
-          const end = at + needle.length;
-          if (end < size && (view[end] === 10 || view[end] === 13)) return true;
-          if (end === size && read === 0) return true;
-        }
-      }
-      if (read === 0) return false;
-      kept = Math.min(overlap, size);
-      buf.copy(buf, 0, size - kept, size);
-    }
-  } finally {
-    closeSync4(fd);
-  }
+  if (refs.length === 0) return true;
+  const packed = packedRefIds(gitDir, refs);
+  return packed !== "unknown" && packed.size === 0;
 }
 function looseIds(gitDir, prefix) {
-  const dir = join10(gitDir, "objects", prefix.slice(0, 2));
+  const dir = join12(gitDir, "objects", prefix.slice(0, 2));
   if (!existsSync5(dir)) return [];
   const rest = prefix.slice(2);
   return readdirSync3(dir).filter((f) => f.length === 2 * ID_BYTES - 2 && f.startsWith(rest) && /^[0-9a-f]+$/.test(f)).map((f) => prefix.slice(0, 2) + f);
 }
 function looseIsCommit(gitDir, id) {
-  const bytes = readFileSync7(join10(gitDir, "objects", id.slice(0, 2), id.slice(2)));
+  const bytes = readFileSync7(join12(gitDir, "objects", id.slice(0, 2), id.slice(2)));
   const head = inflateSync(bytes.subarray(0, 64), { finishFlush: zlibConstants.Z_SYNC_FLUSH });
   return head.toString("latin1", 0, 7) === "commit ";
 }
 function readAt2(fd, length, position) {
   const buf = Buffer.alloc(length);
-  if (readSync3(fd, buf, 0, length, position) !== length) throw new Error("short read");
+  if (readSync4(fd, buf, 0, length, position) !== length) throw new Error("short read");
   return buf;
 }
 function packedIds(file, prefix) {
-  const fd = openSync4(file, "r");
+  const fd = openSync5(file, "r");
   try {
     if (!readAt2(fd, 8, 0).equals(IDX_V2)) throw new Error("not a version-2 pack index");
     const first2 = parseInt(prefix.slice(0, 2), 16);
@@ -33053,69 +33599,57 @@ function packedIds(file, prefix) {
     }
     return out2;
   } finally {
-    closeSync4(fd);
+    closeSync5(fd);
   }
 }
 function packedIsCommit(file, offset) {
-  const fd = openSync4(file, "r");
+  const fd = openSync5(file, "r");
   try {
     return (readAt2(fd, 1, offset)[0] >> 4 & 7) === PACKED_COMMIT;
   } finally {
-    closeSync4(fd);
+    closeSync5(fd);
   }
 }
-var HEX_REVISION, STORE_CONFIG, IDX_V2, PACKED_COMMIT, ID_BYTES, CHUNK2;
+var HEX_REVISION, STORE_CONFIG, IDX_V2, PACKED_COMMIT, ID_BYTES;
 var init_commit_id = __esm({
   "src/repo/commit-id.ts"() {
     "use strict";
+    init_packed_refs();
     HEX_REVISION = /^[0-9a-f]{4,40}$/;
     STORE_CONFIG = /\[\s*extensions\b/i;
     IDX_V2 = Buffer.from([255, 116, 79, 99, 0, 0, 0, 2]);
     PACKED_COMMIT = 1;
     ID_BYTES = 20;
-    CHUNK2 = 1 << 16;
   }
 });
 
 // src/repo/head-ref.ts
 import { existsSync as existsSync6, readFileSync as readFileSync8 } from "node:fs";
-import { join as join11 } from "node:path";
+import { join as join13 } from "node:path";
 function headCommitOf(gitDir) {
   try {
-    if (existsSync6(join11(gitDir, "commondir")) || existsSync6(join11(gitDir, "reftable"))) return void 0;
-    const head = readFileSync8(join11(gitDir, "HEAD"), "utf8").trim();
-    if (OBJECT_ID.test(head)) return head;
+    if (existsSync6(join13(gitDir, "commondir")) || existsSync6(join13(gitDir, "reftable"))) return void 0;
+    const head = readFileSync8(join13(gitDir, "HEAD"), "utf8").trim();
+    if (OBJECT_ID2.test(head)) return head;
     const ref = /^ref: (\S+)$/.exec(head)?.[1];
     if (!ref || !BRANCH_REF.test(ref)) return void 0;
-    const loose = join11(gitDir, ref);
+    const loose = join13(gitDir, ref);
     if (existsSync6(loose)) {
       const id = readFileSync8(loose, "utf8").trim();
-      return OBJECT_ID.test(id) ? id : void 0;
+      return OBJECT_ID2.test(id) ? id : void 0;
     }
-    return packedRef(join11(gitDir, "packed-refs"), ref);
+    const packed = packedRefIds(gitDir, [ref]);
+    return packed === "unknown" ? void 0 : packed.get(ref);
   } catch {
     return void 0;
   }
 }
-function packedRef(file, ref) {
-  if (!existsSync6(file)) return void 0;
-  const buf = readFileSync8(file);
-  const needle = Buffer.from(` ${ref}`, "utf8");
-  for (let at = buf.indexOf(needle); at >= 0; at = buf.indexOf(needle, at + 1)) {
-    let end = at + needle.length;
-    while (end < buf.length && (buf[end] === 32 || buf[end] === 9 || buf[end] === 13)) end++;
-    if (end < buf.length && buf[end] !== 10) continue;
-    const id = buf.toString("latin1", buf.lastIndexOf(10, at) + 1, at);
-    if (id.includes(" ") || id.startsWith("#") || id.startsWith("^")) continue;
-    return OBJECT_ID.test(id) ? id : void 0;
-  }
-  return void 0;
-}
-var OBJECT_ID, BRANCH_REF;
+var OBJECT_ID2, BRANCH_REF;
 var init_head_ref = __esm({
   "src/repo/head-ref.ts"() {
     "use strict";
-    OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+    init_packed_refs();
+    OBJECT_ID2 = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
     BRANCH_REF = /^refs\/heads\/(?!.*\.\.)(?!.*\/\.)(?!\.)[^\0-\x20~^:?*[\\]+$/;
   }
 });
@@ -33306,7 +33840,7 @@ var init_tree_objects = __esm({
 // src/repo/git.ts
 import { existsSync as existsSync7 } from "node:fs";
 import { resolve as resolvePath } from "node:path";
-var HEX_PREFIX, OBJECT_ID2, REV_PARSE_TIMEOUT_MS, MAX_KEPT_SIZES, GitRepo;
+var HEX_PREFIX, OBJECT_ID3, REV_PARSE_TIMEOUT_MS, MAX_KEPT_SIZES, GitRepo;
 var init_git = __esm({
   "src/repo/git.ts"() {
     "use strict";
@@ -33319,7 +33853,7 @@ var init_git = __esm({
     init_revision();
     init_tree_objects();
     HEX_PREFIX = /^[0-9a-f]{4,64}$/i;
-    OBJECT_ID2 = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+    OBJECT_ID3 = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
     REV_PARSE_TIMEOUT_MS = 3e4;
     MAX_KEPT_SIZES = 1e6;
     GitRepo = class _GitRepo {
@@ -33397,11 +33931,11 @@ var init_git = __esm({
         if (!rev.includes(":")) {
           const peeled = await this.exec(["rev-parse", "--verify", "--quiet", "--end-of-options", `${rev}^{commit}`], timeoutMs);
           const commit = peeled.stdout.toString("utf8").trim();
-          if (peeled.code === 0 && OBJECT_ID2.test(commit)) return commit;
+          if (peeled.code === 0 && OBJECT_ID3.test(commit)) return commit;
         }
         const any = await this.exec(["rev-parse", "--verify", "--quiet", "--end-of-options", rev], timeoutMs);
         const sha = any.stdout.toString("utf8").trim();
-        if (any.code === 0 && OBJECT_ID2.test(sha)) {
+        if (any.code === 0 && OBJECT_ID3.test(sha)) {
           const ok = await this.exec(["rev-parse", "--verify", "--quiet", "--end-of-options", `${sha}^{commit}`], timeoutMs);
           if (ok.code === 0) return ok.stdout.toString("utf8").trim();
           const type = await this.exec(["cat-file", "-t", sha], timeoutMs);
@@ -33418,12 +33952,14 @@ var init_git = __esm({
         throw new IssuelocError(`unknown revision '${rev}' in ${this.path}`);
       }
       /**
-       * Whether the commit `sha` (a full id) is in the object store now: one `git cat-file -e`
-       * (no revision syntax; a commit removed by a history rewrite and gc is gone).
+       * Whether the commit `sha` (a full id) is in the object store now (a commit removed by a
+       * history rewrite and gc is gone): found in the object store's files read afresh
+       * (./commit-id.ts, no git process), else one `git cat-file -e` (no revision syntax).
        * @throws IssuelocError `<path> is gone: …` when its git folder was removed.
        */
       async hasCommit(sha, timeoutMs = REV_PARSE_TIMEOUT_MS) {
-        if (!OBJECT_ID2.test(sha)) return false;
+        if (!OBJECT_ID3.test(sha)) return false;
+        if (commitOfHexRevision(this.gitDir, sha) === sha) return true;
         const res = await this.exec(["cat-file", "-e", `${sha}^{commit}`], timeoutMs);
         if (res.code !== 0) this.checkPresent();
         return res.code === 0;
@@ -33678,7 +34214,7 @@ function extensionOf2(path) {
   const dot = path.lastIndexOf(".");
   return dot > slash + 1 ? path.slice(dot + 1).toLowerCase() : "";
 }
-var CODE_EXTENSIONS, JVM_EXTENSIONS, NON_MODULE_SUFFIXES;
+var CODE_EXTENSIONS, C_FAMILY_EXTENSIONS, JVM_EXTENSIONS, NON_MODULE_SUFFIXES;
 var init_code_extensions = __esm({
   "src/text/code-extensions.ts"() {
     "use strict";
@@ -33742,6 +34278,7 @@ var init_code_extensions = __esm({
       "mli",
       "jsp"
     ]);
+    C_FAMILY_EXTENSIONS = /* @__PURE__ */ new Set(["c", "h", "cc", "cpp", "cxx", "c++", "hpp", "hh", "hxx", "inl", "ipp", "tcc", "tpp", "m", "mm", "cu", "cuh"]);
     JVM_EXTENSIONS = /* @__PURE__ */ new Set(["java", "kt", "kts", "scala", "groovy", "clj"]);
     NON_MODULE_SUFFIXES = /* @__PURE__ */ new Set([
       "com",
@@ -34068,7 +34605,7 @@ var init_library_frames = __esm({
       rust: /^(?:std|core|alloc|test|tokio::runtime)(?:::|$)/,
       c: /^(?:std|__gnu_cxx|__cxxabiv1|testing)(?:::|$)/
     };
-    C_RUNTIME_FUNCTIONS = /* @__PURE__ */ new Set(["_start", "__libc_start_main", "__libc_start_call_main", "abort", "raise", "__GI_raise", "__GI_abort", "__assert_fail", "start_thread", "clone", "clone3"]);
+    C_RUNTIME_FUNCTIONS = /* @__PURE__ */ new Set(["_start", "__libc_start_main", "__libc_start_main_impl", "__libc_start_call_main", "abort", "raise", "__GI_raise", "__GI_abort", "__assert_fail", "start_thread", "clone", "clone3"]);
   }
 });
 
@@ -34078,13 +34615,12 @@ function firefoxName(written2) {
   if (name2 === void 0 || !/^[\w$.]{1,500}$/.test(name2)) return {};
   return splitQualified(name2.replace(".prototype.", "."), ".");
 }
-var C_FAMILY, JS_FAMILY, SEVERITY, BEFORE_SEVERITY, INCLUDE, GO_REPORT, RUSTC, FIREFOX, LINKER, ReportFrames;
+var JS_FAMILY, SEVERITY, BEFORE_SEVERITY, INCLUDE, GO_REPORT, RUSTC, FIREFOX, LINKER, ReportFrames;
 var init_report_frames = __esm({
   "src/text/report-frames.ts"() {
     "use strict";
     init_code_extensions();
     init_frame_text();
-    C_FAMILY = /* @__PURE__ */ new Set(["c", "h", "cc", "cpp", "cxx", "c++", "hpp", "hh", "hxx", "inl", "ipp", "tcc", "tpp", "m", "mm", "cu", "cuh"]);
     JS_FAMILY = /* @__PURE__ */ new Set(["js", "jsx", "mjs", "cjs", "ts", "tsx", "mts", "cts", "vue", "svelte"]);
     SEVERITY = [
       [": error", "site"],
@@ -34145,7 +34681,7 @@ var init_report_frames = __esm({
         const lineNo = Number(m[2] ?? m[3]);
         const ext = extensionOf2(file);
         const isTs = line.indexOf(" TS", best) >= 0;
-        if (C_FAMILY.has(ext) && !isTs) this.add({ language: "c", format: "cc-diagnostic", kind, file, line: lineNo, raw: rawOf(line) });
+        if (C_FAMILY_EXTENSIONS.has(ext) && !isTs) this.add({ language: "c", format: "cc-diagnostic", kind, file, line: lineNo, raw: rawOf(line) });
         else if (JS_FAMILY.has(ext) && isTs) this.add({ language: "javascript", format: "tsc", kind, file, line: lineNo, raw: rawOf(line) });
         else if (ext === "java" && !isTs) this.add({ language: "java", format: "javac", kind, file, line: lineNo, raw: rawOf(line) });
       }
@@ -34153,7 +34689,7 @@ var init_report_frames = __esm({
       include(line) {
         const i2 = line.indexOf("In file included from");
         const m = INCLUDE.exec(i2 > 0 ? line.slice(i2) : line);
-        if (m === null || !C_FAMILY.has(extensionOf2(m[1]))) return;
+        if (m === null || !C_FAMILY_EXTENSIONS.has(extensionOf2(m[1]))) return;
         this.add({ language: "c", format: "cc-include", kind: "note", file: slashes(m[1]), line: Number(m[2]), raw: rawOf(line) });
       }
       /** go test / go build / go vet: a line that starts with `path.go:N[:M]: ` and a message. */
@@ -34280,10 +34816,21 @@ function atFrames(line, prev, add) {
       add(f);
       continue;
     }
+    const rustFn = lineStart ? rustBacktraceFunction(prev) : void 0;
+    if (rustFn !== void 0) {
+      rustBacktraceOther(line, p, rustFn, add);
+      continue;
+    }
     V8_AT.lastIndex = p;
     const v = V8_AT.exec(line);
     if (v !== null) add(v8Frame(v, line));
   }
+}
+function rustBacktraceOther(line, p, fn2, add) {
+  RUST_AT_OTHER.lastIndex = p;
+  const r = RUST_AT_OTHER.exec(line);
+  if (r === null || !C_FAMILY_EXTENSIONS.has(extensionOf2(r[1]))) return;
+  add({ language: "c", format: "rust-backtrace", kind: "frame", file: slashes(r[1]), line: Number(r[2]), raw: rawOf(line), ...cFunctionName(fn2) });
 }
 function jvmOrCsharpAt(line, p, lineStart, add) {
   JVM_AT.lastIndex = p;
@@ -34468,7 +35015,7 @@ function debuggerFrame(line, add) {
   Object.assign(f, cFunctionName(rest));
   if (f.file !== void 0 || f.function !== void 0) add(f);
 }
-var PY_FILE, IPY8, IPY_HEADER, IPY_ARROW, IPythonFrames, PYTEST_TAIL, JVM_AT, CS_IN, V8_AT, RUST_AT, AT_ANCHOR, GO_TAIL, DBG_HEAD, VALGRIND_HEAD, DBG_LOCATION;
+var PY_FILE, IPY8, IPY_HEADER, IPY_ARROW, IPythonFrames, PYTEST_TAIL, JVM_AT, CS_IN, V8_AT, RUST_AT, RUST_AT_OTHER, AT_ANCHOR, GO_TAIL, DBG_HEAD, VALGRIND_HEAD, DBG_LOCATION;
 var init_stack_frames = __esm({
   "src/text/stack-frames.ts"() {
     "use strict";
@@ -34520,6 +35067,7 @@ var init_stack_frames = __esm({
     CS_IN = /\s+in\s+([^\r\n]{1,500}):line (\d{1,9})/y;
     V8_AT = /(?:(new |async )?([^\s()]{1,500}(?: \[as [^\]\s]{1,200}\])?) \()?([^\s()]{1,2000}):(\d{1,9}):(\d{1,9})\)?/y;
     RUST_AT = /([^\s()]{1,2000}\.rs):(\d{1,9})(?::\d{1,9})?/y;
+    RUST_AT_OTHER = /([^\s()]{1,2000}?):(\d{1,9})(?::\d{1,9})?(?=\s|$)/y;
     AT_ANCHOR = /(?:^|\s)at\s+/g;
     GO_TAIL = /\.go:(\d{1,9})(?: \+0x[0-9a-fA-F]{1,16})?\s*$/y;
     DBG_HEAD = /\s*(?:\*\s+)?(?:frame\s+)?#\d{1,5}:?\s+(0x[0-9a-fA-F]{1,16}\s+)?(?:in\s+)?/y;
@@ -35645,7 +36193,15 @@ function unitIdsOf(codeIndex) {
   if (!ids) byIndex.set(codeIndex.table, ids = new UnitIds(codeIndex.table));
   return ids;
 }
-var UnitIds, byIndex;
+function fileNumberOf(index, path) {
+  let m = fileNumbers.get(index);
+  if (!m) {
+    m = new Map(index.filePaths.map((p, f) => [p, f]));
+    fileNumbers.set(index, m);
+  }
+  return m.get(path);
+}
+var UnitIds, byIndex, fileNumbers;
 var init_unit_ids = __esm({
   "src/retrieve/unit-ids.ts"() {
     "use strict";
@@ -35671,6 +36227,7 @@ var init_unit_ids = __esm({
       }
     };
     byIndex = /* @__PURE__ */ new WeakMap();
+    fileNumbers = /* @__PURE__ */ new WeakMap();
   }
 });
 
@@ -35704,34 +36261,16 @@ function spansOfPath(index, path) {
   memo.spans.set(path, s);
   return s;
 }
+function pathOfId(index, id) {
+  return splitItemId(id, (p) => fileNumberOf(index, p) !== void 0).path;
+}
 function unitOf(index, id) {
-  let best = -1;
-  for (const p of pathsOf([id])) {
-    const d = spansOfPath(index, p)?.units.get(id);
-    if (d !== void 0 && (best < 0 || d < best)) best = d;
-  }
-  return best < 0 ? void 0 : index.table.unit(best);
+  const d = spansOfPath(index, pathOfId(index, id))?.units.get(id);
+  return d === void 0 ? void 0 : index.table.unit(d);
 }
 function moduleSpanOf(index, id) {
-  let out2;
-  for (const p of pathsOf([id])) {
-    const s = spansOfPath(index, p)?.modules.get(id);
-    if (!s) continue;
-    if (!out2) out2 = { startLine: s.startLine, endLine: s.endLine };
-    else {
-      out2.startLine = Math.min(out2.startLine, s.startLine);
-      out2.endLine = Math.max(out2.endLine, s.endLine);
-    }
-  }
-  return out2;
-}
-function pathsOf(ids) {
-  const out2 = /* @__PURE__ */ new Set();
-  for (const id of ids) {
-    out2.add(id);
-    for (let i2 = id.indexOf(":"); i2 >= 0; i2 = id.indexOf(":", i2 + 1)) out2.add(id.slice(0, i2));
-  }
-  return out2;
+  const s = spansOfPath(index, pathOfId(index, id))?.modules.get(id);
+  return s && { startLine: s.startLine, endLine: s.endLine };
 }
 function bestOfFiles(scores, fileOfUnit, fileCount) {
   const best = new Int32Array(fileCount).fill(-1);
@@ -35744,16 +36283,26 @@ function bestOfFiles(scores, fileOfUnit, fileCount) {
   }
   return best;
 }
-function fileNumberOf(index, path) {
-  let m = fileNumbers.get(index);
-  if (!m) {
-    m = new Map(index.filePaths.map((p, f) => [p, f]));
-    fileNumbers.set(index, m);
+function scoredUnit(index, id, docOf) {
+  const d = docOf?.(id);
+  return d === void 0 || unitIdsOf(index).id(d) !== id ? void 0 : index.table.unit(d);
+}
+function scoredDocsOf(functions, scored, matcher, stem) {
+  const own = /* @__PURE__ */ new Map();
+  for (const { id } of functions) {
+    const d = scored(id);
+    if (d !== void 0) own.set(id, d);
   }
-  return m.get(path);
+  const [overload] = tokenize("overload", { stem });
+  const ids = [...own.keys()];
+  const stubs = matcher.matchedTerms(ids.map((id) => own.get(id)), /* @__PURE__ */ new Map([[overload, 1]]), 1);
+  ids.forEach((id, i2) => {
+    if (stubs[i2].length > 0) own.delete(id);
+  });
+  return (id) => own.get(id);
 }
 function withLines(loc, index) {
-  const { bestOfFile: bestDocs, ...rest } = loc;
+  const { bestOfFile: bestDocs, docOfFunction, ...rest } = loc;
   const bestOfFile = /* @__PURE__ */ new Map();
   if (bestDocs) {
     for (const it of loc.files) {
@@ -35771,20 +36320,21 @@ function withLines(loc, index) {
   const lined = (it, s) => s ? { ...it, startLine: s.startLine, endLine: s.endLine } : it;
   return {
     ...rest,
-    functions: loc.functions.map((it) => lined(it, unitOf(index, it.id))),
+    functions: loc.functions.map((it) => lined(it, scoredUnit(index, it.id, docOfFunction) ?? unitOf(index, it.id))),
     modules: loc.modules.map((it) => lined(it, moduleSpanOf(index, it.id))),
     files: loc.files.map((it) => lined(it, bestOfFile.get(it.id) ?? unitOf(index, it.id)))
   };
 }
-var KEPT_PATHS, byIndex2, fileNumbers;
+var KEPT_PATHS, byIndex2;
 var init_item_lines = __esm({
   "src/retrieve/item-lines.ts"() {
     "use strict";
     init_unit_ids();
+    init_names();
     init_unit_lookup();
+    init_tokenize();
     KEPT_PATHS = 2048;
     byIndex2 = /* @__PURE__ */ new WeakMap();
-    fileNumbers = /* @__PURE__ */ new WeakMap();
   }
 });
 
@@ -36094,7 +36644,11 @@ var init_localize = __esm({
           ], bareOf);
         }
         const loc = { files, modules, functions, matchedQueryTerms: this.matchedQueryTerms(query) };
-        if (opts.fileLines) loc.bestOfFile = bestOfFile;
+        if (opts.fileLines) {
+          loc.bestOfFile = bestOfFile;
+          const docOfId = new Map(ranked.map((r) => [r.id, r.doc]));
+          loc.docOfFunction = scoredDocsOf(functions, (id) => docOfId.get(id), this, this.codeIndex.settings.stem);
+        }
         return loc;
       }
       /** How many distinct terms of `query` occur in the function- or file-level index (0: nothing can match). */
@@ -36673,8 +37227,8 @@ var init_unit_source = __esm({
 });
 
 // src/embed/vector-cache.ts
-import { createHash as createHash7 } from "node:crypto";
-import { join as join13 } from "node:path";
+import { createHash as createHash2 } from "node:crypto";
+import { join as join15 } from "node:path";
 function isHeader2(x) {
   return isRecord(x) && typeof x.model === "string" && isInt(x.dim, 1) && Array.isArray(x.spans) && x.spans.every((s) => Array.isArray(s) && s.length === 2 && isInt(s[0]) && isInt(s[1]));
 }
@@ -36690,10 +37244,10 @@ var init_vector_cache = __esm({
     VectorCache = class {
       constructor(cacheDir, modelId) {
         this.modelId = modelId;
-        this.dir = join13(cacheDir, "vectors", createHash7("sha1").update(`${DOCUMENT_FORMAT}
+        this.dir = join15(cacheDir, "vectors", createHash2("sha1").update(`${DOCUMENT_FORMAT}
 ${ENTRY_TAG}
 ${modelId}`).digest("hex").slice(0, 16));
-        const m = readCheckedJson(join13(this.dir, "model.json"), MODEL_TAG, (x) => isRecord(x) && typeof x.model === "string" && isInt(x.dim, 1));
+        const m = readCheckedJson(join15(this.dir, "model.json"), MODEL_TAG, (x) => isRecord(x) && typeof x.model === "string" && isInt(x.dim, 1));
         if (m?.model === modelId) this.dim = m.dim;
       }
       modelId;
@@ -36703,10 +37257,10 @@ ${modelId}`).digest("hex").slice(0, 16));
       dim;
       /** The key of a file's entry: its blob and its path (the path is part of the embedded text). */
       static key(blob, path) {
-        return createHash7("sha1").update(`${blob}\0${path}`).digest("hex");
+        return createHash2("sha1").update(`${blob}\0${path}`).digest("hex");
       }
       file(key) {
-        return join13(this.dir, key.slice(0, 2), `${key.slice(2)}.f32`);
+        return join15(this.dir, key.slice(0, 2), `${key.slice(2)}.f32`);
       }
       /**
        * Records the dimension of vectors the model gives now, and checks it against the cached ones.
@@ -36717,7 +37271,7 @@ ${modelId}`).digest("hex").slice(0, 16));
         if (this.dim === void 0) {
           this.dim = dim;
           try {
-            writeCheckedJson(join13(this.dir, "model.json"), MODEL_TAG, { model: this.modelId, dim }, { fsync: false });
+            writeCheckedJson(join15(this.dir, "model.json"), MODEL_TAG, { model: this.modelId, dim }, { fsync: false });
           } catch {
           }
           return;
@@ -37195,9 +37749,9 @@ var init_facts_cache = __esm({
 });
 
 // src/graph/graph-store.ts
-import { join as join14 } from "node:path";
+import { join as join16 } from "node:path";
 function graphFilePath(cacheDir, commit, settingsKey2) {
-  return join14(cacheDir, "index", `${commit}.${settingsKey2}-graph.bin`);
+  return join16(cacheDir, "index", `${commit}.${settingsKey2}-graph.bin`);
 }
 function saveGraph(path, graph, units, files) {
   const { calls, imports } = graph;
@@ -37258,7 +37812,7 @@ __export(open_graph_exports, {
   FACTS_DIR: () => FACTS_DIR,
   openCodeGraph: () => openCodeGraph
 });
-import { join as join15 } from "node:path";
+import { join as join17 } from "node:path";
 async function openCodeGraph(repo, codeIndex, cacheDir) {
   const key = graphKey(codeIndex);
   const units = codeIndex.table.length;
@@ -37272,8 +37826,7 @@ async function openCodeGraph(repo, codeIndex, cacheDir) {
     try {
       saveGraph(file, graph, units, files);
     } catch (e) {
-      process.stderr.write(`issueloc: warning: cannot save the code graph ${file} (${e.code ?? e.message}); it is built again next time
-`);
+      warnCacheNotSaved(`cannot save the code graph ${file} (${e.code ?? e.message}); it is built again next time`, e);
     }
   }
   return { graph, built: true, scannedBlobs: scanned };
@@ -37281,7 +37834,7 @@ async function openCodeGraph(repo, codeIndex, cacheDir) {
 async function factsOfCommit(repo, codeIndex, cacheDir) {
   const wanted = new Set(codeIndex.filePaths);
   const { entries } = await repo.listTree(codeIndex.commit);
-  const cache = cacheDir ? new FactsCache(join15(cacheDir, FACTS_DIR)) : void 0;
+  const cache = cacheDir ? new FactsCache(join17(cacheDir, FACTS_DIR)) : void 0;
   const facts = /* @__PURE__ */ new Map();
   const toRead = /* @__PURE__ */ new Map();
   const keyOf = (blob, path) => `${blob}${languageOf(path) ?? ""}`;
@@ -37318,6 +37871,7 @@ var init_open_graph = __esm({
     init_code_graph();
     init_facts_cache();
     init_graph_store();
+    init_file_errors();
     FACTS_DIR = "blobs-graph1";
   }
 });
@@ -37369,8 +37923,8 @@ var init_rerank_localization = __esm({
 });
 
 // src/llm-rerank/response-cache.ts
-import { createHash as createHash8 } from "node:crypto";
-import { join as join16 } from "node:path";
+import { createRequire as createRequire4 } from "node:module";
+import { join as join18 } from "node:path";
 var ANSWER_TAG, CachedChatModel;
 var init_response_cache = __esm({
   "src/llm-rerank/response-cache.ts"() {
@@ -37390,8 +37944,9 @@ var init_response_cache = __esm({
       hits = 0;
       misses = 0;
       file(req) {
-        const key = createHash8("sha256").update(JSON.stringify([ANSWER_TAG, this.inner.id, req.layout ?? "", req.messages, req.maxTokens, req.topLogprobs ?? 0])).digest("hex");
-        return join16(this.dir, key.slice(0, 2), `${key.slice(2)}.json`);
+        const { createHash: createHash5 } = createRequire4(import.meta.url)("node:crypto");
+        const key = createHash5("sha256").update(JSON.stringify([ANSWER_TAG, this.inner.id, req.layout ?? "", req.messages, req.maxTokens, req.topLogprobs ?? 0])).digest("hex");
+        return join18(this.dir, key.slice(0, 2), `${key.slice(2)}.json`);
       }
       /** Whether the last {@link complete} was answered from the cache. */
       lastWasCached = false;
@@ -37993,7 +38548,7 @@ var spec_exports = {};
 __export(spec_exports, {
   openChatModel: () => openChatModel
 });
-import { join as join17 } from "node:path";
+import { join as join19 } from "node:path";
 async function openChatModel(value, opts = {}) {
   if (value === void 0) return void 0;
   const { preset, backend } = splitRerankSpec(value);
@@ -38015,7 +38570,7 @@ async function openChatModel(value, opts = {}) {
   } else {
     return void 0;
   }
-  return opts.cacheDir ? new CachedChatModel(model, join17(opts.cacheDir, "llm")) : model;
+  return opts.cacheDir ? new CachedChatModel(model, join19(opts.cacheDir, "llm")) : model;
 }
 var init_spec2 = __esm({
   "src/llm-rerank/spec.ts"() {
@@ -38339,7 +38894,7 @@ var init_lambdamart = __esm({
 });
 
 // src/history/similar-issues.ts
-import { createHash as createHash9 } from "node:crypto";
+import { createHash as createHash3 } from "node:crypto";
 var SimilarIssues;
 var init_similar_issues = __esm({
   "src/history/similar-issues.ts"() {
@@ -38378,8 +38933,8 @@ var init_similar_issues = __esm({
        * scores; feature caches key on it.
        */
       digestBefore(time) {
-        this.digests ??= this.issues.map((i2) => createHash9("sha1").update(JSON.stringify([i2.id, i2.time, i2.text, i2.files])).digest());
-        const h = createHash9("sha1").update(String(this.top));
+        this.digests ??= this.issues.map((i2) => createHash3("sha1").update(JSON.stringify([i2.id, i2.time, i2.text, i2.files])).digest());
+        const h = createHash3("sha1").update(String(this.top));
         const mark = this.earlierThan(time);
         this.digests.forEach((d, k) => {
           if (mark[k] === 1) h.update(d);
@@ -38403,10 +38958,9 @@ var init_coordinate_ascent = __esm({
 });
 
 // src/ltr/feature-cache.ts
-import { createHash as createHash10 } from "node:crypto";
-import { join as join18 } from "node:path";
+import { join as join20 } from "node:path";
 function featureCacheKey(settings, featureVersion2 = FEATURE_VERSION) {
-  return createHash10("sha1").update(JSON.stringify([featureVersion2, FEATURES_TAG, INDEX_FORMAT_VERSION, DEFAULT_TITLE_WEIGHT, settings])).digest("hex").slice(0, 12);
+  return sha1Hex(JSON.stringify([featureVersion2, FEATURES_TAG, INDEX_FORMAT_VERSION, DEFAULT_TITLE_WEIGHT, settings])).slice(0, 12);
 }
 function isStoredQuery(x) {
   if (!isRecord(x) || typeof x.id !== "string" || typeof x.repo !== "string" || !isInt(x.n) || typeof x.features !== "string") return false;
@@ -38421,6 +38975,7 @@ var init_feature_cache = __esm({
     init_registry();
     init_code_index();
     init_query();
+    init_sha1();
     FEATURES_TAG = "feat.v2";
     FeatureCache = class {
       /**
@@ -38431,14 +38986,14 @@ var init_feature_cache = __esm({
        */
       constructor(root, settings, similarIssues) {
         this.similarIssues = similarIssues;
-        this.dir = join18(root, featureCacheKey(settings));
+        this.dir = join20(root, featureCacheKey(settings));
       }
       similarIssues;
       dir;
       fileOf(issue2) {
         const similar = this.similarIssues?.(issue2.repo)?.digestBefore(issue2.created) ?? "";
-        const name2 = createHash10("sha1").update(JSON.stringify([issue2.repo, issue2.id, issue2.commit, issue2.text, similar])).digest("hex").slice(0, 20);
-        return join18(this.dir, `${name2}.json`);
+        const name2 = sha1Hex(JSON.stringify([issue2.repo, issue2.id, issue2.commit, issue2.text, similar])).slice(0, 20);
+        return join20(this.dir, `${name2}.json`);
       }
       /** The cached features of an issue (gold taken from the issue), or undefined (missing, or corrupt: then one warning line). */
       get(issue2) {
@@ -38460,9 +39015,9 @@ var init_feature_cache = __esm({
 
 // src/repo/mirrors.ts
 import { existsSync as existsSync9, readdirSync as readdirSync4 } from "node:fs";
-import { join as join19 } from "node:path";
+import { join as join21 } from "node:path";
 function folderAnyCase(mirrorsDir, dir) {
-  const exact = join19(mirrorsDir, dir, "repo");
+  const exact = join21(mirrorsDir, dir, "repo");
   if (existsSync9(exact)) return exact;
   let names;
   try {
@@ -38471,8 +39026,8 @@ function folderAnyCase(mirrorsDir, dir) {
     return null;
   }
   const key = dir.toLowerCase();
-  const found = names.find((n) => n.toLowerCase() === key && existsSync9(join19(mirrorsDir, n, "repo")));
-  return found === void 0 ? null : join19(mirrorsDir, found, "repo");
+  const found = names.find((n) => n.toLowerCase() === key && existsSync9(join21(mirrorsDir, n, "repo")));
+  return found === void 0 ? null : join21(mirrorsDir, found, "repo");
 }
 function mirrorPath(mirrorsDir, ownerName) {
   const [owner, name2] = ownerName.split("/");
@@ -38676,7 +39231,7 @@ var init_function_positives = __esm({
 });
 
 // src/ltr/labelled-issues.ts
-import { join as join20 } from "node:path";
+import { join as join22 } from "node:path";
 async function forEachIssue(issues, opts, visit) {
   const byRepo = /* @__PURE__ */ new Map();
   for (const i2 of issues) {
@@ -38693,7 +39248,7 @@ async function forEachIssue(issues, opts, visit) {
     }
     const repo = await GitRepo.open(path);
     try {
-      const cacheDir = join20(opts.cacheRoot, name2.replace("/", "+"));
+      const cacheDir = join22(opts.cacheRoot, name2.replace("/", "+"));
       const commits = /* @__PURE__ */ new Map();
       for (const i2 of list) {
         try {
@@ -39276,11 +39831,10 @@ var init_span_pool = __esm({
 });
 
 // src/history/mining/mined-cache.ts
-import { createHash as createHash11 } from "node:crypto";
-import { join as join21, resolve as resolve7 } from "node:path";
+import { join as join23, resolve as resolve7 } from "node:path";
 function minedCacheFile(cacheDir, repoPath, settings) {
-  const digest2 = createHash11("sha1").update(`${resolve7(repoPath)}\0${settings}`).digest("hex").slice(0, 16);
-  return join21(cacheDir, "history", `mined-${digest2}.json`);
+  const digest2 = sha1Hex(`${resolve7(repoPath)}\0${settings}`).slice(0, 16);
+  return join23(cacheDir, "history", `mined-${digest2}.json`);
 }
 function isEntry(v) {
   if (typeof v === "string") return true;
@@ -39294,6 +39848,7 @@ var init_mined_cache = __esm({
   "src/history/mining/mined-cache.ts"() {
     "use strict";
     init_checked_file();
+    init_sha1();
     TAG = "mined.v1";
     MinedCache = class _MinedCache {
       constructor(file, settings, entries) {
@@ -39614,33 +40169,33 @@ __export(adapted_models_exports, {
   adaptedModelFile: () => adaptedModelFile,
   adaptedModelKey: () => adaptedModelKey
 });
-import { createHash as createHash12 } from "node:crypto";
+import { createHash as createHash4 } from "node:crypto";
 import { existsSync as existsSync10, readFileSync as readFileSync9 } from "node:fs";
-import { join as join22, resolve as resolve8 } from "node:path";
+import { join as join24, resolve as resolve8 } from "node:path";
 function shallowCut(repo) {
   if (!repo.isShallow) return null;
   const dirs = [repo.gitDir];
   try {
-    dirs.push(resolve8(repo.gitDir, readFileSync9(join22(repo.gitDir, "commondir"), "utf8").trim()));
+    dirs.push(resolve8(repo.gitDir, readFileSync9(join24(repo.gitDir, "commondir"), "utf8").trim()));
   } catch {
   }
   for (const dir of dirs) {
     try {
-      return readFileSync9(join22(dir, "shallow"), "utf8");
+      return readFileSync9(join24(dir, "shallow"), "utf8");
     } catch {
     }
   }
   return "shallow";
 }
 function adaptedModelKey(repo, base, settings, index = {}) {
-  const builtIn = createHash12("sha256").update(readFileSync9(DEFAULT_MODEL_PATH)).digest("hex");
+  const builtIn = createHash4("sha256").update(readFileSync9(DEFAULT_MODEL_PATH)).digest("hex");
   const parts2 = [ADAPT_VERSION, SOURCE_TAG, FEATURE_VERSION, INDEX_FORMAT_VERSION, repo.gitDir, base, settings, { ...DEFAULT_INDEX_SETTINGS, ...index }, builtIn];
   const cut2 = shallowCut(repo);
   if (cut2 !== null) parts2.push(cut2);
-  return createHash12("sha256").update(JSON.stringify(parts2)).digest("hex").slice(0, 24);
+  return createHash4("sha256").update(JSON.stringify(parts2)).digest("hex").slice(0, 24);
 }
 function adaptedModelFile(cacheDir, key) {
-  return join22(cacheDir, "models", `adapted-${key}.json`);
+  return join24(cacheDir, "models", `adapted-${key}.json`);
 }
 async function adaptedModel(repo, base, opts) {
   const settings = { ...ADAPT_DEFAULTS, ...opts.settings };
@@ -59420,7 +59975,7 @@ function getUserAgentWithOrchestrationId(baseUserAgent) {
   return baseUserAgent;
 }
 var httpClient, import_undici2, __awaiter2;
-var init_utils = __esm({
+var init_utils2 = __esm({
   "node_modules/@actions/github/lib/internal/utils.js"() {
     httpClient = __toESM(require_lib(), 1);
     import_undici2 = __toESM(require_undici2(), 1);
@@ -63549,14 +64104,14 @@ function getOctokitOptions(token, options) {
   return opts;
 }
 var context, baseUrl, defaults, GitHub;
-var init_utils2 = __esm({
+var init_utils3 = __esm({
   "node_modules/@actions/github/lib/utils.js"() {
     init_context();
-    init_utils();
+    init_utils2();
     init_dist_src2();
     init_dist_src3();
     init_dist_bundle5();
-    init_utils();
+    init_utils2();
     context = new Context();
     baseUrl = getApiBaseUrl();
     defaults = {
@@ -63584,7 +64139,7 @@ var context2;
 var init_github = __esm({
   "node_modules/@actions/github/lib/github.js"() {
     init_context();
-    init_utils2();
+    init_utils3();
     context2 = new Context();
   }
 });
@@ -64309,6 +64864,7 @@ var StoredMessages = class {
 };
 
 // src/history/commit-history.ts
+init_file_errors();
 var COMMIT_HISTORY_TAG = "chist.v3";
 var CommitHistory = class _CommitHistory {
   /**
@@ -64513,8 +65069,7 @@ async function openCommitHistory(repoPath, commit, opts = {}) {
     try {
       made.save(file);
     } catch (e) {
-      process.stderr.write(`issueloc: warning: cannot save the history cache ${file} (${e.code ?? e.message}); it is computed again next time
-`);
+      warnCacheNotSaved(`cannot save the history cache ${file} (${e.code ?? e.message}); it is computed again next time`, e);
     }
   }
   return made;
@@ -64527,7 +65082,7 @@ init_history();
 // src/index/cache-dir.ts
 init_errors();
 init_make_dirs();
-import { createHash as createHash3 } from "node:crypto";
+init_sha1();
 import { accessSync, constants as constants3, lstatSync, mkdirSync as mkdirSync2 } from "node:fs";
 import { homedir as homedir2, tmpdir } from "node:os";
 import { basename as basename2, dirname as dirname4, isAbsolute, join as join5, resolve as resolve4 } from "node:path";
@@ -64563,7 +65118,7 @@ function userCacheRoot() {
 function repoCacheName(gitDir) {
   const abs = resolve4(gitDir);
   const name2 = basename2(abs) === ".git" || basename2(abs) === "repo" ? basename2(dirname4(abs)) : basename2(abs);
-  const hash = createHash3("sha1").update(abs).digest("hex").slice(0, 12);
+  const hash = sha1Hex(abs).slice(0, 12);
   return `${name2.replace(/[^\w.+-]/g, "_")}-${hash}`;
 }
 function ownPrivateDir(dir) {
@@ -64601,6 +65156,7 @@ init_deadline();
 init_http_json();
 
 // src/pipeline/commit-chain.ts
+init_code_index();
 init_embedder();
 init_deadline();
 init_localize();
@@ -64611,7 +65167,7 @@ init_languages();
 init_errors();
 init_checked_file();
 init_history_log();
-import { join as join12 } from "node:path";
+import { join as join14 } from "node:path";
 var DEFAULT_CO_CHANGE = { commits: 100, partnerCommits: 1e3, maxFiles: 100 };
 async function readCoChange(repo, commit, opts = {}) {
   const commits = opts.commits ?? DEFAULT_CO_CHANGE.commits;
@@ -64636,7 +65192,7 @@ async function readCoChange(repo, commit, opts = {}) {
 }
 var CO_CHANGE_TAG = "cochg.v1";
 function coChangeFile(cacheDir, repoPath, commit, o) {
-  return join12(cacheDir, "history", `${repoDigest(repoPath)}-${commit}.cochange-${o.commits}-${o.partnerCommits}-${o.maxFiles}.json`);
+  return join14(cacheDir, "history", `${repoDigest(repoPath)}-${commit}.cochange-${o.commits}-${o.partnerCommits}-${o.maxFiles}.json`);
 }
 function isCoChangeRead(x) {
   return isRecord(x) && isInt(x.counted) && Array.isArray(x.sourceSets) && x.sourceSets.every(isStringArray) && Array.isArray(x.counts) && x.counts.every((e) => Array.isArray(e) && e.length === 2 && typeof e[0] === "string" && isInt(e[1], 1));
@@ -64810,6 +65366,8 @@ function isGeneratedSource(text) {
 
 // src/retrieve/peripheral.ts
 init_languages();
+init_names();
+init_unit_ids();
 var GENERATED_FILES_TAG = "gen.v1";
 var DEFAULT_PERIPHERAL_PLACEMENT = { place: 11, minShare: 0.1 };
 var PERIPHERAL_DIRS = /* @__PURE__ */ new Set([
@@ -64960,7 +65518,7 @@ var PeripheralRule = class {
   }
   /**
    * The rankings with every peripheral item the issue does not name moved to place `place` or
-   * below, at each level (a module's or function's file is its id up to the first `:`). The other items keep their order and close up; the moved ones keep theirs among
+   * below, at each level (a module's or function's file is the path of its id: `splitItemId`). The other items keep their order and close up; the moved ones keep theirs among
    * themselves and merge back by their former order from place `place` on. Scores are lowered
    * where needed so that they still descend. Unchanged when the rule is off.
    * @param issue names a file when its text holds the file name (`docopt.py`) or, for a stem of 4
@@ -64968,6 +65526,7 @@ var PeripheralRule = class {
    */
   async demote(loc, issue2) {
     if (this.placement.place <= 1) return loc;
+    const pathOfItem = (id) => splitItemId(id, (p) => fileNumberOf(this.codeIndex, p) !== void 0).path;
     await this.readHeads([...loc.files.map((f) => f.id), ...loc.modules.map((m) => pathOfItem(m.id)), ...loc.functions.map((f) => pathOfItem(f.id))]);
     const named = namedIn(issue2.text);
     const moved = (path) => path !== void 0 && this.isPeripheral(path) && !named(path);
@@ -64979,10 +65538,6 @@ var PeripheralRule = class {
     };
   }
 };
-function pathOfItem(id) {
-  const colon = id.indexOf(":");
-  return colon < 0 ? id : id.slice(0, colon);
-}
 function namedIn(text) {
   let words2;
   return (path) => {
@@ -65075,8 +65630,12 @@ async function openPlacements(repo, codeIndex, opts = {}) {
   return new Placements(codeIndex, peripheral, nonSource, coChange, partner);
 }
 
+// src/pipeline/commit-chain.ts
+init_unit_lookup();
+
 // src/ltr/model-ranker.ts
 init_annotate();
+init_item_lines();
 init_extract2();
 init_registry();
 init_model();
@@ -65165,6 +65724,8 @@ var ModelRanker = class {
         if (!byModel.has(f)) byModel.set(f, set.docs[i2]);
       }
       loc.bestOfFile = bestOfFileBy(byModel, pipeline);
+      const docOfId = new Map(Array.from(byFunction.order.subarray(0, functions.length), (i2) => [set.ids[i2], set.docs[i2]]));
+      loc.docOfFunction = scoredDocsOf(functions, (id) => docOfId.get(id), this.extractor.localizer, this.codeIndex.settings.stem);
     }
     return loc;
   }
@@ -65205,6 +65766,7 @@ var CommitChain = class _CommitChain {
    *   model id; the embedder's failure when `onWarning` is not set.
    */
   static async open(repo, codeIndex, opts) {
+    if (opts.cacheDir) storeDocsByNameAt(codeIndex.table, indexFilePath(opts.cacheDir, codeIndex.commit, codeIndex.settings, "names"));
     let vectors;
     let localizer;
     let hybrid;
@@ -65287,6 +65849,7 @@ var CommitChain = class _CommitChain {
     const { rerankLocalization: rerankLocalization2 } = await Promise.resolve().then(() => (init_rerank_localization(), rerank_localization_exports));
     const { localization, stats } = await rerankLocalization2(loc, this.codeIndex, this.reader, reranker, issue2, opts.top, signal);
     localization.bestOfFile = loc.bestOfFile;
+    localization.docOfFunction = loc.docOfFunction;
     this.reader.forget();
     if (stats.fallbackWindows >= stats.windows) return { localization: cut(loc, opts.top), stages, rerank: stats, retrieveMillis, queryTerms };
     stages.push("rerank");
@@ -65761,6 +66324,9 @@ var OpenedLocalizer = class {
       settings: this.options.index,
       maxCacheBytes: this.maxCacheBytes,
       signal,
+      // a full or read-only cache: the answer from the index in memory, with a warning
+      answerUnsaved: true,
+      onWarning: this.options.onWarning,
       onProgress: this.options.onProgress && ((done, total) => this.options.onProgress("index", done, total))
     });
     const info3 = {
@@ -65929,7 +66495,7 @@ function githubMessage(e) {
 }
 async function openGitHub(opts) {
   const { getOctokit: getOctokit2 } = await Promise.resolve().then(() => (init_github(), github_exports));
-  const { defaults: defaults2 } = await Promise.resolve().then(() => (init_utils2(), utils_exports));
+  const { defaults: defaults2 } = await Promise.resolve().then(() => (init_utils3(), utils_exports));
   const policy = { ...DEFAULT_GITHUB_RETRY, ...definedOnly(opts) };
   const baseUrl2 = opts.baseUrl.replace(/\/+$/, "");
   const proxyFetch = defaults2.request.fetch;
