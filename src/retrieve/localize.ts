@@ -9,6 +9,7 @@ import type { IssueSignals } from '../text/issue-signals.js';
 import { DEFAULT_TITLE_WEIGHT } from './query.js';
 import type { ParsedIssue } from '../text/parsed-issue.js';
 import { termsInDocs } from './matched-terms.js';
+import { resolveQuery } from './resolved-query.js';
 import { WholeFileScorer } from './whole-files.js';
 import { annotateItems, type ItemSource } from './annotate.js';
 import { bestOfFiles } from './item-lines.js';
@@ -373,8 +374,10 @@ export class Localizer {
 
   /** How many distinct terms of `query` occur in the function- or file-level index (0: nothing can match). */
   matchedQueryTerms(query: QueryTerms): number {
+    const fn = resolveQuery(this.index, query).ids;
+    const file = resolveQuery(this.codeIndex.fileIndex, query).ids;
     let present = 0;
-    for (const t of query.keys()) if (this.index.termIds.has(t) || this.codeIndex.fileIndex.termIds.has(t)) present++;
+    for (let i = 0; i < fn.length; i++) if (fn[i] >= 0 || file[i] >= 0) present++;
     return present;
   }
 
