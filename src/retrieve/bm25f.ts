@@ -178,6 +178,34 @@ export interface Hit {
 }
 
 /**
+ * A ranking read hit by hit, without an object per hit: {@link next} moves to the next hit, whose
+ * document and score `doc` and `score` then hold (until the next call).
+ */
+export interface HitCursor {
+  /** Moves to the next hit; false when there is none left. */
+  next(): boolean;
+  readonly doc: number;
+  readonly score: number;
+}
+
+/** A {@link HitCursor} over hits given as objects. */
+export function cursorOf(hits: Iterable<Hit>): HitCursor {
+  const it = hits[Symbol.iterator]();
+  const cursor = {
+    doc: -1,
+    score: 0,
+    next(): boolean {
+      const n = it.next();
+      if (n.done) return false;
+      cursor.doc = n.value.doc;
+      cursor.score = n.value.score;
+      return true;
+    },
+  };
+  return cursor;
+}
+
+/**
  * The `k` highest-scoring documents with score > 0, best first; ties keep document order
  * (lower id first, i.e. corpus order: path, then line). A `k` above the number of documents
  * means all of them.
