@@ -387,12 +387,20 @@ export class Localizer {
    * `def`, `import` in Python), nor the issue's fragments of split words (`fragmentTermsOf`).
    */
   matchedTerms(docs: readonly number[], query: QueryTerms, limit: number): string[][] {
-    return termsInDocs(this.scorer, docs, query, limit, (i) => languageKeywords(languageOf(this.table.path(docs[i]))));
+    const fileOf = this.codeIndex.fileOfUnit;
+    return termsInDocs(this.scorer, docs, query, limit, (i) => this.keywordsOf(fileOf[docs[i]]));
   }
 
   /** The same for file-level documents `files`, highest file-level idf first ({@link matchedTerms}). */
   matchedFileTerms(files: readonly number[], query: QueryTerms, limit: number): string[][] {
-    return termsInDocs(this.fileScorer, files, query, limit, (i) => languageKeywords(languageOf(this.codeIndex.filePaths[files[i]])));
+    return termsInDocs(this.fileScorer, files, query, limit, (i) => this.keywordsOf(files[i]));
+  }
+
+  /** Per file-level document, the reserved words of its language, made on first use. */
+  private readonly fileKeywords: (ReadonlySet<string> | undefined)[] = [];
+
+  private keywordsOf(file: number): ReadonlySet<string> {
+    return (this.fileKeywords[file] ??= languageKeywords(languageOf(this.codeIndex.filePaths[file])));
   }
 }
 

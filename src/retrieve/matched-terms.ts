@@ -4,7 +4,7 @@
  */
 import type { Bm25fScorer, QueryTerms } from './bm25f.js';
 import { fragmentTermsOf } from '../text/parsed-issue.js';
-import { firstAtLeast } from '../util/sorted-search.js';
+import { firstAtLeast, rowsByDocument } from '../util/sorted-search.js';
 import { resolveQuery } from './resolved-query.js';
 
 /** A query term present in a scorer's index, with its id and idf. */
@@ -41,7 +41,7 @@ export function termsInDocs(scorer: Bm25fScorer, docs: readonly number[], query:
   if (limit <= 0 || n === 0) return found;
   const fragments = fragmentTermsOf(query);
   const skip = Array.from({ length: n }, (_, i) => skipOf(i));
-  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => docs[a] - docs[b] || a - b);
+  const order = rowsByDocument(docs);
   let open = n;
   for (const { term, id } of termsOfQuery(scorer, query)) {
     if (fragments.has(term)) continue;
