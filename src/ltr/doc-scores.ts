@@ -5,6 +5,7 @@
 import { defaultBm25fParams, type Bm25fParams, type QueryTerms } from '../retrieve/bm25f.js';
 import { averageFieldLengths, type InvertedIndex } from '../index/inverted-index.js';
 import { firstAtLeast, rowsByDocument } from '../util/sorted-search.js';
+import { resolveQuery } from '../retrieve/resolved-query.js';
 
 /** A query term present in the index, with qw(t) · idf(t). */
 export interface PreparedTerm {
@@ -40,13 +41,11 @@ export class DocFieldScorer {
 
   /** The query's terms that occur in the index, each with qw · idf. */
   prepare(query: QueryTerms): PreparedTerm[] {
-    const { termIds, docCount } = this.index;
+    const { ids, weights, idf } = resolveQuery(this.index, query);
     const out: PreparedTerm[] = [];
-    for (const [term, qw] of query) {
-      const t = termIds.get(term);
-      if (t === undefined || qw <= 0) continue;
-      const df = this.index.documentFrequency(t);
-      out.push({ termId: t, weight: qw * Math.log(1 + (docCount - df + 0.5) / (df + 0.5)) });
+    for (let i = 0; i < ids.length; i++) {
+      if (ids[i] < 0 || weights[i] <= 0) continue;
+      out.push({ termId: ids[i], weight: weights[i] * idf[i] });
     }
     return out;
   }

@@ -258,6 +258,7 @@ export function scoreRows(x: Float32Array, n: number, w: Float64Array): Float64A
 
 /** Candidate indices ordered by score, best first; ties keep pipeline order. */
 export function orderByScore(scores: Float64Array): Int32Array {
-  const idx = Int32Array.from({ length: scores.length }, (_, i) => i);
+  const idx = new Int32Array(scores.length);
+  for (let i = 0; i < idx.length; i++) idx[i] = i;
   return idx.sort((a, b) => scores[b] - scores[a] || a - b);
 }

@@ -119,19 +119,38 @@ export class TreeEnsemble {
 
   /**
    * Adds every row's contribution to `scores` (in place), tree by tree in ensemble order, so
-   * that scores equal those accumulated while boosting. Row by row over all the trees, packed in
-   * one set of arrays ({@link PackedTrees}).
+   * that scores equal those accumulated while boosting. Two rows at a time over all the trees,
+   * packed in one set of arrays ({@link PackedTrees}): the two walks down a tree do not wait on
+   * each other, and a child is chosen by arithmetic on the comparison, not by a branch.
    * @param x n × width values, row-major.
    */
   addTo(x: Float32Array, n: number, width: number, scores: Float64Array): void {
     const { roots, feature, threshold, child, leaf } = (this.packed ??= packTrees(this.trees, this.learningRate));
     const T = roots.length;
-    for (let i = 0, row = 0; i < n; i++, row += width) {
+    // left child at child[k], right child next to it: + 1 unless x ≤ threshold (NaN goes right)
+    let i = 0;
+    for (let row = 0; i + 1 < n; i += 2, row += 2 * width) {
+      const next = row + width;
+      let s = scores[i], u = scores[i + 1];
+      for (let t = 0; t < T; t++) {
+        let k = roots[t], m = k;
+        let j = feature[k], h = j;
+        while (j >= 0 || h >= 0) {
+          if (j >= 0) { k = child[k] + +!(x[row + j] <= threshold[k]); j = feature[k]; }
+          if (h >= 0) { m = child[m] + +!(x[next + h] <= threshold[m]); h = feature[m]; }
+        }
+        s += leaf[k];
+        u += leaf[m];
+      }
+      scores[i] = s;
+      scores[i + 1] = u;
+    }
+    if (i < n) {
+      const row = i * width;
       let s = scores[i];
       for (let t = 0; t < T; t++) {
         let k = roots[t];
-        // left child at child[k], right child next to it (NaN goes right, as x ≤ threshold fails)
-        for (let j = feature[k]; j >= 0; j = feature[k]) k = child[k] + (x[row + j] <= threshold[k] ? 0 : 1);
+        for (let j = feature[k]; j >= 0; j = feature[k]) k = child[k] + +!(x[row + j] <= threshold[k]);
         s += leaf[k];
       }
       scores[i] = s;

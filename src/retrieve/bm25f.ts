@@ -1,4 +1,5 @@
 import { averageFieldLengths, type InvertedIndex } from '../index/inverted-index.js';
+import { resolveQuery } from './resolved-query.js';
 
 /**
  * Parameters of BM25F+.
@@ -48,8 +49,8 @@ export class Bm25fScorer {
   /** inverse of the per-field length norm, per document: w_f / (1 − b + b · len / avglen), D × F. */
   private readonly fieldFactor: Float32Array;
   private readonly scratch: Float32Array;
-  /** Per term scored so far, its postings' {@link gainOf}. */
-  private readonly gains = new Map<number, Float64Array>();
+  /** Per term scored so far, its postings' documents and {@link gainOf}. */
+  private readonly gains = new Map<number, TermGains>();
   /** Calls of {@link scoreAll} so far: its array holds the scores of call number `calls`. */
   calls = 0;
 
@@ -67,27 +68,22 @@ export class Bm25fScorer {
     this.scratch = new Float32Array(D);
   }
 
-  /** idf(t) = ln(1 + (N − df + 0.5) / (df + 0.5)). */
-  idf(termId: number): number {
-    return idfOf(this.index.documentFrequency(termId), this.index.docCount);
-  }
-
   /**
    * Scores every document for `query`.
    * @returns a Float32Array of length docCount (0 for documents matching no query term). The
    *   array is reused by the next call: copy it to keep it.
    */
   scoreAll(query: QueryTerms): Float32Array {
-    const { termIds } = this.index;
     const scores = this.scratch;
     this.calls++;
     scores.fill(0);
-    for (const [term, qw] of query) {
-      const t = termIds.get(term);
-      if (t === undefined || qw <= 0) continue;
-      const w = qw * this.idf(t);
-      const { doc } = this.index.postings(t);
-      const gain = this.gainOf(t);
+    const { ids, weights, idf } = resolveQuery(this.index, query);
+    for (let i = 0; i < ids.length; i++) {
+      const t = ids[i];
+      const qw = weights[i];
+      if (t < 0 || qw <= 0) continue;
+      const w = qw * idf[i];
+      const { doc, gain } = this.gainOf(t);
       // a posting of gain 0 (tf̃ = 0) adds 0: the score stays as it is
       for (let p = 0; p < doc.length; p++) scores[doc[p]] += w * gain[p];
     }
@@ -104,34 +100,36 @@ export class Bm25fScorer {
    * roundings, term by term in query order): binary search in each term's postings.
    */
   scoreOne(query: QueryTerms, doc: number): number {
-    const { termIds } = this.index;
+    const { ids, weights, idf } = resolveQuery(this.index, query);
     let score = 0;
-    for (const [term, qw] of query) {
-      const t = termIds.get(term);
-      if (t === undefined || qw <= 0) continue;
-      const postingDoc = this.index.postings(t).doc;
+    for (let i = 0; i < ids.length; i++) {
+      const t = ids[i];
+      const qw = weights[i];
+      if (t < 0 || qw <= 0) continue;
+      const { doc: postingDoc, gain } = this.gainOf(t);
       let lo = 0, hi = postingDoc.length - 1;
       while (lo <= hi) {
         const mid = (lo + hi) >> 1;
         if (postingDoc[mid] < doc) lo = mid + 1; else hi = mid - 1;
       }
-      if (lo < postingDoc.length && postingDoc[lo] === doc) score = Math.fround(score + qw * this.idf(t) * this.gainOf(t)[lo]);
+      if (lo < postingDoc.length && postingDoc[lo] === doc) score = Math.fround(score + qw * idf[i] * gain[lo]);
     }
     return score;
   }
 
   /**
-   * Per posting of term `t`, its query-independent part (k1 + 1) · tf̃ / (k1 + tf̃) + δ (0 where
-   * tf̃ = 0): computed on the term's first query and kept, as the index keeps its decoded postings.
+   * The postings' documents of term `t`, and per posting its query-independent part
+   * (k1 + 1) · tf̃ / (k1 + tf̃) + δ (0 where tf̃ = 0): computed on the term's first query and kept,
+   * as the index keeps its decoded postings.
    */
-  private gainOf(t: number): Float64Array {
-    let gain = this.gains.get(t);
-    if (gain) return gain;
+  private gainOf(t: number): TermGains {
+    const kept = this.gains.get(t);
+    if (kept) return kept;
     const F = this.index.fieldNames.length;
     const { k1, delta } = this.params;
     const factor = this.fieldFactor;
     const { doc, tf: postingTf } = this.index.postings(t);
-    gain = new Float64Array(doc.length);
+    const gain = new Float64Array(doc.length);
     for (let p = 0; p < doc.length; p++) {
       let tf = 0;
       const base = p * F;
@@ -139,9 +137,16 @@ export class Bm25fScorer {
       for (let f = 0; f < F; f++) tf += postingTf[base + f] * factor[fb + f];
       if (tf > 0) gain[p] = ((k1 + 1) * tf) / (k1 + tf) + delta;
     }
-    this.gains.set(t, gain);
-    return gain;
+    const out = { doc, gain };
+    this.gains.set(t, out);
+    return out;
   }
+}
+
+/** A term's postings' documents and their gains ({@link Bm25fScorer}). */
+interface TermGains {
+  doc: Uint32Array;
+  gain: Float64Array;
 }
 
 /**
@@ -166,15 +171,38 @@ function fieldFactors(lengths: ArrayLike<number>, D: number, avg: Float64Array, 
   return out;
 }
 
-/** idf = ln(1 + (N − df + 0.5) / (df + 0.5)) of a term held by `df` of `docCount` (N) documents. */
-export function idfOf(df: number, docCount: number): number {
-  return Math.log(1 + (docCount - df + 0.5) / (df + 0.5));
-}
-
 /** One scored document. */
 export interface Hit {
   doc: number;
   score: number;
+}
+
+/**
+ * A ranking read hit by hit, without an object per hit: {@link next} moves to the next hit, whose
+ * document and score `doc` and `score` then hold (until the next call).
+ */
+export interface HitCursor {
+  /** Moves to the next hit; false when there is none left. */
+  next(): boolean;
+  readonly doc: number;
+  readonly score: number;
+}
+
+/** A {@link HitCursor} over hits given as objects. */
+export function cursorOf(hits: Iterable<Hit>): HitCursor {
+  const it = hits[Symbol.iterator]();
+  const cursor = {
+    doc: -1,
+    score: 0,
+    next(): boolean {
+      const n = it.next();
+      if (n.done) return false;
+      cursor.doc = n.value.doc;
+      cursor.score = n.value.score;
+      return true;
+    },
+  };
+  return cursor;
 }
 
 /**

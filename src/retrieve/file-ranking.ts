@@ -1,4 +1,4 @@
-import type { Hit } from './bm25f.js';
+import type { HitCursor } from './bm25f.js';
 
 /**
  * Ranking the function-level documents file by file. The documents of a file are consecutive
@@ -81,30 +81,52 @@ export class FilesByBound {
  * best score found is scored first, for the tie's lower document). With `each` = `file`: the
  * files instead (`doc` a file, `score` its best document's), in the order of their best scores,
  * then lower file first; a file whose `bound` is its best score (`boundIsBest`, when given, not
- * 0) is not read.
+ * 0) is not read. At most `depth` hits are given (the work for the one after is never done).
  */
-export function* rankByFiles(
+export function rankByFiles(
   bound: Float64Array, fileStart: Uint32Array, scoreOf: (d: number) => number, each: 'document' | 'file' = 'document', boundIsBest?: Uint8Array,
-): Generator<Hit> {
-  const files = new FilesByBound(bound);
-  const heap = new DocHeap();
-  for (;;) {
+  depth = Infinity,
+): HitCursor {
+  return new FileRankedHits(bound, fileStart, scoreOf, each === 'file', boundIsBest, depth);
+}
+
+/** The cursor of {@link rankByFiles}. */
+class FileRankedHits implements HitCursor {
+  doc = -1;
+  score = 0;
+  private readonly files: FilesByBound;
+  private readonly heap = new DocHeap();
+
+  constructor(
+    private readonly bound: Float64Array, private readonly fileStart: Uint32Array, private readonly scoreOf: (d: number) => number,
+    private readonly byFile: boolean, private readonly boundIsBest: Uint8Array | undefined, private left: number,
+  ) {
+    this.files = new FilesByBound(bound);
+  }
+
+  next(): boolean {
+    if (!(this.left > 0)) return false;
+    const { files, heap, fileStart, scoreOf } = this;
     while (files.peek() > -Infinity && (heap.size === 0 || files.peek() >= heap.topScore())) {
       const f = files.take();
-      if (each === 'file' && boundIsBest?.[f]) {
-        heap.push(f, bound[f]);
+      if (this.byFile && this.boundIsBest?.[f]) {
+        heap.push(f, this.bound[f]);
         continue;
       }
       let best = 0;
       for (let d = fileStart[f]; d < fileStart[f + 1]; d++) {
         const s = scoreOf(d);
-        if (each === 'file') best = s > best ? s : best;
+        if (this.byFile) best = s > best ? s : best;
         else if (s > 0) heap.push(d, s);
       }
       if (best > 0) heap.push(f, best);
     }
-    if (heap.size === 0) return;
-    yield heap.pop();
+    if (heap.size === 0) return false;
+    this.doc = heap.topDoc();
+    this.score = heap.topScore();
+    heap.removeTop();
+    this.left--;
+    return true;
   }
 }
 
@@ -142,8 +164,12 @@ class DocHeap {
     }
   }
 
-  pop(): Hit {
-    const hit = { doc: this.doc[0], score: this.score[0] };
+  topDoc(): number {
+    return this.doc[0];
+  }
+
+  /** Removes the best document (call when {@link size} is above 0). */
+  removeTop(): void {
     const last = --this.size;
     this.doc[0] = this.doc[last]; this.score[0] = this.score[last];
     let i = 0;
@@ -155,6 +181,5 @@ class DocHeap {
       this.swap(i, m);
       i = m;
     }
-    return hit;
   }
 }

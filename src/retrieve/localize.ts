@@ -1,5 +1,5 @@
 import type { CodeIndex } from '../index/code-index.js';
-import { Bm25fScorer, hitsByRank, type Bm25fParams, type Hit, type QueryTerms } from './bm25f.js';
+import { Bm25fScorer, cursorOf, hitsByRank, type Bm25fParams, type HitCursor, type QueryTerms } from './bm25f.js';
 import { fileRanges, rankByFiles } from './file-ranking.js';
 import { languageOf } from '../corpus/languages.js';
 import { languageKeywords } from '../text/stop-words.js';
@@ -9,6 +9,7 @@ import type { IssueSignals } from '../text/issue-signals.js';
 import { DEFAULT_TITLE_WEIGHT } from './query.js';
 import type { ParsedIssue } from '../text/parsed-issue.js';
 import { termsInDocs } from './matched-terms.js';
+import { resolveQuery } from './resolved-query.js';
 import { WholeFileScorer } from './whole-files.js';
 import { annotateItems, type ItemSource } from './annotate.js';
 import { bestOfFiles, scoredDocsOf } from './item-lines.js';
@@ -232,9 +233,9 @@ export class Localizer {
     const files = () => {
       const fileBest = new Float32Array(best.length);
       for (let f = 0; f < best.length; f++) fileBest[f] = best[f] >= 0 ? scores[best[f]] : 0;
-      return hitsByRank(fileBest, Infinity);
+      return cursorOf(hitsByRank(fileBest, Infinity));
     };
-    return { ...rest, hits: hitsByRank(scores, depth, first), files, scoreOf: (d) => scores[d], bestOfFile: (f) => best[f] };
+    return { ...rest, hits: cursorOf(hitsByRank(scores, depth, first)), files, scoreOf: (d) => scores[d], bestOfFile: (f) => best[f] };
   }
 
   /**
@@ -302,7 +303,7 @@ export class Localizer {
     const hit = (d: number) => scale.of(d, fn[d]);
     const late = lateScores(this.scorer, query, fileStart, scale.detached());
     return {
-      hits: take(rankByFiles(bound, fileStart, hit), depth),
+      hits: rankByFiles(bound, fileStart, hit, 'document', undefined, depth),
       files: () => rankByFiles(bound, fileStart, hit, 'file', boundIsBest),
       reasons, evidence, functionless: this.scoredFunctionless(why),
       ...late,
@@ -327,16 +328,16 @@ export class Localizer {
     const moduleIds = new Set<string>();
     const ranked = [];
     const unitIds = unitIdsOf(this.codeIndex);
-    for (const h of hits) {
-      if (ranked.length >= top && paths.size >= top && moduleIds.size >= top) break;
-      const id = unitIds.id(h.doc);
+    while (!(ranked.length >= top && paths.size >= top && moduleIds.size >= top) && hits.next()) {
+      const { doc } = hits;
+      const id = unitIds.id(doc);
       if (seen.has(id)) continue;
-      const path = this.table.path(h.doc);
-      const module = unitIds.module(h.doc);
+      const path = this.table.path(doc);
+      const module = unitIds.module(doc);
       seen.add(id);
       paths.add(path);
       moduleIds.add(module);
-      ranked.push({ id, path, module, score: h.score, doc: h.doc });
+      ranked.push({ id, path, module, score: hits.score, doc });
     }
     const rolled = rollUp(ranked, top);
     const { modules } = rolled;
@@ -377,8 +378,10 @@ export class Localizer {
 
   /** How many distinct terms of `query` occur in the function- or file-level index (0: nothing can match). */
   matchedQueryTerms(query: QueryTerms): number {
+    const fn = resolveQuery(this.index, query).ids;
+    const file = resolveQuery(this.codeIndex.fileIndex, query).ids;
     let present = 0;
-    for (const t of query.keys()) if (this.index.termIds.has(t) || this.codeIndex.fileIndex.termIds.has(t)) present++;
+    for (let i = 0; i < fn.length; i++) if (fn[i] >= 0 || file[i] >= 0) present++;
     return present;
   }
 
@@ -388,12 +391,20 @@ export class Localizer {
    * `def`, `import` in Python), nor the issue's fragments of split words (`fragmentTermsOf`).
    */
   matchedTerms(docs: readonly number[], query: QueryTerms, limit: number): string[][] {
-    return termsInDocs(this.scorer, docs, query, limit, (i) => languageKeywords(languageOf(this.table.path(docs[i]))));
+    const fileOf = this.codeIndex.fileOfUnit;
+    return termsInDocs(this.scorer, docs, query, limit, (i) => this.keywordsOf(fileOf[docs[i]]));
   }
 
   /** The same for file-level documents `files`, highest file-level idf first ({@link matchedTerms}). */
   matchedFileTerms(files: readonly number[], query: QueryTerms, limit: number): string[][] {
-    return termsInDocs(this.fileScorer, files, query, limit, (i) => languageKeywords(languageOf(this.codeIndex.filePaths[files[i]])));
+    return termsInDocs(this.fileScorer, files, query, limit, (i) => this.keywordsOf(files[i]));
+  }
+
+  /** Per file-level document, the reserved words of its language, made on first use. */
+  private readonly fileKeywords: (ReadonlySet<string> | undefined)[] = [];
+
+  private keywordsOf(file: number): ReadonlySet<string> {
+    return (this.fileKeywords[file] ??= languageKeywords(languageOf(this.codeIndex.filePaths[file])));
   }
 }
 
@@ -443,7 +454,8 @@ class ScoreScale {
     if (this.boost) {
       const boost = this.boost;
       out.top = this.top;
-      out.sparse = new Map(Array.from(this.boosted.keys(), (d) => [d, boost[d]]));
+      const sparse = (out.sparse = new Map<number, number>());
+      for (const d of this.boosted.keys()) sparse.set(d, boost[d]);
     }
     return out;
   }
@@ -476,29 +488,19 @@ function lateScores(scorer: Bm25fScorer, query: QueryTerms, fileStart: Uint32Arr
  */
 export interface LexicalRanking {
   /** The documents of score > 0, best first (ties: lower document first), as far as they are read. */
-  hits: Iterable<Hit>;
+  hits: HitCursor;
   /** Per file-level document, its best function-level document by these scores (−1: none above 0). */
   bestOfFile: (file: number) => number;
   /**
    * The files holding a function of score > 0, by the score of their best (`doc`: the file-level
    * document, `score`: that best score), ties: lower file first; read while the hits are not.
    */
-  files: () => Iterable<Hit>;
+  files: () => HitCursor;
   /** The score of function-level document `doc`. */
   scoreOf: (doc: number) => number;
   reasons?: Map<number, SignalName[]>;
   evidence?: Map<number, string[]>;
   functionless?: ScoredFile[];
-}
-
-/** The first `n` of `xs`. */
-function* take<T>(xs: Iterable<T>, n: number): Generator<T> {
-  if (n <= 0) return;
-  let i = 0;
-  for (const x of xs) {
-    yield x;
-    if (++i >= n) return;
-  }
 }
 
 /** Largest value of `xs`, or `fallback` when none is positive. */

@@ -4,17 +4,14 @@
  */
 import type { Bm25fScorer, QueryTerms } from './bm25f.js';
 import { fragmentTermsOf } from '../text/parsed-issue.js';
-import { firstAtLeast } from '../util/sorted-search.js';
+import { firstAtLeast, rowsByDocument } from '../util/sorted-search.js';
+import { resolveQuery } from './resolved-query.js';
 
 /** A query term present in a scorer's index, with its id and idf. */
 interface PresentTerm { term: string; id: number; idf: number }
 
 /** Per scorer, the last query's terms present in its index with their ids and idf (annotation asks per level). */
 const presentTerms = new WeakMap<Bm25fScorer, { query: QueryTerms; terms: PresentTerm[] }>();
-/** Per scorer, each term asked so far: its {@link PresentTerm}, or null when its index lacks it (a term's id and idf are the index's). */
-const termsSeen = new WeakMap<Bm25fScorer, Map<string, PresentTerm | null>>();
-/** Terms kept per scorer in {@link termsSeen} at most. */
-const MAX_TERMS_SEEN = 100_000;
 
 /**
  * The terms of `query` present in the scorer's index, with id and idf, highest idf first (at
@@ -23,18 +20,9 @@ const MAX_TERMS_SEEN = 100_000;
 function termsOfQuery(scorer: Bm25fScorer, query: QueryTerms): PresentTerm[] {
   const memo = presentTerms.get(scorer);
   if (memo?.query === query) return memo.terms;
-  let seen = termsSeen.get(scorer);
-  if (!seen) termsSeen.set(scorer, (seen = new Map()));
+  const { terms: all, ids, idf } = resolveQuery(scorer.index, query);
   const terms: PresentTerm[] = [];
-  for (const term of query.keys()) {
-    let t = seen.get(term);
-    if (t === undefined) {
-      const id = scorer.index.termIds.get(term);
-      t = id === undefined ? null : { term, id, idf: scorer.idf(id) };
-      if (seen.size < MAX_TERMS_SEEN) seen.set(term, t);
-    }
-    if (t) terms.push(t);
-  }
+  for (let i = 0; i < ids.length; i++) if (ids[i] >= 0) terms.push({ term: all[i], id: ids[i], idf: idf[i] });
   terms.sort((a, b) => b.idf - a.idf || (a.term < b.term ? -1 : 1));
   presentTerms.set(scorer, { query, terms });
   return terms;
@@ -53,7 +41,7 @@ export function termsInDocs(scorer: Bm25fScorer, docs: readonly number[], query:
   if (limit <= 0 || n === 0) return found;
   const fragments = fragmentTermsOf(query);
   const skip = Array.from({ length: n }, (_, i) => skipOf(i));
-  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => docs[a] - docs[b] || a - b);
+  const order = rowsByDocument(docs);
   let open = n;
   for (const { term, id } of termsOfQuery(scorer, query)) {
     if (fragments.has(term)) continue;

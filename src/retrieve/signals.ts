@@ -39,7 +39,7 @@ export type SignalName = keyof SignalWeights;
 
 /** Per-document boosts and the signals behind them. */
 export interface SignalBoosts {
-  /** boost[d], added to the normalised score of document d. */
+  /** boost[d], added to the normalised score of document d (the resolver's array: it holds these until its next `boosts`). */
   boost: Float32Array;
   /** Signals that fired, per document with a boost. */
   reasons: Map<number, SignalName[]>;
@@ -95,10 +95,17 @@ export class SignalResolver {
     this.docsByName = docsByNameOf(codeIndex.table);
   }
 
-  /** Boosts of every document for an issue's signals. */
+  /** The array of the last {@link boosts}, and the documents it boosted (set back to 0 by the next call). */
+  private boostArray: Float32Array | undefined;
+  private boosted: Int32Array = new Int32Array(0);
+
+  /**
+   * Boosts of every document for an issue's signals. `boost` is an array this resolver reuses:
+   * it holds these boosts until the next call.
+   */
   boosts(signals: IssueSignals, weights: SignalWeights = DEFAULT_SIGNAL_WEIGHTS): SignalBoosts {
-    const D = this.codeIndex.table.length;
-    const boost = new Float32Array(D);
+    const boost = (this.boostArray ??= new Float32Array(this.codeIndex.table.length));
+    for (let i = 0; i < this.boosted.length; i++) boost[this.boosted[i]] = 0;
     const reasons = new Map<number, SignalName[]>();
     const evidence = new Map<number, string[]>();
     // per signal, each document it fired on with the first issue text that fired it and the
@@ -182,6 +189,7 @@ export class SignalResolver {
         if (r) { r.push(name); evidence.get(d)!.push(why); } else { reasons.set(d, [name]); evidence.set(d, [why]); }
       }
     }
+    this.boosted = Int32Array.from(reasons.keys());
     const files = new Map<number, { boost: number; reasons: SignalName[]; evidence: string[] }>();
     for (const [name, set] of firedFiles) {
       for (const [f, { why, factor }] of set) {

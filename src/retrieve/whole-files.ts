@@ -1,6 +1,7 @@
 import { FIELDS, type CodeIndex } from '../index/code-index.js';
 import { averageFieldLengths } from '../index/inverted-index.js';
-import { idfOf, type Bm25fParams, type QueryTerms } from './bm25f.js';
+import type { Bm25fParams, QueryTerms } from './bm25f.js';
+import { idfOf, resolveQuery, type ResolvedQuery } from './resolved-query.js';
 
 const PATH = FIELDS.indexOf('path');
 const NAME = FIELDS.indexOf('name');
@@ -59,18 +60,20 @@ export class WholeFileScorer {
   /** Score of each function-less file, in the order given to the constructor (a reused array). */
   scoreAll(query: QueryTerms): Float32Array {
     const { fileIndex, index } = this.codeIndex;
-    const { termIds } = fileIndex;
     const scores = this.scores;
     scores.fill(0);
     if (scores.length === 0) return scores;
-    for (const [term, qw] of query) {
-      const t = termIds.get(term);
-      if (t === undefined || qw <= 0) continue;
+    const { ids, weights } = resolveQuery(fileIndex, query);
+    let fn: ResolvedQuery | undefined;
+    for (let i = 0; i < ids.length; i++) {
+      const t = ids[i];
+      const qw = weights[i];
+      if (t < 0 || qw <= 0) continue;
       const { files, gain } = this.gainsOf(t);
       if (files.length === 0) continue;
-      const ft = index.termIds.get(term);
-      const df = ft === undefined ? 0 : index.documentFrequency(ft);
-      const w = qw * idfOf(df, index.docCount);
+      // the function level's idf (a term it lacks: df 0)
+      fn ??= resolveQuery(index, query);
+      const w = qw * (fn.ids[i] >= 0 ? fn.idf[i] : idfOf(0, index.docCount));
       for (let k = 0; k < files.length; k++) scores[files[k]] += w * gain[k];
     }
     return scores;

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { cleanup, commitFiles, tempDir } from '../repo/git-fixture.js';
 import { GitRepo } from '../../src/repo/git.js';
 import { indexCommit } from '../../src/index/index-commit.js';
-import { hitsByRank, topK, type Hit } from '../../src/retrieve/bm25f.js';
+import { hitsByRank, topK, type Hit, type HitCursor } from '../../src/retrieve/bm25f.js';
 import { fileRanges, rankByFiles } from '../../src/retrieve/file-ranking.js';
 import { bestOfFiles } from '../../src/retrieve/item-lines.js';
 import { Localizer, type RankingOptions } from '../../src/retrieve/localize.js';
@@ -24,7 +24,12 @@ function random(seed: number): () => number {
   };
 }
 
-const all = (hits: Iterable<Hit>) => [...hits].map((h) => ({ doc: h.doc, score: h.score }));
+const all = (hits: Iterable<Hit> | HitCursor) => {
+  if (Symbol.iterator in hits) return [...hits].map((h) => ({ doc: h.doc, score: h.score }));
+  const out: Hit[] = [];
+  while (hits.next()) out.push({ doc: hits.doc, score: hits.score });
+  return out;
+};
 
 test('rankByFiles gives topK over every document, ties by document, for exact and loose bounds (seeded)', () => {
   const rnd = random(7);

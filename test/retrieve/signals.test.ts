@@ -67,6 +67,21 @@ test('a Python traceback boosts the frame’s file and function; named functions
   assert.equal(boost[ci.units.findIndex((u) => u.qualifiedName === 'Query.add_q')], 0);
 });
 
+test('each call of boosts gives its own boosts in the reused array: the documents of the call before are back to 0', () => {
+  const ci = sampleIndex();
+  const r = new SignalResolver(ci);
+  const slugify = ci.units.findIndex((u) => u.qualifiedName === 'slugify');
+  const filter = ci.units.findIndex((u) => u.qualifiedName === 'QuerySet.filter');
+  const first = r.boosts(extractIssueSignals('`slugify()` drops dashes'));
+  assert.ok(first.boost[slugify] > 0);
+  const fresh = new SignalResolver(ci).boosts(extractIssueSignals('see django/db/models/query.py'));
+  const second = r.boosts(extractIssueSignals('see django/db/models/query.py'));
+  assert.equal(second.boost[slugify], 0);
+  assert.ok(second.boost[filter] > 0);
+  assert.deepEqual([...second.boost], [...fresh.boost]);
+  assert.deepEqual([...second.reasons.keys()], [...fresh.reasons.keys()]);
+});
+
 test('signals reorder the ranking; signals: false leaves BM25F alone', () => {
   const ci = sampleIndex();
   const text = `${'query filter '.repeat(30)}slow. Traceback: File "django/utils/text.py", line 2, in slugify`;

@@ -7,7 +7,7 @@
  */
 import type { CodeIndex } from '../../index/code-index.js';
 import { CodeGraph } from '../../graph/code-graph.js';
-import type { Hit, QueryTerms } from '../../retrieve/bm25f.js';
+import type { HitCursor, QueryTerms } from '../../retrieve/bm25f.js';
 import { Localizer, type LexicalRanking, type RankingOptions } from '../../retrieve/localize.js';
 import { unitIdsOf, type UnitIds } from '../../retrieve/unit-ids.js';
 import type { ScoredFile } from '../../retrieve/rollup.js';
@@ -147,8 +147,7 @@ export class FeatureExtractor {
     const { table } = this.codeIndex;
     // the pipeline's ranking, read as far as the candidates and the other files need
     const pipeline = this.localizer.ranking(query, signals, Infinity, 64);
-    const hits = pipeline.hits[Symbol.iterator]();
-    const { docs, ids, pipelineScores } = this.candidates(hits, pipeline);
+    const { docs, ids, pipelineScores } = this.candidates(pipeline.hits, pipeline);
     const { bestOfFile } = pipeline;
     const otherFiles = this.otherFiles(pipeline.files(), pipeline.functionless ?? [], docs);
     const paths = docs.map((d) => table.path(d));
@@ -179,21 +178,19 @@ export class FeatureExtractor {
   }
 
   /** The best `depth` distinct functions (by {@link unitId}) among the pipeline's best 2 × `depth`, best first. */
-  private candidates(hits: Iterator<Hit>, ranking: LexicalRanking): { docs: number[]; ids: string[]; pipelineScores: number[] } {
+  private candidates(hits: HitCursor, ranking: LexicalRanking): { docs: number[]; ids: string[]; pipelineScores: number[] } {
     const seen = new Set<string>();
     const docs: number[] = [];
     const ids: string[] = [];
     const pipelineScores: number[] = [];
     for (let read = 0; docs.length < this.depth && read < this.depth * 2; read++) {
-      const next = hits.next();
-      if (next.done) break;
-      const h = next.value;
-      const id = this.unitIds.id(h.doc);
+      if (!hits.next()) break;
+      const id = this.unitIds.id(hits.doc);
       if (seen.has(id)) continue;
       seen.add(id);
-      docs.push(h.doc);
+      docs.push(hits.doc);
       ids.push(id);
-      pipelineScores.push(h.score);
+      pipelineScores.push(hits.score);
     }
     if (this.graph && this.expand > 0) this.expandOverImports(this.graph, ranking, seen, docs, ids, pipelineScores);
     return { docs, ids, pipelineScores };
@@ -256,13 +253,13 @@ export class FeatureExtractor {
    * function) that hold none of the candidates: the pipeline's files (`LexicalRanking.files`)
    * merged with the function-less files.
    */
-  private otherFiles(files: Iterable<Hit>, functionless: readonly ScoredFile[], candidates: readonly number[]): ScoredFile[] {
+  private otherFiles(files: HitCursor, functionless: readonly ScoredFile[], candidates: readonly number[]): ScoredFile[] {
     const { fileOfUnit } = this.codeIndex;
     const held = new Set(candidates.map((d) => fileOfUnit[d]));
     const found: ScoredFile[] = [];
-    for (const h of files) {
-      if (held.has(h.doc)) continue;
-      found.push({ file: h.doc, score: h.score });
+    while (files.next()) {
+      if (held.has(files.doc)) continue;
+      found.push({ file: files.doc, score: files.score });
       if (found.length >= OTHER_FILES) break;
     }
     return [...found, ...functionless].sort((x, y) => y.score - x.score || x.file - y.file).slice(0, OTHER_FILES);
