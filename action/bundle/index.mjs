@@ -21540,17 +21540,17 @@ var init_md = __esm({
         const len = data.length;
         let processed = false;
         for (let pos = 0; pos < len; ) {
-          const take2 = Math.min(blockLen - this.pos, len - pos);
-          if (take2 === blockLen) {
+          const take = Math.min(blockLen - this.pos, len - pos);
+          if (take === blockLen) {
             const dataView = createView(data);
             for (; blockLen <= len - pos; pos += blockLen)
               this.process(dataView, pos);
             processed = true;
             continue;
           }
-          buffer.set(pos === 0 && take2 === len ? data : data.subarray(pos, pos + take2), this.pos);
-          this.pos += take2;
-          pos += take2;
+          buffer.set(pos === 0 && take === len ? data : data.subarray(pos, pos + take), this.pos);
+          this.pos += take;
+          pos += take;
           if (this.pos === blockLen) {
             this.process(view, 0);
             this.pos = 0;
@@ -22251,22 +22251,12 @@ var init_similarity = __esm({
         const qn = Math.sqrt(qsq);
         const best = new BestHits(Math.min(top, nTouched));
         const { norms } = c;
-        if (nTouched * 8 > this.size) {
-          for (let d = 0; d < this.size; d++) {
-            if (acc[d] === 0) continue;
-            let norm = norms[d];
-            if (!(norm >= 0 && norm < Infinity)) norm = this.normOf(d, c);
-            if (acc[d] > 0 && norm > 0) best.offer(d, acc[d] / (qn * norm));
-            acc[d] = 0;
-          }
-        } else {
-          for (let k = 0; k < nTouched; k++) {
-            const d = touched[k];
-            let norm = norms[d];
-            if (!(norm >= 0 && norm < Infinity)) norm = this.normOf(d, c);
-            if (acc[d] > 0 && norm > 0) best.offer(d, acc[d] / (qn * norm));
-            acc[d] = 0;
-          }
+        for (let k = 0; k < nTouched; k++) {
+          const d = touched[k];
+          let norm = norms[d];
+          if (!(norm >= 0 && norm < Infinity)) norm = this.normOf(d, c);
+          if (acc[d] > 0 && norm > 0) best.offer(d, acc[d] / (qn * norm));
+          acc[d] = 0;
         }
         return best.sorted();
       }
@@ -32974,18 +32964,43 @@ var init_regression_tree = __esm({
       trees;
       /**
        * Adds every row's contribution to `scores` (in place), tree by tree in ensemble order, so
-       * that scores equal those accumulated while boosting. Row by row over all the trees, packed in
-       * one set of arrays ({@link PackedTrees}).
+       * that scores equal those accumulated while boosting. Two rows at a time over all the trees,
+       * packed in one set of arrays ({@link PackedTrees}): the two walks down a tree do not wait on
+       * each other, and a child is chosen by arithmetic on the comparison, not by a branch.
        * @param x n × width values, row-major.
        */
       addTo(x, n, width, scores) {
         const { roots, feature, threshold, child, leaf } = this.packed ??= packTrees(this.trees, this.learningRate);
         const T = roots.length;
-        for (let i2 = 0, row = 0; i2 < n; i2++, row += width) {
+        let i2 = 0;
+        for (let row = 0; i2 + 1 < n; i2 += 2, row += 2 * width) {
+          const next = row + width;
+          let s = scores[i2], u = scores[i2 + 1];
+          for (let t = 0; t < T; t++) {
+            let k = roots[t], m = k;
+            let j = feature[k], h = j;
+            while (j >= 0 || h >= 0) {
+              if (j >= 0) {
+                k = child[k] + +!(x[row + j] <= threshold[k]);
+                j = feature[k];
+              }
+              if (h >= 0) {
+                m = child[m] + +!(x[next + h] <= threshold[m]);
+                h = feature[m];
+              }
+            }
+            s += leaf[k];
+            u += leaf[m];
+          }
+          scores[i2] = s;
+          scores[i2 + 1] = u;
+        }
+        if (i2 < n) {
+          const row = i2 * width;
           let s = scores[i2];
           for (let t = 0; t < T; t++) {
             let k = roots[t];
-            for (let j = feature[k]; j >= 0; j = feature[k]) k = child[k] + (x[row + j] <= threshold[k] ? 0 : 1);
+            for (let j = feature[k]; j >= 0; j = feature[k]) k = child[k] + +!(x[row + j] <= threshold[k]);
             s += leaf[k];
           }
           scores[i2] = s;
@@ -33055,7 +33070,8 @@ function scoreRows(x, n, w) {
   return out2;
 }
 function orderByScore(scores) {
-  const idx = Int32Array.from({ length: scores.length }, (_, i2) => i2);
+  const idx = new Int32Array(scores.length);
+  for (let i2 = 0; i2 < idx.length; i2++) idx[i2] = i2;
   return idx.sort((a, b) => scores[b] - scores[a] || a - b);
 }
 var DEFAULT_MODEL_PATH, MODEL_FORMAT, TREE_MODEL_FORMAT, LevelScorer, RankingModel;
@@ -33372,11 +33388,11 @@ var init_cat_file = __esm({
         while (pos < chunk.length && !this.broken) {
           if (this.body) {
             const size = this.body.length;
-            const take2 = Math.min(size + 1 - this.filled, chunk.length - pos);
-            const copy = Math.min(take2, size - this.filled);
+            const take = Math.min(size + 1 - this.filled, chunk.length - pos);
+            const copy = Math.min(take, size - this.filled);
             if (copy > 0) chunk.copy(this.body, this.filled, pos, pos + copy);
-            this.filled += take2;
-            pos += take2;
+            this.filled += take;
+            pos += take;
             if (this.filled === size + 1) {
               const obj = { sha: this.bodySha, type: this.bodyType, data: this.body };
               this.body = void 0;
@@ -35222,6 +35238,60 @@ var init_parsed_issue = __esm({
   }
 });
 
+// src/retrieve/resolved-query.ts
+function idfOf2(df, docCount) {
+  return Math.log(1 + (docCount - df + 0.5) / (df + 0.5));
+}
+function resolveQuery(index, query) {
+  let byQuery = resolvedByIndex.get(index);
+  if (!byQuery) resolvedByIndex.set(index, byQuery = /* @__PURE__ */ new WeakMap());
+  const kept = byQuery.get(query);
+  if (kept && sameEntries(kept, query)) return kept;
+  let known = termsByIndex.get(index);
+  if (!known) termsByIndex.set(index, known = /* @__PURE__ */ new Map());
+  const n = query.size;
+  const terms = [];
+  const weights = new Float64Array(n);
+  const ids = new Int32Array(n);
+  const idf = new Float64Array(n);
+  let i2 = 0;
+  for (const [term, qw] of query) {
+    let entry = known.get(term);
+    if (entry === void 0) {
+      const t = index.termIds.get(term);
+      entry = t === void 0 ? { id: -1, idf: 0 } : { id: t, idf: idfOf2(index.documentFrequency(t), index.docCount) };
+      if (known.size < MAX_TERMS_KEPT) known.set(term, entry);
+    }
+    terms.push(term);
+    weights[i2] = qw;
+    ids[i2] = entry.id;
+    idf[i2] = entry.idf;
+    i2++;
+  }
+  const out2 = { terms, weights, ids, idf };
+  byQuery.set(query, out2);
+  return out2;
+}
+function sameEntries(r, query) {
+  if (query.size !== r.terms.length) return false;
+  let i2 = 0;
+  let same = true;
+  query.forEach((qw, term) => {
+    if (same && (term !== r.terms[i2] || !Object.is(qw, r.weights[i2]))) same = false;
+    i2++;
+  });
+  return same;
+}
+var resolvedByIndex, termsByIndex, MAX_TERMS_KEPT;
+var init_resolved_query = __esm({
+  "src/retrieve/resolved-query.ts"() {
+    "use strict";
+    resolvedByIndex = /* @__PURE__ */ new WeakMap();
+    termsByIndex = /* @__PURE__ */ new WeakMap();
+    MAX_TERMS_KEPT = 1e5;
+  }
+});
+
 // src/retrieve/bm25f.ts
 function defaultBm25fParams(fieldCount) {
   return { k1: 1.2, b: 0.75, delta: 1, weights: new Array(fieldCount).fill(1) };
@@ -35242,8 +35312,20 @@ function fieldFactors(lengths, D, avg, bs, weights) {
   }
   return out2;
 }
-function idfOf2(df, docCount) {
-  return Math.log(1 + (docCount - df + 0.5) / (df + 0.5));
+function cursorOf(hits) {
+  const it = hits[Symbol.iterator]();
+  const cursor = {
+    doc: -1,
+    score: 0,
+    next() {
+      const n = it.next();
+      if (n.done) return false;
+      cursor.doc = n.value.doc;
+      cursor.score = n.value.score;
+      return true;
+    }
+  };
+  return cursor;
 }
 function topK(scores, k) {
   for (let d = 0; d < scores.length; d++) if (scores[d] !== scores[d]) return topKByHeap(scores, Math.min(Math.floor(k), scores.length), Infinity, -1);
@@ -35414,13 +35496,14 @@ var init_bm25f = __esm({
   "src/retrieve/bm25f.ts"() {
     "use strict";
     init_inverted_index();
+    init_resolved_query();
     Bm25fScorer = class {
       index;
       params;
       /** inverse of the per-field length norm, per document: w_f / (1 − b + b · len / avglen), D × F. */
       fieldFactor;
       scratch;
-      /** Per term scored so far, its postings' {@link gainOf}. */
+      /** Per term scored so far, its postings' documents and {@link gainOf}. */
       gains = /* @__PURE__ */ new Map();
       /** Calls of {@link scoreAll} so far: its array holds the scores of call number `calls`. */
       calls = 0;
@@ -35437,26 +35520,22 @@ var init_bm25f = __esm({
         this.fieldFactor = fieldFactors(index.fieldLength, D, avg, bs, this.params.weights);
         this.scratch = new Float32Array(D);
       }
-      /** idf(t) = ln(1 + (N − df + 0.5) / (df + 0.5)). */
-      idf(termId) {
-        return idfOf2(this.index.documentFrequency(termId), this.index.docCount);
-      }
       /**
        * Scores every document for `query`.
        * @returns a Float32Array of length docCount (0 for documents matching no query term). The
        *   array is reused by the next call: copy it to keep it.
        */
       scoreAll(query) {
-        const { termIds } = this.index;
         const scores = this.scratch;
         this.calls++;
         scores.fill(0);
-        for (const [term, qw] of query) {
-          const t = termIds.get(term);
-          if (t === void 0 || qw <= 0) continue;
-          const w = qw * this.idf(t);
-          const { doc } = this.index.postings(t);
-          const gain = this.gainOf(t);
+        const { ids, weights, idf } = resolveQuery(this.index, query);
+        for (let i2 = 0; i2 < ids.length; i2++) {
+          const t = ids[i2];
+          const qw = weights[i2];
+          if (t < 0 || qw <= 0) continue;
+          const w = qw * idf[i2];
+          const { doc, gain } = this.gainOf(t);
           for (let p = 0; p < doc.length; p++) scores[doc[p]] += w * gain[p];
         }
         return scores;
@@ -35470,34 +35549,36 @@ var init_bm25f = __esm({
        * roundings, term by term in query order): binary search in each term's postings.
        */
       scoreOne(query, doc) {
-        const { termIds } = this.index;
+        const { ids, weights, idf } = resolveQuery(this.index, query);
         let score = 0;
-        for (const [term, qw] of query) {
-          const t = termIds.get(term);
-          if (t === void 0 || qw <= 0) continue;
-          const postingDoc = this.index.postings(t).doc;
+        for (let i2 = 0; i2 < ids.length; i2++) {
+          const t = ids[i2];
+          const qw = weights[i2];
+          if (t < 0 || qw <= 0) continue;
+          const { doc: postingDoc, gain } = this.gainOf(t);
           let lo = 0, hi = postingDoc.length - 1;
           while (lo <= hi) {
             const mid = lo + hi >> 1;
             if (postingDoc[mid] < doc) lo = mid + 1;
             else hi = mid - 1;
           }
-          if (lo < postingDoc.length && postingDoc[lo] === doc) score = Math.fround(score + qw * this.idf(t) * this.gainOf(t)[lo]);
+          if (lo < postingDoc.length && postingDoc[lo] === doc) score = Math.fround(score + qw * idf[i2] * gain[lo]);
         }
         return score;
       }
       /**
-       * Per posting of term `t`, its query-independent part (k1 + 1) · tf̃ / (k1 + tf̃) + δ (0 where
-       * tf̃ = 0): computed on the term's first query and kept, as the index keeps its decoded postings.
+       * The postings' documents of term `t`, and per posting its query-independent part
+       * (k1 + 1) · tf̃ / (k1 + tf̃) + δ (0 where tf̃ = 0): computed on the term's first query and kept,
+       * as the index keeps its decoded postings.
        */
       gainOf(t) {
-        let gain = this.gains.get(t);
-        if (gain) return gain;
+        const kept = this.gains.get(t);
+        if (kept) return kept;
         const F2 = this.index.fieldNames.length;
         const { k1, delta } = this.params;
         const factor = this.fieldFactor;
         const { doc, tf: postingTf } = this.index.postings(t);
-        gain = new Float64Array(doc.length);
+        const gain = new Float64Array(doc.length);
         for (let p = 0; p < doc.length; p++) {
           let tf = 0;
           const base = p * F2;
@@ -35505,8 +35586,9 @@ var init_bm25f = __esm({
           for (let f = 0; f < F2; f++) tf += postingTf[base + f] * factor[fb + f];
           if (tf > 0) gain[p] = (k1 + 1) * tf / (k1 + tf) + delta;
         }
-        this.gains.set(t, gain);
-        return gain;
+        const out2 = { doc, gain };
+        this.gains.set(t, out2);
+        return out2;
       }
     };
     DOC_SPAN = 4194304;
@@ -35526,29 +35608,10 @@ function fileRanges(fileOfUnit, fileCount) {
   for (let f = 0; f < fileCount; f++) start2[f + 1] += start2[f];
   return start2;
 }
-function* rankByFiles(bound, fileStart, scoreOf, each = "document", boundIsBest) {
-  const files = new FilesByBound(bound);
-  const heap = new DocHeap();
-  for (; ; ) {
-    while (files.peek() > -Infinity && (heap.size === 0 || files.peek() >= heap.topScore())) {
-      const f = files.take();
-      if (each === "file" && boundIsBest?.[f]) {
-        heap.push(f, bound[f]);
-        continue;
-      }
-      let best = 0;
-      for (let d = fileStart[f]; d < fileStart[f + 1]; d++) {
-        const s = scoreOf(d);
-        if (each === "file") best = s > best ? s : best;
-        else if (s > 0) heap.push(d, s);
-      }
-      if (best > 0) heap.push(f, best);
-    }
-    if (heap.size === 0) return;
-    yield heap.pop();
-  }
+function rankByFiles(bound, fileStart, scoreOf, each = "document", boundIsBest, depth = Infinity) {
+  return new FileRankedHits(bound, fileStart, scoreOf, each === "file", boundIsBest, depth);
 }
-var FilesByBound, DocHeap;
+var FilesByBound, FileRankedHits, DocHeap;
 var init_file_ranking = __esm({
   "src/retrieve/file-ranking.ts"() {
     "use strict";
@@ -35592,6 +35655,51 @@ var init_file_ranking = __esm({
         heap[i2] = x;
       }
     };
+    FileRankedHits = class {
+      constructor(bound, fileStart, scoreOf, byFile, boundIsBest, left) {
+        this.bound = bound;
+        this.fileStart = fileStart;
+        this.scoreOf = scoreOf;
+        this.byFile = byFile;
+        this.boundIsBest = boundIsBest;
+        this.left = left;
+        this.files = new FilesByBound(bound);
+      }
+      bound;
+      fileStart;
+      scoreOf;
+      byFile;
+      boundIsBest;
+      left;
+      doc = -1;
+      score = 0;
+      files;
+      heap = new DocHeap();
+      next() {
+        if (!(this.left > 0)) return false;
+        const { files, heap, fileStart, scoreOf } = this;
+        while (files.peek() > -Infinity && (heap.size === 0 || files.peek() >= heap.topScore())) {
+          const f = files.take();
+          if (this.byFile && this.boundIsBest?.[f]) {
+            heap.push(f, this.bound[f]);
+            continue;
+          }
+          let best = 0;
+          for (let d = fileStart[f]; d < fileStart[f + 1]; d++) {
+            const s = scoreOf(d);
+            if (this.byFile) best = s > best ? s : best;
+            else if (s > 0) heap.push(d, s);
+          }
+          if (best > 0) heap.push(f, best);
+        }
+        if (heap.size === 0) return false;
+        this.doc = heap.topDoc();
+        this.score = heap.topScore();
+        heap.removeTop();
+        this.left--;
+        return true;
+      }
+    };
     DocHeap = class {
       doc = new Int32Array(64);
       score = new Float64Array(64);
@@ -35629,8 +35737,11 @@ var init_file_ranking = __esm({
           i2 = parent;
         }
       }
-      pop() {
-        const hit = { doc: this.doc[0], score: this.score[0] };
+      topDoc() {
+        return this.doc[0];
+      }
+      /** Removes the best document (call when {@link size} is above 0). */
+      removeTop() {
         const last = --this.size;
         this.doc[0] = this.doc[last];
         this.score[0] = this.score[last];
@@ -35643,7 +35754,6 @@ var init_file_ranking = __esm({
           this.swap(i2, m);
           i2 = m;
         }
-        return hit;
       }
     };
   }
@@ -35757,10 +35867,16 @@ var init_signals2 = __esm({
       scopedTrie;
       /** Per file: its language (undefined for none). */
       languages;
-      /** Boosts of every document for an issue's signals. */
+      /** The array of the last {@link boosts}, and the documents it boosted (set back to 0 by the next call). */
+      boostArray;
+      boosted = new Int32Array(0);
+      /**
+       * Boosts of every document for an issue's signals. `boost` is an array this resolver reuses:
+       * it holds these boosts until the next call.
+       */
       boosts(signals, weights = DEFAULT_SIGNAL_WEIGHTS) {
-        const D = this.codeIndex.table.length;
-        const boost = new Float32Array(D);
+        const boost = this.boostArray ??= new Float32Array(this.codeIndex.table.length);
+        for (let i2 = 0; i2 < this.boosted.length; i2++) boost[this.boosted[i2]] = 0;
         const reasons = /* @__PURE__ */ new Map();
         const evidence = /* @__PURE__ */ new Map();
         const fired2 = /* @__PURE__ */ new Map();
@@ -35841,6 +35957,7 @@ var init_signals2 = __esm({
             }
           }
         }
+        this.boosted = Int32Array.from(reasons.keys());
         const files = /* @__PURE__ */ new Map();
         for (const [name2, set] of firedFiles) {
           for (const [f, { why, factor }] of set) {
@@ -35995,18 +36112,9 @@ var init_signals2 = __esm({
 function termsOfQuery(scorer, query) {
   const memo = presentTerms.get(scorer);
   if (memo?.query === query) return memo.terms;
-  let seen = termsSeen.get(scorer);
-  if (!seen) termsSeen.set(scorer, seen = /* @__PURE__ */ new Map());
+  const { terms: all, ids, idf } = resolveQuery(scorer.index, query);
   const terms = [];
-  for (const term of query.keys()) {
-    let t = seen.get(term);
-    if (t === void 0) {
-      const id = scorer.index.termIds.get(term);
-      t = id === void 0 ? null : { term, id, idf: scorer.idf(id) };
-      if (seen.size < MAX_TERMS_SEEN) seen.set(term, t);
-    }
-    if (t) terms.push(t);
-  }
+  for (let i2 = 0; i2 < ids.length; i2++) if (ids[i2] >= 0) terms.push({ term: all[i2], id: ids[i2], idf: idf[i2] });
   terms.sort((a, b) => b.idf - a.idf || (a.term < b.term ? -1 : 1));
   presentTerms.set(scorer, { query, terms });
   return terms;
@@ -36017,7 +36125,7 @@ function termsInDocs(scorer, docs, query, limit, skipOf) {
   if (limit <= 0 || n === 0) return found;
   const fragments = fragmentTermsOf(query);
   const skip = Array.from({ length: n }, (_, i2) => skipOf(i2));
-  const order = Array.from({ length: n }, (_, i2) => i2).sort((a, b) => docs[a] - docs[b] || a - b);
+  const order = rowsByDocument(docs);
   let open2 = n;
   for (const { term, id } of termsOfQuery(scorer, query)) {
     if (fragments.has(term)) continue;
@@ -36037,15 +36145,14 @@ function termsInDocs(scorer, docs, query, limit, skipOf) {
   }
   return found;
 }
-var presentTerms, termsSeen, MAX_TERMS_SEEN;
+var presentTerms;
 var init_matched_terms = __esm({
   "src/retrieve/matched-terms.ts"() {
     "use strict";
     init_parsed_issue();
     init_sorted_search();
+    init_resolved_query();
     presentTerms = /* @__PURE__ */ new WeakMap();
-    termsSeen = /* @__PURE__ */ new WeakMap();
-    MAX_TERMS_SEEN = 1e5;
   }
 });
 
@@ -36056,7 +36163,7 @@ var init_whole_files = __esm({
     "use strict";
     init_code_index();
     init_inverted_index();
-    init_bm25f();
+    init_resolved_query();
     PATH = FIELDS.indexOf("path");
     NAME = FIELDS.indexOf("name");
     BODY = FIELDS.indexOf("body");
@@ -36097,18 +36204,19 @@ var init_whole_files = __esm({
       /** Score of each function-less file, in the order given to the constructor (a reused array). */
       scoreAll(query) {
         const { fileIndex, index } = this.codeIndex;
-        const { termIds } = fileIndex;
         const scores = this.scores;
         scores.fill(0);
         if (scores.length === 0) return scores;
-        for (const [term, qw] of query) {
-          const t = termIds.get(term);
-          if (t === void 0 || qw <= 0) continue;
+        const { ids, weights } = resolveQuery(fileIndex, query);
+        let fn2;
+        for (let i2 = 0; i2 < ids.length; i2++) {
+          const t = ids[i2];
+          const qw = weights[i2];
+          if (t < 0 || qw <= 0) continue;
           const { files, gain } = this.gainsOf(t);
           if (files.length === 0) continue;
-          const ft = index.termIds.get(term);
-          const df = ft === void 0 ? 0 : index.documentFrequency(ft);
-          const w = qw * idfOf2(df, index.docCount);
+          fn2 ??= resolveQuery(index, query);
+          const w = qw * (fn2.ids[i2] >= 0 ? fn2.idf[i2] : idfOf2(0, index.docCount));
           for (let k = 0; k < files.length; k++) scores[files[k]] += w * gain[k];
         }
         return scores;
@@ -36356,14 +36464,6 @@ function lateScores(scorer, query, fileStart, scale) {
   };
   return { scoreOf, bestOfFile };
 }
-function* take(xs, n) {
-  if (n <= 0) return;
-  let i2 = 0;
-  for (const x of xs) {
-    yield x;
-    if (++i2 >= n) return;
-  }
-}
 function maxOf(xs, fallback) {
   let m = 0;
   for (let i2 = 0; i2 < xs.length; i2++) if (xs[i2] > m) m = xs[i2];
@@ -36381,6 +36481,7 @@ var init_localize = __esm({
     init_signals2();
     init_query();
     init_matched_terms();
+    init_resolved_query();
     init_whole_files();
     init_annotate();
     init_item_lines();
@@ -36517,9 +36618,9 @@ var init_localize = __esm({
         const files = () => {
           const fileBest = new Float32Array(best.length);
           for (let f = 0; f < best.length; f++) fileBest[f] = best[f] >= 0 ? scores[best[f]] : 0;
-          return hitsByRank(fileBest, Infinity);
+          return cursorOf(hitsByRank(fileBest, Infinity));
         };
-        return { ...rest, hits: hitsByRank(scores, depth, first2), files, scoreOf: (d) => scores[d], bestOfFile: (f) => best[f] };
+        return { ...rest, hits: cursorOf(hitsByRank(scores, depth, first2)), files, scoreOf: (d) => scores[d], bestOfFile: (f) => best[f] };
       }
       /**
        * {@link ranking} by files: the BM25F+ scores of every document (as {@link scoreAll}), each
@@ -36583,7 +36684,7 @@ var init_localize = __esm({
         const hit = (d) => scale.of(d, fn2[d]);
         const late = lateScores(this.scorer, query, fileStart, scale.detached());
         return {
-          hits: take(rankByFiles(bound, fileStart, hit), depth),
+          hits: rankByFiles(bound, fileStart, hit, "document", void 0, depth),
           files: () => rankByFiles(bound, fileStart, hit, "file", boundIsBest),
           reasons,
           evidence,
@@ -36605,16 +36706,16 @@ var init_localize = __esm({
         const moduleIds = /* @__PURE__ */ new Set();
         const ranked = [];
         const unitIds = unitIdsOf(this.codeIndex);
-        for (const h of hits) {
-          if (ranked.length >= top && paths.size >= top && moduleIds.size >= top) break;
-          const id = unitIds.id(h.doc);
+        while (!(ranked.length >= top && paths.size >= top && moduleIds.size >= top) && hits.next()) {
+          const { doc } = hits;
+          const id = unitIds.id(doc);
           if (seen.has(id)) continue;
-          const path = this.table.path(h.doc);
-          const module2 = unitIds.module(h.doc);
+          const path = this.table.path(doc);
+          const module2 = unitIds.module(doc);
           seen.add(id);
           paths.add(path);
           moduleIds.add(module2);
-          ranked.push({ id, path, module: module2, score: h.score, doc: h.doc });
+          ranked.push({ id, path, module: module2, score: hits.score, doc });
         }
         const rolled = rollUp(ranked, top);
         const { modules } = rolled;
@@ -36653,8 +36754,10 @@ var init_localize = __esm({
       }
       /** How many distinct terms of `query` occur in the function- or file-level index (0: nothing can match). */
       matchedQueryTerms(query) {
+        const fn2 = resolveQuery(this.index, query).ids;
+        const file = resolveQuery(this.codeIndex.fileIndex, query).ids;
         let present = 0;
-        for (const t of query.keys()) if (this.index.termIds.has(t) || this.codeIndex.fileIndex.termIds.has(t)) present++;
+        for (let i2 = 0; i2 < fn2.length; i2++) if (fn2[i2] >= 0 || file[i2] >= 0) present++;
         return present;
       }
       /**
@@ -36663,11 +36766,17 @@ var init_localize = __esm({
        * `def`, `import` in Python), nor the issue's fragments of split words (`fragmentTermsOf`).
        */
       matchedTerms(docs, query, limit) {
-        return termsInDocs(this.scorer, docs, query, limit, (i2) => languageKeywords(languageOf(this.table.path(docs[i2]))));
+        const fileOf = this.codeIndex.fileOfUnit;
+        return termsInDocs(this.scorer, docs, query, limit, (i2) => this.keywordsOf(fileOf[docs[i2]]));
       }
       /** The same for file-level documents `files`, highest file-level idf first ({@link matchedTerms}). */
       matchedFileTerms(files, query, limit) {
-        return termsInDocs(this.fileScorer, files, query, limit, (i2) => languageKeywords(languageOf(this.codeIndex.filePaths[files[i2]])));
+        return termsInDocs(this.fileScorer, files, query, limit, (i2) => this.keywordsOf(files[i2]));
+      }
+      /** Per file-level document, the reserved words of its language, made on first use. */
+      fileKeywords = [];
+      keywordsOf(file) {
+        return this.fileKeywords[file] ??= languageKeywords(languageOf(this.codeIndex.filePaths[file]));
       }
     };
     ScoreScale = class _ScoreScale {
@@ -36707,7 +36816,8 @@ var init_localize = __esm({
         if (this.boost) {
           const boost = this.boost;
           out2.top = this.top;
-          out2.sparse = new Map(Array.from(this.boosted.keys(), (d) => [d, boost[d]]));
+          const sparse = out2.sparse = /* @__PURE__ */ new Map();
+          for (const d of this.boosted.keys()) sparse.set(d, boost[d]);
         }
         return out2;
       }
@@ -36723,6 +36833,7 @@ var init_doc_scores = __esm({
     init_bm25f();
     init_inverted_index();
     init_sorted_search();
+    init_resolved_query();
     DocFieldScorer = class {
       constructor(index, params = {}) {
         this.index = index;
@@ -36739,13 +36850,11 @@ var init_doc_scores = __esm({
       fields;
       /** The query's terms that occur in the index, each with qw · idf. */
       prepare(query) {
-        const { termIds, docCount } = this.index;
+        const { ids, weights, idf } = resolveQuery(this.index, query);
         const out2 = [];
-        for (const [term, qw] of query) {
-          const t = termIds.get(term);
-          if (t === void 0 || qw <= 0) continue;
-          const df = this.index.documentFrequency(t);
-          out2.push({ termId: t, weight: qw * Math.log(1 + (docCount - df + 0.5) / (df + 0.5)) });
+        for (let i2 = 0; i2 < ids.length; i2++) {
+          if (ids[i2] < 0 || weights[i2] <= 0) continue;
+          out2.push({ termId: ids[i2], weight: weights[i2] * idf[i2] });
         }
         return out2;
       }
@@ -36851,17 +36960,22 @@ var init_doc_scores = __esm({
 // src/ltr/features/issue-queries.ts
 function codeTermsOf(issue2, stem) {
   const q = /* @__PURE__ */ new Map();
+  const tokenizer = stem ? STEMMING : PLAIN;
   for (const w of issue2.words) {
-    if (!/[a-z0-9]_[a-zA-Z0-9]|[a-z][A-Z]|[A-Za-z][0-9]/.test(w)) continue;
-    const toks = tokenize(w, { stem });
+    if (!CODE_WORD.test(w)) continue;
+    const toks = tokenizer.wordTokens(w);
     if (toks.length > 0) q.set(toks[0], (q.get(toks[0]) ?? 0) + 1);
   }
   return q;
 }
+var CODE_WORD, PLAIN, STEMMING;
 var init_issue_queries = __esm({
   "src/ltr/features/issue-queries.ts"() {
     "use strict";
     init_tokenize();
+    CODE_WORD = /[a-z0-9]_[a-zA-Z0-9]|[a-z][A-Z]|[A-Za-z][0-9]/;
+    PLAIN = createTokenizer({ stem: false });
+    STEMMING = createTokenizer({ stem: true });
   }
 });
 
@@ -37027,8 +37141,7 @@ var init_extract2 = __esm({
         const query = this.localizer.queryOf(issue2);
         const { table } = this.codeIndex;
         const pipeline = this.localizer.ranking(query, signals, Infinity, 64);
-        const hits = pipeline.hits[Symbol.iterator]();
-        const { docs, ids, pipelineScores } = this.candidates(hits, pipeline);
+        const { docs, ids, pipelineScores } = this.candidates(pipeline.hits, pipeline);
         const { bestOfFile } = pipeline;
         const otherFiles = this.otherFiles(pipeline.files(), pipeline.functionless ?? [], docs);
         const paths = docs.map((d) => table.path(d));
@@ -37083,15 +37196,13 @@ var init_extract2 = __esm({
         const ids = [];
         const pipelineScores = [];
         for (let read = 0; docs.length < this.depth && read < this.depth * 2; read++) {
-          const next = hits.next();
-          if (next.done) break;
-          const h = next.value;
-          const id = this.unitIds.id(h.doc);
+          if (!hits.next()) break;
+          const id = this.unitIds.id(hits.doc);
           if (seen.has(id)) continue;
           seen.add(id);
-          docs.push(h.doc);
+          docs.push(hits.doc);
           ids.push(id);
-          pipelineScores.push(h.score);
+          pipelineScores.push(hits.score);
         }
         if (this.graph && this.expand > 0) this.expandOverImports(this.graph, ranking, seen, docs, ids, pipelineScores);
         return { docs, ids, pipelineScores };
@@ -37158,9 +37269,9 @@ var init_extract2 = __esm({
         const { fileOfUnit } = this.codeIndex;
         const held = new Set(candidates.map((d) => fileOfUnit[d]));
         const found = [];
-        for (const h of files) {
-          if (held.has(h.doc)) continue;
-          found.push({ file: h.doc, score: h.score });
+        while (files.next()) {
+          if (held.has(files.doc)) continue;
+          found.push({ file: files.doc, score: files.score });
           if (found.length >= OTHER_FILES) break;
         }
         return [...found, ...functionless].sort((x, y) => y.score - x.score || x.file - y.file).slice(0, OTHER_FILES);
@@ -37341,7 +37452,7 @@ async function buildVectorIndex(repo, codeIndex, embedder, opts) {
   });
   const rows = new Array(units.length);
   let dim;
-  const take2 = (d2, v) => {
+  const take = (d2, v) => {
     if (dim === void 0) dim = v.length;
     else if (v.length !== dim) throw new IssuelocError(`embedder ${embedder.id} gave vectors of ${v.length} and ${dim} dimensions`);
     rows[d2] = normalize(v);
@@ -37356,7 +37467,7 @@ async function buildVectorIndex(repo, codeIndex, embedder, opts) {
     const spans = docs.map((d2) => `${units[d2].startLine}-${units[d2].endLine}`);
     const hitRows = hit && hit.spans.length === docs.length && hit.spans.every(([s, e], i2) => `${s}-${e}` === spans[i2]) ? docs.map((_, i2) => hit.vectors.slice(i2 * hit.dim, (i2 + 1) * hit.dim)) : void 0;
     if (hitRows && usable(hitRows, dim)) {
-      docs.forEach((d2, i2) => take2(d2, hitRows[i2]));
+      docs.forEach((d2, i2) => take(d2, hitRows[i2]));
       cached += docs.length;
     } else {
       if (hitRows) unusable++;
@@ -37378,7 +37489,7 @@ async function buildVectorIndex(repo, codeIndex, embedder, opts) {
       cache.checkDimension(got);
       embeddedDim = got;
     }
-    pendingDocs.forEach((d2, i2) => take2(d2, vectors[i2]));
+    pendingDocs.forEach((d2, i2) => take(d2, vectors[i2]));
     done += pendingDocs.length;
     opts.onProgress?.(done, total);
     pendingDocs = [];
@@ -65035,14 +65146,14 @@ function decode(buf) {
     body2.set(buf.subarray(offset));
   }
   let o = body2.byteOffset;
-  const take2 = (make, size, count) => {
+  const take = (make, size, count) => {
     const a = make(body2.buffer, o, count);
     o += size * count;
     return a;
   };
-  const f64 = (c) => take2((b, at, m) => new Float64Array(b, at, m), 8, c);
-  const i32 = (c) => take2((b, at, m) => new Int32Array(b, at, m), 4, c);
-  const u8 = (c) => take2((b, at, m) => new Uint8Array(b, at, m), 1, c);
+  const f64 = (c) => take((b, at, m) => new Float64Array(b, at, m), 8, c);
+  const i32 = (c) => take((b, at, m) => new Int32Array(b, at, m), 4, c);
+  const u8 = (c) => take((b, at, m) => new Uint8Array(b, at, m), 1, c);
   const figures = f64(5 * nFileOf);
   const norms = f64(n);
   const fileStart = i32(n + 1);
