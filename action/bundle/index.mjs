@@ -22664,6 +22664,15 @@ function trimAfterBuild(cacheDir, maxBytes, addedBytes, keep) {
   }
   noteCacheSize(cacheDir, evictToSize(cacheDir, maxBytes, keep).bytesLeft);
 }
+function addToUsageEstimate(cacheDir, bytes) {
+  const file = join6(cacheDir, "usage.json");
+  const note = readCheckedJson(file, USAGE_TAG, (x) => isRecord(x) && isInt(x.bytes) && isInt(x.walkedAt));
+  if (!note) return;
+  try {
+    writeCheckedJson(file, USAGE_TAG, { bytes: note.bytes + bytes, walkedAt: note.walkedAt }, { fsync: false });
+  } catch {
+  }
+}
 function noteCacheSize(cacheDir, bytes) {
   writeCheckedJson(join6(cacheDir, "usage.json"), USAGE_TAG, { bytes, walkedAt: Date.now() }, { fsync: false });
 }
@@ -32345,6 +32354,7 @@ var init_code_graph = __esm({
 });
 
 // src/retrieve/unit-lookup.ts
+import { existsSync as existsSync4, statSync as statSync6 } from "node:fs";
 import { crc32 as crc322 } from "node:zlib";
 function hashOf(b, from, end) {
   let h = Math.imul(2166136261 ^ end - from, 16777619);
@@ -32365,19 +32375,20 @@ function namesCrc(table) {
   const names = namesOf(table);
   return names.length === 0 ? 0 : crc322(names) >>> 0;
 }
-function storeDocsByNameAt(table, file) {
-  if (!byTable.has(table)) storedAt.set(table, file);
+function storeDocsByNameAt(table, file, indexFile, onWritten) {
+  if (!byTable.has(table) && existsSync4(indexFile)) storedAt.set(table, { file, onWritten });
 }
 function docsByNameOf(table) {
   let m = byTable.get(table);
   if (m) return m;
-  const file = storedAt.get(table);
-  m = file === void 0 ? void 0 : readCheckedFile(file, NAME_TABLE_TAG, (payload) => DocsByName.fromPayload(table, payload));
+  const stored = storedAt.get(table);
+  m = stored === void 0 ? void 0 : readCheckedFile(stored.file, NAME_TABLE_TAG, (payload) => DocsByName.fromPayload(table, payload));
   if (!m) {
     m = new DocsByName(table);
-    if (file !== void 0) {
+    if (stored !== void 0) {
       try {
-        writeCheckedFile(file, NAME_TABLE_TAG, m.parts(), { fsync: false });
+        writeCheckedFile(stored.file, NAME_TABLE_TAG, m.parts(), { fsync: false });
+        stored.onWritten?.(statSync6(stored.file).size);
       } catch {
       }
     }
@@ -33434,7 +33445,7 @@ var init_cat_file = __esm({
 });
 
 // src/repo/git-dir.ts
-import { existsSync as existsSync4, lstatSync as lstatSync2, readFileSync as readFileSync6, realpathSync as realpathSync2, statSync as statSync6 } from "node:fs";
+import { existsSync as existsSync5, lstatSync as lstatSync2, readFileSync as readFileSync6, realpathSync as realpathSync2, statSync as statSync7 } from "node:fs";
 import { join as join10, resolve as resolve5 } from "node:path";
 function plainRepoLayout(path) {
   const uid = process.geteuid?.();
@@ -33442,7 +33453,7 @@ function plainRepoLayout(path) {
   if (Object.keys(process.env).some((k) => k.startsWith("GIT_") && !HARMLESS_ENV.test(k) && !REPOSITORY_ENV.includes(k))) return void 0;
   try {
     const dir = realpathSync2(resolve5(path));
-    if (statSync6(dir).uid !== uid) return void 0;
+    if (statSync7(dir).uid !== uid) return void 0;
     const dotGit = join10(dir, ".git");
     const entry = lstatSync2(dotGit, { throwIfNoEntry: false });
     if (entry) {
@@ -33454,12 +33465,12 @@ function plainRepoLayout(path) {
   }
 }
 function plainGitDir(dir, uid, bare) {
-  if (statSync6(dir).uid !== uid) return false;
+  if (statSync7(dir).uid !== uid) return false;
   if (!HEAD_TEXT.test(readFileSync6(join10(dir, "HEAD"), "latin1"))) return false;
-  if (!statSync6(join10(dir, "objects")).isDirectory() || !statSync6(join10(dir, "refs")).isDirectory()) return false;
-  if (existsSync4(join10(dir, "shallow")) || existsSync4(join10(dir, "commondir"))) return false;
+  if (!statSync7(join10(dir, "objects")).isDirectory() || !statSync7(join10(dir, "refs")).isDirectory()) return false;
+  if (existsSync5(join10(dir, "shallow")) || existsSync5(join10(dir, "commondir"))) return false;
   const configFile = join10(dir, "config");
-  const config = existsSync4(configFile) ? readFileSync6(configFile, "utf8") : "";
+  const config = existsSync5(configFile) ? readFileSync6(configFile, "utf8") : "";
   if (UNUSUAL_CONFIG.test(config)) return false;
   const said = [...config.matchAll(/^\s*bare\s*=\s*(\S*)\s*$/gim)].map((m) => m[1].toLowerCase());
   return said.every((v) => v === String(bare));
@@ -33538,7 +33549,7 @@ var init_packed_refs = __esm({
 });
 
 // src/repo/commit-id.ts
-import { closeSync as closeSync5, existsSync as existsSync5, openSync as openSync5, readdirSync as readdirSync3, readFileSync as readFileSync7, readSync as readSync4 } from "node:fs";
+import { closeSync as closeSync5, existsSync as existsSync6, openSync as openSync5, readdirSync as readdirSync3, readFileSync as readFileSync7, readSync as readSync4 } from "node:fs";
 import { join as join12 } from "node:path";
 import { inflateSync, constants as zlibConstants } from "node:zlib";
 function commitOfHexRevision(gitDir, rev) {
@@ -33548,7 +33559,7 @@ function commitOfHexRevision(gitDir, rev) {
     const found = /* @__PURE__ */ new Map();
     for (const id2 of looseIds(gitDir, rev)) found.set(id2, () => looseIsCommit(gitDir, id2));
     const packDir = join12(gitDir, "objects", "pack");
-    const packs = existsSync5(packDir) ? readdirSync3(packDir).filter((f) => f.endsWith(".idx")) : [];
+    const packs = existsSync6(packDir) ? readdirSync3(packDir).filter((f) => f.endsWith(".idx")) : [];
     for (const idx of packs) {
       for (const hit of packedIds(join12(packDir, idx), rev)) {
         if (!found.has(hit.id)) found.set(hit.id, () => packedIsCommit(join12(packDir, `${idx.slice(0, -4)}.pack`), hit.offset));
@@ -33565,16 +33576,16 @@ function commitOfHexRevision(gitDir, rev) {
 function plainObjectStore(gitDir, name2) {
   const refs = name2 === void 0 ? [] : [`refs/${name2}`, `refs/tags/${name2}`, `refs/heads/${name2}`, `refs/remotes/${name2}`, `refs/remotes/${name2}/HEAD`];
   const paths = ["commondir", "reftable", "objects/info/alternates", ...name2 === void 0 ? [] : [name2, ...refs]];
-  if (paths.some((f) => existsSync5(join12(gitDir, f)))) return false;
+  if (paths.some((f) => existsSync6(join12(gitDir, f)))) return false;
   const config = join12(gitDir, "config");
-  if (existsSync5(config) && STORE_CONFIG.test(readFileSync7(config, "utf8"))) return false;
+  if (existsSync6(config) && STORE_CONFIG.test(readFileSync7(config, "utf8"))) return false;
   if (refs.length === 0) return true;
   const packed = packedRefIds(gitDir, refs);
   return packed !== "unknown" && packed.size === 0;
 }
 function looseIds(gitDir, prefix) {
   const dir = join12(gitDir, "objects", prefix.slice(0, 2));
-  if (!existsSync5(dir)) return [];
+  if (!existsSync6(dir)) return [];
   const rest = prefix.slice(2);
   return readdirSync3(dir).filter((f) => f.length === 2 * ID_BYTES - 2 && f.startsWith(rest) && /^[0-9a-f]+$/.test(f)).map((f) => prefix.slice(0, 2) + f);
 }
@@ -33640,17 +33651,17 @@ var init_commit_id = __esm({
 });
 
 // src/repo/head-ref.ts
-import { existsSync as existsSync6, readFileSync as readFileSync8 } from "node:fs";
+import { existsSync as existsSync7, readFileSync as readFileSync8 } from "node:fs";
 import { join as join13 } from "node:path";
 function headCommitOf(gitDir) {
   try {
-    if (existsSync6(join13(gitDir, "commondir")) || existsSync6(join13(gitDir, "reftable"))) return void 0;
+    if (existsSync7(join13(gitDir, "commondir")) || existsSync7(join13(gitDir, "reftable"))) return void 0;
     const head = readFileSync8(join13(gitDir, "HEAD"), "utf8").trim();
     if (OBJECT_ID2.test(head)) return head;
     const ref = /^ref: (\S+)$/.exec(head)?.[1];
     if (!ref || !BRANCH_REF.test(ref)) return void 0;
     const loose = join13(gitDir, ref);
-    if (existsSync6(loose)) {
+    if (existsSync7(loose)) {
       const id = readFileSync8(loose, "utf8").trim();
       return OBJECT_ID2.test(id) ? id : void 0;
     }
@@ -33854,7 +33865,7 @@ var init_tree_objects = __esm({
 });
 
 // src/repo/git.ts
-import { existsSync as existsSync7 } from "node:fs";
+import { existsSync as existsSync8 } from "node:fs";
 import { resolve as resolvePath } from "node:path";
 var HEX_PREFIX, OBJECT_ID3, REV_PARSE_TIMEOUT_MS, MAX_KEPT_SIZES, GitRepo;
 var init_git = __esm({
@@ -33906,7 +33917,7 @@ var init_git = __esm({
         const lines = res.stdout.toString("utf8").split("\n");
         if (res.code !== 0 || lines.length < 3) {
           const reason = gitReason(res.stderr);
-          if (!existsSync7(dir)) throw new IssuelocError(`not a git repository: ${path} (no such folder)`);
+          if (!existsSync8(dir)) throw new IssuelocError(`not a git repository: ${path} (no such folder)`);
           const extra = /not a git repository|cannot change to/i.test(reason) || reason === "" ? "" : ` (${reason})`;
           throw new IssuelocError(`not a git repository: ${path}${extra}`);
         }
@@ -33982,7 +33993,7 @@ var init_git = __esm({
       }
       /** @throws IssuelocError `<path> is gone: …` when the git folder no longer exists. */
       checkPresent() {
-        if (!existsSync7(this.gitDir)) throw new IssuelocError(`${this.path} is gone: the repository's folder was removed or moved`);
+        if (!existsSync8(this.gitDir)) throw new IssuelocError(`${this.path} is gone: the repository's folder was removed or moved`);
       }
       missingCommit(rev) {
         return this.isShallow ? `commit ${rev} is not in ${this.path} (shallow clone: fetch more history with git fetch --unshallow)` : `commit ${rev} is not in ${this.path}`;
@@ -38424,7 +38435,7 @@ var init_listwise = __esm({
 });
 
 // src/llm-rerank/llama-cpp-chat.ts
-import { existsSync as existsSync8 } from "node:fs";
+import { existsSync as existsSync9 } from "node:fs";
 import { resolve as resolve6 } from "node:path";
 var LlamaCppChatModel;
 var init_llama_cpp_chat = __esm({
@@ -38453,7 +38464,7 @@ var init_llama_cpp_chat = __esm({
        */
       static async load(path, contextSize = 8192) {
         const abs = resolve6(path);
-        if (!existsSync8(abs)) throw new IssuelocError(`--rerank gguf: model file not found: ${path}`);
+        if (!existsSync9(abs)) throw new IssuelocError(`--rerank gguf: model file not found: ${path}`);
         requireParts("--rerank gguf", "--rerank gguf");
         const name2 = "node-llama-cpp";
         let mod;
@@ -39125,11 +39136,11 @@ var init_feature_cache = __esm({
 });
 
 // src/repo/mirrors.ts
-import { existsSync as existsSync9, readdirSync as readdirSync4 } from "node:fs";
+import { existsSync as existsSync10, readdirSync as readdirSync4 } from "node:fs";
 import { join as join21 } from "node:path";
 function folderAnyCase(mirrorsDir, dir) {
   const exact = join21(mirrorsDir, dir, "repo");
-  if (existsSync9(exact)) return exact;
+  if (existsSync10(exact)) return exact;
   let names;
   try {
     names = readdirSync4(mirrorsDir);
@@ -39137,7 +39148,7 @@ function folderAnyCase(mirrorsDir, dir) {
     return null;
   }
   const key = dir.toLowerCase();
-  const found = names.find((n) => n.toLowerCase() === key && existsSync9(join21(mirrorsDir, n, "repo")));
+  const found = names.find((n) => n.toLowerCase() === key && existsSync10(join21(mirrorsDir, n, "repo")));
   return found === void 0 ? null : join21(mirrorsDir, found, "repo");
 }
 function mirrorPath(mirrorsDir, ownerName) {
@@ -40281,7 +40292,7 @@ __export(adapted_models_exports, {
   adaptedModelKey: () => adaptedModelKey
 });
 import { createHash as createHash4 } from "node:crypto";
-import { existsSync as existsSync10, readFileSync as readFileSync9 } from "node:fs";
+import { existsSync as existsSync11, readFileSync as readFileSync9 } from "node:fs";
 import { join as join24, resolve as resolve8 } from "node:path";
 function shallowCut(repo) {
   if (!repo.isShallow) return null;
@@ -40312,7 +40323,7 @@ async function adaptedModel(repo, base, opts) {
   const settings = { ...ADAPT_DEFAULTS, ...opts.settings };
   const key = adaptedModelKey(repo, base, settings, opts.index);
   const file = adaptedModelFile(opts.cacheDir, key);
-  if (!opts.force && existsSync10(file)) {
+  if (!opts.force && existsSync11(file)) {
     try {
       const model = RankingModel.load(file);
       const adapted = model.file.training?.adapted;
@@ -40341,7 +40352,7 @@ var init_adapted_models = __esm({
 });
 
 // node_modules/@actions/github/lib/context.js
-import { readFileSync as readFileSync10, existsSync as existsSync11 } from "fs";
+import { readFileSync as readFileSync10, existsSync as existsSync12 } from "fs";
 import { EOL as EOL5 } from "os";
 var Context;
 var init_context = __esm({
@@ -40354,7 +40365,7 @@ var init_context = __esm({
         var _a, _b, _c;
         this.payload = {};
         if (process.env.GITHUB_EVENT_PATH) {
-          if (existsSync11(process.env.GITHUB_EVENT_PATH)) {
+          if (existsSync12(process.env.GITHUB_EVENT_PATH)) {
             this.payload = JSON.parse(readFileSync10(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
           } else {
             const path = process.env.GITHUB_EVENT_PATH;
@@ -65267,6 +65278,7 @@ init_deadline();
 init_http_json();
 
 // src/pipeline/commit-chain.ts
+init_cache_usage();
 init_code_index();
 init_embedder();
 init_deadline();
@@ -65877,7 +65889,11 @@ var CommitChain = class _CommitChain {
    *   model id; the embedder's failure when `onWarning` is not set.
    */
   static async open(repo, codeIndex, opts) {
-    if (opts.cacheDir) storeDocsByNameAt(codeIndex.table, indexFilePath(opts.cacheDir, codeIndex.commit, codeIndex.settings, "names"));
+    if (opts.cacheDir) {
+      const { commit, settings } = codeIndex;
+      const cacheDir = opts.cacheDir;
+      storeDocsByNameAt(codeIndex.table, indexFilePath(cacheDir, commit, settings, "names"), indexFilePath(cacheDir, commit, settings), (bytes) => addToUsageEstimate(cacheDir, bytes));
+    }
     let vectors;
     let localizer;
     let hybrid;

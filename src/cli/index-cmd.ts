@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { openIndex, type OpenedIndex } from '../index/open-index.js';
 import { IssuelocError } from '../errors.js';
-import { cacheMaxBytes } from '../index/cache-usage.js';
+import { addToUsageEstimate, cacheMaxBytes } from '../index/cache-usage.js';
 import { indexOptions, parseIndexSettings } from './options.js';
 import { progressBar } from '../util/progress-bar.js';
 import { openCommitHistory } from '../history/commit-history.js';
@@ -94,6 +94,8 @@ async function prepareGenerated(opened: OpenedIndex): Promise<void> {
  */
 function prepareNameTable(opened: OpenedIndex): void {
   const { codeIndex } = opened;
-  storeDocsByNameAt(codeIndex.table, indexFilePath(opened.cacheDir, codeIndex.commit, codeIndex.settings, 'names'));
+  const { commit, settings } = codeIndex;
+  const { cacheDir } = opened;
+  storeDocsByNameAt(codeIndex.table, indexFilePath(cacheDir, commit, settings, 'names'), indexFilePath(cacheDir, commit, settings), (bytes) => addToUsageEstimate(cacheDir, bytes));
   docsByNameOf(codeIndex.table);
 }

@@ -226,6 +226,21 @@ export function trimAfterBuild(cacheDir: string, maxBytes: number, addedBytes: n
   noteCacheSize(cacheDir, evictToSize(cacheDir, maxBytes, keep).bytesLeft);
 }
 
+/**
+ * Adds `bytes` (a file written beside an entry after its build, e.g. an index's name table) to the
+ * estimate {@link trimAfterBuild} starts from, so the next build's trim counts it; without an
+ * estimate nothing is written (the next trim walks the folder). Outside the build lock: a lost
+ * update leaves the estimate low until the next walk (at most {@link ESTIMATE_AGE_MS} away).
+ */
+export function addToUsageEstimate(cacheDir: string, bytes: number): void {
+  const file = join(cacheDir, 'usage.json');
+  const note = readCheckedJson(file, USAGE_TAG, (x): x is UsageNote => isRecord(x) && isInt(x.bytes) && isInt(x.walkedAt));
+  if (!note) return;
+  try {
+    writeCheckedJson(file, USAGE_TAG, { bytes: note.bytes + bytes, walkedAt: note.walkedAt } satisfies UsageNote, { fsync: false });
+  } catch { /* a cache that cannot take it: the next trim walks the folder once the estimate is old */ }
+}
+
 /** Records `bytes` as the size of `cacheDir` found by a walk now (the start of {@link trimAfterBuild}'s estimate). */
 export function noteCacheSize(cacheDir: string, bytes: number): void {
   writeCheckedJson(join(cacheDir, 'usage.json'), USAGE_TAG, { bytes, walkedAt: Date.now() } satisfies UsageNote, { fsync: false });

@@ -3,6 +3,7 @@
  * signals), optional dense fusion with a bi-encoder, optional learned model, optional listwise LLM
  * rerank, each consuming the ranking of the stage before it (the composition rule: stages.ts).
  */
+import { addToUsageEstimate } from '../index/cache-usage.js';
 import { indexFilePath, type CodeIndex } from '../index/code-index.js';
 import type { GitRepo } from '../repo/git.js';
 import { isEmbedderFailure, type Embedder } from '../embed/embedder.js';
@@ -113,7 +114,11 @@ export class CommitChain {
    */
   static async open(repo: GitRepo, codeIndex: CodeIndex, opts: CommitChainOptions): Promise<CommitChain> {
     // the signals' name table kept beside the index: read, not made, by the next process
-    if (opts.cacheDir) storeDocsByNameAt(codeIndex.table, indexFilePath(opts.cacheDir, codeIndex.commit, codeIndex.settings, 'names'));
+    if (opts.cacheDir) {
+      const { commit, settings } = codeIndex;
+      const cacheDir = opts.cacheDir;
+      storeDocsByNameAt(codeIndex.table, indexFilePath(cacheDir, commit, settings, 'names'), indexFilePath(cacheDir, commit, settings), (bytes) => addToUsageEstimate(cacheDir, bytes));
+    }
     let vectors: VectorIndex | undefined;
     let localizer: Localizer | undefined;
     let hybrid: HybridLocalizer | undefined;

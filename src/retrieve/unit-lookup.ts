@@ -11,6 +11,7 @@
  * it was made from: a table that does not fit its index (or a corrupt file) gives one warning and
  * is made again and rewritten, never used.
  */
+import { existsSync, statSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
 import type { UnitTable } from '../index/unit-table.js';
 import { readCheckedFile, writeCheckedFile } from '../util/checked-file.js';
@@ -138,28 +139,32 @@ function namesCrc(table: UnitTable): number {
 /** The {@link DocsByName} of each unit table, made or read once. */
 const byTable = new WeakMap<UnitTable, DocsByName>();
 /** The file each unit table's name table is stored in ({@link storeDocsByNameAt}). */
-const storedAt = new WeakMap<UnitTable, string>();
+const storedAt = new WeakMap<UnitTable, { file: string; onWritten: ((bytes: number) => void) | undefined }>();
 
 /**
  * Keeps the name table of `table` (the unit table of an index opened from a cache folder) in
  * `file`: {@link docsByNameOf} reads it from there when it is whole and made from these names,
- * else makes it and writes it there (a cache that cannot be written keeps none).
+ * else makes it and writes it there (a cache that cannot be written keeps none). Only beside an
+ * index that was saved, `indexFile` present: an index answered unsaved (a full or read-only
+ * cache, blobs git could not give) leaves no file of its own behind. `onWritten`: told the bytes
+ * of the file when it is written (the cache's size estimate, src/index/cache-usage.ts).
  */
-export function storeDocsByNameAt(table: UnitTable, file: string): void {
-  if (!byTable.has(table)) storedAt.set(table, file);
+export function storeDocsByNameAt(table: UnitTable, file: string, indexFile: string, onWritten?: (bytes: number) => void): void {
+  if (!byTable.has(table) && existsSync(indexFile)) storedAt.set(table, { file, onWritten });
 }
 
 /** The {@link DocsByName} of `table` (one per table; read from, or written to, its file when {@link storeDocsByNameAt} gave one). */
 export function docsByNameOf(table: UnitTable): DocsByName {
   let m = byTable.get(table);
   if (m) return m;
-  const file = storedAt.get(table);
-  m = file === undefined ? undefined : readCheckedFile(file, NAME_TABLE_TAG, (payload) => DocsByName.fromPayload(table, payload));
+  const stored = storedAt.get(table);
+  m = stored === undefined ? undefined : readCheckedFile(stored.file, NAME_TABLE_TAG, (payload) => DocsByName.fromPayload(table, payload));
   if (!m) {
     m = new DocsByName(table);
-    if (file !== undefined) {
+    if (stored !== undefined) {
       try {
-        writeCheckedFile(file, NAME_TABLE_TAG, m.parts(), { fsync: false });
+        writeCheckedFile(stored.file, NAME_TABLE_TAG, m.parts(), { fsync: false });
+        stored.onWritten?.(statSync(stored.file).size);
       } catch { /* a read-only or full cache: made again next time */ }
     }
   }

@@ -1,7 +1,7 @@
 // The resolver's name and file lookups: the documents a map of lists pushed in document order holds.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DocsByName, DocsOfFile, NAME_TABLE_TAG, docsByNameOf, storeDocsByNameAt } from '../../src/retrieve/unit-lookup.js';
@@ -55,15 +55,22 @@ function withStore(body: (dir: string, warnings: string[]) => void): void {
   }
 }
 
+/** A saved index's file in `dir` (the name table is kept only beside one). */
+function indexBeside(dir: string): string {
+  const file = join(dir, 'c.k.bin');
+  writeFileSync(file, '');
+  return file;
+}
+
 test('a stored name table: written by the first use, then read (the same file, no warning) with the same lookups', () => withStore((dir, warnings) => {
   const file = join(dir, 'c.k.names.bin');
   const want = lookups(new DocsByName(tableOf(units)));
   const first = tableOf(units);
-  storeDocsByNameAt(first, file);
+  storeDocsByNameAt(first, file, indexBeside(dir));
   assert.deepEqual(lookups(docsByNameOf(first)), want);
   const written = statSync(file);
   const later = tableOf(units);
-  storeDocsByNameAt(later, file);
+  storeDocsByNameAt(later, file, indexBeside(dir));
   assert.deepEqual(lookups(docsByNameOf(later)), want);
   assert.equal(statSync(file).ino, written.ino, 'read, not rewritten');
   assert.deepEqual(warnings, []);
@@ -98,12 +105,12 @@ test('a stored name table that is corrupt, cut short, of an older format or of o
     make();
     warnings.length = 0;
     const table = tableOf(units);
-    storeDocsByNameAt(table, file);
+    storeDocsByNameAt(table, file, indexBeside(dir));
     assert.deepEqual(lookups(docsByNameOf(table)), want, what);
     assert.equal(warnings.length, 1, what);
     assert.match(warnings[0], /corrupt cache file .*names\.bin: rebuilt/, what);
     const again = tableOf(units);
-    storeDocsByNameAt(again, file);
+    storeDocsByNameAt(again, file, indexBeside(dir));
     assert.deepEqual(lookups(docsByNameOf(again)), want, what);
     assert.equal(warnings.length, 1, `${what}: rewritten whole`);
   }
@@ -111,7 +118,16 @@ test('a stored name table that is corrupt, cut short, of an older format or of o
 
 test('a name table that cannot be stored (its folder missing) is made each time, without a warning', () => withStore((dir, warnings) => {
   const table = tableOf(units);
-  storeDocsByNameAt(table, join(dir, 'no-such-folder', 'c.k.names.bin'));
+  storeDocsByNameAt(table, join(dir, 'no-such-folder', 'c.k.names.bin'), indexBeside(dir));
   assert.deepEqual(lookups(docsByNameOf(table)), lookups(new DocsByName(tableOf(units))));
+  assert.deepEqual(warnings, []);
+}));
+
+test('no name table is stored beside an index that was not saved (its file absent): made in memory, no file written', () => withStore((dir, warnings) => {
+  const file = join(dir, 'c.k.names.bin');
+  const table = tableOf(units);
+  storeDocsByNameAt(table, file, join(dir, 'c.k.bin'));
+  assert.deepEqual(lookups(docsByNameOf(table)), lookups(new DocsByName(tableOf(units))));
+  assert.equal(existsSync(file), false);
   assert.deepEqual(warnings, []);
 }));
