@@ -87,12 +87,17 @@ test('a server that accepts and never answers costs the budget, not tries × tim
 });
 
 test('a Retry-After beyond the budget ends the call at once instead of waiting', async () => {
-  fake.script.length = 0;
-  // Retry-After is capped at 30 s: beyond a 20 s budget; the bound (10 s slack) tells it from waiting
-  fake.script.push({ status: 429, retryAfter: '3600' });
-  const { ms, error } = await elapsed(() => postJson(`${fake.url}/chat/completions`, {}, { budgetMs: 20_000 }));
-  assert.match(error.message, /failed after 1 try \(HTTP 429.*\); its 20 s budget leaves no time for another/);
-  assert.ok(ms < loadBound(0), `${ms} ms: did not wait`);
+  // a server of its own: a late request of an earlier test (its try aborted under load) cannot take this script
+  const own = await startFakeOpenAI();
+  try {
+    // Retry-After is capped at 30 s: beyond a 20 s budget; the bound (10 s slack) tells it from waiting
+    own.script.push({ status: 429, retryAfter: '3600' });
+    const { ms, error } = await elapsed(() => postJson(`${own.url}/chat/completions`, {}, { budgetMs: 20_000 }));
+    assert.match(error.message, /failed after 1 try \(HTTP 429.*\); its 20 s budget leaves no time for another/);
+    assert.ok(ms < loadBound(0), `${ms} ms: did not wait`);
+  } finally {
+    await own.close();
+  }
 });
 
 test('a huge chat answer is stream-read up to 1 MiB, abandoned, not retried and not cached', async () => {
