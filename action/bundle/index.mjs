@@ -22657,7 +22657,7 @@ function readDirEntries(dir) {
 }
 function trimAfterBuild(cacheDir, maxBytes, addedBytes, keep) {
   const file = join6(cacheDir, "usage.json");
-  const note = readCheckedJson(file, USAGE_TAG, (x) => isRecord(x) && isInt(x.bytes) && isInt(x.walkedAt));
+  const note = readUsageNote(file);
   if (note && Date.now() - note.walkedAt < ESTIMATE_AGE_MS && note.bytes + addedBytes <= 0.9 * maxBytes) {
     writeCheckedJson(file, USAGE_TAG, { bytes: note.bytes + addedBytes, walkedAt: note.walkedAt }, { fsync: false });
     return;
@@ -22666,7 +22666,7 @@ function trimAfterBuild(cacheDir, maxBytes, addedBytes, keep) {
 }
 function addToUsageEstimate(cacheDir, bytes) {
   const file = join6(cacheDir, "usage.json");
-  const note = readCheckedJson(file, USAGE_TAG, (x) => isRecord(x) && isInt(x.bytes) && isInt(x.walkedAt));
+  const note = readUsageNote(file);
   if (!note) return;
   try {
     writeCheckedJson(file, USAGE_TAG, { bytes: note.bytes + bytes, walkedAt: note.walkedAt }, { fsync: false });
@@ -22686,7 +22686,7 @@ function walk(dir, visit) {
     }
   }
 }
-var DEFAULT_CACHE_MAX_BYTES, PARTIAL_AGE_MS, ESTIMATE_AGE_MS, USAGE_TAG, PARTIAL_NAME, INDEX_PART, ENTRY_NAME;
+var DEFAULT_CACHE_MAX_BYTES, PARTIAL_AGE_MS, ESTIMATE_AGE_MS, USAGE_TAG, PARTIAL_NAME, INDEX_PART, ENTRY_NAME, readUsageNote;
 var init_cache_usage = __esm({
   "src/index/cache-usage.ts"() {
     "use strict";
@@ -22706,6 +22706,7 @@ var init_cache_usage = __esm({
       // a repository's log `<repo>.json`; a base commit's signals `<repo>-<commit>.m<N>.bin` and co-changes `<repo>-<commit>.cochange-….json`
       history: /^(mined-)?[0-9a-f]{6,}(-[0-9a-f]{40,64}\.(m\d+\.bin|cochange-[\d-]+\.json))?$|^(mined-)?[0-9a-f]{6,}\.json$/
     };
+    readUsageNote = (file) => readCheckedJson(file, USAGE_TAG, (x) => isRecord(x) && isInt(x.bytes) && isInt(x.walkedAt));
   }
 });
 

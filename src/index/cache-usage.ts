@@ -209,6 +209,9 @@ function readDirEntries(dir: string): Dirent[] {
 
 interface UsageNote { bytes: number; walkedAt: number }
 
+/** The size estimate kept in `file` (usage.json), or undefined when absent or not whole. */
+const readUsageNote = (file: string) => readCheckedJson(file, USAGE_TAG, (x): x is UsageNote => isRecord(x) && isInt(x.bytes) && isInt(x.walkedAt));
+
 /**
  * Applies the size cap after a build that added about `addedBytes`. Walking a large cache costs
  * about 10 µs per file, so the walk and eviction ({@link evictToSize}) run only when the running
@@ -218,7 +221,7 @@ interface UsageNote { bytes: number; walkedAt: number }
  */
 export function trimAfterBuild(cacheDir: string, maxBytes: number, addedBytes: number, keep: ReadonlySet<string>): void {
   const file = join(cacheDir, 'usage.json');
-  const note = readCheckedJson(file, USAGE_TAG, (x): x is UsageNote => isRecord(x) && isInt(x.bytes) && isInt(x.walkedAt));
+  const note = readUsageNote(file);
   if (note && Date.now() - note.walkedAt < ESTIMATE_AGE_MS && note.bytes + addedBytes <= 0.9 * maxBytes) {
     writeCheckedJson(file, USAGE_TAG, { bytes: note.bytes + addedBytes, walkedAt: note.walkedAt } satisfies UsageNote, { fsync: false });
     return;
@@ -234,7 +237,7 @@ export function trimAfterBuild(cacheDir: string, maxBytes: number, addedBytes: n
  */
 export function addToUsageEstimate(cacheDir: string, bytes: number): void {
   const file = join(cacheDir, 'usage.json');
-  const note = readCheckedJson(file, USAGE_TAG, (x): x is UsageNote => isRecord(x) && isInt(x.bytes) && isInt(x.walkedAt));
+  const note = readUsageNote(file);
   if (!note) return;
   try {
     writeCheckedJson(file, USAGE_TAG, { bytes: note.bytes + bytes, walkedAt: note.walkedAt } satisfies UsageNote, { fsync: false });
