@@ -33,7 +33,7 @@ export function registerLocalizeCommand(program: Command): void {
     .option('--top <n>', 'items per level (a larger n than there are items shows them all)', wholeOption('--top', 1), 10)
     .option('--json', 'machine output: one JSON object')
     .option('--explain', 'also show which issue-text signals (stack frames, paths, names) raised each item')
-    .option('--model <file>', 'the learned model that reranks the lexical candidates: "default" (the built-in one; the default unless ranking options or --embedder set up the lexical or dense stage), "none" (the lexical ranking alone), a file written by issueloc train, or "repo" / "repo@REV" (the built-in model adapted to this repository\'s history before the base commit or REV: issueloc adapt; docs/learning-to-rank.md)')
+    .option('--model <model>', 'the learned model that reranks the lexical candidates: "default" (the built-in one; the default unless ranking options or --embedder set up the lexical or dense stage), "none" (the lexical ranking alone), a file written by issueloc train, or "repo" / "repo@REV" (the built-in model adapted to this repository\'s history before the base commit or REV: issueloc adapt; docs/learning-to-rank.md)')
     .option('--no-progress', 'no progress bar on stderr');
   indexOptions(cmd);
   rankingOptions(cmd);

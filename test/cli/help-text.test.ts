@@ -24,3 +24,25 @@ test('commander\'s usage errors read as every other error: issueloc: …, exit 2
   assert.equal(unknown.code, 2, unknown.err);
   assert.match(unknown.err, /^issueloc: unknown option '--frobnicate'/);
 });
+
+test('an argument given to a command that takes none says where that input goes, in one line', async () => {
+  const issue = await runInProcess(['localize', 'flag completion is broken']);
+  assert.equal(issue.code, 2, issue.err);
+  assert.equal(issue.err, "issueloc: too many arguments for 'localize'. Expected 0 arguments but got 1 " +
+    '(the issue goes in --issue TEXT, --issue-file PATH or stdin, the repository in --repo PATH)\n');
+  const repo = await runInProcess(['index', '/tmp']);
+  assert.equal(repo.code, 2, repo.err);
+  assert.match(repo.err, /^issueloc: too many arguments for 'index'\. .* \(the repository goes in --repo PATH, the commit in --rev REV\)\n$/);
+  // a command without a known slip keeps commander's message as it is
+  const show = await runInProcess(['cache', 'show', '.']);
+  assert.equal(show.code, 2, show.err);
+  assert.equal(show.err, "issueloc: too many arguments for 'show'. Expected 0 arguments but got 1.\n");
+});
+
+test('--model names what it takes, not only a file', async () => {
+  for (const command of ['localize', 'comment']) {
+    const help = await runInProcess([command, '--help']);
+    assert.equal(help.code, 0, help.err);
+    assert.match(help.out, /--model <model>/, command);
+  }
+});
