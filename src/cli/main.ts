@@ -61,6 +61,17 @@ export function usageErrorLine(text: string): string {
   return hint && excess ? `${excess[1]} (${hint})\n` : line;
 }
 
+/** `--repo`'s default as the refusal of a folder outside any repository names it. */
+const NOT_A_REPOSITORY_HERE = 'not a git repository: .';
+
+/**
+ * An error's message with what to do next where the input at fault was not given but defaulted:
+ * issueloc run outside a repository without `--repo`.
+ */
+export function withNextStep(message: string): string {
+  return message === NOT_A_REPOSITORY_HERE ? `${message} (the current folder: run issueloc inside a repository or give --repo PATH)` : message;
+}
+
 /** Codes of file-system errors that are about the path (permissions, a missing or full disk), not a bug. */
 const PATH_ERRORS = new Set(['ENOENT', 'EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EDQUOT', 'EFBIG', 'ENOTDIR', 'EISDIR', 'EEXIST', 'ENAMETOOLONG', 'ELOOP']);
 
@@ -131,7 +142,7 @@ export async function main(argv: string[], program?: Command): Promise<number> {
       return e.exitCode === 0 ? 0 : 2;
     }
     if (e instanceof IssuelocError) {
-      process.stderr.write(`issueloc: ${e.message}\n`);
+      process.stderr.write(`issueloc: ${withNextStep(e.message)}\n`);
       return e.exitCode;
     }
     const pathError = pathErrorMessage(e);
