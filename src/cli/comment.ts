@@ -26,7 +26,7 @@ export function registerCommentCommand(program: Command): void {
     .option('--server-url <url>', 'web root for the links (default: GITHUB_SERVER_URL, else https://github.com)')
     .addOption(new Option('--level <level>', 'which rankings to show').choices([...LEVELS, 'all']).default('all'))
     .option('--top <n>', `items per level (at most ${MAX_COMMENT_TOP})`, wholeOption('--top', 1, MAX_COMMENT_TOP), 5)
-    .option('--model <file>', 'the learned model: "default" (the built-in one), a file written by issueloc train, or "none" (lexical ranking only)', 'default')
+    .option('--model <model>', 'the learned model: "default" (the built-in one), a file written by issueloc train, or "none" (lexical ranking only)', 'default')
     .option('--opt-out-label <label>', 'issues with this label get no comment ("" for none)', DEFAULT_OPT_OUT_LABEL)
     .option('--max-comment-chars <n>', `size cap of the comment (${MIN_COMMENT_CHARS} to ${GITHUB_MAX_COMMENT_CHARS})`, wholeOption('--max-comment-chars', MIN_COMMENT_CHARS, GITHUB_MAX_COMMENT_CHARS), GITHUB_MAX_COMMENT_CHARS)
     .option('--cache-dir <dir>', 'index cache folder (default: ISSUELOC_CACHE_DIR, else ~/.cache/issueloc/<name>-<hash>)')

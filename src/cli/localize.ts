@@ -33,7 +33,7 @@ export function registerLocalizeCommand(program: Command): void {
     .option('--top <n>', 'items per level (a larger n than there are items shows them all)', wholeOption('--top', 1), 10)
     .option('--json', 'machine output: one JSON object')
     .option('--explain', 'also show which issue-text signals (stack frames, paths, names) raised each item')
-    .option('--model <file>', 'the learned model that reranks the lexical candidates: "default" (the built-in one; the default unless ranking options or --embedder set up the lexical or dense stage), "none" (the lexical ranking alone), a file written by issueloc train, or "repo" / "repo@REV" (the built-in model adapted to this repository\'s history before the base commit or REV: issueloc adapt; docs/learning-to-rank.md)')
+    .option('--model <model>', 'the learned model that reranks the lexical candidates: "default" (the built-in one; the default unless ranking options or --embedder set up the lexical or dense stage), "none" (the lexical ranking alone), a file written by issueloc train, or "repo" / "repo@REV" (the built-in model adapted to this repository\'s history before the base commit or REV: issueloc adapt; docs/learning-to-rank.md)')
     .option('--no-progress', 'no progress bar on stderr');
   indexOptions(cmd);
   rankingOptions(cmd);
@@ -68,6 +68,7 @@ export function registerLocalizeCommand(program: Command): void {
       const shown = levels.some((l) => result[plural(l)].length > 0);
       if (!o.json && shown) {
         printText(result, levels, result.commit, Boolean(o.explain));
+        if (result.stages.includes('model')) process.stdout.write(`\n${wrapWords(MODEL_SCORES_NOTE, tableWidth())}\n`);
         if (o.explain) printSignals(result.signals);
       }
       if (!shown) {
@@ -101,7 +102,7 @@ function printText(result: Localization, levels: Level[], commit: string, explai
       process.stdout.write(`\n${plural(l)}\n(no ${l} matched)\n`);
       continue;
     }
-    const terms = items.map((it) => (it.matchedTerms ?? []).join(' '));
+    const terms = items.map((it) => termsCell(it, explain));
     const head = ['#', 'score', l, 'lines', 'matched issue terms'];
     const rows = items.map((it, i) => [String(i + 1), it.score.toFixed(2), printable(it.id), linesOf(it), terms[i]]);
     const termsWidth = flexibleWidths([head, ...rows], [{ col: 4, min: 0 }], width).get(4)!;
@@ -129,6 +130,20 @@ function printText(result: Localization, levels: Level[], commit: string, explai
     });
     process.stdout.write(`\n${plural(l)}\n${table.toString()}\n`);
   }
+}
+
+/** What the text output says below the tables when the learned model ranked them (as the web page does). */
+export const MODEL_SCORES_NOTE = 'scores: the model\'s raw scores; only their order means something (they can be negative)';
+
+/**
+ * An item's matched terms as the table shows them; an item that matched none (placed by a
+ * signal: a co-change, a path in the issue) names its signals instead, pointing at `--explain`
+ * unless the signals' own row already says why.
+ */
+export function termsCell(it: RankedItem, explain: boolean): string {
+  const terms = it.matchedTerms ?? [];
+  if (terms.length > 0 || explain || !it.signals?.length) return terms.join(' ');
+  return `(no term; raised by ${it.signals.join(', ')}: --explain says why)`;
 }
 
 /** An item's lines as the table shows them: `start-end`, `start` for one line, empty when unknown. */

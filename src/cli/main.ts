@@ -41,6 +41,37 @@ const COMMAND_MODULES: ReadonlyArray<{ names: readonly string[]; load: () => Pro
 export const EXIT_CODES_HELP = 'Exit codes: 0 results, 1 nothing matched, 2 bad input or usage, 3 internal failure (a bug;\n' +
   'ISSUELOC_DEBUG=1 prints its stack trace).';
 
+/** Where the input goes for the commands that take none as arguments (their usual slip: `localize "text"`, `index ~/src/x`). */
+const ARGUMENT_HINTS: Readonly<Record<string, string>> = {
+  localize: 'the issue goes in --issue TEXT, --issue-file PATH or stdin, the repository in --repo PATH',
+  index: 'the repository goes in --repo PATH, the commit in --rev REV',
+  adapt: 'the repository goes in --repo PATH, the commit in --rev REV',
+  serve: 'repositories go in --repo PATH or --repo NAME=PATH, or a --config FILE',
+  mcp: 'repositories go in --repo PATH or --repo NAME=PATH, or a --config FILE',
+};
+
+/**
+ * A usage error of commander as issueloc prints it: `issueloc: …` (commander says `error: …`),
+ * and for a command given an argument it takes none of, where its input goes instead.
+ */
+export function usageErrorLine(text: string): string {
+  const line = text.replace(/^error: /, 'issueloc: ');
+  const excess = /^(issueloc: too many arguments for '([\w-]+)'\..*?)\.?\n?$/.exec(line);
+  const hint = excess ? ARGUMENT_HINTS[excess[2]] : undefined;
+  return hint && excess ? `${excess[1]} (${hint})\n` : line;
+}
+
+/** `--repo`'s default as the refusal of a folder outside any repository names it. */
+const NOT_A_REPOSITORY_HERE = 'not a git repository: .';
+
+/**
+ * An error's message with what to do next where the input at fault was not given but defaulted:
+ * issueloc run outside a repository without `--repo`.
+ */
+export function withNextStep(message: string): string {
+  return message === NOT_A_REPOSITORY_HERE ? `${message} (the current folder: run issueloc inside a repository or give --repo PATH)` : message;
+}
+
 /** Codes of file-system errors that are about the path (permissions, a missing or full disk), not a bug. */
 const PATH_ERRORS = new Set(['ENOENT', 'EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EDQUOT', 'EFBIG', 'ENOTDIR', 'EISDIR', 'EEXIST', 'ENAMETOOLONG', 'ELOOP']);
 
@@ -86,8 +117,8 @@ export async function buildProgram(argv?: readonly string[]): Promise<Command> {
     .version(packageVersion())
     .showHelpAfterError(false)
     .addHelpText('after', `\n${EXIT_CODES_HELP}`)
-    // usage errors read as every other error: `issueloc: …` (commander says `error: …`); inherited by the commands
-    .configureOutput({ outputError: (text, write) => write(text.replace(/^error: /, 'issueloc: ')) })
+    // usage errors read as every other error (usageErrorLine); inherited by the commands
+    .configureOutput({ outputError: (text, write) => write(usageErrorLine(text)) })
     .exitOverride();
   const named = argv?.[2];
   // `issueloc --version` prints the version alone: no command module is needed
@@ -111,7 +142,7 @@ export async function main(argv: string[], program?: Command): Promise<number> {
       return e.exitCode === 0 ? 0 : 2;
     }
     if (e instanceof IssuelocError) {
-      process.stderr.write(`issueloc: ${e.message}\n`);
+      process.stderr.write(`issueloc: ${withNextStep(e.message)}\n`);
       return e.exitCode;
     }
     const pathError = pathErrorMessage(e);

@@ -107,7 +107,9 @@ export function buildServer(options: ServerOptions): Service {
     metrics.observe(request.routeOptions.url ?? 'unmatched', request.method, reply.statusCode, (performance.now() - t0) / 1000);
     done();
   });
-  app.setErrorHandler((error: Error & { statusCode?: number; validation?: SchemaProblem[]; validationContext?: string }, _request, reply) => {
+  app.setErrorHandler((error: Error & { statusCode?: number; validation?: SchemaProblem[]; validationContext?: string }, request, reply) => {
+    // fastify's bare "Unsupported Media Type" (e.g. curl -d without -H 'content-type: application/json') says what to send
+    if (error.statusCode === 415) return reply.code(415).send({ error: mediaTypeMessage(request.headers['content-type']) });
     const status = error.validation ? 400 : error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : statusOf(error);
     if (error instanceof ServiceError && error.retryAfterSeconds) reply.header('retry-after', String(error.retryAfterSeconds));
     // a 500 (here or from a worker: a full disk, a bug) is one line on the server's stderr; its answer names no server path
@@ -185,6 +187,15 @@ export function schemaMessage(problems: readonly SchemaProblem[], context = 'bod
   if (problems.length === 1 && Array.isArray(allowed)) return `${message}: ${allowed.join(', ')}`;
   if (!unknown || typeof field !== 'string') return message;
   return `${context}${unknown.instancePath.replaceAll('/', '.')}: unknown field ${JSON.stringify(field.slice(0, 100))}`;
+}
+
+/**
+ * The answer to a body whose content-type no route reads (415): the type it came with (at most
+ * 100 characters) and the one to send, as curl's `-d` alone sends a form.
+ */
+export function mediaTypeMessage(contentType: string | undefined): string {
+  const got = contentType ? `content-type ${JSON.stringify(oneLine(contentType).slice(0, 100))}` : 'no content-type';
+  return `unsupported media type (${got}): send the body as JSON with content-type: application/json`;
 }
 
 /** Host names always served: the loopback addresses. */

@@ -278,3 +278,16 @@ function bind(b: ServiceBackend): ServiceBackend {
     refreshDefault: b.refreshDefault.bind(b), warmDefaults: b.warmDefaults.bind(b), close: b.close.bind(b),
   };
 }
+
+test('a body that is not JSON by its content-type (curl -d alone sends a form) → 415 saying what to send', async () => {
+  const s = await start();
+  try {
+    const form = await fetch(`${s.url}/v1/localize`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'issue=x' });
+    assert.equal(form.status, 415);
+    assert.equal(((await form.json()) as { error: string }).error,
+      'unsupported media type (content-type "application/x-www-form-urlencoded"): send the body as JSON with content-type: application/json');
+    assert.equal((await post(s.url, { repository: 'demo', issue: ISSUE })).status, 200, 'still serving');
+  } finally {
+    await s.close();
+  }
+});
