@@ -198,6 +198,16 @@ test('a URL naming a repository this server does not serve says so and ranks not
   await page.close();
 });
 
+test('a URL with a field the page does not know says which and ranks nothing (not the first repository)', { skip: missing }, async () => {
+  const page = await browser!.newPage();
+  await page.goto(`${server!.url}/#repository=demo&issue=${encodeURIComponent('open_socket ignores the port')}`);
+  await page.waitForSelector('body[data-state]', { timeout: 60_000 });
+  assert.equal(await page.getAttribute('body', 'data-state'), 'error');
+  assert.match((await page.textContent('#status')) ?? '', /the link's field 'repository' is not known \(known: repo, rev, level, top, issue\)/);
+  assert.equal(await page.locator('#results').isHidden(), true, 'nothing ranked');
+  await page.close();
+});
+
 test('an issue in another script is no empty issue: the service answers it', { skip: missing }, async () => {
   const { page } = await openPage();
   await page.fill('#issue', '日志轮转失败');

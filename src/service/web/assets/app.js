@@ -144,12 +144,22 @@ function toFragment(q) {
   history.replaceState(null, '', `#${params.toString()}`);
 }
 
+/** The fields of a link's fragment, as `toFragment` writes them. */
+const FRAGMENT_FIELDS = ['repo', 'rev', 'level', 'top', 'issue'];
+
 /**
  * Fills the form from the URL's fragment; true when it holds an issue (the page then runs it).
- * A repository this server does not serve is an error: the link is not run on another one.
+ * A repository this server does not serve, or a field it does not know (`repository=` for `repo=`),
+ * is an error: the link is not run on another repository or with a field dropped.
  */
 function fromFragment() {
   const params = new URLSearchParams(location.hash.slice(1));
+  const unknown = [...new Set(params.keys())].filter((k) => !FRAGMENT_FIELDS.includes(k));
+  if (unknown.length > 0) {
+    status(`the link's field${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `'${k}'`).join(', ')} ${unknown.length > 1 ? 'are' : 'is'} not known (known: ${FRAGMENT_FIELDS.join(', ')})`, true);
+    document.body.dataset.state = 'error';
+    return false;
+  }
   const repo = params.get('repo');
   if (repo) {
     const served = [...$('repo').options].map((o) => o.value);
