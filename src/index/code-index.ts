@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { extractorOf } from '../corpus/extract-specs.js';
-import { IndexBuilder, type InvertedIndex } from './inverted-index.js';
+import { IdCounts, IndexBuilder, type InvertedIndex, type TermCounts } from './inverted-index.js';
 import { readIndexFile, writeIndexFile } from './store.js';
 import { UnitTable, type IndexedUnit } from './unit-table.js';
 import type { UnitTerms } from './blob-terms.js';
@@ -123,9 +123,10 @@ export interface CodeIndex {
  * v10: an entry holds its key (blob id, language, grammar) and is refused under another.
  * v11: the functions inside JavaScript AMD factories (`define([...], function () {...})`) are units.
  * v12: entries in bytes, each term once per entry (src/index/blob-entry.ts), in `.bin` files.
+ * v13: entries hold each unit's name terms (`UnitTerms.nameTerms`): an index built from the cache tokenizes no name.
  * (Changes of one language's units bump its spec's `version` instead: src/corpus/extract-specs.ts.)
  */
-export const BLOB_FORMAT_VERSION = 'v12';
+export const BLOB_FORMAT_VERSION = 'v13';
 /**
  * Version of the index files (document choice, fields, the tokens of paths and names); bump to
  * invalidate saved indexes. v7: snake_case parts kept whole; checked files (src/util/checked-file.ts).
@@ -231,7 +232,7 @@ export function buildCodeIndex(
     docs.sort((a, b) => a.startLine - b.startLine || a.endLine - b.endLine);
     const pathLength = sumOf(pathTerms);
     for (const u of docs) {
-      const nameTerms = u.kind === 'file' ? fileNameTerms : counts(tokenize(u.qualifiedName, { stem: settings.stem }));
+      const nameTerms = u.kind === 'file' ? fileNameTerms : u.nameTerms ?? counts(tokenize(u.qualifiedName, { stem: settings.stem }));
       // the body field: the path's terms, then the unit's (a term in both counted in one)
       builder.addSummed([[pathTerms], [nameTerms], [pathTerms, u.body]], [pathLength, sumOf(nameTerms), pathLength + u.bodyLength]);
       units.push({ path, kind: u.kind, qualifiedName: u.qualifiedName, ...(u.namespaceParts ? { namespaceParts: u.namespaceParts } : {}), startLine: u.startLine, endLine: u.endLine });
@@ -275,9 +276,17 @@ function cutBody(u: UnitTerms, maxWords: number): UnitTerms {
   return { ...u, body, bodyLength: maxWords };
 }
 
-function sumOf(m: ReadonlyMap<string, number>): number {
+/** The sum of the counts of `terms` (the tokens they were counted from). */
+function sumOf(terms: TermCounts): number {
   let s = 0;
-  for (const v of m.values()) s += v;
+  if (terms instanceof IdCounts) {
+    const { entries } = terms;
+    for (let k = 1; k < entries.length; k += 2) s += entries[k];
+  } else if (Array.isArray(terms)) {
+    for (const [, v] of terms as readonly (readonly [string, number])[]) s += v;
+  } else {
+    for (const v of (terms as ReadonlyMap<string, number>).values()) s += v;
+  }
   return s;
 }
 

@@ -99,6 +99,41 @@ export class UnitBodyCounter implements TermDictionary {
     return ends.map(({ end, length }) => ({ body: new IdCounts(this.terms, entries.subarray(at, at = end)), bodyLength: length }));
   }
 
+  /**
+   * The term counts of `tokenize(name)` (a unit's qualified name: its name field), in first-seen
+   * order, by the dictionary's ids: the words of the name from the word memo, as the body's are.
+   */
+  nameTerms(name: string): IdCounts {
+    this.seen.length = 0;
+    const n = name.length;
+    let i = 0;
+    while (i < n) {
+      let c = name.charCodeAt(i);
+      if (charClass(c) === 0) {
+        i++;
+        continue;
+      }
+      const start = i;
+      let h = c;
+      i++;
+      while (i < n && charClass(c = name.charCodeAt(i)) !== 0) {
+        h = (Math.imul(h, 31) + c) | 0;
+        i++;
+      }
+      const e = this.entryOf(name, start, i, h);
+      this.countIds(this.wordTokens.buf, this.wordTokenFrom.buf[e], this.wordTokenTo.buf[e]);
+    }
+    const { counts, seen } = this;
+    const entries = new Int32Array(2 * seen.length);
+    for (let k = 0; k < seen.length; k++) {
+      const id = seen[k];
+      entries[2 * k] = id;
+      entries[2 * k + 1] = counts[id];
+      counts[id] = 0;
+    }
+    return new IdCounts(this.terms, entries);
+  }
+
   /** Empties the word memo (the term dictionary stays: the counts given out refer to it). */
   private forget(): void {
     this.slots = new Int32Array(1 << 12);
