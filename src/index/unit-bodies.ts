@@ -104,25 +104,10 @@ export class UnitBodyCounter implements TermDictionary {
    * order, by the dictionary's ids: the words of the name from the word memo, as the body's are.
    */
   nameTerms(name: string): IdCounts {
+    // the file's runs are no longer needed once its bodies are given out: the name's take their place
+    this.scanRuns(name);
     this.seen.length = 0;
-    const n = name.length;
-    let i = 0;
-    while (i < n) {
-      let c = name.charCodeAt(i);
-      if (charClass(c) === 0) {
-        i++;
-        continue;
-      }
-      const start = i;
-      let h = c;
-      i++;
-      while (i < n && charClass(c = name.charCodeAt(i)) !== 0) {
-        h = (Math.imul(h, 31) + c) | 0;
-        i++;
-      }
-      const e = this.entryOf(name, start, i, h);
-      this.countIds(this.wordTokens.buf, this.wordTokenFrom.buf[e], this.wordTokenTo.buf[e]);
-    }
+    this.countIds(this.tokens.buf, 0, this.tokens.size);
     const { counts, seen } = this;
     const entries = new Int32Array(2 * seen.length);
     for (let k = 0; k < seen.length; k++) {
