@@ -123,10 +123,9 @@ export interface CodeIndex {
  * v10: an entry holds its key (blob id, language, grammar) and is refused under another.
  * v11: the functions inside JavaScript AMD factories (`define([...], function () {...})`) are units.
  * v12: entries in bytes, each term once per entry (src/index/blob-entry.ts), in `.bin` files.
- * v13: entries hold each unit's name terms (`UnitTerms.nameTerms`): an index built from the cache tokenizes no name.
  * (Changes of one language's units bump its spec's `version` instead: src/corpus/extract-specs.ts.)
  */
-export const BLOB_FORMAT_VERSION = 'v13';
+export const BLOB_FORMAT_VERSION = 'v12';
 /**
  * Version of the index files (document choice, fields, the tokens of paths and names); bump to
  * invalidate saved indexes. v7: snake_case parts kept whole; checked files (src/util/checked-file.ts).
@@ -171,9 +170,17 @@ export function indexFilePath(cacheDir: string, commit: string, s: IndexSettings
   return join(cacheDir, 'index', `${commit}.${settingsKey(s)}${suffix}.bin`);
 }
 
+/**
+ * Version of the bytes of blob cache entries (src/index/blob-entry.ts) when they change and the
+ * units and terms they hold do not: part of the blob cache folder's name alone, so the saved
+ * indexes and the caches keyed by {@link BLOB_FORMAT_VERSION} (the history's commit miner) stay
+ * valid. 2: entries hold each function's name terms (`UnitTerms.nameTerms`).
+ */
+export const BLOB_ENTRY_VERSION = 2;
+
 /** Folder of the blob-level cache under a cache folder. */
 export function blobCacheDir(cacheDir: string, s: IndexSettings): string {
-  return join(cacheDir, `blobs-${blobSettingsKey(s)}`);
+  return join(cacheDir, `blobs-${blobSettingsKey(s)}.e${BLOB_ENTRY_VERSION}`);
 }
 
 const counts = (tokens: string[]): Map<string, number> => {
