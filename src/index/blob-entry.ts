@@ -9,10 +9,11 @@
  * Layout (every integer an unsigned LEB128 varint below 2^49, strings as byte length + UTF-8):
  *
  *   key · T · T × term · U · U × (kind · qualifiedName · namespaceParts + 1 (0: none) · startLine
- *   · endLine · bodyLength · P · P × (term number < T · count))
+ *   · endLine · bodyLength · P · P × (term number < T · count) · N + 1 (0: none) · N × (term number < T · count))
  *
- * `kind` 0 file, 1 class, 2 function; the pairs in the unit's order (the first-seen order of its
- * terms, which the index keeps). A payload not ending right after its last unit, or holding a
+ * `kind` 0 file, 1 class, 2 function; the pairs of the body, then of the name, each in the unit's
+ * order (the first-seen order of its terms, which the index keeps); terms are numbered in first
+ * use, unit by unit, body before name. A payload not ending right after its last unit, or holding a
  * number out of range, is no entry (the reader gives undefined: corrupt).
  */
 import type { UnitKind } from '../corpus/types.js';
@@ -33,6 +34,12 @@ export interface UnitTerms {
   body: readonly (readonly [string, number])[] | IdCounts;
   /** Tokens in the body (the BM25F body-field length). */
   bodyLength: number;
+  /**
+   * [term, count] pairs of `tokenize(qualifiedName)` (the name field), in first-seen order, by ids
+   * as `body` is; absent: the index tokenizes the name itself. A build keeps them with the body
+   * (src/index/unit-bodies.ts), so an index made from the blob cache tokenizes no name.
+   */
+  nameTerms?: readonly (readonly [string, number])[] | IdCounts;
 }
 
 /** A term dictionary the reader counts into: the id of a term, made when new. */
@@ -73,12 +80,11 @@ export class BlobEntryWriter {
     const stamp = ++this.stamp;
     const terms: (string | number)[] = [];
     const numbered = new Map<string, number>();
-    const pairs: Int32Array[] = [];
-    for (const u of units) {
-      const { body } = u;
-      if (body instanceof IdCounts) {
-        this.useDictionary(body.terms);
-        const { entries } = body;
+    // a list of counts as (term number, count) pairs, its new terms numbered
+    const numberPairs = (list: NonNullable<UnitTerms['nameTerms']>): Int32Array => {
+      if (list instanceof IdCounts) {
+        this.useDictionary(list.terms);
+        const { entries } = list;
         const out = new Int32Array(entries.length);
         for (let k = 0; k < entries.length; k += 2) {
           const id = entries[k];
@@ -90,21 +96,26 @@ export class BlobEntryWriter {
           out[k] = this.numberOf[id];
           out[k + 1] = entries[k + 1];
         }
-        pairs.push(out);
-      } else {
-        const out = new Int32Array(2 * body.length);
-        body.forEach(([term, count], k) => {
-          let n = numbered.get(term);
-          if (n === undefined) {
-            numbered.set(term, n = terms.length);
-            terms.push(term);
-          }
-          out[2 * k] = n;
-          if (!(Number.isInteger(count) && count >= 0 && count <= 0x7fffffff)) this.odd = true;
-          out[2 * k + 1] = count;
-        });
-        pairs.push(out);
+        return out;
       }
+      const out = new Int32Array(2 * list.length);
+      list.forEach(([term, count], k) => {
+        let n = numbered.get(term);
+        if (n === undefined) {
+          numbered.set(term, n = terms.length);
+          terms.push(term);
+        }
+        out[2 * k] = n;
+        if (!(Number.isInteger(count) && count >= 0 && count <= 0x7fffffff)) this.odd = true;
+        out[2 * k + 1] = count;
+      });
+      return out;
+    };
+    const pairs: Int32Array[] = [];
+    const namePairs: (Int32Array | undefined)[] = [];
+    for (const u of units) {
+      pairs.push(numberPairs(u.body));
+      namePairs.push(u.nameTerms && numberPairs(u.nameTerms));
     }
     this.uint(terms.length);
     for (const t of terms) {
@@ -119,12 +130,19 @@ export class BlobEntryWriter {
       this.uint(u.startLine);
       this.uint(u.endLine);
       this.uint(u.bodyLength);
-      const p = pairs[i];
-      this.uint(p.length >> 1);
-      this.room(10 * p.length);
-      for (let k = 0; k < p.length; k++) this.uint(p[k]);
+      this.pairs(pairs[i]);
+      const name = namePairs[i];
+      if (name) this.pairs(name, 1);
+      else this.uint(0);
     });
     return this.odd ? undefined : this.buf.subarray(0, this.size);
+  }
+
+  /** The number of pairs of `p` (plus `offset`), then its numbers. */
+  private pairs(p: Int32Array, offset = 0): void {
+    this.uint((p.length >> 1) + offset);
+    this.room(10 * p.length);
+    for (let k = 0; k < p.length; k++) this.uint(p[k]);
   }
 
   /** Makes the numbering arrays cover `terms` (and forgets the bytes of another dictionary). */
@@ -272,8 +290,23 @@ export class BlobEntryReader {
     const U = this.uint();
     if (U < 0 || U > payload.length) return undefined;
     const units: UnitTerms[] = [];
+    // where each unit's body pairs start in `pairs`, and its name pairs (−1: none)
     const bodyAt: number[] = [];
+    const nameAt: number[] = [];
     let n = 0;
+    /** Reads P pairs into `pairs` from `n` on; false: corrupt. */
+    const readInto = (P: number): boolean => {
+      if (n + 2 * P > this.pairs.length) this.growPairs(n + 2 * P);
+      const { pairs } = this;
+      for (let k = 0; k < P; k++) {
+        const t = this.uint();
+        const count = this.uint();
+        if (t < 0 || t >= T || count < 0 || count > 0x7fffffff) return false;
+        pairs[n++] = ids[t];
+        pairs[n++] = count;
+      }
+      return true;
+    };
     for (let i = 0; i < U; i++) {
       const kind = KINDS[this.uint()];
       const qualifiedName = this.string();
@@ -285,22 +318,20 @@ export class BlobEntryReader {
       if (kind === undefined || qualifiedName === undefined || namespace < 0 || startLine < 0 || endLine < 0 || bodyLength < 0 ||
           P < 0 || P > payload.length) return undefined;
       bodyAt.push(n);
-      if (n + 2 * P > this.pairs.length) this.growPairs(n + 2 * P);
-      const { pairs } = this;
-      for (let k = 0; k < P; k++) {
-        const t = this.uint();
-        const count = this.uint();
-        if (t < 0 || t >= T || count < 0 || count > 0x7fffffff) return undefined;
-        pairs[n++] = ids[t];
-        pairs[n++] = count;
-      }
+      if (!readInto(P)) return undefined;
+      const N = this.uint() - 1;
+      if (N < -1 || N > payload.length) return undefined;
+      nameAt.push(N < 0 ? -1 : n);
+      if (N > 0 && !readInto(N)) return undefined;
       units.push({ kind, qualifiedName, ...(namespace > 0 ? { namespaceParts: namespace - 1 } : {}), startLine, endLine, body: [], bodyLength });
     }
     if (this.p !== payload.length) return undefined;
     const entries = this.pairs.slice(0, n);
-    bodyAt.push(n);
     units.forEach((u, i) => {
-      u.body = body(entries, bodyAt[i], bodyAt[i + 1]);
+      const name = nameAt[i];
+      const end = i + 1 < units.length ? bodyAt[i + 1] : n;
+      u.body = body(entries, bodyAt[i], name < 0 ? end : name);
+      if (name >= 0) u.nameTerms = body(entries, name, end);
     });
     return units;
   }

@@ -4,8 +4,8 @@ import { BlobEntryReader, BlobEntryWriter, type TermDictionary, type UnitTerms }
 
 export type { UnitTerms } from './blob-entry.js';
 
-/** Tag of blob entries (src/util/checked-file.ts); v2: the payload holds its key; v3: binary (src/index/blob-entry.ts). */
-const BLOB_ENTRY_TAG = 'blob.v3';
+/** Tag of blob entries (src/util/checked-file.ts); v2: the payload holds its key; v3: binary (src/index/blob-entry.ts); v4: with the units' name terms. */
+const BLOB_ENTRY_TAG = 'blob.v4';
 
 /**
  * Content-addressed cache of parsed and tokenized blobs: one small checked file per blob at

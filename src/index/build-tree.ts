@@ -82,6 +82,7 @@ export async function buildFromTree(repo: GitRepo, commit: string, settings: Ind
       const terms: UnitTerms[] = units.map((u, i) => ({
         kind: u.kind, qualifiedName: u.qualifiedName, ...(u.namespaceParts ? { namespaceParts: u.namespaceParts } : {}),
         startLine: u.startLine, endLine: u.endLine, ...bodies[i],
+        ...(u.kind === 'function' ? { nameTerms: counter.nameTerms(u.qualifiedName) } : {}),
       }));
       cache.set(blobKey(e.blob, e.path), terms);
       unitsOf.set(e.path, terms);

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { extractorOf } from '../corpus/extract-specs.js';
-import { IndexBuilder, type InvertedIndex } from './inverted-index.js';
+import { IdCounts, IndexBuilder, type InvertedIndex, type TermCounts } from './inverted-index.js';
 import { readIndexFile, writeIndexFile } from './store.js';
 import { UnitTable, type IndexedUnit } from './unit-table.js';
 import type { UnitTerms } from './blob-terms.js';
@@ -170,9 +170,17 @@ export function indexFilePath(cacheDir: string, commit: string, s: IndexSettings
   return join(cacheDir, 'index', `${commit}.${settingsKey(s)}${suffix}.bin`);
 }
 
+/**
+ * Version of the bytes of blob cache entries (src/index/blob-entry.ts) when they change and the
+ * units and terms they hold do not: part of the blob cache folder's name alone, so the saved
+ * indexes and the caches keyed by {@link BLOB_FORMAT_VERSION} (the history's commit miner) stay
+ * valid. 2: entries hold each function's name terms (`UnitTerms.nameTerms`).
+ */
+export const BLOB_ENTRY_VERSION = 2;
+
 /** Folder of the blob-level cache under a cache folder. */
 export function blobCacheDir(cacheDir: string, s: IndexSettings): string {
-  return join(cacheDir, `blobs-${blobSettingsKey(s)}`);
+  return join(cacheDir, `blobs-${blobSettingsKey(s)}.e${BLOB_ENTRY_VERSION}`);
 }
 
 const counts = (tokens: string[]): Map<string, number> => {
@@ -231,7 +239,7 @@ export function buildCodeIndex(
     docs.sort((a, b) => a.startLine - b.startLine || a.endLine - b.endLine);
     const pathLength = sumOf(pathTerms);
     for (const u of docs) {
-      const nameTerms = u.kind === 'file' ? fileNameTerms : counts(tokenize(u.qualifiedName, { stem: settings.stem }));
+      const nameTerms = u.kind === 'file' ? fileNameTerms : u.nameTerms ?? counts(tokenize(u.qualifiedName, { stem: settings.stem }));
       // the body field: the path's terms, then the unit's (a term in both counted in one)
       builder.addSummed([[pathTerms], [nameTerms], [pathTerms, u.body]], [pathLength, sumOf(nameTerms), pathLength + u.bodyLength]);
       units.push({ path, kind: u.kind, qualifiedName: u.qualifiedName, ...(u.namespaceParts ? { namespaceParts: u.namespaceParts } : {}), startLine: u.startLine, endLine: u.endLine });
@@ -275,9 +283,17 @@ function cutBody(u: UnitTerms, maxWords: number): UnitTerms {
   return { ...u, body, bodyLength: maxWords };
 }
 
-function sumOf(m: ReadonlyMap<string, number>): number {
+/** The sum of the counts of `terms` (the tokens they were counted from). */
+function sumOf(terms: TermCounts): number {
   let s = 0;
-  for (const v of m.values()) s += v;
+  if (terms instanceof IdCounts) {
+    const { entries } = terms;
+    for (let k = 1; k < entries.length; k += 2) s += entries[k];
+  } else if (Array.isArray(terms)) {
+    for (const [, v] of terms as readonly (readonly [string, number])[]) s += v;
+  } else {
+    for (const v of (terms as ReadonlyMap<string, number>).values()) s += v;
+  }
   return s;
 }
 

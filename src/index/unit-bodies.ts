@@ -99,6 +99,26 @@ export class UnitBodyCounter implements TermDictionary {
     return ends.map(({ end, length }) => ({ body: new IdCounts(this.terms, entries.subarray(at, at = end)), bodyLength: length }));
   }
 
+  /**
+   * The term counts of `tokenize(name)` (a unit's qualified name: its name field), in first-seen
+   * order, by the dictionary's ids: the words of the name from the word memo, as the body's are.
+   */
+  nameTerms(name: string): IdCounts {
+    // the file's runs are no longer needed once its bodies are given out: the name's take their place
+    this.scanRuns(name);
+    this.seen.length = 0;
+    this.countIds(this.tokens.buf, 0, this.tokens.size);
+    const { counts, seen } = this;
+    const entries = new Int32Array(2 * seen.length);
+    for (let k = 0; k < seen.length; k++) {
+      const id = seen[k];
+      entries[2 * k] = id;
+      entries[2 * k + 1] = counts[id];
+      counts[id] = 0;
+    }
+    return new IdCounts(this.terms, entries);
+  }
+
   /** Empties the word memo (the term dictionary stays: the counts given out refer to it). */
   private forget(): void {
     this.slots = new Int32Array(1 << 12);

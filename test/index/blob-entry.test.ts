@@ -7,6 +7,7 @@ import { BlobEntryReader, BlobEntryWriter } from '../../src/index/blob-entry.js'
 import { BlobTermsCache, type UnitTerms } from '../../src/index/blob-terms.js';
 import { IdCounts } from '../../src/index/inverted-index.js';
 import { UnitBodyCounter } from '../../src/index/unit-bodies.js';
+import { tokenize } from '../../src/text/tokenize.js';
 import { cleanup, tempDir } from '../repo/git-fixture.js';
 
 const KEY = `${'c'.repeat(40)}python`;
@@ -43,6 +44,28 @@ test('an entry reads back as the units written, by another dictionary\'s ids or 
   assert.equal(payload.toString('latin1').split('sympy').length, 2);
 });
 
+test('the name terms of units read back as written (by ids or as pairs); a unit without them reads back without', () => {
+  const counter = new UnitBodyCounter(false);
+  const units = sampleUnits(counter);
+  units[2].nameTerms = counter.nameTerms('Outer.f');
+  units[3].nameTerms = counter.nameTerms('Outer.sympy_import_größe');
+  const payload = Buffer.from(new BlobEntryWriter().encode(KEY, units)!);
+  const names = (us: readonly UnitTerms[]) => us.map((u) => (u.nameTerms ? [...u.nameTerms] : undefined));
+  const other = new UnitBodyCounter(false);
+  const read = new BlobEntryReader(other).read(payload, KEY)!;
+  const counted = (name: string) => [...tokenize(name).reduce((m, t) => m.set(t, (m.get(t) ?? 0) + 1), new Map<string, number>())];
+  assert.deepEqual(names(read), [undefined, undefined, counted('Outer.f'), counted('Outer.sympy_import_größe')]);
+  assert.deepEqual(counted('Outer.f'), [['outer', 1]]);
+  assert.ok(read[3].nameTerms instanceof IdCounts && read[3].nameTerms.terms === other.terms);
+  assert.deepEqual(names(new BlobEntryReader().readPairs(payload, KEY)!), names(read));
+  // the name's terms share the entry's term table: `sympy` still written once (and inside `sympy_import_gr`)
+  assert.equal(payload.toString('latin1').split('sympy').length, 3);
+  // pairs or ids: the same bytes
+  const asPairsWithNames = units.map((u) => ({ ...u, body: [...u.body], ...(u.nameTerms ? { nameTerms: [...u.nameTerms] } : {}) }));
+  assert.deepEqual(Buffer.from(new BlobEntryWriter().encode(KEY, asPairsWithNames)!), payload);
+  for (let n = 0; n < payload.length; n++) assert.equal(new BlobEntryReader(other).read(payload.subarray(0, n), KEY), undefined, `cut at ${n}`);
+});
+
 test('bodies as pairs or by ids give the same bytes', () => {
   const counter = new UnitBodyCounter(false);
   const units = sampleUnits(counter);
@@ -60,10 +83,10 @@ test('a payload cut, extended, of another key or with a term number out of range
   assert.equal(reader.read(Buffer.concat([payload, Buffer.of(0)]), KEY), undefined);
   assert.equal(reader.read(payload, `${'d'.repeat(40)}python`), undefined);
   assert.equal(new BlobEntryReader().readPairs(payload, KEY.slice(1)), undefined);
-  // one unit, one pair whose term number (5) is past the entry's one term
-  const one = Buffer.concat([Buffer.of(KEY.length), Buffer.from(KEY), Buffer.of(1, 1, 0x61, 1, 2, 1, 0x66, 0, 1, 2, 1, 1, 5, 1)]);
+  // one unit, one pair whose term number (5) is past the entry's one term, no name terms
+  const one = Buffer.concat([Buffer.of(KEY.length), Buffer.from(KEY), Buffer.of(1, 1, 0x61, 1, 2, 1, 0x66, 0, 1, 2, 1, 1, 5, 1, 0)]);
   assert.equal(reader.read(one, KEY), undefined);
-  one[one.length - 2] = 0;
+  one[one.length - 3] = 0;
   assert.deepEqual(asPairs(reader.read(one, KEY)!), [{ kind: 'function', qualifiedName: 'f', startLine: 1, endLine: 2, body: [['a', 1]], bodyLength: 1 }]);
 });
 

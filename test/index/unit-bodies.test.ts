@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { extractUnits, extractUnitSpans } from '../../src/corpus/extract.js';
 import { bodyTerms } from '../../src/index/code-index.js';
+import { tokenize } from '../../src/text/tokenize.js';
 import { isSpace, UnitBodyCounter, type BodyRange } from '../../src/index/unit-bodies.js';
 
 /** A small deterministic generator (tests repeat). */
@@ -37,6 +38,24 @@ test('the body terms of ranges of a text are bodyTerms of their slices (cut, ste
       const got = counter.unitBodies(text, ranges);
       ranges.forEach((r, i) => assert.deepEqual({ body: [...got[i].body], bodyLength: got[i].bodyLength }, bodyTerms(text.slice(r.from, r.to), r.maxWords, stem), JSON.stringify({ text, r })));
       assert.equal(JSON.stringify(got.map((g) => g.body)), JSON.stringify(ranges.map((r) => bodyTerms(text.slice(r.from, r.to), r.maxWords, stem).body)));
+    }
+  }
+});
+
+test('the name terms of a qualified name are the counts of its tokens, in first-seen order, by the body\'s dictionary', () => {
+  const next = rng(11);
+  for (const stem of [false, true]) {
+    const counter = new UnitBodyCounter(stem);
+    const [body] = counter.unitBodies('parse_token running', [{ from: 0, to: 19, maxWords: 0 }]);
+    for (let round = 0; round < 300; round++) {
+      let name = '';
+      const n = Math.floor(next() * 12);
+      for (let i = 0; i < n; i++) name += PIECES[Math.floor(next() * PIECES.length)];
+      const got = counter.nameTerms(name);
+      const want = new Map<string, number>();
+      for (const t of tokenize(name, { stem })) want.set(t, (want.get(t) ?? 0) + 1);
+      assert.deepEqual([...got], [...want], JSON.stringify(name));
+      assert.equal(got.terms, body.body.terms);
     }
   }
 });
