@@ -32,3 +32,58 @@ export function rowsByDocument(docs: ArrayLike<number>): Int32Array {
   for (let k = 0; k < n; k++) order[k] = keys[k] % n;
   return order;
 }
+
+/**
+ * The rows of a few documents of an index, looked up by document: a marker array of the index's
+ * documents (row + 1, 0: none), set for one list of documents at a time and reused. A term's
+ * postings are then matched against the list by one pass along them ({@link forEachMatch}), which
+ * beats galloping once the postings are short next to the list.
+ */
+export class DocRows {
+  private readonly rowOf: Int32Array;
+  private marked: ArrayLike<number> = [];
+
+  /** @param docCount the index's number of documents (every document of a list is below it). */
+  constructor(docCount: number) {
+    this.rowOf = new Int32Array(docCount);
+  }
+
+  /**
+   * Marks `docs` (row i: docs[i]), unmarking the last list.
+   * @returns false when a document repeats in `docs` (then nothing is marked: use a gallop).
+   */
+  mark(docs: ArrayLike<number>): boolean {
+    this.clear();
+    const { rowOf } = this;
+    for (let i = 0; i < docs.length; i++) {
+      const d = docs[i];
+      if (rowOf[d] !== 0) {
+        this.marked = docs;
+        this.clear();
+        return false;
+      }
+      rowOf[d] = i + 1;
+    }
+    this.marked = docs;
+    return true;
+  }
+
+  /** The row of document `d` in the marked list (−1: not in it). */
+  row(d: number): number {
+    return this.rowOf[d] - 1;
+  }
+
+  private clear(): void {
+    const { rowOf, marked } = this;
+    for (let i = 0; i < marked.length; i++) rowOf[marked[i]] = 0;
+    this.marked = [];
+  }
+}
+
+/**
+ * Whether matching a list of `docs` documents against `postings` postings is quicker by one pass
+ * along the postings ({@link DocRows}) than by a gallop per document.
+ */
+export function passAlongPostings(postings: number, docs: number): boolean {
+  return postings <= 8 * docs;
+}

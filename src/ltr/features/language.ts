@@ -49,7 +49,9 @@ export const languageGroup: FeatureGroup<LanguageRow, keyof typeof features> = {
   name: 'language',
   features,
   prepare(ctx: CandidateContext) {
-    const families = ctx.paths.map(languageFamily);
+    const { docs, shapes } = ctx;
+    const { fileOfUnit } = ctx.codeIndex;
+    const families = docs.map((d) => shapes.file(fileOfUnit[d]).family);
     const top = Math.min(TOP, families.length);
     const count = new Map<LanguageFamily, number>();
     for (let i = 0; i < top; i++) count.set(families[i], (count.get(families[i]) ?? 0) + 1);
