@@ -37,7 +37,6 @@ export class DocFieldScorer {
     this.avg = averageFieldLengths(index);
     const b = this.params.b;
     this.bs = typeof b === 'number' ? new Array<number>(this.fields).fill(b) : [...b];
-    this.matches = new TermMatches(this.fields);
     this.rows = new DocRows(index.docCount);
   }
 
@@ -57,9 +56,9 @@ export class DocFieldScorer {
    * numbers from i · (1 + F)) holds document docs[i]'s BM25F+ (column 0) and its BM25 of each
    * field f alone (column 1 + f). The documents holding a term, with their positions in its
    * postings, are found once for all the queries holding the term: by one pass along short
-   * postings, else by a galloping search along them in document order; O(terms × min(postings,
-   * documents × log(postings / documents))). The term's saturated tfs of those documents
-   * (query-independent) are computed then too; each query then only weighs them.
+   * postings, else by a galloping search along them in document order; O(terms ×
+   * min(postings, documents × log(postings / documents))); each query then visits only those
+   * (row, posting) pairs.
    */
   scoreDocs(docs: ArrayLike<number>, queries: readonly (readonly PreparedTerm[])[]): Float64Array[] {
     const { fieldLength } = this.index;
@@ -85,23 +84,25 @@ export class DocFieldScorer {
       const terms = queries[q];
       for (let t = 0; t < terms.length; t++) {
         const { termId, weight } = terms[t];
+        const { doc, tf: postingTf } = this.index.postings(termId);
         let s = spanOf.get(termId);
         if (s === undefined) {
-          const { doc, tf } = this.index.postings(termId);
-          s = rows && passAlongPostings(doc.length, n)
-            ? matches.addByPass(doc, rows)
-            : matches.addByGallop(doc, docs, (order ??= rowsByDocument(docs)));
-          matches.saturate(s, tf, norm, F, weights, k1, delta);
+          s = rows && passAlongPostings(doc.length, n) ? matches.addByPass(doc, rows, n) : matches.addByGallop(doc, docs, (order ??= rowsByDocument(docs)));
           spanOf.set(termId, s);
         }
-        const { row, hit, gain, fieldGain } = matches;
+        const { row, position } = matches;
         for (let k = matches.start[s], end = matches.start[s + 1]; k < end; k++) {
-          const at = row[k] * W;
+          const i = row[k];
+          const p = position[k];
+          let tf = 0;
           for (let f = 0; f < F; f++) {
-            const g = fieldGain[k * F + f];
-            if (g !== 0) scores[at + 1 + f] += weight * g;
+            const raw = postingTf[p * F + f];
+            if (raw === 0) continue;
+            const tff = raw / norm[i * F + f];
+            tf += weights[f] * tff;
+            scores[i * W + 1 + f] += weight * (((k1 + 1) * tff) / (k1 + tff));
           }
-          if (hit[k] === 1) scores[at] += weight * gain[k];
+          if (tf > 0) scores[i * W] += weight * (((k1 + 1) * tf) / (k1 + tf) + delta);
         }
       }
     }
@@ -109,31 +110,20 @@ export class DocFieldScorer {
   }
 
   /** The (row, posting position) pairs of the terms of the last {@link scoreDocs}, in arrays reused by the next. */
-  private readonly matches: TermMatches;
+  private readonly matches = new TermMatches();
   /** The documents of the last {@link scoreDocs} by document. */
   private readonly rows: DocRows;
 }
 
 /**
  * Per term, the rows i of a list of documents whose document docs[i] the term's postings hold,
- * each with its position there and the term's saturated tfs in that document: span s is pairs
- * start[s] … start[s + 1] − 1 of `row`, `position`, `hit`, `gain` and `fieldGain` (F per pair).
- * The arrays grow as needed and are reused from one set of terms to the next.
+ * each with its position there: span s is pairs start[s] … start[s + 1] − 1 of `row` and
+ * `position`. The arrays grow as needed and are reused from one set of terms to the next.
  */
 class TermMatches {
   row = new Int32Array(1024);
   position = new Int32Array(1024);
-  /** 1 when the pair's combined tf̃ > 0; then `gain` is (k1 + 1) · tf̃ / (k1 + tf̃) + δ. */
-  hit = new Uint8Array(1024);
-  gain = new Float64Array(1024);
-  /** Per pair and field f with tf_f > 0, (k1 + 1) · tf'_f / (k1 + tf'_f) (tf'_f: tf_f length-normalised); 0 otherwise. */
-  fieldGain: Float64Array;
   start: number[] = [0];
-
-  /** @param fieldsPerPair the index's number of fields F. */
-  constructor(private readonly fieldsPerPair: number) {
-    this.fieldGain = new Float64Array(1024 * fieldsPerPair);
-  }
 
   clear(): this {
     this.start.length = 1;
@@ -141,9 +131,9 @@ class TermMatches {
   }
 
   /**
-   * Adds the span of a term of postings `postingDoc` (ascending) for the documents `docs`, whose
-   * rows `order` lists by ascending document; returns its number. Each search starts where the
-   * last one ended and gallops (steps of 1, 2, 4 …) before a binary search.
+   * Adds the span of a term of postings `postingDoc` (ascending) for `docs`, whose rows `order`
+   * lists by ascending document; returns its number. Each search starts where the last one
+   * ended and gallops (steps of 1, 2, 4 …) before a binary search.
    */
   addByGallop(postingDoc: ArrayLike<number>, docs: ArrayLike<number>, order: Int32Array): number {
     const s = this.start.length - 1;
@@ -165,14 +155,16 @@ class TermMatches {
     return s;
   }
 
-  /** {@link addByGallop} by one pass along the postings, the documents marked in `rows` (the same pairs, in the same order). */
-  addByPass(postingDoc: ArrayLike<number>, rows: DocRows): number {
+  /**
+   * {@link addByGallop} by one pass along the postings, the `n` documents marked in `rows` (the
+   * same pairs in the same order: by ascending document).
+   */
+  addByPass(postingDoc: ArrayLike<number>, rows: DocRows, n: number): number {
     const s = this.start.length - 1;
     let next = this.start[s];
-    const P = postingDoc.length;
-    if (this.row.length < next + P) this.grow(next + P);
+    if (this.row.length < next + n) this.grow(next + n);
     const { row, position } = this;
-    for (let p = 0; p < P; p++) {
+    for (let p = 0; p < postingDoc.length; p++) {
       const i = rows.row(postingDoc[p]);
       if (i < 0) continue;
       row[next] = i;
@@ -182,48 +174,12 @@ class TermMatches {
     return s;
   }
 
-  /**
-   * Fills `hit`, `gain` and `fieldGain` of span s from the term's per-field tfs `postingTf`
-   * (F per posting) and the rows' length norms `norm` (F per row).
-   */
-  saturate(s: number, postingTf: ArrayLike<number>, norm: Float64Array, F: number, weights: readonly number[], k1: number, delta: number): void {
-    const { row, position, hit, gain, fieldGain } = this;
-    for (let k = this.start[s], end = this.start[s + 1]; k < end; k++) {
-      const i = row[k];
-      const p = position[k];
-      let tf = 0;
-      for (let f = 0; f < F; f++) {
-        const raw = postingTf[p * F + f];
-        if (raw === 0) {
-          fieldGain[k * F + f] = 0;
-          continue;
-        }
-        const tff = raw / norm[i * F + f];
-        tf += weights[f] * tff;
-        fieldGain[k * F + f] = ((k1 + 1) * tff) / (k1 + tff);
-      }
-      hit[k] = tf > 0 ? 1 : 0;
-      gain[k] = tf > 0 ? ((k1 + 1) * tf) / (k1 + tf) + delta : 0;
-    }
-  }
-
-  /** Room for `size` pairs at least (the pairs so far kept). */
   private grow(size: number): void {
-    const m = 2 * size;
-    const row = new Int32Array(m);
+    const row = new Int32Array(2 * size);
     row.set(this.row);
-    const position = new Int32Array(m);
+    const position = new Int32Array(2 * size);
     position.set(this.position);
-    const hit = new Uint8Array(m);
-    hit.set(this.hit);
-    const gain = new Float64Array(m);
-    gain.set(this.gain);
-    const fieldGain = new Float64Array(m * this.fieldsPerPair);
-    fieldGain.set(this.fieldGain);
     this.row = row;
     this.position = position;
-    this.hit = hit;
-    this.gain = gain;
-    this.fieldGain = fieldGain;
   }
 }
