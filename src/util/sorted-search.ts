@@ -34,18 +34,22 @@ export function rowsByDocument(docs: ArrayLike<number>): Int32Array {
 }
 
 /**
- * The rows of a few documents of an index, looked up by document: a marker array of the index's
- * documents (row + 1, 0: none), set for one list of documents at a time and reused. A term's
- * postings are then matched against the list by one pass along them ({@link forEachMatch}), which
- * beats galloping once the postings are short next to the list.
+ * The rows of a few documents of an index, looked up by document: one bit per document of the
+ * index (a few KiB, so a pass along postings stays in the nearest cache), set for one list of
+ * documents at a time and reused, and the list's documents sorted with their rows (a marked
+ * document's row found by binary search). A term's postings are then matched against the list by
+ * one pass along them, which beats galloping once the postings are short next to the list.
  */
 export class DocRows {
-  private readonly rowOf: Int32Array;
-  private marked: ArrayLike<number> = [];
+  private readonly bits: Uint32Array;
+  /** The marked documents ascending, and the row of each. */
+  private sorted = new Int32Array(0);
+  private rows = new Int32Array(0);
+  private count = 0;
 
   /** @param docCount the index's number of documents (every document of a list is below it). */
   constructor(docCount: number) {
-    this.rowOf = new Int32Array(docCount);
+    this.bits = new Uint32Array((docCount + 31) >>> 5);
   }
 
   /**
@@ -54,29 +58,45 @@ export class DocRows {
    */
   mark(docs: ArrayLike<number>): boolean {
     this.clear();
-    const { rowOf } = this;
-    for (let i = 0; i < docs.length; i++) {
+    const n = docs.length;
+    if (this.sorted.length < n) {
+      this.sorted = new Int32Array(2 * n);
+      this.rows = new Int32Array(2 * n);
+    }
+    const order = rowsByDocument(docs);
+    const { bits, sorted, rows } = this;
+    for (let k = 0; k < n; k++) {
+      const i = order[k];
       const d = docs[i];
-      if (rowOf[d] !== 0) {
-        this.marked = docs;
+      if (k > 0 && sorted[k - 1] === d) {
+        this.count = k;
         this.clear();
         return false;
       }
-      rowOf[d] = i + 1;
+      sorted[k] = d;
+      rows[k] = i;
+      bits[d >>> 5] |= 1 << (d & 31);
     }
-    this.marked = docs;
+    this.count = n;
     return true;
   }
 
   /** The row of document `d` in the marked list (−1: not in it). */
   row(d: number): number {
-    return this.rowOf[d] - 1;
+    if ((this.bits[d >>> 5] & (1 << (d & 31))) === 0) return -1;
+    const { sorted } = this;
+    let lo = 0, hi = this.count - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (sorted[mid] < d) lo = mid + 1; else hi = mid;
+    }
+    return sorted[lo] === d ? this.rows[lo] : -1;
   }
 
   private clear(): void {
-    const { rowOf, marked } = this;
-    for (let i = 0; i < marked.length; i++) rowOf[marked[i]] = 0;
-    this.marked = [];
+    const { bits, sorted } = this;
+    for (let k = 0; k < this.count; k++) bits[sorted[k] >>> 5] = 0;
+    this.count = 0;
   }
 }
 
