@@ -3,25 +3,8 @@
  * how much of the top of the candidate list shares that family (an issue about a C library with a
  * Python binding ranks the C files first, whatever the binding's words).
  */
-import { languageOf, type Language } from '../../corpus/languages.js';
+import type { LanguageFamily } from './path-facts.js';
 import type { CandidateContext, FeatureGroup, FeatureSpec } from './group.js';
-
-/** Language families with a column; the others are `other`. */
-export type LanguageFamily = 'python' | 'jvm' | 'web' | 'c' | 'rust' | 'go' | 'other';
-
-const FAMILY: Partial<Record<Language, LanguageFamily>> = {
-  python: 'python', cython: 'python',
-  java: 'jvm', kotlin: 'jvm', scala: 'jvm', groovy: 'jvm', clojure: 'jvm',
-  javascript: 'web', typescript: 'web', vue: 'web', svelte: 'web',
-  c: 'c', cpp: 'c', objc: 'c',
-  rust: 'rust', go: 'go',
-};
-
-/** The family of a path's language (`other` for a language without a column, or none). */
-export function languageFamily(path: string): LanguageFamily {
-  const lang = languageOf(path);
-  return (lang && FAMILY[lang]) ?? 'other';
-}
 
 /** Candidates read for {@link LanguageRow.share}. */
 const TOP = 20;

@@ -4,8 +4,6 @@
  * the package or module (`http.Server`, `format::write`) points at its files. And, for every
  * language, how well the candidate's folder (its package) does among the candidates.
  */
-import { fileStem } from '../../corpus/names.js';
-import { languageFamily } from './language.js';
 import type { CandidateContext, FeatureGroup, FeatureSpec } from './group.js';
 
 /** The module group's record of a candidate. */
@@ -21,24 +19,6 @@ const features = {
   isDocGo: { doc: '1 for a Go `doc.go` (package documentation only)', normalise: 'none', value: (r) => r.docGo },
   folderBest: { doc: "the best pipeline score of a candidate in the candidate's folder (its Go package, Java package, …)", normalise: 'max', value: (r) => r.folderBest },
 } satisfies Record<string, FeatureSpec<ModuleRow>>;
-
-/**
- * The name an issue would call a Go file's package or a Rust file's module by (lower case; '' for
- * other languages and for a file at the root).
- */
-export function moduleNameOf(path: string): string {
-  const family = languageFamily(path);
-  const folders = path.split('/').slice(0, -1);
-  if (family === 'go') return (folders.at(-1) ?? '').toLowerCase();
-  if (family !== 'rust') return '';
-  const stem = fileStem(path);
-  if (stem === 'mod') return (folders.at(-1) ?? '').toLowerCase();
-  if (stem === 'lib' || stem === 'main') {
-    const crate = folders.at(-1) === 'src' ? folders.at(-2) : folders.at(-1);
-    return (crate ?? '').toLowerCase().replace(/-/g, '_');
-  }
-  return stem.toLowerCase();
-}
 
 export const moduleFilesGroup: FeatureGroup<ModuleRow, keyof typeof features> = {
   name: 'module files',

@@ -6,8 +6,7 @@ import type { CodeIndex } from '../../index/code-index.js';
 import { isTestPath } from '../../corpus/languages.js';
 import { fileStem, lastNamePart } from '../../corpus/names.js';
 import { tokenize } from '../../text/tokenize.js';
-import { languageFamily, type LanguageFamily } from './language.js';
-import { moduleNameOf } from './module-files.js';
+import { languageFamily, moduleNameOf, type LanguageFamily } from './path-facts.js';
 
 /** Path features of a file-level document. */
 export interface FileShape {
