@@ -4,7 +4,7 @@
  */
 import { defaultBm25fParams, type Bm25fParams, type QueryTerms } from '../retrieve/bm25f.js';
 import { averageFieldLengths, type InvertedIndex } from '../index/inverted-index.js';
-import { firstAtLeast, rowsByDocument } from '../util/sorted-search.js';
+import { DocRows, firstAtLeast, passAlongPostings, rowsByDocument } from '../util/sorted-search.js';
 import { resolveQuery } from '../retrieve/resolved-query.js';
 
 /** A query term present in the index, with qw(t) · idf(t). */
@@ -37,6 +37,7 @@ export class DocFieldScorer {
     this.avg = averageFieldLengths(index);
     const b = this.params.b;
     this.bs = typeof b === 'number' ? new Array<number>(this.fields).fill(b) : [...b];
+    this.rows = new DocRows(index.docCount);
   }
 
   /** The query's terms that occur in the index, each with qw · idf. */
@@ -54,9 +55,10 @@ export class DocFieldScorer {
    * Scores of documents `docs` for each query of `queries`: for query q, row i of `out[q]` (1 + F
    * numbers from i · (1 + F)) holds document docs[i]'s BM25F+ (column 0) and its BM25 of each
    * field f alone (column 1 + f). The documents holding a term, with their positions in its
-   * postings, are found once for all the queries holding the term, by a galloping search along
-   * the postings in document order: O(terms × documents × log(postings / documents)); each
-   * query then visits only those (row, posting) pairs.
+   * postings, are found once for all the queries holding the term: by one pass along short
+   * postings, else by a galloping search along them in document order; O(terms ×
+   * min(postings, documents × log(postings / documents))); each query then visits only those
+   * (row, posting) pairs.
    */
   scoreDocs(docs: ArrayLike<number>, queries: readonly (readonly PreparedTerm[])[]): Float64Array[] {
     const { fieldLength } = this.index;
@@ -71,21 +73,24 @@ export class DocFieldScorer {
         norm[i * F + f] = this.avg[f] > 0 ? 1 - this.bs[f] + (this.bs[f] * fieldLength[doc * F + f]) / this.avg[f] : 1;
       }
     }
-    // the documents in ascending order (their rows), for the walk along each term's postings
-    const order = rowsByDocument(docs);
     const matches = this.matches.clear();
+    const rows = this.rows.mark(docs) ? this.rows : undefined;
+    // the documents in ascending order (their rows), for a gallop along a term's postings
+    let order: Int32Array | undefined;
     const spanOf = new Map<number, number>();
-    const spanFor = (termId: number): number => {
-      let s = spanOf.get(termId);
-      if (s === undefined) spanOf.set(termId, (s = matches.add(this.index.postings(termId).doc, docs, order)));
-      return s;
-    };
-    return queries.map((terms) => {
-      const out = new Float64Array(n * W);
-      for (const { termId, weight } of terms) {
-        const s = spanFor(termId);
+    const out = queries.map(() => new Float64Array(n * W));
+    for (let q = 0; q < queries.length; q++) {
+      const scores = out[q];
+      const terms = queries[q];
+      for (let t = 0; t < terms.length; t++) {
+        const { termId, weight } = terms[t];
+        const { doc, tf: postingTf } = this.index.postings(termId);
+        let s = spanOf.get(termId);
+        if (s === undefined) {
+          s = rows && passAlongPostings(doc.length, n) ? matches.addByPass(doc, rows, n) : matches.addByGallop(doc, docs, (order ??= rowsByDocument(docs)));
+          spanOf.set(termId, s);
+        }
         const { row, position } = matches;
-        const postingTf = this.index.postings(termId).tf;
         for (let k = matches.start[s], end = matches.start[s + 1]; k < end; k++) {
           const i = row[k];
           const p = position[k];
@@ -95,17 +100,19 @@ export class DocFieldScorer {
             if (raw === 0) continue;
             const tff = raw / norm[i * F + f];
             tf += weights[f] * tff;
-            out[i * W + 1 + f] += weight * (((k1 + 1) * tff) / (k1 + tff));
+            scores[i * W + 1 + f] += weight * (((k1 + 1) * tff) / (k1 + tff));
           }
-          if (tf > 0) out[i * W] += weight * (((k1 + 1) * tf) / (k1 + tf) + delta);
+          if (tf > 0) scores[i * W] += weight * (((k1 + 1) * tf) / (k1 + tf) + delta);
         }
       }
-      return out;
-    });
+    }
+    return out;
   }
 
   /** The (row, posting position) pairs of the terms of the last {@link scoreDocs}, in arrays reused by the next. */
   private readonly matches = new TermMatches();
+  /** The documents of the last {@link scoreDocs} by document. */
+  private readonly rows: DocRows;
 }
 
 /**
@@ -128,7 +135,7 @@ class TermMatches {
    * lists by ascending document; returns its number. Each search starts where the last one
    * ended and gallops (steps of 1, 2, 4 …) before a binary search.
    */
-  add(postingDoc: ArrayLike<number>, docs: ArrayLike<number>, order: Int32Array): number {
+  addByGallop(postingDoc: ArrayLike<number>, docs: ArrayLike<number>, order: Int32Array): number {
     const s = this.start.length - 1;
     let next = this.start[s];
     if (this.row.length < next + order.length) this.grow(next + order.length);
@@ -143,6 +150,25 @@ class TermMatches {
         row[next] = i;
         position[next++] = lo;
       }
+    }
+    this.start.push(next);
+    return s;
+  }
+
+  /**
+   * {@link addByGallop} by one pass along the postings, the `n` documents marked in `rows` (the
+   * same pairs in the same order: by ascending document).
+   */
+  addByPass(postingDoc: ArrayLike<number>, rows: DocRows, n: number): number {
+    const s = this.start.length - 1;
+    let next = this.start[s];
+    if (this.row.length < next + n) this.grow(next + n);
+    const { row, position } = this;
+    for (let p = 0; p < postingDoc.length; p++) {
+      const i = rows.row(postingDoc[p]);
+      if (i < 0) continue;
+      row[next] = i;
+      position[next++] = p;
     }
     this.start.push(next);
     return s;

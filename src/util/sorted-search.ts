@@ -32,3 +32,78 @@ export function rowsByDocument(docs: ArrayLike<number>): Int32Array {
   for (let k = 0; k < n; k++) order[k] = keys[k] % n;
   return order;
 }
+
+/**
+ * The rows of a few documents of an index, looked up by document: one bit per document of the
+ * index (a few KiB, so a pass along postings stays in the nearest cache), set for one list of
+ * documents at a time and reused, and the list's documents sorted with their rows (a marked
+ * document's row found by binary search). A term's postings are then matched against the list by
+ * one pass along them, which beats galloping once the postings are short next to the list.
+ */
+export class DocRows {
+  private readonly bits: Uint32Array;
+  /** The marked documents ascending, and the row of each. */
+  private sorted = new Int32Array(0);
+  private rows = new Int32Array(0);
+  private count = 0;
+
+  /** @param docCount the index's number of documents (every document of a list is below it). */
+  constructor(docCount: number) {
+    this.bits = new Uint32Array((docCount + 31) >>> 5);
+  }
+
+  /**
+   * Marks `docs` (row i: docs[i]), unmarking the last list.
+   * @returns false when a document repeats in `docs` (then nothing is marked: use a gallop).
+   */
+  mark(docs: ArrayLike<number>): boolean {
+    this.clear();
+    const n = docs.length;
+    if (this.sorted.length < n) {
+      this.sorted = new Int32Array(2 * n);
+      this.rows = new Int32Array(2 * n);
+    }
+    const order = rowsByDocument(docs);
+    const { bits, sorted, rows } = this;
+    for (let k = 0; k < n; k++) {
+      const i = order[k];
+      const d = docs[i];
+      if (k > 0 && sorted[k - 1] === d) {
+        this.count = k;
+        this.clear();
+        return false;
+      }
+      sorted[k] = d;
+      rows[k] = i;
+      bits[d >>> 5] |= 1 << (d & 31);
+    }
+    this.count = n;
+    return true;
+  }
+
+  /** The row of document `d` in the marked list (−1: not in it). */
+  row(d: number): number {
+    if ((this.bits[d >>> 5] & (1 << (d & 31))) === 0) return -1;
+    const { sorted } = this;
+    let lo = 0, hi = this.count - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (sorted[mid] < d) lo = mid + 1; else hi = mid;
+    }
+    return sorted[lo] === d ? this.rows[lo] : -1;
+  }
+
+  private clear(): void {
+    const { bits, sorted } = this;
+    for (let k = 0; k < this.count; k++) bits[sorted[k] >>> 5] = 0;
+    this.count = 0;
+  }
+}
+
+/**
+ * Whether matching a list of `docs` documents against `postings` postings is quicker by one pass
+ * along the postings ({@link DocRows}) than by a gallop per document.
+ */
+export function passAlongPostings(postings: number, docs: number): boolean {
+  return postings <= 8 * docs;
+}

@@ -5,7 +5,7 @@ import { buildCodeIndex, DEFAULT_INDEX_SETTINGS } from '../../src/index/code-ind
 import type { UnitTerms } from '../../src/index/blob-terms.js';
 import { FeatureExtractor } from '../../src/ltr/features/extract.js';
 import { FEATURES, type FeatureName } from '../../src/ltr/features/registry.js';
-import { moduleNameOf } from '../../src/ltr/features/module-files.js';
+import { moduleNameOf } from '../../src/ltr/features/path-facts.js';
 import { DEFAULT_CANDIDATES } from '../../src/ltr/train.js';
 import { parseIssue } from '../../src/text/parsed-issue.js';
 

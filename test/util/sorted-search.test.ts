@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { firstAtLeast, rowsByDocument } from '../../src/util/sorted-search.js';
+import { DocRows, firstAtLeast, rowsByDocument } from '../../src/util/sorted-search.js';
 
 test('rowsByDocument: rows by ascending document, equal documents by ascending row', () => {
   const docs = [27413, 5, 900, 5, 0, 123456, 900, 1];
@@ -19,4 +19,15 @@ test('firstAtLeast: the first position at or above a value, from a start, as a l
       assert.equal(firstAtLeast(doc, from, doc.length, d), linear, `from ${from}, d ${d}`);
     }
   }
+});
+
+test('DocRows: the row of each marked document, −1 for the others; a new list unmarks the last; a repeated document marks nothing', () => {
+  const rows = new DocRows(10);
+  assert.equal(rows.mark([7, 2, 5]), true);
+  assert.deepEqual(Array.from({ length: 10 }, (_, d) => rows.row(d)), [-1, -1, 1, -1, -1, 2, -1, 0, -1, -1]);
+  assert.equal(rows.mark(Int32Array.from([0, 9])), true);
+  assert.deepEqual(Array.from({ length: 10 }, (_, d) => rows.row(d)), [0, -1, -1, -1, -1, -1, -1, -1, -1, 1]);
+  assert.equal(rows.mark([3, 4, 3]), false);
+  assert.deepEqual(Array.from({ length: 10 }, (_, d) => rows.row(d)), new Array(10).fill(-1));
+  assert.equal(rows.mark([]), true);
 });

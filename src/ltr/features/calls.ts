@@ -4,7 +4,7 @@
  * whole-identifier tokens of the function-level index; uses are body-field postings.
  */
 import type { InvertedIndex } from '../../index/inverted-index.js';
-import { firstAtLeast, rowsByDocument } from '../../util/sorted-search.js';
+import { DocRows, firstAtLeast, passAlongPostings, rowsByDocument } from '../../util/sorted-search.js';
 import type { CandidateContext, FeatureGroup, FeatureSpec } from './group.js';
 
 /** Candidates whose names and bodies are linked to every candidate. */
@@ -69,8 +69,10 @@ function callLinks(ctx: CandidateContext): { calledBy: Float32Array; calls: Floa
   const bodies = BodyDocs.of(codeIndex.index, body);
   const top = Math.min(TOP, n);
   const nameTerm = docs.map((d) => shapes.unit(d).nameTerm);
-  // the top candidates in document order, for one walk along a name's documents
+  // the top candidates in document order, for one walk along a name's long documents list; by
+  // document, for one pass along a short one
   const topOrder = rowsByDocument(docs.slice(0, top));
+  const topRows = bodies.rows.mark(docs.slice(0, top)) ? bodies.rows : undefined;
   // per name token, which top candidates' bodies hold it (bit k: the k-th)
   const heldByTop = new Map<number, number>();
   for (let i = 0; i < n; i++) {
@@ -80,11 +82,18 @@ function callLinks(ctx: CandidateContext): { calledBy: Float32Array; calls: Floa
     if (mask === undefined) {
       mask = 0;
       const doc = bodies.of(t);
-      let p = 0;
-      for (let j = 0; j < top && p < doc.length; j++) {
-        const k = topOrder[j];
-        p = firstAtLeast(doc, p, doc.length, docs[k]);
-        if (p < doc.length && doc[p] === docs[k]) mask |= 1 << k;
+      if (topRows && passAlongPostings(doc.length, top)) {
+        for (let p = 0; p < doc.length; p++) {
+          const k = topRows.row(doc[p]);
+          if (k >= 0) mask |= 1 << k;
+        }
+      } else {
+        let p = 0;
+        for (let j = 0; j < top && p < doc.length; j++) {
+          const k = topOrder[j];
+          p = firstAtLeast(doc, p, doc.length, docs[k]);
+          if (p < doc.length && doc[p] === docs[k]) mask |= 1 << k;
+        }
       }
       heldByTop.set(t, mask);
     }
@@ -118,8 +127,12 @@ function callLinks(ctx: CandidateContext): { calledBy: Float32Array; calls: Floa
 class BodyDocs {
   private static readonly byIndex = new WeakMap<InvertedIndex, BodyDocs>();
   private readonly docs = new Map<number, Uint32Array>();
+  /** The index's documents by row, for one list of documents at a time. */
+  readonly rows: DocRows;
 
-  private constructor(private readonly index: InvertedIndex, private readonly body: number) {}
+  private constructor(private readonly index: InvertedIndex, private readonly body: number) {
+    this.rows = new DocRows(index.docCount);
+  }
 
   /** The table of `index`, whose body is field number `body`. */
   static of(index: InvertedIndex, body: number): BodyDocs {

@@ -46,13 +46,35 @@ export const historyGroup: FeatureGroup<HistoryRow, keyof typeof features> = {
   name: 'history',
   features,
   prepare(ctx: CandidateContext) {
-    const { paths, history } = ctx;
+    const { docs, paths, history } = ctx;
+    const { fileOfUnit } = ctx.codeIndex;
+    // the evidence of each candidate's file, looked up once per file (slot: its first candidate's order)
+    const slotOf = new Map<number, number>();
+    const files: (FileHistory | undefined)[] = [];
+    const messages: number[] = [];
+    const issues: number[] = [];
+    const fields: number[] = [];
+    const slots = new Int32Array(docs.length);
+    for (let i = 0; i < docs.length; i++) {
+      const f = fileOfUnit[docs[i]];
+      let k = slotOf.get(f);
+      if (k === undefined) {
+        slotOf.set(f, (k = files.length));
+        const path = paths[i];
+        files.push(history.files?.get(path));
+        messages.push(history.messageScores?.get(path) ?? 0);
+        issues.push(history.similarIssues?.get(path) ?? 0);
+        fields.push(history.fieldScores?.get(path) ?? 0);
+      }
+      slots[i] = k;
+    }
     const row: HistoryRow = { file: undefined, messages: 0, issues: 0, field: 0 };
     return (i) => {
-      row.file = history.files?.get(paths[i]);
-      row.messages = history.messageScores?.get(paths[i]) ?? 0;
-      row.issues = history.similarIssues?.get(paths[i]) ?? 0;
-      row.field = history.fieldScores?.get(paths[i]) ?? 0;
+      const k = slots[i];
+      row.file = files[k];
+      row.messages = messages[k];
+      row.issues = issues[k];
+      row.field = fields[k];
       return row;
     };
   },

@@ -3,25 +3,8 @@
  * how much of the top of the candidate list shares that family (an issue about a C library with a
  * Python binding ranks the C files first, whatever the binding's words).
  */
-import { languageOf, type Language } from '../../corpus/languages.js';
+import type { LanguageFamily } from './path-facts.js';
 import type { CandidateContext, FeatureGroup, FeatureSpec } from './group.js';
-
-/** Language families with a column; the others are `other`. */
-export type LanguageFamily = 'python' | 'jvm' | 'web' | 'c' | 'rust' | 'go' | 'other';
-
-const FAMILY: Partial<Record<Language, LanguageFamily>> = {
-  python: 'python', cython: 'python',
-  java: 'jvm', kotlin: 'jvm', scala: 'jvm', groovy: 'jvm', clojure: 'jvm',
-  javascript: 'web', typescript: 'web', vue: 'web', svelte: 'web',
-  c: 'c', cpp: 'c', objc: 'c',
-  rust: 'rust', go: 'go',
-};
-
-/** The family of a path's language (`other` for a language without a column, or none). */
-export function languageFamily(path: string): LanguageFamily {
-  const lang = languageOf(path);
-  return (lang && FAMILY[lang]) ?? 'other';
-}
 
 /** Candidates read for {@link LanguageRow.share}. */
 const TOP = 20;
@@ -49,7 +32,9 @@ export const languageGroup: FeatureGroup<LanguageRow, keyof typeof features> = {
   name: 'language',
   features,
   prepare(ctx: CandidateContext) {
-    const families = ctx.paths.map(languageFamily);
+    const { docs, shapes } = ctx;
+    const { fileOfUnit } = ctx.codeIndex;
+    const families = docs.map((d) => shapes.file(fileOfUnit[d]).family);
     const top = Math.min(TOP, families.length);
     const count = new Map<LanguageFamily, number>();
     for (let i = 0; i < top; i++) count.set(families[i], (count.get(families[i]) ?? 0) + 1);

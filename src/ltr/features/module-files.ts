@@ -4,8 +4,6 @@
  * the package or module (`http.Server`, `format::write`) points at its files. And, for every
  * language, how well the candidate's folder (its package) does among the candidates.
  */
-import { fileStem } from '../../corpus/names.js';
-import { languageFamily } from './language.js';
 import type { CandidateContext, FeatureGroup, FeatureSpec } from './group.js';
 
 /** The module group's record of a candidate. */
@@ -22,39 +20,27 @@ const features = {
   folderBest: { doc: "the best pipeline score of a candidate in the candidate's folder (its Go package, Java package, …)", normalise: 'max', value: (r) => r.folderBest },
 } satisfies Record<string, FeatureSpec<ModuleRow>>;
 
-/**
- * The name an issue would call a Go file's package or a Rust file's module by (lower case; '' for
- * other languages and for a file at the root).
- */
-export function moduleNameOf(path: string): string {
-  const family = languageFamily(path);
-  const folders = path.split('/').slice(0, -1);
-  if (family === 'go') return (folders.at(-1) ?? '').toLowerCase();
-  if (family !== 'rust') return '';
-  const stem = fileStem(path);
-  if (stem === 'mod') return (folders.at(-1) ?? '').toLowerCase();
-  if (stem === 'lib' || stem === 'main') {
-    const crate = folders.at(-1) === 'src' ? folders.at(-2) : folders.at(-1);
-    return (crate ?? '').toLowerCase().replace(/-/g, '_');
-  }
-  return stem.toLowerCase();
-}
-
 export const moduleFilesGroup: FeatureGroup<ModuleRow, keyof typeof features> = {
   name: 'module files',
   features,
   prepare(ctx: CandidateContext) {
-    const words = new Set([...ctx.issue.text.matchAll(/[A-Za-z_][A-Za-z0-9_]+/g)].map((m) => m[0].toLowerCase()));
-    const folderOf = (p: string) => p.slice(0, Math.max(0, p.lastIndexOf('/')));
+    const { docs, shapes } = ctx;
+    const { fileOfUnit } = ctx.codeIndex;
+    // the issue's words, read only when a candidate's file has a module name (Go, Rust)
+    let words: Set<string> | undefined;
+    const wordsOf = () => (words ??= new Set([...ctx.issue.text.matchAll(/[A-Za-z_][A-Za-z0-9_]+/g)].map((m) => m[0].toLowerCase())));
     const best = new Map<string, number>();
-    ctx.paths.forEach((p, i) => { if (!best.has(folderOf(p))) best.set(folderOf(p), ctx.pipelineScores[i]); });
+    docs.forEach((d, i) => {
+      const { folder } = shapes.file(fileOfUnit[d]);
+      if (!best.has(folder)) best.set(folder, ctx.pipelineScores[i]);
+    });
     const row: ModuleRow = { named: 0, docGo: 0, folderBest: 0 };
     return (i) => {
-      const path = ctx.paths[i];
-      const name = moduleNameOf(path);
-      row.named = name.length >= 2 && words.has(name) ? 1 : 0;
-      row.docGo = path === 'doc.go' || path.endsWith('/doc.go') ? 1 : 0;
-      row.folderBest = best.get(folderOf(path))!;
+      const file = shapes.file(fileOfUnit[docs[i]]);
+      const name = file.moduleName;
+      row.named = name.length >= 2 && wordsOf().has(name) ? 1 : 0;
+      row.docGo = file.isDocGo;
+      row.folderBest = best.get(file.folder)!;
       return row;
     };
   },

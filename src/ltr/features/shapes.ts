@@ -6,6 +6,7 @@ import type { CodeIndex } from '../../index/code-index.js';
 import { isTestPath } from '../../corpus/languages.js';
 import { fileStem, lastNamePart } from '../../corpus/names.js';
 import { tokenize } from '../../text/tokenize.js';
+import { languageFamily, moduleNameOf, type LanguageFamily } from './path-facts.js';
 
 /** Path features of a file-level document. */
 export interface FileShape {
@@ -16,6 +17,14 @@ export interface FileShape {
   isInit: number;
   /** Distinct tokens of the file name without extension. */
   nameTokens: string[];
+  /** The language family of the path (src/ltr/features/language.ts). */
+  family: LanguageFamily;
+  /** The Go package or Rust module an issue would call the file by ('' for none: `moduleNameOf`). */
+  moduleName: string;
+  /** 1 for a Go `doc.go`. */
+  isDocGo: number;
+  /** The folder of the file ('' at the root). */
+  folder: string;
 }
 
 /** Name and size features of a function-level document. */
@@ -40,7 +49,7 @@ export interface UnitShape {
 /** The shapes of a candidate: its own and its file's. */
 export interface CandidateShape { unit: UnitShape; file: FileShape }
 
-/** Memo of {@link FileShape}s and {@link UnitShape}s of one index. */
+/** Memo of {@link FileShape}s and {@link UnitShape}s of one index (what of a candidate does not depend on the issue). */
 export class CandidateShapes {
   private readonly files: (FileShape | undefined)[] = [];
   private readonly units: (UnitShape | undefined)[] = [];
@@ -64,6 +73,10 @@ export class CandidateShapes {
         isTest: isTestPath(path) ? 1 : 0,
         isInit: base === '__init__' || base === 'index' || base === 'mod' || ((base === 'lib' || base === 'main') && path.endsWith('.rs')) ? 1 : 0,
         nameTokens: [...new Set(tokenize(base, { stem: this.codeIndex.settings.stem }))],
+        family: languageFamily(path),
+        moduleName: moduleNameOf(path),
+        isDocGo: path === 'doc.go' || path.endsWith('/doc.go') ? 1 : 0,
+        folder: path.slice(0, Math.max(0, path.lastIndexOf('/'))),
       };
     }
     return shape;
