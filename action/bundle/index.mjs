@@ -22556,13 +22556,34 @@ var init_history = __esm({
       name: "history",
       features,
       prepare(ctx) {
-        const { paths, history } = ctx;
+        const { docs, paths, history } = ctx;
+        const { fileOfUnit } = ctx.codeIndex;
+        const slotOf = /* @__PURE__ */ new Map();
+        const files = [];
+        const messages = [];
+        const issues = [];
+        const fields2 = [];
+        const slots = new Int32Array(docs.length);
+        for (let i2 = 0; i2 < docs.length; i2++) {
+          const f = fileOfUnit[docs[i2]];
+          let k = slotOf.get(f);
+          if (k === void 0) {
+            slotOf.set(f, k = files.length);
+            const path = paths[i2];
+            files.push(history.files?.get(path));
+            messages.push(history.messageScores?.get(path) ?? 0);
+            issues.push(history.similarIssues?.get(path) ?? 0);
+            fields2.push(history.fieldScores?.get(path) ?? 0);
+          }
+          slots[i2] = k;
+        }
         const row = { file: void 0, messages: 0, issues: 0, field: 0 };
         return (i2) => {
-          row.file = history.files?.get(paths[i2]);
-          row.messages = history.messageScores?.get(paths[i2]) ?? 0;
-          row.issues = history.similarIssues?.get(paths[i2]) ?? 0;
-          row.field = history.fieldScores?.get(paths[i2]) ?? 0;
+          const k = slots[i2];
+          row.file = files[k];
+          row.messages = messages[k];
+          row.issues = issues[k];
+          row.field = fields2[k];
           return row;
         };
       }
@@ -24085,7 +24106,7 @@ function indexFilePath(cacheDir, commit, s, level = "function") {
   return join7(cacheDir, "index", `${commit}.${settingsKey(s)}${suffix}.bin`);
 }
 function blobCacheDir(cacheDir, s) {
-  return join7(cacheDir, `blobs-${blobSettingsKey(s)}`);
+  return join7(cacheDir, `blobs-${blobSettingsKey(s)}.e${BLOB_ENTRY_VERSION}`);
 }
 function bodyTerms(text, maxWords, stem) {
   const cut2 = maxWords > 0 ? firstWords(text, maxWords) : text;
@@ -24114,7 +24135,7 @@ function buildCodeIndex(commit, settings, files, stats, nonSourceFiles) {
     docs.sort((a, b) => a.startLine - b.startLine || a.endLine - b.endLine);
     const pathLength = sumOf(pathTerms);
     for (const u of docs) {
-      const nameTerms = u.kind === "file" ? fileNameTerms : counts(tokenize(u.qualifiedName, { stem: settings.stem }));
+      const nameTerms = u.kind === "file" ? fileNameTerms : u.nameTerms ?? counts(tokenize(u.qualifiedName, { stem: settings.stem }));
       builder.addSummed([[pathTerms], [nameTerms], [pathTerms, u.body]], [pathLength, sumOf(nameTerms), pathLength + u.bodyLength]);
       units.push({ path, kind: u.kind, qualifiedName: u.qualifiedName, ...u.namespaceParts ? { namespaceParts: u.namespaceParts } : {}, startLine: u.startLine, endLine: u.endLine });
       fileOf.push(fileDoc);
@@ -24155,9 +24176,16 @@ function cutBody(u, maxWords) {
   }
   return { ...u, body: body2, bodyLength: maxWords };
 }
-function sumOf(m) {
+function sumOf(terms) {
   let s = 0;
-  for (const v of m.values()) s += v;
+  if (terms instanceof IdCounts) {
+    const { entries } = terms;
+    for (let k = 1; k < entries.length; k += 2) s += entries[k];
+  } else if (Array.isArray(terms)) {
+    for (const [, v] of terms) s += v;
+  } else {
+    for (const v of terms.values()) s += v;
+  }
   return s;
 }
 function saveCodeIndex(cacheDir, ci) {
@@ -24232,7 +24260,7 @@ function isNonSourceMeta(m) {
 function isFileLevelMeta(m) {
   return isRecord(m) && isStringArray(m.filePaths);
 }
-var FIELDS, FILE_SELECTIONS, DEFAULT_INDEX_SETTINGS, BLOB_FORMAT_VERSION, INDEX_FORMAT_VERSION, digest, counts;
+var FIELDS, FILE_SELECTIONS, DEFAULT_INDEX_SETTINGS, BLOB_FORMAT_VERSION, INDEX_FORMAT_VERSION, digest, BLOB_ENTRY_VERSION, counts;
 var init_code_index = __esm({
   "src/index/code-index.ts"() {
     "use strict";
@@ -24258,6 +24286,7 @@ var init_code_index = __esm({
     BLOB_FORMAT_VERSION = "v12";
     INDEX_FORMAT_VERSION = "v15";
     digest = (parts2) => sha1Hex(JSON.stringify(parts2)).slice(0, 10);
+    BLOB_ENTRY_VERSION = 2;
     counts = (tokens) => {
       const m = /* @__PURE__ */ new Map();
       for (const t of tokens) m.set(t, (m.get(t) ?? 0) + 1);
@@ -30358,13 +30387,11 @@ var init_blob_entry = __esm({
         const stamp = ++this.stamp;
         const terms = [];
         const numbered = /* @__PURE__ */ new Map();
-        const pairs = [];
-        for (const u of units) {
-          const { body: body2 } = u;
-          if (body2 instanceof IdCounts) {
-            this.useDictionary(body2.terms);
-            const { entries } = body2;
-            const out2 = new Int32Array(entries.length);
+        const numberPairs = (list) => {
+          if (list instanceof IdCounts) {
+            this.useDictionary(list.terms);
+            const { entries } = list;
+            const out3 = new Int32Array(entries.length);
             for (let k = 0; k < entries.length; k += 2) {
               const id = entries[k];
               if (this.stampOf[id] !== stamp) {
@@ -30372,24 +30399,29 @@ var init_blob_entry = __esm({
                 this.numberOf[id] = terms.length;
                 terms.push(id);
               }
-              out2[k] = this.numberOf[id];
-              out2[k + 1] = entries[k + 1];
+              out3[k] = this.numberOf[id];
+              out3[k + 1] = entries[k + 1];
             }
-            pairs.push(out2);
-          } else {
-            const out2 = new Int32Array(2 * body2.length);
-            body2.forEach(([term, count], k) => {
-              let n = numbered.get(term);
-              if (n === void 0) {
-                numbered.set(term, n = terms.length);
-                terms.push(term);
-              }
-              out2[2 * k] = n;
-              if (!(Number.isInteger(count) && count >= 0 && count <= 2147483647)) this.odd = true;
-              out2[2 * k + 1] = count;
-            });
-            pairs.push(out2);
+            return out3;
           }
+          const out2 = new Int32Array(2 * list.length);
+          list.forEach(([term, count], k) => {
+            let n = numbered.get(term);
+            if (n === void 0) {
+              numbered.set(term, n = terms.length);
+              terms.push(term);
+            }
+            out2[2 * k] = n;
+            if (!(Number.isInteger(count) && count >= 0 && count <= 2147483647)) this.odd = true;
+            out2[2 * k + 1] = count;
+          });
+          return out2;
+        };
+        const pairs = [];
+        const namePairs = [];
+        for (const u of units) {
+          pairs.push(numberPairs(u.body));
+          namePairs.push(u.nameTerms && numberPairs(u.nameTerms));
         }
         this.uint(terms.length);
         for (const t of terms) {
@@ -30404,12 +30436,18 @@ var init_blob_entry = __esm({
           this.uint(u.startLine);
           this.uint(u.endLine);
           this.uint(u.bodyLength);
-          const p = pairs[i2];
-          this.uint(p.length >> 1);
-          this.room(10 * p.length);
-          for (let k = 0; k < p.length; k++) this.uint(p[k]);
+          this.pairs(pairs[i2]);
+          const name2 = namePairs[i2];
+          if (name2) this.pairs(name2, 1);
+          else this.uint(0);
         });
         return this.odd ? void 0 : this.buf.subarray(0, this.size);
+      }
+      /** The number of pairs of `p` (plus `offset`), then its numbers. */
+      pairs(p, offset = 0) {
+        this.uint((p.length >> 1) + offset);
+        this.room(10 * p.length);
+        for (let k = 0; k < p.length; k++) this.uint(p[k]);
       }
       /** Makes the numbering arrays cover `terms` (and forgets the bytes of another dictionary). */
       useDictionary(terms) {
@@ -30541,7 +30579,20 @@ var init_blob_entry = __esm({
         if (U < 0 || U > payload.length) return void 0;
         const units = [];
         const bodyAt = [];
+        const nameAt = [];
         let n = 0;
+        const readInto = (P) => {
+          if (n + 2 * P > this.pairs.length) this.growPairs(n + 2 * P);
+          const { pairs } = this;
+          for (let k = 0; k < P; k++) {
+            const t = this.uint();
+            const count = this.uint();
+            if (t < 0 || t >= T || count < 0 || count > 2147483647) return false;
+            pairs[n++] = ids[t];
+            pairs[n++] = count;
+          }
+          return true;
+        };
         for (let i2 = 0; i2 < U; i2++) {
           const kind = KINDS[this.uint()];
           const qualifiedName = this.string();
@@ -30552,22 +30603,20 @@ var init_blob_entry = __esm({
           const P = this.uint();
           if (kind === void 0 || qualifiedName === void 0 || namespace < 0 || startLine < 0 || endLine < 0 || bodyLength < 0 || P < 0 || P > payload.length) return void 0;
           bodyAt.push(n);
-          if (n + 2 * P > this.pairs.length) this.growPairs(n + 2 * P);
-          const { pairs } = this;
-          for (let k = 0; k < P; k++) {
-            const t = this.uint();
-            const count = this.uint();
-            if (t < 0 || t >= T || count < 0 || count > 2147483647) return void 0;
-            pairs[n++] = ids[t];
-            pairs[n++] = count;
-          }
+          if (!readInto(P)) return void 0;
+          const N = this.uint() - 1;
+          if (N < -1 || N > payload.length) return void 0;
+          nameAt.push(N < 0 ? -1 : n);
+          if (N > 0 && !readInto(N)) return void 0;
           units.push({ kind, qualifiedName, ...namespace > 0 ? { namespaceParts: namespace - 1 } : {}, startLine, endLine, body: [], bodyLength });
         }
         if (this.p !== payload.length) return void 0;
         const entries = this.pairs.slice(0, n);
-        bodyAt.push(n);
         units.forEach((u, i2) => {
-          u.body = body2(entries, bodyAt[i2], bodyAt[i2 + 1]);
+          const name2 = nameAt[i2];
+          const end = i2 + 1 < units.length ? bodyAt[i2 + 1] : n;
+          u.body = body2(entries, bodyAt[i2], name2 < 0 ? end : name2);
+          if (name2 >= 0) u.nameTerms = body2(entries, name2, end);
         });
         return units;
       }
@@ -30657,7 +30706,7 @@ var init_blob_terms = __esm({
     "use strict";
     init_checked_file();
     init_blob_entry();
-    BLOB_ENTRY_TAG = "blob.v3";
+    BLOB_ENTRY_TAG = "blob.v4";
     BlobTermsCache = class {
       /** Keys: a blob hash, optionally with a language suffix. */
       constructor(dir) {
@@ -30793,6 +30842,24 @@ var init_unit_bodies = __esm({
         const entries = this.entries.buf.slice(0, this.entries.size);
         let at = 0;
         return ends.map(({ end, length }) => ({ body: new IdCounts(this.terms, entries.subarray(at, at = end)), bodyLength: length }));
+      }
+      /**
+       * The term counts of `tokenize(name)` (a unit's qualified name: its name field), in first-seen
+       * order, by the dictionary's ids: the words of the name from the word memo, as the body's are.
+       */
+      nameTerms(name2) {
+        this.scanRuns(name2);
+        this.seen.length = 0;
+        this.countIds(this.tokens.buf, 0, this.tokens.size);
+        const { counts: counts3, seen } = this;
+        const entries = new Int32Array(2 * seen.length);
+        for (let k = 0; k < seen.length; k++) {
+          const id = seen[k];
+          entries[2 * k] = id;
+          entries[2 * k + 1] = counts3[id];
+          counts3[id] = 0;
+        }
+        return new IdCounts(this.terms, entries);
       }
       /** Empties the word memo (the term dictionary stays: the counts given out refer to it). */
       forget() {
@@ -31021,7 +31088,8 @@ async function buildFromTree(repo, commit, settings, opts) {
         ...u.namespaceParts ? { namespaceParts: u.namespaceParts } : {},
         startLine: u.startLine,
         endLine: u.endLine,
-        ...bodies[i2]
+        ...bodies[i2],
+        ...u.kind === "function" ? { nameTerms: counter.nameTerms(u.qualifiedName) } : {}
       }));
       cache.set(blobKey(e.blob, e.path), terms);
       unitsOf.set(e.path, terms);
@@ -31702,9 +31770,69 @@ function rowsByDocument(docs) {
   for (let k = 0; k < n; k++) order[k] = keys[k] % n;
   return order;
 }
+function passAlongPostings(postings, docs) {
+  return postings <= 8 * docs;
+}
+var DocRows;
 var init_sorted_search = __esm({
   "src/util/sorted-search.ts"() {
     "use strict";
+    DocRows = class {
+      bits;
+      /** The marked documents ascending, and the row of each. */
+      sorted = new Int32Array(0);
+      rows = new Int32Array(0);
+      count = 0;
+      /** @param docCount the index's number of documents (every document of a list is below it). */
+      constructor(docCount) {
+        this.bits = new Uint32Array(docCount + 31 >>> 5);
+      }
+      /**
+       * Marks `docs` (row i: docs[i]), unmarking the last list.
+       * @returns false when a document repeats in `docs` (then nothing is marked: use a gallop).
+       */
+      mark(docs) {
+        this.clear();
+        const n = docs.length;
+        if (this.sorted.length < n) {
+          this.sorted = new Int32Array(2 * n);
+          this.rows = new Int32Array(2 * n);
+        }
+        const order = rowsByDocument(docs);
+        const { bits, sorted, rows } = this;
+        for (let k = 0; k < n; k++) {
+          const i2 = order[k];
+          const d = docs[i2];
+          if (k > 0 && sorted[k - 1] === d) {
+            this.count = k;
+            this.clear();
+            return false;
+          }
+          sorted[k] = d;
+          rows[k] = i2;
+          bits[d >>> 5] |= 1 << (d & 31);
+        }
+        this.count = n;
+        return true;
+      }
+      /** The row of document `d` in the marked list (−1: not in it). */
+      row(d) {
+        if ((this.bits[d >>> 5] & 1 << (d & 31)) === 0) return -1;
+        const { sorted } = this;
+        let lo = 0, hi = this.count - 1;
+        while (lo < hi) {
+          const mid = lo + hi >>> 1;
+          if (sorted[mid] < d) lo = mid + 1;
+          else hi = mid;
+        }
+        return sorted[lo] === d ? this.rows[lo] : -1;
+      }
+      clear() {
+        const { bits, sorted } = this;
+        for (let k = 0; k < this.count; k++) bits[sorted[k] >>> 5] = 0;
+        this.count = 0;
+      }
+    };
   }
 });
 
@@ -31721,6 +31849,7 @@ function callLinks(ctx) {
   const top = Math.min(TOP, n);
   const nameTerm = docs.map((d) => shapes.unit(d).nameTerm);
   const topOrder = rowsByDocument(docs.slice(0, top));
+  const topRows = bodies.rows.mark(docs.slice(0, top)) ? bodies.rows : void 0;
   const heldByTop = /* @__PURE__ */ new Map();
   for (let i2 = 0; i2 < n; i2++) {
     const t = nameTerm[i2];
@@ -31729,11 +31858,18 @@ function callLinks(ctx) {
     if (mask === void 0) {
       mask = 0;
       const doc = bodies.of(t);
-      let p = 0;
-      for (let j = 0; j < top && p < doc.length; j++) {
-        const k = topOrder[j];
-        p = firstAtLeast(doc, p, doc.length, docs[k]);
-        if (p < doc.length && doc[p] === docs[k]) mask |= 1 << k;
+      if (topRows && passAlongPostings(doc.length, top)) {
+        for (let p = 0; p < doc.length; p++) {
+          const k = topRows.row(doc[p]);
+          if (k >= 0) mask |= 1 << k;
+        }
+      } else {
+        let p = 0;
+        for (let j = 0; j < top && p < doc.length; j++) {
+          const k = topOrder[j];
+          p = firstAtLeast(doc, p, doc.length, docs[k]);
+          if (p < doc.length && doc[p] === docs[k]) mask |= 1 << k;
+        }
       }
       heldByTop.set(t, mask);
     }
@@ -31798,11 +31934,14 @@ var init_calls = __esm({
       constructor(index, body2) {
         this.index = index;
         this.body = body2;
+        this.rows = new DocRows(index.docCount);
       }
       index;
       body;
       static byIndex = /* @__PURE__ */ new WeakMap();
       docs = /* @__PURE__ */ new Map();
+      /** The index's documents by row, for one list of documents at a time. */
+      rows;
       /** The table of `index`, whose body is field number `body`. */
       static of(index, body2) {
         let b = _BodyDocs.byIndex.get(index);
@@ -31918,33 +32057,10 @@ var init_shape = __esm({
 });
 
 // src/ltr/features/language.ts
-function languageFamily(path) {
-  const lang = languageOf(path);
-  return (lang && FAMILY[lang]) ?? "other";
-}
-var FAMILY, TOP2, is, features8, languageGroup;
+var TOP2, is, features8, languageGroup;
 var init_language = __esm({
   "src/ltr/features/language.ts"() {
     "use strict";
-    init_languages();
-    FAMILY = {
-      python: "python",
-      cython: "python",
-      java: "jvm",
-      kotlin: "jvm",
-      scala: "jvm",
-      groovy: "jvm",
-      clojure: "jvm",
-      javascript: "web",
-      typescript: "web",
-      vue: "web",
-      svelte: "web",
-      c: "c",
-      cpp: "c",
-      objc: "c",
-      rust: "rust",
-      go: "go"
-    };
     TOP2 = 20;
     is = (f) => (r) => r.family === f ? 1 : 0;
     features8 = {
@@ -31960,7 +32076,9 @@ var init_language = __esm({
       name: "language",
       features: features8,
       prepare(ctx) {
-        const families = ctx.paths.map(languageFamily);
+        const { docs, shapes } = ctx;
+        const { fileOfUnit } = ctx.codeIndex;
+        const families = docs.map((d) => shapes.file(fileOfUnit[d]).family);
         const top = Math.min(TOP2, families.length);
         const count = /* @__PURE__ */ new Map();
         for (let i2 = 0; i2 < top; i2++) count.set(families[i2], (count.get(families[i2]) ?? 0) + 1);
@@ -31976,25 +32094,10 @@ var init_language = __esm({
 });
 
 // src/ltr/features/module-files.ts
-function moduleNameOf(path) {
-  const family = languageFamily(path);
-  const folders = path.split("/").slice(0, -1);
-  if (family === "go") return (folders.at(-1) ?? "").toLowerCase();
-  if (family !== "rust") return "";
-  const stem = fileStem(path);
-  if (stem === "mod") return (folders.at(-1) ?? "").toLowerCase();
-  if (stem === "lib" || stem === "main") {
-    const crate = folders.at(-1) === "src" ? folders.at(-2) : folders.at(-1);
-    return (crate ?? "").toLowerCase().replace(/-/g, "_");
-  }
-  return stem.toLowerCase();
-}
 var features9, moduleFilesGroup;
 var init_module_files = __esm({
   "src/ltr/features/module-files.ts"() {
     "use strict";
-    init_names();
-    init_language();
     features9 = {
       moduleNamed: { doc: "1 when the issue writes the Go file's package (its folder's name) or the Rust file's module (file name; folder for `mod.rs`; crate folder for `lib.rs`/`main.rs`) as a word", normalise: "none", value: (r) => r.named },
       isDocGo: { doc: "1 for a Go `doc.go` (package documentation only)", normalise: "none", value: (r) => r.docGo },
@@ -32004,19 +32107,22 @@ var init_module_files = __esm({
       name: "module files",
       features: features9,
       prepare(ctx) {
-        const words2 = new Set([...ctx.issue.text.matchAll(/[A-Za-z_][A-Za-z0-9_]+/g)].map((m) => m[0].toLowerCase()));
-        const folderOf = (p) => p.slice(0, Math.max(0, p.lastIndexOf("/")));
+        const { docs, shapes } = ctx;
+        const { fileOfUnit } = ctx.codeIndex;
+        let words2;
+        const wordsOf2 = () => words2 ??= new Set([...ctx.issue.text.matchAll(/[A-Za-z_][A-Za-z0-9_]+/g)].map((m) => m[0].toLowerCase()));
         const best = /* @__PURE__ */ new Map();
-        ctx.paths.forEach((p, i2) => {
-          if (!best.has(folderOf(p))) best.set(folderOf(p), ctx.pipelineScores[i2]);
+        docs.forEach((d, i2) => {
+          const { folder } = shapes.file(fileOfUnit[d]);
+          if (!best.has(folder)) best.set(folder, ctx.pipelineScores[i2]);
         });
         const row = { named: 0, docGo: 0, folderBest: 0 };
         return (i2) => {
-          const path = ctx.paths[i2];
-          const name2 = moduleNameOf(path);
-          row.named = name2.length >= 2 && words2.has(name2) ? 1 : 0;
-          row.docGo = path === "doc.go" || path.endsWith("/doc.go") ? 1 : 0;
-          row.folderBest = best.get(folderOf(path));
+          const file = shapes.file(fileOfUnit[docs[i2]]);
+          const name2 = file.moduleName;
+          row.named = name2.length >= 2 && wordsOf2().has(name2) ? 1 : 0;
+          row.docGo = file.isDocGo;
+          row.folderBest = best.get(file.folder);
           return row;
         };
       }
@@ -36138,32 +36244,45 @@ function termsInDocs(scorer, docs, query, limit, skipOf) {
   const fragments = fragmentTermsOf(query);
   const skip = Array.from({ length: n }, (_, i2) => skipOf(i2));
   const order = rowsByDocument(docs);
+  let rows = rowsByIndex.get(scorer.index);
+  if (!rows) rowsByIndex.set(scorer.index, rows = new DocRows(scorer.index.docCount));
+  const marked = rows.mark(docs);
   let open2 = n;
+  const take = (i2, term) => {
+    if (found[i2].length >= limit || skip[i2].has(term)) return;
+    found[i2].push(term);
+    if (found[i2].length >= limit) open2--;
+  };
   for (const { term, id } of termsOfQuery(scorer, query)) {
     if (fragments.has(term)) continue;
     const postingDoc = scorer.index.postings(id).doc;
     const P = postingDoc.length;
-    let p = 0;
-    for (let k = 0; k < n && p < P; k++) {
-      const i2 = order[k];
-      if (found[i2].length >= limit) continue;
-      p = firstAtLeast(postingDoc, p, P, docs[i2]);
-      if (p < P && postingDoc[p] === docs[i2] && !skip[i2].has(term)) {
-        found[i2].push(term);
-        if (found[i2].length >= limit) open2--;
+    if (marked && passAlongPostings(P, n)) {
+      for (let p = 0; p < P; p++) {
+        const i2 = rows.row(postingDoc[p]);
+        if (i2 >= 0) take(i2, term);
+      }
+    } else {
+      let p = 0;
+      for (let k = 0; k < n && p < P; k++) {
+        const i2 = order[k];
+        if (found[i2].length >= limit) continue;
+        p = firstAtLeast(postingDoc, p, P, docs[i2]);
+        if (p < P && postingDoc[p] === docs[i2]) take(i2, term);
       }
     }
     if (open2 === 0) break;
   }
   return found;
 }
-var presentTerms;
+var rowsByIndex, presentTerms;
 var init_matched_terms = __esm({
   "src/retrieve/matched-terms.ts"() {
     "use strict";
     init_parsed_issue();
     init_sorted_search();
     init_resolved_query();
+    rowsByIndex = /* @__PURE__ */ new WeakMap();
     presentTerms = /* @__PURE__ */ new WeakMap();
   }
 });
@@ -36854,6 +36973,7 @@ var init_doc_scores = __esm({
         this.avg = averageFieldLengths(index);
         const b = this.params.b;
         this.bs = typeof b === "number" ? new Array(this.fields).fill(b) : [...b];
+        this.rows = new DocRows(index.docCount);
       }
       index;
       params;
@@ -36874,9 +36994,10 @@ var init_doc_scores = __esm({
        * Scores of documents `docs` for each query of `queries`: for query q, row i of `out[q]` (1 + F
        * numbers from i · (1 + F)) holds document docs[i]'s BM25F+ (column 0) and its BM25 of each
        * field f alone (column 1 + f). The documents holding a term, with their positions in its
-       * postings, are found once for all the queries holding the term, by a galloping search along
-       * the postings in document order: O(terms × documents × log(postings / documents)); each
-       * query then visits only those (row, posting) pairs.
+       * postings, are found once for all the queries holding the term: by one pass along short
+       * postings, else by a galloping search along them in document order; O(terms ×
+       * min(postings, documents × log(postings / documents))); each query then visits only those
+       * (row, posting) pairs.
        */
       scoreDocs(docs, queries) {
         const { fieldLength } = this.index;
@@ -36891,20 +37012,23 @@ var init_doc_scores = __esm({
             norm[i2 * F2 + f] = this.avg[f] > 0 ? 1 - this.bs[f] + this.bs[f] * fieldLength[doc * F2 + f] / this.avg[f] : 1;
           }
         }
-        const order = rowsByDocument(docs);
         const matches = this.matches.clear();
+        const rows = this.rows.mark(docs) ? this.rows : void 0;
+        let order;
         const spanOf = /* @__PURE__ */ new Map();
-        const spanFor = (termId) => {
-          let s = spanOf.get(termId);
-          if (s === void 0) spanOf.set(termId, s = matches.add(this.index.postings(termId).doc, docs, order));
-          return s;
-        };
-        return queries.map((terms) => {
-          const out2 = new Float64Array(n * W);
-          for (const { termId, weight } of terms) {
-            const s = spanFor(termId);
+        const out2 = queries.map(() => new Float64Array(n * W));
+        for (let q = 0; q < queries.length; q++) {
+          const scores = out2[q];
+          const terms = queries[q];
+          for (let t = 0; t < terms.length; t++) {
+            const { termId, weight } = terms[t];
+            const { doc, tf: postingTf } = this.index.postings(termId);
+            let s = spanOf.get(termId);
+            if (s === void 0) {
+              s = rows && passAlongPostings(doc.length, n) ? matches.addByPass(doc, rows, n) : matches.addByGallop(doc, docs, order ??= rowsByDocument(docs));
+              spanOf.set(termId, s);
+            }
             const { row, position } = matches;
-            const postingTf = this.index.postings(termId).tf;
             for (let k = matches.start[s], end = matches.start[s + 1]; k < end; k++) {
               const i2 = row[k];
               const p = position[k];
@@ -36914,16 +37038,18 @@ var init_doc_scores = __esm({
                 if (raw === 0) continue;
                 const tff = raw / norm[i2 * F2 + f];
                 tf += weights[f] * tff;
-                out2[i2 * W + 1 + f] += weight * ((k1 + 1) * tff / (k1 + tff));
+                scores[i2 * W + 1 + f] += weight * ((k1 + 1) * tff / (k1 + tff));
               }
-              if (tf > 0) out2[i2 * W] += weight * ((k1 + 1) * tf / (k1 + tf) + delta);
+              if (tf > 0) scores[i2 * W] += weight * ((k1 + 1) * tf / (k1 + tf) + delta);
             }
           }
-          return out2;
-        });
+        }
+        return out2;
       }
       /** The (row, posting position) pairs of the terms of the last {@link scoreDocs}, in arrays reused by the next. */
       matches = new TermMatches();
+      /** The documents of the last {@link scoreDocs} by document. */
+      rows;
     };
     TermMatches = class {
       row = new Int32Array(1024);
@@ -36938,7 +37064,7 @@ var init_doc_scores = __esm({
        * lists by ascending document; returns its number. Each search starts where the last one
        * ended and gallops (steps of 1, 2, 4 …) before a binary search.
        */
-      add(postingDoc, docs, order) {
+      addByGallop(postingDoc, docs, order) {
         const s = this.start.length - 1;
         let next = this.start[s];
         if (this.row.length < next + order.length) this.grow(next + order.length);
@@ -36953,6 +37079,24 @@ var init_doc_scores = __esm({
             row[next] = i2;
             position[next++] = lo;
           }
+        }
+        this.start.push(next);
+        return s;
+      }
+      /**
+       * {@link addByGallop} by one pass along the postings, the `n` documents marked in `rows` (the
+       * same pairs in the same order: by ascending document).
+       */
+      addByPass(postingDoc, rows, n) {
+        const s = this.start.length - 1;
+        let next = this.start[s];
+        if (this.row.length < next + n) this.grow(next + n);
+        const { row, position } = this;
+        for (let p = 0; p < postingDoc.length; p++) {
+          const i2 = rows.row(postingDoc[p]);
+          if (i2 < 0) continue;
+          row[next] = i2;
+          position[next++] = p;
         }
         this.start.push(next);
         return s;
@@ -36991,6 +37135,51 @@ var init_issue_queries = __esm({
   }
 });
 
+// src/ltr/features/path-facts.ts
+function languageFamily(path) {
+  const lang = languageOf(path);
+  return (lang && FAMILY2[lang]) ?? "other";
+}
+function moduleNameOf(path) {
+  const family = languageFamily(path);
+  const folders = path.split("/").slice(0, -1);
+  if (family === "go") return (folders.at(-1) ?? "").toLowerCase();
+  if (family !== "rust") return "";
+  const stem = fileStem(path);
+  if (stem === "mod") return (folders.at(-1) ?? "").toLowerCase();
+  if (stem === "lib" || stem === "main") {
+    const crate = folders.at(-1) === "src" ? folders.at(-2) : folders.at(-1);
+    return (crate ?? "").toLowerCase().replace(/-/g, "_");
+  }
+  return stem.toLowerCase();
+}
+var FAMILY2;
+var init_path_facts = __esm({
+  "src/ltr/features/path-facts.ts"() {
+    "use strict";
+    init_languages();
+    init_names();
+    FAMILY2 = {
+      python: "python",
+      cython: "python",
+      java: "jvm",
+      kotlin: "jvm",
+      scala: "jvm",
+      groovy: "jvm",
+      clojure: "jvm",
+      javascript: "web",
+      typescript: "web",
+      vue: "web",
+      svelte: "web",
+      c: "c",
+      cpp: "c",
+      objc: "c",
+      rust: "rust",
+      go: "go"
+    };
+  }
+});
+
 // src/ltr/features/shapes.ts
 function classNameOf(qualifiedName, namespaceParts) {
   const parts2 = qualifiedName.split(".");
@@ -37003,6 +37192,7 @@ var init_shapes = __esm({
     init_languages();
     init_names();
     init_tokenize();
+    init_path_facts();
     CandidateShapes = class {
       constructor(codeIndex) {
         this.codeIndex = codeIndex;
@@ -37025,7 +37215,11 @@ var init_shapes = __esm({
             depth: Math.min(1, (path.split("/").length - 1) / 10),
             isTest: isTestPath(path) ? 1 : 0,
             isInit: base === "__init__" || base === "index" || base === "mod" || (base === "lib" || base === "main") && path.endsWith(".rs") ? 1 : 0,
-            nameTokens: [...new Set(tokenize(base, { stem: this.codeIndex.settings.stem }))]
+            nameTokens: [...new Set(tokenize(base, { stem: this.codeIndex.settings.stem }))],
+            family: languageFamily(path),
+            moduleName: moduleNameOf(path),
+            isDocGo: path === "doc.go" || path.endsWith("/doc.go") ? 1 : 0,
+            folder: path.slice(0, Math.max(0, path.lastIndexOf("/")))
           };
         }
         return shape;
@@ -65516,7 +65710,7 @@ function inPeripheralFolder(path) {
   for (let i2 = 0; i2 < Math.min(2, parts2.length - 1); i2++) if (PERIPHERAL_DIRS.has(parts2[i2])) return true;
   return false;
 }
-var FAMILY2 = {
+var FAMILY = {
   c: "c",
   cpp: "c",
   objc: "c",
@@ -65531,7 +65725,7 @@ var FAMILY2 = {
 };
 function familyOf(path) {
   const language = languageOf(path);
-  return language === void 0 ? void 0 : FAMILY2[language] ?? language;
+  return language === void 0 ? void 0 : FAMILY[language] ?? language;
 }
 var PeripheralRule = class {
   /**
