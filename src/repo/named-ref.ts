@@ -4,19 +4,21 @@
  * tries, in this order, `NAME`, `refs/NAME`, `refs/tags/NAME`, `refs/heads/NAME`,
  * `refs/remotes/NAME`, `refs/remotes/NAME/HEAD` (gitrevisions(7)) and takes the first that
  * exists; each is a loose ref file (an object id, or `ref: OTHER`, a symbolic ref followed to its
- * end) or else a line of `packed-refs` (read by `packedRefIds`).
+ * end) or else a line of `packed-refs` (read by `packedRefIdsKept`: parsed once while the file stays the
+ * same).
  *
  * Only an answer git would give too is returned; anything less plain gives undefined and the
  * caller asks git: a name with revision syntax (`~`, `^`, `@{`, `:`) or that git would not take as
  * a ref name, a file of that name in the git directory itself (`FETCH_HEAD`, `ORIG_HEAD`), a linked
  * work tree (`commondir`), the reftable format, a config with extensions, a loose ref that is a
  * symbolic link or holds anything but an id or a symbolic ref, a malformed packed line, a symbolic ref
- * chain longer than {@link MAX_SYMREF_DEPTH} or ending nowhere, a file that cannot be read. Read
- * afresh on every call, so the answer is the repository's refs now, never a remembered one.
+ * chain longer than {@link MAX_SYMREF_DEPTH} or ending nowhere, a file that cannot be read. Loose
+ * refs are read afresh on every call and `packed-refs` is checked (stat) on every call, so the
+ * answer is the repository's refs now, never a remembered one.
  */
 import { existsSync, lstatSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { packedRefIds } from './packed-refs.js';
+import { packedRefIdsKept } from './packed-refs.js';
 
 /** A full object id (SHA-1 or SHA-256). */
 const OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
@@ -92,7 +94,7 @@ function followed(gitDir: string, ref: { id: string } | { target: string }, dept
 }
 
 const packedOrUndefined = (gitDir: string, refs: string[]) => {
-  const packed = packedRefIds(gitDir, refs);
+  const packed = packedRefIdsKept(gitDir, refs);
   return packed === 'unknown' ? undefined : packed;
 };
 

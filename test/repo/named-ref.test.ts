@@ -62,6 +62,9 @@ test('branch and tag names from the ref files answer as git does, read afresh at
       assert.equal(await repo.resolveCommit('feature'), third, 'moved between two calls');
       git(work, 'update-ref', 'refs/heads/feature', first);
       assert.equal(await repo.resolveCommit('feature'), first, 'moved back');
+      git(work, 'pack-refs', '--all');
+      await check('packed again (packed-refs replaced)');
+      assert.equal(await repo.resolveCommit('feature'), first, 'packed');
       git(work, 'update-ref', '-d', 'refs/heads/feature');
       await assert.rejects(repo.resolveCommit('feature'), /unknown revision 'feature'/, 'deleted');
       // a dangling symbolic ref: left to git; a folder where a ref would be: no ref there
