@@ -1,4 +1,4 @@
-// /web/preview bounded (issue 31 F3): paths looked up and bytes read per request are capped;
+// /web/preview bounded: paths looked up and bytes read per request are capped;
 // the work runs on a preview thread kept between requests, ended at its deadline (504) or when its caller leaves.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
