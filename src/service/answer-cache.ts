@@ -43,10 +43,7 @@ export class AnswerCache implements ServiceBackend {
    */
   constructor(private readonly inner: ServiceBackend, private readonly maxBytes: number, private readonly present: (repository: string) => boolean = () => true) {
     if (inner.builds) this.builds = (name?: string) => inner.builds!(name);
-    this.offThread = inner.offThread;
   }
-
-  readonly offThread?: boolean;
 
   async localize(request: LocalizeRequest, waitMs: number): Promise<string> {
     if (request.rev !== undefined) return this.inner.localize(request, waitMs);

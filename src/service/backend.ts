@@ -62,11 +62,6 @@ export interface ServiceBackend {
   refreshDefault(name: string): Promise<string | undefined>;
   /** Warms each repository's default commit with its default settings. */
   warmDefaults(): Promise<void>;
-  /**
-   * true when queries run on other threads (worker-backend.ts): the HTTP thread then needs no
-   * turn of its event loop between the start of two queries.
-   */
-  readonly offThread?: boolean;
   /** The index builds under way or queued (of one repository when named); absent where not known (worker threads). */
   builds?(name?: string): Promise<BuildProgress[]>;
   close(): Promise<void>;

@@ -124,10 +124,9 @@ export function buildServer(options: ServerOptions): Service {
     const t0 = performance.now();
     if (!hasLetterOrDigit(request.body.issue)) throw new ServiceError(EMPTY_ISSUE_MESSAGE, 400);
     // a query on this thread runs to its end without yielding: queries start one per turn of the
-    // event loop, so the requests that arrive meanwhile reach this handler and are counted (a
-    // backend whose queries run on other threads needs no turn)
+    // event loop, so the requests that arrive meanwhile reach this handler and are counted
     const work = admission.run(async () => {
-      if (!backend.offThread) await (turns = turns.then(() => new Promise<void>(setImmediate)));
+      await (turns = turns.then(() => new Promise<void>(setImmediate)));
       // a caller gone while its request waited for its turn costs nothing more
       if (reply.raw.destroyed) throw new ServiceError('the caller went away', 499);
       // an index still being built is told as such (503, Retry-After) just before the 504 would be

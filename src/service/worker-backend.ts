@@ -50,7 +50,6 @@ interface Slot {
 
 /** Requests spread over worker threads; see the file comment. */
 export class WorkerBackend implements ServiceBackend {
-  readonly offThread = true;
   private readonly slots: Slot[] = [];
   private readonly home = new Map<string, number>();
   private readonly replicas: number;
