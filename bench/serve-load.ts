@@ -4,14 +4,17 @@
  *   node dist/bench/serve-load.js [--mirror sympy+sympy] [--workers 0,2] [--clients 1,4,16]
  *       [--requests 2000] [--overload-clients 64] [--overload-concurrency 8]
  *       [--rss-mirrors pallets+flask,psf+requests,pytest-dev+pytest,mwaskom+seaborn] [--cache-dir DIR]
- *       [--texts repeated,unique,rev] [--bins A/dist/src/cli/bin.js,B/dist/src/cli/bin.js] [--rounds N]
- *       [--load-only] [--cpu-prof DIR]
+ *       [--texts repeated,unique,rev,branch] [--bins A/dist/src/cli/bin.js,B/dist/src/cli/bin.js] [--rounds N]
+ *       [--warm-requests 200] [--load-only] [--cpu-prof DIR]
  *
  * For each --workers value it starts the server as a child process on the mirror's default
- * branch, waits for its index to be warm, sends 200 distinct requests to warm the JIT, then for each
+ * branch, waits for its index to be warm, sends --warm-requests distinct requests to warm the JIT
+ * (V8 still optimizes the HTTP thread's code for a thousand requests or so: 2000 measures a
+ * server warm long since), then for each
  * client count sends --requests requests (SWE-bench Lite problem statements of that repository,
  * in turn, each asked once before the row; with --texts unique each made distinct, so no answer is asked for twice; with
- * --texts rev distinct too and naming the base commit by its SHA, as an agent does) from that many
+ * --texts rev distinct too and naming the base commit by its SHA, as an agent does; --texts branch
+ * the same by the name of the mirror's default branch, as a person does) from that many
  * concurrent clients, and prints p50 / p99 latency in ms, requests per
  * second, errors (non-200 answers and failed requests), the server's CPU time per request (all
  * its threads; on a machine shared with other work the one figure that load does not inflate
@@ -55,6 +58,8 @@ const { values: args } = parseArgs({
      * every request, and no answer is cached).
      */
     texts: { type: 'string', default: 'repeated' },
+    /** Distinct requests sent to each server before its rows (JIT warm-up). */
+    'warm-requests': { type: 'string', default: '200' },
     /** A folder for a `--cpu-prof` of each server started. */
     'cpu-prof': { type: 'string' },
   },
@@ -171,8 +176,8 @@ async function hostileRequests(url: string, repository: string): Promise<string[
 
 async function main() {
   const requests = Math.min(MAX_REQUESTS, Number(args.requests));
-  const unknownKind = args.texts!.split(',').find((k) => !['repeated', 'unique', 'rev'].includes(k));
-  if (unknownKind !== undefined) throw new Error(`--texts ${unknownKind}: one of repeated, unique, rev`);
+  const unknownKind = args.texts!.split(',').find((k) => !['repeated', 'unique', 'rev', 'branch'].includes(k));
+  if (unknownKind !== undefined) throw new Error(`--texts ${unknownKind}: one of repeated, unique, rev, branch`);
   const repoName = args.mirror!.replace(/\+/g, '/');
   const texts = readFileSync(dataFile('swebench-lite/swebench_lite.jsonl'), 'utf8').split('\n').filter(Boolean)
     .map((l) => JSON.parse(l) as { repo: string; problem_statement: string })
@@ -181,6 +186,8 @@ async function main() {
   const repository = args.mirror!.replace(/\W+/g, '-');
   // the commit the servers' default revision names (their HEAD): what --texts rev asks for by SHA
   const head = execFileSync('git', ['--git-dir', mirrorRepo(args.mirror!), 'rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
+  const branch = execFileSync('git', ['--git-dir', mirrorRepo(args.mirror!), 'symbolic-ref', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+  const revOf = (kind: string) => (kind === 'rev' ? head : kind === 'branch' ? branch : undefined);
   process.stdout.write(`${repoName}: ${texts.length} SWE-bench Lite problem statements, ${requests} requests per row\n\n`);
   const bins = args.bins ? args.bins.split(',').map((b) => resolve(b)) : [ownBin];
   bins.forEach((b, i) => process.stdout.write(`build ${i}: ${b}\n`));
@@ -191,12 +198,12 @@ async function main() {
         const server = await startServer([args.mirror!], ['--workers', String(workers)], bin);
         try {
           // the JIT warmed by queries (repeated texts would be answered from the answer cache)
-          await load(server.url, repository, texts, 4, 200, true);
+          await load(server.url, repository, texts, 4, Math.min(MAX_REQUESTS, Number(args['warm-requests'])), true);
           for (const kind of args.texts!.split(',')) for (const clients of args.clients!.split(',').map(Number)) {
             // repeated: each text asked once before, so the row measures requests asked again
             if (kind === 'repeated') await load(server.url, repository, texts, 4, texts.length);
             const c0 = cpuMs(server.child.pid!);
-            const r = await load(server.url, repository, texts, clients, requests, kind !== 'repeated', kind === 'rev' ? head : undefined);
+            const r = await load(server.url, repository, texts, clients, requests, kind !== 'repeated', revOf(kind));
             const cpu = (cpuMs(server.child.pid!) - c0) / requests;
             const loadAvg = readFileSync('/proc/loadavg', 'utf8').split(' ')[0];
             process.stdout.write(`| ${b} | ${round} | ${workers} | ${kind} | ${clients} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.rps.toFixed(0)} | ${r.errors} | ${cpu.toFixed(2)} | ${rssMiB(server.child.pid!).rss} | ${loadAvg} |\n`);

@@ -6,6 +6,7 @@ import { gitFailure, gitReason, runGit, type GitResult } from './git-process.js'
 import { plainRepoLayout } from './git-dir.js';
 import { commitOfHexRevision } from './commit-id.js';
 import { headCommitOf } from './head-ref.js';
+import { refIdOf } from './named-ref.js';
 import { checkRevision, LOCAL_REVISIONS, type RevisionRules } from './revision.js';
 import { TreeFileLister, type TreeEntry, type TreeFile, type TreeListing } from './tree-objects.js';
 
@@ -27,6 +28,9 @@ export interface ResolveOptions {
   /** Time each git call may take (default {@link REV_PARSE_TIMEOUT_MS}); past it git is killed. */
   timeoutMs?: number;
 }
+
+/** Annotated tags peeled in a row at most by {@link GitRepo.resolveCommit} before git is asked. */
+const MAX_TAG_DEPTH = 10;
 
 /** Blob sizes {@link GitRepo.listTree} keeps (about 100 bytes each). */
 const MAX_KEPT_SIZES = 1_000_000;
@@ -123,6 +127,12 @@ export class GitRepo {
     // a commit's SHA or prefix, found in the object store's files when they are plain (no git process)
     const byId = commitOfHexRevision(this.gitDir, rev);
     if (byId !== undefined) return byId;
+    // a branch or tag name read from the ref files (no git process), peeled to its commit
+    const refId = refIdOf(this.gitDir, rev);
+    if (refId) {
+      const commit = await this.peeledCommit(refId);
+      if (commit !== undefined) return commit;
+    }
     const timeoutMs = options.timeoutMs ?? REV_PARSE_TIMEOUT_MS;
     // one git process for a revision that names a commit (a branch, tag, SHA, HEAD~2); a revision
     // with a `:` (`:/text`, a commit message search; `REV:path`) would change meaning with `^{commit}`
@@ -149,6 +159,27 @@ export class GitRepo {
     if (refs.code === 0 && refs.stdout.length === 0) throw new IssuelocError(`repository ${this.path} has no commits yet`);
     if (HEX_PREFIX.test(rev)) throw new IssuelocError(this.missingCommit(rev));
     throw new IssuelocError(`unknown revision '${rev}' in ${this.path}`);
+  }
+
+  /**
+   * The commit the object `id` is or, an annotated tag, points to (through tags of tags): the
+   * object store's files when they tell a commit (./commit-id.ts), else the objects read through
+   * the running `git cat-file --batch`; undefined for anything else (a tree, a blob, a missing
+   * object, a chain of more than {@link MAX_TAG_DEPTH} tags): the caller asks git.
+   */
+  private async peeledCommit(id: string): Promise<string | undefined> {
+    let at = id;
+    for (let depth = 0; depth <= MAX_TAG_DEPTH; depth++) {
+      if (commitOfHexRevision(this.gitDir, at) === at) return at;
+      const obj = await this.batch.read(at);
+      if (obj === null || obj.sha !== at) return undefined;
+      if (obj.type === 'commit') return at;
+      if (obj.type !== 'tag') return undefined;
+      const target = /^object ([0-9a-f]{40}|[0-9a-f]{64})\n/.exec(obj.data.toString('latin1', 0, 200))?.[1];
+      if (target === undefined) return undefined;
+      at = target;
+    }
+    return undefined;
   }
 
   /**

@@ -88,3 +88,71 @@ function idOfLine(lines: Buffer, at: number, length: number): string | undefined
   if (id.includes(' ') || id.startsWith('#') || id.startsWith('^')) return null;
   return OBJECT_ID.test(id) ? id : undefined;
 }
+
+/** The `packed-refs` files {@link packedRefIdsKept} keeps parsed (one per git directory, the least recently read dropped). */
+const KEPT_FILES = 8;
+/** Parsed `packed-refs` files by path: the stat they were read at and each ref's id (first line naming it). */
+const kept = new Map<string, { stat: string; ids: Map<string, string | undefined> }>();
+
+/**
+ * {@link packedRefIds}, from the file parsed once and kept while its stat (device, inode, size,
+ * change and modification times in nanoseconds) stays the same, as git keeps its own packed ref
+ * store: git replaces the file (a new one renamed over it) at every change, so a changed file is
+ * never taken for the kept one. For a process answering many requests on one repository (a file
+ * of megabytes is searched in microseconds, not milliseconds). At most {@link KEPT_FILES} files
+ * are kept, each under {@link MAX_PACKED_REFS_BYTES}.
+ *
+ * @throws as {@link packedRefIds}.
+ */
+export function packedRefIdsKept(gitDir: string, refs: readonly string[]): PackedRefIds {
+  const path = join(gitDir, 'packed-refs');
+  let fd: number;
+  try {
+    fd = openSync(path, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return new Map();
+    throw e;
+  }
+  try {
+    const stat = fstatSync(fd, { bigint: true });
+    if (!stat.isFile() || stat.size > BigInt(MAX_PACKED_REFS_BYTES)) return 'unknown';
+    const signature = `${stat.dev}:${stat.ino}:${stat.size}:${stat.ctimeNs}:${stat.mtimeNs}`;
+    let entry = kept.get(path);
+    if (entry?.stat !== signature) {
+      const ids = parsePackedRefs(fd, Number(stat.size));
+      if (ids === undefined) return 'unknown';
+      entry = { stat: signature, ids };
+    }
+    kept.delete(path);
+    kept.set(path, entry);
+    if (kept.size > KEPT_FILES) kept.delete(kept.keys().next().value!);
+    const found = new Map<string, string | undefined>();
+    for (const ref of refs) if (entry.ids.has(ref)) found.set(ref, entry.ids.get(ref));
+    return found;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Each ref a `packed-refs` file of `size` bytes names, with the id of the first line naming it
+ * (undefined when malformed), as {@link packedRefIds} reads lines; undefined when the file is
+ * not `size` bytes long when read (it changed meanwhile).
+ */
+function parsePackedRefs(fd: number, size: number): Map<string, string | undefined> | undefined {
+  const bytes = Buffer.allocUnsafe(size + 1);
+  let read = 0;
+  for (let n; read <= size && (n = readSync(fd, bytes, read, size + 1 - read, read)) > 0;) read += n;
+  if (read !== size) return undefined;
+  const ids = new Map<string, string | undefined>();
+  for (const raw of bytes.toString('latin1', 0, size).split('\n')) {
+    if (raw.startsWith('#') || raw.startsWith('^')) continue;
+    const line = raw.replace(/[ \t\r]+$/, '');
+    const space = line.indexOf(' ');
+    if (space < 0) continue;
+    const id = line.slice(0, space);
+    const ref = Buffer.from(line.slice(space + 1), 'latin1').toString('utf8');
+    if (!ids.has(ref)) ids.set(ref, OBJECT_ID.test(id) ? id : undefined);
+  }
+  return ids;
+}

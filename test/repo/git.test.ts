@@ -178,7 +178,7 @@ describe('GitRepo', () => {
   });
 });
 
-test('resolveCommit: a revision naming a commit takes one git process (HEAD and a SHA or prefix none: read from the git directory); others keep their messages', async () => {
+test('resolveCommit: a revision naming a commit takes one git process (HEAD, a SHA or prefix, a branch or tag name none: read from the git directory); others keep their messages', async () => {
   const dir = tempDir('issueloc-resolve-');
   try {
     const work = join(dir, 'repo');
@@ -189,10 +189,10 @@ test('resolveCommit: a revision naming a commit takes one git process (HEAD and 
     let calls = 0;
     repo.exec = ((...a: Parameters<typeof repo.exec>) => { calls++; return exec(...a); }) as typeof repo.exec;
     try {
-      for (const rev of ['HEAD', 'v1', sha, sha.slice(0, 10), 'main']) {
+      for (const rev of ['HEAD', 'v1', sha, sha.slice(0, 10), 'main', 'main~0']) {
         calls = 0;
         assert.equal(await repo.resolveCommit(rev), sha, rev);
-        const files = rev === 'HEAD' || rev.startsWith(sha.slice(0, 10));
+        const files = rev !== 'main~0';
         assert.equal(calls, files ? 0 : 1, `${rev}: ${files ? 'no' : 'one'} git process`);
       }
       assert.equal(await repo.resolveCommit(':/parser'), sha, 'a commit message search still resolves');

@@ -9,8 +9,8 @@
  *   `localize --issue-file` reads it (plain text, `gh issue view --json`, a Jira REST issue).
  * - `POST /web/preview` `{ repository, commit, items: [{ id, terms?, lines? }] }` →
  *   `{ previews: [{ id, path, startLine?, endLine?, lines?, marks?, more? }] }` (./preview.ts), on a
- *   thread of its own ended at the request timeout (504; ./preview-thread.ts), bounded in items
- *   (300), bytes read and paths looked up.
+ *   preview thread kept between requests with its repositories open, ended at the request timeout
+ *   (504; ./preview-thread.ts), bounded in items (300), bytes read and paths looked up.
  *
  * The page and its assets need no token (they hold no data); the JSON routes do when the
  * service has one.
@@ -25,7 +25,7 @@ import type { RepositoryConfig } from '../config.js';
 import { ServiceError } from '../errors.js';
 import type { Admission } from '../admission.js';
 import type { PreviewItem } from './preview.js';
-import { previewOffThread } from './preview-thread.js';
+import { PreviewThreads } from './preview-thread.js';
 
 /** The folder of the page's files (src/service/web/assets, listed in package.json `files`). */
 const ASSETS = fileURLToPath(new URL('../../../../src/service/web/assets/', import.meta.url));
@@ -103,8 +103,10 @@ export function registerWebPage(app: FastifyInstance, options: WebPageOptions): 
     }
     return g;
   };
+  const threads = new PreviewThreads();
   app.addHook('onClose', async () => {
     await Promise.all([...gits.values()].map(async (g) => (await g.catch(() => undefined))?.close()));
+    await threads.close();
   });
 
   app.post('/web/preview', { schema: { body: previewBodySchema } }, async (request, reply) => {
@@ -116,7 +118,7 @@ export function registerWebPage(app: FastifyInstance, options: WebPageOptions): 
     // read and parsed on a thread of its own, ended at the deadline or when the caller leaves
     const gone = new AbortController();
     reply.raw.on('close', () => { if (!reply.raw.writableFinished) gone.abort(); });
-    const job = () => previewOffThread({ repositoryPath: repo.path, commit, items: body.items }, options.timeoutMs ?? 30_000, gone.signal);
+    const job = () => threads.run({ repositoryPath: repo.path, commit, items: body.items }, options.timeoutMs ?? 30_000, gone.signal);
     return { previews: await (options.admission ? options.admission.run(job) : job()) };
   });
 }
