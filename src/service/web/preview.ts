@@ -10,7 +10,7 @@ import type { CodeUnit } from '../../corpus/types.js';
 import { DEFAULT_INDEX_SETTINGS } from '../../index/code-index.js';
 import type { GitRepo } from '../../repo/git.js';
 import { tokenize } from '../../text/tokenize.js';
-import { shownUnit } from '../../corpus/names.js';
+import { shownUnit, splitItemId } from '../../corpus/names.js';
 
 /** Most lines of one preview; longer units are cut there (`more` tells how many were left). */
 export const PREVIEW_LINES = 60;
@@ -90,18 +90,14 @@ async function parseFile(git: GitRepo, commit: string, path: string, budget: { b
   return { lines: sourceLines(text), units: await extractUnits(path, text) };
 }
 
-/** The file and unit of an id: the whole id as a path, else split at a `:` (leftmost first) into path and qualified name. */
+/** The file and unit of an id: the whole id as a path, else split as every item id is (`splitItemId`). */
 async function locate(id: string, fileOf: (path: string) => Promise<ParsedFile | undefined>): Promise<{ path: string; file: ParsedFile; unit?: CodeUnit } | undefined> {
   const whole = await fileOf(id);
   if (whole) return { path: id, file: whole };
-  for (let i = id.indexOf(':'); i > 0; i = id.indexOf(':', i + 1)) {
-    const path = id.slice(0, i);
-    const file = await fileOf(path);
-    if (!file) continue;
-    const unit = shownUnit(file.units.filter((u) => u.id === id));
-    if (unit) return { path, file, unit };
-  }
-  return undefined;
+  const { path, qualifiedName } = splitItemId(id);
+  const file = qualifiedName ? await fileOf(path) : undefined;
+  const unit = file && shownUnit(file.units.filter((u) => u.id === id));
+  return unit ? { path, file, unit } : undefined;
 }
 
 /** The words of `lines` whose tokens include one of `terms` (the index's tokenizer: split identifiers, lower case). */
