@@ -22200,21 +22200,21 @@ var init_similarity = __esm({
       searchedPostings(t, searched) {
         let terms = this.searchedTerms.get(searched);
         if (!terms) this.searchedTerms.set(searched, terms = /* @__PURE__ */ new Map());
-        let kept = terms.get(t);
-        if (!kept) {
+        let kept2 = terms.get(t);
+        if (!kept2) {
           const { doc, logTf, from, to } = this.postingsOf(t);
           let m = 0;
           for (let p = from; p < to; p++) if (searched[doc[p]] === 1) m++;
-          kept = { doc: new Int32Array(m), logTf: new Float32Array(m) };
+          kept2 = { doc: new Int32Array(m), logTf: new Float32Array(m) };
           m = 0;
           for (let p = from; p < to; p++) {
             if (searched[doc[p]] !== 1) continue;
-            kept.doc[m] = doc[p];
-            kept.logTf[m++] = logTf[p];
+            kept2.doc[m] = doc[p];
+            kept2.logTf[m++] = logTf[p];
           }
-          terms.set(t, kept);
+          terms.set(t, kept2);
         }
-        return { doc: kept.doc, logTf: kept.logTf, from: 0, to: kept.doc.length };
+        return { doc: kept2.doc, logTf: kept2.logTf, from: 0, to: kept2.doc.length };
       }
       /**
        * The `top` members most similar to `query` (cosine > 0), best first (ties: lower document
@@ -22231,7 +22231,7 @@ var init_similarity = __esm({
         if (q.size === 0 || top <= 0) return [];
         const acc = this.scratch;
         const searched = allowed ? searchedMask(c.members, allowed) : c.members;
-        const kept = allowed !== void 0 || c === this.whole;
+        const kept2 = allowed !== void 0 || c === this.whole;
         const touched = this.touched ??= new Int32Array(this.size);
         let nTouched = 0;
         let qsq = 0;
@@ -22240,10 +22240,10 @@ var init_similarity = __esm({
           const wq = (1 + Math.log(tf)) * idf;
           qsq += wq * wq;
           if (wq <= 0 || c.df[t] > maxDf) continue;
-          const { doc, logTf, from, to } = kept ? this.searchedPostings(t, searched) : this.postingsOf(t);
+          const { doc, logTf, from, to } = kept2 ? this.searchedPostings(t, searched) : this.postingsOf(t);
           for (let p = from; p < to; p++) {
             const d = doc[p];
-            if (!kept && searched[d] !== 1) continue;
+            if (!kept2 && searched[d] !== 1) continue;
             if (acc[d] === 0) touched[nTouched++] = d;
             acc[d] += wq * logTf[p] * idf;
           }
@@ -30036,9 +30036,9 @@ function editBetween(before, after) {
     newEndPosition: pointAt(after, prefix, start2, after.length - suffix)
   };
 }
-function editedTree(kept, text) {
-  const tree = kept.tree.copy();
-  tree.edit(editBetween(kept.text, text));
+function editedTree(kept2, text) {
+  const tree = kept2.tree.copy();
+  tree.edit(editBetween(kept2.text, text));
   return tree;
 }
 function pointAt(text, from, at, to) {
@@ -30144,16 +30144,16 @@ function unitsIn(parser, spec, text, reparse, testItems) {
     const tree = parser.parse(source, previous);
     previous?.delete();
     if (!tree) return { found: [], hasError: true };
-    let kept = false;
+    let kept2 = false;
     try {
       const found = walk2(tree.rootNode, spec, MAX_UNITS_PER_FILE, testItems);
       if (reuse) {
         reuse.keep({ grammar: spec.grammar, text: source, tree });
-        kept = true;
+        kept2 = true;
       }
       return { found, hasError: tree.rootNode.hasError };
     } finally {
-      if (!kept) tree.delete();
+      if (!kept2) tree.delete();
     }
   };
   const plain = parsed2(text, reparse);
@@ -33610,13 +33610,13 @@ function packedRefIds(gitDir, refs) {
     if (!stat2.isFile() || stat2.size > MAX_PACKED_REFS_BYTES) return "unknown";
     const needles = refs.map((ref) => ({ ref, bytes: Buffer.from(` ${ref}`, "utf8") }));
     const buf = Buffer.allocUnsafe(CHUNK2);
-    let kept = 0;
+    let kept2 = 0;
     let total = 0;
     for (; ; ) {
-      const read = readSync3(fd, buf, kept, CHUNK2 - kept, null);
+      const read = readSync3(fd, buf, kept2, CHUNK2 - kept2, null);
       total += read;
       if (total > MAX_PACKED_REFS_BYTES) return "unknown";
-      const size = kept + read;
+      const size = kept2 + read;
       const end = read === 0 ? size : buf.lastIndexOf(10, size - 1) + 1;
       if (end === 0 && size === CHUNK2) return "unknown";
       const lines = buf.subarray(0, end);
@@ -33630,7 +33630,7 @@ function packedRefIds(gitDir, refs) {
         }
       }
       if (read === 0 || found.size === needles.length) return found;
-      kept = size - end;
+      kept2 = size - end;
       buf.copy(buf, 0, end, size);
     }
   } finally {
@@ -33645,13 +33645,61 @@ function idOfLine(lines, at, length) {
   if (id.includes(" ") || id.startsWith("#") || id.startsWith("^")) return null;
   return OBJECT_ID.test(id) ? id : void 0;
 }
-var OBJECT_ID, CHUNK2, MAX_PACKED_REFS_BYTES;
+function packedRefIdsKept(gitDir, refs) {
+  const path = join11(gitDir, "packed-refs");
+  let fd;
+  try {
+    fd = openSync4(path, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK);
+  } catch (e) {
+    if (e.code === "ENOENT") return /* @__PURE__ */ new Map();
+    throw e;
+  }
+  try {
+    const stat2 = fstatSync2(fd, { bigint: true });
+    if (!stat2.isFile() || stat2.size > BigInt(MAX_PACKED_REFS_BYTES)) return "unknown";
+    const signature = `${stat2.dev}:${stat2.ino}:${stat2.size}:${stat2.ctimeNs}:${stat2.mtimeNs}`;
+    let entry = kept.get(path);
+    if (entry?.stat !== signature) {
+      const ids = parsePackedRefs(fd, Number(stat2.size));
+      if (ids === void 0) return "unknown";
+      entry = { stat: signature, ids };
+    }
+    kept.delete(path);
+    kept.set(path, entry);
+    if (kept.size > KEPT_FILES) kept.delete(kept.keys().next().value);
+    const found = /* @__PURE__ */ new Map();
+    for (const ref of refs) if (entry.ids.has(ref)) found.set(ref, entry.ids.get(ref));
+    return found;
+  } finally {
+    closeSync4(fd);
+  }
+}
+function parsePackedRefs(fd, size) {
+  const bytes = Buffer.allocUnsafe(size + 1);
+  let read = 0;
+  for (let n; read <= size && (n = readSync3(fd, bytes, read, size + 1 - read, read)) > 0; ) read += n;
+  if (read !== size) return void 0;
+  const ids = /* @__PURE__ */ new Map();
+  for (const raw of bytes.toString("latin1", 0, size).split("\n")) {
+    if (raw.startsWith("#") || raw.startsWith("^")) continue;
+    const line = raw.replace(/[ \t\r]+$/, "");
+    const space = line.indexOf(" ");
+    if (space < 0) continue;
+    const id = line.slice(0, space);
+    const ref = Buffer.from(line.slice(space + 1), "latin1").toString("utf8");
+    if (!ids.has(ref)) ids.set(ref, OBJECT_ID.test(id) ? id : void 0);
+  }
+  return ids;
+}
+var OBJECT_ID, CHUNK2, MAX_PACKED_REFS_BYTES, KEPT_FILES, kept;
 var init_packed_refs = __esm({
   "src/repo/packed-refs.ts"() {
     "use strict";
     OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
     CHUNK2 = 1 << 16;
     MAX_PACKED_REFS_BYTES = 256 << 20;
+    KEPT_FILES = 8;
+    kept = /* @__PURE__ */ new Map();
   }
 });
 
@@ -33785,6 +33833,76 @@ var init_head_ref = __esm({
     init_packed_refs();
     OBJECT_ID2 = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
     BRANCH_REF = /^refs\/heads\/(?!.*\.\.)(?!.*\/\.)(?!\.)[^\0-\x20~^:?*[\\]+$/;
+  }
+});
+
+// src/repo/named-ref.ts
+import { existsSync as existsSync8, lstatSync as lstatSync3, readFileSync as readFileSync9 } from "node:fs";
+import { join as join14 } from "node:path";
+function refIdOf(gitDir, name2) {
+  if (!REF_NAME.test(name2) || OBJECT_ID3.test(name2) || name2 === "@" || name2 === "HEAD") return void 0;
+  try {
+    if (!plainRefStore(gitDir)) return void 0;
+    if (!name2.startsWith("refs/") && existsSync8(join14(gitDir, name2))) return void 0;
+    const candidates = [...name2.startsWith("refs/") ? [name2] : [], `refs/${name2}`, `refs/tags/${name2}`, `refs/heads/${name2}`, `refs/remotes/${name2}`, `refs/remotes/${name2}/HEAD`];
+    let packed;
+    for (const ref of candidates) {
+      const loose = looseRef(gitDir, ref);
+      if (loose === void 0) return void 0;
+      if (loose !== null) return followed(gitDir, loose, 0);
+      packed ??= packedOrUndefined(gitDir, candidates);
+      if (packed === void 0) return void 0;
+      if (packed.has(ref)) return packed.get(ref) ?? void 0;
+    }
+    return null;
+  } catch {
+    return void 0;
+  }
+}
+function looseRef(gitDir, ref) {
+  const file = join14(gitDir, ref);
+  let text;
+  try {
+    const stat2 = lstatSync3(file);
+    if (stat2.isDirectory()) return null;
+    if (!stat2.isFile()) return void 0;
+    text = readFileSync9(file, "utf8");
+  } catch (e) {
+    const code = e.code;
+    return code === "ENOENT" || code === "ENOTDIR" ? null : void 0;
+  }
+  const line = text.endsWith("\n") ? text.slice(0, -1) : text;
+  if (OBJECT_ID3.test(line)) return { id: line };
+  const target = /^ref: (refs\/\S+)$/.exec(line)?.[1];
+  return target !== void 0 && REF_NAME.test(target) ? { target } : void 0;
+}
+function followed(gitDir, ref, depth) {
+  if ("id" in ref) return ref.id;
+  if (depth >= MAX_SYMREF_DEPTH) return void 0;
+  const loose = looseRef(gitDir, ref.target);
+  if (loose === void 0) return void 0;
+  if (loose !== null) return followed(gitDir, loose, depth + 1);
+  const packed = packedOrUndefined(gitDir, [ref.target]);
+  return packed?.get(ref.target) ?? void 0;
+}
+function plainRefStore(gitDir) {
+  if (existsSync8(join14(gitDir, "commondir")) || existsSync8(join14(gitDir, "reftable"))) return false;
+  const config = join14(gitDir, "config");
+  return !(existsSync8(config) && STORE_CONFIG2.test(readFileSync9(config, "utf8")));
+}
+var OBJECT_ID3, REF_NAME, STORE_CONFIG2, MAX_SYMREF_DEPTH, packedOrUndefined;
+var init_named_ref = __esm({
+  "src/repo/named-ref.ts"() {
+    "use strict";
+    init_packed_refs();
+    OBJECT_ID3 = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+    REF_NAME = /^(?!.*\.\.)(?!.*\/\/)(?!.*@\{)(?!.*\/\.)(?!\.)(?!.*\.lock(?:\/|$))(?!.*[/.]$)[A-Za-z0-9._/@+-]+$/;
+    STORE_CONFIG2 = /\[\s*extensions\b/i;
+    MAX_SYMREF_DEPTH = 5;
+    packedOrUndefined = (gitDir, refs) => {
+      const packed = packedRefIdsKept(gitDir, refs);
+      return packed === "unknown" ? void 0 : packed;
+    };
   }
 });
 
@@ -33972,9 +34090,9 @@ var init_tree_objects = __esm({
 });
 
 // src/repo/git.ts
-import { existsSync as existsSync8 } from "node:fs";
+import { existsSync as existsSync9 } from "node:fs";
 import { resolve as resolvePath } from "node:path";
-var HEX_PREFIX, OBJECT_ID3, REV_PARSE_TIMEOUT_MS, MAX_KEPT_SIZES, GitRepo;
+var HEX_PREFIX, OBJECT_ID4, REV_PARSE_TIMEOUT_MS, MAX_TAG_DEPTH, MAX_KEPT_SIZES, GitRepo;
 var init_git = __esm({
   "src/repo/git.ts"() {
     "use strict";
@@ -33984,11 +34102,13 @@ var init_git = __esm({
     init_git_dir();
     init_commit_id();
     init_head_ref();
+    init_named_ref();
     init_revision();
     init_tree_objects();
     HEX_PREFIX = /^[0-9a-f]{4,64}$/i;
-    OBJECT_ID3 = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+    OBJECT_ID4 = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
     REV_PARSE_TIMEOUT_MS = 3e4;
+    MAX_TAG_DEPTH = 10;
     MAX_KEPT_SIZES = 1e6;
     GitRepo = class _GitRepo {
       constructor(path, gitDir, workTree, isBare, isShallow2) {
@@ -34024,7 +34144,7 @@ var init_git = __esm({
         const lines = res.stdout.toString("utf8").split("\n");
         if (res.code !== 0 || lines.length < 3) {
           const reason = gitReason(res.stderr);
-          if (!existsSync8(dir)) throw new IssuelocError(`not a git repository: ${path} (no such folder)`);
+          if (!existsSync9(dir)) throw new IssuelocError(`not a git repository: ${path} (no such folder)`);
           const extra = /not a git repository|cannot change to/i.test(reason) || reason === "" ? "" : ` (${reason})`;
           throw new IssuelocError(`not a git repository: ${path}${extra}`);
         }
@@ -34061,15 +34181,20 @@ var init_git = __esm({
         }
         const byId = commitOfHexRevision(this.gitDir, rev);
         if (byId !== void 0) return byId;
+        const refId = refIdOf(this.gitDir, rev);
+        if (refId) {
+          const commit = await this.peeledCommit(refId);
+          if (commit !== void 0) return commit;
+        }
         const timeoutMs = options.timeoutMs ?? REV_PARSE_TIMEOUT_MS;
         if (!rev.includes(":")) {
           const peeled = await this.exec(["rev-parse", "--verify", "--quiet", "--end-of-options", `${rev}^{commit}`], timeoutMs);
           const commit = peeled.stdout.toString("utf8").trim();
-          if (peeled.code === 0 && OBJECT_ID3.test(commit)) return commit;
+          if (peeled.code === 0 && OBJECT_ID4.test(commit)) return commit;
         }
         const any = await this.exec(["rev-parse", "--verify", "--quiet", "--end-of-options", rev], timeoutMs);
         const sha = any.stdout.toString("utf8").trim();
-        if (any.code === 0 && OBJECT_ID3.test(sha)) {
+        if (any.code === 0 && OBJECT_ID4.test(sha)) {
           const ok = await this.exec(["rev-parse", "--verify", "--quiet", "--end-of-options", `${sha}^{commit}`], timeoutMs);
           if (ok.code === 0) return ok.stdout.toString("utf8").trim();
           const type = await this.exec(["cat-file", "-t", sha], timeoutMs);
@@ -34086,13 +34211,33 @@ var init_git = __esm({
         throw new IssuelocError(`unknown revision '${rev}' in ${this.path}`);
       }
       /**
+       * The commit the object `id` is or, an annotated tag, points to (through tags of tags): the
+       * object store's files when they tell a commit (./commit-id.ts), else the objects read through
+       * the running `git cat-file --batch`; undefined for anything else (a tree, a blob, a missing
+       * object, a chain of more than {@link MAX_TAG_DEPTH} tags): the caller asks git.
+       */
+      async peeledCommit(id) {
+        let at = id;
+        for (let depth = 0; depth <= MAX_TAG_DEPTH; depth++) {
+          if (commitOfHexRevision(this.gitDir, at) === at) return at;
+          const obj = await this.batch.read(at);
+          if (obj === null || obj.sha !== at) return void 0;
+          if (obj.type === "commit") return at;
+          if (obj.type !== "tag") return void 0;
+          const target = /^object ([0-9a-f]{40}|[0-9a-f]{64})\n/.exec(obj.data.toString("latin1", 0, 200))?.[1];
+          if (target === void 0) return void 0;
+          at = target;
+        }
+        return void 0;
+      }
+      /**
        * Whether the commit `sha` (a full id) is in the object store now (a commit removed by a
        * history rewrite and gc is gone): found in the object store's files read afresh
        * (./commit-id.ts, no git process), else one `git cat-file -e` (no revision syntax).
        * @throws IssuelocError `<path> is gone: …` when its git folder was removed.
        */
       async hasCommit(sha, timeoutMs = REV_PARSE_TIMEOUT_MS) {
-        if (!OBJECT_ID3.test(sha)) return false;
+        if (!OBJECT_ID4.test(sha)) return false;
         if (commitOfHexRevision(this.gitDir, sha) === sha) return true;
         const res = await this.exec(["cat-file", "-e", `${sha}^{commit}`], timeoutMs);
         if (res.code !== 0) this.checkPresent();
@@ -34100,7 +34245,7 @@ var init_git = __esm({
       }
       /** @throws IssuelocError `<path> is gone: …` when the git folder no longer exists. */
       checkPresent() {
-        if (!existsSync8(this.gitDir)) throw new IssuelocError(`${this.path} is gone: the repository's folder was removed or moved`);
+        if (!existsSync9(this.gitDir)) throw new IssuelocError(`${this.path} is gone: the repository's folder was removed or moved`);
       }
       missingCommit(rev) {
         return this.isShallow ? `commit ${rev} is not in ${this.path} (shallow clone: fetch more history with git fetch --unshallow)` : `commit ${rev} is not in ${this.path}`;
@@ -35363,8 +35508,8 @@ function idfOf2(df, docCount) {
 function resolveQuery(index, query) {
   let byQuery = resolvedByIndex.get(index);
   if (!byQuery) resolvedByIndex.set(index, byQuery = /* @__PURE__ */ new WeakMap());
-  const kept = byQuery.get(query);
-  if (kept && sameEntries(kept, query)) return kept;
+  const kept2 = byQuery.get(query);
+  if (kept2 && sameEntries(kept2, query)) return kept2;
   let known = termsByIndex.get(index);
   if (!known) termsByIndex.set(index, known = /* @__PURE__ */ new Map());
   const n = query.size;
@@ -35467,26 +35612,26 @@ function topKByBuckets(scores, k) {
   let b = POSITIVE_BUCKETS - 1;
   for (let above = 0; b > 0 && above + high[b] < k; b--) above += high[b];
   if (b === 0) return topKByHeap(scores, k, Infinity, -1);
-  let kept = [];
+  let kept2 = [];
   for (let d = 0; d < bits.length; d++) {
     const bucket = bits[d] >>> 20;
-    if (bucket >= b && bucket < POSITIVE_BUCKETS) kept.push(d);
+    if (bucket >= b && bucket < POSITIVE_BUCKETS) kept2.push(d);
   }
-  if (kept.length > 2 * k) {
+  if (kept2.length > 2 * k) {
     const mid = new Int32Array(BUCKETS);
     let above = 0;
-    for (const d of kept) {
+    for (const d of kept2) {
       if (bits[d] >>> 20 > b) above++;
       else mid[bits[d] >>> 8 & BUCKETS - 1]++;
     }
     let m = BUCKETS - 1;
     for (; m > 0 && above + mid[m] < k; m--) above += mid[m];
-    kept = kept.filter((d) => bits[d] >>> 20 > b || (bits[d] >>> 8 & BUCKETS - 1) >= m);
+    kept2 = kept2.filter((d) => bits[d] >>> 20 > b || (bits[d] >>> 8 & BUCKETS - 1) >= m);
   }
   const out2 = [];
   if (scores.length <= DOC_SPAN) {
-    const keys = new Float64Array(kept.length);
-    for (let i2 = 0; i2 < kept.length; i2++) keys[i2] = (2147483647 - bits[kept[i2]]) * DOC_SPAN + kept[i2];
+    const keys = new Float64Array(kept2.length);
+    for (let i2 = 0; i2 < kept2.length; i2++) keys[i2] = (2147483647 - bits[kept2[i2]]) * DOC_SPAN + kept2[i2];
     keys.sort();
     for (let i2 = 0; i2 < keys.length && i2 < k; i2++) {
       const d = keys[i2] % DOC_SPAN;
@@ -35494,7 +35639,7 @@ function topKByBuckets(scores, k) {
     }
     return out2;
   }
-  const order = Int32Array.from(kept).sort((x, y) => scores[y] - scores[x] || x - y);
+  const order = Int32Array.from(kept2).sort((x, y) => scores[y] - scores[x] || x - y);
   for (let i2 = 0; i2 < order.length && i2 < k; i2++) out2.push({ doc: order[i2], score: scores[order[i2]] });
   return out2;
 }
@@ -35690,8 +35835,8 @@ var init_bm25f = __esm({
        * as the index keeps its decoded postings.
        */
       gainOf(t) {
-        const kept = this.gains.get(t);
-        if (kept) return kept;
+        const kept2 = this.gains.get(t);
+        if (kept2) return kept2;
         const F2 = this.index.fieldNames.length;
         const { k1, delta } = this.params;
         const factor = this.fieldFactor;
@@ -37545,7 +37690,7 @@ var init_unit_source = __esm({
 
 // src/embed/vector-cache.ts
 import { createHash as createHash2 } from "node:crypto";
-import { join as join15 } from "node:path";
+import { join as join16 } from "node:path";
 function isHeader2(x) {
   return isRecord(x) && typeof x.model === "string" && isInt(x.dim, 1) && Array.isArray(x.spans) && x.spans.every((s) => Array.isArray(s) && s.length === 2 && isInt(s[0]) && isInt(s[1]));
 }
@@ -37561,10 +37706,10 @@ var init_vector_cache = __esm({
     VectorCache = class {
       constructor(cacheDir, modelId) {
         this.modelId = modelId;
-        this.dir = join15(cacheDir, "vectors", createHash2("sha1").update(`${DOCUMENT_FORMAT}
+        this.dir = join16(cacheDir, "vectors", createHash2("sha1").update(`${DOCUMENT_FORMAT}
 ${ENTRY_TAG}
 ${modelId}`).digest("hex").slice(0, 16));
-        const m = readCheckedJson(join15(this.dir, "model.json"), MODEL_TAG, (x) => isRecord(x) && typeof x.model === "string" && isInt(x.dim, 1));
+        const m = readCheckedJson(join16(this.dir, "model.json"), MODEL_TAG, (x) => isRecord(x) && typeof x.model === "string" && isInt(x.dim, 1));
         if (m?.model === modelId) this.dim = m.dim;
       }
       modelId;
@@ -37577,7 +37722,7 @@ ${modelId}`).digest("hex").slice(0, 16));
         return createHash2("sha1").update(`${blob}\0${path}`).digest("hex");
       }
       file(key) {
-        return join15(this.dir, key.slice(0, 2), `${key.slice(2)}.f32`);
+        return join16(this.dir, key.slice(0, 2), `${key.slice(2)}.f32`);
       }
       /**
        * Records the dimension of vectors the model gives now, and checks it against the cached ones.
@@ -37588,7 +37733,7 @@ ${modelId}`).digest("hex").slice(0, 16));
         if (this.dim === void 0) {
           this.dim = dim;
           try {
-            writeCheckedJson(join15(this.dir, "model.json"), MODEL_TAG, { model: this.modelId, dim }, { fsync: false });
+            writeCheckedJson(join16(this.dir, "model.json"), MODEL_TAG, { model: this.modelId, dim }, { fsync: false });
           } catch {
           }
           return;
@@ -38066,9 +38211,9 @@ var init_facts_cache = __esm({
 });
 
 // src/graph/graph-store.ts
-import { join as join16 } from "node:path";
+import { join as join17 } from "node:path";
 function graphFilePath(cacheDir, commit, settingsKey2) {
-  return join16(cacheDir, "index", `${commit}.${settingsKey2}-graph.bin`);
+  return join17(cacheDir, "index", `${commit}.${settingsKey2}-graph.bin`);
 }
 function saveGraph(path, graph, units, files) {
   const { calls, imports } = graph;
@@ -38129,7 +38274,7 @@ __export(open_graph_exports, {
   FACTS_DIR: () => FACTS_DIR,
   openCodeGraph: () => openCodeGraph
 });
-import { join as join17 } from "node:path";
+import { join as join18 } from "node:path";
 async function openCodeGraph(repo, codeIndex, cacheDir) {
   const key = graphKey(codeIndex);
   const units = codeIndex.table.length;
@@ -38151,7 +38296,7 @@ async function openCodeGraph(repo, codeIndex, cacheDir) {
 async function factsOfCommit(repo, codeIndex, cacheDir) {
   const wanted = new Set(codeIndex.filePaths);
   const { entries } = await repo.listTree(codeIndex.commit);
-  const cache = cacheDir ? new FactsCache(join17(cacheDir, FACTS_DIR)) : void 0;
+  const cache = cacheDir ? new FactsCache(join18(cacheDir, FACTS_DIR)) : void 0;
   const facts = /* @__PURE__ */ new Map();
   const toRead = /* @__PURE__ */ new Map();
   const keyOf = (blob, path) => `${blob}${languageOf(path) ?? ""}`;
@@ -38241,7 +38386,7 @@ var init_rerank_localization = __esm({
 
 // src/llm-rerank/response-cache.ts
 import { createRequire as createRequire4 } from "node:module";
-import { join as join18 } from "node:path";
+import { join as join19 } from "node:path";
 var ANSWER_TAG, CachedChatModel;
 var init_response_cache = __esm({
   "src/llm-rerank/response-cache.ts"() {
@@ -38263,7 +38408,7 @@ var init_response_cache = __esm({
       file(req) {
         const { createHash: createHash5 } = createRequire4(import.meta.url)("node:crypto");
         const key = createHash5("sha256").update(JSON.stringify([ANSWER_TAG, this.inner.id, req.layout ?? "", req.messages, req.maxTokens, req.topLogprobs ?? 0])).digest("hex");
-        return join18(this.dir, key.slice(0, 2), `${key.slice(2)}.json`);
+        return join19(this.dir, key.slice(0, 2), `${key.slice(2)}.json`);
       }
       /** Whether the last {@link complete} was answered from the cache. */
       lastWasCached = false;
@@ -38630,7 +38775,7 @@ var init_listwise = __esm({
 });
 
 // src/llm-rerank/llama-cpp-chat.ts
-import { existsSync as existsSync9 } from "node:fs";
+import { existsSync as existsSync10 } from "node:fs";
 import { resolve as resolve6 } from "node:path";
 var LlamaCppChatModel;
 var init_llama_cpp_chat = __esm({
@@ -38659,7 +38804,7 @@ var init_llama_cpp_chat = __esm({
        */
       static async load(path, contextSize = 8192) {
         const abs = resolve6(path);
-        if (!existsSync9(abs)) throw new IssuelocError(`--rerank gguf: model file not found: ${path}`);
+        if (!existsSync10(abs)) throw new IssuelocError(`--rerank gguf: model file not found: ${path}`);
         requireParts("--rerank gguf", "--rerank gguf");
         const name2 = "node-llama-cpp";
         let mod;
@@ -38865,7 +39010,7 @@ var spec_exports = {};
 __export(spec_exports, {
   openChatModel: () => openChatModel
 });
-import { join as join19 } from "node:path";
+import { join as join20 } from "node:path";
 async function openChatModel(value, opts = {}) {
   if (value === void 0) return void 0;
   const { preset, backend } = splitRerankSpec(value);
@@ -38887,7 +39032,7 @@ async function openChatModel(value, opts = {}) {
   } else {
     return void 0;
   }
-  return opts.cacheDir ? new CachedChatModel(model, join19(opts.cacheDir, "llm")) : model;
+  return opts.cacheDir ? new CachedChatModel(model, join20(opts.cacheDir, "llm")) : model;
 }
 var init_spec2 = __esm({
   "src/llm-rerank/spec.ts"() {
@@ -39275,7 +39420,7 @@ var init_coordinate_ascent = __esm({
 });
 
 // src/ltr/feature-cache.ts
-import { join as join20 } from "node:path";
+import { join as join21 } from "node:path";
 function featureCacheKey(settings, featureVersion2 = FEATURE_VERSION) {
   return sha1Hex(JSON.stringify([featureVersion2, FEATURES_TAG, INDEX_FORMAT_VERSION, DEFAULT_TITLE_WEIGHT, settings])).slice(0, 12);
 }
@@ -39303,14 +39448,14 @@ var init_feature_cache = __esm({
        */
       constructor(root, settings, similarIssues) {
         this.similarIssues = similarIssues;
-        this.dir = join20(root, featureCacheKey(settings));
+        this.dir = join21(root, featureCacheKey(settings));
       }
       similarIssues;
       dir;
       fileOf(issue2) {
         const similar = this.similarIssues?.(issue2.repo)?.digestBefore(issue2.created) ?? "";
         const name2 = sha1Hex(JSON.stringify([issue2.repo, issue2.id, issue2.commit, issue2.text, similar])).slice(0, 20);
-        return join20(this.dir, `${name2}.json`);
+        return join21(this.dir, `${name2}.json`);
       }
       /** The cached features of an issue (gold taken from the issue), or undefined (missing, or corrupt: then one warning line). */
       get(issue2) {
@@ -39331,11 +39476,11 @@ var init_feature_cache = __esm({
 });
 
 // src/repo/mirrors.ts
-import { existsSync as existsSync10, readdirSync as readdirSync4 } from "node:fs";
-import { join as join21 } from "node:path";
+import { existsSync as existsSync11, readdirSync as readdirSync4 } from "node:fs";
+import { join as join22 } from "node:path";
 function folderAnyCase(mirrorsDir, dir) {
-  const exact = join21(mirrorsDir, dir, "repo");
-  if (existsSync10(exact)) return exact;
+  const exact = join22(mirrorsDir, dir, "repo");
+  if (existsSync11(exact)) return exact;
   let names;
   try {
     names = readdirSync4(mirrorsDir);
@@ -39343,8 +39488,8 @@ function folderAnyCase(mirrorsDir, dir) {
     return null;
   }
   const key = dir.toLowerCase();
-  const found = names.find((n) => n.toLowerCase() === key && existsSync10(join21(mirrorsDir, n, "repo")));
-  return found === void 0 ? null : join21(mirrorsDir, found, "repo");
+  const found = names.find((n) => n.toLowerCase() === key && existsSync11(join22(mirrorsDir, n, "repo")));
+  return found === void 0 ? null : join22(mirrorsDir, found, "repo");
 }
 function mirrorPath(mirrorsDir, ownerName) {
   const [owner, name2] = ownerName.split("/");
@@ -39548,7 +39693,7 @@ var init_function_positives = __esm({
 });
 
 // src/ltr/labelled-issues.ts
-import { join as join22 } from "node:path";
+import { join as join23 } from "node:path";
 async function forEachIssue(issues, opts, visit) {
   const byRepo = /* @__PURE__ */ new Map();
   for (const i2 of issues) {
@@ -39565,7 +39710,7 @@ async function forEachIssue(issues, opts, visit) {
     }
     const repo = await GitRepo.open(path);
     try {
-      const cacheDir = join22(opts.cacheRoot, name2.replace("/", "+"));
+      const cacheDir = join23(opts.cacheRoot, name2.replace("/", "+"));
       const commits = /* @__PURE__ */ new Map();
       for (const i2 of list) {
         try {
@@ -40028,8 +40173,8 @@ var init_edited_functions = __esm({
 // src/history/mining/span-pool.ts
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
-async function functionSpans(path, data, kept) {
-  const units = await extractUnits(path, decodeSource(data), kept?.for(path));
+async function functionSpans(path, data, kept2) {
+  const units = await extractUnits(path, decodeSource(data), kept2?.for(path));
   return units.filter((u) => u.kind === "function").map((u) => ({
     qualifiedName: u.qualifiedName,
     ...u.namespaceParts ? { namespaceParts: u.namespaceParts } : {},
@@ -40148,10 +40293,10 @@ var init_span_pool = __esm({
 });
 
 // src/history/mining/mined-cache.ts
-import { join as join23, resolve as resolve7 } from "node:path";
+import { join as join24, resolve as resolve7 } from "node:path";
 function minedCacheFile(cacheDir, repoPath, settings) {
   const digest2 = sha1Hex(`${resolve7(repoPath)}\0${settings}`).slice(0, 16);
-  return join23(cacheDir, "history", `mined-${digest2}.json`);
+  return join24(cacheDir, "history", `mined-${digest2}.json`);
 }
 function isEntry(v) {
   if (typeof v === "string") return true;
@@ -40487,38 +40632,38 @@ __export(adapted_models_exports, {
   adaptedModelKey: () => adaptedModelKey
 });
 import { createHash as createHash4 } from "node:crypto";
-import { existsSync as existsSync11, readFileSync as readFileSync9 } from "node:fs";
-import { join as join24, resolve as resolve8 } from "node:path";
+import { existsSync as existsSync12, readFileSync as readFileSync10 } from "node:fs";
+import { join as join25, resolve as resolve8 } from "node:path";
 function shallowCut(repo) {
   if (!repo.isShallow) return null;
   const dirs = [repo.gitDir];
   try {
-    dirs.push(resolve8(repo.gitDir, readFileSync9(join24(repo.gitDir, "commondir"), "utf8").trim()));
+    dirs.push(resolve8(repo.gitDir, readFileSync10(join25(repo.gitDir, "commondir"), "utf8").trim()));
   } catch {
   }
   for (const dir of dirs) {
     try {
-      return readFileSync9(join24(dir, "shallow"), "utf8");
+      return readFileSync10(join25(dir, "shallow"), "utf8");
     } catch {
     }
   }
   return "shallow";
 }
 function adaptedModelKey(repo, base, settings, index = {}) {
-  const builtIn = createHash4("sha256").update(readFileSync9(DEFAULT_MODEL_PATH)).digest("hex");
+  const builtIn = createHash4("sha256").update(readFileSync10(DEFAULT_MODEL_PATH)).digest("hex");
   const parts2 = [ADAPT_VERSION, SOURCE_TAG, FEATURE_VERSION, INDEX_FORMAT_VERSION, repo.gitDir, base, settings, { ...DEFAULT_INDEX_SETTINGS, ...index }, builtIn];
   const cut2 = shallowCut(repo);
   if (cut2 !== null) parts2.push(cut2);
   return createHash4("sha256").update(JSON.stringify(parts2)).digest("hex").slice(0, 24);
 }
 function adaptedModelFile(cacheDir, key) {
-  return join24(cacheDir, "models", `adapted-${key}.json`);
+  return join25(cacheDir, "models", `adapted-${key}.json`);
 }
 async function adaptedModel(repo, base, opts) {
   const settings = { ...ADAPT_DEFAULTS, ...opts.settings };
   const key = adaptedModelKey(repo, base, settings, opts.index);
   const file = adaptedModelFile(opts.cacheDir, key);
-  if (!opts.force && existsSync11(file)) {
+  if (!opts.force && existsSync12(file)) {
     try {
       const model = RankingModel.load(file);
       const adapted = model.file.training?.adapted;
@@ -40547,7 +40692,7 @@ var init_adapted_models = __esm({
 });
 
 // node_modules/@actions/github/lib/context.js
-import { readFileSync as readFileSync10, existsSync as existsSync12 } from "fs";
+import { readFileSync as readFileSync11, existsSync as existsSync13 } from "fs";
 import { EOL as EOL5 } from "os";
 var Context;
 var init_context = __esm({
@@ -40560,8 +40705,8 @@ var init_context = __esm({
         var _a, _b, _c;
         this.payload = {};
         if (process.env.GITHUB_EVENT_PATH) {
-          if (existsSync12(process.env.GITHUB_EVENT_PATH)) {
-            this.payload = JSON.parse(readFileSync10(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
+          if (existsSync13(process.env.GITHUB_EVENT_PATH)) {
+            this.payload = JSON.parse(readFileSync11(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
           } else {
             const path = process.env.GITHUB_EVENT_PATH;
             process.stdout.write(`GITHUB_EVENT_PATH ${path} does not exist${EOL5}`);
@@ -65485,7 +65630,7 @@ init_languages();
 init_errors();
 init_checked_file();
 init_history_log();
-import { join as join14 } from "node:path";
+import { join as join15 } from "node:path";
 var DEFAULT_CO_CHANGE = { commits: 100, partnerCommits: 1e3, maxFiles: 100 };
 async function readCoChange(repo, commit, opts = {}) {
   const commits = opts.commits ?? DEFAULT_CO_CHANGE.commits;
@@ -65510,7 +65655,7 @@ async function readCoChange(repo, commit, opts = {}) {
 }
 var CO_CHANGE_TAG = "cochg.v1";
 function coChangeFile(cacheDir, repoPath, commit, o) {
-  return join14(cacheDir, "history", `${repoDigest(repoPath)}-${commit}.cochange-${o.commits}-${o.partnerCommits}-${o.maxFiles}.json`);
+  return join15(cacheDir, "history", `${repoDigest(repoPath)}-${commit}.cochange-${o.commits}-${o.partnerCommits}-${o.maxFiles}.json`);
 }
 function isCoChangeRead(x) {
   return isRecord(x) && isInt(x.counted) && Array.isArray(x.sourceSets) && x.sourceSets.every(isStringArray) && Array.isArray(x.counts) && x.counts.every((e) => Array.isArray(e) && e.length === 2 && typeof e[0] === "string" && isInt(e[1], 1));
