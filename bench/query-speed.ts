@@ -5,9 +5,10 @@
  *       [--issues DATA/swebench-lite/swebench_lite.jsonl] [--match sympy/sympy]
  *       [--cache-dir DIR] [--configs bench/configs/ablation.json] [--rounds 3]
  *
- * A configuration is `{ "name": …, …RankingOptions }`, or with `"model": "default"` (or a model
- * file, or `repo[@REV]`) the learned stage with that model (`--model`), e.g.
- * `[{"name": "default"}, {"name": "model default", "model": "default"}]`.
+ * A configuration is `{ "name": …, "model"?: …, …RankingOptions }`: `model` as `--model` takes it
+ * (`default`, `none`, a model file, `repo[@REV]`); without it the library's default, the built-in
+ * model. The lexical pipeline needs `"model": "none"`, e.g.
+ * `[{"name": "default"}, {"name": "lexical", "model": "none"}]`.
  *
  * Builds (or loads) the index of --rev, then runs the problem statements of the issues whose
  * `repo` equals --match as queries, --rounds times, and prints: index build or load time,
