@@ -256,9 +256,17 @@ export class Localizer {
     // (a file without documents: −Infinity, never read)
     const bound = new Float64Array(fileCount);
     let m = 0;
-    for (let f = 0; f < fileCount; f++) {
-      let best = fileStart[f] < fileStart[f + 1] ? 0 : -Infinity;
-      for (let d = fileStart[f]; d < fileStart[f + 1]; d++) if (fn[d] > best) best = fn[d];
+    for (let f = 0, d = fileStart[0]; f < fileCount; f++) {
+      const end = fileStart[f + 1];
+      if (d === end) {
+        bound[f] = -Infinity;
+        continue;
+      }
+      let best = 0;
+      for (; d < end; d++) {
+        const s = fn[d];
+        if (s > best) best = s;
+      }
       bound[f] = best;
       if (best > m) m = best;
     }
@@ -323,10 +331,11 @@ export class Localizer {
     // Only the head of the ranking is read (and found: `ranking`, file by file): the `top` functions, and the
     // functions up to where the roll-up has `top` files and `top` modules (their first
     // occurrences, and so their best documents).
-    const seen = new Set<string>();
-    const paths = new Set<string>();
-    const moduleIds = new Set<string>();
-    const ranked = [];
+    // per function id, path and module id: its first place in `ranked`
+    const seen = new Map<string, number>();
+    const paths = new Map<string, number>();
+    const moduleIds = new Map<string, number>();
+    const ranked: { id: string; path: string; module: string; score: number; doc: number }[] = [];
     const unitIds = unitIdsOf(this.codeIndex);
     while (!(ranked.length >= top && paths.size >= top && moduleIds.size >= top) && hits.next()) {
       const { doc } = hits;
@@ -334,9 +343,10 @@ export class Localizer {
       if (seen.has(id)) continue;
       const path = this.table.path(doc);
       const module = unitIds.module(doc);
-      seen.add(id);
-      paths.add(path);
-      moduleIds.add(module);
+      const at = ranked.length;
+      seen.set(id, at);
+      if (!paths.has(path)) paths.set(path, at);
+      if (!moduleIds.has(module)) moduleIds.set(module, at);
       ranked.push({ id, path, module, score: hits.score, doc });
     }
     const rolled = rollUp(ranked, top);
@@ -351,15 +361,12 @@ export class Localizer {
     const functions: RankedItem[] = ranked.slice(0, top).map((r) => ({ id: r.id, score: r.score }));
     // Matched terms only for what is shown, from the item's best document.
     if (perItem > 0) {
-      const bestDoc = new Map<string, number>();
-      for (const r of ranked) {
-        if (!bestDoc.has(r.path)) bestDoc.set(r.path, r.doc);
-        if (!bestDoc.has(r.module)) bestDoc.set(r.module, r.doc);
-        if (!bestDoc.has(r.id)) bestDoc.set(r.id, r.doc);
-      }
+      // an item's best document: that of the first ranked function it is the path, module or id of
       const sourceOf = (id: string): ItemSource | undefined => {
-        const doc = bestDoc.get(id);
-        return doc === undefined ? undefined : { doc, signals: reasons?.get(doc), evidence: evidence?.get(doc) };
+        const at = Math.min(paths.get(id) ?? Infinity, moduleIds.get(id) ?? Infinity, seen.get(id) ?? Infinity);
+        if (at === Infinity) return undefined;
+        const { doc } = ranked[at];
+        return { doc, signals: reasons?.get(doc), evidence: evidence?.get(doc) };
       };
       annotateItems(this, query, perItem, [
         { items: functions, wholeFile: false, sourceOf },
@@ -370,8 +377,10 @@ export class Localizer {
     const loc: Localization = { files, modules, functions, matchedQueryTerms: this.matchedQueryTerms(query) };
     if (opts.fileLines) {
       loc.bestOfFile = bestOfFile;
-      const docOfId = new Map(ranked.map((r) => [r.id, r.doc]));
-      loc.docOfFunction = scoredDocsOf(functions, (id) => docOfId.get(id), this, this.codeIndex.settings.stem);
+      loc.docOfFunction = scoredDocsOf(functions, (id) => {
+        const at = seen.get(id);
+        return at === undefined ? undefined : ranked[at].doc;
+      }, this, this.codeIndex.settings.stem);
     }
     return loc;
   }

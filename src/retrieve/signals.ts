@@ -93,6 +93,20 @@ export class SignalResolver {
     });
     this.docsOfFile = new DocsOfFile(fileOfUnit, filePaths.length);
     this.docsByName = docsByNameOf(codeIndex.table);
+    this.qualifiedNames = new Array<string | undefined>(codeIndex.table.length);
+    this.lastNames = new Array<string | undefined>(codeIndex.table.length);
+  }
+
+  /** Per document, its qualified name and that name's last part, decoded on first use (signals read a file's every name). */
+  private readonly qualifiedNames: (string | undefined)[];
+  private readonly lastNames: (string | undefined)[];
+
+  private qualifiedNameOf(d: number): string {
+    return (this.qualifiedNames[d] ??= this.codeIndex.table.qualifiedName(d));
+  }
+
+  private lastNameOf(d: number): string {
+    return (this.lastNames[d] ??= lastNamePart(this.qualifiedNameOf(d)));
   }
 
   /** The array of the last {@link boosts}, and the documents it boosted (set back to 0 by the next call). */
@@ -126,8 +140,6 @@ export class SignalResolver {
       if (!set) firedFiles.set(name, (set = new Map()));
       raise(set, f, why, factor);
     };
-    const { table } = this.codeIndex;
-
     const resolved = signals.frames.map((frame) => this.frameFiles(frame));
     const factors = frameFactors(signals.frames, resolved);
     signals.frames.forEach((frame, i) => {
@@ -140,7 +152,7 @@ export class SignalResolver {
       if (frame.function) {
         const fn = lastNamePart(frame.function);
         if (files.length === 0) fire('frameFunction', [], why);
-        for (const f of files) fire('frameFunction', this.docsOfFile.of(f).filter((d) => lastNamePart(table.qualifiedName(d)) === fn), why, strength(f));
+        for (const f of files) fire('frameFunction', this.docsOfFile.of(f).filter((d) => this.lastNameOf(d) === fn), why, strength(f));
         // a frame of another language that names no file (a linker's symbol, a frame without
         // debug information): its function by qualified name, as a scoped name would name it
         if (frame.language !== 'python' && frame.file === undefined && files.length === 0 && frame.className) {
@@ -156,7 +168,7 @@ export class SignalResolver {
       for (const f of files) {
         fireFile('mentionedFile', f, name);
         if (rest) fire('mentionedUnit', this.docsOfFile.of(f).filter((d) => {
-          const q = table.qualifiedName(d);
+          const q = this.qualifiedNameOf(d);
           return q === rest || q.startsWith(`${rest}.`) || rest.startsWith(`${q}.`);
         }), name);
       }
@@ -235,13 +247,13 @@ export class SignalResolver {
     if (parts.length < 2 || parts.length > MAX_DOTTED_PARTS) return [];
     const last = parts[parts.length - 1];
     const before = parts[parts.length - 2];
-    const { table, fileOfUnit } = this.codeIndex;
+    const { fileOfUnit } = this.codeIndex;
     const out: number[] = [];
     for (const d of this.docsByName.get(last) ?? []) {
       const f = fileOfUnit[d];
       const language = this.languages[f];
       if (isPythonLanguage(language)) continue;
-      const q = table.qualifiedName(d);
+      const q = this.qualifiedNameOf(d);
       const dot = q.lastIndexOf('.', q.length - last.length - 2);
       const owner = q.length > last.length ? q.slice(dot + 1, q.length - last.length - 1) : '';
       let ok = owner === before;
