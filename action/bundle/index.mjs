@@ -36119,6 +36119,8 @@ var init_signals2 = __esm({
         });
         this.docsOfFile = new DocsOfFile(fileOfUnit, filePaths.length);
         this.docsByName = docsByNameOf(codeIndex.table);
+        this.qualifiedNames = new Array(codeIndex.table.length);
+        this.lastNames = new Array(codeIndex.table.length);
       }
       codeIndex;
       maxAmbiguous;
@@ -36130,6 +36132,15 @@ var init_signals2 = __esm({
       scopedTrie;
       /** Per file: its language (undefined for none). */
       languages;
+      /** Per document, its qualified name and that name's last part, decoded on first use (signals read a file's every name). */
+      qualifiedNames;
+      lastNames;
+      qualifiedNameOf(d) {
+        return this.qualifiedNames[d] ??= this.codeIndex.table.qualifiedName(d);
+      }
+      lastNameOf(d) {
+        return this.lastNames[d] ??= lastNamePart(this.qualifiedNameOf(d));
+      }
       /** The array of the last {@link boosts}, and the documents it boosted (set back to 0 by the next call). */
       boostArray;
       boosted = new Int32Array(0);
@@ -36157,7 +36168,6 @@ var init_signals2 = __esm({
           if (!set) firedFiles.set(name2, set = /* @__PURE__ */ new Map());
           raise(set, f, why, factor);
         };
-        const { table } = this.codeIndex;
         const resolved = signals.frames.map((frame) => this.frameFiles(frame));
         const factors = frameFactors(signals.frames, resolved);
         signals.frames.forEach((frame, i2) => {
@@ -36169,7 +36179,7 @@ var init_signals2 = __esm({
           if (frame.function) {
             const fn2 = lastNamePart(frame.function);
             if (files2.length === 0) fire("frameFunction", [], why);
-            for (const f of files2) fire("frameFunction", this.docsOfFile.of(f).filter((d) => lastNamePart(table.qualifiedName(d)) === fn2), why, strength(f));
+            for (const f of files2) fire("frameFunction", this.docsOfFile.of(f).filter((d) => this.lastNameOf(d) === fn2), why, strength(f));
             if (frame.language !== "python" && frame.file === void 0 && files2.length === 0 && frame.className) {
               fire("frameFunction", this.unitsBySuffix([...frame.className.split(/::|\./), frame.function]), why, factor);
             }
@@ -36182,7 +36192,7 @@ var init_signals2 = __esm({
           for (const f of files2) {
             fireFile("mentionedFile", f, name2);
             if (rest) fire("mentionedUnit", this.docsOfFile.of(f).filter((d) => {
-              const q = table.qualifiedName(d);
+              const q = this.qualifiedNameOf(d);
               return q === rest || q.startsWith(`${rest}.`) || rest.startsWith(`${q}.`);
             }), name2);
           }
@@ -36266,13 +36276,13 @@ var init_signals2 = __esm({
         if (parts2.length < 2 || parts2.length > MAX_DOTTED_PARTS) return [];
         const last = parts2[parts2.length - 1];
         const before = parts2[parts2.length - 2];
-        const { table, fileOfUnit } = this.codeIndex;
+        const { fileOfUnit } = this.codeIndex;
         const out2 = [];
         for (const d of this.docsByName.get(last) ?? []) {
           const f = fileOfUnit[d];
           const language = this.languages[f];
           if (isPythonLanguage(language)) continue;
-          const q = table.qualifiedName(d);
+          const q = this.qualifiedNameOf(d);
           const dot = q.lastIndexOf(".", q.length - last.length - 2);
           const owner = q.length > last.length ? q.slice(dot + 1, q.length - last.length - 1) : "";
           let ok = owner === before;
@@ -36914,9 +36924,17 @@ var init_localize = __esm({
         bareScores.set(this.wholeFiles.scoreAll(query));
         const bound = new Float64Array(fileCount);
         let m = 0;
-        for (let f = 0; f < fileCount; f++) {
-          let best = fileStart[f] < fileStart[f + 1] ? 0 : -Infinity;
-          for (let d = fileStart[f]; d < fileStart[f + 1]; d++) if (fn2[d] > best) best = fn2[d];
+        for (let f = 0, d = fileStart[0]; f < fileCount; f++) {
+          const end = fileStart[f + 1];
+          if (d === end) {
+            bound[f] = -Infinity;
+            continue;
+          }
+          let best = 0;
+          for (; d < end; d++) {
+            const s = fn2[d];
+            if (s > best) best = s;
+          }
           bound[f] = best;
           if (best > m) m = best;
         }
@@ -36977,9 +36995,9 @@ var init_localize = __esm({
         const depth = Math.max(top, opts.depth ?? Math.max(2e3, 50 * top));
         const perItem = opts.matchedTermsPerItem ?? 8;
         const { hits, reasons, evidence, functionless = [], bestOfFile } = this.ranking(query, opts.signals, depth, Math.max(64, 4 * top));
-        const seen = /* @__PURE__ */ new Set();
-        const paths = /* @__PURE__ */ new Set();
-        const moduleIds = /* @__PURE__ */ new Set();
+        const seen = /* @__PURE__ */ new Map();
+        const paths = /* @__PURE__ */ new Map();
+        const moduleIds = /* @__PURE__ */ new Map();
         const ranked = [];
         const unitIds = unitIdsOf(this.codeIndex);
         while (!(ranked.length >= top && paths.size >= top && moduleIds.size >= top) && hits.next()) {
@@ -36988,9 +37006,10 @@ var init_localize = __esm({
           if (seen.has(id)) continue;
           const path = this.table.path(doc);
           const module2 = unitIds.module(doc);
-          seen.add(id);
-          paths.add(path);
-          moduleIds.add(module2);
+          const at = ranked.length;
+          seen.set(id, at);
+          if (!paths.has(path)) paths.set(path, at);
+          if (!moduleIds.has(module2)) moduleIds.set(module2, at);
           ranked.push({ id, path, module: module2, score: hits.score, doc });
         }
         const rolled = rollUp(ranked, top);
@@ -37004,15 +37023,11 @@ var init_localize = __esm({
         const files = mergeByScore(rolled.files, bareItems, top);
         const functions = ranked.slice(0, top).map((r) => ({ id: r.id, score: r.score }));
         if (perItem > 0) {
-          const bestDoc = /* @__PURE__ */ new Map();
-          for (const r of ranked) {
-            if (!bestDoc.has(r.path)) bestDoc.set(r.path, r.doc);
-            if (!bestDoc.has(r.module)) bestDoc.set(r.module, r.doc);
-            if (!bestDoc.has(r.id)) bestDoc.set(r.id, r.doc);
-          }
           const sourceOf = (id) => {
-            const doc = bestDoc.get(id);
-            return doc === void 0 ? void 0 : { doc, signals: reasons?.get(doc), evidence: evidence?.get(doc) };
+            const at = Math.min(paths.get(id) ?? Infinity, moduleIds.get(id) ?? Infinity, seen.get(id) ?? Infinity);
+            if (at === Infinity) return void 0;
+            const { doc } = ranked[at];
+            return { doc, signals: reasons?.get(doc), evidence: evidence?.get(doc) };
           };
           annotateItems(this, query, perItem, [
             { items: functions, wholeFile: false, sourceOf },
@@ -37023,8 +37038,10 @@ var init_localize = __esm({
         const loc = { files, modules, functions, matchedQueryTerms: this.matchedQueryTerms(query) };
         if (opts.fileLines) {
           loc.bestOfFile = bestOfFile;
-          const docOfId = new Map(ranked.map((r) => [r.id, r.doc]));
-          loc.docOfFunction = scoredDocsOf(functions, (id) => docOfId.get(id), this, this.codeIndex.settings.stem);
+          loc.docOfFunction = scoredDocsOf(functions, (id) => {
+            const at = seen.get(id);
+            return at === void 0 ? void 0 : ranked[at].doc;
+          }, this, this.codeIndex.settings.stem);
         }
         return loc;
       }
