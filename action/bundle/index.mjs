@@ -31815,6 +31815,13 @@ var init_sorted_search = __esm({
         this.count = n;
         return true;
       }
+      /**
+       * The rows of the marked list by ascending document, as {@link rowsByDocument} gives them (a
+       * view reused by the next {@link mark}; only after a `mark` that returned true).
+       */
+      order() {
+        return this.rows.subarray(0, this.count);
+      }
       /** The row of document `d` in the marked list (−1: not in it). */
       row(d) {
         if ((this.bits[d >>> 5] & 1 << (d & 31)) === 0) return -1;
@@ -31848,8 +31855,9 @@ function callLinks(ctx) {
   const bodies = BodyDocs.of(codeIndex.index, body2);
   const top = Math.min(TOP, n);
   const nameTerm = docs.map((d) => shapes.unit(d).nameTerm);
-  const topOrder = rowsByDocument(docs.slice(0, top));
-  const topRows = bodies.rows.mark(docs.slice(0, top)) ? bodies.rows : void 0;
+  const topDocs = docs.slice(0, top);
+  const topRows = bodies.rows.mark(topDocs) ? bodies.rows : void 0;
+  const topOrder = topRows ? topRows.order() : rowsByDocument(topDocs);
   const heldByTop = /* @__PURE__ */ new Map();
   for (let i2 = 0; i2 < n; i2++) {
     const t = nameTerm[i2];
@@ -36398,10 +36406,10 @@ function termsInDocs(scorer, docs, query, limit, skipOf) {
   if (limit <= 0 || n === 0) return found;
   const fragments = fragmentTermsOf(query);
   const skip = Array.from({ length: n }, (_, i2) => skipOf(i2));
-  const order = rowsByDocument(docs);
   let rows = rowsByIndex.get(scorer.index);
   if (!rows) rowsByIndex.set(scorer.index, rows = new DocRows(scorer.index.docCount));
   const marked = rows.mark(docs);
+  const order = marked ? rows.order() : rowsByDocument(docs);
   let open2 = n;
   const take = (i2, term) => {
     if (found[i2].length >= limit || skip[i2].has(term)) return;
@@ -37187,7 +37195,7 @@ var init_doc_scores = __esm({
             const { doc, tf: postingTf } = this.index.postings(termId);
             let s = spanOf.get(termId);
             if (s === void 0) {
-              s = rows && passAlongPostings(doc.length, n) ? matches.addByPass(doc, rows, n) : matches.addByGallop(doc, docs, order ??= rowsByDocument(docs));
+              s = rows && passAlongPostings(doc.length, n) ? matches.addByPass(doc, rows, n) : matches.addByGallop(doc, docs, order ??= rows ? rows.order() : rowsByDocument(docs));
               spanOf.set(termId, s);
             }
             const { row, position } = matches;

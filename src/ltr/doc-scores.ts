@@ -87,7 +87,7 @@ export class DocFieldScorer {
         const { doc, tf: postingTf } = this.index.postings(termId);
         let s = spanOf.get(termId);
         if (s === undefined) {
-          s = rows && passAlongPostings(doc.length, n) ? matches.addByPass(doc, rows, n) : matches.addByGallop(doc, docs, (order ??= rowsByDocument(docs)));
+          s = rows && passAlongPostings(doc.length, n) ? matches.addByPass(doc, rows, n) : matches.addByGallop(doc, docs, (order ??= rows ? rows.order() : rowsByDocument(docs)));
           spanOf.set(termId, s);
         }
         const { row, position } = matches;

@@ -45,10 +45,10 @@ export function termsInDocs(scorer: Bm25fScorer, docs: readonly number[], query:
   if (limit <= 0 || n === 0) return found;
   const fragments = fragmentTermsOf(query);
   const skip = Array.from({ length: n }, (_, i) => skipOf(i));
-  const order = rowsByDocument(docs);
   let rows = rowsByIndex.get(scorer.index);
   if (!rows) rowsByIndex.set(scorer.index, (rows = new DocRows(scorer.index.docCount)));
   const marked = rows.mark(docs);
+  const order = marked ? rows.order() : rowsByDocument(docs);
   let open = n;
   const take = (i: number, term: string) => {
     if (found[i].length >= limit || skip[i].has(term)) return;

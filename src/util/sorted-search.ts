@@ -81,6 +81,14 @@ export class DocRows {
     return true;
   }
 
+  /**
+   * The rows of the marked list by ascending document, as {@link rowsByDocument} gives them (a
+   * view reused by the next {@link mark}; only after a `mark` that returned true).
+   */
+  order(): Int32Array {
+    return this.rows.subarray(0, this.count);
+  }
+
   /** The row of document `d` in the marked list (−1: not in it). */
   row(d: number): number {
     if ((this.bits[d >>> 5] & (1 << (d & 31))) === 0) return -1;

@@ -71,8 +71,9 @@ function callLinks(ctx: CandidateContext): { calledBy: Float32Array; calls: Floa
   const nameTerm = docs.map((d) => shapes.unit(d).nameTerm);
   // the top candidates in document order, for one walk along a name's long documents list; by
   // document, for one pass along a short one
-  const topOrder = rowsByDocument(docs.slice(0, top));
-  const topRows = bodies.rows.mark(docs.slice(0, top)) ? bodies.rows : undefined;
+  const topDocs = docs.slice(0, top);
+  const topRows = bodies.rows.mark(topDocs) ? bodies.rows : undefined;
+  const topOrder = topRows ? topRows.order() : rowsByDocument(topDocs);
   // per name token, which top candidates' bodies hold it (bit k: the k-th)
   const heldByTop = new Map<number, number>();
   for (let i = 0; i < n; i++) {
