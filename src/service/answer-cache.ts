@@ -11,7 +11,10 @@
  *   first answer of an index opened for it tells the opening, which a repeat must not.
  * - An answer started before its repository's default moved is not kept (it may be of the old commit).
  * - A hit whose repository's folder is gone goes to the backend (which tells it gone).
- * - LRU under a byte budget (`limits.answerCache`; 0: no cache); errors are never kept.
+ * - LRU under a byte budget (`limits.answerCache`; 0: no cache); errors are never kept. Answers are
+ *   kept as UTF-8 bytes (a Buffer, outside the JS heap): a string kept for minutes would be copied
+ *   by two young-generation collections on its way to the old one, every answer under a load of
+ *   distinct requests.
  *
  * A repeated answer is byte-identical to the first, its `queryMillis` included (the time of the query that made it).
  */
@@ -21,7 +24,7 @@ import type { BackendStats, LocalizeRequest, RepoListing, ServiceBackend } from 
 import type { BuildProgress } from './build-progress.js';
 import type { ServiceConfig } from './config.js';
 
-/** Bytes an entry costs besides its answer (key, map slot). */
+/** Bytes an entry costs besides its answer's bytes (key, map slot, Buffer object). */
 const ENTRY_OVERHEAD_BYTES = 200;
 
 /** An answer of an index already reported: what {@link AnswerCache} keeps (fields in localizeJson's order). */
@@ -29,15 +32,15 @@ const REPORTED_INDEX = /"index":\{"built":false,"millis":0,/;
 
 /** A backend with an answer cache in front; see the file comment. */
 export class AnswerCache implements ServiceBackend {
-  /** Answers by key, least recently used first (a Map keeps insertion order; a hit re-inserts). */
-  private readonly answers = new Map<string, string>();
+  /** Answers (UTF-8) by key, least recently used first (a Map keeps insertion order; a hit re-inserts). */
+  private readonly answers = new Map<string, Buffer>();
   private bytes = 0;
   /** Per repository, bumped when its default commit moves. */
   private readonly generations = new Map<string, number>();
   private hits = 0;
 
   /**
-   * @param maxBytes bytes of answers kept at most (UTF-16 length × 2 plus overhead).
+   * @param maxBytes bytes of answers kept at most (UTF-8 bytes plus overhead).
    * @param present whether a repository's folder is still there (checked at each hit: a removed
    *   repository is answered by `inner`, as gone); default: always.
    */
@@ -53,7 +56,7 @@ export class AnswerCache implements ServiceBackend {
       this.answers.delete(key);
       this.answers.set(key, hit);
       this.hits++;
-      return hit;
+      return hit.toString('utf8');
     }
     const generation = this.generations.get(request.repository) ?? 0;
     const answer = await this.inner.localize(request, waitMs);
@@ -61,9 +64,11 @@ export class AnswerCache implements ServiceBackend {
     return answer;
   }
 
-  private keep(key: string, answer: string): void {
+  private keep(key: string, text: string): void {
+    if (this.answers.has(key)) return;
+    const answer = Buffer.from(text, 'utf8');
     const size = sizeOf(answer);
-    if (size > this.maxBytes / 4 || this.answers.has(key)) return;
+    if (size > this.maxBytes / 4) return;
     this.answers.set(key, answer);
     this.bytes += size;
     for (const [k, a] of this.answers) {
@@ -126,10 +131,13 @@ export function withAnswerCache(backend: ServiceBackend, config: ServiceConfig):
   return config.limits.answerCacheBytes > 0 ? new AnswerCache(backend, config.limits.answerCacheBytes, present) : backend;
 }
 
-const sizeOf = (answer: string) => 2 * answer.length + ENTRY_OVERHEAD_BYTES;
+const sizeOf = (answer: Buffer) => answer.length + ENTRY_OVERHEAD_BYTES;
 
-/** The repository's name, then a digest of the request's fields. */
+/**
+ * The repository's name, then a digest of the request's fields: the settings as a JSON array (its
+ * end is where its brackets close), then the issue text as it is (not copied into a JSON string).
+ */
 function keyOf(r: LocalizeRequest): string {
-  const digest = createHash('sha256').update(JSON.stringify([r.level ?? null, r.top ?? null, r.model ?? null, r.explain === true, r.issue])).digest('base64');
+  const digest = createHash('sha256').update(JSON.stringify([r.level ?? null, r.top ?? null, r.model ?? null, r.explain === true])).update(r.issue).digest('base64');
   return `${r.repository}\0${digest}`;
 }
