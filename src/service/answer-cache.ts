@@ -11,10 +11,7 @@
  *   first answer of an index opened for it tells the opening, which a repeat must not.
  * - An answer started before its repository's default moved is not kept (it may be of the old commit).
  * - A hit whose repository's folder is gone goes to the backend (which tells it gone).
- * - LRU under a byte budget (`limits.answerCache`; 0: no cache); errors are never kept. Answers are
- *   kept as UTF-8 bytes (a Buffer, outside the JS heap): a string kept for minutes would be copied
- *   by two young-generation collections on its way to the old one, every answer under a load of
- *   distinct requests.
+ * - LRU under a byte budget (`limits.answerCache`; 0: no cache); errors are never kept.
  *
  * A repeated answer is byte-identical to the first, its `queryMillis` included (the time of the query that made it).
  */
@@ -24,7 +21,7 @@ import type { BackendStats, LocalizeRequest, RepoListing, ServiceBackend } from 
 import type { BuildProgress } from './build-progress.js';
 import type { ServiceConfig } from './config.js';
 
-/** Bytes an entry costs besides its answer's bytes (key, map slot, Buffer object). */
+/** Bytes an entry costs besides its answer (key, map slot). */
 const ENTRY_OVERHEAD_BYTES = 200;
 
 /** An answer of an index already reported: what {@link AnswerCache} keeps (fields in localizeJson's order). */
@@ -32,15 +29,15 @@ const REPORTED_INDEX = /"index":\{"built":false,"millis":0,/;
 
 /** A backend with an answer cache in front; see the file comment. */
 export class AnswerCache implements ServiceBackend {
-  /** Answers (UTF-8) by key, least recently used first (a Map keeps insertion order; a hit re-inserts). */
-  private readonly answers = new Map<string, Buffer>();
+  /** Answers by key, least recently used first (a Map keeps insertion order; a hit re-inserts). */
+  private readonly answers = new Map<string, string>();
   private bytes = 0;
   /** Per repository, bumped when its default commit moves. */
   private readonly generations = new Map<string, number>();
   private hits = 0;
 
   /**
-   * @param maxBytes bytes of answers kept at most (UTF-8 bytes plus overhead).
+   * @param maxBytes bytes of answers kept at most (UTF-16 length × 2 plus overhead).
    * @param present whether a repository's folder is still there (checked at each hit: a removed
    *   repository is answered by `inner`, as gone); default: always.
    */
@@ -56,7 +53,7 @@ export class AnswerCache implements ServiceBackend {
       this.answers.delete(key);
       this.answers.set(key, hit);
       this.hits++;
-      return hit.toString('utf8');
+      return hit;
     }
     const generation = this.generations.get(request.repository) ?? 0;
     const answer = await this.inner.localize(request, waitMs);
@@ -64,11 +61,9 @@ export class AnswerCache implements ServiceBackend {
     return answer;
   }
 
-  private keep(key: string, text: string): void {
-    if (this.answers.has(key)) return;
-    const answer = Buffer.from(text, 'utf8');
+  private keep(key: string, answer: string): void {
     const size = sizeOf(answer);
-    if (size > this.maxBytes / 4) return;
+    if (size > this.maxBytes / 4 || this.answers.has(key)) return;
     this.answers.set(key, answer);
     this.bytes += size;
     for (const [k, a] of this.answers) {
@@ -131,7 +126,7 @@ export function withAnswerCache(backend: ServiceBackend, config: ServiceConfig):
   return config.limits.answerCacheBytes > 0 ? new AnswerCache(backend, config.limits.answerCacheBytes, present) : backend;
 }
 
-const sizeOf = (answer: Buffer) => answer.length + ENTRY_OVERHEAD_BYTES;
+const sizeOf = (answer: string) => 2 * answer.length + ENTRY_OVERHEAD_BYTES;
 
 /**
  * The repository's name, then a digest of the request's fields: the settings as a JSON array (its

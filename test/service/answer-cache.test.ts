@@ -88,7 +88,7 @@ test('a default that moved drops its repository\'s answers; a refresh that did n
 
 test('the byte budget: the least recently used answer goes first; 0 is no cache', async () => {
   const inner = new CountingBackend();
-  const answerBytes = Buffer.byteLength(await inner.localize(ask('x'))) + 200;
+  const answerBytes = 2 * (await inner.localize(ask('x'))).length + 200;
   inner.calls = 0;
   const cache = new AnswerCache(inner, 4 * answerBytes + 10);
   for (const t of ['a', 'b', 'c', 'd']) await cache.localize(ask(t), 1000);
