@@ -18,7 +18,8 @@
  * concurrent clients, and prints p50 / p99 latency in ms, requests per
  * second, errors (non-200 answers and failed requests), the server's CPU time per request (all
  * its threads; on a machine shared with other work the one figure that load does not inflate
- * much) and its RSS. With --bins, each build's server in turn (--rounds times): a before/after
+ * much), split by thread (/proc/PID/task: the HTTP thread, the N busiest others as the worker
+ * threads, the rest: V8's GC and compiler threads, libuv's pool) and its RSS. With --bins, each build's server in turn (--rounds times): a before/after
  * comparison in one run. --cpu-prof DIR writes a CPU profile of each server. Then (unless --load-only) overload:
  * --overload-clients clients against a server admitting --overload-concurrency at once: how many
  * 429s, p99 of the admitted requests. Then hostile requests: a 100 MB body, a rev like
@@ -27,7 +28,7 @@
  * Data and mirrors folders: ISSUELOC_DATA, ISSUELOC_MIRRORS (bench/lib/data.ts).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Readable } from 'node:stream';
@@ -71,10 +72,32 @@ const quantile = (xs: number[], q: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length === 0 ? Number.NaN : s[Math.min(s.length - 1, Math.floor(q * s.length))];
 };
-/** CPU milliseconds (user + system) a process has used: its threads included. */
-const cpuMs = (pid: number) => {
+/** CPU milliseconds (user + system) a process has used (its threads included), or a thread (`PID/task/TID`). */
+const cpuMs = (pid: number | string) => {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ 100)
+};
+/** CPU milliseconds of each thread of a process, by thread id. */
+const threadCpuMs = (pid: number) => {
+  const out = new Map<number, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      out.set(Number(tid), cpuMs(`${pid}/task/${tid}`));
+    } catch { /* a thread that ended */ }
+  }
+  return out;
+};
+/**
+ * Per-request CPU of a server's threads between two {@link threadCpuMs} reads: the HTTP thread (the
+ * process's first), its `workers` busiest other threads (the worker threads, with --workers N) and the rest
+ * (V8's background threads: GC, compilers; libuv's pool).
+ */
+const splitCpu = (pid: number, before: Map<number, number>, after: Map<number, number>, workers: number, requests: number) => {
+  const delta = [...after].map(([tid, ms]) => ({ tid, ms: ms - (before.get(tid) ?? 0) }));
+  const main = delta.find((d) => d.tid === pid)?.ms ?? 0;
+  const others = delta.filter((d) => d.tid !== pid).map((d) => d.ms).sort((a, b) => b - a);
+  const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+  return { http: main / requests, worker: sum(others.slice(0, workers)) / requests, background: sum(others.slice(workers)) / requests };
 };
 const rssMiB = (pid: number) => {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -191,7 +214,7 @@ async function main() {
   process.stdout.write(`${repoName}: ${texts.length} SWE-bench Lite problem statements, ${requests} requests per row\n\n`);
   const bins = args.bins ? args.bins.split(',').map((b) => resolve(b)) : [ownBin];
   bins.forEach((b, i) => process.stdout.write(`build ${i}: ${b}\n`));
-  process.stdout.write('| build | round | workers | texts | clients | p50 ms | p99 ms | req/s | errors | server CPU ms/req | RSS MiB | load avg |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n');
+  process.stdout.write('| build | round | workers | texts | clients | p50 ms | p99 ms | req/s | errors | server CPU ms/req | of it: HTTP / worker / other threads | RSS MiB | load avg |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n');
   for (let round = 1; round <= Number(args.rounds); round++) {
     for (const workers of args.workers!.split(',').map(Number)) {
       for (const [b, bin] of bins.entries()) {
@@ -202,11 +225,14 @@ async function main() {
           for (const kind of args.texts!.split(',')) for (const clients of args.clients!.split(',').map(Number)) {
             // repeated: each text asked once before, so the row measures requests asked again
             if (kind === 'repeated') await load(server.url, repository, texts, 4, texts.length);
-            const c0 = cpuMs(server.child.pid!);
+            const pid = server.child.pid!;
+            const c0 = cpuMs(pid);
+            const t0 = threadCpuMs(pid);
             const r = await load(server.url, repository, texts, clients, requests, kind !== 'repeated', revOf(kind));
-            const cpu = (cpuMs(server.child.pid!) - c0) / requests;
+            const cpu = (cpuMs(pid) - c0) / requests;
+            const threads = splitCpu(pid, t0, threadCpuMs(pid), workers, requests);
             const loadAvg = readFileSync('/proc/loadavg', 'utf8').split(' ')[0];
-            process.stdout.write(`| ${b} | ${round} | ${workers} | ${kind} | ${clients} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.rps.toFixed(0)} | ${r.errors} | ${cpu.toFixed(2)} | ${rssMiB(server.child.pid!).rss} | ${loadAvg} |\n`);
+            process.stdout.write(`| ${b} | ${round} | ${workers} | ${kind} | ${clients} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.rps.toFixed(0)} | ${r.errors} | ${cpu.toFixed(2)} | ${threads.http.toFixed(2)} / ${threads.worker.toFixed(2)} / ${threads.background.toFixed(2)} | ${rssMiB(pid).rss} | ${loadAvg} |\n`);
           }
         } finally {
           const code = await server.stop();

@@ -128,8 +128,11 @@ export function withAnswerCache(backend: ServiceBackend, config: ServiceConfig):
 
 const sizeOf = (answer: string) => 2 * answer.length + ENTRY_OVERHEAD_BYTES;
 
-/** The repository's name, then a digest of the request's fields. */
+/**
+ * The repository's name, then a digest of the request's fields: the settings as a JSON array (its
+ * end is where its brackets close), then the issue text as it is (not copied into a JSON string).
+ */
 function keyOf(r: LocalizeRequest): string {
-  const digest = createHash('sha256').update(JSON.stringify([r.level ?? null, r.top ?? null, r.model ?? null, r.explain === true, r.issue])).digest('base64');
+  const digest = createHash('sha256').update(JSON.stringify([r.level ?? null, r.top ?? null, r.model ?? null, r.explain === true])).update(r.issue).digest('base64');
   return `${r.repository}\0${digest}`;
 }

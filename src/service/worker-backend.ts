@@ -51,7 +51,10 @@ interface Slot {
 /** Requests spread over worker threads; see the file comment. */
 export class WorkerBackend implements ServiceBackend {
   private readonly slots: Slot[] = [];
-  private readonly home = new Map<string, number>();
+  /** The workers of each configured repository, its home worker first. */
+  private readonly serving = new Map<string, number[]>();
+  /** The workers of a name not configured: the first's pool answers 404. */
+  private readonly unknownServing: number[];
   private readonly replicas: number;
   private nextId = 1;
   private closing = false;
@@ -60,14 +63,15 @@ export class WorkerBackend implements ServiceBackend {
   constructor(private readonly config: ServiceConfig, options: WorkerBackendOptions) {
     this.warn = options.onWarning ?? (() => {});
     this.replicas = Math.max(1, Math.min(options.workers, options.replicas ?? options.workers));
-    [...config.repositories.keys()].forEach((name, i) => this.home.set(name, i % options.workers));
+    const servedFrom = (home: number) => Array.from({ length: this.replicas }, (_, k) => (home + k) % options.workers);
+    [...config.repositories.keys()].forEach((name, i) => this.serving.set(name, servedFrom(i % options.workers)));
+    this.unknownServing = servedFrom(0);
     for (let i = 0; i < options.workers; i++) this.slots.push(this.start(i));
   }
 
   /** The workers that serve a repository (an unknown name goes to the first: its pool answers 404). */
   private workersOf(name: string): number[] {
-    const h = this.home.get(name) ?? 0;
-    return Array.from({ length: this.replicas }, (_, k) => (h + k) % this.slots.length);
+    return this.serving.get(name) ?? this.unknownServing;
   }
 
   private start(i: number): Slot {
@@ -108,7 +112,8 @@ export class WorkerBackend implements ServiceBackend {
 
   localize(request: LocalizeRequest, waitMs: number): Promise<string> {
     const candidates = this.workersOf(request.repository);
-    const i = candidates.reduce((best, c) => (this.slots[c].busy < this.slots[best].busy ? c : best), candidates[0]);
+    let i = candidates[0];
+    for (const c of candidates) if (this.slots[c].busy < this.slots[i].busy) i = c;
     return this.call<string>(i, { op: 'localize', request, waitMs });
   }
 

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { commitOfHexRevision } from '../../src/repo/commit-id.js';
 import { GitRepo } from '../../src/repo/git.js';
 import { cleanup, commitFiles, git, tempDir } from './git-fixture.js';
@@ -72,6 +72,14 @@ test('a SHA or prefix from the files: loose and packed objects as git resolves t
     } finally {
       await repo.close();
     }
+    // asked again after a history rewrite and gc: the pack read then is gone, and so is the commit
+    rmSync(join(gitDir, 'objects/info/alternates'));
+    assert.equal(commitOfHexRevision(gitDir, second), second, 'before the rewrite');
+    git(work, 'reset', '-q', '--hard', first);
+    git(work, 'reflog', 'expire', '--expire=now', '--all');
+    git(work, 'gc', '-q', '--prune=now');
+    assert.equal(commitOfHexRevision(gitDir, second), undefined, 'gone after gc');
+    assert.equal(commitOfHexRevision(gitDir, first), first, 'kept');
   } finally {
     cleanup(dir);
   }
