@@ -17,13 +17,14 @@
  * git), a file that cannot be read. Read afresh on every call: the answer is the object store's
  * state now. Only what a file says is remembered between calls (a warm service asks for the same
  * SHA at every request): the ids found in a pack index, the type of a packed entry, whether the
- * config has extensions, each kept while its file is the same file (inode, size, times: git writes
+ * config has extensions, each kept while its file is the same file (`rememberedOfFile`: git writes
  * a pack and its index once, under names of their content, and a config anew), so a repeated
  * look-up costs one `stat` per file instead of a binary search in reads.
  */
-import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { inflateSync, constants as zlibConstants } from 'node:zlib';
+import { rememberedOfFile } from './file-identity.js';
 import { packedRefIds } from './packed-refs.js';
 
 /** A revision this module may answer: a SHA-1 or a prefix of one (git's shortest is 4 digits), lower case. */
@@ -50,8 +51,8 @@ export function commitOfHexRevision(gitDir: string, rev: string): string | undef
     const packDir = join(gitDir, 'objects', 'pack');
     const packs = existsSync(packDir) ? readdirSync(packDir).filter((f) => f.endsWith('.idx')) : [];
     for (const idx of packs) {
-      for (const hit of remembered(join(packDir, idx), rev, packedIds)) {
-        if (!found.has(hit.id)) found.set(hit.id, () => remembered(join(packDir, `${idx.slice(0, -4)}.pack`), hit.offset, packedIsCommit));
+      for (const hit of rememberedOfFile(join(packDir, idx), rev, packedIds)) {
+        if (!found.has(hit.id)) found.set(hit.id, () => rememberedOfFile(join(packDir, `${idx.slice(0, -4)}.pack`), hit.offset, packedIsCommit));
       }
       if (found.size > 1) return undefined;
     }
@@ -72,7 +73,7 @@ function plainObjectStore(gitDir: string, name: string | undefined): boolean {
   const paths = ['commondir', 'reftable', 'objects/info/alternates', ...(name === undefined ? [] : [name, ...refs])];
   if (paths.some((f) => existsSync(join(gitDir, f)))) return false;
   const config = join(gitDir, 'config');
-  if (existsSync(config) && remembered(config, 'extensions', (f) => STORE_CONFIG.test(readFileSync(f, 'utf8')))) return false;
+  if (existsSync(config) && rememberedOfFile(config, 'extensions', (f) => STORE_CONFIG.test(readFileSync(f, 'utf8')))) return false;
   if (refs.length === 0) return true;
   const packed = packedRefIds(gitDir, refs);
   return packed !== 'unknown' && packed.size === 0;
@@ -91,28 +92,6 @@ function looseIsCommit(gitDir: string, id: string): boolean {
   const bytes = readFileSync(join(gitDir, 'objects', id.slice(0, 2), id.slice(2)));
   const head = inflateSync(bytes.subarray(0, 64), { finishFlush: zlibConstants.Z_SYNC_FLUSH });
   return head.toString('latin1', 0, 7) === 'commit ';
-}
-
-/** Answers read from files of the git directory, by file and question, with the identity of the file they were read from. */
-const fileAnswers = new Map<string, { file: string; answer: unknown }>();
-/** Answers kept at most (each a few ids; a service asks for a handful of commits). */
-const MAX_FILE_ANSWERS = 1024;
-
-/**
- * `read(file, question)`, or the answer it gave for the same file while that file is unchanged
- * (same inode, size, modification and change times).
- * @throws as `read`, and when the file cannot be stat'ed.
- */
-function remembered<Q extends string | number, A>(file: string, question: Q, read: (file: string, question: Q) => A): A {
-  const st = statSync(file);
-  const identity = `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
-  const key = `${file}\0${question}`;
-  const known = fileAnswers.get(key);
-  if (known?.file === identity) return known.answer as A;
-  const answer = read(file, question);
-  if (fileAnswers.size >= MAX_FILE_ANSWERS) fileAnswers.clear();
-  fileAnswers.set(key, { file: identity, answer });
-  return answer;
 }
 
 /** Reads `length` bytes of the open file `fd` at `position`, all of them or throws. */

@@ -8,6 +8,7 @@
  */
 import { closeSync, constants as fsConstants, fstatSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileIdentity } from './file-identity.js';
 
 /** A full object id (SHA-1 or SHA-256). */
 const OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
@@ -95,9 +96,8 @@ const KEPT_FILES = 8;
 const kept = new Map<string, { stat: string; ids: Map<string, string | undefined> }>();
 
 /**
- * {@link packedRefIds}, from the file parsed once and kept while its stat (device, inode, size,
- * change and modification times in nanoseconds) stays the same, as git keeps its own packed ref
- * store: git replaces the file (a new one renamed over it) at every change, so a changed file is
+ * {@link packedRefIds}, from the file parsed once and kept while its {@link fileIdentity} stays
+ * the same, as git keeps its own packed ref store: git replaces the file (a new one renamed over it) at every change, so a changed file is
  * never taken for the kept one. For a process answering many requests on one repository (a file
  * of megabytes is searched in microseconds, not milliseconds). At most {@link KEPT_FILES} files
  * are kept, each under {@link MAX_PACKED_REFS_BYTES}.
@@ -116,7 +116,7 @@ export function packedRefIdsKept(gitDir: string, refs: readonly string[]): Packe
   try {
     const stat = fstatSync(fd, { bigint: true });
     if (!stat.isFile() || stat.size > BigInt(MAX_PACKED_REFS_BYTES)) return 'unknown';
-    const signature = `${stat.dev}:${stat.ino}:${stat.size}:${stat.ctimeNs}:${stat.mtimeNs}`;
+    const signature = fileIdentity(stat);
     let entry = kept.get(path);
     if (entry?.stat !== signature) {
       const ids = parsePackedRefs(fd, Number(stat.size));
