@@ -111,7 +111,7 @@ function scoredUnit(index: CodeIndex, id: string, docOf: ((id: string) => number
  * @param matcher the index's term lookup (the lexical `Localizer`); `stem` its settings'.
  */
 export function scoredDocsOf(
-  functions: readonly RankedItem[], scored: (id: string) => number | undefined, matcher: Pick<TermMatcher, 'matchedTerms'>, stem: boolean,
+  functions: readonly RankedItem[], scored: (id: string) => number | undefined, matcher: Pick<TermMatcher, 'holdsTerm'>, stem: boolean,
 ): (id: string) => number | undefined {
   const own = new Map<string, number>();
   for (const { id } of functions) {
@@ -120,8 +120,8 @@ export function scoredDocsOf(
   }
   const [overload] = tokenize('overload', { stem });
   const ids = [...own.keys()];
-  const stubs = matcher.matchedTerms(ids.map((id) => own.get(id)!), new Map([[overload, 1]]), 1);
-  ids.forEach((id, i) => { if (stubs[i].length > 0) own.delete(id); });
+  const stubs = matcher.holdsTerm(ids.map((id) => own.get(id)!), overload);
+  ids.forEach((id, i) => { if (stubs[i]) own.delete(id); });
   return (id) => own.get(id);
 }
 

@@ -14,6 +14,8 @@ import { WholeFileScorer } from './whole-files.js';
 import { annotateItems, type ItemSource } from './annotate.js';
 import { bestOfFiles, scoredDocsOf } from './item-lines.js';
 import { unitIdsOf } from './unit-ids.js';
+import { PlaceMarks } from './place-marks.js';
+import { firstAtLeast } from '../util/sorted-search.js';
 import type { NonSourcePlacement } from './non-source.js';
 import type { PeripheralPlacement } from './peripheral.js';
 import type { CoChangePlacement } from './co-changed.js';
@@ -117,6 +119,8 @@ export class Localizer {
   private readonly wholeFiles: WholeFileScorer;
   /** Where each file's function-level documents start (undefined: they are not file by file). */
   private readonly fileStart: Uint32Array | undefined;
+  /** A query's function ids, files and modules read so far ({@link localize}), by number. */
+  private readonly marks: { units: PlaceMarks; files: PlaceMarks; modules: PlaceMarks };
   readonly index: CodeIndex['index'];
   readonly table: CodeIndex['table'];
   constructor(readonly codeIndex: CodeIndex, opts: RankingOptions = {}) {
@@ -138,6 +142,8 @@ export class Localizer {
     this.functionlessScores = new Float32Array(this.functionless.length);
     this.wholeFiles = new WholeFileScorer(codeIndex, this.functionless, this.scorer.params);
     this.fileStart = fileRanges(codeIndex.fileOfUnit, codeIndex.filePaths.length);
+    const D = codeIndex.index.docCount;
+    this.marks = { units: new PlaceMarks(D), files: new PlaceMarks(codeIndex.filePaths.length), modules: new PlaceMarks(D) };
   }
 
   /**
@@ -330,25 +336,26 @@ export class Localizer {
     // A name defined twice in one file (e.g. in both branches of an `if`) ranks once, at its best.
     // Only the head of the ranking is read (and found: `ranking`, file by file): the `top` functions, and the
     // functions up to where the roll-up has `top` files and `top` modules (their first
-    // occurrences, and so their best documents).
-    // per function id, path and module id: its first place in `ranked`
-    const seen = new Map<string, number>();
-    const paths = new Map<string, number>();
-    const moduleIds = new Map<string, number>();
+    // occurrences, and so their best documents). Function ids, files and modules are told apart
+    // by number (`UnitIds`), each marked with its first place in `ranked`.
+    const { units, files: fileMarks, modules: moduleMarks } = this.marks;
+    units.clear();
+    fileMarks.clear();
+    moduleMarks.clear();
+    let fileCount = 0, moduleCount = 0;
     const ranked: { id: string; path: string; module: string; score: number; doc: number }[] = [];
     const unitIds = unitIdsOf(this.codeIndex);
-    while (!(ranked.length >= top && paths.size >= top && moduleIds.size >= top) && hits.next()) {
+    const fileOf = this.codeIndex.fileOfUnit;
+    while (!(ranked.length >= top && fileCount >= top && moduleCount >= top) && hits.next()) {
       const { doc } = hits;
-      const id = unitIds.id(doc);
-      if (seen.has(id)) continue;
-      const path = this.table.path(doc);
-      const module = unitIds.module(doc);
       const at = ranked.length;
-      seen.set(id, at);
-      if (!paths.has(path)) paths.set(path, at);
-      if (!moduleIds.has(module)) moduleIds.set(module, at);
-      ranked.push({ id, path, module, score: hits.score, doc });
+      if (!units.mark(unitIds.unitNumber(doc), at)) continue;
+      if (fileMarks.mark(fileOf[doc], at)) fileCount++;
+      if (moduleMarks.mark(unitIds.moduleNumber(doc), at)) moduleCount++;
+      ranked.push({ id: unitIds.id(doc), path: this.table.path(doc), module: unitIds.module(doc), score: hits.score, doc });
     }
+    let kept: ReturnType<typeof firstPlaces> | undefined;
+    const places = () => (kept ??= firstPlaces(ranked));
     const rolled = rollUp(ranked, top);
     const { modules } = rolled;
     const bareOf = new Map<string, ScoredFile>();
@@ -362,6 +369,7 @@ export class Localizer {
     // Matched terms only for what is shown, from the item's best document.
     if (perItem > 0) {
       // an item's best document: that of the first ranked function it is the path, module or id of
+      const { seen, paths, moduleIds } = places();
       const sourceOf = (id: string): ItemSource | undefined => {
         const at = Math.min(paths.get(id) ?? Infinity, moduleIds.get(id) ?? Infinity, seen.get(id) ?? Infinity);
         if (at === Infinity) return undefined;
@@ -377,6 +385,7 @@ export class Localizer {
     const loc: Localization = { files, modules, functions, matchedQueryTerms: this.matchedQueryTerms(query) };
     if (opts.fileLines) {
       loc.bestOfFile = bestOfFile;
+      const { seen } = places();
       loc.docOfFunction = scoredDocsOf(functions, (id) => {
         const at = seen.get(id);
         return at === undefined ? undefined : ranked[at].doc;
@@ -407,6 +416,21 @@ export class Localizer {
   /** The same for file-level documents `files`, highest file-level idf first ({@link matchedTerms}). */
   matchedFileTerms(files: readonly number[], query: QueryTerms, limit: number): string[][] {
     return termsInDocs(this.fileScorer, files, query, limit, (i) => this.keywordsOf(files[i]));
+  }
+
+  /**
+   * Whether each function-level document of `docs` holds `term` as {@link matchedTerms} shows it
+   * (not a reserved word of its language): a binary search per document in the term's postings.
+   */
+  holdsTerm(docs: readonly number[], term: string): boolean[] {
+    const t = this.index.termIds.get(term);
+    if (t === undefined) return docs.map(() => false);
+    const postingDoc = this.index.postings(t).doc;
+    const fileOf = this.codeIndex.fileOfUnit;
+    return docs.map((d) => {
+      const p = firstAtLeast(postingDoc, 0, postingDoc.length, d);
+      return p < postingDoc.length && postingDoc[p] === d && !this.keywordsOf(fileOf[d]).has(term);
+    });
   }
 
   /** Per file-level document, the reserved words of its language, made on first use. */
@@ -510,6 +534,19 @@ export interface LexicalRanking {
   reasons?: Map<number, SignalName[]>;
   evidence?: Map<number, string[]>;
   functionless?: ScoredFile[];
+}
+
+/** Per function id, path and module id of `ranked` (best first), its first place there. */
+function firstPlaces(ranked: readonly { id: string; path: string; module: string }[]): { seen: Map<string, number>; paths: Map<string, number>; moduleIds: Map<string, number> } {
+  const seen = new Map<string, number>();
+  const paths = new Map<string, number>();
+  const moduleIds = new Map<string, number>();
+  ranked.forEach(({ id, path, module }, at) => {
+    seen.set(id, at);
+    if (!paths.has(path)) paths.set(path, at);
+    if (!moduleIds.has(module)) moduleIds.set(module, at);
+  });
+  return { seen, paths, moduleIds };
 }
 
 /** Largest value of `xs`, or `fallback` when none is positive. */
