@@ -126,13 +126,13 @@ export function scoredDocsOf(
 }
 
 /**
- * A copy of `loc` whose items carry `startLine`/`endLine`, without `bestOfFile` and `docOfFunction`
+ * A copy of `loc` whose items carry `startLine`/`endLine`, without `bestOfFile`, `docOfFunction` and `annotate`
  * (a function shows the lines of the unit it was scored as, when known). A file's best
  * function is `loc.bestOfFile`'s; without it (a stage that did not give one), its first function
  * in `loc.functions`.
  */
 export function withLines(loc: Localization, index: CodeIndex): Localization {
-  const { bestOfFile: bestDocs, docOfFunction, ...rest } = loc;
+  const { bestOfFile: bestDocs, docOfFunction, annotate: _annotate, ...rest } = loc;
   const bestOfFile = new Map<string, IndexedUnit>();
   if (bestDocs) {
     for (const it of loc.files) {

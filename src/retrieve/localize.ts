@@ -3,7 +3,7 @@ import { Bm25fScorer, cursorOf, hitsByRank, type Bm25fParams, type HitCursor, ty
 import { fileRanges, rankByFiles } from './file-ranking.js';
 import { languageOf } from '../corpus/languages.js';
 import { languageKeywords } from '../text/stop-words.js';
-import { functionlessFiles, mergeByScore, rollUp, type Localization, type RankedItem, type ScoredFile } from './rollup.js';
+import { functionlessFiles, mergeByScore, type Localization, type RankedItem, type ScoredFile, type ShownItems } from './rollup.js';
 import { DEFAULT_SIGNAL_WEIGHTS, SignalResolver, type SignalName, type SignalWeights } from './signals.js';
 import type { IssueSignals } from '../text/issue-signals.js';
 import { DEFAULT_TITLE_WEIGHT } from './query.js';
@@ -13,7 +13,7 @@ import { resolveQuery } from './resolved-query.js';
 import { WholeFileScorer } from './whole-files.js';
 import { annotateItems, type ItemSource } from './annotate.js';
 import { bestOfFiles, scoredDocsOf } from './item-lines.js';
-import { unitIdsOf } from './unit-ids.js';
+import { fileNumberOf, unitIdsOf } from './unit-ids.js';
 import { PlaceMarks } from './place-marks.js';
 import { firstAtLeast } from '../util/sorted-search.js';
 import type { NonSourcePlacement } from './non-source.js';
@@ -36,6 +36,11 @@ export interface LocalizeOptions {
   signals?: IssueSignals;
   /** Also give each file's best function by these scores (`Localization.bestOfFile`, for the files' lines). */
   fileLines?: boolean;
+  /**
+   * Leave the matched terms, signals and evidence of the items for `Localization.annotate` to set
+   * on the items finally shown (after the placements' moves and cut: fewer documents to search).
+   */
+  matchedTermsLater?: boolean;
 }
 
 /** How evidence is weighed; every field optional (defaults set by bench/swebench-lite). */
@@ -342,53 +347,72 @@ export class Localizer {
     units.clear();
     fileMarks.clear();
     moduleMarks.clear();
-    let fileCount = 0, moduleCount = 0;
-    const ranked: { id: string; path: string; module: string; score: number; doc: number }[] = [];
+    // the ranked functions' documents and scores; the places where a file and a module come first (roll-up)
+    const ranked: { doc: number; score: number }[] = [];
+    const fileFirsts: number[] = [];
+    const moduleFirsts: number[] = [];
     const unitIds = unitIdsOf(this.codeIndex);
     const fileOf = this.codeIndex.fileOfUnit;
-    while (!(ranked.length >= top && fileCount >= top && moduleCount >= top) && hits.next()) {
+    while (!(ranked.length >= top && fileFirsts.length >= top && moduleFirsts.length >= top) && hits.next()) {
       const { doc } = hits;
       const at = ranked.length;
       if (!units.mark(unitIds.unitNumber(doc), at)) continue;
-      if (fileMarks.mark(fileOf[doc], at)) fileCount++;
-      if (moduleMarks.mark(unitIds.moduleNumber(doc), at)) moduleCount++;
-      ranked.push({ id: unitIds.id(doc), path: this.table.path(doc), module: unitIds.module(doc), score: hits.score, doc });
+      if (fileMarks.mark(fileOf[doc], at)) fileFirsts.push(at);
+      if (moduleMarks.mark(unitIds.moduleNumber(doc), at)) moduleFirsts.push(at);
+      ranked.push({ doc, score: hits.score });
     }
-    let kept: ReturnType<typeof firstPlaces> | undefined;
-    const places = () => (kept ??= firstPlaces(ranked));
-    const rolled = rollUp(ranked, top);
-    const { modules } = rolled;
+    // the first place in `ranked` of a function of id, path or module id `id` (−1: none)
+    const placeOf = (marks: PlaceMarks, k: number | undefined) => (k === undefined ? -1 : marks.placeOf(k));
+    const firstPlace = (id: string) => {
+      let at = placeOf(units, unitIds.numberOfUnitId(id));
+      const file = placeOf(fileMarks, fileNumberOf(this.codeIndex, id));
+      if (file >= 0 && (at < 0 || file < at)) at = file;
+      const module = placeOf(moduleMarks, unitIds.numberOfModuleId(id));
+      if (module >= 0 && (at < 0 || module < at)) at = module;
+      return at;
+    };
+    // roll-up: files and modules by first occurrence (`rollUp` of src/retrieve/rollup.ts)
+    const firstOf = (firsts: number[], idOf: (doc: number) => string): RankedItem[] => firsts.slice(0, top).map((at) => {
+      const { doc, score } = ranked[at];
+      return { id: idOf(doc), score, matchedTerms: undefined };
+    });
+    const modules = firstOf(moduleFirsts, (d) => unitIds.module(d));
     const bareOf = new Map<string, ScoredFile>();
     const bareItems: RankedItem[] = functionless.slice(0, top).map((s) => {
       const id = this.codeIndex.filePaths[s.file];
       bareOf.set(id, s);
       return s.signals ? { id, score: s.score, signals: s.signals, evidence: s.evidence } : { id, score: s.score };
     });
-    const files = mergeByScore(rolled.files, bareItems, top);
-    const functions: RankedItem[] = ranked.slice(0, top).map((r) => ({ id: r.id, score: r.score }));
+    const files = mergeByScore(firstOf(fileFirsts, (d) => this.table.path(d)), bareItems, top);
+    const functions: RankedItem[] = ranked.slice(0, top).map((r) => ({ id: unitIds.id(r.doc), score: r.score }));
+    const loc: Localization = { files, modules, functions, matchedQueryTerms: this.matchedQueryTerms(query) };
     // Matched terms only for what is shown, from the item's best document.
     if (perItem > 0) {
       // an item's best document: that of the first ranked function it is the path, module or id of
-      const { seen, paths, moduleIds } = places();
-      const sourceOf = (id: string): ItemSource | undefined => {
-        const at = Math.min(paths.get(id) ?? Infinity, moduleIds.get(id) ?? Infinity, seen.get(id) ?? Infinity);
-        if (at === Infinity) return undefined;
-        const { doc } = ranked[at];
-        return { doc, signals: reasons?.get(doc), evidence: evidence?.get(doc) };
-      };
-      annotateItems(this, query, perItem, [
-        { items: functions, wholeFile: false, sourceOf },
-        { items: files, wholeFile: true, sourceOf },
-        { items: modules, wholeFile: false, sourceOf },
+      // found now for every item (the marks serve the localizer's next query): those shown are among them
+      const sources = new Map<string, ItemSource | undefined>();
+      for (const level of [functions, files, modules]) {
+        for (const { id } of level) {
+          if (sources.has(id)) continue;
+          const at = firstPlace(id);
+          const doc = at < 0 ? -1 : ranked[at].doc;
+          sources.set(id, at < 0 ? undefined : { doc, signals: reasons?.get(doc), evidence: evidence?.get(doc) });
+        }
+      }
+      const sourceOf = (id: string) => sources.get(id);
+      const annotate = (shown: ShownItems) => annotateItems(this, query, perItem, [
+        { items: shown.functions, wholeFile: false, sourceOf },
+        { items: shown.files, wholeFile: true, sourceOf },
+        { items: shown.modules, wholeFile: false, sourceOf },
       ], bareOf);
+      if (opts.matchedTermsLater) loc.annotate = annotate;
+      else annotate(loc);
     }
-    const loc: Localization = { files, modules, functions, matchedQueryTerms: this.matchedQueryTerms(query) };
     if (opts.fileLines) {
       loc.bestOfFile = bestOfFile;
-      const { seen } = places();
       loc.docOfFunction = scoredDocsOf(functions, (id) => {
-        const at = seen.get(id);
-        return at === undefined ? undefined : ranked[at].doc;
+        const at = placeOf(units, unitIds.numberOfUnitId(id));
+        return at < 0 ? undefined : ranked[at].doc;
       }, this, this.codeIndex.settings.stem);
     }
     return loc;
@@ -534,19 +558,6 @@ export interface LexicalRanking {
   reasons?: Map<number, SignalName[]>;
   evidence?: Map<number, string[]>;
   functionless?: ScoredFile[];
-}
-
-/** Per function id, path and module id of `ranked` (best first), its first place there. */
-function firstPlaces(ranked: readonly { id: string; path: string; module: string }[]): { seen: Map<string, number>; paths: Map<string, number>; moduleIds: Map<string, number> } {
-  const seen = new Map<string, number>();
-  const paths = new Map<string, number>();
-  const moduleIds = new Map<string, number>();
-  ranked.forEach(({ id, path, module }, at) => {
-    seen.set(id, at);
-    if (!paths.has(path)) paths.set(path, at);
-    if (!moduleIds.has(module)) moduleIds.set(module, at);
-  });
-  return { seen, paths, moduleIds };
 }
 
 /** Largest value of `xs`, or `fallback` when none is positive. */

@@ -41,6 +41,16 @@ export class UnitIds {
     return k;
   }
 
+  /** The {@link unitNumber} of the documents of id `id`, when one of them was asked (undefined: none was). */
+  numberOfUnitId(id: string): number | undefined {
+    return this.numberOfId.get(id);
+  }
+
+  /** The {@link moduleNumber} of the documents of module id `id`, when one of them was asked (undefined: none was). */
+  numberOfModuleId(id: string): number | undefined {
+    return this.numberOfModule.get(id);
+  }
+
   /** A number of document `d`'s module id ({@link module}), the same for every document of that module: one of them. */
   moduleNumber(d: number): number {
     let k = this.moduleNumbers[d];
