@@ -13,7 +13,7 @@ import { resolveQuery } from './resolved-query.js';
 import { WholeFileScorer } from './whole-files.js';
 import { annotateItems, type ItemSource } from './annotate.js';
 import { bestOfFiles, scoredDocsOf } from './item-lines.js';
-import { fileNumberOf, unitIdsOf } from './unit-ids.js';
+import { unitIdsOf } from './unit-ids.js';
 import { PlaceMarks } from './place-marks.js';
 import { firstAtLeast } from '../util/sorted-search.js';
 import type { NonSourcePlacement } from './non-source.js';
@@ -361,15 +361,20 @@ export class Localizer {
       if (moduleMarks.mark(unitIds.moduleNumber(doc), at)) moduleFirsts.push(at);
       ranked.push({ doc, score: hits.score });
     }
-    // the first place in `ranked` of a function of id, path or module id `id` (−1: none)
+    // the first place in `ranked` of a function of id, path or module id `id` (−1: none): the
+    // files' and modules' first places by their ids, a function id's place by its number
     const placeOf = (marks: PlaceMarks, k: number | undefined) => (k === undefined ? -1 : marks.placeOf(k));
+    const firstPlaces = new Map<string, number>();
+    for (const at of fileFirsts) firstPlaces.set(this.table.path(ranked[at].doc), at);
+    for (const at of moduleFirsts) {
+      const id = unitIds.module(ranked[at].doc);
+      const file = firstPlaces.get(id);
+      if (file === undefined || at < file) firstPlaces.set(id, at);
+    }
     const firstPlace = (id: string) => {
-      let at = placeOf(units, unitIds.numberOfUnitId(id));
-      const file = placeOf(fileMarks, fileNumberOf(this.codeIndex, id));
-      if (file >= 0 && (at < 0 || file < at)) at = file;
-      const module = placeOf(moduleMarks, unitIds.numberOfModuleId(id));
-      if (module >= 0 && (at < 0 || module < at)) at = module;
-      return at;
+      const at = placeOf(units, unitIds.numberOfUnitId(id));
+      const first = firstPlaces.get(id) ?? -1;
+      return first >= 0 && (at < 0 || first < at) ? first : at;
     };
     // roll-up: files and modules by first occurrence (`rollUp` of src/retrieve/rollup.ts)
     const firstOf = (firsts: number[], idOf: (doc: number) => string): RankedItem[] => firsts.slice(0, top).map((at) => {
