@@ -414,7 +414,10 @@ export class Localizer {
       else annotate(loc);
     }
     if (opts.fileLines) {
-      loc.bestOfFile = bestOfFile;
+      // a file's first ranked function is its best (the hits come best first, ties by document)
+      const firstOfFile = new Map<number, number>();
+      for (const at of fileFirsts) if (ranked[at].score > 0) firstOfFile.set(fileOf[ranked[at].doc], ranked[at].doc);
+      loc.bestOfFile = (f) => firstOfFile.get(f) ?? bestOfFile(f);
       loc.docOfFunction = scoredDocsOf(functions, (id) => {
         const at = placeOf(units, unitIds.numberOfUnitId(id));
         return at < 0 ? undefined : ranked[at].doc;
