@@ -368,8 +368,8 @@ export class Localizer {
     for (const at of fileFirsts) firstPlaces.set(this.table.path(ranked[at].doc), at);
     for (const at of moduleFirsts) {
       const id = unitIds.module(ranked[at].doc);
-      const file = firstPlaces.get(id);
-      if (file === undefined || at < file) firstPlaces.set(id, at);
+      const seen = firstPlaces.get(id);
+      if (seen === undefined || at < seen) firstPlaces.set(id, at);
     }
     const firstPlace = (id: string) => {
       const at = placeOf(units, unitIds.numberOfUnitId(id));
