@@ -52,7 +52,7 @@ export interface CoChange {
    * of at least `minConfidence` (default 0); none when fewer than `minSupport` commits (default 3)
    * changed `path`. Best first: highest confidence, then the one changed with it most recently.
    */
-  partnersOf(path: string, opts?: { minSupport?: number; minConfidence?: number; minTogether?: number }): CoChangePartner[];
+  partnersOf(path: string, opts?: { minSupport?: number; minConfidence?: number; minTogether?: number }): readonly Readonly<CoChangePartner>[];
 }
 
 /**
@@ -139,6 +139,8 @@ async function readFromGit(repo: GitRepo, commit: string, commits: number, partn
 class SourceSets {
   private commitsOf: Map<string, number[]> | undefined;
   private readonly tests = new Map<string, boolean>();
+  /** The partners asked so far, by path and thresholds (a ranking's first file recurs across queries). */
+  readonly partners = new Map<string, readonly Readonly<CoChangePartner>[]>();
 
   constructor(readonly sets: readonly string[][]) {}
 
@@ -166,11 +168,26 @@ class SourceSets {
   }
 }
 
-/** {@link CoChange.partnersOf} over the source files of each counted commit. */
-function partnersIn(sourceSets: SourceSets, path: string, opts: { minSupport?: number; minConfidence?: number; minTogether?: number }): CoChangePartner[] {
+/** Partner lists {@link partnersIn} keeps per {@link SourceSets} at most (then it starts again). */
+const MAX_PARTNER_LISTS = 4096;
+
+/** {@link CoChange.partnersOf} over the source files of each counted commit, kept per path and thresholds (frozen: shared by the calls). */
+function partnersIn(sourceSets: SourceSets, path: string, opts: { minSupport?: number; minConfidence?: number; minTogether?: number }): readonly Readonly<CoChangePartner>[] {
   const minSupport = opts.minSupport ?? 3;
   const minConfidence = opts.minConfidence ?? 0;
   const minTogether = opts.minTogether ?? 1;
+  const key = `${minSupport}\0${minConfidence}\0${minTogether}\0${path}`;
+  let kept = sourceSets.partners.get(key);
+  if (!kept) {
+    if (sourceSets.partners.size >= MAX_PARTNER_LISTS) sourceSets.partners.clear();
+    kept = Object.freeze(partnersFound(sourceSets, path, minSupport, minConfidence, minTogether).map((p) => Object.freeze(p)));
+    sourceSets.partners.set(key, kept);
+  }
+  return kept;
+}
+
+/** The partners of `path` with these thresholds ({@link CoChange.partnersOf}). */
+function partnersFound(sourceSets: SourceSets, path: string, minSupport: number, minConfidence: number, minTogether: number): CoChangePartner[] {
   let support = 0;
   const together = new Map<string, number>(); // in order of the newest commit that changed both
   for (const k of sourceSets.holding(path)) {

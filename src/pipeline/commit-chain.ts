@@ -181,7 +181,11 @@ export class CommitChain {
     } else {
       const query = this.localizer.queryOf(issue);
       queryTerms = query.size;
-      const lo = { top: depth, signals: opts.signals === false ? undefined : issue.signals, matchedTermsPerItem: opts.matchedTermsPerItem, fileLines: true };
+      // the matched terms found for the items shown only (no rerank stage reads them before)
+      const lo = {
+        top: depth, signals: opts.signals === false ? undefined : issue.signals, matchedTermsPerItem: opts.matchedTermsPerItem, fileLines: true,
+        matchedTermsLater: !reranker,
+      };
       if (this.hybrid) {
         try {
           loc = await this.hybrid.localizeIssue(issue, query, lo, signal);
@@ -196,7 +200,7 @@ export class CommitChain {
     loc = await this.placements.demote(loc, issue);
     const retrieveMillis = performance.now() - t0;
     if (!reranker || !this.reader || loc.functions.length === 0) {
-      return { localization: cut(loc, opts.top), stages, retrieveMillis, queryTerms };
+      return { localization: shown(loc, opts.top), stages, retrieveMillis, queryTerms };
     }
     const { rerankLocalization } = await import('../llm-rerank/rerank-localization.js');
     const { localization, stats } = await rerankLocalization(loc, this.codeIndex, this.reader, reranker, issue, opts.top, signal);
@@ -223,4 +227,12 @@ function embedderName(e: Embedder): string {
 
 function cut(loc: Localization, top: number): Localization {
   return { ...loc, files: loc.files.slice(0, top), modules: loc.modules.slice(0, top), functions: loc.functions.slice(0, top) };
+}
+
+/** {@link cut}, its items given their matched terms when the ranker left them for later (`Localization.annotate`). */
+function shown(loc: Localization, top: number): Localization {
+  const out = cut(loc, top);
+  out.annotate?.(out);
+  delete out.annotate;
+  return out;
 }

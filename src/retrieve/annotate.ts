@@ -15,6 +15,8 @@ export interface TermMatcher {
   matchedTerms(docs: readonly number[], query: QueryTerms, limit: number): string[][];
   /** The same for file-level documents `files`. */
   matchedFileTerms(files: readonly number[], query: QueryTerms, limit: number): string[][];
+  /** Whether each function-level document of `docs` holds `term` as `matchedTerms` shows it. */
+  holdsTerm(docs: readonly number[], term: string): boolean[];
 }
 
 /** The document behind a shown item, and the signals that raised it. */

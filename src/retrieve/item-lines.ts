@@ -111,7 +111,7 @@ function scoredUnit(index: CodeIndex, id: string, docOf: ((id: string) => number
  * @param matcher the index's term lookup (the lexical `Localizer`); `stem` its settings'.
  */
 export function scoredDocsOf(
-  functions: readonly RankedItem[], scored: (id: string) => number | undefined, matcher: Pick<TermMatcher, 'matchedTerms'>, stem: boolean,
+  functions: readonly RankedItem[], scored: (id: string) => number | undefined, matcher: Pick<TermMatcher, 'holdsTerm'>, stem: boolean,
 ): (id: string) => number | undefined {
   const own = new Map<string, number>();
   for (const { id } of functions) {
@@ -120,19 +120,19 @@ export function scoredDocsOf(
   }
   const [overload] = tokenize('overload', { stem });
   const ids = [...own.keys()];
-  const stubs = matcher.matchedTerms(ids.map((id) => own.get(id)!), new Map([[overload, 1]]), 1);
-  ids.forEach((id, i) => { if (stubs[i].length > 0) own.delete(id); });
+  const stubs = matcher.holdsTerm(ids.map((id) => own.get(id)!), overload);
+  ids.forEach((id, i) => { if (stubs[i]) own.delete(id); });
   return (id) => own.get(id);
 }
 
 /**
- * A copy of `loc` whose items carry `startLine`/`endLine`, without `bestOfFile` and `docOfFunction`
+ * A copy of `loc` whose items carry `startLine`/`endLine`, without `bestOfFile`, `docOfFunction` and `annotate`
  * (a function shows the lines of the unit it was scored as, when known). A file's best
  * function is `loc.bestOfFile`'s; without it (a stage that did not give one), its first function
  * in `loc.functions`.
  */
 export function withLines(loc: Localization, index: CodeIndex): Localization {
-  const { bestOfFile: bestDocs, docOfFunction, ...rest } = loc;
+  const { bestOfFile: bestDocs, docOfFunction, annotate: _annotate, ...rest } = loc;
   const bestOfFile = new Map<string, IndexedUnit>();
   if (bestDocs) {
     for (const it of loc.files) {

@@ -3,7 +3,7 @@ import { Bm25fScorer, cursorOf, hitsByRank, type Bm25fParams, type HitCursor, ty
 import { fileRanges, rankByFiles } from './file-ranking.js';
 import { languageOf } from '../corpus/languages.js';
 import { languageKeywords } from '../text/stop-words.js';
-import { functionlessFiles, mergeByScore, rollUp, type Localization, type RankedItem, type ScoredFile } from './rollup.js';
+import { functionlessFiles, mergeByScore, type Localization, type RankedItem, type ScoredFile, type ShownItems } from './rollup.js';
 import { DEFAULT_SIGNAL_WEIGHTS, SignalResolver, type SignalName, type SignalWeights } from './signals.js';
 import type { IssueSignals } from '../text/issue-signals.js';
 import { DEFAULT_TITLE_WEIGHT } from './query.js';
@@ -14,6 +14,8 @@ import { WholeFileScorer } from './whole-files.js';
 import { annotateItems, type ItemSource } from './annotate.js';
 import { bestOfFiles, scoredDocsOf } from './item-lines.js';
 import { unitIdsOf } from './unit-ids.js';
+import { PlaceMarks } from './place-marks.js';
+import { firstAtLeast } from '../util/sorted-search.js';
 import type { NonSourcePlacement } from './non-source.js';
 import type { PeripheralPlacement } from './peripheral.js';
 import type { CoChangePlacement } from './co-changed.js';
@@ -34,6 +36,11 @@ export interface LocalizeOptions {
   signals?: IssueSignals;
   /** Also give each file's best function by these scores (`Localization.bestOfFile`, for the files' lines). */
   fileLines?: boolean;
+  /**
+   * Leave the matched terms, signals and evidence of the items for `Localization.annotate` to set
+   * on the items finally shown (after the placements' moves and cut: fewer documents to search).
+   */
+  matchedTermsLater?: boolean;
 }
 
 /** How evidence is weighed; every field optional (defaults set by bench/swebench-lite). */
@@ -117,6 +124,8 @@ export class Localizer {
   private readonly wholeFiles: WholeFileScorer;
   /** Where each file's function-level documents start (undefined: they are not file by file). */
   private readonly fileStart: Uint32Array | undefined;
+  /** A query's function ids, files and modules read so far ({@link localize}), by number. */
+  private readonly marks: { units: PlaceMarks; files: PlaceMarks; modules: PlaceMarks };
   readonly index: CodeIndex['index'];
   readonly table: CodeIndex['table'];
   constructor(readonly codeIndex: CodeIndex, opts: RankingOptions = {}) {
@@ -138,6 +147,8 @@ export class Localizer {
     this.functionlessScores = new Float32Array(this.functionless.length);
     this.wholeFiles = new WholeFileScorer(codeIndex, this.functionless, this.scorer.params);
     this.fileStart = fileRanges(codeIndex.fileOfUnit, codeIndex.filePaths.length);
+    const D = codeIndex.index.docCount;
+    this.marks = { units: new PlaceMarks(D), files: new PlaceMarks(codeIndex.filePaths.length), modules: new PlaceMarks(D) };
   }
 
   /**
@@ -330,56 +341,86 @@ export class Localizer {
     // A name defined twice in one file (e.g. in both branches of an `if`) ranks once, at its best.
     // Only the head of the ranking is read (and found: `ranking`, file by file): the `top` functions, and the
     // functions up to where the roll-up has `top` files and `top` modules (their first
-    // occurrences, and so their best documents).
-    // per function id, path and module id: its first place in `ranked`
-    const seen = new Map<string, number>();
-    const paths = new Map<string, number>();
-    const moduleIds = new Map<string, number>();
-    const ranked: { id: string; path: string; module: string; score: number; doc: number }[] = [];
+    // occurrences, and so their best documents). Function ids, files and modules are told apart
+    // by number (`UnitIds`), each marked with its first place in `ranked`.
+    const { units, files: fileMarks, modules: moduleMarks } = this.marks;
+    units.clear();
+    fileMarks.clear();
+    moduleMarks.clear();
+    // the ranked functions' documents and scores; the places where a file and a module come first (roll-up)
+    const ranked: { doc: number; score: number }[] = [];
+    const fileFirsts: number[] = [];
+    const moduleFirsts: number[] = [];
     const unitIds = unitIdsOf(this.codeIndex);
-    while (!(ranked.length >= top && paths.size >= top && moduleIds.size >= top) && hits.next()) {
+    const fileOf = this.codeIndex.fileOfUnit;
+    while (!(ranked.length >= top && fileFirsts.length >= top && moduleFirsts.length >= top) && hits.next()) {
       const { doc } = hits;
-      const id = unitIds.id(doc);
-      if (seen.has(id)) continue;
-      const path = this.table.path(doc);
-      const module = unitIds.module(doc);
       const at = ranked.length;
-      seen.set(id, at);
-      if (!paths.has(path)) paths.set(path, at);
-      if (!moduleIds.has(module)) moduleIds.set(module, at);
-      ranked.push({ id, path, module, score: hits.score, doc });
+      if (!units.mark(unitIds.unitNumber(doc), at)) continue;
+      if (fileMarks.mark(fileOf[doc], at)) fileFirsts.push(at);
+      if (moduleMarks.mark(unitIds.moduleNumber(doc), at)) moduleFirsts.push(at);
+      ranked.push({ doc, score: hits.score });
     }
-    const rolled = rollUp(ranked, top);
-    const { modules } = rolled;
+    // the first place in `ranked` of a function of id, path or module id `id` (−1: none): the
+    // files' and modules' first places by their ids, a function id's place by its number
+    const placeOf = (marks: PlaceMarks, k: number | undefined) => (k === undefined ? -1 : marks.placeOf(k));
+    const firstPlaces = new Map<string, number>();
+    for (const at of fileFirsts) firstPlaces.set(this.table.path(ranked[at].doc), at);
+    for (const at of moduleFirsts) {
+      const id = unitIds.module(ranked[at].doc);
+      const seen = firstPlaces.get(id);
+      if (seen === undefined || at < seen) firstPlaces.set(id, at);
+    }
+    const firstPlace = (id: string) => {
+      const at = placeOf(units, unitIds.numberOfUnitId(id));
+      const first = firstPlaces.get(id) ?? -1;
+      return first >= 0 && (at < 0 || first < at) ? first : at;
+    };
+    // roll-up: files and modules by first occurrence (`rollUp` of src/retrieve/rollup.ts)
+    const firstOf = (firsts: number[], idOf: (doc: number) => string): RankedItem[] => firsts.slice(0, top).map((at) => {
+      const { doc, score } = ranked[at];
+      return { id: idOf(doc), score, matchedTerms: undefined };
+    });
+    const modules = firstOf(moduleFirsts, (d) => unitIds.module(d));
     const bareOf = new Map<string, ScoredFile>();
     const bareItems: RankedItem[] = functionless.slice(0, top).map((s) => {
       const id = this.codeIndex.filePaths[s.file];
       bareOf.set(id, s);
       return s.signals ? { id, score: s.score, signals: s.signals, evidence: s.evidence } : { id, score: s.score };
     });
-    const files = mergeByScore(rolled.files, bareItems, top);
-    const functions: RankedItem[] = ranked.slice(0, top).map((r) => ({ id: r.id, score: r.score }));
+    const files = mergeByScore(firstOf(fileFirsts, (d) => this.table.path(d)), bareItems, top);
+    const functions: RankedItem[] = ranked.slice(0, top).map((r) => ({ id: unitIds.id(r.doc), score: r.score }));
+    const loc: Localization = { files, modules, functions, matchedQueryTerms: this.matchedQueryTerms(query) };
     // Matched terms only for what is shown, from the item's best document.
     if (perItem > 0) {
       // an item's best document: that of the first ranked function it is the path, module or id of
-      const sourceOf = (id: string): ItemSource | undefined => {
-        const at = Math.min(paths.get(id) ?? Infinity, moduleIds.get(id) ?? Infinity, seen.get(id) ?? Infinity);
-        if (at === Infinity) return undefined;
-        const { doc } = ranked[at];
-        return { doc, signals: reasons?.get(doc), evidence: evidence?.get(doc) };
-      };
-      annotateItems(this, query, perItem, [
-        { items: functions, wholeFile: false, sourceOf },
-        { items: files, wholeFile: true, sourceOf },
-        { items: modules, wholeFile: false, sourceOf },
+      // found now for every item (the marks serve the localizer's next query): those shown are among them
+      const sources = new Map<string, ItemSource | undefined>();
+      for (const level of [functions, files, modules]) {
+        for (const { id } of level) {
+          if (sources.has(id)) continue;
+          const at = firstPlace(id);
+          const doc = at < 0 ? -1 : ranked[at].doc;
+          sources.set(id, at < 0 ? undefined : { doc, signals: reasons?.get(doc), evidence: evidence?.get(doc) });
+        }
+      }
+      const sourceOf = (id: string) => sources.get(id);
+      const annotate = (shown: ShownItems) => annotateItems(this, query, perItem, [
+        { items: shown.functions, wholeFile: false, sourceOf },
+        { items: shown.files, wholeFile: true, sourceOf },
+        { items: shown.modules, wholeFile: false, sourceOf },
       ], bareOf);
+      if (opts.matchedTermsLater) loc.annotate = annotate;
+      else annotate(loc);
     }
-    const loc: Localization = { files, modules, functions, matchedQueryTerms: this.matchedQueryTerms(query) };
     if (opts.fileLines) {
-      loc.bestOfFile = bestOfFile;
+      // a file's first ranked function is its best (the hits come best first, ties by document)
+      const firstOfFile = new Map<number, number>();
+      for (const at of fileFirsts) if (ranked[at].score > 0) firstOfFile.set(fileOf[ranked[at].doc], ranked[at].doc);
+      loc.bestOfFile = (f) => firstOfFile.get(f) ?? bestOfFile(f);
       loc.docOfFunction = scoredDocsOf(functions, (id) => {
-        const at = seen.get(id);
-        return at === undefined ? undefined : ranked[at].doc;
+        const at = placeOf(units, unitIds.numberOfUnitId(id));
+        return at < 0 ? undefined : ranked[at].doc;
       }, this, this.codeIndex.settings.stem);
     }
     return loc;
@@ -407,6 +448,21 @@ export class Localizer {
   /** The same for file-level documents `files`, highest file-level idf first ({@link matchedTerms}). */
   matchedFileTerms(files: readonly number[], query: QueryTerms, limit: number): string[][] {
     return termsInDocs(this.fileScorer, files, query, limit, (i) => this.keywordsOf(files[i]));
+  }
+
+  /**
+   * Whether each function-level document of `docs` holds `term` as {@link matchedTerms} shows it
+   * (not a reserved word of its language): a binary search per document in the term's postings.
+   */
+  holdsTerm(docs: readonly number[], term: string): boolean[] {
+    const t = this.index.termIds.get(term);
+    if (t === undefined) return docs.map(() => false);
+    const postingDoc = this.index.postings(t).doc;
+    const fileOf = this.codeIndex.fileOfUnit;
+    return docs.map((d) => {
+      const p = firstAtLeast(postingDoc, 0, postingDoc.length, d);
+      return p < postingDoc.length && postingDoc[p] === d && !this.keywordsOf(fileOf[d]).has(term);
+    });
   }
 
   /** Per file-level document, the reserved words of its language, made on first use. */

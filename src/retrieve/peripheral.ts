@@ -95,6 +95,8 @@ export class PeripheralRule {
 
   /** Whether the stored list of generated files was looked for ({@link readHeads}). */
   private storedRead = false;
+  /** Whether it was there and whole: then every source file's head is known, none is read. */
+  private headsKnown = false;
 
   /**
    * @param repo the repository of the index, to read generated files' heads (none: no file counts as generated).
@@ -170,6 +172,7 @@ export class PeripheralRule {
     if (!stored) return;
     for (const p of filePaths) this.generated.set(p, false);
     for (const f of stored.generated) this.generated.set(filePaths[f], true);
+    this.headsKnown = true;
   }
 
   private storedFile(): string | undefined {
@@ -189,6 +192,7 @@ export class PeripheralRule {
     const { filePaths } = this.codeIndex;
     if (filePaths.every((p) => this.generated.has(p))) return;
     await this.readHeads(filePaths);
+    this.headsKnown = true;
     const generated = filePaths.flatMap((p, f) => (this.generated.get(p) === true ? [f] : []));
     writeCheckedJson(file, GENERATED_FILES_TAG, { files: filePaths.length, generated } satisfies StoredGenerated, { fsync: false });
   }
@@ -204,7 +208,10 @@ export class PeripheralRule {
   async demote(loc: Localization, issue: ParsedIssue): Promise<Localization> {
     if (this.placement.place <= 1) return loc;
     const pathOfItem = (id: string) => splitItemId(id, (p) => fileNumberOf(this.codeIndex, p) !== undefined).path;
-    await this.readHeads([...loc.files.map((f) => f.id), ...loc.modules.map((m) => pathOfItem(m.id)), ...loc.functions.map((f) => pathOfItem(f.id))]);
+    if (this.repo && !this.storedRead) this.readStored();
+    if (this.repo && !this.headsKnown) {
+      await this.readHeads([...loc.files.map((f) => f.id), ...loc.modules.map((m) => pathOfItem(m.id)), ...loc.functions.map((f) => pathOfItem(f.id))]);
+    }
     const named = namedIn(issue.text);
     const moved = (path: string | undefined) => path !== undefined && this.isPeripheral(path) && !named(path);
     return {

@@ -44,7 +44,16 @@ export interface Localization {
    * (`shownUnit`). src/retrieve/item-lines.ts reads it ({@link scoredDocsOf}) and drops it.
    */
   docOfFunction?: (id: string) => number | undefined;
+  /**
+   * Sets `matchedTerms`, `signals` and `evidence` on items of this ranking (each found by its id,
+   * as moved or cut since), when the ranker was asked to leave them for later
+   * (`LocalizeOptions.matchedTermsLater`); src/retrieve/item-lines.ts drops it.
+   */
+  annotate?: (shown: ShownItems) => void;
 }
+
+/** The items of a {@link Localization} at its three levels. */
+export type ShownItems = Pick<Localization, 'files' | 'modules' | 'functions'>;
 
 /** A file-level document that has no function-level document, with its score (the lexical `Localizer` ranks them at the file level). */
 export interface ScoredFile {

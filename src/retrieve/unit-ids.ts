@@ -12,14 +12,50 @@ export function unitId(u: Pick<IndexedUnit, 'path' | 'qualifiedName'>): string {
   return u.qualifiedName ? `${u.path}:${u.qualifiedName}` : u.path;
 }
 
-/** The ids of one index's documents, each made on first use. */
+/**
+ * The ids of one index's documents, each made on first use, and a number per id: the first
+ * document asked of those sharing it (`unitNumber`, `moduleNumber`), so that a query tells
+ * documents of one id apart by reading a typed array, not by hashing strings.
+ */
 export class UnitIds {
   private readonly ids: (string | undefined)[];
   private readonly modules: (string | undefined)[];
+  /** Per document, the number of its id and of its module id (−1: not asked yet). */
+  private readonly unitNumbers: Int32Array;
+  private readonly moduleNumbers: Int32Array;
+  /** Per id and per module id asked so far, its number. */
+  private readonly numberOfId = new Map<string, number>();
+  private readonly numberOfModule = new Map<string, number>();
 
   constructor(private readonly table: UnitTable) {
     this.ids = new Array<string | undefined>(table.length);
     this.modules = new Array<string | undefined>(table.length);
+    this.unitNumbers = new Int32Array(table.length).fill(-1);
+    this.moduleNumbers = new Int32Array(table.length).fill(-1);
+  }
+
+  /** A number of document `d`'s id ({@link id}), the same for every document of that id: one of them. */
+  unitNumber(d: number): number {
+    let k = this.unitNumbers[d];
+    if (k < 0) this.unitNumbers[d] = k = numberOf(this.numberOfId, this.id(d), d);
+    return k;
+  }
+
+  /** The {@link unitNumber} of the documents of id `id`, when one of them was asked (undefined: none was). */
+  numberOfUnitId(id: string): number | undefined {
+    return this.numberOfId.get(id);
+  }
+
+  /** The {@link moduleNumber} of the documents of module id `id`, when one of them was asked (undefined: none was). */
+  numberOfModuleId(id: string): number | undefined {
+    return this.numberOfModule.get(id);
+  }
+
+  /** A number of document `d`'s module id ({@link module}), the same for every document of that module: one of them. */
+  moduleNumber(d: number): number {
+    let k = this.moduleNumbers[d];
+    if (k < 0) this.moduleNumbers[d] = k = numberOf(this.numberOfModule, this.module(d), d);
+    return k;
   }
 
   /** `unitId` of document `d`. */
@@ -33,6 +69,14 @@ export class UnitIds {
     const { table } = this;
     return (this.modules[d] ??= moduleIdOf({ path: table.path(d), qualifiedName: table.qualifiedName(d), namespaceParts: table.namespaceParts(d) }));
   }
+}
+
+/** The number `numbers` holds for `key`, else `d`, kept as its number. */
+function numberOf(numbers: Map<string, number>, key: string, d: number): number {
+  const k = numbers.get(key);
+  if (k !== undefined) return k;
+  numbers.set(key, d);
+  return d;
 }
 
 const byIndex = new WeakMap<object, UnitIds>();

@@ -8,7 +8,7 @@
  */
 import { extractIssueSignals, type IssueSignals } from './issue-signals.js';
 import type { IssueTextFormat } from './clean.js';
-import { tokenize, tokenizeWords, wordsOf } from './tokenize.js';
+import { tokenize, tokenizeWords, tokenizerOf, wordsOf } from './tokenize.js';
 
 /**
  * The form an issue text was read from: plain text, a GitHub or Jira issue object (`localize
@@ -177,34 +177,58 @@ class IssueReading implements ParsedIssue {
 
   private makeQuery(stem: boolean, titleWeight: number): IssueTerms {
     const q = counts(this.tokens(stem));
-    FRAGMENT_SOURCES.set(q, { words: this.textWords(), stem });
+    const titleOnly: string[] = [];
     // as before the parsed issue: a title cut inside a word at MAX_TITLE_CHARS may hold a token the
     // text lacks, whose weight is then NaN (kept so rankings stay as they were; a fix changes them)
-    if (titleWeight > 0) for (const t of this.titleTokens(stem)) q.set(t, q.get(t)! + titleWeight);
+    if (titleWeight > 0) {
+      for (const t of this.titleTokens(stem)) {
+        if (!q.has(t)) titleOnly.push(t);
+        q.set(t, q.get(t)! + titleWeight);
+      }
+    }
+    FRAGMENT_SOURCES.set(q, { words: this.textWords(), stem, titleOnly });
     return q;
   }
 }
 
 /** The fragment-only terms of each query made by {@link ParsedIssue.queryTerms} (see {@link fragmentTermsOf}). */
 const FRAGMENT_TERMS = new WeakMap<IssueTerms, ReadonlySet<string>>();
-/** The words and stemming each such query was made from (its fragment terms are made when first asked for). */
-const FRAGMENT_SOURCES = new WeakMap<IssueTerms, { words: readonly string[]; stem: boolean }>();
+/**
+ * The words and stemming each such query was made from, and its terms no word of the text gives
+ * (a cut title's: see `makeQuery`); its fragment terms are made when first asked for.
+ */
+const FRAGMENT_SOURCES = new WeakMap<IssueTerms, { words: readonly string[]; stem: boolean; titleOnly: readonly string[] }>();
 const NONE: ReadonlySet<string> = new Set();
 
 /**
  * The terms of a query made by {@link ParsedIssue.queryTerms} that its issue holds only as
  * fragments of split words (`LaTeX` → `la`, `te`; `BM25F` → `bm`, `25`: src/text/tokenize.ts,
  * `dropFragments: 'all'`): they rank, but are not shown as matched terms. Empty for any other map.
+ * Read off the words' memoised tokens: a word whose fragment-free tokens are as many as its
+ * tokens has no fragment, and only the terms a word gives as fragments (and those no word
+ * gives) are looked for among the fragment-free tokens of every word.
  */
 export function fragmentTermsOf(query: IssueTerms): ReadonlySet<string> {
   let fragments = FRAGMENT_TERMS.get(query);
   if (fragments === undefined) {
     const source = FRAGMENT_SOURCES.get(query);
     if (source === undefined) return NONE;
-    // the text's words as its query read them, each distinct word tokenized once
-    const whole = new Set(tokenizeWords(new Set(source.words), { stem: source.stem, dropFragments: 'all' }));
+    const tokens = tokenizerOf({ stem: source.stem });
+    const wholeTokens = tokenizerOf({ stem: source.stem, dropFragments: 'all' });
+    const words = new Set(source.words);
+    // a word's fragment-free tokens are its tokens less its fragments, in order
+    const candidates = new Set(source.titleOnly);
+    for (const w of words) {
+      const whole = wholeTokens.wordTokens(w);
+      const all = tokens.wordTokens(w);
+      if (whole.length === all.length) continue;
+      for (const t of all) if (!whole.includes(t)) candidates.add(t);
+    }
+    if (candidates.size > 0) {
+      for (const w of words) for (const t of wholeTokens.wordTokens(w)) candidates.delete(t);
+    }
     const found = new Set<string>();
-    for (const t of query.keys()) if (!whole.has(t)) found.add(t);
+    if (candidates.size > 0) for (const t of query.keys()) if (candidates.has(t)) found.add(t);
     FRAGMENT_TERMS.set(query, (fragments = found));
   }
   return fragments;

@@ -204,6 +204,15 @@ export function createTokenizer(opts: TokenizeOptions = {}): Tokenizer {
 
 const cachedByStopWords = new WeakMap<ReadonlySet<string>, Map<string, Tokenizer>>();
 
+/**
+ * The tokenizer {@link tokenize} uses for these options (one per option values and `stopWords`
+ * Set, its memo shared): for a caller that reads words one by one (`wordTokens`).
+ * @throws IssuelocError on a bad minLength.
+ */
+export function tokenizerOf(opts?: TokenizeOptions): Tokenizer {
+  return cachedTokenizer(opts);
+}
+
 function cachedTokenizer(opts: TokenizeOptions | undefined): Tokenizer {
   const stopWords = opts?.stopWords ?? ENGLISH_STOP_WORDS;
   let byKey = cachedByStopWords.get(stopWords);

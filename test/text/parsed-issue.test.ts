@@ -4,7 +4,7 @@ import { DEFAULT_TITLE_WEIGHT } from '../../src/retrieve/query.js';
 import { IssuelocError } from '../../src/errors.js';
 import { extractIssueSignals } from '../../src/text/issue-signals.js';
 import { fragmentTermsOf, MAX_TITLE_CHARS, parseIssue, titleOf } from '../../src/text/parsed-issue.js';
-import { tokenize } from '../../src/text/tokenize.js';
+import { tokenize, tokenizeWords, wordsOf } from '../../src/text/tokenize.js';
 
 test('query terms: counts, plus the title weight for each token of the first line', () => {
   const text = '\n  StatReloader misses changes\nThe reloader skips manage.py; changes are lost.';
@@ -49,4 +49,16 @@ test('fragmentTermsOf: the query terms the issue holds only as fragments of spli
   assert.ok(['latex', 'la', 'te', 'bm25f', 'bm', '25', 'db'].every((t) => q.has(t)), [...q.keys()].join(' '));
   assert.deepEqual([...fragmentTermsOf(q)].sort(), ['25', 'bm', 'te']);
   assert.equal(fragmentTermsOf(new Map([['te', 1]])).size, 0, 'only for a parsed issue\'s query');
+});
+
+test('fragmentTermsOf: the query terms no fragment-free token of the text gives, a cut title\'s token among them', () => {
+  const long = `${'word '.repeat(Math.floor((MAX_TITLE_CHARS - 5) / 5))}zzLongtail`;
+  for (const text of [`${long}\nbody`, 'Parse x2 and LaTeX in toDB\nlog2(x) and LaTeX', 'plain words only\nnothing split']) {
+    for (const stem of [false, true]) {
+      const q = parseIssue(text).queryTerms({ stem, titleWeight: 1 });
+      const whole = new Set(tokenizeWords(wordsOf(text), { stem, dropFragments: 'all' }));
+      assert.deepEqual([...fragmentTermsOf(q)], [...q.keys()].filter((t) => !whole.has(t)), `${text.slice(-30)} stem ${stem}`);
+    }
+  }
+  assert.ok(fragmentTermsOf(parseIssue(`${long}\nbody`).queryTerms({ stem: false, titleWeight: 1 })).size > 0, 'the cut title gives a term the text lacks');
 });
