@@ -16,10 +16,43 @@ export function unitId(u: Pick<IndexedUnit, 'path' | 'qualifiedName'>): string {
 export class UnitIds {
   private readonly ids: (string | undefined)[];
   private readonly modules: (string | undefined)[];
+  /** Per document, the number of its id and of its module id (−1: not made yet), from `numbers`. */
+  private readonly idNumbers: Int32Array;
+  private readonly moduleNumbers: Int32Array;
+  private readonly numbers = new Map<string, number>();
 
   constructor(private readonly table: UnitTable) {
     this.ids = new Array<string | undefined>(table.length);
     this.modules = new Array<string | undefined>(table.length);
+    this.idNumbers = new Int32Array(table.length).fill(-1);
+    this.moduleNumbers = new Int32Array(table.length).fill(-1);
+  }
+
+  /**
+   * A number for {@link id} of document `d`: equal for two documents exactly when their ids are,
+   * below {@link numberBound} (the ids and module ids of an index numbered together, in order of
+   * first use: compare them, never read an order in them).
+   */
+  idNumber(d: number): number {
+    const k = this.idNumbers[d];
+    return k >= 0 ? k : (this.idNumbers[d] = this.numberOf(this.id(d)));
+  }
+
+  /** The same for {@link module} of document `d` (a module id and an id that are the same string share their number). */
+  moduleNumber(d: number): number {
+    const k = this.moduleNumbers[d];
+    return k >= 0 ? k : (this.moduleNumbers[d] = this.numberOf(this.module(d)));
+  }
+
+  /** Every number given is below this: twice the index's documents. */
+  get numberBound(): number {
+    return 2 * this.table.length;
+  }
+
+  private numberOf(key: string): number {
+    let k = this.numbers.get(key);
+    if (k === undefined) this.numbers.set(key, (k = this.numbers.size));
+    return k;
   }
 
   /** `unitId` of document `d`. */
