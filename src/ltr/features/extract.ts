@@ -38,6 +38,9 @@ export interface CandidateSet {
   paths: string[];
   /** `path:TopLevelName` of each candidate. */
   modules: string[];
+  /** Per candidate, the slot of its path and of its module: the order of their first candidate (`CandidateContext.fileSlot`, `moduleSlot`). */
+  fileSlot: Int32Array;
+  moduleSlot: Int32Array;
   /** The issue's query, as the candidate pipeline builds it (`Localizer.queryOf`). */
   query: QueryTerms;
   /** The pipeline's score of each candidate. */
@@ -181,7 +184,7 @@ export class FeatureExtractor {
       computes: (feature) => !this.reads || this.reads.has(feature),
     });
     return {
-      query, docs: Int32Array.from(docs), ids, paths, modules,
+      query, docs: Int32Array.from(docs), ids, paths, modules, fileSlot, moduleSlot,
       pipelineScores: Float32Array.from(pipelineScores), features, signals: candidateSignals, evidence: candidateEvidence, otherFiles, bestOfFile,
     };
   }
