@@ -150,7 +150,12 @@ export class CosineIndex {
   private readonly postDoc?: Int32Array;
   private readonly postLogTf?: Float32Array;
   private readonly termList?: readonly string[];
-  private readonly scratch: Float64Array;
+  /**
+   * Per collection queried, a query's sums and the collection's norms side by side: 2d holds
+   * document d's Σ_t w(t, q) · w(t, d) while a query runs (0 between queries), 2d + 1 its norm
+   * (NaN until known), so the pass over the reached documents reads one cache line per document.
+   */
+  private readonly sums = new WeakMap<Collection, Float64Array>();
   /** The documents a query reached, first nTouched of it (made on first query). */
   private touched?: Int32Array;
   private whole: Collection | undefined;
@@ -167,7 +172,6 @@ export class CosineIndex {
       this.store = docs;
       this.termId = (t) => docs.termId(t);
       this.postStart = docs.postStart;
-      this.scratch = new Float64Array(this.size);
       return;
     }
     const { termIds, docStart, docTerm, docTf, docLogTf } = docTermsOf(docs);
@@ -178,7 +182,6 @@ export class CosineIndex {
     this.docTerm = docTerm;
     this.docTf = docTf;
     this.docLogTf = docLogTf;
-    this.scratch = new Float64Array(this.size);
     const T = termIds.size;
     this.postStart = new Int32Array(T + 1);
     for (let k = 0; k < docTerm.length; k++) this.postStart[docTerm[k] + 1]++;
@@ -278,6 +281,17 @@ export class CosineIndex {
     return { doc: this.postDoc!, logTf: this.postLogTf!, from: this.postStart[t], to: this.postStart[t + 1] };
   }
 
+  /** The {@link sums} of collection `c`, made on its first query (its norms as known then). */
+  private sumsOf(c: Collection): Float64Array {
+    let sums = this.sums.get(c);
+    if (!sums) {
+      sums = new Float64Array(2 * this.size);
+      for (let d = 0; d < this.size; d++) sums[2 * d + 1] = c.norms[d];
+      this.sums.set(c, sums);
+    }
+    return sums;
+  }
+
   /** Per mask of searched documents, the postings of each term read so far restricted to them. */
   private readonly searchedTerms = new WeakMap<Uint8Array, Map<number, TermPostings>>();
 
@@ -319,12 +333,12 @@ export class CosineIndex {
       if (id !== undefined && c.df[id] > 0) q.set(id, (q.get(id) ?? 0) + 1);
     }
     if (q.size === 0 || top <= 0) return [];
-    const acc = this.scratch;
     const searched = allowed ? searchedMask(c.members, allowed) : c.members;
     // a mask kept from query to query (the allowed documents', the whole collection's): each
     // term's postings restricted to it once; a mask made for this query: every posting checked
     const kept = allowed !== undefined || c === this.whole;
     const touched = (this.touched ??= new Int32Array(this.size));
+    const sums = this.sumsOf(c);
     let nTouched = 0;
     let qsq = 0;
     for (const [t, tf] of q) {
@@ -336,8 +350,9 @@ export class CosineIndex {
       for (let p = from; p < to; p++) {
         const d = doc[p];
         if (!kept && searched[d] !== 1) continue;
-        if (acc[d] === 0) touched[nTouched++] = d;
-        acc[d] += wq * logTf[p] * idf;
+        const sum = sums[2 * d];
+        if (sum === 0) touched[nTouched++] = d;
+        sums[2 * d] = sum + wq * logTf[p] * idf;
       }
     }
     const qn = Math.sqrt(qsq);
@@ -346,13 +361,13 @@ export class CosineIndex {
     // order they are offered in; a pass over every document in document order was slower, a
     // query touching few of them); a norm known and valid is read here; one not computed yet
     // (NaN) or stored wrong: normOf
-    const { norms } = c;
     for (let k = 0; k < nTouched; k++) {
       const d = touched[k];
-      let norm = norms[d];
-      if (!(norm >= 0 && norm < Infinity)) norm = this.normOf(d, c);
-      if (acc[d] > 0 && norm > 0) best.offer(d, acc[d] / (qn * norm));
-      acc[d] = 0;
+      let norm = sums[2 * d + 1];
+      if (!(norm >= 0 && norm < Infinity)) norm = sums[2 * d + 1] = this.normOf(d, c);
+      const sum = sums[2 * d];
+      if (sum > 0 && norm > 0) best.offer(d, sum / (qn * norm));
+      sums[2 * d] = 0;
     }
     return best.sorted();
   }
