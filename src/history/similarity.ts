@@ -156,7 +156,7 @@ export class CosineIndex {
    * (NaN until known), so the pass over the reached documents reads one cache line per document.
    */
   private readonly sums = new WeakMap<Collection, Float64Array>();
-  /** The documents a query reached, first nTouched of it (made on first query). */
+  /** The documents a query reached in one block of documents, first nTouched of it (made on first query). */
   private touched?: Int32Array;
   private whole: Collection | undefined;
   /** Number of documents. */
@@ -339,39 +339,55 @@ export class CosineIndex {
     const kept = allowed !== undefined || c === this.whole;
     const touched = (this.touched ??= new Int32Array(this.size));
     const sums = this.sumsOf(c);
-    let nTouched = 0;
+    // ‖q‖ over every query term; the postings of the terms that count, in query order
     let qsq = 0;
+    const lists: { doc: Int32Array; logTf: Float32Array; at: number; to: number; wq: number; idf: number }[] = [];
     for (const [t, tf] of q) {
       const idf = idfOf(c, t);
       const wq = (1 + Math.log(tf)) * idf;
       qsq += wq * wq;
       if (wq <= 0 || c.df[t] > maxDf) continue;
       const { doc, logTf, from, to } = kept ? this.searchedPostings(t, searched) : this.postingsOf(t);
-      for (let p = from; p < to; p++) {
-        const d = doc[p];
-        if (!kept && searched[d] !== 1) continue;
-        const sum = sums[2 * d];
-        if (sum === 0) touched[nTouched++] = d;
-        sums[2 * d] = sum + wq * logTf[p] * idf;
-      }
+      lists.push({ doc, logTf, at: from, to, wq, idf });
     }
     const qn = Math.sqrt(qsq);
-    const best = new BestHits(Math.min(top, nTouched));
-    // the touched documents in the order they were reached (the best hits do not depend on the
-    // order they are offered in; a pass over every document in document order was slower, a
-    // query touching few of them); a norm known and valid is read here; one not computed yet
-    // (NaN) or stored wrong: normOf
-    for (let k = 0; k < nTouched; k++) {
-      const d = touched[k];
-      let norm = sums[2 * d + 1];
-      if (!(norm >= 0 && norm < Infinity)) norm = sums[2 * d + 1] = this.normOf(d, c);
-      const sum = sums[2 * d];
-      if (sum > 0 && norm > 0) best.offer(d, sum / (qn * norm));
-      sums[2 * d] = 0;
+    const best = new BestHits(Math.min(top, this.size));
+    // block after block of documents (a block's sums stay in the nearest caches): each term's
+    // postings in the block added in query order (every document's sum adds its terms in the
+    // same order as one pass per term would), then the block's reached documents offered (the
+    // best hits do not depend on the order they are offered in); a norm known and valid is read
+    // there, one not computed yet (NaN) or stored wrong: normOf
+    for (let lo = 0; lo < this.size; lo += SIMILAR_BLOCK) {
+      const hi = lo + SIMILAR_BLOCK;
+      let nTouched = 0;
+      for (const l of lists) {
+        const { doc, logTf, to, wq, idf } = l;
+        let p = l.at;
+        for (; p < to; p++) {
+          const d = doc[p];
+          if (d >= hi) break;
+          if (!kept && searched[d] !== 1) continue;
+          const sum = sums[2 * d];
+          if (sum === 0) touched[nTouched++] = d;
+          sums[2 * d] = sum + wq * logTf[p] * idf;
+        }
+        l.at = p;
+      }
+      for (let k = 0; k < nTouched; k++) {
+        const d = touched[k];
+        let norm = sums[2 * d + 1];
+        if (!(norm >= 0 && norm < Infinity)) norm = sums[2 * d + 1] = this.normOf(d, c);
+        const sum = sums[2 * d];
+        if (sum > 0 && norm > 0) best.offer(d, sum / (qn * norm));
+        sums[2 * d] = 0;
+      }
     }
     return best.sorted();
   }
 }
+
+/** Documents per block of {@link CosineIndex.similar} (their sums and norms: 64 KiB). */
+const SIMILAR_BLOCK = 4096;
 
 /** Per collection's members and allowed documents, the documents both mark (1). */
 const searchedMasks = new WeakMap<Uint8Array, { members: Uint8Array; mask: Uint8Array }>();
