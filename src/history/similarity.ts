@@ -151,11 +151,12 @@ export class CosineIndex {
   private readonly postLogTf?: Float32Array;
   private readonly termList?: readonly string[];
   /**
-   * Per collection queried, a query's sums and the collection's norms side by side: 2d holds
-   * document d's Σ_t w(t, q) · w(t, d) while a query runs (0 between queries), 2d + 1 its norm
-   * (NaN until known), so the pass over the reached documents reads one cache line per document.
+   * A query's sums and the norms of the collection last queried side by side: 2d holds document
+   * d's Σ_t w(t, q) · w(t, d) while a query runs (0 between queries), 2d + 1 its norm (NaN until
+   * known), so the pass over the reached documents reads one cache line per document.
    */
-  private readonly sums = new WeakMap<Collection, Float64Array>();
+  private sums?: Float64Array;
+  private sumsFor?: Collection;
   /** The documents a query reached in one block of documents, first nTouched of it (made on first query). */
   private touched?: Int32Array;
   private whole: Collection | undefined;
@@ -281,13 +282,12 @@ export class CosineIndex {
     return { doc: this.postDoc!, logTf: this.postLogTf!, from: this.postStart[t], to: this.postStart[t + 1] };
   }
 
-  /** The {@link sums} of collection `c`, made on its first query (its norms as known then). */
+  /** The {@link sums}, with the norms of collection `c` (copied when another collection was queried last). */
   private sumsOf(c: Collection): Float64Array {
-    let sums = this.sums.get(c);
-    if (!sums) {
-      sums = new Float64Array(2 * this.size);
+    const sums = (this.sums ??= new Float64Array(2 * this.size));
+    if (this.sumsFor !== c) {
       for (let d = 0; d < this.size; d++) sums[2 * d + 1] = c.norms[d];
-      this.sums.set(c, sums);
+      this.sumsFor = c;
     }
     return sums;
   }
