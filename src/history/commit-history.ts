@@ -128,11 +128,13 @@ export class CommitHistory {
     return simiScore(hits, (d) => {
       const from = fileStart[d], to = fileStart[d + 1];
       if (!(from >= 0 && from <= to && to <= docFiles.length)) throw new Error(`the files of commit ${d} of the history cannot be read`);
-      return Array.from(docFiles.subarray(from, to), (f) => {
-        const path = paths[f];
+      const out = new Array<string>(to - from);
+      for (let k = from; k < to; k++) {
+        const path = paths[docFiles[k]];
         if (path === undefined) throw new Error(`the files of commit ${d} of the history cannot be read`);
-        return path;
-      });
+        out[k - from] = path;
+      }
+      return out;
     });
   }
 

@@ -150,8 +150,14 @@ export class CosineIndex {
   private readonly postDoc?: Int32Array;
   private readonly postLogTf?: Float32Array;
   private readonly termList?: readonly string[];
-  private readonly scratch: Float64Array;
-  /** The documents a query reached, first nTouched of it (made on first query). */
+  /**
+   * A query's sums and the norms of the collection last queried side by side: 2d holds document
+   * d's Σ_t w(t, q) · w(t, d) while a query runs (0 between queries), 2d + 1 its norm (NaN until
+   * known), so the pass over the reached documents reads one cache line per document.
+   */
+  private sums?: Float64Array;
+  private sumsFor?: Collection;
+  /** The documents a query reached in one block of documents, first nTouched of it (made on first query). */
   private touched?: Int32Array;
   private whole: Collection | undefined;
   /** Number of documents. */
@@ -167,7 +173,6 @@ export class CosineIndex {
       this.store = docs;
       this.termId = (t) => docs.termId(t);
       this.postStart = docs.postStart;
-      this.scratch = new Float64Array(this.size);
       return;
     }
     const { termIds, docStart, docTerm, docTf, docLogTf } = docTermsOf(docs);
@@ -178,7 +183,6 @@ export class CosineIndex {
     this.docTerm = docTerm;
     this.docTf = docTf;
     this.docLogTf = docLogTf;
-    this.scratch = new Float64Array(this.size);
     const T = termIds.size;
     this.postStart = new Int32Array(T + 1);
     for (let k = 0; k < docTerm.length; k++) this.postStart[docTerm[k] + 1]++;
@@ -278,6 +282,16 @@ export class CosineIndex {
     return { doc: this.postDoc!, logTf: this.postLogTf!, from: this.postStart[t], to: this.postStart[t + 1] };
   }
 
+  /** The {@link sums}, with the norms of collection `c` (copied when another collection was queried last). */
+  private sumsOf(c: Collection): Float64Array {
+    const sums = (this.sums ??= new Float64Array(2 * this.size));
+    if (this.sumsFor !== c) {
+      for (let d = 0; d < this.size; d++) sums[2 * d + 1] = c.norms[d];
+      this.sumsFor = c;
+    }
+    return sums;
+  }
+
   /** Per mask of searched documents, the postings of each term read so far restricted to them. */
   private readonly searchedTerms = new WeakMap<Uint8Array, Map<number, TermPostings>>();
 
@@ -319,44 +333,61 @@ export class CosineIndex {
       if (id !== undefined && c.df[id] > 0) q.set(id, (q.get(id) ?? 0) + 1);
     }
     if (q.size === 0 || top <= 0) return [];
-    const acc = this.scratch;
     const searched = allowed ? searchedMask(c.members, allowed) : c.members;
     // a mask kept from query to query (the allowed documents', the whole collection's): each
     // term's postings restricted to it once; a mask made for this query: every posting checked
     const kept = allowed !== undefined || c === this.whole;
     const touched = (this.touched ??= new Int32Array(this.size));
-    let nTouched = 0;
+    const sums = this.sumsOf(c);
+    // ‖q‖ over every query term; the postings of the terms that count, in query order
     let qsq = 0;
+    const lists: { doc: Int32Array; logTf: Float32Array; at: number; to: number; wq: number; idf: number }[] = [];
     for (const [t, tf] of q) {
       const idf = idfOf(c, t);
       const wq = (1 + Math.log(tf)) * idf;
       qsq += wq * wq;
       if (wq <= 0 || c.df[t] > maxDf) continue;
       const { doc, logTf, from, to } = kept ? this.searchedPostings(t, searched) : this.postingsOf(t);
-      for (let p = from; p < to; p++) {
-        const d = doc[p];
-        if (!kept && searched[d] !== 1) continue;
-        if (acc[d] === 0) touched[nTouched++] = d;
-        acc[d] += wq * logTf[p] * idf;
-      }
+      lists.push({ doc, logTf, at: from, to, wq, idf });
     }
     const qn = Math.sqrt(qsq);
-    const best = new BestHits(Math.min(top, nTouched));
-    // the touched documents in the order they were reached (the best hits do not depend on the
-    // order they are offered in; a pass over every document in document order was slower, a
-    // query touching few of them); a norm known and valid is read here; one not computed yet
-    // (NaN) or stored wrong: normOf
-    const { norms } = c;
-    for (let k = 0; k < nTouched; k++) {
-      const d = touched[k];
-      let norm = norms[d];
-      if (!(norm >= 0 && norm < Infinity)) norm = this.normOf(d, c);
-      if (acc[d] > 0 && norm > 0) best.offer(d, acc[d] / (qn * norm));
-      acc[d] = 0;
+    const best = new BestHits(Math.min(top, this.size));
+    // block after block of documents (a block's sums stay in the nearest caches): each term's
+    // postings in the block added in query order (every document's sum adds its terms in the
+    // same order as one pass per term would), then the block's reached documents offered (the
+    // best hits do not depend on the order they are offered in); a norm known and valid is read
+    // there, one not computed yet (NaN) or stored wrong: normOf
+    for (let lo = 0; lo < this.size; lo += SIMILAR_BLOCK) {
+      const hi = lo + SIMILAR_BLOCK;
+      let nTouched = 0;
+      for (const l of lists) {
+        const { doc, logTf, to, wq, idf } = l;
+        let p = l.at;
+        for (; p < to; p++) {
+          const d = doc[p];
+          if (d >= hi) break;
+          if (!kept && searched[d] !== 1) continue;
+          const sum = sums[2 * d];
+          if (sum === 0) touched[nTouched++] = d;
+          sums[2 * d] = sum + wq * logTf[p] * idf;
+        }
+        l.at = p;
+      }
+      for (let k = 0; k < nTouched; k++) {
+        const d = touched[k];
+        let norm = sums[2 * d + 1];
+        if (!(norm >= 0 && norm < Infinity)) norm = sums[2 * d + 1] = this.normOf(d, c);
+        const sum = sums[2 * d];
+        if (sum > 0 && norm > 0) best.offer(d, sum / (qn * norm));
+        sums[2 * d] = 0;
+      }
     }
     return best.sorted();
   }
 }
+
+/** Documents per block of {@link CosineIndex.similar} (their sums and norms: 64 KiB). */
+const SIMILAR_BLOCK = 4096;
 
 /** Per collection's members and allowed documents, the documents both mark (1). */
 const searchedMasks = new WeakMap<Uint8Array, { members: Uint8Array; mask: Uint8Array }>();

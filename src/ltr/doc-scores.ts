@@ -123,10 +123,12 @@ export class DocFieldScorer {
 class TermMatches {
   row = new Int32Array(1024);
   position = new Int32Array(1024);
-  start: number[] = [0];
+  /** Span s: pairs start[s] … start[s + 1] − 1 (the first `spans` spans are set). */
+  start = new Int32Array(64);
+  private spans = 0;
 
   clear(): this {
-    this.start.length = 1;
+    this.spans = 0;
     return this;
   }
 
@@ -136,7 +138,7 @@ class TermMatches {
    * ended and gallops (steps of 1, 2, 4 …) before a binary search.
    */
   addByGallop(postingDoc: ArrayLike<number>, docs: ArrayLike<number>, order: Int32Array): number {
-    const s = this.start.length - 1;
+    const s = this.spans;
     let next = this.start[s];
     if (this.row.length < next + order.length) this.grow(next + order.length);
     const { row, position } = this;
@@ -151,8 +153,7 @@ class TermMatches {
         position[next++] = lo;
       }
     }
-    this.start.push(next);
-    return s;
+    return this.close(next);
   }
 
   /**
@@ -160,8 +161,7 @@ class TermMatches {
    * same pairs in the same order: by ascending document).
    */
   addByPass(postingDoc: ArrayLike<number>, rows: DocRows, n: number): number {
-    const s = this.start.length - 1;
-    let next = this.start[s];
+    let next = this.start[this.spans];
     if (this.row.length < next + n) this.grow(next + n);
     const { row, position } = this;
     for (let p = 0; p < postingDoc.length; p++) {
@@ -170,7 +170,18 @@ class TermMatches {
       row[next] = i;
       position[next++] = p;
     }
-    this.start.push(next);
+    return this.close(next);
+  }
+
+  /** Ends the span being added at pair `end`; returns its number. */
+  private close(end: number): number {
+    const s = this.spans++;
+    if (this.start.length < s + 2) {
+      const start = new Int32Array(2 * (s + 2));
+      start.set(this.start);
+      this.start = start;
+    }
+    this.start[s + 1] = end;
     return s;
   }
 

@@ -80,19 +80,25 @@ export class ModelRanker {
     const byFunction = rankedBy(this.model.scorers.function);
     const functions: RankedItem[] = Array.from(byFunction.order.subarray(0, top), (i) => ({ id: set.ids[i], score: byFunction.scores[i] }));
     // files and modules by the first occurrence of their candidates (`rollUp`), each with the row
-    // of that candidate: its source for the matched terms
-    const firstOf = (keys: readonly string[], { order, scores }: { order: Int32Array; scores: Float64Array }, limit: number) => {
+    // of that candidate (its source for the matched terms): per candidate, the slot of its key
+    // (path or module), which is the key's first occurrence in pipeline order
+    const firstOf = (keys: readonly string[], slotOf: Int32Array, { order, scores }: { order: Int32Array; scores: Float64Array }, limit: number) => {
       const items: RankedItem[] = [];
-      const source = new Map<string, number>();
+      const rows: number[] = [];
+      const met = new Uint8Array(order.length);
       for (let k = 0; k < order.length && items.length < limit; k++) {
         const i = order[k];
-        if (source.has(keys[i])) continue;
-        source.set(keys[i], i);
+        if (met[slotOf[i]] === 1) continue;
+        met[slotOf[i]] = 1;
+        rows.push(i);
         items.push({ id: keys[i], score: scores[i], matchedTerms: undefined });
       }
+      // the row of an item among the first `top` (the only ones shown)
+      let shown: Map<string, number> | undefined;
+      const source = (id: string) => (shown ??= new Map(rows.slice(0, top).map((i) => [keys[i], i]))).get(id);
       return { items, source };
     };
-    const rolled = firstOf(set.paths, rankedBy(this.model.scorers.file), Infinity);
+    const rolled = firstOf(set.paths, set.fileSlot, rankedBy(this.model.scorers.file), Infinity);
     const others = set.otherFiles.slice(0, top).map((s) => ({ id: this.codeIndex.filePaths[s.file], ...s }));
     const files = withOtherFiles(rolled.items, set.paths, (i) => set.pipelineScores[i], others.map((b) => ({ id: b.id, score: b.score })), top);
     // a file placed by its lexical rank shows the model score of the file above it (below it when
@@ -103,7 +109,7 @@ export class ModelRanker {
       if (placed.has(it.id)) it.score = above;
       else above = it.score;
     }
-    const byModule = firstOf(set.modules, rankedBy(this.model.scorers.module), top);
+    const byModule = firstOf(set.modules, set.moduleSlot, rankedBy(this.model.scorers.module), top);
     const modules = byModule.items;
     if (perItem > 0) {
       // an item's source: its best candidate under its level's scorer (function-less and other
@@ -119,8 +125,8 @@ export class ModelRanker {
       for (let k = 0; k < functions.length; k++) functionRows.set(set.ids[byFunction.order[k]], byFunction.order[k]);
       annotateItems(this.extractor.localizer, query, perItem, [
         level(functions, (id) => functionRows.get(id), false),
-        level(files, (id) => rolled.source.get(id), true),
-        level(modules, (id) => byModule.source.get(id), false),
+        level(files, rolled.source, true),
+        level(modules, byModule.source, false),
       ], new Map(others.map((b) => [b.id, b])));
     }
     const loc: Localization = { files, modules, functions, matchedQueryTerms: this.extractor.localizer.matchedQueryTerms(query) };

@@ -62,7 +62,12 @@ export class LevelScorer {
   /**
    * @param weights in {@link FEATURES} order.
    */
-  constructor(readonly weights: Float64Array, readonly ensemble?: TreeEnsemble) {}
+  constructor(readonly weights: Float64Array, readonly ensemble?: TreeEnsemble) {
+    this.weighted = Int32Array.from(weights.keys()).filter((j) => weights[j] !== 0);
+  }
+
+  /** The columns of non-zero weight, ascending. */
+  private readonly weighted: Int32Array;
 
   /** The columns the score depends on: non-zero weights and the columns the trees split on. */
   columns(): Set<number> {
@@ -73,7 +78,7 @@ export class LevelScorer {
 
   /** Scores of the n rows of a row-major feature matrix ({@link FEATURES} columns). */
   score(x: Float32Array, n: number): Float64Array {
-    const s = scoreRows(x, n, this.weights);
+    const s = scoreRows(x, n, this.weights, this.weighted);
     this.ensemble?.addTo(x, n, FEATURES.length, s);
     return s;
   }
@@ -243,10 +248,25 @@ function checkWeights(weights: object, source: string): void {
   }
 }
 
-/** Linear scores of an n-row feature matrix (row-major, {@link FEATURES} columns). */
-export function scoreRows(x: Float32Array, n: number, w: Float64Array): Float64Array {
+/**
+ * Linear scores of an n-row feature matrix (row-major, {@link FEATURES} columns): Σ_j w_j · x_j
+ * over the columns in ascending order.
+ * @param columns the columns of non-zero weight, ascending (default: all): a column of weight 0
+ *   adds ±0, which changes no sum of finite values, so the sums are the same bit for bit.
+ */
+export function scoreRows(x: Float32Array, n: number, w: Float64Array, columns?: Int32Array): Float64Array {
   const F = FEATURES.length;
   const out = new Float64Array(n);
+  if (columns) {
+    const C = columns.length;
+    for (let i = 0; i < n; i++) {
+      let s = 0;
+      const row = i * F;
+      for (let c = 0; c < C; c++) s += w[columns[c]] * x[row + columns[c]];
+      out[i] = s;
+    }
+    return out;
+  }
   for (let i = 0; i < n; i++) {
     let s = 0;
     const row = i * F;
@@ -256,9 +276,38 @@ export function scoreRows(x: Float32Array, n: number, w: Float64Array): Float64A
   return out;
 }
 
-/** Candidate indices ordered by score, best first; ties keep pipeline order. */
+/**
+ * Candidate indices ordered by score, best first; ties keep pipeline order (a stable merge sort
+ * on typed arrays, the same order as a sort by `scores[b] − scores[a] || a − b`, without a
+ * comparator call per comparison).
+ */
 export function orderByScore(scores: Float64Array): Int32Array {
-  const idx = new Int32Array(scores.length);
-  for (let i = 0; i < idx.length; i++) idx[i] = i;
-  return idx.sort((a, b) => scores[b] - scores[a] || a - b);
+  const n = scores.length;
+  let from = new Int32Array(n);
+  for (let i = 0; i < n; i++) from[i] = i;
+  // runs of 8 by insertion, then merges of doubling runs
+  const RUN = 8;
+  for (let lo = 0; lo < n; lo += RUN) {
+    const hi = Math.min(n, lo + RUN);
+    for (let k = lo + 1; k < hi; k++) {
+      const i = from[k];
+      const s = scores[i];
+      let m = k;
+      while (m > lo && scores[from[m - 1]] < s) { from[m] = from[m - 1]; m--; }
+      from[m] = i;
+    }
+  }
+  let to = new Int32Array(n);
+  for (let width = RUN; width < n; width *= 2) {
+    for (let lo = 0; lo < n; lo += 2 * width) {
+      const mid = Math.min(n, lo + width), hi = Math.min(n, lo + 2 * width);
+      let a = lo, b = mid, k = lo;
+      // the left run's element first unless the right one scores higher (stable)
+      while (a < mid && b < hi) to[k++] = scores[from[b]] > scores[from[a]] ? from[b++] : from[a++];
+      while (a < mid) to[k++] = from[a++];
+      while (b < hi) to[k++] = from[b++];
+    }
+    const t = from; from = to; to = t;
+  }
+  return from;
 }

@@ -13,8 +13,8 @@ import { resolveQuery } from './resolved-query.js';
 import { WholeFileScorer } from './whole-files.js';
 import { annotateItems, type ItemSource } from './annotate.js';
 import { bestOfFiles, scoredDocsOf } from './item-lines.js';
+import { DenseSlots } from '../util/dense-slots.js';
 import { unitIdsOf } from './unit-ids.js';
-import { PlaceMarks } from './place-marks.js';
 import { firstAtLeast } from '../util/sorted-search.js';
 import type { NonSourcePlacement } from './non-source.js';
 import type { PeripheralPlacement } from './peripheral.js';
@@ -125,7 +125,7 @@ export class Localizer {
   /** Where each file's function-level documents start (undefined: they are not file by file). */
   private readonly fileStart: Uint32Array | undefined;
   /** A query's function ids, files and modules read so far ({@link localize}), by number. */
-  private readonly marks: { units: PlaceMarks; files: PlaceMarks; modules: PlaceMarks };
+  private readonly marks: { units: DenseSlots; files: DenseSlots; modules: DenseSlots };
   readonly index: CodeIndex['index'];
   readonly table: CodeIndex['table'];
   constructor(readonly codeIndex: CodeIndex, opts: RankingOptions = {}) {
@@ -148,7 +148,7 @@ export class Localizer {
     this.wholeFiles = new WholeFileScorer(codeIndex, this.functionless, this.scorer.params);
     this.fileStart = fileRanges(codeIndex.fileOfUnit, codeIndex.filePaths.length);
     const D = codeIndex.index.docCount;
-    this.marks = { units: new PlaceMarks(D), files: new PlaceMarks(codeIndex.filePaths.length), modules: new PlaceMarks(D) };
+    this.marks = { units: new DenseSlots(D), files: new DenseSlots(codeIndex.filePaths.length), modules: new DenseSlots(D) };
   }
 
   /**
@@ -363,7 +363,7 @@ export class Localizer {
     }
     // the first place in `ranked` of a function of id, path or module id `id` (−1: none): the
     // files' and modules' first places by their ids, a function id's place by its number
-    const placeOf = (marks: PlaceMarks, k: number | undefined) => (k === undefined ? -1 : marks.placeOf(k));
+    const placeOf = (marks: DenseSlots, k: number | undefined) => (k === undefined ? -1 : marks.get(k));
     const firstPlaces = new Map<string, number>();
     for (const at of fileFirsts) firstPlaces.set(this.table.path(ranked[at].doc), at);
     for (const at of moduleFirsts) {

@@ -41,6 +41,11 @@ export class UnitIds {
     return k;
   }
 
+  /** Every {@link unitNumber} and {@link moduleNumber} is below this: the index's documents. */
+  get numberBound(): number {
+    return this.table.length;
+  }
+
   /** The {@link unitNumber} of the documents of id `id`, when one of them was asked (undefined: none was). */
   numberOfUnitId(id: string): number | undefined {
     return this.numberOfId.get(id);

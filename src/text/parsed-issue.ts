@@ -135,7 +135,7 @@ class IssueReading implements ParsedIssue {
   }
 
   get words(): readonly string[] {
-    return (this.wordList ??= Array.from(this.text.matchAll(WORD), (m) => m[0]));
+    return (this.wordList ??= this.text.match(WORD) ?? []);
   }
 
   get wordSet(): ReadonlySet<string> {
@@ -143,7 +143,7 @@ class IssueReading implements ParsedIssue {
   }
 
   get titleWords(): ReadonlySet<string> {
-    return (this.titleWords_ ??= new Set(Array.from(this.title.matchAll(WORD), (m) => m[0])));
+    return (this.titleWords_ ??= new Set(this.title.match(WORD)));
   }
 
   tokens(stem: boolean): readonly string[] {

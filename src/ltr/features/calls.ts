@@ -127,12 +127,14 @@ function callLinks(ctx: CandidateContext): { calledBy: Float32Array; calls: Floa
  */
 class BodyDocs {
   private static readonly byIndex = new WeakMap<InvertedIndex, BodyDocs>();
-  private readonly docs = new Map<number, Uint32Array>();
+  /** Per term id, its documents once made. */
+  private readonly docs: (Uint32Array | undefined)[];
   /** The index's documents by row, for one list of documents at a time. */
   readonly rows: DocRows;
 
   private constructor(private readonly index: InvertedIndex, private readonly body: number) {
     this.rows = new DocRows(index.docCount);
+    this.docs = new Array<Uint32Array | undefined>(index.termCount).fill(undefined);
   }
 
   /** The table of `index`, whose body is field number `body`. */
@@ -144,7 +146,7 @@ class BodyDocs {
 
   /** The documents of term `t` with tf > 0 in the body field. */
   of(t: number): Uint32Array {
-    let out = this.docs.get(t);
+    let out = this.docs[t];
     if (out) return out;
     const { doc, tf } = this.index.postings(t);
     const F = this.index.fieldNames.length;
@@ -153,7 +155,7 @@ class BodyDocs {
     out = new Uint32Array(m);
     m = 0;
     for (let p = 0; p < doc.length; p++) if (tf[p * F + this.body] > 0) out[m++] = doc[p];
-    this.docs.set(t, out);
+    this.docs[t] = out;
     return out;
   }
 }

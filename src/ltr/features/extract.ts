@@ -20,6 +20,7 @@ import { codeTermsOf } from './issue-queries.js';
 import { FEATURE_GROUPS, FEATURE_REGISTRY, FEATURES, type FeatureName } from './registry.js';
 import { CandidateShapes } from './shapes.js';
 import { ALL_SIGNALS } from './signals.js';
+import { DenseSlots } from '../../util/dense-slots.js';
 
 const F = FEATURES.length;
 /** Per group, the value functions of its features in column order. */
@@ -37,6 +38,9 @@ export interface CandidateSet {
   paths: string[];
   /** `path:TopLevelName` of each candidate. */
   modules: string[];
+  /** Per candidate, the slot of its path and of its module: the order of their first candidate (`CandidateContext.fileSlot`, `moduleSlot`). */
+  fileSlot: Int32Array;
+  moduleSlot: Int32Array;
   /** The issue's query, as the candidate pipeline builds it (`Localizer.queryOf`). */
   query: QueryTerms;
   /** The pipeline's score of each candidate. */
@@ -114,6 +118,10 @@ export class FeatureExtractor {
   private readonly expand: number;
   /** Per file-level document, its function-level documents: `docs[start[f]] … docs[start[f + 1] − 1]` (made on the first expansion). */
   private docsOfFile: { start: Uint32Array; docs: Uint32Array } | undefined;
+  /** The slots of one query's unit ids (distinct candidates), files and module ids, reused query after query. */
+  private readonly idSlots: DenseSlots;
+  private readonly fileSlots: DenseSlots;
+  private readonly moduleSlots: DenseSlots;
 
   constructor(readonly codeIndex: CodeIndex, opts: FeatureOptions = {}) {
     const ranking = opts.ranking ?? {};
@@ -125,6 +133,9 @@ export class FeatureExtractor {
     this.fieldAt = { path: fields.indexOf('path'), name: fields.indexOf('name'), body: fields.indexOf('body') };
     this.shapes = new CandidateShapes(codeIndex);
     this.unitIds = unitIdsOf(codeIndex);
+    this.idSlots = new DenseSlots(this.unitIds.numberBound);
+    this.moduleSlots = new DenseSlots(this.unitIds.numberBound);
+    this.fileSlots = new DenseSlots(codeIndex.filePaths.length);
     const reads = opts.reads;
     this.reads = reads;
     this.graph = opts.graph;
@@ -149,7 +160,8 @@ export class FeatureExtractor {
     const pipeline = this.localizer.ranking(query, signals, Infinity, 64);
     const { docs, ids, pipelineScores } = this.candidates(pipeline.hits, pipeline);
     const { bestOfFile } = pipeline;
-    const otherFiles = this.otherFiles(pipeline.files(), pipeline.functionless ?? [], docs);
+    const { fileSlot, files, moduleSlot, moduleCount } = this.slots(docs);
+    const otherFiles = this.otherFiles(pipeline.files(), pipeline.functionless ?? []);
     const paths = docs.map((d) => table.path(d));
     const modules = docs.map((d) => this.unitIds.module(d));
     // the pipeline's reasons name every signal when all of its signal weights are on
@@ -168,28 +180,29 @@ export class FeatureExtractor {
     const features = featureMatrix(this.computed, {
       codeIndex: this.codeIndex, fnScorer: this.fnScorer, fileScorer: this.fileScorer, fieldAt: this.fieldAt, shapes: this.shapes,
       issue, query, codeQuery: codeTermsOf(issue, stem), titleQuery: issue.titleTerms(stem),
-      docs, paths, modules, pipelineScores, reasons, history, graph: this.graph,
+      docs, paths, modules, fileSlot, files, moduleSlot, moduleCount, pipelineScores, reasons, history, graph: this.graph,
       computes: (feature) => !this.reads || this.reads.has(feature),
     });
     return {
-      query, docs: Int32Array.from(docs), ids, paths, modules,
+      query, docs: Int32Array.from(docs), ids, paths, modules, fileSlot, moduleSlot,
       pipelineScores: Float32Array.from(pipelineScores), features, signals: candidateSignals, evidence: candidateEvidence, otherFiles, bestOfFile,
     };
   }
 
   /** The best `depth` distinct functions (by {@link unitId}) among the pipeline's best 2 × `depth`, best first. */
   private candidates(hits: HitCursor, ranking: LexicalRanking): { docs: number[]; ids: string[]; pipelineScores: number[] } {
-    const seen = new Set<string>();
+    // the unit ids met, by number
+    const seen = this.idSlots.clear();
     const docs: number[] = [];
     const ids: string[] = [];
     const pipelineScores: number[] = [];
     for (let read = 0; docs.length < this.depth && read < this.depth * 2; read++) {
       if (!hits.next()) break;
-      const id = this.unitIds.id(hits.doc);
-      if (seen.has(id)) continue;
-      seen.add(id);
+      const k = this.unitIds.unitNumber(hits.doc);
+      if (seen.get(k) >= 0) continue;
+      seen.add(k);
       docs.push(hits.doc);
-      ids.push(id);
+      ids.push(this.unitIds.id(hits.doc));
       pipelineScores.push(hits.score);
     }
     if (this.graph && this.expand > 0) this.expandOverImports(this.graph, ranking, seen, docs, ids, pipelineScores);
@@ -201,7 +214,7 @@ export class FeatureExtractor {
    * function (by pipeline score) of each file they import or that imports them and that holds no
    * candidate yet.
    */
-  private expandOverImports(graph: CodeGraph, ranking: LexicalRanking, seen: Set<string>, docs: number[], ids: string[], pipelineScores: number[]): void {
+  private expandOverImports(graph: CodeGraph, ranking: LexicalRanking, seen: DenseSlots, docs: number[], ids: string[], pipelineScores: number[]): void {
     const { fileOfUnit } = this.codeIndex;
     const held = new Set(docs.map((d) => fileOfUnit[d]));
     const tops: number[] = [];
@@ -217,14 +230,36 @@ export class FeatureExtractor {
         const d = this.bestFunction(ranking, g);
         if (d < 0) continue;
         held.add(g);
-        const id = this.unitIds.id(d);
-        if (seen.has(id)) continue;
-        seen.add(id);
+        const k = this.unitIds.unitNumber(d);
+        if (seen.get(k) >= 0) continue;
+        seen.add(k);
         docs.push(d);
-        ids.push(id);
+        ids.push(this.unitIds.id(d));
         pipelineScores.push(ranking.scoreOf(d));
       }
     }
+  }
+
+  /**
+   * Per candidate, the slot of its file and of its module id: the order of their first candidate
+   * (a file's slot is its rank in the roll-up); `files[slot]` is that file-level document.
+   */
+  private slots(docs: readonly number[]): Pick<CandidateContext, 'fileSlot' | 'files' | 'moduleSlot' | 'moduleCount'> {
+    const { fileOfUnit } = this.codeIndex;
+    const fileSlots = this.fileSlots.clear();
+    const moduleSlots = this.moduleSlots.clear();
+    const n = docs.length;
+    const fileSlot = new Int32Array(n);
+    const moduleSlot = new Int32Array(n);
+    const files = new Int32Array(n);
+    for (let i = 0; i < n; i++) {
+      const f = fileOfUnit[docs[i]];
+      const k = fileSlots.add(f);
+      files[k] = f;
+      fileSlot[i] = k;
+      moduleSlot[i] = moduleSlots.add(this.unitIds.moduleNumber(docs[i]));
+    }
+    return { fileSlot, files: files.subarray(0, fileSlots.size), moduleSlot, moduleCount: moduleSlots.size };
   }
 
   /** The function-level document of file `f` of the best pipeline score (the first at equal scores; −1: the file has none). */
@@ -253,12 +288,12 @@ export class FeatureExtractor {
    * function) that hold none of the candidates: the pipeline's files (`LexicalRanking.files`)
    * merged with the function-less files.
    */
-  private otherFiles(files: HitCursor, functionless: readonly ScoredFile[], candidates: readonly number[]): ScoredFile[] {
-    const { fileOfUnit } = this.codeIndex;
-    const held = new Set(candidates.map((d) => fileOfUnit[d]));
+  private otherFiles(files: HitCursor, functionless: readonly ScoredFile[]): ScoredFile[] {
+    // the candidates' files: those of the last {@link slots}
+    const held = this.fileSlots;
     const found: ScoredFile[] = [];
     while (files.next()) {
-      if (held.has(files.doc)) continue;
+      if (held.get(files.doc) >= 0) continue;
       found.push({ file: files.doc, score: files.score });
       if (found.length >= OTHER_FILES) break;
     }

@@ -30,41 +30,34 @@ export const fileGroup: FeatureGroup<FileRow, keyof typeof features> = {
   name: 'file',
   features,
   prepare(ctx: CandidateContext) {
-    const { fileScorer, docs, modules, pipelineScores } = ctx;
-    const { fileOfUnit } = ctx.codeIndex;
+    const { fileScorer, docs, fileSlot, files, moduleSlot, pipelineScores } = ctx;
     // the code identifiers' query only when its feature is read
     const terms = [ctx.query, ctx.computes('fileBm25Code') ? ctx.codeQuery : undefined, ctx.titleQuery].map((q) => (q ? fileScorer.prepare(q) : []));
-    // the candidates' files, each once (its slot: the order of its first candidate, which is its
-    // rank in the roll-up), scored together; per candidate, its rank among its file's candidates
-    const slot = new Map<number, number>();
-    const files: number[] = [];
-    const perFile: number[] = [];
+    // the candidates' files, each once (in slot order: the rank in the roll-up), scored together;
+    // per candidate, its rank among its file's candidates; per module, its candidates and its
+    // first (best) candidate's pipeline score
+    const perFile = new Int32Array(files.length);
     const withinFile = new Int32Array(docs.length);
-    const slotOf = new Int32Array(docs.length);
-    const perModule = new Map<string, number>();
-    const moduleBest = new Map<string, number>();
+    const perModule = new Int32Array(ctx.moduleCount);
+    const moduleBest = new Float64Array(ctx.moduleCount);
     for (let i = 0; i < docs.length; i++) {
-      const f = fileOfUnit[docs[i]];
-      let k = slot.get(f);
-      if (k === undefined) { slot.set(f, (k = files.length)); files.push(f); perFile.push(0); }
-      slotOf[i] = k;
-      withinFile[i] = ++perFile[k];
-      perModule.set(modules[i], (perModule.get(modules[i]) ?? 0) + 1);
-      if (!moduleBest.has(modules[i])) moduleBest.set(modules[i], pipelineScores[i]);
+      withinFile[i] = ++perFile[fileSlot[i]];
+      const m = moduleSlot[i];
+      if (perModule[m]++ === 0) moduleBest[m] = pipelineScores[i];
     }
     const fileScores = fileScorer.scoreDocs(files, terms);
     const W = 1 + fileScorer.fields;
     const row: FileRow = { bm25f: 0, code: 0, title: 0, fileRank: 0, withinFile: 0, inFile: 0, inModule: 0, moduleBest: 0 };
     return (i) => {
-      const k = slotOf[i];
+      const k = fileSlot[i];
       row.bm25f = fileScores[0][k * W];
       row.code = fileScores[1][k * W];
       row.title = fileScores[2][k * W];
       row.fileRank = k + 1;
       row.withinFile = withinFile[i];
       row.inFile = perFile[k];
-      row.inModule = perModule.get(modules[i])!;
-      row.moduleBest = moduleBest.get(modules[i])!;
+      row.inModule = perModule[moduleSlot[i]];
+      row.moduleBest = moduleBest[moduleSlot[i]];
       return row;
     };
   },

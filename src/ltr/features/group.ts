@@ -48,6 +48,15 @@ export interface CandidateContext {
   docs: readonly number[];
   paths: readonly string[];
   modules: readonly string[];
+  /**
+   * Per candidate, the slot of its file: the order of the file's first candidate, which is the
+   * file's rank in the roll-up; `files[slot]` is that file-level document.
+   */
+  fileSlot: Int32Array;
+  files: Int32Array;
+  /** Per candidate, the slot of its module (the order of the module's first candidate), below `moduleCount`. */
+  moduleSlot: Int32Array;
+  moduleCount: number;
   pipelineScores: readonly number[];
   /** Issue-text signals that fired, per function-level document (every signal on). */
   reasons: ReadonlyMap<number, readonly SignalName[]>;

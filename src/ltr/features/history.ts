@@ -46,31 +46,27 @@ export const historyGroup: FeatureGroup<HistoryRow, keyof typeof features> = {
   name: 'history',
   features,
   prepare(ctx: CandidateContext) {
-    const { docs, paths, history } = ctx;
-    const { fileOfUnit } = ctx.codeIndex;
-    // the evidence of each candidate's file, looked up once per file (slot: its first candidate's order)
-    const slotOf = new Map<number, number>();
-    const files: (FileHistory | undefined)[] = [];
-    const messages: number[] = [];
-    const issues: number[] = [];
-    const fields: number[] = [];
-    const slots = new Int32Array(docs.length);
-    for (let i = 0; i < docs.length; i++) {
-      const f = fileOfUnit[docs[i]];
-      let k = slotOf.get(f);
-      if (k === undefined) {
-        slotOf.set(f, (k = files.length));
-        const path = paths[i];
-        files.push(history.files?.get(path));
-        messages.push(history.messageScores?.get(path) ?? 0);
-        issues.push(history.similarIssues?.get(path) ?? 0);
-        fields.push(history.fieldScores?.get(path) ?? 0);
-      }
-      slots[i] = k;
+    const { paths, history, fileSlot } = ctx;
+    // the evidence of each candidate's file, looked up once per file (in slot order: the path of
+    // the file's first candidate)
+    const F = ctx.files.length;
+    const files: (FileHistory | undefined)[] = new Array<FileHistory | undefined>(F).fill(undefined);
+    const messages = new Float64Array(F);
+    const issues = new Float64Array(F);
+    const fields = new Float64Array(F);
+    for (let i = 0, next = 0; i < fileSlot.length && next < F; i++) {
+      const k = fileSlot[i];
+      if (k !== next) continue;
+      next++;
+      const path = paths[i];
+      files[k] = history.files?.get(path);
+      messages[k] = history.messageScores?.get(path) ?? 0;
+      issues[k] = history.similarIssues?.get(path) ?? 0;
+      fields[k] = history.fieldScores?.get(path) ?? 0;
     }
     const row: HistoryRow = { file: undefined, messages: 0, issues: 0, field: 0 };
     return (i) => {
-      const k = slots[i];
+      const k = fileSlot[i];
       row.file = files[k];
       row.messages = messages[k];
       row.issues = issues[k];

@@ -7,8 +7,8 @@ import type { CandidateShape } from './shapes.js';
 
 /** The name group's record of a candidate: its shapes and the issue's words. */
 export interface NameRow extends CandidateShape {
-  /** The issue's query tokens; the identifier-like words of its text and of its title (case kept). */
-  queryTokens: ReadonlySet<string>; words: ReadonlySet<string>; titleWords: ReadonlySet<string>;
+  /** The name tokens the issue's query holds (`CandidateShapes.queryTokens`); the identifier-like words of its text and of its title (case kept). */
+  queryTokens: { has(k: number): boolean }; words: ReadonlySet<string>; titleWords: ReadonlySet<string>;
 }
 
 /** 1 when `name` has 3+ characters and is one of `words`. */
@@ -28,7 +28,9 @@ export const namesGroup: FeatureGroup<NameRow, keyof typeof features> = {
   features,
   prepare(ctx: CandidateContext) {
     const { docs, shapes } = ctx;
-    const queryTokens = new Set(ctx.query.keys());
+    // every candidate's shapes made before the query's tokens are looked up among their names'
+    for (const d of docs) shapes.of(d);
+    const queryTokens = shapes.queryTokens(ctx.query.keys());
     const words = ctx.issue.wordSet;
     const titleWords = ctx.issue.titleWords;
     let row: NameRow | undefined;
@@ -43,9 +45,9 @@ export const namesGroup: FeatureGroup<NameRow, keyof typeof features> = {
 };
 
 /** Share of `tokens` that occur in the query (0 for none). */
-function coverage(tokens: readonly string[], queryTokens: ReadonlySet<string>): number {
+function coverage(tokens: Int32Array, queryTokens: { has(k: number): boolean }): number {
   if (tokens.length === 0) return 0;
   let hit = 0;
-  for (const t of tokens) if (queryTokens.has(t)) hit++;
+  for (let k = 0; k < tokens.length; k++) if (queryTokens.has(tokens[k])) hit++;
   return hit / tokens.length;
 }

@@ -1,10 +1,9 @@
-// The numbers a query tells function ids and modules apart by (UnitIds), and the marks it keeps them in (PlaceMarks).
+// The numbers a query tells function ids and modules apart by (UnitIds).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { IndexedUnit } from '../../src/index/code-index.js';
 import { UnitTable } from '../../src/index/unit-table.js';
 import { UnitIds } from '../../src/retrieve/unit-ids.js';
-import { PlaceMarks } from '../../src/retrieve/place-marks.js';
 
 test('UnitIds: documents share a unit number exactly when they share an id, a module number exactly when they share a module id', () => {
   const names = ['f', 'A.f', 'A.g', 'f', 'B.h', 'A.f', '', 'B.k.inner'];
@@ -19,20 +18,4 @@ test('UnitIds: documents share a unit number exactly when they share an id, a mo
       assert.equal(ids.moduleNumber(x) === ids.moduleNumber(y), ids.module(x) === ids.module(y), `modules of ${x}, ${y}`);
     }
   }
-});
-
-test('PlaceMarks: the first place of each number, forgotten by clear, as a map would hold them', () => {
-  const marks = new PlaceMarks(50);
-  for (let query = 0; query < 3; query++) {
-    marks.clear();
-    const want = new Map<number, number>();
-    for (let at = 0; at < 200; at++) {
-      const k = (at * (query + 3) * 17) % 50;
-      assert.equal(marks.mark(k, at), !want.has(k));
-      if (!want.has(k)) want.set(k, at);
-    }
-    for (let k = 0; k < 50; k++) assert.equal(marks.placeOf(k), want.get(k) ?? -1);
-  }
-  marks.clear();
-  for (let k = 0; k < 50; k++) assert.equal(marks.placeOf(k), -1);
 });
