@@ -20732,6 +20732,9 @@ hadn hasn haven isn ma mightn mustn needn shan shouldn wasn weren won wouldn`.sp
 function createTokenizer(opts = {}) {
   return new Tokenizer(opts);
 }
+function tokenizerOf(opts) {
+  return cachedTokenizer(opts);
+}
 function cachedTokenizer(opts) {
   const stopWords = opts?.stopWords ?? ENGLISH_STOP_WORDS;
   let byKey = cachedByStopWords.get(stopWords);
@@ -22052,7 +22055,7 @@ function simiScore(similar, filesOf) {
   }
   return out2;
 }
-var logTfOf, CosineIndex, searchedMasks, BestHits;
+var logTfOf, CosineIndex, SIMILAR_BLOCK, searchedMasks, BestHits;
 var init_similarity = __esm({
   "src/history/similarity.ts"() {
     "use strict";
@@ -22071,8 +22074,14 @@ var init_similarity = __esm({
       postDoc;
       postLogTf;
       termList;
-      scratch;
-      /** The documents a query reached, first nTouched of it (made on first query). */
+      /**
+       * A query's sums and the norms of the collection last queried side by side: 2d holds document
+       * d's Σ_t w(t, q) · w(t, d) while a query runs (0 between queries), 2d + 1 its norm (NaN until
+       * known), so the pass over the reached documents reads one cache line per document.
+       */
+      sums;
+      sumsFor;
+      /** The documents a query reached in one block of documents, first nTouched of it (made on first query). */
       touched;
       whole;
       /** Number of documents. */
@@ -22087,7 +22096,6 @@ var init_similarity = __esm({
           this.store = docs;
           this.termId = (t) => docs.termId(t);
           this.postStart = docs.postStart;
-          this.scratch = new Float64Array(this.size);
           return;
         }
         const { termIds, docStart, docTerm, docTf, docLogTf } = docTermsOf(docs);
@@ -22098,7 +22106,6 @@ var init_similarity = __esm({
         this.docTerm = docTerm;
         this.docTf = docTf;
         this.docLogTf = docLogTf;
-        this.scratch = new Float64Array(this.size);
         const T = termIds.size;
         this.postStart = new Int32Array(T + 1);
         for (let k = 0; k < docTerm.length; k++) this.postStart[docTerm[k] + 1]++;
@@ -22190,6 +22197,15 @@ var init_similarity = __esm({
         }
         return { doc: this.postDoc, logTf: this.postLogTf, from: this.postStart[t], to: this.postStart[t + 1] };
       }
+      /** The {@link sums}, with the norms of collection `c` (copied when another collection was queried last). */
+      sumsOf(c) {
+        const sums = this.sums ??= new Float64Array(2 * this.size);
+        if (this.sumsFor !== c) {
+          for (let d = 0; d < this.size; d++) sums[2 * d + 1] = c.norms[d];
+          this.sumsFor = c;
+        }
+        return sums;
+      }
       /** Per mask of searched documents, the postings of each term read so far restricted to them. */
       searchedTerms = /* @__PURE__ */ new WeakMap();
       /**
@@ -22229,38 +22245,51 @@ var init_similarity = __esm({
           if (id !== void 0 && c.df[id] > 0) q.set(id, (q.get(id) ?? 0) + 1);
         }
         if (q.size === 0 || top <= 0) return [];
-        const acc = this.scratch;
         const searched = allowed ? searchedMask(c.members, allowed) : c.members;
         const kept2 = allowed !== void 0 || c === this.whole;
         const touched = this.touched ??= new Int32Array(this.size);
-        let nTouched = 0;
+        const sums = this.sumsOf(c);
         let qsq = 0;
+        const lists = [];
         for (const [t, tf] of q) {
           const idf = idfOf(c, t);
           const wq = (1 + Math.log(tf)) * idf;
           qsq += wq * wq;
           if (wq <= 0 || c.df[t] > maxDf) continue;
           const { doc, logTf, from, to } = kept2 ? this.searchedPostings(t, searched) : this.postingsOf(t);
-          for (let p = from; p < to; p++) {
-            const d = doc[p];
-            if (!kept2 && searched[d] !== 1) continue;
-            if (acc[d] === 0) touched[nTouched++] = d;
-            acc[d] += wq * logTf[p] * idf;
-          }
+          lists.push({ doc, logTf, at: from, to, wq, idf });
         }
         const qn = Math.sqrt(qsq);
-        const best = new BestHits(Math.min(top, nTouched));
-        const { norms } = c;
-        for (let k = 0; k < nTouched; k++) {
-          const d = touched[k];
-          let norm = norms[d];
-          if (!(norm >= 0 && norm < Infinity)) norm = this.normOf(d, c);
-          if (acc[d] > 0 && norm > 0) best.offer(d, acc[d] / (qn * norm));
-          acc[d] = 0;
+        const best = new BestHits(Math.min(top, this.size));
+        for (let lo = 0; lo < this.size; lo += SIMILAR_BLOCK) {
+          const hi = lo + SIMILAR_BLOCK;
+          let nTouched = 0;
+          for (const l of lists) {
+            const { doc, logTf, to, wq, idf } = l;
+            let p = l.at;
+            for (; p < to; p++) {
+              const d = doc[p];
+              if (d >= hi) break;
+              if (!kept2 && searched[d] !== 1) continue;
+              const sum = sums[2 * d];
+              if (sum === 0) touched[nTouched++] = d;
+              sums[2 * d] = sum + wq * logTf[p] * idf;
+            }
+            l.at = p;
+          }
+          for (let k = 0; k < nTouched; k++) {
+            const d = touched[k];
+            let norm = sums[2 * d + 1];
+            if (!(norm >= 0 && norm < Infinity)) norm = sums[2 * d + 1] = this.normOf(d, c);
+            const sum = sums[2 * d];
+            if (sum > 0 && norm > 0) best.offer(d, sum / (qn * norm));
+            sums[2 * d] = 0;
+          }
         }
         return best.sorted();
       }
     };
+    SIMILAR_BLOCK = 4096;
     searchedMasks = /* @__PURE__ */ new WeakMap();
     BestHits = class {
       constructor(size) {
@@ -22556,30 +22585,25 @@ var init_history = __esm({
       name: "history",
       features,
       prepare(ctx) {
-        const { docs, paths, history } = ctx;
-        const { fileOfUnit } = ctx.codeIndex;
-        const slotOf = /* @__PURE__ */ new Map();
-        const files = [];
-        const messages = [];
-        const issues = [];
-        const fields2 = [];
-        const slots = new Int32Array(docs.length);
-        for (let i2 = 0; i2 < docs.length; i2++) {
-          const f = fileOfUnit[docs[i2]];
-          let k = slotOf.get(f);
-          if (k === void 0) {
-            slotOf.set(f, k = files.length);
-            const path = paths[i2];
-            files.push(history.files?.get(path));
-            messages.push(history.messageScores?.get(path) ?? 0);
-            issues.push(history.similarIssues?.get(path) ?? 0);
-            fields2.push(history.fieldScores?.get(path) ?? 0);
-          }
-          slots[i2] = k;
+        const { paths, history, fileSlot } = ctx;
+        const F2 = ctx.files.length;
+        const files = new Array(F2).fill(void 0);
+        const messages = new Float64Array(F2);
+        const issues = new Float64Array(F2);
+        const fields2 = new Float64Array(F2);
+        for (let i2 = 0, next = 0; i2 < fileSlot.length && next < F2; i2++) {
+          const k = fileSlot[i2];
+          if (k !== next) continue;
+          next++;
+          const path = paths[i2];
+          files[k] = history.files?.get(path);
+          messages[k] = history.messageScores?.get(path) ?? 0;
+          issues[k] = history.similarIssues?.get(path) ?? 0;
+          fields2[k] = history.fieldScores?.get(path) ?? 0;
         }
         const row = { file: void 0, messages: 0, issues: 0, field: 0 };
         return (i2) => {
-          const k = slots[i2];
+          const k = fileSlot[i2];
           row.file = files[k];
           row.messages = messages[k];
           row.issues = issues[k];
@@ -31700,42 +31724,30 @@ var init_file = __esm({
       name: "file",
       features: features3,
       prepare(ctx) {
-        const { fileScorer, docs, modules, pipelineScores } = ctx;
-        const { fileOfUnit } = ctx.codeIndex;
+        const { fileScorer, docs, fileSlot, files, moduleSlot, pipelineScores } = ctx;
         const terms = [ctx.query, ctx.computes("fileBm25Code") ? ctx.codeQuery : void 0, ctx.titleQuery].map((q) => q ? fileScorer.prepare(q) : []);
-        const slot = /* @__PURE__ */ new Map();
-        const files = [];
-        const perFile = [];
+        const perFile = new Int32Array(files.length);
         const withinFile = new Int32Array(docs.length);
-        const slotOf = new Int32Array(docs.length);
-        const perModule = /* @__PURE__ */ new Map();
-        const moduleBest = /* @__PURE__ */ new Map();
+        const perModule = new Int32Array(ctx.moduleCount);
+        const moduleBest = new Float64Array(ctx.moduleCount);
         for (let i2 = 0; i2 < docs.length; i2++) {
-          const f = fileOfUnit[docs[i2]];
-          let k = slot.get(f);
-          if (k === void 0) {
-            slot.set(f, k = files.length);
-            files.push(f);
-            perFile.push(0);
-          }
-          slotOf[i2] = k;
-          withinFile[i2] = ++perFile[k];
-          perModule.set(modules[i2], (perModule.get(modules[i2]) ?? 0) + 1);
-          if (!moduleBest.has(modules[i2])) moduleBest.set(modules[i2], pipelineScores[i2]);
+          withinFile[i2] = ++perFile[fileSlot[i2]];
+          const m = moduleSlot[i2];
+          if (perModule[m]++ === 0) moduleBest[m] = pipelineScores[i2];
         }
         const fileScores = fileScorer.scoreDocs(files, terms);
         const W = 1 + fileScorer.fields;
         const row = { bm25f: 0, code: 0, title: 0, fileRank: 0, withinFile: 0, inFile: 0, inModule: 0, moduleBest: 0 };
         return (i2) => {
-          const k = slotOf[i2];
+          const k = fileSlot[i2];
           row.bm25f = fileScores[0][k * W];
           row.code = fileScores[1][k * W];
           row.title = fileScores[2][k * W];
           row.fileRank = k + 1;
           row.withinFile = withinFile[i2];
           row.inFile = perFile[k];
-          row.inModule = perModule.get(modules[i2]);
-          row.moduleBest = moduleBest.get(modules[i2]);
+          row.inModule = perModule[moduleSlot[i2]];
+          row.moduleBest = moduleBest[moduleSlot[i2]];
           return row;
         };
       }
@@ -31943,11 +31955,13 @@ var init_calls = __esm({
         this.index = index;
         this.body = body2;
         this.rows = new DocRows(index.docCount);
+        this.docs = new Array(index.termCount).fill(void 0);
       }
       index;
       body;
       static byIndex = /* @__PURE__ */ new WeakMap();
-      docs = /* @__PURE__ */ new Map();
+      /** Per term id, its documents once made. */
+      docs;
       /** The index's documents by row, for one list of documents at a time. */
       rows;
       /** The table of `index`, whose body is field number `body`. */
@@ -31958,7 +31972,7 @@ var init_calls = __esm({
       }
       /** The documents of term `t` with tf > 0 in the body field. */
       of(t) {
-        let out2 = this.docs.get(t);
+        let out2 = this.docs[t];
         if (out2) return out2;
         const { doc, tf } = this.index.postings(t);
         const F2 = this.index.fieldNames.length;
@@ -31967,7 +31981,7 @@ var init_calls = __esm({
         out2 = new Uint32Array(m);
         m = 0;
         for (let p = 0; p < doc.length; p++) if (tf[p * F2 + this.body] > 0) out2[m++] = doc[p];
-        this.docs.set(t, out2);
+        this.docs[t] = out2;
         return out2;
       }
     };
@@ -32003,7 +32017,7 @@ var init_signals = __esm({
 function coverage(tokens, queryTokens) {
   if (tokens.length === 0) return 0;
   let hit = 0;
-  for (const t of tokens) if (queryTokens.has(t)) hit++;
+  for (let k = 0; k < tokens.length; k++) if (queryTokens.has(tokens[k])) hit++;
   return hit / tokens.length;
 }
 var written, features6, namesGroup;
@@ -32024,7 +32038,8 @@ var init_names2 = __esm({
       features: features6,
       prepare(ctx) {
         const { docs, shapes } = ctx;
-        const queryTokens = new Set(ctx.query.keys());
+        for (const d of docs) shapes.of(d);
+        const queryTokens = shapes.queryTokens(ctx.query.keys());
         const words2 = ctx.issue.wordSet;
         const titleWords = ctx.issue.titleWords;
         let row;
@@ -33184,9 +33199,19 @@ function checkWeights(weights, source) {
     if (typeof w !== "number" || !Number.isFinite(w)) throw new IssuelocError(`${source}: weight of '${name2}' is not a finite number`);
   }
 }
-function scoreRows(x, n, w) {
+function scoreRows(x, n, w, columns) {
   const F2 = FEATURES.length;
   const out2 = new Float64Array(n);
+  if (columns) {
+    const C3 = columns.length;
+    for (let i2 = 0; i2 < n; i2++) {
+      let s = 0;
+      const row = i2 * F2;
+      for (let c = 0; c < C3; c++) s += w[columns[c]] * x[row + columns[c]];
+      out2[i2] = s;
+    }
+    return out2;
+  }
   for (let i2 = 0; i2 < n; i2++) {
     let s = 0;
     const row = i2 * F2;
@@ -33196,9 +33221,37 @@ function scoreRows(x, n, w) {
   return out2;
 }
 function orderByScore(scores) {
-  const idx = new Int32Array(scores.length);
-  for (let i2 = 0; i2 < idx.length; i2++) idx[i2] = i2;
-  return idx.sort((a, b) => scores[b] - scores[a] || a - b);
+  const n = scores.length;
+  let from = new Int32Array(n);
+  for (let i2 = 0; i2 < n; i2++) from[i2] = i2;
+  const RUN = 8;
+  for (let lo = 0; lo < n; lo += RUN) {
+    const hi = Math.min(n, lo + RUN);
+    for (let k = lo + 1; k < hi; k++) {
+      const i2 = from[k];
+      const s = scores[i2];
+      let m = k;
+      while (m > lo && scores[from[m - 1]] < s) {
+        from[m] = from[m - 1];
+        m--;
+      }
+      from[m] = i2;
+    }
+  }
+  let to = new Int32Array(n);
+  for (let width = RUN; width < n; width *= 2) {
+    for (let lo = 0; lo < n; lo += 2 * width) {
+      const mid = Math.min(n, lo + width), hi = Math.min(n, lo + 2 * width);
+      let a = lo, b = mid, k = lo;
+      while (a < mid && b < hi) to[k++] = scores[from[b]] > scores[from[a]] ? from[b++] : from[a++];
+      while (a < mid) to[k++] = from[a++];
+      while (b < hi) to[k++] = from[b++];
+    }
+    const t = from;
+    from = to;
+    to = t;
+  }
+  return from;
 }
 var DEFAULT_MODEL_PATH, MODEL_FORMAT, TREE_MODEL_FORMAT, LevelScorer, RankingModel;
 var init_model = __esm({
@@ -33221,9 +33274,12 @@ var init_model = __esm({
       constructor(weights, ensemble) {
         this.weights = weights;
         this.ensemble = ensemble;
+        this.weighted = Int32Array.from(weights.keys()).filter((j) => weights[j] !== 0);
       }
       weights;
       ensemble;
+      /** The columns of non-zero weight, ascending. */
+      weighted;
       /** The columns the score depends on: non-zero weights and the columns the trees split on. */
       columns() {
         const out2 = this.ensemble?.columns() ?? /* @__PURE__ */ new Set();
@@ -33234,7 +33290,7 @@ var init_model = __esm({
       }
       /** Scores of the n rows of a row-major feature matrix ({@link FEATURES} columns). */
       score(x, n) {
-        const s = scoreRows(x, n, this.weights);
+        const s = scoreRows(x, n, this.weights, this.weighted);
         this.ensemble?.addTo(x, n, FEATURES.length, s);
         return s;
       }
@@ -33601,6 +33657,30 @@ var init_git_dir = __esm({
   }
 });
 
+// src/repo/file-identity.ts
+import { statSync as statSync8 } from "node:fs";
+function fileIdentity(stat2) {
+  return `${stat2.dev}:${stat2.ino}:${stat2.size}:${stat2.ctimeNs}:${stat2.mtimeNs}`;
+}
+function rememberedOfFile(file, question, read) {
+  const identity = fileIdentity(statSync8(file, { bigint: true }));
+  const key = `${file}\0${question}`;
+  const known = fileAnswers.get(key);
+  if (known?.identity === identity) return known.answer;
+  const answer = read(file, question);
+  if (fileAnswers.size >= MAX_FILE_ANSWERS) fileAnswers.clear();
+  fileAnswers.set(key, { identity, answer });
+  return answer;
+}
+var MAX_FILE_ANSWERS, fileAnswers;
+var init_file_identity = __esm({
+  "src/repo/file-identity.ts"() {
+    "use strict";
+    MAX_FILE_ANSWERS = 1024;
+    fileAnswers = /* @__PURE__ */ new Map();
+  }
+});
+
 // src/repo/packed-refs.ts
 import { closeSync as closeSync4, constants as fsConstants, fstatSync as fstatSync2, openSync as openSync4, readSync as readSync3 } from "node:fs";
 import { join as join11 } from "node:path";
@@ -33665,7 +33745,7 @@ function packedRefIdsKept(gitDir, refs) {
   try {
     const stat2 = fstatSync2(fd, { bigint: true });
     if (!stat2.isFile() || stat2.size > BigInt(MAX_PACKED_REFS_BYTES)) return "unknown";
-    const signature = `${stat2.dev}:${stat2.ino}:${stat2.size}:${stat2.ctimeNs}:${stat2.mtimeNs}`;
+    const signature = fileIdentity(stat2);
     let entry = kept.get(path);
     if (entry?.stat !== signature) {
       const ids = parsePackedRefs(fd, Number(stat2.size));
@@ -33703,6 +33783,7 @@ var OBJECT_ID, CHUNK2, MAX_PACKED_REFS_BYTES, KEPT_FILES, kept;
 var init_packed_refs = __esm({
   "src/repo/packed-refs.ts"() {
     "use strict";
+    init_file_identity();
     OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
     CHUNK2 = 1 << 16;
     MAX_PACKED_REFS_BYTES = 256 << 20;
@@ -33724,8 +33805,8 @@ function commitOfHexRevision(gitDir, rev) {
     const packDir = join12(gitDir, "objects", "pack");
     const packs = existsSync6(packDir) ? readdirSync3(packDir).filter((f) => f.endsWith(".idx")) : [];
     for (const idx of packs) {
-      for (const hit of packedIds(join12(packDir, idx), rev)) {
-        if (!found.has(hit.id)) found.set(hit.id, () => packedIsCommit(join12(packDir, `${idx.slice(0, -4)}.pack`), hit.offset));
+      for (const hit of rememberedOfFile(join12(packDir, idx), rev, packedIds)) {
+        if (!found.has(hit.id)) found.set(hit.id, () => rememberedOfFile(join12(packDir, `${idx.slice(0, -4)}.pack`), hit.offset, packedIsCommit));
       }
       if (found.size > 1) return void 0;
     }
@@ -33741,7 +33822,7 @@ function plainObjectStore(gitDir, name2) {
   const paths = ["commondir", "reftable", "objects/info/alternates", ...name2 === void 0 ? [] : [name2, ...refs]];
   if (paths.some((f) => existsSync6(join12(gitDir, f)))) return false;
   const config = join12(gitDir, "config");
-  if (existsSync6(config) && STORE_CONFIG.test(readFileSync7(config, "utf8"))) return false;
+  if (existsSync6(config) && rememberedOfFile(config, "extensions", (f) => STORE_CONFIG.test(readFileSync7(f, "utf8")))) return false;
   if (refs.length === 0) return true;
   const packed = packedRefIds(gitDir, refs);
   return packed !== "unknown" && packed.size === 0;
@@ -33804,6 +33885,7 @@ var HEX_REVISION, STORE_CONFIG, IDX_V2, PACKED_COMMIT, ID_BYTES;
 var init_commit_id = __esm({
   "src/repo/commit-id.ts"() {
     "use strict";
+    init_file_identity();
     init_packed_refs();
     HEX_REVISION = /^[0-9a-f]{4,40}$/;
     STORE_CONFIG = /\[\s*extensions\b/i;
@@ -33919,14 +34001,14 @@ function isMessageSearch(rev) {
   return rev.startsWith(":/") || rev.includes("^{/");
 }
 function revisionProblem(rev, rules) {
-  const shown = `'${rev.length > 100 ? `${rev.slice(0, 100)}\u2026` : rev}'`;
-  if (rev.length === 0 || rev.startsWith("-") || /[\s\0]/.test(rev)) return `unknown revision ${shown}`;
-  if (rev.length > MAX_REVISION_LENGTH) return `revision ${shown} is longer than ${MAX_REVISION_LENGTH} characters`;
+  const shown2 = `'${rev.length > 100 ? `${rev.slice(0, 100)}\u2026` : rev}'`;
+  if (rev.length === 0 || rev.startsWith("-") || /[\s\0]/.test(rev)) return `unknown revision ${shown2}`;
+  if (rev.length > MAX_REVISION_LENGTH) return `revision ${shown2} is longer than ${MAX_REVISION_LENGTH} characters`;
   if (isMessageSearch(rev)) {
-    return rules.messageSearch ? void 0 : `revision ${shown} searches commit messages, which is not taken here: name the commit (a SHA, branch or tag)`;
+    return rules.messageSearch ? void 0 : `revision ${shown2} searches commit messages, which is not taken here: name the commit (a SHA, branch or tag)`;
   }
   if (rev.startsWith("^") || rev.includes("..") || /\^[!@]$|\^-\d*$/.test(rev)) {
-    return `revision ${shown} names a range of commits, not one commit`;
+    return `revision ${shown2} names a range of commits, not one commit`;
   }
   return void 0;
 }
@@ -35414,9 +35496,23 @@ function fragmentTermsOf(query) {
   if (fragments === void 0) {
     const source = FRAGMENT_SOURCES.get(query);
     if (source === void 0) return NONE2;
-    const whole = new Set(tokenizeWords(new Set(source.words), { stem: source.stem, dropFragments: "all" }));
+    const tokens = tokenizerOf({ stem: source.stem });
+    const wholeTokens = tokenizerOf({ stem: source.stem, dropFragments: "all" });
+    const words2 = new Set(source.words);
+    const candidates = new Set(source.titleOnly);
+    for (const w of words2) {
+      const whole = wholeTokens.wordTokens(w);
+      const all = tokens.wordTokens(w);
+      if (whole.length === all.length) continue;
+      for (const t of all) if (!whole.includes(t)) candidates.add(t);
+    }
+    if (candidates.size > 0) {
+      for (const w of words2) for (const t of wholeTokens.wordTokens(w)) candidates.delete(t);
+    }
     const found = /* @__PURE__ */ new Set();
-    for (const t of query.keys()) if (!whole.has(t)) found.add(t);
+    if (candidates.size > 0) {
+      for (const t of query.keys()) if (candidates.has(t)) found.add(t);
+    }
     FRAGMENT_TERMS.set(query, fragments = found);
   }
   return fragments;
@@ -35464,13 +35560,13 @@ var init_parsed_issue = __esm({
         return this.bodyText;
       }
       get words() {
-        return this.wordList ??= Array.from(this.text.matchAll(WORD), (m) => m[0]);
+        return this.wordList ??= this.text.match(WORD) ?? [];
       }
       get wordSet() {
         return this.words_ ??= new Set(this.words);
       }
       get titleWords() {
-        return this.titleWords_ ??= new Set(Array.from(this.title.matchAll(WORD), (m) => m[0]));
+        return this.titleWords_ ??= new Set(this.title.match(WORD));
       }
       tokens(stem) {
         let t = this.tokenLists.get(stem);
@@ -35498,8 +35594,14 @@ var init_parsed_issue = __esm({
       }
       makeQuery(stem, titleWeight) {
         const q = counts2(this.tokens(stem));
-        FRAGMENT_SOURCES.set(q, { words: this.textWords(), stem });
-        if (titleWeight > 0) for (const t of this.titleTokens(stem)) q.set(t, q.get(t) + titleWeight);
+        const titleOnly = [];
+        if (titleWeight > 0) {
+          for (const t of this.titleTokens(stem)) {
+            if (!q.has(t)) titleOnly.push(t);
+            q.set(t, q.get(t) + titleWeight);
+          }
+        }
+        FRAGMENT_SOURCES.set(q, { words: this.textWords(), stem, titleOnly });
         return q;
       }
     };
@@ -36590,6 +36692,12 @@ var init_annotate = __esm({
 function unitId(u) {
   return u.qualifiedName ? `${u.path}:${u.qualifiedName}` : u.path;
 }
+function numberOf(numbers, key, d) {
+  const k = numbers.get(key);
+  if (k !== void 0) return k;
+  numbers.set(key, d);
+  return d;
+}
 function unitIdsOf(codeIndex) {
   let ids = byIndex.get(codeIndex.table);
   if (!ids) byIndex.set(codeIndex.table, ids = new UnitIds(codeIndex.table));
@@ -36613,10 +36721,42 @@ var init_unit_ids = __esm({
         this.table = table;
         this.ids = new Array(table.length);
         this.modules = new Array(table.length);
+        this.unitNumbers = new Int32Array(table.length).fill(-1);
+        this.moduleNumbers = new Int32Array(table.length).fill(-1);
       }
       table;
       ids;
       modules;
+      /** Per document, the number of its id and of its module id (−1: not asked yet). */
+      unitNumbers;
+      moduleNumbers;
+      /** Per id and per module id asked so far, its number. */
+      numberOfId = /* @__PURE__ */ new Map();
+      numberOfModule = /* @__PURE__ */ new Map();
+      /** A number of document `d`'s id ({@link id}), the same for every document of that id: one of them. */
+      unitNumber(d) {
+        let k = this.unitNumbers[d];
+        if (k < 0) this.unitNumbers[d] = k = numberOf(this.numberOfId, this.id(d), d);
+        return k;
+      }
+      /** Every {@link unitNumber} and {@link moduleNumber} is below this: the index's documents. */
+      get numberBound() {
+        return this.table.length;
+      }
+      /** The {@link unitNumber} of the documents of id `id`, when one of them was asked (undefined: none was). */
+      numberOfUnitId(id) {
+        return this.numberOfId.get(id);
+      }
+      /** The {@link moduleNumber} of the documents of module id `id`, when one of them was asked (undefined: none was). */
+      numberOfModuleId(id) {
+        return this.numberOfModule.get(id);
+      }
+      /** A number of document `d`'s module id ({@link module}), the same for every document of that module: one of them. */
+      moduleNumber(d) {
+        let k = this.moduleNumbers[d];
+        if (k < 0) this.moduleNumbers[d] = k = numberOf(this.numberOfModule, this.module(d), d);
+        return k;
+      }
       /** `unitId` of document `d`. */
       id(d) {
         const { table } = this;
@@ -36697,14 +36837,14 @@ function scoredDocsOf(functions, scored, matcher, stem) {
   }
   const [overload] = tokenize("overload", { stem });
   const ids = [...own.keys()];
-  const stubs = matcher.matchedTerms(ids.map((id) => own.get(id)), /* @__PURE__ */ new Map([[overload, 1]]), 1);
+  const stubs = matcher.holdsTerm(ids.map((id) => own.get(id)), overload);
   ids.forEach((id, i2) => {
-    if (stubs[i2].length > 0) own.delete(id);
+    if (stubs[i2]) own.delete(id);
   });
   return (id) => own.get(id);
 }
 function withLines(loc, index) {
-  const { bestOfFile: bestDocs, docOfFunction, ...rest } = loc;
+  const { bestOfFile: bestDocs, docOfFunction, annotate: _annotate, ...rest } = loc;
   const bestOfFile = /* @__PURE__ */ new Map();
   if (bestDocs) {
     for (const it of loc.files) {
@@ -36737,6 +36877,59 @@ var init_item_lines = __esm({
     init_tokenize();
     KEPT_PATHS = 2048;
     byIndex2 = /* @__PURE__ */ new WeakMap();
+  }
+});
+
+// src/util/dense-slots.ts
+var DenseSlots;
+var init_dense_slots = __esm({
+  "src/util/dense-slots.ts"() {
+    "use strict";
+    DenseSlots = class {
+      /** @param bound every key is below it. */
+      constructor(bound) {
+        this.bound = bound;
+        this.generationOf = new Uint32Array(bound);
+        this.slotOf = new Int32Array(bound);
+      }
+      bound;
+      /** Per key, the generation that last gave it a slot, and that slot. */
+      generationOf;
+      slotOf;
+      generation = 1;
+      /** Slots given in the current list. */
+      size = 0;
+      /** Starts a new list: no key has a slot. */
+      clear() {
+        if (++this.generation === 4294967295) {
+          this.generationOf.fill(0);
+          this.generation = 1;
+        }
+        this.size = 0;
+        return this;
+      }
+      /** The slot of `key` (its value when given by {@link mark}; −1: none in this list). */
+      get(key) {
+        return this.generationOf[key] === this.generation ? this.slotOf[key] : -1;
+      }
+      /**
+       * Gives `key` the value `value` (a place, a rank: any int32) unless it has one in this list;
+       * true when it had none. {@link get} then reads that value.
+       */
+      mark(key, value) {
+        if (this.generationOf[key] === this.generation) return false;
+        this.generationOf[key] = this.generation;
+        this.slotOf[key] = value;
+        this.size++;
+        return true;
+      }
+      /** The slot of `key`, the next free one when it has none yet. */
+      add(key) {
+        if (this.generationOf[key] === this.generation) return this.slotOf[key];
+        this.generationOf[key] = this.generation;
+        return this.slotOf[key] = this.size++;
+      }
+    };
   }
 });
 
@@ -36779,7 +36972,9 @@ var init_localize = __esm({
     init_whole_files();
     init_annotate();
     init_item_lines();
+    init_dense_slots();
     init_unit_ids();
+    init_sorted_search();
     DEFAULT_RANKING = {
       bm25: { k1: 1.2, b: 0.75, delta: 0, weights: [3, 3, 1] },
       filePrior: 1,
@@ -36808,6 +37003,8 @@ var init_localize = __esm({
         this.functionlessScores = new Float32Array(this.functionless.length);
         this.wholeFiles = new WholeFileScorer(codeIndex, this.functionless, this.scorer.params);
         this.fileStart = fileRanges(codeIndex.fileOfUnit, codeIndex.filePaths.length);
+        const D = codeIndex.index.docCount;
+        this.marks = { units: new DenseSlots(D), files: new DenseSlots(codeIndex.filePaths.length), modules: new DenseSlots(D) };
       }
       codeIndex;
       scorer;
@@ -36824,6 +37021,8 @@ var init_localize = __esm({
       wholeFiles;
       /** Where each file's function-level documents start (undefined: they are not file by file). */
       fileStart;
+      /** A query's function ids, files and modules read so far ({@link localize}), by number. */
+      marks;
       index;
       table;
       /**
@@ -37003,52 +37202,76 @@ var init_localize = __esm({
         const depth = Math.max(top, opts.depth ?? Math.max(2e3, 50 * top));
         const perItem = opts.matchedTermsPerItem ?? 8;
         const { hits, reasons, evidence, functionless = [], bestOfFile } = this.ranking(query, opts.signals, depth, Math.max(64, 4 * top));
-        const seen = /* @__PURE__ */ new Map();
-        const paths = /* @__PURE__ */ new Map();
-        const moduleIds = /* @__PURE__ */ new Map();
+        const { units, files: fileMarks, modules: moduleMarks } = this.marks;
+        units.clear();
+        fileMarks.clear();
+        moduleMarks.clear();
         const ranked = [];
+        const fileFirsts = [];
+        const moduleFirsts = [];
         const unitIds = unitIdsOf(this.codeIndex);
-        while (!(ranked.length >= top && paths.size >= top && moduleIds.size >= top) && hits.next()) {
+        const fileOf = this.codeIndex.fileOfUnit;
+        while (!(ranked.length >= top && fileFirsts.length >= top && moduleFirsts.length >= top) && hits.next()) {
           const { doc } = hits;
-          const id = unitIds.id(doc);
-          if (seen.has(id)) continue;
-          const path = this.table.path(doc);
-          const module2 = unitIds.module(doc);
           const at = ranked.length;
-          seen.set(id, at);
-          if (!paths.has(path)) paths.set(path, at);
-          if (!moduleIds.has(module2)) moduleIds.set(module2, at);
-          ranked.push({ id, path, module: module2, score: hits.score, doc });
+          if (!units.mark(unitIds.unitNumber(doc), at)) continue;
+          if (fileMarks.mark(fileOf[doc], at)) fileFirsts.push(at);
+          if (moduleMarks.mark(unitIds.moduleNumber(doc), at)) moduleFirsts.push(at);
+          ranked.push({ doc, score: hits.score });
         }
-        const rolled = rollUp(ranked, top);
-        const { modules } = rolled;
+        const placeOf = (marks, k) => k === void 0 ? -1 : marks.get(k);
+        const firstPlaces = /* @__PURE__ */ new Map();
+        for (const at of fileFirsts) firstPlaces.set(this.table.path(ranked[at].doc), at);
+        for (const at of moduleFirsts) {
+          const id = unitIds.module(ranked[at].doc);
+          const seen = firstPlaces.get(id);
+          if (seen === void 0 || at < seen) firstPlaces.set(id, at);
+        }
+        const firstPlace = (id) => {
+          const at = placeOf(units, unitIds.numberOfUnitId(id));
+          const first2 = firstPlaces.get(id) ?? -1;
+          return first2 >= 0 && (at < 0 || first2 < at) ? first2 : at;
+        };
+        const firstOf2 = (firsts, idOf) => firsts.slice(0, top).map((at) => {
+          const { doc, score } = ranked[at];
+          return { id: idOf(doc), score, matchedTerms: void 0 };
+        });
+        const modules = firstOf2(moduleFirsts, (d) => unitIds.module(d));
         const bareOf = /* @__PURE__ */ new Map();
         const bareItems = functionless.slice(0, top).map((s) => {
           const id = this.codeIndex.filePaths[s.file];
           bareOf.set(id, s);
           return s.signals ? { id, score: s.score, signals: s.signals, evidence: s.evidence } : { id, score: s.score };
         });
-        const files = mergeByScore(rolled.files, bareItems, top);
-        const functions = ranked.slice(0, top).map((r) => ({ id: r.id, score: r.score }));
-        if (perItem > 0) {
-          const sourceOf = (id) => {
-            const at = Math.min(paths.get(id) ?? Infinity, moduleIds.get(id) ?? Infinity, seen.get(id) ?? Infinity);
-            if (at === Infinity) return void 0;
-            const { doc } = ranked[at];
-            return { doc, signals: reasons?.get(doc), evidence: evidence?.get(doc) };
-          };
-          annotateItems(this, query, perItem, [
-            { items: functions, wholeFile: false, sourceOf },
-            { items: files, wholeFile: true, sourceOf },
-            { items: modules, wholeFile: false, sourceOf }
-          ], bareOf);
-        }
+        const files = mergeByScore(firstOf2(fileFirsts, (d) => this.table.path(d)), bareItems, top);
+        const functions = ranked.slice(0, top).map((r) => ({ id: unitIds.id(r.doc), score: r.score }));
         const loc = { files, modules, functions, matchedQueryTerms: this.matchedQueryTerms(query) };
+        if (perItem > 0) {
+          const sources = /* @__PURE__ */ new Map();
+          for (const level of [functions, files, modules]) {
+            for (const { id } of level) {
+              if (sources.has(id)) continue;
+              const at = firstPlace(id);
+              const doc = at < 0 ? -1 : ranked[at].doc;
+              sources.set(id, at < 0 ? void 0 : { doc, signals: reasons?.get(doc), evidence: evidence?.get(doc) });
+            }
+          }
+          const sourceOf = (id) => sources.get(id);
+          const annotate = (shown2) => annotateItems(this, query, perItem, [
+            { items: shown2.functions, wholeFile: false, sourceOf },
+            { items: shown2.files, wholeFile: true, sourceOf },
+            { items: shown2.modules, wholeFile: false, sourceOf }
+          ], bareOf);
+          if (opts.matchedTermsLater) loc.annotate = annotate;
+          else annotate(loc);
+        }
         if (opts.fileLines) {
-          loc.bestOfFile = bestOfFile;
+          const firstOfFile = /* @__PURE__ */ new Map();
+          for (const at of fileFirsts) if (ranked[at].score > 0) firstOfFile.set(fileOf[ranked[at].doc], ranked[at].doc);
+          loc.bestOfFile = (f) => firstOfFile.get(f) ?? bestOfFile(f);
           loc.docOfFunction = scoredDocsOf(functions, (id) => {
-            const at = seen.get(id);
-            return at === void 0 ? void 0 : ranked[at].doc;
+            const at = placeOf(units, unitIds.numberOfUnitId(id));
+            return at < 0 ? void 0 : ranked[at].doc;
           }, this, this.codeIndex.settings.stem);
         }
         return loc;
@@ -37073,6 +37296,20 @@ var init_localize = __esm({
       /** The same for file-level documents `files`, highest file-level idf first ({@link matchedTerms}). */
       matchedFileTerms(files, query, limit) {
         return termsInDocs(this.fileScorer, files, query, limit, (i2) => this.keywordsOf(files[i2]));
+      }
+      /**
+       * Whether each function-level document of `docs` holds `term` as {@link matchedTerms} shows it
+       * (not a reserved word of its language): a binary search per document in the term's postings.
+       */
+      holdsTerm(docs, term) {
+        const t = this.index.termIds.get(term);
+        if (t === void 0) return docs.map(() => false);
+        const postingDoc = this.index.postings(t).doc;
+        const fileOf = this.codeIndex.fileOfUnit;
+        return docs.map((d) => {
+          const p = firstAtLeast(postingDoc, 0, postingDoc.length, d);
+          return p < postingDoc.length && postingDoc[p] === d && !this.keywordsOf(fileOf[d]).has(term);
+        });
       }
       /** Per file-level document, the reserved words of its language, made on first use. */
       fileKeywords = [];
@@ -37224,9 +37461,11 @@ var init_doc_scores = __esm({
     TermMatches = class {
       row = new Int32Array(1024);
       position = new Int32Array(1024);
-      start = [0];
+      /** Span s: pairs start[s] … start[s + 1] − 1 (the first `spans` spans are set). */
+      start = new Int32Array(64);
+      spans = 0;
       clear() {
-        this.start.length = 1;
+        this.spans = 0;
         return this;
       }
       /**
@@ -37235,7 +37474,7 @@ var init_doc_scores = __esm({
        * ended and gallops (steps of 1, 2, 4 …) before a binary search.
        */
       addByGallop(postingDoc, docs, order) {
-        const s = this.start.length - 1;
+        const s = this.spans;
         let next = this.start[s];
         if (this.row.length < next + order.length) this.grow(next + order.length);
         const { row, position } = this;
@@ -37250,16 +37489,14 @@ var init_doc_scores = __esm({
             position[next++] = lo;
           }
         }
-        this.start.push(next);
-        return s;
+        return this.close(next);
       }
       /**
        * {@link addByGallop} by one pass along the postings, the `n` documents marked in `rows` (the
        * same pairs in the same order: by ascending document).
        */
       addByPass(postingDoc, rows, n) {
-        const s = this.start.length - 1;
-        let next = this.start[s];
+        let next = this.start[this.spans];
         if (this.row.length < next + n) this.grow(next + n);
         const { row, position } = this;
         for (let p = 0; p < postingDoc.length; p++) {
@@ -37268,7 +37505,17 @@ var init_doc_scores = __esm({
           row[next] = i2;
           position[next++] = p;
         }
-        this.start.push(next);
+        return this.close(next);
+      }
+      /** Ends the span being added at pair `end`; returns its number. */
+      close(end) {
+        const s = this.spans++;
+        if (this.start.length < s + 2) {
+          const start2 = new Int32Array(2 * (s + 2));
+          start2.set(this.start);
+          this.start = start2;
+        }
+        this.start[s + 1] = end;
         return s;
       }
       grow(size) {
@@ -37366,11 +37613,45 @@ var init_shapes = __esm({
     CandidateShapes = class {
       constructor(codeIndex) {
         this.codeIndex = codeIndex;
+        this.files = new Array(codeIndex.filePaths.length).fill(void 0);
+        this.units = new Array(codeIndex.fileOfUnit.length).fill(void 0);
+        this.candidates = new Array(codeIndex.fileOfUnit.length).fill(void 0);
       }
       codeIndex;
-      files = [];
-      units = [];
-      candidates = [];
+      /** Per file-level and function-level document, its shapes once made (arrays of the index's size, not sparse ones). */
+      files;
+      units;
+      candidates;
+      /** The name tokens met, numbered in order of first use; per number, the query that last held it. */
+      tokenNumbers = /* @__PURE__ */ new Map();
+      inQuery = new Uint32Array(1024);
+      query = 0;
+      /**
+       * Which name tokens `tokens` holds (a query's terms): `has(k)` for token number k of a
+       * `nameTokens` list made before this call. Valid until the next call (one query at a time).
+       */
+      queryTokens(tokens) {
+        if (this.inQuery.length < this.tokenNumbers.size) this.inQuery = new Uint32Array(2 * this.tokenNumbers.size);
+        if (++this.query === 4294967295) {
+          this.inQuery.fill(0);
+          this.query = 1;
+        }
+        const { inQuery, query } = this;
+        for (const t of tokens) {
+          const k = this.tokenNumbers.get(t);
+          if (k !== void 0) inQuery[k] = query;
+        }
+        return { has: (k) => inQuery[k] === query };
+      }
+      /** The numbers of the distinct tokens of `text` (tokenized like the index). */
+      nameTokens(text) {
+        const tokens = [...new Set(tokenize(text, { stem: this.codeIndex.settings.stem }))];
+        return Int32Array.from(tokens, (t) => {
+          let k = this.tokenNumbers.get(t);
+          if (k === void 0) this.tokenNumbers.set(t, k = this.tokenNumbers.size);
+          return k;
+        });
+      }
       /** The shapes of function-level document `d` and of its file. */
       of(d) {
         return this.candidates[d] ??= { unit: this.unit(d), file: this.file(this.codeIndex.fileOfUnit[d]) };
@@ -37385,7 +37666,7 @@ var init_shapes = __esm({
             depth: Math.min(1, (path.split("/").length - 1) / 10),
             isTest: isTestPath(path) ? 1 : 0,
             isInit: base === "__init__" || base === "index" || base === "mod" || (base === "lib" || base === "main") && path.endsWith(".rs") ? 1 : 0,
-            nameTokens: [...new Set(tokenize(base, { stem: this.codeIndex.settings.stem }))],
+            nameTokens: this.nameTokens(base),
             family: languageFamily(path),
             moduleName: moduleNameOf(path),
             isDocGo: path === "doc.go" || path.endsWith("/doc.go") ? 1 : 0,
@@ -37406,7 +37687,7 @@ var init_shapes = __esm({
             notFunction: u.kind === "function" ? 0 : 1,
             isDunder: dunder ? 1 : 0,
             isPrivate: name2.startsWith("_") && !dunder || u.path.endsWith(".go") && /^[a-z]/.test(name2) ? 1 : 0,
-            nameTokens: name2 ? [...new Set(tokenize(name2, { stem: this.codeIndex.settings.stem }))] : [],
+            nameTokens: name2 ? this.nameTokens(name2) : new Int32Array(0),
             name: name2,
             className: classNameOf(u.qualifiedName, u.namespaceParts ?? 0),
             nameTerm: -1
@@ -37460,6 +37741,7 @@ var init_extract2 = __esm({
     init_registry();
     init_shapes();
     init_signals();
+    init_dense_slots();
     F = FEATURES.length;
     GROUP_VALUES = FEATURE_GROUPS.map((g) => Object.values(g.features).map((f) => f.value));
     MAX_NORMALISED = FEATURE_REGISTRY.flatMap((f, j) => f.normalise === "max" ? [j] : []);
@@ -37478,6 +37760,9 @@ var init_extract2 = __esm({
         this.fieldAt = { path: fields2.indexOf("path"), name: fields2.indexOf("name"), body: fields2.indexOf("body") };
         this.shapes = new CandidateShapes(codeIndex);
         this.unitIds = unitIdsOf(codeIndex);
+        this.idSlots = new DenseSlots(this.unitIds.numberBound);
+        this.moduleSlots = new DenseSlots(this.unitIds.numberBound);
+        this.fileSlots = new DenseSlots(codeIndex.filePaths.length);
         const reads = opts.reads;
         this.reads = reads;
         this.graph = opts.graph;
@@ -37505,6 +37790,10 @@ var init_extract2 = __esm({
       expand;
       /** Per file-level document, its function-level documents: `docs[start[f]] … docs[start[f + 1] − 1]` (made on the first expansion). */
       docsOfFile;
+      /** The slots of one query's unit ids (distinct candidates), files and module ids, reused query after query. */
+      idSlots;
+      fileSlots;
+      moduleSlots;
       /**
        * The top `depth` distinct functions of the pipeline for an issue, with their features
        * ({@link FEATURES} columns, each group of src/ltr/features/registry.ts in turn).
@@ -37519,7 +37808,8 @@ var init_extract2 = __esm({
         const pipeline = this.localizer.ranking(query, signals, Infinity, 64);
         const { docs, ids, pipelineScores } = this.candidates(pipeline.hits, pipeline);
         const { bestOfFile } = pipeline;
-        const otherFiles = this.otherFiles(pipeline.files(), pipeline.functionless ?? [], docs);
+        const { fileSlot, files, moduleSlot, moduleCount } = this.slots(docs);
+        const otherFiles = this.otherFiles(pipeline.files(), pipeline.functionless ?? []);
         const paths = docs.map((d) => table.path(d));
         const modules = docs.map((d) => this.unitIds.module(d));
         const { reasons, evidence } = this.allSignalsOn && pipeline.reasons && pipeline.evidence ? { reasons: pipeline.reasons, evidence: pipeline.evidence } : (this.resolver ??= new SignalResolver(this.codeIndex)).boosts(signals, ALL_SIGNALS);
@@ -37545,6 +37835,10 @@ var init_extract2 = __esm({
           docs,
           paths,
           modules,
+          fileSlot,
+          files,
+          moduleSlot,
+          moduleCount,
           pipelineScores,
           reasons,
           history,
@@ -37557,6 +37851,8 @@ var init_extract2 = __esm({
           ids,
           paths,
           modules,
+          fileSlot,
+          moduleSlot,
           pipelineScores: Float32Array.from(pipelineScores),
           features: features11,
           signals: candidateSignals,
@@ -37567,17 +37863,17 @@ var init_extract2 = __esm({
       }
       /** The best `depth` distinct functions (by {@link unitId}) among the pipeline's best 2 × `depth`, best first. */
       candidates(hits, ranking) {
-        const seen = /* @__PURE__ */ new Set();
+        const seen = this.idSlots.clear();
         const docs = [];
         const ids = [];
         const pipelineScores = [];
         for (let read = 0; docs.length < this.depth && read < this.depth * 2; read++) {
           if (!hits.next()) break;
-          const id = this.unitIds.id(hits.doc);
-          if (seen.has(id)) continue;
-          seen.add(id);
+          const k = this.unitIds.unitNumber(hits.doc);
+          if (seen.get(k) >= 0) continue;
+          seen.add(k);
           docs.push(hits.doc);
-          ids.push(id);
+          ids.push(this.unitIds.id(hits.doc));
           pipelineScores.push(hits.score);
         }
         if (this.graph && this.expand > 0) this.expandOverImports(this.graph, ranking, seen, docs, ids, pipelineScores);
@@ -37604,14 +37900,35 @@ var init_extract2 = __esm({
             const d = this.bestFunction(ranking, g);
             if (d < 0) continue;
             held.add(g);
-            const id = this.unitIds.id(d);
-            if (seen.has(id)) continue;
-            seen.add(id);
+            const k = this.unitIds.unitNumber(d);
+            if (seen.get(k) >= 0) continue;
+            seen.add(k);
             docs.push(d);
-            ids.push(id);
+            ids.push(this.unitIds.id(d));
             pipelineScores.push(ranking.scoreOf(d));
           }
         }
+      }
+      /**
+       * Per candidate, the slot of its file and of its module id: the order of their first candidate
+       * (a file's slot is its rank in the roll-up); `files[slot]` is that file-level document.
+       */
+      slots(docs) {
+        const { fileOfUnit } = this.codeIndex;
+        const fileSlots = this.fileSlots.clear();
+        const moduleSlots = this.moduleSlots.clear();
+        const n = docs.length;
+        const fileSlot = new Int32Array(n);
+        const moduleSlot = new Int32Array(n);
+        const files = new Int32Array(n);
+        for (let i2 = 0; i2 < n; i2++) {
+          const f = fileOfUnit[docs[i2]];
+          const k = fileSlots.add(f);
+          files[k] = f;
+          fileSlot[i2] = k;
+          moduleSlot[i2] = moduleSlots.add(this.unitIds.moduleNumber(docs[i2]));
+        }
+        return { fileSlot, files: files.subarray(0, fileSlots.size), moduleSlot, moduleCount: moduleSlots.size };
       }
       /** The function-level document of file `f` of the best pipeline score (the first at equal scores; −1: the file has none). */
       bestFunction(ranking, f) {
@@ -37641,12 +37958,11 @@ var init_extract2 = __esm({
        * function) that hold none of the candidates: the pipeline's files (`LexicalRanking.files`)
        * merged with the function-less files.
        */
-      otherFiles(files, functionless, candidates) {
-        const { fileOfUnit } = this.codeIndex;
-        const held = new Set(candidates.map((d) => fileOfUnit[d]));
+      otherFiles(files, functionless) {
+        const held = this.fileSlots;
         const found = [];
         while (files.next()) {
-          if (held.has(files.doc)) continue;
+          if (held.get(files.doc) >= 0) continue;
           found.push({ file: files.doc, score: files.score });
           if (found.length >= OTHER_FILES) break;
         }
@@ -65139,11 +65455,11 @@ var LEVELS = ["file", "module", "function"];
 var TERMS_SHOWN = 5;
 var TITLES = { file: "Files", module: "Modules", function: "Functions" };
 function codeSpan(text) {
-  const shown = text.replace(/[\u0000-\u001f\u007f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
-  const longest = Math.max(0, ...[...shown.matchAll(/`+/g)].map((m) => m[0].length));
+  const shown2 = text.replace(/[\u0000-\u001f\u007f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
+  const longest = Math.max(0, ...[...shown2.matchAll(/`+/g)].map((m) => m[0].length));
   const fence = "`".repeat(longest + 1);
-  const pad = shown.startsWith("`") || shown.endsWith("`") || shown.startsWith(" ") && shown.endsWith(" ") ? " " : "";
-  return `${fence}${pad}${shown}${pad}${fence}`;
+  const pad = shown2.startsWith("`") || shown2.endsWith("`") || shown2.startsWith(" ") && shown2.endsWith(" ") ? " " : "";
+  return `${fence}${pad}${shown2}${pad}${fence}`;
 }
 function blobUrl(c, path, range) {
   const enc = path.split("/").map(encodeURIComponent).join("/");
@@ -65157,7 +65473,7 @@ function itemLine(c, it, rank2) {
   const terms = (it.matchedTerms ?? []).slice(0, TERMS_SHOWN).map(codeSpan).join(", ");
   return `${rank2}. ${link}${where}${terms ? ` \u2014 matched ${terms}` : ""}`;
 }
-function render(c, lines, shown, leftOut) {
+function render(c, lines, shown2, leftOut) {
   const base = `${c.serverUrl.replace(/\/+$/, "")}/${encodeURIComponent(c.owner)}/${encodeURIComponent(c.repo)}`;
   const parts2 = [
     COMMENT_MARKER,
@@ -65166,7 +65482,7 @@ function render(c, lines, shown, leftOut) {
   for (const level of LEVELS) {
     const items = lines[level];
     if (!items) continue;
-    const n = shown[level] ?? items.length;
+    const n = shown2[level] ?? items.length;
     parts2.push("", `**${TITLES[level]}**`, "");
     parts2.push(n === 0 ? `(no ${level} matched)` : items.slice(0, n).join("\n"));
   }
@@ -65177,13 +65493,13 @@ function render(c, lines, shown, leftOut) {
 `;
 }
 function shownAfter(full, k) {
-  const shown = { ...full };
+  const shown2 = { ...full };
   for (let i2 = 0; i2 < k; i2++) {
-    const longest = LEVELS.filter((l) => (shown[l] ?? 0) > 0).sort((a, b) => shown[b] - shown[a])[0];
+    const longest = LEVELS.filter((l) => (shown2[l] ?? 0) > 0).sort((a, b) => shown2[b] - shown2[a])[0];
     if (!longest) break;
-    shown[longest]--;
+    shown2[longest]--;
   }
-  return shown;
+  return shown2;
 }
 function commentBody(c, maxChars = GITHUB_MAX_COMMENT_CHARS) {
   const lines = {};
@@ -65444,11 +65760,13 @@ var CommitHistory = class _CommitHistory {
     return simiScore(hits, (d) => {
       const from = fileStart[d], to = fileStart[d + 1];
       if (!(from >= 0 && from <= to && to <= docFiles.length)) throw new Error(`the files of commit ${d} of the history cannot be read`);
-      return Array.from(docFiles.subarray(from, to), (f) => {
-        const path = paths[f];
+      const out2 = new Array(to - from);
+      for (let k = from; k < to; k++) {
+        const path = paths[docFiles[k]];
         if (path === void 0) throw new Error(`the files of commit ${d} of the history cannot be read`);
-        return path;
-      });
+        out2[k - from] = path;
+      }
+      return out2;
     });
   }
   /**
@@ -65712,6 +66030,8 @@ var SourceSets = class {
   sets;
   commitsOf;
   tests = /* @__PURE__ */ new Map();
+  /** The partners asked so far, by path and thresholds (a ranking's first file recurs across queries). */
+  partners = /* @__PURE__ */ new Map();
   /** The commits (indexes into {@link sets}, ascending) whose source files hold `path`. */
   holding(path) {
     if (!this.commitsOf) {
@@ -65734,10 +66054,21 @@ var SourceSets = class {
     return t;
   }
 };
+var MAX_PARTNER_LISTS = 4096;
 function partnersIn(sourceSets, path, opts) {
   const minSupport = opts.minSupport ?? 3;
   const minConfidence = opts.minConfidence ?? 0;
   const minTogether = opts.minTogether ?? 1;
+  const key = `${minSupport}\0${minConfidence}\0${minTogether}\0${path}`;
+  let kept2 = sourceSets.partners.get(key);
+  if (!kept2) {
+    if (sourceSets.partners.size >= MAX_PARTNER_LISTS) sourceSets.partners.clear();
+    kept2 = Object.freeze(partnersFound(sourceSets, path, minSupport, minConfidence, minTogether).map((p) => Object.freeze(p)));
+    sourceSets.partners.set(key, kept2);
+  }
+  return kept2;
+}
+function partnersFound(sourceSets, path, minSupport, minConfidence, minTogether) {
   let support = 0;
   const together = /* @__PURE__ */ new Map();
   for (const k of sourceSets.holding(path)) {
@@ -65934,6 +66265,8 @@ var PeripheralRule = class {
   sources;
   /** Whether the stored list of generated files was looked for ({@link readHeads}). */
   storedRead = false;
+  /** Whether it was there and whole: then every source file's head is known, none is read. */
+  headsKnown = false;
   /** The language families under the least share, sorted (for reports and tests). */
   get minorityFamilies() {
     return [...this.minority].sort();
@@ -65984,6 +66317,7 @@ var PeripheralRule = class {
     if (!stored) return;
     for (const p of filePaths) this.generated.set(p, false);
     for (const f of stored.generated) this.generated.set(filePaths[f], true);
+    this.headsKnown = true;
   }
   storedFile() {
     return this.cacheDir ? indexFilePath(this.cacheDir, this.codeIndex.commit, this.codeIndex.settings, "generated") : void 0;
@@ -66001,6 +66335,7 @@ var PeripheralRule = class {
     const { filePaths } = this.codeIndex;
     if (filePaths.every((p) => this.generated.has(p))) return;
     await this.readHeads(filePaths);
+    this.headsKnown = true;
     const generated = filePaths.flatMap((p, f) => this.generated.get(p) === true ? [f] : []);
     writeCheckedJson(file, GENERATED_FILES_TAG, { files: filePaths.length, generated }, { fsync: false });
   }
@@ -66015,7 +66350,10 @@ var PeripheralRule = class {
   async demote(loc, issue2) {
     if (this.placement.place <= 1) return loc;
     const pathOfItem = (id) => splitItemId(id, (p) => fileNumberOf(this.codeIndex, p) !== void 0).path;
-    await this.readHeads([...loc.files.map((f) => f.id), ...loc.modules.map((m) => pathOfItem(m.id)), ...loc.functions.map((f) => pathOfItem(f.id))]);
+    if (this.repo && !this.storedRead) this.readStored();
+    if (this.repo && !this.headsKnown) {
+      await this.readHeads([...loc.files.map((f) => f.id), ...loc.modules.map((m) => pathOfItem(m.id)), ...loc.functions.map((f) => pathOfItem(f.id))]);
+    }
     const named = namedIn(issue2.text);
     const moved = (path) => path !== void 0 && this.isPeripheral(path) && !named(path);
     return {
@@ -66163,18 +66501,22 @@ var ModelRanker = class {
     };
     const byFunction = rankedBy(this.model.scorers.function);
     const functions = Array.from(byFunction.order.subarray(0, top), (i2) => ({ id: set.ids[i2], score: byFunction.scores[i2] }));
-    const firstOf2 = (keys, { order, scores }, limit) => {
+    const firstOf2 = (keys, slotOf, { order, scores }, limit) => {
       const items = [];
-      const source = /* @__PURE__ */ new Map();
+      const rows = [];
+      const met = new Uint8Array(order.length);
       for (let k = 0; k < order.length && items.length < limit; k++) {
         const i2 = order[k];
-        if (source.has(keys[i2])) continue;
-        source.set(keys[i2], i2);
+        if (met[slotOf[i2]] === 1) continue;
+        met[slotOf[i2]] = 1;
+        rows.push(i2);
         items.push({ id: keys[i2], score: scores[i2], matchedTerms: void 0 });
       }
+      let shown2;
+      const source = (id) => (shown2 ??= new Map(rows.slice(0, top).map((i2) => [keys[i2], i2]))).get(id);
       return { items, source };
     };
-    const rolled = firstOf2(set.paths, rankedBy(this.model.scorers.file), Infinity);
+    const rolled = firstOf2(set.paths, set.fileSlot, rankedBy(this.model.scorers.file), Infinity);
     const others = set.otherFiles.slice(0, top).map((s) => ({ id: this.codeIndex.filePaths[s.file], ...s }));
     const files = withOtherFiles(rolled.items, set.paths, (i2) => set.pipelineScores[i2], others.map((b) => ({ id: b.id, score: b.score })), top);
     const placed = new Set(others.map((b) => b.id));
@@ -66183,7 +66525,7 @@ var ModelRanker = class {
       if (placed.has(it.id)) it.score = above;
       else above = it.score;
     }
-    const byModule = firstOf2(set.modules, rankedBy(this.model.scorers.module), top);
+    const byModule = firstOf2(set.modules, set.moduleSlot, rankedBy(this.model.scorers.module), top);
     const modules = byModule.items;
     if (perItem > 0) {
       const level = (items, source, wholeFile) => ({
@@ -66198,8 +66540,8 @@ var ModelRanker = class {
       for (let k = 0; k < functions.length; k++) functionRows.set(set.ids[byFunction.order[k]], byFunction.order[k]);
       annotateItems(this.extractor.localizer, query, perItem, [
         level(functions, (id) => functionRows.get(id), false),
-        level(files, (id) => rolled.source.get(id), true),
-        level(modules, (id) => byModule.source.get(id), false)
+        level(files, rolled.source, true),
+        level(modules, byModule.source, false)
       ], new Map(others.map((b) => [b.id, b])));
     }
     const loc = { files, modules, functions, matchedQueryTerms: this.extractor.localizer.matchedQueryTerms(query) };
@@ -66321,7 +66663,13 @@ var CommitChain = class _CommitChain {
     } else {
       const query = this.localizer.queryOf(issue2);
       queryTerms = query.size;
-      const lo = { top: depth, signals: opts.signals === false ? void 0 : issue2.signals, matchedTermsPerItem: opts.matchedTermsPerItem, fileLines: true };
+      const lo = {
+        top: depth,
+        signals: opts.signals === false ? void 0 : issue2.signals,
+        matchedTermsPerItem: opts.matchedTermsPerItem,
+        fileLines: true,
+        matchedTermsLater: !reranker
+      };
       if (this.hybrid) {
         try {
           loc = await this.hybrid.localizeIssue(issue2, query, lo, signal);
@@ -66336,7 +66684,7 @@ var CommitChain = class _CommitChain {
     loc = await this.placements.demote(loc, issue2);
     const retrieveMillis = performance.now() - t0;
     if (!reranker || !this.reader || loc.functions.length === 0) {
-      return { localization: cut(loc, opts.top), stages, retrieveMillis, queryTerms };
+      return { localization: shown(loc, opts.top), stages, retrieveMillis, queryTerms };
     }
     const { rerankLocalization: rerankLocalization2 } = await Promise.resolve().then(() => (init_rerank_localization(), rerank_localization_exports));
     const { localization, stats } = await rerankLocalization2(loc, this.codeIndex, this.reader, reranker, issue2, opts.top, signal);
@@ -66356,6 +66704,12 @@ function embedderName(e) {
 }
 function cut(loc, top) {
   return { ...loc, files: loc.files.slice(0, top), modules: loc.modules.slice(0, top), functions: loc.functions.slice(0, top) };
+}
+function shown(loc, top) {
+  const out2 = cut(loc, top);
+  out2.annotate?.(out2);
+  delete out2.annotate;
+  return out2;
 }
 
 // src/pipeline/stages.ts
