@@ -20,7 +20,7 @@
  * (bench/lib/adapt-anchors.ts). The evaluated issues are never
  * read by the adaptation: only commits before A are.
  */
-import { parseArgs } from 'node:util';
+import { benchArgs } from './lib/args.js';
 import { Localizer, type RankingOptions } from '../src/retrieve/localize.js';
 import { readLabelledIssues } from '../src/ltr/datasets.js';
 import { forEachIssue } from '../src/ltr/labelled-issues.js';
@@ -34,7 +34,7 @@ import { COLUMNS, columnKeys, columnMeans, issueValues, listsOf, markdownTable }
 import { progressBar } from '../src/util/progress-bar.js';
 import { MIRRORS_DIR, dataFile } from './lib/data.js';
 
-const { values: args } = parseArgs({
+const { values: args } = benchArgs({
   options: {
     data: { type: 'string', default: dataFile('swebench-lite/swebench_lite.jsonl') },
     mirrors: { type: 'string', default: MIRRORS_DIR },

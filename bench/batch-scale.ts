@@ -16,7 +16,7 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './lib/args.js';
 import { planIndexJobs } from '../src/batch/plan.js';
 import { checkRedis, enqueueJobs } from '../src/batch/redis-queue.js';
 import { addToManifest } from '../src/batch/results-folder.js';
@@ -27,7 +27,7 @@ import { startCli } from '../test/batch/cli-process.js';
 import { launchRedis } from '../test/batch/redis-server.js';
 import { dataFile, MIRRORS_DIR } from './lib/data.js';
 
-const { values: args } = parseArgs({
+const { values: args } = benchArgs({
   options: {
     issues: { type: 'string', default: dataFile('swebench-lite/swebench_lite.jsonl') },
     mirrors: { type: 'string', default: MIRRORS_DIR },

@@ -16,7 +16,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { statSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './lib/args.js';
 import { GitRepo } from '../src/repo/git.js';
 import { indexCommit } from '../src/index/index-commit.js';
 import { cacheDirFor } from '../src/index/cache-dir.js';
@@ -26,7 +26,7 @@ import { languageOf } from '../src/corpus/languages.js';
 import { selectSources } from '../src/corpus/select.js';
 import { CommitHistory, commitHistoryFile } from '../src/history/commit-history.js';
 
-const { values: args } = parseArgs({
+const { values: args } = benchArgs({
   options: {
     repo: { type: 'string' },
     rev: { type: 'string', default: 'HEAD' },

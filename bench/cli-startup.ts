@@ -27,9 +27,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './lib/args.js';
 
-const { values: args } = parseArgs({
+const { values: args } = benchArgs({
   options: {
     repo: { type: 'string' },
     rev: { type: 'string', default: 'HEAD' },

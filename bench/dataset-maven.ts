@@ -14,7 +14,7 @@
  * 3. peak RSS of the process (includes Node itself, about 40 MB).
  * Target (docs/dataset.md): mining the whole history in <= 60 s.
  */
-import { parseArgs } from 'node:util';
+import { benchArgs } from './lib/args.js';
 import { readIssues } from '../src/issues/read.js';
 import { walkHistory } from '../src/repo/log-walk.js';
 import { LinkCollector } from '../src/dataset/link-collector.js';
@@ -22,7 +22,7 @@ import { jiraPattern } from '../src/dataset/links.js';
 import { buildDataset } from '../src/dataset/build.js';
 import { dataFile, mirrorRepo } from './lib/data.js';
 
-const { values: args } = parseArgs({
+const { values: args } = benchArgs({
   options: {
     repo: { type: 'string', default: mirrorRepo('apache+maven') },
     issues: { type: 'string', default: dataFile('jira/maven_mng_bugs.jsonl') },

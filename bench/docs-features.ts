@@ -7,11 +7,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './lib/args.js';
 import { withFeatureTable } from '../src/ltr/features/table.js';
 import { writeFileAtomic } from '../src/util/atomic-write.js';
 
-const { values: args, positionals } = parseArgs({ options: { check: { type: 'boolean', default: false } }, allowPositionals: true });
+const { values: args, positionals } = benchArgs({ options: { check: { type: 'boolean', default: false } }, allowPositionals: true });
 const file = positionals[0] ?? fileURLToPath(new URL('../../docs/learning-to-rank.md', import.meta.url));
 
 try {

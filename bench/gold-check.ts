@@ -13,7 +13,7 @@
  *       [--locbench FILE] [--json out.json]
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './lib/args.js';
 import { goldForPatch, type Gold } from '../src/dataset/gold.js';
 import { RepoPool } from '../src/repo/mirrors.js';
 import { MIRRORS_DIR, dataFile } from './lib/data.js';
@@ -42,7 +42,7 @@ interface Mismatch {
   orderOnly?: boolean;
 }
 
-const { values } = parseArgs({
+const { values } = benchArgs({
   options: {
     ref: { type: 'string' },
     mirrors: { type: 'string', default: MIRRORS_DIR },

@@ -17,7 +17,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './lib/args.js';
 import { openCodeGraph } from '../src/graph/open-graph.js';
 import { indexCommit } from '../src/index/index-commit.js';
 import { FeatureExtractor } from '../src/ltr/features/extract.js';
@@ -26,7 +26,7 @@ import { GitRepo } from '../src/repo/git.js';
 import { dataFile } from './lib/data.js';
 import { parseIssue } from '../src/text/parsed-issue.js';
 
-const { values: args } = parseArgs({
+const { values: args } = benchArgs({
   options: {
     repo: { type: 'string', default: '/work/.mirror/sympy+sympy/repo' },
     rev: { type: 'string', default: 'HEAD' },

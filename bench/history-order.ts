@@ -22,13 +22,13 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './lib/args.js';
 import { openLocalizer, type IssueLocalizer } from '../src/index.js';
 import { median } from './lib/stats.js';
 import { mirrorPath } from '../src/repo/mirrors.js';
 import { MIRRORS_DIR, dataFile } from './lib/data.js';
 
-const { values: args } = parseArgs({
+const { values: args } = benchArgs({
   options: {
     data: { type: 'string', default: dataFile('swebench-lite/swebench_lite.jsonl') },
     mirrors: { type: 'string', default: MIRRORS_DIR },

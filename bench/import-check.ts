@@ -10,7 +10,7 @@
  * Data and mirrors folders default as bench/lib/data.ts says (`ISSUELOC_DATA`, `ISSUELOC_MIRRORS`).
  */
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './lib/args.js';
 import { GitRepo } from '../src/repo/git.js';
 import type { ImportResult } from '../src/dataset/import/common.js';
 import { importLocbench } from '../src/dataset/import/locbench.js';
@@ -21,7 +21,7 @@ import { toJsonl } from '../src/dataset/output.js';
 import { writeFileAtomic } from '../src/util/atomic-write.js';
 import { DATA_DIR, MIRRORS_DIR } from './lib/data.js';
 
-const { values } = parseArgs({
+const { values } = benchArgs({
   options: {
     mirrors: { type: 'string', default: MIRRORS_DIR },
     data: { type: 'string', default: DATA_DIR },

@@ -23,11 +23,11 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './lib/args.js';
 import { GitRepo } from '../src/repo/git.js';
 import { MIRRORS_DIR } from './lib/data.js';
 
-const { values } = parseArgs({
+const { values } = benchArgs({
   options: {
     mirrors: { type: 'string', default: MIRRORS_DIR },
     out: { type: 'string' },

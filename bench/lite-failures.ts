@@ -30,7 +30,7 @@
  * prints which issues moved in or out of the misses.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './lib/args.js';
 import { readLabelledIssues } from '../src/ltr/datasets.js';
 import { forEachIssue } from '../src/ltr/labelled-issues.js';
 import { FeatureCache } from '../src/ltr/feature-cache.js';
@@ -43,7 +43,7 @@ import { DEFAULT_TITLE_WEIGHT } from '../src/retrieve/query.js';
 import { listsOf, localizationOf } from './lib/metrics-table.js';
 import { MIRRORS_DIR, dataFile } from './lib/data.js';
 
-const { values: args } = parseArgs({
+const { values: args } = benchArgs({
   options: {
     data: { type: 'string', default: dataFile('swebench-lite/swebench_lite.jsonl') },
     model: { type: 'string', default: 'src/ltr/default-model.json' },

@@ -26,7 +26,7 @@
  * excluded), measured when features are extracted (cache miss, or `--fresh-features`).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './lib/args.js';
 import { Localizer, type RankingOptions } from '../src/retrieve/localize.js';
 import type { Localization } from '../src/retrieve/rollup.js';
 import { openPlacements } from '../src/retrieve/placements.js';
@@ -44,7 +44,7 @@ import { progressBar } from '../src/util/progress-bar.js';
 import type { SignalWeights } from '../src/retrieve/signals.js';
 import { MIRRORS_DIR, dataFile } from './lib/data.js';
 
-const { values: args } = parseArgs({
+const { values: args } = benchArgs({
   options: {
     data: { type: 'string', default: dataFile('locbench/locbench_v1.jsonl') },
     mirrors: { type: 'string', default: MIRRORS_DIR },

@@ -23,7 +23,7 @@
  * held-out issues, and their mean. Folds: repositories by issue count, each to the fold with the
  * fewest issues so far (deterministic).
  */
-import { parseArgs } from 'node:util';
+import { benchArgs } from './lib/args.js';
 import { readLabelledIssues } from '../src/ltr/datasets.js';
 import { FeatureCache } from '../src/ltr/feature-cache.js';
 import type { LabelledIssue } from '../src/ltr/labelled-issues.js';
@@ -35,7 +35,7 @@ import { COLUMNS, columnKeys, columnMeans, issueValues, markdownTable } from './
 import { MIRRORS_DIR, dataFile } from './lib/data.js';
 import { repositoryFolds } from './lib/folds.js';
 
-const { values: args } = parseArgs({
+const { values: args } = benchArgs({
   options: {
     data: { type: 'string', default: dataFile('locbench/locbench_v1.jsonl') },
     'exclude-repos': { type: 'string', default: '' },

@@ -13,11 +13,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './lib/args.js';
 import { GitRepo } from '../src/repo/git.js';
 import { mineCommits, type MineSummary } from '../src/history/commit-miner.js';
 
-const { values: args } = parseArgs({
+const { values: args } = benchArgs({
   options: {
     repo: { type: 'string' },
     rev: { type: 'string', default: 'HEAD' },

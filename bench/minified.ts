@@ -8,7 +8,7 @@
  * and prints wall seconds, peak RSS, the number of function-level documents and the longest unit
  * text. Run it in a fresh process per figure (peak RSS is the process's).
  */
-import { parseArgs } from 'node:util';
+import { benchArgs } from './lib/args.js';
 import { join } from 'node:path';
 import { GitRepo } from '../src/repo/git.js';
 import { indexCommit } from '../src/index/index-commit.js';
@@ -16,7 +16,7 @@ import { extractUnits } from '../src/corpus/extract.js';
 import { cleanup, commitFiles, tempDir } from '../test/repo/git-fixture.js';
 import { minifiedJs } from '../test/corpus/minified-js.js';
 
-const { values: args } = parseArgs({
+const { values: args } = benchArgs({
   options: {
     bytes: { type: 'string', default: '1000000' },
     'max-file-bytes': { type: 'string' },

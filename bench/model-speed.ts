@@ -12,7 +12,7 @@
  * takes (src/history/history-field.ts). Also the per-commit history cost (file history and
  * history fields at the base commit) and the history read (first issue of each repository).
  */
-import { parseArgs } from 'node:util';
+import { benchArgs } from './lib/args.js';
 import { Localizer } from '../src/retrieve/localize.js';
 import { readLabelledIssues } from '../src/ltr/datasets.js';
 import { forEachIssue } from '../src/ltr/labelled-issues.js';
@@ -23,7 +23,7 @@ import { MIRRORS_DIR, dataFile } from './lib/data.js';
 import { historyFieldScores } from '../src/history/history-field.js';
 import { parseIssue } from '../src/text/parsed-issue.js';
 
-const { values: args } = parseArgs({
+const { values: args } = benchArgs({
   options: {
     data: { type: 'string', default: dataFile('swebench-lite/swebench_lite.jsonl') },
     repos: { type: 'string', default: 'sympy/sympy' },

@@ -43,7 +43,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './lib/args.js';
 import { IssuelocError } from '../src/errors.js';
 import { mineCommits, type PseudoIssue } from '../src/history/commit-miner.js';
 import { labelledPseudoIssues } from '../src/ltr/adapt.js';
@@ -62,7 +62,7 @@ import { COLUMNS, columnKeys, columnMeans, issueValues, markdownTable } from './
 import { MIRRORS_DIR, dataFile } from './lib/data.js';
 import { repositoryFolds } from './lib/folds.js';
 
-const { values: args } = parseArgs({
+const { values: args } = benchArgs({
   options: {
     data: { type: 'string', default: dataFile('locbench/locbench_v1.jsonl') },
     mirrors: { type: 'string', default: MIRRORS_DIR },

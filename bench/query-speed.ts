@@ -18,11 +18,11 @@
  * first round warms the JIT and sets up the stages; it is not counted.
  */
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './lib/args.js';
 import { openLocalizer, type RankingOptions } from '../src/index.js';
 import { dataFile } from './lib/data.js';
 
-const { values: args } = parseArgs({
+const { values: args } = benchArgs({
   options: {
     repo: { type: 'string' },
     rev: { type: 'string', default: 'HEAD' },

@@ -32,11 +32,11 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Readable } from 'node:stream';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './lib/args.js';
 import { Pool } from 'undici';
 import { dataFile, mirrorRepo } from './lib/data.js';
 
-const { values: args } = parseArgs({
+const { values: args } = benchArgs({
   options: {
     mirror: { type: 'string', default: 'sympy+sympy' },
     workers: { type: 'string', default: '0,2' },

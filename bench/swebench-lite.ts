@@ -32,7 +32,7 @@
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './lib/args.js';
 import { GitRepo } from '../src/repo/git.js';
 import type { RankingOptions } from '../src/retrieve/localize.js';
 import type { RerankStats } from '../src/llm-rerank/listwise.js';
@@ -48,7 +48,7 @@ type Level = keyof typeof K;
 const PUBLISHED_BM25 = { file: [38.69, 51.82, 61.68], module: [45.26, 52.92], function: [31.75, 36.86] };
 const REFERENCE_FLOOR = { file: [47.8, 67.5, 74.1], module: [56.2, 69.0], function: [41.6, 50.4] };
 
-const { values: args } = parseArgs({
+const { values: args } = benchArgs({
   options: {
     data: { type: 'string', default: dataFile('swebench-lite/swebench_lite.jsonl') },
     mirrors: { type: 'string', default: MIRRORS_DIR },

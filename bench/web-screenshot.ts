@@ -10,11 +10,11 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync, statSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './lib/args.js';
 import { browserMissing, launchBrowser, startServe } from '../test/service/browser.js';
 import { dataFile, mirrorRepo } from './lib/data.js';
 
-const { values: o } = parseArgs({ options: {
+const { values: o } = benchArgs({ options: {
   repo: { type: 'string', default: mirrorRepo('psf+requests') },
   instance: { type: 'string', default: 'psf__requests-1963' },
   remote: { type: 'string', default: 'https://github.com/psf/requests.git' },

@@ -26,7 +26,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { benchArgs } from '../lib/args.js';
 import { openLocalizer } from '../../src/index.js';
 import { openIndex } from '../../src/index/open-index.js';
 import type { InvertedIndex } from '../../src/index/inverted-index.js';
@@ -36,7 +36,7 @@ import { parseIssue } from '../../src/text/parsed-issue.js';
 import { dataFile, mirrorRepo } from '../lib/data.js';
 import { luceneJars, parseLuceneOutput, queryLine, ratioTable, summarise, type QueryTime } from './peer-stats.js';
 
-const { values: args } = parseArgs({
+const { values: args } = benchArgs({
   options: {
     repo: { type: 'string', default: mirrorRepo('sympy+sympy') },
     rev: { type: 'string', default: 'cffd4e0f86fe' },

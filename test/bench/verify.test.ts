@@ -114,7 +114,7 @@ test('a failing bench exits 3 with its last stderr line; usage errors and unknow
   try {
     const r = verify('--regressions', dir, 'tinyq-lexical');
     assert.equal(r.code, 3);
-    assert.match(r.err, /^bench:verify: tinyq-lexical: dist\/bench\/swebench-lite\.js exited with 1: .*no-such-option/m);
+    assert.match(r.err, /^bench:verify: tinyq-lexical: dist\/bench\/swebench-lite\.js exited with 2: .*no-such-option/m);
   } finally {
     cleanup(dir);
   }
