@@ -49,7 +49,9 @@ const STDERR_KEPT = 4000;
 
 /**
  * The environment for spawned git processes: ours minus the variables in {@link REPOSITORY_ENV},
- * no terminal prompt, and pathspecs read literally (`GIT_LITERAL_PATHSPECS=1`: a path after `--`
+ * no terminal prompt, replacement objects not read (`GIT_NO_REPLACE_OBJECTS=1`: a commit's SHA
+ * names its own tree, blobs and parents, whatever `refs/replace/` holds now, as the index cached
+ * under that SHA does), and pathspecs read literally (`GIT_LITERAL_PATHSPECS=1`: a path after `--`
  * names that one file, even when it holds `*`, `?`, `[` or starts with `:`). `buffered`: output in
  * full buffers (`GIT_FLUSH=0`) instead of a flush per record, which `git log` and `rev-list` do on
  * a pipe (a `git log` of 60k commits in 30k writes of 500 bytes, each a read and a stream event
@@ -59,6 +61,7 @@ function gitEnv(buffered: boolean): NodeJS.ProcessEnv {
   const env = { ...process.env };
   for (const name of REPOSITORY_ENV) delete env[name];
   env.GIT_TERMINAL_PROMPT = '0';
+  env.GIT_NO_REPLACE_OBJECTS = '1';
   env.GIT_LITERAL_PATHSPECS = '1';
   if (buffered) env.GIT_FLUSH = '0';
   else delete env.GIT_FLUSH;
