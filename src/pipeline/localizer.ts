@@ -405,8 +405,11 @@ class OpenedLocalizer implements IssueLocalizer {
   }
 
   private async indexAt(rev = this.options.rev ?? 'HEAD', signal?: AbortSignal) {
-    // a full SHA of the commit at hand needs no git call; any other name is resolved each time (HEAD moves)
-    const commit = this.current && rev.toLowerCase() === this.current.commit ? this.current.commit : await this.repo.resolveCommit(rev);
+    // a full SHA of the commit at hand is checked in the object store (a history rewrite and gc
+    // drop commits: a fresh process would refuse it), with no git process while its files tell;
+    // any other name is resolved each time (HEAD moves)
+    const atHand = this.current && rev.toLowerCase() === this.current.commit && await this.repo.hasCommit(this.current.commit);
+    const commit = atHand ? this.current!.commit : await this.repo.resolveCommit(rev);
     if (this.current?.commit === commit) return this.current;
     const t0 = performance.now();
     const { codeIndex, built } = await indexCommit(this.repo, commit, {

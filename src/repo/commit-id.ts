@@ -9,8 +9,8 @@
  * commit (not a tag to peel, not a deltified entry whose type its base holds), and for a prefix
  * no ref of that name exists (git takes a ref named `abc1234` before an object id:
  * `refs/`, `refs/tags/`, `refs/heads/`, `refs/remotes/`, `refs/remotes/…/HEAD`, or a file of
- * the git directory). Replacement objects (`refs/replace/`) change no answer: git names the
- * original id and keeps a replacement of the same type. Anything less plain gives undefined and
+ * the git directory). Replacement objects (`refs/replace/`) change no answer: every git
+ * issueloc runs reads the original objects (`GIT_NO_REPLACE_OBJECTS`, ./git-process.ts). Anything less plain gives undefined and
  * the caller asks git: a linked work tree (`commondir`), other object stores
  * (`objects/info/alternates`), the reftable format, a config with extensions (SHA-256), a version-1 index, an
  * ambiguous prefix, an object in no file (a commit gone after a history rewrite is then refused by

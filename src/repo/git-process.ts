@@ -38,6 +38,9 @@ export const REPOSITORY_ENV: readonly string[] = [
   'GIT_ALTERNATE_OBJECT_DIRECTORIES', 'GIT_COMMON_DIR', 'GIT_NAMESPACE', 'GIT_PREFIX',
 ];
 
+/** A graft file no git finds (a path under a file: ENOTDIR, which git passes over without a word). */
+const NO_GRAFT_FILE = '/dev/null/grafts';
+
 /** Options common to every git command we run: paths printed raw (UTF-8, no octal quoting). */
 const GIT_CONFIG_ARGS = ['-c', 'core.quotepath=off'];
 
@@ -49,7 +52,10 @@ const STDERR_KEPT = 4000;
 
 /**
  * The environment for spawned git processes: ours minus the variables in {@link REPOSITORY_ENV},
- * no terminal prompt, and pathspecs read literally (`GIT_LITERAL_PATHSPECS=1`: a path after `--`
+ * no terminal prompt, neither replacement objects nor grafts read (`GIT_NO_REPLACE_OBJECTS=1`,
+ * `GIT_GRAFT_FILE` a path that cannot exist: a commit's SHA names its own tree, blobs and parents,
+ * whatever `refs/replace/` or the deprecated `info/grafts` hold now, as the index and history
+ * cached under that SHA do), and pathspecs read literally (`GIT_LITERAL_PATHSPECS=1`: a path after `--`
  * names that one file, even when it holds `*`, `?`, `[` or starts with `:`). `buffered`: output in
  * full buffers (`GIT_FLUSH=0`) instead of a flush per record, which `git log` and `rev-list` do on
  * a pipe (a `git log` of 60k commits in 30k writes of 500 bytes, each a read and a stream event
@@ -59,6 +65,8 @@ function gitEnv(buffered: boolean): NodeJS.ProcessEnv {
   const env = { ...process.env };
   for (const name of REPOSITORY_ENV) delete env[name];
   env.GIT_TERMINAL_PROMPT = '0';
+  env.GIT_NO_REPLACE_OBJECTS = '1';
+  env.GIT_GRAFT_FILE = NO_GRAFT_FILE;
   env.GIT_LITERAL_PATHSPECS = '1';
   if (buffered) env.GIT_FLUSH = '0';
   else delete env.GIT_FLUSH;

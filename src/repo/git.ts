@@ -112,6 +112,8 @@ export class GitRepo {
    * Ranges (`^X`, `A..B`, `X^@` …) are refused before git runs, and so are message searches
    * (`:/text`) under `REMOTE_REVISIONS` (./revision.ts); each git call is killed past `timeoutMs`.
    * @throws IssuelocError naming `rev` and the repository: `unknown revision 'X' in <path>`;
+   *   `revision 'X' is ambiguous in <path>: N objects start with it (give more digits)` for a
+   *   hex prefix of several objects none of which git takes;
    *   `'X' is a tree, not a commit, in <path>`; for a commit absent from a shallow clone
    *   `commit X is not in <path> (shallow clone: fetch more history with git fetch --unshallow)`;
    *   `repository <path> has no commits yet` when it holds no ref at all (after `git init`);
@@ -157,7 +159,13 @@ export class GitRepo {
     if (any.code === 0) throw new IssuelocError(`revision '${rev}' names no single commit in ${this.path}`);
     const refs = await this.exec(['for-each-ref', '--count=1', '--format=%(refname)'], timeoutMs);
     if (refs.code === 0 && refs.stdout.length === 0) throw new IssuelocError(`repository ${this.path} has no commits yet`);
-    if (HEX_PREFIX.test(rev)) throw new IssuelocError(this.missingCommit(rev));
+    if (HEX_PREFIX.test(rev)) {
+      // a prefix several commits share names none of them (git: ambiguous), which is no missing commit
+      const all = await this.exec(['rev-parse', `--disambiguate=${rev.toLowerCase()}`], timeoutMs);
+      const ids = all.code === 0 ? all.stdout.toString('utf8').split('\n').filter((l) => l !== '').length : 0;
+      if (ids > 1) throw new IssuelocError(`revision '${rev}' is ambiguous in ${this.path}: ${ids} objects start with it (give more digits)`);
+      throw new IssuelocError(this.missingCommit(rev));
+    }
     throw new IssuelocError(`unknown revision '${rev}' in ${this.path}`);
   }
 

@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { commitFiles, tempDir, cleanup } from '../repo/git-fixture.js';
+import { commitFiles, git, tempDir, cleanup } from '../repo/git-fixture.js';
 import { openLocalizer, IssuelocError, type Embedder, type ChatModel, type LocalizerOptions } from '../../src/index.js';
 
 let root: string, work: string;
@@ -88,6 +88,31 @@ test('concurrent calls give what one call after the other gives', async () => {
       const alone = await localizer.localize(t, { top: 3 });
       assert.deepEqual(together[i].functions, alone.functions, t);
     }
+  } finally {
+    await localizer.close();
+  }
+});
+
+test('the full SHA of the commit at hand, gone after a history rewrite and gc, is refused as a fresh localizer refuses it', async () => {
+  const dir = join(root, 'rewrite');
+  commitFiles(dir, { 'a.py': 'def parse_date(text):\n    return 1\n' }, 'first');
+  const old = commitFiles(dir, { 'b.py': 'def color_name(rgb):\n    return 2\n' }, 'second');
+  const localizer = await openLocalizer({ repo: dir, cacheDir: join(root, 'cache') });
+  try {
+    assert.equal((await localizer.localize('parse date', { rev: old, top: 3 })).commit, old);
+    git(dir, 'commit', '-q', '--amend', '-m', 'rewritten');
+    git(dir, 'reflog', 'expire', '--expire=now', '--all');
+    git(dir, 'gc', '-q', '--prune=now');
+    const fresh = await openLocalizer({ repo: dir, cacheDir: join(root, 'cache') });
+    try {
+      await refused(fresh.localize('parse date', { rev: old }), /is not in/);
+    } finally {
+      await fresh.close();
+    }
+    for (const rev of [old, old.toUpperCase()]) await refused(localizer.localize('parse date', { rev }), /is not in/);
+    // the rewritten commit is answered by the same localizer
+    const now = git(dir, 'rev-parse', 'HEAD');
+    assert.equal((await localizer.localize('parse date', { rev: now, top: 3 })).commit, now);
   } finally {
     await localizer.close();
   }

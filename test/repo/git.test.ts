@@ -1,5 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { GitRepo } from '../../src/repo/git.js';
@@ -74,6 +76,28 @@ describe('GitRepo', () => {
     const absent = 'c0ffee'.repeat(6) + 'c0ff';
     await assert.rejects(repo.resolveCommit(absent), { message: `commit ${absent} is not in ${work}` });
     await repo.close();
+  });
+
+  test('a hex prefix two commits share is refused as ambiguous, not as a missing commit', async () => {
+    const dir = join(root, 'ambiguous');
+    const target = commitFiles(dir, { 'a.py': 'x = 1\n' }, 'one');
+    const tree = git(dir, 'rev-parse', `${target}^{tree}`);
+    const prefix = target.slice(0, 4);
+    // a second commit object whose id starts with the same 4 digits (about 65,536 tries)
+    let body = '';
+    for (let n = 0; ; n++) {
+      body = `tree ${tree}\nauthor t <t@t> 1577836800 +0000\ncommitter t <t@t> 1577836800 +0000\n\ncollide ${n}\n`;
+      if (createHash('sha1').update(`commit ${Buffer.byteLength(body)}\0${body}`).digest('hex').startsWith(prefix)) break;
+    }
+    const other = execFileSync('git', ['hash-object', '-t', 'commit', '-w', '--stdin'], { cwd: dir, input: body, encoding: 'utf8' }).trim();
+    assert.ok(other.startsWith(prefix) && other !== target);
+    const repo = await GitRepo.open(dir);
+    try {
+      await assert.rejects(repo.resolveCommit(prefix), { message: `revision '${prefix}' is ambiguous in ${dir}: 2 objects start with it (give more digits)` });
+      assert.equal(await repo.resolveCommit(other.slice(0, 12)), other);
+    } finally {
+      await repo.close();
+    }
   });
 
   test('resolves a commit message search (:/text) and an annotated tag to their commits', async () => {
