@@ -20153,6 +20153,8 @@ function gitEnv(buffered) {
   const env = { ...process.env };
   for (const name2 of REPOSITORY_ENV) delete env[name2];
   env.GIT_TERMINAL_PROMPT = "0";
+  env.GIT_NO_REPLACE_OBJECTS = "1";
+  env.GIT_GRAFT_FILE = NO_GRAFT_FILE;
   env.GIT_LITERAL_PATHSPECS = "1";
   if (buffered) env.GIT_FLUSH = "0";
   else delete env.GIT_FLUSH;
@@ -20265,7 +20267,7 @@ async function streamGit(args2, onChunk, options = {}) {
   const exit = await run2(args2, options, onChunk);
   if (exit.code !== 0) throw gitFailure(args2, exit, options);
 }
-var childProcesses, REPOSITORY_ENV, GIT_CONFIG_ARGS, MAX_GIT_OUTPUT_BYTES, STDERR_KEPT, live, exitHooked, seconds;
+var childProcesses, REPOSITORY_ENV, NO_GRAFT_FILE, GIT_CONFIG_ARGS, MAX_GIT_OUTPUT_BYTES, STDERR_KEPT, live, exitHooked, seconds;
 var init_git_process = __esm({
   "src/repo/git-process.ts"() {
     "use strict";
@@ -20280,6 +20282,7 @@ var init_git_process = __esm({
       "GIT_NAMESPACE",
       "GIT_PREFIX"
     ];
+    NO_GRAFT_FILE = "/dev/null/grafts";
     GIT_CONFIG_ARGS = ["-c", "core.quotepath=off"];
     MAX_GIT_OUTPUT_BYTES = 256 << 20;
     STDERR_KEPT = 4e3;
@@ -34258,6 +34261,8 @@ var init_git = __esm({
        * Ranges (`^X`, `A..B`, `X^@` …) are refused before git runs, and so are message searches
        * (`:/text`) under `REMOTE_REVISIONS` (./revision.ts); each git call is killed past `timeoutMs`.
        * @throws IssuelocError naming `rev` and the repository: `unknown revision 'X' in <path>`;
+       *   `revision 'X' is ambiguous in <path>: N objects start with it (give more digits)` for a
+       *   hex prefix of several objects none of which git takes;
        *   `'X' is a tree, not a commit, in <path>`; for a commit absent from a shallow clone
        *   `commit X is not in <path> (shallow clone: fetch more history with git fetch --unshallow)`;
        *   `repository <path> has no commits yet` when it holds no ref at all (after `git init`);
@@ -34297,7 +34302,12 @@ var init_git = __esm({
         if (any.code === 0) throw new IssuelocError(`revision '${rev}' names no single commit in ${this.path}`);
         const refs = await this.exec(["for-each-ref", "--count=1", "--format=%(refname)"], timeoutMs);
         if (refs.code === 0 && refs.stdout.length === 0) throw new IssuelocError(`repository ${this.path} has no commits yet`);
-        if (HEX_PREFIX.test(rev)) throw new IssuelocError(this.missingCommit(rev));
+        if (HEX_PREFIX.test(rev)) {
+          const all = await this.exec(["rev-parse", `--disambiguate=${rev.toLowerCase()}`], timeoutMs);
+          const ids = all.code === 0 ? all.stdout.toString("utf8").split("\n").filter((l) => l !== "").length : 0;
+          if (ids > 1) throw new IssuelocError(`revision '${rev}' is ambiguous in ${this.path}: ${ids} objects start with it (give more digits)`);
+          throw new IssuelocError(this.missingCommit(rev));
+        }
         throw new IssuelocError(`unknown revision '${rev}' in ${this.path}`);
       }
       /**
@@ -67162,7 +67172,8 @@ var OpenedLocalizer = class {
     return run3;
   }
   async indexAt(rev = this.options.rev ?? "HEAD", signal) {
-    const commit = this.current && rev.toLowerCase() === this.current.commit ? this.current.commit : await this.repo.resolveCommit(rev);
+    const atHand = this.current && rev.toLowerCase() === this.current.commit && await this.repo.hasCommit(this.current.commit);
+    const commit = atHand ? this.current.commit : await this.repo.resolveCommit(rev);
     if (this.current?.commit === commit) return this.current;
     const t0 = performance.now();
     const { codeIndex, built } = await indexCommit(this.repo, commit, {
