@@ -20736,9 +20736,6 @@ function createTokenizer(opts = {}) {
   return new Tokenizer(opts);
 }
 function tokenizerOf(opts) {
-  return cachedTokenizer(opts);
-}
-function cachedTokenizer(opts) {
   const stopWords = opts?.stopWords ?? ENGLISH_STOP_WORDS;
   let byKey = cachedByStopWords.get(stopWords);
   if (byKey === void 0) {
@@ -20754,7 +20751,7 @@ function cachedTokenizer(opts) {
   return tk;
 }
 function tokenize(text, opts) {
-  return cachedTokenizer(opts).tokenize(text);
+  return tokenizerOf(opts).tokenize(text);
 }
 function wordsOf(text) {
   if (typeof text !== "string") throw new IssuelocError(`cannot tokenize a ${typeof text}: expected a string`);
@@ -20777,7 +20774,7 @@ function scanWords(text, onWord) {
   }
 }
 function tokenizeWords(words2, opts) {
-  return cachedTokenizer(opts).tokenizeWords(words2);
+  return tokenizerOf(opts).tokenizeWords(words2);
 }
 function hasInnerUnderscore(word) {
   let s = 0;
@@ -36756,10 +36753,6 @@ var init_unit_ids = __esm({
       /** The {@link unitNumber} of the documents of id `id`, when one of them was asked (undefined: none was). */
       numberOfUnitId(id) {
         return this.numberOfId.get(id);
-      }
-      /** The {@link moduleNumber} of the documents of module id `id`, when one of them was asked (undefined: none was). */
-      numberOfModuleId(id) {
-        return this.numberOfModule.get(id);
       }
       /** A number of document `d`'s module id ({@link module}), the same for every document of that module: one of them. */
       moduleNumber(d) {

@@ -51,11 +51,6 @@ export class UnitIds {
     return this.numberOfId.get(id);
   }
 
-  /** The {@link moduleNumber} of the documents of module id `id`, when one of them was asked (undefined: none was). */
-  numberOfModuleId(id: string): number | undefined {
-    return this.numberOfModule.get(id);
-  }
-
   /** A number of document `d`'s module id ({@link module}), the same for every document of that module: one of them. */
   moduleNumber(d: number): number {
     let k = this.moduleNumbers[d];

@@ -210,10 +210,6 @@ const cachedByStopWords = new WeakMap<ReadonlySet<string>, Map<string, Tokenizer
  * @throws IssuelocError on a bad minLength.
  */
 export function tokenizerOf(opts?: TokenizeOptions): Tokenizer {
-  return cachedTokenizer(opts);
-}
-
-function cachedTokenizer(opts: TokenizeOptions | undefined): Tokenizer {
   const stopWords = opts?.stopWords ?? ENGLISH_STOP_WORDS;
   let byKey = cachedByStopWords.get(stopWords);
   if (byKey === undefined) {
@@ -240,7 +236,7 @@ function cachedTokenizer(opts: TokenizeOptions | undefined): Tokenizer {
  * @throws IssuelocError when `text` is not a string or `minLength` is not an integer ≥ 1.
  */
 export function tokenize(text: string, opts?: TokenizeOptions): string[] {
-  return cachedTokenizer(opts).tokenize(text);
+  return tokenizerOf(opts).tokenize(text);
 }
 
 /**
@@ -273,7 +269,7 @@ function scanWords(text: string, onWord: (word: string) => void): void {
 
 /** Tokens of words ({@link wordsOf}), as {@link tokenize} gives them for the text the words are of. */
 export function tokenizeWords(words: Iterable<string>, opts?: TokenizeOptions): string[] {
-  return cachedTokenizer(opts).tokenizeWords(words);
+  return tokenizerOf(opts).tokenizeWords(words);
 }
 
 /** Term frequencies of a token list: token → number of occurrences, in first-occurrence order. */
